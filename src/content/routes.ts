@@ -1,0 +1,163 @@
+/**
+ * The route table: which URL each content type is published at (specification section 2), the
+ * static page registry, and the one trailing-slash policy used for links, canonical URLs and the
+ * file layout. Pure functions only: the build, the preview resolver in the browser and the tests
+ * all use this module, so it must not import anything from Node.
+ */
+
+/** The master locale. Documents in other languages are published under a language prefix. */
+export const MASTER_LANG = "en-au";
+
+/** Single documents: one page each. */
+export const SINGLE_TYPE_ROUTES = {
+  home_page: "/",
+  about_page: "/about",
+  account_page: "/account",
+  apply_page: "/apply",
+  calculate_page: "/calculate",
+  cases_page: "/cases",
+  contact_page: "/contact",
+  faq_page: "/faq",
+  guides_page: "/guides",
+  learn_page: "/learn",
+  pay_page: "/pay",
+  privacy_policy_page: "/privacy",
+  programs_page: "/programs",
+  dhul_hijjah: "/pay/dhul-hijjah",
+  fidyah: "/pay/fidyah",
+  fitr: "/pay/fitr",
+  jumuah_giving: "/pay/jumuah-giving",
+  qurban: "/pay/qurban",
+  ramadan: "/pay/ramadan",
+  sadaqah: "/pay/sadaqah",
+  tainted_wealth: "/pay/tainted-wealth",
+  zakat: "/pay/zakat",
+} as const;
+
+/** Repeatable documents addressed by uid. */
+export const REPEATABLE_TYPE_ROUTES = {
+  blog_article: "/blog/:uid",
+  case: "/case/:uid",
+  partner: "/partner/:uid",
+  program: "/program/:uid",
+  landing_page: "/:uid",
+} as const;
+
+/** Documents that have no page of their own, and the page that shows them. */
+export const EMBEDDED_TYPE_PAGES = {
+  member: "/about",
+  global: "/",
+} as const;
+
+export type SingleType = keyof typeof SINGLE_TYPE_ROUTES;
+export type RepeatableType = keyof typeof REPEATABLE_TYPE_ROUTES;
+export type RoutedType = SingleType | RepeatableType;
+
+/** The donation pages, in the order a donor sees them on /pay. */
+export const DONATION_TYPES = [
+  "zakat",
+  "fitr",
+  "fidyah",
+  "sadaqah",
+  "qurban",
+  "ramadan",
+  "dhul_hijjah",
+  "tainted_wealth",
+  "jumuah_giving",
+] as const satisfies readonly SingleType[];
+export type DonationType = (typeof DONATION_TYPES)[number];
+
+/**
+ * Pages with no content type of their own (the rest of the specification's page registry).
+ * `indexable: false` keeps them out of the sitemap and adds `noindex`.
+ */
+export const STATIC_PAGES = {
+  "404": { path: "/404.html", indexable: false },
+  "500": { path: "/500.html", indexable: false },
+  preview: { path: "/preview", indexable: false },
+  styleguide: { path: "/styleguide", indexable: false },
+  "ramadan-calendars": { path: "/ramadan-calendars", indexable: true },
+  "right-to-zakat-draft": { path: "/right-to-zakat-draft", indexable: false },
+  "thank-you": { path: "/pay/thank-you", indexable: false },
+} as const;
+export type StaticPageName = keyof typeof STATIC_PAGES;
+
+/** Old or alternative spellings that redirect to the canonical path. */
+export const REDIRECTS: Record<string, string> = {
+  "/pay/tainted_wealth/": "/pay/tainted-wealth/",
+};
+
+/** Paths ending in these keep their exact form: no trailing slash is added (specification section 2). */
+const FILE_EXTENSIONS = [".html", ".json", ".js", ".map", ".txt", ".xml", ".pdf"];
+
+export function isFilePath(path: string): boolean {
+  const clean = path.split(/[?#]/)[0]!.toLowerCase();
+  return FILE_EXTENSIONS.some((ext) => clean.endsWith(ext));
+}
+
+/**
+ * The trailing-slash policy: every page path ends in "/", except file paths (.html .json .js .map
+ * .txt .xml .pdf), which never do. Query strings and fragments are kept.
+ */
+export function normalizePath(path: string): string {
+  const match = /^([^?#]*)(.*)$/.exec(path)!;
+  let pathname = match[1]!;
+  const rest = match[2]!;
+  if (!pathname.startsWith("/")) pathname = "/" + pathname;
+  pathname = pathname.replace(/\/{2,}/g, "/");
+  if (isFilePath(pathname)) return pathname.replace(/\/+$/, "") + rest;
+  if (!pathname.endsWith("/")) pathname += "/";
+  return pathname + rest;
+}
+
+/** The file a page path is written to inside dist/: `/about/` → `about/index.html`. */
+export function outputFileFor(path: string): string {
+  const normal = normalizePath(path).split(/[?#]/)[0]!;
+  if (isFilePath(normal)) return normal.slice(1);
+  return normal === "/" ? "index.html" : `${normal.slice(1)}index.html`;
+}
+
+/** The language prefix for a document's language: none for the master locale. */
+export function languagePrefix(lang: string | undefined): string {
+  if (!lang || lang === "*" || lang === MASTER_LANG) return "";
+  return "/" + lang.toLowerCase();
+}
+
+export interface RoutableRef {
+  type: string;
+  uid?: string | null;
+  lang?: string;
+}
+
+/**
+ * The published path of a document (or a link to one), or null when the type has no page.
+ * Embedded types (member, global) resolve to the page that shows them.
+ */
+export function pathForDocument(ref: RoutableRef): string | null {
+  const prefix = languagePrefix(ref.lang);
+  if (ref.type in SINGLE_TYPE_ROUTES) {
+    return normalizePath(prefix + SINGLE_TYPE_ROUTES[ref.type as SingleType]);
+  }
+  if (ref.type in REPEATABLE_TYPE_ROUTES) {
+    if (!ref.uid) return null;
+    const pattern = REPEATABLE_TYPE_ROUTES[ref.type as RepeatableType];
+    return normalizePath(prefix + pattern.replace(":uid", encodeURIComponent(ref.uid)));
+  }
+  if (ref.type in EMBEDDED_TYPE_PAGES) {
+    return normalizePath(prefix + EMBEDDED_TYPE_PAGES[ref.type as keyof typeof EMBEDDED_TYPE_PAGES]);
+  }
+  return null;
+}
+
+/** The canonical absolute URL of a path on the site. */
+export function canonicalUrl(siteUrl: string, path: string): string {
+  return siteUrl.replace(/\/+$/, "") + normalizePath(path);
+}
+
+/** The route patterns in the shape Prismic's `routes` query parameter takes (for preview resolution). */
+export function prismicRoutes(): { type: string; path: string }[] {
+  const routes: { type: string; path: string }[] = [];
+  for (const [type, path] of Object.entries(SINGLE_TYPE_ROUTES)) routes.push({ type, path: normalizePath(path) });
+  for (const [type, path] of Object.entries(REPEATABLE_TYPE_ROUTES)) routes.push({ type, path: normalizePath(path) });
+  return routes;
+}

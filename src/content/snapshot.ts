@@ -1,0 +1,67 @@
+/**
+ * The content snapshot: every published document of a repository at one master ref, as the Prismic
+ * v2 API returned them. Written atomically (temp file + rename) so a crash or a failed fetch never
+ * leaves a half-written snapshot; the last good one stays until a complete new one replaces it.
+ *
+ * Layout: `content-cache/<repository>/snapshot.json`. The bundled sample lives in
+ * `content-cache/sample/` (committed, with its images in `content-cache/sample/images/`).
+ */
+import { mkdir, readFile, rename, writeFile, rm } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import type { PrismicDocument } from "@prismicio/client";
+import { NzfError } from "../core/errors.js";
+
+export interface Snapshot {
+  /** Snapshot format version; bump when the shape changes. */
+  format: 1;
+  repository: string;
+  /** The master ref the documents were read at. */
+  ref: string;
+  /** Languages in the repository, master first. */
+  languages: string[];
+  documents: PrismicDocument[];
+}
+
+export const SNAPSHOT_FILE = "snapshot.json";
+export const SAMPLE_SNAPSHOT_NAME = "sample";
+
+export function snapshotPath(cacheDir: string, name: string): string {
+  return join(cacheDir, name, SNAPSHOT_FILE);
+}
+
+export async function readSnapshot(file: string): Promise<Snapshot> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+      throw new NzfError("SNAPSHOT_MISSING", `No content snapshot at ${file}`, { subject: file, cause: error });
+    }
+    throw error;
+  }
+  let parsed: Snapshot;
+  try {
+    parsed = JSON.parse(text) as Snapshot;
+  } catch (error) {
+    throw new NzfError("SNAPSHOT_CORRUPT", `The content snapshot is not valid JSON`, { subject: file, cause: error });
+  }
+  if (parsed?.format !== 1 || !Array.isArray(parsed.documents) || typeof parsed.ref !== "string") {
+    throw new NzfError("SNAPSHOT_CORRUPT", `The content snapshot has an unknown shape (format ${String(parsed?.format)})`, { subject: file });
+  }
+  return parsed;
+}
+
+/** Writes the snapshot atomically: the old file stays whole until the new one is complete. */
+export async function writeSnapshot(file: string, snapshot: Snapshot): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    // Documents sorted by id so the same content always gives the same bytes.
+    const sorted: Snapshot = { ...snapshot, documents: [...snapshot.documents].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) };
+    await writeFile(temp, JSON.stringify(sorted, null, 1) + "\n");
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}

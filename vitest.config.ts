@@ -1,0 +1,16 @@
+import { defineConfig } from "vitest/config";
+
+// One runner for everything. Browser tests (test/browser) drive real Chromium and take longer;
+// island tests opt into happy-dom with a `// @vitest-environment happy-dom` comment.
+export default defineConfig({
+  esbuild: { jsx: "automatic" },
+  test: {
+    include: ["src/**/*.test.{ts,tsx}", "test/**/*.test.{ts,tsx}"],
+    environment: "node",
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    // Two cores: run files in parallel but not more than the machine has.
+    maxWorkers: 2,
+    env: { NODE_ENV: "production" },
+  },
+});
