@@ -1,0 +1,126 @@
+/**
+ * Build-time check of the user pool configuration (specification sections 5 and 9). It runs once,
+ * when the build starts, and turns options or environment variables into the public config that
+ * the account island receives as props. A build with no user pool configured is allowed: it
+ * returns null and the account page says that sign-in is unavailable.
+ *
+ * This file never runs in the browser; it is still free of node: imports so tests and tools can
+ * call it anywhere.
+ */
+import { NzfError } from "../core/errors.js";
+import type { AuthFlowType, PublicAuthConfig, SameSite } from "./types.js";
+
+export interface AuthConfigOptions {
+  region?: string;
+  userPoolId?: string;
+  userPoolClientId?: string;
+  identityPoolId?: string;
+  userPoolEndpoint?: string;
+  cookieDomain?: string;
+  sameSite?: string;
+  secure?: boolean;
+  authFlowType?: string;
+}
+
+/** Default region: Asia-Pacific (Sydney). */
+export const DEFAULT_REGION = "ap-southeast-2";
+/** Specification section 9: pool id at most 55 characters. */
+export const MAX_USER_POOL_ID_LENGTH = 55;
+// Region prefix, underscore, alphanumeric suffix (the same shape Cognito and Amplify accept).
+const USER_POOL_ID_SHAPE = /^[\w-]+_[0-9a-zA-Z]+$/;
+const CLIENT_ID_SHAPE = /^[\w+]{1,128}$/;
+const IDENTITY_POOL_ID_SHAPE = /^[\w-]+:[0-9a-f-]+$/;
+const REGION_SHAPE = /^[a-z]{2}(-[a-z]+)+-\d$/;
+
+/** Reads the NZF_COGNITO_* and NZF_COOKIE_* variables; empty strings count as unset. */
+export function authOptionsFromEnv(env: Record<string, string | undefined>): AuthConfigOptions {
+  const get = (key: string): string | undefined => {
+    const value = env[key]?.trim();
+    return value ? value : undefined;
+  };
+  const secure = get("NZF_COOKIE_SECURE");
+  return {
+    region: get("NZF_COGNITO_REGION"),
+    userPoolId: get("NZF_COGNITO_USER_POOL_ID"),
+    userPoolClientId: get("NZF_COGNITO_CLIENT_ID"),
+    identityPoolId: get("NZF_COGNITO_IDENTITY_POOL_ID"),
+    userPoolEndpoint: get("NZF_COGNITO_ENDPOINT"),
+    cookieDomain: get("NZF_COOKIE_DOMAIN"),
+    sameSite: get("NZF_COOKIE_SAMESITE"),
+    secure: secure === undefined ? undefined : !/^(0|false|no|off)$/i.test(secure),
+    authFlowType: get("NZF_AUTH_FLOW"),
+  };
+}
+
+function invalid(message: string, subject: string, hint?: string): NzfError {
+  return new NzfError("CONFIG_INVALID", message, { subject, hint });
+}
+
+/** Validates the options; returns null when no user pool is configured at all. */
+export function resolveAuthConfig(options: AuthConfigOptions): PublicAuthConfig | null {
+  const { userPoolId, userPoolClientId } = options;
+  if (!userPoolId && !userPoolClientId) return null;
+  if (!userPoolId || !userPoolClientId) {
+    throw invalid("Both UserPoolId and ClientId are required", userPoolId ? "NZF_COGNITO_CLIENT_ID" : "NZF_COGNITO_USER_POOL_ID",
+      "Set both NZF_COGNITO_USER_POOL_ID and NZF_COGNITO_CLIENT_ID, or neither to build without sign-in.");
+  }
+  if (userPoolId.length > MAX_USER_POOL_ID_LENGTH || !USER_POOL_ID_SHAPE.test(userPoolId)) {
+    throw invalid("Invalid UserPoolId format", "NZF_COGNITO_USER_POOL_ID",
+      `A user pool id looks like ap-southeast-2_AbC123xyz (region, underscore, letters and digits; at most ${MAX_USER_POOL_ID_LENGTH} characters).`);
+  }
+  if (!CLIENT_ID_SHAPE.test(userPoolClientId)) {
+    throw invalid("Invalid ClientId format", "NZF_COGNITO_CLIENT_ID", "Copy the app client id from the user pool's App clients page.");
+  }
+
+  const region = options.region ?? DEFAULT_REGION;
+  if (!REGION_SHAPE.test(region)) {
+    throw invalid(`Invalid region "${region}"`, "NZF_COGNITO_REGION", "Use an AWS region name such as ap-southeast-2.");
+  }
+  const endpoint = options.userPoolEndpoint;
+  const poolRegion = userPoolId.slice(0, userPoolId.lastIndexOf("_"));
+  // Amplify derives the region from the pool id; a different configured region would be silently
+  // ignored, so say so now. A custom endpoint (cognito-local) has its own pool prefixes.
+  if (!endpoint && poolRegion !== region) {
+    throw invalid(`The user pool ${userPoolId} is in ${poolRegion}, but the region is ${region}`, "NZF_COGNITO_REGION",
+      "Set NZF_COGNITO_REGION to the region the user pool id starts with.");
+  }
+  if (endpoint !== undefined && !/^https?:\/\/[^/\s]+/.test(endpoint)) {
+    throw invalid(`Invalid user pool endpoint "${endpoint}"`, "NZF_COGNITO_ENDPOINT", "Give a full URL such as http://127.0.0.1:9229/.");
+  }
+  if (options.identityPoolId !== undefined && !IDENTITY_POOL_ID_SHAPE.test(options.identityPoolId)) {
+    throw invalid("Invalid IdentityPoolId format", "NZF_COGNITO_IDENTITY_POOL_ID", "An identity pool id looks like ap-southeast-2:0000-... (region, colon, id).");
+  }
+
+  const secure = options.secure ?? true;
+  const sameSite = (options.sameSite ?? "lax").toLowerCase();
+  if (!isSameSite(sameSite)) {
+    throw invalid(`The cookie sameSite value must be "strict", "lax" or "none", not "${options.sameSite}"`, "NZF_COOKIE_SAMESITE");
+  }
+  if (sameSite === "none" && !secure) {
+    throw invalid('Cookie sameSite "none" requires the secure attribute', "NZF_COOKIE_SAMESITE",
+      "Browsers drop SameSite=None cookies without Secure: keep NZF_COOKIE_SECURE on, or use sameSite lax.");
+  }
+  const cookieDomain = options.cookieDomain;
+  if (cookieDomain !== undefined && !/^\.?[a-z0-9-]+(\.[a-z0-9-]+)*$/i.test(cookieDomain)) {
+    throw invalid(`Invalid cookie domain "${cookieDomain}"`, "NZF_COOKIE_DOMAIN", "Give a host name such as nzf.org.au, without scheme or path.");
+  }
+
+  const authFlowType = options.authFlowType ?? "USER_SRP_AUTH";
+  if (!isAuthFlow(authFlowType)) {
+    throw invalid(`Unsupported auth flow "${authFlowType}"`, "NZF_AUTH_FLOW", "Use USER_SRP_AUTH (the default) or USER_PASSWORD_AUTH.");
+  }
+
+  const config: PublicAuthConfig = { region, userPoolId, userPoolClientId, authFlowType, sameSite, secure };
+  if (options.identityPoolId) config.identityPoolId = options.identityPoolId;
+  if (endpoint) config.userPoolEndpoint = endpoint;
+  if (cookieDomain) config.cookieDomain = cookieDomain;
+  return config;
+}
+
+function isSameSite(value: string): value is SameSite {
+  return value === "strict" || value === "lax" || value === "none";
+}
+
+function isAuthFlow(value: string): value is AuthFlowType {
+  return value === "USER_SRP_AUTH" || value === "USER_PASSWORD_AUTH";
+}

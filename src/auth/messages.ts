@@ -1,0 +1,154 @@
+/**
+ * Donor-facing text for everything the user pool or the auth library can say (specification
+ * sections 5 and 8). The library's errors carry a Cognito exception name and the service's own
+ * message; we map both to a sentence that says what happened and what to do, and never show a raw
+ * stack, JSON or an unknown service message. Browser-safe: no node: imports.
+ */
+
+/** The specification's validation strings, used as written. */
+export const SPEC_MESSAGES = {
+  emptyUsername: "Username cannot be empty",
+  emptyPassword: "Password cannot be empty",
+  emptyCode: "Confirmation code cannot be empty",
+  emptyChallenge: "Challenge response cannot be empty",
+  signUpError: "Error creating account",
+  noMfa: "No valid MFA method provided",
+  invalidMfa: "Invalid MFA type",
+  invalidUsername: "The username should either be a string or one of the sign in types",
+  defaultError: "Authentication Error",
+  networkError: "Network Error",
+  deviceConfig: "Device tracking has not been configured in this User Pool",
+  autoSignIn: "Please use your credentials to sign in",
+  notAuthenticated: "User is not authenticated",
+} as const;
+
+/** Specification section 9 / issue: minimum password length, no required character classes. */
+export const MIN_PASSWORD_LENGTH = 8;
+
+/** Service messages that mean the stored session is dead: sign out and clean storage. */
+export const SESSION_INVALIDATING_MESSAGES = [
+  "Access Token has been revoked",
+  "Refresh Token has been revoked",
+  "User is disabled.",
+  "User does not exist.",
+  "Refresh Token has expired",
+  "Password reset required for the user",
+] as const;
+
+export interface DonorError {
+  /** The sentence shown to the donor. */
+  message: string;
+  /** True when the stored session must be signed out and cleared. */
+  invalidatesSession: boolean;
+  /** Which field the message belongs beside, when it is about one field. */
+  field?: "email" | "password" | "code" | "response";
+  /** A next step the island can offer (confirm the account, reset the password). */
+  next?: "confirm-sign-up" | "reset-password" | "sign-in";
+}
+
+export function validateEmail(value: string): string | null {
+  const v = value.trim();
+  if (!v) return SPEC_MESSAGES.emptyUsername;
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v)) return "Enter an e-mail address such as name@example.com.";
+  return null;
+}
+
+export function validatePassword(value: string): string | null {
+  if (!value) return SPEC_MESSAGES.emptyPassword;
+  if (value.length < MIN_PASSWORD_LENGTH) return `The password must have at least ${MIN_PASSWORD_LENGTH} characters.`;
+  return null;
+}
+
+export function validateCode(value: string): string | null {
+  return value.trim() ? null : SPEC_MESSAGES.emptyCode;
+}
+
+export function validateChallengeResponse(value: string): string | null {
+  return value.trim() ? null : SPEC_MESSAGES.emptyChallenge;
+}
+
+const TRY_AGAIN_LATER = "Too many attempts. Wait a few minutes, then try again.";
+
+// By Cognito exception (or Amplify validation) name. Messages that depend on the service's text
+// (NotAuthorizedException means several things) are handled in describeAuthError.
+const BY_NAME: Record<string, Omit<DonorError, "invalidatesSession">> = {
+  UsernameExistsException: { message: "An account with this e-mail address already exists. Sign in, or reset your password.", field: "email", next: "sign-in" },
+  AliasExistsException: { message: "An account with this e-mail address already exists. Sign in, or reset your password.", field: "email", next: "sign-in" },
+  CodeMismatchException: { message: "That code is not correct. Check the e-mail we sent and try again.", field: "code" },
+  ExpiredCodeException: { message: "That code has expired. Ask for a new code and try again.", field: "code" },
+  InvalidPasswordException: { message: `The password is not accepted: use at least ${MIN_PASSWORD_LENGTH} characters.`, field: "password" },
+  UserNotConfirmedException: { message: "Your e-mail address is not confirmed yet. Enter the code we sent you.", next: "confirm-sign-up" },
+  PasswordResetRequiredException: { message: "You need to choose a new password. We will send a code to your e-mail address.", next: "reset-password" },
+  UserNotFoundException: { message: "We could not find an account with this e-mail address.", field: "email" },
+  LimitExceededException: { message: TRY_AGAIN_LATER },
+  TooManyRequestsException: { message: TRY_AGAIN_LATER },
+  TooManyFailedAttemptsException: { message: TRY_AGAIN_LATER },
+  CodeDeliveryFailureException: { message: "We could not send the code. Check the e-mail address and try again." },
+  NetworkError: { message: `${SPEC_MESSAGES.networkError}: the sign-in service could not be reached. Check your connection and try again.` },
+  UserUnAuthenticatedException: { message: "You are signed out. Please sign in.", next: "sign-in" },
+  UserAlreadyAuthenticatedException: { message: "You are already signed in on this device." },
+  SignInInProgress: { message: "A sign-in is already in progress. Finish it or wait a moment." },
+  AutoSignInException: { message: `${SPEC_MESSAGES.autoSignIn}.`, next: "sign-in" },
+  InvalidDeviceException: { message: `${SPEC_MESSAGES.deviceConfig}.` },
+  SoftwareTokenMFANotFoundException: { message: "No authenticator app is set up for this account." },
+  EnableSoftwareTokenMFAException: { message: "That authenticator code is not correct. Try the current code.", field: "response" },
+  InvalidParameterException: { message: "Some details were not accepted. Check them and try again." },
+  EmptySignInUsername: { message: SPEC_MESSAGES.emptyUsername, field: "email" },
+  EmptySignUpUsername: { message: SPEC_MESSAGES.emptyUsername, field: "email" },
+  EmptyResetPasswordUsername: { message: SPEC_MESSAGES.emptyUsername, field: "email" },
+  EmptyConfirmSignUpUsername: { message: SPEC_MESSAGES.emptyUsername, field: "email" },
+  EmptyresendSignUpCodeUsername: { message: SPEC_MESSAGES.emptyUsername, field: "email" },
+  EmptyConfirmResetPasswordUsername: { message: SPEC_MESSAGES.emptyUsername, field: "email" },
+  EmptySignInPassword: { message: SPEC_MESSAGES.emptyPassword, field: "password" },
+  EmptySignUpPassword: { message: SPEC_MESSAGES.emptyPassword, field: "password" },
+  EmptyConfirmResetPasswordNewPassword: { message: SPEC_MESSAGES.emptyPassword, field: "password" },
+  EmptyConfirmSignUpCode: { message: SPEC_MESSAGES.emptyCode, field: "code" },
+  EmptyConfirmResetPasswordConfirmationCode: { message: SPEC_MESSAGES.emptyCode, field: "code" },
+  EmptyVerifyTOTPSetupCode: { message: SPEC_MESSAGES.emptyCode, field: "response" },
+  EmptyChallengeResponse: { message: SPEC_MESSAGES.emptyChallenge, field: "response" },
+  IncorrectMFAMethod: { message: `${SPEC_MESSAGES.invalidMfa}: choose one of the methods offered.`, field: "response" },
+};
+
+// NotAuthorizedException and friends: the service's message tells which case it is.
+const BY_MESSAGE: Record<string, Omit<DonorError, "invalidatesSession">> = {
+  "Incorrect username or password.": { message: "The e-mail address or password is not correct.", field: "password" },
+  "Access Token has been revoked": { message: "You were signed out on all devices. Please sign in again.", next: "sign-in" },
+  "Refresh Token has been revoked": { message: "You were signed out on all devices. Please sign in again.", next: "sign-in" },
+  "Refresh Token has expired": { message: "Your session has expired. Please sign in again.", next: "sign-in" },
+  "Access Token has expired": { message: "Your session has expired. Please sign in again.", next: "sign-in" },
+  "User is disabled.": { message: "This account is disabled. Contact NZF if you think this is a mistake." },
+  "User does not exist.": { message: "This account no longer exists. You have been signed out.", next: "sign-in" },
+  "Password reset required for the user": { message: "You need to choose a new password. We will send a code to your e-mail address.", next: "reset-password" },
+  "Invalid session for the user, session is expired.": { message: "This step took too long. Please sign in again.", next: "sign-in" },
+  [SPEC_MESSAGES.deviceConfig]: { message: `${SPEC_MESSAGES.deviceConfig}.` },
+  [SPEC_MESSAGES.notAuthenticated]: { message: "You are signed out. Please sign in.", next: "sign-in" },
+};
+
+function nameAndMessage(error: unknown): { name: string; message: string } {
+  if (error && typeof error === "object") {
+    const e = error as { name?: unknown; message?: unknown; __type?: unknown };
+    const rawName = typeof e.name === "string" ? e.name : typeof e.__type === "string" ? e.__type : "";
+    // Cognito's wire format may say "com.amazonaws...#NotAuthorizedException".
+    const name = rawName.includes("#") ? rawName.slice(rawName.lastIndexOf("#") + 1) : rawName;
+    return { name, message: typeof e.message === "string" ? e.message : "" };
+  }
+  return { name: "", message: typeof error === "string" ? error : "" };
+}
+
+export function invalidatesSession(error: unknown): boolean {
+  const { message } = nameAndMessage(error);
+  return SESSION_INVALIDATING_MESSAGES.some((m) => message === m || message.startsWith(m));
+}
+
+/** Maps anything thrown by the auth library (or our adapter) to text for the donor. */
+export function describeAuthError(error: unknown): DonorError {
+  const { name, message } = nameAndMessage(error);
+  const invalid = invalidatesSession(error);
+  const byMessage = BY_MESSAGE[message] ?? (message.endsWith(".") ? undefined : BY_MESSAGE[`${message}.`]);
+  const found = byMessage ?? BY_NAME[name];
+  if (found) return { ...found, invalidatesSession: invalid };
+  if (name === "TypeError" && /fetch|network/i.test(message)) return { ...BY_NAME.NetworkError!, invalidatesSession: false };
+  if (name === "NotAuthorizedException") return { message: "You are not allowed to do this. Please sign in again.", invalidatesSession: invalid, next: "sign-in" };
+  // Unknown: never echo a raw service message, stack or JSON.
+  return { message: `${SPEC_MESSAGES.defaultError}: something went wrong. Please try again in a moment.`, invalidatesSession: invalid };
+}

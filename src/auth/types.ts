@@ -1,0 +1,84 @@
+/**
+ * Public, browser-safe types shared by the build-time config check (config.ts), the Amplify
+ * wrapper (amplify.ts) and the account island. Nothing here is secret: a user pool id and an app
+ * client id are public identifiers that every browser sees anyway.
+ */
+
+export type AuthFlowType = "USER_SRP_AUTH" | "USER_PASSWORD_AUTH";
+export type SameSite = "strict" | "lax" | "none";
+
+/** What the account island needs to talk to the user pool; serialised into the page as island props. */
+export interface PublicAuthConfig {
+  region: string;
+  userPoolId: string;
+  userPoolClientId: string;
+  identityPoolId?: string;
+  /** Custom user pool endpoint (cognito-local in tests); absent in production. */
+  userPoolEndpoint?: string;
+  authFlowType: AuthFlowType;
+  cookieDomain?: string;
+  sameSite: SameSite;
+  secure: boolean;
+}
+
+/** Where a sign-in (or sign-up) stands after a call: the island shows the matching step. */
+export type SignInStep =
+  | { step: "DONE" }
+  | { step: "CONFIRM_SIGN_UP"; destination?: string }
+  | { step: "NEW_PASSWORD_REQUIRED" }
+  | { step: "SMS_CODE"; destination?: string }
+  | { step: "TOTP_CODE" }
+  | { step: "EMAIL_CODE"; destination?: string }
+  | { step: "MFA_SETUP_TOTP"; secret: string; setupUri?: string }
+  | { step: "MFA_SETUP_SELECTION"; allowed: MfaType[] }
+  | { step: "MFA_SELECTION"; allowed: MfaType[] }
+  | { step: "CUSTOM_CHALLENGE"; parameters: Record<string, string> }
+  | { step: "RESET_PASSWORD" }
+  | { step: "UNSUPPORTED"; name: string };
+
+export type MfaType = "SMS" | "TOTP" | "EMAIL";
+
+export type SignUpStep =
+  | { step: "DONE" }
+  | { step: "CONFIRM_SIGN_UP"; destination?: string }
+  | { step: "AUTO_SIGN_IN" };
+
+export type ResetStep = { step: "CONFIRM_RESET_PASSWORD"; destination?: string } | { step: "DONE" };
+
+/** Preferred MFA as the specification names it: NOMFA, SMS_MFA, SOFTWARE_TOKEN_MFA. */
+export type MfaPreference = "NOMFA" | "SMS_MFA" | "SOFTWARE_TOKEN_MFA" | "EMAIL_OTP";
+
+export interface AccountDevice {
+  id: string;
+  name?: string;
+  lastSeen?: string;
+}
+
+export interface AccountDetails {
+  username: string;
+  email?: string;
+  emailVerified: boolean;
+  phoneNumber?: string;
+  phoneNumberVerified: boolean;
+  mfaPreference: MfaPreference;
+  /** null when the pool does not track devices (the call failed with the device-tracking error). */
+  devices: AccountDevice[] | null;
+}
+
+/**
+ * What the island needs from an auth back end. amplify.ts implements it with aws-amplify; the
+ * component tests implement it with a scripted fake so every step (including MFA) can be driven.
+ */
+export interface AuthAdapter {
+  currentUser(): Promise<{ username: string } | null>;
+  signUp(email: string, password: string): Promise<SignUpStep>;
+  confirmSignUp(email: string, code: string): Promise<SignUpStep>;
+  resendSignUpCode(email: string): Promise<{ destination?: string }>;
+  autoSignIn(): Promise<SignInStep>;
+  signIn(email: string, password: string): Promise<SignInStep>;
+  confirmSignIn(response: string): Promise<SignInStep>;
+  resetPassword(email: string): Promise<ResetStep>;
+  confirmResetPassword(email: string, code: string, newPassword: string): Promise<void>;
+  loadAccount(): Promise<AccountDetails>;
+  signOut(options: { global: boolean }): Promise<void>;
+}
