@@ -1,0 +1,124 @@
+/**
+ * The typed client for the payments API (docs/payments-api.md), used by the donation island and the
+ * thank-you page. Browser-safe: only `fetch`, `AbortController` and timers.
+ *
+ * - Every failure is a `PaymentsError` whose message a donor can read.
+ * - Each request is aborted after `timeoutMs` (default 15 s) and becomes a `PaymentsTimeoutError`.
+ * - A `createDonation` with the same key and body as one still in flight returns that request's
+ *   promise, so a double click sends one request. Retrying later with the same key is safe: the
+ *   backend replays its first answer.
+ */
+import { canonicalJson } from "./canonical-json.js";
+import { DONOR_MESSAGES, PaymentsApiError, PaymentsNetworkError, PaymentsTimeoutError } from "./errors.js";
+import type { ApiErrorBody, DonationCreated, DonationRequest, DonationState } from "./types.js";
+
+export const DEFAULT_TIMEOUT_MS = 15_000;
+
+export interface PaymentsClientOptions {
+  /** The API base URL from build configuration (PAYMENTS_API_URL), e.g. "https://…/main". */
+  baseUrl: string;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+}
+
+export interface RequestOptions {
+  /** Cancels the request (e.g. the donor left the page); the promise rejects with the abort reason. */
+  signal?: AbortSignal;
+}
+
+export interface PaymentsClient {
+  createDonation(body: DonationRequest, idempotencyKey: string, options?: RequestOptions): Promise<DonationCreated>;
+  getDonation(donationId: string, options?: RequestOptions): Promise<DonationState>;
+}
+
+function isApiErrorBody(value: unknown): value is ApiErrorBody {
+  const e = (value as ApiErrorBody | null)?.error;
+  return !!e && typeof e === "object" && typeof e.code === "string" && typeof e.message === "string";
+}
+
+function fallbackMessage(status: number): string {
+  if (status === 429) return DONOR_MESSAGES.rateLimited;
+  if (status === 503) return DONOR_MESSAGES.unavailable;
+  if (status >= 500) return DONOR_MESSAGES.server;
+  return DONOR_MESSAGES.badResponse;
+}
+
+function toApiError(status: number, body: unknown, retryAfter: string | null): PaymentsApiError {
+  const seconds = retryAfter !== null && /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined;
+  if (isApiErrorBody(body)) {
+    const { code, message, field, fields } = body.error;
+    return new PaymentsApiError({ status, code, message, field: field ?? fields?.[0]?.field, fields, retryAfterSeconds: seconds });
+  }
+  // Not our shape: an API Gateway or proxy error page. Say something true and useful instead.
+  return new PaymentsApiError({ status, code: `http_${status}`, message: fallbackMessage(status), retryAfterSeconds: seconds });
+}
+
+export function createPaymentsClient(options: PaymentsClientOptions): PaymentsClient {
+  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const base = options.baseUrl.replace(/\/+$/, "");
+  const inFlight = new Map<string, { body: string; promise: Promise<DonationCreated> }>();
+
+  async function request<T>(method: "GET" | "POST", path: string, init: { body?: string; headers?: Record<string, string>; signal?: AbortSignal }): Promise<T> {
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    const onCallerAbort = () => controller.abort(init.signal!.reason);
+    init.signal?.addEventListener("abort", onCallerAbort, { once: true });
+    if (init.signal?.aborted) onCallerAbort();
+    try {
+      let response: Response;
+      let text: string;
+      try {
+        response = await doFetch(`${base}${path}`, {
+          method,
+          headers: { Accept: "application/json", ...(init.body ? { "Content-Type": "application/json" } : {}), ...init.headers },
+          body: init.body,
+          signal: controller.signal,
+        });
+        text = await response.text();
+      } catch (error) {
+        if (timedOut) throw new PaymentsTimeoutError(timeoutMs);
+        if (init.signal?.aborted) throw init.signal.reason;
+        throw new PaymentsNetworkError(error);
+      }
+      let json: unknown;
+      try {
+        json = text === "" ? undefined : JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+      if (!response.ok) throw toApiError(response.status, json, response.headers.get("retry-after"));
+      if (json === undefined || typeof json !== "object") {
+        throw new PaymentsApiError({ status: response.status, code: "bad_response", message: DONOR_MESSAGES.badResponse });
+      }
+      return json as T;
+    } finally {
+      clearTimeout(timer);
+      init.signal?.removeEventListener("abort", onCallerAbort);
+    }
+  }
+
+  return {
+    createDonation(body, idempotencyKey, opts = {}) {
+      const canonical = canonicalJson(body);
+      const pending = inFlight.get(idempotencyKey);
+      if (pending && pending.body === canonical) return pending.promise;
+      const promise = request<DonationCreated>("POST", "/donations", {
+        body: JSON.stringify(body),
+        headers: { "Idempotency-Key": idempotencyKey },
+        signal: opts.signal,
+      }).finally(() => {
+        if (inFlight.get(idempotencyKey)?.promise === promise) inFlight.delete(idempotencyKey);
+      });
+      inFlight.set(idempotencyKey, { body: canonical, promise });
+      return promise;
+    },
+    getDonation(donationId, opts = {}) {
+      return request<DonationState>("GET", `/donations/${encodeURIComponent(donationId)}`, { signal: opts.signal });
+    },
+  };
+}

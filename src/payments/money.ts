@@ -1,0 +1,50 @@
+/**
+ * Dollars as a donor types them ↔ integer cents. Amounts never pass through floating point
+ * multiplication ("19.99" * 100 is 1998.9999999999998), so parsing works on the digits.
+ */
+
+export type AmountParse =
+  | { ok: true; cents: number }
+  | { ok: false; reason: "required" | "not_a_number" | "too_many_decimals" };
+
+/** Digits with optional thousands commas ("1,250"), an optional fraction, an optional leading "$". */
+const AMOUNT = /^\$?\s*(\d{1,3}(?:,\d{3})+|\d*)(?:\.(\d*))?$/;
+
+/** Parses what a donor typed ("50", "$1,250.5", ".75") into cents. Numbers are accepted too (presets). */
+export function parseAmount(input: string | number | null | undefined): AmountParse {
+  if (input === null || input === undefined) return { ok: false, reason: "required" };
+  if (typeof input === "number") {
+    if (!Number.isFinite(input)) return { ok: false, reason: "not_a_number" };
+    // Number → shortest round-trip decimal text; 1e21 and 1e-7 come out in exponent form and fail below.
+    input = String(input);
+  }
+  const text = input.trim();
+  if (text === "") return { ok: false, reason: "required" };
+  const match = AMOUNT.exec(text);
+  if (!match) return { ok: false, reason: "not_a_number" };
+  const whole = match[1]!.replace(/,/g, "");
+  const fraction = match[2] ?? "";
+  if (whole === "" && fraction === "") return { ok: false, reason: "not_a_number" };
+  if (fraction.length > 2) return { ok: false, reason: "too_many_decimals" };
+  // Beyond 15 digits the cents would no longer be exact; any such amount is far above every maximum.
+  if (whole.length > 13) return { ok: true, cents: Number.MAX_SAFE_INTEGER };
+  const cents = Number(whole || "0") * 100 + Number(fraction.padEnd(2, "0"));
+  return { ok: true, cents };
+}
+
+/** "$10", "$10.50", "$100,000": whole dollars without ".00", as the validation messages use them. */
+export function formatDollars(cents: number): string {
+  const negative = cents < 0;
+  const abs = Math.abs(Math.round(cents));
+  const dollars = Math.floor(abs / 100)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  const rest = abs % 100;
+  return `${negative ? "-" : ""}$${dollars}${rest === 0 ? "" : "." + String(rest).padStart(2, "0")}`;
+}
+
+/** Like formatDollars but always with cents ("$10.00"): for totals and fees beside each other. */
+export function formatDollarsAndCents(cents: number): string {
+  const text = formatDollars(cents);
+  return /\.\d\d$/.test(text) ? text : `${text}.00`;
+}

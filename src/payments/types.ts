@@ -1,0 +1,143 @@
+/**
+ * The payments API contract as TypeScript types (docs/payments-api.md is the prose version).
+ * Shared by the browser client, the donation island and the local dev server, so the three cannot
+ * drift. Browser-safe: nothing here imports from Node.
+ */
+
+/** The funds a donor can give to: the `/pay/<fund>/` pages. */
+export const FUNDS = [
+  "zakat",
+  "fitr",
+  "fidyah",
+  "sadaqah",
+  "qurban",
+  "ramadan",
+  "dhul-hijjah",
+  "tainted-wealth",
+  "jumuah-giving",
+] as const;
+export type Fund = (typeof FUNDS)[number];
+
+export const FREQUENCIES = ["once", "monthly", "weekly-friday", "ramadan-nightly", "ramadan-last-ten", "dhul-hijjah-ten-days"] as const;
+export type Frequency = (typeof FREQUENCIES)[number];
+
+/** Frequencies tied to an Islamic season whose Gregorian dates the editors enter (moon sighting). */
+export const SEASONAL_FREQUENCIES = ["ramadan-nightly", "ramadan-last-ten", "dhul-hijjah-ten-days"] as const;
+
+export type Currency = "AUD";
+
+/** A calendar date, `YYYY-MM-DD`, with no time of day or time zone. */
+export type IsoDate = string;
+
+/** The Gregorian dates of a season: its first night/day and how many nights/days it has. */
+export interface Season {
+  start: IsoDate;
+  /** Ramadan: 29 or 30 nights. Dhul Hijjah ten days: 10. */
+  length: number;
+}
+
+export interface DonorAddress {
+  line1: string;
+  line2?: string;
+  suburb: string;
+  state?: string;
+  postcode: string;
+  /** ISO 3166-1 alpha-2, e.g. "AU". */
+  country: string;
+}
+
+export interface Donor {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  address?: DonorAddress;
+}
+
+/** Fitr (people), fidyah (days) and qurban (shares): the gift is count × unit price. */
+export interface Quantity {
+  count: number;
+  unitCents: number;
+}
+
+/** `POST /donations` request body. */
+export interface DonationRequest {
+  fund: Fund;
+  /** The gift for one charge, in cents, before any fees. For quantity funds: count × unitCents. */
+  amountCents: number;
+  currency: Currency;
+  frequency: Frequency;
+  quantity?: Quantity;
+  /** Required for the seasonal frequencies. */
+  season?: Season;
+  donor: Donor;
+  /** Keep the donor's name off public acknowledgements; the receipt still carries it. */
+  anonymous: boolean;
+  dedication?: string;
+  coverFees: boolean;
+}
+
+export interface ScheduledCharge {
+  date: IsoDate;
+  amountCents: number;
+}
+
+/** `POST /donations` 201 response body. */
+export interface DonationCreated {
+  donationId: string;
+  reference: string;
+  clientSecret: string;
+  /** "payment": the first charge is today (PaymentIntent). "setup": the first charge is later (SetupIntent). */
+  intentType: "payment" | "setup";
+  currency: Currency;
+  frequency: Frequency;
+  /** Per charge: the gift, the covered fee (0 without coverFees) and what the card is charged. */
+  amountCents: number;
+  feeCents: number;
+  totalCents: number;
+  /** Every charge of a finite schedule; the first charges of an open-ended one (monthly, weekly). */
+  schedule: ScheduledCharge[];
+  /** True for monthly and weekly: charges continue until the donor cancels. */
+  openEnded: boolean;
+  /** The sum of all charges of a finite schedule; null when open-ended. */
+  scheduleTotalCents: number | null;
+}
+
+export const DONATION_STATUSES = ["succeeded", "processing", "requires_payment_method", "failed"] as const;
+export type DonationStatus = (typeof DONATION_STATUSES)[number];
+
+/** `GET /donations/{id}` 200 response body: what the thank-you page shows. No donor details. */
+export interface DonationState {
+  donationId: string;
+  reference: string;
+  status: DonationStatus;
+  fund: Fund;
+  frequency: Frequency;
+  currency: Currency;
+  amountCents: number;
+  feeCents: number;
+  totalCents: number;
+  schedule: ScheduledCharge[];
+  openEnded: boolean;
+  scheduleTotalCents: number | null;
+  createdAt: string;
+}
+
+/** One problem with one field; `field` is a dotted path into the request (e.g. "donor.email"). */
+export interface FieldError {
+  field: string;
+  code: string;
+  message: string;
+}
+
+/** Every error response: `{ "error": { ... } }`. */
+export interface ApiErrorBody {
+  error: {
+    code: string;
+    message: string;
+    /** The first field at fault, when there is one. */
+    field?: string;
+    /** Every field at fault (400 validation_failed). */
+    fields?: FieldError[];
+  };
+}
