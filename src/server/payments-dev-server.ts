@@ -1,0 +1,312 @@
+/**
+ * A local implementation of the payments API contract (docs/payments-api.md) for tests and
+ * `--watch`: a real node:http server, in memory, no Stripe. It validates with the same shared code as
+ * the browser, keeps an idempotency store, answers CORS, and lets tests inject faults (an error
+ * status, a delay) and set the outcome a Stripe stand-in would produce. Test-only routes live under
+ * `/__dev/`; nothing like them exists in production.
+ */
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Logger } from "../core/logger.js";
+import { canonicalJson } from "../payments/canonical-json.js";
+import { chargeFor } from "../payments/fees.js";
+import { DEFAULT_FUND_RULES, type FundRules } from "../payments/fund-rules.js";
+import { IDEMPOTENCY_KEY_PATTERN } from "../payments/idempotency.js";
+import { computeSchedule, todayIn } from "../payments/schedules.js";
+import { DONATION_STATUSES, type ApiErrorBody, type DonationCreated, type DonationRequest, type DonationState, type DonationStatus, type Fund, type Season } from "../payments/types.js";
+import { validateDonationRequest } from "../payments/validate.js";
+
+export const MAX_BODY_BYTES = 16 * 1024;
+
+/** One injected fault: the next matching request(s) wait `delayMs`, then answer `status` (or run normally). */
+export interface Fault {
+  status?: number;
+  delayMs?: number;
+  /** How many requests it applies to (default 1). */
+  times?: number;
+  /** Only requests whose path starts with this (default: every API request). */
+  path?: string;
+  /** A raw body instead of the contract's JSON error, e.g. an HTML page from a proxy. */
+  rawBody?: string;
+}
+
+export interface RequestLogEntry {
+  method: string;
+  path: string;
+  origin?: string;
+  idempotencyKey?: string;
+  status: number;
+  replayed: boolean;
+}
+
+export interface PaymentsDevServerOptions {
+  port?: number;
+  host?: string;
+  /** The site's origin(s) allowed by CORS; "*" (the default) allows any. */
+  allowedOrigin?: string | string[];
+  faults?: Fault[];
+  /** The clock; "today" is taken in Australia/Sydney like the production backend. */
+  now?: () => Date;
+  fundRules?: Partial<Record<Fund, FundRules>>;
+  /** The backend's own season dates; when set, a request with other dates gets 422 season_mismatch. */
+  seasons?: { ramadan?: Season; dhulHijjah?: Season };
+  logger?: Logger;
+}
+
+export interface PaymentsDevServer {
+  url: string;
+  port: number;
+  requests: RequestLogEntry[];
+  /** Sets what `GET /donations/{id}` reports, by donation id, intent id or client secret. */
+  setOutcome(idOrSecret: string, status: DonationStatus): void;
+  injectFault(fault: Fault): void;
+  donationCount(): number;
+  stop(): Promise<void>;
+}
+
+interface DonationRecord {
+  created: DonationCreated;
+  request: DonationRequest;
+  intentId: string;
+  status: DonationStatus;
+  createdAt: string;
+}
+
+type Reply = { status: number; body: unknown; headers?: Record<string, string>; replayed?: boolean; raw?: string };
+
+const TIME_ZONE = "Australia/Sydney";
+const REFERENCE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"; // Crockford base 32: no I, L, O, U to misread.
+
+const CODE_FOR_STATUS: Record<number, { code: string; message: string; retryAfter?: string }> = {
+  429: { code: "rate_limited", message: "There have been too many attempts. Nothing was charged. Please wait a minute and try again.", retryAfter: "60" },
+  500: { code: "internal_error", message: "Something went wrong on our side. Nothing was charged. Please try again in a moment." },
+  502: { code: "bad_gateway", message: "Something went wrong on our side. Nothing was charged. Please try again in a moment." },
+  503: { code: "unavailable", message: "Our payment service is briefly unavailable. Nothing was charged. Please try again in a few minutes.", retryAfter: "30" },
+};
+
+function errorReply(status: number, code: string, message: string, extra: Partial<ApiErrorBody["error"]> = {}, headers?: Record<string, string>): Reply {
+  return { status, body: { error: { code, message, ...extra } } satisfies ApiErrorBody, headers };
+}
+
+function reference(): string {
+  const bytes = randomBytes(8);
+  const chars = Array.from(bytes, (b) => REFERENCE_ALPHABET[b % 32]).join("");
+  return `NZF-${chars.slice(0, 4)}-${chars.slice(4)}`;
+}
+
+async function readBody(req: IncomingMessage): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) return null;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+export async function startPaymentsDevServer(options: PaymentsDevServerOptions = {}): Promise<PaymentsDevServer> {
+  const now = options.now ?? (() => new Date());
+  const allowed = options.allowedOrigin ?? "*";
+  const origins = Array.isArray(allowed) ? allowed : [allowed];
+  const rulesFor = (fund: Fund): FundRules => options.fundRules?.[fund] ?? DEFAULT_FUND_RULES[fund];
+  const faultQueue: (Fault & { times: number })[] = (options.faults ?? []).map((f) => ({ ...f, times: f.times ?? 1 }));
+  const donations = new Map<string, DonationRecord>();
+  const idempotency = new Map<string, { body: string; reply: Reply }>();
+  const requests: RequestLogEntry[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  let intentCounter = 0;
+
+  const originAllowed = (origin: string | undefined) => origin !== undefined && (origins.includes("*") || origins.includes(origin));
+  const corsHeaders = (origin: string | undefined): Record<string, string> =>
+    originAllowed(origin)
+      ? { "Access-Control-Allow-Origin": origins.includes("*") ? "*" : origin!, "Access-Control-Expose-Headers": "Idempotent-Replayed, Retry-After", Vary: "Origin" }
+      : { Vary: "Origin" };
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const t = setTimeout(() => (timers.delete(t), resolve()), ms);
+      timers.add(t);
+    });
+
+  function takeFault(path: string): Fault | undefined {
+    const index = faultQueue.findIndex((f) => !f.path || path.startsWith(f.path));
+    if (index < 0) return undefined;
+    const fault = faultQueue[index]!;
+    if (--fault.times <= 0) faultQueue.splice(index, 1);
+    return fault;
+  }
+
+  function findRecord(idOrSecret: string): DonationRecord | undefined {
+    return donations.get(idOrSecret) ?? [...donations.values()].find((r) => r.intentId === idOrSecret || r.created.clientSecret === idOrSecret);
+  }
+
+  function stateOf(r: DonationRecord): DonationState {
+    const { donationId, reference, frequency, currency, amountCents, feeCents, totalCents, schedule, openEnded, scheduleTotalCents } = r.created;
+    return { donationId, reference, status: r.status, fund: r.request.fund, frequency, currency, amountCents, feeCents, totalCents, schedule, openEnded, scheduleTotalCents, createdAt: r.createdAt };
+  }
+
+  function createDonation(request: DonationRequest): Reply {
+    const configured = request.frequency.startsWith("ramadan") ? options.seasons?.ramadan : request.frequency === "dhul-hijjah-ten-days" ? options.seasons?.dhulHijjah : undefined;
+    if (configured && request.season && (configured.start !== request.season.start || configured.length !== request.season.length)) {
+      return errorReply(422, "season_mismatch", "The dates on this page are out of date. Please reload the page and try again.", { field: "season" });
+    }
+    const charge = chargeFor(request.amountCents, request.coverFees);
+    const result = computeSchedule({ frequency: request.frequency, today: todayIn(TIME_ZONE, now()), chargeCents: charge.totalCents, season: request.season });
+    if (!result.ok) return errorReply(422, result.code, result.message, { field: "season" });
+    const n = ++intentCounter;
+    const intentType = result.schedule.firstChargeToday ? "payment" : "setup";
+    const intentId = `${intentType === "payment" ? "pi" : "seti"}_dev_${n}`;
+    const created: DonationCreated = {
+      donationId: `don_${randomBytes(12).toString("hex")}`,
+      reference: reference(),
+      clientSecret: `${intentId}_secret_${randomBytes(12).toString("hex")}`,
+      intentType,
+      currency: "AUD",
+      frequency: request.frequency,
+      ...charge,
+      schedule: result.schedule.charges,
+      openEnded: result.schedule.openEnded,
+      scheduleTotalCents: result.schedule.totalCents,
+    };
+    donations.set(created.donationId, { created, request, intentId, status: "requires_payment_method", createdAt: now().toISOString() });
+    return { status: 201, body: created };
+  }
+
+  async function postDonations(req: IncomingMessage): Promise<Reply> {
+    const key = req.headers["idempotency-key"];
+    if (typeof key !== "string" || key === "") return errorReply(400, "idempotency_key_missing", "Send an Idempotency-Key header (a UUID) with every POST /donations.");
+    if (!IDEMPOTENCY_KEY_PATTERN.test(key)) return errorReply(400, "idempotency_key_invalid", "The Idempotency-Key header must be a UUID.");
+    if (!/^application\/json\b/i.test(req.headers["content-type"] ?? "")) return errorReply(415, "unsupported_media_type", "Send the body as JSON with Content-Type: application/json.");
+    const text = await readBody(req);
+    if (text === null) return errorReply(413, "body_too_large", `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return errorReply(400, "invalid_json", "The request body is not valid JSON.");
+    }
+    const canonical = canonicalJson(body);
+    const stored = idempotency.get(key);
+    if (stored) {
+      if (stored.body === canonical) return { ...stored.reply, replayed: true };
+      return errorReply(409, "idempotency_key_reused", "This Idempotency-Key was already used for a different donation. Use a new key for a new gift.");
+    }
+    const validation = validateDonationRequest(body, rulesFor);
+    if (!validation.ok) {
+      const [first] = validation.errors;
+      return errorReply(400, "validation_failed", first!.message, { field: first!.field, fields: validation.errors });
+    }
+    const reply = createDonation(validation.request);
+    // Only a created donation is remembered: after an error the same key may try again.
+    if (reply.status === 201) idempotency.set(key, { body: canonical, reply });
+    return reply;
+  }
+
+  async function devRoute(req: IncomingMessage, path: string): Promise<Reply> {
+    if (req.method === "GET" && path === "/__dev/requests") return { status: 200, body: requests };
+    if (req.method !== "POST") return errorReply(405, "method_not_allowed", "Dev routes take POST (GET for /__dev/requests).");
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse((await readBody(req)) ?? "") as Record<string, unknown>;
+    } catch {
+      return errorReply(400, "invalid_json", "The request body is not valid JSON.");
+    }
+    if (path === "/__dev/faults") {
+      faultQueue.push({ ...(body as Fault), times: typeof body.times === "number" ? body.times : 1 });
+      return { status: 204, body: undefined };
+    }
+    if (path === "/__dev/outcome") {
+      const id = String(body.donationId ?? body.intentId ?? body.clientSecret ?? "");
+      const record = findRecord(id);
+      if (!record) return errorReply(404, "not_found", `No donation, intent or client secret "${id}".`);
+      if (!DONATION_STATUSES.includes(body.status as DonationStatus)) return errorReply(400, "invalid_status", `status must be one of ${DONATION_STATUSES.join(", ")}.`);
+      record.status = body.status as DonationStatus;
+      return { status: 200, body: stateOf(record) };
+    }
+    return errorReply(404, "not_found", `No dev route ${path}.`);
+  }
+
+  async function route(req: IncomingMessage, path: string): Promise<Reply> {
+    const method = req.method ?? "GET";
+    if (path.startsWith("/__dev/")) return devRoute(req, path);
+    const fault = takeFault(path);
+    if (fault?.delayMs) await sleep(fault.delayMs);
+    if (fault?.status) {
+      const known = CODE_FOR_STATUS[fault.status] ?? { code: `http_${fault.status}`, message: "Injected fault." };
+      if (fault.rawBody !== undefined) return { status: fault.status, body: undefined, raw: fault.rawBody, headers: { "Content-Type": "text/html" } };
+      return errorReply(fault.status, known.code, known.message, {}, known.retryAfter ? { "Retry-After": known.retryAfter } : undefined);
+    }
+    if (path === "/donations") {
+      if (method !== "POST") return errorReply(405, "method_not_allowed", "Use POST /donations.", {}, { Allow: "POST, OPTIONS" });
+      return postDonations(req);
+    }
+    const match = /^\/donations\/([^/]+)$/.exec(path);
+    if (match) {
+      if (method !== "GET") return errorReply(405, "method_not_allowed", "Use GET /donations/{id}.", {}, { Allow: "GET, OPTIONS" });
+      const record = donations.get(decodeURIComponent(match[1]!));
+      if (!record) return errorReply(404, "not_found", "We could not find that donation. If you were charged, the receipt e-mail has your reference.");
+      return { status: 200, body: stateOf(record) };
+    }
+    return errorReply(404, "not_found", `No route ${method} ${path}. See docs/payments-api.md.`);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? "/", "http://localhost").pathname.replace(/\/+$/, "") || "/";
+    const origin = typeof req.headers.origin === "string" ? req.headers.origin : undefined;
+    let reply: Reply;
+    if (req.method === "OPTIONS") {
+      reply = originAllowed(origin)
+        ? { status: 204, body: undefined, headers: { "Access-Control-Allow-Methods": "GET, POST, OPTIONS", "Access-Control-Allow-Headers": "Content-Type, Idempotency-Key", "Access-Control-Max-Age": "600" } }
+        : errorReply(403, "cors_origin_not_allowed", `Origin ${origin ?? "(none)"} may not call this API.`);
+    } else {
+      try {
+        reply = await route(req, path);
+      } catch (error) {
+        options.logger?.error("watch", `payments dev server: ${(error as Error).stack ?? String(error)}`);
+        reply = errorReply(500, "internal_error", CODE_FOR_STATUS[500]!.message);
+      }
+    }
+    const key = req.headers["idempotency-key"];
+    requests.push({ method: req.method ?? "GET", path, origin, idempotencyKey: typeof key === "string" ? key : undefined, status: reply.status, replayed: reply.replayed === true });
+    const headers: Record<string, string> = { ...corsHeaders(origin), "Cache-Control": "no-store", ...reply.headers };
+    if (reply.replayed) headers["Idempotent-Replayed"] = "true";
+    const payload = reply.raw ?? (reply.body === undefined ? "" : JSON.stringify(reply.body));
+    if (payload !== "" && !headers["Content-Type"]) headers["Content-Type"] = "application/json; charset=utf-8";
+    // The client may have given up (timeout) while a delay fault held the answer back.
+    if (res.destroyed) return;
+    res.writeHead(reply.status, headers).end(payload);
+  }
+
+  const server = createServer((req, res) => void handle(req, res));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${options.host ?? "127.0.0.1"}:${port}`;
+  options.logger?.info("watch", `payments dev server on ${url}`);
+
+  return {
+    url,
+    port,
+    requests,
+    setOutcome(idOrSecret, status) {
+      const record = findRecord(idOrSecret);
+      if (!record) throw new Error(`No donation, intent or client secret "${idOrSecret}" on the payments dev server.`);
+      record.status = status;
+    },
+    injectFault(fault) {
+      faultQueue.push({ ...fault, times: fault.times ?? 1 });
+    },
+    donationCount: () => donations.size,
+    stop: () =>
+      new Promise<void>((resolve, reject) => {
+        for (const t of timers) clearTimeout(t);
+        timers.clear();
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
