@@ -247,12 +247,12 @@ function describeBatch(triggers: number, reasons: string[], documents: number): 
 
 function logBuild(logger: Logger, r: BuildRecord): void {
   const what = describeBatch(r.triggers, r.reasons, r.documentCount);
-  const waited = r.waitedMs >= 1 ? `, waited ${formatMs(r.waitedMs)}` : "";
+  const waited = r.waitedMs >= 1 ? ` (waited ${formatMs(r.waitedMs)})` : "";
   if (r.ok) {
     const pages = r.pagesTotal === undefined ? `${r.pagesRebuilt}` : `${r.pagesRebuilt} of ${r.pagesTotal}`;
-    logger.info("webhook", `build #${r.id} ok in ${formatMs(r.durationMs)}${waited}: ${pages} pages rebuilt; ${what}`);
+    logger.info("webhook", `build #${r.id} ok in ${formatMs(r.durationMs)}${waited} for ${what}: ${pages} pages rebuilt`);
   } else {
-    logger.error("webhook", `build #${r.id} failed in ${formatMs(r.durationMs)}${waited}: ${r.error}; the previous site stays live; ${what}`);
+    logger.error("webhook", `build #${r.id} failed in ${formatMs(r.durationMs)}${waited} for ${what}: ${r.error} (the previous site stays live)`);
   }
 }
 
