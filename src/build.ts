@@ -1,0 +1,142 @@
+/**
+ * The pipeline, top to bottom: content → graph → pages → images → islands → render → publish.
+ * The CLI, watch mode, the webhook server and the tests all call this one function.
+ */
+import { createHash } from "node:crypto";
+import { mkdir, readFile, writeFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import type { BuildConfig } from "./core/config.js";
+import type { Logger } from "./core/logger.js";
+import { formatMs } from "./core/logger.js";
+import { NzfError } from "./core/errors.js";
+import { readSnapshot, snapshotPath, SAMPLE_SNAPSHOT_NAME, type Snapshot } from "./content/snapshot.js";
+import { createContentGraph } from "./content/graph.js";
+import { planPages } from "./render/pages.js";
+import { runImageStage, publishImageFiles } from "./images/image-stage.js";
+import { bundleClient, copyClientBundle } from "./render/island-bundle.js";
+import { loadTemplates } from "./render/template-bundle.js";
+import { buildStylesheet } from "./render/styles.js";
+import { renderAndWrite } from "./render/render-stage.js";
+import { createStaging, discardStaging, publishStaging, recoverInterruptedPublish } from "./publish/publish.js";
+import { writeSiteFiles } from "./render/site-files.js";
+
+export interface BuildDeps {
+  logger: Logger;
+  fetch?: typeof globalThis.fetch;
+  sleep?: (ms: number) => Promise<void>;
+  /** Public, validated configuration handed to islands (auth, payments). */
+  publicConfig?: Record<string, unknown>;
+}
+
+export interface BuildResult {
+  pages: number;
+  images: number;
+  /** False when nothing changed since the last build and dist/ was left as it was. */
+  published: boolean;
+  ms: number;
+  stages: Record<string, number>;
+  snapshot: { name: string; ref: string; documents: number };
+  /** Island bundle bytes per page template, for the benchmark. */
+  outDir: string;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Picks the snapshot to build from, fetching first when asked. */
+async function loadContent(config: BuildConfig, deps: BuildDeps): Promise<{ snapshot: Snapshot; name: string; file: string }> {
+  if (config.fetch) {
+    const { fetchContent } = await import("./content/fetch.js");
+    const result = await fetchContent(
+      { repository: config.repository, endpoint: config.endpoint, accessToken: config.accessToken, cacheDir: config.contentDir },
+      { logger: deps.logger, fetch: deps.fetch, sleep: deps.sleep },
+    );
+    return { snapshot: result.snapshot, name: config.repository, file: result.file };
+  }
+  const fetched = snapshotPath(config.contentDir, config.repository);
+  if (config.content !== "sample" && (await exists(fetched))) {
+    return { snapshot: await readSnapshot(fetched), name: config.repository, file: fetched };
+  }
+  if (config.content === "fetched") {
+    throw new NzfError("SNAPSHOT_MISSING", `No fetched snapshot for ${config.repository}`, { subject: fetched });
+  }
+  const sample = snapshotPath(config.contentDir, SAMPLE_SNAPSHOT_NAME);
+  deps.logger.info("content", `building the bundled sample content (no fetched snapshot for "${config.repository}"; use --fetch for live content)`);
+  return { snapshot: await readSnapshot(sample), name: SAMPLE_SNAPSHOT_NAME, file: sample };
+}
+
+export async function build(config: BuildConfig, deps: BuildDeps): Promise<BuildResult> {
+  const started = performance.now();
+  const stages: Record<string, number> = {};
+  const stage = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
+    const t = performance.now();
+    const value = await run();
+    stages[name] = performance.now() - t;
+    return value;
+  };
+  const { logger } = deps;
+  await recoverInterruptedPublish(config.outDir);
+
+  const content = await stage("content", () => loadContent(config, deps));
+  const { snapshot } = content;
+  const graph = await stage("graph", async () => createContentGraph(snapshot.documents, snapshot.languages));
+  const pages = await stage("pages", async () => planPages(graph));
+  const localImages = join(config.contentDir, content.name, "images");
+  const images = await stage("images", () => runImageStage(snapshot.documents, { localDir: localImages, cacheDir: join(config.workDir, "images") }, { logger, fetch: deps.fetch }));
+  const client = await stage("islands", () => bundleClient({ root: config.root, cacheDir: join(config.workDir, "islands") }));
+  const templates = await stage("templates", () => loadTemplates(config.root, config.workDir));
+  const stylesheet = await stage("styles", () => buildStylesheet(config.root));
+  const publicConfig = deps.publicConfig ?? {};
+
+  // Everything the output depends on. Unchanged → dist/ is already this build.
+  const snapshotHash = createHash("sha1").update(await readFile(content.file)).digest("hex");
+  const buildKey = createHash("sha1")
+    .update(JSON.stringify([snapshotHash, templates.hash, client.bundle, stylesheet.url, images.files, config.siteUrl, config.repository, publicConfig]))
+    .digest("hex");
+  const recordFile = join(config.workDir, "last-build.json");
+  const last = await readFile(recordFile, "utf8").then((t) => JSON.parse(t) as { key: string; outDir: string; pages: number }, () => null);
+  if (last && last.key === buildKey && last.outDir === config.outDir && (await exists(join(config.outDir, "index.html")))) {
+    const ms = performance.now() - started;
+    logger.info("build", `Nothing changed: ${config.outDir} is up to date (${pages.length} pages) in ${formatMs(ms)}`);
+    return { pages: pages.length, images: images.count, published: false, ms, stages, snapshot: { name: content.name, ref: snapshot.ref, documents: snapshot.documents.length }, outDir: config.outDir };
+  }
+
+  const staging = await createStaging(config.outDir);
+  try {
+    await stage("render", () =>
+      renderAndWrite({
+        pages,
+        module: templates.module,
+        graph,
+        images: images.lookup,
+        site: { siteUrl: config.siteUrl, repository: config.repository, public: publicConfig },
+        assets: { css: [stylesheet.url], islands: client.bundle.islands, scripts: client.bundle.scripts },
+        siteDir: staging,
+      }),
+    );
+    await stage("assets", async () => {
+      await mkdir(join(staging, "_assets"), { recursive: true });
+      await writeFile(join(staging, stylesheet.file), stylesheet.css);
+      await copyClientBundle(client.outDir, staging);
+      await publishImageFiles(images.files, staging);
+      await writeSiteFiles(staging, pages, config.siteUrl);
+    });
+    await stage("publish", () => publishStaging(staging, config.outDir));
+  } catch (error) {
+    await discardStaging(staging);
+    throw error;
+  }
+  await mkdir(config.workDir, { recursive: true });
+  await writeFile(recordFile, JSON.stringify({ key: buildKey, outDir: config.outDir, pages: pages.length }));
+
+  const ms = performance.now() - started;
+  for (const [name, t] of Object.entries(stages)) logger.debug("build", `${name.padEnd(9)} ${formatMs(t)}`);
+  logger.info("build", `Built ${pages.length} pages, ${images.count} images in ${formatMs(ms)} → ${config.outDir}`);
+  return { pages: pages.length, images: images.count, published: true, ms, stages, snapshot: { name: content.name, ref: snapshot.ref, documents: snapshot.documents.length }, outDir: config.outDir };
+}

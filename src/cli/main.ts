@@ -1,0 +1,79 @@
+/**
+ * The command line: parses flags into a typed configuration and calls build(). The only place that
+ * exits the process.
+ */
+import { Command, Option } from "commander";
+import { resolveConfig, type ConfigInput } from "../core/config.js";
+import { createConsoleLogger } from "../core/logger.js";
+import { formatError } from "../core/errors.js";
+import { build } from "../build.js";
+import { fileURLToPath } from "node:url";
+
+// The project folder: where bin/ and lib/ live. Templates and src/client are read from here.
+const PROJECT_ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+interface BuildFlags extends ConfigInput {
+  watch?: boolean;
+  port?: string;
+}
+
+async function runBuild(flags: BuildFlags): Promise<void> {
+  const logger = createConsoleLogger({ level: flags.verbose ? "debug" : "info" });
+  const config = resolveConfig({ ...flags, root: flags.root ?? PROJECT_ROOT });
+  if (flags.watch) {
+    const { runWatch } = await import("../watch/watch.js");
+    await runWatch(config, { logger, port: flags.port ? Number(flags.port) : undefined });
+    return;
+  }
+  await build(config, { logger });
+}
+
+export function createProgram(): Command {
+  const program = new Command("nzf-build")
+    .description("Builds the National Zakat Foundation website from Prismic content into static HTML (dist/).")
+    .showHelpAfterError("(run nzf-build --help for the options)");
+
+  const buildOptions = (cmd: Command) =>
+    cmd
+      .option("--fetch", "download the live content from Prismic into content-cache/ first (CI does this)")
+      .option("--sample", "build the bundled sample content, even if fetched content exists")
+      .addOption(new Option("--repository <name>", "Prismic repository").env("PRISMIC_REPOSITORY").default("nzf2020"))
+      .addOption(new Option("--endpoint <url>", "custom Prismic document API endpoint, e.g. http://127.0.0.1:3000/api/v2").env("PRISMIC_ENDPOINT"))
+      .addOption(new Option("--out <dir>", "output folder").env("NZF_OUT_DIR").default("dist"))
+      .addOption(new Option("--site-url <url>", "absolute URL of the site, for canonical links and the sitemap").env("SITE_URL").default("https://nzf.org.au"))
+      .option("--root <dir>", "project folder with templates/ and src/client/ (default: this installation)")
+      .option("--watch", "rebuild on changes and serve the site on a local URL with live reload")
+      .option("--port <port>", "port for --watch (default 4321)")
+      .option("--verbose", "log every stage's timing and show stack traces");
+
+  buildOptions(program).action((flags: BuildFlags) => runBuild(flags));
+  buildOptions(program.command("build").description("build the site (the default command)")).action((flags: BuildFlags) => runBuild(flags));
+
+  program
+    .command("fetch")
+    .description("download the live content into content-cache/ without building")
+    .addOption(new Option("--repository <name>", "Prismic repository").env("PRISMIC_REPOSITORY").default("nzf2020"))
+    .addOption(new Option("--endpoint <url>", "custom Prismic document API endpoint").env("PRISMIC_ENDPOINT"))
+    .option("--verbose", "show stack traces")
+    .action(async (flags: BuildFlags) => {
+      const logger = createConsoleLogger({ level: flags.verbose ? "debug" : "info" });
+      const config = resolveConfig({ ...flags, root: PROJECT_ROOT, fetch: true });
+      const { fetchContent } = await import("../content/fetch.js");
+      await fetchContent({ repository: config.repository, endpoint: config.endpoint, accessToken: config.accessToken, cacheDir: config.contentDir }, { logger });
+    });
+
+  return program;
+}
+
+async function main(): Promise<void> {
+  const program = createProgram();
+  try {
+    await program.parseAsync(process.argv);
+  } catch (error) {
+    const verbose = process.argv.includes("--verbose");
+    process.stderr.write(formatError(error, verbose) + "\n");
+    process.exitCode = 1;
+  }
+}
+
+await main();

@@ -1,0 +1,141 @@
+/**
+ * Bundles the browser code with esbuild: one entry per island (`src/client/islands/<name>.tsx`,
+ * wrapped in a generated entry that hydrates it) and one per plain script (`src/client/entries/<name>.ts`,
+ * loaded by pages that need it without React). Code splitting puts React and shared code in hashed
+ * chunks, so a donor's browser caches React once for every island.
+ */
+import { readdir, cp, mkdir } from "node:fs/promises";
+import { basename, join, relative } from "node:path";
+import type { Plugin } from "esbuild";
+import { NzfError } from "../core/errors.js";
+import { clearDir, hashInputs, readBundleRecord, writeBundleRecord } from "./bundle-cache.js";
+
+export interface ClientAsset {
+  /** URL of the entry file, e.g. `/_islands/faq-filter-3KX2.js`. */
+  src: string;
+  /** URLs of the chunks it imports (for modulepreload), in a stable order. */
+  imports: string[];
+  /** Bytes of the entry and everything it imports (uncompressed). */
+  bytes: number;
+}
+
+export interface ClientBundle {
+  islands: Record<string, ClientAsset>;
+  scripts: Record<string, ClientAsset>;
+  /** Output files relative to the bundle folder (copied into dist/_islands). */
+  files: string[];
+}
+
+const PUBLIC_PATH = "/_islands";
+
+async function listEntries(dir: string, pattern: RegExp): Promise<string[]> {
+  try {
+    return (await readdir(dir)).filter((f) => pattern.test(f)).sort();
+  } catch {
+    return [];
+  }
+}
+
+function islandEntryPlugin(clientDir: string): Plugin {
+  return {
+    name: "nzf-island-entries",
+    setup(build) {
+      build.onResolve({ filter: /^nzf-island:/ }, (args) => ({ path: args.path.slice("nzf-island:".length), namespace: "nzf-island" }));
+      build.onLoad({ filter: /.*/, namespace: "nzf-island" }, (args) => ({
+        resolveDir: clientDir,
+        loader: "ts",
+        contents: `import Island from "./islands/${args.path}";\nimport { hydrateIslands } from "./hydrate";\nhydrateIslands(${JSON.stringify(args.path)}, Island);\n`,
+      }));
+    },
+  };
+}
+
+export interface BundleClientOptions {
+  root: string;
+  /** Where bundles are kept between builds (inside .nzf-cache). */
+  cacheDir: string;
+  /** Extra compile-time constants exposed to browser code as `process.env.<KEY>` (public values only). */
+  publicEnv?: Record<string, string>;
+}
+
+export async function bundleClient(options: BundleClientOptions): Promise<{ bundle: ClientBundle; outDir: string; cached: boolean }> {
+  const clientDir = join(options.root, "src/client");
+  const outDir = join(options.cacheDir, "out");
+  const recordFile = join(options.cacheDir, "record.json");
+  const islands = (await listEntries(join(clientDir, "islands"), /\.tsx?$/)).map((f) => basename(f).replace(/\.tsx?$/, ""));
+  const scripts = (await listEntries(join(clientDir, "entries"), /\.tsx?$/)).map((f) => basename(f).replace(/\.tsx?$/, ""));
+  // A new island file or a changed public setting invalidates the cache even when no bundled file changed.
+  const envKey = JSON.stringify({ env: options.publicEnv ?? {}, islands, scripts });
+  const previous = await readBundleRecord<{ bundle: ClientBundle; envKey: string }>(recordFile, options.root);
+  if (previous && previous.result.envKey === envKey) return { bundle: previous.result.bundle, outDir, cached: true };
+  const entryPoints: Record<string, string> = {};
+  for (const name of islands) entryPoints[name] = `nzf-island:${name}`;
+  for (const name of scripts) entryPoints[name] = join(clientDir, "entries", `${name}.ts`);
+
+  await clearDir(outDir);
+  const { build } = await import("esbuild");
+  const define: Record<string, string> = { "process.env.NODE_ENV": '"production"' };
+  for (const [key, value] of Object.entries(options.publicEnv ?? {})) define[`process.env.${key}`] = JSON.stringify(value);
+  let result;
+  try {
+    result = await build({
+      absWorkingDir: options.root,
+      entryPoints,
+      outdir: outDir,
+      bundle: true,
+      splitting: true,
+      format: "esm",
+      platform: "browser",
+      target: ["es2020", "chrome100", "safari15", "firefox100"],
+      minify: true,
+      metafile: true,
+      write: true,
+      entryNames: "[name]-[hash]",
+      chunkNames: "chunks/[name]-[hash]",
+      jsx: "automatic",
+      define,
+      legalComments: "none",
+      logLevel: "silent",
+      plugins: [islandEntryPlugin(clientDir)],
+    });
+  } catch (error) {
+    const messages = (error as { errors?: { text: string; location?: { file: string; line: number } }[] }).errors ?? [];
+    const detail = messages.map((m) => `${m.location ? `${m.location.file}:${m.location.line}: ` : ""}${m.text}`).join("\n  ");
+    throw new NzfError("ISLAND_BUNDLE_FAILED", `The browser code did not compile:\n  ${detail || String(error)}`, { cause: error });
+  }
+
+  const outputs = result.metafile.outputs;
+  const sizes = new Map(Object.entries(outputs).map(([file, out]) => [file, out.bytes]));
+  const urlOf = (file: string) => `${PUBLIC_PATH}/${relative(outDir, join(options.root, file)).split("\\").join("/")}`;
+  const closure = (file: string, seen = new Set<string>()): Set<string> => {
+    for (const imp of outputs[file]?.imports ?? []) {
+      if (imp.kind === "import-statement" && !seen.has(imp.path)) {
+        seen.add(imp.path);
+        closure(imp.path, seen);
+      }
+    }
+    return seen;
+  };
+  const bundle: ClientBundle = { islands: {}, scripts: {}, files: [] };
+  for (const [file, out] of Object.entries(outputs)) {
+    if (file.endsWith(".map")) continue;
+    bundle.files.push(relative(outDir, join(options.root, file)));
+    if (!out.entryPoint) continue;
+    const name = basename(file).replace(/-[A-Z0-9]+\.js$/, "");
+    const deps = [...closure(file)].sort();
+    const asset: ClientAsset = { src: urlOf(file), imports: deps.map(urlOf), bytes: out.bytes + deps.reduce((n, d) => n + (sizes.get(d) ?? 0), 0) };
+    if (out.entryPoint.startsWith("nzf-island:")) bundle.islands[name] = asset;
+    else bundle.scripts[name] = asset;
+  }
+  bundle.files.sort();
+  const inputs = await hashInputs(options.root, Object.keys(result.metafile.inputs));
+  await writeBundleRecord(recordFile, { inputs, result: { bundle, envKey } });
+  return { bundle, outDir, cached: false };
+}
+
+/** Copies the bundle's files into the site (dist/_islands). */
+export async function copyClientBundle(outDir: string, siteDir: string): Promise<void> {
+  const target = join(siteDir, PUBLIC_PATH.slice(1));
+  await mkdir(target, { recursive: true });
+  await cp(outDir, target, { recursive: true });
+}

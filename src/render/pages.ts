@@ -1,0 +1,130 @@
+/**
+ * The page plan: every page the site publishes, derived from the content graph and the static page
+ * registry. A route collision (two sources for one URL) is an error naming both.
+ */
+import type { PrismicDocument } from "@prismicio/client";
+import { NzfAggregateError, NzfError } from "../core/errors.js";
+import type { ContentGraph } from "../content/graph.js";
+import {
+  DONATION_TYPES,
+  MASTER_LANG,
+  REDIRECTS,
+  STATIC_PAGES,
+  normalizePath,
+  outputFileFor,
+  pathForDocument,
+  type StaticPageName,
+} from "../content/routes.js";
+
+/** Template per routed content type; donation pages share one template. */
+const TEMPLATE_FOR_TYPE: Record<string, string> = {
+  home_page: "home",
+  about_page: "about",
+  account_page: "account",
+  apply_page: "apply",
+  calculate_page: "calculate",
+  cases_page: "cases",
+  contact_page: "contact",
+  faq_page: "faq",
+  guides_page: "guides",
+  learn_page: "learn",
+  pay_page: "pay",
+  privacy_policy_page: "privacy",
+  programs_page: "programs",
+  blog_article: "blog-article",
+  case: "case",
+  partner: "partner",
+  program: "program",
+  landing_page: "landing",
+  ...Object.fromEntries(DONATION_TYPES.map((t) => [t, "donation"])),
+};
+
+export interface Alternate {
+  lang: string;
+  path: string;
+}
+
+export interface PageEntry {
+  /** The normalized URL path, e.g. `/case/water-for-families/`. */
+  path: string;
+  /** The file inside dist/, e.g. `case/water-for-families/index.html`. */
+  file: string;
+  template: string;
+  lang: string;
+  /** The document this page shows, when it comes from one. */
+  documentId?: string;
+  /** Included in the sitemap and without `noindex`. */
+  indexable: boolean;
+  /** The same page in other languages (for hreflang), including itself. */
+  alternates: Alternate[];
+  /** For redirect pages: where to. */
+  redirectTo?: string;
+}
+
+function describe(page: PageEntry): string {
+  return page.documentId ? `document ${page.documentId} (${page.template})` : `the static page "${page.template}"`;
+}
+
+function alternatesOf(doc: PrismicDocument, graph: ContentGraph): Alternate[] {
+  const list: Alternate[] = [];
+  const own = pathForDocument(doc);
+  if (own) list.push({ lang: doc.lang, path: own });
+  for (const alt of doc.alternate_languages ?? []) {
+    const target = graph.byId(alt.id);
+    const path = pathForDocument(target ?? alt);
+    if (path) list.push({ lang: alt.lang, path });
+  }
+  return list.sort((a, b) => a.lang.localeCompare(b.lang));
+}
+
+export function planPages(graph: ContentGraph): PageEntry[] {
+  const pages: PageEntry[] = [];
+  for (const doc of graph.documents) {
+    const template = TEMPLATE_FOR_TYPE[doc.type];
+    if (!template) continue;
+    const path = pathForDocument(doc);
+    if (!path) continue;
+    pages.push({ path, file: outputFileFor(path), template, lang: doc.lang, documentId: doc.id, indexable: true, alternates: alternatesOf(doc, graph) });
+  }
+  for (const [name, spec] of Object.entries(STATIC_PAGES) as [StaticPageName, (typeof STATIC_PAGES)[StaticPageName]][]) {
+    const path = normalizePath(spec.path);
+    pages.push({ path, file: outputFileFor(path), template: name, lang: MASTER_LANG, indexable: spec.indexable, alternates: [] });
+  }
+  for (const [from, to] of Object.entries(REDIRECTS)) {
+    const path = normalizePath(from);
+    pages.push({ path, file: outputFileFor(path), template: "redirect", lang: MASTER_LANG, indexable: false, alternates: [], redirectTo: normalizePath(to) });
+  }
+
+  const seen = new Map<string, PageEntry>();
+  const collisions: NzfError[] = [];
+  for (const page of pages) {
+    const earlier = seen.get(page.file);
+    if (earlier) {
+      collisions.push(
+        new NzfError("ROUTE_COLLISION", `${describe(page)} and ${describe(earlier)} would both be published at ${page.path}`, {
+          subject: page.path,
+        }),
+      );
+      continue;
+    }
+    seen.set(page.file, page);
+  }
+  // A landing page whose uid shadows the first segment of another route (e.g. uid "blog") hides that section.
+  const sections = new Set(pages.filter((p) => p.template !== "landing").map((p) => p.path.split("/")[1]));
+  for (const page of pages) {
+    if (page.template !== "landing") continue;
+    const segment = page.path.split("/")[1];
+    const shadowed = pages.find((p) => p !== page && p.template !== "landing" && p.path.split("/")[1] === segment);
+    if (sections.has(segment) && shadowed && !collisions.some((c) => c.subject === page.path)) {
+      collisions.push(
+        new NzfError("ROUTE_COLLISION", `${describe(page)} has uid "${segment}", which is also the start of ${describe(shadowed)} at ${shadowed.path}`, {
+          subject: page.path,
+        }),
+      );
+    }
+  }
+  if (collisions.length === 1) throw collisions[0];
+  if (collisions.length > 1) throw new NzfAggregateError("route", collisions);
+
+  return pages.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}

@@ -1,0 +1,79 @@
+/**
+ * Compiles templates/ (with the src/render helpers they import) into one ESM file with esbuild and
+ * loads it. The file name carries a content hash, so after a template edit the next build imports
+ * a new module: Node's module cache never serves a stale template (watch mode relies on this).
+ * When no input changed, esbuild is skipped and the previous file is imported again.
+ */
+import { createHash } from "node:crypto";
+import { mkdir, writeFile, access } from "node:fs/promises";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { NzfError } from "../core/errors.js";
+import { hashInputs, readBundleRecord, writeBundleRecord } from "./bundle-cache.js";
+import type { RenderInput, RenderOutput } from "./types.js";
+
+export interface TemplateModule {
+  renderPage(input: RenderInput): RenderOutput;
+  TEMPLATES: Record<string, unknown>;
+}
+
+export interface TemplateBundle {
+  module: TemplateModule;
+  /** Hash of the compiled templates: part of every page's inputs. */
+  hash: string;
+  /** Project files the templates are made of (for watch mode and dependency records). */
+  inputs: string[];
+  cached: boolean;
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await access(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function loadTemplates(root: string, cacheDir: string): Promise<TemplateBundle> {
+  const dir = join(cacheDir, "templates");
+  const recordFile = join(dir, "record.json");
+  const previous = await readBundleRecord<{ file: string; hash: string }>(recordFile, root);
+  if (previous && (await exists(previous.result.file))) {
+    const module = (await import(pathToFileURL(previous.result.file).href)) as TemplateModule;
+    return { module, hash: previous.result.hash, inputs: Object.keys(previous.inputs), cached: true };
+  }
+
+  const { build } = await import("esbuild");
+  let result;
+  try {
+    result = await build({
+      absWorkingDir: root,
+      entryPoints: ["templates/entry.tsx"],
+      bundle: true,
+      write: false,
+      platform: "node",
+      format: "esm",
+      target: "node20.19",
+      packages: "external",
+      jsx: "automatic",
+      metafile: true,
+      logLevel: "silent",
+      define: { "process.env.NODE_ENV": '"production"' },
+    });
+  } catch (error) {
+    const messages = (error as { errors?: { text: string; location?: { file: string; line: number; column: number } }[] }).errors ?? [];
+    const detail = messages.map((m) => `${m.location ? `${m.location.file}:${m.location.line}:${m.location.column}: ` : ""}${m.text}`).join("\n  ");
+    throw new NzfError("TEMPLATE_BUNDLE_FAILED", `The templates did not compile:\n  ${detail || String(error)}`, { cause: error });
+  }
+  const code = result.outputFiles[0]!.contents;
+  const hash = createHash("sha1").update(code).digest("hex").slice(0, 12);
+  // Inside the project (not the OS temp dir) so bare imports like "react" resolve from node_modules.
+  const file = join(dir, `entry-${hash}.mjs`);
+  await mkdir(dir, { recursive: true });
+  if (!(await exists(file))) await writeFile(file, code);
+  const inputs = await hashInputs(root, Object.keys(result.metafile.inputs));
+  await writeBundleRecord(recordFile, { inputs, result: { file, hash } });
+  const module = (await import(pathToFileURL(file).href)) as TemplateModule;
+  return { module, hash, inputs: Object.keys(inputs), cached: false };
+}

@@ -1,0 +1,81 @@
+/**
+ * Types shared by the render stage (Node side) and the template bundle (templates/ + the render
+ * helpers it includes). Type-only: both sides import it, neither pulls code from the other.
+ */
+import type { PrismicDocument } from "@prismicio/client";
+import type { ContentGraph } from "../content/graph.js";
+import type { PageEntry } from "./pages.js";
+import type { ClientAsset } from "./island-bundle.js";
+
+/** A processed image as templates use it (see src/images). */
+export interface ImageSource {
+  /** Fallback `src` (JPEG/PNG), the largest width generated. */
+  src: string;
+  width: number;
+  height: number;
+  /** `srcset` candidates per MIME type, best format first; the last is the fallback format. */
+  sources: { type: string; srcset: string }[];
+  /** Inline blurred placeholder (data URL), when one was made. */
+  placeholder?: string;
+}
+
+/** Looks up the processed version of a Prismic image URL. */
+export interface ImageLookup {
+  get(url: string, layout?: ImageLayout): ImageSource | undefined;
+}
+
+/** How an image is displayed: full-width (breakpoints), constrained to a width (densities), or fixed. */
+export type ImageLayout = "full" | "constrained" | "fixed";
+
+/** Build-time settings templates may read. Only public values: this ends up in HTML. */
+export interface SiteSettings {
+  siteUrl: string;
+  repository: string;
+  /** Public configuration handed to islands (auth, payments), already validated. */
+  public: Record<string, unknown>;
+}
+
+export interface SiteAssets {
+  css: string[];
+  islands: Record<string, ClientAsset>;
+  scripts: Record<string, ClientAsset>;
+}
+
+export interface RenderInput {
+  page: PageEntry;
+  graph: ContentGraph;
+  images: ImageLookup;
+  site: SiteSettings;
+  assets: SiteAssets;
+}
+
+export interface PageMeta {
+  title: string;
+  description?: string;
+  image?: { url: string; width?: number; height?: number; alt?: string | null };
+  type?: "website" | "article";
+  noindex?: boolean;
+  /** Extra scripts (by entry name in src/client/entries) this page loads. */
+  scripts?: string[];
+  /** JSON-LD objects for structured data. */
+  jsonLd?: object[];
+}
+
+export interface RenderOutput {
+  html: string;
+  /** Island names used on the page. */
+  islands: string[];
+  /** Document ids the page read besides its own (for incremental rebuilds). */
+  meta: PageMeta;
+}
+
+export interface TemplateContext {
+  page: PageEntry;
+  doc?: PrismicDocument;
+  global?: PrismicDocument;
+  graph: ContentGraph;
+  images: ImageLookup;
+  site: SiteSettings;
+  /** Resolves a link field to a URL (null when empty or broken). */
+  link: ContentGraph["resolveLink"];
+}

@@ -1,0 +1,88 @@
+/**
+ * Building blocks shared by page templates: the page hero, card lists for cases/programs/articles/
+ * partners, and the meta defaults from a document's SEO tab.
+ */
+import type { PrismicDocument } from "@prismicio/client";
+import type { ReactNode } from "react";
+import type { PageMeta, TemplateContext } from "../../src/render/types.js";
+import { pathForDocument } from "../../src/content/routes.js";
+import { dataOf, formatDate, image, plain, rich, str, type ImageValue } from "./fields.js";
+import { Picture } from "./picture.js";
+import { RichText } from "./rich-text.js";
+
+export function Hero({ ctx, title, intro, heroImage, children }: { ctx: TemplateContext; title: string; intro?: string; heroImage?: ImageValue; children?: ReactNode }) {
+  const d = dataOf(ctx.doc);
+  return (
+    <section className={heroImage ? "hero hero-with-image" : "hero"}>
+      <div className="container hero-inner">
+        <div className="hero-text">
+          <h1>{title}</h1>
+          {intro !== undefined ? <RichText field={rich(d, intro)} ctx={ctx} className="lead" /> : null}
+          {children}
+        </div>
+        {heroImage ? <Picture image={heroImage} images={ctx.images} layout="constrained" sizes="(max-width: 900px) 100vw, 50vw" priority /> : null}
+      </div>
+    </section>
+  );
+}
+
+export interface CardItem {
+  href: string | null;
+  title: string;
+  text?: string;
+  image?: ImageValue;
+  meta?: string;
+}
+
+export function CardList({ ctx, items, headingLevel = 2, label }: { ctx: TemplateContext; items: CardItem[]; headingLevel?: 2 | 3; label?: string }) {
+  if (!items.length) return null;
+  const H = headingLevel === 2 ? "h2" : "h3";
+  return (
+    <ul className="card-grid" aria-label={label}>
+      {items.map((item, i) => (
+        <li className="card" key={i}>
+          {item.image ? <Picture image={{ ...item.image, alt: null }} images={ctx.images} sizes="(max-width: 700px) 100vw, 33vw" /> : null}
+          <div className="card-body">
+            <H className="card-title">{item.href ? <a href={item.href}>{item.title}</a> : item.title}</H>
+            {item.meta ? <p className="card-meta">{item.meta}</p> : null}
+            {item.text ? <p>{item.text}</p> : null}
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** A document as a card: title, summary/excerpt, its main image, and a date when it has one. */
+export function cardOf(doc: PrismicDocument, imageField = "featured_image"): CardItem {
+  const d = dataOf(doc);
+  const published = str(d, "published");
+  return {
+    href: pathForDocument(doc),
+    title: plain(d, "title") || str(d, "name"),
+    text: str(d, "summary") || str(d, "excerpt") || undefined,
+    image: image(d, imageField) ?? image(d, "logo"),
+    meta: published ? formatDate(published, doc.lang) : str(d, "location") || undefined,
+  };
+}
+
+/** Meta from the SEO tab, falling back to the title, then the given image fields. */
+export function metaFromSeo(ctx: TemplateContext, fallbackTitle = "", imageFields = ["hero_image", "featured_image"]): PageMeta {
+  const d = dataOf(ctx.doc);
+  const img = image(d, "meta_image") ?? imageFields.map((f) => image(d, f)).find(Boolean);
+  const processed = img ? ctx.images.get(img.url, "constrained") : undefined;
+  return {
+    title: str(d, "meta_title") || plain(d, "title") || fallbackTitle,
+    description: str(d, "meta_description") || str(d, "summary") || str(d, "excerpt") || undefined,
+    image: img ? { url: processed?.src ?? img.url, width: processed?.width ?? img.width, height: processed?.height ?? img.height, alt: img.alt } : undefined,
+  };
+}
+
+/** Marks where an interactive island will live, with the static content shown until it exists. */
+export function IslandSlot({ name, children }: { name: string; children: ReactNode }) {
+  return (
+    <div className="island-slot" data-island-slot={name}>
+      {children}
+    </div>
+  );
+}

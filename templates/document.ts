@@ -1,0 +1,86 @@
+/**
+ * The HTML document around a rendered page: `<head>` metadata (title, description, canonical, Open
+ * Graph, Twitter, hreflang alternates, JSON-LD), the stylesheet, and the scripts of exactly the
+ * islands the page used. Built as a string: the head depends on what the body rendered.
+ */
+import { canonicalUrl, MASTER_LANG } from "../src/content/routes.js";
+import type { PageMeta, RenderInput } from "../src/render/types.js";
+
+const esc = (text: string) => text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
+const RTL_LANGS = ["ar", "fa", "he", "ur"];
+
+export interface DocumentParts {
+  input: RenderInput;
+  meta: PageMeta;
+  siteName: string;
+  defaultDescription: string;
+  defaultImage?: PageMeta["image"];
+  body: string;
+  islands: string[];
+}
+
+function jsonLdScript(value: object): string {
+  return `<script type="application/ld+json">${JSON.stringify(value).replace(/</g, "\\u003c")}</script>`;
+}
+
+export function renderDocument(parts: DocumentParts): string {
+  const { input, meta, body, islands } = parts;
+  const { page, site, assets } = input;
+  const lang = page.lang === MASTER_LANG ? "en-AU" : page.lang;
+  const dir = RTL_LANGS.includes(page.lang.split("-")[0]!) ? "rtl" : "ltr";
+  const title = meta.title && meta.title !== parts.siteName ? `${meta.title} | ${parts.siteName}` : parts.siteName;
+  const description = meta.description || parts.defaultDescription;
+  const canonical = canonicalUrl(site.siteUrl, page.path);
+  const image = meta.image ?? parts.defaultImage;
+  const head: string[] = [
+    `<meta charset="utf-8">`,
+    `<meta name="viewport" content="width=device-width, initial-scale=1">`,
+    `<title>${esc(title)}</title>`,
+  ];
+  if (description) head.push(`<meta name="description" content="${esc(description)}">`);
+  if (page.redirectTo) head.push(`<meta http-equiv="refresh" content="0; url=${esc(page.redirectTo)}">`, `<link rel="canonical" href="${esc(canonicalUrl(site.siteUrl, page.redirectTo))}">`);
+  if (meta.noindex || !page.indexable) head.push(`<meta name="robots" content="noindex">`);
+  else if (!page.redirectTo) head.push(`<link rel="canonical" href="${esc(canonical)}">`);
+  for (const alt of page.alternates.length > 1 ? page.alternates : []) {
+    head.push(`<link rel="alternate" hreflang="${esc(alt.lang)}" href="${esc(canonicalUrl(site.siteUrl, alt.path))}">`);
+    if (alt.lang === MASTER_LANG) head.push(`<link rel="alternate" hreflang="x-default" href="${esc(canonicalUrl(site.siteUrl, alt.path))}">`);
+  }
+  head.push(
+    `<meta property="og:site_name" content="${esc(parts.siteName)}">`,
+    `<meta property="og:title" content="${esc(meta.title || parts.siteName)}">`,
+    `<meta property="og:type" content="${meta.type ?? "website"}">`,
+    `<meta property="og:url" content="${esc(canonical)}">`,
+    `<meta property="og:locale" content="${esc(lang.replace("-", "_"))}">`,
+  );
+  if (description) head.push(`<meta property="og:description" content="${esc(description)}">`);
+  if (image?.url) {
+    const imageUrl = image.url.startsWith("/") ? site.siteUrl.replace(/\/$/, "") + image.url : image.url;
+    head.push(`<meta property="og:image" content="${esc(imageUrl)}">`);
+    if (image.width) head.push(`<meta property="og:image:width" content="${image.width}">`);
+    if (image.height) head.push(`<meta property="og:image:height" content="${image.height}">`);
+    if (image.alt) head.push(`<meta property="og:image:alt" content="${esc(image.alt)}">`);
+  }
+  head.push(`<meta name="twitter:card" content="${image?.url ? "summary_large_image" : "summary"}">`);
+  head.push(`<meta name="theme-color" content="#663399">`);
+  for (const css of assets.css) head.push(`<link rel="stylesheet" href="${esc(css)}">`);
+
+  const scripts = new Set<string>();
+  const preloads = new Set<string>();
+  for (const name of islands) {
+    const asset = assets.islands[name];
+    if (!asset) throw new Error(`The page uses the island "${name}" but src/client/islands/${name}.tsx was not bundled`);
+    scripts.add(asset.src);
+    asset.imports.forEach((i) => preloads.add(i));
+  }
+  for (const name of meta.scripts ?? []) {
+    const asset = assets.scripts[name];
+    if (!asset) throw new Error(`The page loads the script "${name}" but src/client/entries/${name}.ts was not bundled`);
+    scripts.add(asset.src);
+    asset.imports.forEach((i) => preloads.add(i));
+  }
+  for (const url of [...preloads].sort()) head.push(`<link rel="modulepreload" href="${esc(url)}">`);
+  for (const url of scripts) head.push(`<script type="module" src="${esc(url)}"></script>`);
+  for (const ld of meta.jsonLd ?? []) head.push(jsonLdScript(ld));
+
+  return `<!doctype html>\n<html lang="${esc(lang)}" dir="${dir}">\n<head>\n${head.join("\n")}\n</head>\n<body>\n${body}\n</body>\n</html>\n`;
+}
