@@ -122,7 +122,9 @@ export class PrismicStub {
     return this.requests.filter((r) => r.path === path);
   }
 
+  /** Closes the server and its keep-alive connections; safe to call twice. */
   async stop(): Promise<void> {
+    if (!this.server.listening) return;
     this.server.closeAllConnections();
     await new Promise<void>((resolve, reject) => this.server.close((e) => (e ? reject(e) : resolve())));
   }
