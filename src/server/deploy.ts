@@ -6,6 +6,7 @@
  */
 
 import { spawn } from "node:child_process";
+import { formatMs } from "../core/logger.js";
 
 export interface DeployResult {
   ok: boolean;
@@ -108,7 +109,7 @@ function describeFailure(
   if (spawnError) return `the deploy command \`${command}\` could not be started (${spawnError.message}); check the shell and the working folder`;
   const lastLine = outputTail.trim().split("\n").at(-1)?.trim();
   const said = lastLine ? `; last output: ${lastLine}` : "";
-  if (timedOut) return `the deploy command \`${command}\` took longer than ${Math.round(timeoutMs / 1000)} s and was stopped${said}`;
+  if (timedOut) return `the deploy command \`${command}\` took longer than ${formatMs(timeoutMs)} and was stopped${said}`;
   if (signal) return `the deploy command \`${command}\` was killed by ${signal}${said}`;
   return `the deploy command \`${command}\` exited with code ${exitCode}${said}`;
 }
