@@ -272,7 +272,8 @@ export class PrismicStub {
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = typeof body === "string" ? body : JSON.stringify(body);
-  res.writeHead(status, { "content-type": typeof body === "string" ? "text/plain" : "application/json", ...headers });
+  // CORS like the real CDN, so browser and happy-dom tests can call the stub from a page origin.
+  res.writeHead(status, { "content-type": typeof body === "string" ? "text/plain" : "application/json", "access-control-allow-origin": "*", ...headers });
   res.end(text);
 }
 
