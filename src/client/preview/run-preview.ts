@@ -1,0 +1,135 @@
+/**
+ * The preview check that runs when a page mounts (specification section 2, "Editor preview flow"),
+ * with every piece of the browser passed in so tests drive it against a real local API.
+ *
+ *   resolver page (/preview/ with documentId and token):
+ *     record the token as this repository's preview cookie, START_RESOLVING, fetch the document at
+ *     the preview ref, resolve its path with the build's route table (fallback "/"), RESOLVED, and
+ *     navigate there unless autoRedirect is false;
+ *   any other page:
+ *     no preview cookie for the repository → NOT_A_PREVIEW (the page stays as built);
+ *     else START_BOOTSTRAPPING, one query at the preview ref (checks the ref and the access token),
+ *     BOOTSTRAPPED, then `onActive(ref, client)`, where the page re-renders with draft content.
+ *
+ * The repository name is checked before any request ('An invalid repository name was given.').
+ * 401/403 lead to the token prompt (or FAILED 'Unauthorized access' when prompting is off); other
+ * failures to FAILED with their own message (src/preview/errors.ts).
+ */
+
+import { createPreviewClient, defaultEndpoint, type PreviewClient, type PreviewDocument } from "../../preview/content-api.js";
+import { accessTokenFromCookies, previewCookieFor, previewRefFromCookies, type CookieJar } from "../../preview/cookies.js";
+import { eventForError, type FetchLike } from "../../preview/errors.js";
+import type { PreviewEvent } from "../../preview/machine.js";
+import { repositoryNameError } from "../../preview/repository-name.js";
+
+/** The resolver page's path (STATIC_PAGES.preview in src/content/routes.ts). */
+export const PREVIEW_RESOLVER_PATH = "/preview/";
+
+export interface RunPreviewOptions {
+  repositoryName: string;
+  /** The v2 API endpoint; defaults to https://<repository>.cdn.prismic.io/api/v2. */
+  endpoint?: string;
+  fetch: FetchLike;
+  location: { pathname: string; search: string };
+  navigate: (path: string) => void;
+  cookies: CookieJar;
+  /** The build's route table (pathForDocument); null when the document has no page. */
+  resolvePath: (document: PreviewDocument) => string | null;
+  dispatch: (event: PreviewEvent) => void;
+  /** Navigate to the resolved path (default true). */
+  autoRedirect?: boolean;
+  /** Ask for an access token on 401/403 (default true). */
+  promptForAccessToken?: boolean;
+  /** Called once the preview is active: re-render the page with drafts at `ref`. Throwing → FAILED. */
+  onActive?: (ref: string, client: PreviewClient) => void | Promise<void>;
+  /** Aborting stops requests and silences further events (Cancel, unmount). */
+  signal?: AbortSignal;
+  sleep?: (ms: number) => Promise<void>;
+  resolverPath?: string;
+}
+
+export type PreviewOutcome = "not-preview" | "resolved" | "active" | "prompt-for-access-token" | "failed" | "aborted";
+
+function onResolverPage(pathname: string, resolverPath: string): boolean {
+  const strip = (p: string) => p.replace(/\/+$/, "");
+  return strip(pathname) === strip(resolverPath);
+}
+
+/** Runs the check once from the idle state. Resolves with where it ended; never rejects. */
+export async function runPreview(options: RunPreviewOptions): Promise<PreviewOutcome> {
+  const { repositoryName, cookies, signal } = options;
+  const emit = (event: PreviewEvent) => {
+    if (!signal?.aborted) options.dispatch(event);
+  };
+  const failWith = (error: unknown): PreviewOutcome => {
+    if (signal?.aborted) return "aborted";
+    const event = eventForError(error, { promptForAccessToken: options.promptForAccessToken });
+    emit(event);
+    return event.type === "PROMPT_FOR_ACCESS_TOKEN" ? "prompt-for-access-token" : "failed";
+  };
+
+  const params = new URLSearchParams(options.location.search);
+  const documentId = params.get("documentId");
+  const token = params.get("token");
+  const resolving = onResolverPage(options.location.pathname, options.resolverPath ?? PREVIEW_RESOLVER_PATH) && !!documentId && !!token;
+
+  if (!resolving && previewRefFromCookies(cookies.read(), repositoryName) === undefined) {
+    emit({ type: "NOT_A_PREVIEW" });
+    return "not-preview";
+  }
+  const nameError = repositoryNameError(repositoryName);
+  if (nameError) {
+    emit({ type: "FAILED", error: nameError });
+    return "failed";
+  }
+
+  const clientFor = (ref: string) =>
+    createPreviewClient({
+      endpoint: options.endpoint ?? defaultEndpoint(repositoryName),
+      ref,
+      accessToken: accessTokenFromCookies(cookies.read(), repositoryName),
+      fetch: options.fetch,
+      signal,
+      sleep: options.sleep,
+    });
+
+  if (resolving) {
+    // The toolbar writes this cookie too; writing it here makes the resolved page a preview even
+    // when the toolbar script has not run (blocked, or slower than our redirect).
+    cookies.write(previewCookieFor(cookies.read(), repositoryName, token!, { secure: cookies.secure }));
+    emit({ type: "START_RESOLVING" });
+    let path: string;
+    try {
+      const document = await clientFor(token!).getByID(documentId!);
+      path = options.resolvePath(document) ?? "/";
+    } catch (error) {
+      return failWith(error);
+    }
+    if (signal?.aborted) return "aborted";
+    emit({ type: "RESOLVED", path });
+    if (options.autoRedirect !== false) options.navigate(path);
+    return "resolved";
+  }
+
+  const ref = previewRefFromCookies(cookies.read(), repositoryName)!;
+  emit({ type: "START_BOOTSTRAPPING" });
+  const client = clientFor(ref);
+  try {
+    await client.search({ pageSize: "1" });
+  } catch (error) {
+    return failWith(error);
+  }
+  if (signal?.aborted) return "aborted";
+  emit({ type: "BOOTSTRAPPED" });
+  try {
+    await options.onActive?.(ref, client);
+  } catch (error) {
+    if (signal?.aborted) return "aborted";
+    // Past BOOTSTRAPPED the machine no longer prompts (the check above already passed), so every
+    // failure here, 401 included, ends in the error dialog.
+    const event = eventForError(error, { promptForAccessToken: false });
+    emit(event);
+    return "failed";
+  }
+  return signal?.aborted ? "aborted" : "active";
+}
