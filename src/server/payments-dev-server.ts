@@ -174,12 +174,11 @@ export async function startPaymentsDevServer(options: PaymentsDevServerOptions =
     return { status: 201, body: created };
   }
 
-  async function postDonations(req: IncomingMessage): Promise<Reply> {
+  async function postDonations(req: IncomingMessage, text: string | null): Promise<Reply> {
     const key = req.headers["idempotency-key"];
     if (typeof key !== "string" || key === "") return errorReply(400, "idempotency_key_missing", "Send an Idempotency-Key header (a UUID) with every POST /donations.");
     if (!IDEMPOTENCY_KEY_PATTERN.test(key)) return errorReply(400, "idempotency_key_invalid", "The Idempotency-Key header must be a UUID.");
     if (!/^application\/json\b/i.test(req.headers["content-type"] ?? "")) return errorReply(415, "unsupported_media_type", "Send the body as JSON with Content-Type: application/json.");
-    const text = await readBody(req);
     if (text === null) return errorReply(413, "body_too_large", `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
     let body: unknown;
     try {
@@ -204,12 +203,12 @@ export async function startPaymentsDevServer(options: PaymentsDevServerOptions =
     return reply;
   }
 
-  async function devRoute(req: IncomingMessage, path: string): Promise<Reply> {
+  async function devRoute(req: IncomingMessage, path: string, text: string | null): Promise<Reply> {
     if (req.method === "GET" && path === "/__dev/requests") return { status: 200, body: requests };
     if (req.method !== "POST") return errorReply(405, "method_not_allowed", "Dev routes take POST (GET for /__dev/requests).");
     let body: Record<string, unknown>;
     try {
-      body = JSON.parse((await readBody(req)) ?? "") as Record<string, unknown>;
+      body = JSON.parse(text ?? "") as Record<string, unknown>;
     } catch {
       return errorReply(400, "invalid_json", "The request body is not valid JSON.");
     }
@@ -230,7 +229,10 @@ export async function startPaymentsDevServer(options: PaymentsDevServerOptions =
 
   async function route(req: IncomingMessage, path: string): Promise<Reply> {
     const method = req.method ?? "GET";
-    if (path.startsWith("/__dev/")) return devRoute(req, path);
+    // Read the whole body first, as API Gateway does: a delayed request still completes its work
+    // after the client has given up, which is exactly the case idempotency keys exist for.
+    const text = method === "GET" || method === "HEAD" ? "" : await readBody(req);
+    if (path.startsWith("/__dev/")) return devRoute(req, path, text);
     const fault = takeFault(path);
     if (fault?.delayMs) await sleep(fault.delayMs);
     if (fault?.status) {
@@ -240,7 +242,7 @@ export async function startPaymentsDevServer(options: PaymentsDevServerOptions =
     }
     if (path === "/donations") {
       if (method !== "POST") return errorReply(405, "method_not_allowed", "Use POST /donations.", {}, { Allow: "POST, OPTIONS" });
-      return postDonations(req);
+      return postDonations(req, text);
     }
     const match = /^\/donations\/([^/]+)$/.exec(path);
     if (match) {
