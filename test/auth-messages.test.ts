@@ -74,4 +74,12 @@ describe("describeAuthError", () => {
     expect(donor.message).toBe("Authentication Error: something went wrong. Please try again in a moment.");
     expect(describeAuthError(undefined).message).toMatch(/^Authentication Error/);
   });
+
+  it("on the sign-in form, policy and not-found errors read as a wrong password", () => {
+    expect(describeAuthError(authError("InvalidPasswordException", "Password does not conform to policy"), "sign-in").message).toBe("The e-mail address or password is not correct.");
+    expect(describeAuthError(authError("UserNotFoundException", "User not found"), "sign-in").message).toBe("The e-mail address or password is not correct.");
+    expect(describeAuthError(authError("InvalidPasswordException", "Password does not conform to policy"), "sign-up").field).toBe("password");
+    // A dead session still counts as one, whatever the form.
+    expect(describeAuthError(authError("UserNotFoundException", "User does not exist."), "sign-in").invalidatesSession).toBe(true);
+  });
 });

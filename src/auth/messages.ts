@@ -140,10 +140,18 @@ export function invalidatesSession(error: unknown): boolean {
   return SESSION_INVALIDATING_MESSAGES.some((m) => message === m || message.startsWith(m));
 }
 
+/** Which form the error came from: some exceptions mean different things in different flows. */
+export type AuthContext = "sign-in" | "sign-up" | "confirm" | "reset" | "challenge" | "account";
+
 /** Maps anything thrown by the auth library (or our adapter) to text for the donor. */
-export function describeAuthError(error: unknown): DonorError {
+export function describeAuthError(error: unknown, context?: AuthContext): DonorError {
   const { name, message } = nameAndMessage(error);
   const invalid = invalidatesSession(error);
+  // A password policy complaint while signing in only means "wrong password" (some pools and the
+  // emulator answer that way); never hint at the policy of an existing password.
+  if (context === "sign-in" && name === "InvalidPasswordException") return { ...BY_MESSAGE["Incorrect username or password."]!, invalidatesSession: false };
+  // Without an account, "not found" on sign-in must not reveal which e-mail addresses exist.
+  if (context === "sign-in" && name === "UserNotFoundException" && !invalid) return { ...BY_MESSAGE["Incorrect username or password."]!, invalidatesSession: false };
   const byMessage = BY_MESSAGE[message] ?? (message.endsWith(".") ? undefined : BY_MESSAGE[`${message}.`]);
   const found = byMessage ?? BY_NAME[name];
   if (found) return { ...found, invalidatesSession: invalid };

@@ -30,6 +30,7 @@ export type SignInStep =
   | { step: "TOTP_CODE" }
   | { step: "EMAIL_CODE"; destination?: string }
   | { step: "MFA_SETUP_TOTP"; secret: string; setupUri?: string }
+  | { step: "MFA_SETUP_EMAIL" }
   | { step: "MFA_SETUP_SELECTION"; allowed: MfaType[] }
   | { step: "MFA_SELECTION"; allowed: MfaType[] }
   | { step: "CUSTOM_CHALLENGE"; parameters: Record<string, string> }

@@ -1,0 +1,157 @@
+/**
+ * The one place that talks to aws-amplify (v6, modular imports). The account island imports this
+ * file lazily, so only /account loads the library. Tokens live in cookies as the specification
+ * says (365 days, path /, secure) and nowhere else; SRP is the default flow, USER_PASSWORD_AUTH
+ * is for the emulator (which has no SRP).
+ */
+import { Amplify, type ResourcesConfig } from "aws-amplify";
+import {
+  autoSignIn,
+  confirmResetPassword,
+  confirmSignIn,
+  confirmSignUp,
+  fetchDevices,
+  fetchMFAPreference,
+  fetchUserAttributes,
+  getCurrentUser,
+  resendSignUpCode,
+  resetPassword,
+  signIn,
+  signOut,
+  signUp,
+} from "aws-amplify/auth";
+import { cognitoUserPoolsTokenProvider } from "aws-amplify/auth/cognito";
+import { CookieStorage, type KeyValueStorageInterface } from "aws-amplify/utils";
+import { MIN_PASSWORD_LENGTH, SPEC_MESSAGES } from "./messages.js";
+import { cookieNames, invalidatingSessionOn, singlePending, storedSessionKeys } from "./session-guard.js";
+import { toMfaPreference, toResetStep, toSignInStep, toSignUpStep } from "./steps.js";
+import type { AccountDetails, AuthAdapter, PublicAuthConfig } from "./types.js";
+
+/** Specification section 9: auth cookies last one year. */
+export const COOKIE_EXPIRY_DAYS = 365;
+
+export interface AmplifyDeps {
+  /** Token storage; the browser default is the cookie storage the specification names. */
+  storage?: KeyValueStorageInterface;
+  /** Every key in that storage, to clean a dead session; the browser default reads document.cookie. */
+  listKeys?: () => string[];
+}
+
+export function cookieStorageFor(config: PublicAuthConfig): CookieStorage {
+  return new CookieStorage({
+    expires: COOKIE_EXPIRY_DAYS,
+    path: "/",
+    secure: config.secure,
+    sameSite: config.sameSite,
+    ...(config.cookieDomain ? { domain: config.cookieDomain } : {}),
+  });
+}
+
+export function configureAmplify(config: PublicAuthConfig, storage: KeyValueStorageInterface): void {
+  const userPool = {
+    userPoolId: config.userPoolId,
+    userPoolClientId: config.userPoolClientId,
+    ...(config.userPoolEndpoint ? { userPoolEndpoint: config.userPoolEndpoint } : {}),
+    loginWith: { email: true },
+    signUpVerificationMethod: "code" as const,
+    userAttributes: { email: { required: true } },
+    mfa: { status: "off" as const },
+    passwordFormat: { minLength: MIN_PASSWORD_LENGTH, requireLowercase: false, requireUppercase: false, requireNumbers: false, requireSpecialCharacters: false },
+  };
+  const auth: ResourcesConfig["Auth"] = config.identityPoolId
+    ? { Cognito: { ...userPool, identityPoolId: config.identityPoolId, allowGuestAccess: true } }
+    : { Cognito: userPool };
+  Amplify.configure({ Auth: auth });
+  cognitoUserPoolsTokenProvider.setKeyValueStorage(storage);
+}
+
+export function createAmplifyAdapter(config: PublicAuthConfig, deps: AmplifyDeps = {}): AuthAdapter {
+  const storage = deps.storage ?? cookieStorageFor(config);
+  const listKeys = deps.listKeys ?? (() => (typeof document === "undefined" ? [] : cookieNames(document.cookie)));
+  configureAmplify(config, storage);
+  const authFlowType = config.authFlowType;
+  let lastUsername: string | undefined;
+
+  const clearSession = async (): Promise<void> => {
+    await signOut().catch(() => undefined);
+    for (const key of storedSessionKeys(listKeys(), config.userPoolClientId)) await storage.removeItem(key);
+  };
+  const guard = <T>(call: () => Promise<T>) => invalidatingSessionOn(call, clearSession);
+
+  const passwordSignIn = singlePending(async (email: string, password: string) => {
+    lastUsername = email;
+    return toSignInStep(await signIn({ username: email, password, options: { authFlowType } }), email);
+  });
+
+  return {
+    async currentUser() {
+      try {
+        const user = await guard(() => getCurrentUser());
+        return { username: user.signInDetails?.loginId ?? user.username };
+      } catch (error) {
+        if ((error as Error).name === "UserUnAuthenticatedException") return null;
+        throw error;
+      }
+    },
+    async signUp(email, password) {
+      lastUsername = email;
+      const out = await signUp({ username: email, password, options: { userAttributes: { email }, autoSignIn: { authFlowType } } });
+      return toSignUpStep(out);
+    },
+    async confirmSignUp(email, code) {
+      return toSignUpStep(await confirmSignUp({ username: email, confirmationCode: code }));
+    },
+    async resendSignUpCode(email) {
+      const out = await resendSignUpCode({ username: email });
+      return out.destination ? { destination: out.destination } : {};
+    },
+    async autoSignIn() {
+      return toSignInStep(await autoSignIn(), lastUsername);
+    },
+    signIn: (email, password) => passwordSignIn(email, password),
+    async confirmSignIn(response) {
+      if (!response.trim()) throw Object.assign(new Error(SPEC_MESSAGES.emptyChallenge), { name: "EmptyChallengeResponse" });
+      return toSignInStep(await confirmSignIn({ challengeResponse: response }), lastUsername);
+    },
+    async resetPassword(email) {
+      return toResetStep(await resetPassword({ username: email }));
+    },
+    async confirmResetPassword(email, code, newPassword) {
+      await confirmResetPassword({ username: email, confirmationCode: code, newPassword });
+    },
+    loadAccount: () => guard(() => loadAccount()),
+    async signOut({ global }) {
+      // A global sign-out that fails (network) must not leave this device signed in.
+      try {
+        await signOut({ global });
+      } finally {
+        for (const key of storedSessionKeys(listKeys(), config.userPoolClientId)) await storage.removeItem(key);
+      }
+    },
+  };
+}
+
+async function loadAccount(): Promise<AccountDetails> {
+  const [user, attributes, mfa] = await Promise.all([getCurrentUser(), fetchUserAttributes(), fetchMFAPreference()]);
+  let devices: AccountDetails["devices"];
+  try {
+    // The library asks for at most 60 devices (specification section 9).
+    devices = (await fetchDevices()).map((d) => ({
+      id: d.id,
+      ...(d.name ? { name: d.name } : {}),
+      ...(d.lastAuthenticatedDate ? { lastSeen: d.lastAuthenticatedDate.toISOString() } : {}),
+    }));
+  } catch (error) {
+    if (!/Device tracking|InvalidParameter|ResourceNotFound/.test(`${(error as Error).name} ${(error as Error).message}`)) throw error;
+    devices = null;
+  }
+  return {
+    username: user.signInDetails?.loginId ?? attributes.email ?? user.username,
+    ...(attributes.email ? { email: attributes.email } : {}),
+    emailVerified: attributes.email_verified === "true",
+    ...(attributes.phone_number ? { phoneNumber: attributes.phone_number } : {}),
+    phoneNumberVerified: attributes.phone_number_verified === "true",
+    mfaPreference: toMfaPreference(mfa.preferred),
+    devices,
+  };
+}
