@@ -1,0 +1,55 @@
+/**
+ * Real Chromium for browser tests, driven by playwright-core. It looks for the browser in
+ * CHROMIUM_PATH, then Debian's /usr/bin/chromium, then Playwright's own download. When none is
+ * found the error says how to install one.
+ */
+import { existsSync } from "node:fs";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+
+const CANDIDATES = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].filter(Boolean) as string[];
+
+export function findChromium(): string | undefined {
+  return CANDIDATES.find((path) => existsSync(path));
+}
+
+// The flags keep Chromium from reaching the internet (this machine has none) and run it as root.
+const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"];
+
+export async function launchBrowser(): Promise<Browser> {
+  const executablePath = findChromium();
+  try {
+    return await chromium.launch({ executablePath, args: ARGS, headless: true });
+  } catch (error) {
+    throw new Error(
+      `Could not start Chromium (${executablePath ?? "no executable found"}). Install it: on Debian \`apt-get install chromium\`, ` +
+        `elsewhere \`npx playwright install chromium\`, or set CHROMIUM_PATH. Cause: ${(error as Error).message}`,
+    );
+  }
+}
+
+export interface PageProblems {
+  consoleErrors: string[];
+  pageErrors: string[];
+  failedRequests: string[];
+}
+
+/** Records console errors, uncaught exceptions and failed requests of a page. */
+export function watchProblems(page: Page): PageProblems {
+  const problems: PageProblems = { consoleErrors: [], pageErrors: [], failedRequests: [] };
+  page.on("console", (msg) => {
+    if (msg.type() === "error") problems.consoleErrors.push(`${page.url()}: ${msg.text()}`);
+  });
+  page.on("pageerror", (error) => problems.pageErrors.push(`${page.url()}: ${error.message}`));
+  page.on("requestfailed", (req) => problems.failedRequests.push(`${req.url()}: ${req.failure()?.errorText}`));
+  page.on("response", (res) => {
+    if (res.status() >= 400 && !res.url().endsWith("/favicon.ico")) problems.failedRequests.push(`${res.url()}: HTTP ${res.status()}`);
+  });
+  return problems;
+}
+
+/** A context whose requests outside loopback are answered locally: third-party hosts are stood in for per test. */
+export async function isolatedContext(browser: Browser, options: Parameters<Browser["newContext"]>[0] = {}): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
+  await context.route(/^https?:\/\/(?!127\.0\.0\.1|localhost)/, (route) => route.abort("blockedbyclient"));
+  return context;
+}

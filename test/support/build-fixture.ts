@@ -1,0 +1,39 @@
+/**
+ * Runs the real build into a fresh temporary folder. Each call gets its own output and work folder
+ * (inside .nzf-cache so the compiled templates resolve react from node_modules), so test files can
+ * run in parallel.
+ */
+import { mkdtemp, rm, mkdir } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { tmpdir } from "node:os";
+import { build, type BuildDeps, type BuildResult } from "../../src/build.js";
+import { resolveConfig, type BuildConfig, type ConfigInput } from "../../src/core/config.js";
+import { createMemoryLogger, type MemoryLogger } from "../../src/core/logger.js";
+
+export const PROJECT_ROOT = resolve(import.meta.dirname, "../..");
+
+export interface Fixture {
+  config: BuildConfig;
+  logger: MemoryLogger;
+  dir: string;
+  run(deps?: Partial<BuildDeps>): Promise<BuildResult>;
+  cleanup(): Promise<void>;
+}
+
+export async function createFixture(input: ConfigInput = {}, env: NodeJS.ProcessEnv = {}): Promise<Fixture> {
+  const dir = await mkdtemp(join(tmpdir(), "nzf-test-"));
+  await mkdir(join(PROJECT_ROOT, ".nzf-cache"), { recursive: true });
+  const workDir = await mkdtemp(join(PROJECT_ROOT, ".nzf-cache", "test-"));
+  const config = resolveConfig({ root: PROJECT_ROOT, out: join(dir, "dist"), workDir, contentDir: input.contentDir ?? join(PROJECT_ROOT, "content-cache"), ...input }, env);
+  const logger = createMemoryLogger();
+  return {
+    config,
+    logger,
+    dir,
+    run: (deps = {}) => build(config, { logger, ...deps }),
+    async cleanup() {
+      await rm(dir, { recursive: true, force: true });
+      await rm(workDir, { recursive: true, force: true });
+    },
+  };
+}
