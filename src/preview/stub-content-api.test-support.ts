@@ -47,6 +47,15 @@ export async function startStubContentApi(options: StubOptions): Promise<StubCon
   const injected: InjectedAnswer[] = [];
   const server: Server = createServer((req: IncomingMessage, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    if (req.method === "OPTIONS") {
+      // CORS preflight (happy-dom sends one for every cross-origin fetch): allow like the real CDN.
+      res.writeHead(204, {
+        "access-control-allow-origin": "*",
+        "access-control-allow-methods": "GET",
+        "access-control-allow-headers": "*",
+      });
+      return res.end();
+    }
     requests.push(url);
     // Browsers (and happy-dom) send CORS requests: answer like the real CDN does.
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
