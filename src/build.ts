@@ -109,14 +109,15 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
 
   const staging = await createStaging(config.outDir);
   try {
-    await stage("render", () =>
+    const assets = { css: [stylesheet.url], islands: client.bundle.islands, scripts: client.bundle.scripts };
+    const rendered = await stage("render", () =>
       renderAndWrite({
         pages,
         module: templates.module,
         graph,
         images: images.lookup,
         site: { siteUrl: config.siteUrl, repository: config.repository, public: publicConfig },
-        assets: { css: [stylesheet.url], islands: client.bundle.islands, scripts: client.bundle.scripts },
+        assets,
         siteDir: staging,
       }),
     );
@@ -125,7 +126,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
       await writeFile(join(staging, stylesheet.file), stylesheet.css);
       await copyClientBundle(client.outDir, staging);
       await publishImageFiles(images.files, staging);
-      await writeSiteFiles(staging, pages, config.siteUrl);
+      await writeSiteFiles({ siteDir: staging, pages, rendered, config, graph, images: images.lookup, assets });
     });
     await stage("publish", () => publishStaging(staging, config.outDir));
   } catch (error) {

@@ -14,7 +14,9 @@ import { home } from "./pages/home.js";
 import { about, account, apply, contact, guides, landing, learn, privacy } from "./pages/content-pages.js";
 import { blogArticle, caseStudy, cases, partner, program, programs } from "./pages/collections.js";
 import { faq } from "./pages/faq.js";
-import { calculate, donation, pay, thankYou } from "./pages/giving.js";
+import { pay, thankYou } from "./pages/giving.js";
+import { calculate } from "./pages/calculate.js";
+import { donation } from "./pages/donation.js";
 import { notFound, preview, ramadanCalendars, redirect, rightToZakatDraft, serverError, styleguide } from "./pages/static-pages.js";
 
 export const TEMPLATES: Record<string, Template> = {
