@@ -92,7 +92,7 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
         json = undefined;
       }
       if (!response.ok) throw toApiError(response.status, json, response.headers.get("retry-after"));
-      if (json === undefined || typeof json !== "object") {
+      if (json === undefined || json === null || typeof json !== "object") {
         throw new PaymentsApiError({ status: response.status, code: "bad_response", message: DONOR_MESSAGES.badResponse });
       }
       return json as T;
