@@ -1,0 +1,31 @@
+/**
+ * The /account island (islands protocol: default export, JSON props, server-rendered then
+ * hydrated). The auth library is imported lazily inside an effect, so the server render never
+ * touches it and only this page's bundle pulls it in. With no user pool configured at build time
+ * (`auth: null`) it only says that sign-in is unavailable. The page template owns the <h1>; each
+ * step of the flow is an <h2>.
+ */
+import type { PublicAuthConfig } from "../../auth/types.js";
+import { AccountApp } from "../account/account-app.js";
+import { accountTexts, type AccountTexts } from "../account/texts.js";
+
+export interface AccountIslandProps {
+  auth: PublicAuthConfig | null;
+  texts?: Partial<AccountTexts>;
+}
+
+export default function AccountIsland({ auth, texts: overrides }: AccountIslandProps) {
+  const texts = accountTexts(overrides);
+  return (
+    <div className="account">
+      {auth ? (
+        <>
+          <p>{texts.intro}</p>
+          <AccountApp loadAdapter={() => import("../../auth/amplify.js").then((m) => m.createAmplifyAdapter(auth))} />
+        </>
+      ) : (
+        <p role="status">{texts.unavailable}</p>
+      )}
+    </div>
+  );
+}
