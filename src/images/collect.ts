@@ -16,7 +16,7 @@ export interface ImageUse {
 }
 
 function isImageField(value: Record<string, unknown>): boolean {
-  return typeof value.url === "string" && typeof value.dimensions === "object" && value.dimensions !== null;
+  return typeof value.url === "string" && "dimensions" in value && typeof value.dimensions === "object";
 }
 
 function walk(value: unknown, path: string, doc: PrismicDocument, out: ImageUse[]): void {

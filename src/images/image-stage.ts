@@ -1,94 +1,178 @@
 /**
- * The image stage (foundation version): every image the content uses is copied once into
- * `dist/_images/`, named by the hash of its bytes, with its real dimensions. The sharp pipeline
- * (responsive sizes, modern formats, placeholders) builds on this; see src/images/README.md.
- *
- * Originals come from the snapshot's local image folder when present (the bundled sample needs no
- * network), otherwise from the URL.
+ * The image stage: every image the content uses, downloaded once, made with sharp into the widths
+ * and formats of src/images/sizes.ts and formats.ts, with an inline blurred placeholder, and cached
+ * under `.nzf-cache/images` by the hash of the source bytes plus the transform, so a second build
+ * runs no sharp operation at all. Failures are collected and reported together, each naming the
+ * document and field. See src/images/README.md.
  */
-import { createHash } from "node:crypto";
-import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
-import { basename, extname, join } from "node:path";
-import { NzfAggregateError, NzfError } from "../core/errors.js";
-import type { Logger } from "../core/logger.js";
-import type { ImageLookup, ImageSource } from "../render/types.js";
-import { collectImages, originalUrl, type ImageUse } from "./collect.js";
+import { availableParallelism } from "node:os";
+import { link, copyFile, mkdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import pLimit from "p-limit";
 import type { PrismicDocument } from "@prismicio/client";
+import { NzfAggregateError, NzfError } from "../core/errors.js";
+import { formatMs, type Logger } from "../core/logger.js";
+import type { ImageLayout, ImageLookup } from "../render/types.js";
+import { ImageCache, sha256, type CachedOutput, type Manifest } from "./cache.js";
+import { collectImages, originalUrl, type ImageUse } from "./collect.js";
+import { locateOriginal } from "./download.js";
+import { TRANSFORM_VERSION } from "./formats.js";
+import { createImageLookup } from "./image-lookup.js";
+import { layoutsFor, mergeLayouts } from "./layout-policy.js";
+import { encodeAll, extensionOf, outputTypes, passThroughType, readSourceInfo, sharpOperationCount, type Limit } from "./process.js";
+import { widthsForLayouts } from "./sizes.js";
+
+export { sharpOperationCount } from "./process.js";
 
 export interface ImageStageOptions {
   /** Folder of local originals, by file name (content-cache/<snapshot>/images). */
   localDir?: string;
-  /** Where originals downloaded from the network are kept between builds. */
+  /** The cache folder that survives builds (`.nzf-cache/images`). */
   cacheDir: string;
+  /** Parallel sharp operations; the core count by default. */
+  concurrency?: number;
+  /** Parallel downloads of originals. */
+  downloadConcurrency?: number;
 }
 
 export interface ImageStageDeps {
   fetch?: typeof globalThis.fetch;
   logger: Logger;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
 }
 
 export interface ImageStageResult {
   lookup: ImageLookup;
-  /** Files to publish: source path → path inside dist. */
+  /** Files to publish: source path → path inside dist. Only what this build uses. */
   files: { from: string; to: string }[];
   count: number;
+  stats: { made: number; cached: number; sharpOperations: number; ms: number };
 }
 
-async function readOriginal(url: string, options: ImageStageOptions, deps: ImageStageDeps): Promise<{ bytes: Buffer; file: string }> {
-  const name = decodeURIComponent(basename(new URL(url).pathname));
-  if (options.localDir) {
-    const local = join(options.localDir, name);
-    try {
-      return { bytes: await readFile(local), file: local };
-    } catch {
-      // not a local image: fall through to the download cache
+interface Job {
+  url: string;
+  uses: ImageUse[];
+  layouts: ImageLayout[];
+}
+
+function where(job: Pick<Job, "uses">): string {
+  const first = job.uses[0]!;
+  const more = job.uses.length > 1 ? ` (and ${job.uses.length - 1} more use${job.uses.length > 2 ? "s" : ""})` : "";
+  return `document ${first.documentId}, field ${first.field}${more}`;
+}
+
+/** Content errors (declared zero or negative sizes) found before any work. */
+function checkDeclared(uses: ImageUse[]): NzfError[] {
+  return uses
+    .filter((u) => (u.width !== undefined && !(u.width > 0)) || (u.height !== undefined && !(u.height > 0)))
+    .map((u) => new NzfError("IMAGE_DIMENSIONS", `Image dimensions must be positive: ${u.url} is declared ${u.width}×${u.height}`, { subject: `document ${u.documentId}, field ${u.field}` }));
+}
+
+async function makeOne(job: Job, options: ImageStageOptions, deps: Required<Omit<ImageStageDeps, "logger">> & { logger: Logger }, cache: ImageCache, limit: Limit): Promise<{ manifest: Manifest; made: boolean }> {
+  const path = await locateOriginal(job.url, options.localDir, options.cacheDir, deps);
+  const source = await cache.sourceHash(path);
+  const key = sha256(`${source.hash} ${TRANSFORM_VERSION} ${job.layouts.join(",")}`).slice(0, 20);
+  const cached = await cache.manifest(key);
+  if (cached) return { manifest: cached, made: false };
+
+  const bytes = source.bytes ?? (await readFile(path));
+  const info = await readSourceInfo(bytes, limit);
+  // Output names depend on the source and the transform only, so layouts share equal files.
+  const stem = sha256(`${source.hash} ${TRANSFORM_VERSION}`).slice(0, 16);
+  const outputs: CachedOutput[] = [];
+  let placeholder: string | undefined;
+  const through = passThroughType(info);
+  if (through) {
+    const file = `${stem}.${extensionOf(through)}`;
+    await cache.writeOutput(file, bytes);
+    outputs.push({ file, type: through, width: info.width, height: info.height, bytes: bytes.length });
+  } else {
+    const widths = widthsForLayouts(job.layouts, info.width);
+    const made = await encodeAll(bytes, info, { widths, types: outputTypes(info) }, limit);
+    placeholder = made.placeholder;
+    for (const out of made.outputs) {
+      const file = `${stem}-${out.width}w.${extensionOf(out.type)}`;
+      await cache.writeOutput(file, out.bytes);
+      outputs.push({ file, type: out.type, width: out.width, height: out.height, bytes: out.bytes.length });
     }
   }
-  const cached = join(options.cacheDir, "originals", createHash("sha1").update(url).digest("hex") + extname(name));
-  try {
-    return { bytes: await readFile(cached), file: cached };
-  } catch {
-    const response = await (deps.fetch ?? fetch)(url);
-    if (!response.ok) throw new Error(`HTTP ${response.status} for ${url}`);
-    const bytes = Buffer.from(await response.arrayBuffer());
-    await mkdir(join(options.cacheDir, "originals"), { recursive: true });
-    await writeFile(cached, bytes);
-    return { bytes, file: cached };
-  }
+  const manifest: Manifest = { width: info.width, height: info.height, hasAlpha: info.hasAlpha, format: info.format, outputs, placeholder };
+  await cache.writeManifest(key, manifest);
+  return { manifest, made: true };
 }
 
 export async function runImageStage(documents: readonly PrismicDocument[], options: ImageStageOptions, deps: ImageStageDeps): Promise<ImageStageResult> {
+  const started = performance.now();
+  const opsBefore = sharpOperationCount();
   const uses = collectImages(documents);
-  const byUrl = new Map<string, ImageUse>();
-  for (const use of uses) if (!byUrl.has(originalUrl(use.url))) byUrl.set(originalUrl(use.url), use);
-  const sources = new Map<string, ImageSource>();
-  const files: ImageStageResult["files"] = [];
-  const failures: NzfError[] = [];
-  for (const [url, use] of [...byUrl].sort(([a], [b]) => a.localeCompare(b))) {
-    try {
-      if (!use.width || !use.height || use.width <= 0 || use.height <= 0) {
-        throw new NzfError("IMAGE_DIMENSIONS", `Image dimensions must be positive (got ${use.width}×${use.height})`, { subject: `${use.documentId} ${use.field}` });
-      }
-      const { bytes, file } = await readOriginal(url, options, deps);
-      const ext = extname(new URL(url).pathname).toLowerCase() || ".jpg";
-      const name = `${createHash("sha1").update(bytes).digest("hex").slice(0, 16)}${ext}`;
-      files.push({ from: file, to: `_images/${name}` });
-      const src = `/_images/${name}`;
-      sources.set(url, { src, width: use.width, height: use.height, sources: [] });
-    } catch (error) {
-      failures.push(
-        error instanceof NzfError
-          ? error
-          : new NzfError("IMAGE_DOWNLOAD", `Image ${url} could not be read`, { subject: `document ${use.documentId}, field ${use.field}`, cause: error }),
-      );
-    }
+  const failures = checkDeclared(uses);
+  const bad = new Set(failures.map((f) => f.subject));
+
+  const byUrl = new Map<string, Job>();
+  for (const use of uses) {
+    if (bad.has(`document ${use.documentId}, field ${use.field}`)) continue;
+    const url = originalUrl(use.url);
+    const job = byUrl.get(url) ?? { url, uses: [], layouts: [] };
+    job.uses.push(use);
+    byUrl.set(url, job);
   }
+  const jobs = [...byUrl.values()].sort((a, b) => a.url.localeCompare(b.url));
+  for (const job of jobs) job.layouts = mergeLayouts(job.uses.map(layoutsFor));
+
+  const cores = options.concurrency ?? availableParallelism();
+  const sharpLimit = pLimit(cores);
+  // Twice the cores of images in flight keeps the CPU busy while bounding decoded pixels in memory.
+  const imageLimit = pLimit(cores * 2);
+  const downloadLimit = pLimit(options.downloadConcurrency ?? 6);
+  const full = {
+    logger: deps.logger,
+    fetch: deps.fetch ?? globalThis.fetch,
+    sleep: deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms))),
+    random: deps.random ?? Math.random,
+  };
+  const limitedDownloads = { ...full, fetch: ((input, init) => downloadLimit(() => full.fetch(input, init))) as typeof fetch };
+  const cache = new ImageCache(options.cacheDir);
+  await cache.open();
+
+  const manifests = new Map<string, Manifest>();
+  let made = 0;
+  await Promise.all(
+    jobs.map((job) =>
+      imageLimit(async () => {
+        try {
+          const result = await makeOne(job, options, limitedDownloads, cache, sharpLimit);
+          manifests.set(job.url, result.manifest);
+          if (result.made) made += 1;
+        } catch (error) {
+          const e = error instanceof NzfError ? error : new NzfError("IMAGE_METADATA", `Image ${job.url} could not be processed: ${(error as Error).message}`, { cause: error });
+          failures.push(new NzfError(e.code, `${e.message} (${job.url})`, { subject: where(job), cause: e.cause ?? (e === error ? undefined : error), hint: e.hint }));
+        }
+      }),
+    ),
+  );
+  await cache.close();
   if (failures.length) throw failures.length === 1 ? failures[0] : new NzfAggregateError("image", failures);
-  deps.logger.debug("images", `${sources.size} images`);
-  return { lookup: { get: (url) => sources.get(originalUrl(url)) }, files, count: sources.size };
+
+  const files = new Map<string, { from: string; to: string }>();
+  for (const manifest of manifests.values()) {
+    for (const o of manifest.outputs) files.set(o.file, { from: join(cache.filesDir, o.file), to: `_images/${o.file}` });
+  }
+  const ms = performance.now() - started;
+  const sharpOperations = sharpOperationCount() - opsBefore;
+  deps.logger.info("images", `${manifests.size} images (${made} made, ${manifests.size - made} from cache, ${files.size} files) in ${formatMs(ms)}`);
+  return {
+    lookup: createImageLookup(manifests),
+    files: [...files.values()].sort((a, b) => a.to.localeCompare(b.to)),
+    count: manifests.size,
+    stats: { made, cached: manifests.size - made, sharpOperations, ms },
+  };
 }
 
+/** Publishes this build's outputs (hard links from the cache when possible: they never change). */
 export async function publishImageFiles(files: ImageStageResult["files"], siteDir: string): Promise<void> {
   await mkdir(join(siteDir, "_images"), { recursive: true });
-  await Promise.all(files.map((f) => copyFile(f.from, join(siteDir, f.to))));
+  const limit = pLimit(32);
+  await Promise.all(files.map((f) => limit(() => link(f.from, join(siteDir, f.to)).catch(() => copyFile(f.from, join(siteDir, f.to))))));
 }
+

@@ -1,0 +1,103 @@
+/**
+ * The processed-image cache under `.nzf-cache/images`, which survives builds:
+ *
+ *   files/<key>-<width>w.<ext>   every output, named by the hash of source bytes + transform
+ *   made/<key>.json              what one source became (dimensions, outputs, placeholder)
+ *   sources.json                 path + size + mtime → content hash, so a warm build hashes nothing
+ *
+ * A manifest is written only after all its files, each file through a temporary name, so an
+ * interrupted build leaves no half entry behind.
+ */
+import { createHash } from "node:crypto";
+import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { OutputType } from "./formats.js";
+
+export interface CachedOutput {
+  /** File name inside files/ and dist/_images/. */
+  file: string;
+  type: OutputType;
+  width: number;
+  height: number;
+  bytes: number;
+}
+
+export interface Manifest {
+  width: number;
+  height: number;
+  hasAlpha: boolean;
+  format: string;
+  outputs: CachedOutput[];
+  placeholder?: string;
+}
+
+interface SourceIndexEntry {
+  size: number;
+  mtimeMs: number;
+  hash: string;
+}
+
+export function sha256(data: string | Buffer): string {
+  return createHash("sha256").update(data).digest("hex");
+}
+
+async function writeAtomic(path: string, data: string | Buffer): Promise<void> {
+  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  await writeFile(temp, data);
+  await rename(temp, path);
+}
+
+export class ImageCache {
+  private index: Record<string, SourceIndexEntry> = {};
+  private indexChanged = false;
+
+  constructor(readonly dir: string) {}
+
+  get filesDir(): string {
+    return join(this.dir, "files");
+  }
+
+  async open(): Promise<void> {
+    await mkdir(this.filesDir, { recursive: true });
+    await mkdir(join(this.dir, "made"), { recursive: true });
+    this.index = await readFile(join(this.dir, "sources.json"), "utf8").then(
+      (t) => JSON.parse(t) as Record<string, SourceIndexEntry>,
+      () => ({}),
+    );
+  }
+
+  /** The content hash of a file, from the index when its size and mtime have not changed. */
+  async sourceHash(path: string): Promise<{ hash: string; bytes?: Buffer }> {
+    const s = await stat(path);
+    const known = this.index[path];
+    if (known && known.size === s.size && known.mtimeMs === s.mtimeMs) return { hash: known.hash };
+    const bytes = await readFile(path);
+    const hash = sha256(bytes);
+    this.index[path] = { size: s.size, mtimeMs: s.mtimeMs, hash };
+    this.indexChanged = true;
+    return { hash, bytes };
+  }
+
+  /** A manifest whose every file is still present, or undefined. */
+  async manifest(key: string): Promise<Manifest | undefined> {
+    const manifest = await readFile(join(this.dir, "made", `${key}.json`), "utf8").then((t) => JSON.parse(t) as Manifest, () => undefined);
+    if (!manifest) return undefined;
+    const present = await Promise.all(manifest.outputs.map((o) => stat(join(this.filesDir, o.file)).then(() => true, () => false)));
+    return present.every(Boolean) ? manifest : undefined;
+  }
+
+  async writeOutput(file: string, bytes: Buffer): Promise<void> {
+    await writeAtomic(join(this.filesDir, file), bytes);
+  }
+
+  async writeManifest(key: string, manifest: Manifest): Promise<void> {
+    await writeAtomic(join(this.dir, "made", `${key}.json`), JSON.stringify(manifest));
+  }
+
+  async close(): Promise<void> {
+    if (!this.indexChanged) return;
+    const sorted = Object.fromEntries(Object.entries(this.index).sort(([a], [b]) => a.localeCompare(b)));
+    await writeAtomic(join(this.dir, "sources.json"), JSON.stringify(sorted));
+    this.indexChanged = false;
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * Originals: from the snapshot's local image folder when the file is there (the bundled sample needs
+ * no network), otherwise downloaded once into the cache folder, keyed by URL (Prismic image URLs
+ * are immutable: a changed image gets a new URL). Downloads retry network errors, 429 and 5xx with
+ * the foundation's backoff (100 ms doubling, plus up to 100 ms of jitter).
+ */
+import { createHash } from "node:crypto";
+import { mkdir, rename, stat, writeFile } from "node:fs/promises";
+import { basename, extname, join } from "node:path";
+import { NzfError } from "../core/errors.js";
+import type { Logger } from "../core/logger.js";
+
+export interface DownloadDeps {
+  fetch: typeof globalThis.fetch;
+  sleep: (ms: number) => Promise<void>;
+  random: () => number;
+  logger: Logger;
+}
+
+export const DOWNLOAD_ATTEMPTS = 4;
+
+export function backoffMs(failedAttempt: number, random: () => number): number {
+  return 100 * 2 ** (failedAttempt - 1) + Math.floor(random() * 100);
+}
+
+function fileName(url: string): string {
+  return decodeURIComponent(basename(new URL(url).pathname));
+}
+
+export function cachedOriginalPath(url: string, cacheDir: string): string {
+  const ext = extname(fileName(url)).toLowerCase().replace(/[^.a-z0-9]/g, "").slice(0, 6);
+  return join(cacheDir, "originals", createHash("sha1").update(url).digest("hex") + ext);
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return stat(path).then((s) => s.isFile(), () => false);
+}
+
+/** The path of the original on disk, downloading it first if needed. */
+export async function locateOriginal(url: string, localDir: string | undefined, cacheDir: string, deps: DownloadDeps): Promise<string> {
+  if (localDir) {
+    const local = join(localDir, fileName(url));
+    if (await isFile(local)) return local;
+  }
+  const cached = cachedOriginalPath(url, cacheDir);
+  if (await isFile(cached)) return cached;
+  const bytes = await download(url, deps);
+  await mkdir(join(cacheDir, "originals"), { recursive: true });
+  const temp = `${cached}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  await writeFile(temp, bytes);
+  await rename(temp, cached);
+  return cached;
+}
+
+async function download(url: string, deps: DownloadDeps): Promise<Buffer> {
+  let problem = "";
+  for (let attempt = 1; ; attempt++) {
+    let retryable = true;
+    try {
+      const response = await deps.fetch(url, { signal: AbortSignal.timeout(60_000) });
+      if (response.ok) return Buffer.from(await response.arrayBuffer());
+      await response.body?.cancel();
+      problem = `HTTP ${response.status}`;
+      retryable = response.status === 429 || response.status >= 500;
+    } catch (error) {
+      problem = `a network error (${(error as Error).message})`;
+    }
+    if (!retryable || attempt >= DOWNLOAD_ATTEMPTS) {
+      throw new NzfError("IMAGE_DOWNLOAD", `Image ${url} could not be downloaded after ${attempt} attempt${attempt === 1 ? "" : "s"}: ${problem}`);
+    }
+    const wait = backoffMs(attempt, deps.random);
+    deps.logger.warn("images", `${problem} for ${url}; retrying in ${wait} ms`);
+    await deps.sleep(wait);
+  }
+}

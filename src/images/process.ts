@@ -1,0 +1,121 @@
+/**
+ * The one place sharp is used. Each source is decoded once (auto-rotated by its EXIF orientation,
+ * metadata dropped) into raw pixels; every width, format and the placeholder are `clone()`s of that
+ * one raw pipeline, so a 6000 px JPEG is not decompressed eight times. Every sharp call goes through
+ * `run()`, which counts it (tests prove a warm build does no sharp work) and bounds it to the core
+ * count.
+ */
+import type { Sharp } from "sharp";
+import { NzfError } from "../core/errors.js";
+import { EXTENSION, JPEG, PLACEHOLDER_WEBP, PNG, WEBP, type OutputType } from "./formats.js";
+import { PLACEHOLDER_BLUR, PLACEHOLDER_WIDTH } from "./sizes.js";
+
+type SharpFactory = typeof import("sharp");
+let sharpModule: Promise<SharpFactory> | undefined;
+/** sharp is heavy: load it only when an image actually needs processing. */
+const loadSharp = () => (sharpModule ??= import("sharp").then((m) => (m.default ?? m) as SharpFactory));
+
+let operations = 0;
+/** sharp operations run by this process so far (metadata reads, decodes, encodes). */
+export function sharpOperationCount(): number {
+  return operations;
+}
+
+export type Limit = <T>(fn: () => Promise<T>) => Promise<T>;
+
+export interface SourceInfo {
+  format: string;
+  /** After EXIF auto-rotation. */
+  width: number;
+  height: number;
+  hasAlpha: boolean;
+  /** More than one frame (animated GIF/WebP): published as is, not resized. */
+  animated: boolean;
+}
+
+export interface EncodedOutput {
+  type: OutputType;
+  width: number;
+  height: number;
+  bytes: Buffer;
+}
+
+const METADATA_MESSAGE = "Something went wrong fetching the image metadata";
+
+/** Reads the header; a clear error when it cannot be read or the dimensions are not positive. */
+export async function readSourceInfo(bytes: Buffer, limit: Limit): Promise<SourceInfo> {
+  const sharp = await loadSharp();
+  let meta: Awaited<ReturnType<Sharp["metadata"]>>;
+  try {
+    meta = await limit(() => {
+      operations += 1;
+      return sharp(bytes).metadata();
+    });
+  } catch (error) {
+    throw new NzfError("IMAGE_METADATA", METADATA_MESSAGE, { cause: error });
+  }
+  const width = meta.autoOrient?.width ?? meta.width;
+  const height = meta.autoOrient?.height ?? meta.height;
+  if (!meta.format || width === undefined || height === undefined) throw new NzfError("IMAGE_METADATA", METADATA_MESSAGE);
+  if (!(width > 0 && height > 0)) throw new NzfError("IMAGE_DIMENSIONS", `Image dimensions must be positive (the file says ${width}×${height})`);
+  return { format: meta.format, width, height, hasAlpha: Boolean(meta.hasAlpha), animated: (meta.pages ?? 1) > 1 };
+}
+
+export interface EncodePlan {
+  widths: number[];
+  /** Modern format first, then the fallback. */
+  types: OutputType[];
+}
+
+/** The formats for a source: WebP plus JPEG, or PNG when there is transparency to keep. */
+export function outputTypes(info: SourceInfo): OutputType[] {
+  return ["image/webp", info.hasAlpha ? "image/png" : "image/jpeg"];
+}
+
+function encoder(pipeline: Sharp, type: OutputType): Sharp {
+  if (type === "image/webp") return pipeline.webp(WEBP);
+  if (type === "image/png") return pipeline.png(PNG);
+  return pipeline.jpeg(JPEG);
+}
+
+/** Decodes once, then makes every width in every format and the placeholder from clones of the pixels. */
+export async function encodeAll(bytes: Buffer, info: SourceInfo, plan: EncodePlan, limit: Limit): Promise<{ outputs: EncodedOutput[]; placeholder: string }> {
+  const sharp = await loadSharp();
+  let raw: { data: Buffer; info: { width: number; height: number; channels: 1 | 2 | 3 | 4 } };
+  try {
+    raw = await limit(() => {
+      operations += 1;
+      // failOn "error": a truncated file fails here instead of publishing a half-grey picture.
+      return sharp(bytes, { failOn: "error" }).rotate().raw().toBuffer({ resolveWithObject: true }) as Promise<typeof raw>;
+    });
+  } catch (error) {
+    throw new NzfError("IMAGE_METADATA", `${METADATA_MESSAGE}: the file could not be decoded (corrupt or truncated?)`, { cause: error });
+  }
+  const pixels = sharp(raw.data, { raw: { width: raw.info.width, height: raw.info.height, channels: raw.info.channels } });
+  const encode = (width: number, type: OutputType): Promise<EncodedOutput> =>
+    limit(async () => {
+      operations += 1;
+      const out = await encoder(pixels.clone().resize({ width, withoutEnlargement: true }), type).toBuffer({ resolveWithObject: true });
+      return { type, width: out.info.width, height: out.info.height, bytes: out.data };
+    });
+  const jobs = plan.widths.flatMap((w) => plan.types.map((t) => encode(w, t)));
+  const placeholderJob = limit(async () => {
+    operations += 1;
+    const small = pixels.clone().resize({ width: Math.min(PLACEHOLDER_WIDTH, info.width), withoutEnlargement: true }).blur(PLACEHOLDER_BLUR);
+    return `data:image/webp;base64,${(await small.webp(PLACEHOLDER_WEBP).toBuffer()).toString("base64")}`;
+  });
+  const [outputs, placeholder] = await Promise.all([Promise.all(jobs), placeholderJob]);
+  return { outputs, placeholder };
+}
+
+/** Animated images and SVGs are published as they are (resizing would lose animation or vectors). */
+export function passThroughType(info: SourceInfo): OutputType | undefined {
+  if (info.format === "svg") return "image/svg+xml";
+  if (info.animated && info.format === "gif") return "image/gif";
+  if (info.animated && info.format === "webp") return "image/webp";
+  return undefined;
+}
+
+export function extensionOf(type: OutputType): string {
+  return EXTENSION[type];
+}
