@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { NzfError } from "../src/core/errors.js";
 import { createMemoryLogger, type MemoryLogger } from "../src/core/logger.js";
 import { createBuildQueue, type BuildQueue, type BuildTrigger, type RunBuild } from "../src/server/build-queue.js";
-import { resolveWebhookConfig, startWebhookServer, type WebhookServer } from "../src/server/webhook-server.js";
+import { resolveWebhookConfig, startWebhookServer, startWebhookService, type WebhookServer } from "../src/server/webhook-server.js";
 
 const SECRET = "correct-horse-battery-staple-7f3a";
 const REPOSITORY = "nzf2020";
@@ -281,6 +281,37 @@ describe("webhook server: status and health", () => {
     // Health checks are logged at debug level so they do not drown the rest.
     expect(logger.lines.find((l) => l.message.startsWith("GET /health 200"))).toMatchObject({ level: "debug" });
     expect(logger.lines.find((l) => l.message.startsWith("POST /webhook 200"))!.message).toMatch(/^POST \/webhook 200 \d+ ms from 127\.0\.0\.1: api-update queued \(2 documents, ref ZxYz123\)$/);
+  });
+});
+
+describe("startWebhookService", () => {
+  it("builds once at start-up, deploys after it, serves webhooks, and stops after the running build", async () => {
+    const fake = fakeSite(root);
+    fake.site.delayMs = 100;
+    const config = resolveWebhookConfig({ port: 0, deployCommand: "echo synced" }, { NZF_WEBHOOK_SECRET: SECRET });
+    const service = await startWebhookService(config, { runBuild: fake.runBuild, logger, settleMs: 0 });
+    expect(logger.lines[0]!.message).toBe(`listening on ${service.url} for Prismic repository nzf2020 (then \`echo synced\`)`);
+    await service.queue.idle();
+    expect(fake.site.builds).toEqual([[{ reason: "startup", receivedAt: expect.any(Number) }]]);
+    expect(service.queue.status().builds[0]!.deploy).toMatchObject({ ok: true, outputTail: "synced\n" });
+
+    fake.site.content = "after start";
+    const response = await fetch(service.url + "/webhook", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(webhookBody()) });
+    expect(response.status).toBe(200);
+    await sleep(20);
+    await service.stop();
+    // stop() waited for the build the webhook started.
+    expect(fake.site.builds).toHaveLength(2);
+    expect(await fake.site.read()).toBe("<p>after start</p>");
+    await expect(fetch(service.url + "/health")).rejects.toThrow();
+  });
+
+  it("keeps control characters sent in a webhook out of the log", async () => {
+    await start(0);
+    const response = await post(webhookBody({ domain: "evil\nbuild #99 ok" }));
+    expect(response.status).toBe(422);
+    const line = logger.lines.find((l) => l.message.startsWith("POST /webhook 422"))!.message;
+    expect(line).toMatch(/: domain evil\?build #99 ok$/);
   });
 });
 

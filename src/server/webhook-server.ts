@@ -117,7 +117,7 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
     route(req, path)
       .catch((error: unknown): Reply => ({ status: 500, body: { ok: false, error: "Internal error; see the server log." }, note: `internal error: ${error instanceof Error ? error.message : String(error)}` }))
       .then((reply) => {
-        note = reply.note;
+        note = printable(reply.note);
         res.writeHead(reply.status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...reply.headers });
         res.end(JSON.stringify(reply.body));
         // After a 413 the rest of the body is never read: close the connection instead.
@@ -158,6 +158,12 @@ function missingSecret(): NzfError {
 
 function digest(value: string): Buffer {
   return createHash("sha256").update(value, "utf8").digest();
+}
+
+/** Notes quote parts of the request (domain, ref): no control characters, no endless lines in the log. */
+function printable(text: string): string {
+  const clean = text.replace(/[\u0000-\u001f\u007f]/g, "?");
+  return clean.length > 120 ? `${clean.slice(0, 119)}…` : clean;
 }
 
 function fail(status: number, error: string, note: string): Reply {
