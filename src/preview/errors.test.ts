@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPreviewClient } from "./content-api.js";
 import { ContentApiError, eventForError, fetchRetrying429, retryAfterMs } from "./errors.js";
-import { startStubContentApi, type StubContentApi } from "./stub-content-api.test-support.js";
+import { makeDocument, SEARCH_PATH, startPrismicStub, type PrismicStub } from "../../test/support/prismic-stub.js";
 
 const REF = "https://nzf2020.prismic.io/previews/abc:def";
-const DOC = { id: "XoYKjx", uid: "eid-appeal", type: "blog_article", lang: "en-au", data: {} };
+const DOC = makeDocument({ id: "XoYKjx", uid: "eid-appeal", type: "blog_article" });
 
-let api: StubContentApi;
+let api: PrismicStub;
 beforeAll(async () => {
-  api = await startStubContentApi({ refs: { [REF]: [DOC] }, accessToken: "good-token" });
+  api = await startPrismicStub({ documents: [], previewRefs: { [REF]: [DOC] }, accessToken: "good-token" });
 });
-afterAll(() => api.close());
+afterAll(() => api.stop());
 
 function client(accessToken: string | undefined, sleeps: number[] = [], endpoint = api.endpoint) {
   return createPreviewClient({
@@ -34,9 +34,9 @@ async function failure(promise: Promise<unknown>): Promise<ContentApiError> {
 describe("content API errors against a real local server", () => {
   it("returns the document with the right token", async () => {
     await expect(client("good-token").getByID("XoYKjx")).resolves.toMatchObject({ uid: "eid-appeal" });
-    const last = api.requests.at(-1)!;
-    expect(last.searchParams.get("ref")).toBe(REF);
-    expect(last.searchParams.get("access_token")).toBe("good-token");
+    const last = api.requestsTo(SEARCH_PATH).at(-1)!;
+    expect(last.query.ref).toBe(REF);
+    expect(last.query.access_token).toBe("good-token");
   });
 
   it("maps 401 to the token prompt, or to 'Unauthorized access' when prompting is off", async () => {
@@ -47,7 +47,7 @@ describe("content API errors against a real local server", () => {
   });
 
   it("maps 403 the same way as 401", async () => {
-    api.inject({ status: 403, body: { message: "Forbidden" } });
+    api.inject(SEARCH_PATH, { status: 403, body: { message: "Forbidden" } });
     const error = await failure(client("good-token").getByID("XoYKjx"));
     expect(eventForError(error)).toEqual({ type: "PROMPT_FOR_ACCESS_TOKEN" });
   });
@@ -68,16 +68,17 @@ describe("content API errors against a real local server", () => {
   });
 
   it("gives 400 the server's message and other statuses an invalid-response message", async () => {
-    api.inject({ status: 400, body: { message: "unexpected field 'foo'" } });
+    api.inject(SEARCH_PATH, { status: 400, body: { message: "unexpected field 'foo'" } });
     expect(eventForError(await failure(client("good-token").getByID("XoYKjx")))).toEqual({ type: "FAILED", error: "unexpected field 'foo'" });
-    api.inject({ status: 502 });
+    api.inject(SEARCH_PATH, { status: 502, body: "Bad gateway" });
     const error = await failure(client("good-token").getByID("XoYKjx"));
     expect(error.kind).toBe("invalid-response");
     expect(error.message).toBe("An invalid API response was returned (HTTP 502).");
   });
 
   it("retries 429 after retry-after seconds, 1000 ms when absent", async () => {
-    api.inject({ status: 429, headers: { "retry-after": "2" } }, { status: 429 });
+    api.inject(SEARCH_PATH, { status: 429, retryAfter: 2 });
+    api.inject(SEARCH_PATH, { status: 429 });
     const sleeps: number[] = [];
     await expect(client("good-token", sleeps).getByID("XoYKjx")).resolves.toMatchObject({ id: "XoYKjx" });
     expect(sleeps).toEqual([2000, 1000]);
@@ -92,9 +93,10 @@ describe("content API errors against a real local server", () => {
   });
 
   it("reports a network failure in words", async () => {
-    const closed = await startStubContentApi({ refs: {} });
-    await closed.close();
-    const error = await failure(client("good-token", [], closed.endpoint).getByID("XoYKjx"));
+    const closed = await startPrismicStub({ documents: [] });
+    const endpoint = closed.endpoint;
+    await closed.stop();
+    const error = await failure(client("good-token", [], endpoint).getByID("XoYKjx"));
     expect(error.kind).toBe("network");
     expect(eventForError(error)).toMatchObject({ type: "FAILED", error: expect.stringContaining("could not be reached") });
   });

@@ -2,7 +2,9 @@
 // @vitest-environment-options {"url": "http://localhost:3000/about/"}
 import { act } from "react";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { startStubContentApi, type StubContentApi } from "../../preview/stub-content-api.test-support.js";
+import { createServer, request, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { makeDocument, SEARCH_PATH, startPrismicStub, type PrismicStub } from "../../../test/support/prismic-stub.js";
 import type { PreviewState } from "../../preview/machine.js";
 import { mountPreview, type PreviewRootProps } from "./preview-root.js";
 
@@ -13,13 +15,42 @@ vi.hoisted(() => {
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 const REF = "https://nzf2020.prismic.io/previews/ZdraftAAA:ZsessionBBB";
-const DRAFT = { id: "case1", uid: "amina", type: "case", lang: "en-au", data: { title: "Amina (draft)" } };
+const DRAFT = makeDocument({ id: "case1", uid: "amina", type: "case", data: { title: "Amina (draft)" } });
 
-let api: StubContentApi;
+/**
+ * The shared Prismic stub, behind a pass-through that adds CORS like the real CDN: happy-dom's fetch
+ * enforces the same-origin policy and preflights every cross-origin request with OPTIONS.
+ */
+async function withCors(target: string): Promise<{ endpoint: string; close: () => Promise<void> }> {
+  const origin = new URL(target);
+  const server: Server = createServer((req, res) => {
+    const cors = { "access-control-allow-origin": "*", "access-control-allow-methods": "GET", "access-control-allow-headers": "*" };
+    if (req.method === "OPTIONS") return void res.writeHead(204, cors).end();
+    const upstream = request({ host: origin.hostname, port: origin.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, { ...answer.headers, ...cors });
+      answer.pipe(res);
+    });
+    upstream.on("error", () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${port}${origin.pathname}`,
+    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+  };
+}
+
+let stub: PrismicStub;
+let api: { endpoint: string; close: () => Promise<void> };
 beforeAll(async () => {
-  api = await startStubContentApi({ refs: { [REF]: [DRAFT] }, accessToken: "MC5right" });
+  stub = await startPrismicStub({ documents: [], previewRefs: { [REF]: [DRAFT] }, accessToken: "MC5right" });
+  api = await withCors(stub.endpoint);
 });
-afterAll(() => api.close());
+afterAll(async () => {
+  await api.close();
+  await stub.stop();
+});
 
 let unmount: (() => void) | undefined;
 afterEach(() => {
@@ -103,7 +134,7 @@ describe("the preview island in happy-dom, against a local API", () => {
     expect(document.querySelector("dialog")).toBeNull();
     expect(active).toHaveBeenCalledTimes(1);
     expect(active.mock.calls[0]![0]).toBe(REF);
-    expect(api.requests.at(-1)!.searchParams.get("access_token")).toBe("MC5right");
+    expect(stub.requestsTo(SEARCH_PATH).at(-1)!.query.access_token).toBe("MC5right");
     expect(t.flags.at(-1)).toBe(true);
   });
 
@@ -131,6 +162,7 @@ describe("the preview island in happy-dom, against a local API", () => {
 
   it("shows the error dialog with the message when the repository is not found", async () => {
     setPreviewCookie();
+    document.cookie = "prismic-auth-token-nzf2020=MC5right; Path=/";
     const t = mount({ endpoint: api.endpoint.replace("/api/v2", "/missing/api/v2") });
     await until(() => t.last() === "failed", "failed");
     expect(dialogTitle()).toBe("Error");
