@@ -79,7 +79,7 @@ function encoder(pipeline: Sharp, type: OutputType): Sharp {
 }
 
 /** Decodes once, then makes every width in every format and the placeholder from clones of the pixels. */
-export async function encodeAll(bytes: Buffer, info: SourceInfo, plan: EncodePlan, limit: Limit): Promise<{ outputs: EncodedOutput[]; placeholder: string }> {
+export async function encodeAll(bytes: Buffer, info: SourceInfo, plan: EncodePlan, limit: Limit): Promise<{ outputs: EncodedOutput[]; placeholder?: string }> {
   const sharp = await loadSharp();
   let raw: { data: Buffer; info: { width: number; height: number; channels: 1 | 2 | 3 | 4 } };
   try {
@@ -99,7 +99,8 @@ export async function encodeAll(bytes: Buffer, info: SourceInfo, plan: EncodePla
       return { type, width: out.info.width, height: out.info.height, bytes: out.data };
     });
   const jobs = plan.widths.flatMap((w) => plan.types.map((t) => encode(w, t)));
-  const placeholderJob = limit(async () => {
+  // No placeholder behind transparent images: it would show through the transparent parts.
+  const placeholderJob = info.hasAlpha ? Promise.resolve(undefined) : limit(async () => {
     operations += 1;
     const small = pixels.clone().resize({ width: Math.min(PLACEHOLDER_WIDTH, info.width), withoutEnlargement: true }).blur(PLACEHOLDER_BLUR);
     return `data:image/webp;base64,${(await small.webp(PLACEHOLDER_WEBP).toBuffer()).toString("base64")}`;

@@ -1,10 +1,13 @@
 /**
- * The image component: `<picture>` with a source per format, `srcset`/`sizes`, explicit width and
- * height (no layout shift) and alt text from the content. Decorative images (empty alt in Prismic)
- * get `alt=""` so screen readers skip them. Only the page's main image loads eagerly with high
- * priority; every other image is lazy.
+ * The image component: `<picture>` with a `<source>` per modern format and the fallback in the
+ * `<img>`'s own `srcset`, `sizes`, explicit width and height (no layout shift), and alt text from the
+ * content: decorative images (empty alt in Prismic) get `alt=""` so screen readers skip them. Only
+ * the page's main image (`priority`) loads eagerly with high fetch priority; every other image is
+ * lazy. The blurred placeholder is a data-URL `<img>` under the picture (no inline style or script,
+ * so a strict Content-Security-Policy only needs `img-src data:`); see templates/styles/images.css.
  */
 import type { ImageLayout, ImageLookup } from "../../src/render/types.js";
+import { ASPECT_FALLBACK, defaultSizes, displayWidth, DEFAULT_WIDTH, FIXED_WIDTH } from "../../src/images/sizes.js";
 import type { ImageValue } from "./fields.js";
 
 export interface PictureProps {
@@ -18,31 +21,44 @@ export interface PictureProps {
   className?: string;
 }
 
+/** The size the `<img>` declares: the layout's display width, keeping the aspect ratio (4/3 when unknown). */
+export function pictureSize(layout: ImageLayout, width: number, height: number): { width: number; height: number } {
+  if (!(width > 0)) {
+    const w = layout === "fixed" ? FIXED_WIDTH : DEFAULT_WIDTH;
+    return { width: w, height: Math.round(w / ASPECT_FALLBACK) };
+  }
+  const w = displayWidth(layout, width);
+  const ratio = height > 0 ? width / height : ASPECT_FALLBACK;
+  return { width: w, height: Math.max(1, Math.round(w / ratio)) };
+}
+
 export function Picture({ image, images, layout = "constrained", sizes, priority = false, className }: PictureProps) {
-  if (!image) return null;
+  if (!image?.url) return null;
   const processed = images.get(image.url, layout);
-  const alt = image.alt ?? "";
-  const width = processed?.width ?? image.width;
-  const height = processed?.height ?? image.height;
-  const src = processed?.src ?? image.url;
-  const effectiveSizes = sizes ?? (layout === "full" ? "100vw" : layout === "fixed" ? `${width}px` : `(max-width: 800px) 100vw, 800px`);
-  const style = processed?.placeholder ? { backgroundImage: `url("${processed.placeholder}")` } : undefined;
+  const size = pictureSize(layout, processed?.width ?? image.width, processed?.height ?? image.height);
+  const effectiveSizes = sizes ?? defaultSizes(layout, size.width);
+  const sources = processed?.sources ?? [];
+  const fallback = sources.at(-1);
   return (
-    <picture className={["nzf-picture", className].filter(Boolean).join(" ")}>
-      {processed?.sources.slice(0, -1).map((s) => <source key={s.type} type={s.type} srcSet={s.srcset} sizes={effectiveSizes} />)}
-      <img
-        src={src}
-        srcSet={processed?.sources.at(-1)?.srcset}
-        sizes={processed?.sources.length ? effectiveSizes : undefined}
-        width={width || undefined}
-        height={height || undefined}
-        alt={alt}
-        loading={priority ? "eager" : "lazy"}
-        decoding={priority ? "sync" : "async"}
-        fetchPriority={priority ? "high" : undefined}
-        style={style}
-        className={processed?.placeholder ? "nzf-placeholder" : undefined}
-      />
-    </picture>
+    <span className={["nzf-picture", className].filter(Boolean).join(" ")} data-layout={layout}>
+      {processed?.placeholder ? <img className="nzf-placeholder" src={processed.placeholder} alt="" aria-hidden="true" /> : null}
+      <picture>
+        {sources.slice(0, -1).map((s) => (
+          <source key={s.type} type={s.type} srcSet={s.srcset} sizes={effectiveSizes} />
+        ))}
+        <img
+          className="nzf-image"
+          src={processed?.src ?? image.url}
+          srcSet={fallback?.srcset}
+          sizes={fallback ? effectiveSizes : undefined}
+          width={size.width}
+          height={size.height}
+          alt={image.alt ?? ""}
+          loading={priority ? "eager" : "lazy"}
+          decoding={priority ? "auto" : "async"}
+          fetchPriority={priority ? "high" : undefined}
+        />
+      </picture>
+    </span>
   );
 }
