@@ -87,3 +87,11 @@ export function mountPreview(container: Element, props: PreviewRootProps): () =>
   root.render(<PreviewRoot {...props} />);
   return () => root.unmount();
 }
+
+/**
+ * Islands convention (src/client/islands/*): a default-exported component whose props are JSON.
+ * Only repositoryName, endpoint, autoRedirect and promptForAccessToken come from the page; the
+ * rest default to the browser's. Server-rendered it is empty (idle shows no dialog), and it touches
+ * `document` only in effects, so renderToString is safe.
+ */
+export default PreviewRoot;
