@@ -1,34 +1,54 @@
 /**
- * /calculate: the zakat calculator. The static page explains how to calculate and shows the
- * current nisab; the calculator island (issue 4) does the sums live.
+ * /calculate: the zakat calculator. The static page states the current nisab and the rates, and
+ * (inside the island, until it is ready, and for visitors without JavaScript) the editor's
+ * how-to text; the calculator island (src/client/islands/calculator.tsx) does the sums live.
+ *
+ * The settings are read with settingsFromPrismic, which throws DOCUMENT_INVALID listing every bad
+ * field; the render stage turns that into a build failure naming this document.
  */
 import type { Template } from "../template.js";
-import { Hero, IslandSlot, metaFromSeo } from "../components/blocks.js";
-import { aud, dataOf, formatDate, num, rich, str } from "../components/fields.js";
-import { RichText } from "../components/rich-text.js";
+import { Hero, metaFromSeo } from "../components/blocks.js";
+import { dataOf, rich } from "../components/fields.js";
+import { richTextHtml } from "../components/rich-text.js";
 import { pageTitle } from "../components/layout.js";
+import { Island } from "../../src/render/islands.js";
+import { normalizePath, pathForDocument, SINGLE_TYPE_ROUTES } from "../../src/content/routes.js";
+import { calculateZakat, FALLBACK_HELP, formatAud, formatIsoDate, HELP_KEYS, settingsFromPrismic, type CalculatePageData, type HelpKey } from "../../src/zakat/index.js";
+import Calculator from "../../src/client/islands/calculator.js";
+
+const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
 
 export const calculate: Template = {
   meta: (ctx) => metaFromSeo(ctx, "Zakat calculator"),
   Body({ ctx }) {
     const d = dataOf(ctx.doc);
-    const basis = str(d, "nisab_basis") === "gold" ? "gold" : "silver";
-    const grams = basis === "gold" ? 85 : 595;
-    const price = num(d, basis === "gold" ? "gold_price_per_gram" : "silver_price_per_gram");
-    const asAt = str(d, "prices_as_at");
+    const { help, ...settings } = settingsFromPrismic(d as CalculatePageData, ctx.doc ? `calculate_page ${ctx.doc.id}` : "calculate_page (missing)");
+    const helpHtml = Object.fromEntries(
+      HELP_KEYS.map((key) => [key, help[key] ? richTextHtml(help[key]!, ctx) : `<p>${escapeHtml(FALLBACK_HELP[key])}</p>`]),
+    ) as Record<HelpKey, string>;
+    // The nisab with nothing entered: the same exact sum the island shows, never a float product.
+    const { nisab } = calculateZakat({ yearType: "lunar", assets: {}, liabilities: {} }, { ...settings, help });
+    const zakatDoc = ctx.graph.single("zakat", ctx.page.lang);
+    const payPath = (zakatDoc && pathForDocument(zakatDoc)) || normalizePath(SINGLE_TYPE_ROUTES.zakat);
     return (
       <>
         <Hero ctx={ctx} title={pageTitle(ctx, "Zakat calculator")} intro="intro" />
         <div className="container section">
-          {price ? (
-            <p className="nisab-note">
-              The nisab is {grams} g of {basis} × {aud(price)} per gram = <strong>{aud(Math.round(grams * price * 100) / 100)}</strong>
-              {asAt ? ` (prices as at ${formatDate(asAt)})` : ""}.
+          <div className="nisab-note">
+            <p>
+              The nisab is {nisab.grams} g of {nisab.basis} × {nisab.pricePerGramText} per gram = <strong>{formatAud(nisab.valueCents)}</strong>{" "}
+              (prices as at {formatIsoDate(nisab.pricesAsAt)}).
             </p>
-          ) : null}
-          <IslandSlot name="calculator">
-            <RichText field={rich(d, "how_to")} ctx={ctx} />
-          </IslandSlot>
+            <p className="muted">
+              If what you own, less what you owe now, is at or above the nisab, zakat is {settings.ratePercent.lunar}% of it for a lunar year, or{" "}
+              {settings.ratePercent.solar}% if you count by the solar year.
+            </p>
+          </div>
+          <Island
+            name="calculator"
+            component={Calculator}
+            props={{ settings, helpHtml, fallbackHtml: richTextHtml(rich(d, "how_to"), ctx), payPath }}
+          />
         </div>
       </>
     );

@@ -1,0 +1,194 @@
+/**
+ * The zakat calculator on /calculate. The sums are src/zakat's (exact, in cents); this island is
+ * the form around them. Settings arrive as plain JSON props from the build (settingsFromPrismic).
+ *
+ * Until hydration the island shows the editor's "how to calculate" text and keeps the form hidden,
+ * so a visitor without JavaScript never sees a form that does nothing. Everything that depends on
+ * the browser (saved figures, today's date for the price age) happens in effects, after the first
+ * render matched the server's.
+ */
+import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { calculateZakat } from "../../zakat/calculate.js";
+import { parseZakatForm } from "../../zakat/form.js";
+import { formatAud, formatIsoDate } from "../../zakat/format.js";
+import { priceAge } from "../../zakat/price-age.js";
+import type { HelpKey, ZakatResult, ZakatSettings } from "../../zakat/types.js";
+import { type CalcForm, emptyForm, emptyRow, MAX_METAL_ROWS, METALS, type MetalRow, readSaved, storageGet, storageSet, toFormText } from "../calculator/form-state.js";
+import { fieldId, MetalItem, TextField, type FieldEvents } from "../calculator/fields.js";
+import { GROUPS, groupOfLine, labelOf } from "../calculator/groups.js";
+import { Result } from "../calculator/result.js";
+
+export interface CalculatorProps {
+  /** ZakatSettings without the rich-text help, which the build turns into HTML (helpHtml). */
+  settings: Omit<ZakatSettings, "help">;
+  /** Help per category as HTML rendered at build time (links resolved, text escaped). */
+  helpHtml: Record<HelpKey, string>;
+  /** The editor's how-to text (HTML), shown until the calculator is ready. */
+  fallbackHtml: string;
+  /** The zakat donation page, "/pay/zakat/". */
+  payPath: string;
+}
+
+const NO_HELP = Object.fromEntries(GROUPS.map((g) => [g.help, null])) as ZakatSettings["help"];
+
+export default function Calculator({ settings, helpHtml, fallbackHtml, payPath }: CalculatorProps) {
+  const base = useId().replace(/[^\w-]/g, "");
+  const [ready, setReady] = useState(false);
+  const [form, setForm] = useState<CalcForm>(emptyForm);
+  const [shown, setShown] = useState<ReadonlySet<string>>(new Set());
+  const [open, setOpen] = useState<ReadonlySet<string>>(new Set(["cash"]));
+  const [today, setToday] = useState<Date | null>(null);
+  const [notice, setNotice] = useState("");
+  const lastGood = useRef<ZakatResult | null>(null);
+  const fullSettings = useMemo(() => ({ ...settings, help: NO_HELP }), [settings]);
+
+  // Restore saved figures once, then save on every change (not before: that would overwrite them with an empty form).
+  useEffect(() => {
+    const saved = readSaved(storageGet());
+    if (saved) {
+      setForm(saved);
+      const parsed = parseZakatForm(toFormText(saved));
+      setShown(new Set(parsed.ok ? [] : Object.keys(parsed.errors)));
+      setOpen(new Set(["cash", ...groupsWithFigures(saved)]));
+    }
+    setToday(new Date());
+    setReady(true);
+  }, []);
+  useEffect(() => {
+    if (ready) storageSet(form);
+  }, [form, ready]);
+
+  const parsed = parseZakatForm(toFormText(form));
+  const errors = parsed.ok ? {} : parsed.errors;
+  if (parsed.ok) lastGood.current = calculateZakat(parsed.inputs, fullSettings);
+  // While the donor is still typing in a field (its message not shown yet), keep the last good result.
+  const result = lastGood.current ?? calculateZakat(parseEmpty(form.yearType), fullSettings);
+  const pendingErrors = Object.keys(errors)
+    .filter((key) => shown.has(key))
+    .map((key) => ({ key, id: fieldId(base, key) }));
+
+  const age = today ? priceAge(settings.pricesAsAt, today) : null;
+  const events: FieldEvents = {
+    base,
+    errorOf: (key) => (shown.has(key) ? errors[key] : undefined),
+    onBlur: (key) => setShown((s) => (s.has(key) ? s : new Set(s).add(key))),
+  };
+  const update = (change: (f: CalcForm) => CalcForm) => {
+    setNotice("");
+    setForm(change);
+  };
+  const setAmount = (id: string, value: string) => update((f) => ({ ...f, amounts: { ...f.amounts, [id]: value } }));
+  const setRows = (metal: "gold" | "silver", rows: MetalRow[]) => update((f) => ({ ...f, [metal]: rows }));
+  const removeRow = (metal: "gold" | "silver", index: number) => {
+    setRows(metal, form[metal].filter((_, i) => i !== index));
+    // Row numbers shift: re-check the rows that remain so no message lands on the wrong row.
+    setShown((s) => new Set([...s].filter((k) => !k.startsWith(`${metal}.`)).concat(form[metal].slice(1).flatMap((_, i) => [`${metal}.${i}.grams`, `${metal}.${i}.purity`, `${metal}.${i}.amount`]))));
+    requestAnimationFrame(() => document.getElementById(`${base}-add-${metal}`)?.focus());
+  };
+  const addRow = (metal: "gold" | "silver") => {
+    const index = form[metal].length;
+    setRows(metal, [...form[metal], emptyRow()]);
+    requestAnimationFrame(() => document.querySelector<HTMLInputElement>(`input[name="${fieldId(base, `${metal}.${index}.kind`)}"]`)?.focus());
+  };
+  const clear = () => {
+    setForm(emptyForm());
+    setShown(new Set());
+    lastGood.current = null;
+    storageSet(null);
+    setOpen((s) => new Set(s).add("cash"));
+    setNotice("Your figures have been cleared from this form and this browser.");
+    requestAnimationFrame(() => document.getElementById(fieldId(base, "cash"))?.focus());
+  };
+  const subtotal = (groupId: string) => {
+    const lines = result.lines.filter((l) => groupOfLine(l.id) === groupId);
+    return lines.length ? formatAud(lines.reduce((sum, l) => sum + l.valueCents, 0n)) : "";
+  };
+
+  return (
+    <div className="calc">
+      {ready ? null : <div className="prose calc-fallback" dangerouslySetInnerHTML={{ __html: fallbackHtml }} />}
+      <div className="calc-layout" hidden={!ready}>
+        <form className="calc-form" aria-label="Zakat calculator" onSubmit={(e) => e.preventDefault()} noValidate>
+          <fieldset className="calc-year">
+            <legend>Which year do you count your zakat by?</legend>
+            {(["lunar", "solar"] as const).map((y) => (
+              <label key={y}>
+                <input type="radio" name={`${base}-year`} value={y} checked={form.yearType === y} onChange={() => update((f) => ({ ...f, yearType: y }))} />
+                {y === "lunar" ? ` Lunar (Hijri) year: ${settings.ratePercent.lunar}%` : ` Solar (Gregorian) year: ${settings.ratePercent.solar}%`}
+              </label>
+            ))}
+          </fieldset>
+          <p className="calc-hint">Enter amounts in Australian dollars as you would write them, like 1,200.50. Leave out what you do not have. Your figures stay in this browser; they are not sent to us.</p>
+          {GROUPS.map((group) => (
+            <details
+              key={group.id}
+              className="calc-group"
+              open={open.has(group.id)}
+              onToggle={(e) => {
+                const isOpen = e.currentTarget.open;
+                setOpen((s) => (isOpen === s.has(group.id) ? s : isOpen ? new Set(s).add(group.id) : new Set([...s].filter((g) => g !== group.id))));
+              }}
+            >
+              <summary>
+                <span className="calc-group-title">{group.title}</span>
+                {subtotal(group.id) ? <span className="calc-group-total">{group.liabilities ? "less " : ""}{subtotal(group.id)}</span> : null}
+              </summary>
+              <div className="calc-group-body">
+                <div className="prose calc-help" dangerouslySetInnerHTML={{ __html: helpHtml[group.help] }} />
+                {group.fields.map((id) => (
+                  <TextField
+                    key={id}
+                    {...events}
+                    field={id}
+                    label={labelOf(id)}
+                    hint={id === "sharesLongTerm" ? `${settings.longTermShareProxyPercent}% of the market value is counted, our estimate of the zakatable part of the companies' assets.` : undefined}
+                    value={form.amounts[id] ?? ""}
+                    onChange={(v) => setAmount(id, v)}
+                  />
+                ))}
+                {group.metals
+                  ? METALS.map((metal) => (
+                      <div key={metal} className="calc-metal-list">
+                        <h3>{metal === "gold" ? "Gold" : "Silver"}</h3>
+                        {form[metal].map((row, i) => (
+                          <MetalItem key={i} {...events} metal={metal} index={i} row={row} canRemove={form[metal].length > 1} onChange={(r) => setRows(metal, form[metal].map((x, j) => (j === i ? r : x)))} onRemove={() => removeRow(metal, i)} />
+                        ))}
+                        {form[metal].length < MAX_METAL_ROWS ? (
+                          <button type="button" id={`${base}-add-${metal}`} className="button button-secondary" onClick={() => addRow(metal)}>
+                            Add another {metal} item
+                          </button>
+                        ) : null}
+                      </div>
+                    ))
+                  : null}
+              </div>
+            </details>
+          ))}
+          <div className="calc-actions">
+            <button type="button" className="button button-secondary" onClick={clear}>
+              Clear my figures
+            </button>
+            <p role="status" className="calc-hint">{notice}</p>
+          </div>
+        </form>
+        <Result
+          result={result}
+          pendingErrors={pendingErrors}
+          payPath={payPath}
+          priceText={age ? age.text : `Prices as at ${formatIsoDate(settings.pricesAsAt)}`}
+          priceWarning={age?.warning}
+        />
+      </div>
+    </div>
+  );
+}
+
+function parseEmpty(yearType: CalcForm["yearType"]) {
+  return { yearType, assets: {}, liabilities: {}, gold: [], silver: [] };
+}
+
+function groupsWithFigures(form: CalcForm): string[] {
+  const ids = GROUPS.filter((g) => g.fields.some((id) => form.amounts[id]?.trim())).map((g) => g.id);
+  const metals = [...form.gold, ...form.silver].some((r) => r.grams.trim() || r.purity.trim() || r.amount.trim());
+  return metals ? [...ids, "metals"] : ids;
+}
