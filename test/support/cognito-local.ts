@@ -16,7 +16,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createNetServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -63,17 +63,39 @@ export class CognitoCallError extends Error {
   }
 }
 
-export async function cognitoCall<T>(endpoint: string, action: string, body: unknown): Promise<T> {
-  const res = await fetch(endpoint, {
-    method: "POST",
-    headers: { "content-type": "application/x-amz-json-1.1", "x-amz-target": `AWSCognitoIdentityProviderService.${action}` },
-    body: JSON.stringify(body),
+interface RawResponse {
+  status: number;
+  contentType: string | undefined;
+  text: string;
+}
+
+/**
+ * Plain node:http rather than fetch: in a happy-dom test the global fetch is the DOM's (with
+ * CORS and mixed-content rules meant for page code), and the harness is not page code.
+ */
+function rawRequest(url: string, method: string, headers: Record<string, string>, body?: string): Promise<RawResponse> {
+  return new Promise((ok, fail) => {
+    const req = httpRequest(url, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => ok({ status: res.statusCode ?? 0, contentType: res.headers["content-type"], text: Buffer.concat(chunks).toString("utf8") }));
+      res.on("error", fail);
+    });
+    req.on("error", fail);
+    req.end(body);
   });
-  const text = await res.text();
-  const json = text ? (JSON.parse(text) as Record<string, unknown>) : {};
-  if (!res.ok) {
-    const type = String(json.__type ?? res.headers.get("x-amzn-errortype") ?? "UnknownError");
-    throw new CognitoCallError(type.slice(type.lastIndexOf("#") + 1), String(json.message ?? text), res.status);
+}
+
+function postTarget(endpoint: string, target: string, body: string): Promise<RawResponse> {
+  return rawRequest(endpoint, "POST", { "content-type": "application/x-amz-json-1.1", "x-amz-target": target }, body);
+}
+
+export async function cognitoCall<T>(endpoint: string, action: string, body: unknown): Promise<T> {
+  const res = await postTarget(endpoint, `AWSCognitoIdentityProviderService.${action}`, JSON.stringify(body));
+  const json = res.text ? (JSON.parse(res.text) as Record<string, unknown>) : {};
+  if (res.status >= 400) {
+    const type = String(json.__type ?? "UnknownError");
+    throw new CognitoCallError(type.slice(type.lastIndexOf("#") + 1), String(json.message ?? res.text), res.status);
   }
   return json as T;
 }
@@ -83,8 +105,8 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`cognito-local exited with ${child.exitCode}:\n${output()}`);
     try {
-      const res = await fetch(`${url}/health`);
-      if (res.ok) return;
+      const res = await rawRequest(`${url}/health`, "GET", {});
+      if (res.status === 200) return;
     } catch {
       // not listening yet
     }
@@ -235,14 +257,9 @@ async function handleBridge(req: IncomingMessage, res: ServerResponse, upstream:
         send(res, 200, {});
         return;
     }
-    const forwarded = await fetch(upstream, {
-      method: "POST",
-      headers: { "content-type": "application/x-amz-json-1.1", "x-amz-target": target },
-      body,
-    });
-    const text = await forwarded.text();
-    res.writeHead(forwarded.status, { "content-type": forwarded.headers.get("content-type") ?? "application/x-amz-json-1.1" });
-    res.end(text);
+    const forwarded = await postTarget(upstream, target, body);
+    res.writeHead(forwarded.status, { "content-type": forwarded.contentType ?? "application/x-amz-json-1.1" });
+    res.end(forwarded.text);
   } catch (error) {
     if (error instanceof CognitoCallError) {
       send(res, error.status, { __type: error.type, message: error.message });
