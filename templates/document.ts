@@ -6,6 +6,10 @@
 import { canonicalUrl, MASTER_LANG } from "../src/content/routes.js";
 import type { PageMeta, RenderInput } from "../src/render/types.js";
 
+/** Scripts every framed page loads: the service worker registration and the tag manager loader. */
+const SITE_SCRIPTS = ["sw-register", "gtm"];
+const GTM_ID = "GTM-55LSDKV5";
+
 const esc = (text: string) => text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
 const RTL_LANGS = ["ar", "fa", "he", "ur"];
 
@@ -21,6 +25,11 @@ export interface DocumentParts {
 
 function jsonLdScript(value: object): string {
   return `<script type="application/ld+json">${JSON.stringify(value).replace(/</g, "\\u003c")}</script>`;
+}
+
+/** The tag manager's no-JavaScript fallback, as the Gatsby plugin rendered it. */
+function gtmNoscript(): string {
+  return `<noscript><iframe src="https://www.googletagmanager.com/ns.html?id=${GTM_ID}" title="Google Tag Manager" height="0" width="0" style="display:none;visibility:hidden"></iframe></noscript>\n`;
 }
 
 export function renderDocument(parts: DocumentParts): string {
@@ -62,6 +71,13 @@ export function renderDocument(parts: DocumentParts): string {
   }
   head.push(`<meta name="twitter:card" content="${image?.url ? "summary_large_image" : "summary"}">`);
   head.push(`<meta name="theme-color" content="#663399">`);
+  // Fixed names (src/pwa/icons.ts): browsers and crawlers ask for these paths by name.
+  head.push(
+    `<link rel="manifest" href="/manifest.webmanifest">`,
+    `<link rel="icon" href="/favicon.ico" sizes="32x32">`,
+    `<link rel="icon" href="/favicon.svg" type="image/svg+xml">`,
+    `<link rel="apple-touch-icon" href="/apple-touch-icon.png">`,
+  );
   for (const css of assets.css) head.push(`<link rel="stylesheet" href="${esc(css)}">`);
 
   const scripts = new Set<string>();
@@ -72,7 +88,9 @@ export function renderDocument(parts: DocumentParts): string {
     scripts.add(asset.src);
     asset.imports.forEach((i) => preloads.add(i));
   }
-  for (const name of meta.scripts ?? []) {
+  // Redirect pages leave at once: no tag manager page view, no worker registration for them.
+  const siteScripts = page.redirectTo ? [] : SITE_SCRIPTS.filter((name) => assets.scripts[name]);
+  for (const name of [...siteScripts, ...(meta.scripts ?? [])]) {
     const asset = assets.scripts[name];
     if (!asset) throw new Error(`The page loads the script "${name}" but src/client/entries/${name}.ts was not bundled`);
     scripts.add(asset.src);
@@ -82,5 +100,5 @@ export function renderDocument(parts: DocumentParts): string {
   for (const url of scripts) head.push(`<script type="module" src="${esc(url)}"></script>`);
   for (const ld of meta.jsonLd ?? []) head.push(jsonLdScript(ld));
 
-  return `<!doctype html>\n<html lang="${esc(lang)}" dir="${dir}">\n<head>\n${head.join("\n")}\n</head>\n<body>\n${body}\n</body>\n</html>\n`;
+  return `<!doctype html>\n<html lang="${esc(lang)}" dir="${dir}">\n<head>\n${head.join("\n")}\n</head>\n<body>\n${page.redirectTo ? "" : gtmNoscript()}${body}\n</body>\n</html>\n`;
 }

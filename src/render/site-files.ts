@@ -1,16 +1,29 @@
 /**
- * Site-wide files written after the pages and assets are in the staging folder: the redirect list
- * for static hosts that read one (`_redirects`, Netlify/Cloudflare Pages format). Each redirect
- * also has an HTML page with a meta refresh (the "redirect" template), so other hosts work too.
- * Later stages (sitemap, robots.txt, manifest, service worker, headers) hang off this function.
+ * Site-wide files written after the pages and assets are in the staging folder:
+ * - `_redirects` (Netlify/Cloudflare Pages format); each redirect also has an HTML page with a meta
+ *   refresh (the "redirect" template), so other hosts work too;
+ * - app icons and `manifest.webmanifest` (src/pwa/icons.ts, manifest.ts);
+ * - `offline.html`, the page the service worker shows when offline (src/pwa/offline-page.ts);
+ * - `sitemap.xml` and `robots.txt` (src/pwa/sitemap.ts);
+ * - `_headers` with the Content-Security-Policy and security headers, and the same policy for
+ *   CloudFront in the work folder (src/pwa/headers.ts, csp.ts; docs/deploy.md);
+ * - `sw.js` last, because it precaches files written above (src/pwa/service-worker.ts).
  */
-import { writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { BuildConfig } from "../core/config.js";
 import type { ContentGraph } from "../content/graph.js";
 import type { PageEntry } from "./pages.js";
 import type { RenderedPage } from "./render-stage.js";
 import type { ImageLookup, SiteAssets } from "./types.js";
+import { renderIcons, writeIcons } from "../pwa/icons.js";
+import { manifestJson, MANIFEST_URL } from "../pwa/manifest.js";
+import { offlinePageFrom, OFFLINE_URL } from "../pwa/offline-page.js";
+import { robotsTxt, sitemapXml } from "../pwa/sitemap.js";
+import { contentSecurityPolicy, inlineHashes, sha256Source } from "../pwa/csp.js";
+import { cloudFrontPolicy, headerRules, headersFile } from "../pwa/headers.js";
+import { generateServiceWorker } from "../pwa/service-worker.js";
+import { PREVIEW_DIALOG_CSS } from "../client/preview/dialog-styles.js";
 
 export interface SiteFilesInput {
   /** The staging folder: everything else is already in it. */
@@ -21,11 +34,58 @@ export interface SiteFilesInput {
   graph: ContentGraph;
   images: ImageLookup;
   assets: SiteAssets;
+  /** Public build configuration (auth, payments): adds their API origins to the CSP. */
+  publicConfig?: Record<string, unknown>;
+}
+
+/** Where the CloudFront response headers policy is written (outside dist/: it is not a site file). */
+export function cloudFrontPolicyFile(config: BuildConfig): string {
+  return join(config.workDir, "deploy", "cloudfront-response-headers-policy.json");
+}
+
+function text(value: unknown): string {
+  return typeof value === "string" ? value : "";
 }
 
 export async function writeSiteFiles(input: SiteFilesInput): Promise<void> {
+  const { siteDir, config } = input;
+  const write = (url: string, body: string | Buffer) => writeFile(join(siteDir, url.replace(/^\//, "")), body);
+
   const redirects = input.pages
     .filter((p) => p.redirectTo)
     .map((p) => `${p.path} ${p.redirectTo} 301\n${p.path.replace(/\/$/, "")} ${p.redirectTo} 301`);
-  await writeFile(join(input.siteDir, "_redirects"), redirects.join("\n") + "\n");
+  await write("_redirects", redirects.join("\n") + "\n");
+
+  const global = input.graph.single("global")?.data as Record<string, unknown> | undefined;
+  const siteName = text(global?.site_name) || "National Zakat Foundation";
+  await writeIcons(siteDir, await renderIcons(join(config.root, "assets/logo.svg")));
+  await write(MANIFEST_URL, manifestJson({ name: siteName, description: text(global?.default_meta_description) || undefined }));
+
+  const notFound = input.pages.find((p) => p.template === "404");
+  if (notFound) await write(OFFLINE_URL, offlinePageFrom(await readFile(join(siteDir, notFound.file), "utf8"), siteName));
+
+  const lastmod = (page: PageEntry) => {
+    const date = page.documentId ? input.graph.byId(page.documentId)?.last_publication_date : undefined;
+    return date ? date.slice(0, 10) : undefined;
+  };
+  const noindex = new Set(input.rendered.filter((r) => r.meta.noindex).map((r) => r.page.path));
+  await write("/sitemap.xml", sitemapXml(config.siteUrl, input.pages.map((page) => ({ page, noindex: noindex.has(page.path), lastmod: lastmod(page) }))));
+  await write("/robots.txt", robotsTxt(config.siteUrl));
+
+  // Hash whatever inline code the HTML has (JSON data blocks excluded), plus the preview dialogs'
+  // <style>, which the preview island renders in the browser.
+  const htmlFiles = [...input.rendered.map((r) => r.page.file), ...(notFound ? [OFFLINE_URL.slice(1)] : [])];
+  const html = await Promise.all(htmlFiles.map((file) => readFile(join(siteDir, file), "utf8")));
+  const inline = inlineHashes(html);
+  const csp = contentSecurityPolicy({
+    publicConfig: input.publicConfig,
+    scriptHashes: inline.scripts,
+    styleHashes: [...inline.styles, sha256Source(PREVIEW_DIALOG_CSS)],
+  });
+  await write("/_headers", headersFile(headerRules(csp)));
+  const policyFile = cloudFrontPolicyFile(config);
+  await mkdir(join(config.workDir, "deploy"), { recursive: true });
+  await writeFile(policyFile, JSON.stringify(cloudFrontPolicy(csp), null, 2) + "\n");
+
+  await generateServiceWorker({ root: config.root, siteDir, workDir: config.workDir });
 }

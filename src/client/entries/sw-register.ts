@@ -1,0 +1,83 @@
+/**
+ * Registers /sw.js (specification sections 1 and 4), the way gatsby-plugin-offline did:
+ * - only over HTTPS or on localhost; otherwise logs that service workers need HTTPS;
+ * - when an update installs while an older worker controls the page, the page is flagged as updated
+ *   (`window.__nzfSwUpdated`, `<html data-sw-updated>`), so the next navigation loads the new build;
+ *   and if resources of this page had failed to load (an old bundle gone after a deploy), it reloads;
+ * - once a worker is active, it asks it to cache this page and its images, so the page a donor
+ *   first landed on also opens offline.
+ */
+interface NzfWindow extends Window {
+  __nzfSwUpdated?: boolean;
+  __nzfFailedResources?: boolean;
+}
+const win = window as NzfWindow;
+const LOCAL_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
+const RELOAD_KEY = "nzf-sw-reloaded";
+
+// Our own bundles and stylesheet: a failure there means this page is from an older build.
+const isOwnAsset = (url: string) => {
+  try {
+    const u = new URL(url, location.href);
+    return u.origin === location.origin && /^\/(_islands|_assets)\//.test(u.pathname);
+  } catch {
+    return false;
+  }
+};
+
+window.addEventListener(
+  "error",
+  (event) => {
+    const target = event.target as (HTMLScriptElement & HTMLLinkElement) | null;
+    const url = target && (target.src || target.href);
+    if (url && isOwnAsset(url)) win.__nzfFailedResources = true;
+  },
+  true,
+);
+
+function failedEarlier(): boolean {
+  // Failures before this script ran show in resource timing (responseStatus: Chromium 109+).
+  return performance
+    .getEntriesByType("resource")
+    .some((e) => isOwnAsset(e.name) && ((e as PerformanceResourceTiming & { responseStatus?: number }).responseStatus ?? 200) >= 400);
+}
+
+function cacheThisPage(worker: ServiceWorker | null): void {
+  const images = performance
+    .getEntriesByType("resource")
+    .filter((e) => (e as PerformanceResourceTiming).initiatorType === "img" && new URL(e.name).origin === location.origin)
+    .map((e) => e.name);
+  worker?.postMessage({ type: "CACHE_URLS", payload: { urlsToCache: [location.href, ...images] } });
+}
+
+function onUpdateFound(registration: ServiceWorkerRegistration): void {
+  const installing = registration.installing;
+  if (!installing) return;
+  installing.addEventListener("statechange", () => {
+    if (installing.state === "installed") {
+      if (navigator.serviceWorker.controller) {
+        win.__nzfSwUpdated = true;
+        document.documentElement.dataset.swUpdated = "true";
+        if ((win.__nzfFailedResources || failedEarlier()) && sessionStorage.getItem(RELOAD_KEY) !== location.href) {
+          sessionStorage.setItem(RELOAD_KEY, location.href);
+          location.reload();
+        }
+      }
+    } else if (installing.state === "redundant") {
+      console.error("The installing service worker became redundant.");
+    }
+  });
+}
+
+if (location.protocol !== "https:" && !LOCAL_HOSTS.includes(location.hostname)) {
+  console.error("Service workers can only be used over HTTPS, or on localhost for development");
+} else if ("serviceWorker" in navigator) {
+  navigator.serviceWorker
+    .register("/sw.js")
+    .then((registration) => {
+      registration.addEventListener("updatefound", () => onUpdateFound(registration));
+      return navigator.serviceWorker.ready;
+    })
+    .then((registration) => cacheThisPage(registration.active))
+    .catch((error: unknown) => console.error("Error during service worker registration:", error));
+}

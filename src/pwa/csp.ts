@@ -1,0 +1,119 @@
+/**
+ * The Content-Security-Policy: exactly the origins the site loads from, and hashes for inline code
+ * that cannot be moved to a file. Every entry says who needs it, so removing a feature shows which
+ * line to delete.
+ *
+ * - Stripe (card payments on /pay/*): Stripe's documented policy (js.stripe.com script and frames,
+ *   api.stripe.com calls, hooks.stripe.com 3-D Secure frames).
+ * - Google Tag Manager GTM-55LSDKV5 with GA4 behind it: Google's documented policy for GTM + GA4.
+ * - Prismic (editor previews only): the API and CDN, images, the toolbar's static host and frames.
+ * - Cognito (sign-in on /account/): the user pool (cognito-idp) and identity pool (cognito-identity)
+ *   of the configured region, or a custom endpoint (cognito-local in development).
+ * - The payments API: its origin from the build's public configuration.
+ */
+import { createHash } from "node:crypto";
+
+export interface CspInput {
+  /** Public build configuration (`deps.publicConfig`): `auth` and `payments` entries when configured. */
+  publicConfig?: Record<string, unknown>;
+  /** sha256 sources of inline `<script>` code that must run (never JSON data blocks). */
+  scriptHashes?: string[];
+  /** sha256 sources of inline `<style>` elements (the preview dialogs render one). */
+  styleHashes?: string[];
+}
+
+export const GTM_ORIGIN = "https://www.googletagmanager.com";
+
+const STRIPE = { script: ["https://js.stripe.com", "https://*.js.stripe.com"], frame: ["https://js.stripe.com", "https://*.js.stripe.com", "https://hooks.stripe.com"], connect: ["https://api.stripe.com"] };
+const GTM = {
+  script: ["https://*.googletagmanager.com"],
+  img: ["https://*.google-analytics.com", "https://*.googletagmanager.com"],
+  connect: ["https://*.google-analytics.com", "https://*.analytics.google.com", "https://*.googletagmanager.com"],
+  frame: ["https://*.googletagmanager.com"],
+};
+const PRISMIC = {
+  script: ["https://static.cdn.prismic.io"],
+  connect: ["https://*.prismic.io", "https://*.cdn.prismic.io"],
+  img: ["https://images.prismic.io", "https://*.prismic.io"],
+  frame: ["https://*.prismic.io"],
+};
+
+export function sha256Source(text: string): string {
+  return `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
+}
+
+function originOf(value: unknown): string | null {
+  if (typeof value !== "string" || !value) return null;
+  try {
+    return new URL(value).origin;
+  } catch {
+    return null;
+  }
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return value && typeof value === "object" ? (value as Record<string, unknown>) : {};
+}
+
+/** Cognito endpoints: the configured region (Sydney by default), or the custom endpoint. */
+export function cognitoOrigins(publicConfig: Record<string, unknown> = {}): string[] {
+  const auth = record(publicConfig.auth);
+  const custom = originOf(auth.userPoolEndpoint);
+  if (custom) return [custom];
+  const region = typeof auth.region === "string" && /^[a-z0-9-]+$/.test(auth.region) ? auth.region : "ap-southeast-2";
+  return [`https://cognito-idp.${region}.amazonaws.com`, `https://cognito-identity.${region}.amazonaws.com`];
+}
+
+export function paymentsOrigin(publicConfig: Record<string, unknown> = {}): string | null {
+  return originOf(record(publicConfig.payments).apiUrl);
+}
+
+const unique = (list: (string | null)[]) => [...new Set(list.filter((s): s is string => Boolean(s)))];
+
+export function cspDirectives(input: CspInput = {}): [string, string[]][] {
+  const publicConfig = input.publicConfig ?? {};
+  return [
+    ["default-src", ["'self'"]],
+    ["script-src", unique(["'self'", ...(input.scriptHashes ?? []).sort(), ...STRIPE.script, ...GTM.script, ...PRISMIC.script])],
+    ["style-src", unique(["'self'", ...(input.styleHashes ?? []).sort()])],
+    // React renders the blurred image placeholders as style attributes (background-image: data URL).
+    // Attribute styles cannot run code; allowing them does not weaken script protection.
+    ["style-src-attr", ["'unsafe-inline'"]],
+    ["img-src", unique(["'self'", "data:", ...PRISMIC.img, ...GTM.img])],
+    ["font-src", ["'self'"]],
+    ["connect-src", unique(["'self'", ...STRIPE.connect, ...cognitoOrigins(publicConfig), paymentsOrigin(publicConfig), ...PRISMIC.connect, ...GTM.connect])],
+    ["frame-src", unique([...STRIPE.frame, ...PRISMIC.frame, ...GTM.frame])],
+    ["worker-src", ["'self'"]],
+    ["manifest-src", ["'self'"]],
+    ["object-src", ["'none'"]],
+    ["base-uri", ["'self'"]],
+    ["form-action", ["'self'"]],
+    ["frame-ancestors", ["'none'"]],
+  ];
+}
+
+export function contentSecurityPolicy(input: CspInput = {}): string {
+  return cspDirectives(input)
+    .map(([name, sources]) => `${name} ${sources.join(" ")}`)
+    .join("; ");
+}
+
+/**
+ * Hashes of the inline code in built HTML: `<script>` elements without `src` that a browser would
+ * execute (JSON and JSON-LD data blocks are not executed and need none) and `<style>` elements.
+ */
+export function inlineHashes(htmlFiles: string[]): { scripts: string[]; styles: string[] } {
+  const scripts = new Set<string>();
+  const styles = new Set<string>();
+  for (const html of htmlFiles) {
+    for (const match of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
+      const attrs = match[1]!;
+      if (/\bsrc\s*=/.test(attrs)) continue;
+      const type = /\btype\s*=\s*["']?([^"'\s>]+)/i.exec(attrs)?.[1]?.toLowerCase();
+      if (type && type !== "module" && type !== "text/javascript" && type !== "application/javascript") continue;
+      scripts.add(sha256Source(match[2]!));
+    }
+    for (const match of html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/gi)) styles.add(sha256Source(match[1]!));
+  }
+  return { scripts: [...scripts].sort(), styles: [...styles].sort() };
+}

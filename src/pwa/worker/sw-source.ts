@@ -1,0 +1,58 @@
+/**
+ * The service worker's source (browser code, bundled by src/pwa/service-worker.ts with esbuild; the
+ * precache list is injected by workbox-build's injectManifest at `self.__WB_MANIFEST`).
+ *
+ * - Precached: island bundles, CSS, the offline page, the 404 page, manifest and icons.
+ * - Pages: network first with a short timeout, so donors see fresh content when online and the
+ *   cached copy of a page they visited when the network is slow or gone; the offline page otherwise.
+ * - Images (same origin only: cross-origin opaque responses would take megabytes of quota each):
+ *   cache first, bounded by count and age.
+ * - skipWaiting + clientsClaim, as gatsby-plugin-offline did: a new build takes over at once; the
+ *   registration script flags the page as updated (specification section 4).
+ */
+import { clientsClaim } from "workbox-core";
+import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from "workbox-precaching";
+import { registerRoute, setCatchHandler } from "workbox-routing";
+import { CacheFirst, NetworkFirst } from "workbox-strategies";
+import { ExpirationPlugin } from "workbox-expiration";
+import { CacheableResponsePlugin } from "workbox-cacheable-response";
+
+interface WorkerScope {
+  __WB_MANIFEST: { url: string; revision: string | null }[];
+  location: Location;
+  skipWaiting(): Promise<void>;
+  addEventListener(type: "install", listener: () => void): void;
+}
+declare const self: WorkerScope;
+
+const PAGE_CACHE = "nzf-pages";
+const IMAGE_CACHE = "nzf-images";
+const OFFLINE_URL = "/offline.html";
+
+self.addEventListener("install", () => void self.skipWaiting());
+clientsClaim();
+cleanupOutdatedCaches();
+precacheAndRoute(self.__WB_MANIFEST);
+
+registerRoute(
+  ({ request }) => request.mode === "navigate",
+  new NetworkFirst({
+    cacheName: PAGE_CACHE,
+    networkTimeoutSeconds: 3,
+    plugins: [new CacheableResponsePlugin({ statuses: [200] }), new ExpirationPlugin({ maxEntries: 100, maxAgeSeconds: 30 * 24 * 3600 })],
+  }),
+);
+
+registerRoute(
+  ({ request, url }) => request.destination === "image" && url.origin === self.location.origin,
+  new CacheFirst({
+    cacheName: IMAGE_CACHE,
+    plugins: [new CacheableResponsePlugin({ statuses: [200] }), new ExpirationPlugin({ maxEntries: 150, maxAgeSeconds: 30 * 24 * 3600, purgeOnQuotaError: true })],
+  }),
+);
+
+// Nothing cached and no network: pages get the offline page, everything else a network error.
+setCatchHandler(async ({ request }) => {
+  if (request.destination === "document") return (await matchPrecache(OFFLINE_URL)) ?? Response.error();
+  return Response.error();
+});
