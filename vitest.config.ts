@@ -3,7 +3,8 @@ import { defineConfig } from "vitest/config";
 // One runner for everything. Browser tests (test/browser) drive real Chromium and take longer;
 // island tests opt into happy-dom with a `// @vitest-environment happy-dom` comment.
 export default defineConfig({
-  esbuild: { jsx: "automatic" },
+  // Tests run React in production mode (as the build does), so compile JSX for the production runtime.
+  oxc: { jsx: { runtime: "automatic", development: false } },
   test: {
     include: ["src/**/*.test.{ts,tsx}", "test/**/*.test.{ts,tsx}"],
     environment: "node",

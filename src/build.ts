@@ -88,7 +88,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   const graph = await stage("graph", async () => createContentGraph(snapshot.documents, snapshot.languages));
   const pages = await stage("pages", async () => planPages(graph));
   const localImages = join(config.contentDir, content.name, "images");
-  const images = await stage("images", () => runImageStage(snapshot.documents, { localDir: localImages, cacheDir: join(config.workDir, "images") }, { logger, fetch: deps.fetch }));
+  const images = await stage("images", () => runImageStage(snapshot.documents, { localDir: localImages, cacheDir: config.imageCacheDir }, { logger, fetch: deps.fetch }));
   const client = await stage("islands", () => bundleClient({ root: config.root, cacheDir: join(config.workDir, "islands") }));
   const templates = await stage("templates", () => loadTemplates(config.root, config.workDir));
   const stylesheet = await stage("styles", () => buildStylesheet(config.root));

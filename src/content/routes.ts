@@ -105,7 +105,8 @@ export function normalizePath(path: string): string {
   const rest = match[2]!;
   if (!pathname.startsWith("/")) pathname = "/" + pathname;
   pathname = pathname.replace(/\/{2,}/g, "/");
-  if (isFilePath(pathname)) return pathname.replace(/\/+$/, "") + rest;
+  const bare = pathname.replace(/\/+$/, "");
+  if (bare && isFilePath(bare)) return bare + rest;
   if (!pathname.endsWith("/")) pathname += "/";
   return pathname + rest;
 }

@@ -14,8 +14,10 @@ export interface BuildConfig {
   outDir: string;
   /** content-cache/: fetched snapshots and the bundled sample. */
   contentDir: string;
-  /** .nzf-cache/: compiled templates, island bundles, processed images. */
+  /** .nzf-cache/: compiled templates, island bundles, the last build's record. */
   workDir: string;
+  /** Processed and downloaded images; kept across builds and safe to share between builds. */
+  imageCacheDir: string;
   repository: string;
   /** A custom documentAPIEndpoint (e.g. a local stub), instead of https://<repository>.cdn.prismic.io/api/v2. */
   endpoint?: string;
@@ -34,6 +36,7 @@ export interface ConfigInput {
   out?: string;
   contentDir?: string;
   workDir?: string;
+  imageCacheDir?: string;
   repository?: string;
   endpoint?: string;
   fetch?: boolean;
@@ -76,6 +79,7 @@ export function resolveConfig(input: ConfigInput, env: NodeJS.ProcessEnv = proce
     outDir: resolve(root, input.out ?? env.NZF_OUT_DIR ?? "dist"),
     contentDir: resolve(root, input.contentDir ?? "content-cache"),
     workDir: resolve(root, input.workDir ?? ".nzf-cache"),
+    imageCacheDir: resolve(root, input.imageCacheDir ?? input.workDir ?? ".nzf-cache", input.imageCacheDir ? "" : "images"),
     repository,
     endpoint,
     accessToken: env.PRISMIC_ACCESS_TOKEN || undefined,

@@ -24,7 +24,9 @@ export async function createFixture(input: ConfigInput = {}, env: NodeJS.Process
   const dir = await mkdtemp(join(tmpdir(), "nzf-test-"));
   await mkdir(join(PROJECT_ROOT, ".nzf-cache"), { recursive: true });
   const workDir = await mkdtemp(join(PROJECT_ROOT, ".nzf-cache", "test-"));
-  const config = resolveConfig({ root: PROJECT_ROOT, out: join(dir, "dist"), workDir, contentDir: input.contentDir ?? join(PROJECT_ROOT, "content-cache"), ...input }, env);
+  // Processed images are shared between fixtures (the image cache is written atomically), so only the first build pays for sharp.
+  const imageCacheDir = join(PROJECT_ROOT, ".nzf-cache", "images");
+  const config = resolveConfig({ root: PROJECT_ROOT, out: join(dir, "dist"), workDir, imageCacheDir, contentDir: input.contentDir ?? join(PROJECT_ROOT, "content-cache"), ...input }, env);
   const logger = createMemoryLogger();
   return {
     config,

@@ -118,6 +118,11 @@ export class PrismicStub {
     for (let i = 0; i < times; i++) this.faults.push({ path, fault });
   }
 
+  /** Drops every fault not yet applied. */
+  clearFaults(): void {
+    this.faults.length = 0;
+  }
+
   requestsTo(path: string): StubRequest[] {
     return this.requests.filter((r) => r.path === path);
   }
