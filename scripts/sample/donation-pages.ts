@@ -12,7 +12,11 @@ interface Fund {
   min: number;
   defaultAmount: number;
   updated: string;
+  /** Fields only some donation types have (see docs/content-model.md). */
+  extra?: Data;
 }
+
+const frequencies = (...list: string[]) => list.map((frequency) => ({ frequency }));
 
 const MAX = 100000;
 
@@ -56,6 +60,7 @@ function funds(): Fund[] {
     min: 10,
     defaultAmount: 60,
     updated: "2026-03-01",
+    extra: { unit_amount: 15, unit_label: "person" },
   },
   {
     type: "fidyah",
@@ -71,6 +76,7 @@ function funds(): Fund[] {
     min: 10,
     defaultAmount: 450,
     updated: "2026-03-01",
+    extra: { unit_amount: 15, unit_label: "day" },
   },
   {
     type: "sadaqah",
@@ -83,6 +89,7 @@ function funds(): Fund[] {
     min: 5,
     defaultAmount: 50,
     updated: "2026-06-10",
+    extra: { frequencies: frequencies("once", "monthly") },
   },
   {
     type: "qurban",
@@ -98,6 +105,14 @@ function funds(): Fund[] {
     min: 10,
     defaultAmount: 450,
     updated: "2026-05-01",
+    extra: {
+      unit_label: "animal",
+      animal_options: [
+        { option_label: "One-seventh share of a cow (overseas)", option_price: 110 },
+        { option_label: "Goat (overseas)", option_price: 150 },
+        { option_label: "Lamb (in Australia)", option_price: 450 },
+      ],
+    },
   },
   {
     type: "ramadan",
@@ -110,6 +125,8 @@ function funds(): Fund[] {
     min: 10,
     defaultAmount: 100,
     updated: "2026-10-15",
+    // The first night of Ramadan 1448 as expected; editors confirm it after the moon sighting.
+    extra: { frequencies: frequencies("once", "ramadan-nightly", "ramadan-last-ten"), season_start: "2027-02-08", season_length: 30 },
   },
   {
     type: "dhul_hijjah",
@@ -122,6 +139,7 @@ function funds(): Fund[] {
     min: 10,
     defaultAmount: 100,
     updated: "2026-05-01",
+    extra: { frequencies: frequencies("once", "dhul-hijjah-ten-days"), season_start: "2027-05-07", season_length: 10 },
   },
   {
     type: "tainted_wealth",
@@ -138,6 +156,9 @@ function funds(): Fund[] {
     min: 10,
     defaultAmount: 100,
     updated: "2026-04-20",
+    extra: {
+      purification_note: paras("This is purification, not zakat or sadaqah: give it away without expecting reward. It is never counted as your zakat and is not tax-deductible."),
+    },
   },
   {
     type: "jumuah_giving",
@@ -150,6 +171,7 @@ function funds(): Fund[] {
     min: 5,
     defaultAmount: 10,
     updated: "2026-07-03",
+    extra: { frequencies: frequencies("once", "weekly-friday") },
   },
 ];
 }
@@ -165,6 +187,7 @@ export function donationData(fund: Fund): Data {
     minimum_amount: fund.min,
     maximum_amount: MAX,
     default_amount: fund.defaultAmount,
+    ...fund.extra,
     ...seo(fund.type === "zakat" ? { title: "Pay your zakat online | National Zakat Foundation", description: "Pay zakat securely online. 100% of your zakat goes to eligible Muslims in Australia." } : {}),
   };
 }

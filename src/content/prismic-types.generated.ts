@@ -1085,6 +1085,21 @@ export interface DhulHijjahDocumentDataPresetsItem {
 }
 
 /**
+ * Item in *Donation page: Dhul Hijjah → How often donors may give (empty: every schedule the fund allows)*
+ */
+export interface DhulHijjahDocumentDataFrequenciesItem {
+	/**
+	 * Schedule field in *Donation page: Dhul Hijjah → How often donors may give (empty: every schedule the fund allows)*
+	 *
+	 * - **Field Type**: Select
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: dhul_hijjah.frequencies[].frequency
+	 * - **Documentation**: https://prismic.io/docs/fields/select
+	 */
+	frequency: prismic.SelectField<"once" | "dhul-hijjah-ten-days">;
+}
+
+/**
  * Content for Donation page: Dhul Hijjah documents
  */
 interface DhulHijjahDocumentData {
@@ -1185,7 +1200,40 @@ interface DhulHijjahDocumentData {
 	 * - **Tab**: Main
 	 * - **Documentation**: https://prismic.io/docs/fields/number
 	 */
-	default_amount: prismic.NumberField;/**
+	default_amount: prismic.NumberField;
+	
+	/**
+	 * How often donors may give (empty: every schedule the fund allows) field in *Donation page: Dhul Hijjah*
+	 *
+	 * - **Field Type**: Group
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: dhul_hijjah.frequencies[]
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/repeatable-group
+	 */
+	frequencies: prismic.GroupField<Simplify<DhulHijjahDocumentDataFrequenciesItem>>;
+	
+	/**
+	 * First day of Dhul Hijjah (Gregorian date, after the moon sighting) field in *Donation page: Dhul Hijjah*
+	 *
+	 * - **Field Type**: Date
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: dhul_hijjah.season_start
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/date
+	 */
+	season_start: prismic.DateField;
+	
+	/**
+	 * Days (10) field in *Donation page: Dhul Hijjah*
+	 *
+	 * - **Field Type**: Number
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: dhul_hijjah.season_length
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/number
+	 */
+	season_length: prismic.NumberField;/**
 	 * Meta title field in *Donation page: Dhul Hijjah*
 	 *
 	 * - **Field Type**: Text
@@ -1471,7 +1519,29 @@ interface FidyahDocumentData {
 	 * - **Tab**: Main
 	 * - **Documentation**: https://prismic.io/docs/fields/number
 	 */
-	default_amount: prismic.NumberField;/**
+	default_amount: prismic.NumberField;
+	
+	/**
+	 * Amount per day (AUD) field in *Donation page: Fidyah*
+	 *
+	 * - **Field Type**: Number
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: fidyah.unit_amount
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/number
+	 */
+	unit_amount: prismic.NumberField;
+	
+	/**
+	 * Unit, singular (e.g. day) field in *Donation page: Fidyah*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: fidyah.unit_label
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	unit_label: prismic.KeyTextField;/**
 	 * Meta title field in *Donation page: Fidyah*
 	 *
 	 * - **Field Type**: Text
@@ -1642,7 +1712,29 @@ interface FitrDocumentData {
 	 * - **Tab**: Main
 	 * - **Documentation**: https://prismic.io/docs/fields/number
 	 */
-	default_amount: prismic.NumberField;/**
+	default_amount: prismic.NumberField;
+	
+	/**
+	 * Amount per person (AUD) field in *Donation page: Zakat al-Fitr*
+	 *
+	 * - **Field Type**: Number
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: fitr.unit_amount
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/number
+	 */
+	unit_amount: prismic.NumberField;
+	
+	/**
+	 * Unit, singular (e.g. person) field in *Donation page: Zakat al-Fitr*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: fitr.unit_label
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	unit_label: prismic.KeyTextField;/**
 	 * Meta title field in *Donation page: Zakat al-Fitr*
 	 *
 	 * - **Field Type**: Text
@@ -2279,6 +2371,21 @@ export interface JumuahGivingDocumentDataPresetsItem {
 }
 
 /**
+ * Item in *Donation page: Jumuah giving → How often donors may give (empty: every schedule the fund allows)*
+ */
+export interface JumuahGivingDocumentDataFrequenciesItem {
+	/**
+	 * Schedule field in *Donation page: Jumuah giving → How often donors may give (empty: every schedule the fund allows)*
+	 *
+	 * - **Field Type**: Select
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: jumuah_giving.frequencies[].frequency
+	 * - **Documentation**: https://prismic.io/docs/fields/select
+	 */
+	frequency: prismic.SelectField<"once" | "weekly-friday">;
+}
+
+/**
  * Content for Donation page: Jumuah giving documents
  */
 interface JumuahGivingDocumentData {
@@ -2379,7 +2486,18 @@ interface JumuahGivingDocumentData {
 	 * - **Tab**: Main
 	 * - **Documentation**: https://prismic.io/docs/fields/number
 	 */
-	default_amount: prismic.NumberField;/**
+	default_amount: prismic.NumberField;
+	
+	/**
+	 * How often donors may give (empty: every schedule the fund allows) field in *Donation page: Jumuah giving*
+	 *
+	 * - **Field Type**: Group
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: jumuah_giving.frequencies[]
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/repeatable-group
+	 */
+	frequencies: prismic.GroupField<Simplify<JumuahGivingDocumentDataFrequenciesItem>>;/**
 	 * Meta title field in *Donation page: Jumuah giving*
 	 *
 	 * - **Field Type**: Text
@@ -3131,6 +3249,31 @@ export interface QurbanDocumentDataPresetsItem {
 }
 
 /**
+ * Item in *Donation page: Qurban → Animal options*
+ */
+export interface QurbanDocumentDataAnimalOptionsItem {
+	/**
+	 * Option (e.g. Goat, overseas) field in *Donation page: Qurban → Animal options*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: qurban.animal_options[].option_label
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	option_label: prismic.KeyTextField;
+	
+	/**
+	 * Price per animal (AUD) field in *Donation page: Qurban → Animal options*
+	 *
+	 * - **Field Type**: Number
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: qurban.animal_options[].option_price
+	 * - **Documentation**: https://prismic.io/docs/fields/number
+	 */
+	option_price: prismic.NumberField;
+}
+
+/**
  * Content for Donation page: Qurban documents
  */
 interface QurbanDocumentData {
@@ -3231,7 +3374,29 @@ interface QurbanDocumentData {
 	 * - **Tab**: Main
 	 * - **Documentation**: https://prismic.io/docs/fields/number
 	 */
-	default_amount: prismic.NumberField;/**
+	default_amount: prismic.NumberField;
+	
+	/**
+	 * Unit, singular (e.g. animal) field in *Donation page: Qurban*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: qurban.unit_label
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	unit_label: prismic.KeyTextField;
+	
+	/**
+	 * Animal options field in *Donation page: Qurban*
+	 *
+	 * - **Field Type**: Group
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: qurban.animal_options[]
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/repeatable-group
+	 */
+	animal_options: prismic.GroupField<Simplify<QurbanDocumentDataAnimalOptionsItem>>;/**
 	 * Meta title field in *Donation page: Qurban*
 	 *
 	 * - **Field Type**: Text
@@ -3299,6 +3464,21 @@ export interface RamadanDocumentDataPresetsItem {
 	 * - **Documentation**: https://prismic.io/docs/fields/text
 	 */
 	label: prismic.KeyTextField;
+}
+
+/**
+ * Item in *Donation page: Ramadan → How often donors may give (empty: every schedule the fund allows)*
+ */
+export interface RamadanDocumentDataFrequenciesItem {
+	/**
+	 * Schedule field in *Donation page: Ramadan → How often donors may give (empty: every schedule the fund allows)*
+	 *
+	 * - **Field Type**: Select
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: ramadan.frequencies[].frequency
+	 * - **Documentation**: https://prismic.io/docs/fields/select
+	 */
+	frequency: prismic.SelectField<"once" | "ramadan-nightly" | "ramadan-last-ten">;
 }
 
 /**
@@ -3402,7 +3582,40 @@ interface RamadanDocumentData {
 	 * - **Tab**: Main
 	 * - **Documentation**: https://prismic.io/docs/fields/number
 	 */
-	default_amount: prismic.NumberField;/**
+	default_amount: prismic.NumberField;
+	
+	/**
+	 * How often donors may give (empty: every schedule the fund allows) field in *Donation page: Ramadan*
+	 *
+	 * - **Field Type**: Group
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: ramadan.frequencies[]
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/repeatable-group
+	 */
+	frequencies: prismic.GroupField<Simplify<RamadanDocumentDataFrequenciesItem>>;
+	
+	/**
+	 * First night of Ramadan (Gregorian date, after the moon sighting) field in *Donation page: Ramadan*
+	 *
+	 * - **Field Type**: Date
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: ramadan.season_start
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/date
+	 */
+	season_start: prismic.DateField;
+	
+	/**
+	 * Nights in Ramadan (29 or 30) field in *Donation page: Ramadan*
+	 *
+	 * - **Field Type**: Number
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: ramadan.season_length
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/number
+	 */
+	season_length: prismic.NumberField;/**
 	 * Meta title field in *Donation page: Ramadan*
 	 *
 	 * - **Field Type**: Text
@@ -3470,6 +3683,21 @@ export interface SadaqahDocumentDataPresetsItem {
 	 * - **Documentation**: https://prismic.io/docs/fields/text
 	 */
 	label: prismic.KeyTextField;
+}
+
+/**
+ * Item in *Donation page: Sadaqah → How often donors may give (empty: every schedule the fund allows)*
+ */
+export interface SadaqahDocumentDataFrequenciesItem {
+	/**
+	 * Schedule field in *Donation page: Sadaqah → How often donors may give (empty: every schedule the fund allows)*
+	 *
+	 * - **Field Type**: Select
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: sadaqah.frequencies[].frequency
+	 * - **Documentation**: https://prismic.io/docs/fields/select
+	 */
+	frequency: prismic.SelectField<"once" | "monthly">;
 }
 
 /**
@@ -3573,7 +3801,18 @@ interface SadaqahDocumentData {
 	 * - **Tab**: Main
 	 * - **Documentation**: https://prismic.io/docs/fields/number
 	 */
-	default_amount: prismic.NumberField;/**
+	default_amount: prismic.NumberField;
+	
+	/**
+	 * How often donors may give (empty: every schedule the fund allows) field in *Donation page: Sadaqah*
+	 *
+	 * - **Field Type**: Group
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: sadaqah.frequencies[]
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/repeatable-group
+	 */
+	frequencies: prismic.GroupField<Simplify<SadaqahDocumentDataFrequenciesItem>>;/**
 	 * Meta title field in *Donation page: Sadaqah*
 	 *
 	 * - **Field Type**: Text
@@ -3744,7 +3983,18 @@ interface TaintedWealthDocumentData {
 	 * - **Tab**: Main
 	 * - **Documentation**: https://prismic.io/docs/fields/number
 	 */
-	default_amount: prismic.NumberField;/**
+	default_amount: prismic.NumberField;
+	
+	/**
+	 * Purification note (shown beside the form) field in *Donation page: Tainted wealth*
+	 *
+	 * - **Field Type**: Rich Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: tainted_wealth.purification_note
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/rich-text
+	 */
+	purification_note: prismic.RichTextField;/**
 	 * Meta title field in *Donation page: Tainted wealth*
 	 *
 	 * - **Field Type**: Text
@@ -4441,6 +4691,7 @@ declare module "@prismicio/client" {
 			DhulHijjahDocument,
 			DhulHijjahDocumentData,
 			DhulHijjahDocumentDataPresetsItem,
+			DhulHijjahDocumentDataFrequenciesItem,
 			FaqPageDocument,
 			FaqPageDocumentData,
 			FaqPageDocumentDataFaqsItem,
@@ -4465,6 +4716,7 @@ declare module "@prismicio/client" {
 			JumuahGivingDocument,
 			JumuahGivingDocumentData,
 			JumuahGivingDocumentDataPresetsItem,
+			JumuahGivingDocumentDataFrequenciesItem,
 			LandingPageDocument,
 			LandingPageDocumentData,
 			LandingPageDocumentDataSlicesSlice,
@@ -4487,12 +4739,15 @@ declare module "@prismicio/client" {
 			QurbanDocument,
 			QurbanDocumentData,
 			QurbanDocumentDataPresetsItem,
+			QurbanDocumentDataAnimalOptionsItem,
 			RamadanDocument,
 			RamadanDocumentData,
 			RamadanDocumentDataPresetsItem,
+			RamadanDocumentDataFrequenciesItem,
 			SadaqahDocument,
 			SadaqahDocumentData,
 			SadaqahDocumentDataPresetsItem,
+			SadaqahDocumentDataFrequenciesItem,
 			TaintedWealthDocument,
 			TaintedWealthDocumentData,
 			TaintedWealthDocumentDataPresetsItem,
