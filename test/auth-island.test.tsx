@@ -332,4 +332,12 @@ describe("account island", () => {
     await waitFor(() => expect(c.querySelector('[role="alert"]')?.textContent).toMatch(/^Error: Network Error: the sign-in service could not be reached/));
     expect(heading(c).textContent).toBe("Sign in");
   });
+
+  it("if the auth library cannot load, says sign-in is unavailable instead of showing a dead form", async () => {
+    current = mount(<AccountApp loadAdapter={() => Promise.reject(Object.assign(new TypeError("Failed to fetch dynamically imported module"), {}))} />);
+    const c = current.container;
+    await stepShown(c, "Sign-in is unavailable");
+    expect(c.querySelector("form")).toBeNull();
+    expect(c.textContent).toContain("Please reload the page or try again later.");
+  });
 });

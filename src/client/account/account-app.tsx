@@ -1,38 +1,17 @@
 /**
- * The account flow as one small state machine: which step is shown, its errors and notices. It
- * talks only to an AuthAdapter (Amplify in the browser, a scripted fake in tests), so every step,
- * including MFA challenges, can be driven in component tests. No window/document during render.
+ * The account flow's markup: one step at a time, each with its form. State and rules live in
+ * useAccountFlow; the app talks only to an AuthAdapter (Amplify in the browser, a scripted fake in
+ * tests), so every step, including MFA challenges, can be driven in component tests. No
+ * window/document during render.
  */
-import { useEffect, useRef, useState } from "react";
-import { describeAuthError, validateChallengeResponse, validateCode, validateEmail, validatePassword, type AuthContext } from "../../auth/messages.js";
-import type { AccountDetails, AuthAdapter, SignInStep } from "../../auth/types.js";
+import { validateChallengeResponse, validateCode, validateEmail, validatePassword, describeAuthError } from "../../auth/messages.js";
+import type { AuthAdapter } from "../../auth/types.js";
 import { AccountView } from "./account-view.js";
-import { ChallengeForm, challengeTitle, type ChallengeStep } from "./challenge-form.js";
-import { onlyErrors, type FieldErrors } from "./field.js";
+import { ChallengeForm, challengeTitle } from "./challenge-form.js";
+import { onlyErrors } from "./field.js";
 import { ConfirmSignUpForm, ForgotPasswordForm, ResetPasswordForm, SignInForm, SignUpForm } from "./forms.js";
 import { Step } from "./step.js";
-
-type View =
-  | { name: "loading" }
-  | { name: "sign-in"; email?: string }
-  | { name: "sign-up"; email?: string }
-  | { name: "confirm"; email: string; destination?: string }
-  | { name: "forgot"; email?: string }
-  | { name: "reset"; email: string; destination?: string }
-  | { name: "challenge"; email: string; step: ChallengeStep }
-  | { name: "account"; account: AccountDetails };
-
-/** Which inputs each view has, so an error about a field lands beside it or at the top. */
-const FIELDS: Record<View["name"], string[]> = {
-  loading: [],
-  "sign-in": ["email", "password"],
-  "sign-up": ["email", "password"],
-  confirm: ["code"],
-  forgot: ["email"],
-  reset: ["code", "password"],
-  challenge: ["response"],
-  account: [],
-};
+import { useAccountFlow } from "./use-account-flow.js";
 
 export interface AccountAppProps {
   /** Resolves the adapter once, in an effect (the browser lazily imports Amplify here). */
@@ -40,100 +19,17 @@ export interface AccountAppProps {
 }
 
 export function AccountApp({ loadAdapter }: AccountAppProps) {
-  const [view, setView] = useState<View>({ name: "loading" });
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [moved, setMoved] = useState(false);
-  const adapter = useRef<AuthAdapter | null>(null);
-  const busyRef = useRef(false);
-  const root = useRef<HTMLDivElement>(null);
-
-  const go = (next: View, message: { notice?: string; error?: string } = {}) => {
-    setView(next);
-    setErrors({});
-    setFormError(message.error ?? null);
-    setNotice(message.notice ?? null);
-    setMoved(true);
-  };
-
-  const showAccount = async (a: AuthAdapter) => go({ name: "account", account: await a.loadAccount() });
-
-  const afterSignIn = async (a: AuthAdapter, step: SignInStep, email: string) => {
-    if (step.step === "DONE") return showAccount(a);
-    if (step.step === "CONFIRM_SIGN_UP") {
-      const sent = await a.resendSignUpCode(email);
-      return go({ name: "confirm", email, ...sent }, { notice: "Your e-mail address is not confirmed yet. We sent you a new code." });
-    }
-    if (step.step === "RESET_PASSWORD") {
-      const reset = await a.resetPassword(email);
-      return go({ name: "reset", email, ...(reset.step === "CONFIRM_RESET_PASSWORD" ? { destination: reset.destination } : {}) }, { notice: "You need to choose a new password." });
-    }
-    go({ name: "challenge", email, step });
-  };
-
-  useEffect(() => {
-    let live = true;
-    (async () => {
-      try {
-        const a = await loadAdapter();
-        adapter.current = a;
-        const user = await a.currentUser();
-        if (!live) return;
-        if (user) await showAccount(a);
-        else setView({ name: "sign-in" });
-      } catch (error) {
-        if (live) setView({ name: "sign-in" }), setFormError(describeAuthError(error, "account").message);
-      }
-    })();
-    return () => {
-      live = false;
-    };
-    // The adapter is resolved once per mount.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
-
-  // After a failed submit, put the keyboard on the first field that needs attention.
-  useEffect(() => {
-    if (Object.keys(errors).length === 0) return;
-    const invalid = root.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
-    (invalid?.tagName === "FIELDSET" ? invalid.querySelector<HTMLElement>("input") : invalid)?.focus();
-  }, [errors]);
-
-  const run = async (context: AuthContext, fieldErrors: FieldErrors, action: (a: AuthAdapter) => Promise<void>) => {
-    const a = adapter.current;
-    if (!a || busyRef.current) return;
-    if (Object.keys(fieldErrors).length > 0) {
-      setErrors(fieldErrors);
-      setFormError(null);
-      return;
-    }
-    busyRef.current = true;
-    setBusy(true);
-    setErrors({});
-    setFormError(null);
-    try {
-      await action(a);
-    } catch (error) {
-      const donor = describeAuthError(error, context);
-      const email = "email" in view ? view.email : undefined;
-      if (donor.invalidatesSession) go({ name: "sign-in", email }, { error: donor.message });
-      else if (donor.next === "reset-password" && context === "sign-in") go({ name: "forgot", email }, { notice: donor.message });
-      else if (donor.field && FIELDS[view.name].includes(donor.field)) setErrors({ [donor.field]: donor.message });
-      else setFormError(donor.message);
-    } finally {
-      busyRef.current = false;
-      setBusy(false);
-    }
-  };
-
+  const { view, setView, errors, formError, notice, setNotice, busy, moved, root, go, run, afterSignIn } = useAccountFlow(loadAdapter);
   const toSignIn = (email?: string) => () => go({ name: "sign-in", email });
   let title: string;
   let body: React.ReactNode = null;
   switch (view.name) {
     case "loading":
       title = "Checking whether you are signed in";
+      break;
+    case "unavailable":
+      title = "Sign-in is unavailable";
+      body = <p>{view.message} Please reload the page or try again later.</p>;
       break;
     case "sign-in":
       title = "Sign in";
