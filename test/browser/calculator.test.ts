@@ -1,0 +1,189 @@
+/**
+ * The zakat calculator in real Chromium against a real build of the sample site (silver $1.55/g,
+ * nisab 595 g × $1.55 = $922.25, prices as at 1 November 2026): what a donor does, keyboard only.
+ * Also: an invalid calculate_page fails the build naming the document.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { createFixture, PROJECT_ROOT, type Fixture } from "../support/build-fixture.js";
+import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
+import { isolatedContext, launchBrowser, watchProblems, type PageProblems } from "../support/browser.js";
+import { axeViolations, formatViolations } from "../support/axe.js";
+import { NzfError } from "../../src/core/errors.js";
+
+let fixture: Fixture;
+let server: StaticServer;
+let browser: Browser;
+let context: BrowserContext;
+
+beforeAll(async () => {
+  fixture = await createFixture({ sample: true });
+  await fixture.run();
+  server = await startStaticServer({ root: fixture.config.outDir });
+  browser = await launchBrowser();
+  context = await isolatedContext(browser);
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await server?.stop();
+  await fixture?.cleanup();
+});
+
+const CASH = "Cash and bank balances (including offset accounts)";
+
+async function openCalculator(page: Page): Promise<void> {
+  await page.goto(server.url + "/calculate/");
+  await page.waitForSelector('[data-island="calculator"][data-hydrated="true"]');
+  await page.locator(".calc-layout:not([hidden])").waitFor();
+}
+
+/** What a keyboard user is looking for: a field by its label, a section by its title, or a control by its text. */
+type Target = { label: string } | { section: string } | { text: string };
+
+/** Presses Tab until the focused element is the target, like a keyboard user looking for a control. */
+async function tabTo(page: Page, target: Target): Promise<void> {
+  for (let i = 0; i < 80; i++) {
+    await page.keyboard.press("Tab");
+    const found = await page.evaluate((t) => {
+      const el = document.activeElement;
+      if (!el) return false;
+      if ("label" in t) return (el as HTMLInputElement).labels?.[0]?.textContent === t.label;
+      if ("section" in t) return el.tagName === "SUMMARY" && el.querySelector(".calc-group-title")?.textContent === t.section;
+      return el.textContent === t.text;
+    }, target);
+    if (found) return;
+  }
+  throw new Error(`Tab never reached ${JSON.stringify(target)}`);
+}
+
+/** Console errors, uncaught exceptions and failed requests to our own server. */
+function ownProblems(seen: PageProblems): string[] {
+  return [...seen.consoleErrors.filter((e) => !/ERR_(NAME_NOT_RESOLVED|BLOCKED_BY_CLIENT)/.test(e)), ...seen.pageErrors, ...seen.failedRequests.filter((r) => r.startsWith(server.url))];
+}
+const summary = (page: Page) => page.locator(".calc-summary").textContent();
+
+describe("the zakat calculator in Chromium", () => {
+  it("a donor fills the form by keyboard only, sees the result, reloads to find their figures, and pays", async () => {
+    const page = await context.newPage();
+    const seen = watchProblems(page);
+    await openCalculator(page);
+
+    await tabTo(page, { label: CASH });
+    await page.keyboard.type("12,000");
+    await tabTo(page, { section: "What you owe now" });
+    await page.keyboard.press("Enter");
+    await tabTo(page, { label: "Debts due now" });
+    await page.keyboard.type("$1,000");
+    // 12,000 − 1,000 = 11,000 ≥ 922.25; × 2.5% = $275.00.
+    await expect.poll(() => summary(page)).toBe("Assets $12,000.00 less liabilities $1,000.00 leaves $11,000.00, at or above the nisab of $922.25: zakat due at 2.5% is $275.00.");
+    expect(await page.locator(".calc-summary").getAttribute("role")).toBe("status");
+
+    await page.reload();
+    await page.waitForSelector('[data-island="calculator"][data-hydrated="true"]');
+    await expect.poll(() => page.getByLabel(CASH, { exact: true }).inputValue()).toBe("12,000");
+    expect(await page.getByLabel("Debts due now", { exact: true }).inputValue()).toBe("$1,000");
+    expect(await summary(page)).toContain("zakat due at 2.5% is $275.00.");
+
+    await tabTo(page, { text: "Pay my zakat" });
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/\/pay\/zakat\/\?amount=/);
+    const url = new URL(page.url());
+    expect(url.pathname).toBe("/pay/zakat/");
+    expect(url.searchParams.get("amount")).toBe("275.00");
+    expect(await page.locator("h1").textContent()).toBeTruthy();
+    expect(ownProblems(seen)).toEqual([]);
+    await page.evaluate(() => localStorage.clear());
+    await page.close();
+  }, 60_000);
+
+  it("bad input shows its message under the field and keeps everything else; axe-core stays clean", async () => {
+    const page = await context.newPage();
+    const seen = watchProblems(page);
+    await openCalculator(page);
+    const initial = await axeViolations(page);
+    expect(formatViolations("/calculate/", initial)).toBe("");
+
+    await tabTo(page, { label: CASH });
+    await page.keyboard.type("5000");
+    await tabTo(page, { section: "Cryptocurrency" });
+    await page.keyboard.press("Enter");
+    await tabTo(page, { label: "Cryptocurrency" });
+    await page.keyboard.type("lots");
+    await page.keyboard.press("Tab");
+
+    const crypto = page.getByLabel("Cryptocurrency", { exact: true });
+    await expect.poll(() => crypto.getAttribute("aria-invalid")).toBe("true");
+    const describedBy = (await crypto.getAttribute("aria-describedby"))!;
+    const message = page.locator(`[id="${describedBy.split(" ").pop()}"]`);
+    expect(await message.textContent()).toBe("Enter an amount in dollars, like 1,200.50.");
+    expect(await message.isVisible()).toBe(true);
+    expect(await page.getByLabel(CASH, { exact: true }).inputValue()).toBe("5000");
+    expect(await crypto.inputValue()).toBe("lots");
+    expect(await summary(page)).toBe("Check the field marked in the form; the result will update when it is fixed.");
+    expect(await page.getByText("Pay my zakat", { exact: true }).count()).toBe(0);
+    const withError = await axeViolations(page);
+    expect(formatViolations("/calculate/ with an error", withError)).toBe("");
+
+    await crypto.focus();
+    await page.keyboard.press("Control+A");
+    await page.keyboard.type("250");
+    await expect.poll(() => crypto.getAttribute("aria-invalid")).toBeNull();
+    // 5,250 × 2.5% = $131.25.
+    expect(await summary(page)).toContain("zakat due at 2.5% is $131.25.");
+
+    // Every section open, with gold items: still clean.
+    const sections = page.locator("details.calc-group");
+    for (let i = 0; i < (await sections.count()); i++) {
+      if ((await sections.nth(i).getAttribute("open")) === null) await sections.nth(i).locator("> summary").press("Enter");
+    }
+    expect(await page.locator("details.calc-group:not([open])").count()).toBe(0);
+    await page.getByRole("button", { name: "Add another gold item" }).press("Enter");
+    expect(formatViolations("/calculate/ all open", await axeViolations(page))).toBe("");
+    await page.getByRole("button", { name: "Clear my figures" }).press("Enter");
+    expect(await page.getByLabel(CASH, { exact: true }).inputValue()).toBe("");
+    expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes("zakat")))).toEqual([]);
+    expect(ownProblems(seen)).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it("without JavaScript the page explains how to calculate and shows the current nisab", async () => {
+    const noJs = await browser.newContext({ javaScriptEnabled: false });
+    const page = await noJs.newPage();
+    await page.goto(server.url + "/calculate/");
+    expect(await page.locator(".nisab-note").textContent()).toContain("= $922.25");
+    expect(await page.getByText("you can calculate by hand").isVisible()).toBe(true);
+    expect(await page.locator(".calc-layout").isVisible()).toBe(false);
+    await noJs.close();
+  });
+});
+
+describe("an invalid calculate_page", () => {
+  it("fails the build with an error naming the document and the field", async () => {
+    const contentDir = await mkdtemp(join(tmpdir(), "nzf-calc-content-"));
+    try {
+      await cp(join(PROJECT_ROOT, "content-cache/sample"), join(contentDir, "sample"), { recursive: true });
+      const file = join(contentDir, "sample/snapshot.json");
+      const snapshot = JSON.parse(await readFile(file, "utf8"));
+      const doc = snapshot.documents.find((d: { type: string }) => d.type === "calculate_page");
+      doc.data.silver_price_per_gram = null;
+      await writeFile(file, JSON.stringify(snapshot));
+      const broken = await createFixture({ sample: true, contentDir });
+      try {
+        const error = await broken.run().then(() => null, (e: unknown) => e);
+        expect(error).toBeInstanceOf(NzfError);
+        const text = `${(error as Error).message} ${String((error as { cause?: Error }).cause?.message)}`;
+        expect(text).toContain(doc.id);
+        expect(text).toContain("silver_price_per_gram is empty");
+      } finally {
+        await broken.cleanup();
+      }
+    } finally {
+      await rm(contentDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
