@@ -3,7 +3,7 @@
  * The CLI, watch mode, the webhook server and the tests all call this one function.
  */
 import { createHash } from "node:crypto";
-import { mkdir, readFile, writeFile, stat } from "node:fs/promises";
+import { mkdir, rm, writeFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { BuildConfig } from "./core/config.js";
 import type { Logger } from "./core/logger.js";
@@ -16,9 +16,12 @@ import { runImageStage, publishImageFiles } from "./images/image-stage.js";
 import { bundleClient, copyClientBundle } from "./render/island-bundle.js";
 import { loadTemplates } from "./render/template-bundle.js";
 import { buildStylesheet } from "./render/styles.js";
-import { renderAndWrite } from "./render/render-stage.js";
+import { renderAndWrite, type RenderedPage } from "./render/render-stage.js";
+import { changedDependencies, documentHashes, isAffected } from "./render/dependencies.js";
+import { linkPublishedSite, readBuildRecord, writeBuildRecord, type BuildRecord } from "./publish/incremental.js";
 import { createStaging, discardStaging, publishStaging, recoverInterruptedPublish } from "./publish/publish.js";
 import { writeSiteFiles } from "./render/site-files.js";
+import { previewPublicEnv } from "./preview/public-config.js";
 
 export interface BuildDeps {
   logger: Logger;
@@ -30,14 +33,19 @@ export interface BuildDeps {
 
 export interface BuildResult {
   pages: number;
+  /** Pages whose HTML was written this build (the rest were unchanged). */
+  pagesRebuilt: number;
   images: number;
   /** False when nothing changed since the last build and dist/ was left as it was. */
   published: boolean;
   ms: number;
   stages: Record<string, number>;
   snapshot: { name: string; ref: string; documents: number };
-  /** Island bundle bytes per page template, for the benchmark. */
   outDir: string;
+}
+
+function hashOf(value: unknown): string {
+  return createHash("sha1").update(JSON.stringify(value)).digest("hex");
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -89,41 +97,52 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   const pages = await stage("pages", async () => planPages(graph));
   const localImages = join(config.contentDir, content.name, "images");
   const images = await stage("images", () => runImageStage(snapshot.documents, { localDir: localImages, cacheDir: config.imageCacheDir }, { logger, fetch: deps.fetch }));
-  const client = await stage("islands", () => bundleClient({ root: config.root, cacheDir: join(config.workDir, "islands") }));
+  const client = await stage("islands", () => bundleClient({ root: config.root, cacheDir: join(config.workDir, "islands"), publicEnv: previewPublicEnv(config, deps.publicConfig) }));
   const templates = await stage("templates", () => loadTemplates(config.root, config.workDir));
   const stylesheet = await stage("styles", () => buildStylesheet(config.root));
   const publicConfig = deps.publicConfig ?? {};
 
-  // Everything the output depends on. Unchanged → dist/ is already this build.
-  const snapshotHash = createHash("sha1").update(await readFile(content.file)).digest("hex");
-  const buildKey = createHash("sha1")
-    .update(JSON.stringify([snapshotHash, templates.hash, client.bundle, stylesheet.url, images.files, config.siteUrl, config.repository, publicConfig]))
-    .digest("hex");
+  // What every page depends on; a change here re-renders every page (identical HTML is still not rewritten).
+  const globalKey = hashOf([templates.hash, client.bundle, stylesheet.url, images.files.map((f) => f.to), config.siteUrl, config.repository, publicConfig]);
+  const documents = documentHashes(snapshot.documents);
+  const key = hashOf([globalKey, documents]);
   const recordFile = join(config.workDir, "last-build.json");
-  const last = await readFile(recordFile, "utf8").then((t) => JSON.parse(t) as { key: string; outDir: string; pages: number }, () => null);
-  if (last && last.key === buildKey && last.outDir === config.outDir && (await exists(join(config.outDir, "index.html")))) {
+  const last = await readBuildRecord(recordFile);
+  const haveSite = await exists(join(config.outDir, "index.html"));
+  const incremental = last !== null && last.outDir === config.outDir && haveSite;
+  if (incremental && last.key === key) {
     const ms = performance.now() - started;
     logger.info("build", `Nothing changed: ${config.outDir} is up to date (${pages.length} pages) in ${formatMs(ms)}`);
-    return { pages: pages.length, images: images.count, published: false, ms, stages, snapshot: { name: content.name, ref: snapshot.ref, documents: snapshot.documents.length }, outDir: config.outDir };
+    return { pages: pages.length, pagesRebuilt: 0, images: images.count, published: false, ms, stages, snapshot: { name: content.name, ref: snapshot.ref, documents: snapshot.documents.length }, outDir: config.outDir };
   }
+  // Pages whose recorded dependencies did not change keep their published HTML without rendering.
+  const sameGlobals = incremental && last.globalKey === globalKey;
+  const changed = sameGlobals ? changedDependencies(last.documents, documents, (id) => graph.byId(id)?.type, last.types) : null;
+  const toRender = changed ? pages.filter((p) => !last!.pages[p.file] || isAffected(last!.pages[p.file]!.deps, changed)) : pages;
 
   const staging = await createStaging(config.outDir);
+  let rendered: RenderedPage[];
   try {
+    if (incremental) await stage("link", () => linkPublishedSite(config.outDir, staging, Object.keys(last!.pages)));
+    // Pages that no longer exist (a deleted case) must not survive from the linked site.
+    if (incremental) for (const file of Object.keys(last!.pages)) if (!pages.some((p) => p.file === file)) await rm(join(staging, file), { force: true });
     const assets = { css: [stylesheet.url], islands: client.bundle.islands, scripts: client.bundle.scripts };
-    const rendered = await stage("render", () =>
+    const previousHashes = incremental ? Object.fromEntries(Object.entries(last!.pages).map(([file, page]) => [file, page.hash])) : undefined;
+    rendered = await stage("render", () =>
       renderAndWrite({
-        pages,
+        pages: toRender,
         module: templates.module,
         graph,
         images: images.lookup,
         site: { siteUrl: config.siteUrl, repository: config.repository, public: publicConfig },
         assets,
         siteDir: staging,
+        previousHashes,
       }),
     );
     await stage("assets", async () => {
       await mkdir(join(staging, "_assets"), { recursive: true });
-      await writeFile(join(staging, stylesheet.file), stylesheet.css);
+      if (!(await exists(join(staging, stylesheet.file)))) await writeFile(join(staging, stylesheet.file), stylesheet.css);
       await copyClientBundle(client.outDir, staging);
       await publishImageFiles(images.files, staging);
       await writeSiteFiles({ siteDir: staging, pages, rendered, config, graph, images: images.lookup, assets });
@@ -133,11 +152,20 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
     await discardStaging(staging);
     throw error;
   }
-  await mkdir(config.workDir, { recursive: true });
-  await writeFile(recordFile, JSON.stringify({ key: buildKey, outDir: config.outDir, pages: pages.length }));
+  const pageRecords: BuildRecord["pages"] = {};
+  for (const page of pages) {
+    const fresh = rendered.find((r) => r.page.file === page.file);
+    const kept = last?.pages[page.file];
+    if (fresh) pageRecords[page.file] = { deps: fresh.deps, hash: fresh.hash };
+    else if (kept) pageRecords[page.file] = kept;
+  }
+  const types = Object.fromEntries(snapshot.documents.map((d) => [d.id, d.type]));
+  await writeBuildRecord(recordFile, { version: 1, globalKey, key, outDir: config.outDir, documents, types, pages: pageRecords });
+  const pagesRebuilt = rendered.filter((r) => r.written).length;
 
   const ms = performance.now() - started;
   for (const [name, t] of Object.entries(stages)) logger.debug("build", `${name.padEnd(9)} ${formatMs(t)}`);
-  logger.info("build", `Built ${pages.length} pages, ${images.count} images in ${formatMs(ms)} → ${config.outDir}`);
-  return { pages: pages.length, images: images.count, published: true, ms, stages, snapshot: { name: content.name, ref: snapshot.ref, documents: snapshot.documents.length }, outDir: config.outDir };
+  const rebuiltNote = pagesRebuilt === pages.length ? "" : ` (${pagesRebuilt} rewritten, ${toRender.length} rendered)`;
+  logger.info("build", `Built ${pages.length} pages${rebuiltNote}, ${images.count} images in ${formatMs(ms)} → ${config.outDir}`);
+  return { pages: pages.length, pagesRebuilt, images: images.count, published: true, ms, stages, snapshot: { name: content.name, ref: snapshot.ref, documents: snapshot.documents.length }, outDir: config.outDir };
 }

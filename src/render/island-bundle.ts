@@ -137,5 +137,6 @@ export async function bundleClient(options: BundleClientOptions): Promise<{ bund
 export async function copyClientBundle(outDir: string, siteDir: string): Promise<void> {
   const target = join(siteDir, PUBLIC_PATH.slice(1));
   await mkdir(target, { recursive: true });
-  await cp(outDir, target, { recursive: true });
+  // Names carry content hashes: an existing file is already right (and may be linked to the live site).
+  await cp(outDir, target, { recursive: true, force: false, errorOnExist: false });
 }

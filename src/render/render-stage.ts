@@ -1,9 +1,11 @@
 /**
- * Renders every planned page with the template bundle and writes the HTML into the staging folder.
- * Failures are collected: one broken document does not hide the others, and each failure names the
- * document id and the output path.
+ * Renders the planned pages with the template bundle and writes the HTML into the staging folder.
+ * Each page renders through a tracking view of the content graph, so the build records which
+ * documents it depends on. Failures are collected: one broken document does not hide the others,
+ * and each failure names the document id and the output path.
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import pLimit from "p-limit";
 import { NzfAggregateError, NzfError } from "../core/errors.js";
@@ -11,12 +13,18 @@ import type { ContentGraph } from "../content/graph.js";
 import type { PageEntry } from "./pages.js";
 import type { TemplateModule } from "./template-bundle.js";
 import type { ImageLookup, PageMeta, SiteAssets, SiteSettings } from "./types.js";
+import { trackingGraph, type Dependency } from "./dependencies.js";
 
 export interface RenderedPage {
   page: PageEntry;
   islands: string[];
   meta: PageMeta;
   bytes: number;
+  /** Everything the page read from the content graph, sorted. */
+  deps: string[];
+  hash: string;
+  /** False when the page's HTML was identical to the published one and was not rewritten. */
+  written: boolean;
 }
 
 export interface RenderStageInput {
@@ -27,19 +35,23 @@ export interface RenderStageInput {
   site: SiteSettings;
   assets: SiteAssets;
   siteDir: string;
-  /** Only these files are written; the others are kept from the previous build (incremental). */
-  shouldWrite?: (page: PageEntry, html: string) => boolean;
+  /** The published hash of each page's HTML (by file): identical pages are not rewritten. */
+  previousHashes?: Record<string, string>;
 }
 
 export async function renderAndWrite(input: RenderStageInput): Promise<RenderedPage[]> {
   const failures: NzfError[] = [];
   const rendered: RenderedPage[] = [];
-  const writes: { file: string; html: string }[] = [];
+  const writes: { file: string; html: string; linked: boolean }[] = [];
   for (const page of input.pages) {
     try {
-      const out = input.module.renderPage({ page, graph: input.graph, images: input.images, site: input.site, assets: input.assets });
-      rendered.push({ page, islands: out.islands, meta: out.meta, bytes: Buffer.byteLength(out.html) });
-      if (!input.shouldWrite || input.shouldWrite(page, out.html)) writes.push({ file: join(input.siteDir, page.file), html: out.html });
+      const deps = new Set<Dependency>();
+      const out = input.module.renderPage({ page, graph: trackingGraph(input.graph, deps), images: input.images, site: input.site, assets: input.assets });
+      const hash = createHash("sha1").update(out.html).digest("hex");
+      const previous = input.previousHashes?.[page.file];
+      const written = previous !== hash;
+      if (written) writes.push({ file: join(input.siteDir, page.file), html: out.html, linked: previous !== undefined });
+      rendered.push({ page, islands: out.islands, meta: out.meta, bytes: Buffer.byteLength(out.html), deps: [...deps].sort(), hash, written });
     } catch (error) {
       const about = page.documentId ? `document ${page.documentId} (${page.template})` : `the "${page.template}" page`;
       failures.push(new NzfError("RENDER_FAILED", `Rendering ${about} failed: ${(error as Error).message}`, { subject: page.file, cause: error }));
@@ -50,6 +62,14 @@ export async function renderAndWrite(input: RenderStageInput): Promise<RenderedP
   const dirs = [...new Set(writes.map((w) => dirname(w.file)))].sort();
   for (const dir of dirs) await mkdir(dir, { recursive: true });
   const limit = pLimit(32);
-  await Promise.all(writes.map((w) => limit(() => writeFile(w.file, w.html))));
+  await Promise.all(
+    writes.map((w) =>
+      limit(async () => {
+        // A published page is a hard link into the live site: unlink it rather than write through it.
+        if (w.linked) await rm(w.file, { force: true });
+        await writeFile(w.file, w.html);
+      }),
+    ),
+  );
   return rendered;
 }
