@@ -64,18 +64,21 @@ export async function writeSiteFiles(input: SiteFilesInput): Promise<void> {
   const notFound = input.pages.find((p) => p.template === "404");
   if (notFound) await write(OFFLINE_URL, offlinePageFrom(await readFile(join(siteDir, notFound.file), "utf8"), siteName));
 
+  // Every page's HTML, read back from the staging folder: in an incremental build only some pages
+  // were rendered this time, but the sitemap and the CSP hashes cover the whole site.
+  const htmlPages = input.pages.filter((p) => p.file.endsWith(".html"));
+  const html = await Promise.all(htmlPages.map((p) => readFile(join(siteDir, p.file), "utf8")));
+  const noindex = new Set(htmlPages.filter((_, i) => /<meta name="robots" content="[^"]*noindex/.test(html[i]!)).map((p) => p.path));
   const lastmod = (page: PageEntry) => {
     const date = page.documentId ? input.graph.byId(page.documentId)?.last_publication_date : undefined;
     return date ? date.slice(0, 10) : undefined;
   };
-  const noindex = new Set(input.rendered.filter((r) => r.meta.noindex).map((r) => r.page.path));
   await write("/sitemap.xml", sitemapXml(config.siteUrl, input.pages.map((page) => ({ page, noindex: noindex.has(page.path), lastmod: lastmod(page) }))));
   await write("/robots.txt", robotsTxt(config.siteUrl));
 
   // Hash whatever inline code the HTML has (JSON data blocks excluded), plus the preview dialogs'
   // <style>, which the preview island renders in the browser.
-  const htmlFiles = [...input.rendered.map((r) => r.page.file), ...(notFound ? [OFFLINE_URL.slice(1)] : [])];
-  const html = await Promise.all(htmlFiles.map((file) => readFile(join(siteDir, file), "utf8")));
+  if (notFound) html.push(await readFile(join(siteDir, OFFLINE_URL.slice(1)), "utf8"));
   const inline = inlineHashes(html);
   const csp = contentSecurityPolicy({
     publicConfig: input.publicConfig,

@@ -47,7 +47,8 @@ function cacheThisPage(worker: ServiceWorker | null): void {
     .getEntriesByType("resource")
     .filter((e) => (e as PerformanceResourceTiming).initiatorType === "img" && new URL(e.name).origin === location.origin)
     .map((e) => e.name);
-  worker?.postMessage({ type: "CACHE_URLS", payload: { urlsToCache: [location.href, ...images] } });
+  // Handled by Workbox's router (the same routes as real requests); text/html marks the page.
+  worker?.postMessage({ type: "CACHE_URLS", payload: { urlsToCache: [[location.href, { headers: { accept: "text/html" } }], ...images] } });
 }
 
 function onUpdateFound(registration: ServiceWorkerRegistration): void {
@@ -71,7 +72,7 @@ function onUpdateFound(registration: ServiceWorkerRegistration): void {
 
 if (location.protocol !== "https:" && !LOCAL_HOSTS.includes(location.hostname)) {
   console.error("Service workers can only be used over HTTPS, or on localhost for development");
-} else if ("serviceWorker" in navigator) {
+} else if (navigator.serviceWorker) {
   navigator.serviceWorker
     .register("/sw.js")
     .then((registration) => {

@@ -34,8 +34,15 @@ clientsClaim();
 cleanupOutdatedCaches();
 precacheAndRoute(self.__WB_MANIFEST);
 
+// Navigations, and the page's own "cache this page" request (CACHE_URLS messages build plain
+// requests, which are never mode "navigate"; the registration script marks them text/html).
+const isPage = (request: Request, url: URL) =>
+  request.mode === "navigate" || (url.origin === self.location.origin && (request.headers.get("accept") ?? "").startsWith("text/html"));
+const isImage = (request: Request, url: URL) =>
+  url.origin === self.location.origin && (request.destination === "image" || url.pathname.startsWith("/_images/"));
+
 registerRoute(
-  ({ request }) => request.mode === "navigate",
+  ({ request, url }) => isPage(request, url),
   new NetworkFirst({
     cacheName: PAGE_CACHE,
     networkTimeoutSeconds: 3,
@@ -44,7 +51,7 @@ registerRoute(
 );
 
 registerRoute(
-  ({ request, url }) => request.destination === "image" && url.origin === self.location.origin,
+  ({ request, url }) => isImage(request, url),
   new CacheFirst({
     cacheName: IMAGE_CACHE,
     plugins: [new CacheableResponsePlugin({ statuses: [200] }), new ExpirationPlugin({ maxEntries: 150, maxAgeSeconds: 30 * 24 * 3600, purgeOnQuotaError: true })],

@@ -1,0 +1,147 @@
+/**
+ * The service worker and the tag manager in real Chromium, against two real builds of the sample
+ * site served on loopback with the generated `_headers` (CSP enforced): the worker registers on
+ * localhost, visited pages open with the server down and the browser offline, a new build is
+ * picked up and flags the page as updated, and the data layer gets the route-change event from a
+ * stand-in for the tag manager (served at its real URL at the network layer).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { build } from "../../src/build.js";
+import type { BuildConfig } from "../../src/core/config.js";
+import { createFixture, type Fixture } from "../support/build-fixture.js";
+import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
+import { isolatedContext, launchBrowser, watchProblems } from "../support/browser.js";
+import { headersFor, parseHeadersFile, type HeaderRule } from "../../src/pwa/headers.js";
+
+const GTM_STAND_IN = `window.__gtmStandIn = document.currentScript && document.currentScript.src; (window.dataLayer = window.dataLayer || []).push({ event: "stand-in-loaded" });`;
+
+let fixture: Fixture;
+let second: BuildConfig;
+let server: StaticServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let root: string;
+let rules: HeaderRule[];
+/** When true the server drops every connection: the network is really gone. */
+let down = false;
+
+beforeAll(async () => {
+  fixture = await createFixture({ sample: true });
+  await fixture.run();
+  // The "next deploy": same content under another site URL, so the 404 page (precached) changes.
+  second = { ...fixture.config, outDir: join(fixture.dir, "dist-next"), siteUrl: "https://next.example.org" };
+  await build(second, { logger: fixture.logger });
+  root = fixture.config.outDir;
+  rules = parseHeadersFile(await readFile(join(root, "_headers"), "utf8"));
+  server = await startStaticServer({
+    root: () => root,
+    headers: (path) => headersFor(rules, path),
+    intercept: (req, res) => {
+      if (!down) return false;
+      res.destroy();
+      return true;
+    },
+  });
+  browser = await launchBrowser();
+  context = await isolatedContext(browser);
+  await context.route("https://www.googletagmanager.com/**", (route) => route.fulfill({ status: 200, contentType: "text/javascript", body: GTM_STAND_IN }));
+  page = await context.newPage();
+}, 240_000);
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await server?.stop();
+  await fixture?.cleanup();
+});
+
+const cached = (path: string) =>
+  page.evaluate(async (p) => Boolean(await (await caches.open("nzf-pages")).match(new URL(p, location.href).href)), path);
+
+describe("service worker", () => {
+  it("registers /sw.js on localhost and takes control of the page", async () => {
+    const seen = watchProblems(page);
+    await page.goto(server.url + "/");
+    const scriptUrl = await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL);
+    expect(scriptUrl).toBe(server.url + "/sw.js");
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    // The page the donor landed on is cached too (the registration script asks the worker to).
+    await expect.poll(() => cached("/"), { timeout: 10_000 }).toBe(true);
+    expect([...seen.consoleErrors, ...seen.pageErrors]).toEqual([]);
+  });
+
+  it("after one visit, visited pages open with the network off; others show the offline page", async () => {
+    await page.goto(server.url + "/about/");
+    await page.goto(server.url + "/calculate/");
+    await expect.poll(() => cached("/calculate/")).toBe(true);
+    const aboutTitle = await page.goto(server.url + "/about/").then(() => page.title());
+
+    down = true;
+    await context.setOffline(true);
+    try {
+      await page.goto(server.url + "/about/");
+      expect(await page.title()).toBe(aboutTitle);
+      await page.goto(server.url + "/");
+      expect(await page.locator("h1").first().textContent()).toBeTruthy();
+      // The stylesheet comes from the precache: the page is styled offline.
+      const styled = await page.evaluate(() => [...document.styleSheets].some((s) => s.cssRules.length > 0));
+      expect(styled).toBe(true);
+      await page.goto(server.url + "/faq/");
+      expect(await page.locator("h1").first().textContent()).toBe("You are offline");
+    } finally {
+      down = false;
+      await context.setOffline(false);
+    }
+  });
+
+  it("picks up a new build: the update installs, the page is flagged, the next navigation is fresh", async () => {
+    await page.goto(server.url + "/");
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    expect(await page.evaluate(() => document.documentElement.dataset.swUpdated)).toBeUndefined();
+    const before = await page.evaluate(() => fetch("/sw.js").then((r) => r.text()));
+
+    root = second.outDir; // deploy
+    const after = await page.evaluate(() => fetch("/sw.js", { cache: "no-store" }).then((r) => r.text()));
+    expect(after).not.toBe(before);
+    await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())!.update());
+    await page.waitForFunction(() => document.documentElement.dataset.swUpdated === "true" && (window as { __nzfSwUpdated?: boolean }).__nzfSwUpdated === true, undefined, { timeout: 15_000 });
+
+    await page.goto(server.url + "/about/");
+    expect(await page.locator('link[rel="canonical"]').getAttribute("href")).toBe("https://next.example.org/about/");
+  });
+});
+
+describe("tag manager", () => {
+  it("loads GTM-55LSDKV5 from its host and pushes gatsby-route-change to dataLayer on every page view", async () => {
+    const fresh = await context.newPage();
+    for (const path of ["/", "/pay/zakat/"]) {
+      await fresh.goto(server.url + path);
+      await fresh.waitForFunction(() => (window as { dataLayer?: { event?: string }[] }).dataLayer?.some((e) => e.event === "gatsby-route-change"));
+      const layer = await fresh.evaluate(() => (window as unknown as { dataLayer: { event?: string }[] }).dataLayer.map((e) => e.event));
+      expect(layer.filter((e) => e === "gatsby-route-change")).toHaveLength(1);
+      expect(layer).toContain("gtm.js");
+      await fresh.waitForFunction(() => (window as { __gtmStandIn?: string }).__gtmStandIn);
+      expect(await fresh.evaluate(() => (window as { __gtmStandIn?: string }).__gtmStandIn)).toBe("https://www.googletagmanager.com/gtm.js?id=GTM-55LSDKV5");
+      expect(layer.some((e) => e && /web-?vitals/i.test(e))).toBe(false);
+    }
+    await fresh.close();
+  });
+
+  it("when the tag manager is blocked, the page works and throws no error", async () => {
+    const blocked = await isolatedContext(browser);
+    const tab = await blocked.newPage();
+    const seen = watchProblems(tab);
+    await tab.goto(server.url + "/faq/");
+    await tab.waitForSelector('[data-island="faq-filter"][data-hydrated="true"]');
+    await tab.waitForFunction(() => (window as { dataLayer?: { event?: string }[] }).dataLayer?.some((e) => e.event === "gatsby-route-change"));
+    expect(seen.pageErrors).toEqual([]);
+    // The only trace is the blocked request itself.
+    expect(seen.failedRequests.every((r) => r.startsWith("https://www.googletagmanager.com/"))).toBe(true);
+    expect(seen.consoleErrors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
+    await blocked.close();
+  });
+});
