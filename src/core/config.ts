@@ -5,6 +5,8 @@
  */
 import { resolve } from "node:path";
 import { NzfError } from "./errors.js";
+// The specification's repository name rule, shared with the browser preview (checked there at start-up).
+import { isValidRepositoryName } from "../preview/repository-name.js";
 
 export type ContentSource = "auto" | "sample" | "fetched";
 
@@ -45,9 +47,6 @@ export interface ConfigInput {
   verbose?: boolean;
 }
 
-/** The specification's rule: at least 4 characters, alphanumeric or hyphens, starting and ending alphanumeric. */
-export const REPOSITORY_NAME = /^[a-zA-Z0-9][a-zA-Z0-9-]{2,}[a-zA-Z0-9]$/;
-
 function checkUrl(value: string, key: string): string {
   try {
     const url = new URL(value);
@@ -61,7 +60,7 @@ function checkUrl(value: string, key: string): string {
 export function resolveConfig(input: ConfigInput, env: NodeJS.ProcessEnv = process.env): BuildConfig {
   const root = resolve(input.root ?? process.cwd());
   const repository = input.repository ?? env.PRISMIC_REPOSITORY ?? "nzf2020";
-  if (!REPOSITORY_NAME.test(repository)) {
+  if (!isValidRepositoryName(repository)) {
     throw new NzfError("REPOSITORY_NAME_INVALID", `An invalid repository name was given. ("${repository}" from ${input.repository ? "--repository" : "PRISMIC_REPOSITORY"})`, {
       subject: "repository",
     });

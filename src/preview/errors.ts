@@ -129,7 +129,9 @@ export async function fetchRetrying429(fetchFn: FetchLike, url: string, init: Re
     const response = await fetchFn(url, init);
     if (response.status !== 429 || attempt >= maxRetries) return response;
     const wait = retryAfterMs(response.headers.get("retry-after"));
-    await response.body?.cancel().catch(() => undefined);
+    // Read the short body rather than cancel it: cancelling aborts the request (a network error in
+    // the browser's log) and closes a connection the retry could reuse.
+    await response.arrayBuffer().catch(() => undefined);
     if (init.signal?.aborted) return response;
     await sleep(wait);
   }

@@ -45,7 +45,8 @@ export const serverError: Template = {
 };
 
 export const preview: Template = {
-  meta: () => ({ title: "Loading preview", noindex: true }),
+  // The resolver loads the preview bundle itself (every other page only gets the tiny loader).
+  meta: () => ({ title: "Loading preview", noindex: true, scripts: ["preview"] }),
   Body: () => (
     <div className="container section narrow">
       <h1>Loading your preview</h1>

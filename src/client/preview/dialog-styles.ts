@@ -2,7 +2,8 @@
  * Styles of the preview dialogs, rendered once in a <style> element by PreviewDialogs so the island
  * needs no CSS pipeline. Contrast (WCAG AA needs 4.5:1 for text): #1f1f1f on #fff ≈ 16:1, #fff on
  * #663399 ≈ 8.4:1, #5c5c5c on #fff ≈ 6.7:1, #b00020 on #fff ≈ 7.2:1. The incorrect-token state
- * is a red border plus the words 'Incorrect token' and aria-invalid, never colour alone.
+ * is a red border plus the words 'Incorrect token' and aria-invalid, never colour alone. The help
+ * link stands alone on its line, so it gets a 24 px target (WCAG 2.2 target size).
  */
 export const PREVIEW_DIALOG_CSS = `
 .nzf-dialog{border:0;padding:0;margin:auto;max-width:min(32rem,calc(100vw - 2rem));width:100%;background:transparent;color:#1f1f1f;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
@@ -19,7 +20,7 @@ export const PREVIEW_DIALOG_CSS = `
 .nzf-dialog__field-error{margin:.25rem 0 0;color:#b00020;font-weight:600}
 .nzf-dialog__field-error::before{content:"\\26A0\\FE0E  "}
 .nzf-dialog__error-message{margin:0 0 1rem;padding:.5rem .75rem;border-left:4px solid #b00020;background:#fdf2f4;color:#1f1f1f;overflow-wrap:anywhere}
-.nzf-dialog__link{color:#663399;text-decoration:underline}
+.nzf-dialog__link{display:inline-block;min-height:24px;line-height:24px;color:#663399;text-decoration:underline}
 .nzf-dialog__actions{display:flex;gap:.75rem;justify-content:flex-end;margin-top:1.25rem;flex-wrap:wrap}
 .nzf-dialog__button{font:inherit;font-weight:600;padding:.5rem 1rem;border-radius:.25rem;border:2px solid #663399;background:#fff;color:#663399;cursor:pointer}
 .nzf-dialog__button--primary{background:#663399;color:#fff}

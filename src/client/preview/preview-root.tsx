@@ -19,7 +19,9 @@ export interface PreviewRootProps {
   endpoint?: string;
   autoRedirect?: boolean;
   promptForAccessToken?: boolean;
-  /** The page re-renders with draft content here (see run-preview.ts). */
+  /** Loads the drafts and re-renders the page while bootstrapping (see run-preview.ts). */
+  bootstrap?: (ref: string, client: PreviewClient, signal: AbortSignal) => Promise<void>;
+  /** Called once the preview is active (see run-preview.ts). */
   onActive?: (ref: string, client: PreviewClient) => void | Promise<void>;
   /** Every state change, with the page-facing `isPrismicPreview`. */
   onStateChange?: (state: PreviewState, isPrismicPreview: boolean | null) => void;
@@ -49,6 +51,7 @@ export function PreviewRoot(props: PreviewRootProps) {
       endpoint: p.endpoint,
       autoRedirect: p.autoRedirect,
       promptForAccessToken: p.promptForAccessToken,
+      bootstrap: p.bootstrap,
       onActive: p.onActive,
       fetch: p.fetch ?? ((input, init) => globalThis.fetch(input, init)),
       location: p.location ?? window.location,

@@ -8,8 +8,13 @@
  *     navigate there unless autoRedirect is false;
  *   any other page:
  *     no preview cookie for the repository → NOT_A_PREVIEW (the page stays as built);
- *     else START_BOOTSTRAPPING, one query at the preview ref (checks the ref and the access token),
- *     BOOTSTRAPPED, then `onActive(ref, client)`, where the page re-renders with draft content.
+ *     else START_BOOTSTRAPPING, then `bootstrap(ref, client, signal)` (the site loads the drafts and
+ *     re-renders the page; without it, one query at the preview ref checks the ref and the access
+ *     token), BOOTSTRAPPED, then `onActive(ref, client)`.
+ *
+ * Loading the drafts belongs to bootstrapping (as in the Gatsby preview plugin, which fetched every
+ * document at the preview ref while bootstrapping): the loading dialog stays up until the draft is
+ * on screen, and a 401 while loading still leads to the token prompt.
  *
  * The repository name is checked before any request ('An invalid repository name was given.').
  * 401/403 lead to the token prompt (or FAILED 'Unauthorized access' when prompting is off); other
@@ -40,7 +45,12 @@ export interface RunPreviewOptions {
   autoRedirect?: boolean;
   /** Ask for an access token on 401/403 (default true). */
   promptForAccessToken?: boolean;
-  /** Called once the preview is active: re-render the page with drafts at `ref`. Throwing → FAILED. */
+  /**
+   * Runs while bootstrapping: load the drafts at `ref` and show them. Errors map like the check it
+   * replaces (401/403 → token prompt). Check `signal.aborted` before changing the page.
+   */
+  bootstrap?: (ref: string, client: PreviewClient, signal: AbortSignal) => Promise<void>;
+  /** Called once the preview is active. Throwing → FAILED. */
   onActive?: (ref: string, client: PreviewClient) => void | Promise<void>;
   /** Aborting stops requests and silences further events (Cancel, unmount). */
   signal?: AbortSignal;
@@ -115,7 +125,8 @@ export async function runPreview(options: RunPreviewOptions): Promise<PreviewOut
   emit({ type: "START_BOOTSTRAPPING" });
   const client = clientFor(ref);
   try {
-    await client.search({ pageSize: "1" });
+    if (options.bootstrap) await options.bootstrap(ref, client, signal ?? new AbortController().signal);
+    else await client.search({ pageSize: "1" });
   } catch (error) {
     return failWith(error);
   }

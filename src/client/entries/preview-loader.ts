@@ -1,0 +1,12 @@
+/**
+ * The preview loader: the only preview code a donor's browser downloads (a few hundred bytes).
+ * It imports the preview bundle (React, the templates, the dialogs) only when the Prismic preview
+ * cookie is set or on the resolver page /preview/. Deliberately imports nothing at the top level,
+ * so esbuild gives it no shared chunk to fetch.
+ */
+const PREVIEW_COOKIE = /(?:^|;\s*)io\.prismic\.preview=[^;]/;
+
+if (PREVIEW_COOKIE.test(document.cookie) || /^\/preview\/?$/.test(location.pathname)) {
+  // An editor on a flaky connection: say why nothing happens rather than fail silently.
+  import("./preview.js").catch((error: unknown) => console.error("The preview could not be loaded:", error));
+}

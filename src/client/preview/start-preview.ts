@@ -1,0 +1,84 @@
+/**
+ * Starts the editor preview on the current page (the preview bundle's whole job, see
+ * src/client/entries/preview.ts):
+ *
+ * 1. reads the public configuration compiled into the bundle (src/preview/public-config.ts);
+ * 2. mounts the preview island (PreviewRoot: machine, dialogs, resolver) in a container of its own;
+ * 3. while bootstrapping, loads every document at the preview ref and re-renders the page with
+ *    the build's templates (render-draft.ts), swapping it into place (swap-page.ts);
+ * 4. loads the Prismic toolbar on the resolver page and once a preview is active.
+ */
+import type { PreviewClient } from "../../preview/content-api.js";
+import { parsePreviewConfig, type PreviewPublicConfig } from "../../preview/public-config.js";
+import { loadAllDocuments } from "./load-drafts.js";
+import { mountPreview, type PreviewRootProps } from "./preview-root.js";
+import { renderDraftPage } from "./render-draft.js";
+import { PREVIEW_RESOLVER_PATH } from "./run-preview.js";
+import { swapPageContent } from "./swap-page.js";
+
+/** Prismic's toolbar: edit buttons, preview session switching and the "exit preview" control. */
+export function toolbarUrl(repositoryName: string): string {
+  return `https://static.cdn.prismic.io/prismic.js?new=true&repo=${encodeURIComponent(repositoryName)}`;
+}
+
+function embeddedConfig(): PreviewPublicConfig | null {
+  try {
+    // Replaced by esbuild with a string literal (bundleClient publicEnv); unbundled, `process` is undefined.
+    return parsePreviewConfig(process.env.NZF_PREVIEW_CONFIG);
+  } catch {
+    return null;
+  }
+}
+
+function loadToolbar(doc: Document, repositoryName: string): void {
+  if (doc.querySelector("script[data-prismic-toolbar]")) return;
+  const script = doc.createElement("script");
+  script.src = toolbarUrl(repositoryName);
+  script.async = true;
+  script.dataset.prismicToolbar = "";
+  doc.head.append(script);
+}
+
+const isResolverPage = (pathname: string) => pathname.replace(/\/+$/, "") === PREVIEW_RESOLVER_PATH.replace(/\/+$/, "");
+
+export interface StartPreviewOptions {
+  config?: PreviewPublicConfig | null;
+  doc?: Document;
+  /** Extra props for tests (fetch, navigate, ...). */
+  props?: Partial<PreviewRootProps>;
+}
+
+/** Runs once per page; returns a function that removes the preview island. */
+export function startPreview(options: StartPreviewOptions = {}): () => void {
+  const doc = options.doc ?? document;
+  const config = options.config === undefined ? embeddedConfig() : options.config;
+  // The page as the server sent it, before the preview adds its container or the toolbar anything.
+  let pageNodes: Node[] = [...doc.body.childNodes];
+  const container = doc.createElement("div");
+  container.id = "nzf-preview";
+  doc.body.append(container);
+
+  const repositoryName = config?.repositoryName ?? "";
+  const pathname = doc.location?.pathname ?? "/";
+  if (isResolverPage(pathname) && config) loadToolbar(doc, repositoryName);
+
+  const bootstrap = async (_ref: string, client: PreviewClient, signal: AbortSignal) => {
+    const documents = await loadAllDocuments(client);
+    const draft = renderDraftPage(documents, pathname, { siteUrl: config?.siteUrl ?? "", repository: repositoryName, public: config?.public ?? {} });
+    // Cancelled while loading: the editor chose the published page.
+    if (signal.aborted || !draft) return;
+    pageNodes = swapPageContent(doc, draft.html, pageNodes);
+  };
+
+  return mountPreview(container, {
+    // An empty name fails the start-up check with 'An invalid repository name was given.'.
+    repositoryName,
+    endpoint: config?.endpoint,
+    promptForAccessToken: config?.promptForAccessToken ?? true,
+    bootstrap,
+    onStateChange: (state) => {
+      if (state.previewState === "active" && config) loadToolbar(doc, repositoryName);
+    },
+    ...options.props,
+  });
+}
