@@ -81,6 +81,13 @@ export function MetalItem({ metal, index, row, canRemove, onChange, onRemove, ..
       {row.kind === "weight" ? (
         <div className="calc-metal-fields">
           <TextField {...events} field={`${prefix}.grams`} label="Weight in grams" money={false} value={row.grams} onChange={(grams) => set({ grams })} />
+          <div className="calc-field">
+            <label htmlFor={unitId}>Purity in</label>
+            <select id={unitId} value={row.purityUnit} onChange={(e) => set({ purityUnit: e.target.value as MetalRow["purityUnit"] })}>
+              <option value="carat">Carats</option>
+              <option value="thousandths">Thousandths (hallmark)</option>
+            </select>
+          </div>
           <TextField
             {...events}
             field={`${prefix}.purity`}
@@ -90,13 +97,6 @@ export function MetalItem({ metal, index, row, canRemove, onChange, onRemove, ..
             value={row.purity}
             onChange={(purity) => set({ purity })}
           />
-          <div className="calc-field">
-            <label htmlFor={unitId}>Purity in</label>
-            <select id={unitId} value={row.purityUnit} onChange={(e) => set({ purityUnit: e.target.value as MetalRow["purityUnit"] })}>
-              <option value="carat">Carats</option>
-              <option value="thousandths">Thousandths (hallmark)</option>
-            </select>
-          </div>
         </div>
       ) : (
         <TextField {...events} field={`${prefix}.amount`} label="Value in dollars" value={row.amount} onChange={(amount) => set({ amount })} />
