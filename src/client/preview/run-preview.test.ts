@@ -139,6 +139,52 @@ describe("runPreview on an ordinary page", () => {
   });
 });
 
+describe("runPreview with a bootstrap step (loading the drafts)", () => {
+  it("runs bootstrap while bootstrapping, with the preview ref and a client, before BOOTSTRAPPED", async () => {
+    const seenAt: string[] = [];
+    let titles: string[] = [];
+    const t = setup({
+      jar: memoryJar(previewCookie()),
+      bootstrap: async (ref, client) => {
+        seenAt.push(ref, String(t.events.at(-1)?.type));
+        titles = (await client.search({ pageSize: "100" })).results.map((d) => String(d.data?.title));
+      },
+    });
+    await expect(runPreview(t.options)).resolves.toBe("active");
+    expect(seenAt).toEqual([PREVIEW_REF, "START_BOOTSTRAPPING"]);
+    expect(titles).toContain("Eid appeal (draft)");
+    expect(t.types()).toEqual(["START_BOOTSTRAPPING", "BOOTSTRAPPED"]);
+  });
+
+  it("a 401 while loading the drafts still leads to the token prompt", async () => {
+    const t = setup({ api: privateApi, jar: memoryJar(previewCookie()), bootstrap: async (_ref, client) => void (await client.search({ pageSize: "100" })) });
+    await expect(runPreview(t.options)).resolves.toBe("prompt-for-access-token");
+    expect(t.types()).toEqual(["START_BOOTSTRAPPING", "PROMPT_FOR_ACCESS_TOKEN"]);
+  });
+
+  it("a rendering error fails with its own message", async () => {
+    const t = setup({ jar: memoryJar(previewCookie()), bootstrap: async () => Promise.reject(new Error("Route collision in the drafts")) });
+    await expect(runPreview(t.options)).resolves.toBe("failed");
+    expect(t.finalState().error).toBe("Route collision in the drafts");
+  });
+
+  it("hands bootstrap the abort signal, and stays silent once aborted", async () => {
+    const controller = new AbortController();
+    let signalSeen: AbortSignal | undefined;
+    const t = setup({
+      jar: memoryJar(previewCookie()),
+      signal: controller.signal,
+      bootstrap: async (_ref, _client, signal) => {
+        signalSeen = signal;
+        controller.abort();
+      },
+    });
+    await expect(runPreview(t.options)).resolves.toBe("aborted");
+    expect(signalSeen?.aborted).toBe(true);
+    expect(t.types()).toEqual(["START_BOOTSTRAPPING"]);
+  });
+});
+
 describe("runPreview on the resolver page", () => {
   it("resolves the draft document's path with the route table and navigates there", async () => {
     const jar = memoryJar();
