@@ -13,6 +13,7 @@ import { startStaticServer, type StaticServer } from "../../src/server/static-se
 import { isolatedContext, launchBrowser, watchProblems, type PageProblems } from "../support/browser.js";
 import { axeViolations, formatViolations } from "../support/axe.js";
 import { NzfError } from "../../src/core/errors.js";
+import { measureCalculatorJs } from "../../bench/calculator.js";
 
 let fixture: Fixture;
 let server: StaticServer;
@@ -159,6 +160,20 @@ describe("the zakat calculator in Chromium", () => {
     expect(await page.getByText("you can calculate by hand").isVisible()).toBe(true);
     expect(await page.locator(".calc-layout").isVisible()).toBe(false);
     await noJs.close();
+  });
+});
+
+describe("bench/calculator.ts", () => {
+  it("splits /calculate's JavaScript into the calculator's own code and the shared React chunk", async () => {
+    const size = await measureCalculatorJs(fixture.config.outDir);
+    const entry = size.files.find((f) => /\/_islands\/calculator-[^/]+\.js$/.test(f.url));
+    expect(entry?.role).toBe("calculator");
+    const react = size.files.filter((f) => f.role === "react");
+    expect(react).toHaveLength(1);
+    expect(react[0]!.url).toMatch(/^\/_islands\/chunks\//);
+    expect(size.calculatorGzip).toBeGreaterThanOrEqual(entry!.gzip);
+    // React DOM alone is far larger than the calculator: a sanity check of the split, not the budget.
+    expect(size.reactGzip).toBeGreaterThan(size.calculatorGzip);
   });
 });
 
