@@ -37,14 +37,19 @@ export interface AmplifyDeps {
   listKeys?: () => string[];
 }
 
-export function cookieStorageFor(config: PublicAuthConfig): CookieStorage {
-  return new CookieStorage({
+/** The token cookies' attributes (specification section 9: 365 days, path /, secure). */
+export function cookieOptionsFor(config: PublicAuthConfig): ConstructorParameters<typeof CookieStorage>[0] {
+  return {
     expires: COOKIE_EXPIRY_DAYS,
     path: "/",
     secure: config.secure,
     sameSite: config.sameSite,
     ...(config.cookieDomain ? { domain: config.cookieDomain } : {}),
-  });
+  };
+}
+
+export function cookieStorageFor(config: PublicAuthConfig): CookieStorage {
+  return new CookieStorage(cookieOptionsFor(config));
 }
 
 export function configureAmplify(config: PublicAuthConfig, storage: KeyValueStorageInterface): void {

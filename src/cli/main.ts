@@ -7,6 +7,7 @@ import { resolveConfig, type ConfigInput } from "../core/config.js";
 import { createConsoleLogger } from "../core/logger.js";
 import { formatError } from "../core/errors.js";
 import { build } from "../build.js";
+import { readPaymentsBuildConfig } from "../payments/config.js";
 import { fileURLToPath } from "node:url";
 
 // The project folder: where bin/ and lib/ live. Templates and src/client are read from here.
@@ -25,7 +26,7 @@ async function runBuild(flags: BuildFlags): Promise<void> {
     await runWatch(config, { logger, port: flags.port ? Number(flags.port) : undefined });
     return;
   }
-  await build(config, { logger });
+  await build(config, { logger, publicConfig: { payments: readPaymentsBuildConfig(process.env) } });
 }
 
 export function createProgram(): Command {
