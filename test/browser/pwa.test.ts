@@ -74,6 +74,22 @@ describe("service worker", () => {
     expect([...seen.consoleErrors, ...seen.pageErrors]).toEqual([]);
   });
 
+  it("over plain HTTP on a host that is not localhost, it does not register and logs that service workers need HTTPS", async () => {
+    const insecure = await isolatedContext(browser);
+    // The same site at http://nzf.test (an insecure origin), answered from the loopback server.
+    await insecure.route("http://nzf.test/**", async (route) => {
+      const res = await fetch(server.url + new URL(route.request().url()).pathname);
+      await route.fulfill({ status: res.status, headers: Object.fromEntries(res.headers), body: Buffer.from(await res.arrayBuffer()) });
+    });
+    const tab = await insecure.newPage();
+    const seen = watchProblems(tab);
+    await tab.goto("http://nzf.test/about/");
+    await expect.poll(() => seen.consoleErrors.filter((e) => e.includes("Service workers can only be used over HTTPS, or on localhost for development"))).toHaveLength(1);
+    expect(seen.pageErrors).toEqual([]);
+    expect(await tab.evaluate(() => typeof navigator.serviceWorker)).toBe("undefined");
+    await insecure.close();
+  });
+
   it("after one visit, visited pages open with the network off; others show the offline page", async () => {
     await page.goto(server.url + "/about/");
     await page.goto(server.url + "/calculate/");
