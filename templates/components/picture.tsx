@@ -41,7 +41,9 @@ export function Picture({ image, images, layout = "constrained", sizes, priority
   const fallback = sources.at(-1);
   return (
     <span className={["nzf-picture", className].filter(Boolean).join(" ")} data-layout={layout}>
-      {processed?.placeholder ? <img className="nzf-placeholder" src={processed.placeholder} alt="" aria-hidden="true" /> : null}
+      {processed?.placeholder ? (
+        <img className="nzf-placeholder" src={processed.placeholder} width={size.width} height={size.height} alt="" aria-hidden="true" />
+      ) : null}
       <picture>
         {sources.slice(0, -1).map((s) => (
           <source key={s.type} type={s.type} srcSet={s.srcset} sizes={effectiveSizes} />
