@@ -24,6 +24,8 @@ const PREVIEW_REF = `https://${REPO}.prismic.io/previews/WdraftAAAB:WdraftCCCD?w
 const ACCESS_TOKEN = "the-right-access-token";
 const DRAFT_TITLE = "DRAFT: three laptops and a printer";
 const NEW_TITLE = "DRAFT: a case never published before";
+/** Per test: real Chromium on a loaded two-core machine can be slow. */
+const SLOW = 90_000;
 const TOOLBAR = /^https:\/\/static\.cdn\.prismic\.io\/prismic\.js/;
 
 interface Site {
@@ -150,7 +152,7 @@ describe("an editor previewing drafts", () => {
     const errors = [...seen.consoleErrors, ...seen.pageErrors, ...seen.failedRequests].filter((line) => !expected(line));
     expect(errors).toEqual([]);
     await context.close();
-  });
+  }, SLOW);
 
   it("shows a never-published draft at its future path (served the 404 page)", async () => {
     const { context } = await editorContext();
@@ -160,14 +162,14 @@ describe("an editor previewing drafts", () => {
     await expect.poll(() => page.locator("main h1").textContent()).toBe(NEW_TITLE);
     expect(await page.title()).toContain(NEW_TITLE);
     await context.close();
-  });
+  }, SLOW);
 
   it("Cancel Preview (or Escape) while loading leaves the published page, and focus on the page", async () => {
     for (const how of ["click", "Escape"] as const) {
       const { context } = await editorContext();
       await setPreviewCookie(context, publicSite);
       const page = await context.newPage();
-      publicSite.stub.inject(SEARCH_PATH, { delayMs: 1500 });
+      publicSite.stub.inject(SEARCH_PATH, { delayMs: 3000 });
       await page.goto(`${publicSite.server.url}/case/${caseDoc.uid}/`);
       await expect.poll(() => dialog(page).textContent()).toContain("Fetching preview");
       expect(await dialog(page).textContent()).toContain("Please wait while your updates are loading…");
@@ -181,14 +183,14 @@ describe("an editor previewing drafts", () => {
       }
       await expect.poll(() => dialog(page).count()).toBe(0);
       // Past the delayed answer, the page is still the published one.
-      await page.waitForTimeout(1800);
+      await page.waitForTimeout(3500);
       expect(await page.locator("main h1").textContent()).toBe(publishedTitle);
       // Focus is back on the page: the next Tab reaches the page's first control.
       await page.keyboard.press("Tab");
       expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe("Skip to content");
       await context.close();
     }
-  });
+  }, SLOW);
 
   it("an API failure shows the error dialog with the repository and the version", async () => {
     const { context, toolbar } = await editorContext();
@@ -208,7 +210,7 @@ describe("an editor previewing drafts", () => {
     expect(await page.locator("main h1").textContent()).toBe(publishedTitle);
     expect(toolbar).toEqual([]); // never active, not the resolver page
     await context.close();
-  });
+  }, SLOW);
 
   it("a private repository asks for the access token, says 'Incorrect token' for a wrong one, and shows the draft with the right one", async () => {
     const { context } = await editorContext();
@@ -238,7 +240,7 @@ describe("an editor previewing drafts", () => {
     const cookies = await context.cookies(privateSite.server.url);
     expect(cookies.find((c) => c.name === `prismic-auth-token-${REPO}`)?.value).toBe(ACCESS_TOKEN);
     await context.close();
-  });
+  }, SLOW);
 
   it("Cancel on the token prompt closes it and leaves the page as it was", async () => {
     const { context } = await editorContext();
@@ -250,7 +252,7 @@ describe("an editor previewing drafts", () => {
     await expect.poll(() => dialog(page).count()).toBe(0);
     expect(await page.locator("main h1").textContent()).toBe(publishedTitle);
     await context.close();
-  });
+  }, SLOW);
 });
 
 describe("a donor", () => {
@@ -277,6 +279,13 @@ describe("a donor", () => {
     const loaderBytes = (await stat(join(publicSite.fixture.config.outDir, "_islands", publicSite.loaderFile))).size;
     expect(loaderBytes).toBeLessThan(1024);
     expect(await readFile(join(publicSite.fixture.config.outDir, "_islands", publicSite.loaderFile), "utf8")).not.toMatch(/^import /m);
+
+    // The bare resolver page (no preview link parameters) is nobody's preview: no request, no toolbar, no dialog.
+    requests.length = 0;
+    await page.goto(publicSite.server.url + "/preview/", { waitUntil: "networkidle" });
+    await expect.poll(() => page.locator("#nzf-preview").count()).toBe(1);
+    expect(requests.filter((url) => url.startsWith(publicSite.stub.origin) || TOOLBAR.test(url))).toEqual([]);
+    expect(await dialog(page).count()).toBe(0);
     await context.close();
-  });
+  }, SLOW);
 });

@@ -60,7 +60,9 @@ export function startPreview(options: StartPreviewOptions = {}): () => void {
 
   const repositoryName = config?.repositoryName ?? "";
   const pathname = doc.location?.pathname ?? "/";
-  if (isResolverPage(pathname) && config) loadToolbar(doc, repositoryName);
+  // The resolver page with a preview link's parameters (a bare /preview/ visit is nobody's preview).
+  const params = new URLSearchParams(doc.location?.search ?? "");
+  if (isResolverPage(pathname) && params.get("token") && params.get("documentId") && config) loadToolbar(doc, repositoryName);
 
   const bootstrap = async (_ref: string, client: PreviewClient, signal: AbortSignal) => {
     const documents = await loadAllDocuments(client);
