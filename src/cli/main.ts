@@ -63,6 +63,38 @@ export function createProgram(): Command {
       await fetchContent({ repository: config.repository, endpoint: config.endpoint, accessToken: config.accessToken, cacheDir: config.contentDir }, { logger });
     });
 
+  program
+    .command("webhook")
+    .description("run the rebuild server that Prismic's webhook calls when editors publish (see src/server/README.md)")
+    .option("--port <port>", "port to listen on (NZF_WEBHOOK_PORT or PORT, default 8080)")
+    .option("--host <host>", "address to listen on (NZF_WEBHOOK_HOST, default 127.0.0.1)")
+    .option("--secret <secret>", "the webhook secret set in Prismic (NZF_WEBHOOK_SECRET); required")
+    .option("--deploy-command <command>", "shell command run after each published build, e.g. an aws s3 sync (NZF_DEPLOY_COMMAND)")
+    .option("--deploy-timeout <seconds>", "how long the deploy command may run (NZF_DEPLOY_TIMEOUT, default 600)")
+    .addOption(new Option("--repository <name>", "Prismic repository").env("PRISMIC_REPOSITORY").default("nzf2020"))
+    .addOption(new Option("--endpoint <url>", "custom Prismic document API endpoint").env("PRISMIC_ENDPOINT"))
+    .addOption(new Option("--out <dir>", "output folder").env("NZF_OUT_DIR").default("dist"))
+    .addOption(new Option("--site-url <url>", "absolute URL of the site").env("SITE_URL").default("https://nzf.org.au"))
+    .option("--verbose", "debug logging and stack traces")
+    .action(async (flags: BuildFlags & { secret?: string; host?: string; deployCommand?: string; deployTimeout?: string }) => {
+      const logger = createConsoleLogger({ level: flags.verbose ? "debug" : "info" });
+      const { resolveWebhookConfig, startWebhookService } = await import("../server/webhook-server.js");
+      const webhook = resolveWebhookConfig(flags);
+      const config = resolveConfig({ ...flags, root: PROJECT_ROOT, fetch: true });
+      const service = await startWebhookService(webhook, {
+        logger,
+        // A throw is recorded by the queue as a failed build; the published site stays as it was.
+        runBuild: async () => {
+          const result = await build(config, { logger });
+          return { ok: true, pagesRebuilt: result.pagesRebuilt, pagesTotal: result.pages, durationMs: result.ms };
+        },
+      });
+      await new Promise<void>((resolve) => {
+        for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => resolve());
+      });
+      await service.stop();
+    });
+
   return program;
 }
 

@@ -1,0 +1,93 @@
+/**
+ * Watch mode in a real browser: a template edit shows up in the open page without pressing reload;
+ * a syntax error shows in the terminal and the browser while the last good site stays served; the
+ * next good save recovers; a content edit rewrites only the pages that show it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cp, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import type { Browser, Page } from "playwright-core";
+import { PROJECT_ROOT } from "../support/build-fixture.js";
+import { launchBrowser } from "../support/browser.js";
+import { resolveConfig } from "../../src/core/config.js";
+import { createMemoryLogger } from "../../src/core/logger.js";
+import { startWatch, type WatchSession } from "../../src/watch/watch.js";
+import type { BuildResult } from "../../src/build.js";
+import { readSnapshot, writeSnapshot } from "../../src/content/snapshot.js";
+
+let root: string;
+let session: WatchSession;
+let browser: Browser;
+let page: Page;
+const logger = createMemoryLogger();
+
+beforeAll(async () => {
+  // A copy of the project's sources, so the test can edit templates without touching the real ones.
+  root = await mkdtemp(join(tmpdir(), "nzf-watch-"));
+  for (const dir of ["templates", "src", "assets", "content-cache/sample"]) await cp(join(PROJECT_ROOT, dir), join(root, dir), { recursive: true });
+  await cp(join(PROJECT_ROOT, "package-lock.json"), join(root, "package-lock.json"));
+  await symlink(join(PROJECT_ROOT, "node_modules"), join(root, "node_modules"));
+  const workDir = await mkdtemp(join(PROJECT_ROOT, ".nzf-cache", "test-watch-"));
+  const config = resolveConfig({ root, out: join(root, "dist"), workDir, imageCacheDir: join(PROJECT_ROOT, ".nzf-cache", "images"), sample: true }, {});
+  session = await startWatch(config, { logger, port: 0, debounceMs: 30 });
+  browser = await launchBrowser();
+  page = await browser.newPage();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await session?.stop();
+  await rm(root, { recursive: true, force: true });
+});
+
+async function saveAndWait(file: string, change: (text: string) => string): Promise<BuildResult | Error> {
+  await session.settled();
+  const next = session.nextBuild();
+  const path = join(root, file);
+  await writeFile(path, change(await readFile(path, "utf8")));
+  return next;
+}
+
+describe("nzf-build --watch", { timeout: 90_000 }, () => {
+  it("serves the site and reloads the open page after a template edit", async () => {
+    await page.goto(`${session.url}/ramadan-calendars/`);
+    await expect(page.locator("h1").textContent()).resolves.toBe("Ramadan calendars");
+    const result = await saveAndWait("templates/pages/static-pages.tsx", (t) => t.replace("<h1>Ramadan calendars</h1>", "<h1>Ramadan calendars 1448</h1>"));
+    expect(result).not.toBeInstanceOf(Error);
+    // Rebuild latency is measured by `npm run bench`, not here; this only proves the page reloads by itself.
+    await page.waitForFunction(() => document.querySelector("h1")?.textContent === "Ramadan calendars 1448", undefined, { timeout: 30_000 });
+  });
+
+  it("shows a syntax error in the terminal and the browser, keeps serving, and recovers on the next good save", async () => {
+    const broken = await saveAndWait("templates/pages/static-pages.tsx", (t) => t.replace("<h1>Ramadan calendars 1448</h1>", "<h1>Ramadan calendars 1448</h2>"));
+    expect(broken).toBeInstanceOf(Error);
+    // The terminal names the file and line (templates are bundled for the server and, for previews, the browser).
+    expect(logger.lines.some((l) => l.level === "error" && /_BUNDLE_FAILED\].*\n.*static-pages\.tsx:\d+/s.test(l.message))).toBe(true);
+    await page.waitForSelector("#nzf-build-error", { timeout: 10_000 });
+    expect(await page.locator("#nzf-build-error").textContent()).toContain("static-pages.tsx");
+    // The last good site is still served.
+    const res = await fetch(`${session.url}/ramadan-calendars/`);
+    expect(await res.text()).toContain("Ramadan calendars 1448");
+
+    const fixed = await saveAndWait("templates/pages/static-pages.tsx", (t) => t.replace("<h1>Ramadan calendars 1448</h2>", "<h1>Ramadan calendars 1449</h1>"));
+    expect(fixed).not.toBeInstanceOf(Error);
+    await page.waitForFunction(() => document.querySelector("h1")?.textContent === "Ramadan calendars 1449", undefined, { timeout: 10_000 });
+    expect(await page.locator("#nzf-build-error").count()).toBe(0);
+  });
+
+  it("a content edit rewrites only the pages that show the changed document", async () => {
+    const file = join(root, "content-cache/sample/snapshot.json");
+    const snapshot = await readSnapshot(file);
+    const partner = snapshot.documents.find((d) => d.type === "partner")!;
+    (partner.data as { summary: string }).summary = "A summary edited under watch.";
+    await session.settled();
+    const next = session.nextBuild();
+    await writeSnapshot(file, { ...snapshot, ref: snapshot.ref + "w" });
+    const result = (await next) as BuildResult;
+    expect(result instanceof Error ? result.message : "ok").toBe("ok");
+    // The partner's page and /programs/ (which lists partners); nothing else shows it.
+    expect(result.pagesRebuilt).toBe(2);
+    expect(await (await fetch(`${session.url}/partner/${partner.uid}/`)).text()).toContain("A summary edited under watch.");
+  });
+});
