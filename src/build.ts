@@ -3,7 +3,7 @@
  * The CLI, watch mode, the webhook server and the tests all call this one function.
  */
 import { createHash } from "node:crypto";
-import { mkdir, rm, writeFile, stat } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { BuildConfig } from "./core/config.js";
 import type { Logger } from "./core/logger.js";
@@ -22,6 +22,8 @@ import { linkPublishedSite, readBuildRecord, writeBuildRecord, type BuildRecord 
 import { createStaging, discardStaging, publishStaging, recoverInterruptedPublish } from "./publish/publish.js";
 import { writeSiteFiles } from "./render/site-files.js";
 import { previewPublicEnv } from "./preview/public-config.js";
+import { findSecretKeys } from "./payments/config.js";
+import fg from "fast-glob";
 
 export interface BuildDeps {
   logger: Logger;
@@ -146,6 +148,14 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
       await copyClientBundle(client.outDir, staging);
       await publishImageFiles(images.files, staging);
       await writeSiteFiles({ siteDir: staging, pages, rendered, config, graph, images: images.lookup, assets });
+    });
+    // No secret key may ever ship (docs/payments-api.md): scan every text file of the new site.
+    await stage("secrets", async () => {
+      const leaks: string[] = [];
+      for (const file of await fg(["**/*.{html,js,mjs,json,css,txt,xml,webmanifest,map}", "_headers", "_redirects"], { cwd: staging, dot: true })) {
+        for (const key of findSecretKeys(await readFile(join(staging, file), "utf8"))) leaks.push(`${file}: ${key}`);
+      }
+      if (leaks.length) throw new NzfError("CONFIG_INVALID", `A secret key would be published in dist/, so nothing was published:\n  ${leaks.join("\n  ")}`, { hint: "Remove the secret key from the content or configuration (only pk_ publishable keys belong in the site) and roll the key in Stripe." });
     });
     await stage("publish", () => publishStaging(staging, config.outDir));
   } catch (error) {

@@ -1,11 +1,74 @@
 /**
  * The donation pages (/pay/zakat/ …): the fund's text and the donation form island (issue 5).
+ * The form's settings come from the page's content laid over the backend's rules for the fund
+ * (DEFAULT_FUND_RULES): content may narrow the limits and the schedules, never widen them.
  */
+import type { PrismicDocument } from "@prismicio/client";
 import type { Template } from "../template.js";
-import { Hero, IslandSlot, metaFromSeo } from "../components/blocks.js";
-import { aud, dataOf, group, image, num, plain, rich, str } from "../components/fields.js";
+import type { TemplateContext } from "../../src/render/types.js";
+import { Hero, metaFromSeo } from "../components/blocks.js";
+import { dataOf, group, image, num, plain, rich, str } from "../components/fields.js";
 import { RichText } from "../components/rich-text.js";
 import { pageTitle } from "../components/layout.js";
+import { Island } from "../../src/render/islands.js";
+import { pathForDocument, STATIC_PAGES } from "../../src/content/routes.js";
+import { DEFAULT_FUND_RULES, withContentLimits } from "../../src/payments/fund-rules.js";
+import { FUNDS, SEASONAL_FREQUENCIES, type Frequency, type Fund } from "../../src/payments/types.js";
+import type { FundConfig, PaymentsConfig } from "../../src/client/donation/config.js";
+import Donation from "../../src/client/islands/donation.js";
+
+const TAINTED_NOTE = "This is purification, not zakat or sadaqah: give it away without expecting reward. It is not counted as your zakat and is not tax-deductible.";
+const UNIT_LABELS: Partial<Record<Fund, [singular: string, plural: string]>> = { fitr: ["person", "people"], fidyah: ["day", "days"], qurban: ["animal", "animals"] };
+
+export const fundOf = (doc: PrismicDocument): Fund | undefined => FUNDS.find((f) => f === doc.type.replace(/_/g, "-"));
+const cents = (dollars: number | undefined) => (dollars !== undefined && dollars > 0 ? Math.round(dollars * 100) : undefined);
+
+/** The island's settings for one donation page. */
+export function fundConfigOf(doc: PrismicDocument): FundConfig | undefined {
+  const fund = fundOf(doc);
+  if (!fund) return undefined;
+  const d = dataOf(doc);
+  const rules = withContentLimits(DEFAULT_FUND_RULES[fund], { minimumAmount: num(d, "minimum_amount"), maximumAmount: num(d, "maximum_amount") });
+  const seasonStart = str(d, "season_start");
+  const seasonLength = num(d, "season_length");
+  const season = seasonStart && seasonLength ? { start: seasonStart, length: seasonLength } : undefined;
+  const wanted = group(d, "frequencies").map((f) => str(f, "frequency"));
+  const frequencies = rules.frequencies.filter(
+    (f: Frequency) => (wanted.length === 0 || wanted.includes(f)) && (season || !(SEASONAL_FREQUENCIES as readonly string[]).includes(f)),
+  );
+  const config: FundConfig = {
+    fund,
+    title: plain(d, "title") || fund,
+    path: pathForDocument(doc) ?? `/pay/${fund}/`,
+    presets: group(d, "presets")
+      .map((p) => ({ amountCents: cents(num(p, "amount"))!, label: str(p, "label") || undefined }))
+      .filter((p) => p.amountCents !== undefined && p.amountCents >= rules.minimumCents && p.amountCents <= rules.maximumCents),
+    defaultAmountCents: cents(num(d, "default_amount")),
+    minimumCents: rules.minimumCents,
+    maximumCents: rules.maximumCents,
+    frequencies: frequencies.length ? frequencies : ["once"],
+  };
+  if (season) config.season = season;
+  if (rules.quantity) {
+    const [singular, plural] = UNIT_LABELS[fund] ?? ["unit", rules.quantity.label];
+    const options = group(d, "animal_options")
+      .map((o) => ({ label: str(o, "option_label"), unitCents: cents(num(o, "option_price"))! }))
+      .filter((o) => o.label && o.unitCents);
+    config.quantity = { unitCents: cents(num(d, "unit_amount")) ?? rules.quantity.unitCents, min: rules.quantity.min, max: rules.quantity.max, label: plural, unitLabel: str(d, "unit_label") || singular };
+    if (options.length) config.quantity.options = options;
+  }
+  if (fund === "tainted-wealth") config.note = plain(d, "purification_note") || TAINTED_NOTE;
+  return config;
+}
+
+/** The public payments configuration, when this build has one (PAYMENTS_API_URL and the publishable key). */
+export function paymentsConfigOf(ctx: TemplateContext): PaymentsConfig | null {
+  const p = ctx.site.public.payments as { apiUrl?: unknown; publishableKey?: unknown; timeoutMs?: unknown } | undefined;
+  if (!p || typeof p.apiUrl !== "string" || typeof p.publishableKey !== "string") return null;
+  return { apiUrl: p.apiUrl, publishableKey: p.publishableKey, ...(typeof p.timeoutMs === "number" ? { timeoutMs: p.timeoutMs } : {}) };
+}
+
+export const THANK_YOU_PATH = `${STATIC_PAGES["thank-you"].path}/`;
 
 export const donation: Template = {
   meta: (ctx) => ({
@@ -14,9 +77,7 @@ export const donation: Template = {
   }),
   Body({ ctx }) {
     const d = dataOf(ctx.doc);
-    const presets = group(d, "presets").filter((p) => num(p, "amount"));
-    const min = num(d, "minimum_amount");
-    const max = num(d, "maximum_amount");
+    const config = ctx.doc ? fundConfigOf(ctx.doc) : undefined;
     return (
       <>
         <Hero ctx={ctx} title={pageTitle(ctx)} intro="intro" heroImage={image(d, "hero_image")} />
@@ -24,33 +85,16 @@ export const donation: Template = {
           <div>
             <RichText field={rich(d, "body")} ctx={ctx} />
           </div>
-          <IslandSlot name="donation">
-            <section className="donation-summary" aria-labelledby="give-heading">
-              <h2 id="give-heading">Give now</h2>
-              {presets.length ? (
-                <ul className="preset-list" aria-label="Suggested amounts">
-                  {presets.map((p, i) => (
-                    <li key={i}>
-                      {aud(num(p, "amount")!)}
-                      {str(p, "label") ? ` · ${str(p, "label")}` : ""}
-                    </li>
-                  ))}
-                </ul>
-              ) : null}
-              {min !== undefined || max !== undefined ? (
-                <p className="muted">
-                  Gifts from {aud(min ?? 1)}
-                  {max ? ` to ${aud(max)}` : ""}.
-                </p>
-              ) : null}
-              <noscript>
-                <p>Our secure card form needs JavaScript. To give another way, call us or use the bank details on our contact page.</p>
-              </noscript>
-            </section>
-          </IslandSlot>
+          <section className="donation-panel" aria-label="Donation form">
+            {config ? (
+              <Island name="donation" component={Donation} props={{ funds: [config], formPath: config.path, thankYouPath: THANK_YOU_PATH, payments: paymentsConfigOf(ctx) }} />
+            ) : null}
+            <noscript>
+              <p>Our secure card form needs JavaScript. To give another way, call us or use the bank details on our contact page.</p>
+            </noscript>
+          </section>
         </div>
       </>
     );
   },
 };
-

@@ -1,44 +1,61 @@
 /**
- * The giving pages: /pay (choose a fund) and the thank-you page. Donation pages are in
- * donation.tsx, the calculator in calculate.tsx. The static content here is complete
- * without JavaScript.
+ * The giving pages: /pay (choose a fund, and give from the same page) and the thank-you page.
+ * Donation pages are in donation.tsx, the calculator in calculate.tsx. The fund list here is
+ * complete without JavaScript.
  */
 import type { Template } from "../template.js";
 import type { TemplateContext } from "../../src/render/types.js";
-import { DONATION_TYPES, pathForDocument } from "../../src/content/routes.js";
-import { CardList, Hero, IslandSlot, metaFromSeo } from "../components/blocks.js";
+import { DONATION_TYPES, normalizePath, pathForDocument, SINGLE_TYPE_ROUTES } from "../../src/content/routes.js";
+import { CardList, Hero, metaFromSeo } from "../components/blocks.js";
 import { dataOf, plain, str } from "../components/fields.js";
 import { pageTitle } from "../components/layout.js";
+import { Island } from "../../src/render/islands.js";
+import Donation from "../../src/client/islands/donation.js";
+import ThankYou from "../../src/client/islands/thank-you.js";
+import { fundConfigOf, paymentsConfigOf, THANK_YOU_PATH } from "./donation.js";
 
+function fundDocs(ctx: TemplateContext) {
+  return DONATION_TYPES.map((type) => ctx.graph.single(type, ctx.page.lang)).filter((doc) => doc !== undefined);
+}
 
 function fundCards(ctx: TemplateContext) {
-  return DONATION_TYPES.map((type) => ctx.graph.single(type, ctx.page.lang))
-    .filter((doc) => doc !== undefined)
-    .map((doc) => ({ href: pathForDocument(doc!), title: plain(dataOf(doc), "title"), text: str(dataOf(doc), "fund_summary") || undefined }));
+  return fundDocs(ctx).map((doc) => ({ href: pathForDocument(doc!), title: plain(dataOf(doc), "title"), text: str(dataOf(doc), "fund_summary") || undefined }));
 }
 
 export const pay: Template = {
   meta: (ctx) => metaFromSeo(ctx, "Give"),
-  Body: ({ ctx }) => (
-    <>
-      <Hero ctx={ctx} title={pageTitle(ctx, "Give")} intro="intro" />
-      <section className="container section" aria-labelledby="funds">
-        <h2 id="funds">Choose where your gift goes</h2>
-        <CardList ctx={ctx} items={fundCards(ctx)} headingLevel={3} />
-      </section>
-    </>
-  ),
+  Body({ ctx }) {
+    const funds = fundDocs(ctx)
+      .map((doc) => fundConfigOf(doc!))
+      .filter((c) => c !== undefined);
+    return (
+      <>
+        <Hero ctx={ctx} title={pageTitle(ctx, "Give")} intro="intro" />
+        <div className="container section two-columns">
+          <section aria-labelledby="funds">
+            <h2 id="funds">Choose where your gift goes</h2>
+            <CardList ctx={ctx} items={fundCards(ctx)} headingLevel={3} />
+          </section>
+          {funds.length ? (
+            <section className="donation-panel" aria-label="Donation form">
+              <Island name="donation" component={Donation} props={{ funds, formPath: normalizePath(SINGLE_TYPE_ROUTES.pay_page), thankYouPath: THANK_YOU_PATH, payments: paymentsConfigOf(ctx) }} />
+            </section>
+          ) : null}
+        </div>
+      </>
+    );
+  },
 };
 
 export const thankYou: Template = {
   meta: () => ({ title: "Thank you", noindex: true }),
-  Body: () => (
-    <div className="container section narrow">
-      <h1>Thank you</h1>
-      <IslandSlot name="thank-you">
-        <p>May Allah accept your gift and reward you. Your receipt is on its way to your e-mail.</p>
-      </IslandSlot>
-    </div>
-  ),
+  Body: ({ ctx }) => {
+    const payments = paymentsConfigOf(ctx);
+    return (
+      <div className="container section narrow">
+        <h1>Thank you</h1>
+        <Island name="thank-you" component={ThankYou} props={{ payments: payments && { apiUrl: payments.apiUrl, ...(payments.timeoutMs ? { timeoutMs: payments.timeoutMs } : {}) }, fallbackPath: normalizePath(SINGLE_TYPE_ROUTES.pay_page) }} />
+      </div>
+    );
+  },
 };
-

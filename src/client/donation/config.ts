@@ -1,0 +1,77 @@
+/**
+ * What the donation island is told about each fund: built from the page's content at build time
+ * (templates/pages/donation.tsx) on top of the backend's rules (DEFAULT_FUND_RULES, narrowed by
+ * withContentLimits), so the form never offers what the payments API would refuse. Plain JSON.
+ */
+import type { FundRules } from "../../payments/fund-rules.js";
+import type { Frequency, Fund, Season } from "../../payments/types.js";
+
+export interface QuantityOption {
+  label: string;
+  unitCents: number;
+}
+
+export interface FundQuantity {
+  /** Price of one unit (fitr, fidyah); for qurban the options carry the price. */
+  unitCents: number;
+  min: number;
+  max: number;
+  /** Plural, for messages: "people", "days", "animals". */
+  label: string;
+  /** Singular, for "per person": "person", "day", "animal". */
+  unitLabel: string;
+  options?: QuantityOption[];
+}
+
+export interface FundConfig {
+  fund: Fund;
+  title: string;
+  /** The fund's page, where a failed payment returns to. */
+  path: string;
+  presets: { amountCents: number; label?: string }[];
+  defaultAmountCents?: number;
+  minimumCents: number;
+  maximumCents: number;
+  frequencies: Frequency[];
+  quantity?: FundQuantity;
+  season?: Season;
+  /** Shown beside the form (tainted wealth: purification, not zakat or sadaqah). */
+  note?: string;
+}
+
+export interface PaymentsConfig {
+  apiUrl: string;
+  publishableKey: string;
+  /** Client timeout in ms (default 15 s); tests shorten it. */
+  timeoutMs?: number;
+}
+
+export interface DonationIslandProps {
+  /** One fund on /pay/<fund>/; every fund on /pay/, where the donor chooses. */
+  funds: FundConfig[];
+  /** The path the form lives on: its saved state is kept under it. */
+  formPath: string;
+  thankYouPath: string;
+  /** Null when the build has no payments configuration (the sample site). */
+  payments: PaymentsConfig | null;
+}
+
+/** The rules validateDonation checks, for the fund and (qurban) the chosen option. */
+export function rulesOf(config: FundConfig, optionIndex = 0): FundRules {
+  const rules: FundRules = { minimumCents: config.minimumCents, maximumCents: config.maximumCents, frequencies: config.frequencies };
+  const q = config.quantity;
+  if (q) {
+    const option = q.options?.[optionIndex] ?? q.options?.[0];
+    rules.quantity = { unitCents: option?.unitCents ?? q.unitCents, min: q.min, max: q.max, label: q.label };
+  }
+  return rules;
+}
+
+export const FREQUENCY_LABELS: Record<Frequency, string> = {
+  once: "One-off",
+  monthly: "Monthly",
+  "weekly-friday": "Every Friday",
+  "ramadan-nightly": "Every night of Ramadan",
+  "ramadan-last-ten": "The last ten nights of Ramadan",
+  "dhul-hijjah-ten-days": "Each of the ten days of Dhul Hijjah",
+};

@@ -1,0 +1,57 @@
+/**
+ * One labelled input with its hint and its error beside it. The error is tied to the input with
+ * aria-describedby and aria-invalid, so a screen reader reads it when the field is focused.
+ */
+import type { InputHTMLAttributes, ReactNode } from "react";
+
+export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "onChange" | "value" | "id"> {
+  id: string;
+  label: ReactNode;
+  value: string;
+  onValue(value: string): void;
+  error?: string;
+  hint?: ReactNode;
+  /** Text before the input, e.g. "$". */
+  prefix?: string;
+  optional?: boolean;
+}
+
+export function TextField({ id, label, value, onValue, error, hint, prefix, optional, ...input }: TextFieldProps) {
+  const describedBy = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className={error ? "don-field don-field-invalid" : "don-field"}>
+      <label htmlFor={id}>
+        {label}
+        {optional ? <span className="don-optional"> (optional)</span> : null}
+      </label>
+      {hint ? (
+        <p id={`${id}-hint`} className="don-hint">
+          {hint}
+        </p>
+      ) : null}
+      <div className={prefix ? "don-input-prefixed" : undefined}>
+        {prefix ? <span aria-hidden="true">{prefix}</span> : null}
+        <input id={id} name={id} value={value} onChange={(e) => onValue(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
+      </div>
+      {error ? (
+        <p id={`${id}-error`} className="don-error">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function CheckField({ id, label, checked, onChecked, hint }: { id: string; label: ReactNode; checked: boolean; onChecked(value: boolean): void; hint?: ReactNode }) {
+  return (
+    <div className="don-check">
+      <input id={id} name={id} type="checkbox" checked={checked} onChange={(e) => onChecked(e.target.checked)} aria-describedby={hint ? `${id}-hint` : undefined} />
+      <label htmlFor={id}>{label}</label>
+      {hint ? (
+        <p id={`${id}-hint`} className="don-hint">
+          {hint}
+        </p>
+      ) : null}
+    </div>
+  );
+}

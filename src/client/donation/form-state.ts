@@ -1,0 +1,128 @@
+/**
+ * The donation form's values exactly as typed, and how they survive: every change is kept in
+ * sessionStorage under the form's path, so an error, a reload or a return from a failed payment
+ * never loses what the donor typed. Values are strings and booleans only (what inputs hold).
+ */
+import { parseAmount } from "../../payments/money.js";
+import type { DonationForm } from "../../payments/validate.js";
+import type { Frequency, Fund } from "../../payments/types.js";
+import type { FundConfig } from "./config.js";
+
+export interface FormValues {
+  fund: Fund;
+  amount: string;
+  quantity: string;
+  /** Index of the qurban animal option, as text. */
+  option: string;
+  frequency: Frequency;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  line1: string;
+  line2: string;
+  suburb: string;
+  state: string;
+  postcode: string;
+  country: string;
+  anonymous: boolean;
+  dedication: string;
+  coverFees: boolean;
+}
+
+export const STORAGE_PREFIX = "nzf-donation:";
+/** The last payment started: where to go back to if it fails. */
+export const LAST_ATTEMPT_KEY = `${STORAGE_PREFIX}last`;
+
+const dollarsText = (cents: number) => (cents % 100 === 0 ? String(cents / 100) : (cents / 100).toFixed(2));
+
+/** What the form starts with for a fund, before anything saved or carried in the URL. */
+export function fundDefaults(config: FundConfig): Pick<FormValues, "fund" | "amount" | "quantity" | "option" | "frequency"> {
+  return {
+    fund: config.fund,
+    amount: config.defaultAmountCents ? dollarsText(config.defaultAmountCents) : "",
+    quantity: config.quantity ? "1" : "",
+    option: "0",
+    frequency: config.frequencies[0] ?? "once",
+  };
+}
+
+export function initialValues(config: FundConfig): FormValues {
+  return {
+    ...fundDefaults(config),
+    firstName: "",
+    lastName: "",
+    email: "",
+    phone: "",
+    line1: "",
+    line2: "",
+    suburb: "",
+    state: "",
+    postcode: "",
+    country: "AU",
+    anonymous: false,
+    dedication: "",
+    coverFees: false,
+  };
+}
+
+/** Saved values, if any, kept only where they still fit the page (a fund or schedule it offers). */
+export function loadSaved(storage: Storage | undefined, formPath: string, funds: FundConfig[]): FormValues | null {
+  try {
+    const raw = storage?.getItem(STORAGE_PREFIX + formPath);
+    if (!raw) return null;
+    const saved = JSON.parse(raw) as Partial<FormValues>;
+    const config = funds.find((f) => f.fund === saved.fund) ?? funds[0]!;
+    const base = initialValues(config);
+    const merged: FormValues = { ...base };
+    for (const key of Object.keys(base) as (keyof FormValues)[]) {
+      if (typeof saved[key] === typeof base[key]) (merged as unknown as Record<string, unknown>)[key] = saved[key];
+    }
+    merged.fund = config.fund;
+    if (!config.frequencies.includes(merged.frequency)) merged.frequency = base.frequency;
+    return merged;
+  } catch {
+    return null; // storage blocked or a corrupt entry: start afresh rather than fail
+  }
+}
+
+export function save(storage: Storage | undefined, formPath: string, values: FormValues): void {
+  try {
+    storage?.setItem(STORAGE_PREFIX + formPath, JSON.stringify(values));
+  } catch {
+    // Private mode or a full quota: the form still works, it just is not kept.
+  }
+}
+
+/** `?amount=123.45` from the calculator: the text to put in the amount field, or null. */
+export function amountFromQuery(search: string): string | null {
+  const value = new URLSearchParams(search).get("amount");
+  if (value === null || value.trim() === "") return null;
+  const parsed = parseAmount(value);
+  // A well-formed amount is shown as cents-exact text; anything else is shown as it came, and
+  // validation explains what is wrong with it rather than silently dropping it.
+  return parsed.ok ? dollarsText(parsed.cents) : value.slice(0, 20);
+}
+
+/** The values as the shared validator takes them. */
+export function toDonationForm(values: FormValues, config: FundConfig): DonationForm {
+  const address = { line1: values.line1, line2: values.line2, suburb: values.suburb, state: values.state, postcode: values.postcode };
+  const hasAddress = Object.values(address).some((v) => v.trim() !== "");
+  return {
+    fund: config.fund,
+    amount: config.quantity ? undefined : values.amount,
+    quantity: config.quantity ? values.quantity : undefined,
+    frequency: values.frequency,
+    season: config.season,
+    donor: {
+      firstName: values.firstName,
+      lastName: values.lastName,
+      email: values.email,
+      phone: values.phone,
+      ...(hasAddress ? { address: { ...address, country: values.country } } : {}),
+    },
+    anonymous: values.anonymous,
+    dedication: values.dedication,
+    coverFees: values.coverFees,
+  };
+}

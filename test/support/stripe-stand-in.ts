@@ -1,0 +1,142 @@
+/**
+ * A local stand-in for Stripe.js, served in place of https://js.stripe.com/* in browser tests (the
+ * real script cannot be reached from here). It implements the subset the donation island uses,
+ * with the same shapes: `Stripe(pk)`, `elements({ clientSecret, appearance })`,
+ * `elements.create("payment")` with `mount`, `on("ready" | "change")`, `destroy`; `elements.submit()`;
+ * `confirmPayment` / `confirmSetup` with `confirmParams.return_url`, which tell the payments dev
+ * server the outcome (POST /__dev/outcome, as Stripe's webhook would) and then redirect to
+ * return_url with `payment_intent`/`setup_intent`, `…_client_secret` and `redirect_status`, as
+ * Stripe does; and `retrievePaymentIntent`.
+ *
+ * The card field is a real input: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined
+ * (Stripe's own test numbers). Switches make the next loads fail at the network ('Failed to load
+ * Stripe.js') or serve a script that defines no `Stripe` ('Stripe.js not available').
+ */
+import type { BrowserContext } from "playwright-core";
+
+export interface StripeStandIn {
+  /** Script requests answered so far (including failed ones). */
+  readonly requests: number;
+  /** The next `n` script requests fail at the network. */
+  failNextLoads(n: number): void;
+  /** The next `n` script requests get a script that defines no `window.Stripe`. */
+  emptyNextLoads(n: number): void;
+}
+
+/** The browser side, as a function so TypeScript checks it; serialised into the served script. */
+function standIn(paymentsUrl: string) {
+  type Handler = (event: unknown) => void;
+  const DECLINED = "4000000000000002";
+  function Stripe(publishableKey: string) {
+    if (!/^pk_(test|live)_/.test(publishableKey)) throw new Error("Invalid API Key provided: " + publishableKey);
+    const intentIdOf = (secret: string) => secret.split("_secret_")[0]!;
+    let cardOf: () => string = () => "";
+    async function confirm(kind: "payment" | "setup", options: { elements: { _clientSecret: string }; confirmParams?: { return_url?: string } }) {
+      const secret = options.elements._clientSecret;
+      const returnUrl = options.confirmParams?.return_url;
+      if (!returnUrl) throw new Error("stripe.confirmPayment(): the `confirmParams.return_url` argument is required.");
+      const card = cardOf().replace(/\s+/g, "");
+      const declined = card === DECLINED;
+      if (declined) {
+        return { error: { type: "card_error", code: "card_declined", message: "Your card was declined." } };
+      }
+      // Read the whole answer before leaving the page, so the request is complete, not aborted.
+      const outcome = await fetch(paymentsUrl + "/__dev/outcome", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ clientSecret: secret, status: "succeeded" }) });
+      await outcome.text();
+      if (!outcome.ok) return { error: { type: "api_error", message: "The stand-in could not record the outcome: HTTP " + outcome.status } };
+      const url = new URL(returnUrl);
+      url.searchParams.set(kind === "payment" ? "payment_intent" : "setup_intent", intentIdOf(secret));
+      url.searchParams.set(kind === "payment" ? "payment_intent_client_secret" : "setup_intent_client_secret", secret);
+      url.searchParams.set("redirect_status", "succeeded");
+      window.location.assign(url.href);
+      return new Promise(() => undefined); // the page is leaving, as with the real redirect
+    }
+    return {
+      elements(options: { clientSecret: string; appearance?: unknown }) {
+        if (!options?.clientSecret) throw new Error("elements(): clientSecret is required for the Payment Element.");
+        const elements = {
+          _clientSecret: options.clientSecret,
+          create(type: string) {
+            if (type !== "payment") throw new Error("The stand-in only has the Payment Element.");
+            const handlers: Record<string, Handler[]> = {};
+            const emit = (name: string, event: unknown) => (handlers[name] ?? []).forEach((h) => h(event));
+            let root: HTMLElement | null = null;
+            return {
+              on(name: string, handler: Handler) {
+                (handlers[name] ??= []).push(handler);
+                return this;
+              },
+              mount(target: string | HTMLElement) {
+                const host = typeof target === "string" ? document.querySelector<HTMLElement>(target) : target;
+                if (!host) throw new Error("mount(): the target element does not exist.");
+                root = document.createElement("div");
+                root.className = "stripe-stand-in";
+                root.innerHTML =
+                  '<label for="stand-in-card">Card number</label><input id="stand-in-card" inputmode="numeric" autocomplete="cc-number">' +
+                  '<label for="stand-in-expiry">Expiry (MM / YY)</label><input id="stand-in-expiry" autocomplete="cc-exp">' +
+                  '<label for="stand-in-cvc">Security code</label><input id="stand-in-cvc" inputmode="numeric" autocomplete="cc-csc">';
+                host.append(root);
+                const input = root.querySelector<HTMLInputElement>("#stand-in-card")!;
+                cardOf = () => input.value;
+                input.addEventListener("input", () => emit("change", { elementType: "payment", complete: input.value.replace(/\s+/g, "").length === 16, empty: input.value === "" }));
+                setTimeout(() => emit("ready", { elementType: "payment" }), 10);
+              },
+              unmount() {
+                root?.remove();
+              },
+              destroy() {
+                root?.remove();
+                root = null;
+              },
+            };
+          },
+          async submit() {
+            const card = cardOf().replace(/\s+/g, "");
+            if (!/^\d{16}$/.test(card)) return { error: { type: "validation_error", code: "incomplete_number", message: "Your card number is incomplete." } };
+            return {};
+          },
+        };
+        return elements;
+      },
+      confirmPayment: (options: Parameters<typeof confirm>[1]) => confirm("payment", options),
+      confirmSetup: (options: Parameters<typeof confirm>[1]) => confirm("setup", options),
+      async retrievePaymentIntent(clientSecret: string) {
+        return { paymentIntent: { id: intentIdOf(clientSecret), client_secret: clientSecret, status: "requires_payment_method" } };
+      },
+    };
+  }
+  // @stripe/stripe-js compares this with its release train and warns on a mismatch.
+  (Stripe as unknown as { version: string }).version = "endive";
+  (window as unknown as { Stripe: typeof Stripe }).Stripe = Stripe;
+}
+
+export async function installStripeStandIn(context: BrowserContext, options: { paymentsUrl: string }): Promise<StripeStandIn> {
+  let failing = 0;
+  let empty = 0;
+  let requests = 0;
+  const script = `(${standIn.toString()})(${JSON.stringify(options.paymentsUrl)});`;
+  // Registered after isolatedContext's catch-all: Playwright runs the latest matching route first.
+  await context.route(/^https:\/\/js\.stripe\.com\//, async (route) => {
+    requests++;
+    if (failing > 0) {
+      failing--;
+      return route.abort("connectionrefused");
+    }
+    if (empty > 0) {
+      empty--;
+      return route.fulfill({ status: 200, contentType: "text/javascript", body: "/* no Stripe here */" });
+    }
+    return route.fulfill({ status: 200, contentType: "text/javascript", headers: { "access-control-allow-origin": "*" }, body: script });
+  });
+  return {
+    get requests() {
+      return requests;
+    },
+    failNextLoads(n) {
+      failing += n;
+    },
+    emptyNextLoads(n) {
+      empty += n;
+    },
+  };
+}
