@@ -38,6 +38,19 @@ export interface SiteFilesInput {
   publicConfig?: Record<string, unknown>;
 }
 
+/**
+ * A hash of this stage's own inputs that are not content, templates or bundles (the source logo,
+ * the worker source, Workbox's version), for the build's "nothing changed" key.
+ */
+export async function siteFilesKey(root: string): Promise<string> {
+  const { createHash } = await import("node:crypto");
+  const hash = createHash("sha1");
+  for (const file of ["assets/logo.svg", "src/pwa/worker/sw-source.ts", "node_modules/workbox-build/package.json"]) {
+    hash.update(file).update(await readFile(join(root, file)).catch(() => Buffer.from("missing")));
+  }
+  return hash.digest("hex");
+}
+
 /** Where the CloudFront response headers policy is written (outside dist/: it is not a site file). */
 export function cloudFrontPolicyFile(config: BuildConfig): string {
   return join(config.workDir, "deploy", "cloudfront-response-headers-policy.json");

@@ -51,6 +51,17 @@ function cacheThisPage(worker: ServiceWorker | null): void {
   worker?.postMessage({ type: "CACHE_URLS", payload: { urlsToCache: [[location.href, { headers: { accept: "text/html" } }], ...images] } });
 }
 
+/** At most one reload per page and tab, so a still-broken deploy cannot loop. */
+function reloadedAlready(): boolean {
+  try {
+    if (sessionStorage.getItem(RELOAD_KEY) === location.href) return true;
+    sessionStorage.setItem(RELOAD_KEY, location.href);
+  } catch {
+    // Storage blocked: reload once anyway; the new worker serves the new bundles.
+  }
+  return false;
+}
+
 function onUpdateFound(registration: ServiceWorkerRegistration): void {
   const installing = registration.installing;
   if (!installing) return;
@@ -59,10 +70,7 @@ function onUpdateFound(registration: ServiceWorkerRegistration): void {
       if (navigator.serviceWorker.controller) {
         win.__nzfSwUpdated = true;
         document.documentElement.dataset.swUpdated = "true";
-        if ((win.__nzfFailedResources || failedEarlier()) && sessionStorage.getItem(RELOAD_KEY) !== location.href) {
-          sessionStorage.setItem(RELOAD_KEY, location.href);
-          location.reload();
-        }
+        if ((win.__nzfFailedResources || failedEarlier()) && !reloadedAlready()) location.reload();
       }
     } else if (installing.state === "redundant") {
       console.error("The installing service worker became redundant.");
