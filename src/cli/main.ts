@@ -7,6 +7,7 @@ import { resolveConfig, type ConfigInput } from "../core/config.js";
 import { createConsoleLogger } from "../core/logger.js";
 import { formatError } from "../core/errors.js";
 import { build } from "../build.js";
+import { resolvePublicConfig } from "../core/public-config.js";
 import { readPaymentsBuildConfig } from "../payments/config.js";
 import { fileURLToPath } from "node:url";
 
@@ -23,7 +24,7 @@ async function runBuild(flags: BuildFlags): Promise<void> {
   const config = resolveConfig({ ...flags, root: flags.root ?? PROJECT_ROOT });
   if (flags.watch) {
     const { runWatch } = await import("../watch/watch.js");
-    await runWatch(config, { logger, port: flags.port ? Number(flags.port) : undefined });
+    await runWatch(config, { logger, port: flags.port ? Number(flags.port) : undefined, buildDeps: { publicConfig: resolvePublicConfig() } });
     return;
   }
   await build(config, { logger, publicConfig: { payments: readPaymentsBuildConfig(process.env) } });
@@ -81,11 +82,12 @@ export function createProgram(): Command {
       const { resolveWebhookConfig, startWebhookService } = await import("../server/webhook-server.js");
       const webhook = resolveWebhookConfig(flags);
       const config = resolveConfig({ ...flags, root: PROJECT_ROOT, fetch: true });
+      const publicConfig = resolvePublicConfig();
       const service = await startWebhookService(webhook, {
         logger,
         // A throw is recorded by the queue as a failed build; the published site stays as it was.
         runBuild: async () => {
-          const result = await build(config, { logger });
+          const result = await build(config, { logger, publicConfig });
           return { ok: true, pagesRebuilt: result.pagesRebuilt, pagesTotal: result.pages, durationMs: result.ms };
         },
       });

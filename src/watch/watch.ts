@@ -142,7 +142,7 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
 }
 
 /** The CLI's entry: runs until interrupted. */
-export async function runWatch(config: BuildConfig, options: { logger: Logger; port?: number }): Promise<void> {
+export async function runWatch(config: BuildConfig, options: WatchOptions): Promise<void> {
   const session = await startWatch(config, options);
   await new Promise<void>((resolve) => {
     for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => resolve());
