@@ -120,6 +120,9 @@ async function expectAxeClean(page: Page, label: string): Promise<void> {
   expect(formatViolations(label, violations)).toBe("");
 }
 
+/** expect.poll with a timeout for a loaded machine (the default is one second). */
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 20_000 });
+
 const dialog = (page: Page) => page.locator("dialog[open]");
 
 describe("an editor previewing drafts", () => {
@@ -131,17 +134,17 @@ describe("an editor previewing drafts", () => {
     publicSite.stub.inject(SEARCH_PATH, { status: 429, retryAfter: 0 });
     await page.goto(previewLink(publicSite, caseDoc.id));
     await page.waitForURL(`${publicSite.server.url}/case/${caseDoc.uid}/`);
-    await expect.poll(() => page.locator("main h1").textContent()).toBe(DRAFT_TITLE);
+    await poll(() => page.locator("main h1").textContent()).toBe(DRAFT_TITLE);
     // The server still sends the published page: the draft came from the preview ref.
     expect(await (await fetch(`${publicSite.server.url}/case/${caseDoc.uid}/`)).text()).toContain(publishedTitle);
-    await expect.poll(() => dialog(page).count()).toBe(0);
-    await expect.poll(() => page.evaluate(() => (window as unknown as { __toolbarLoaded?: boolean }).__toolbarLoaded)).toBe(true);
+    await poll(() => dialog(page).count()).toBe(0);
+    await poll(() => page.evaluate(() => (window as unknown as { __toolbarLoaded?: boolean }).__toolbarLoaded)).toBe(true);
     expect(toolbar.every((url) => new URL(url).searchParams.get("repo") === REPO && new URL(url).searchParams.get("new") === "true")).toBe(true);
     expect(toolbar.length).toBeGreaterThanOrEqual(2); // the resolver page and the active page
 
     // The cases page reads the case too: its card shows the draft title; the header and footer are still there.
     await page.goto(`${publicSite.server.url}/cases/`);
-    await expect.poll(() => page.locator("main").textContent()).toContain(DRAFT_TITLE);
+    await poll(() => page.locator("main").textContent()).toContain(DRAFT_TITLE);
     expect(await page.locator("main").textContent()).not.toContain(publishedTitle);
     expect(await page.locator("header.site-header nav").count()).toBe(1);
     expect(await page.locator("footer.site-footer").count()).toBe(1);
@@ -159,7 +162,7 @@ describe("an editor previewing drafts", () => {
     const page = await context.newPage();
     await page.goto(previewLink(publicSite, newCase.id));
     await page.waitForURL(`${publicSite.server.url}/case/${newCase.uid}/`);
-    await expect.poll(() => page.locator("main h1").textContent()).toBe(NEW_TITLE);
+    await poll(() => page.locator("main h1").textContent()).toBe(NEW_TITLE);
     expect(await page.title()).toContain(NEW_TITLE);
     await context.close();
   }, SLOW);
@@ -171,7 +174,7 @@ describe("an editor previewing drafts", () => {
       const page = await context.newPage();
       publicSite.stub.inject(SEARCH_PATH, { delayMs: 3000 });
       await page.goto(`${publicSite.server.url}/case/${caseDoc.uid}/`);
-      await expect.poll(() => dialog(page).textContent()).toContain("Fetching preview");
+      await poll(() => dialog(page).textContent()).toContain("Fetching preview");
       expect(await dialog(page).textContent()).toContain("Please wait while your updates are loading…");
       // Focus moved into the dialog.
       expect(await page.evaluate(() => document.activeElement?.closest("dialog") !== null)).toBe(true);
@@ -181,7 +184,7 @@ describe("an editor previewing drafts", () => {
       } else {
         await page.keyboard.press("Escape");
       }
-      await expect.poll(() => dialog(page).count()).toBe(0);
+      await poll(() => dialog(page).count()).toBe(0);
       // Past the delayed answer, the page is still the published one.
       await page.waitForTimeout(3500);
       expect(await page.locator("main h1").textContent()).toBe(publishedTitle);
@@ -198,7 +201,7 @@ describe("an editor previewing drafts", () => {
     const page = await context.newPage();
     publicSite.stub.inject(SEARCH_PATH, { status: 500 });
     await page.goto(`${publicSite.server.url}/case/${caseDoc.uid}/`);
-    await expect.poll(() => dialog(page).locator("h2").textContent()).toBe("Error");
+    await poll(() => dialog(page).locator("h2").textContent()).toBe("Error");
     const text = await dialog(page).textContent();
     expect(text).toContain("The preview could not be loaded.");
     expect(text).toContain("HTTP 500");
@@ -206,7 +209,7 @@ describe("an editor previewing drafts", () => {
     expect(await dialog(page).locator("footer").textContent()).toContain("5.3.1");
     await expectAxeClean(page, "error dialog");
     await page.keyboard.press("Escape");
-    await expect.poll(() => dialog(page).count()).toBe(0);
+    await poll(() => dialog(page).count()).toBe(0);
     expect(await page.locator("main h1").textContent()).toBe(publishedTitle);
     expect(toolbar).toEqual([]); // never active, not the resolver page
     await context.close();
@@ -216,7 +219,7 @@ describe("an editor previewing drafts", () => {
     const { context } = await editorContext();
     const page = await context.newPage();
     await page.goto(previewLink(privateSite, caseDoc.id));
-    await expect.poll(() => dialog(page).locator("h2").textContent()).toBe("Enter your access token");
+    await poll(() => dialog(page).locator("h2").textContent()).toBe("Enter your access token");
     expect(await dialog(page).textContent()).toContain("An access token is required to view this preview.");
     expect(await dialog(page).textContent()).toContain(REPO);
     await expectAxeClean(page, "access token dialog");
@@ -227,7 +230,7 @@ describe("an editor previewing drafts", () => {
     // Keyboard only: type, Enter submits.
     await page.keyboard.type("a-wrong-token");
     await page.keyboard.press("Enter");
-    await expect.poll(() => dialog(page).textContent()).toContain("Incorrect token");
+    await poll(() => dialog(page).textContent()).toContain("Incorrect token");
     expect(await field.getAttribute("aria-invalid")).toBe("true");
     expect(await field.evaluate((el) => getComputedStyle(el).borderColor)).not.toBe(await page.locator("body").evaluate((el) => getComputedStyle(el).color));
     await expectAxeClean(page, "access token dialog, incorrect token");
@@ -236,7 +239,7 @@ describe("an editor previewing drafts", () => {
     await page.keyboard.type(ACCESS_TOKEN);
     await page.keyboard.press("Enter");
     await page.waitForURL(`${privateSite.server.url}/case/${caseDoc.uid}/`);
-    await expect.poll(() => page.locator("main h1").textContent()).toBe(DRAFT_TITLE);
+    await poll(() => page.locator("main h1").textContent()).toBe(DRAFT_TITLE);
     const cookies = await context.cookies(privateSite.server.url);
     expect(cookies.find((c) => c.name === `prismic-auth-token-${REPO}`)?.value).toBe(ACCESS_TOKEN);
     await context.close();
@@ -247,9 +250,9 @@ describe("an editor previewing drafts", () => {
     await setPreviewCookie(context, privateSite);
     const page = await context.newPage();
     await page.goto(`${privateSite.server.url}/case/${caseDoc.uid}/`);
-    await expect.poll(() => dialog(page).locator("h2").textContent()).toBe("Enter your access token");
+    await poll(() => dialog(page).locator("h2").textContent()).toBe("Enter your access token");
     await page.getByRole("button", { name: "Cancel", exact: true }).click();
-    await expect.poll(() => dialog(page).count()).toBe(0);
+    await poll(() => dialog(page).count()).toBe(0);
     expect(await page.locator("main h1").textContent()).toBe(publishedTitle);
     await context.close();
   }, SLOW);
@@ -283,9 +286,10 @@ describe("a donor", () => {
     // The bare resolver page (no preview link parameters) is nobody's preview: no request, no toolbar, no dialog.
     requests.length = 0;
     await page.goto(publicSite.server.url + "/preview/", { waitUntil: "networkidle" });
-    await expect.poll(() => page.locator("#nzf-preview").count()).toBe(1);
+    await poll(() => page.locator("#nzf-preview").count()).toBe(1);
     expect(requests.filter((url) => url.startsWith(publicSite.stub.origin) || TOOLBAR.test(url))).toEqual([]);
     expect(await dialog(page).count()).toBe(0);
+    await poll(() => page.locator("main").textContent()).toContain("There is no preview to show.");
     await context.close();
   }, SLOW);
 });

@@ -39,6 +39,8 @@ function loadToolbar(doc: Document, repositoryName: string): void {
   doc.head.append(script);
 }
 
+export const NO_PREVIEW_TEXT = "There is no preview to show. Open the preview again from Prismic with its Preview button.";
+
 const isResolverPage = (pathname: string) => pathname.replace(/\/+$/, "") === PREVIEW_RESOLVER_PATH.replace(/\/+$/, "");
 
 export interface StartPreviewOptions {
@@ -80,6 +82,14 @@ export function startPreview(options: StartPreviewOptions = {}): () => void {
     bootstrap,
     onStateChange: (state) => {
       if (state.previewState === "active" && config) loadToolbar(doc, repositoryName);
+      // The resolver page says "Please wait…" until it navigates; opened without a preview link it
+      // would wait forever, so say what to do instead.
+      if (state.previewState === "not-preview" && isResolverPage(pathname)) {
+        const slot = doc.querySelector('[data-island-slot="preview"]');
+        const text = doc.createElement("p");
+        text.textContent = NO_PREVIEW_TEXT;
+        slot?.replaceChildren(text);
+      }
     },
     ...options.props,
   });
