@@ -24,3 +24,14 @@ describe("repository name", () => {
     expect(repositoryNameError(12345)).toBe("An invalid repository name was given.");
   });
 });
+
+describe("the build's configuration uses the same rule", async () => {
+  const { resolveConfig } = await import("../core/config.js");
+  it("accepts what the preview accepts and rejects what it rejects, with the specification's message", () => {
+    expect(resolveConfig({ repository: "nzf-test", root: "/tmp" }, {}).repository).toBe("nzf-test");
+    for (const name of ["abc", "-abc", "abc-", "ab_c"]) {
+      expect(isValidRepositoryName(name)).toBe(false);
+      expect(() => resolveConfig({ repository: name, root: "/tmp" }, {})).toThrow("An invalid repository name was given.");
+    }
+  });
+});
