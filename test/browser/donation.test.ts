@@ -69,7 +69,7 @@ async function payWithCard(page: Page, card = "4242 4242 4242 4242") {
 }
 
 async function expectThankYou(page: Page): Promise<string> {
-  await page.waitForURL(/\/pay\/thank-you\/\?donation=don_[0-9a-f]+&payment_intent=/);
+  await page.waitForURL(/\/pay\/thank-you\/\?donation=don_[0-9a-f]+&(payment|setup)_intent=/);
   const reference = page.locator(".thanks-reference strong");
   await reference.waitFor();
   const text = (await reference.textContent())!;
@@ -141,6 +141,182 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
     await expectThankYou(page);
     const id = new URL(page.url()).searchParams.get("donation");
     expect(await (await fetch(`${api.url}/donations/${id}`)).json()).toMatchObject({ fund: "fitr", amountCents: 7500 });
+    noProblems(seen);
+    await page.close();
+  });
+
+  it("every bad input gets its message beside the field, keeps the form, and sends nothing; axe-core finds no violation with errors showing", async () => {
+    const { page, seen } = await open("/pay/zakat/");
+    const sent = posts().length;
+    const amount = page.getByLabel("Amount (AUD)");
+    const errorOf = (label: string) =>
+      page.getByLabel(label, { exact: true }).evaluate((input) => {
+        const ids = (input.getAttribute("aria-describedby") ?? "").split(" ");
+        return { invalid: input.getAttribute("aria-invalid"), text: ids.map((id) => document.getElementById(id)).find((el) => el?.classList.contains("don-error"))?.textContent ?? null };
+      });
+    // Nothing typed yet: every required field says so.
+    await amount.fill("");
+    await page.getByRole("button", { name: "Continue to payment" }).click();
+    expect(await errorOf("Amount (AUD)")).toEqual({ invalid: "true", text: "Enter an amount." });
+    expect((await errorOf("First name")).text).toBe("Enter your first name.");
+    expect((await errorOf("Last name")).text).toBe("Enter your last name.");
+    expect((await errorOf("E-mail address")).text).toBe("Enter your e-mail address.");
+    expect((await errorOf("Phone number")).text).toBe("Enter your phone number.");
+    // Focus moves to the first field at fault, so a keyboard or screen-reader user lands on it.
+    expect(await amount.evaluate((el) => el === document.activeElement)).toBe(true);
+    const violations = await axeViolations(page);
+    expect(formatViolations("/pay/zakat/ with errors", violations)).toBe("");
+
+    await fillDonor(page);
+    await page.getByLabel("E-mail address", { exact: true }).fill("aisha@example");
+    const cases: [string, string][] = [
+      ["fifty", "Enter the amount as a number, like 50 or 50.25."],
+      ["10.555", "Enter the amount in dollars and cents, with no more than two decimal places."],
+      ["9.99", "The minimum gift is $10."],
+      ["100000.01", "The maximum gift online is $100,000. For a larger gift, please contact us."],
+    ];
+    for (const [typed, message] of cases) {
+      await amount.fill(typed);
+      await page.getByRole("button", { name: "Continue to payment" }).click();
+      expect((await errorOf("Amount (AUD)")).text, typed).toBe(message);
+      expect(await amount.inputValue()).toBe(typed);
+    }
+    expect((await errorOf("E-mail address")).text).toBe("Enter an e-mail address, like name@example.com.");
+    expect(await page.getByLabel("First name").inputValue()).toBe("Aisha");
+    // A started address must be complete enough to post a receipt to.
+    await page.getByLabel("Postcode").fill("20000");
+    await page.getByRole("button", { name: "Continue to payment" }).click();
+    expect((await errorOf("Postcode")).text).toBe("Enter a 4-digit postcode.");
+    expect((await errorOf("Street address")).text).toBe("Enter the street address.");
+    expect(posts().length).toBe(sent);
+
+    // Nothing typed is lost on a reload either: the form is kept in sessionStorage.
+    await page.reload();
+    await page.waitForSelector('[data-island="donation"][data-hydrated="true"]');
+    await expect.poll(() => page.getByLabel("First name").inputValue()).toBe("Aisha");
+    expect(await amount.inputValue()).toBe("100000.01");
+    expect(await page.getByLabel("Postcode").inputValue()).toBe("20000");
+    noProblems(seen);
+    await page.close();
+  });
+
+  it("a payments API 500 shows the error and keeps the form; trying again uses the same idempotency key and succeeds", async () => {
+    const { page, seen } = await open("/pay/sadaqah/");
+    await fillDonor(page);
+    api.injectFault({ status: 500, path: "/donations" });
+    const sent = posts().length;
+    await page.getByRole("button", { name: "Continue to payment" }).click();
+    const alert = page.locator(".don-alert");
+    await expect.poll(() => alert.textContent()).toContain("Something went wrong on our side. Nothing was charged.");
+    expect(await page.getByLabel("Last name").inputValue()).toBe("Rahman");
+    await page.getByRole("button", { name: "Try again" }).click();
+    await page.getByLabel("Card number").waitFor();
+    const attempts = posts().slice(sent);
+    expect(attempts.map((r) => r.status)).toEqual([500, 201]);
+    expect(attempts[0]!.idempotencyKey).toBe(attempts[1]!.idempotencyKey);
+    expect(api.donationCount()).toBeGreaterThan(0);
+    seen.failedRequests = seen.failedRequests.filter((r) => !/\/donations: HTTP 500$/.test(r));
+    seen.consoleErrors = seen.consoleErrors.filter((r) => !/status of 500/.test(r));
+    noProblems(seen);
+    await page.close();
+  });
+
+  it("a payments API timeout shows the error; the retry gets the donation the first request created, not a second one", async () => {
+    const { page } = await open("/pay/zakat/?amount=77");
+    await fillDonor(page);
+    const count = api.donationCount();
+    api.injectFault({ delayMs: TIMEOUT_MS + 1_500, path: "/donations" });
+    await page.getByRole("button", { name: "Continue to payment" }).click();
+    await expect.poll(() => page.locator(".don-alert").textContent(), { timeout: TIMEOUT_MS + 5_000 }).toContain("took too long to answer. Nothing was charged.");
+    // Let the slow request finish on the server, then try again with the same key.
+    await expect.poll(() => api.donationCount(), { timeout: 5_000 }).toBe(count + 1);
+    await page.getByRole("button", { name: "Try again" }).click();
+    await page.getByLabel("Card number").waitFor();
+    const last = posts().at(-1)!;
+    expect(last).toMatchObject({ status: 201, replayed: true });
+    expect(api.donationCount()).toBe(count + 1);
+    await page.close();
+  });
+
+  it("Stripe.js failing to load shows 'Failed to load Stripe.js', then loads on retry; a script without Stripe shows 'Stripe.js not available'", async () => {
+    const { page } = await open("/pay/zakat/?amount=20");
+    await fillDonor(page);
+    // @stripe/stripe-js tries twice before giving up.
+    stripe.failNextLoads(2);
+    await page.getByRole("button", { name: "Continue to payment" }).click();
+    await expect.poll(() => page.locator(".don-alert").textContent()).toContain("Failed to load Stripe.js");
+    expect(await page.getByLabel("Amount (AUD)").inputValue()).toBe("20");
+    stripe.emptyNextLoads(2);
+    await page.getByRole("button", { name: "Try again" }).click();
+    await expect.poll(() => page.locator(".don-alert").textContent()).toContain("Stripe.js not available");
+    await page.getByRole("button", { name: "Try again" }).click();
+    await page.getByLabel("Card number").waitFor();
+    await expect(page.getByRole("button", { name: "Give $20.00" }).isVisible()).resolves.toBe(true);
+    await page.close();
+  });
+
+  it("a double click on Continue sends one request; a declined card can be retried on the same intent", async () => {
+    const { page, seen } = await open("/pay/zakat/?amount=40");
+    await fillDonor(page);
+    const sent = posts().length;
+    await page.getByRole("button", { name: "Continue to payment" }).dblclick();
+    await page.getByLabel("Card number").waitFor();
+    expect(posts().length).toBe(sent + 1);
+    await payWithCard(page, "4000 0000 0000 0002");
+    await expect.poll(() => page.locator(".don-pay .don-alert").textContent()).toContain("Your card was declined.");
+    await payWithCard(page);
+    await expectThankYou(page);
+    expect(posts().length).toBe(sent + 1);
+    noProblems(seen);
+    await page.close();
+  });
+
+  it("a donor gives with the keyboard alone, and axe-core finds no violation on the form, the card step and the thank-you page", async () => {
+    const { page, seen } = await open("/pay/jumuah-giving/");
+    const problems: string[] = [];
+    const axe = async (where: string) => {
+      const v = await axeViolations(page);
+      if (v.length) problems.push(formatViolations(where, v));
+    };
+    await axe("form");
+    const focusOn = async (label: string | RegExp) => {
+      for (let i = 0; i < 60; i++) {
+        await page.keyboard.press("Tab");
+        const current = await page.evaluate(() => {
+          const el = document.activeElement as HTMLElement | null;
+          return (el?.id && document.querySelector(`label[for="${el.id}"]`)?.textContent) || el?.textContent || "";
+        });
+        if (typeof label === "string" ? current.startsWith(label) : label.test(current)) return;
+      }
+      throw new Error(`Tab never reached "${label}"`);
+    };
+    await page.locator("body").focus();
+    await focusOn("$10");
+    await page.keyboard.press("Enter");
+    await focusOn("One-off");
+    await page.keyboard.press("ArrowDown"); // radio group: the next schedule, Every Friday
+    expect(await page.getByLabel("Every Friday").isChecked()).toBe(true);
+    for (const [label, text] of [["First name", "Yusuf"], ["Last name", "Ali"], ["E-mail address", "yusuf@example.com"], ["Phone number", "+61 412 345 678"]]) {
+      await focusOn(label!);
+      await page.keyboard.type(text!);
+    }
+    await focusOn("Continue to payment");
+    await page.keyboard.press("Enter");
+    await page.getByLabel("Card number").waitFor();
+    await page.waitForSelector(".don-pay button:not([disabled])");
+    await axe("card step");
+    await focusOn("Card number");
+    await page.keyboard.type("4242424242424242");
+    await page.keyboard.press("Tab");
+    await page.keyboard.type("1230");
+    await page.keyboard.press("Tab");
+    await page.keyboard.type("123");
+    // Weekly gifts start on the next Friday: on other days the card is saved for it (a SetupIntent).
+    await focusOn(/^(Give \$10\.00|Save card for \$10\.00 from )/);
+    await page.keyboard.press("Enter");
+    await expectThankYou(page);
+    await axe("thank-you");
+    expect(problems).toEqual([]);
     noProblems(seen);
     await page.close();
   });

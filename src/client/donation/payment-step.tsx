@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from "react";
 import type { Stripe, StripeElements } from "@stripe/stripe-js";
 import { formatDollarsAndCents } from "../../payments/money.js";
 import type { DonationCreated } from "../../payments/types.js";
+import { formatDate } from "./summary.js";
 
 export interface PaymentStepProps {
   idPrefix: string;
@@ -70,7 +71,7 @@ export function PaymentStep({ idPrefix, stripe, created, returnUrl, beforeConfir
 
   const first = created.schedule[0];
   const today = created.intentType === "payment";
-  const label = today ? `Give ${formatDollarsAndCents(created.totalCents)}` : `Save card for ${formatDollarsAndCents(created.totalCents)} from ${first?.date ?? "the first date"}`;
+  const label = today ? `Give ${formatDollarsAndCents(created.totalCents)}` : `Save card for ${formatDollarsAndCents(created.totalCents)} from ${first ? formatDate(first.date) : "the first date"}`;
   return (
     <section className="don-pay" aria-labelledby={`${idPrefix}pay-heading`}>
       <h3 id={`${idPrefix}pay-heading`}>Card details</h3>
