@@ -23,6 +23,7 @@ import { createStaging, discardStaging, publishStaging, recoverInterruptedPublis
 import { writeSiteFiles } from "./render/site-files.js";
 import { previewPublicEnv } from "./preview/public-config.js";
 import { findSecretKeys } from "./payments/config.js";
+import { findAuthSecrets } from "./auth/dist-scan.js";
 import fg from "fast-glob";
 
 export interface BuildDeps {
@@ -149,13 +150,16 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
       await publishImageFiles(images.files, staging);
       await writeSiteFiles({ siteDir: staging, pages, rendered, config, graph, images: images.lookup, assets });
     });
-    // No secret key may ever ship (docs/payments-api.md): scan every text file of the new site.
+    // No secret key or auth token may ever ship (docs/payments-api.md, docs/accounts.md): scan every text file of the new site.
     await stage("secrets", async () => {
       const leaks: string[] = [];
       for (const file of await fg(["**/*.{html,js,mjs,json,css,txt,xml,webmanifest,map}", "_headers", "_redirects"], { cwd: staging, dot: true })) {
-        for (const key of findSecretKeys(await readFile(join(staging, file), "utf8"))) leaks.push(`${file}: ${key}`);
+        const text = await readFile(join(staging, file), "utf8");
+        for (const key of findSecretKeys(text)) leaks.push(`${file}: ${key}`);
+        // Auth findings name the kind only: even a prefix of a token or client secret stays out of logs.
+        for (const kind of new Set(findAuthSecrets(text).map((f) => f.kind))) leaks.push(`${file}: ${kind}`);
       }
-      if (leaks.length) throw new NzfError("CONFIG_INVALID", `A secret key would be published in dist/, so nothing was published:\n  ${leaks.join("\n  ")}`, { hint: "Remove the secret key from the content or configuration (only pk_ publishable keys belong in the site) and roll the key in Stripe." });
+      if (leaks.length) throw new NzfError("CONFIG_INVALID", `A secret key or token would be published in dist/, so nothing was published:\n  ${leaks.join("\n  ")}`, { hint: "Remove it from the content or configuration (only public values belong in the site: pk_ publishable keys, user pool and app client ids), then roll the leaked key, token or client secret." });
     });
     await stage("publish", () => publishStaging(staging, config.outDir));
   } catch (error) {

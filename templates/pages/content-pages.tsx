@@ -5,12 +5,15 @@
 import type { PrismicDocument } from "@prismicio/client";
 import type { Template } from "../template.js";
 import type { TemplateContext } from "../../src/render/types.js";
-import { cardOf, CardList, Hero, IslandSlot, metaFromSeo } from "../components/blocks.js";
+import { cardOf, CardList, Hero, metaFromSeo } from "../components/blocks.js";
 import { dataOf, formatDate, group, image, plain, rich, str } from "../components/fields.js";
 import { Picture } from "../components/picture.js";
 import { RichText } from "../components/rich-text.js";
 import { SliceZone } from "../components/slices.js";
 import { pageTitle } from "../components/layout.js";
+import { Island } from "../../src/render/islands.js";
+import type { PublicAuthConfig } from "../../src/auth/types.js";
+import AccountIsland from "../../src/client/islands/account.js";
 
 const TEAMS: [string, string][] = [
   ["board", "Board"],
@@ -184,16 +187,19 @@ export const account: Template = {
   meta: (ctx) => ({ ...metaFromSeo(ctx, "Your account"), noindex: true }),
   Body({ ctx }) {
     const d = dataOf(ctx.doc);
+    const auth = (ctx.site.public.auth as PublicAuthConfig | null | undefined) ?? null;
+    // Plain text from the document; empty fields fall back to the island's own defaults.
+    const texts = { intro: plain(d, "signed_out_text"), unavailable: plain(d, "unavailable_text") };
     return (
       <div className="container section narrow">
         <h1>{pageTitle(ctx, "Your account")}</h1>
         <RichText field={rich(d, "body")} ctx={ctx} />
-        <IslandSlot name="account">
-          <RichText field={rich(d, ctx.site.public.auth ? "signed_out_text" : "unavailable_text")} ctx={ctx} />
+        <Island name="account" component={AccountIsland} props={{ auth, texts }} />
+        {auth ? (
           <noscript>
             <p>Signing in needs JavaScript. Please turn it on, or contact us and we will help.</p>
           </noscript>
-        </IslandSlot>
+        ) : null}
       </div>
     );
   },
