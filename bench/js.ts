@@ -1,0 +1,48 @@
+/**
+ * JavaScript shipped per page of the sample site, gzip: the pages that matter to donors, and which
+ * pages load nothing at all.
+ */
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { gzipSync } from "node:zlib";
+import fg from "fast-glob";
+import { build } from "../src/build.js";
+import { resolveConfig } from "../src/core/config.js";
+import { silentLogger } from "../src/core/logger.js";
+import { measureCalculatorJs } from "./calculator.js";
+
+/** Every module script a page loads, with the chunks they import (as modulepreload lists them). */
+async function pageScripts(dist: string, file: string): Promise<string[]> {
+  const html = await readFile(join(dist, file), "utf8");
+  const urls = [...html.matchAll(/<(?:script type="module" src|link rel="modulepreload" href)="([^"]+)"/g)].map((m) => m[1]!);
+  return [...new Set(urls)];
+}
+
+export async function benchJs(options: { root: string; print?: (l: string) => void }): Promise<void> {
+  const print = options.print ?? ((l: string) => console.log(l));
+  const out = await mkdtemp(join(tmpdir(), "nzf-bench-js-"));
+  const workDir = await mkdtemp(join(options.root, ".nzf-cache", "bench-js-"));
+  try {
+    const config = resolveConfig({ root: options.root, out, workDir, imageCacheDir: join(options.root, ".nzf-cache/images"), sample: true }, {});
+    await build(config, { logger: silentLogger });
+    const gz = async (url: string) => gzipSync(await readFile(join(out, url))).length;
+    const pages = await fg("**/*.html", { cwd: out });
+    const withNone: string[] = [];
+    for (const page of ["index.html", "about/index.html", "calculate/index.html", "pay/zakat/index.html", "account/index.html", "faq/index.html"]) {
+      const scripts = await pageScripts(out, page);
+      const sizes = await Promise.all(scripts.map(gz));
+      const total = sizes.reduce((a, b) => a + b, 0);
+      print(`js      /${page.replace(/index\.html$/, "")}: ${(total / 1024).toFixed(1)} KB gzip in ${scripts.length} files${scripts.length ? ` (${scripts.map((u, i) => `${u.split("/").pop()} ${(sizes[i]! / 1024).toFixed(1)}`).join(", ")})` : ""}`);
+    }
+    const islands = (await fg("src/client/islands/*.tsx", { cwd: options.root })).map((f) => f.split("/").pop()!.replace(/\.tsx$/, ""));
+    const isIsland = (url: string) => islands.some((name) => url.startsWith(`/_islands/${name}-`));
+    for (const page of pages) if (!(await pageScripts(out, page)).some(isIsland)) withNone.push(page);
+    print(`js      ${withNone.length} of ${pages.length} pages load no island and no React (only the small service-worker and tag-manager scripts)`);
+    const calc = await measureCalculatorJs(out);
+    print(`js      /calculate/ calculator's own code: ${(calc.calculatorGzip / 1024).toFixed(1)} KB gzip (budget 15 KB) on top of the shared React chunk ${(calc.reactGzip / 1024).toFixed(1)} KB`);
+  } finally {
+    await rm(out, { recursive: true, force: true });
+    await rm(workDir, { recursive: true, force: true });
+  }
+}

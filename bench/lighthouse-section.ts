@@ -1,0 +1,25 @@
+/**
+ * The Lighthouse section of `npm run bench`: builds the sample site and scores the home, calculate
+ * and zakat pages on mobile (see bench/lighthouse.ts).
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { build } from "../src/build.js";
+import { resolveConfig } from "../src/core/config.js";
+import { silentLogger } from "../src/core/logger.js";
+import { formatScores, runLighthouse } from "./lighthouse.js";
+
+export async function benchLighthouse(options: { root: string; print?: (l: string) => void }): Promise<void> {
+  const print = options.print ?? ((l: string) => console.log(l));
+  const out = await mkdtemp(join(tmpdir(), "nzf-bench-lh-"));
+  const workDir = await mkdtemp(join(options.root, ".nzf-cache", "bench-lh-"));
+  try {
+    const config = resolveConfig({ root: options.root, out, workDir, imageCacheDir: join(options.root, ".nzf-cache/images"), sample: true }, {});
+    await build(config, { logger: silentLogger });
+    print(formatScores(await runLighthouse({ distDir: out })).replace(/^/gm, "lighthouse "));
+  } finally {
+    await rm(out, { recursive: true, force: true });
+    await rm(workDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * Build benchmark (issues 2 and 8) on the synthetic 2,000-document repository served by the local
+ * Prismic stub: a full build with fetch, a build from the cached snapshot, a no-change rebuild, a
+ * one-document change, a shared-component change, and a webhook-to-published round trip.
+ * Each figure is the median of `runs` runs.
+ */
+import { cp, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { build, type BuildResult } from "../src/build.js";
+import { resolveConfig, type BuildConfig } from "../src/core/config.js";
+import { silentLogger } from "../src/core/logger.js";
+import { readSnapshot, writeSnapshot } from "../src/content/snapshot.js";
+import { startPrismicStub } from "../test/support/prismic-stub.js";
+import { syntheticDocuments } from "./synthetic.js";
+
+export interface SiteBenchOptions {
+  root: string;
+  runs?: number;
+  print?: (line: string) => void;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+function stageLine(result: BuildResult): string {
+  return Object.entries(result.stages)
+    .map(([name, ms]) => `${name} ${Math.round(ms)}`)
+    .join(", ");
+}
+
+async function timedBuild(config: BuildConfig, sleep?: (ms: number) => Promise<void>): Promise<{ ms: number; result: BuildResult }> {
+  const start = performance.now();
+  const result = await build(config, { logger: silentLogger, sleep });
+  return { ms: performance.now() - start, result };
+}
+
+export async function benchSite(options: SiteBenchOptions): Promise<void> {
+  const print = options.print ?? ((l: string) => console.log(l));
+  const runs = options.runs ?? 3;
+  const sample = (await readSnapshot(join(options.root, "content-cache/sample/snapshot.json"))).documents;
+  const documents = syntheticDocuments(sample, 2000);
+  const stub = await startPrismicStub({ documents, repository: "nzf-bench" });
+  // A private copy of the sources, so a template can be edited without touching the project.
+  const root = await mkdtemp(join(tmpdir(), "nzf-bench-"));
+  for (const dir of ["templates", "src", "assets"]) await cp(join(options.root, dir), join(root, dir), { recursive: true });
+  await cp(join(options.root, "package-lock.json"), join(root, "package-lock.json"));
+  await symlink(join(options.root, "node_modules"), join(root, "node_modules"));
+  const workDir = await mkdtemp(join(options.root, ".nzf-cache", "bench-site-"));
+  const config = resolveConfig(
+    { root, out: join(root, "dist"), workDir, contentDir: join(root, "content-cache"), fetch: true, repository: "nzf-bench", endpoint: stub.endpoint },
+    {},
+  );
+  const fromCache: BuildConfig = { ...config, fetch: false, content: "fetched" };
+  const forget = () => rm(join(workDir, "last-build.json"), { force: true });
+  try {
+    print(`site    synthetic repository: ${documents.length} documents (blog articles and cases with rich text, no images), ${runs} runs each, medians`);
+    const memoryBefore = process.memoryUsage().rss;
+    let peak = memoryBefore;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+
+    const cold = await timedBuild(config);
+    print(`site    full build with fetch (cold bundles, 500 ms between pages): ${s(cold.ms)} — ${cold.result.pages} pages; stages ms: ${stageLine(cold.result)}`);
+
+    const cached: number[] = [];
+    let last!: BuildResult;
+    for (let i = 0; i < runs; i++) {
+      await forget();
+      const run = await timedBuild(fromCache);
+      cached.push(run.ms);
+      last = run.result;
+    }
+    const renderMs = last.stages.render!;
+    print(`site    build from cache (full render): ${s(median(cached))} — render+write ${Math.round(renderMs)} ms = ${Math.round(last.pages / (renderMs / 1000))} pages/s; stages ms: ${stageLine(last)}`);
+
+    const unchanged: number[] = [];
+    for (let i = 0; i < runs; i++) unchanged.push((await timedBuild(fromCache)).ms);
+    print(`site    no-change rebuild: ${s(median(unchanged))}`);
+
+    const file = join(config.contentDir, "nzf-bench", "snapshot.json");
+    const oneDoc: number[] = [];
+    let oneResult!: BuildResult;
+    for (let i = 0; i < runs; i++) {
+      const snap = await readSnapshot(file);
+      const doc = snap.documents.find((d) => d.type === "blog_article")!;
+      (doc.data as { excerpt: string }).excerpt = `Edited ${i}`;
+      await writeSnapshot(file, { ...snap, ref: `${snap.ref}-${i}` });
+      const run = await timedBuild(fromCache);
+      oneDoc.push(run.ms);
+      oneResult = run.result;
+    }
+    print(`site    one document changed (after the fetch): ${s(median(oneDoc))} — ${oneResult.pagesRebuilt} pages rewritten; stages ms: ${stageLine(oneResult)}`);
+
+    const shared: number[] = [];
+    let sharedResult!: BuildResult;
+    const layout = join(root, "templates/components/layout.tsx");
+    const original = await readFile(layout, "utf8");
+    for (let i = 0; i < runs; i++) {
+      await writeFile(layout, original.replace("Skip to content", `Skip to content${i % 2 ? "" : " "}`));
+      const run = await timedBuild(fromCache);
+      shared.push(run.ms);
+      sharedResult = run.result;
+    }
+    print(`site    shared component (layout) saved → rebuilt: ${s(median(shared))} — ${sharedResult.pagesRebuilt} pages rewritten; stages ms: ${stageLine(sharedResult)}`);
+
+    const webhook: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const snap = await readSnapshot(file);
+      const doc = snap.documents.find((d) => d.type === "case")!;
+      (doc.data as { summary: string }).summary = `Webhook edit ${i}`;
+      stub.setDocuments(snap.documents);
+      const run = await timedBuild(config, async () => {});
+      webhook.push(run.ms);
+    }
+    print(`site    webhook round trip for one changed document (fetch without page pauses + build + publish): ${s(median(webhook))}`);
+    clearInterval(sampler);
+    print(`site    peak memory (RSS): ${Math.round(peak / 1024 / 1024)} MB`);
+  } finally {
+    await stub.stop();
+    await rm(root, { recursive: true, force: true });
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
