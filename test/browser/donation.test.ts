@@ -11,6 +11,7 @@ import { startPaymentsDevServer, type PaymentsDevServer } from "../../src/server
 import { isolatedContext, launchBrowser, watchProblems, type PageProblems } from "../support/browser.js";
 import { axeViolations, formatViolations } from "../support/axe.js";
 import { installStripeStandIn, type StripeStandIn } from "../support/stripe-stand-in.js";
+import { DONATION_BUDGET_GZIP, measureDonationJs } from "../../bench/donation.js";
 
 const TIMEOUT_MS = 2_000;
 let fixture: Fixture;
@@ -319,5 +320,26 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
     expect(problems).toEqual([]);
     noProblems(seen);
     await page.close();
+  });
+
+  it("on /pay the donor chooses the fund; the form switches to its options", async () => {
+    const { page, seen } = await open("/pay/");
+    const fund = page.getByLabel("Where your gift goes", { exact: true });
+    await fund.selectOption({ label: "Dispose of tainted wealth" });
+    await expect.poll(() => page.locator(".don-note").textContent()).toContain("purification, not zakat or sadaqah");
+    await fund.selectOption({ label: "Qurban" });
+    await page.getByLabel(/^Goat \(overseas\)/).check();
+    await page.getByLabel("Number of animals").fill("2");
+    await expect.poll(() => page.locator(".don-multiply").textContent()).toBe("2 × $150.00 = $300.00");
+    expect(await page.locator(".don-summary").first().textContent()).toContain("$300.00");
+    noProblems(seen);
+    await page.close();
+  });
+
+  it("ships the form's own code under 15 KB gzip on top of React, with Stripe's loader deferred", async () => {
+    const size = await measureDonationJs(fixture.config.outDir);
+    expect(size.formGzip).toBeGreaterThan(1_000);
+    expect(size.formGzip).toBeLessThanOrEqual(DONATION_BUDGET_GZIP);
+    expect(size.files.some((f) => f.role === "deferred")).toBe(true);
   });
 });
