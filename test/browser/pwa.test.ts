@@ -116,7 +116,8 @@ describe("service worker", () => {
 
   it("picks up a new build: the update installs, the page is flagged, the next navigation is fresh", async () => {
     await page.goto(server.url + "/");
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    // The page's own register() call has settled (it checks for updates too).
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null && document.documentElement.dataset.sw === "registered");
     expect(await page.evaluate(() => document.documentElement.dataset.swUpdated)).toBeUndefined();
     const before = await page.evaluate(() => fetch("/sw.js").then((r) => r.text()));
 

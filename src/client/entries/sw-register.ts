@@ -62,20 +62,23 @@ function reloadedAlready(): boolean {
   return false;
 }
 
-function onUpdateFound(registration: ServiceWorkerRegistration): void {
-  const installing = registration.installing;
-  if (!installing) return;
-  installing.addEventListener("statechange", () => {
-    if (installing.state === "installed") {
-      if (navigator.serviceWorker.controller) {
-        win.__nzfSwUpdated = true;
-        document.documentElement.dataset.swUpdated = "true";
-        if ((win.__nzfFailedResources || failedEarlier()) && !reloadedAlready()) location.reload();
-      }
-    } else if (installing.state === "redundant") {
-      console.error("The installing service worker became redundant.");
-    }
-  });
+function onInstalled(): void {
+  // An older worker controls the page: this is an update, not the first install.
+  if (!navigator.serviceWorker.controller) return;
+  win.__nzfSwUpdated = true;
+  document.documentElement.dataset.swUpdated = "true";
+  if ((win.__nzfFailedResources || failedEarlier()) && !reloadedAlready()) location.reload();
+}
+
+function watchInstalling(worker: ServiceWorker | null): void {
+  if (!worker) return;
+  const check = () => {
+    if (worker.state === "installed") onInstalled();
+    else if (worker.state === "redundant") console.error("The installing service worker became redundant.");
+  };
+  worker.addEventListener("statechange", check);
+  // register() may have started the update before this script could listen for it.
+  if (worker.state === "installed") check();
 }
 
 if (location.protocol !== "https:" && !LOCAL_HOSTS.includes(location.hostname)) {
@@ -84,7 +87,9 @@ if (location.protocol !== "https:" && !LOCAL_HOSTS.includes(location.hostname)) 
   navigator.serviceWorker
     .register("/sw.js")
     .then((registration) => {
-      registration.addEventListener("updatefound", () => onUpdateFound(registration));
+      registration.addEventListener("updatefound", () => watchInstalling(registration.installing));
+      watchInstalling(registration.installing);
+      document.documentElement.dataset.sw = "registered";
       return navigator.serviceWorker.ready;
     })
     .then((registration) => cacheThisPage(registration.active))
