@@ -98,14 +98,23 @@ describe("the sample site in Chromium", () => {
     await page.close();
   });
 
-  it("a page with no island loads no JavaScript at all", async () => {
+  it("a page with no island loads no React and no island code, only the small site-wide scripts", async () => {
     const page = await context.newPage();
     const scripts: string[] = [];
     page.on("request", (req) => {
-      if (req.resourceType() === "script") scripts.push(req.url());
+      if (req.resourceType() === "script") scripts.push(new URL(req.url()).pathname);
     });
     await page.goto(server.url + "/about/");
-    expect(scripts).toEqual([]);
+    await page.waitForLoadState("networkidle");
+    const ours = scripts.filter((p) => p.startsWith("/_islands/"));
+    // The service-worker registration and tag-manager loader (and the chunk they share); nothing else.
+    expect(ours.every((p) => /^\/_islands\/(sw-register|gtm|preview-loader|picture-fade)-|^\/_islands\/chunks\//.test(p))).toBe(true);
+    const bytes = await Promise.all(ours.map(async (p) => (await (await fetch(server.url + p)).arrayBuffer()).byteLength));
+    expect(bytes.reduce((a, b) => a + b, 0)).toBeLessThan(8 * 1024);
+    // The React runtime is only in the islands' shared chunk, never on this page.
+    const faqScripts = await (await fetch(server.url + "/faq/")).text();
+    expect(faqScripts).toMatch(/modulepreload/);
+    expect(ours.some((p) => faqScripts.includes(`href="${p}"`) && !/sw-register|gtm/.test(p) && bytes[ours.indexOf(p)]! > 20_000)).toBe(false);
     await page.close();
   });
 

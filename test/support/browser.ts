@@ -47,9 +47,20 @@ export function watchProblems(page: Page): PageProblems {
   return problems;
 }
 
-/** A context whose requests outside loopback are answered locally: third-party hosts are stood in for per test. */
-export async function isolatedContext(browser: Browser, options: Parameters<Browser["newContext"]>[0] = {}): Promise<BrowserContext> {
-  const context = await browser.newContext(options);
+/** Stands in for the tag manager's gtm.js: records that it ran, as the real container would load. */
+export const GTM_STAND_IN = `window.__gtmStandIn = document.currentScript && document.currentScript.src; (window.dataLayer = window.dataLayer || []).push({ event: "gtm.standIn" });`;
+
+/**
+ * A context whose requests outside loopback never leave the machine: the tag manager is answered by
+ * a local stand-in (the production loader code still runs), everything else is blocked. Tests that
+ * need another third party (Stripe.js) route it themselves; later routes take precedence.
+ */
+export async function isolatedContext(browser: Browser, options: Parameters<Browser["newContext"]>[0] & { blockTagManager?: boolean } = {}): Promise<BrowserContext> {
+  const { blockTagManager, ...contextOptions } = options;
+  const context = await browser.newContext(contextOptions);
   await context.route(/^https?:\/\/(?!127\.0\.0\.1|localhost)/, (route) => route.abort("blockedbyclient"));
+  if (!blockTagManager) {
+    await context.route("https://www.googletagmanager.com/**", (route) => route.fulfill({ status: 200, contentType: "text/javascript", body: GTM_STAND_IN }));
+  }
   return context;
 }
