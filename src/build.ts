@@ -17,7 +17,7 @@ import { bundleClient, copyClientBundle } from "./render/island-bundle.js";
 import { loadTemplates } from "./render/template-bundle.js";
 import { buildStylesheet } from "./render/styles.js";
 import { renderAndWrite, type RenderedPage } from "./render/render-stage.js";
-import { changedDependencies, documentHashes, isAffected } from "./render/dependencies.js";
+import { changedDependencies, documentHashes, isAffected, listSignatures, type ContentState } from "./render/dependencies.js";
 import { linkPublishedSite, readBuildRecord, writeBuildRecord, type BuildRecord } from "./publish/incremental.js";
 import { createStaging, discardStaging, publishStaging, recoverInterruptedPublish } from "./publish/publish.js";
 import { writeSiteFiles } from "./render/site-files.js";
@@ -107,8 +107,12 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
 
   // What every page depends on; a change here re-renders every page (identical HTML is still not rewritten).
   const globalKey = hashOf([templates.hash, client.bundle, stylesheet.url, images.files.map((f) => f.to), config.siteUrl, config.repository, publicConfig]);
-  const documents = documentHashes(snapshot.documents);
-  const key = hashOf([globalKey, documents]);
+  const contentState: ContentState = {
+    documents: documentHashes(snapshot.documents),
+    types: Object.fromEntries(snapshot.documents.map((d) => [d.id, d.type])),
+    lists: listSignatures(graph),
+  };
+  const key = hashOf([globalKey, contentState.documents]);
   const recordFile = join(config.workDir, "last-build.json");
   const last = await readBuildRecord(recordFile);
   const haveSite = await exists(join(config.outDir, "index.html"));
@@ -120,7 +124,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   }
   // Pages whose recorded dependencies did not change keep their published HTML without rendering.
   const sameGlobals = incremental && last.globalKey === globalKey;
-  const changed = sameGlobals ? changedDependencies(last.documents, documents, (id) => graph.byId(id)?.type, last.types) : null;
+  const changed = sameGlobals ? changedDependencies({ documents: last.documents, types: last.types, lists: last.lists ?? {} }, contentState) : null;
   const toRender = changed ? pages.filter((p) => !last!.pages[p.file] || isAffected(last!.pages[p.file]!.deps, changed)) : pages;
 
   const staging = await createStaging(config.outDir);
@@ -148,7 +152,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
       if (!(await exists(join(staging, stylesheet.file)))) await writeFile(join(staging, stylesheet.file), stylesheet.css);
       await copyClientBundle(client.outDir, staging);
       await publishImageFiles(images.files, staging);
-      await writeSiteFiles({ siteDir: staging, pages, rendered, config, graph, images: images.lookup, assets });
+      await writeSiteFiles({ siteDir: staging, pages, rendered, config, graph, images: images.lookup, assets, publicConfig });
     });
     // No secret key or auth token may ever ship (docs/payments-api.md, docs/accounts.md): scan every text file of the new site.
     await stage("secrets", async () => {
@@ -173,8 +177,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
     if (fresh) pageRecords[page.file] = { deps: fresh.deps, hash: fresh.hash };
     else if (kept) pageRecords[page.file] = kept;
   }
-  const types = Object.fromEntries(snapshot.documents.map((d) => [d.id, d.type]));
-  await writeBuildRecord(recordFile, { version: 1, globalKey, key, outDir: config.outDir, documents, types, pages: pageRecords });
+  await writeBuildRecord(recordFile, { version: 1, globalKey, key, outDir: config.outDir, ...contentState, pages: pageRecords });
   const pagesRebuilt = rendered.filter((r) => r.written).length;
 
   const ms = performance.now() - started;

@@ -25,6 +25,7 @@ export interface BuildRecord {
   outDir: string;
   documents: Record<string, string>;
   types: Record<string, string>;
+  lists: Record<string, string>;
   pages: Record<string, PageRecord>;
 }
 

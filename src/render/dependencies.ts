@@ -1,49 +1,76 @@
 /**
  * The dependency record of incremental builds. While a page renders, its content graph is a
- * tracking view that notes every document it reads (`id:<id>`) and every listing it reads
- * (`type:<type>`, e.g. the cases page lists all cases). On the next build, a page renders again only
- * when one of those changed, or when something every page uses (templates, styles, scripts,
- * configuration) changed.
+ * tracking view that notes what the page read:
+ *
+ * - `id:<id>`: the content of one document (its data);
+ * - `list:<type>|<lang>`: which documents of a type exist, in which order, under which uids (the
+ *   cases page lists all cases; a link to a case needs its uid). Editing the text of one case does
+ *   not change this list, so pages that merely list cases re-render only if they show that case's
+ *   content;
+ * - `type:<type>`: anything about any document of a type (reading the whole graph).
+ *
+ * On the next build a page renders again only when one of its dependencies changed, or when
+ * something every page uses (templates, styles, scripts, configuration) changed.
  */
 import { createHash } from "node:crypto";
 import type { PrismicDocument } from "@prismicio/client";
 import type { ContentGraph } from "../content/graph.js";
+import { MASTER_LANG } from "../content/routes.js";
 
-export type Dependency = `id:${string}` | `type:${string}`;
+export type Dependency = `id:${string}` | `list:${string}` | `type:${string}`;
+
+const listKey = (type: string, lang = MASTER_LANG): Dependency => `list:${type}|${lang}`;
 
 /** A view of the graph that records what is read through it. */
 export function trackingGraph(graph: ContentGraph, deps: Set<Dependency>): ContentGraph {
-  const note = (doc: PrismicDocument | undefined) => {
+  // Documents handed out in lists are read-through proxies: touching `data` records the document.
+  const proxies = new Map<string, PrismicDocument>();
+  const watched = (doc: PrismicDocument): PrismicDocument => {
+    let proxy = proxies.get(doc.id);
+    if (!proxy) {
+      proxy = new Proxy(doc, {
+        get(target, key, receiver) {
+          if (key === "data" || key === "alternate_languages") deps.add(`id:${target.id}`);
+          return Reflect.get(target, key, receiver);
+        },
+      });
+      proxies.set(doc.id, proxy);
+    }
+    return proxy;
+  };
+  const read = (doc: PrismicDocument | undefined) => {
     if (doc) deps.add(`id:${doc.id}`);
     return doc;
   };
   return {
     get documents() {
-      // Reading everything depends on everything: any type change re-renders this page.
       for (const doc of graph.documents) deps.add(`type:${doc.type}`);
       return graph.documents;
     },
     languages: graph.languages,
     byId: (id) => {
-      const doc = graph.byId(id);
       // A missing document may appear later: depend on its id either way.
       deps.add(`id:${id}`);
-      return doc;
+      return graph.byId(id);
     },
     single: (type, lang) => {
-      deps.add(`type:${type}`);
-      return note(graph.single(type, lang));
+      deps.add(listKey(type, lang));
+      return read(graph.single(type, lang));
     },
     all: (type, lang) => {
-      deps.add(`type:${type}`);
-      return graph.all(type, lang);
+      deps.add(listKey(type, lang));
+      return graph.all(type, lang).map(watched);
     },
     byUid: (type, uid, lang) => {
-      deps.add(`type:${type}`);
-      return note(graph.byUid(type, uid, lang));
+      deps.add(listKey(type, lang));
+      return read(graph.byUid(type, uid, lang));
     },
     resolveLink: (link) => {
-      if (link?.link_type === "Document" && link.id) deps.add(`id:${link.id}`);
+      // A link needs the target's path (type, uid, language): the list signature covers those.
+      if (link?.link_type === "Document" && link.id) {
+        const target = graph.byId(link.id);
+        deps.add(listKey(target?.type ?? link.type ?? "", target?.lang ?? link.lang));
+      }
       return graph.resolveLink(link);
     },
   };
@@ -56,19 +83,35 @@ export function documentHashes(documents: readonly PrismicDocument[]): Record<st
   return hashes;
 }
 
-/** The dependencies invalidated by moving from one set of document hashes to another. */
-export function changedDependencies(
-  before: Record<string, string>,
-  after: Record<string, string>,
-  typeOf: (id: string) => string | undefined,
-  previousTypes: Record<string, string>,
-): Set<Dependency> {
+/** Per type and language, a hash of which documents exist, in list order, with their uids and dates. */
+export function listSignatures(graph: ContentGraph): Record<string, string> {
+  const groups = new Map<string, PrismicDocument>();
+  for (const doc of graph.documents) groups.set(`${doc.type}|${doc.lang}`, doc);
+  const signatures: Record<string, string> = {};
+  for (const [key, doc] of groups) {
+    const list = graph.all(doc.type, doc.lang).map((d) => [d.id, d.uid, (d.data as { published?: string }).published, d.alternate_languages?.length ?? 0]);
+    signatures[`list:${key}`] = createHash("sha1").update(JSON.stringify(list)).digest("hex").slice(0, 16);
+  }
+  return signatures;
+}
+
+export interface ContentState {
+  documents: Record<string, string>;
+  types: Record<string, string>;
+  lists: Record<string, string>;
+}
+
+/** The dependencies invalidated by moving from one content state to another. */
+export function changedDependencies(before: ContentState, after: ContentState): Set<Dependency> {
   const changed = new Set<Dependency>();
-  for (const id of new Set([...Object.keys(before), ...Object.keys(after)])) {
-    if (before[id] === after[id]) continue;
+  for (const id of new Set([...Object.keys(before.documents), ...Object.keys(after.documents)])) {
+    if (before.documents[id] === after.documents[id]) continue;
     changed.add(`id:${id}`);
-    const type = typeOf(id) ?? previousTypes[id];
+    const type = after.types[id] ?? before.types[id];
     if (type) changed.add(`type:${type}`);
+  }
+  for (const key of new Set([...Object.keys(before.lists), ...Object.keys(after.lists)])) {
+    if (before.lists[key] !== after.lists[key]) changed.add(key as Dependency);
   }
   return changed;
 }
