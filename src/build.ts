@@ -3,7 +3,7 @@
  * The CLI, watch mode, the webhook server and the tests all call this one function.
  */
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rm, writeFile, stat } from "node:fs/promises";
+import { mkdir, rm, writeFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { BuildConfig } from "./core/config.js";
 import type { Logger } from "./core/logger.js";
@@ -20,11 +20,9 @@ import { renderAndWrite, type RenderedPage } from "./render/render-stage.js";
 import { changedDependencies, documentHashes, isAffected, listSignatures, type ContentState } from "./render/dependencies.js";
 import { linkPublishedSite, readBuildRecord, writeBuildRecord, type BuildRecord } from "./publish/incremental.js";
 import { createStaging, discardStaging, publishStaging, recoverInterruptedPublish } from "./publish/publish.js";
-import { writeSiteFiles } from "./render/site-files.js";
+import { siteFilesKey, writeSiteFiles } from "./render/site-files.js";
 import { previewPublicEnv } from "./preview/public-config.js";
-import { findSecretKeys } from "./payments/config.js";
-import { findAuthSecrets } from "./auth/dist-scan.js";
-import fg from "fast-glob";
+import { assertNoSecrets } from "./publish/secret-scan.js";
 
 export interface BuildDeps {
   logger: Logger;
@@ -100,9 +98,12 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   const pages = await stage("pages", async () => planPages(graph));
   const localImages = join(config.contentDir, content.name, "images");
   const images = await stage("images", () => runImageStage(snapshot.documents, { localDir: localImages, cacheDir: config.imageCacheDir }, { logger, fetch: deps.fetch }));
-  const client = await stage("islands", () => bundleClient({ root: config.root, cacheDir: join(config.workDir, "islands"), publicEnv: previewPublicEnv(config, deps.publicConfig) }));
-  const templates = await stage("templates", () => loadTemplates(config.root, config.workDir));
-  const stylesheet = await stage("styles", () => buildStylesheet(config.root));
+  // The three bundles are independent: esbuild works on them at the same time.
+  const [client, templates, stylesheet] = await Promise.all([
+    stage("islands", () => bundleClient({ root: config.root, cacheDir: join(config.workDir, "islands"), publicEnv: previewPublicEnv(config, deps.publicConfig) })),
+    stage("templates", () => loadTemplates(config.root, config.workDir)),
+    stage("styles", () => buildStylesheet(config.root)),
+  ]);
   const publicConfig = deps.publicConfig ?? {};
 
   // What every page depends on; a change here re-renders every page (identical HTML is still not rewritten).
@@ -112,7 +113,8 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
     types: Object.fromEntries(snapshot.documents.map((d) => [d.id, d.type])),
     lists: listSignatures(graph),
   };
-  const key = hashOf([globalKey, contentState.documents]);
+  // Everything the output depends on, including the site files' own inputs (logo, service worker source).
+  const key = hashOf([globalKey, contentState.documents, await siteFilesKey(config.root)]);
   const recordFile = join(config.workDir, "last-build.json");
   const last = await readBuildRecord(recordFile);
   const haveSite = await exists(join(config.outDir, "index.html"));
@@ -135,10 +137,10 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
     if (incremental) for (const file of Object.keys(last!.pages)) if (!pages.some((p) => p.file === file)) await rm(join(staging, file), { force: true });
     const assets = { css: [stylesheet.url], islands: client.bundle.islands, scripts: client.bundle.scripts };
     const previousHashes = incremental ? Object.fromEntries(Object.entries(last!.pages).map(([file, page]) => [file, page.hash])) : undefined;
-    rendered = await stage("render", () =>
+    rendered = await stage("render", async () =>
       renderAndWrite({
         pages: toRender,
-        module: templates.module,
+        module: await templates.load(),
         graph,
         images: images.lookup,
         site: { siteUrl: config.siteUrl, repository: config.repository, public: publicConfig },
@@ -154,17 +156,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
       await publishImageFiles(images.files, staging);
       await writeSiteFiles({ siteDir: staging, pages, rendered, config, graph, images: images.lookup, assets, publicConfig });
     });
-    // No secret key or auth token may ever ship (docs/payments-api.md, docs/accounts.md): scan every text file of the new site.
-    await stage("secrets", async () => {
-      const leaks: string[] = [];
-      for (const file of await fg(["**/*.{html,js,mjs,json,css,txt,xml,webmanifest,map}", "_headers", "_redirects"], { cwd: staging, dot: true })) {
-        const text = await readFile(join(staging, file), "utf8");
-        for (const key of findSecretKeys(text)) leaks.push(`${file}: ${key}`);
-        // Auth findings name the kind only: even a prefix of a token or client secret stays out of logs.
-        for (const kind of new Set(findAuthSecrets(text).map((f) => f.kind))) leaks.push(`${file}: ${kind}`);
-      }
-      if (leaks.length) throw new NzfError("CONFIG_INVALID", `A secret key or token would be published in dist/, so nothing was published:\n  ${leaks.join("\n  ")}`, { hint: "Remove it from the content or configuration (only public values belong in the site: pk_ publishable keys, user pool and app client ids), then roll the leaked key, token or client secret." });
-    });
+    await stage("secrets", () => assertNoSecrets(staging));
     await stage("publish", () => publishStaging(staging, config.outDir));
   } catch (error) {
     await discardStaging(staging);

@@ -7,7 +7,7 @@ import { canonicalUrl, MASTER_LANG } from "../src/content/routes.js";
 import type { PageMeta, RenderInput } from "../src/render/types.js";
 
 /** Scripts every framed page loads: the service worker registration and the tag manager loader. */
-const SITE_SCRIPTS = ["sw-register", "gtm"];
+const SITE_SCRIPTS = ["sw-register", "gtm", "preview-loader", "picture-fade"];
 const GTM_ID = "GTM-55LSDKV5";
 
 const esc = (text: string) => text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);

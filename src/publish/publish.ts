@@ -64,5 +64,7 @@ export async function publishStaging(staging: string, outDir: string): Promise<v
   } catch (error) {
     throw new NzfError("PUBLISH_FAILED", `The new site could not be moved to ${outDir}`, { subject: outDir, cause: error });
   }
-  await rm(retired, { recursive: true, force: true });
+  // The retired site is deleted in the background: the new one is live already. A crash before it is
+  // gone leaves a folder that the next build's recoverInterruptedPublish removes.
+  void rm(retired, { recursive: true, force: true }).catch(() => undefined);
 }

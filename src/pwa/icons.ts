@@ -76,6 +76,26 @@ export async function renderIcons(logoFile: string): Promise<IconFile[]> {
   ];
 }
 
+/**
+ * The icons, rendered once per logo: kept in the work folder by the logo's hash, so builds after the
+ * first do no sharp work for icons.
+ */
+export async function cachedIcons(logoFile: string, workDir: string): Promise<IconFile[]> {
+  const { createHash } = await import("node:crypto");
+  const { mkdir } = await import("node:fs/promises");
+  const logo = await readFile(logoFile).catch(() => Buffer.from(""));
+  const file = join(workDir, "icons", `icons-${createHash("sha1").update(logo).digest("hex").slice(0, 16)}.json`);
+  try {
+    const saved = JSON.parse(await readFile(file, "utf8")) as { url: string; bytes: string }[];
+    return saved.map((icon) => ({ ...icon, bytes: Buffer.from(icon.bytes, "base64") }) as unknown as IconFile);
+  } catch {
+    const icons = await renderIcons(logoFile);
+    await mkdir(join(workDir, "icons"), { recursive: true });
+    await writeFile(file, JSON.stringify(icons.map((icon) => ({ ...icon, bytes: Buffer.from(icon.bytes).toString("base64") }))));
+    return icons;
+  }
+}
+
 export async function writeIcons(siteDir: string, icons: IconFile[]): Promise<void> {
   const { mkdir } = await import("node:fs/promises");
   await mkdir(join(siteDir, "icons"), { recursive: true });

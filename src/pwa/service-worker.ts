@@ -20,10 +20,33 @@ export interface ServiceWorkerResult {
   bytes: number;
 }
 
-export async function generateServiceWorker(options: { root: string; siteDir: string; workDir: string }): Promise<ServiceWorkerResult> {
-  const { build } = await import("esbuild");
+/**
+ * The key of a service worker: its source and every file it precaches. workbox-build is slow to load
+ * (seconds), so an unchanged key reuses the last worker written for it.
+ */
+async function serviceWorkerKey(options: { root: string; siteDir: string; ignore: string[] }): Promise<string> {
+  const { createHash } = await import("node:crypto");
+  const fg = (await import("fast-glob")).default;
+  const hash = createHash("sha1");
+  const sources = await fg("src/pwa/worker/**/*", { cwd: options.root });
+  const files = await fg(PRECACHE_PATTERNS, { cwd: options.siteDir, ignore: options.ignore });
+  for (const file of [...sources.map((f) => join(options.root, f)), ...files.sort().map((f) => join(options.siteDir, f))]) {
+    hash.update(file.slice(file.startsWith(options.siteDir) ? options.siteDir.length : options.root.length)).update(await readFile(file));
+  }
+  return hash.digest("hex").slice(0, 16);
+}
+
+export async function generateServiceWorker(options: { root: string; siteDir: string; workDir: string; ignore?: string[] }): Promise<ServiceWorkerResult> {
+  const ignore = options.ignore ?? [];
   const templateDir = join(options.workDir, "sw");
   await mkdir(templateDir, { recursive: true });
+  const cached = join(templateDir, `sw-${await serviceWorkerKey({ ...options, ignore })}.js`);
+  const saved = await readFile(cached, "utf8").catch(() => null);
+  if (saved !== null) {
+    await writeFile(join(options.siteDir, "sw.js"), saved);
+    return { urls: [...saved.matchAll(/"url":"([^"]+)"/g)].map((m) => m[1]!), bytes: Buffer.byteLength(saved) };
+  }
+  const { build } = await import("esbuild");
   const template = join(templateDir, "sw-template.js");
   try {
     const result = await build({
@@ -53,6 +76,8 @@ export async function generateServiceWorker(options: { root: string; siteDir: st
       swDest,
       globDirectory: options.siteDir,
       globPatterns: PRECACHE_PATTERNS,
+      // The editor-only preview bundle is left out: donors never need it.
+      globIgnores: ignore,
       // Names with a content hash change when their content does: no revision needed.
       dontCacheBustURLsMatching: /^_(islands|assets)\//,
       // The largest island bundle is far below this; a runaway bundle should still be precached.
@@ -63,6 +88,7 @@ export async function generateServiceWorker(options: { root: string; siteDir: st
   }
   if (result.warnings.length) throw new NzfError("INTERNAL", `workbox-build warned: ${result.warnings.join("; ")}`, { subject: swDest });
   const text = await readFile(swDest, "utf8");
+  await writeFile(cached, text);
   const urls = [...text.matchAll(/"url":"([^"]+)"/g)].map((m) => m[1]!);
   return { urls, bytes: Buffer.byteLength(text) };
 }

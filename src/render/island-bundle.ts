@@ -120,7 +120,8 @@ export async function bundleClient(options: BundleClientOptions): Promise<{ bund
   for (const [file, out] of Object.entries(outputs)) {
     if (file.endsWith(".map")) continue;
     bundle.files.push(relative(outDir, join(options.root, file)));
-    if (!out.entryPoint) continue;
+    // Dynamically imported modules (Amplify, Stripe's loader) are entry points to esbuild too, but live in chunks/.
+    if (!out.entryPoint || file.includes("/chunks/")) continue;
     const name = basename(file).replace(/-[A-Z0-9]+\.js$/, "");
     const deps = [...closure(file)].sort();
     const asset: ClientAsset = { src: urlOf(file), imports: deps.map(urlOf), bytes: out.bytes + deps.reduce((n, d) => n + (sizes.get(d) ?? 0), 0) };

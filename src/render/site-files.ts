@@ -16,7 +16,8 @@ import type { ContentGraph } from "../content/graph.js";
 import type { PageEntry } from "./pages.js";
 import type { RenderedPage } from "./render-stage.js";
 import type { ImageLookup, SiteAssets } from "./types.js";
-import { renderIcons, writeIcons } from "../pwa/icons.js";
+import { cachedIcons, writeIcons } from "../pwa/icons.js";
+import { previewOnlyFiles } from "../preview/bundle-files.js";
 import { manifestJson, MANIFEST_URL } from "../pwa/manifest.js";
 import { offlinePageFrom, OFFLINE_URL } from "../pwa/offline-page.js";
 import { robotsTxt, sitemapXml } from "../pwa/sitemap.js";
@@ -60,6 +61,21 @@ function text(value: unknown): string {
   return typeof value === "string" ? value : "";
 }
 
+/**
+ * Browser code the service worker does not precache: the editor-only preview bundle, and chunks
+ * that are only ever loaded on demand (Amplify on /account, Stripe's loader when a donor proceeds).
+ * Every donor would otherwise download them when the worker installs.
+ */
+async function notPrecached(siteDir: string, assets: SiteFilesInput["assets"]): Promise<string[]> {
+  const fg = (await import("fast-glob")).default;
+  const loadedByPages = new Set<string>();
+  for (const asset of [...Object.values(assets.islands), ...Object.values(assets.scripts)]) {
+    for (const url of [asset.src, ...asset.imports]) loadedByPages.add(url.replace(/^\//, ""));
+  }
+  const onDemand = (await fg("_islands/**/*.js", { cwd: siteDir })).filter((file) => !loadedByPages.has(file));
+  return [...new Set([...previewOnlyFiles(assets), ...onDemand])].sort();
+}
+
 export async function writeSiteFiles(input: SiteFilesInput): Promise<void> {
   const { siteDir, config } = input;
   const write = (url: string, body: string | Buffer) => writeFile(join(siteDir, url.replace(/^\//, "")), body);
@@ -71,7 +87,7 @@ export async function writeSiteFiles(input: SiteFilesInput): Promise<void> {
 
   const global = input.graph.single("global")?.data as Record<string, unknown> | undefined;
   const siteName = text(global?.site_name) || "National Zakat Foundation";
-  await writeIcons(siteDir, await renderIcons(join(config.root, "assets/logo.svg")));
+  await writeIcons(siteDir, await cachedIcons(join(config.root, "assets/logo.svg"), config.workDir));
   await write(MANIFEST_URL, manifestJson({ name: siteName, description: text(global?.default_meta_description) || undefined }));
 
   const notFound = input.pages.find((p) => p.template === "404");
@@ -103,5 +119,5 @@ export async function writeSiteFiles(input: SiteFilesInput): Promise<void> {
   await mkdir(join(config.workDir, "deploy"), { recursive: true });
   await writeFile(policyFile, JSON.stringify(cloudFrontPolicy(csp), null, 2) + "\n");
 
-  await generateServiceWorker({ root: config.root, siteDir, workDir: config.workDir });
+  await generateServiceWorker({ root: config.root, siteDir, workDir: config.workDir, ignore: await notPrecached(siteDir, input.assets) });
 }

@@ -18,7 +18,8 @@ export interface TemplateModule {
 }
 
 export interface TemplateBundle {
-  module: TemplateModule;
+  /** Imports the compiled templates (React and all): only when pages are actually rendered. */
+  load(): Promise<TemplateModule>;
   /** Hash of the compiled templates: part of every page's inputs. */
   hash: string;
   /** Project files the templates are made of (for watch mode and dependency records). */
@@ -40,8 +41,7 @@ export async function loadTemplates(root: string, cacheDir: string): Promise<Tem
   const recordFile = join(dir, "record.json");
   const previous = await readBundleRecord<{ file: string; hash: string }>(recordFile, root);
   if (previous && (await exists(previous.result.file))) {
-    const module = (await import(pathToFileURL(previous.result.file).href)) as TemplateModule;
-    return { module, hash: previous.result.hash, inputs: Object.keys(previous.inputs), cached: true };
+    return { load: () => importTemplates(previous.result.file), hash: previous.result.hash, inputs: Object.keys(previous.inputs), cached: true };
   }
 
   const { build } = await import("esbuild");
@@ -74,6 +74,9 @@ export async function loadTemplates(root: string, cacheDir: string): Promise<Tem
   if (!(await exists(file))) await writeFile(file, code);
   const inputs = await hashInputs(root, Object.keys(result.metafile.inputs));
   await writeBundleRecord(recordFile, { inputs, result: { file, hash } });
-  const module = (await import(pathToFileURL(file).href)) as TemplateModule;
-  return { module, hash, inputs: Object.keys(inputs), cached: false };
+  return { load: () => importTemplates(file), hash, inputs: Object.keys(inputs), cached: false };
+}
+
+async function importTemplates(file: string): Promise<TemplateModule> {
+  return (await import(pathToFileURL(file).href)) as TemplateModule;
 }
