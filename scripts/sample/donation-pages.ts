@@ -108,9 +108,9 @@ function funds(): Fund[] {
     extra: {
       unit_label: "animal",
       animal_options: [
-        { option_label: "One-seventh share of a cow (overseas)", option_price: 110 },
-        { option_label: "Goat (overseas)", option_price: 150 },
-        { option_label: "Lamb (in Australia)", option_price: 450 },
+        { code: "cow-share-overseas", option_label: "One-seventh share of a cow (overseas)", option_price: 110 },
+        { code: "goat-overseas", option_label: "Goat (overseas)", option_price: 150 },
+        { code: "lamb-australia", option_label: "Lamb (in Australia)", option_price: 450 },
       ],
     },
   },

@@ -3253,6 +3253,16 @@ export interface QurbanDocumentDataPresetsItem {
  */
 export interface QurbanDocumentDataAnimalOptionsItem {
 	/**
+	 * Code (stable id the payments API prices, e.g. lamb-australia; never reuse) field in *Donation page: Qurban → Animal options*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: lamb-australia
+	 * - **API ID Path**: qurban.animal_options[].code
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	code: prismic.KeyTextField;
+	
+	/**
 	 * Option (e.g. Goat, overseas) field in *Donation page: Qurban → Animal options*
 	 *
 	 * - **Field Type**: Text
