@@ -28,6 +28,8 @@ export interface BuildDeps {
   logger: Logger;
   fetch?: typeof globalThis.fetch;
   sleep?: (ms: number) => Promise<void>;
+  /** Documents a webhook said changed: the fetch downloads only these when it safely can. */
+  changedDocumentIds?: string[];
   /** Public, validated configuration handed to islands (auth, payments). */
   publicConfig?: Record<string, unknown>;
 }
@@ -63,7 +65,7 @@ async function loadContent(config: BuildConfig, deps: BuildDeps): Promise<{ snap
   if (config.fetch) {
     const { fetchContent } = await import("./content/fetch.js");
     const result = await fetchContent(
-      { repository: config.repository, endpoint: config.endpoint, accessToken: config.accessToken, cacheDir: config.contentDir },
+      { repository: config.repository, endpoint: config.endpoint, accessToken: config.accessToken, cacheDir: config.contentDir, changedIds: deps.changedDocumentIds },
       { logger: deps.logger, fetch: deps.fetch, sleep: deps.sleep },
     );
     return { snapshot: result.snapshot, name: config.repository, file: result.file };

@@ -95,8 +95,10 @@ export function createProgram(): Command {
       const service = await startWebhookService(webhook, {
         logger,
         // A throw is recorded by the queue as a failed build; the published site stays as it was.
-        runBuild: async () => {
-          const result = await build(config, { logger, publicConfig });
+        runBuild: async (triggers) => {
+          // Fetch only the documents the webhooks named, unless some trigger did not say (then everything).
+          const ids = triggers.every((t) => t.documentIds?.length) ? triggers.flatMap((t) => t.documentIds!) : undefined;
+          const result = await build(config, { logger, publicConfig, changedDocumentIds: ids });
           return { ok: true, pagesRebuilt: result.pagesRebuilt, pagesTotal: result.pages, durationMs: result.ms };
         },
       });

@@ -33,7 +33,16 @@ export interface FetchOptions {
   cacheDir: string;
   /** Route resolvers sent to the API so documents come back with `url` filled. */
   routes?: Route[];
+  /**
+   * Ids of the documents a webhook said changed. With a cached snapshot, only these are downloaded
+   * at the new ref and merged in; when the merged count disagrees with the repository's, everything
+   * is fetched as usual.
+   */
+  changedIds?: string[];
 }
+
+/** Past this many changed documents a full fetch is as cheap as a partial one. */
+const MAX_PARTIAL = 500;
 
 export interface FetchDeps {
   fetch?: typeof globalThis.fetch;
@@ -111,6 +120,26 @@ async function download(
 
   const cached = await readCachedSnapshot(file, logger);
   if (cached && cached.ref === ref) return { cached };
+  const languages = [...(repository.languages ?? [])].sort((a, b) => Number(b.is_master) - Number(a.is_master)).map((l) => l.id);
+
+  const changed = [...new Set(options.changedIds ?? [])];
+  if (cached && changed.length > 0 && changed.length <= MAX_PARTIAL) {
+    const { filter } = await import("@prismicio/client");
+    const fresh: Snapshot["documents"] = [];
+    for (let start = 0; start < changed.length; start += PAGE_SIZE) {
+      if (start > 0) await sleep(PAGE_PAUSE_MS);
+      const response = await client.get({ ref, lang: "*", pageSize: PAGE_SIZE, filters: [filter.in("document.id", changed.slice(start, start + PAGE_SIZE))] });
+      fresh.push(...response.results);
+    }
+    const total = (await client.get({ ref, lang: "*", pageSize: 1 })).total_results_size;
+    const gone = new Set(changed);
+    const merged = [...cached.documents.filter((d) => !gone.has(d.id)), ...fresh];
+    if (merged.length === total && total > 0) {
+      logger.info("content", `${fresh.length} changed document${fresh.length === 1 ? "" : "s"} fetched at ref ${ref}, ${changed.length - fresh.length} removed`);
+      return { snapshot: { format: 1, repository: options.repository, ref, languages, documents: merged } };
+    }
+    logger.info("content", `the changed documents do not account for the new ref (${merged.length} ≠ ${total}); fetching everything`);
+  }
 
   const documents: Snapshot["documents"] = [];
   for (let page = 1; ; page++) {
@@ -128,7 +157,6 @@ async function download(
   if (documents.length === 0) {
     throw new NzfError("PRISMIC_NO_DOCUMENTS", `No documents were returned by the Prismic repository "${options.repository}" at ref ${ref}.`, { subject: endpoint });
   }
-  const languages = [...(repository.languages ?? [])].sort((a, b) => Number(b.is_master) - Number(a.is_master)).map((l) => l.id);
   return { snapshot: { format: 1, repository: options.repository, ref, languages, documents } };
 }
 
