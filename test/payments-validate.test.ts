@@ -68,6 +68,22 @@ describe("validateDonation (the form as typed)", () => {
     });
   });
 
+  it("prices qurban by the chosen option, named by its code", () => {
+    const result = validateDonation({ fund: "qurban", quantity: "2", option: "lamb-australia", frequency: "once", donor }, DEFAULT_FUND_RULES.qurban);
+    // Lamb (in Australia) is $450 in the sample content and the backend: 2 × 45000 cents.
+    expect(result.ok && result.request.quantity).toEqual({ count: 2, unitCents: 45000, optionId: "lamb-australia" });
+    expect(result.ok && result.request.amountCents).toBe(90000);
+    const goat = validateDonation({ fund: "qurban", quantity: "1", option: "goat-overseas", frequency: "once", donor }, DEFAULT_FUND_RULES.qurban);
+    expect(goat.ok && goat.request.amountCents).toBe(15000);
+    expect(messages(validateDonation({ fund: "qurban", quantity: "2", frequency: "once", donor }, DEFAULT_FUND_RULES.qurban))).toEqual({
+      "quantity.optionId": "Choose one of the options shown.",
+    });
+    expect(messages(validateDonation({ fund: "qurban", quantity: "21", option: "camel", frequency: "once", donor }, DEFAULT_FUND_RULES.qurban))).toEqual({
+      "quantity.optionId": "That option is no longer offered. Please reload the page and choose again.",
+      quantity: "Enter how many animals, from 1 to 20.",
+    });
+  });
+
   it("offers only the schedules the fund's page allows, and needs the season for seasonal ones", () => {
     expect(messages(validateDonation(form({ fund: "fitr", quantity: 1, frequency: "monthly" }), DEFAULT_FUND_RULES.fitr))).toEqual({
       frequency: "Choose how often to give from the options shown.",
@@ -109,7 +125,10 @@ describe("validateDonationRequest (the server's view)", () => {
 
   it("notices a unit price that no longer matches", () => {
     const fitr = { ...body, fund: "fitr", amountCents: 3000, quantity: { count: 2, unitCents: 1400 } };
-    expect(validateDonationRequest(fitr, rulesFor)).toMatchObject({ ok: false, errors: [{ field: "quantity", code: "price_changed" }] });
+    expect(validateDonationRequest(fitr, rulesFor)).toMatchObject({
+      ok: false,
+      errors: [{ field: "quantity.unitCents", code: "price_changed", message: "The price is $15, not $14. Please reload the page to see the current prices, then try again." }],
+    });
     expect(validateDonationRequest({ ...fitr, amountCents: 3000, quantity: { count: 2, unitCents: 1500 } }, rulesFor).ok).toBe(true);
   });
 });

@@ -1,17 +1,31 @@
 /**
  * What each fund accepts: limits, the schedules its page offers, and for fitr, fidyah and qurban the
- * unit price the gift is counted in. The backend holds these; the page may narrow the limits from
+ * price the gift is counted in (one unit price, or for qurban a price per animal option). The backend holds these; the page may narrow the limits from
  * content (`minimum_amount`, `maximum_amount` on the donation page) but never widen them, so the
  * browser never accepts a gift the backend would refuse.
  */
 import type { Frequency, Fund } from "./types.js";
 
-export interface QuantityRule {
-  /** Price of one unit in cents. */
+/** One priced choice of an option-priced fund (a qurban animal). */
+export interface PriceOption {
+  /** Permanent id, the `code` of the option in the page content: the request names the option by it. */
+  code: string;
+  /** For messages ("The price of Lamb (in Australia) is $450."); the page shows the content's label. */
+  label: string;
   unitCents: number;
+}
+
+export interface QuantityRule {
+  /**
+   * Price of one unit in cents. For an option-priced fund (with `options`) this is only the lowest
+   * price, for "from $110" wording: the gift is priced by the chosen option.
+   */
+  unitCents: number;
+  /** Option-priced funds: the donor chooses one; the request must name it by `code`. */
+  options?: readonly PriceOption[];
   min: number;
   max: number;
-  /** Plural noun for messages: "people", "days", "shares". */
+  /** Plural noun for messages: "people", "days", "animals". */
   label: string;
 }
 
@@ -30,15 +44,30 @@ export const DEFAULT_MAXIMUM_CENTS = 10_000_000;
 const base = { minimumCents: DEFAULT_MINIMUM_CENTS, maximumCents: DEFAULT_MAXIMUM_CENTS };
 
 /**
- * Unit prices are placeholders until the foundation confirms this year's figures (the
- * specification does not give them); they live only here, so changing them is one edit.
+ * The qurban animals the backend prices. The content's `animal_options` must list the same codes at
+ * the same prices (docs/payments-api.md, "Prices"; checked by `contentPriceProblems`).
+ */
+export const QURBAN_OPTIONS: readonly PriceOption[] = [
+  { code: "cow-share-overseas", label: "One-seventh share of a cow (overseas)", unitCents: 11_000 },
+  { code: "goat-overseas", label: "Goat (overseas)", unitCents: 15_000 },
+  { code: "lamb-australia", label: "Lamb (in Australia)", unitCents: 45_000 },
+];
+
+/**
+ * Prices are placeholders until the foundation confirms this year's figures (the specification
+ * does not give them); they live only here, so changing them is one edit, and the sample content
+ * carries the same figures.
  */
 export const DEFAULT_FUND_RULES: Record<Fund, FundRules> = {
   zakat: { ...base, frequencies: ["once", "monthly"] },
   fitr: { ...base, frequencies: ["once"], quantity: { unitCents: 1_500, min: 1, max: 50, label: "people" } },
   fidyah: { ...base, frequencies: ["once"], quantity: { unitCents: 1_500, min: 1, max: 60, label: "days" } },
   sadaqah: { ...base, frequencies: ["once", "monthly"] },
-  qurban: { ...base, frequencies: ["once"], quantity: { unitCents: 20_000, min: 1, max: 20, label: "shares" } },
+  qurban: {
+    ...base,
+    frequencies: ["once"],
+    quantity: { unitCents: Math.min(...QURBAN_OPTIONS.map((o) => o.unitCents)), options: QURBAN_OPTIONS, min: 1, max: 20, label: "animals" },
+  },
   ramadan: { ...base, frequencies: ["once", "ramadan-nightly", "ramadan-last-ten"] },
   "dhul-hijjah": { ...base, frequencies: ["once", "dhul-hijjah-ten-days"] },
   "tainted-wealth": { ...base, frequencies: ["once"] },

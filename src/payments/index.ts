@@ -5,6 +5,7 @@ export * from "./fees.js";
 export * from "./schedules.js";
 export * from "./fund-rules.js";
 export * from "./validate.js";
+export * from "./pricing.js";
 export * from "./errors.js";
 export * from "./idempotency.js";
 export * from "./client.js";

@@ -54,10 +54,16 @@ export interface Donor {
   address?: DonorAddress;
 }
 
-/** Fitr (people), fidyah (days) and qurban (shares): the gift is count × unit price. */
+/**
+ * Fitr (people), fidyah (days) and qurban (animals): the gift is count × unit price. `unitCents` is
+ * the price the donor was shown; the backend charges only its own price and refuses a different
+ * one (`price_changed`). Qurban is option-priced: `optionId` names the animal by its `code`.
+ */
 export interface Quantity {
   count: number;
   unitCents: number;
+  /** Option-priced funds only (qurban): the chosen option's code, e.g. "lamb-australia". */
+  optionId?: string;
 }
 
 /** `POST /donations` request body. */

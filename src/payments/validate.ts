@@ -7,6 +7,7 @@
 import type { FundRules } from "./fund-rules.js";
 import { formatDollars, parseAmount } from "./money.js";
 import { checkSeason } from "./schedules.js";
+import { PRICE_MESSAGES, priceFor, quantityOf } from "./pricing.js";
 import { FREQUENCIES, FUNDS, SEASONAL_FREQUENCIES } from "./types.js";
 import type { DonationRequest, Donor, DonorAddress, FieldError, Frequency, Fund, Season } from "./types.js";
 
@@ -47,8 +48,10 @@ export interface DonationForm {
   fund: Fund;
   /** Dollars as typed; ignored for quantity funds (fitr, fidyah, qurban). */
   amount?: string | number;
-  /** For quantity funds: how many people / days / shares, as typed. */
+  /** For quantity funds: how many people / days / animals, as typed. */
   quantity?: string | number;
+  /** For option-priced funds (qurban): the chosen option's code. */
+  option?: string;
   frequency: Frequency;
   season?: Season;
   donor: Partial<Omit<Donor, "address">> & { address?: Partial<DonorAddress> };
@@ -142,11 +145,12 @@ export function validateDonation(form: DonationForm, rules: FundRules): Validati
   if (rules.quantity) {
     const raw = typeof form.quantity === "number" ? String(form.quantity) : text(form.quantity);
     const count = /^\d+$/.test(raw) ? Number(raw) : NaN;
+    const price = priceFor(rules.quantity, form.option, errors);
     if (raw === "") errors.push(err("quantity", "required", `Enter how many ${rules.quantity.label}.`));
     else if (!(count >= rules.quantity.min && count <= rules.quantity.max)) errors.push(err("quantity", "out_of_range", quantityMessage(rules)));
-    else {
-      quantity = { count, unitCents: rules.quantity.unitCents };
-      amountCents = count * rules.quantity.unitCents;
+    else if (price) {
+      quantity = quantityOf(count, price);
+      amountCents = count * price.unitCents;
       const range = checkAmountCents(amountCents, rules, "quantity");
       if (range) errors.push(range);
     }
@@ -184,14 +188,20 @@ export function validateDonationRequest(body: unknown, rulesFor: (fund: Fund) =>
   if (typeof amountCents !== "number" || !Number.isSafeInteger(amountCents)) {
     errors.push(err("amount", amountCents === undefined ? "required" : "not_a_number", amountCents === undefined ? MESSAGES.amountRequired : "amountCents must be a whole number of cents."));
   } else if (rules.quantity) {
-    const q = (b.quantity ?? {}) as Record<string, unknown>;
+    // The backend's own price list decides; the request's unitCents is what the page showed.
+    const q = (b.quantity && typeof b.quantity === "object" ? b.quantity : {}) as Record<string, unknown>;
     const count = q.count;
+    const price = priceFor(rules.quantity, q.optionId, errors);
     if (typeof count !== "number" || !Number.isInteger(count) || count < rules.quantity.min || count > rules.quantity.max) {
       errors.push(err("quantity", "out_of_range", quantityMessage(rules)));
-    } else if (q.unitCents !== rules.quantity.unitCents || amountCents !== count * rules.quantity.unitCents) {
-      errors.push(err("quantity", "price_changed", "The price has changed since the page loaded. Please reload the page and try again."));
-    } else {
-      quantity = { count, unitCents: rules.quantity.unitCents };
+    } else if (price && (typeof q.unitCents !== "number" || !Number.isSafeInteger(q.unitCents))) {
+      errors.push(err("quantity.unitCents", q.unitCents === undefined ? "required" : "invalid", "quantity.unitCents must be the price shown, in whole cents."));
+    } else if (price && q.unitCents !== price.unitCents) {
+      errors.push(err("quantity.unitCents", "price_changed", PRICE_MESSAGES.priceChanged(price.option, price.unitCents, q.unitCents as number)));
+    } else if (price && amountCents !== count * price.unitCents) {
+      errors.push(err("amount", "invalid", PRICE_MESSAGES.amountNotCountTimesPrice(count, price.unitCents)));
+    } else if (price) {
+      quantity = quantityOf(count, price);
       const range = checkAmountCents(amountCents, rules, "quantity");
       if (range) errors.push(range);
     }
