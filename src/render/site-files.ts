@@ -61,19 +61,29 @@ function text(value: unknown): string {
   return typeof value === "string" ? value : "";
 }
 
+/** Islands that only some people use: their code is not precached for every donor. */
+const NOT_PRECACHED_ISLANDS = ["account"];
+
 /**
- * Browser code the service worker does not precache: the editor-only preview bundle, and chunks
- * that are only ever loaded on demand (Amplify on /account, Stripe's loader when a donor proceeds).
- * Every donor would otherwise download them when the worker installs.
+ * Browser code the service worker does not precache: the editor-only preview bundle, the account
+ * island's own code (only donors with an account open /account), and chunks that are only loaded on
+ * demand (Amplify, Stripe's loader). Every donor would otherwise download them when the worker
+ * installs.
  */
 async function notPrecached(siteDir: string, assets: SiteFilesInput["assets"]): Promise<string[]> {
   const fg = (await import("fast-glob")).default;
-  const loadedByPages = new Set<string>();
-  for (const asset of [...Object.values(assets.islands), ...Object.values(assets.scripts)]) {
-    for (const url of [asset.src, ...asset.imports]) loadedByPages.add(url.replace(/^\//, ""));
+  const strip = (url: string) => url.replace(/^\//, "");
+  const precached = new Set<string>();
+  const skipped = new Set<string>();
+  for (const [name, asset] of Object.entries(assets.islands)) {
+    const target = NOT_PRECACHED_ISLANDS.includes(name) ? skipped : precached;
+    for (const url of [asset.src, ...asset.imports]) target.add(strip(url));
   }
-  const onDemand = (await fg("_islands/**/*.js", { cwd: siteDir })).filter((file) => !loadedByPages.has(file));
-  return [...new Set([...previewOnlyFiles(assets), ...onDemand])].sort();
+  for (const asset of Object.values(assets.scripts)) for (const url of [asset.src, ...asset.imports]) precached.add(strip(url));
+  for (const file of previewOnlyFiles(assets)) precached.delete(file);
+  // A chunk shared with a precached island (React) stays precached.
+  const onDemand = (await fg("_islands/**/*.js", { cwd: siteDir })).filter((file) => !precached.has(file));
+  return [...new Set([...onDemand, ...[...skipped].filter((f) => !precached.has(f))])].sort();
 }
 
 export async function writeSiteFiles(input: SiteFilesInput): Promise<void> {
