@@ -38,6 +38,8 @@ export interface RequestLogEntry {
   idempotencyKey?: string;
   status: number;
   replayed: boolean;
+  /** The donation a POST /donations created or replayed, so a test can read what was charged. */
+  donationId?: string;
 }
 
 export interface PaymentsDevServerOptions {
@@ -48,6 +50,10 @@ export interface PaymentsDevServerOptions {
   faults?: Fault[];
   /** The clock; "today" is taken in Australia/Sydney like the production backend. */
   now?: () => Date;
+  /**
+   * Per-fund rules instead of DEFAULT_FUND_RULES. The defaults carry the prices the sample content
+   * shows (fitr and fidyah $15 a unit; qurban per animal option, by code), so a sample build pays.
+   */
   fundRules?: Partial<Record<Fund, FundRules>>;
   /** The backend's own season dates; when set, a request with other dates gets 422 season_mismatch. */
   seasons?: { ramadan?: Season; dhulHijjah?: Season };
@@ -271,7 +277,8 @@ export async function startPaymentsDevServer(options: PaymentsDevServerOptions =
       }
     }
     const key = req.headers["idempotency-key"];
-    requests.push({ method: req.method ?? "GET", path, origin, idempotencyKey: typeof key === "string" ? key : undefined, status: reply.status, replayed: reply.replayed === true });
+    const donationId = reply.status === 201 ? (reply.body as DonationCreated).donationId : undefined;
+    requests.push({ method: req.method ?? "GET", path, origin, idempotencyKey: typeof key === "string" ? key : undefined, status: reply.status, replayed: reply.replayed === true, ...(donationId ? { donationId } : {}) });
     const headers: Record<string, string> = { ...corsHeaders(origin), "Cache-Control": "no-store", ...reply.headers };
     if (reply.replayed) headers["Idempotent-Replayed"] = "true";
     const payload = reply.raw ?? (reply.body === undefined ? "" : JSON.stringify(reply.body));

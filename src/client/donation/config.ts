@@ -7,6 +7,12 @@ import type { FundRules } from "../../payments/fund-rules.js";
 import type { Frequency, Fund, Season } from "../../payments/types.js";
 
 export interface QuantityOption {
+  /**
+   * The option's permanent code from the content (`animal_options[].code`): the request names the
+   * option by it and the payments API charges its own price for it. An option without one cannot
+   * be paid for (the API refuses it), so the build should not publish one.
+   */
+  code?: string;
   label: string;
   unitCents: number;
 }
@@ -56,15 +62,21 @@ export interface DonationIslandProps {
   payments: PaymentsConfig | null;
 }
 
-/** The rules validateDonation checks, for the fund and (qurban) the chosen option. */
-export function rulesOf(config: FundConfig, optionIndex = 0): FundRules {
+/** The rules validateDonation checks, with the page's options (qurban) priced as the page shows them. */
+export function rulesOf(config: FundConfig): FundRules {
   const rules: FundRules = { minimumCents: config.minimumCents, maximumCents: config.maximumCents, frequencies: config.frequencies };
   const q = config.quantity;
   if (q) {
-    const option = q.options?.[optionIndex] ?? q.options?.[0];
-    rules.quantity = { unitCents: option?.unitCents ?? q.unitCents, min: q.min, max: q.max, label: q.label };
+    rules.quantity = { unitCents: q.unitCents, min: q.min, max: q.max, label: q.label };
+    if (q.options?.length) rules.quantity.options = q.options.map((o) => ({ code: o.code ?? "", label: o.label, unitCents: o.unitCents }));
   }
   return rules;
+}
+
+/** The option the donor chose (by its index in the form), or the first. */
+export function chosenOption(config: FundConfig, optionIndex: string): QuantityOption | undefined {
+  const options = config.quantity?.options;
+  return options?.[Number(optionIndex)] ?? options?.[0];
 }
 
 export const FREQUENCY_LABELS: Record<Frequency, string> = {

@@ -31,6 +31,24 @@ const fitr: FundConfig = {
   frequencies: ["once"],
   quantity: { unitCents: 1500, min: 1, max: 50, label: "people", unitLabel: "person" },
 };
+/** As the qurban page's content gives its animals: a code, a label and the price shown. */
+const qurban = (lambCents = 45000): FundConfig => ({
+  fund: "qurban",
+  title: "Qurban",
+  path: "/pay/qurban/",
+  presets: [],
+  minimumCents: 1000,
+  maximumCents: 10_000_000,
+  frequencies: ["once"],
+  quantity: {
+    unitCents: 11000, min: 1, max: 20, label: "animals", unitLabel: "animal",
+    options: [
+      { code: "cow-share-overseas", label: "One-seventh share of a cow (overseas)", unitCents: 11000 },
+      { code: "goat-overseas", label: "Goat (overseas)", unitCents: 15000 },
+      { code: "lamb-australia", label: "Lamb (in Australia)", unitCents: lambCents },
+    ],
+  },
+});
 const zakat: FundConfig = { fund: "zakat", title: "Zakat", path: "/pay/zakat/", presets: [{ amountCents: 10000 }], minimumCents: 1000, maximumCents: 10_000_000, frequencies: ["once", "monthly"] };
 
 let api: PaymentsDevServer;
@@ -112,6 +130,42 @@ describe("donation island (happy-dom)", () => {
     expect(byLabel("Amount (AUD)").value).toBe("99.50");
     expect(byLabel("First name").value).toBe("Omar");
     expect(byLabel("Monthly").checked).toBe(true);
+  });
+});
+
+describe("qurban in the donation island (happy-dom)", () => {
+  async function giveTwoLambs(config: FundConfig) {
+    await mount({ ...props([config]), formPath: "/pay/qurban/" });
+    const lamb = config.quantity!.options![2]!;
+    await act(async () => byLabel(`${lamb.label}: $${(lamb.unitCents / 100).toFixed(2)}`).click());
+    await type(byLabel("Number of animals"), "2");
+    await type(byLabel("First name"), "Aisha");
+    await type(byLabel("Last name"), "Rahman");
+    await type(byLabel("E-mail address"), "aisha@example.com");
+    await type(byLabel("Phone number"), "0412 345 678");
+    const before = api.requests.length;
+    await act(async () => container.querySelector<HTMLButtonElement>('button[type="submit"]')!.click());
+    // The answer updates the form: wait inside act so React applies it before the assertions.
+    await act(() => vi.waitFor(() => expect(api.requests.length).toBeGreaterThan(before)));
+    return api.requests.at(-1)!;
+  }
+
+  it("multiplies by the chosen animal's price and sends the option's code", async () => {
+    const logged = await giveTwoLambs(qurban());
+    expect(container.querySelector(".don-multiply")!.textContent).toBe("2 × $450.00 = $900.00");
+    expect(logged).toMatchObject({ method: "POST", path: "/donations", status: 201 });
+    const state = await (await fetch(`${api.url}/donations/${logged.donationId}`)).json();
+    expect(state).toMatchObject({ fund: "qurban", amountCents: 90000, totalCents: 90000 });
+  });
+
+  it("shows the API's refusal of a stale price beside the number, and creates nothing", async () => {
+    const created = api.donationCount();
+    const logged = await giveTwoLambs(qurban(40000));
+    expect(logged.status).toBe(400);
+    const message = "The price of Lamb (in Australia) is $450, not $400. Please reload the page to see the current prices, then try again.";
+    await act(() => vi.waitFor(() => expect(document.getElementById(`${byLabel("Number of animals").id}-error`)?.textContent).toBe(message)));
+    expect(container.querySelector('[role="alert"]')!.textContent).toBe(message);
+    expect(api.donationCount()).toBe(created);
   });
 });
 

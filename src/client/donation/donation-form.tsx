@@ -28,8 +28,14 @@ import { createdFigures, feeFor, previewFigures, Summary } from "./summary.js";
 
 type Phase = "form" | "creating" | "pay";
 
-/** "donor.address.postcode" → "postcode": the form's key for a field path. */
-const keyOf = (field: string) => (field === "season" ? "frequency" : field.split(".").pop()!);
+/** The form's key for a field path: "donor.address.postcode" → "postcode", "quantity.optionId" → "option". */
+const keyOf = (field: string) => {
+  if (field === "season") return "frequency";
+  if (field === "quantity.optionId") return "option";
+  // The unit price is shown beside the number (and on the option): the message goes there.
+  if (field === "quantity.unitCents") return "quantity";
+  return field.split(".").pop()!;
+};
 
 function fieldErrors(list: FieldError[]): Record<string, string> {
   const out: Record<string, string> = {};
@@ -91,10 +97,10 @@ export default function DonationForm({ funds, formPath, thankYouPath, payments }
     setValues((v) => ({ ...v, [key]: value }));
     // The message stays until the field is fixed and the donor tries again; only its own field clears.
     setErrors((e) => {
-      const k = key === "option" ? "quantity" : key;
-      if (!(k in e)) return e;
-      const { [k]: _gone, ...rest } = e;
-      return rest;
+      // Another option changes the price, so a price message beside the number goes too.
+      const gone: string[] = key === "option" ? ["option", "quantity"] : [key];
+      if (!gone.some((k) => k in e)) return e;
+      return Object.fromEntries(Object.entries(e).filter(([k]) => !gone.includes(k)));
     });
   }
 
@@ -119,7 +125,7 @@ export default function DonationForm({ funds, formPath, thankYouPath, payments }
       setAlert("Card payments are not available on this copy of the site. Please call us or use the bank details on our contact page.");
       return;
     }
-    const result = validateDonation(toDonationForm(values, config), rulesOf(config, Number(values.option)));
+    const result = validateDonation(toDonationForm(values, config), rulesOf(config));
     if (!result.ok) {
       setErrors(fieldErrors(result.errors));
       focusFirstError();

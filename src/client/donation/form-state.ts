@@ -6,7 +6,7 @@
 import { parseAmount } from "../../payments/money.js";
 import type { DonationForm } from "../../payments/validate.js";
 import type { Frequency, Fund } from "../../payments/types.js";
-import type { FundConfig } from "./config.js";
+import { chosenOption, type FundConfig } from "./config.js";
 
 export interface FormValues {
   fund: Fund;
@@ -112,6 +112,8 @@ export function toDonationForm(values: FormValues, config: FundConfig): Donation
     fund: config.fund,
     amount: config.quantity ? undefined : values.amount,
     quantity: config.quantity ? values.quantity : undefined,
+    // Option-priced funds (qurban) name the option by its code; the API prices it.
+    option: config.quantity?.options?.length ? chosenOption(config, values.option)?.code : undefined,
     frequency: values.frequency,
     season: config.season,
     donor: {

@@ -4,7 +4,7 @@
  */
 import { formatDollarsAndCents } from "../../payments/money.js";
 import type { Frequency, Fund } from "../../payments/types.js";
-import { FREQUENCY_LABELS, type FundConfig } from "./config.js";
+import { chosenOption, FREQUENCY_LABELS, type FundConfig } from "./config.js";
 import { TextField } from "./field.js";
 import type { FormValues } from "./form-state.js";
 
@@ -23,7 +23,7 @@ const dollars = (cents: number) => (cents % 100 === 0 ? String(cents / 100) : (c
 export function GiftSection({ idPrefix, funds, config, values, errors, set, chooseFund }: GiftSectionProps) {
   const id = (name: string) => `${idPrefix}${name}`;
   const q = config.quantity;
-  const option = q?.options?.[Number(values.option)] ?? q?.options?.[0];
+  const option = chosenOption(config, values.option);
   const unitCents = option?.unitCents ?? q?.unitCents ?? 0;
   return (
     <fieldset className="don-section">
@@ -50,7 +50,7 @@ export function GiftSection({ idPrefix, funds, config, values, errors, set, choo
       {q ? (
         <>
           {q.options?.length ? (
-            <fieldset className="don-choices">
+            <fieldset className="don-choices" aria-describedby={errors.option ? id("option-error") : undefined}>
               <legend>Choose your {q.unitLabel}</legend>
               {q.options.map((o, i) => (
                 <div className="don-choice" key={i}>
@@ -60,6 +60,11 @@ export function GiftSection({ idPrefix, funds, config, values, errors, set, choo
                   </label>
                 </div>
               ))}
+              {errors.option ? (
+                <p id={id("option-error")} className="don-error">
+                  {errors.option}
+                </p>
+              ) : null}
             </fieldset>
           ) : null}
           <TextField

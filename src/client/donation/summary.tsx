@@ -7,7 +7,7 @@ import { chargeFor } from "../../payments/fees.js";
 import { formatDollarsAndCents, parseAmount } from "../../payments/money.js";
 import { computeSchedule } from "../../payments/schedules.js";
 import type { DonationCreated, ScheduledCharge } from "../../payments/types.js";
-import type { FundConfig } from "./config.js";
+import { chosenOption, type FundConfig } from "./config.js";
 import type { FormValues } from "./form-state.js";
 
 /** The gift per charge in cents from what is typed, or null while it is not a usable amount. */
@@ -16,7 +16,7 @@ export function giftCents(values: FormValues, config: FundConfig): number | null
   if (q) {
     const count = /^\d+$/.test(values.quantity.trim()) ? Number(values.quantity.trim()) : NaN;
     if (!(count >= q.min && count <= q.max)) return null;
-    const option = q.options?.[Number(values.option)] ?? q.options?.[0];
+    const option = chosenOption(config, values.option);
     return count * (option?.unitCents ?? q.unitCents);
   }
   const parsed = parseAmount(values.amount);
