@@ -162,7 +162,7 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
   it("qurban by keyboard: two lambs at the page's $450, paid at the API's price, reach the thank-you page", async () => {
     // The island names the option by its content code; without it the API cannot price the gift.
     const html = await (await fetch(site.url + "/pay/qurban/")).text();
-    expect(html, "templates/pages/donation.tsx must pass animal_options[].code to the donation island").toContain("lamb-australia");
+    expect(html.includes('"code":"lamb-australia"'), "templates/pages/donation.tsx must pass animal_options[].code to the donation island").toBe(true);
     const { page, seen } = await open("/pay/qurban/");
     await page.locator("body").focus();
     // The first animal option takes focus; the arrow keys move through the radio group.
