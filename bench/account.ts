@@ -72,13 +72,17 @@ export async function measureAccountJs(distDir: string): Promise<AccountJsSize> 
     const pattern = dynamic ? /import\(\s*"(\.{1,2}\/[^"]+\.js)"\s*\)/g : /(?:from|import)\s*"(\.{1,2}\/[^"]+\.js)"/g;
     return [...code.matchAll(pattern)].map((m) => posix.join(dirname(url), m[1]!));
   };
-  /** Files reachable from `roots`: static imports, plus dynamic ones when asked. */
+  /**
+   * Files reachable from `roots`: static imports, plus dynamic ones when asked. The editor's preview
+   * bundle is not followed: the preview loader imports it only when a Prismic preview cookie exists.
+   */
   const closure = async (roots: string[], dynamic: boolean): Promise<Set<string>> => {
     const seen = new Set<string>();
     const queue = [...roots];
     while (queue.length) {
       const url = queue.pop()!;
       if (seen.has(url)) continue;
+      if (dynamic && /^\/_islands\/preview-(?!loader)[^/]+\.js$/.test(url)) continue;
       seen.add(url);
       queue.push(...(await importsOf(url, false)));
       if (dynamic) queue.push(...(await importsOf(url, true)));

@@ -72,7 +72,8 @@ describe("/account in a fixture build", () => {
     const closure = scriptsOf(html);
     let accountCode: string | undefined;
     let amplify: string | undefined;
-    for (const url of closure) {
+    // The site-wide preview loader also has an import() (of the editor's preview bundle): not the island's.
+    for (const url of closure.filter((u) => !/\/(preview-loader|sw-register|gtm|picture-fade)-[^/]+\.js$/.test(u))) {
       const lazy = (await readFile(join(dist, url), "utf8")).match(/import\("\.\/([^"]+\.js)"\)/)?.[1];
       if (lazy) [accountCode, amplify] = [url, `/_islands/chunks/${lazy}`];
     }

@@ -52,7 +52,7 @@ export function fundConfigOf(doc: PrismicDocument): FundConfig | undefined {
   if (rules.quantity) {
     const [singular, plural] = UNIT_LABELS[fund] ?? ["unit", rules.quantity.label];
     const options = group(d, "animal_options")
-      .map((o) => ({ label: str(o, "option_label"), unitCents: cents(num(o, "option_price"))! }))
+      .map((o) => ({ code: str(o, "code"), label: str(o, "option_label"), unitCents: cents(num(o, "option_price"))! }))
       .filter((o) => o.label && o.unitCents);
     config.quantity = { unitCents: cents(num(d, "unit_amount")) ?? rules.quantity.unitCents, min: rules.quantity.min, max: rules.quantity.max, label: plural, unitLabel: str(d, "unit_label") || singular };
     if (options.length) config.quantity.options = options;
