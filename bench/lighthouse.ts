@@ -23,6 +23,10 @@ export interface LighthouseScores {
   path: string;
   /** 0–100 per category; null when Lighthouse could not score it. */
   scores: Record<Category, number | null>;
+  /** The lab metrics (FCP, LCP, TBT, CLS, SI) as Lighthouse displays them. */
+  metrics: Record<string, string>;
+  /** Weighted audits that did not pass, to say what keeps a score under 100. */
+  failing: string[];
 }
 
 export interface LighthouseOptions {
@@ -48,7 +52,11 @@ async function load<T>(name: string): Promise<T> {
 }
 
 interface LighthouseResult {
-  lhr: { categories: Record<string, { score: number | null } | undefined>; runtimeError?: { message: string } };
+  lhr: {
+    categories: Record<string, { score: number | null; auditRefs?: { id: string; weight: number }[] } | undefined>;
+    audits: Record<string, { score: number | null; displayValue?: string; title: string }>;
+    runtimeError?: { message: string };
+  };
 }
 type LighthouseFn = (url: string, flags: Record<string, unknown>) => Promise<LighthouseResult | undefined>;
 
@@ -79,7 +87,14 @@ export async function runLighthouse(options: LighthouseOptions): Promise<Lightho
           return [c, typeof score === "number" ? Math.round(score * 100) : null];
         }),
       ) as Record<Category, number | null>;
-      results.push({ path, scores });
+      const audits = run.lhr.audits;
+      const metrics = Object.fromEntries(
+        ["first-contentful-paint", "largest-contentful-paint", "total-blocking-time", "cumulative-layout-shift", "speed-index"].map((id) => [id, audits[id]?.displayValue ?? "–"]),
+      );
+      const failing = CATEGORIES.flatMap((c) =>
+        (run.lhr.categories[c]?.auditRefs ?? []).filter((ref) => ref.weight > 0 && (audits[ref.id]?.score ?? 1) < 1).map((ref) => `${c}: ${audits[ref.id]!.title}`),
+      );
+      results.push({ path, scores, metrics, failing });
     }
   } finally {
     await chrome.kill();
@@ -92,6 +107,11 @@ export async function runLighthouse(options: LighthouseOptions): Promise<Lightho
 export function formatScores(results: LighthouseScores[]): string {
   const short: Record<Category, string> = { performance: "perf", accessibility: "a11y", "best-practices": "bp", seo: "seo" };
   return results
-    .map((r) => `${r.path.padEnd(14)}${CATEGORIES.map((c) => `${short[c]} ${r.scores[c] ?? "–"}`.padEnd(10)).join("")}`)
+    .map(
+      (r) =>
+        `${r.path.padEnd(14)}${CATEGORIES.map((c) => `${short[c]} ${r.scores[c] ?? "–"}`.padEnd(10)).join("")}` +
+        ` (FCP ${r.metrics["first-contentful-paint"]}, LCP ${r.metrics["largest-contentful-paint"]}, TBT ${r.metrics["total-blocking-time"]}, CLS ${r.metrics["cumulative-layout-shift"]})` +
+        (r.failing.length ? `\n  below 100: ${r.failing.join("; ")}` : ""),
+    )
     .join("\n");
 }

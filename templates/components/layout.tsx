@@ -9,6 +9,11 @@ import { dataOf, group, image, plain, rich, str } from "./fields.js";
 import { Picture } from "./picture.js";
 import { RichText } from "./rich-text.js";
 
+function logoOf(g: ReturnType<typeof dataOf>) {
+  const logo = image(g, "logo");
+  return logo ? { ...logo, alt: null } : undefined;
+}
+
 function NavLink({ href, label, current }: { href: string | null; label: string; current: string }) {
   if (!href || !label) return null;
   const isCurrent = href === current;
@@ -30,7 +35,8 @@ function Header({ ctx }: { ctx: TemplateContext }) {
     <header className="site-header">
       <div className="container header-inner">
         <a className="brand" href={home}>
-          <Picture image={image(g, "logo")} images={ctx.images} layout="fixed" sizes="160px" className="brand-logo" />
+          {/* Decorative here: the site name is written right beside it. */}
+          <Picture image={logoOf(g)} images={ctx.images} layout="fixed" sizes="160px" className="brand-logo" />
           <span className="brand-name">{siteName}</span>
         </a>
         <nav aria-label="Main">
