@@ -53,6 +53,7 @@ export function createProgram(): Command {
       .addOption(new Option("--out <dir>", "output folder").env("NZF_OUT_DIR").default("dist"))
       .addOption(new Option("--site-url <url>", "absolute URL of the site, for canonical links and the sitemap").env("SITE_URL").default("https://nzf.org.au"))
       .option("--root <dir>", "project folder with templates/ and src/client/ (default: this installation)")
+      .option("--content-dir <dir>", "folder of content snapshots (default: content-cache/ in the project)")
       .option("--watch", "rebuild on changes and serve the site on a local URL with live reload")
       .option("--port <port>", "port for --watch (default 4321)")
       .option("--verbose", "log every stage's timing and show stack traces");

@@ -99,7 +99,11 @@ export function isFilePath(path: string): boolean {
  * The trailing-slash policy: every page path ends in "/", except file paths (.html .json .js .map
  * .txt .xml .pdf), which never do. Query strings and fragments are kept.
  */
+const ALREADY_NORMAL = /^\/(?:[A-Za-z0-9_~%-]+\/)*$/;
+
 export function normalizePath(path: string): string {
+  // Most paths come from the route table and are already in shape: skip the work (listing pages resolve thousands).
+  if (ALREADY_NORMAL.test(path) && !path.includes("//")) return path;
   const match = /^([^?#]*)(.*)$/.exec(path)!;
   let pathname = match[1]!;
   const rest = match[2]!;

@@ -21,16 +21,21 @@ export type Dependency = `id:${string}` | `list:${string}` | `type:${string}`;
 
 const listKey = (type: string, lang = MASTER_LANG): Dependency => `list:${type}|${lang}`;
 
-/** A view of the graph that records what is read through it. */
-export function trackingGraph(graph: ContentGraph, deps: Set<Dependency>): ContentGraph {
-  // Documents handed out in lists are read-through proxies: touching `data` records the document.
+/**
+ * One tracking session per build: every page renders through `graphFor(deps)`, a view of the graph
+ * that records what the page reads into `deps`. Documents handed out in lists are read-through
+ * proxies, made once per build (not per page: listing pages hand out thousands), that record into
+ * whichever page is rendering now. Rendering is synchronous, so "now" is well defined.
+ */
+export function createTrackingSession(graph: ContentGraph): { graphFor(deps: Set<Dependency>): ContentGraph } {
+  let current = new Set<Dependency>();
   const proxies = new Map<string, PrismicDocument>();
   const watched = (doc: PrismicDocument): PrismicDocument => {
     let proxy = proxies.get(doc.id);
     if (!proxy) {
       proxy = new Proxy(doc, {
         get(target, key, receiver) {
-          if (key === "data" || key === "alternate_languages") deps.add(`id:${target.id}`);
+          if (key === "data" || key === "alternate_languages") current.add(`id:${target.id}`);
           return Reflect.get(target, key, receiver);
         },
       });
@@ -39,41 +44,52 @@ export function trackingGraph(graph: ContentGraph, deps: Set<Dependency>): Conte
     return proxy;
   };
   const read = (doc: PrismicDocument | undefined) => {
-    if (doc) deps.add(`id:${doc.id}`);
+    if (doc) current.add(`id:${doc.id}`);
     return doc;
   };
-  return {
+  const view: ContentGraph = {
     get documents() {
-      for (const doc of graph.documents) deps.add(`type:${doc.type}`);
+      for (const doc of graph.documents) current.add(`type:${doc.type}`);
       return graph.documents;
     },
     languages: graph.languages,
     byId: (id) => {
       // A missing document may appear later: depend on its id either way.
-      deps.add(`id:${id}`);
+      current.add(`id:${id}`);
       return graph.byId(id);
     },
     single: (type, lang) => {
-      deps.add(listKey(type, lang));
+      current.add(listKey(type, lang));
       return read(graph.single(type, lang));
     },
     all: (type, lang) => {
-      deps.add(listKey(type, lang));
+      current.add(listKey(type, lang));
       return graph.all(type, lang).map(watched);
     },
     byUid: (type, uid, lang) => {
-      deps.add(listKey(type, lang));
+      current.add(listKey(type, lang));
       return read(graph.byUid(type, uid, lang));
     },
     resolveLink: (link) => {
       // A link needs the target's path (type, uid, language): the list signature covers those.
       if (link?.link_type === "Document" && link.id) {
         const target = graph.byId(link.id);
-        deps.add(listKey(target?.type ?? link.type ?? "", target?.lang ?? link.lang));
+        current.add(listKey(target?.type ?? link.type ?? "", target?.lang ?? link.lang));
       }
       return graph.resolveLink(link);
     },
   };
+  return {
+    graphFor(deps) {
+      current = deps;
+      return view;
+    },
+  };
+}
+
+/** A view of the graph that records what is read through it (a session of one page). */
+export function trackingGraph(graph: ContentGraph, deps: Set<Dependency>): ContentGraph {
+  return createTrackingSession(graph).graphFor(deps);
 }
 
 /** A stable hash per document (its whole JSON), to tell which documents changed between builds. */

@@ -13,7 +13,7 @@ import type { ContentGraph } from "../content/graph.js";
 import type { PageEntry } from "./pages.js";
 import type { TemplateModule } from "./template-bundle.js";
 import type { ImageLookup, PageMeta, SiteAssets, SiteSettings } from "./types.js";
-import { trackingGraph, type Dependency } from "./dependencies.js";
+import { createTrackingSession, type Dependency } from "./dependencies.js";
 
 export interface RenderedPage {
   page: PageEntry;
@@ -43,10 +43,11 @@ export async function renderAndWrite(input: RenderStageInput): Promise<RenderedP
   const failures: NzfError[] = [];
   const rendered: RenderedPage[] = [];
   const writes: { file: string; html: string; linked: boolean }[] = [];
+  const tracking = createTrackingSession(input.graph);
   for (const page of input.pages) {
     try {
       const deps = new Set<Dependency>();
-      const out = input.module.renderPage({ page, graph: trackingGraph(input.graph, deps), images: input.images, site: input.site, assets: input.assets });
+      const out = input.module.renderPage({ page, graph: tracking.graphFor(deps), images: input.images, site: input.site, assets: input.assets });
       const hash = createHash("sha1").update(out.html).digest("hex");
       const previous = input.previousHashes?.[page.file];
       const written = previous !== hash;

@@ -55,12 +55,19 @@ export function image(data: Data, key: string): ImageValue | undefined {
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** "2026-11-01" → "1 November 2026" (fixed locale and time zone so builds are deterministic). */
+const formattedDates = new Map<string, string>();
+
 export function formatDate(value: string, lang = "en-AU"): string {
   if (!/^\d{4}-\d{2}-\d{2}/.test(value)) return value;
   const locale = lang.startsWith("ar") ? "ar-AE" : "en-AU";
-  let format = dateFormats.get(locale);
-  if (!format) dateFormats.set(locale, (format = new Intl.DateTimeFormat(locale, { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })));
-  return format.format(new Date(value.slice(0, 10) + "T00:00:00Z"));
+  const key = `${locale}|${value.slice(0, 10)}`;
+  let text = formattedDates.get(key);
+  if (text === undefined) {
+    let format = dateFormats.get(locale);
+    if (!format) dateFormats.set(locale, (format = new Intl.DateTimeFormat(locale, { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })));
+    formattedDates.set(key, (text = format.format(new Date(value.slice(0, 10) + "T00:00:00Z"))));
+  }
+  return text;
 }
 
 const audWhole = new Intl.NumberFormat("en-AU", { style: "currency", currency: "AUD", maximumFractionDigits: 0 });
