@@ -22,7 +22,7 @@ import { linkPublishedSite, readBuildRecord, writeBuildRecord, type BuildRecord 
 import { createStaging, discardStaging, publishStaging, recoverInterruptedPublish } from "./publish/publish.js";
 import { siteFilesKey, writeSiteFiles } from "./render/site-files.js";
 import { previewPublicEnv } from "./preview/public-config.js";
-import { assertNoSecrets } from "./publish/secret-scan.js";
+import { createSecretScan } from "./publish/secret-scan.js";
 
 export interface BuildDeps {
   logger: Logger;
@@ -132,6 +132,8 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   const toRender = changed ? pages.filter((p) => !last!.pages[p.file] || isAffected(last!.pages[p.file]!.deps, changed)) : pages;
 
   const staging = await createStaging(config.outDir);
+  const secrets = createSecretScan();
+  const renderTimings = { renderMs: 0 };
   let rendered: RenderedPage[];
   try {
     if (incremental) await stage("link", () => linkPublishedSite(config.outDir, staging, Object.keys(last!.pages)));
@@ -149,6 +151,8 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
         assets,
         siteDir: staging,
         previousHashes,
+        inspect: secrets.scanText,
+        timings: renderTimings,
       }),
     );
     await stage("assets", async () => {
@@ -158,7 +162,8 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
       await publishImageFiles(images.files, staging);
       await writeSiteFiles({ siteDir: staging, pages, rendered, config, graph, images: images.lookup, assets, publicConfig });
     });
-    await stage("secrets", () => assertNoSecrets(staging));
+    await stage("secrets", () => secrets.assertClean(staging));
+    stages.renderOnly = renderTimings.renderMs;
     await stage("publish", () => publishStaging(staging, config.outDir));
   } catch (error) {
     await discardStaging(staging);

@@ -37,40 +37,53 @@ export interface RenderStageInput {
   siteDir: string;
   /** The published hash of each page's HTML (by file): identical pages are not rewritten. */
   previousHashes?: Record<string, string>;
+  /** Sees each written page's HTML (the secret scan reads it here instead of from disk). */
+  inspect?: (file: string, html: string) => void;
+  /** Filled with the time spent rendering (as opposed to waiting for the disk), for the benchmark. */
+  timings?: { renderMs: number };
 }
 
 export async function renderAndWrite(input: RenderStageInput): Promise<RenderedPage[]> {
   const failures: NzfError[] = [];
   const rendered: RenderedPage[] = [];
-  const writes: { file: string; html: string; linked: boolean }[] = [];
+  // Each page is written as soon as it is rendered, so the disk works while the next page renders.
+  const dirs = new Map<string, Promise<unknown>>();
+  const limit = pLimit(16);
+  const writes: Promise<void>[] = [];
+  const write = (file: string, html: string, linked: boolean) => {
+    const dir = dirname(file);
+    let made = dirs.get(dir);
+    if (!made) dirs.set(dir, (made = mkdir(dir, { recursive: true })));
+    writes.push(
+      limit(async () => {
+        await made;
+        // A published page is a hard link into the live site: unlink it rather than write through it.
+        if (linked) await rm(file, { force: true });
+        await writeFile(file, html);
+      }),
+    );
+  };
   const tracking = createTrackingSession(input.graph);
   for (const page of input.pages) {
     try {
       const deps = new Set<Dependency>();
+      const started = performance.now();
       const out = input.module.renderPage({ page, graph: tracking.graphFor(deps), images: input.images, site: input.site, assets: input.assets });
       const hash = createHash("sha1").update(out.html).digest("hex");
+      if (input.timings) input.timings.renderMs += performance.now() - started;
       const previous = input.previousHashes?.[page.file];
       const written = previous !== hash;
-      if (written) writes.push({ file: join(input.siteDir, page.file), html: out.html, linked: previous !== undefined });
+      if (written) {
+        input.inspect?.(page.file, out.html);
+        write(join(input.siteDir, page.file), out.html, previous !== undefined);
+      }
       rendered.push({ page, islands: out.islands, meta: out.meta, bytes: Buffer.byteLength(out.html), deps: [...deps].sort(), hash, written });
     } catch (error) {
       const about = page.documentId ? `document ${page.documentId} (${page.template})` : `the "${page.template}" page`;
       failures.push(new NzfError("RENDER_FAILED", `Rendering ${about} failed: ${(error as Error).message}`, { subject: page.file, cause: error }));
     }
   }
+  await Promise.all(writes);
   if (failures.length) throw failures.length === 1 ? failures[0] : new NzfAggregateError("render", failures);
-
-  const dirs = [...new Set(writes.map((w) => dirname(w.file)))].sort();
-  for (const dir of dirs) await mkdir(dir, { recursive: true });
-  const limit = pLimit(32);
-  await Promise.all(
-    writes.map((w) =>
-      limit(async () => {
-        // A published page is a hard link into the live site: unlink it rather than write through it.
-        if (w.linked) await rm(w.file, { force: true });
-        await writeFile(w.file, w.html);
-      }),
-    ),
-  );
   return rendered;
 }
