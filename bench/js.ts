@@ -11,6 +11,8 @@ import { build } from "../src/build.js";
 import { resolveConfig } from "../src/core/config.js";
 import { silentLogger } from "../src/core/logger.js";
 import { measureCalculatorJs } from "./calculator.js";
+import { measureDonationJs } from "./donation.js";
+import { formatAccountJs, measureAccountJs } from "./account.js";
 
 /** Every module script a page loads, with the chunks they import (as modulepreload lists them). */
 async function pageScripts(dist: string, file: string): Promise<string[]> {
@@ -41,6 +43,16 @@ export async function benchJs(options: { root: string; print?: (l: string) => vo
     print(`js      ${withNone.length} of ${pages.length} pages load no island and no React (only the small service-worker and tag-manager scripts)`);
     const calc = await measureCalculatorJs(out);
     print(`js      /calculate/ calculator's own code: ${(calc.calculatorGzip / 1024).toFixed(1)} KB gzip (budget 15 KB) on top of the shared React chunk ${(calc.reactGzip / 1024).toFixed(1)} KB`);
+    const donation = await measureDonationJs(out);
+    print(
+      `js      /pay/zakat/ before the donor proceeds: the form's own code ${(donation.formGzip / 1024).toFixed(1)} KB gzip (budget 15 KB) on top of React ${(donation.reactGzip / 1024).toFixed(1)} KB; ` +
+        `loaded only on "Continue to payment": ${(donation.deferredGzip / 1024).toFixed(1)} KB plus Stripe.js from Stripe`,
+    );
+    // The account page with a user pool configured, so the island (not the "unavailable" text) is measured.
+    const withPool = resolveConfig({ root: options.root, out: out + "-account", workDir, imageCacheDir: join(options.root, ".nzf-cache/images"), sample: true }, {});
+    await build(withPool, { logger: silentLogger, publicConfig: { auth: { region: "ap-southeast-2", userPoolId: "ap-southeast-2_Bench1234", userPoolClientId: "benchclientid0000000000000", authFlowType: "USER_SRP_AUTH", sameSite: "lax", secure: true } } });
+    for (const line of formatAccountJs(await measureAccountJs(out + "-account"))) print(line);
+    await rm(out + "-account", { recursive: true, force: true });
   } finally {
     await rm(out, { recursive: true, force: true });
     await rm(workDir, { recursive: true, force: true });

@@ -58,6 +58,8 @@ export function infoPageDocuments(): DocSpec[] {
         gold_price_per_gram: 165,
         prices_as_at: "2026-11-01",
         long_term_share_proxy: 30,
+        lunar_rate_percent: 2.5,
+        solar_rate_percent: 2.577,
         ...HELP,
         ...seo({ title: "Zakat calculator | National Zakat Foundation", description: "Calculate your zakat on cash, gold, shares, super, crypto and business assets, with guidance from our Shariah panel." }),
       },

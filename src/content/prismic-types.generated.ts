@@ -623,6 +623,28 @@ interface CalculatePageDocumentData {
 	long_term_share_proxy: prismic.NumberField;
 	
 	/**
+	 * Zakat rate for a lunar year (percent, default 2.5) field in *Calculate page*
+	 *
+	 * - **Field Type**: Number
+	 * - **Placeholder**: 2.5
+	 * - **API ID Path**: calculate_page.lunar_rate_percent
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/number
+	 */
+	lunar_rate_percent: prismic.NumberField;
+	
+	/**
+	 * Zakat rate for a solar year (percent, default 2.577) field in *Calculate page*
+	 *
+	 * - **Field Type**: Number
+	 * - **Placeholder**: 2.577
+	 * - **API ID Path**: calculate_page.solar_rate_percent
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/number
+	 */
+	solar_rate_percent: prismic.NumberField;
+	
+	/**
 	 * Help: cash field in *Calculate page*
 	 *
 	 * - **Field Type**: Rich Text

@@ -76,3 +76,19 @@ describe("settingsFromPrismic", () => {
     expect(errorOf({ ...complete, prices_as_at: "2026-02-30" }).message).toContain('prices_as_at "2026-02-30" is not a date');
   });
 });
+
+describe("editor-set zakat rates", () => {
+  it("default to 2.5% lunar and 2.577% solar when the fields are empty", () => {
+    expect(settingsFromPrismic(complete).ratePercent).toEqual({ lunar: "2.5", solar: "2.577" });
+  });
+
+  it("take the editor's rates, exactly", () => {
+    expect(settingsFromPrismic({ ...complete, lunar_rate_percent: 2.5, solar_rate_percent: 2.5775 }).ratePercent).toEqual({ lunar: "2.5", solar: "2.5775" });
+  });
+
+  it("reject a rate that is zero, negative or implausibly high, naming the field", () => {
+    const error = errorOf({ ...complete, lunar_rate_percent: 0, solar_rate_percent: 25 });
+    expect(error.message).toContain("lunar_rate_percent is 0");
+    expect(error.message).toContain("solar_rate_percent is 25");
+  });
+});

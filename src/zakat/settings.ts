@@ -27,6 +27,8 @@ export interface CalculatePageData {
   gold_price_per_gram?: NumberField;
   prices_as_at?: DateField;
   long_term_share_proxy?: NumberField;
+  lunar_rate_percent?: NumberField;
+  solar_rate_percent?: NumberField;
   [help: `help_${string}`]: RichTextField | undefined;
 }
 
@@ -89,6 +91,19 @@ export function settingsFromPrismic(data: CalculatePageData, subject = "calculat
     }
   }
 
+  // The rates are editor-set so a change of scholarly guidance needs no release; empty means the default.
+  const ratePercent = { ...DEFAULT_RATE_PERCENT };
+  for (const [yearType, field] of [["lunar", "lunar_rate_percent"], ["solar", "solar_rate_percent"]] as const) {
+    const value = data[field];
+    if (value === null || value === undefined) continue;
+    const text = typeof value === "number" ? numberToDecimal(value) : undefined;
+    if (text === undefined || value <= 0 || value > 10) {
+      problems.push(`${field} is ${String(value)}; it must be a percentage above 0 and at most 10, like ${DEFAULT_RATE_PERCENT[yearType]}`);
+    } else {
+      ratePercent[yearType] = text;
+    }
+  }
+
   if (problems.length > 0) {
     throw new NzfError("DOCUMENT_INVALID", `The calculator settings are invalid: ${problems.join("; ")}.`, {
       subject,
@@ -106,7 +121,7 @@ export function settingsFromPrismic(data: CalculatePageData, subject = "calculat
     goldPricePerGram,
     pricesAsAt,
     longTermShareProxyPercent,
-    ratePercent: { ...DEFAULT_RATE_PERCENT },
+    ratePercent,
     help,
   };
 }
