@@ -1,0 +1,74 @@
+/**
+ * Responsive images in Chromium: at a phone and a desktop viewport the browser picks the candidate
+ * the srcset and sizes call for (the smallest one covering the displayed width × device pixel
+ * ratio), in WebP, with no layout shift.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { createFixture, type Fixture } from "../support/build-fixture.js";
+import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
+import { isolatedContext, launchBrowser } from "../support/browser.js";
+
+let fixture: Fixture;
+let server: StaticServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  fixture = await createFixture({ sample: true });
+  await fixture.run();
+  server = await startStaticServer({ root: fixture.config.outDir });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await fixture?.cleanup();
+});
+
+async function heroAt(viewport: { width: number; height: number }, deviceScaleFactor: number) {
+  const context = await isolatedContext(browser, { viewport, deviceScaleFactor, isMobile: viewport.width < 600 });
+  const page = await context.newPage();
+  await page.goto(server.url + "/");
+  const hero = page.locator(".hero img[fetchpriority=high]").first();
+  await hero.evaluate((img: HTMLImageElement) => (img.complete ? null : new Promise((r) => (img.onload = r))));
+  const info = await hero.evaluate((img: HTMLImageElement) => {
+    const source = img.closest("picture")!.querySelector("source")!;
+    return {
+      currentSrc: img.currentSrc,
+      displayedWidth: img.getBoundingClientRect().width,
+      srcset: source.srcset,
+      type: source.type,
+      // Width and height attributes reserve the box before the image arrives (no layout shift).
+      ratioAttr: Number(img.getAttribute("width")) / Number(img.getAttribute("height")),
+      ratioShown: img.getBoundingClientRect().width / img.getBoundingClientRect().height,
+    };
+  });
+  await context.close();
+  return info;
+}
+
+/** What the srcset rules call for: the smallest candidate at least displayed width × DPR wide, else the largest. */
+function expectedCandidate(srcset: string, needed: number): string {
+  const candidates = srcset.split(",").map((c) => {
+    const [url, w] = c.trim().split(/\s+/);
+    return { url: url!, width: Number(w!.replace("w", "")) };
+  });
+  candidates.sort((a, b) => a.width - b.width);
+  return (candidates.find((c) => c.width >= needed) ?? candidates.at(-1)!).url;
+}
+
+describe("responsive images in Chromium", () => {
+  it("a phone at 3x gets a larger file than a desktop at 1x needs, each the one the srcset calls for", async () => {
+    const phone = await heroAt({ width: 390, height: 844 }, 3);
+    const desktop = await heroAt({ width: 1440, height: 900 }, 1);
+    for (const [shot, dpr] of [[phone, 3], [desktop, 1]] as const) {
+      expect(shot.type).toBe("image/webp");
+      expect(shot.currentSrc.endsWith(".webp")).toBe(true);
+      expect(new URL(shot.currentSrc).pathname).toBe(expectedCandidate(shot.srcset, shot.displayedWidth * dpr));
+      expect(Math.abs(shot.ratioAttr - shot.ratioShown)).toBeLessThan(0.02);
+    }
+    const width = (src: string) => Number(/-(\d+)w\./.exec(src)?.[1]);
+    expect(width(phone.currentSrc)).toBeGreaterThan(width(desktop.currentSrc));
+  });
+});
