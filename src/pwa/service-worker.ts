@@ -1,12 +1,15 @@
 /**
- * Generates /sw.js: esbuild bundles src/pwa/worker/sw-source.ts (Workbox's modules, minified, no
- * source map, no timestamps), then workbox-build's injectManifest adds the precache list (URLs with
- * content revisions, sorted). Same site in, byte-identical sw.js out; a changed precached file
- * changes sw.js, which is how browsers notice a new build.
+ * Generates /sw.js: esbuild bundles src/pwa/worker/sw-source.ts (Workbox's runtime modules,
+ * minified, no source map, no timestamps), with the precache list (URLs with content revisions,
+ * sorted) put where the worker reads `self.__WB_MANIFEST`. The same site gives a byte-identical
+ * sw.js; a changed precached file changes sw.js, which is how browsers notice a new build.
  *
- * injectManifest rather than generateSW: generateSW bundles Workbox with rollup and terser on every
- * build (seconds); esbuild does the same in about a tenth of a second.
+ * Why not workbox-build: its injectManifest does exactly this (glob, hash, replace one identifier),
+ * but it loads babel and rollup to do it (seconds per build), and rollup's platform packages make
+ * `npm ci` fail against a registry that lacks the other platforms' builds. We keep Workbox where it
+ * matters, in the worker (workbox-precaching, -routing, -strategies, -expiration).
  */
+import { createHash } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { NzfError } from "../core/errors.js";
@@ -14,81 +17,76 @@ import { NzfError } from "../core/errors.js";
 /** What the worker precaches, relative to the site root. */
 export const PRECACHE_PATTERNS = ["_islands/**/*.js", "_assets/**/*.css", "offline.html", "404.html", "manifest.webmanifest", "icons/*.png", "favicon.svg"];
 
+/** Names with a content hash change whenever their content does: they need no revision. */
+const HASHED = /^_(islands|assets)\//;
+const MAX_PRECACHE_BYTES = 5 * 1024 * 1024;
+const PLACEHOLDER = "__NZF_PRECACHE_MANIFEST__";
+
 export interface ServiceWorkerResult {
   /** Precached URLs, for logs and tests. */
   urls: string[];
   bytes: number;
 }
 
-/**
- * The key of a service worker: its source and every file it precaches. workbox-build is slow to load
- * (seconds), so an unchanged key reuses the last worker written for it.
- */
-async function serviceWorkerKey(options: { root: string; siteDir: string; ignore: string[] }): Promise<string> {
-  const { createHash } = await import("node:crypto");
+export interface PrecacheEntry {
+  url: string;
+  revision: string | null;
+}
+
+/** The precache manifest of a built site: sorted, revisions as md5 of content (as Workbox does). */
+export async function precacheManifest(siteDir: string, ignore: string[] = []): Promise<PrecacheEntry[]> {
   const fg = (await import("fast-glob")).default;
-  const hash = createHash("sha1");
-  const sources = await fg("src/pwa/worker/**/*", { cwd: options.root });
-  const files = await fg(PRECACHE_PATTERNS, { cwd: options.siteDir, ignore: options.ignore });
-  for (const file of [...sources.map((f) => join(options.root, f)), ...files.sort().map((f) => join(options.siteDir, f))]) {
-    hash.update(file.slice(file.startsWith(options.siteDir) ? options.siteDir.length : options.root.length)).update(await readFile(file));
+  const files = (await fg(PRECACHE_PATTERNS, { cwd: siteDir, ignore })).sort();
+  const entries: PrecacheEntry[] = [];
+  for (const file of files) {
+    const bytes = await readFile(join(siteDir, file));
+    if (bytes.length > MAX_PRECACHE_BYTES) {
+      throw new NzfError("INTERNAL", `${file} is ${bytes.length} bytes, too large to precache in the service worker`, { subject: file });
+    }
+    entries.push({ url: file, revision: HASHED.test(file) ? null : createHash("md5").update(bytes).digest("hex") });
   }
-  return hash.digest("hex").slice(0, 16);
+  return entries;
 }
 
 export async function generateServiceWorker(options: { root: string; siteDir: string; workDir: string; ignore?: string[] }): Promise<ServiceWorkerResult> {
-  const ignore = options.ignore ?? [];
-  const templateDir = join(options.workDir, "sw");
-  await mkdir(templateDir, { recursive: true });
-  const cached = join(templateDir, `sw-${await serviceWorkerKey({ ...options, ignore })}.js`);
-  const saved = await readFile(cached, "utf8").catch(() => null);
-  if (saved !== null) {
-    await writeFile(join(options.siteDir, "sw.js"), saved);
-    return { urls: [...saved.matchAll(/"url":"([^"]+)"/g)].map((m) => m[1]!), bytes: Buffer.byteLength(saved) };
+  const manifest = await precacheManifest(options.siteDir, options.ignore ?? []);
+  const source = join(options.root, "src/pwa/worker/sw-source.ts");
+  const cacheDir = join(options.workDir, "sw");
+  await mkdir(cacheDir, { recursive: true });
+  // The bundled worker depends only on its source and the manifest: reuse it when neither changed.
+  const key = createHash("sha1")
+    .update(await readFile(source))
+    .update(JSON.stringify(manifest))
+    .digest("hex")
+    .slice(0, 16);
+  const cached = join(cacheDir, `sw-${key}.js`);
+  let text = await readFile(cached, "utf8").catch(() => null);
+  if (text === null) {
+    const { build } = await import("esbuild");
+    try {
+      const result = await build({
+        absWorkingDir: options.root,
+        entryPoints: [source],
+        bundle: true,
+        format: "iife",
+        platform: "browser",
+        target: ["es2020"],
+        minify: true,
+        write: false,
+        legalComments: "none",
+        logLevel: "silent",
+        // Workbox strips its development logging when NODE_ENV is production. The manifest replaces a
+        // placeholder afterwards, as plain JSON (minifying would rewrite its keys).
+        define: { "process.env.NODE_ENV": '"production"', "self.__WB_MANIFEST": PLACEHOLDER },
+      });
+      const bundled = result.outputFiles[0]!.text;
+      if (!bundled.includes(PLACEHOLDER)) throw new Error("the worker does not read self.__WB_MANIFEST");
+      text = bundled.replace(PLACEHOLDER, () => JSON.stringify(manifest));
+    } catch (error) {
+      throw new NzfError("ISLAND_BUNDLE_FAILED", `The service worker (src/pwa/worker/sw-source.ts) did not compile: ${(error as Error).message}`, { cause: error });
+    }
+    await writeFile(cached, text);
   }
-  const { build } = await import("esbuild");
-  const template = join(templateDir, "sw-template.js");
-  try {
-    const result = await build({
-      absWorkingDir: options.root,
-      entryPoints: [join(options.root, "src/pwa/worker/sw-source.ts")],
-      bundle: true,
-      format: "iife",
-      platform: "browser",
-      target: ["es2020"],
-      minify: true,
-      write: false,
-      legalComments: "none",
-      logLevel: "silent",
-      // Workbox strips its development logging when NODE_ENV is production.
-      define: { "process.env.NODE_ENV": '"production"' },
-    });
-    await writeFile(template, result.outputFiles[0]!.contents);
-  } catch (error) {
-    throw new NzfError("ISLAND_BUNDLE_FAILED", `The service worker (src/pwa/worker/sw-source.ts) did not compile: ${(error as Error).message}`, { cause: error });
-  }
-  const { injectManifest } = await import("workbox-build");
-  const swDest = join(options.siteDir, "sw.js");
-  let result: Awaited<ReturnType<typeof injectManifest>>;
-  try {
-    result = await injectManifest({
-      swSrc: template,
-      swDest,
-      globDirectory: options.siteDir,
-      globPatterns: PRECACHE_PATTERNS,
-      // The editor-only preview bundle is left out: donors never need it.
-      globIgnores: ignore,
-      // Names with a content hash change when their content does: no revision needed.
-      dontCacheBustURLsMatching: /^_(islands|assets)\//,
-      // The largest island bundle is far below this; a runaway bundle should still be precached.
-      maximumFileSizeToCacheInBytes: 5 * 1024 * 1024,
-    });
-  } catch (error) {
-    throw new NzfError("INTERNAL", `workbox-build could not write the service worker: ${(error as Error).message}`, { subject: swDest, cause: error });
-  }
-  if (result.warnings.length) throw new NzfError("INTERNAL", `workbox-build warned: ${result.warnings.join("; ")}`, { subject: swDest });
-  const text = await readFile(swDest, "utf8");
-  await writeFile(cached, text);
-  const urls = [...text.matchAll(/"url":"([^"]+)"/g)].map((m) => m[1]!);
-  return { urls, bytes: Buffer.byteLength(text) };
+  await writeFile(join(options.siteDir, "sw.js"), text);
+  return { urls: manifest.map((m) => m.url), bytes: Buffer.byteLength(text) };
 }

@@ -46,7 +46,7 @@ export interface SiteFilesInput {
 export async function siteFilesKey(root: string): Promise<string> {
   const { createHash } = await import("node:crypto");
   const hash = createHash("sha1");
-  for (const file of ["assets/logo.svg", "src/pwa/worker/sw-source.ts", "node_modules/workbox-build/package.json"]) {
+  for (const file of ["assets/logo.svg", "src/pwa/worker/sw-source.ts", "node_modules/workbox-precaching/package.json"]) {
     hash.update(file).update(await readFile(join(root, file)).catch(() => Buffer.from("missing")));
   }
   return hash.digest("hex");
