@@ -162,7 +162,9 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
       await publishImageFiles(images.files, staging);
       await writeSiteFiles({ siteDir: staging, pages, rendered, config, graph, images: images.lookup, assets, publicConfig });
     });
-    await stage("secrets", () => secrets.assertClean(staging));
+    const written = new Set(rendered.filter((r) => r.written).map((r) => r.page.file));
+    const keptPages = new Set(incremental ? Object.keys(last!.pages).filter((file) => !written.has(file)) : []);
+    await stage("secrets", () => secrets.assertClean(staging, keptPages));
     stages.renderOnly = renderTimings.renderMs;
     await stage("publish", () => publishStaging(staging, config.outDir));
   } catch (error) {

@@ -17,8 +17,11 @@ const TEXT_FILES = ["**/*.{html,js,mjs,json,css,txt,xml,webmanifest,map}", "_hea
 export interface SecretScan {
   /** Scans one file's text (relative path inside the site). */
   scanText(file: string, text: string): void;
-  /** Scans the new text files not scanned yet, then fails if anything was found. Returns how many files were scanned. */
-  assertClean(siteDir: string): Promise<number>;
+  /**
+   * Scans the new text files not scanned yet, then fails if anything was found. `kept` lists files
+   * carried over from the live site (already scanned when published). Returns how many files were scanned.
+   */
+  assertClean(siteDir: string, kept?: ReadonlySet<string>): Promise<number>;
 }
 
 export function createSecretScan(): SecretScan {
@@ -32,13 +35,13 @@ export function createSecretScan(): SecretScan {
   };
   return {
     scanText,
-    async assertClean(siteDir) {
+    async assertClean(siteDir, kept = new Set()) {
       const limit = pLimit(16);
       const files = (await fg(TEXT_FILES, { cwd: siteDir, dot: true })).sort();
       await Promise.all(
         files.map((file) =>
           limit(async () => {
-            if (scanned.has(file)) return;
+            if (scanned.has(file) || kept.has(file)) return;
             const path = join(siteDir, file);
             if ((await stat(path)).nlink > 1) return;
             scanText(file, await readFile(path, "utf8"));

@@ -72,6 +72,8 @@ describe("Content-Security-Policy, enforced", () => {
       await page.goto(server.url + path, { waitUntil: "load" });
       // Let deferred work (tag manager, islands, the preview check) run.
       await page.waitForTimeout(path.startsWith("/preview/") ? 1500 : 100);
+      // A redirect page moves on by itself (meta refresh): let it arrive before the next goto.
+      if (path === "/pay/tainted_wealth/") await page.waitForURL(/\/pay\/tainted-wealth\/$/);
     }
     await page.close();
     expect([...problems, ...violations]).toEqual([]);
