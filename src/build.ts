@@ -160,7 +160,10 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
       if (!(await exists(join(staging, stylesheet.file)))) await writeFile(join(staging, stylesheet.file), stylesheet.css);
       await copyClientBundle(client.outDir, staging);
       await publishImageFiles(images.files, staging);
-      await writeSiteFiles({ siteDir: staging, pages, rendered, config, graph, images: images.lookup, assets, publicConfig });
+      // Pages carried over from the live site bring their facts from the record; rendered pages from this render.
+      const carried = incremental ? Object.entries(last!.pages).flatMap(([file, record]) => (record.facts ? [[file, record.facts] as const] : [])) : [];
+      const pageFacts = Object.fromEntries([...carried, ...rendered.map((r) => [r.page.file, r.facts] as const)]);
+      await writeSiteFiles({ siteDir: staging, pages, rendered, config, graph, images: images.lookup, assets, publicConfig, pageFacts });
     });
     const written = new Set(rendered.filter((r) => r.written).map((r) => r.page.file));
     const keptPages = new Set(incremental ? Object.keys(last!.pages).filter((file) => !written.has(file)) : []);
@@ -175,7 +178,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   for (const page of pages) {
     const fresh = rendered.find((r) => r.page.file === page.file);
     const kept = last?.pages[page.file];
-    if (fresh) pageRecords[page.file] = { deps: fresh.deps, hash: fresh.hash };
+    if (fresh) pageRecords[page.file] = { deps: fresh.deps, hash: fresh.hash, facts: fresh.facts };
     else if (kept) pageRecords[page.file] = kept;
   }
   await writeBuildRecord(recordFile, { version: 1, globalKey, key, outDir: config.outDir, ...contentState, pages: pageRecords });

@@ -10,11 +10,14 @@
 import { linkSync, mkdirSync, readdirSync, type Dirent } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { PageFacts } from "../render/site-files.js";
 
 export interface PageRecord {
   deps: string[];
   /** sha1 of the page's HTML, to skip writing identical output. */
   hash: string;
+  /** What the sitemap and CSP need from the page, so carried-over pages are not read back. */
+  facts?: PageFacts;
 }
 
 export interface BuildRecord {

@@ -14,6 +14,7 @@ import type { PageEntry } from "./pages.js";
 import type { TemplateModule } from "./template-bundle.js";
 import type { ImageLookup, PageMeta, SiteAssets, SiteSettings } from "./types.js";
 import { createTrackingSession, type Dependency } from "./dependencies.js";
+import { pageFactsOf, type PageFacts } from "./site-files.js";
 
 export interface RenderedPage {
   page: PageEntry;
@@ -25,6 +26,7 @@ export interface RenderedPage {
   hash: string;
   /** False when the page's HTML was identical to the published one and was not rewritten. */
   written: boolean;
+  facts: PageFacts;
 }
 
 export interface RenderStageInput {
@@ -77,7 +79,7 @@ export async function renderAndWrite(input: RenderStageInput): Promise<RenderedP
         input.inspect?.(page.file, out.html);
         write(join(input.siteDir, page.file), out.html, previous !== undefined);
       }
-      rendered.push({ page, islands: out.islands, meta: out.meta, bytes: Buffer.byteLength(out.html), deps: [...deps].sort(), hash, written });
+      rendered.push({ page, islands: out.islands, meta: out.meta, bytes: Buffer.byteLength(out.html), deps: [...deps].sort(), hash, written, facts: pageFactsOf(out.html) });
     } catch (error) {
       const about = page.documentId ? `document ${page.documentId} (${page.template})` : `the "${page.template}" page`;
       failures.push(new NzfError("RENDER_FAILED", `Rendering ${about} failed: ${(error as Error).message}`, { subject: page.file, cause: error }));

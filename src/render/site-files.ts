@@ -37,6 +37,8 @@ export interface SiteFilesInput {
   assets: SiteAssets;
   /** Public build configuration (auth, payments): adds their API origins to the CSP. */
   publicConfig?: Record<string, unknown>;
+  /** Facts about each page's HTML by file, when known without reading it back. */
+  pageFacts?: Record<string, PageFacts>;
 }
 
 /**
@@ -86,6 +88,19 @@ async function notPrecached(siteDir: string, assets: SiteFilesInput["assets"]): 
   return [...new Set([...onDemand, ...[...skipped].filter((f) => !precached.has(f))])].sort();
 }
 
+/** What the site files need to know about one page's HTML. */
+export interface PageFacts {
+  noindex: boolean;
+  /** sha256 sources of its inline scripts and styles (for the CSP). */
+  scripts: string[];
+  styles: string[];
+}
+
+export function pageFactsOf(html: string): PageFacts {
+  const inline = inlineHashes([html]);
+  return { noindex: /<meta name="robots" content="[^"]*noindex/.test(html), scripts: inline.scripts, styles: inline.styles };
+}
+
 export async function writeSiteFiles(input: SiteFilesInput): Promise<void> {
   const { siteDir, config } = input;
   const write = (url: string, body: string | Buffer) => writeFile(join(siteDir, url.replace(/^\//, "")), body);
@@ -103,11 +118,13 @@ export async function writeSiteFiles(input: SiteFilesInput): Promise<void> {
   const notFound = input.pages.find((p) => p.template === "404");
   if (notFound) await write(OFFLINE_URL, offlinePageFrom(await readFile(join(siteDir, notFound.file), "utf8"), siteName));
 
-  // Every page's HTML, read back from the staging folder: in an incremental build only some pages
-  // were rendered this time, but the sitemap and the CSP hashes cover the whole site.
+  // What the sitemap and the CSP need from every page: from this build's render, from the last
+  // build's record for pages carried over, and read back from disk only when neither has it.
   const htmlPages = input.pages.filter((p) => p.file.endsWith(".html"));
-  const html = await Promise.all(htmlPages.map((p) => readFile(join(siteDir, p.file), "utf8")));
-  const noindex = new Set(htmlPages.filter((_, i) => /<meta name="robots" content="[^"]*noindex/.test(html[i]!)).map((p) => p.path));
+  const facts = await Promise.all(
+    htmlPages.map(async (p) => input.pageFacts?.[p.file] ?? pageFactsOf(await readFile(join(siteDir, p.file), "utf8"))),
+  );
+  const noindex = new Set(htmlPages.filter((_, i) => facts[i]!.noindex).map((p) => p.path));
   const lastmod = (page: PageEntry) => {
     const date = page.documentId ? input.graph.byId(page.documentId)?.last_publication_date : undefined;
     return date ? date.slice(0, 10) : undefined;
@@ -117,8 +134,8 @@ export async function writeSiteFiles(input: SiteFilesInput): Promise<void> {
 
   // Hash whatever inline code the HTML has (JSON data blocks excluded), plus the preview dialogs'
   // <style>, which the preview island renders in the browser.
-  if (notFound) html.push(await readFile(join(siteDir, OFFLINE_URL.slice(1)), "utf8"));
-  const inline = inlineHashes(html);
+  if (notFound) facts.push(pageFactsOf(await readFile(join(siteDir, OFFLINE_URL.slice(1)), "utf8")));
+  const inline = { scripts: [...new Set(facts.flatMap((f) => f.scripts))].sort(), styles: [...new Set(facts.flatMap((f) => f.styles))].sort() };
   const csp = contentSecurityPolicy({
     publicConfig: input.publicConfig,
     scriptHashes: inline.scripts,
