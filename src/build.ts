@@ -3,7 +3,7 @@
  * The CLI, watch mode, the webhook server and the tests all call this one function.
  */
 import { createHash } from "node:crypto";
-import { mkdir, rm, writeFile, stat } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { BuildConfig } from "./core/config.js";
 import type { Logger } from "./core/logger.js";
@@ -23,6 +23,7 @@ import { createStaging, discardStaging, publishStaging, recoverInterruptedPublis
 import { siteFilesKey, writeSiteFiles } from "./render/site-files.js";
 import { previewPublicEnv } from "./preview/public-config.js";
 import { createSecretScan } from "./publish/secret-scan.js";
+import { exists } from "./core/fs.js";
 
 export interface BuildDeps {
   logger: Logger;
@@ -51,14 +52,6 @@ function hashOf(value: unknown): string {
   return createHash("sha1").update(JSON.stringify(value)).digest("hex");
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Picks the snapshot to build from, fetching first when asked. */
 async function loadContent(config: BuildConfig, deps: BuildDeps): Promise<{ snapshot: Snapshot; name: string; file: string }> {

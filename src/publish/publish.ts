@@ -3,21 +3,14 @@
  * place only when complete, so `dist/` is the old site or the new one, never half of each. A build
  * that fails removes its staging folder and leaves `dist/` untouched.
  */
-import { mkdir, readdir, rename, rm, stat } from "node:fs/promises";
+import { mkdir, readdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { NzfError } from "../core/errors.js";
+import { exists } from "../core/fs.js";
 
 const STAGING = ".staging-";
 const RETIRED = ".retired-";
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Restores the previous site if a crash happened between the two renames of a publish. */
 export async function recoverInterruptedPublish(outDir: string): Promise<void> {

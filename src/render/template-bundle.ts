@@ -5,12 +5,13 @@
  * When no input changed, esbuild is skipped and the previous file is imported again.
  */
 import { createHash } from "node:crypto";
-import { mkdir, writeFile, access } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { NzfError } from "../core/errors.js";
 import { hashInputs, readBundleRecord, writeBundleRecord } from "./bundle-cache.js";
 import type { RenderInput, RenderOutput } from "./types.js";
+import { exists } from "../core/fs.js";
 
 export interface TemplateModule {
   renderPage(input: RenderInput): RenderOutput;
@@ -27,14 +28,6 @@ export interface TemplateBundle {
   cached: boolean;
 }
 
-async function exists(file: string): Promise<boolean> {
-  try {
-    await access(file);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export async function loadTemplates(root: string, cacheDir: string): Promise<TemplateBundle> {
   const dir = join(cacheDir, "templates");

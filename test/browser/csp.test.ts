@@ -7,9 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import fg from "fast-glob";
 import type { Browser, BrowserContext } from "playwright-core";
-import { createFixture, type Fixture } from "../support/build-fixture.js";
+import { createFixture, sitePagePaths, type Fixture } from "../support/build-fixture.js";
 import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
 import { isolatedContext, launchBrowser } from "../support/browser.js";
 import { headersFor, parseHeadersFile } from "../../src/pwa/headers.js";
@@ -44,8 +43,7 @@ beforeAll(async () => {
       void (window as unknown as { __reportCsp(t: string): Promise<void> }).__reportCsp(text);
     });
   });
-  const files = await fg("**/*.html", { cwd: fixture.config.outDir });
-  pagePaths = files.map((f) => (f === "index.html" ? "/" : f.endsWith("/index.html") ? `/${f.slice(0, -"index.html".length)}` : `/${f}`)).sort();
+  pagePaths = await sitePagePaths(fixture.config.outDir);
 }, 240_000);
 
 afterAll(async () => {

@@ -4,9 +4,8 @@
  * violation, and the FAQ island hydrates and works.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import fg from "fast-glob";
 import type { Browser, BrowserContext } from "playwright-core";
-import { createFixture, type Fixture } from "../support/build-fixture.js";
+import { createFixture, sitePagePaths, type Fixture } from "../support/build-fixture.js";
 import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
 import { isolatedContext, launchBrowser, watchProblems } from "../support/browser.js";
 import { axeViolations, formatViolations } from "../support/axe.js";
@@ -23,11 +22,8 @@ beforeAll(async () => {
   server = await startStaticServer({ root: fixture.config.outDir });
   browser = await launchBrowser();
   context = await isolatedContext(browser);
-  const files = await fg("**/*.html", { cwd: fixture.config.outDir });
-  pagePaths = files
-    .map((f) => (f === "index.html" ? "/" : f.endsWith("/index.html") ? `/${f.slice(0, -"index.html".length)}` : `/${f}`))
-    .filter((p) => p !== "/pay/tainted_wealth/") // a redirect page: followed in its own test
-    .sort();
+  // The redirect page is followed in its own test.
+  pagePaths = (await sitePagePaths(fixture.config.outDir)).filter((p) => p !== "/pay/tainted_wealth/");
 });
 
 afterAll(async () => {

@@ -39,3 +39,10 @@ export async function createFixture(input: ConfigInput = {}, env: NodeJS.Process
     },
   };
 }
+
+/** The URL path of every HTML file of a built site (`index.html` → `/`, `about/index.html` → `/about/`), sorted. */
+export async function sitePagePaths(dir: string): Promise<string[]> {
+  const fg = (await import("fast-glob")).default;
+  const files = await fg("**/*.html", { cwd: dir });
+  return files.map((f) => (f === "index.html" ? "/" : f.endsWith("/index.html") ? `/${f.slice(0, -"index.html".length)}` : `/${f}`)).sort();
+}
