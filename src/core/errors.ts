@@ -102,16 +102,6 @@ export class NzfAggregateError extends NzfError {
   }
 }
 
-export function isNzfError(error: unknown): error is NzfError {
-  return error instanceof NzfError;
-}
-
-/** Wraps anything thrown into an NzfError, keeping NzfErrors as they are. */
-export function toNzfError(error: unknown, code: ErrorCode, message: string, subject?: string): NzfError {
-  if (error instanceof NzfError) return error;
-  return new NzfError(code, message, { cause: error, subject });
-}
-
 /** Formats an error for a person: `[CODE] message (subject)`, the hint, the cause chain; stacks only when verbose. */
 export function formatError(error: unknown, verbose = false): string {
   const lines: string[] = [];

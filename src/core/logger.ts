@@ -45,15 +45,6 @@ export function createMemoryLogger(): MemoryLogger {
 
 export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
-/** Runs one stage, logs how long it took, and returns its result and duration. */
-export async function timed<T>(logger: Logger, label: LogLabel, what: string, run: () => Promise<T>): Promise<{ value: T; ms: number }> {
-  const start = performance.now();
-  const value = await run();
-  const ms = performance.now() - start;
-  logger.debug(label, `${what} in ${formatMs(ms)}`);
-  return { value, ms };
-}
-
 export function formatMs(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }

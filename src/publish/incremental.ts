@@ -4,11 +4,11 @@
  * pages and assets cost a link instead of a render and a write.
  *
  * Hard links share their content with the published site, so nothing may write into a linked file:
- * changed files are unlinked first (`replaceFile`). Only pages (`*.html`) and content-hashed asset
- * folders are linked; other site files are regenerated every build.
+ * the render stage unlinks a changed page before writing it. Only recorded pages and content-hashed
+ * asset folders are linked; other site files are regenerated every build.
  */
 import { linkSync, mkdirSync, readdirSync, type Dirent } from "node:fs";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { PageFacts } from "../render/site-files.js";
 
@@ -80,10 +80,4 @@ export async function linkPublishedSite(from: string, to: string, pageFiles: Ite
   };
   walk("", false);
   return count;
-}
-
-/** Writes a file that may be a hard link into the published site: the link is broken first. */
-export async function replaceFile(file: string, content: string | Uint8Array): Promise<void> {
-  await rm(file, { force: true });
-  await writeFile(file, content);
 }
