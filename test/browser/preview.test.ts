@@ -199,9 +199,11 @@ describe("an editor previewing drafts", () => {
     const { context, toolbar } = await editorContext();
     await setPreviewCookie(context, publicSite);
     const page = await context.newPage();
-    publicSite.stub.inject(SEARCH_PATH, { status: 500 });
+    // Several failures, not one: a request still in flight from an earlier test must not use it up.
+    publicSite.stub.inject(SEARCH_PATH, { status: 500 }, 10);
     await page.goto(`${publicSite.server.url}/case/${caseDoc.uid}/`);
     await poll(() => dialog(page).locator("h2").textContent()).toBe("Error");
+    publicSite.stub.clearFaults();
     const text = await dialog(page).textContent();
     expect(text).toContain("The preview could not be loaded.");
     expect(text).toContain("HTTP 500");
