@@ -1,10 +1,16 @@
 /**
  * The islands protocol, browser side: find this island's server-rendered containers and hydrate each
- * with its props. Each container is its own root with the same identifierPrefix the server used.
- * Bundled into every island entry (see src/render/island-bundle.ts), shared as one chunk.
+ * with its props. Each container is its own root.
+ *
+ * In the browser bundles `react` and `react-dom/client` are preact/compat (src/render/island-bundle.ts):
+ * Preact hydrates the markup React rendered on the server. Preact's hydrateRoot takes no options, so
+ * the island's id prefix (the server's identifierPrefix) reaches the components through
+ * IslandPrefixContext instead (see island-id.ts); the options below still apply if React is ever
+ * bundled again. Bundled into every island entry, shared as one chunk.
  */
 import { createElement, type ComponentType } from "react";
 import { hydrateRoot } from "react-dom/client";
+import { IslandPrefixContext } from "./island-id.js";
 
 export function hydrateIslands<P extends object>(name: string, component: ComponentType<P>): void {
   const containers = document.querySelectorAll<HTMLElement>(`[data-island="${name}"]`);
@@ -12,8 +18,9 @@ export function hydrateIslands<P extends object>(name: string, component: Compon
     const id = container.dataset.islandId!;
     const propsScript = document.querySelector<HTMLScriptElement>(`script[data-island-props="${id}"]`);
     const props = JSON.parse(propsScript?.textContent || "{}") as P;
-    hydrateRoot(container, createElement(component, props), {
-      identifierPrefix: `${id}-`,
+    const prefix = `${id}-`;
+    hydrateRoot(container, createElement(IslandPrefixContext.Provider, { value: prefix }, createElement(component, props)), {
+      identifierPrefix: prefix,
       onRecoverableError(error) {
         // A mismatch means the server and browser rendered different markup: visible in the console for developers.
         console.warn(`Island "${name}" (${id}) recovered from an error:`, error);

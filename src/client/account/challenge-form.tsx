@@ -3,7 +3,7 @@
  * required, SMS / TOTP / e-mail code, authenticator (TOTP) or e-mail MFA setup, MFA type selection
  * (for sign-in or for setup) and a custom challenge. The answer is always one `response` value.
  */
-import { useId } from "react";
+import { useIslandId } from "../island-id.js";
 import { SPEC_MESSAGES } from "../../auth/messages.js";
 import type { MfaType, SignInStep } from "../../auth/types.js";
 import { Actions, Field, formValues, type FieldErrors } from "./field.js";
@@ -38,7 +38,7 @@ export function challengeTitle(step: ChallengeStep): string {
 const MFA_LABELS: Record<MfaType, string> = { SMS: "Text message (SMS)", TOTP: "Authenticator app", EMAIL: "E-mail" };
 
 function MfaChoice({ allowed, errors }: { allowed: MfaType[]; errors: FieldErrors }) {
-  const id = useId();
+  const id = useIslandId("mfa");
   const error = errors.response;
   return (
     <fieldset aria-describedby={error ? `${id}-error` : undefined} aria-invalid={error ? true : undefined}>

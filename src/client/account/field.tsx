@@ -3,7 +3,8 @@
  * error (and hint), and the error text starts with "Error:" so it never relies on colour alone.
  * Inputs are uncontrolled (forms read FormData on submit) so text typed before hydration is kept.
  */
-import { useId, type ReactNode } from "react";
+import type { ReactNode } from "react";
+import { useIslandId } from "../island-id.js";
 
 export type FieldErrors = Partial<Record<string, string>>;
 
@@ -19,7 +20,7 @@ export interface FieldProps {
 }
 
 export function Field({ name, label, type = "text", autoComplete, inputMode, hint, defaultValue, errors }: FieldProps) {
-  const id = useId();
+  const id = useIslandId(`field-${name}`);
   const error = errors[name];
   const hintId = hint ? `${id}-hint` : undefined;
   const errorId = error ? `${id}-error` : undefined;

@@ -3,7 +3,8 @@
  * donor's action, focus moves to its heading so keyboard and screen-reader users land on it; the
  * first render after page load leaves focus alone.
  */
-import { useEffect, useId, useRef, type ReactNode } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
+import { useIslandId } from "../island-id.js";
 
 export interface StepProps {
   title: string;
@@ -18,7 +19,7 @@ export interface StepProps {
 }
 
 export function Step({ title, focus, error, notice, busy, children }: StepProps) {
-  const id = useId();
+  const id = useIslandId("step");
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     if (focus) heading.current?.focus();

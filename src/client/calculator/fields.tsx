@@ -6,7 +6,7 @@
 import type { ReactNode } from "react";
 import type { MetalRow } from "./form-state.js";
 
-/** Field keys ("cash", "gold.0.grams") become element ids under the island's useId prefix. */
+/** Field keys ("cash", "gold.0.grams") become element ids under the island's id prefix (island-id.ts). */
 export const fieldId = (base: string, key: string) => `${base}-${key.replace(/\./g, "-")}`;
 
 export interface FieldEvents {

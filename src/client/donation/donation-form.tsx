@@ -9,7 +9,8 @@
  * Every value is kept in sessionStorage, so nothing typed is lost on an error, a reload or a
  * return from a failed payment.
  */
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
+import { useIslandId } from "../island-id.js";
 import type { Stripe } from "@stripe/stripe-js";
 import { createPaymentsClient, type PaymentsClient } from "../../payments/client.js";
 import { PaymentsApiError, PaymentsError } from "../../payments/errors.js";
@@ -52,7 +53,7 @@ const sessionStore = () => {
 };
 
 export default function DonationForm({ funds, formPath, thankYouPath, payments }: DonationIslandProps) {
-  const idPrefix = useId().replace(/[^a-zA-Z0-9_-]/g, "") + "-";
+  const idPrefix = useIslandId("don-");
   const [values, setValues] = useState<FormValues>(() => initialValues(funds[0]!));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [alert, setAlert] = useState<string | null>(null);

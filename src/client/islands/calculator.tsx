@@ -7,7 +7,8 @@
  * the browser (saved figures, today's date for the price age) happens in effects, after the first
  * render matched the server's.
  */
-import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { useIslandId } from "../island-id.js";
 import { calculateZakat } from "../../zakat/calculate.js";
 import { parseZakatForm } from "../../zakat/form.js";
 import { formatAud, formatIsoDate } from "../../zakat/format.js";
@@ -32,7 +33,7 @@ export interface CalculatorProps {
 const NO_HELP = Object.fromEntries(GROUPS.map((g) => [g.help, null])) as ZakatSettings["help"];
 
 export default function Calculator({ settings, helpHtml, fallbackHtml, payPath }: CalculatorProps) {
-  const base = useId().replace(/[^\w-]/g, "");
+  const base = useIslandId("calc");
   const [ready, setReady] = useState(false);
   const [form, setForm] = useState<CalcForm>(emptyForm);
   const [shown, setShown] = useState<ReadonlySet<string>>(new Set());

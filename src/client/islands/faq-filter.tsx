@@ -3,7 +3,8 @@
  * JavaScript off; the island only adds filtering. The search box stays hidden until hydrated,
  * so nobody sees a control that does nothing.
  */
-import { useEffect, useId, useState } from "react";
+import { useEffect, useState } from "react";
+import { useIslandId } from "../island-id.js";
 
 export interface FaqItem {
   question: string;
@@ -23,8 +24,8 @@ const stripTags = (html: string) => html.replace(/<[^>]*>/g, " ");
 export default function FaqFilter({ items, searchLabel = "Search the questions" }: FaqFilterProps) {
   const [ready, setReady] = useState(false);
   const [query, setQuery] = useState("");
-  const inputId = useId();
-  const statusId = useId();
+  const inputId = useIslandId("faq-search");
+  const statusId = useIslandId("faq-status");
   useEffect(() => setReady(true), []);
 
   const words = normalize(query).split(/\s+/).filter(Boolean);
