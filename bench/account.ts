@@ -4,7 +4,7 @@
  * Reads a built site (dist/). /account's files are its module scripts and modulepreloads, every
  * chunk they import statically, and what the account code imports lazily (the auth library,
  * fetched when the island starts). Each file gets one role:
- *   react    the shared React chunk (contains React's production error URL);
+ *   react    the shared framework chunk (Preact in the browser; see framework-chunk.ts);
  *   shared   other chunks that some other island or script also imports (tiny bundler helpers);
  *   site     the page's other entry scripts and their chunks (tag manager, service-worker registration);
  *   amplify  what only the lazy import brings (aws-amplify and the adapter), not preloaded;
@@ -23,6 +23,7 @@ import { readFile } from "node:fs/promises";
 import { dirname, join, posix } from "node:path";
 import { gzipSync } from "node:zlib";
 import fg from "fast-glob";
+import { isFrameworkChunk } from "./framework-chunk.js";
 
 export type AccountFileRole = "account" | "amplify" | "react" | "shared" | "site";
 
@@ -44,7 +45,6 @@ export interface AccountJsSize {
   precached: string[];
 }
 
-const REACT_MARKER = "react.dev/errors";
 const ACCOUNT_PAGE = "account/index.html";
 
 /** Module scripts and modulepreloads of a page, as site URLs. */
@@ -108,7 +108,7 @@ export async function measureAccountJs(distDir: string): Promise<AccountJsSize> 
   for (const url of [...new Set([...upFront, ...lazy, ...siteFiles])].sort()) {
     const code = await load(url);
     let role: AccountFileRole;
-    if (code.includes(REACT_MARKER)) role = "react";
+    if (isFrameworkChunk(code)) role = "react";
     else if (upFront.has(url)) role = usedElsewhere.has(url) ? "shared" : "account";
     else if (lazy.has(url)) role = usedElsewhere.has(url) ? "shared" : "amplify";
     else role = "site";
@@ -138,7 +138,7 @@ export async function measureAccountJs(distDir: string): Promise<AccountJsSize> 
 export function formatAccountJs(m: AccountJsSize): string[] {
   const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
   return [
-    `js      /account/: own ${kb(m.accountGzip)} + auth library (lazy) ${kb(m.amplifyGzip)} + React ${kb(m.reactGzip)} + shared ${kb(m.sharedGzip)} gzip; site-wide scripts ${kb(m.siteGzip)}`,
+    `js      /account/: own ${kb(m.accountGzip)} + auth library (lazy) ${kb(m.amplifyGzip)} + Preact ${kb(m.reactGzip)} + shared ${kb(m.sharedGzip)} gzip; site-wide scripts ${kb(m.siteGzip)}`,
     `js      /account/ code on other pages: ${m.otherPages.length ? m.otherPages.map((p) => `${p.page} (${p.files.length} files)`).join(", ") : "none"}`,
     `js      /account/ files precached by sw.js: ${m.precached.length ? m.precached.join(", ") : "none"}`,
   ];

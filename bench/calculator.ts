@@ -1,10 +1,10 @@
 /**
- * JavaScript shipped for /calculate, gzip: the calculator's own code versus the shared React chunk
- * (issue 4's budget: the calculator's own code under 15 KB gzip on top of React).
+ * JavaScript shipped for /calculate, gzip: the calculator's own code versus the shared framework
+ * chunk (issue 4's budget: the calculator's own code under 15 KB gzip on top of the framework).
  *
  * Reads a built site (dist/): the module scripts and modulepreloads of calculate/index.html, plus
- * every chunk they import statically. A file containing React's production error URL is the
- * shared React chunk; the calculator entry and the other chunks it pulls in are its own code
+ * every chunk they import statically. The shared framework chunk (Preact; see framework-chunk.ts)
+ * has the role "react"; the calculator entry and the other chunks it pulls in are its own code
  * (conservative: tiny shared helpers count against the calculator); the other entry scripts
  * (service-worker registration, tag manager) are site-wide and reported apart.
  *
@@ -14,6 +14,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, join, posix } from "node:path";
 import { gzipSync } from "node:zlib";
+import { isFrameworkChunk } from "./framework-chunk.js";
 
 export const CALCULATOR_BUDGET_GZIP = 15 * 1024;
 
@@ -27,8 +28,6 @@ export interface CalculatorJsSize {
   files: { url: string; role: "calculator" | "react" | "site"; gzip: number }[];
   withinBudget: boolean;
 }
-
-const REACT_MARKER = "react.dev/errors";
 
 export async function measureCalculatorJs(distDir: string, pagePath = "calculate/index.html"): Promise<CalculatorJsSize> {
   const html = await readFile(join(distDir, pagePath), "utf8");
@@ -59,7 +58,7 @@ export async function measureCalculatorJs(distDir: string, pagePath = "calculate
   const files: CalculatorJsSize["files"] = [];
   for (const url of [...all].sort()) {
     const code = await load(url);
-    const role = code.includes(REACT_MARKER) ? "react" : calculatorFiles.has(url) ? "calculator" : "site";
+    const role = isFrameworkChunk(code) ? "react" : calculatorFiles.has(url) ? "calculator" : "site";
     files.push({ url, role, gzip: gzipSync(code).length });
   }
   const sum = (role: string) => files.filter((f) => f.role === role).reduce((n, f) => n + f.gzip, 0);

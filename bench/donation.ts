@@ -1,13 +1,13 @@
 /**
  * JavaScript shipped for /pay/zakat/ before the donor proceeds, gzip: the donation form's own code
- * versus the shared React chunk (issue 5's budget: the form's own code under 15 KB gzip on top of
- * React; Stripe loads only after the donor proceeds).
+ * versus the shared framework chunk (issue 5's budget: the form's own code under 15 KB gzip on top
+ * of the framework; Stripe loads only after the donor proceeds).
  *
  * Reads a built site (dist/): the module scripts and modulepreloads of pay/zakat/index.html, plus
  * every chunk they import statically. Dynamic imports (the @stripe/stripe-js loader, fetched only
  * on "Continue to payment") are not followed: they are listed apart as `deferred`, never counted.
- * A file containing React's production error URL is the shared React chunk; the donation entry and
- * the other chunks it pulls in are the form's own code (conservative: shared helpers count against
+ * The shared framework chunk (Preact; see framework-chunk.ts) has the role "react"; the donation
+ * entry and the other chunks it pulls in are the form's own code (conservative: shared helpers count against
  * the form); other entry scripts (service-worker registration, tag manager) are site-wide.
  *
  *   import { measureDonationJs } from "./donation.js";
@@ -16,6 +16,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, join, posix } from "node:path";
 import { gzipSync } from "node:zlib";
+import { isFrameworkChunk } from "./framework-chunk.js";
 
 export const DONATION_BUDGET_GZIP = 15 * 1024;
 
@@ -32,7 +33,6 @@ export interface DonationJsSize {
   withinBudget: boolean;
 }
 
-const REACT_MARKER = "react.dev/errors";
 const STATIC_IMPORT = /(?:from|import)\s*"(\.{1,2}\/[^"]+\.js)"/g;
 const DYNAMIC_IMPORT = /import\(\s*"(\.{1,2}\/[^"]+\.js)"\s*\)/g;
 
@@ -72,7 +72,7 @@ export async function measureDonationJs(distDir: string, pagePath = "pay/zakat/i
   const files: DonationJsSize["files"] = [];
   for (const url of [...all, ...deferred].sort()) {
     const code = await load(url);
-    const role = deferred.has(url) ? "deferred" : code.includes(REACT_MARKER) ? "react" : formFiles.has(url) ? "form" : "site";
+    const role = deferred.has(url) ? "deferred" : isFrameworkChunk(code) ? "react" : formFiles.has(url) ? "form" : "site";
     files.push({ url, role, gzip: gzipSync(code).length });
   }
   const sum = (role: string) => files.filter((f) => f.role === role).reduce((n, f) => n + f.gzip, 0);

@@ -164,7 +164,7 @@ describe("the zakat calculator in Chromium", () => {
 });
 
 describe("bench/calculator.ts", () => {
-  it("splits /calculate's JavaScript into the calculator's own code and the shared React chunk", async () => {
+  it("splits /calculate's JavaScript into the calculator's own code and the shared framework chunk", async () => {
     const size = await measureCalculatorJs(fixture.config.outDir);
     const entry = size.files.find((f) => /\/_islands\/calculator-[^/]+\.js$/.test(f.url));
     expect(entry?.role).toBe("calculator");
@@ -172,8 +172,10 @@ describe("bench/calculator.ts", () => {
     expect(react).toHaveLength(1);
     expect(react[0]!.url).toMatch(/^\/_islands\/chunks\//);
     expect(size.calculatorGzip).toBeGreaterThanOrEqual(entry!.gzip);
-    // React DOM alone is far larger than the calculator: a sanity check of the split, not the budget.
-    expect(size.reactGzip).toBeGreaterThan(size.calculatorGzip);
+    // The islands run on Preact in the browser: a few KB gzip, where React's chunk was 67 KB (its
+    // parse and run were the page's total blocking time). A sanity check of the split, not the budget.
+    expect(size.reactGzip).toBeGreaterThan(3 * 1024);
+    expect(size.reactGzip).toBeLessThan(15 * 1024);
   });
 });
 
