@@ -3,23 +3,23 @@
  * The CLI, watch mode, the webhook server and the tests all call this one function.
  */
 import { createHash } from "node:crypto";
-import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { BuildConfig } from "./core/config.js";
 import type { Logger } from "./core/logger.js";
 import { formatMs } from "./core/logger.js";
 import { NzfError } from "./core/errors.js";
-import { readSnapshot, snapshotPath, SAMPLE_SNAPSHOT_NAME, type Snapshot } from "./content/snapshot.js";
+import { loadSnapshot, snapshotPath, SAMPLE_SNAPSHOT_NAME, type Snapshot } from "./content/snapshot.js";
 import { createContentGraph } from "./content/graph.js";
 import { planPages } from "./render/pages.js";
-import { runImageStage, publishImageFiles } from "./images/image-stage.js";
-import { bundleClient, copyClientBundle } from "./render/island-bundle.js";
+import { runImageStage } from "./images/image-stage.js";
+import { bundleClient } from "./render/island-bundle.js";
 import { loadTemplates } from "./render/template-bundle.js";
 import { buildStylesheet } from "./render/styles.js";
 import { renderAndWrite, type RenderedPage } from "./render/render-stage.js";
 import { changedDependencies, documentHashes, isAffected, listSignatures, type ContentState } from "./render/dependencies.js";
-import { linkPublishedSite, readBuildRecord, writeBuildRecord, type BuildRecord } from "./publish/incremental.js";
-import { createStaging, discardStaging, publishStaging, recoverInterruptedPublish } from "./publish/publish.js";
+import { readBuildRecord, writeBuildRecord, type BuildRecord } from "./publish/incremental.js";
+import { discardStaging, listPublishedFiles, publishOutput, recoverInterruptedPublish, stagingDirFor } from "./publish/publish.js";
+import { createSiteOutput } from "./publish/site-output.js";
 import { siteFilesKey, writeSiteFiles } from "./render/site-files.js";
 import { previewPublicEnv } from "./preview/public-config.js";
 import { createSecretScan } from "./publish/secret-scan.js";
@@ -65,14 +65,14 @@ async function loadContent(config: BuildConfig, deps: BuildDeps): Promise<{ snap
   }
   const fetched = snapshotPath(config.contentDir, config.repository);
   if (config.content !== "sample" && (await exists(fetched))) {
-    return { snapshot: await readSnapshot(fetched), name: config.repository, file: fetched };
+    return { snapshot: await loadSnapshot(fetched), name: config.repository, file: fetched };
   }
   if (config.content === "fetched") {
     throw new NzfError("SNAPSHOT_MISSING", `No fetched snapshot for ${config.repository}`, { subject: fetched });
   }
   const sample = snapshotPath(config.contentDir, SAMPLE_SNAPSHOT_NAME);
   deps.logger.info("content", `building the bundled sample content (no fetched snapshot for "${config.repository}"; use --fetch for live content)`);
-  return { snapshot: await readSnapshot(sample), name: SAMPLE_SNAPSHOT_NAME, file: sample };
+  return { snapshot: await loadSnapshot(sample), name: SAMPLE_SNAPSHOT_NAME, file: sample };
 }
 
 export async function build(config: BuildConfig, deps: BuildDeps): Promise<BuildResult> {
@@ -112,8 +112,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   const key = hashOf([globalKey, contentState.documents, await siteFilesKey(config.root)]);
   const recordFile = join(config.workDir, "last-build.json");
   const last = await readBuildRecord(recordFile);
-  const haveSite = await exists(join(config.outDir, "index.html"));
-  const incremental = last !== null && last.outDir === config.outDir && haveSite;
+  const incremental = last !== null && last.outDir === config.outDir && (await exists(join(config.outDir, "index.html")));
   if (incremental && last.key === key) {
     const ms = performance.now() - started;
     logger.info("build", `Nothing changed: ${config.outDir} is up to date (${pages.length} pages) in ${formatMs(ms)}`);
@@ -124,14 +123,13 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   const changed = sameGlobals ? changedDependencies({ documents: last.documents, types: last.types, lists: last.lists ?? {} }, contentState) : null;
   const toRender = changed ? pages.filter((p) => !last!.pages[p.file] || isAffected(last!.pages[p.file]!.deps, changed)) : pages;
 
-  const staging = await createStaging(config.outDir);
+  // What is published now: from the record when it describes this folder, otherwise from the folder.
+  const published = await stage("published", async () => (incremental ? new Set(last!.files) : listPublishedFiles(config.outDir)));
   const secrets = createSecretScan();
+  const output = await createSiteOutput({ stagingDir: stagingDirFor(config.outDir), outDir: config.outDir, published, inspect: secrets.scanText });
   const renderTimings = { renderMs: 0 };
   let rendered: RenderedPage[];
   try {
-    if (incremental) await stage("link", () => linkPublishedSite(config.outDir, staging, Object.keys(last!.pages)));
-    // Pages that no longer exist (a deleted case) must not survive from the linked site.
-    if (incremental) for (const file of Object.keys(last!.pages)) if (!pages.some((p) => p.file === file)) await rm(join(staging, file), { force: true });
     const assets = { css: [stylesheet.url], islands: client.bundle.islands, scripts: client.bundle.scripts };
     const previousHashes = incremental ? Object.fromEntries(Object.entries(last!.pages).map(([file, page]) => [file, page.hash])) : undefined;
     rendered = await stage("render", async () =>
@@ -142,39 +140,39 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
         images: images.lookup,
         site: { siteUrl: config.siteUrl, repository: config.repository, public: publicConfig },
         assets,
-        siteDir: staging,
+        output,
         previousHashes,
-        inspect: secrets.scanText,
         timings: renderTimings,
       }),
     );
+    for (const page of pages) if (!output.has(page.file)) output.keep(page.file);
     await stage("assets", async () => {
-      await mkdir(join(staging, "_assets"), { recursive: true });
-      if (!(await exists(join(staging, stylesheet.file)))) await writeFile(join(staging, stylesheet.file), stylesheet.css);
-      await copyClientBundle(client.outDir, staging);
-      await publishImageFiles(images.files, staging);
-      // Pages carried over from the live site bring their facts from the record; rendered pages from this render.
-      const carried = incremental ? Object.entries(last!.pages).flatMap(([file, record]) => (record.facts ? [[file, record.facts] as const] : [])) : [];
-      const pageFacts = Object.fromEntries([...carried, ...rendered.map((r) => [r.page.file, r.facts] as const)]);
-      await writeSiteFiles({ siteDir: staging, pages, rendered, config, graph, images: images.lookup, assets, publicConfig, pageFacts });
+      // Content-hashed names: one that is published already has the same bytes and is kept.
+      if (published.has(stylesheet.file)) output.keep(stylesheet.file);
+      else await output.put(stylesheet.file, stylesheet.css);
+      for (const file of client.bundle.files) await output.adopt(`_islands/${file}`, join(client.outDir, file), { hashedName: true });
+      for (const image of images.files) await output.adopt(image.to, image.from, { hashedName: true });
+      // Pages kept from the live site bring their facts from the record; rendered pages from this render.
+      const kept = incremental ? Object.entries(last!.pages).flatMap(([file, record]) => (record.facts ? [[file, record.facts] as const] : [])) : [];
+      const pageFacts = Object.fromEntries([...kept, ...rendered.map((r) => [r.page.file, r.facts] as const)]);
+      await writeSiteFiles({ output, pages, rendered, config, graph, images: images.lookup, assets, publicConfig, pageFacts });
     });
-    const written = new Set(rendered.filter((r) => r.written).map((r) => r.page.file));
-    const keptPages = new Set(incremental ? Object.keys(last!.pages).filter((file) => !written.has(file)) : []);
-    await stage("secrets", () => secrets.assertClean(staging, keptPages));
+    await stage("secrets", async () => secrets.assertClean());
     stages.renderOnly = renderTimings.renderMs;
-    await stage("publish", () => publishStaging(staging, config.outDir));
+    await stage("publish", () => publishOutput(output));
   } catch (error) {
-    await discardStaging(staging);
+    await discardStaging(output.stagingDir);
     throw error;
   }
+  const fresh = new Map(rendered.map((r) => [r.page.file, r]));
   const pageRecords: BuildRecord["pages"] = {};
   for (const page of pages) {
-    const fresh = rendered.find((r) => r.page.file === page.file);
+    const render = fresh.get(page.file);
     const kept = last?.pages[page.file];
-    if (fresh) pageRecords[page.file] = { deps: fresh.deps, hash: fresh.hash, facts: fresh.facts };
+    if (render) pageRecords[page.file] = { deps: render.deps, hash: render.hash, facts: render.facts };
     else if (kept) pageRecords[page.file] = kept;
   }
-  await writeBuildRecord(recordFile, { version: 1, globalKey, key, outDir: config.outDir, ...contentState, pages: pageRecords });
+  await writeBuildRecord(recordFile, { version: 2, globalKey, key, outDir: config.outDir, ...contentState, pages: pageRecords, files: output.files() });
   const pagesRebuilt = rendered.filter((r) => r.written).length;
 
   const ms = performance.now() - started;

@@ -74,8 +74,9 @@ describe("/account in a fixture build", () => {
     let amplify: string | undefined;
     // The site-wide preview loader also has an import() (of the editor's preview bundle): not the island's.
     for (const url of closure.filter((u) => !/\/(preview-loader|sw-register|gtm|picture-fade)-[^/]+\.js$/.test(u))) {
-      const lazy = (await readFile(join(dist, url), "utf8")).match(/import\("\.\/([^"]+\.js)"\)/)?.[1];
-      if (lazy) [accountCode, amplify] = [url, `/_islands/chunks/${lazy}`];
+      const lazy = (await readFile(join(dist, url), "utf8")).match(/import\("(\.\.?\/[^"]+\.js)"\)/)?.[1];
+      // Relative to the importing file (an entry in /_islands/ or a chunk in /_islands/chunks/).
+      if (lazy) [accountCode, amplify] = [url, new URL(lazy, `http://site${url}`).pathname];
     }
     expect(amplify, "a lazily imported chunk").toBeDefined();
     expect(await readFile(join(dist, amplify!), "utf8")).toContain("USER_PASSWORD_AUTH");

@@ -19,7 +19,7 @@ import { formatMs, type Logger } from "../core/logger.js";
 import { mapFetchError } from "./fetch-errors.js";
 import { createPinnedFetch, type PinnedFetch } from "./fetch-pin.js";
 import { createRetryingFetch, DEFAULT_RETRY_POLICY, realSleep, type RetryPolicy } from "./fetch-retry.js";
-import { readSnapshot, snapshotPath, writeSnapshot, type Snapshot } from "./snapshot.js";
+import { loadSnapshot, snapshotPath, writeAndRememberSnapshot, type Snapshot } from "./snapshot.js";
 
 export const PAGE_SIZE = 100;
 export const PAGE_PAUSE_MS = 500;
@@ -87,7 +87,7 @@ export async function fetchContent(options: FetchOptions, deps: FetchDeps): Prom
 
   // Only now, with every page in hand, does the previous snapshot get replaced (atomically).
   const snapshot = downloaded.snapshot;
-  await writeSnapshot(file, snapshot);
+  await writeAndRememberSnapshot(file, snapshot);
   const took = formatMs(performance.now() - started);
   const count = snapshot.documents.length;
   deps.logger.info("content", `${numberFormat.format(count)} documents at ref ${snapshot.ref} in ${took} (${retrying.requests} requests)`);
@@ -166,7 +166,7 @@ async function download(
  */
 async function readCachedSnapshot(file: string, logger: Logger): Promise<Snapshot | null> {
   try {
-    return await readSnapshot(file);
+    return await loadSnapshot(file);
   } catch (error) {
     if (error instanceof NzfError && error.code === "SNAPSHOT_MISSING") return null;
     logger.warn("content", `ignoring the unreadable snapshot at ${file}: ${error instanceof Error ? error.message : String(error)}`);

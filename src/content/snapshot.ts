@@ -6,7 +6,7 @@
  * Layout: `content-cache/<repository>/snapshot.json`. The bundled sample lives in
  * `content-cache/sample/` (committed, with its images in `content-cache/sample/images/`).
  */
-import { mkdir, readFile, rename, writeFile, rm } from "node:fs/promises";
+import { mkdir, readFile, rename, writeFile, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { PrismicDocument } from "@prismicio/client";
 import { NzfError } from "../core/errors.js";
@@ -64,4 +64,38 @@ export async function writeSnapshot(file: string, snapshot: Snapshot): Promise<v
     await rm(temp, { force: true });
     throw error;
   }
+}
+
+/**
+ * The snapshot a long-running process (the webhook server, watch mode) last read or wrote, by file,
+ * with the file's identity then. Reusing it saves parsing the whole repository for every build, and
+ * keeps unchanged documents the same objects, so their hashes and images are not worked out again
+ * (documentHashes, collectImages). The documents are shared: nothing may modify them.
+ */
+const loaded = new Map<string, { snapshot: Snapshot; identity: string }>();
+
+async function identityOf(file: string): Promise<string | null> {
+  try {
+    const info = await stat(file);
+    return `${info.ino}:${info.size}:${info.mtimeMs}`;
+  } catch {
+    return null;
+  }
+}
+
+/** readSnapshot, reusing the snapshot this process read or wrote last when the file has not changed since. */
+export async function loadSnapshot(file: string): Promise<Snapshot> {
+  const identity = await identityOf(file);
+  const known = loaded.get(file);
+  if (known && identity !== null && known.identity === identity) return known.snapshot;
+  const snapshot = await readSnapshot(file);
+  if (identity !== null) loaded.set(file, { snapshot, identity });
+  return snapshot;
+}
+
+/** Writes the snapshot and remembers it for loadSnapshot (for the fetch, which owns its documents). */
+export async function writeAndRememberSnapshot(file: string, snapshot: Snapshot): Promise<void> {
+  await writeSnapshot(file, snapshot);
+  const identity = await identityOf(file);
+  if (identity !== null) loaded.set(file, { snapshot, identity });
 }

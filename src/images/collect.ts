@@ -19,26 +19,60 @@ function isImageField(value: Record<string, unknown>): boolean {
   return typeof value.url === "string" && "dimensions" in value && typeof value.dimensions === "object";
 }
 
-function walk(value: unknown, path: string, doc: PrismicDocument, out: ImageUse[]): void {
+/** Field path inside `data` from the walk's key stack, e.g. `slices[2].primary.image`. */
+function pathOf(keys: (string | number)[]): string {
+  let path = "";
+  for (const key of keys) path += typeof key === "number" ? `[${key}]` : path ? `.${key}` : key;
+  return path;
+}
+
+// The path is a stack of keys, joined only when an image is found: building a string for every
+// node cost most of the walk's time on a large repository.
+function walk(value: unknown, keys: (string | number)[], doc: PrismicDocument, out: ImageUse[]): void {
   if (Array.isArray(value)) {
-    value.forEach((item, i) => walk(item, `${path}[${i}]`, doc, out));
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (!item || typeof item !== "object") continue;
+      keys.push(i);
+      walk(item, keys, doc, out);
+      keys.pop();
+    }
     return;
   }
   if (!value || typeof value !== "object") return;
   const record = value as Record<string, unknown>;
   if (isImageField(record) || (record.type === "image" && typeof record.url === "string")) {
     const dims = record.dimensions as { width?: number; height?: number } | undefined;
-    out.push({ url: record.url as string, documentId: doc.id, field: path, width: dims?.width, height: dims?.height, alt: (record.alt as string | null) ?? null });
+    out.push({ url: record.url as string, documentId: doc.id, field: pathOf(keys), width: dims?.width, height: dims?.height, alt: (record.alt as string | null) ?? null });
   }
-  for (const [key, child] of Object.entries(record)) {
+  for (const key in record) {
     if (key === "url" || key === "dimensions" || key === "edit") continue;
-    walk(child, path ? `${path}.${key}` : key, doc, out);
+    const child = record[key];
+    if (!child || typeof child !== "object") continue;
+    keys.push(key);
+    walk(child, keys, doc, out);
+    keys.pop();
   }
 }
 
+/**
+ * Each document's images, remembered for as long as the document object lives: the webhook server
+ * and watch mode keep unchanged documents between builds (src/content/snapshot.ts, loadSnapshot),
+ * so only changed documents are walked again. Documents are never modified after they are loaded.
+ */
+const imagesByDocument = new WeakMap<PrismicDocument, ImageUse[]>();
+
 export function collectImages(documents: readonly PrismicDocument[]): ImageUse[] {
   const uses: ImageUse[] = [];
-  for (const doc of documents) walk(doc.data, "", doc, uses);
+  for (const doc of documents) {
+    let found = imagesByDocument.get(doc);
+    if (!found) {
+      found = [];
+      walk(doc.data, [], doc, found);
+      imagesByDocument.set(doc, found);
+    }
+    uses.push(...found);
+  }
   return uses;
 }
 

@@ -168,26 +168,3 @@ export async function runImageStage(documents: readonly PrismicDocument[], optio
     stats: { made, cached: manifests.size - made, sharpOperations, ms },
   };
 }
-
-/**
- * Publishes this build's outputs as hard links from the cache (they never change: names carry the
- * content hash), copying when linking is impossible. A file already there has the same content. Any
- * other file in `_images/` (an incremental build links the previous site in) is removed, so outputs
- * no longer used do not pile up in dist/.
- */
-export async function publishImageFiles(files: ImageStageResult["files"], siteDir: string): Promise<void> {
-  const dir = join(siteDir, "_images");
-  await mkdir(dir, { recursive: true });
-  const limit = pLimit(32);
-  const place = async (from: string, to: string) => {
-    try {
-      await link(from, to);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") await copyFile(from, to);
-    }
-  };
-  await Promise.all(files.map((f) => limit(() => place(f.from, join(siteDir, f.to)))));
-  const wanted = new Set(files.map((f) => f.to.slice("_images/".length)));
-  const stale = (await readdir(dir)).filter((name) => !wanted.has(name));
-  await Promise.all(stale.map((name) => limit(() => rm(join(dir, name), { force: true, recursive: true }))));
-}

@@ -1,63 +1,200 @@
 /**
- * Publishing: the new site is built in a staging folder beside the output folder and moved into
- * place only when complete, so `dist/` is the old site or the new one, never half of each. A build
- * that fails removes its staging folder and leaves `dist/` untouched.
+ * Publishing: every file of the new site that differs from the published one is ready in a staging
+ * folder (src/publish/site-output.ts) before anything in `dist/` changes. Publishing then renames
+ * each staged file over its published path (the old file moves into the staging folder as a backup)
+ * and moves away the published files the new site no longer has.
+ *
+ * Nothing is lost when this fails: a journal written before the first rename lists every step, and a
+ * failure rolls every step back, so `dist/` is the old site or the new one. A crash part-way (power
+ * cut, kill -9) is rolled back by the next build (recoverInterruptedPublish). While the renames run
+ * (about 0.1 ms a file) a visitor may get a new page beside an old one; the order keeps every page
+ * working: new assets first, then pages, then the other site files, `sw.js` last, and old assets are
+ * removed only at the end.
+ *
+ * Why not build a second tree and swap folders: creating a folder costs about a millisecond on a
+ * slow disk, and a site of 2,000 pages has 2,000 folders. Renaming only what changed costs a fraction
+ * of that, and nothing at all for the pages that did not change.
  */
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync, type Dirent } from "node:fs";
 import { mkdir, readdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { NzfError } from "../core/errors.js";
 import { exists } from "../core/fs.js";
+import type { SiteOutput } from "./site-output.js";
 
 const STAGING = ".staging-";
+/** Left by versions that swapped whole folders; recovered the same way. */
 const RETIRED = ".retired-";
+const JOURNAL = "journal.json";
 
+export interface Step {
+  file: string;
+  /** Index of the staged file (new/<index>) and of the backup of the published one (old/<index>). */
+  index: number;
+  /** True when the step moves a staged file into place; false when it only removes a published file. */
+  place: boolean;
+}
 
-/** Restores the previous site if a crash happened between the two renames of a publish. */
+/** A staging folder beside the output folder (the same disk, so renames between them are cheap). */
+export function stagingDirFor(outDir: string): string {
+  return `${outDir}${STAGING}${process.pid}-${Date.now()}`;
+}
+
+/** The files of a published site, relative to it; empty when there is none. */
+export function listPublishedFiles(outDir: string): Set<string> {
+  const files = new Set<string>();
+  // Synchronous on purpose: a walk of 2,000 folders finishes sooner than through the thread pool.
+  const walk = (sub: string): void => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(join(outDir, sub), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const file = sub ? `${sub}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) walk(file);
+      else files.add(file);
+    }
+  };
+  walk("");
+  return files;
+}
+
+/** New hashed assets first, pages next, other site files after them, the service worker last. */
+function phase(file: string): number {
+  if (file === "sw.js") return 3;
+  if (/^(_islands|_assets|_images|icons)\//.test(file)) return 0;
+  return file.endsWith(".html") ? 1 : 2;
+}
+
+function isMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException).code === "ENOENT";
+}
+
+/** Removes the folders a removed page leaves empty, up to the site's root. */
+function removeEmptyParents(outDir: string, file: string): void {
+  for (let dir = dirname(file); dir !== "." && dir !== ""; dir = dirname(dir)) {
+    try {
+      rmdirSync(join(outDir, dir));
+    } catch {
+      return;
+    }
+  }
+}
+
+/** Runs the steps of a publish in order (exported for the crash-recovery test). */
+export function runSteps(outDir: string, stagingDir: string, steps: Step[]): void {
+  const madeDirs = new Set<string>();
+  for (const step of steps) {
+    const target = join(outDir, step.file);
+    try {
+      renameSync(target, join(stagingDir, "old", String(step.index)));
+    } catch (error) {
+      if (!isMissing(error)) throw error;
+    }
+    if (!step.place) {
+      removeEmptyParents(outDir, step.file);
+      continue;
+    }
+    const dir = dirname(target);
+    if (!madeDirs.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      madeDirs.add(dir);
+    }
+    renameSync(join(stagingDir, "new", String(step.index)), target);
+  }
+}
+
+/** Undoes the steps of an interrupted or failed publish, newest first. Safe to run more than once. */
+function rollBack(outDir: string, stagingDir: string, steps: Step[]): void {
+  for (const step of [...steps].reverse()) {
+    const target = join(outDir, step.file);
+    const backup = join(stagingDir, "old", String(step.index));
+    if (existsSync(backup)) {
+      mkdirSync(dirname(target), { recursive: true });
+      renameSync(backup, target);
+    } else if (step.place && !existsSync(join(stagingDir, "new", String(step.index)))) {
+      // Placed where no file was before: the old site had nothing here.
+      rmSync(target, { force: true });
+      removeEmptyParents(outDir, step.file);
+    }
+  }
+}
+
+/** The steps of a publish, in order, written to the staging folder's journal before any is run. */
+export async function planPublish(output: SiteOutput): Promise<Step[]> {
+  const { outDir, stagingDir } = output;
+  const placed = output.staged().sort((a, b) => phase(a.file) - phase(b.file) || a.file.localeCompare(b.file));
+  let next = placed.reduce((max, s) => Math.max(max, s.index + 1), 0);
+  const steps: Step[] = [...placed.map((s) => ({ ...s, place: true })), ...output.removed().map((file) => ({ file, index: next++, place: false }))];
+  try {
+    await mkdir(join(stagingDir, "old"), { recursive: true });
+    await mkdir(outDir, { recursive: true });
+    writeFileSync(join(stagingDir, JOURNAL), JSON.stringify({ outDir, steps }));
+  } catch (error) {
+    throw new NzfError("PUBLISH_FAILED", `The new site could not be prepared beside ${outDir}`, { subject: outDir, cause: error });
+  }
+  return steps;
+}
+
+/** Moves the new site's changed files into place and removes the ones it no longer has. */
+export async function publishOutput(output: SiteOutput): Promise<{ placed: number; removed: number }> {
+  const { outDir, stagingDir } = output;
+  const steps = await planPublish(output);
+  try {
+    runSteps(outDir, stagingDir, steps);
+  } catch (error) {
+    try {
+      rollBack(outDir, stagingDir, steps);
+    } catch (rollbackError) {
+      throw new NzfError("PUBLISH_FAILED", `Publishing to ${outDir} failed part-way and could not be undone yet (${(rollbackError as Error).message}); the next build finishes undoing it`, { subject: outDir, cause: error });
+    }
+    throw new NzfError("PUBLISH_FAILED", `The new site could not be moved into ${outDir}; the previous site was put back`, { subject: outDir, cause: error });
+  }
+  // The journal's removal is the moment the new site is committed; the backups go in the background.
+  rmSync(join(stagingDir, JOURNAL));
+  void discardStaging(stagingDir).catch(() => undefined);
+  const placed = steps.filter((step) => step.place).length;
+  return { placed, removed: steps.length - placed };
+}
+
+export async function discardStaging(stagingDir: string): Promise<void> {
+  await rm(stagingDir, { recursive: true, force: true });
+}
+
+function processIsAlive(pid: number): boolean {
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Rolls back a publish that a crash interrupted, and removes staging folders left by builds that
+ * died. Folders of another build that is running now are left alone.
+ */
 export async function recoverInterruptedPublish(outDir: string): Promise<void> {
   const parent = dirname(outDir);
   const name = basename(outDir);
-  let entries: string[] = [];
+  let entries: string[];
   try {
     entries = await readdir(parent);
   } catch {
     return;
   }
+  for (const entry of entries.filter((e) => e.startsWith(name + STAGING)).sort()) {
+    const pid = Number(entry.slice((name + STAGING).length).split("-")[0]);
+    if (processIsAlive(pid)) continue;
+    const stagingDir = join(parent, entry);
+    const journal = join(stagingDir, JOURNAL);
+    if (existsSync(journal)) rollBack(outDir, stagingDir, (JSON.parse(readFileSync(journal, "utf8")) as { steps: Step[] }).steps);
+    await discardStaging(stagingDir);
+  }
   const retired = entries.filter((e) => e.startsWith(name + RETIRED)).sort();
-  if (!(await exists(outDir)) && retired.length) await rename(join(parent, retired.at(-1)!), outDir);
-  for (const e of entries) {
-    if (e.startsWith(name + RETIRED) || e.startsWith(name + STAGING)) {
-      if (await exists(join(parent, e))) await rm(join(parent, e), { recursive: true, force: true });
-    }
-  }
-}
-
-export async function createStaging(outDir: string): Promise<string> {
-  await mkdir(dirname(outDir), { recursive: true });
-  const staging = `${outDir}${STAGING}${process.pid}-${Date.now()}`;
-  await mkdir(staging, { recursive: true });
-  return staging;
-}
-
-export async function discardStaging(staging: string): Promise<void> {
-  await rm(staging, { recursive: true, force: true });
-}
-
-/** Moves the staging folder into place. The previous site is retired and removed afterwards. */
-export async function publishStaging(staging: string, outDir: string): Promise<void> {
-  const retired = `${outDir}${RETIRED}${process.pid}-${Date.now()}`;
-  try {
-    const hadPrevious = await exists(outDir);
-    if (hadPrevious) await rename(outDir, retired);
-    try {
-      await rename(staging, outDir);
-    } catch (error) {
-      if (hadPrevious) await rename(retired, outDir);
-      throw error;
-    }
-  } catch (error) {
-    throw new NzfError("PUBLISH_FAILED", `The new site could not be moved to ${outDir}`, { subject: outDir, cause: error });
-  }
-  // The retired site is deleted in the background: the new one is live already. A crash before it is
-  // gone leaves a folder that the next build's recoverInterruptedPublish removes.
-  void rm(retired, { recursive: true, force: true }).catch(() => undefined);
+  if (retired.length && !(await exists(outDir))) await rename(join(parent, retired.at(-1)!), outDir);
+  for (const entry of retired) await rm(join(parent, entry), { recursive: true, force: true });
 }

@@ -95,9 +95,3 @@ export async function cachedIcons(logoFile: string, workDir: string): Promise<Ic
     return icons;
   }
 }
-
-export async function writeIcons(siteDir: string, icons: IconFile[]): Promise<void> {
-  const { mkdir } = await import("node:fs/promises");
-  await mkdir(join(siteDir, "icons"), { recursive: true });
-  await Promise.all(icons.map((icon) => writeFile(join(siteDir, icon.url.slice(1)), icon.bytes)));
-}

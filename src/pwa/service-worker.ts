@@ -14,8 +14,8 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { NzfError } from "../core/errors.js";
 
-/** What the worker precaches, relative to the site root. */
-export const PRECACHE_PATTERNS = ["_islands/**/*.js", "_assets/**/*.css", "offline.html", "404.html", "manifest.webmanifest", "icons/*.png", "favicon.svg"];
+/** What the worker precaches, relative to the site root: island code, CSS, offline and 404 pages, app icons. */
+const PRECACHED = [/^_islands\/.+\.js$/, /^_assets\/.+\.css$/, /^offline\.html$/, /^404\.html$/, /^manifest\.webmanifest$/, /^icons\/[^/]+\.png$/, /^favicon\.svg$/];
 
 /** Names with a content hash change whenever their content does: they need no revision. */
 const HASHED = /^_(islands|assets)\//;
@@ -26,6 +26,14 @@ export interface ServiceWorkerResult {
   /** Precached URLs, for logs and tests. */
   urls: string[];
   bytes: number;
+  /** The worker's code, for /sw.js. */
+  text: string;
+}
+
+/** The files of a site and a way to read them (the new site before it is published, or a folder). */
+export interface SiteFiles {
+  files: string[];
+  read(file: string): Promise<Buffer>;
 }
 
 export interface PrecacheEntry {
@@ -33,13 +41,13 @@ export interface PrecacheEntry {
   revision: string | null;
 }
 
-/** The precache manifest of a built site: sorted, revisions as md5 of content (as Workbox does). */
-export async function precacheManifest(siteDir: string, ignore: string[] = []): Promise<PrecacheEntry[]> {
-  const fg = (await import("fast-glob")).default;
-  const files = (await fg(PRECACHE_PATTERNS, { cwd: siteDir, ignore })).sort();
+/** The precache manifest of a site: sorted, revisions as md5 of content (as Workbox does). */
+export async function precacheManifest(site: SiteFiles, ignore: string[] = []): Promise<PrecacheEntry[]> {
+  const skip = new Set(ignore);
+  const files = site.files.filter((file) => !skip.has(file) && PRECACHED.some((pattern) => pattern.test(file))).sort();
   const entries: PrecacheEntry[] = [];
   for (const file of files) {
-    const bytes = await readFile(join(siteDir, file));
+    const bytes = await site.read(file);
     if (bytes.length > MAX_PRECACHE_BYTES) {
       throw new NzfError("INTERNAL", `${file} is ${bytes.length} bytes, too large to precache in the service worker`, { subject: file });
     }
@@ -48,8 +56,9 @@ export async function precacheManifest(siteDir: string, ignore: string[] = []): 
   return entries;
 }
 
-export async function generateServiceWorker(options: { root: string; siteDir: string; workDir: string; ignore?: string[] }): Promise<ServiceWorkerResult> {
-  const manifest = await precacheManifest(options.siteDir, options.ignore ?? []);
+/** Builds the worker for a site (its files and their content); the caller writes it to /sw.js. */
+export async function generateServiceWorker(options: SiteFiles & { root: string; workDir: string; ignore?: string[] }): Promise<ServiceWorkerResult> {
+  const manifest = await precacheManifest(options, options.ignore ?? []);
   const source = join(options.root, "src/pwa/worker/sw-source.ts");
   const cacheDir = join(options.workDir, "sw");
   await mkdir(cacheDir, { recursive: true });
@@ -87,6 +96,5 @@ export async function generateServiceWorker(options: { root: string; siteDir: st
     }
     await writeFile(cached, text);
   }
-  await writeFile(join(options.siteDir, "sw.js"), text);
-  return { urls: manifest.map((m) => m.url), bytes: Buffer.byteLength(text) };
+  return { urls: manifest.map((m) => m.url), bytes: Buffer.byteLength(text), text };
 }

@@ -93,9 +93,19 @@ export function trackingGraph(graph: ContentGraph, deps: Set<Dependency>): Conte
 }
 
 /** A stable hash per document (its whole JSON), to tell which documents changed between builds. */
+/** Each document's hash, remembered for as long as the document object lives (see collectImages). */
+const hashByDocument = new WeakMap<PrismicDocument, string>();
+
 export function documentHashes(documents: readonly PrismicDocument[]): Record<string, string> {
   const hashes: Record<string, string> = {};
-  for (const doc of documents) hashes[doc.id] = createHash("sha1").update(JSON.stringify(doc)).digest("hex").slice(0, 16);
+  for (const doc of documents) {
+    let hash = hashByDocument.get(doc);
+    if (hash === undefined) {
+      hash = createHash("sha1").update(JSON.stringify(doc)).digest("hex").slice(0, 16);
+      hashByDocument.set(doc, hash);
+    }
+    hashes[doc.id] = hash;
+  }
   return hashes;
 }
 

@@ -1,12 +1,11 @@
 /**
- * Renders the planned pages with the template bundle and writes the HTML into the staging folder.
+ * Renders the planned pages with the template bundle and adds the changed HTML to the new site
+ * (src/publish/site-output.ts); a page identical to the published one is kept as it is.
  * Each page renders through a tracking view of the content graph, so the build records which
  * documents it depends on. Failures are collected: one broken document does not hide the others,
  * and each failure names the document id and the output path.
  */
 import { createHash } from "node:crypto";
-import { mkdir, rm, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
 import pLimit from "p-limit";
 import { NzfAggregateError, NzfError } from "../core/errors.js";
 import type { ContentGraph } from "../content/graph.js";
@@ -15,6 +14,7 @@ import type { TemplateModule } from "./template-bundle.js";
 import type { ImageLookup, PageMeta, SiteAssets, SiteSettings } from "./types.js";
 import { createTrackingSession, type Dependency } from "./dependencies.js";
 import { pageFactsOf, type PageFacts } from "./site-files.js";
+import type { SiteOutput } from "../publish/site-output.js";
 
 export interface RenderedPage {
   page: PageEntry;
@@ -36,11 +36,9 @@ export interface RenderStageInput {
   images: ImageLookup;
   site: SiteSettings;
   assets: SiteAssets;
-  siteDir: string;
+  output: SiteOutput;
   /** The published hash of each page's HTML (by file): identical pages are not rewritten. */
   previousHashes?: Record<string, string>;
-  /** Sees each written page's HTML (the secret scan reads it here instead of from disk). */
-  inspect?: (file: string, html: string) => void;
   /** Filled with the time spent rendering (as opposed to waiting for the disk), for the benchmark. */
   timings?: { renderMs: number };
 }
@@ -48,23 +46,9 @@ export interface RenderStageInput {
 export async function renderAndWrite(input: RenderStageInput): Promise<RenderedPage[]> {
   const failures: NzfError[] = [];
   const rendered: RenderedPage[] = [];
-  // Each page is written as soon as it is rendered, so the disk works while the next page renders.
-  const dirs = new Map<string, Promise<unknown>>();
-  const limit = pLimit(16);
+  // Each page is staged as soon as it is rendered, so the disk works while the next page renders.
+  const limit = pLimit(4);
   const writes: Promise<void>[] = [];
-  const write = (file: string, html: string, linked: boolean) => {
-    const dir = dirname(file);
-    let made = dirs.get(dir);
-    if (!made) dirs.set(dir, (made = mkdir(dir, { recursive: true })));
-    writes.push(
-      limit(async () => {
-        await made;
-        // A published page is a hard link into the live site: unlink it rather than write through it.
-        if (linked) await rm(file, { force: true });
-        await writeFile(file, html);
-      }),
-    );
-  };
   const tracking = createTrackingSession(input.graph);
   for (const page of input.pages) {
     try {
@@ -75,10 +59,8 @@ export async function renderAndWrite(input: RenderStageInput): Promise<RenderedP
       if (input.timings) input.timings.renderMs += performance.now() - started;
       const previous = input.previousHashes?.[page.file];
       const written = previous !== hash;
-      if (written) {
-        input.inspect?.(page.file, out.html);
-        write(join(input.siteDir, page.file), out.html, previous !== undefined);
-      }
+      if (written) writes.push(limit(() => input.output.put(page.file, out.html)));
+      else input.output.keep(page.file);
       rendered.push({ page, islands: out.islands, meta: out.meta, bytes: Buffer.byteLength(out.html), deps: [...deps].sort(), hash, written, facts: pageFactsOf(out.html) });
     } catch (error) {
       const about = page.documentId ? `document ${page.documentId} (${page.template})` : `the "${page.template}" page`;

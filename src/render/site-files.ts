@@ -1,5 +1,6 @@
 /**
- * Site-wide files written after the pages and assets are in the staging folder:
+ * Site-wide files, added to the new site after its pages and assets (src/publish/site-output.ts);
+ * one identical to the published file is kept as it is:
  * - `_redirects` (Netlify/Cloudflare Pages format); each redirect also has an HTML page with a meta
  *   refresh (the "redirect" template), so other hosts work too;
  * - app icons and `manifest.webmanifest` (src/pwa/icons.ts, manifest.ts);
@@ -16,7 +17,7 @@ import type { ContentGraph } from "../content/graph.js";
 import type { PageEntry } from "./pages.js";
 import type { RenderedPage } from "./render-stage.js";
 import type { ImageLookup, SiteAssets } from "./types.js";
-import { cachedIcons, writeIcons } from "../pwa/icons.js";
+import { cachedIcons } from "../pwa/icons.js";
 import { previewOnlyFiles } from "../preview/bundle-files.js";
 import { manifestJson, MANIFEST_URL } from "../pwa/manifest.js";
 import { offlinePageFrom, OFFLINE_URL } from "../pwa/offline-page.js";
@@ -25,10 +26,11 @@ import { contentSecurityPolicy, inlineHashes, sha256Source } from "../pwa/csp.js
 import { cloudFrontPolicy, headerRules, headersFile } from "../pwa/headers.js";
 import { generateServiceWorker } from "../pwa/service-worker.js";
 import { PREVIEW_DIALOG_CSS } from "../client/preview/dialog-styles.js";
+import type { SiteOutput } from "../publish/site-output.js";
 
 export interface SiteFilesInput {
-  /** The staging folder: everything else is already in it. */
-  siteDir: string;
+  /** The new site: its pages and assets are in it already. */
+  output: SiteOutput;
   pages: PageEntry[];
   rendered: RenderedPage[];
   config: BuildConfig;
@@ -72,8 +74,7 @@ const NOT_PRECACHED_ISLANDS = ["account"];
  * demand (Amplify, Stripe's loader). Every donor would otherwise download them when the worker
  * installs.
  */
-async function notPrecached(siteDir: string, assets: SiteFilesInput["assets"]): Promise<string[]> {
-  const fg = (await import("fast-glob")).default;
+function notPrecached(output: SiteOutput, assets: SiteFilesInput["assets"]): string[] {
   const strip = (url: string) => url.replace(/^\//, "");
   const precached = new Set<string>();
   const skipped = new Set<string>();
@@ -84,7 +85,7 @@ async function notPrecached(siteDir: string, assets: SiteFilesInput["assets"]): 
   for (const asset of Object.values(assets.scripts)) for (const url of [asset.src, ...asset.imports]) precached.add(strip(url));
   for (const file of previewOnlyFiles(assets)) precached.delete(file);
   // A chunk shared with a precached island (React) stays precached.
-  const onDemand = (await fg("_islands/**/*.js", { cwd: siteDir })).filter((file) => !precached.has(file));
+  const onDemand = output.files().filter((file) => /^_islands\/.*\.js$/.test(file) && !precached.has(file));
   return [...new Set([...onDemand, ...[...skipped].filter((f) => !precached.has(f))])].sort();
 }
 
@@ -102,8 +103,8 @@ export function pageFactsOf(html: string): PageFacts {
 }
 
 export async function writeSiteFiles(input: SiteFilesInput): Promise<void> {
-  const { siteDir, config } = input;
-  const write = (url: string, body: string | Buffer) => writeFile(join(siteDir, url.replace(/^\//, "")), body);
+  const { output, config } = input;
+  const write = (url: string, body: string | Buffer) => output.put(url.replace(/^\//, ""), body, { unlessSame: true });
 
   const redirects = input.pages
     .filter((p) => p.redirectTo)
@@ -112,17 +113,18 @@ export async function writeSiteFiles(input: SiteFilesInput): Promise<void> {
 
   const global = input.graph.single("global")?.data as Record<string, unknown> | undefined;
   const siteName = text(global?.site_name) || "National Zakat Foundation";
-  await writeIcons(siteDir, await cachedIcons(join(config.root, "assets/logo.svg"), config.workDir));
+  for (const icon of await cachedIcons(join(config.root, "assets/logo.svg"), config.workDir)) await write(icon.url, icon.bytes);
   await write(MANIFEST_URL, manifestJson({ name: siteName, description: text(global?.default_meta_description) || undefined }));
 
   const notFound = input.pages.find((p) => p.template === "404");
-  if (notFound) await write(OFFLINE_URL, offlinePageFrom(await readFile(join(siteDir, notFound.file), "utf8"), siteName));
+  const offlineHtml = notFound ? offlinePageFrom((await output.read(notFound.file)).toString("utf8"), siteName) : null;
+  if (offlineHtml !== null) await write(OFFLINE_URL, offlineHtml);
 
   // What the sitemap and the CSP need from every page: from this build's render, from the last
-  // build's record for pages carried over, and read back from disk only when neither has it.
+  // build's record for pages kept, and read back only when neither has it.
   const htmlPages = input.pages.filter((p) => p.file.endsWith(".html"));
   const facts = await Promise.all(
-    htmlPages.map(async (p) => input.pageFacts?.[p.file] ?? pageFactsOf(await readFile(join(siteDir, p.file), "utf8"))),
+    htmlPages.map(async (p) => input.pageFacts?.[p.file] ?? pageFactsOf((await output.read(p.file)).toString("utf8"))),
   );
   const noindex = new Set(htmlPages.filter((_, i) => facts[i]!.noindex).map((p) => p.path));
   const lastmod = (page: PageEntry) => {
@@ -134,7 +136,7 @@ export async function writeSiteFiles(input: SiteFilesInput): Promise<void> {
 
   // Hash whatever inline code the HTML has (JSON data blocks excluded), plus the preview dialogs'
   // <style>, which the preview island renders in the browser.
-  if (notFound) facts.push(pageFactsOf(await readFile(join(siteDir, OFFLINE_URL.slice(1)), "utf8")));
+  if (offlineHtml !== null) facts.push(pageFactsOf(offlineHtml));
   const inline = { scripts: [...new Set(facts.flatMap((f) => f.scripts))].sort(), styles: [...new Set(facts.flatMap((f) => f.styles))].sort() };
   const csp = contentSecurityPolicy({
     publicConfig: input.publicConfig,
@@ -146,5 +148,6 @@ export async function writeSiteFiles(input: SiteFilesInput): Promise<void> {
   await mkdir(join(config.workDir, "deploy"), { recursive: true });
   await writeFile(policyFile, JSON.stringify(cloudFrontPolicy(csp), null, 2) + "\n");
 
-  await generateServiceWorker({ root: config.root, siteDir, workDir: config.workDir, ignore: await notPrecached(siteDir, input.assets) });
+  const worker = await generateServiceWorker({ root: config.root, workDir: config.workDir, files: output.files(), read: (file) => output.read(file), ignore: notPrecached(output, input.assets) });
+  await write("/sw.js", worker.text);
 }

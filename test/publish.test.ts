@@ -1,0 +1,132 @@
+/**
+ * Publishing by renaming changed files into place (src/publish/publish.ts): what ends up in the
+ * published folder, and that a failure or a crash part-way leaves the previous site exactly as it was.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { tmpdir } from "node:os";
+import { createSiteOutput, type SiteOutput } from "../src/publish/site-output.js";
+import { listPublishedFiles, planPublish, publishOutput, recoverInterruptedPublish, runSteps, stagingDirFor } from "../src/publish/publish.js";
+
+let root: string;
+let outDir: string;
+
+/** Every file of a folder with its text, for before/after comparisons. */
+async function snapshotOf(dir: string): Promise<Record<string, string>> {
+  const files = [...listPublishedFiles(dir)].sort();
+  return Object.fromEntries(await Promise.all(files.map(async (f) => [f, await readFile(join(dir, f), "utf8")] as const)));
+}
+
+async function writeSite(files: Record<string, string>): Promise<void> {
+  for (const [file, text] of Object.entries(files)) {
+    await mkdir(dirname(join(outDir, file)), { recursive: true });
+    await writeFile(join(outDir, file), text);
+  }
+}
+
+const OLD_SITE = {
+  "index.html": "home v1",
+  "about/index.html": "about v1",
+  "case/old-case/index.html": "old case",
+  "_islands/faq-AAAA.js": "faq code",
+  "sw.js": "worker v1",
+};
+
+/** The next site: home changes, about stays, the old case goes, a new case and a new bundle arrive. */
+async function nextSite(scanned: string[] = []): Promise<SiteOutput> {
+  const output = await createSiteOutput({ stagingDir: stagingDirFor(outDir), outDir, published: listPublishedFiles(outDir), inspect: (file) => scanned.push(file) });
+  await output.put("index.html", "home v2");
+  output.keep("about/index.html");
+  await output.put("case/new-case/index.html", "new case");
+  const bundle = join(root, "bundle-BBBB.js");
+  await writeFile(bundle, "new faq code");
+  await output.adopt("_islands/faq-BBBB.js", bundle, { hashedName: true });
+  await output.put("sw.js", "worker v1", { unlessSame: true });
+  return output;
+}
+
+const NEXT_SITE = {
+  "index.html": "home v2",
+  "about/index.html": "about v1",
+  "case/new-case/index.html": "new case",
+  "_islands/faq-BBBB.js": "new faq code",
+  "sw.js": "worker v1",
+};
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), "nzf-publish-"));
+  outDir = join(root, "dist");
+  await writeSite(OLD_SITE);
+});
+
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe("publishOutput", () => {
+  it("leaves exactly the new site: changed files replaced, kept files untouched, removed files and their empty folders gone", async () => {
+    const aboutBefore = await stat(join(outDir, "about/index.html"));
+    const scanned: string[] = [];
+    const output = await nextSite(scanned);
+    expect(output.staged().map((s) => s.file).sort()).toEqual(["_islands/faq-BBBB.js", "case/new-case/index.html", "index.html"]);
+    const result = await publishOutput(output);
+    expect(result).toEqual({ placed: 3, removed: 2 });
+    expect(await snapshotOf(outDir)).toEqual(NEXT_SITE);
+    // Kept means not rewritten: the same file, not a copy.
+    expect((await stat(join(outDir, "about/index.html"))).ino).toBe(aboutBefore.ino);
+    expect(existsSync(join(outDir, "case/old-case")), "the removed page's folder").toBe(false);
+    expect(existsSync(join(outDir, "case")), "a folder that still has a page").toBe(true);
+    // New text files were shown to the secret scan; the kept and unchanged ones were not.
+    expect(scanned.sort()).toEqual(["_islands/faq-BBBB.js", "case/new-case/index.html", "index.html"]);
+  });
+
+  it("publishes into an output folder that does not exist yet", async () => {
+    await rm(outDir, { recursive: true });
+    const output = await createSiteOutput({ stagingDir: stagingDirFor(outDir), outDir, published: listPublishedFiles(outDir) });
+    await output.put("index.html", "first");
+    await output.put("blog/a/index.html", "article");
+    await publishOutput(output);
+    expect(await snapshotOf(outDir)).toEqual({ "index.html": "first", "blog/a/index.html": "article" });
+  });
+
+  it("puts the previous site back when a step fails part-way, and reports it", async () => {
+    const before = await snapshotOf(outDir);
+    const output = await nextSite();
+    // The new case is staged; take its staged file away so its rename fails after earlier steps ran.
+    const newCase = output.staged().find((s) => s.file === "case/new-case/index.html")!;
+    await rm(output.stagedPath(newCase.index));
+    await expect(publishOutput(output)).rejects.toMatchObject({ code: "PUBLISH_FAILED", message: expect.stringContaining("the previous site was put back") });
+    expect(await snapshotOf(outDir)).toEqual(before);
+  });
+
+  it("the next build rolls back a publish that a crash interrupted, and removes its staging folder", async () => {
+    const before = await snapshotOf(outDir);
+    const output = await nextSite();
+    const steps = await planPublish(output);
+    // The process dies after three steps: the new bundle, the new case and the new home page are in place.
+    runSteps(outDir, output.stagingDir, steps.slice(0, 3));
+    expect(await snapshotOf(outDir)).not.toEqual(before);
+    await recoverInterruptedPublish(outDir);
+    expect(await snapshotOf(outDir)).toEqual(before);
+    expect((await readdir(root)).filter((e) => e.startsWith("dist.staging-"))).toEqual([]);
+  });
+
+  it("a crash after the last step but before the commit is rolled back too (the journal was not removed)", async () => {
+    const before = await snapshotOf(outDir);
+    const output = await nextSite();
+    const steps = await planPublish(output);
+    runSteps(outDir, output.stagingDir, steps);
+    expect(await snapshotOf(outDir)).toEqual(NEXT_SITE);
+    await recoverInterruptedPublish(outDir);
+    expect(await snapshotOf(outDir)).toEqual(before);
+  });
+
+  it("leaves alone the staging folder of another build that is still running", async () => {
+    const other = `${outDir}.staging-${process.ppid}-1`;
+    await mkdir(join(other, "new"), { recursive: true });
+    await recoverInterruptedPublish(outDir);
+    expect(existsSync(other)).toBe(true);
+  });
+});
