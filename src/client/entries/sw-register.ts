@@ -1,6 +1,7 @@
 /**
  * Registers /sw.js (specification sections 1 and 4), the way gatsby-plugin-offline did:
  * - only over HTTPS or on localhost; otherwise logs that service workers need HTTPS;
+ * - once the page has loaded, so installing the worker never delays the page itself;
  * - when an update installs while an older worker controls the page, the page is flagged as updated
  *   (`window.__nzfSwUpdated`, `<html data-sw-updated>`), so the next navigation loads the new build;
  *   and if resources of this page had failed to load (an old bundle gone after a deploy), it reloads;
@@ -81,9 +82,7 @@ function watchInstalling(worker: ServiceWorker | null): void {
   if (worker.state === "installed") check();
 }
 
-if (location.protocol !== "https:" && !LOCAL_HOSTS.includes(location.hostname)) {
-  console.error("Service workers can only be used over HTTPS, or on localhost for development");
-} else if (navigator.serviceWorker) {
+function register(): void {
   navigator.serviceWorker
     .register("/sw.js")
     .then((registration) => {
@@ -94,4 +93,14 @@ if (location.protocol !== "https:" && !LOCAL_HOSTS.includes(location.hostname)) 
     })
     .then((registration) => cacheThisPage(registration.active))
     .catch((error: unknown) => console.error("Error during service worker registration:", error));
+}
+
+if (location.protocol !== "https:" && !LOCAL_HOSTS.includes(location.hostname)) {
+  console.error("Service workers can only be used over HTTPS, or on localhost for development");
+} else if (navigator.serviceWorker) {
+  // After the load event (as gatsby-plugin-offline did): a first install starts the worker and
+  // precaches the site's scripts and styles, which would otherwise compete with the page's own
+  // first paint and largest image (Lighthouse counted it against LCP and total blocking time).
+  if (document.readyState === "complete") register();
+  else window.addEventListener("load", () => setTimeout(register, 0), { once: true });
 }
