@@ -40,12 +40,12 @@ export async function benchJs(options: { root: string; print?: (l: string) => vo
     const islands = (await fg("src/client/islands/*.tsx", { cwd: options.root })).map((f) => f.split("/").pop()!.replace(/\.tsx$/, ""));
     const isIsland = (url: string) => islands.some((name) => url.startsWith(`/_islands/${name}-`));
     for (const page of pages) if (!(await pageScripts(out, page)).some(isIsland)) withNone.push(page);
-    print(`js      ${withNone.length} of ${pages.length} pages load no island and no React (only the small service-worker and tag-manager scripts)`);
+    print(`js      ${withNone.length} of ${pages.length} pages load no island and no framework (only the small service-worker and tag-manager scripts)`);
     const calc = await measureCalculatorJs(out);
-    print(`js      /calculate/ calculator's own code: ${(calc.calculatorGzip / 1024).toFixed(1)} KB gzip (budget 15 KB) on top of the shared React chunk ${(calc.reactGzip / 1024).toFixed(1)} KB`);
+    print(`js      /calculate/ calculator's own code: ${(calc.calculatorGzip / 1024).toFixed(1)} KB gzip (budget 15 KB) on top of the shared Preact chunk ${(calc.reactGzip / 1024).toFixed(1)} KB`);
     const donation = await measureDonationJs(out);
     print(
-      `js      /pay/zakat/ before the donor proceeds: the form's own code ${(donation.formGzip / 1024).toFixed(1)} KB gzip (budget 15 KB) on top of React ${(donation.reactGzip / 1024).toFixed(1)} KB; ` +
+      `js      /pay/zakat/ before the donor proceeds: the form's own code ${(donation.formGzip / 1024).toFixed(1)} KB gzip (budget 15 KB) on top of Preact ${(donation.reactGzip / 1024).toFixed(1)} KB; ` +
         `loaded only on "Continue to payment": ${(donation.deferredGzip / 1024).toFixed(1)} KB plus Stripe.js from Stripe`,
     );
     // The account page with a user pool configured, so the island (not the "unavailable" text) is measured.
