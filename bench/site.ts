@@ -88,7 +88,7 @@ export async function benchSite(options: SiteBenchOptions): Promise<void> {
     const cpuMs = last.stages.renderOnly!;
     print(
       `site    build from cache (full render): ${s(median(cached))} — render+write ${Math.round(renderMs)} ms = ${Math.round(last.pages / (renderMs / 1000))} pages/s ` +
-        `(rendering alone ${Math.round(cpuMs)} ms = ${Math.round(last.pages / (cpuMs / 1000))} pages/s; the rest is the disk, see "disk" below); stages ms: ${stageLine(last)}`,
+        `(rendering alone ${Math.round(cpuMs)} ms = ${Math.round(last.pages / (cpuMs / 1000))} pages/s, ${last.renderedInWorkers} pages in worker threads; the rest is the disk, see "disk" below); stages ms: ${stageLine(last)}`,
     );
 
     const unchanged: number[] = [];

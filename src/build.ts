@@ -8,7 +8,7 @@ import type { BuildConfig } from "./core/config.js";
 import type { Logger } from "./core/logger.js";
 import { formatMs } from "./core/logger.js";
 import { NzfError } from "./core/errors.js";
-import { loadSnapshot, snapshotPath, SAMPLE_SNAPSHOT_NAME, type Snapshot } from "./content/snapshot.js";
+import { loadSnapshot, snapshotOrigin, snapshotPath, SAMPLE_SNAPSHOT_NAME, type Snapshot } from "./content/snapshot.js";
 import { createContentGraph } from "./content/graph.js";
 import { planPages } from "./render/pages.js";
 import { runImageStage } from "./images/image-stage.js";
@@ -33,12 +33,16 @@ export interface BuildDeps {
   changedDocumentIds?: string[];
   /** Public, validated configuration handed to islands (auth, payments). */
   publicConfig?: Record<string, unknown>;
+  /** Render in worker threads from this many pages (default in src/render/render-stage.ts; tests lower it). */
+  renderPoolMinPages?: number;
 }
 
 export interface BuildResult {
   pages: number;
   /** Pages whose HTML was written this build (the rest were unchanged). */
   pagesRebuilt: number;
+  /** Pages rendered in worker threads (the rest rendered in the build's thread). */
+  renderedInWorkers: number;
   images: number;
   /** False when nothing changed since the last build and dist/ was left as it was. */
   published: boolean;
@@ -116,7 +120,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   if (incremental && last.key === key) {
     const ms = performance.now() - started;
     logger.info("build", `Nothing changed: ${config.outDir} is up to date (${pages.length} pages) in ${formatMs(ms)}`);
-    return { pages: pages.length, pagesRebuilt: 0, images: images.count, published: false, ms, stages, snapshot: { name: content.name, ref: snapshot.ref, documents: snapshot.documents.length }, outDir: config.outDir };
+    return { pages: pages.length, pagesRebuilt: 0, renderedInWorkers: 0, images: images.count, published: false, ms, stages, snapshot: { name: content.name, ref: snapshot.ref, documents: snapshot.documents.length }, outDir: config.outDir };
   }
   // Pages whose recorded dependencies did not change keep their published HTML without rendering.
   const sameGlobals = incremental && last.globalKey === globalKey;
@@ -127,21 +131,26 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   const published = await stage("published", async () => (incremental ? new Set(last!.files) : listPublishedFiles(config.outDir)));
   const secrets = createSecretScan();
   const output = await createSiteOutput({ stagingDir: stagingDirFor(config.outDir), outDir: config.outDir, published, inspect: secrets.scanText });
-  const renderTimings = { renderMs: 0 };
+  const renderTimings = { renderMs: 0, inWorkers: 0 };
   let rendered: RenderedPage[];
   try {
     const assets = { css: [stylesheet.url], islands: client.bundle.islands, scripts: client.bundle.scripts };
+    const site = { siteUrl: config.siteUrl, repository: config.repository, public: publicConfig };
+    // Render workers read the snapshot from its file; one that is not from a file renders here.
+    const origin = snapshotOrigin(snapshot);
     const previousHashes = incremental ? Object.fromEntries(Object.entries(last!.pages).map(([file, page]) => [file, page.hash])) : undefined;
     rendered = await stage("render", async () =>
       renderAndWrite({
         pages: toRender,
-        module: await templates.load(),
+        loadModule: templates.load,
         graph,
         images: images.lookup,
-        site: { siteUrl: config.siteUrl, repository: config.repository, public: publicConfig },
+        site,
         assets,
         output,
         previousHashes,
+        poolMinPages: deps.renderPoolMinPages,
+        pool: origin ? { root: config.root, workDir: config.workDir, init: { templateFile: templates.file, snapshot: origin, manifests: images.manifests, site, assets } } : undefined,
         timings: renderTimings,
       }),
     );
@@ -179,5 +188,5 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   for (const [name, t] of Object.entries(stages)) logger.debug("build", `${name.padEnd(9)} ${formatMs(t)}`);
   const rebuiltNote = pagesRebuilt === pages.length ? "" : ` (${pagesRebuilt} rewritten, ${toRender.length} rendered)`;
   logger.info("build", `Built ${pages.length} pages${rebuiltNote}, ${images.count} images in ${formatMs(ms)} → ${config.outDir}`);
-  return { pages: pages.length, pagesRebuilt, images: images.count, published: true, ms, stages, snapshot: { name: content.name, ref: snapshot.ref, documents: snapshot.documents.length }, outDir: config.outDir };
+  return { pages: pages.length, pagesRebuilt, renderedInWorkers: renderTimings.inWorkers, images: images.count, published: true, ms, stages, snapshot: { name: content.name, ref: snapshot.ref, documents: snapshot.documents.length }, outDir: config.outDir };
 }

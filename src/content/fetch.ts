@@ -86,8 +86,7 @@ export async function fetchContent(options: FetchOptions, deps: FetchDeps): Prom
   }
 
   // Only now, with every page in hand, does the previous snapshot get replaced (atomically).
-  const snapshot = downloaded.snapshot;
-  await writeAndRememberSnapshot(file, snapshot);
+  const snapshot = await writeAndRememberSnapshot(file, downloaded.snapshot);
   const took = formatMs(performance.now() - started);
   const count = snapshot.documents.length;
   deps.logger.info("content", `${numberFormat.format(count)} documents at ref ${snapshot.ref} in ${took} (${retrying.requests} requests)`);

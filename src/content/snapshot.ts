@@ -51,8 +51,11 @@ export async function readSnapshot(file: string): Promise<Snapshot> {
   return parsed;
 }
 
-/** Writes the snapshot atomically: the old file stays whole until the new one is complete. */
-export async function writeSnapshot(file: string, snapshot: Snapshot): Promise<void> {
+/**
+ * Writes the snapshot atomically: the old file stays whole until the new one is complete. Returns
+ * the snapshot as written (documents sorted by id).
+ */
+export async function writeSnapshot(file: string, snapshot: Snapshot): Promise<Snapshot> {
   await mkdir(dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
   try {
@@ -60,6 +63,7 @@ export async function writeSnapshot(file: string, snapshot: Snapshot): Promise<v
     const sorted: Snapshot = { ...snapshot, documents: [...snapshot.documents].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) };
     await writeFile(temp, JSON.stringify(sorted, null, 1) + "\n");
     await rename(temp, file);
+    return sorted;
   } catch (error) {
     await rm(temp, { force: true });
     throw error;
@@ -73,8 +77,20 @@ export async function writeSnapshot(file: string, snapshot: Snapshot): Promise<v
  * (documentHashes, collectImages). The documents are shared: nothing may modify them.
  */
 const loaded = new Map<string, { snapshot: Snapshot; identity: string }>();
+/** The file and its identity each loaded snapshot came from (render workers read the same file). */
+const origins = new WeakMap<Snapshot, { file: string; identity: string }>();
 
-async function identityOf(file: string): Promise<string | null> {
+/** Where a snapshot from loadSnapshot came from, so another thread can read the very same content. */
+export function snapshotOrigin(snapshot: Snapshot): { file: string; identity: string } | undefined {
+  return origins.get(snapshot);
+}
+
+function remember(file: string, snapshot: Snapshot, identity: string): void {
+  loaded.set(file, { snapshot, identity });
+  origins.set(snapshot, { file, identity });
+}
+
+export async function identityOf(file: string): Promise<string | null> {
   try {
     const info = await stat(file);
     return `${info.ino}:${info.size}:${info.mtimeMs}`;
@@ -89,13 +105,15 @@ export async function loadSnapshot(file: string): Promise<Snapshot> {
   const known = loaded.get(file);
   if (known && identity !== null && known.identity === identity) return known.snapshot;
   const snapshot = await readSnapshot(file);
-  if (identity !== null) loaded.set(file, { snapshot, identity });
+  // Read again if the file changed while it was read, so the identity describes what was parsed.
+  if (identity !== null && identity === (await identityOf(file))) remember(file, snapshot, identity);
   return snapshot;
 }
 
 /** Writes the snapshot and remembers it for loadSnapshot (for the fetch, which owns its documents). */
-export async function writeAndRememberSnapshot(file: string, snapshot: Snapshot): Promise<void> {
-  await writeSnapshot(file, snapshot);
+export async function writeAndRememberSnapshot(file: string, snapshot: Snapshot): Promise<Snapshot> {
+  const written = await writeSnapshot(file, snapshot);
   const identity = await identityOf(file);
-  if (identity !== null) loaded.set(file, { snapshot, identity });
+  if (identity !== null) remember(file, written, identity);
+  return written;
 }

@@ -44,6 +44,8 @@ export interface ImageStageDeps {
 
 export interface ImageStageResult {
   lookup: ImageLookup;
+  /** What the lookup is made from (source URL → manifest), for render workers to make their own. */
+  manifests: [string, Manifest][];
   /** Files to publish: source path → path inside dist. Only what this build uses. */
   files: { from: string; to: string }[];
   count: number;
@@ -163,6 +165,7 @@ export async function runImageStage(documents: readonly PrismicDocument[], optio
   deps.logger.info("images", `${manifests.size} images (${made} made, ${manifests.size - made} from cache, ${files.size} files) in ${formatMs(ms)}`);
   return {
     lookup: createImageLookup(manifests),
+    manifests: [...manifests],
     files: [...files.values()].sort((a, b) => a.to.localeCompare(b.to)),
     count: manifests.size,
     stats: { made, cached: manifests.size - made, sharpOperations, ms },

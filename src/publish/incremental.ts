@@ -6,7 +6,7 @@
  */
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { PageFacts } from "../render/site-files.js";
+import type { PageFacts } from "../render/page-facts.js";
 
 export interface PageRecord {
   deps: string[];

@@ -1,20 +1,22 @@
 /**
  * Renders the planned pages with the template bundle and adds the changed HTML to the new site
- * (src/publish/site-output.ts); a page identical to the published one is kept as it is.
- * Each page renders through a tracking view of the content graph, so the build records which
- * documents it depends on. Failures are collected: one broken document does not hide the others,
- * and each failure names the document id and the output path.
+ * (src/publish/site-output.ts); a page identical to the published one is kept as it is. Many pages
+ * render in worker threads (src/render/render-pool.ts), a few in this thread. Each page renders
+ * through a tracking view of the content graph, so the build records which documents it depends on.
+ * Failures are collected: one broken document does not hide the others, and each failure names the
+ * document id and the output path.
  */
-import { createHash } from "node:crypto";
+import { availableParallelism } from "node:os";
 import pLimit from "p-limit";
 import { NzfAggregateError, NzfError } from "../core/errors.js";
 import type { ContentGraph } from "../content/graph.js";
 import type { PageEntry } from "./pages.js";
 import type { TemplateModule } from "./template-bundle.js";
 import type { ImageLookup, PageMeta, SiteAssets, SiteSettings } from "./types.js";
-import { createTrackingSession, type Dependency } from "./dependencies.js";
-import { pageFactsOf, type PageFacts } from "./site-files.js";
+import type { PageFacts } from "./page-facts.js";
 import type { SiteOutput } from "../publish/site-output.js";
+import { createPageRenderer, describeRenderFailure, type PageRender } from "./render-page.js";
+import { renderInWorkers, type PoolOptions } from "./render-pool.js";
 
 export interface RenderedPage {
   page: PageEntry;
@@ -31,7 +33,8 @@ export interface RenderedPage {
 
 export interface RenderStageInput {
   pages: PageEntry[];
-  module: TemplateModule;
+  /** The compiled templates, imported only if this thread renders pages. */
+  loadModule: () => Promise<TemplateModule>;
   graph: ContentGraph;
   images: ImageLookup;
   site: SiteSettings;
@@ -39,9 +42,16 @@ export interface RenderStageInput {
   output: SiteOutput;
   /** The published hash of each page's HTML (by file): identical pages are not rewritten. */
   previousHashes?: Record<string, string>;
-  /** Filled with the time spent rendering (as opposed to waiting for the disk), for the benchmark. */
-  timings?: { renderMs: number };
+  /** Worker threads for large renders; without it every page renders in this thread. */
+  pool?: Omit<PoolOptions, "workers">;
+  /** Render in workers from this many pages (POOL_MIN_PAGES unless set). */
+  poolMinPages?: number;
+  /** Filled with the time spent rendering (as opposed to waiting for the disk) and how many pages workers rendered. */
+  timings?: { renderMs: number; inWorkers: number };
 }
+
+/** Below this many pages, starting workers (about 0.2 s each) costs more than it saves. */
+const POOL_MIN_PAGES = 300;
 
 export async function renderAndWrite(input: RenderStageInput): Promise<RenderedPage[]> {
   const failures: NzfError[] = [];
@@ -49,25 +59,44 @@ export async function renderAndWrite(input: RenderStageInput): Promise<RenderedP
   // Each page is staged as soon as it is rendered, so the disk works while the next page renders.
   const limit = pLimit(4);
   const writes: Promise<void>[] = [];
-  const tracking = createTrackingSession(input.graph);
-  for (const page of input.pages) {
-    try {
-      const deps = new Set<Dependency>();
+  const accept = (page: PageEntry, render: PageRender) => {
+    const written = input.previousHashes?.[page.file] !== render.hash;
+    if (written) writes.push(limit(() => input.output.put(page.file, render.html)));
+    else input.output.keep(page.file);
+    const { html, ...rest } = render;
+    rendered.push({ page, ...rest, bytes: Buffer.byteLength(html), written });
+  };
+  const fail = (page: PageEntry, message: string, cause?: unknown) => {
+    failures.push(new NzfError("RENDER_FAILED", describeRenderFailure(page, message), { subject: page.file, cause }));
+  };
+
+  let here = input.pages;
+  let renderMs = 0;
+  const workers = Math.min(availableParallelism(), 4);
+  if (input.pool && workers > 1 && input.pages.length >= (input.poolMinPages ?? POOL_MIN_PAGES)) {
+    const pooled = await renderInWorkers(input.pages, { ...input.pool, workers }, (page, result) =>
+      result.ok ? accept(page, result.render) : fail(page, result.message),
+    );
+    here = pooled.notRendered;
+    renderMs = pooled.renderMs;
+    if (input.timings) input.timings.inWorkers += input.pages.length - here.length;
+  }
+  if (here.length) {
+    const renderer = createPageRenderer({ module: await input.loadModule(), graph: input.graph, images: input.images, site: input.site, assets: input.assets });
+    for (const page of here) {
       const started = performance.now();
-      const out = input.module.renderPage({ page, graph: tracking.graphFor(deps), images: input.images, site: input.site, assets: input.assets });
-      const hash = createHash("sha1").update(out.html).digest("hex");
-      if (input.timings) input.timings.renderMs += performance.now() - started;
-      const previous = input.previousHashes?.[page.file];
-      const written = previous !== hash;
-      if (written) writes.push(limit(() => input.output.put(page.file, out.html)));
-      else input.output.keep(page.file);
-      rendered.push({ page, islands: out.islands, meta: out.meta, bytes: Buffer.byteLength(out.html), deps: [...deps].sort(), hash, written, facts: pageFactsOf(out.html) });
-    } catch (error) {
-      const about = page.documentId ? `document ${page.documentId} (${page.template})` : `the "${page.template}" page`;
-      failures.push(new NzfError("RENDER_FAILED", `Rendering ${about} failed: ${(error as Error).message}`, { subject: page.file, cause: error }));
+      try {
+        accept(page, renderer.render(page));
+      } catch (error) {
+        fail(page, (error as Error).message, error);
+      }
+      renderMs += performance.now() - started;
     }
   }
+  if (input.timings) input.timings.renderMs += renderMs;
   await Promise.all(writes);
   if (failures.length) throw failures.length === 1 ? failures[0] : new NzfAggregateError("render", failures);
-  return rendered;
+  // Workers return pages in the order they finish; the record and the site files want plan order.
+  const order = new Map(input.pages.map((page, i) => [page.file, i]));
+  return rendered.sort((a, b) => order.get(a.page.file)! - order.get(b.page.file)!);
 }

@@ -22,7 +22,8 @@ import { previewOnlyFiles } from "../preview/bundle-files.js";
 import { manifestJson, MANIFEST_URL } from "../pwa/manifest.js";
 import { offlinePageFrom, OFFLINE_URL } from "../pwa/offline-page.js";
 import { robotsTxt, sitemapXml } from "../pwa/sitemap.js";
-import { contentSecurityPolicy, inlineHashes, sha256Source } from "../pwa/csp.js";
+import { contentSecurityPolicy, sha256Source } from "../pwa/csp.js";
+import { pageFactsOf, type PageFacts } from "./page-facts.js";
 import { cloudFrontPolicy, headerRules, headersFile } from "../pwa/headers.js";
 import { generateServiceWorker } from "../pwa/service-worker.js";
 import { PREVIEW_DIALOG_CSS } from "../client/preview/dialog-styles.js";
@@ -87,19 +88,6 @@ function notPrecached(output: SiteOutput, assets: SiteFilesInput["assets"]): str
   // A chunk shared with a precached island (React) stays precached.
   const onDemand = output.files().filter((file) => /^_islands\/.*\.js$/.test(file) && !precached.has(file));
   return [...new Set([...onDemand, ...[...skipped].filter((f) => !precached.has(f))])].sort();
-}
-
-/** What the site files need to know about one page's HTML. */
-export interface PageFacts {
-  noindex: boolean;
-  /** sha256 sources of its inline scripts and styles (for the CSP). */
-  scripts: string[];
-  styles: string[];
-}
-
-export function pageFactsOf(html: string): PageFacts {
-  const inline = inlineHashes([html]);
-  return { noindex: /<meta name="robots" content="[^"]*noindex/.test(html), scripts: inline.scripts, styles: inline.styles };
 }
 
 export async function writeSiteFiles(input: SiteFilesInput): Promise<void> {

@@ -23,26 +23,36 @@ export interface TemplateBundle {
   load(): Promise<TemplateModule>;
   /** Hash of the compiled templates: part of every page's inputs. */
   hash: string;
+  /** The compiled module (render workers import it themselves). */
+  file: string;
   /** Project files the templates are made of (for watch mode and dependency records). */
   inputs: string[];
   cached: boolean;
 }
 
 
-export async function loadTemplates(root: string, cacheDir: string): Promise<TemplateBundle> {
-  const dir = join(cacheDir, "templates");
+/** A module compiled for Node with its dependencies left to node_modules, reused while its inputs are unchanged. */
+export interface NodeModuleBundle {
+  file: string;
+  hash: string;
+  inputs: string[];
+  cached: boolean;
+}
+
+/**
+ * Compiles `entry` (relative to the project) into `dir` as `<name>-<hash>.mjs`. The folder must be
+ * inside the project (not the OS temp dir) so bare imports like "react" resolve from node_modules.
+ */
+export async function compileNodeModule(root: string, dir: string, entry: string, name: string, what: string): Promise<NodeModuleBundle> {
   const recordFile = join(dir, "record.json");
   const previous = await readBundleRecord<{ file: string; hash: string }>(recordFile, root);
-  if (previous && (await exists(previous.result.file))) {
-    return { load: () => importTemplates(previous.result.file), hash: previous.result.hash, inputs: Object.keys(previous.inputs), cached: true };
-  }
-
+  if (previous && (await exists(previous.result.file))) return { ...previous.result, inputs: Object.keys(previous.inputs), cached: true };
   const { build } = await import("esbuild");
   let result;
   try {
     result = await build({
       absWorkingDir: root,
-      entryPoints: ["templates/entry.tsx"],
+      entryPoints: [entry],
       bundle: true,
       write: false,
       platform: "node",
@@ -57,17 +67,21 @@ export async function loadTemplates(root: string, cacheDir: string): Promise<Tem
   } catch (error) {
     const messages = (error as { errors?: { text: string; location?: { file: string; line: number; column: number } }[] }).errors ?? [];
     const detail = messages.map((m) => `${m.location ? `${m.location.file}:${m.location.line}:${m.location.column}: ` : ""}${m.text}`).join("\n  ");
-    throw new NzfError("TEMPLATE_BUNDLE_FAILED", `The templates did not compile:\n  ${detail || String(error)}`, { cause: error });
+    throw new NzfError("TEMPLATE_BUNDLE_FAILED", `${what} did not compile:\n  ${detail || String(error)}`, { cause: error });
   }
   const code = result.outputFiles[0]!.contents;
   const hash = createHash("sha1").update(code).digest("hex").slice(0, 12);
-  // Inside the project (not the OS temp dir) so bare imports like "react" resolve from node_modules.
-  const file = join(dir, `entry-${hash}.mjs`);
+  const file = join(dir, `${name}-${hash}.mjs`);
   await mkdir(dir, { recursive: true });
   if (!(await exists(file))) await writeFile(file, code);
   const inputs = await hashInputs(root, Object.keys(result.metafile.inputs));
   await writeBundleRecord(recordFile, { inputs, result: { file, hash } });
-  return { load: () => importTemplates(file), hash, inputs: Object.keys(inputs), cached: false };
+  return { file, hash, inputs: Object.keys(inputs), cached: false };
+}
+
+export async function loadTemplates(root: string, cacheDir: string): Promise<TemplateBundle> {
+  const bundle = await compileNodeModule(root, join(cacheDir, "templates"), "templates/entry.tsx", "entry", "The templates");
+  return { ...bundle, load: () => importTemplates(bundle.file) };
 }
 
 async function importTemplates(file: string): Promise<TemplateModule> {

@@ -1,0 +1,91 @@
+/**
+ * Rendering in worker threads (src/render/render-pool.ts): the same pages byte for byte as rendering
+ * in the build's thread, and the same failure reports, naming each document and output path.
+ * The sample site has 57 pages, under the pool's usual threshold, so the tests lower it.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { mkdir, readFile, readdir, symlink } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { createFixture, PROJECT_ROOT, type Fixture } from "./support/build-fixture.js";
+import { readSnapshot, writeSnapshot } from "../src/content/snapshot.js";
+import { NzfAggregateError, type NzfError } from "../src/core/errors.js";
+
+const fixtures: Fixture[] = [];
+
+afterAll(async () => {
+  await Promise.all(fixtures.map((f) => f.cleanup()));
+});
+
+async function treeHashes(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = join(entry.parentPath, entry.name);
+    out[file.slice(dir.length + 1)] = createHash("sha1").update(await readFile(file)).digest("hex");
+  }
+  return out;
+}
+
+async function fixture(input: Parameters<typeof createFixture>[0]): Promise<Fixture> {
+  const f = await createFixture(input);
+  fixtures.push(f);
+  return f;
+}
+
+describe("rendering in worker threads", () => {
+  it("gives byte-identical pages and the same dependency records as rendering in the build's thread", async () => {
+    const pooled = await fixture({ sample: true });
+    const single = await fixture({ sample: true });
+    const a = await pooled.run({ renderPoolMinPages: 1 });
+    const b = await single.run({ renderPoolMinPages: Number.POSITIVE_INFINITY });
+    expect(a.pages).toBe(b.pages);
+    expect(a.renderedInWorkers).toBe(a.pages);
+    expect(b.renderedInWorkers).toBe(0);
+    // Only the pooled build compiled the worker: the pool really ran.
+    expect(existsSync(join(pooled.config.workDir, "render-worker", "record.json"))).toBe(true);
+    expect(existsSync(join(single.config.workDir, "render-worker"))).toBe(false);
+    const hashesA = await treeHashes(pooled.config.outDir);
+    const hashesB = await treeHashes(single.config.outDir);
+    expect(Object.keys(hashesA).length).toBeGreaterThan(80);
+    expect(hashesA).toEqual(hashesB);
+    const recordA = JSON.parse(await readFile(join(pooled.config.workDir, "last-build.json"), "utf8"));
+    const recordB = JSON.parse(await readFile(join(single.config.workDir, "last-build.json"), "utf8"));
+    expect(recordA.pages).toEqual(recordB.pages);
+    expect(Object.values(recordA.pages as Record<string, { deps: string[] }>).some((p) => p.deps.some((d) => d.startsWith("id:")))).toBe(true);
+  });
+
+  it("reports every page that fails in a worker with its document id and output path, and publishes nothing", async () => {
+    const f = await fixture({ repository: "nzf-broken" });
+    const contentDir = join(f.dir, "content-cache");
+    f.config.contentDir = contentDir;
+    f.config.content = "fetched";
+    await mkdir(join(contentDir, "nzf-broken"), { recursive: true });
+    await symlink(join(PROJECT_ROOT, "content-cache/sample/images"), join(contentDir, "nzf-broken", "images"));
+    const sample = await readSnapshot(join(PROJECT_ROOT, "content-cache/sample/snapshot.json"));
+    const snapshotFile = join(contentDir, "nzf-broken", "snapshot.json");
+    await writeSnapshot(snapshotFile, sample);
+    expect((await f.run({ renderPoolMinPages: 1 })).renderedInWorkers).toBeGreaterThan(50);
+    const before = await treeHashes(f.config.outDir);
+
+    // A null paragraph in every case's body makes the case template throw.
+    const cases = sample.documents.filter((d) => d.type === "case");
+    expect(cases.length).toBeGreaterThan(1);
+    const broken = sample.documents.map((d) => (d.type === "case" ? { ...d, data: { ...d.data, body: [null] } } : d));
+    await writeSnapshot(snapshotFile, { ...sample, ref: `${sample.ref}-broken`, documents: broken });
+    const error = await f.run({ renderPoolMinPages: 1 }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(NzfAggregateError);
+    const failures = (error as NzfAggregateError).errors as NzfError[];
+    for (const doc of cases) {
+      const failure = failures.find((e) => e.message.includes(`document ${doc.id} (case)`));
+      expect(failure, `a failure naming case ${doc.id}`).toBeDefined();
+      expect(failure!.code).toBe("RENDER_FAILED");
+      expect(failure!.subject).toBe(`case/${doc.uid}/index.html`);
+    }
+    expect(await treeHashes(f.config.outDir)).toEqual(before);
+  });
+});
