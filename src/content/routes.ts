@@ -138,7 +138,19 @@ export interface RoutableRef {
  * The published path of a document (or a link to one), or null when the type has no page.
  * Embedded types (member, global) resolve to the page that shows them.
  */
+/** Paths by document or link object: a large repository resolves the same documents many times per build. */
+const pathMemo = new WeakMap<RoutableRef, string | null>();
+
 export function pathForDocument(ref: RoutableRef): string | null {
+  let path = pathMemo.get(ref);
+  if (path === undefined) {
+    path = computePathForDocument(ref);
+    pathMemo.set(ref, path);
+  }
+  return path;
+}
+
+function computePathForDocument(ref: RoutableRef): string | null {
   const prefix = languagePrefix(ref.lang);
   if (ref.type in SINGLE_TYPE_ROUTES) {
     return normalizePath(prefix + SINGLE_TYPE_ROUTES[ref.type as SingleType]);

@@ -7,6 +7,7 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { PageFacts } from "../render/page-facts.js";
+import { identityOf } from "../content/snapshot.js";
 
 export interface PageRecord {
   deps: string[];
@@ -31,7 +32,11 @@ export interface BuildRecord {
   files: string[];
 }
 
+/** The record this process wrote last, with its file's identity: a rebuild need not parse it again. */
+let lastWritten: { file: string; identity: string; record: BuildRecord } | null = null;
+
 export async function readBuildRecord(file: string): Promise<BuildRecord | null> {
+  if (lastWritten?.file === file && lastWritten.identity === (await identityOf(file))) return lastWritten.record;
   try {
     const record = JSON.parse(await readFile(file, "utf8")) as BuildRecord;
     return record.version === 2 ? record : null;
@@ -45,4 +50,6 @@ export async function writeBuildRecord(file: string, record: BuildRecord): Promi
   const temp = `${file}.${process.pid}.tmp`;
   await writeFile(temp, JSON.stringify(record));
   await rename(temp, file);
+  const identity = await identityOf(file);
+  lastWritten = identity === null ? null : { file, identity, record };
 }
