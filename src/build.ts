@@ -20,6 +20,7 @@ import { changedDependencies, documentHashes, isAffected, listSignatures, type C
 import { readBuildRecord, writeBuildRecord, type BuildRecord } from "./publish/incremental.js";
 import { discardStaging, listPublishedFiles, publishOutput, recoverInterruptedPublish, stagingDirFor } from "./publish/publish.js";
 import { createSiteOutput } from "./publish/site-output.js";
+import { SpareFiles, spareDirFor } from "./publish/spares.js";
 import { siteFilesKey, writeSiteFiles } from "./render/site-files.js";
 import { previewPublicEnv } from "./preview/public-config.js";
 import { createSecretScan } from "./publish/secret-scan.js";
@@ -130,7 +131,8 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   // What is published now: from the record when it describes this folder, otherwise from the folder.
   const published = await stage("published", async () => (incremental ? new Set(last!.files) : listPublishedFiles(config.outDir)));
   const secrets = createSecretScan();
-  const output = await createSiteOutput({ stagingDir: stagingDirFor(config.outDir), outDir: config.outDir, published, inspect: secrets.scanText });
+  const spares = new SpareFiles(spareDirFor(config.outDir));
+  const output = await createSiteOutput({ stagingDir: stagingDirFor(config.outDir), outDir: config.outDir, published, inspect: secrets.scanText, spares });
   const renderTimings = { renderMs: 0, inWorkers: 0 };
   let rendered: RenderedPage[];
   try {

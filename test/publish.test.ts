@@ -9,6 +9,7 @@ import { dirname, join } from "node:path";
 import { tmpdir } from "node:os";
 import { createSiteOutput, type SiteOutput } from "../src/publish/site-output.js";
 import { listPublishedFiles, planPublish, publishOutput, recoverInterruptedPublish, runSteps, stagingDirFor } from "../src/publish/publish.js";
+import { SpareFiles, spareDirFor } from "../src/publish/spares.js";
 
 let root: string;
 let outDir: string;
@@ -96,7 +97,7 @@ describe("publishOutput", () => {
     const output = await nextSite();
     // The new case is staged; take its staged file away so its rename fails after earlier steps ran.
     const newCase = output.staged().find((s) => s.file === "case/new-case/index.html")!;
-    await rm(output.stagedPath(newCase.index));
+    await rm(newCase.path);
     await expect(publishOutput(output)).rejects.toMatchObject({ code: "PUBLISH_FAILED", message: expect.stringContaining("the previous site was put back") });
     expect(await snapshotOf(outDir)).toEqual(before);
   });
@@ -128,5 +129,44 @@ describe("publishOutput", () => {
     await mkdir(join(other, "new"), { recursive: true });
     await recoverInterruptedPublish(outDir);
     expect(existsSync(other)).toBe(true);
+  });
+
+  it("keeps replaced pages as spare files and writes the next build's pages into them, with nothing of the old content left", async () => {
+    const spares = () => new SpareFiles(spareDirFor(outDir));
+    const first = await createSiteOutput({ stagingDir: stagingDirFor(outDir), outDir, published: listPublishedFiles(outDir), spares: spares() });
+    await first.put("index.html", "home v2");
+    await first.put("about/index.html", "about v2");
+    for (const file of ["case/old-case/index.html", "_islands/faq-AAAA.js", "sw.js"]) first.keep(file);
+    await publishOutput(first);
+    // The two replaced pages (plus nothing linked elsewhere) are the spares now.
+    expect(await readdir(spareDirFor(outDir))).toHaveLength(2);
+
+    const second = await createSiteOutput({ stagingDir: stagingDirFor(outDir), outDir, published: listPublishedFiles(outDir), spares: spares() });
+    await second.put("index.html", "v3");
+    await second.put("about/index.html", "a much longer about page, version 3");
+    await second.put("case/new-case/index.html", "new case");
+    for (const file of ["case/old-case/index.html", "_islands/faq-AAAA.js", "sw.js"]) second.keep(file);
+    const staged = second.staged();
+    expect(staged.filter((s) => s.path.startsWith(spareDirFor(outDir))), "two pages written into spares").toHaveLength(2);
+    await publishOutput(second);
+    expect(await snapshotOf(outDir)).toMatchObject({ "index.html": "v3", "about/index.html": "a much longer about page, version 3", "case/new-case/index.html": "new case" });
+  });
+
+  it("never makes a spare of a file that shares its content with a cache (a hard link)", async () => {
+    const cached = join(root, "image-cache.webp");
+    await writeFile(cached, "image bytes");
+    const output = await createSiteOutput({ stagingDir: stagingDirFor(outDir), outDir, published: listPublishedFiles(outDir), spares: new SpareFiles(spareDirFor(outDir)) });
+    await output.adopt("_images/a.webp", cached, { hashedName: true });
+    for (const file of Object.keys(OLD_SITE)) output.keep(file);
+    await publishOutput(output);
+    // The next site drops the image: it is removed from dist/, and the cache's copy is untouched.
+    const next = await createSiteOutput({ stagingDir: stagingDirFor(outDir), outDir, published: listPublishedFiles(outDir), spares: new SpareFiles(spareDirFor(outDir)) });
+    for (const file of Object.keys(OLD_SITE)) next.keep(file);
+    await publishOutput(next);
+    expect(existsSync(join(outDir, "_images/a.webp"))).toBe(false);
+    expect(existsSync(spareDirFor(outDir)) ? await readdir(spareDirFor(outDir)) : []).toEqual([]);
+    const again = await createSiteOutput({ stagingDir: stagingDirFor(outDir), outDir, published: listPublishedFiles(outDir), spares: new SpareFiles(spareDirFor(outDir)) });
+    await again.put("index.html", "overwrites no cache");
+    expect(await readFile(cached, "utf8")).toBe("image bytes");
   });
 });

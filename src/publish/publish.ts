@@ -29,10 +29,10 @@ const JOURNAL = "journal.json";
 
 export interface Step {
   file: string;
-  /** Index of the staged file (new/<index>) and of the backup of the published one (old/<index>). */
+  /** Index of the backup of the published file (old/<index>). */
   index: number;
-  /** True when the step moves a staged file into place; false when it only removes a published file. */
-  place: boolean;
+  /** Where the new content is staged; absent when the step only removes a published file. */
+  from?: string;
 }
 
 /** A staging folder beside the output folder (the same disk, so renames between them are cheap). */
@@ -93,7 +93,7 @@ export function runSteps(outDir: string, stagingDir: string, steps: Step[]): voi
     } catch (error) {
       if (!isMissing(error)) throw error;
     }
-    if (!step.place) {
+    if (step.from === undefined) {
       removeEmptyParents(outDir, step.file);
       continue;
     }
@@ -102,7 +102,7 @@ export function runSteps(outDir: string, stagingDir: string, steps: Step[]): voi
       mkdirSync(dir, { recursive: true });
       madeDirs.add(dir);
     }
-    renameSync(join(stagingDir, "new", String(step.index)), target);
+    renameSync(step.from, target);
   }
 }
 
@@ -114,7 +114,7 @@ function rollBack(outDir: string, stagingDir: string, steps: Step[]): void {
     if (existsSync(backup)) {
       mkdirSync(dirname(target), { recursive: true });
       renameSync(backup, target);
-    } else if (step.place && !existsSync(join(stagingDir, "new", String(step.index)))) {
+    } else if (step.from !== undefined && !existsSync(step.from)) {
       // Placed where no file was before: the old site had nothing here.
       rmSync(target, { force: true });
       removeEmptyParents(outDir, step.file);
@@ -126,8 +126,8 @@ function rollBack(outDir: string, stagingDir: string, steps: Step[]): void {
 export async function planPublish(output: SiteOutput): Promise<Step[]> {
   const { outDir, stagingDir } = output;
   const placed = output.staged().sort((a, b) => phase(a.file) - phase(b.file) || a.file.localeCompare(b.file));
-  let next = placed.reduce((max, s) => Math.max(max, s.index + 1), 0);
-  const steps: Step[] = [...placed.map((s) => ({ ...s, place: true })), ...output.removed().map((file) => ({ file, index: next++, place: false }))];
+  let next = 0;
+  const steps: Step[] = [...placed.map((s) => ({ file: s.file, index: next++, from: s.path })), ...output.removed().map((file) => ({ file, index: next++ }))];
   try {
     await mkdir(join(stagingDir, "old"), { recursive: true });
     await mkdir(outDir, { recursive: true });
@@ -152,10 +152,12 @@ export async function publishOutput(output: SiteOutput): Promise<{ placed: numbe
     }
     throw new NzfError("PUBLISH_FAILED", `The new site could not be moved into ${outDir}; the previous site was put back`, { subject: outDir, cause: error });
   }
-  // The journal's removal is the moment the new site is committed; the backups go in the background.
+  // The journal's removal is the moment the new site is committed. The replaced files become spares
+  // for the next build's writes; the rest of the staging folder goes in the background.
   rmSync(join(stagingDir, JOURNAL));
+  if (output.spares) output.spares.keep(readdirSync(join(stagingDir, "old")).map((name) => join(stagingDir, "old", name)));
   void discardStaging(stagingDir).catch(() => undefined);
-  const placed = steps.filter((step) => step.place).length;
+  const placed = steps.filter((step) => step.from !== undefined).length;
   return { placed, removed: steps.length - placed };
 }
 

@@ -8,12 +8,14 @@
  *
  * Why flat: on a slow disk, creating a folder costs about a millisecond, and a site of 2,000 pages is
  * 2,000 folders (`/about/index.html`). Staging in one folder and then renaming each new file over
- * its published path (src/publish/publish.ts) costs a fraction of building a second tree.
+ * its published path (src/publish/publish.ts) costs a fraction of building a second tree. New
+ * content goes into a spare file when there is one (src/publish/spares.ts), which is faster still.
  */
 import { link, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { SpareFiles } from "./spares.js";
 
-export type FileSource = { kind: "staged"; index: number } | { kind: "published" };
+export type FileSource = { kind: "staged"; path: string } | { kind: "published" };
 
 /** Text files the secret scan reads (images and other binary files cannot hold a key by accident). */
 const TEXT_FILE = /(\.(html|js|mjs|json|css|txt|xml|webmanifest|map|svg)|^_headers|^_redirects)$/;
@@ -27,6 +29,8 @@ export interface SiteOutputOptions {
   published: ReadonlySet<string>;
   /** Sees the text of every new text file (the secret scan). */
   inspect?: (file: string, text: string) => void;
+  /** Files to write new content into instead of creating files. */
+  spares?: SpareFiles;
 }
 
 export class SiteOutput {
@@ -35,6 +39,7 @@ export class SiteOutput {
   readonly published: ReadonlySet<string>;
   private readonly sources = new Map<string, FileSource>();
   private readonly inspect?: (file: string, text: string) => void;
+  readonly spares?: SpareFiles;
   private next = 0;
 
   constructor(options: SiteOutputOptions) {
@@ -42,17 +47,14 @@ export class SiteOutput {
     this.outDir = options.outDir;
     this.published = options.published;
     this.inspect = options.inspect;
+    this.spares = options.spares;
   }
 
-  /** Where the staged file with this index lives. */
-  stagedPath(index: number): string {
-    return join(this.stagingDir, "new", String(index));
-  }
-
+  /** A new path in the staging folder for `file`'s content. */
   private stage(file: string): string {
-    const index = this.next++;
-    this.sources.set(file, { kind: "staged", index });
-    return this.stagedPath(index);
+    const path = join(this.stagingDir, "new", String(this.next++));
+    this.sources.set(file, { kind: "staged", path });
+    return path;
   }
 
   /**
@@ -65,7 +67,9 @@ export class SiteOutput {
       if (current && current.equals(typeof data === "string" ? Buffer.from(data) : data)) return this.keep(file);
     }
     if (this.inspect && TEXT_FILE.test(file)) this.inspect(file, typeof data === "string" ? data : data.toString("utf8"));
-    await writeFile(this.stage(file), data);
+    const spare = this.spares?.write(data);
+    if (spare) this.sources.set(file, { kind: "staged", path: spare });
+    else await writeFile(this.stage(file), data);
   }
 
   /**
@@ -91,7 +95,7 @@ export class SiteOutput {
   async read(file: string): Promise<Buffer> {
     const source = this.sources.get(file);
     if (!source) throw new Error(`${file} is not part of the new site`);
-    return readFile(source.kind === "staged" ? this.stagedPath(source.index) : join(this.outDir, file));
+    return readFile(source.kind === "staged" ? source.path : join(this.outDir, file));
   }
 
   /** Every file of the new site, sorted. */
@@ -99,10 +103,10 @@ export class SiteOutput {
     return [...this.sources.keys()].sort();
   }
 
-  /** The files to move into place, with their staged index. */
-  staged(): { file: string; index: number }[] {
-    const out: { file: string; index: number }[] = [];
-    for (const [file, source] of this.sources) if (source.kind === "staged") out.push({ file, index: source.index });
+  /** The files to move into place, with where their content is staged. */
+  staged(): { file: string; path: string }[] {
+    const out: { file: string; path: string }[] = [];
+    for (const [file, source] of this.sources) if (source.kind === "staged") out.push({ file, path: source.path });
     return out;
   }
 

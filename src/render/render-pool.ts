@@ -5,9 +5,10 @@
  * build's thread hands out batches of pages and stages the HTML that comes back while the workers
  * go on rendering.
  *
- * The worker's code is compiled with esbuild like the templates (compileNodeModule) and reused while
- * its sources are unchanged, so the same code runs from the TypeScript sources in tests and from the
- * bundled CLI.
+ * The workers outlive a build (they are unreferenced between builds, so they never keep a finished
+ * CLI alive): the webhook server and watch mode render with warm workers. The worker's code is
+ * compiled with esbuild like the templates (compileNodeModule) and reused while its sources are
+ * unchanged, so the same code runs from the TypeScript sources in tests and from the bundled CLI.
  */
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
@@ -25,17 +26,12 @@ export interface WorkerInit {
   assets: SiteAssets;
 }
 
-export interface WorkerRequest {
-  batch: number;
-  pages: PageEntry[];
-}
+export type ToWorker = { type: "prepare"; init: WorkerInit } | { type: "render"; batch: number; pages: PageEntry[] };
 
-export interface WorkerReply {
-  batch: number;
-  results: ({ ok: true; render: PageRender; ms: number } | { ok: false; message: string; ms: number })[];
-}
-
-type WorkerMessage = WorkerReply | { ready: true } | { fatal: string };
+export type FromWorker =
+  | { type: "ready" }
+  | { type: "fatal"; message: string }
+  | { type: "rendered"; batch: number; results: ({ ok: true; render: PageRender; ms: number } | { ok: false; message: string; ms: number })[] };
 
 const BATCH = 32;
 
@@ -46,9 +42,29 @@ export interface PoolOptions {
   init: WorkerInit;
 }
 
+/** The process's workers, by compiled worker file (a changed worker source starts new ones). */
+let pool: { file: string; workers: Worker[] } | null = null;
+
+function workersFor(file: string, count: number): Worker[] {
+  if (pool?.file !== file) {
+    for (const worker of pool?.workers ?? []) void worker.terminate();
+    pool = { file, workers: [] };
+  }
+  const { workers } = pool;
+  while (workers.length < count) {
+    const worker = new Worker(file, { env: { ...process.env, NODE_ENV: "production" } });
+    worker.unref();
+    // A worker that dies leaves the pool; the next build starts another.
+    worker.once("exit", () => workers.splice(workers.indexOf(worker) >>> 0, 1));
+    worker.on("error", () => undefined);
+    workers.push(worker);
+  }
+  return workers.slice(0, count);
+}
+
 /**
  * Renders `pages` in workers, calling `onPage` for each result in the order they arrive. Returns
- * the pages no worker rendered (a worker that could not start or that died): the caller renders
+ * the pages no worker rendered (a worker that could not prepare or that died): the caller renders
  * those itself, so a worker problem costs time, never a page. `renderMs` is the busiest worker's
  * rendering time.
  */
@@ -64,30 +80,26 @@ export async function renderInWorkers(
   const notRendered: PageEntry[] = [];
   const busy: number[] = [];
 
-  const runWorker = (slot: number) =>
+  const drive = (worker: Worker, slot: number) =>
     new Promise<void>((resolve) => {
       busy[slot] = 0;
-      const worker = new Worker(file, { workerData: options.init, env: { ...process.env, NODE_ENV: "production" } });
       let current: number | null = null;
-      let finished = false;
-      const finish = () => {
-        if (finished) return;
-        finished = true;
+      const done = () => {
+        worker.off("message", onMessage);
+        worker.off("exit", onExit);
+        worker.unref();
         if (current !== null) notRendered.push(...batches[current]!);
-        void worker.terminate();
+        current = null;
         resolve();
       };
       const sendNext = () => {
-        if (next >= batches.length) {
-          current = null;
-          return finish();
-        }
+        if (next >= batches.length) return done();
         current = next++;
-        worker.postMessage({ batch: current, pages: batches[current]! } satisfies WorkerRequest);
+        worker.postMessage({ type: "render", batch: current, pages: batches[current]! } satisfies ToWorker);
       };
-      worker.on("message", (message: WorkerMessage) => {
-        if ("fatal" in message) return finish();
-        if ("ready" in message) return sendNext();
+      const onMessage = (message: FromWorker) => {
+        if (message.type === "fatal") return done();
+        if (message.type === "ready") return sendNext();
         const batch = batches[message.batch]!;
         message.results.forEach((result, i) => {
           busy[slot]! += result.ms;
@@ -95,13 +107,17 @@ export async function renderInWorkers(
         });
         current = null;
         sendNext();
-      });
-      worker.on("error", finish);
-      worker.on("exit", finish);
+      };
+      const onExit = () => done();
+      worker.on("message", onMessage);
+      worker.once("exit", onExit);
+      // Referenced while it works for this build, so the process waits for it.
+      worker.ref();
+      worker.postMessage({ type: "prepare", init: options.init } satisfies ToWorker);
     });
 
-  await Promise.all(Array.from({ length: Math.min(options.workers, batches.length) }, (_, slot) => runWorker(slot)));
-  // Batches never handed out (every worker failed to start) are rendered by the caller too.
+  await Promise.all(workersFor(file, Math.min(options.workers, batches.length)).map((worker, slot) => drive(worker, slot)));
+  // Batches never handed out (no worker could prepare) are rendered by the caller too.
   for (let i = next; i < batches.length; i++) notRendered.push(...batches[i]!);
   return { notRendered, renderMs: Math.max(0, ...busy) };
 }

@@ -50,6 +50,8 @@ export interface RenderStageInput {
   timings?: { renderMs: number; inWorkers: number };
 }
 
+const YIELD_EVERY = 8;
+
 /** Below this many pages, starting workers (about 0.2 s each) costs more than it saves. */
 const POOL_MIN_PAGES = 300;
 
@@ -83,7 +85,8 @@ export async function renderAndWrite(input: RenderStageInput): Promise<RenderedP
   }
   if (here.length) {
     const renderer = createPageRenderer({ module: await input.loadModule(), graph: input.graph, images: input.images, site: input.site, assets: input.assets });
-    for (const page of here) {
+    for (let i = 0; i < here.length; i++) {
+      const page = here[i]!;
       const started = performance.now();
       try {
         accept(page, renderer.render(page));
@@ -91,6 +94,9 @@ export async function renderAndWrite(input: RenderStageInput): Promise<RenderedP
         fail(page, (error as Error).message, error);
       }
       renderMs += performance.now() - started;
+      // Let the staged writes start between pages: rendering is synchronous, and without a turn of
+      // the event loop every write would wait for the last page, instead of overlapping the render.
+      if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
     }
   }
   if (input.timings) input.timings.renderMs += renderMs;
