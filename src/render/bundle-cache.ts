@@ -4,7 +4,7 @@
  * esbuild is not run at all. This is what makes a no-change rebuild cheap.
  */
 import { createHash } from "node:crypto";
-import { readFile, writeFile, mkdir, rm } from "node:fs/promises";
+import { readFile, writeFile, mkdir, rm, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 
 export interface BundleRecord<T> {
@@ -14,9 +14,22 @@ export interface BundleRecord<T> {
   result: T;
 }
 
+/**
+ * Hashes by file, with the file's identity when hashed: a long-running process (watch mode, the
+ * webhook server) checks hundreds of bundle inputs every build, and a stat is much cheaper than
+ * reading and hashing a file that did not change.
+ */
+const hashMemo = new Map<string, { identity: string; hash: string }>();
+
 export async function hashFile(file: string): Promise<string | null> {
   try {
-    return createHash("sha1").update(await readFile(file)).digest("hex");
+    const info = await stat(file);
+    const identity = `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
+    const known = hashMemo.get(file);
+    if (known?.identity === identity) return known.hash;
+    const hash = createHash("sha1").update(await readFile(file)).digest("hex");
+    hashMemo.set(file, { identity, hash });
+    return hash;
   } catch {
     return null;
   }
