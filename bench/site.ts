@@ -13,6 +13,7 @@ import { silentLogger } from "../src/core/logger.js";
 import { readSnapshot, writeSnapshot } from "../src/content/snapshot.js";
 import { startPrismicStub } from "../test/support/prismic-stub.js";
 import { syntheticDocuments } from "./synthetic.js";
+import { BundlerContexts } from "../src/render/bundler-contexts.js";
 
 export interface SiteBenchOptions {
   root: string;
@@ -29,9 +30,12 @@ function stageLine(result: BuildResult): string {
     .join(", ");
 }
 
+/** As in watch mode: esbuild contexts kept between the bench's builds (disposed at the end). */
+const bundlers = new BundlerContexts();
+
 async function timedBuild(config: BuildConfig, sleep?: (ms: number) => Promise<void>): Promise<{ ms: number; result: BuildResult }> {
   const start = performance.now();
-  const result = await build(config, { logger: silentLogger, sleep });
+  const result = await build(config, { logger: silentLogger, sleep, bundlers });
   return { ms: performance.now() - start, result };
 }
 
@@ -131,7 +135,7 @@ export async function benchSite(options: SiteBenchOptions): Promise<void> {
       stub.setDocuments(snap.documents);
       // As the webhook server does: the webhook names the changed document, so only it is fetched.
       const start = performance.now();
-      const result = await build(config, { logger: silentLogger, sleep: async () => {}, changedDocumentIds: [doc.id] });
+      const result = await build(config, { logger: silentLogger, sleep: async () => {}, changedDocumentIds: [doc.id], bundlers });
       const ms = performance.now() - start;
       webhook.push(ms);
       // The content stage is the fetch (the master ref, the changed document, the snapshot written).
@@ -146,6 +150,7 @@ export async function benchSite(options: SiteBenchOptions): Promise<void> {
     await benchDisk(print);
     print(`site    peak memory (RSS): ${Math.round(peak / 1024 / 1024)} MB`);
   } finally {
+    await bundlers.dispose();
     await stub.stop();
     await rm(root, { recursive: true, force: true });
     await rm(workDir, { recursive: true, force: true });

@@ -13,6 +13,7 @@ import { createContentGraph } from "./content/graph.js";
 import { planPages } from "./render/pages.js";
 import { runImageStage } from "./images/image-stage.js";
 import { bundleClient } from "./render/island-bundle.js";
+import type { BundlerContexts } from "./render/bundler-contexts.js";
 import { loadTemplates } from "./render/template-bundle.js";
 import { buildStylesheet } from "./render/styles.js";
 import { renderAndWrite, type RenderedPage } from "./render/render-stage.js";
@@ -36,6 +37,8 @@ export interface BuildDeps {
   publicConfig?: Record<string, unknown>;
   /** Render in worker threads from this many pages (default in src/render/render-stage.ts; tests lower it). */
   renderPoolMinPages?: number;
+  /** esbuild contexts kept between builds by a long-running caller (watch mode), which disposes them. */
+  bundlers?: BundlerContexts;
 }
 
 export interface BuildResult {
@@ -100,8 +103,8 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   const images = await stage("images", () => runImageStage(snapshot.documents, { localDir: localImages, cacheDir: config.imageCacheDir }, { logger, fetch: deps.fetch }));
   // The three bundles are independent: esbuild works on them at the same time.
   const [client, templates, stylesheet] = await Promise.all([
-    stage("islands", () => bundleClient({ root: config.root, cacheDir: join(config.workDir, "islands"), publicEnv: previewPublicEnv(config, deps.publicConfig) })),
-    stage("templates", () => loadTemplates(config.root, config.workDir)),
+    stage("islands", () => bundleClient({ root: config.root, cacheDir: join(config.workDir, "islands"), publicEnv: previewPublicEnv(config, deps.publicConfig), contexts: deps.bundlers })),
+    stage("templates", () => loadTemplates(config.root, config.workDir, deps.bundlers)),
     stage("styles", () => buildStylesheet(config.root)),
   ]);
   const publicConfig = deps.publicConfig ?? {};

@@ -16,6 +16,7 @@ import { basename, join, relative } from "node:path";
 import type { BuildOptions, Metafile, Plugin } from "esbuild";
 import { NzfError } from "../core/errors.js";
 import { clearDir, hashInputs, readBundleRecord, writeBundleRecord } from "./bundle-cache.js";
+import { runEsbuild, type BundlerContexts } from "./bundler-contexts.js";
 
 export interface ClientAsset {
   /** URL of the entry file, e.g. `/_islands/faq-filter-3KX2.js`. */
@@ -66,6 +67,8 @@ export interface BundleClientOptions {
   cacheDir: string;
   /** Extra compile-time constants exposed to browser code as `process.env.<KEY>` (public values only). */
   publicEnv?: Record<string, string>;
+  /** esbuild contexts kept by a long-running process (watch mode), for incremental rebuilds. */
+  contexts?: BundlerContexts;
 }
 
 export async function bundleClient(options: BundleClientOptions): Promise<{ bundle: ClientBundle; outDir: string; cached: boolean }> {
@@ -85,7 +88,6 @@ export async function bundleClient(options: BundleClientOptions): Promise<{ bund
   for (const name of scripts) scriptEntries[name] = join(clientDir, "entries", `${name}.ts`);
 
   await clearDir(outDir);
-  const { build } = await import("esbuild");
   const define: Record<string, string> = { "process.env.NODE_ENV": '"production"' };
   for (const [key, value] of Object.entries(options.publicEnv ?? {})) define[`process.env.${key}`] = JSON.stringify(value);
   const common: BuildOptions = {
@@ -109,8 +111,8 @@ export async function bundleClient(options: BundleClientOptions): Promise<{ bund
   let metafile: Metafile;
   try {
     const runs = await Promise.all([
-      islands.length ? build({ ...common, entryPoints: islandEntries, alias: { ...ISLAND_ALIAS }, plugins: [islandEntryPlugin(clientDir)] }) : null,
-      scripts.length ? build({ ...common, entryPoints: scriptEntries }) : null,
+      islands.length ? runEsbuild(options.contexts, "client:islands", { ...common, entryPoints: islandEntries, alias: { ...ISLAND_ALIAS }, plugins: [islandEntryPlugin(clientDir)] }) : null,
+      scripts.length ? runEsbuild(options.contexts, "client:scripts", { ...common, entryPoints: scriptEntries }) : null,
     ]);
     metafile = { inputs: {}, outputs: {} };
     for (const run of runs) {

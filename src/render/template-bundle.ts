@@ -12,6 +12,7 @@ import { NzfError } from "../core/errors.js";
 import { hashInputs, readBundleRecord, writeBundleRecord } from "./bundle-cache.js";
 import type { RenderInput, RenderOutput } from "./types.js";
 import { exists } from "../core/fs.js";
+import { runEsbuild, type BundlerContexts } from "./bundler-contexts.js";
 
 export interface TemplateModule {
   renderPage(input: RenderInput): RenderOutput;
@@ -43,14 +44,13 @@ export interface NodeModuleBundle {
  * Compiles `entry` (relative to the project) into `dir` as `<name>-<hash>.mjs`. The folder must be
  * inside the project (not the OS temp dir) so bare imports like "react" resolve from node_modules.
  */
-export async function compileNodeModule(root: string, dir: string, entry: string, name: string, what: string): Promise<NodeModuleBundle> {
+export async function compileNodeModule(root: string, dir: string, entry: string, name: string, what: string, contexts?: BundlerContexts): Promise<NodeModuleBundle> {
   const recordFile = join(dir, "record.json");
   const previous = await readBundleRecord<{ file: string; hash: string }>(recordFile, root);
   if (previous && (await exists(previous.result.file))) return { ...previous.result, inputs: Object.keys(previous.inputs), cached: true };
-  const { build } = await import("esbuild");
   let result;
   try {
-    result = await build({
+    result = await runEsbuild(contexts, `node:${entry}`, {
       absWorkingDir: root,
       entryPoints: [entry],
       bundle: true,
@@ -69,18 +69,18 @@ export async function compileNodeModule(root: string, dir: string, entry: string
     const detail = messages.map((m) => `${m.location ? `${m.location.file}:${m.location.line}:${m.location.column}: ` : ""}${m.text}`).join("\n  ");
     throw new NzfError("TEMPLATE_BUNDLE_FAILED", `${what} did not compile:\n  ${detail || String(error)}`, { cause: error });
   }
-  const code = result.outputFiles[0]!.contents;
+  const code = result.outputFiles![0]!.contents;
   const hash = createHash("sha1").update(code).digest("hex").slice(0, 12);
   const file = join(dir, `${name}-${hash}.mjs`);
   await mkdir(dir, { recursive: true });
   if (!(await exists(file))) await writeFile(file, code);
-  const inputs = await hashInputs(root, Object.keys(result.metafile.inputs));
+  const inputs = await hashInputs(root, Object.keys(result.metafile!.inputs));
   await writeBundleRecord(recordFile, { inputs, result: { file, hash } });
   return { file, hash, inputs: Object.keys(inputs), cached: false };
 }
 
-export async function loadTemplates(root: string, cacheDir: string): Promise<TemplateBundle> {
-  const bundle = await compileNodeModule(root, join(cacheDir, "templates"), "templates/entry.tsx", "entry", "The templates");
+export async function loadTemplates(root: string, cacheDir: string, contexts?: BundlerContexts): Promise<TemplateBundle> {
+  const bundle = await compileNodeModule(root, join(cacheDir, "templates"), "templates/entry.tsx", "entry", "The templates", contexts);
   return { ...bundle, load: () => importTemplates(bundle.file) };
 }
 

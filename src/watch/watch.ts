@@ -4,6 +4,7 @@
  * reload. A failed rebuild keeps the last good site served and shows the error in the terminal and
  * in the browser; the next good save recovers without a restart.
  */
+import { BundlerContexts } from "../render/bundler-contexts.js";
 import { watch, type FSWatcher } from "node:fs";
 import { join, relative } from "node:path";
 import type { BuildConfig } from "../core/config.js";
@@ -39,6 +40,8 @@ export const WATCHED = ["templates", "src/client", "src/render", "src/content/ro
 export async function startWatch(config: BuildConfig, options: WatchOptions): Promise<WatchSession> {
   const { logger } = options;
   const live = createLiveReload();
+  // Kept between rebuilds so a template edit recompiles only what changed; disposed by stop().
+  const bundlers = new BundlerContexts();
   // Each waiter gets the first build that starts after it asked (not one already running).
   const waiters: { after: number; resolve: (r: BuildResult | Error) => void }[] = [];
   let buildsStarted = 0;
@@ -54,7 +57,7 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
     const started = performance.now();
     let outcome: BuildResult | Error;
     try {
-      outcome = await build(config, { logger, ...options.buildDeps });
+      outcome = await build(config, { logger, bundlers, ...options.buildDeps });
       if (outcome.published) live.send("reload", "");
       live.clearError();
       if (files.length) logger.info("watch", `${files.slice(0, 3).join(", ")}${files.length > 3 ? ` and ${files.length - 3} more` : ""} → rebuilt in ${formatMs(performance.now() - started)}`);
@@ -136,6 +139,7 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
       for (const w of watchers) w.close();
       live.close();
       await running;
+      await bundlers.dispose();
       await server.stop();
     },
   };
