@@ -107,6 +107,8 @@ function funds(): Fund[] {
     updated: "2026-05-01",
     extra: {
       unit_label: "animal",
+      // The lamb matches the default amount above; the form starts on it.
+      default_option: "lamb-australia",
       animal_options: [
         { code: "cow-share-overseas", option_label: "One-seventh share of a cow (overseas)", option_price: 110 },
         { code: "goat-overseas", option_label: "Goat (overseas)", option_price: 150 },

@@ -3420,6 +3420,17 @@ interface QurbanDocumentData {
 	unit_label: prismic.KeyTextField;
 	
 	/**
+	 * Preselected option (its code, e.g. cow-share-overseas; empty: the first) field in *Donation page: Qurban*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: cow-share-overseas
+	 * - **API ID Path**: qurban.default_option
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	default_option: prismic.KeyTextField;
+	
+	/**
 	 * Animal options field in *Donation page: Qurban*
 	 *
 	 * - **Field Type**: Group

@@ -55,7 +55,12 @@ export function fundConfigOf(doc: PrismicDocument): FundConfig | undefined {
       .map((o) => ({ code: str(o, "code"), label: str(o, "option_label"), unitCents: cents(num(o, "option_price"))! }))
       .filter((o) => o.label && o.unitCents);
     config.quantity = { unitCents: cents(num(d, "unit_amount")) ?? rules.quantity.unitCents, min: rules.quantity.min, max: rules.quantity.max, label: plural, unitLabel: str(d, "unit_label") || singular };
-    if (options.length) config.quantity.options = options;
+    if (options.length) {
+      config.quantity.options = options;
+      // The content names the preselected animal by its code; an unknown or empty code keeps the first.
+      const preselected = options.findIndex((o) => o.code && o.code === str(d, "default_option"));
+      if (preselected > 0) config.quantity.defaultOption = preselected;
+    }
   }
   if (fund === "tainted-wealth") config.note = plain(d, "purification_note") || TAINTED_NOTE;
   return config;

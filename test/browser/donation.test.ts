@@ -165,8 +165,13 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
     expect(html.includes('"code":"lamb-australia"'), "templates/pages/donation.tsx must pass animal_options[].code to the donation island").toBe(true);
     const { page, seen } = await open("/pay/qurban/");
     await page.locator("body").focus();
-    // The first animal option takes focus; the arrow keys move through the radio group.
-    await tabTo(page, /^One-seventh share of a cow/);
+    // The sample content preselects the lamb (default_option): the checked option takes focus, and
+    // the arrow keys move through the radio group.
+    await tabTo(page, /^Lamb \(in Australia\)/);
+    expect(await page.getByLabel("Lamb (in Australia): $450.00").isChecked()).toBe(true);
+    await page.keyboard.press("ArrowUp");
+    await page.keyboard.press("ArrowUp");
+    expect(await page.getByLabel(/^One-seventh share of a cow/).isChecked()).toBe(true);
     await page.keyboard.press("ArrowDown");
     await page.keyboard.press("ArrowDown");
     expect(await page.getByLabel("Lamb (in Australia): $450.00").isChecked()).toBe(true);

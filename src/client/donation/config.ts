@@ -27,6 +27,8 @@ export interface FundQuantity {
   /** Singular, for "per person": "person", "day", "animal". */
   unitLabel: string;
   options?: QuantityOption[];
+  /** Index of the option the form starts on (the content's `default_option`; 0 without one). */
+  defaultOption?: number;
 }
 
 export interface FundConfig {

@@ -152,6 +152,20 @@ describe("qurban in the donation island (happy-dom)", () => {
     return post()!;
   }
 
+  it("starts on the animal the content preselects, and on the first without one", async () => {
+    const preselected = qurban();
+    preselected.quantity!.defaultOption = 1;
+    await mount({ ...props([preselected]), formPath: "/pay/qurban/" });
+    expect(byLabel("Goat (overseas): $150.00").checked).toBe(true);
+    expect(container.querySelector(".don-multiply")!.textContent).toBe("1 × $150.00 = $150.00");
+    // Another donor, another page: nothing kept from the first form.
+    act(() => root?.unmount());
+    document.body.innerHTML = "";
+    sessionStorage.clear();
+    await mount({ ...props([qurban()]), formPath: "/pay/qurban/" });
+    expect(byLabel("One-seventh share of a cow (overseas): $110.00").checked).toBe(true);
+  });
+
   it("multiplies by the chosen animal's price and sends the option's code", async () => {
     const logged = await giveTwoLambs(qurban());
     expect(container.querySelector(".don-multiply")!.textContent).toBe("2 × $450.00 = $900.00");

@@ -42,7 +42,7 @@ export function fundDefaults(config: FundConfig): Pick<FormValues, "fund" | "amo
     fund: config.fund,
     amount: config.defaultAmountCents ? dollarsText(config.defaultAmountCents) : "",
     quantity: config.quantity ? "1" : "",
-    option: "0",
+    option: String(config.quantity?.defaultOption ?? 0),
     frequency: config.frequencies[0] ?? "once",
   };
 }
