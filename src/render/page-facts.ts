@@ -15,5 +15,8 @@ export interface PageFacts {
 
 export function pageFactsOf(html: string): PageFacts {
   const inline = inlineHashes([html]);
-  return { noindex: /<meta name="robots" content="[^"]*noindex/.test(html), scripts: inline.scripts, styles: inline.styles };
+  // The robots meta is in the head: searching only there saves scanning every page's whole body.
+  const headEnd = html.indexOf("</head>");
+  const head = headEnd === -1 ? html : html.slice(0, headEnd);
+  return { noindex: /<meta name="robots" content="[^"]*noindex/.test(head), scripts: inline.scripts, styles: inline.styles };
 }
