@@ -58,7 +58,12 @@ export class SpareFiles {
   /** Moves files that a publish replaced into the spares (or deletes them); returns how many were kept. */
   keep(files: string[]): number {
     let kept = 0;
-    mkdirSync(this.dir, { recursive: true });
+    try {
+      mkdirSync(this.dir, { recursive: true });
+    } catch {
+      // No spares this time: the staging folder's removal deletes the replaced files instead.
+      return 0;
+    }
     for (const file of files) {
       try {
         if (this.free.length < MAX_SPARES && statSync(file).nlink === 1) {
