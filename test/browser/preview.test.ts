@@ -143,6 +143,10 @@ describe("an editor previewing drafts", () => {
     expect(toolbar.length).toBeGreaterThanOrEqual(2); // the resolver page and the active page
 
     // The cases page reads the case too: its card shows the draft title; the header and footer are still there.
+    // Leave only once the draft's requests have finished (images below the fold stay lazy and never
+    // start): navigating away aborts a request still in flight (net::ERR_ABORTED), which the problem
+    // list would count against the preview.
+    await page.waitForLoadState("networkidle", { timeout: 20_000 });
     await page.goto(`${publicSite.server.url}/cases/`);
     await poll(() => page.locator("main").textContent()).toContain(DRAFT_TITLE);
     expect(await page.locator("main").textContent()).not.toContain(publishedTitle);
