@@ -6,7 +6,8 @@
  * Layout: `content-cache/<repository>/snapshot.json`. The bundled sample lives in
  * `content-cache/sample/` (committed, with its images in `content-cache/sample/images/`).
  */
-import { mkdir, readFile, rename, writeFile, rm, stat } from "node:fs/promises";
+import { mkdir, readFile, rename, writeFile, rm } from "node:fs/promises";
+import { identityOf } from "../core/fs.js";
 import { dirname, join } from "node:path";
 import type { PrismicDocument } from "@prismicio/client";
 import { NzfError } from "../core/errors.js";
@@ -88,15 +89,6 @@ export function snapshotOrigin(snapshot: Snapshot): { file: string; identity: st
 function remember(file: string, snapshot: Snapshot, identity: string): void {
   loaded.set(file, { snapshot, identity });
   origins.set(snapshot, { file, identity });
-}
-
-export async function identityOf(file: string): Promise<string | null> {
-  try {
-    const info = await stat(file);
-    return `${info.ino}:${info.size}:${info.mtimeMs}`;
-  } catch {
-    return null;
-  }
 }
 
 /** readSnapshot, reusing the snapshot this process read or wrote last when the file has not changed since. */

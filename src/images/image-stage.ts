@@ -6,7 +6,7 @@
  * document and field. See src/images/README.md.
  */
 import { availableParallelism } from "node:os";
-import { copyFile, link, mkdir, readdir, readFile, rm } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import pLimit from "p-limit";
 import type { PrismicDocument } from "@prismicio/client";

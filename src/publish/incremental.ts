@@ -7,7 +7,7 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { PageFacts } from "../render/page-facts.js";
-import { identityOf } from "../content/snapshot.js";
+import { identityOf } from "../core/fs.js";
 
 export interface PageRecord {
   deps: string[];

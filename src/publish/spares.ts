@@ -50,11 +50,6 @@ export class SpareFiles {
     return path;
   }
 
-  /** How many spares are left. */
-  get size(): number {
-    return this.free.length;
-  }
-
   /** Moves files that a publish replaced into the spares (or deletes them); returns how many were kept. */
   keep(files: string[]): number {
     let kept = 0;

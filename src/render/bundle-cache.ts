@@ -4,7 +4,8 @@
  * esbuild is not run at all. This is what makes a no-change rebuild cheap.
  */
 import { createHash } from "node:crypto";
-import { readFile, writeFile, mkdir, rm, stat } from "node:fs/promises";
+import { readFile, writeFile, mkdir, rm } from "node:fs/promises";
+import { identityOf } from "../core/fs.js";
 import { join, resolve } from "node:path";
 
 export interface BundleRecord<T> {
@@ -22,9 +23,9 @@ export interface BundleRecord<T> {
 const hashMemo = new Map<string, { identity: string; hash: string }>();
 
 export async function hashFile(file: string): Promise<string | null> {
+  const identity = await identityOf(file);
+  if (identity === null) return null;
   try {
-    const info = await stat(file);
-    const identity = `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
     const known = hashMemo.get(file);
     if (known?.identity === identity) return known.hash;
     const hash = createHash("sha1").update(await readFile(file)).digest("hex");

@@ -11,7 +11,7 @@
  * editor-only preview renders the site's templates in the browser with react-dom/server, which
  * Preact does not stand in for.
  */
-import { readdir, cp, mkdir } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { basename, join, relative } from "node:path";
 import type { BuildOptions, Metafile, Plugin } from "esbuild";
 import { NzfError } from "../core/errors.js";
@@ -153,12 +153,4 @@ export async function bundleClient(options: BundleClientOptions): Promise<{ bund
   const inputs = await hashInputs(options.root, Object.keys(metafile.inputs));
   await writeBundleRecord(recordFile, { inputs, result: { bundle, envKey } });
   return { bundle, outDir, cached: false };
-}
-
-/** Copies the bundle's files into the site (dist/_islands). */
-export async function copyClientBundle(outDir: string, siteDir: string): Promise<void> {
-  const target = join(siteDir, PUBLIC_PATH.slice(1));
-  await mkdir(target, { recursive: true });
-  // Names carry content hashes: an existing file is already right (and may be linked to the live site).
-  await cp(outDir, target, { recursive: true, force: false, errorOnExist: false });
 }

@@ -8,7 +8,8 @@
  */
 import { parentPort } from "node:worker_threads";
 import { pathToFileURL } from "node:url";
-import { identityOf, readSnapshot, type Snapshot } from "../content/snapshot.js";
+import { readSnapshot, type Snapshot } from "../content/snapshot.js";
+import { identityOf } from "../core/fs.js";
 import { createContentGraph, type ContentGraph } from "../content/graph.js";
 import { createImageLookup } from "../images/image-lookup.js";
 import { createPageRenderer, type PageRenderer } from "./render-page.js";
