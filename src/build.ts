@@ -162,8 +162,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
     for (const page of pages) if (!output.has(page.file)) output.keep(page.file);
     await stage("assets", async () => {
       // Content-hashed names: one that is published already has the same bytes and is kept.
-      if (published.has(stylesheet.file)) output.keep(stylesheet.file);
-      else await output.put(stylesheet.file, stylesheet.css);
+      await output.put(stylesheet.file, stylesheet.css, { hashedName: true });
       for (const file of client.bundle.files) await output.adopt(`_islands/${file}`, join(client.outDir, file), { hashedName: true });
       for (const image of images.files) await output.adopt(image.to, image.from, { hashedName: true });
       // Pages kept from the live site bring their facts from the record; rendered pages from this render.

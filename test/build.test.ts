@@ -5,9 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFile, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { createHash } from "node:crypto";
 import type { PrismicDocument } from "@prismicio/client";
-import { createFixture, PROJECT_ROOT, type Fixture } from "./support/build-fixture.js";
+import { createFixture, PROJECT_ROOT, siteFileHashes, type Fixture } from "./support/build-fixture.js";
 import { startPrismicStub, type PrismicStub } from "./support/prismic-stub.js";
 import { startStaticServer, type StaticServer } from "../src/server/static-server.js";
 import { readSnapshot } from "../src/content/snapshot.js";
@@ -23,19 +22,6 @@ const fixtures: Fixture[] = [];
 function localiseImages(docs: PrismicDocument[], base: string): PrismicDocument[] {
   const json = JSON.stringify(docs).replace(/https:\/\/images\.prismic\.io\/nzf-sample\//g, `${base}/`);
   return JSON.parse(json) as PrismicDocument[];
-}
-
-async function treeHashes(dir: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  const walk = async (sub: string) => {
-    for (const entry of await readdir(join(dir, sub), { withFileTypes: true })) {
-      const rel = join(sub, entry.name);
-      if (entry.isDirectory()) await walk(rel);
-      else out[rel] = createHash("sha1").update(await readFile(join(dir, rel))).digest("hex");
-    }
-  };
-  await walk("");
-  return out;
 }
 
 async function fetchFixture(): Promise<Fixture> {
@@ -96,13 +82,13 @@ describe("a build with --fetch against the Prismic API", () => {
     await fixture.run({ sleep: noSleep });
     const snapshotFile = join(fixture.config.contentDir, "nzf-test", "snapshot.json");
     const snapshotBefore = await readFile(snapshotFile);
-    const siteBefore = await treeHashes(fixture.config.outDir);
+    const siteBefore = await siteFileHashes(fixture.config.outDir);
 
     stub.setDocuments(localiseImages(sampleDocs.slice(0, 10), imageServer.url)); // a new ref...
     stub.inject("*", { status: 500 }, 50); // ...that cannot be fetched
     await expect(fixture.run({ sleep: noSleep })).rejects.toMatchObject({ code: "PRISMIC_UNAVAILABLE" });
     expect(await readFile(snapshotFile)).toEqual(snapshotBefore);
-    expect(await treeHashes(fixture.config.outDir)).toEqual(siteBefore);
+    expect(await siteFileHashes(fixture.config.outDir)).toEqual(siteBefore);
     stub.clearFaults();
     stub.setDocuments(localiseImages(sampleDocs, imageServer.url));
   });
@@ -110,7 +96,7 @@ describe("a build with --fetch against the Prismic API", () => {
   it("a failed build keeps the last good site and names both documents of a route collision", async () => {
     const fixture = await fetchFixture();
     await fixture.run({ sleep: noSleep });
-    const siteBefore = await treeHashes(fixture.config.outDir);
+    const siteBefore = await siteFileHashes(fixture.config.outDir);
     const about = sampleDocs.find((d) => d.type === "about_page")!;
     const landing = sampleDocs.find((d) => d.type === "landing_page")!;
     stub.setDocuments(localiseImages([...sampleDocs.filter((d) => d.id !== landing.id), { ...landing, uid: "about" }], imageServer.url));
@@ -119,7 +105,7 @@ describe("a build with --fetch against the Prismic API", () => {
     expect((error as NzfError).code).toBe("ROUTE_COLLISION");
     expect((error as NzfError).message).toContain(landing.id);
     expect((error as NzfError).message).toContain(about.id);
-    expect(await treeHashes(fixture.config.outDir)).toEqual(siteBefore);
+    expect(await siteFileHashes(fixture.config.outDir)).toEqual(siteBefore);
     // No staging folders are left behind.
     expect((await readdir(fixture.dir)).filter((n) => n.includes(".staging-"))).toEqual([]);
     stub.setDocuments(localiseImages(sampleDocs, imageServer.url));
@@ -146,9 +132,9 @@ describe("the sample build", () => {
     fixtures.push(a, b);
     await a.run();
     await b.run();
-    const hashesA = await treeHashes(a.config.outDir);
+    const hashesA = await siteFileHashes(a.config.outDir);
     expect(Object.keys(hashesA).length).toBeGreaterThan(80);
-    const hashesB = await treeHashes(b.config.outDir);
+    const hashesB = await siteFileHashes(b.config.outDir);
     const differing = Object.keys({ ...hashesA, ...hashesB }).filter((k) => hashesA[k] !== hashesB[k]);
     expect(differing).toEqual([]);
   });

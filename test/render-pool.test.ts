@@ -4,11 +4,10 @@
  * The sample site has 57 pages, under the pool's usual threshold, so the tests lower it.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { mkdir, readFile, readdir, symlink } from "node:fs/promises";
-import { createHash } from "node:crypto";
+import { mkdir, readFile, symlink } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { createFixture, PROJECT_ROOT, type Fixture } from "./support/build-fixture.js";
+import { createFixture, PROJECT_ROOT, siteFileHashes, type Fixture } from "./support/build-fixture.js";
 import { readSnapshot, writeSnapshot } from "../src/content/snapshot.js";
 import { NzfAggregateError, type NzfError } from "../src/core/errors.js";
 
@@ -17,16 +16,6 @@ const fixtures: Fixture[] = [];
 afterAll(async () => {
   await Promise.all(fixtures.map((f) => f.cleanup()));
 });
-
-async function treeHashes(dir: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const file = join(entry.parentPath, entry.name);
-    out[file.slice(dir.length + 1)] = createHash("sha1").update(await readFile(file)).digest("hex");
-  }
-  return out;
-}
 
 async function fixture(input: Parameters<typeof createFixture>[0]): Promise<Fixture> {
   const f = await createFixture(input);
@@ -46,8 +35,8 @@ describe("rendering in worker threads", () => {
     // Only the pooled build compiled the worker: the pool really ran.
     expect(existsSync(join(pooled.config.workDir, "render-worker", "record.json"))).toBe(true);
     expect(existsSync(join(single.config.workDir, "render-worker"))).toBe(false);
-    const hashesA = await treeHashes(pooled.config.outDir);
-    const hashesB = await treeHashes(single.config.outDir);
+    const hashesA = await siteFileHashes(pooled.config.outDir);
+    const hashesB = await siteFileHashes(single.config.outDir);
     expect(Object.keys(hashesA).length).toBeGreaterThan(80);
     expect(hashesA).toEqual(hashesB);
     const recordA = JSON.parse(await readFile(join(pooled.config.workDir, "last-build.json"), "utf8"));
@@ -67,7 +56,7 @@ describe("rendering in worker threads", () => {
     const snapshotFile = join(contentDir, "nzf-broken", "snapshot.json");
     await writeSnapshot(snapshotFile, sample);
     expect((await f.run({ renderPoolMinPages: 1 })).renderedInWorkers).toBeGreaterThan(50);
-    const before = await treeHashes(f.config.outDir);
+    const before = await siteFileHashes(f.config.outDir);
 
     // A null paragraph in every case's body makes the case template throw.
     const cases = sample.documents.filter((d) => d.type === "case");
@@ -86,6 +75,6 @@ describe("rendering in worker threads", () => {
       expect(failure!.code).toBe("RENDER_FAILED");
       expect(failure!.subject).toBe(`case/${doc.uid}/index.html`);
     }
-    expect(await treeHashes(f.config.outDir)).toEqual(before);
+    expect(await siteFileHashes(f.config.outDir)).toEqual(before);
   });
 });

@@ -88,13 +88,10 @@ export interface ScheduledCharge {
   amountCents: number;
 }
 
-/** `POST /donations` 201 response body. */
-export interface DonationCreated {
+/** What a donation charges, as both responses report it. */
+export interface DonationCharges {
   donationId: string;
   reference: string;
-  clientSecret: string;
-  /** "payment": the first charge is today (PaymentIntent). "setup": the first charge is later (SetupIntent). */
-  intentType: "payment" | "setup";
   currency: Currency;
   frequency: Frequency;
   /** Per charge: the gift, the covered fee (0 without coverFees) and what the card is charged. */
@@ -109,23 +106,20 @@ export interface DonationCreated {
   scheduleTotalCents: number | null;
 }
 
+/** `POST /donations` 201 response body. */
+export interface DonationCreated extends DonationCharges {
+  clientSecret: string;
+  /** "payment": the first charge is today (PaymentIntent). "setup": the first charge is later (SetupIntent). */
+  intentType: "payment" | "setup";
+}
+
 export const DONATION_STATUSES = ["succeeded", "processing", "requires_payment_method", "failed"] as const;
 export type DonationStatus = (typeof DONATION_STATUSES)[number];
 
 /** `GET /donations/{id}` 200 response body: what the thank-you page shows. No donor details. */
-export interface DonationState {
-  donationId: string;
-  reference: string;
+export interface DonationState extends DonationCharges {
   status: DonationStatus;
   fund: Fund;
-  frequency: Frequency;
-  currency: Currency;
-  amountCents: number;
-  feeCents: number;
-  totalCents: number;
-  schedule: ScheduledCharge[];
-  openEnded: boolean;
-  scheduleTotalCents: number | null;
   createdAt: string;
 }
 

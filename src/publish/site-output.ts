@@ -58,10 +58,12 @@ export class SiteOutput {
   }
 
   /**
-   * Adds new content for `file`. With `unlessSame`, content identical to the published file is kept
+   * Adds new content for `file`. A content-hashed name that is published already is kept (the same
+   * name means the same bytes). With `unlessSame`, content identical to the published file is kept
    * as published instead (for small site files that most builds regenerate unchanged).
    */
-  async put(file: string, data: string | Buffer, options: { unlessSame?: boolean } = {}): Promise<void> {
+  async put(file: string, data: string | Buffer, options: { unlessSame?: boolean; hashedName?: boolean } = {}): Promise<void> {
+    if (options.hashedName && this.published.has(file)) return this.keep(file);
     if (options.unlessSame && this.published.has(file)) {
       const current = await readFile(join(this.outDir, file)).catch(() => null);
       if (current && current.equals(typeof data === "string" ? Buffer.from(data) : data)) return this.keep(file);

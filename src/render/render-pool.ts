@@ -55,7 +55,10 @@ function workersFor(file: string, count: number): Worker[] {
     const worker = new Worker(file, { env: { ...process.env, NODE_ENV: "production" } });
     worker.unref();
     // A worker that dies leaves the pool; the next build starts another.
-    worker.once("exit", () => workers.splice(workers.indexOf(worker) >>> 0, 1));
+    worker.once("exit", () => {
+      const index = workers.indexOf(worker);
+      if (index !== -1) workers.splice(index, 1);
+    });
     worker.on("error", () => undefined);
     workers.push(worker);
   }

@@ -3,7 +3,8 @@
  * (inside .nzf-cache so the compiled templates resolve react from node_modules), so test files can
  * run in parallel.
  */
-import { mkdtemp, rm, mkdir } from "node:fs/promises";
+import { mkdtemp, rm, mkdir, readdir, readFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
 import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
 import { build, type BuildDeps, type BuildResult } from "../../src/build.js";
@@ -45,4 +46,15 @@ export async function sitePagePaths(dir: string): Promise<string[]> {
   const fg = (await import("fast-glob")).default;
   const files = await fg("**/*.html", { cwd: dir });
   return files.map((f) => (f === "index.html" ? "/" : f.endsWith("/index.html") ? `/${f.slice(0, -"index.html".length)}` : `/${f}`)).sort();
+}
+
+/** Every file of a built site (relative path → sha1 of its bytes), to compare two builds byte for byte. */
+export async function siteFileHashes(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = join(entry.parentPath, entry.name);
+    out[file.slice(dir.length + 1)] = createHash("sha1").update(await readFile(file)).digest("hex");
+  }
+  return out;
 }
