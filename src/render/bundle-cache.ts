@@ -4,7 +4,7 @@
  * esbuild is not run at all. This is what makes a no-change rebuild cheap.
  */
 import { createHash } from "node:crypto";
-import { readFile, writeFile, mkdir, rm } from "node:fs/promises";
+import { readFile, writeFile, mkdir, rm, stat } from "node:fs/promises";
 import { identityOf } from "../core/fs.js";
 import { join, resolve } from "node:path";
 
@@ -49,18 +49,54 @@ export async function hashInputs(root: string, inputs: string[]): Promise<Record
   return hashes;
 }
 
-export async function readBundleRecord<T>(file: string, root: string): Promise<BundleRecord<T> | null> {
+/** What a compile starts from: the previous record if it is still good, and its inputs' hashes now. */
+export interface BundleStart<T> {
+  /** The previous record, when none of its inputs changed (the bundler need not run). */
+  reusable: BundleRecord<T> | null;
+  /** The previous record's inputs hashed before the bundler reads them. */
+  before: Record<string, string>;
+  /** When the compile started (Date.now(), the clock file times are set by). */
+  startedAt: number;
+}
+
+/** Marks an input whose content may differ from what the bundler read: never equal to a real hash. */
+export const CHANGED_DURING_BUILD = "changed-during-build";
+
+export async function startBundle<T>(file: string, root: string): Promise<BundleStart<T>> {
+  const startedAt = Date.now();
   let record: BundleRecord<T>;
   try {
     record = JSON.parse(await readFile(file, "utf8")) as BundleRecord<T>;
   } catch {
-    return null;
+    return { reusable: null, before: {}, startedAt };
   }
-  const current = await hashInputs(root, Object.keys(record.inputs));
-  for (const [input, hash] of Object.entries(record.inputs)) {
-    if (current[input] !== hash) return null;
-  }
-  return record;
+  const before = await hashInputs(root, Object.keys(record.inputs));
+  const unchanged = Object.entries(record.inputs).every(([input, hash]) => before[input] === hash);
+  return { reusable: unchanged ? record : null, before, startedAt };
+}
+
+/**
+ * The inputs' hashes once the bundler has finished. A file saved while the bundler ran may have been
+ * read in its old state (an editor truncates, then writes), so hashing it now would record content
+ * the bundle was not built from, and every later build would reuse the stale bundle. Such inputs are
+ * recorded as CHANGED_DURING_BUILD, so the next build compiles again: an input whose hash moved
+ * since the start, or a new input whose file was modified within a second of the start (file times
+ * can be that coarse).
+ */
+export async function hashInputsAfterBuild(root: string, inputs: string[], start: BundleStart<unknown>): Promise<Record<string, string>> {
+  const hashes = await hashInputs(root, inputs);
+  await Promise.all(
+    Object.keys(hashes).map(async (input) => {
+      const before = start.before[input];
+      if (before !== undefined) {
+        if (before !== hashes[input]) hashes[input] = CHANGED_DURING_BUILD;
+        return;
+      }
+      const modified = await stat(resolve(root, input)).then((s) => s.mtimeMs, () => Infinity);
+      if (modified > start.startedAt - 1000) hashes[input] = CHANGED_DURING_BUILD;
+    }),
+  );
+  return hashes;
 }
 
 export async function writeBundleRecord<T>(file: string, record: BundleRecord<T>): Promise<void> {

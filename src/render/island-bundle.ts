@@ -15,7 +15,7 @@ import { readdir } from "node:fs/promises";
 import { basename, join, relative } from "node:path";
 import type { BuildOptions, Metafile, Plugin } from "esbuild";
 import { NzfError } from "../core/errors.js";
-import { clearDir, hashInputs, readBundleRecord, writeBundleRecord } from "./bundle-cache.js";
+import { clearDir, hashInputsAfterBuild, startBundle, writeBundleRecord } from "./bundle-cache.js";
 import { runEsbuild, type BundlerContexts } from "./bundler-contexts.js";
 
 export interface ClientAsset {
@@ -80,7 +80,8 @@ export async function bundleClient(options: BundleClientOptions): Promise<{ bund
   // A new island file or a changed public setting invalidates the cache even when no bundled file changed.
   // The alias is part of the key: a bundle built with another framework is never reused.
   const envKey = JSON.stringify({ env: options.publicEnv ?? {}, islands, scripts, alias: ISLAND_ALIAS });
-  const previous = await readBundleRecord<{ bundle: ClientBundle; envKey: string }>(recordFile, options.root);
+  const start = await startBundle<{ bundle: ClientBundle; envKey: string }>(recordFile, options.root);
+  const previous = start.reusable;
   if (previous && previous.result.envKey === envKey) return { bundle: previous.result.bundle, outDir, cached: true };
   const islandEntries: Record<string, string> = {};
   for (const name of islands) islandEntries[name] = `nzf-island:${name}`;
@@ -150,7 +151,7 @@ export async function bundleClient(options: BundleClientOptions): Promise<{ bund
     else bundle.scripts[name] = asset;
   }
   bundle.files.sort();
-  const inputs = await hashInputs(options.root, Object.keys(metafile.inputs));
+  const inputs = await hashInputsAfterBuild(options.root, Object.keys(metafile.inputs), start);
   await writeBundleRecord(recordFile, { inputs, result: { bundle, envKey } });
   return { bundle, outDir, cached: false };
 }

@@ -9,7 +9,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { NzfError } from "../core/errors.js";
-import { hashInputs, readBundleRecord, writeBundleRecord } from "./bundle-cache.js";
+import { hashInputsAfterBuild, startBundle, writeBundleRecord } from "./bundle-cache.js";
 import type { RenderInput, RenderOutput } from "./types.js";
 import { exists } from "../core/fs.js";
 import { runEsbuild, type BundlerContexts } from "./bundler-contexts.js";
@@ -46,7 +46,8 @@ export interface NodeModuleBundle {
  */
 export async function compileNodeModule(root: string, dir: string, entry: string, name: string, what: string, contexts?: BundlerContexts): Promise<NodeModuleBundle> {
   const recordFile = join(dir, "record.json");
-  const previous = await readBundleRecord<{ file: string; hash: string }>(recordFile, root);
+  const start = await startBundle<{ file: string; hash: string }>(recordFile, root);
+  const previous = start.reusable;
   if (previous && (await exists(previous.result.file))) return { ...previous.result, inputs: Object.keys(previous.inputs), cached: true };
   let result;
   try {
@@ -74,7 +75,7 @@ export async function compileNodeModule(root: string, dir: string, entry: string
   const file = join(dir, `${name}-${hash}.mjs`);
   await mkdir(dir, { recursive: true });
   if (!(await exists(file))) await writeFile(file, code);
-  const inputs = await hashInputs(root, Object.keys(result.metafile!.inputs));
+  const inputs = await hashInputsAfterBuild(root, Object.keys(result.metafile!.inputs), start);
   await writeBundleRecord(recordFile, { inputs, result: { file, hash } });
   return { file, hash, inputs: Object.keys(inputs), cached: false };
 }

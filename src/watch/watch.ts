@@ -27,7 +27,7 @@ export interface WatchOptions {
 export interface WatchSession {
   url: string;
   server: StaticServer;
-  /** Resolves with the first rebuild that starts after this call (for tests). */
+  /** Resolves with the first rebuild that starts after this call and saw every change made before it ended (for tests). */
   nextBuild(): Promise<BuildResult | Error>;
   /** Resolves when no rebuild is running or waiting (for tests). */
   settled(): Promise<void>;
@@ -67,6 +67,9 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
       logger.error("watch", `${text}\n        the last good site is still served; fix the error and save again`);
       live.showError(text);
     }
+    // Files saved while this build ran may not be in it (an editor truncates, then writes): the build
+    // that follows has them, so a waiter is answered by that one instead.
+    if (changed.size > 0) return;
     for (const waiter of [...waiters]) {
       if (waiter.after < number) {
         waiters.splice(waiters.indexOf(waiter), 1);

@@ -41,11 +41,19 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
+/**
+ * Saves the way some editors do, truncating the file and then writing it, with a pause longer than
+ * the debounce between the two, so a rebuild starts on the empty file. The next good save must
+ * still win: watch mode answers with the build that saw the whole save.
+ */
 async function saveAndWait(file: string, change: (text: string) => string): Promise<BuildResult | Error> {
   await session.settled();
   const next = session.nextBuild();
   const path = join(root, file);
-  await writeFile(path, change(await readFile(path, "utf8")));
+  const text = change(await readFile(path, "utf8"));
+  await writeFile(path, "");
+  await new Promise((r) => setTimeout(r, 100));
+  await writeFile(path, text);
   return next;
 }
 
