@@ -123,7 +123,7 @@ export async function benchSite(options: SiteBenchOptions): Promise<void> {
       shared.push(run.ms);
       sharedResult = run.result;
     }
-    print(`site    shared component (layout) saved → rebuilt: ${s(median(shared))} — ${sharedResult.pagesRebuilt} pages rewritten; stages ms: ${stageLine(sharedResult)}`);
+    print(`site    shared component (layout) saved → rebuilt: ${s(median(shared))} — ${sharedResult.pagesRebuilt} pages rewritten, ${sharedResult.bodiesReused} of them framed around bodies kept from the last build; stages ms: ${stageLine(sharedResult)}`);
 
     const webhook: number[] = [];
     const afterFetch: number[] = [];

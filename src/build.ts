@@ -16,6 +16,7 @@ import { bundleClient } from "./render/island-bundle.js";
 import type { BundlerContexts } from "./render/bundler-contexts.js";
 import { loadTemplates } from "./render/template-bundle.js";
 import { buildStylesheet } from "./render/styles.js";
+import { bodyCacheFor, contentVersions } from "./render/body-cache.js";
 import { renderAndWrite, type RenderedPage } from "./render/render-stage.js";
 import { changedDependencies, documentHashes, isAffected, listSignatures, type ContentState } from "./render/dependencies.js";
 import { readBuildRecord, writeBuildRecord, type BuildRecord } from "./publish/incremental.js";
@@ -47,6 +48,8 @@ export interface BuildResult {
   pagesRebuilt: number;
   /** Pages rendered in worker threads (the rest rendered in the build's thread). */
   renderedInWorkers: number;
+  /** Pages framed around a body rendered by an earlier build of this process (src/render/body-cache.ts). */
+  bodiesReused: number;
   images: number;
   /** False when nothing changed since the last build and dist/ was left as it was. */
   published: boolean;
@@ -124,7 +127,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   if (incremental && last.key === key) {
     const ms = performance.now() - started;
     logger.info("build", `Nothing changed: ${config.outDir} is up to date (${pages.length} pages) in ${formatMs(ms)}`);
-    return { pages: pages.length, pagesRebuilt: 0, renderedInWorkers: 0, images: images.count, published: false, ms, stages, snapshot: { name: content.name, ref: snapshot.ref, documents: snapshot.documents.length }, outDir: config.outDir };
+    return { pages: pages.length, pagesRebuilt: 0, renderedInWorkers: 0, bodiesReused: 0, images: images.count, published: false, ms, stages, snapshot: { name: content.name, ref: snapshot.ref, documents: snapshot.documents.length }, outDir: config.outDir };
   }
   // Pages whose recorded dependencies did not change keep their published HTML without rendering.
   const sameGlobals = incremental && last.globalKey === globalKey;
@@ -136,13 +139,17 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   const secrets = createSecretScan();
   const spares = new SpareFiles(spareDirFor(config.outDir));
   const output = await createSiteOutput({ stagingDir: stagingDirFor(config.outDir), outDir: config.outDir, published, inspect: secrets.scanText, spares });
-  const renderTimings = { renderMs: 0, inWorkers: 0 };
+  const renderTimings = { renderMs: 0, inWorkers: 0, bodiesReused: 0 };
   let rendered: RenderedPage[];
   try {
     const assets = { css: [stylesheet.url], islands: client.bundle.islands, scripts: client.bundle.scripts };
     const site = { siteUrl: config.siteUrl, repository: config.repository, public: publicConfig };
     // Render workers read the snapshot from its file; one that is not from a file renders here.
     const origin = snapshotOrigin(snapshot);
+    // Bodies from this process's earlier builds are reused only if made from the same sources and content.
+    const bodyKey = hashOf([templates.bodyHash, images.files.map((f) => f.to), site]);
+    const bodies = bodyCacheFor(config.outDir, bodyKey, contentVersions(contentState));
+    bodies.keepOnly(new Set(pages.map((p) => p.file)));
     const previousHashes = incremental ? Object.fromEntries(Object.entries(last!.pages).map(([file, page]) => [file, page.hash])) : undefined;
     rendered = await stage("render", async () =>
       renderAndWrite({
@@ -154,6 +161,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
         assets,
         output,
         previousHashes,
+        bodies,
         poolMinPages: deps.renderPoolMinPages,
         pool: origin ? { root: config.root, workDir: config.workDir, init: { templateFile: templates.file, snapshot: origin, manifests: images.manifests, site, assets } } : undefined,
         timings: renderTimings,
@@ -163,7 +171,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
     await stage("assets", async () => {
       // Content-hashed names: one that is published already has the same bytes and is kept.
       await output.put(stylesheet.file, stylesheet.css, { hashedName: true });
-      for (const file of client.bundle.files) await output.adopt(`_islands/${file}`, join(client.outDir, file), { hashedName: true });
+      for (const file of client.bundle.files) await output.adopt(`_islands/${file.path}`, file.from, { hashedName: true });
       for (const image of images.files) await output.adopt(image.to, image.from, { hashedName: true });
       // Pages kept from the live site bring their facts from the record; rendered pages from this render.
       const kept = incremental ? Object.entries(last!.pages).flatMap(([file, record]) => (record.facts ? [[file, record.facts] as const] : [])) : [];
@@ -192,5 +200,5 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   for (const [name, t] of Object.entries(stages)) logger.debug("build", `${name.padEnd(9)} ${formatMs(t)}`);
   const rebuiltNote = pagesRebuilt === pages.length ? "" : ` (${pagesRebuilt} rewritten, ${toRender.length} rendered)`;
   logger.info("build", `Built ${pages.length} pages${rebuiltNote}, ${images.count} images in ${formatMs(ms)} → ${config.outDir}`);
-  return { pages: pages.length, pagesRebuilt, renderedInWorkers: renderTimings.inWorkers, images: images.count, published: true, ms, stages, snapshot: { name: content.name, ref: snapshot.ref, documents: snapshot.documents.length }, outDir: config.outDir };
+  return { pages: pages.length, pagesRebuilt, renderedInWorkers: renderTimings.inWorkers, bodiesReused: renderTimings.bodiesReused, images: images.count, published: true, ms, stages, snapshot: { name: content.name, ref: snapshot.ref, documents: snapshot.documents.length }, outDir: config.outDir };
 }

@@ -3,8 +3,9 @@
  * esbuild and calls `renderPage` for every page. Everything that touches React lives on this side,
  * so React is loaded once, in production mode, by the bundle.
  */
+import { createElement } from "react";
 import { renderToString } from "react-dom/server";
-import type { RenderInput, RenderOutput, TemplateContext } from "../src/render/types.js";
+import type { PageBody, PageFrame, RenderInput, RenderOutput, TemplateContext } from "../src/render/types.js";
 import { createIslandCollector, IslandCollectorContext } from "../src/render/islands.js";
 import type { Template } from "./template.js";
 import { renderDocument } from "./document.js";
@@ -49,30 +50,52 @@ export const TEMPLATES: Record<string, Template> = {
   redirect,
 };
 
-export function renderPage(input: RenderInput): RenderOutput {
+/** Stands where the page's body goes while the frame is rendered: text is escaped, so no content can forge it. */
+const BODY_SLOT = "<nzf-body-slot></nzf-body-slot>";
+
+function contextOf(input: RenderInput): { template: Template; ctx: TemplateContext } {
   const template = TEMPLATES[input.page.template];
   if (!template) throw new Error(`No template named "${input.page.template}" in templates/entry.tsx`);
   const doc = input.page.documentId ? input.graph.byId(input.page.documentId) : undefined;
   const global = input.graph.single("global", input.page.lang);
-  const ctx: TemplateContext = { page: input.page, doc, global, graph: input.graph, images: input.images, site: input.site, link: input.graph.resolveLink };
+  return { template, ctx: { page: input.page, doc, global, graph: input.graph, images: input.images, site: input.site, link: input.graph.resolveLink } };
+}
+
+/**
+ * What the page's own template renders: its main content and its metadata. It does not depend on
+ * the layout or the document head, so the render stage may reuse it when only those changed
+ * (src/render/body-cache.ts).
+ */
+export function renderBody(input: RenderInput): PageBody {
+  const { template, ctx } = contextOf(input);
   const collector = createIslandCollector();
-  const body = renderToString(
+  const html = renderToString(
     <IslandCollectorContext.Provider value={collector}>
-      {template.bare ? <template.Body ctx={ctx} /> : (
-        <Layout ctx={ctx}>
-          <template.Body ctx={ctx} />
-        </Layout>
-      )}
+      <template.Body ctx={ctx} />
     </IslandCollectorContext.Provider>,
   );
-  const meta = template.meta(ctx);
-  const g = dataOf(global);
+  return { html, islands: collector.names, islandCount: collector.count, meta: template.meta(ctx) };
+}
+
+/** The page around its body: the layout (skip link, header, footer) and the HTML document with its head. */
+export function renderFrame(input: RenderInput, body: PageBody): PageFrame {
+  const { template, ctx } = contextOf(input);
+  // The layout's own islands, if it ever has any, are numbered after the body's.
+  const collector = { names: [...body.islands], count: body.islandCount };
+  const shell = template.bare
+    ? BODY_SLOT
+    : renderToString(
+        <IslandCollectorContext.Provider value={collector}>
+          <Layout ctx={ctx}>{createElement("nzf-body-slot")}</Layout>
+        </IslandCollectorContext.Provider>,
+      );
+  const g = dataOf(ctx.global);
   const defaultImage = image(g, "default_social_image");
   const processedDefault = defaultImage ? input.images.get(defaultImage.url, "constrained") : undefined;
   const html = renderDocument({
     input,
-    meta,
-    body,
+    meta: body.meta,
+    body: shell,
     islands: collector.names,
     siteName: str(g, "site_name") || "National Zakat Foundation",
     defaultDescription: str(g, "default_meta_description"),
@@ -80,5 +103,13 @@ export function renderPage(input: RenderInput): RenderOutput {
       ? { url: processedDefault?.src ?? defaultImage.url, width: processedDefault?.width ?? defaultImage.width, height: processedDefault?.height ?? defaultImage.height, alt: defaultImage.alt }
       : undefined,
   });
-  return { html, islands: collector.names, meta };
+  const at = html.indexOf(BODY_SLOT);
+  if (at === -1 || html.indexOf(BODY_SLOT, at + 1) !== -1) throw new Error("templates/components/layout.tsx must render its children exactly once");
+  return { before: html.slice(0, at), after: html.slice(at + BODY_SLOT.length), islands: collector.names };
+}
+
+export function renderPage(input: RenderInput): RenderOutput {
+  const body = renderBody(input);
+  const frame = renderFrame(input, body);
+  return { html: frame.before + body.html + frame.after, islands: frame.islands, meta: body.meta };
 }

@@ -27,11 +27,17 @@ export interface ClientAsset {
   bytes: number;
 }
 
+/** A file of the browser bundles: its path under /_islands/ and where it was written. */
+export interface ClientFile {
+  path: string;
+  from: string;
+}
+
 export interface ClientBundle {
   islands: Record<string, ClientAsset>;
   scripts: Record<string, ClientAsset>;
-  /** Output files relative to the bundle folder (copied into dist/_islands). */
-  files: string[];
+  /** Output files, published under dist/_islands. */
+  files: ClientFile[];
 }
 
 const PUBLIC_PATH = "/_islands";
@@ -71,55 +77,76 @@ export interface BundleClientOptions {
   contexts?: BundlerContexts;
 }
 
-export async function bundleClient(options: BundleClientOptions): Promise<{ bundle: ClientBundle; outDir: string; cached: boolean }> {
+/** One esbuild run of the browser code, cached on its own record: a template edit recompiles the scripts (the preview renders templates), not the islands. */
+interface BrowserRun {
+  kind: "islands" | "scripts";
+  entryPoints: Record<string, string>;
+  extra: Partial<BuildOptions>;
+}
+
+export async function bundleClient(options: BundleClientOptions): Promise<{ bundle: ClientBundle; cached: boolean }> {
   const clientDir = join(options.root, "src/client");
-  const outDir = join(options.cacheDir, "out");
-  const recordFile = join(options.cacheDir, "record.json");
   const islands = (await listEntries(join(clientDir, "islands"), /\.tsx?$/)).map((f) => basename(f).replace(/\.tsx?$/, ""));
   const scripts = (await listEntries(join(clientDir, "entries"), /\.tsx?$/)).map((f) => basename(f).replace(/\.tsx?$/, ""));
-  // A new island file or a changed public setting invalidates the cache even when no bundled file changed.
+  const runs: BrowserRun[] = [
+    { kind: "islands", entryPoints: Object.fromEntries(islands.map((name) => [name, `nzf-island:${name}`])), extra: { alias: { ...ISLAND_ALIAS }, plugins: [islandEntryPlugin(clientDir)] } },
+    { kind: "scripts", entryPoints: Object.fromEntries(scripts.map((name) => [name, join(clientDir, "entries", `${name}.ts`)])), extra: {} },
+  ];
+  const results = await Promise.all(runs.filter((run) => Object.keys(run.entryPoints).length).map((run) => bundleRun(run, options)));
+  const bundle: ClientBundle = { islands: {}, scripts: {}, files: [] };
+  for (const result of results) {
+    Object.assign(bundle[result.kind], result.assets);
+    bundle.files.push(...result.files);
+  }
+  // Both runs publish into one folder; their chunks have content-hashed names, so the same name is the same file.
+  bundle.files = [...new Map(bundle.files.map((f) => [f.path, f])).values()].sort((a, b) => a.path.localeCompare(b.path));
+  return { bundle, cached: results.every((r) => r.cached) };
+}
+
+interface RunResult {
+  kind: BrowserRun["kind"];
+  assets: Record<string, ClientAsset>;
+  files: ClientFile[];
+  cached: boolean;
+}
+
+async function bundleRun(run: BrowserRun, options: BundleClientOptions): Promise<RunResult> {
+  const cacheDir = join(options.cacheDir, run.kind);
+  const outDir = join(cacheDir, "out");
+  const recordFile = join(cacheDir, "record.json");
+  // A new entry file or a changed public setting invalidates the cache even when no bundled file changed.
   // The alias is part of the key: a bundle built with another framework is never reused.
-  const envKey = JSON.stringify({ env: options.publicEnv ?? {}, islands, scripts, alias: ISLAND_ALIAS });
-  const start = await startBundle<{ bundle: ClientBundle; envKey: string }>(recordFile, options.root);
+  const envKey = JSON.stringify({ env: options.publicEnv ?? {}, entries: Object.keys(run.entryPoints), alias: run.extra.alias ?? null });
+  const start = await startBundle<{ result: RunResult; envKey: string }>(recordFile, options.root);
   const previous = start.reusable;
-  if (previous && previous.result.envKey === envKey) return { bundle: previous.result.bundle, outDir, cached: true };
-  const islandEntries: Record<string, string> = {};
-  for (const name of islands) islandEntries[name] = `nzf-island:${name}`;
-  const scriptEntries: Record<string, string> = {};
-  for (const name of scripts) scriptEntries[name] = join(clientDir, "entries", `${name}.ts`);
+  if (previous && previous.result.envKey === envKey) return { ...previous.result.result, cached: true };
 
   await clearDir(outDir);
   const define: Record<string, string> = { "process.env.NODE_ENV": '"production"' };
   for (const [key, value] of Object.entries(options.publicEnv ?? {})) define[`process.env.${key}`] = JSON.stringify(value);
-  const common: BuildOptions = {
-    absWorkingDir: options.root,
-    outdir: outDir,
-    bundle: true,
-    splitting: true,
-    format: "esm",
-    platform: "browser",
-    target: ["es2020", "chrome100", "safari15", "firefox100"],
-    minify: true,
-    metafile: true,
-    write: true,
-    entryNames: "[name]-[hash]",
-    chunkNames: "chunks/[name]-[hash]",
-    jsx: "automatic",
-    define,
-    legalComments: "none",
-    logLevel: "silent",
-  };
   let metafile: Metafile;
   try {
-    const runs = await Promise.all([
-      islands.length ? runEsbuild(options.contexts, "client:islands", { ...common, entryPoints: islandEntries, alias: { ...ISLAND_ALIAS }, plugins: [islandEntryPlugin(clientDir)] }) : null,
-      scripts.length ? runEsbuild(options.contexts, "client:scripts", { ...common, entryPoints: scriptEntries }) : null,
-    ]);
-    metafile = { inputs: {}, outputs: {} };
-    for (const run of runs) {
-      Object.assign(metafile.inputs, run?.metafile?.inputs);
-      Object.assign(metafile.outputs, run?.metafile?.outputs);
-    }
+    const result = await runEsbuild(options.contexts, `client:${run.kind}`, {
+      absWorkingDir: options.root,
+      outdir: outDir,
+      bundle: true,
+      splitting: true,
+      format: "esm",
+      platform: "browser",
+      target: ["es2020", "chrome100", "safari15", "firefox100"],
+      minify: true,
+      metafile: true,
+      write: true,
+      entryNames: "[name]-[hash]",
+      chunkNames: "chunks/[name]-[hash]",
+      jsx: "automatic",
+      define,
+      legalComments: "none",
+      logLevel: "silent",
+      entryPoints: run.entryPoints,
+      ...run.extra,
+    });
+    metafile = result.metafile!;
   } catch (error) {
     const messages = (error as { errors?: { text: string; location?: { file: string; line: number } }[] }).errors ?? [];
     const detail = messages.map((m) => `${m.location ? `${m.location.file}:${m.location.line}: ` : ""}${m.text}`).join("\n  ");
@@ -128,7 +155,8 @@ export async function bundleClient(options: BundleClientOptions): Promise<{ bund
 
   const outputs = metafile.outputs;
   const sizes = new Map(Object.entries(outputs).map(([file, out]) => [file, out.bytes]));
-  const urlOf = (file: string) => `${PUBLIC_PATH}/${relative(outDir, join(options.root, file)).split("\\").join("/")}`;
+  const publicPath = (file: string) => relative(outDir, join(options.root, file)).split("\\").join("/");
+  const urlOf = (file: string) => `${PUBLIC_PATH}/${publicPath(file)}`;
   const closure = (file: string, seen = new Set<string>()): Set<string> => {
     for (const imp of outputs[file]?.imports ?? []) {
       if (imp.kind === "import-statement" && !seen.has(imp.path)) {
@@ -138,20 +166,18 @@ export async function bundleClient(options: BundleClientOptions): Promise<{ bund
     }
     return seen;
   };
-  const bundle: ClientBundle = { islands: {}, scripts: {}, files: [] };
+  const result: RunResult = { kind: run.kind, assets: {}, files: [], cached: false };
   for (const [file, out] of Object.entries(outputs)) {
     if (file.endsWith(".map")) continue;
-    bundle.files.push(relative(outDir, join(options.root, file)));
+    result.files.push({ path: publicPath(file), from: join(options.root, file) });
     // Dynamically imported modules (Amplify, Stripe's loader) are entry points to esbuild too, but live in chunks/.
     if (!out.entryPoint || file.includes("/chunks/")) continue;
     const name = basename(file).replace(/-[A-Z0-9]+\.js$/, "");
     const deps = [...closure(file)].sort();
-    const asset: ClientAsset = { src: urlOf(file), imports: deps.map(urlOf), bytes: out.bytes + deps.reduce((n, d) => n + (sizes.get(d) ?? 0), 0) };
-    if (out.entryPoint.startsWith("nzf-island:")) bundle.islands[name] = asset;
-    else bundle.scripts[name] = asset;
+    result.assets[name] = { src: urlOf(file), imports: deps.map(urlOf), bytes: out.bytes + deps.reduce((n, d) => n + (sizes.get(d) ?? 0), 0) };
   }
-  bundle.files.sort();
+  result.files.sort((a, b) => a.path.localeCompare(b.path));
   const inputs = await hashInputsAfterBuild(options.root, Object.keys(metafile.inputs), start);
-  await writeBundleRecord(recordFile, { inputs, result: { bundle, envKey } });
-  return { bundle, outDir, cached: false };
+  await writeBundleRecord(recordFile, { inputs, result: { result, envKey } });
+  return result;
 }

@@ -2,17 +2,30 @@
  * Renders one page through a tracking view of the content graph: its HTML, everything it read from
  * the content (its dependencies), and what the site files need from it. The same function runs in
  * the build's own thread and in the render workers (src/render/render-worker.ts).
+ *
+ * A page is its template's body inside a frame (layout and document head). Both are tracked
+ * separately, so a body rendered earlier can be framed again without rendering it (see
+ * src/render/body-cache.ts): after a layout edit, no page body renders.
  */
 import { createHash } from "node:crypto";
 import type { ContentGraph } from "../content/graph.js";
 import type { PageEntry } from "./pages.js";
 import type { TemplateModule } from "./template-bundle.js";
-import type { ImageLookup, PageMeta, SiteAssets, SiteSettings } from "./types.js";
+import type { ImageLookup, PageBody, PageMeta, SiteAssets, SiteSettings } from "./types.js";
 import { createTrackingSession, type Dependency } from "./dependencies.js";
-import { pageFactsOf, type PageFacts } from "./page-facts.js";
+import { framedPageFactsOf, inlineFactsOf, type InlineFacts, type PageFacts } from "./page-facts.js";
+
+/** A rendered body with what it read and its inline hashes: everything needed to frame it again. */
+export interface RenderedBody extends PageBody {
+  deps: string[];
+  facts: InlineFacts;
+}
 
 export interface PageRender {
-  html: string;
+  /** The page's HTML is before + body.html + after (kept in parts so the body is not copied). */
+  before: string;
+  after: string;
+  body: RenderedBody;
   /** sha1 of the HTML, to skip writing a page identical to the published one. */
   hash: string;
   /** Everything the page read from the content graph, sorted. */
@@ -22,18 +35,29 @@ export interface PageRender {
   facts: PageFacts;
 }
 
+export const htmlOf = (render: PageRender): string => render.before + render.body.html + render.after;
+
 export interface PageRenderer {
-  render(page: PageEntry): PageRender;
+  /** Renders the page; with `body`, only the frame around that earlier rendered body. */
+  render(page: PageEntry, body?: RenderedBody): PageRender;
 }
 
 export function createPageRenderer(input: { module: TemplateModule; graph: ContentGraph; images: ImageLookup; site: SiteSettings; assets: SiteAssets }): PageRenderer {
   const tracking = createTrackingSession(input.graph);
+  const inputFor = (page: PageEntry, deps: Set<Dependency>) => ({ page, graph: tracking.graphFor(deps), images: input.images, site: input.site, assets: input.assets });
   return {
-    render(page) {
-      const deps = new Set<Dependency>();
-      const out = input.module.renderPage({ page, graph: tracking.graphFor(deps), images: input.images, site: input.site, assets: input.assets });
-      const hash = createHash("sha1").update(out.html).digest("hex");
-      return { html: out.html, hash, deps: [...deps].sort(), islands: out.islands, meta: out.meta, facts: pageFactsOf(out.html) };
+    render(page, earlier) {
+      let body = earlier;
+      if (!body) {
+        const deps = new Set<Dependency>();
+        const rendered = input.module.renderBody(inputFor(page, deps));
+        body = { ...rendered, deps: [...deps].sort(), facts: inlineFactsOf(rendered.html) };
+      }
+      const frameDeps = new Set<Dependency>();
+      const frame = input.module.renderFrame(inputFor(page, frameDeps), body);
+      const hash = createHash("sha1").update(frame.before).update(body.html).update(frame.after).digest("hex");
+      const deps = [...new Set<string>([...body.deps, ...frameDeps])].sort();
+      return { before: frame.before, after: frame.after, body, hash, deps, islands: frame.islands, meta: body.meta, facts: framedPageFactsOf(frame.before, body.facts, frame.after) };
     },
   };
 }

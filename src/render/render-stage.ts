@@ -15,7 +15,8 @@ import type { TemplateModule } from "./template-bundle.js";
 import type { ImageLookup, PageMeta, SiteAssets, SiteSettings } from "./types.js";
 import type { PageFacts } from "./page-facts.js";
 import type { SiteOutput } from "../publish/site-output.js";
-import { createPageRenderer, describeRenderFailure, type PageRender } from "./render-page.js";
+import { createPageRenderer, describeRenderFailure, htmlOf, type PageRender, type PageRenderer, type RenderedBody } from "./render-page.js";
+import type { BodyCache } from "./body-cache.js";
 import { renderInWorkers, type PoolOptions } from "./render-pool.js";
 
 export interface RenderedPage {
@@ -46,8 +47,10 @@ export interface RenderStageInput {
   pool?: Omit<PoolOptions, "workers">;
   /** Render in workers from this many pages (POOL_MIN_PAGES unless set). */
   poolMinPages?: number;
+  /** Bodies rendered by earlier builds of this process: a page whose body is still good is only framed again. */
+  bodies?: BodyCache;
   /** Filled with the time spent rendering (as opposed to waiting for the disk) and how many pages workers rendered. */
-  timings?: { renderMs: number; inWorkers: number };
+  timings?: { renderMs: number; inWorkers: number; bodiesReused: number };
 }
 
 const YIELD_EVERY = 8;
@@ -62,34 +65,41 @@ export async function renderAndWrite(input: RenderStageInput): Promise<RenderedP
   const limit = pLimit(4);
   const writes: Promise<void>[] = [];
   const accept = (page: PageEntry, render: PageRender) => {
+    const html = htmlOf(render);
     const written = input.previousHashes?.[page.file] !== render.hash;
-    if (written) writes.push(limit(() => input.output.put(page.file, render.html)));
+    if (written) writes.push(limit(() => input.output.put(page.file, html)));
     else input.output.keep(page.file);
-    const { html, ...rest } = render;
+    input.bodies?.set(page.file, render.body);
+    const { before, after, body, ...rest } = render;
     rendered.push({ page, ...rest, bytes: Buffer.byteLength(html), written });
   };
   const fail = (page: PageEntry, message: string, cause?: unknown) => {
     failures.push(new NzfError("RENDER_FAILED", describeRenderFailure(page, message), { subject: page.file, cause }));
   };
 
-  let here = input.pages;
+  // Pages whose body is still good are framed here (cheap); the rest render whole, many in workers.
+  const earlier = new Map<string, RenderedBody>();
+  for (const page of input.pages) {
+    const body = input.bodies?.get(page.file);
+    if (body) earlier.set(page.file, body);
+  }
+  if (input.timings) input.timings.bodiesReused += earlier.size;
+  let here = input.pages.filter((page) => earlier.has(page.file));
+  const whole = input.pages.filter((page) => !earlier.has(page.file));
   let renderMs = 0;
   const workers = Math.min(availableParallelism(), 4);
-  if (input.pool && workers > 1 && input.pages.length >= (input.poolMinPages ?? POOL_MIN_PAGES)) {
-    const pooled = await renderInWorkers(input.pages, { ...input.pool, workers }, (page, result) =>
-      result.ok ? accept(page, result.render) : fail(page, result.message),
-    );
-    here = pooled.notRendered;
-    renderMs = pooled.renderMs;
-    if (input.timings) input.timings.inWorkers += input.pages.length - here.length;
-  }
-  if (here.length) {
-    const renderer = createPageRenderer({ module: await input.loadModule(), graph: input.graph, images: input.images, site: input.site, assets: input.assets });
-    for (let i = 0; i < here.length; i++) {
-      const page = here[i]!;
+  let pooled: Promise<{ notRendered: PageEntry[]; renderMs: number }> | null = null;
+  if (input.pool && workers > 1 && whole.length >= (input.poolMinPages ?? POOL_MIN_PAGES)) {
+    pooled = renderInWorkers(whole, { ...input.pool, workers }, (page, result) => (result.ok ? accept(page, result.render) : fail(page, result.message)));
+  } else here = [...here, ...whole];
+  let renderer: PageRenderer | null = null;
+  const renderHere = async (pages: PageEntry[]) => {
+    renderer ??= createPageRenderer({ module: await input.loadModule(), graph: input.graph, images: input.images, site: input.site, assets: input.assets });
+    for (let i = 0; i < pages.length; i++) {
+      const page = pages[i]!;
       const started = performance.now();
       try {
-        accept(page, renderer.render(page));
+        accept(page, renderer.render(page, earlier.get(page.file)));
       } catch (error) {
         fail(page, (error as Error).message, error);
       }
@@ -98,6 +108,14 @@ export async function renderAndWrite(input: RenderStageInput): Promise<RenderedP
       // the event loop every write would wait for the last page, instead of overlapping the render.
       if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
     }
+  };
+  if (here.length) await renderHere(here);
+  if (pooled) {
+    const { notRendered, renderMs: workerMs } = await pooled;
+    renderMs = Math.max(renderMs, workerMs);
+    if (input.timings) input.timings.inWorkers += whole.length - notRendered.length;
+    // A worker problem costs time, never a page: what no worker rendered renders here.
+    if (notRendered.length) await renderHere(notRendered);
   }
   if (input.timings) input.timings.renderMs += renderMs;
   await Promise.all(writes);

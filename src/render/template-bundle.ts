@@ -10,12 +10,14 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { NzfError } from "../core/errors.js";
 import { hashInputsAfterBuild, startBundle, writeBundleRecord } from "./bundle-cache.js";
-import type { RenderInput, RenderOutput } from "./types.js";
+import type { PageBody, PageFrame, RenderInput, RenderOutput } from "./types.js";
 import { exists } from "../core/fs.js";
 import { runEsbuild, type BundlerContexts } from "./bundler-contexts.js";
 
 export interface TemplateModule {
   renderPage(input: RenderInput): RenderOutput;
+  renderBody(input: RenderInput): PageBody;
+  renderFrame(input: RenderInput, body: PageBody): PageFrame;
   TEMPLATES: Record<string, unknown>;
 }
 
@@ -28,6 +30,8 @@ export interface TemplateBundle {
   file: string;
   /** Project files the templates are made of (for watch mode and dependency records). */
   inputs: string[];
+  /** Hash of the sources page bodies are made of: all inputs but those only the frame imports (see bodyHashOf). */
+  bodyHash: string;
   cached: boolean;
 }
 
@@ -37,6 +41,8 @@ export interface NodeModuleBundle {
   file: string;
   hash: string;
   inputs: string[];
+  /** Each project input's hash, and the project files it imports. */
+  sources: Record<string, { hash: string; imports: string[] }>;
   cached: boolean;
 }
 
@@ -46,9 +52,13 @@ export interface NodeModuleBundle {
  */
 export async function compileNodeModule(root: string, dir: string, entry: string, name: string, what: string, contexts?: BundlerContexts): Promise<NodeModuleBundle> {
   const recordFile = join(dir, "record.json");
-  const start = await startBundle<{ file: string; hash: string }>(recordFile, root);
+  const start = await startBundle<{ file: string; hash: string; imports: Record<string, string[]> }>(recordFile, root);
   const previous = start.reusable;
-  if (previous && (await exists(previous.result.file))) return { ...previous.result, inputs: Object.keys(previous.inputs), cached: true };
+  // A record from before import graphs were kept is compiled again.
+  if (previous?.result.imports && (await exists(previous.result.file))) {
+    const { file, hash, imports } = previous.result;
+    return { file, hash, inputs: Object.keys(previous.inputs), sources: sourcesOf(previous.inputs, imports), cached: true };
+  }
   let result;
   try {
     result = await runEsbuild(contexts, `node:${entry}`, {
@@ -76,13 +86,41 @@ export async function compileNodeModule(root: string, dir: string, entry: string
   await mkdir(dir, { recursive: true });
   if (!(await exists(file))) await writeFile(file, code);
   const inputs = await hashInputsAfterBuild(root, Object.keys(result.metafile!.inputs), start);
-  await writeBundleRecord(recordFile, { inputs, result: { file, hash } });
-  return { file, hash, inputs: Object.keys(inputs), cached: false };
+  const imports: Record<string, string[]> = {};
+  for (const [input, about] of Object.entries(result.metafile!.inputs)) imports[input] = about.imports.filter((i) => !i.external).map((i) => i.path);
+  await writeBundleRecord(recordFile, { inputs, result: { file, hash, imports } });
+  return { file, hash, inputs: Object.keys(inputs), sources: sourcesOf(inputs, imports), cached: false };
+}
+
+function sourcesOf(hashes: Record<string, string>, imports: Record<string, string[]>): NodeModuleBundle["sources"] {
+  return Object.fromEntries(Object.entries(hashes).map(([input, hash]) => [input, { hash, imports: imports[input] ?? [] }]));
+}
+
+/** What frames a page (layout, document head): imported by the entry only, so a body never depends on it. */
+const FRAME_SOURCES = ["templates/components/layout.tsx", "templates/document.ts"];
+
+/**
+ * The hash of the sources a page body can depend on: everything the entry reaches, except through
+ * its imports of the frame modules. A page template that imports one of them itself brings it in.
+ * The lock file stands for node_modules (React and the Prismic helpers).
+ */
+export function bodyHashOf(entry: string, sources: NodeModuleBundle["sources"]): string {
+  const seen = new Set<string>([entry, "package-lock.json"]);
+  const queue = (sources[entry]?.imports ?? []).filter((path) => !FRAME_SOURCES.includes(path));
+  while (queue.length) {
+    const next = queue.pop()!;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    queue.push(...(sources[next]?.imports ?? []));
+  }
+  const hash = createHash("sha1");
+  for (const input of [...seen].sort()) hash.update(`${input}=${sources[input]?.hash ?? "not an input"}\n`);
+  return hash.digest("hex").slice(0, 16);
 }
 
 export async function loadTemplates(root: string, cacheDir: string, contexts?: BundlerContexts): Promise<TemplateBundle> {
   const bundle = await compileNodeModule(root, join(cacheDir, "templates"), "templates/entry.tsx", "entry", "The templates", contexts);
-  return { ...bundle, load: () => importTemplates(bundle.file) };
+  return { ...bundle, bodyHash: bodyHashOf("templates/entry.tsx", bundle.sources), load: () => importTemplates(bundle.file) };
 }
 
 async function importTemplates(file: string): Promise<TemplateModule> {

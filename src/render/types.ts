@@ -69,6 +69,24 @@ export interface RenderOutput {
   meta: PageMeta;
 }
 
+/** What a page's own template rendered (templates/entry.tsx renderBody). */
+export interface PageBody {
+  html: string;
+  /** Island names used in the body, in first-use order. */
+  islands: string[];
+  /** How many island instances the body holds (the frame numbers its own after these). */
+  islandCount: number;
+  meta: PageMeta;
+}
+
+/** The HTML around a page's body (templates/entry.tsx renderFrame). */
+export interface PageFrame {
+  before: string;
+  after: string;
+  /** Island names of the whole page: the body's, then the layout's. */
+  islands: string[];
+}
+
 export interface TemplateContext {
   page: PageEntry;
   doc?: PrismicDocument;

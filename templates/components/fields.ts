@@ -4,6 +4,7 @@
  */
 import { asText } from "@prismicio/client";
 import type { PrismicDocument, RichTextField } from "@prismicio/client";
+import type { TemplateContext } from "../../src/render/types.js";
 
 export type Data = Record<string, unknown>;
 
@@ -76,4 +77,9 @@ const audCents = new Intl.NumberFormat("en-AU", { style: "currency", currency: "
 /** Dollars as "$1,250" (or "$12.50" when there are cents). */
 export function aud(dollars: number): string {
   return (Number.isInteger(dollars) ? audWhole : audCents).format(dollars);
+}
+
+/** The page's visible title: a Title field, falling back to a given text. */
+export function pageTitle(ctx: TemplateContext, fallback = ""): string {
+  return plain(dataOf(ctx.doc), "title") || fallback;
 }

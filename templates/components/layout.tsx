@@ -5,7 +5,7 @@
  */
 import type { ReactNode } from "react";
 import type { TemplateContext } from "../../src/render/types.js";
-import { dataOf, group, image, plain, rich, str } from "./fields.js";
+import { dataOf, group, image, rich, str } from "./fields.js";
 import { Picture } from "./picture.js";
 import { RichText } from "./rich-text.js";
 
@@ -128,9 +128,4 @@ export function Layout({ ctx, children }: { ctx: TemplateContext; children: Reac
       <Footer ctx={ctx} />
     </>
   );
-}
-
-/** The page's visible title: a Title field, falling back to a given text. */
-export function pageTitle(ctx: TemplateContext, fallback = ""): string {
-  return plain(dataOf(ctx.doc), "title") || fallback;
 }

@@ -8,9 +8,8 @@
  */
 import type { Template } from "../template.js";
 import { Hero, metaFromSeo } from "../components/blocks.js";
-import { dataOf, rich } from "../components/fields.js";
+import { dataOf, pageTitle, rich } from "../components/fields.js";
 import { richTextHtml } from "../components/rich-text.js";
-import { pageTitle } from "../components/layout.js";
 import { Island } from "../../src/render/islands.js";
 import { normalizePath, pathForDocument, SINGLE_TYPE_ROUTES } from "../../src/content/routes.js";
 import { calculateZakat, FALLBACK_HELP, formatAud, formatIsoDate, HELP_KEYS, settingsFromPrismic, type CalculatePageData, type HelpKey } from "../../src/zakat/index.js";

@@ -6,11 +6,10 @@ import type { PrismicDocument } from "@prismicio/client";
 import type { Template } from "../template.js";
 import type { TemplateContext } from "../../src/render/types.js";
 import { cardOf, CardList, Hero, metaFromSeo } from "../components/blocks.js";
-import { dataOf, formatDate, image, plain, rich, str } from "../components/fields.js";
+import { dataOf, formatDate, image, pageTitle, plain, rich, str } from "../components/fields.js";
 import { Picture } from "../components/picture.js";
 import { RichText } from "../components/rich-text.js";
 import { SliceZone } from "../components/slices.js";
-import { pageTitle } from "../components/layout.js";
 
 export const cases: Template = {
   meta: (ctx) => metaFromSeo(ctx, "Cases"),

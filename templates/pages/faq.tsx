@@ -1,8 +1,7 @@
 import type { Template } from "../template.js";
 import { Hero, metaFromSeo } from "../components/blocks.js";
-import { dataOf, group, rich, str } from "../components/fields.js";
+import { dataOf, group, pageTitle, rich, str } from "../components/fields.js";
 import { richTextHtml } from "../components/rich-text.js";
-import { pageTitle } from "../components/layout.js";
 import { Island } from "../../src/render/islands.js";
 import FaqFilter from "../../src/client/islands/faq-filter.js";
 

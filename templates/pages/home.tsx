@@ -1,8 +1,7 @@
 import type { Template } from "../template.js";
 import { cardOf, CardList, Hero, metaFromSeo } from "../components/blocks.js";
-import { dataOf, group, image, str } from "../components/fields.js";
+import { dataOf, group, image, pageTitle, str } from "../components/fields.js";
 import { SliceZone } from "../components/slices.js";
-import { pageTitle } from "../components/layout.js";
 import type { PrismicDocument } from "@prismicio/client";
 
 export const home: Template = {

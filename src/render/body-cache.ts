@@ -1,0 +1,85 @@
+/**
+ * Page bodies kept between the builds of one process (watch mode, the webhook server), so a change
+ * to what frames every page (the layout, the document head, the bundles it names) frames the bodies
+ * rendered before instead of rendering every page's template again.
+ *
+ * A body is reused only when it would render the same now:
+ * - the body key matches: the sources the page templates are made of (the template bundle's
+ *   inputs, without those only the frame imports: src/render/template-bundle.ts), the processed
+ *   images and the site settings;
+ * - every piece of content the body read (its recorded dependencies) has the version it had.
+ * Rendering is a pure function of these, which the byte-identical build tests rely on as well.
+ */
+import { createHash } from "node:crypto";
+import type { ContentState, Dependency } from "./dependencies.js";
+import type { RenderedBody } from "./render-page.js";
+
+interface Entry {
+  key: string;
+  versions: string;
+  body: RenderedBody;
+}
+
+/** The version of each dependency in one content state. */
+export function contentVersions(state: ContentState): (dep: string) => string {
+  const byType = new Map<string, string>();
+  const typeVersion = (type: string) => {
+    let version = byType.get(type);
+    if (version === undefined) {
+      const hash = createHash("sha1");
+      for (const [id, docType] of Object.entries(state.types)) if (docType === type) hash.update(`${id}=${state.documents[id]}\n`);
+      version = hash.digest("hex");
+      byType.set(type, version);
+    }
+    return version;
+  };
+  return (dep) => {
+    const kind = dep.slice(0, dep.indexOf(":"));
+    const name = dep.slice(kind.length + 1);
+    if (kind === "id") return state.documents[name] ?? "missing";
+    if (kind === "list") return state.lists[dep] ?? "missing";
+    if (kind === "type") return typeVersion(name);
+    return `unknown ${dep as Dependency}`;
+  };
+}
+
+export class BodyCache {
+  constructor(
+    /** What the bodies of this build are made with (see above). */
+    private readonly key: string,
+    private readonly versionOf: (dep: string) => string,
+    private readonly entries = new Map<string, Entry>(),
+  ) {}
+
+  private versions(deps: string[]): string {
+    return deps.map(this.versionOf).join("\n");
+  }
+
+  /** The page's earlier body, when nothing it was made from changed. */
+  get(file: string): RenderedBody | undefined {
+    const entry = this.entries.get(file);
+    if (!entry || entry.key !== this.key) return undefined;
+    return entry.versions === this.versions(entry.body.deps) ? entry.body : undefined;
+  }
+
+  set(file: string, body: RenderedBody): void {
+    this.entries.set(file, { key: this.key, versions: this.versions(body.deps), body });
+  }
+
+  /** Forgets the pages not in this build (deleted documents). */
+  keepOnly(files: Set<string>): void {
+    for (const file of this.entries.keys()) if (!files.has(file)) this.entries.delete(file);
+  }
+}
+
+/**
+ * The bodies of this process, per output folder (tests build many sites in one process). Bounded by
+ * the pages of the sites built: about 1 KB to 30 KB per page.
+ */
+const processBodies = new Map<string, Map<string, Entry>>();
+
+export function bodyCacheFor(outDir: string, key: string, versionOf: (dep: string) => string): BodyCache {
+  let store = processBodies.get(outDir);
+  if (!store) processBodies.set(outDir, (store = new Map()));
+  return new BodyCache(key, versionOf, store);
+}

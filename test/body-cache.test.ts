@@ -1,0 +1,127 @@
+/**
+ * Reusing page bodies between builds of one process (src/render/body-cache.ts). After a layout edit
+ * the pages are only framed again; after a page template or content edit, the bodies that could
+ * differ render again. Every rebuild is compared byte for byte with a build that reused nothing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cp, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { createFixture, PROJECT_ROOT, siteFileHashes, type Fixture } from "./support/build-fixture.js";
+import { readSnapshot, writeSnapshot } from "../src/content/snapshot.js";
+import { BodyCache, contentVersions } from "../src/render/body-cache.js";
+import { bodyHashOf } from "../src/render/template-bundle.js";
+import type { RenderedBody } from "../src/render/render-page.js";
+
+let root: string;
+let live: Fixture;
+const fixtures: Fixture[] = [];
+
+/** A build of the same sources and content into a new folder: nothing to reuse. */
+async function cleanBuild(): Promise<Record<string, string>> {
+  const fresh = await createFixture({ root, sample: true, contentDir: join(root, "content-cache") });
+  fixtures.push(fresh);
+  const result = await fresh.run();
+  expect(result.bodiesReused).toBe(0);
+  return siteFileHashes(fresh.config.outDir);
+}
+
+async function edit(file: string, change: (text: string) => string): Promise<void> {
+  const path = join(root, file);
+  const before = await readFile(path, "utf8");
+  const after = change(before);
+  expect(after).not.toBe(before);
+  await writeFile(path, after);
+}
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), "nzf-bodies-"));
+  // With their times: a bundle input modified as a build starts is not trusted (src/render/bundle-cache.ts).
+  for (const dir of ["templates", "src", "assets", "content-cache/sample"]) await cp(join(PROJECT_ROOT, dir), join(root, dir), { recursive: true, preserveTimestamps: true });
+  await cp(join(PROJECT_ROOT, "package-lock.json"), join(root, "package-lock.json"), { preserveTimestamps: true });
+  await symlink(join(PROJECT_ROOT, "node_modules"), join(root, "node_modules"));
+  live = await createFixture({ root, sample: true, contentDir: join(root, "content-cache") });
+  fixtures.push(live);
+  expect((await live.run()).bodiesReused).toBe(0);
+}, 120_000);
+
+afterAll(async () => {
+  for (const f of fixtures) await f.cleanup();
+  await rm(root, { recursive: true, force: true });
+});
+
+describe("page bodies kept between builds", { timeout: 120_000 }, () => {
+  it("frames every page again after a layout edit, rendering no body, with the same bytes as a clean build", async () => {
+    await edit("templates/components/layout.tsx", (t) => t.replace("Skip to content", "Skip to the main content"));
+    const result = await live.run();
+    expect(result.pagesRebuilt).toBeGreaterThan(50);
+    expect(result.bodiesReused).toBe(result.pages);
+    expect(await readFile(join(live.config.outDir, "about/index.html"), "utf8")).toContain("Skip to the main content");
+    expect(await siteFileHashes(live.config.outDir)).toEqual(await cleanBuild());
+  });
+
+  it("renders again the body of a page whose content changed, framing the rest", async () => {
+    const file = join(root, "content-cache/sample/snapshot.json");
+    const snapshot = await readSnapshot(file);
+    const partner = snapshot.documents.find((d) => d.type === "partner")!;
+    (partner.data as { summary: string }).summary = "A summary edited with the layout.";
+    await writeSnapshot(file, { ...snapshot, ref: snapshot.ref + "b" });
+    await edit("templates/components/layout.tsx", (t) => t.replace("Skip to the main content", "Skip to content"));
+    const result = await live.run();
+    // The partner's page and /programs/ (which lists partners) read the partner: their bodies render.
+    expect(result.pages - result.bodiesReused).toBe(2);
+    expect(await readFile(join(live.config.outDir, `partner/${partner.uid}/index.html`), "utf8")).toContain("A summary edited with the layout.");
+    expect(await siteFileHashes(live.config.outDir)).toEqual(await cleanBuild());
+  });
+
+  it("renders every body again after a page template edit", async () => {
+    await edit("templates/components/fields.ts", (t) => t.replace('return plain(dataOf(ctx.doc), "title") || fallback;', 'return (plain(dataOf(ctx.doc), "title") || fallback).trim();'));
+    const result = await live.run();
+    expect(result.bodiesReused).toBe(0);
+    expect(await siteFileHashes(live.config.outDir)).toEqual(await cleanBuild());
+  });
+});
+
+describe("what a body is made of", () => {
+  const sources = (imports: Record<string, string[]>, hashes: Record<string, string> = {}) =>
+    Object.fromEntries(Object.entries(imports).map(([input, list]) => [input, { hash: hashes[input] ?? "h", imports: list }]));
+  const graph = {
+    "templates/entry.tsx": ["templates/pages/home.tsx", "templates/components/layout.tsx", "templates/document.ts"],
+    "templates/pages/home.tsx": ["templates/components/fields.ts"],
+    "templates/components/layout.tsx": ["templates/components/fields.ts", "templates/components/nav.tsx"],
+    "templates/document.ts": [],
+    "templates/components/fields.ts": [],
+    "templates/components/nav.tsx": [],
+  };
+
+  it("leaves out the sources only the frame imports", () => {
+    const base = bodyHashOf("templates/entry.tsx", sources(graph));
+    expect(bodyHashOf("templates/entry.tsx", sources(graph, { "templates/components/layout.tsx": "edited" }))).toBe(base);
+    expect(bodyHashOf("templates/entry.tsx", sources(graph, { "templates/components/nav.tsx": "edited" }))).toBe(base);
+    expect(bodyHashOf("templates/entry.tsx", sources(graph, { "templates/document.ts": "edited" }))).toBe(base);
+    // Shared by body and frame, or the body's own: part of the body.
+    expect(bodyHashOf("templates/entry.tsx", sources(graph, { "templates/components/fields.ts": "edited" }))).not.toBe(base);
+    expect(bodyHashOf("templates/entry.tsx", sources(graph, { "templates/pages/home.tsx": "edited" }))).not.toBe(base);
+    expect(bodyHashOf("templates/entry.tsx", sources(graph, { "templates/entry.tsx": "edited" }))).not.toBe(base);
+  });
+
+  it("keeps the layout in when a page template imports it", () => {
+    const importing = { ...graph, "templates/pages/home.tsx": ["templates/components/fields.ts", "templates/components/layout.tsx"] };
+    const base = bodyHashOf("templates/entry.tsx", sources(importing));
+    expect(bodyHashOf("templates/entry.tsx", sources(importing, { "templates/components/nav.tsx": "edited" }))).not.toBe(base);
+  });
+
+  it("reuses a body only while the content it read keeps its version", () => {
+    const state = { documents: { a: "1", b: "1", c: "1" }, types: { a: "case", b: "case", c: "partner" }, lists: { "list:case|en-au": "L1" } };
+    const body: RenderedBody = { html: "<p>a</p>", islands: [], islandCount: 0, meta: { title: "A" }, deps: ["id:a", "list:case|en-au", "type:partner"], facts: { scripts: [], styles: [] } };
+    const store = new Map();
+    new BodyCache("k", contentVersions(state), store).set("a.html", body);
+    const at = (changes: Partial<typeof state>, key = "k") => new BodyCache(key, contentVersions({ ...state, ...changes }), store).get("a.html");
+    expect(at({})).toBe(body);
+    expect(at({ documents: { ...state.documents, b: "2" } })).toBe(body); // b is not read
+    expect(at({ documents: { ...state.documents, a: "2" } })).toBeUndefined();
+    expect(at({ documents: { ...state.documents, c: "2" } })).toBeUndefined(); // c is a partner: type:partner
+    expect(at({ lists: { "list:case|en-au": "L2" } })).toBeUndefined();
+    expect(at({}, "another key")).toBeUndefined();
+  });
+});
