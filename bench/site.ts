@@ -4,6 +4,7 @@
  * one-document change, a shared-component change, and a webhook-to-published round trip.
  * Each figure is the median of `runs` runs.
  */
+import { forgetPageBodies } from "../src/render/body-cache.js";
 import { cp, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
@@ -70,7 +71,8 @@ export async function benchSite(options: SiteBenchOptions): Promise<void> {
     {},
   );
   const fromCache: BuildConfig = { ...config, fetch: false, content: "fetched" };
-  const forget = () => rm(join(workDir, "last-build.json"), { force: true });
+  // A full render: no build record and no page bodies kept in this process.
+  const forget = () => (forgetPageBodies(), rm(join(workDir, "last-build.json"), { force: true }));
   try {
     print(`site    synthetic repository: ${documents.length} documents (blog articles and cases with rich text, no images), ${runs} runs each, medians`);
     const memoryBefore = process.memoryUsage().rss;

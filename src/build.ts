@@ -38,6 +38,8 @@ export interface BuildDeps {
   publicConfig?: Record<string, unknown>;
   /** Render in worker threads from this many pages (default in src/render/render-stage.ts; tests lower it). */
   renderPoolMinPages?: number;
+  /** Render the layout once per variant (default) or for every page (tests compare the two). */
+  memoizeFrames?: boolean;
   /** esbuild contexts kept between builds by a long-running caller (watch mode), which disposes them. */
   bundlers?: BundlerContexts;
 }
@@ -139,17 +141,16 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   const secrets = createSecretScan();
   const spares = new SpareFiles(spareDirFor(config.outDir));
   const output = await createSiteOutput({ stagingDir: stagingDirFor(config.outDir), outDir: config.outDir, published, inspect: secrets.scanText, spares });
+  // Bodies from this process's earlier builds are reused only if made from the same sources and content.
+  const site = { siteUrl: config.siteUrl, repository: config.repository, public: publicConfig };
+  const bodies = bodyCacheFor(config.outDir, hashOf([templates.bodyHash, images.files.map((f) => f.to), site]), contentVersions(contentState));
+  bodies.keepOnly(new Set(pages.map((p) => p.file)));
   const renderTimings = { renderMs: 0, inWorkers: 0, bodiesReused: 0 };
   let rendered: RenderedPage[];
   try {
     const assets = { css: [stylesheet.url], islands: client.bundle.islands, scripts: client.bundle.scripts };
-    const site = { siteUrl: config.siteUrl, repository: config.repository, public: publicConfig };
     // Render workers read the snapshot from its file; one that is not from a file renders here.
     const origin = snapshotOrigin(snapshot);
-    // Bodies from this process's earlier builds are reused only if made from the same sources and content.
-    const bodyKey = hashOf([templates.bodyHash, images.files.map((f) => f.to), site]);
-    const bodies = bodyCacheFor(config.outDir, bodyKey, contentVersions(contentState));
-    bodies.keepOnly(new Set(pages.map((p) => p.file)));
     const previousHashes = incremental ? Object.fromEntries(Object.entries(last!.pages).map(([file, page]) => [file, page.hash])) : undefined;
     rendered = await stage("render", async () =>
       renderAndWrite({
@@ -163,7 +164,8 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
         previousHashes,
         bodies,
         poolMinPages: deps.renderPoolMinPages,
-        pool: origin ? { root: config.root, workDir: config.workDir, init: { templateFile: templates.file, snapshot: origin, manifests: images.manifests, site, assets } } : undefined,
+        memoizeFrames: deps.memoizeFrames,
+        pool: origin ? { root: config.root, workDir: config.workDir, init: { templateFile: templates.file, snapshot: origin, manifests: images.manifests, site, assets, memoizeFrames: deps.memoizeFrames } } : undefined,
         timings: renderTimings,
       }),
     );
@@ -185,6 +187,8 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
     await discardStaging(output.stagingDir);
     throw error;
   }
+  // Only bodies of a published build are kept: one that failed (a secret found, say) leaves none to reuse.
+  for (const r of rendered) bodies.set(r.page.file, r.body);
   const fresh = new Map(rendered.map((r) => [r.page.file, r]));
   const pageRecords: BuildRecord["pages"] = {};
   for (const page of pages) {

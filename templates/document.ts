@@ -10,7 +10,8 @@ import type { PageMeta, RenderInput } from "../src/render/types.js";
 const SITE_SCRIPTS = ["sw-register", "gtm", "preview-loader", "picture-fade"];
 const GTM_ID = "GTM-55LSDKV5";
 
-const esc = (text: string) => text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
+const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
+const esc = (text: string) => (/[&<>"]/.test(text) ? text.replace(/[&<>"]/g, (c) => ENTITIES[c]!) : text);
 const RTL_LANGS = ["ar", "fa", "he", "ur"];
 
 export interface DocumentParts {

@@ -9,7 +9,7 @@ import type { PageBody, PageFrame, RenderInput, RenderOutput, TemplateContext } 
 import { createIslandCollector, IslandCollectorContext } from "../src/render/islands.js";
 import type { Template } from "./template.js";
 import { renderDocument } from "./document.js";
-import { Layout } from "./components/layout.js";
+import { Layout, layoutVariant } from "./components/layout.js";
 import { dataOf, image, str } from "./components/fields.js";
 import { home } from "./pages/home.js";
 import { about, account, apply, contact, guides, landing, learn, privacy } from "./pages/content-pages.js";
@@ -82,13 +82,23 @@ export function renderFrame(input: RenderInput, body: PageBody): PageFrame {
   const { template, ctx } = contextOf(input);
   // The layout's own islands, if it ever has any, are numbered after the body's.
   const collector = { names: [...body.islands], count: body.islandCount };
-  const shell = template.bare
-    ? BODY_SLOT
-    : renderToString(
-        <IslandCollectorContext.Provider value={collector}>
-          <Layout ctx={ctx}>{createElement("nzf-body-slot")}</Layout>
-        </IslandCollectorContext.Provider>,
-      );
+  const renderShell = () =>
+    renderToString(
+      <IslandCollectorContext.Provider value={collector}>
+        <Layout ctx={ctx}>{createElement("nzf-body-slot")}</Layout>
+      </IslandCollectorContext.Provider>,
+    );
+  let shell = BODY_SLOT;
+  if (!template.bare) {
+    // The same layout for every page of a variant, rendered once per build. A layout with islands
+    // numbers them after each page's own, so it is not shared: it renders for every page.
+    let fresh: string | undefined;
+    const shared = input.memo?.(`layout|${layoutVariant(ctx)}`, () => {
+      fresh = renderShell();
+      return collector.count === body.islandCount ? fresh : false;
+    });
+    shell = typeof shared === "string" ? shared : (fresh ?? renderShell());
+  }
   const g = dataOf(ctx.global);
   const defaultImage = image(g, "default_social_image");
   const processedDefault = defaultImage ? input.images.get(defaultImage.url, "constrained") : undefined;

@@ -74,6 +74,24 @@ describe("page bodies kept between builds", { timeout: 120_000 }, () => {
     expect(await siteFileHashes(live.config.outDir)).toEqual(await cleanBuild());
   });
 
+  it("keeps no body from a build that failed: a secret in the content still stops the next build", async () => {
+    const file = join(root, "content-cache/sample/snapshot.json");
+    const snapshot = await readSnapshot(file);
+    const partner = snapshot.documents.find((d) => d.type === "partner")!;
+    const data = partner.data as { body: { type: string; text: string; spans: unknown[] }[] };
+    const body = data.body;
+    // In the page body only (not in the head's description), so only inspecting the body finds it.
+    data.body = [...body, { type: "paragraph", text: `Our key is ${"sk_live_"}${"a1B2c3D4e5F6g7H8i9J0k1L2"}`, spans: [] }];
+    await writeSnapshot(file, { ...snapshot, ref: snapshot.ref + "s" });
+    await expect(live.run()).rejects.toThrow(/secret key or token would be published/);
+    // Only the layout changes next: the partner's body must be rendered and inspected again, not reused.
+    await edit("templates/components/layout.tsx", (t) => t.replace("Skip to content", "Skip to the content"));
+    await expect(live.run()).rejects.toThrow(/secret key or token would be published/);
+    data.body = body;
+    await writeSnapshot(file, { ...snapshot, ref: snapshot.ref + "t" });
+    await live.run();
+  });
+
   it("renders every body again after a page template edit", async () => {
     await edit("templates/components/fields.ts", (t) => t.replace('return plain(dataOf(ctx.doc), "title") || fallback;', 'return (plain(dataOf(ctx.doc), "title") || fallback).trim();'));
     const result = await live.run();
@@ -123,5 +141,22 @@ describe("what a body is made of", () => {
     expect(at({ documents: { ...state.documents, c: "2" } })).toBeUndefined(); // c is a partner: type:partner
     expect(at({ lists: { "list:case|en-au": "L2" } })).toBeUndefined();
     expect(at({}, "another key")).toBeUndefined();
+  });
+});
+
+describe("the layout rendered once per variant", { timeout: 120_000 }, () => {
+  it("gives the same pages and the same dependency records as rendering it for every page", async () => {
+    const shared = await createFixture();
+    const each = await createFixture();
+    fixtures.push(shared, each);
+    await shared.run({ renderPoolMinPages: 1 });
+    await each.run({ memoizeFrames: false });
+    expect(await siteFileHashes(shared.config.outDir)).toEqual(await siteFileHashes(each.config.outDir));
+    const recordOf = async (f: Fixture) => JSON.parse(await readFile(join(f.config.workDir, "last-build.json"), "utf8")).pages;
+    const pages = await recordOf(shared);
+    expect(Object.keys(pages).length).toBeGreaterThan(50);
+    // Every framed page depends on its language's global document, read through the shared layout.
+    expect(pages["about/index.html"].deps).toEqual(expect.arrayContaining([expect.stringMatching(/^list:global\|en-au$/)]));
+    expect(pages).toEqual(await recordOf(each));
   });
 });

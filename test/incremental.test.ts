@@ -7,7 +7,7 @@ import { cp, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { createFixture, PROJECT_ROOT, type Fixture } from "./support/build-fixture.js";
 import { readSnapshot, writeSnapshot, type Snapshot } from "../src/content/snapshot.js";
-import { documentHashes, changedDependencies, isAffected, trackingGraph, type Dependency } from "../src/render/dependencies.js";
+import { documentHashes, changedDependencies, createTrackingSession, isAffected, trackingGraph, type Dependency } from "../src/render/dependencies.js";
 import { createContentGraph } from "../src/content/graph.js";
 import type { PrismicDocument } from "@prismicio/client";
 
@@ -69,6 +69,25 @@ describe("the dependency record", () => {
     expect(isAffected(["id:x", "type:case"], changed)).toBe(true);
     // Listing cases is not affected when only a case's text changed.
     expect(isAffected(["id:a", "list:case|en-au"], changed)).toBe(false);
+  });
+
+  it("replays what a shared value read into every page that uses it", () => {
+    const docs = [{ id: "g", type: "global", uid: null, lang: "en-au", data: { site_name: "NZF" } }] as unknown as PrismicDocument[];
+    const session = createTrackingSession(createContentGraph(docs));
+    let computed = 0;
+    const renderPage = (deps: Set<Dependency>) => {
+      const graph = session.graphFor(deps);
+      return session.memo("frame", () => {
+        computed++;
+        return (graph.single("global")!.data as { site_name: string }).site_name;
+      });
+    };
+    const [first, second] = [new Set<Dependency>(), new Set<Dependency>()];
+    expect(renderPage(first)).toBe("NZF");
+    expect(renderPage(second)).toBe("NZF");
+    expect(computed).toBe(1);
+    expect([...second].sort()).toEqual(["id:g", "list:global|en-au"]);
+    expect([...second].sort()).toEqual([...first].sort());
   });
 
   it("hashes documents by their whole content", () => {

@@ -62,13 +62,14 @@ export class SiteOutput {
    * name means the same bytes). With `unlessSame`, content identical to the published file is kept
    * as published instead (for small site files that most builds regenerate unchanged).
    */
-  async put(file: string, data: string | Buffer, options: { unlessSame?: boolean; hashedName?: boolean } = {}): Promise<void> {
+  async put(file: string, data: string | Buffer, options: { unlessSame?: boolean; hashedName?: boolean; inspectOnly?: string[] } = {}): Promise<void> {
     if (options.hashedName && this.published.has(file)) return this.keep(file);
     if (options.unlessSame && this.published.has(file)) {
       const current = await readFile(join(this.outDir, file)).catch(() => null);
       if (current && current.equals(typeof data === "string" ? Buffer.from(data) : data)) return this.keep(file);
     }
-    if (this.inspect && TEXT_FILE.test(file)) this.inspect(file, typeof data === "string" ? data : data.toString("utf8"));
+    // `inspectOnly`: the parts not inspected before (a page framing a body an earlier, published build inspected).
+    if (this.inspect && TEXT_FILE.test(file)) for (const text of options.inspectOnly ?? [typeof data === "string" ? data : data.toString("utf8")]) this.inspect(file, text);
     const spare = this.spares?.write(data);
     if (spare) this.sources.set(file, { kind: "staged", path: spare });
     else await writeFile(this.stage(file), data);

@@ -83,3 +83,8 @@ export function bodyCacheFor(outDir: string, key: string, versionOf: (dep: strin
   if (!store) processBodies.set(outDir, (store = new Map()));
   return new BodyCache(key, versionOf, store);
 }
+
+/** Forgets every kept body: the next build renders every page whole (the benchmark's full render). */
+export function forgetPageBodies(): void {
+  processBodies.clear();
+}

@@ -27,8 +27,18 @@ const listKey = (type: string, lang = MASTER_LANG): Dependency => `list:${type}|
  * proxies, made once per build (not per page: listing pages hand out thousands), that record into
  * whichever page is rendering now. Rendering is synchronous, so "now" is well defined.
  */
-export function createTrackingSession(graph: ContentGraph): { graphFor(deps: Set<Dependency>): ContentGraph } {
+export interface TrackingSession {
+  graphFor(deps: Set<Dependency>): ContentGraph;
+  /**
+   * A value computed once per key in this session (one build), with what computing it read: each
+   * later page that asks for it records those dependencies as if it had computed it itself.
+   */
+  memo<T>(key: string, compute: () => T): T;
+}
+
+export function createTrackingSession(graph: ContentGraph): TrackingSession {
   let current = new Set<Dependency>();
+  const memos = new Map<string, { value: unknown; deps: Set<Dependency> }>();
   const proxies = new Map<string, PrismicDocument>();
   const watched = (doc: PrismicDocument): PrismicDocument => {
     let proxy = proxies.get(doc.id);
@@ -83,6 +93,25 @@ export function createTrackingSession(graph: ContentGraph): { graphFor(deps: Set
     graphFor(deps) {
       current = deps;
       return view;
+    },
+    memo<T>(key: string, compute: () => T): T {
+      const known = memos.get(key);
+      if (known) {
+        for (const dep of known.deps) current.add(dep);
+        return known.value as T;
+      }
+      const outer = current;
+      const deps = new Set<Dependency>();
+      current = deps;
+      let value: T;
+      try {
+        value = compute();
+      } finally {
+        current = outer;
+      }
+      for (const dep of deps) outer.add(dep);
+      memos.set(key, { value, deps });
+      return value;
     },
   };
 }

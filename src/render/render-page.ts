@@ -42,9 +42,20 @@ export interface PageRenderer {
   render(page: PageEntry, body?: RenderedBody): PageRender;
 }
 
-export function createPageRenderer(input: { module: TemplateModule; graph: ContentGraph; images: ImageLookup; site: SiteSettings; assets: SiteAssets }): PageRenderer {
+export interface PageRendererInput {
+  module: TemplateModule;
+  graph: ContentGraph;
+  images: ImageLookup;
+  site: SiteSettings;
+  assets: SiteAssets;
+  /** Let the frame render once per layout variant (default); false renders it for every page (tests compare the two). */
+  memoizeFrames?: boolean;
+}
+
+export function createPageRenderer(input: PageRendererInput): PageRenderer {
   const tracking = createTrackingSession(input.graph);
-  const inputFor = (page: PageEntry, deps: Set<Dependency>) => ({ page, graph: tracking.graphFor(deps), images: input.images, site: input.site, assets: input.assets });
+  const memo = input.memoizeFrames === false ? undefined : tracking.memo;
+  const inputFor = (page: PageEntry, deps: Set<Dependency>) => ({ page, graph: tracking.graphFor(deps), images: input.images, site: input.site, assets: input.assets, memo });
   return {
     render(page, earlier) {
       let body = earlier;

@@ -24,6 +24,7 @@ export interface WorkerInit {
   manifests: [string, Manifest][];
   site: SiteSettings;
   assets: SiteAssets;
+  memoizeFrames?: boolean;
 }
 
 export type ToWorker = { type: "prepare"; init: WorkerInit } | { type: "render"; batch: number; pages: PageEntry[] };

@@ -30,6 +30,8 @@ export interface RenderedPage {
   /** False when the page's HTML was identical to the published one and was not rewritten. */
   written: boolean;
   facts: PageFacts;
+  /** The page's body, to keep for the next build once this one is published. */
+  body: RenderedBody;
 }
 
 export interface RenderStageInput {
@@ -47,7 +49,9 @@ export interface RenderStageInput {
   pool?: Omit<PoolOptions, "workers">;
   /** Render in workers from this many pages (POOL_MIN_PAGES unless set). */
   poolMinPages?: number;
-  /** Bodies rendered by earlier builds of this process: a page whose body is still good is only framed again. */
+  /** See PageRendererInput.memoizeFrames. */
+  memoizeFrames?: boolean;
+  /** Bodies rendered by earlier builds of this process: a page whose body is still good is only framed again. The caller keeps the new bodies once the build is published. */
   bodies?: BodyCache;
   /** Filled with the time spent rendering (as opposed to waiting for the disk) and how many pages workers rendered. */
   timings?: { renderMs: number; inWorkers: number; bodiesReused: number };
@@ -61,28 +65,29 @@ const POOL_MIN_PAGES = 300;
 export async function renderAndWrite(input: RenderStageInput): Promise<RenderedPage[]> {
   const failures: NzfError[] = [];
   const rendered: RenderedPage[] = [];
-  // Each page is staged as soon as it is rendered, so the disk works while the next page renders.
-  const limit = pLimit(4);
-  const writes: Promise<void>[] = [];
-  const accept = (page: PageEntry, render: PageRender) => {
-    const html = htmlOf(render);
-    const written = input.previousHashes?.[page.file] !== render.hash;
-    if (written) writes.push(limit(() => input.output.put(page.file, html)));
-    else input.output.keep(page.file);
-    input.bodies?.set(page.file, render.body);
-    const { before, after, body, ...rest } = render;
-    rendered.push({ page, ...rest, bytes: Buffer.byteLength(html), written });
-  };
-  const fail = (page: PageEntry, message: string, cause?: unknown) => {
-    failures.push(new NzfError("RENDER_FAILED", describeRenderFailure(page, message), { subject: page.file, cause }));
-  };
-
   // Pages whose body is still good are framed here (cheap); the rest render whole, many in workers.
   const earlier = new Map<string, RenderedBody>();
   for (const page of input.pages) {
     const body = input.bodies?.get(page.file);
     if (body) earlier.set(page.file, body);
   }
+  // Each page is staged as soon as it is rendered, so the disk works while the next page renders.
+  const limit = pLimit(4);
+  const writes: Promise<void>[] = [];
+  const accept = (page: PageEntry, render: PageRender) => {
+    const html = htmlOf(render);
+    const written = input.previousHashes?.[page.file] !== render.hash;
+    // A kept body was inspected for secrets by the build that published it: only the frame is new.
+    const inspectOnly = earlier.has(page.file) ? [render.before, render.after] : undefined;
+    if (written) writes.push(limit(() => input.output.put(page.file, html, { inspectOnly })));
+    else input.output.keep(page.file);
+    const { before, after, ...rest } = render;
+    rendered.push({ page, ...rest, bytes: Buffer.byteLength(html), written });
+  };
+  const fail = (page: PageEntry, message: string, cause?: unknown) => {
+    failures.push(new NzfError("RENDER_FAILED", describeRenderFailure(page, message), { subject: page.file, cause }));
+  };
+
   if (input.timings) input.timings.bodiesReused += earlier.size;
   let here = input.pages.filter((page) => earlier.has(page.file));
   const whole = input.pages.filter((page) => !earlier.has(page.file));
@@ -94,7 +99,7 @@ export async function renderAndWrite(input: RenderStageInput): Promise<RenderedP
   } else here = [...here, ...whole];
   let renderer: PageRenderer | null = null;
   const renderHere = async (pages: PageEntry[]) => {
-    renderer ??= createPageRenderer({ module: await input.loadModule(), graph: input.graph, images: input.images, site: input.site, assets: input.assets });
+    renderer ??= createPageRenderer({ module: await input.loadModule(), graph: input.graph, images: input.images, site: input.site, assets: input.assets, memoizeFrames: input.memoizeFrames });
     for (let i = 0; i < pages.length; i++) {
       const page = pages[i]!;
       const started = performance.now();

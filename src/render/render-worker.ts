@@ -39,7 +39,7 @@ async function importTemplates(file: string): Promise<TemplateModule> {
 async function prepare(init: WorkerInit): Promise<void> {
   renderer = null;
   const [graph, module] = await Promise.all([readContent(init), importTemplates(init.templateFile)]);
-  renderer = createPageRenderer({ module, graph, images: createImageLookup(new Map(init.manifests)), site: init.site, assets: init.assets });
+  renderer = createPageRenderer({ module, graph, images: createImageLookup(new Map(init.manifests)), site: init.site, assets: init.assets, memoizeFrames: init.memoizeFrames });
 }
 
 function render(request: Extract<ToWorker, { type: "render" }>): FromWorker {

@@ -47,6 +47,8 @@ export interface RenderInput {
   images: ImageLookup;
   site: SiteSettings;
   assets: SiteAssets;
+  /** Computes a value once per key per build, replaying what it read (src/render/dependencies.ts); absent: compute every time. */
+  memo?: <T>(key: string, compute: () => T) => T;
 }
 
 export interface PageMeta {

@@ -115,6 +115,19 @@ function Footer({ ctx }: { ctx: TemplateContext }) {
 
 const SOCIAL_LABELS: Record<string, string> = { facebook: "Facebook", instagram: "Instagram", x: "X (Twitter)", youtube: "YouTube", linkedin: "LinkedIn" };
 
+/**
+ * What of the page the layout shows: the page's language and, when the page is one the header or
+ * footer links to, its path (that link is marked as the current page). Pages of the same variant
+ * get the same layout, so it renders once per variant per build (templates/entry.tsx). Anything
+ * else Layout comes to read from ctx.page must be added here.
+ */
+export function layoutVariant(ctx: TemplateContext): string {
+  const g = dataOf(ctx.global);
+  const links = [...group(g, "navigation"), ...group(g, "footer_links")];
+  const linked = links.some((item) => ctx.link(item.link as never) === ctx.page.path);
+  return `${ctx.page.lang}|${linked ? ctx.page.path : ""}`;
+}
+
 export function Layout({ ctx, children }: { ctx: TemplateContext; children: ReactNode }) {
   return (
     <>
