@@ -24,6 +24,8 @@ export interface SiteBenchOptions {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+/** The median, with every run after it: this machine's load varies, so the spread matters. */
+const spread = (values: number[], unit = s) => `${unit(median(values))} (runs ${values.map(unit).join(", ")})`;
 
 function stageLine(result: BuildResult): string {
   return Object.entries(result.stages)
@@ -93,7 +95,7 @@ export async function benchSite(options: SiteBenchOptions): Promise<void> {
     const renderMs = last.stages.render!;
     const cpuMs = last.stages.renderOnly!;
     print(
-      `site    build from cache (full render): ${s(median(cached))} — render+write ${Math.round(renderMs)} ms = ${Math.round(last.pages / (renderMs / 1000))} pages/s ` +
+      `site    build from cache (full render): ${spread(cached)} — render+write ${Math.round(renderMs)} ms = ${Math.round(last.pages / (renderMs / 1000))} pages/s ` +
         `(rendering alone ${Math.round(cpuMs)} ms = ${Math.round(last.pages / (cpuMs / 1000))} pages/s, ${last.renderedInWorkers} pages in worker threads; the rest is the disk, see "disk" below); stages ms: ${stageLine(last)}`,
     );
 
@@ -125,7 +127,7 @@ export async function benchSite(options: SiteBenchOptions): Promise<void> {
       shared.push(run.ms);
       sharedResult = run.result;
     }
-    print(`site    shared component (layout) saved → rebuilt: ${s(median(shared))} — ${sharedResult.pagesRebuilt} pages rewritten, ${sharedResult.bodiesReused} of them framed around bodies kept from the last build; stages ms: ${stageLine(sharedResult)}`);
+    print(`site    shared component (layout) saved → rebuilt: ${spread(shared)} — ${sharedResult.pagesRebuilt} pages rewritten, ${sharedResult.bodiesReused} of them framed around bodies kept from the last build; stages ms: ${stageLine(sharedResult)}`);
 
     const webhook: number[] = [];
     const afterFetch: number[] = [];
@@ -146,7 +148,7 @@ export async function benchSite(options: SiteBenchOptions): Promise<void> {
     }
     print(`site    webhook for one changed document → published (fetch of that document + build + publish): ${s(median(webhook))}`);
     print(
-      `site    the same, after the fetch (render and publish; target under 300 ms): ${Math.round(median(afterFetch))} ms — ${webhookResult.pagesRebuilt} pages rewritten; stages ms: ${stageLine(webhookResult)}`,
+      `site    the same, after the fetch (render and publish; target under 300 ms): ${spread(afterFetch, (ms) => `${Math.round(ms)} ms`)} — ${webhookResult.pagesRebuilt} pages rewritten; stages ms: ${stageLine(webhookResult)}`,
     );
     clearInterval(sampler);
     await benchDisk(print);
