@@ -29,6 +29,11 @@ export interface LighthouseScores {
   failing: string[];
   /** Performance score of every run, when the page was scored more than once. */
   runs?: number[];
+  /**
+   * Lighthouse's measure of the host's speed for this run. Its mobile CPU throttling (4x) assumes a
+   * host of about 1,000–2,000; a busy machine measures lower and its simulated TBT grows with it.
+   */
+  benchmarkIndex?: number;
 }
 
 export interface LighthouseOptions {
@@ -61,6 +66,7 @@ async function load<T>(name: string): Promise<T> {
 
 interface LighthouseResult {
   lhr: {
+    environment?: { benchmarkIndex?: number };
     categories: Record<string, { score: number | null; auditRefs?: { id: string; weight: number }[] } | undefined>;
     audits: Record<string, { score: number | null; displayValue?: string; title: string }>;
     runtimeError?: { message: string };
@@ -116,7 +122,7 @@ async function scorePage(lighthouse: LighthouseFn, origin: string, path: string,
   const failing = CATEGORIES.flatMap((c) =>
     (run.lhr.categories[c]?.auditRefs ?? []).filter((ref) => ref.weight > 0 && (audits[ref.id]?.score ?? 1) < 1).map((ref) => `${c}: ${audits[ref.id]!.title}`),
   );
-  return { path, scores, metrics, failing };
+  return { path, scores, metrics, failing, benchmarkIndex: run.lhr.environment?.benchmarkIndex };
 }
 
 /** One line per page, e.g. `/calculate/  perf 100  a11y 100  bp 100  seo 100`. */
@@ -128,6 +134,7 @@ export function formatScores(results: LighthouseScores[]): string {
         `${r.path.padEnd(14)}${CATEGORIES.map((c) => `${short[c]} ${r.scores[c] ?? "–"}`.padEnd(10)).join("")}` +
         ` (FCP ${r.metrics["first-contentful-paint"]}, LCP ${r.metrics["largest-contentful-paint"]}, TBT ${r.metrics["total-blocking-time"]}, CLS ${r.metrics["cumulative-layout-shift"]})` +
         (r.runs ? ` median of ${r.runs.length} runs (perf ${r.runs.join(", ")})` : "") +
+        (r.benchmarkIndex ? `, host benchmark index ${Math.round(r.benchmarkIndex)}` : "") +
         (r.failing.length ? `\n  below 100: ${r.failing.join("; ")}` : ""),
     )
     .join("\n");
