@@ -74,7 +74,8 @@ export async function measureAccountJs(distDir: string): Promise<AccountJsSize> 
   };
   /**
    * Files reachable from `roots`: static imports, plus dynamic ones when asked. The editor's preview
-   * bundle is not followed: the preview loader imports it only when a Prismic preview cookie exists.
+   * bundle is not followed: the preview loader imports it by URL from /_preview/, only when a
+   * Prismic preview cookie exists.
    */
   const closure = async (roots: string[], dynamic: boolean): Promise<Set<string>> => {
     const seen = new Set<string>();
@@ -82,7 +83,6 @@ export async function measureAccountJs(distDir: string): Promise<AccountJsSize> 
     while (queue.length) {
       const url = queue.pop()!;
       if (seen.has(url)) continue;
-      if (dynamic && /^\/_islands\/preview-(?!loader)[^/]+\.js$/.test(url)) continue;
       seen.add(url);
       queue.push(...(await importsOf(url, false)));
       if (dynamic) queue.push(...(await importsOf(url, true)));
@@ -102,7 +102,7 @@ export async function measureAccountJs(distDir: string): Promise<AccountJsSize> 
 
   // Chunks any other island or script (their entries are the top-level files of _islands/) also imports.
   const otherEntries = (await fg("_islands/*.js", { cwd: distDir })).map((f) => `/${f}`).filter((u) => u !== entry && !siteFiles.has(u));
-  const usedElsewhere = await closure(otherEntries.filter((u) => !/\/preview-[^/]+\.js$/.test(u)), false);
+  const usedElsewhere = await closure(otherEntries, false);
 
   const files: AccountJsSize["files"] = [];
   for (const url of [...new Set([...upFront, ...lazy, ...siteFiles])].sort()) {

@@ -12,7 +12,7 @@ import { loadSnapshot, snapshotOrigin, snapshotPath, SAMPLE_SNAPSHOT_NAME, type 
 import { createContentGraph } from "./content/graph.js";
 import { planPages } from "./render/pages.js";
 import { runImageStage } from "./images/image-stage.js";
-import { bundleClient } from "./render/island-bundle.js";
+import { bundleClient, bundlePreview, PREVIEW_URL, type PreviewBundle } from "./render/island-bundle.js";
 import type { BundlerContexts } from "./render/bundler-contexts.js";
 import { loadTemplates } from "./render/template-bundle.js";
 import { buildStylesheet } from "./render/styles.js";
@@ -106,9 +106,13 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   const pages = await stage("pages", async () => planPages(graph));
   const localImages = join(config.contentDir, content.name, "images");
   const images = await stage("images", () => runImageStage(snapshot.documents, { localDir: localImages, cacheDir: config.imageCacheDir }, { logger, fetch: deps.fetch }));
-  // The three bundles are independent: esbuild works on them at the same time.
+  // The bundles are independent: esbuild works on them at the same time.
+  const browser = { root: config.root, cacheDir: join(config.workDir, "islands"), publicEnv: previewPublicEnv(config, deps.publicConfig), contexts: deps.bundlers };
+  // No page names the preview bundle's files (it has a fixed address): pages render while it compiles.
+  const previewBuild = stage("preview", () => bundlePreview(browser));
+  previewBuild.catch(() => undefined); // awaited below; an error that stops the build earlier makes this one moot
   const [client, templates, stylesheet] = await Promise.all([
-    stage("islands", () => bundleClient({ root: config.root, cacheDir: join(config.workDir, "islands"), publicEnv: previewPublicEnv(config, deps.publicConfig), contexts: deps.bundlers })),
+    stage("islands", () => bundleClient(browser)),
     stage("templates", () => loadTemplates(config.root, config.workDir, deps.bundlers)),
     stage("styles", () => buildStylesheet(config.root)),
   ]);
@@ -126,7 +130,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   const recordFile = join(config.workDir, "last-build.json");
   const last = await readBuildRecord(recordFile);
   const incremental = last !== null && last.outDir === config.outDir && (await exists(join(config.outDir, "index.html")));
-  if (incremental && last.key === key) {
+  if (incremental && last.key === key && ((await previewBuild)?.hash ?? null) === (last.preview ?? null)) {
     const ms = performance.now() - started;
     logger.info("build", `Nothing changed: ${config.outDir} is up to date (${pages.length} pages) in ${formatMs(ms)}`);
     return { pages: pages.length, pagesRebuilt: 0, renderedInWorkers: 0, bodiesReused: 0, images: images.count, published: false, ms, stages, snapshot: { name: content.name, ref: snapshot.ref, documents: snapshot.documents.length }, outDir: config.outDir };
@@ -145,6 +149,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   const site = { siteUrl: config.siteUrl, repository: config.repository, public: publicConfig };
   const bodies = bodyCacheFor(config.outDir, hashOf([templates.bodyHash, images.files.map((f) => f.to), site]), contentVersions(contentState));
   bodies.keepOnly(new Set(pages.map((p) => p.file)));
+  const previewOut: { preview: PreviewBundle | null } = { preview: null };
   const renderTimings = { renderMs: 0, inWorkers: 0, bodiesReused: 0 };
   let rendered: RenderedPage[];
   try {
@@ -174,6 +179,8 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
       // Content-hashed names: one that is published already has the same bytes and is kept.
       await output.put(stylesheet.file, stylesheet.css, { hashedName: true });
       for (const file of client.bundle.files) await output.adopt(`_islands/${file.path}`, file.from, { hashedName: true });
+      const preview = (previewOut.preview = await previewBuild);
+      for (const file of preview?.files ?? []) await output.adopt(file.path, file.from, { hashedName: `/${file.path}` !== PREVIEW_URL });
       for (const image of images.files) await output.adopt(image.to, image.from, { hashedName: true });
       // Pages kept from the live site bring their facts from the record; rendered pages from this render.
       const kept = incremental ? Object.entries(last!.pages).flatMap(([file, record]) => (record.facts ? [[file, record.facts] as const] : [])) : [];
@@ -197,7 +204,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
     if (render) pageRecords[page.file] = { deps: render.deps, hash: render.hash, facts: render.facts };
     else if (kept) pageRecords[page.file] = kept;
   }
-  await writeBuildRecord(recordFile, { version: 2, globalKey, key, outDir: config.outDir, ...contentState, pages: pageRecords, files: output.files() });
+  await writeBuildRecord(recordFile, { version: 2, globalKey, key, outDir: config.outDir, ...contentState, pages: pageRecords, files: output.files(), preview: previewOut.preview?.hash ?? null });
   const pagesRebuilt = rendered.filter((r) => r.written).length;
 
   const ms = performance.now() - started;

@@ -30,6 +30,8 @@ export interface BuildRecord {
   pages: Record<string, PageRecord>;
   /** Every file of the published site, relative to it (pages, assets, site files). */
   files: string[];
+  /** The preview bundle's hash: no page names it, so the "nothing changed" check asks it separately. */
+  preview?: string | null;
 }
 
 /** The record this process wrote last, with its file's identity: a rebuild need not parse it again. */

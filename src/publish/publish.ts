@@ -64,7 +64,7 @@ export function listPublishedFiles(outDir: string): Set<string> {
 /** New hashed assets first, pages next, other site files after them, the service worker last. */
 function phase(file: string): number {
   if (file === "sw.js") return 3;
-  if (/^(_islands|_assets|_images|icons)\//.test(file)) return 0;
+  if (/^(_islands|_preview|_assets|_images|icons)\//.test(file)) return 0;
   return file.endsWith(".html") ? 1 : 2;
 }
 

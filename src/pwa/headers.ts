@@ -38,6 +38,8 @@ export function headerRules(csp: string): HeaderRule[] {
     { pattern: "/_islands/*", headers: { "Cache-Control": IMMUTABLE } },
     { pattern: "/_assets/*", headers: { "Cache-Control": IMMUTABLE } },
     { pattern: "/_images/*", headers: { "Cache-Control": IMMUTABLE } },
+    // The editor's preview bundle has a fixed address (src/render/island-bundle.ts PREVIEW_URL).
+    { pattern: "/_preview/*", headers: { "Cache-Control": REVALIDATE } },
     // The worker must be checked on every visit or donors keep an old site (browsers cap it at 24 h anyway).
     { pattern: "/sw.js", headers: { "Cache-Control": "no-cache" } },
     { pattern: "/manifest.webmanifest", headers: { "Content-Type": "application/manifest+json", "Cache-Control": REVALIDATE } },

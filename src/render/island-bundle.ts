@@ -11,10 +11,12 @@
  * editor-only preview renders the site's templates in the browser with react-dom/server, which
  * Preact does not stand in for.
  */
-import { readdir } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { readdir, readFile } from "node:fs/promises";
 import { basename, join, relative } from "node:path";
 import type { BuildOptions, Metafile, Plugin } from "esbuild";
 import { NzfError } from "../core/errors.js";
+import { exists } from "../core/fs.js";
 import { clearDir, hashInputsAfterBuild, startBundle, writeBundleRecord } from "./bundle-cache.js";
 import { runEsbuild, type BundlerContexts } from "./bundler-contexts.js";
 
@@ -77,25 +79,45 @@ export interface BundleClientOptions {
   contexts?: BundlerContexts;
 }
 
-/** One esbuild run of the browser code, cached on its own record: a template edit recompiles the scripts (the preview renders templates), not the islands. */
+/**
+ * One esbuild run of the browser code, cached on its own record and published under its own
+ * folder: a template edit recompiles the preview (it renders the templates), not the islands.
+ */
 interface BrowserRun {
-  kind: "islands" | "scripts";
+  kind: "islands" | "scripts" | "preview";
   entryPoints: Record<string, string>;
   extra: Partial<BuildOptions>;
+  /** Where the output is published (a site path). */
+  publicPath: string;
 }
+
+/**
+ * The editor's preview bundle (React, react-dom/server and the templates) at a fixed address. The
+ * preview loader every page carries imports it from here, so the loader, and with it every page,
+ * does not change when a template does; and the build renders pages while the preview compiles.
+ * Served with revalidation (src/pwa/headers.ts); the service worker never precaches it.
+ */
+export const PREVIEW_DIR = "_preview";
+export const PREVIEW_URL = `/${PREVIEW_DIR}/preview.js`;
+const PREVIEW_ENTRY = "preview";
 
 export async function bundleClient(options: BundleClientOptions): Promise<{ bundle: ClientBundle; cached: boolean }> {
   const clientDir = join(options.root, "src/client");
   const islands = (await listEntries(join(clientDir, "islands"), /\.tsx?$/)).map((f) => basename(f).replace(/\.tsx?$/, ""));
-  const scripts = (await listEntries(join(clientDir, "entries"), /\.tsx?$/)).map((f) => basename(f).replace(/\.tsx?$/, ""));
+  const scripts = (await listEntries(join(clientDir, "entries"), /\.tsx?$/)).map((f) => basename(f).replace(/\.tsx?$/, "")).filter((name) => name !== PREVIEW_ENTRY);
   const runs: BrowserRun[] = [
-    { kind: "islands", entryPoints: Object.fromEntries(islands.map((name) => [name, `nzf-island:${name}`])), extra: { alias: { ...ISLAND_ALIAS }, plugins: [islandEntryPlugin(clientDir)] } },
-    { kind: "scripts", entryPoints: Object.fromEntries(scripts.map((name) => [name, join(clientDir, "entries", `${name}.ts`)])), extra: {} },
+    {
+      kind: "islands",
+      entryPoints: Object.fromEntries(islands.map((name) => [name, `nzf-island:${name}`])),
+      extra: { alias: { ...ISLAND_ALIAS }, plugins: [islandEntryPlugin(clientDir)] },
+      publicPath: PUBLIC_PATH,
+    },
+    { kind: "scripts", entryPoints: Object.fromEntries(scripts.map((name) => [name, join(clientDir, "entries", `${name}.ts`)])), extra: {}, publicPath: PUBLIC_PATH },
   ];
   const results = await Promise.all(runs.filter((run) => Object.keys(run.entryPoints).length).map((run) => bundleRun(run, options)));
   const bundle: ClientBundle = { islands: {}, scripts: {}, files: [] };
   for (const result of results) {
-    Object.assign(bundle[result.kind], result.assets);
+    Object.assign(bundle[result.kind === "islands" ? "islands" : "scripts"], result.assets);
     bundle.files.push(...result.files);
   }
   // Both runs publish into one folder; their chunks have content-hashed names, so the same name is the same file.
@@ -103,10 +125,30 @@ export async function bundleClient(options: BundleClientOptions): Promise<{ bund
   return { bundle, cached: results.every((r) => r.cached) };
 }
 
+export interface PreviewBundle {
+  /** Files to publish, with their site paths (under _preview/). */
+  files: ClientFile[];
+  /** Changes whenever any of its files does (the bundle has a fixed address). */
+  hash: string;
+  cached: boolean;
+}
+
+/** The preview bundle (null when the project has no src/client/entries/preview.ts). */
+export async function bundlePreview(options: BundleClientOptions): Promise<PreviewBundle | null> {
+  const entry = join(options.root, "src/client/entries", `${PREVIEW_ENTRY}.ts`);
+  if (!(await exists(entry))) return null;
+  const result = await bundleRun({ kind: "preview", entryPoints: { [PREVIEW_ENTRY]: entry }, extra: { entryNames: "[name]" }, publicPath: `/${PREVIEW_DIR}` }, options);
+  const files = result.files.map((f) => ({ ...f, path: `${PREVIEW_DIR}/${f.path}` }));
+  return { files, hash: createHash("sha1").update(JSON.stringify(result.outputHashes)).digest("hex").slice(0, 16), cached: result.cached };
+}
+
 interface RunResult {
   kind: BrowserRun["kind"];
   assets: Record<string, ClientAsset>;
+  /** Paths relative to the run's public folder. */
   files: ClientFile[];
+  /** Each output's content hash (for a bundle with fixed names, which changes without renaming). */
+  outputHashes: Record<string, string>;
   cached: boolean;
 }
 
@@ -116,7 +158,7 @@ async function bundleRun(run: BrowserRun, options: BundleClientOptions): Promise
   const recordFile = join(cacheDir, "record.json");
   // A new entry file or a changed public setting invalidates the cache even when no bundled file changed.
   // The alias is part of the key: a bundle built with another framework is never reused.
-  const envKey = JSON.stringify({ env: options.publicEnv ?? {}, entries: Object.keys(run.entryPoints), alias: run.extra.alias ?? null });
+  const envKey = JSON.stringify({ env: options.publicEnv ?? {}, entries: Object.keys(run.entryPoints), alias: run.extra.alias ?? null, publicPath: run.publicPath });
   const start = await startBundle<{ result: RunResult; envKey: string }>(recordFile, options.root);
   const previous = start.reusable;
   if (previous && previous.result.envKey === envKey) return { ...previous.result.result, cached: true };
@@ -156,7 +198,7 @@ async function bundleRun(run: BrowserRun, options: BundleClientOptions): Promise
   const outputs = metafile.outputs;
   const sizes = new Map(Object.entries(outputs).map(([file, out]) => [file, out.bytes]));
   const publicPath = (file: string) => relative(outDir, join(options.root, file)).split("\\").join("/");
-  const urlOf = (file: string) => `${PUBLIC_PATH}/${publicPath(file)}`;
+  const urlOf = (file: string) => `${run.publicPath}/${publicPath(file)}`;
   const closure = (file: string, seen = new Set<string>()): Set<string> => {
     for (const imp of outputs[file]?.imports ?? []) {
       if (imp.kind === "import-statement" && !seen.has(imp.path)) {
@@ -166,10 +208,11 @@ async function bundleRun(run: BrowserRun, options: BundleClientOptions): Promise
     }
     return seen;
   };
-  const result: RunResult = { kind: run.kind, assets: {}, files: [], cached: false };
+  const result: RunResult = { kind: run.kind, assets: {}, files: [], outputHashes: {}, cached: false };
   for (const [file, out] of Object.entries(outputs)) {
     if (file.endsWith(".map")) continue;
     result.files.push({ path: publicPath(file), from: join(options.root, file) });
+    result.outputHashes[publicPath(file)] = createHash("sha1").update(await readFile(join(options.root, file))).digest("hex");
     // Dynamically imported modules (Amplify, Stripe's loader) are entry points to esbuild too, but live in chunks/.
     if (!out.entryPoint || file.includes("/chunks/")) continue;
     const name = basename(file).replace(/-[A-Z0-9]+\.js$/, "");

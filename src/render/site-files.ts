@@ -18,7 +18,6 @@ import type { PageEntry } from "./pages.js";
 import type { RenderedPage } from "./render-stage.js";
 import type { ImageLookup, SiteAssets } from "./types.js";
 import { cachedIcons } from "../pwa/icons.js";
-import { previewOnlyFiles } from "../preview/bundle-files.js";
 import { manifestJson, MANIFEST_URL } from "../pwa/manifest.js";
 import { offlinePageFrom, OFFLINE_URL } from "../pwa/offline-page.js";
 import { robotsTxt, sitemapXml } from "../pwa/sitemap.js";
@@ -84,7 +83,6 @@ function notPrecached(output: SiteOutput, assets: SiteFilesInput["assets"]): str
     for (const url of [asset.src, ...asset.imports]) target.add(strip(url));
   }
   for (const asset of Object.values(assets.scripts)) for (const url of [asset.src, ...asset.imports]) precached.add(strip(url));
-  for (const file of previewOnlyFiles(assets)) precached.delete(file);
   // A chunk shared with a precached island (React) stays precached.
   const onDemand = output.files().filter((file) => /^_islands\/.*\.js$/.test(file) && !precached.has(file));
   return [...new Set([...onDemand, ...[...skipped].filter((f) => !precached.has(f))])].sort();

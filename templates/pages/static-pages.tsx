@@ -45,8 +45,8 @@ export const serverError: Template = {
 };
 
 export const preview: Template = {
-  // The resolver loads the preview bundle itself (every other page only gets the tiny loader).
-  meta: () => ({ title: "Loading preview", noindex: true, scripts: ["preview"] }),
+  // The preview loader every page carries loads the preview bundle on this page (src/client/entries/preview-loader.ts).
+  meta: () => ({ title: "Loading preview", noindex: true }),
   Body: () => (
     <div className="container section narrow">
       <h1>Loading your preview</h1>

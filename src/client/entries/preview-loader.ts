@@ -5,8 +5,13 @@
  * so esbuild gives it no shared chunk to fetch.
  */
 const PREVIEW_COOKIE = /(?:^|;\s*)io\.prismic\.preview=[^;]/;
+/**
+ * The preview bundle's fixed address (PREVIEW_URL in src/render/island-bundle.ts), imported by URL
+ * rather than bundled: this loader then stays the same file when a template changes.
+ */
+const PREVIEW_BUNDLE = "/_preview/preview.js";
 
 if (PREVIEW_COOKIE.test(document.cookie) || /^\/preview\/?$/.test(location.pathname)) {
   // An editor on a flaky connection: say why nothing happens rather than fail silently.
-  import("./preview.js").catch((error: unknown) => console.error("The preview could not be loaded:", error));
+  import(/* @vite-ignore */ PREVIEW_BUNDLE).catch((error: unknown) => console.error("The preview could not be loaded:", error));
 }
