@@ -195,7 +195,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
     throw error;
   }
   // Only bodies of a published build are kept: one that failed (a secret found, say) leaves none to reuse.
-  for (const r of rendered) bodies.set(r.page.file, r.body);
+  for (const r of rendered) bodies.set(r.page, r.body);
   const fresh = new Map(rendered.map((r) => [r.page.file, r]));
   const pageRecords: BuildRecord["pages"] = {};
   for (const page of pages) {

@@ -12,6 +12,7 @@ import { readSnapshot, writeSnapshot } from "../src/content/snapshot.js";
 import { BodyCache, contentVersions } from "../src/render/body-cache.js";
 import { bodyHashOf } from "../src/render/template-bundle.js";
 import type { RenderedBody } from "../src/render/render-page.js";
+import type { PageEntry } from "../src/render/pages.js";
 
 let root: string;
 let live: Fixture;
@@ -133,14 +134,17 @@ describe("what a body is made of", () => {
     const state = { documents: { a: "1", b: "1", c: "1" }, types: { a: "case", b: "case", c: "partner" }, lists: { "list:case|en-au": "L1" } };
     const body: RenderedBody = { html: "<p>a</p>", islands: [], islandCount: 0, meta: { title: "A" }, deps: ["id:a", "list:case|en-au", "type:partner"], facts: { scripts: [], styles: [] } };
     const store = new Map();
-    new BodyCache("k", contentVersions(state), store).set("a.html", body);
-    const at = (changes: Partial<typeof state>, key = "k") => new BodyCache(key, contentVersions({ ...state, ...changes }), store).get("a.html");
+    const page = { file: "a/index.html", path: "/a/", lang: "en-au", template: "case", documentId: "a", indexable: true, alternates: [] } as unknown as PageEntry;
+    new BodyCache("k", contentVersions(state), store).set(page, body);
+    const at = (changes: Partial<typeof state>, key = "k", entry = page) => new BodyCache(key, contentVersions({ ...state, ...changes }), store).get(entry);
     expect(at({})).toBe(body);
     expect(at({ documents: { ...state.documents, b: "2" } })).toBe(body); // b is not read
     expect(at({ documents: { ...state.documents, a: "2" } })).toBeUndefined();
     expect(at({ documents: { ...state.documents, c: "2" } })).toBeUndefined(); // c is a partner: type:partner
     expect(at({ lists: { "list:case|en-au": "L2" } })).toBeUndefined();
     expect(at({}, "another key")).toBeUndefined();
+    // The same file from another template (a landing page taking over a route) is another body.
+    expect(at({}, "k", { ...page, template: "landing" } as PageEntry)).toBeUndefined();
   });
 });
 

@@ -4,6 +4,7 @@
  * rendered before instead of rendering every page's template again.
  *
  * A body is reused only when it would render the same now:
+ * - for the same page entry (template, path, language, alternates);
  * - the body key matches: the sources the page templates are made of (the template bundle's
  *   inputs, without those only the frame imports: src/render/template-bundle.ts), the processed
  *   images and the site settings;
@@ -13,9 +14,12 @@
 import { createHash } from "node:crypto";
 import type { ContentState, Dependency } from "./dependencies.js";
 import type { RenderedBody } from "./render-page.js";
+import type { PageEntry } from "./pages.js";
 
 interface Entry {
   key: string;
+  /** The page entry it was rendered for (template, path, language, alternates): the body reads it. */
+  page: string;
   versions: string;
   body: RenderedBody;
 }
@@ -56,14 +60,14 @@ export class BodyCache {
   }
 
   /** The page's earlier body, when nothing it was made from changed. */
-  get(file: string): RenderedBody | undefined {
-    const entry = this.entries.get(file);
-    if (!entry || entry.key !== this.key) return undefined;
+  get(page: PageEntry): RenderedBody | undefined {
+    const entry = this.entries.get(page.file);
+    if (!entry || entry.key !== this.key || entry.page !== JSON.stringify(page)) return undefined;
     return entry.versions === this.versions(entry.body.deps) ? entry.body : undefined;
   }
 
-  set(file: string, body: RenderedBody): void {
-    this.entries.set(file, { key: this.key, versions: this.versions(body.deps), body });
+  set(page: PageEntry, body: RenderedBody): void {
+    this.entries.set(page.file, { key: this.key, page: JSON.stringify(page), versions: this.versions(body.deps), body });
   }
 
   /** Forgets the pages not in this build (deleted documents). */

@@ -68,7 +68,7 @@ export async function renderAndWrite(input: RenderStageInput): Promise<RenderedP
   // Pages whose body is still good are framed here (cheap); the rest render whole, many in workers.
   const earlier = new Map<string, RenderedBody>();
   for (const page of input.pages) {
-    const body = input.bodies?.get(page.file);
+    const body = input.bodies?.get(page);
     if (body) earlier.set(page.file, body);
   }
   // Each page is staged as soon as it is rendered, so the disk works while the next page renders.
