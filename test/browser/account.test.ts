@@ -68,7 +68,8 @@ async function expectStep(page: Page, title: string, options: { focused?: boolea
   await expect.poll(() => heading(page).textContent(), { timeout: 15_000 }).toBe(title);
   await expect.poll(() => page.locator(".account-step").getAttribute("aria-busy")).toBeNull();
   if (options.focused ?? true) {
-    expect(await page.evaluate(() => document.activeElement?.matches(".account-step > h2") ?? false), `focus on the "${title}" heading`).toBe(true);
+    // Focus moves in an effect, after the step is painted.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.matches(".account-step > h2") ?? false), { message: `focus on the "${title}" heading` }).toBe(true);
   }
 }
 
@@ -164,7 +165,7 @@ describe("donor accounts in Chromium against cognito-local", () => {
     await pressButton(page, "Create account");
     const passwordField = page.locator(".account-field", { has: page.getByLabel("Password", { exact: true }) });
     await expect.poll(() => passwordField.locator(".account-field-error").textContent()).toMatch(/^Error: .*8/);
-    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).type)).toBe("password");
+    await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement).type)).toBe("password");
     expect(await page.getByLabel("Password", { exact: true }).getAttribute("aria-invalid")).toBe("true");
     await expectAxeClean(page, "password too short");
 
@@ -178,7 +179,7 @@ describe("donor accounts in Chromium against cognito-local", () => {
     await pressButton(page, "Confirm");
     await expect.poll(() => fieldError(page, "Confirmation code"), { timeout: 15_000 }).toBe("Error: That code is not correct. Check the e-mail we sent and try again.");
     expect(await page.getByLabel("Confirmation code").getAttribute("aria-invalid")).toBe("true");
-    expect(await focusedLabel(page)).toBe("Confirmation code");
+    await expect.poll(() => focusedLabel(page)).toBe("Confirmation code");
     expect(await heading(page).textContent()).toBe("Confirm your e-mail address");
     await expectAxeClean(page, "wrong code");
 
@@ -224,12 +225,13 @@ describe("donor accounts in Chromium against cognito-local", () => {
     // Empty fields: the specification's messages beside each field.
     await pressButton(page, "Sign in");
     await expect.poll(() => page.locator(".account-field-error").allTextContents()).toEqual(["Error: Username cannot be empty", "Error: Password cannot be empty"]);
-    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).type)).toBe("email");
+    // Focus moves in an effect, which runs after the errors are painted: wait for it.
+    await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement).type)).toBe("email");
     await expectAxeClean(page, "empty sign-in");
 
     await signInByKeyboard(page, email, "not my password");
     await expect.poll(() => fieldError(page, "Password"), { timeout: 15_000 }).toBe("Error: The e-mail address or password is not correct.");
-    expect(await focusedLabel(page)).toBe("Password");
+    await expect.poll(() => focusedLabel(page)).toBe("Password");
     expect(await heading(page).textContent()).toBe("Sign in");
     expect(await tokenCookies(context)).toEqual([]);
     await expectAxeClean(page, "wrong password");
