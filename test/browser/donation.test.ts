@@ -224,7 +224,7 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
     expect((await errorOf("E-mail address")).text).toBe("Enter your e-mail address.");
     expect((await errorOf("Phone number")).text).toBe("Enter your phone number.");
     // Focus moves to the first field at fault, so a keyboard or screen-reader user lands on it.
-    expect(await amount.evaluate((el) => el === document.activeElement)).toBe(true);
+    await expect.poll(() => amount.evaluate((el) => el === document.activeElement)).toBe(true);
     const violations = await axeViolations(page);
     expect(formatViolations("/pay/zakat/ with errors", violations)).toBe("");
 

@@ -181,7 +181,7 @@ describe("an editor previewing drafts", () => {
       await poll(() => dialog(page).textContent()).toContain("Fetching preview");
       expect(await dialog(page).textContent()).toContain("Please wait while your updates are loading…");
       // Focus moved into the dialog.
-      expect(await page.evaluate(() => document.activeElement?.closest("dialog") !== null)).toBe(true);
+      await poll(() => page.evaluate(() => document.activeElement?.closest("dialog") !== null)).toBe(true);
       if (how === "click") {
         await expectAxeClean(page, "loading dialog");
         await page.getByRole("button", { name: "Cancel Preview" }).click();
@@ -230,7 +230,7 @@ describe("an editor previewing drafts", () => {
     expect(await dialog(page).textContent()).toContain(REPO);
     await expectAxeClean(page, "access token dialog");
     const field = page.locator('input[name="access-token"]');
-    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name)).toBe("access-token");
+    await poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name)).toBe("access-token");
     expect(await dialog(page).textContent()).not.toContain("Incorrect token");
 
     // Keyboard only: type, Enter submits.
