@@ -180,7 +180,9 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
       await output.put(stylesheet.file, stylesheet.css, { hashedName: true });
       for (const file of client.bundle.files) await output.adopt(`_islands/${file.path}`, file.from, { hashedName: true });
       const preview = (previewOut.preview = await previewBuild);
-      for (const file of preview?.files ?? []) await output.adopt(file.path, file.from, { hashedName: `/${file.path}` !== PREVIEW_URL });
+      // Its chunks have content-hashed names; its entry has a fixed one, kept as published while the bundle's hash is the same.
+      const samePreview = incremental && preview !== null && last!.preview === preview.hash;
+      for (const file of preview?.files ?? []) await output.adopt(file.path, file.from, { hashedName: samePreview || `/${file.path}` !== PREVIEW_URL });
       for (const image of images.files) await output.adopt(image.to, image.from, { hashedName: true });
       // Pages kept from the live site bring their facts from the record; rendered pages from this render.
       const kept = incremental ? Object.entries(last!.pages).flatMap(([file, record]) => (record.facts ? [[file, record.facts] as const] : [])) : [];
