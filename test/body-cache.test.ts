@@ -4,7 +4,7 @@
  * differ render again. Every rebuild is compared byte for byte with a build that reused nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cp, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { createFixture, PROJECT_ROOT, siteFileHashes, type Fixture } from "./support/build-fixture.js";
@@ -100,6 +100,29 @@ describe("page bodies kept between builds", { timeout: 120_000 }, () => {
     expect(await siteFileHashes(live.config.outDir)).toEqual(await cleanBuild());
   });
 });
+
+describe("the preview bundle at a fixed address", { timeout: 120_000 }, () => {
+  it("is published when only preview code changed, pages untouched, and kept as it is otherwise", async () => {
+    const previewFile = join(live.config.outDir, "_preview/preview.js");
+    const before = await readFile(previewFile, "utf8");
+    const loader = (await readdir(join(live.config.outDir, "_islands"))).find((f) => f.startsWith("preview-loader-"));
+    await edit("src/client/preview/dialogs.tsx", (t) => t.replace("Fetching preview", "Fetching your preview"));
+    const result = await live.run();
+    expect(result.published).toBe(true);
+    expect(result.pagesRebuilt).toBe(0);
+    const after = await readFile(previewFile, "utf8");
+    expect(after).not.toBe(before);
+    expect(after + (await readAllChunks(join(live.config.outDir, "_preview/chunks")))).toContain("Fetching your preview");
+    // The loader every page carries is the same file: it imports the preview by its fixed address.
+    expect((await readdir(join(live.config.outDir, "_islands"))).find((f) => f.startsWith("preview-loader-"))).toBe(loader);
+    expect((await live.run()).published).toBe(false);
+  });
+});
+
+async function readAllChunks(dir: string): Promise<string> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  return (await Promise.all(names.map((n) => readFile(join(dir, n), "utf8")))).join("\n");
+}
 
 describe("what a body is made of", () => {
   const sources = (imports: Record<string, string[]>, hashes: Record<string, string> = {}) =>
