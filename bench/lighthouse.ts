@@ -87,7 +87,10 @@ export async function runLighthouse(options: LighthouseOptions): Promise<Lightho
   try {
     for (const path of options.paths ?? LIGHTHOUSE_PATHS) {
       const perPage: LighthouseScores[] = [];
-      for (let i = 0; i < Math.max(1, options.runs ?? 1); i++) perPage.push(await scorePage(lighthouse, server.url, path, chrome.port));
+      for (let i = 0; i < Math.max(1, options.runs ?? 1); i++) {
+        // A loaded machine sometimes makes Lighthouse give up on a run (a protocol timeout): try that run once more.
+        perPage.push(await scorePage(lighthouse, server.url, path, chrome.port).catch(() => scorePage(lighthouse, server.url, path, chrome.port)));
+      }
       const sorted = [...perPage].sort((a, b) => (a.scores.performance ?? 0) - (b.scores.performance ?? 0));
       const median = sorted[Math.floor((sorted.length - 1) / 2)]!;
       results.push(perPage.length > 1 ? { ...median, runs: perPage.map((r) => r.scores.performance ?? 0) } : median);
