@@ -69,6 +69,17 @@ function islandEntryPlugin(clientDir: string): Plugin {
   };
 }
 
+/** Resolves imports matching `pattern` to `replacement` (the preview's stand-in for the auth library). */
+function replaceModule(pattern: RegExp, replacement: string): Plugin {
+  return {
+    // The name says what is replaced: it is part of the bundle's cache key.
+    name: `nzf-replace-module ${pattern.source} → ${basename(replacement)}`,
+    setup(build) {
+      build.onResolve({ filter: pattern }, () => ({ path: replacement }));
+    },
+  };
+}
+
 export interface BundleClientOptions {
   root: string;
   /** Where bundles are kept between builds (inside .nzf-cache). */
@@ -137,7 +148,8 @@ export interface PreviewBundle {
 export async function bundlePreview(options: BundleClientOptions): Promise<PreviewBundle | null> {
   const entry = join(options.root, "src/client/entries", `${PREVIEW_ENTRY}.ts`);
   if (!(await exists(entry))) return null;
-  const result = await bundleRun({ kind: "preview", entryPoints: { [PREVIEW_ENTRY]: entry }, extra: { entryNames: "[name]" }, publicPath: `/${PREVIEW_DIR}` }, options);
+  const stub = join(options.root, "src/client/preview/amplify-stub.ts");
+  const result = await bundleRun({ kind: "preview", entryPoints: { [PREVIEW_ENTRY]: entry }, extra: { entryNames: "[name]", plugins: [replaceModule(/\/auth\/amplify(\.js)?$/, stub)] }, publicPath: `/${PREVIEW_DIR}` }, options);
   const files = result.files.map((f) => ({ ...f, path: `${PREVIEW_DIR}/${f.path}` }));
   return { files, hash: createHash("sha1").update(JSON.stringify(result.outputHashes)).digest("hex").slice(0, 16), cached: result.cached };
 }
@@ -158,7 +170,13 @@ async function bundleRun(run: BrowserRun, options: BundleClientOptions): Promise
   const recordFile = join(cacheDir, "record.json");
   // A new entry file or a changed public setting invalidates the cache even when no bundled file changed.
   // The alias is part of the key: a bundle built with another framework is never reused.
-  const envKey = JSON.stringify({ env: options.publicEnv ?? {}, entries: Object.keys(run.entryPoints), alias: run.extra.alias ?? null, publicPath: run.publicPath });
+  const envKey = JSON.stringify({
+    env: options.publicEnv ?? {},
+    entries: Object.keys(run.entryPoints),
+    alias: run.extra.alias ?? null,
+    plugins: (run.extra.plugins ?? []).map((p) => p.name),
+    publicPath: run.publicPath,
+  });
   const start = await startBundle<{ result: RunResult; envKey: string }>(recordFile, options.root);
   const previous = start.reusable;
   if (previous && previous.result.envKey === envKey) return { ...previous.result.result, cached: true };
