@@ -88,17 +88,20 @@ export function runSteps(outDir: string, stagingDir: string, steps: Step[]): voi
   const madeDirs = new Set<string>();
   for (const step of steps) {
     const target = join(outDir, step.file);
+    let replaced = true;
     try {
       renameSync(target, join(stagingDir, "old", String(step.index)));
     } catch (error) {
       if (!isMissing(error)) throw error;
+      replaced = false;
     }
     if (step.from === undefined) {
       removeEmptyParents(outDir, step.file);
       continue;
     }
+    // A file was just moved out of this folder, so it exists: only a new file may need its folder made.
     const dir = dirname(target);
-    if (!madeDirs.has(dir)) {
+    if (!replaced && !madeDirs.has(dir)) {
       mkdirSync(dir, { recursive: true });
       madeDirs.add(dir);
     }
