@@ -93,6 +93,13 @@ describe("page bodies kept between builds", { timeout: 120_000 }, () => {
     await live.run();
   });
 
+  it("rewrites only the page a template edit changes: the preview loader on every page stays the same file", async () => {
+    await edit("templates/pages/static-pages.tsx", (t) => t.replace("<h1>Ramadan calendars</h1>", "<h1>Ramadan calendars 1448</h1>"));
+    const result = await live.run();
+    expect(result.pagesRebuilt).toBe(1);
+    expect(await readFile(join(live.config.outDir, "ramadan-calendars/index.html"), "utf8")).toContain("Ramadan calendars 1448");
+  });
+
   it("renders every body again after a page template edit", async () => {
     await edit("templates/components/fields.ts", (t) => t.replace('return plain(dataOf(ctx.doc), "title") || fallback;', 'return (plain(dataOf(ctx.doc), "title") || fallback).trim();'));
     const result = await live.run();
