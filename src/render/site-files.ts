@@ -134,6 +134,6 @@ export async function writeSiteFiles(input: SiteFilesInput): Promise<void> {
   await mkdir(join(config.workDir, "deploy"), { recursive: true });
   await writeFile(policyFile, JSON.stringify(cloudFrontPolicy(csp), null, 2) + "\n");
 
-  const worker = await generateServiceWorker({ root: config.root, workDir: config.workDir, files: output.files(), read: (file) => output.read(file), ignore: notPrecached(output, input.assets) });
+  const worker = await generateServiceWorker({ root: config.root, workDir: config.workDir, files: output.files(), read: (file) => output.read(file), size: (file) => output.size(file), ignore: notPrecached(output, input.assets) });
   await write("/sw.js", worker.text);
 }
