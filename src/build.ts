@@ -12,7 +12,7 @@ import { loadSnapshot, snapshotOrigin, snapshotPath, SAMPLE_SNAPSHOT_NAME, type 
 import { createContentGraph } from "./content/graph.js";
 import { planPages } from "./render/pages.js";
 import { runImageStage } from "./images/image-stage.js";
-import { bundleClient, bundlePreview, PREVIEW_URL, type PreviewBundle } from "./render/island-bundle.js";
+import { bundleClient, bundlePreview, PREVIEW_URL } from "./render/island-bundle.js";
 import type { BundlerContexts } from "./render/bundler-contexts.js";
 import { loadTemplates } from "./render/template-bundle.js";
 import { buildStylesheet } from "./render/styles.js";
@@ -149,7 +149,6 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   const site = { siteUrl: config.siteUrl, repository: config.repository, public: publicConfig };
   const bodies = bodyCacheFor(config.outDir, hashOf([templates.bodyHash, images.files.map((f) => f.to), site]), contentVersions(contentState));
   bodies.keepOnly(new Set(pages.map((p) => p.file)));
-  const previewOut: { preview: PreviewBundle | null } = { preview: null };
   const renderTimings = { renderMs: 0, inWorkers: 0, bodiesReused: 0 };
   let rendered: RenderedPage[];
   try {
@@ -170,7 +169,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
         bodies,
         poolMinPages: deps.renderPoolMinPages,
         memoizeFrames: deps.memoizeFrames,
-        pool: origin ? { root: config.root, workDir: config.workDir, init: { templateFile: templates.file, snapshot: origin, manifests: images.manifests, site, assets, memoizeFrames: deps.memoizeFrames } } : undefined,
+        pool: origin ? { root: config.root, workDir: config.workDir, sources: { templateFile: templates.file, snapshot: origin, manifests: images.manifests } } : undefined,
         timings: renderTimings,
       }),
     );
@@ -179,7 +178,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
       // Content-hashed names: one that is published already has the same bytes and is kept.
       await output.put(stylesheet.file, stylesheet.css, { hashedName: true });
       for (const file of client.bundle.files) await output.adopt(`_islands/${file.path}`, file.from, { hashedName: true });
-      const preview = (previewOut.preview = await previewBuild);
+      const preview = await previewBuild;
       // Its chunks have content-hashed names; its entry has a fixed one, kept as published while the bundle's hash is the same.
       const samePreview = incremental && preview !== null && last!.preview === preview.hash;
       for (const file of preview?.files ?? []) await output.adopt(file.path, file.from, { hashedName: samePreview || `/${file.path}` !== PREVIEW_URL });
@@ -206,7 +205,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
     if (render) pageRecords[page.file] = { deps: render.deps, hash: render.hash, facts: render.facts };
     else if (kept) pageRecords[page.file] = kept;
   }
-  await writeBuildRecord(recordFile, { version: 2, globalKey, key, outDir: config.outDir, ...contentState, pages: pageRecords, files: output.files(), preview: previewOut.preview?.hash ?? null });
+  await writeBuildRecord(recordFile, { version: 2, globalKey, key, outDir: config.outDir, ...contentState, pages: pageRecords, files: output.files(), preview: (await previewBuild)?.hash ?? null });
   const pagesRebuilt = rendered.filter((r) => r.written).length;
 
   const ms = performance.now() - started;

@@ -34,8 +34,8 @@ export interface ServiceWorkerResult {
 export interface SiteFiles {
   files: string[];
   read(file: string): Promise<Buffer>;
-  /** The size of a file, when cheaper than reading it: content-hashed files need only their size checked. */
-  size?(file: string): Promise<number>;
+  /** The size of a file without reading it: content-hashed files need only their size checked. */
+  size(file: string): Promise<number>;
 }
 
 export interface PrecacheEntry {
@@ -49,13 +49,13 @@ export async function precacheManifest(site: SiteFiles, ignore: string[] = []): 
   const files = site.files.filter((file) => !skip.has(file) && PRECACHED.some((pattern) => pattern.test(file))).sort();
   const entries: PrecacheEntry[] = [];
   for (const file of files) {
-    const hashed = HASHED.test(file);
-    const bytes = hashed && site.size ? null : await site.read(file);
-    const size = bytes?.length ?? (await site.size!(file));
+    // A content-hashed name needs no revision, so only its size is checked.
+    const bytes = HASHED.test(file) ? null : await site.read(file);
+    const size = bytes?.length ?? (await site.size(file));
     if (size > MAX_PRECACHE_BYTES) {
       throw new NzfError("INTERNAL", `${file} is ${size} bytes, too large to precache in the service worker`, { subject: file });
     }
-    entries.push({ url: file, revision: hashed ? null : createHash("md5").update(bytes!).digest("hex") });
+    entries.push({ url: file, revision: bytes && createHash("md5").update(bytes).digest("hex") });
   }
   return entries;
 }

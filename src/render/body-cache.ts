@@ -67,6 +67,8 @@ export class BodyCache {
   }
 
   set(page: PageEntry, body: RenderedBody): void {
+    // A body reused this build is already kept as it is (same key, same page, same versions).
+    if (this.entries.get(page.file)?.body === body) return;
     this.entries.set(page.file, { key: this.key, page: JSON.stringify(page), versions: this.versions(body.deps), body });
   }
 

@@ -7,9 +7,9 @@
  * Islands run on Preact in the browser: `react` and `react-dom` resolve to preact/compat (ISLAND_ALIAS).
  * React's browser chunk was 67 KB gzip and its parse and run were the pages' total blocking time in
  * Lighthouse; Preact's is about 5 KB. The server still renders with React and Preact hydrates that
- * markup (ids: src/client/island-id.ts). The scripts are a second esbuild run without the alias: the
- * editor-only preview renders the site's templates in the browser with react-dom/server, which
- * Preact does not stand in for.
+ * markup (ids: src/client/island-id.ts). The site-wide scripts are a second esbuild run, and the
+ * editor-only preview a third, without the alias: it renders the site's templates in the browser
+ * with react-dom/server, which Preact does not stand in for (see PREVIEW_URL).
  */
 import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";

@@ -17,7 +17,7 @@ import type { PageFacts } from "./page-facts.js";
 import type { SiteOutput } from "../publish/site-output.js";
 import { createPageRenderer, describeRenderFailure, htmlOf, type PageRender, type PageRenderer, type RenderedBody } from "./render-page.js";
 import type { BodyCache } from "./body-cache.js";
-import { renderInWorkers, type PoolOptions } from "./render-pool.js";
+import { renderInWorkers, type WorkerInit } from "./render-pool.js";
 
 export interface RenderedPage {
   page: PageEntry;
@@ -45,8 +45,8 @@ export interface RenderStageInput {
   output: SiteOutput;
   /** The published hash of each page's HTML (by file): identical pages are not rewritten. */
   previousHashes?: Record<string, string>;
-  /** Worker threads for large renders; without it every page renders in this thread. */
-  pool?: Omit<PoolOptions, "workers">;
+  /** Worker threads for large renders (what they read the content and templates from); without it every page renders in this thread. */
+  pool?: { root: string; workDir: string; sources: Pick<WorkerInit, "templateFile" | "snapshot" | "manifests"> };
   /** Render in workers from this many pages (POOL_MIN_PAGES unless set). */
   poolMinPages?: number;
   /** See PageRendererInput.memoizeFrames. */
@@ -95,7 +95,9 @@ export async function renderAndWrite(input: RenderStageInput): Promise<RenderedP
   const workers = Math.min(availableParallelism(), 4);
   let pooled: Promise<{ notRendered: PageEntry[]; renderMs: number }> | null = null;
   if (input.pool && workers > 1 && whole.length >= (input.poolMinPages ?? POOL_MIN_PAGES)) {
-    pooled = renderInWorkers(whole, { ...input.pool, workers }, (page, result) => (result.ok ? accept(page, result.render) : fail(page, result.message)));
+    const { root, workDir, sources } = input.pool;
+    const init: WorkerInit = { ...sources, site: input.site, assets: input.assets, memoizeFrames: input.memoizeFrames };
+    pooled = renderInWorkers(whole, { root, workDir, workers, init }, (page, result) => (result.ok ? accept(page, result.render) : fail(page, result.message)));
   } else here = [...here, ...whole];
   let renderer: PageRenderer | null = null;
   const renderHere = async (pages: PageEntry[]) => {

@@ -28,8 +28,6 @@ export interface TemplateBundle {
   hash: string;
   /** The compiled module (render workers import it themselves). */
   file: string;
-  /** Project files the templates are made of (for watch mode and dependency records). */
-  inputs: string[];
   /** Hash of the sources page bodies are made of: all inputs but those only the frame imports (see bodyHashOf). */
   bodyHash: string;
   cached: boolean;
@@ -40,7 +38,6 @@ export interface TemplateBundle {
 export interface NodeModuleBundle {
   file: string;
   hash: string;
-  inputs: string[];
   /** Each project input's hash, and the project files it imports. */
   sources: Record<string, { hash: string; imports: string[] }>;
   cached: boolean;
@@ -57,7 +54,7 @@ export async function compileNodeModule(root: string, dir: string, entry: string
   // A record from before import graphs were kept is compiled again.
   if (previous?.result.imports && (await exists(previous.result.file))) {
     const { file, hash, imports } = previous.result;
-    return { file, hash, inputs: Object.keys(previous.inputs), sources: sourcesOf(previous.inputs, imports), cached: true };
+    return { file, hash, sources: sourcesOf(previous.inputs, imports), cached: true };
   }
   let result;
   try {
@@ -89,7 +86,7 @@ export async function compileNodeModule(root: string, dir: string, entry: string
   const imports: Record<string, string[]> = {};
   for (const [input, about] of Object.entries(result.metafile!.inputs)) imports[input] = about.imports.filter((i) => !i.external).map((i) => i.path);
   await writeBundleRecord(recordFile, { inputs, result: { file, hash, imports } });
-  return { file, hash, inputs: Object.keys(inputs), sources: sourcesOf(inputs, imports), cached: false };
+  return { file, hash, sources: sourcesOf(inputs, imports), cached: false };
 }
 
 function sourcesOf(hashes: Record<string, string>, imports: Record<string, string[]>): NodeModuleBundle["sources"] {
