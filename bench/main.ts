@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { benchSite } from "./site.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const all = ["site", "js", "images"];
+const all = ["site", "js", "images", "lighthouse"];
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));
 const sections = wanted.length ? wanted : all;
 
@@ -21,6 +21,6 @@ for (const section of sections) {
   else if (section === "js") await (await import("./js.js")).benchJs({ root });
   else if (section === "images") await (await import("./images.js")).benchImages({ workDir: join(root, ".nzf-cache/bench") });
   else if (section === "lighthouse") await (await import("./lighthouse-section.js")).benchLighthouse({ root });
-  else console.log(`bench   unknown section "${section}" (choose from ${[...all, "lighthouse"].join(", ")})`);
+  else console.log(`bench   unknown section "${section}" (choose from ${all.join(", ")})`);
   console.log(`bench   ${section} took ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
