@@ -11,7 +11,7 @@
  * its published path (src/publish/publish.ts) costs a fraction of building a second tree. New
  * content goes into a spare file when there is one (src/publish/spares.ts), which is faster still.
  */
-import { link, mkdir, readFile, writeFile, stat } from "node:fs/promises";
+import { link, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { SpareFiles } from "./spares.js";
 
@@ -96,16 +96,14 @@ export class SiteOutput {
 
   /** The content the new site will have at `file`. */
   async read(file: string): Promise<Buffer> {
-    const source = this.sources.get(file);
-    if (!source) throw new Error(`${file} is not part of the new site`);
-    return readFile(source.kind === "staged" ? source.path : join(this.outDir, file));
+    return readFile(this.pathOf(file));
   }
 
-  /** The size in bytes of a file of the new site (a stat, not a read). */
-  async size(file: string): Promise<number> {
+  /** Where the content of a file of the new site is on disk now (staged or published). */
+  pathOf(file: string): string {
     const source = this.sources.get(file);
     if (!source) throw new Error(`${file} is not part of the new site`);
-    return (await stat(source.kind === "staged" ? source.path : join(this.outDir, file))).size;
+    return source.kind === "staged" ? source.path : join(this.outDir, file);
   }
 
   /** Every file of the new site, sorted. */

@@ -1,26 +1,35 @@
 /**
- * Generates /sw.js: esbuild bundles src/pwa/worker/sw-source.ts (Workbox's runtime modules,
- * minified, no source map, no timestamps), with the precache list (URLs with content revisions,
- * sorted) put where the worker reads `self.__WB_MANIFEST`. The same site gives a byte-identical
+ * Generates /sw.js in two steps:
+ * 1. esbuild bundles src/pwa/worker/sw-source.ts (Workbox's runtime modules, minified, no source
+ *    map, no timestamps). The bundle depends only on that source and Workbox's version, so it is
+ *    kept in the work folder and reused.
+ * 2. workbox-build's `injectManifest` globs the new site for what to precache, gives each file a
+ *    revision (the md5 of its content; none for content-hashed names, whose name changes with their
+ *    content) and writes the list where the worker reads `self.__WB_MANIFEST`.
+ *
+ * The new site is not a folder yet when sw.js is made (src/publish/site-output.ts: new files are
+ * staged flat, unchanged ones stay published), so step 2 globs a "precache view": the candidate
+ * files hard-linked at their site paths, a few dozen links. The same site gives a byte-identical
  * sw.js; a changed precached file changes sw.js, which is how browsers notice a new build.
  *
- * Why not workbox-build: its injectManifest does exactly this (glob, hash, replace one identifier),
- * but it loads babel and rollup to do it (seconds per build), and rollup's platform packages make
- * `npm ci` fail against a registry that lacks the other platforms' builds. We keep Workbox where it
- * matters, in the worker (workbox-precaching, -routing, -strategies, -expiration).
+ * workbox-build is pinned to 7.4.0, its last release on rollup 2: 7.4.1 moved to rollup 4, whose
+ * per-platform packages made `npm ci` fail against a registry that lacks the other platforms' builds.
+ * Only `injectManifest` is loaded (about 150 ms, once per process): `generateSW`, which would load
+ * babel and rollup to bundle the worker, is not used; esbuild does that part.
  */
 import { createHash } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { link, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { NzfError } from "../core/errors.js";
 
 /** What the worker precaches, relative to the site root: island code, CSS, offline and 404 pages, app icons. */
-const PRECACHED = [/^_islands\/.+\.js$/, /^_assets\/.+\.css$/, /^offline\.html$/, /^404\.html$/, /^manifest\.webmanifest$/, /^icons\/[^/]+\.png$/, /^favicon\.svg$/];
-
+export const PRECACHE_PATTERNS = ["_islands/**/*.js", "_assets/*.css", "offline.html", "404.html", "manifest.webmanifest", "icons/*.png", "favicon.svg"];
+/** The same patterns for picking the candidates to link into the precache view. */
+const CANDIDATE = /^(_islands\/.+\.js|_assets\/[^/]+\.css|offline\.html|404\.html|manifest\.webmanifest|icons\/[^/]+\.png|favicon\.svg)$/;
 /** Names with a content hash change whenever their content does: they need no revision. */
 const HASHED = /^_(islands|assets)\//;
 const MAX_PRECACHE_BYTES = 5 * 1024 * 1024;
-const PLACEHOLDER = "__NZF_PRECACHE_MANIFEST__";
 
 export interface ServiceWorkerResult {
   /** Precached URLs, for logs and tests. */
@@ -30,75 +39,99 @@ export interface ServiceWorkerResult {
   text: string;
 }
 
-/** The files of a site and a way to read them (the new site before it is published, or a folder). */
+/** The files of the new site and where each one's content is on disk (staged or published). */
 export interface SiteFiles {
   files: string[];
-  read(file: string): Promise<Buffer>;
-  /** The size of a file without reading it: content-hashed files need only their size checked. */
-  size(file: string): Promise<number>;
+  pathOf(file: string): string;
 }
 
-export interface PrecacheEntry {
+interface ManifestEntry {
   url: string;
   revision: string | null;
 }
-
-/** The precache manifest of a site: sorted, revisions as md5 of content (as Workbox does). */
-export async function precacheManifest(site: SiteFiles, ignore: string[] = []): Promise<PrecacheEntry[]> {
-  const skip = new Set(ignore);
-  const files = site.files.filter((file) => !skip.has(file) && PRECACHED.some((pattern) => pattern.test(file))).sort();
-  const entries: PrecacheEntry[] = [];
-  for (const file of files) {
-    // A content-hashed name needs no revision, so only its size is checked.
-    const bytes = HASHED.test(file) ? null : await site.read(file);
-    const size = bytes?.length ?? (await site.size(file));
-    if (size > MAX_PRECACHE_BYTES) {
-      throw new NzfError("INTERNAL", `${file} is ${size} bytes, too large to precache in the service worker`, { subject: file });
-    }
-    entries.push({ url: file, revision: bytes && createHash("md5").update(bytes).digest("hex") });
-  }
-  return entries;
+interface InjectManifest {
+  (options: Record<string, unknown>): Promise<{ count: number; size: number; warnings: string[] }>;
 }
 
-/** Builds the worker for a site (its files and their content); the caller writes it to /sw.js. */
+let injectManifestFn: InjectManifest | undefined;
+/** workbox-build's injectManifest alone (its index would load generateSW, babel and rollup too). */
+function injectManifest(): InjectManifest {
+  if (!injectManifestFn) {
+    const require = createRequire(import.meta.url);
+    injectManifestFn = (require("workbox-build/build/inject-manifest.js") as { injectManifest: InjectManifest }).injectManifest;
+  }
+  return injectManifestFn;
+}
+
+/** The bundled worker source with `self.__WB_MANIFEST` still in it, from the work folder when it is there. */
+async function bundledWorker(root: string, cacheDir: string): Promise<string> {
+  const source = join(root, "src/pwa/worker/sw-source.ts");
+  const workbox = await readFile(join(root, "node_modules/workbox-precaching/package.json")).catch(() => Buffer.from("?"));
+  const key = createHash("sha1").update(await readFile(source)).update(workbox).digest("hex").slice(0, 16);
+  const cached = join(cacheDir, `sw-source-${key}.js`);
+  if (await readFile(cached).then(() => true, () => false)) return cached;
+  const { build } = await import("esbuild");
+  try {
+    const result = await build({
+      absWorkingDir: root,
+      entryPoints: [source],
+      bundle: true,
+      format: "iife",
+      platform: "browser",
+      target: ["es2020"],
+      minify: true,
+      write: false,
+      legalComments: "none",
+      logLevel: "silent",
+      // Workbox strips its development logging when NODE_ENV is production.
+      define: { "process.env.NODE_ENV": '"production"' },
+    });
+    const text = result.outputFiles[0]!.text;
+    if (!text.includes("self.__WB_MANIFEST")) throw new Error("the worker does not read self.__WB_MANIFEST");
+    await writeFile(cached, text);
+    return cached;
+  } catch (error) {
+    throw new NzfError("ISLAND_BUNDLE_FAILED", `The service worker (src/pwa/worker/sw-source.ts) did not compile: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/** Builds the worker for a site; the caller writes it to /sw.js. `ignore`: candidates never precached. */
 export async function generateServiceWorker(options: SiteFiles & { root: string; workDir: string; ignore?: string[] }): Promise<ServiceWorkerResult> {
-  const manifest = await precacheManifest(options, options.ignore ?? []);
-  const source = join(options.root, "src/pwa/worker/sw-source.ts");
   const cacheDir = join(options.workDir, "sw");
   await mkdir(cacheDir, { recursive: true });
-  // The bundled worker depends only on its source and the manifest: reuse it when neither changed.
-  const key = createHash("sha1")
-    .update(await readFile(source))
-    .update(JSON.stringify(manifest))
-    .digest("hex")
-    .slice(0, 16);
-  const cached = join(cacheDir, `sw-${key}.js`);
-  let text = await readFile(cached, "utf8").catch(() => null);
-  if (text === null) {
-    const { build } = await import("esbuild");
-    try {
-      const result = await build({
-        absWorkingDir: options.root,
-        entryPoints: [source],
-        bundle: true,
-        format: "iife",
-        platform: "browser",
-        target: ["es2020"],
-        minify: true,
-        write: false,
-        legalComments: "none",
-        logLevel: "silent",
-        // Workbox strips its development logging when NODE_ENV is production. The manifest replaces a
-        // placeholder afterwards, as plain JSON (minifying would rewrite its keys).
-        define: { "process.env.NODE_ENV": '"production"', "self.__WB_MANIFEST": PLACEHOLDER },
-      });
-      const bundled = result.outputFiles[0]!.text;
-      if (!bundled.includes(PLACEHOLDER)) throw new Error("the worker does not read self.__WB_MANIFEST");
-      text = bundled.replace(PLACEHOLDER, () => JSON.stringify(manifest));
-    } catch (error) {
-      throw new NzfError("ISLAND_BUNDLE_FAILED", `The service worker (src/pwa/worker/sw-source.ts) did not compile: ${(error as Error).message}`, { cause: error });
-    }
-    await writeFile(cached, text);
+  const swSrc = await bundledWorker(options.root, cacheDir);
+  const view = await mkdtemp(join(cacheDir, "view-"));
+  try {
+    const candidates = options.files.filter((file) => CANDIDATE.test(file));
+    for (const dir of new Set(candidates.map((file) => dirname(file)))) await mkdir(join(view, "site", dir), { recursive: true });
+    await Promise.all(candidates.map((file) => link(options.pathOf(file), join(view, "site", file))));
+    const swDest = join(view, "sw.js");
+    const urls: string[] = [];
+    const { warnings } = await injectManifest()({
+      swSrc,
+      swDest,
+      globDirectory: join(view, "site"),
+      globPatterns: PRECACHE_PATTERNS,
+      globIgnores: options.ignore ?? [],
+      dontCacheBustURLsMatching: HASHED,
+      maximumFileSizeToCacheInBytes: MAX_PRECACHE_BYTES,
+      // Sorted, so the same site gives the same sw.js whatever order the glob found files in.
+      manifestTransforms: [
+        (entries: ManifestEntry[]) => {
+          const manifest = entries.map(({ url, revision }) => ({ url, revision })).sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+          urls.push(...manifest.map((entry) => entry.url));
+          return { manifest, warnings: [] };
+        },
+      ],
+    });
+    // Workbox skips a file over the size limit with a warning: a worker that silently lacks part of
+    // the site would break offline visits, so the build stops instead. A pattern with nothing to
+    // match (a site with no islands yet) is no problem.
+    const problems = warnings.filter((warning) => !/doesn't match any files/.test(warning));
+    if (problems.length) throw new NzfError("INTERNAL", `The service worker's precache list could not be made: ${problems.join("; ")}. Make the file smaller, or leave it out of PRECACHE_PATTERNS in src/pwa/service-worker.ts`, { subject: "/sw.js" });
+    const text = await readFile(swDest, "utf8");
+    return { urls, bytes: Buffer.byteLength(text), text };
+  } finally {
+    await rm(view, { recursive: true, force: true });
   }
-  return { urls: manifest.map((m) => m.url), bytes: Buffer.byteLength(text), text };
 }

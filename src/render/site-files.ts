@@ -50,7 +50,7 @@ export interface SiteFilesInput {
 export async function siteFilesKey(root: string): Promise<string> {
   const { createHash } = await import("node:crypto");
   const hash = createHash("sha1");
-  for (const file of ["assets/logo.svg", "src/pwa/worker/sw-source.ts", "node_modules/workbox-precaching/package.json"]) {
+  for (const file of ["assets/logo.svg", "src/pwa/worker/sw-source.ts", "node_modules/workbox-precaching/package.json", "node_modules/workbox-build/package.json"]) {
     hash.update(file).update(await readFile(join(root, file)).catch(() => Buffer.from("missing")));
   }
   return hash.digest("hex");
@@ -134,6 +134,6 @@ export async function writeSiteFiles(input: SiteFilesInput): Promise<void> {
   await mkdir(join(config.workDir, "deploy"), { recursive: true });
   await writeFile(policyFile, JSON.stringify(cloudFrontPolicy(csp), null, 2) + "\n");
 
-  const worker = await generateServiceWorker({ root: config.root, workDir: config.workDir, files: output.files(), read: (file) => output.read(file), size: (file) => output.size(file), ignore: notPrecached(output, input.assets) });
+  const worker = await generateServiceWorker({ root: config.root, workDir: config.workDir, files: output.files(), pathOf: (file) => output.pathOf(file), ignore: notPrecached(output, input.assets) });
   await write("/sw.js", worker.text);
 }

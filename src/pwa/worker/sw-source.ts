@@ -1,6 +1,6 @@
 /**
- * The service worker's source (browser code, bundled by src/pwa/service-worker.ts with esbuild; the
- * precache list is put at `self.__WB_MANIFEST` by src/pwa/service-worker.ts when it bundles this file).
+ * The service worker's source (browser code, bundled by src/pwa/service-worker.ts with esbuild;
+ * workbox-build's injectManifest then writes the precache list where this reads `self.__WB_MANIFEST`).
  *
  * - Precached: island bundles, CSS, the offline page, the 404 page, manifest and icons.
  * - Pages: network first with a short timeout, so donors see fresh content when online and the

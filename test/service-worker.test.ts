@@ -1,0 +1,78 @@
+/**
+ * generateServiceWorker: workbox-build's injectManifest over a new site that is not a folder yet
+ * (staged and published files mixed), so it globs a view of links. Revisions are checked against
+ * md5s computed here, not read back from the code under test.
+ */
+import { createHash } from "node:crypto";
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { generateServiceWorker } from "../src/pwa/service-worker.js";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+let dir: string;
+let workDir: string;
+
+/** Writes each file at a path of its own (as staged files are), and returns where each one is. */
+async function site(files: Record<string, string | Buffer>): Promise<{ files: string[]; pathOf(file: string): string }> {
+  const where = new Map<string, string>();
+  let n = 0;
+  for (const [file, body] of Object.entries(files)) {
+    const path = join(dir, "staged", String(n++), "content");
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, body);
+    where.set(file, path);
+  }
+  return { files: [...where.keys()].sort(), pathOf: (file) => where.get(file)! };
+}
+
+const md5 = (text: string) => createHash("md5").update(text).digest("hex");
+/** The injected list: workbox-build writes it as stable JSON (keys sorted, so "revision" first). */
+const manifestOf = (sw: string) => JSON.parse(/\[\{"revision".*?\}\]/.exec(sw)![0]) as { url: string; revision: string | null }[];
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "nzf-sw-"));
+  workDir = join(dir, "work");
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("generateServiceWorker", () => {
+  it("precaches the candidates, sorted: md5 revisions for plain names, none for hashed ones, ignored files left out", async () => {
+    const offline = "<!doctype html><title>Offline</title>";
+    const files = await site({
+      "offline.html": offline,
+      "404.html": "<!doctype html><title>Not found</title>",
+      "_islands/faq-ABC123.js": "console.log(1)",
+      "_islands/chunks/amplify-XYZ.js": "console.log(2)",
+      "_assets/site-0123456789.css": "body{}",
+      "about/index.html": "<!doctype html><title>About</title>",
+      "_images/a-200w.webp": "not precached",
+    });
+    const worker = await generateServiceWorker({ root, workDir, ...files, ignore: ["_islands/chunks/amplify-XYZ.js"] });
+    expect(worker.urls).toEqual(["404.html", "_assets/site-0123456789.css", "_islands/faq-ABC123.js", "offline.html"]);
+    expect(worker.text).not.toContain("self.__WB_MANIFEST");
+    const manifest = manifestOf(worker.text);
+    expect(manifest).toContainEqual({ url: "offline.html", revision: md5(offline) });
+    expect(manifest).toContainEqual({ url: "_islands/faq-ABC123.js", revision: null });
+    expect(manifest.map((entry) => entry.url)).toEqual(worker.urls);
+    // The precache view is gone; only the bundled worker source is kept for the next build.
+    expect((await readdir(join(workDir, "sw"))).filter((f) => f.startsWith("view-"))).toEqual([]);
+  });
+
+  it("gives the same worker for the same files, and a different one when a precached file changes", async () => {
+    const first = await generateServiceWorker({ root, workDir, ...(await site({ "offline.html": "a", "_assets/site-1.css": "x" })) });
+    const again = await generateServiceWorker({ root, workDir, ...(await site({ "_assets/site-1.css": "x", "offline.html": "a" })) });
+    const changed = await generateServiceWorker({ root, workDir, ...(await site({ "offline.html": "b", "_assets/site-1.css": "x" })) });
+    expect(again.text).toBe(first.text);
+    expect(changed.text).not.toBe(first.text);
+  });
+
+  it("stops the build, naming the file, when a precached file is over the 5 MB limit", async () => {
+    const files = await site({ "offline.html": "a", "_assets/site-big.css": Buffer.alloc(5 * 1024 * 1024 + 1, 32) });
+    await expect(generateServiceWorker({ root, workDir, ...files })).rejects.toThrow(/site-big\.css/);
+  });
+});
