@@ -1,4 +1,4 @@
-import { stat } from "node:fs/promises";
+import { copyFile, link, stat } from "node:fs/promises";
 
 /**
  * What tells one version of a file from the next without reading it: inode, size, modification and
@@ -20,5 +20,20 @@ export async function exists(path: string): Promise<boolean> {
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * Hard-links `from` to `to`, or copies it where a link cannot be made: the two paths on different
+ * file systems (the output folder on another disk or volume than the work folder: EXDEV), or a file
+ * system without hard links (EPERM, ENOTSUP). The files we link are never written in place, so a
+ * copy holds the same bytes.
+ */
+export async function linkOrCopy(from: string, to: string): Promise<void> {
+  try {
+    await link(from, to);
+  } catch (error) {
+    if (!["EXDEV", "EPERM", "ENOTSUP", "EMLINK"].includes((error as NodeJS.ErrnoException).code ?? "")) throw error;
+    await copyFile(from, to);
   }
 }

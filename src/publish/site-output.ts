@@ -2,7 +2,7 @@
  * The new site as a set of files, before it is published. Each file of the new site is one of:
  * - new content (`put`): written now into a flat staging folder beside the output folder;
  * - a file that exists elsewhere already (`adopt`: an image from the image cache, an island bundle):
- *   hard-linked into the staging folder;
+ *   hard-linked into the staging folder (copied when the two are on different disks);
  * - the published file, unchanged (`keep`: a page no change affects, a content-hashed asset that
  *   is live already): nothing to do.
  *
@@ -11,9 +11,10 @@
  * its published path (src/publish/publish.ts) costs a fraction of building a second tree. New
  * content goes into a spare file when there is one (src/publish/spares.ts), which is faster still.
  */
-import { link, mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { SpareFiles } from "./spares.js";
+import { linkOrCopy } from "../core/fs.js";
 
 export type FileSource = { kind: "staged"; path: string } | { kind: "published" };
 
@@ -82,7 +83,7 @@ export class SiteOutput {
   async adopt(file: string, from: string, options: { hashedName?: boolean } = {}): Promise<void> {
     if (options.hashedName && this.published.has(file)) return this.keep(file);
     if (this.inspect && TEXT_FILE.test(file)) this.inspect(file, await readFile(from, "utf8"));
-    await link(from, this.stage(file));
+    await linkOrCopy(from, this.stage(file));
   }
 
   /** Keeps the published file as it is. */

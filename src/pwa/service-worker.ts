@@ -18,10 +18,11 @@
  * babel and rollup to bundle the worker, is not used; esbuild does that part.
  */
 import { createHash } from "node:crypto";
-import { link, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { NzfError } from "../core/errors.js";
+import { linkOrCopy } from "../core/fs.js";
 
 /** What the worker precaches, relative to the site root: island code, CSS, offline and 404 pages, app icons. */
 export const PRECACHE_PATTERNS = ["_islands/**/*.js", "_assets/*.css", "offline.html", "404.html", "manifest.webmanifest", "icons/*.png", "favicon.svg"];
@@ -104,7 +105,7 @@ export async function generateServiceWorker(options: SiteFiles & { root: string;
   try {
     const candidates = options.files.filter((file) => CANDIDATE.test(file));
     for (const dir of new Set(candidates.map((file) => dirname(file)))) await mkdir(join(view, "site", dir), { recursive: true });
-    await Promise.all(candidates.map((file) => link(options.pathOf(file), join(view, "site", file))));
+    await Promise.all(candidates.map((file) => linkOrCopy(options.pathOf(file), join(view, "site", file))));
     const swDest = join(view, "sw.js");
     const urls: string[] = [];
     const { warnings } = await injectManifest()({
