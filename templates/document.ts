@@ -38,7 +38,8 @@ export function renderDocument(parts: DocumentParts): string {
   const { page, site, assets } = input;
   const lang = page.lang === MASTER_LANG ? "en-AU" : page.lang;
   const dir = RTL_LANGS.includes(page.lang.split("-")[0]!) ? "rtl" : "ltr";
-  const title = meta.title && meta.title !== parts.siteName ? `${meta.title} | ${parts.siteName}` : parts.siteName;
+  // "Page | Site", unless the page's own title names the site already (the home page's SEO title does).
+  const title = !meta.title ? parts.siteName : meta.title.toLowerCase().includes(parts.siteName.toLowerCase()) ? meta.title : `${meta.title} | ${parts.siteName}`;
   const description = meta.description || parts.defaultDescription;
   const canonical = canonicalUrl(site.siteUrl, page.path);
   const image = meta.image ?? parts.defaultImage;

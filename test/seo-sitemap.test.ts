@@ -84,4 +84,17 @@ describe("the sample build's sitemap", () => {
       expect(html, path).toContain(`<link rel="canonical" href="${url}">`);
     }
   });
+
+  it("every listed page has a title that names the site once", async () => {
+    const dir = fixture.config.outDir;
+    for (const url of locs(await readFile(`${dir}/sitemap.xml`, "utf8"))) {
+      const path = new URL(url!).pathname;
+      const html = await readFile(`${dir}/${path === "/" ? "index.html" : `${path.slice(1)}index.html`}`, "utf8");
+      const title = /<title>([^<]*)<\/title>/.exec(html)?.[1] ?? "";
+      expect(title.match(/National Zakat Foundation/g), `${path}: ${title}`).toHaveLength(1);
+    }
+    // The home page's SEO title names the site itself; an ordinary page gets the site after its own.
+    expect(await readFile(`${dir}/index.html`, "utf8")).toContain("<title>National Zakat Foundation | Pay zakat in Australia</title>");
+    expect(await readFile(`${dir}/about/index.html`, "utf8")).toMatch(/<title>[^<|]+ \| National Zakat Foundation<\/title>/);
+  });
 });
