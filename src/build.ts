@@ -22,6 +22,7 @@ import { changedDependencies, documentHashes, isAffected, listSignatures, type C
 import { readBuildRecord, writeBuildRecord, type BuildRecord } from "./publish/incremental.js";
 import { discardStaging, listPublishedFiles, publishOutput, recoverInterruptedPublish, stagingDirFor } from "./publish/publish.js";
 import { createSiteOutput } from "./publish/site-output.js";
+import { preloadServiceWorkerTools } from "./pwa/service-worker.js";
 import { SpareFiles, spareDirFor } from "./publish/spares.js";
 import { siteFilesKey, writeSiteFiles } from "./render/site-files.js";
 import { previewPublicEnv } from "./preview/public-config.js";
@@ -156,6 +157,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
     // Render workers read the snapshot from its file; one that is not from a file renders here.
     const origin = snapshotOrigin(snapshot);
     const previousHashes = incremental ? Object.fromEntries(Object.entries(last!.pages).map(([file, page]) => [file, page.hash])) : undefined;
+    preloadServiceWorkerTools();
     rendered = await stage("render", async () =>
       renderAndWrite({
         pages: toRender,
