@@ -1,11 +1,14 @@
 /**
  * Build benchmark (issues 2 and 8) on the synthetic 2,000-document repository served by the local
- * Prismic stub: a full build with fetch, a build from the cached snapshot, a no-change rebuild, a
- * one-document change, a shared-component change, and a webhook-to-published round trip.
+ * Prismic stub: a full build with fetch, a build from the cached snapshot (in this process and by
+ * the CLI in a new one), a no-change rebuild, a one-document change, a shared-component change,
+ * and a webhook-to-published round trip.
  * Each figure is the median of `runs` runs.
  */
 import { forgetPageBodies } from "../src/render/body-cache.js";
+import { execFile } from "node:child_process";
 import { cp, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { promisify } from "node:util";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { build, type BuildResult } from "../src/build.js";
@@ -22,6 +25,7 @@ export interface SiteBenchOptions {
   print?: (line: string) => void;
 }
 
+const execFileAsync = promisify(execFile);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 /** The median, with every run after it: this machine's load varies, so the spread matters. */
@@ -98,6 +102,29 @@ export async function benchSite(options: SiteBenchOptions): Promise<void> {
       `site    build from cache (full render): ${spread(cached)} — render+write ${Math.round(renderMs)} ms = ${Math.round(last.pages / (renderMs / 1000))} pages/s ` +
         `(rendering alone ${Math.round(cpuMs)} ms = ${Math.round(last.pages / (cpuMs / 1000))} pages/s, ${last.renderedInWorkers} pages in worker threads; the rest is the disk, see "disk" below); stages ms: ${stageLine(last)}`,
     );
+
+    // The CLI as CI runs it with a restored content cache: a new `nzf-build` process (start-up,
+    // module loading, worker threads warming up), into an empty folder (every folder created) and
+    // into the published site with no build record (every page rendered and replaced). The first
+    // run compiles the templates and islands into the CLI's own work folder and is not counted.
+    const cliArgs = ["--root", root, "--content-dir", config.contentDir, "--repository", "nzf-bench"];
+    const cli = async (out: string) => {
+      const start = performance.now();
+      await execFileAsync(process.execPath, [join(options.root, "bin/nzf-build"), ...cliArgs, "--out", out]);
+      return performance.now() - start;
+    };
+    const cliOut = join(root, "dist-cli");
+    await cli(cliOut);
+    const intoEmpty: number[] = [];
+    const intoPublished: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const out = await mkdtemp(join(tmpdir(), "nzf-bench-cli-"));
+      intoEmpty.push(await cli(out));
+      await rm(out, { recursive: true, force: true });
+      await rm(join(root, ".nzf-cache", "last-build.json"), { force: true });
+      intoPublished.push(await cli(cliOut));
+    }
+    print(`site    build from cache by the CLI (a new process), into an empty folder: ${spread(intoEmpty)}; into the published site, every page rendered again: ${spread(intoPublished)}`);
 
     const unchanged: number[] = [];
     for (let i = 0; i < runs; i++) unchanged.push((await timedBuild(fromCache)).ms);
