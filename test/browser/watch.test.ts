@@ -17,6 +17,7 @@ import type { BuildResult } from "../../src/build.js";
 import { readSnapshot, writeSnapshot } from "../../src/content/snapshot.js";
 
 let root: string;
+let workDir: string | undefined;
 let session: WatchSession;
 let browser: Browser;
 let page: Page;
@@ -28,7 +29,7 @@ beforeAll(async () => {
   for (const dir of ["templates", "src", "assets", "content-cache/sample"]) await cp(join(PROJECT_ROOT, dir), join(root, dir), { recursive: true });
   await cp(join(PROJECT_ROOT, "package-lock.json"), join(root, "package-lock.json"));
   await symlink(join(PROJECT_ROOT, "node_modules"), join(root, "node_modules"));
-  const workDir = await mkdtemp(join(PROJECT_ROOT, ".nzf-cache", "test-watch-"));
+  workDir = await mkdtemp(join(PROJECT_ROOT, ".nzf-cache", "test-watch-"));
   const config = resolveConfig({ root, out: join(root, "dist"), workDir, imageCacheDir: join(PROJECT_ROOT, ".nzf-cache", "images"), sample: true }, {});
   session = await startWatch(config, { logger, port: 0, debounceMs: 30 });
   browser = await launchBrowser();
@@ -39,6 +40,7 @@ afterAll(async () => {
   await browser?.close();
   await session?.stop();
   await rm(root, { recursive: true, force: true });
+  if (workDir) await rm(workDir, { recursive: true, force: true });
 });
 
 /**
