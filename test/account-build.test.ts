@@ -52,6 +52,12 @@ describe("/account in a fixture build", () => {
     const island = html.slice(html.indexOf('data-island="account"'), html.indexOf("data-island-props"));
     expect(island).toContain(UNAVAILABLE);
     expect(island).toContain('role="status"');
+    // Rendered by a templates bundle that leaves the auth library out (src/auth/amplify-stub.ts):
+    // importing it cost each render worker about 0.6 s. The browser's account bundle still has it.
+    const [templates] = await fg("templates/entry-*.mjs", { cwd: f.config.workDir, absolute: true });
+    const compiled = await readFile(templates!, "utf8");
+    expect(compiled).toContain("amplify-stub");
+    expect(compiled).not.toMatch(/from\s*"aws-amplify/);
   });
 
   it("with a user pool the island gets the public config, and only /account loads the account bundle", async () => {

@@ -18,6 +18,7 @@ import type { BuildOptions, Metafile, Plugin } from "esbuild";
 import { NzfError } from "../core/errors.js";
 import { exists } from "../core/fs.js";
 import { clearDir, hashInputsAfterBuild, startBundle, writeBundleRecord } from "./bundle-cache.js";
+import { authStandIn } from "./auth-stand-in.js";
 import { runEsbuild, type BundlerContexts } from "./bundler-contexts.js";
 
 export interface ClientAsset {
@@ -65,17 +66,6 @@ function islandEntryPlugin(clientDir: string): Plugin {
         loader: "ts",
         contents: `import Island from "./islands/${args.path}";\nimport { hydrateIslands } from "./hydrate";\nhydrateIslands(${JSON.stringify(args.path)}, Island);\n`,
       }));
-    },
-  };
-}
-
-/** Resolves imports matching `pattern` to `replacement` (the preview's stand-in for the auth library). */
-function replaceModule(pattern: RegExp, replacement: string): Plugin {
-  return {
-    // The name says what is replaced: it is part of the bundle's cache key.
-    name: `nzf-replace-module ${pattern.source} → ${basename(replacement)}`,
-    setup(build) {
-      build.onResolve({ filter: pattern }, () => ({ path: replacement }));
     },
   };
 }
@@ -148,8 +138,7 @@ export interface PreviewBundle {
 export async function bundlePreview(options: BundleClientOptions): Promise<PreviewBundle | null> {
   const entry = join(options.root, "src/client/entries", `${PREVIEW_ENTRY}.ts`);
   if (!(await exists(entry))) return null;
-  const stub = join(options.root, "src/client/preview/amplify-stub.ts");
-  const result = await bundleRun({ kind: "preview", entryPoints: { [PREVIEW_ENTRY]: entry }, extra: { entryNames: "[name]", plugins: [replaceModule(/\/auth\/amplify(\.js)?$/, stub)] }, publicPath: `/${PREVIEW_DIR}` }, options);
+  const result = await bundleRun({ kind: "preview", entryPoints: { [PREVIEW_ENTRY]: entry }, extra: { entryNames: "[name]", plugins: [authStandIn(options.root)] }, publicPath: `/${PREVIEW_DIR}` }, options);
   const files = result.files.map((f) => ({ ...f, path: `${PREVIEW_DIR}/${f.path}` }));
   return { files, hash: createHash("sha1").update(JSON.stringify(result.outputHashes)).digest("hex").slice(0, 16), cached: result.cached };
 }

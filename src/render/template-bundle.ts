@@ -13,6 +13,8 @@ import { hashInputsAfterBuild, startBundle, writeBundleRecord } from "./bundle-c
 import type { PageBody, PageFrame, RenderInput, RenderOutput } from "./types.js";
 import { exists } from "../core/fs.js";
 import { runEsbuild, type BundlerContexts } from "./bundler-contexts.js";
+import { authStandIn } from "./auth-stand-in.js";
+import type { Plugin } from "esbuild";
 
 export interface TemplateModule {
   renderPage(input: RenderInput): RenderOutput;
@@ -47,12 +49,14 @@ export interface NodeModuleBundle {
  * Compiles `entry` (relative to the project) into `dir` as `<name>-<hash>.mjs`. The folder must be
  * inside the project (not the OS temp dir) so bare imports like "react" resolve from node_modules.
  */
-export async function compileNodeModule(root: string, dir: string, entry: string, name: string, what: string, contexts?: BundlerContexts): Promise<NodeModuleBundle> {
+export async function compileNodeModule(root: string, dir: string, entry: string, name: string, what: string, contexts?: BundlerContexts, plugins: Plugin[] = []): Promise<NodeModuleBundle> {
   const recordFile = join(dir, "record.json");
-  const start = await startBundle<{ file: string; hash: string; imports: Record<string, string[]> }>(recordFile, root);
+  const start = await startBundle<{ file: string; hash: string; imports: Record<string, string[]>; plugins?: string[] }>(recordFile, root);
   const previous = start.reusable;
-  // A record from before import graphs were kept is compiled again.
-  if (previous?.result.imports && (await exists(previous.result.file))) {
+  // The plugins are part of the key: a bundle made with other stand-ins is not reused even when no
+  // input changed. A record from before import graphs were kept is compiled again.
+  const pluginNames = plugins.map((p) => p.name);
+  if (previous?.result.imports && JSON.stringify(previous.result.plugins ?? []) === JSON.stringify(pluginNames) && (await exists(previous.result.file))) {
     const { file, hash, imports } = previous.result;
     return { file, hash, sources: sourcesOf(previous.inputs, imports), cached: true };
   }
@@ -71,6 +75,7 @@ export async function compileNodeModule(root: string, dir: string, entry: string
       metafile: true,
       logLevel: "silent",
       define: { "process.env.NODE_ENV": '"production"' },
+      plugins,
     });
   } catch (error) {
     const messages = (error as { errors?: { text: string; location?: { file: string; line: number; column: number } }[] }).errors ?? [];
@@ -85,7 +90,7 @@ export async function compileNodeModule(root: string, dir: string, entry: string
   const inputs = await hashInputsAfterBuild(root, Object.keys(result.metafile!.inputs), start);
   const imports: Record<string, string[]> = {};
   for (const [input, about] of Object.entries(result.metafile!.inputs)) imports[input] = about.imports.filter((i) => !i.external).map((i) => i.path);
-  await writeBundleRecord(recordFile, { inputs, result: { file, hash, imports } });
+  await writeBundleRecord(recordFile, { inputs, result: { file, hash, imports, plugins: pluginNames } });
   return { file, hash, sources: sourcesOf(inputs, imports), cached: false };
 }
 
@@ -116,7 +121,9 @@ export function bodyHashOf(entry: string, sources: NodeModuleBundle["sources"]):
 }
 
 export async function loadTemplates(root: string, cacheDir: string, contexts?: BundlerContexts): Promise<TemplateBundle> {
-  const bundle = await compileNodeModule(root, join(cacheDir, "templates"), "templates/entry.tsx", "entry", "The templates", contexts);
+  // Pages are rendered to HTML only: the auth library the account island loads in an effect is never
+  // called here, and importing it cost every render worker about 0.6 s (src/auth/amplify-stub.ts).
+  const bundle = await compileNodeModule(root, join(cacheDir, "templates"), "templates/entry.tsx", "entry", "The templates", contexts, [authStandIn(root)]);
   return { ...bundle, bodyHash: bodyHashOf("templates/entry.tsx", bundle.sources), load: () => importTemplates(bundle.file) };
 }
 
