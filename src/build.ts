@@ -17,7 +17,8 @@ import type { BundlerContexts } from "./render/bundler-contexts.js";
 import { loadTemplates } from "./render/template-bundle.js";
 import { buildStylesheet } from "./render/styles.js";
 import { bodyCacheFor, contentVersions } from "./render/body-cache.js";
-import { renderAndWrite, type RenderedPage } from "./render/render-stage.js";
+import { POOL_MIN_PAGES, renderAndWrite, type RenderedPage } from "./render/render-stage.js";
+import { renderWorkerCount, warmRenderWorkers } from "./render/render-pool.js";
 import { changedDependencies, documentHashes, isAffected, listSignatures, type ContentState } from "./render/dependencies.js";
 import { readBuildRecord, writeBuildRecord, type BuildRecord } from "./publish/incremental.js";
 import { discardStaging, listPublishedFiles, publishOutput, recoverInterruptedPublish, stagingDirFor } from "./publish/publish.js";
@@ -105,6 +106,15 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   const { snapshot } = content;
   const graph = await stage("graph", async () => createContentGraph(snapshot.documents, snapshot.languages));
   const pages = await stage("pages", async () => planPages(graph));
+  const recordFile = join(config.workDir, "last-build.json");
+  const lastRead = readBuildRecord(recordFile);
+  // With no record of this folder, every page is rendered: start the render workers now, so their
+  // start-up (reading the snapshot, loading React) overlaps the stages below.
+  const origin = snapshotOrigin(snapshot);
+  if (origin && renderWorkerCount() > 1 && pages.length >= (deps.renderPoolMinPages ?? POOL_MIN_PAGES)) {
+    const recorded = await lastRead;
+    if (recorded?.outDir !== config.outDir) void warmRenderWorkers({ root: config.root, workDir: config.workDir, snapshot: origin });
+  }
   const localImages = join(config.contentDir, content.name, "images");
   const images = await stage("images", () => runImageStage(snapshot.documents, { localDir: localImages, cacheDir: config.imageCacheDir }, { logger, fetch: deps.fetch }));
   // The bundles are independent: esbuild works on them at the same time.
@@ -128,8 +138,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   };
   // Everything the output depends on, including the site files' own inputs (logo, service worker source).
   const key = hashOf([globalKey, contentState.documents, await siteFilesKey(config.root)]);
-  const recordFile = join(config.workDir, "last-build.json");
-  const last = await readBuildRecord(recordFile);
+  const last = await lastRead;
   const incremental = last !== null && last.outDir === config.outDir && (await exists(join(config.outDir, "index.html")));
   if (incremental && last.key === key && ((await previewBuild)?.hash ?? null) === (last.preview ?? null)) {
     const ms = performance.now() - started;
@@ -154,8 +163,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   let rendered: RenderedPage[];
   try {
     const assets = { css: [stylesheet.url], islands: client.bundle.islands, scripts: client.bundle.scripts };
-    // Render workers read the snapshot from its file; one that is not from a file renders here.
-    const origin = snapshotOrigin(snapshot);
+    // Render workers read the snapshot from its file (origin); one that is not from a file renders here.
     const previousHashes = incremental ? Object.fromEntries(Object.entries(last!.pages).map(([file, page]) => [file, page.hash])) : undefined;
     preloadServiceWorkerTools();
     rendered = await stage("render", async () =>

@@ -10,6 +10,7 @@
  * compiled with esbuild like the templates (compileNodeModule) and reused while its sources are
  * unchanged, so the same code runs from the TypeScript sources in tests and from the bundled CLI.
  */
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { Manifest } from "../images/cache.js";
@@ -27,7 +28,10 @@ export interface WorkerInit {
   memoizeFrames?: boolean;
 }
 
-export type ToWorker = { type: "prepare"; init: WorkerInit } | { type: "render"; batch: number; pages: PageEntry[] };
+export type ToWorker =
+  | { type: "warm"; snapshot: WorkerInit["snapshot"] }
+  | { type: "prepare"; init: WorkerInit }
+  | { type: "render"; batch: number; pages: PageEntry[] };
 
 export type FromWorker =
   | { type: "ready" }
@@ -66,6 +70,30 @@ function workersFor(file: string, count: number): Worker[] {
   return workers.slice(0, count);
 }
 
+/** The workers a build uses: one per core, at most four. */
+export function renderWorkerCount(): number {
+  return Math.min(availableParallelism(), 4);
+}
+
+function compileWorker(root: string, workDir: string) {
+  return compileNodeModule(root, join(workDir, "render-worker"), "src/render/render-worker.ts", "render-worker", "The render worker");
+}
+
+/**
+ * Starts the workers of a render that is about to come and has them read the snapshot and load the
+ * rendering libraries, while the build's own thread does its other stages. In a new process that
+ * start-up is most of a second, which otherwise came before the first page. A failure here is
+ * ignored: the render itself prepares the workers again and reports what is wrong.
+ */
+export async function warmRenderWorkers(options: { root: string; workDir: string; snapshot: WorkerInit["snapshot"] }): Promise<void> {
+  try {
+    const { file } = await compileWorker(options.root, options.workDir);
+    for (const worker of workersFor(file, renderWorkerCount())) worker.postMessage({ type: "warm", snapshot: options.snapshot } satisfies ToWorker);
+  } catch {
+    // See above.
+  }
+}
+
 /**
  * Renders `pages` in workers, calling `onPage` for each result in the order they arrive. Returns
  * the pages no worker rendered (a worker that could not prepare or that died): the caller renders
@@ -77,7 +105,7 @@ export async function renderInWorkers(
   options: PoolOptions,
   onPage: (page: PageEntry, result: { ok: true; render: PageRender } | { ok: false; message: string }) => void,
 ): Promise<{ notRendered: PageEntry[]; renderMs: number }> {
-  const { file } = await compileNodeModule(options.root, join(options.workDir, "render-worker"), "src/render/render-worker.ts", "render-worker", "The render worker");
+  const { file } = await compileWorker(options.root, options.workDir);
   const batches: PageEntry[][] = [];
   for (let i = 0; i < pages.length; i += BATCH) batches.push(pages.slice(i, i + BATCH));
   let next = 0;

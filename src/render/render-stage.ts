@@ -6,7 +6,6 @@
  * Failures are collected: one broken document does not hide the others, and each failure names the
  * document id and the output path.
  */
-import { availableParallelism } from "node:os";
 import pLimit from "p-limit";
 import { NzfAggregateError, NzfError } from "../core/errors.js";
 import type { ContentGraph } from "../content/graph.js";
@@ -17,7 +16,7 @@ import type { PageFacts } from "./page-facts.js";
 import type { SiteOutput } from "../publish/site-output.js";
 import { createPageRenderer, describeRenderFailure, htmlOf, type PageRender, type PageRenderer, type RenderedBody } from "./render-page.js";
 import type { BodyCache } from "./body-cache.js";
-import { renderInWorkers, type WorkerInit } from "./render-pool.js";
+import { renderInWorkers, renderWorkerCount, type WorkerInit } from "./render-pool.js";
 
 export interface RenderedPage {
   page: PageEntry;
@@ -60,7 +59,7 @@ export interface RenderStageInput {
 const YIELD_EVERY = 8;
 
 /** Below this many pages, starting workers (about 0.2 s each) costs more than it saves. */
-const POOL_MIN_PAGES = 300;
+export const POOL_MIN_PAGES = 300;
 
 export async function renderAndWrite(input: RenderStageInput): Promise<RenderedPage[]> {
   const failures: NzfError[] = [];
@@ -92,7 +91,7 @@ export async function renderAndWrite(input: RenderStageInput): Promise<RenderedP
   let here = input.pages.filter((page) => earlier.has(page.file));
   const whole = input.pages.filter((page) => !earlier.has(page.file));
   let renderMs = 0;
-  const workers = Math.min(availableParallelism(), 4);
+  const workers = renderWorkerCount();
   let pooled: Promise<{ notRendered: PageEntry[]; renderMs: number }> | null = null;
   if (input.pool && workers > 1 && whole.length >= (input.poolMinPages ?? POOL_MIN_PAGES)) {
     const { root, workDir, sources } = input.pool;

@@ -16,19 +16,32 @@ import { createPageRenderer, type PageRenderer } from "./render-page.js";
 import type { TemplateModule } from "./template-bundle.js";
 import type { ToWorker, FromWorker, WorkerInit } from "./render-pool.js";
 
-let content: { identity: string; graph: ContentGraph } | null = null;
+/** The content graph, by snapshot identity: read ahead of the render when the build warms the worker. */
+let content: { identity: string; graph: Promise<ContentGraph> } | null = null;
 let templates: { file: string; module: TemplateModule } | null = null;
 let renderer: PageRenderer | null = null;
 
-async function readContent(init: WorkerInit): Promise<ContentGraph> {
-  if (content?.identity === init.snapshot.identity) return content.graph;
-  content = null;
-  const before = await identityOf(init.snapshot.file);
-  const snapshot: Snapshot = await readSnapshot(init.snapshot.file);
-  const after = await identityOf(init.snapshot.file);
-  if (before !== init.snapshot.identity || after !== init.snapshot.identity) throw new Error(`${init.snapshot.file} changed since the build read it`);
-  content = { identity: init.snapshot.identity, graph: createContentGraph(snapshot.documents, snapshot.languages) };
+function readContent(origin: WorkerInit["snapshot"]): Promise<ContentGraph> {
+  if (content?.identity !== origin.identity) {
+    const graph = (async () => {
+      const before = await identityOf(origin.file);
+      const snapshot: Snapshot = await readSnapshot(origin.file);
+      const after = await identityOf(origin.file);
+      if (before !== origin.identity || after !== origin.identity) throw new Error(`${origin.file} changed since the build read it`);
+      return createContentGraph(snapshot.documents, snapshot.languages);
+    })();
+    content = { identity: origin.identity, graph };
+    // A failed read is not kept: the next prepare reads again and reports it.
+    graph.catch(() => {
+      if (content?.graph === graph) content = null;
+    });
+  }
   return content.graph;
+}
+
+/** What rendering needs besides the templates, loaded ahead (the templates bundle imports them). */
+function warmLibraries(): void {
+  for (const name of ["react", "react-dom/server", "@prismicio/client"]) import(name).catch(() => undefined);
 }
 
 async function importTemplates(file: string): Promise<TemplateModule> {
@@ -38,7 +51,7 @@ async function importTemplates(file: string): Promise<TemplateModule> {
 
 async function prepare(init: WorkerInit): Promise<void> {
   renderer = null;
-  const [graph, module] = await Promise.all([readContent(init), importTemplates(init.templateFile)]);
+  const [graph, module] = await Promise.all([readContent(init.snapshot), importTemplates(init.templateFile)]);
   renderer = createPageRenderer({ module, graph, images: createImageLookup(new Map(init.manifests)), site: init.site, assets: init.assets, memoizeFrames: init.memoizeFrames });
 }
 
@@ -58,6 +71,11 @@ function render(request: Extract<ToWorker, { type: "render" }>): FromWorker {
 const port = parentPort!;
 port.on("message", (message: ToWorker) => {
   if (message.type === "render") return port.postMessage(render(message));
+  if (message.type === "warm") {
+    warmLibraries();
+    readContent(message.snapshot).catch(() => undefined);
+    return;
+  }
   prepare(message.init).then(
     () => port.postMessage({ type: "ready" } satisfies FromWorker),
     (error: unknown) => port.postMessage({ type: "fatal", message: error instanceof Error ? error.message : String(error) } satisfies FromWorker),
