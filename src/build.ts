@@ -19,7 +19,7 @@ import { buildStylesheet } from "./render/styles.js";
 import { bodyCacheFor, contentVersions } from "./render/body-cache.js";
 import { POOL_MIN_PAGES, renderAndWrite, type RenderedPage } from "./render/render-stage.js";
 import { renderWorkerCount, warmRenderWorkers } from "./render/render-pool.js";
-import { changedDependencies, documentHashes, isAffected, listSignatures, type ContentState } from "./render/dependencies.js";
+import { changedDependencies, isAffected, listSignatures, snapshotDocumentHashes, type ContentState } from "./render/dependencies.js";
 import { readBuildRecord, writeBuildRecord, type BuildRecord } from "./publish/incremental.js";
 import { discardStaging, listPublishedFiles, publishOutput, recoverInterruptedPublish, stagingDirFor } from "./publish/publish.js";
 import { createSiteOutput } from "./publish/site-output.js";
@@ -132,7 +132,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   // What every page depends on; a change here re-renders every page (identical HTML is still not rewritten).
   const globalKey = hashOf([templates.hash, client.bundle, stylesheet.url, images.files.map((f) => f.to), config.siteUrl, config.repository, publicConfig]);
   const contentState: ContentState = {
-    documents: documentHashes(snapshot.documents),
+    documents: await snapshotDocumentHashes(snapshot.documents, origin, config.workDir),
     types: Object.fromEntries(snapshot.documents.map((d) => [d.id, d.type])),
     lists: listSignatures(graph),
   };
