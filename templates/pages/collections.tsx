@@ -61,7 +61,12 @@ export const blogArticle: Template = {
   Body({ ctx }) {
     const d = dataOf(ctx.doc);
     const byline = [str(d, "author"), str(d, "published") ? formatDate(str(d, "published"), ctx.page.lang) : ""].filter(Boolean).join(" · ");
-    const more = ctx.graph.all("blog_article", ctx.page.lang).filter((a) => a.id !== ctx.doc?.id).slice(0, 3);
+    // The first three other articles, without walking the whole list on every article page.
+    const more: PrismicDocument[] = [];
+    for (const article of ctx.graph.all("blog_article", ctx.page.lang)) {
+      if (more.length === 3) break;
+      if (article.id !== ctx.doc?.id) more.push(article);
+    }
     return (
       <>
         <Article ctx={ctx} kicker={byline} />
