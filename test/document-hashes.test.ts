@@ -9,13 +9,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { PrismicDocument } from "@prismicio/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { snapshotDocumentHashes } from "../src/render/dependencies.js";
+import { documentHashesKept, snapshotDocumentHashes } from "../src/render/dependencies.js";
 
 let workDir: string;
 beforeEach(async () => {
   workDir = await mkdtemp(join(tmpdir(), "nzf-hashes-"));
 });
 afterEach(async () => {
+  await documentHashesKept();
   await rm(workDir, { recursive: true, force: true });
 });
 
@@ -27,11 +28,13 @@ describe("snapshotDocumentHashes", () => {
   it("hashes each document's content, and keeps the hashes under the snapshot's identity", async () => {
     const docs = [doc("a", "One"), doc("b", "Two")];
     expect(await snapshotDocumentHashes(docs, { identity: "1:10:5:5" }, workDir)).toEqual({ a: expected(docs[0]!), b: expected(docs[1]!) });
+    await documentHashesKept();
     expect(JSON.parse(await readFile(join(workDir, "document-hashes.json"), "utf8")).identity).toBe("1:10:5:5");
   });
 
   it("reuses kept hashes for the same identity (fresh objects, as a new process reads them)", async () => {
     await snapshotDocumentHashes([doc("a", "One")], { identity: "same" }, workDir);
+    await documentHashesKept();
     // A planted value shows the kept hash was used, not a new one.
     await writeFile(join(workDir, "document-hashes.json"), JSON.stringify({ identity: "same", hashes: { a: "kept" } }));
     expect(await snapshotDocumentHashes([doc("a", "One")], { identity: "same" }, workDir)).toEqual({ a: "kept" });
@@ -41,9 +44,11 @@ describe("snapshotDocumentHashes", () => {
     await writeFile(join(workDir, "document-hashes.json"), JSON.stringify({ identity: "old", hashes: { a: "kept" } }));
     const a = doc("a", "Edited");
     expect(await snapshotDocumentHashes([a], { identity: "new" }, workDir)).toEqual({ a: expected(a) });
+    await documentHashesKept();
     await writeFile(join(workDir, "document-hashes.json"), JSON.stringify({ identity: "new", hashes: { a: "kept" } }));
     const b = doc("b", "Added");
     expect((await snapshotDocumentHashes([doc("a", "Edited"), b], { identity: "new" }, workDir)).b).toBe(expected(b));
+    await documentHashesKept();
     await writeFile(join(workDir, "document-hashes.json"), "{ not json");
     const c = doc("c", "Three");
     expect(await snapshotDocumentHashes([c], { identity: "new" }, workDir)).toEqual({ c: expected(c) });

@@ -13,7 +13,7 @@
  * something every page uses (templates, styles, scripts, configuration) changed.
  */
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { PrismicDocument } from "@prismicio/client";
 import type { ContentGraph } from "../content/graph.js";
@@ -163,11 +163,22 @@ export async function snapshotDocumentHashes(documents: readonly PrismicDocument
     return documentHashes(documents);
   }
   const hashes = documentHashes(documents);
-  const temp = `${file}.${process.pid}.tmp`;
-  await mkdir(workDir, { recursive: true });
-  await writeFile(temp, JSON.stringify({ identity: origin.identity, hashes }));
-  await rename(temp, file);
+  // Kept in the background: the build does not wait for a cache only a later process reads (on a
+  // slow disk the write and rename took tens of milliseconds of a webhook rebuild).
+  const temp = `${file}.${process.pid}.${++keptWrites}.tmp`;
+  const write = mkdir(workDir, { recursive: true })
+    .then(() => writeFile(temp, JSON.stringify({ identity: origin.identity, hashes })))
+    .then(() => rename(temp, file))
+    .catch(() => rm(temp, { force: true }).catch(() => undefined));
+  keeping = keeping.then(() => write);
   return hashes;
+}
+let keptWrites = 0;
+let keeping: Promise<void> = Promise.resolve();
+
+/** Settles when the hashes snapshotDocumentHashes keeps in the background are on disk (for tests). */
+export function documentHashesKept(): Promise<void> {
+  return keeping;
 }
 
 /** Per type and language, a hash of which documents exist, in list order, with their uids and dates. */
