@@ -71,6 +71,17 @@ describe("generateServiceWorker", () => {
     expect(changed.text).not.toBe(first.text);
   });
 
+  it("reuses the last worker while the very same files are precached, and notices a file written in place", async () => {
+    const files = await site({ "offline.html": "first", "_assets/site-1.css": "x" });
+    const first = await generateServiceWorker({ root, workDir, ...files });
+    expect(await generateServiceWorker({ root, workDir, ...files })).toBe(first);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await writeFile(files.pathOf("offline.html"), "second");
+    const changed = await generateServiceWorker({ root, workDir, ...files });
+    expect(changed.text).not.toBe(first.text);
+    expect(manifestOf(changed.text)).toContainEqual({ url: "offline.html", revision: md5("second") });
+  });
+
   it("stops the build, naming the file, when a precached file is over the 5 MB limit", async () => {
     const files = await site({ "offline.html": "a", "_assets/site-big.css": Buffer.alloc(5 * 1024 * 1024 + 1, 32) });
     await expect(generateServiceWorker({ root, workDir, ...files })).rejects.toThrow(/site-big\.css/);

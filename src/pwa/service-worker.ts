@@ -18,7 +18,7 @@
  * babel and rollup to bundle the worker, is not used; esbuild does that part.
  */
 import { createHash } from "node:crypto";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { NzfError } from "../core/errors.js";
@@ -117,14 +117,29 @@ async function bundledWorker(root: string, cacheDir: string): Promise<string> {
   }
 }
 
+/** The last worker made for each work folder, by what it was made from (see generateServiceWorker). */
+const lastWorker = new Map<string, { key: string; result: ServiceWorkerResult }>();
+
 /** Builds the worker for a site; the caller writes it to /sw.js. `ignore`: candidates never precached. */
 export async function generateServiceWorker(options: SiteFiles & { root: string; workDir: string; ignore?: string[] }): Promise<ServiceWorkerResult> {
   const cacheDir = join(options.workDir, "sw");
   await mkdir(cacheDir, { recursive: true });
   const swSrc = await bundledWorker(options.root, cacheDir);
+  const candidates = options.files.filter((file) => CANDIDATE.test(file));
+  // The same worker source and the very same candidate files (a content edit leaves them all as
+  // published): the worker made last time, without linking and globbing again.
+  // Inode, size and modification time: not the change time, which the view's own links move.
+  const identities = await Promise.all(
+    candidates.map(async (file) => {
+      const info = await stat(options.pathOf(file)).catch(() => null);
+      return `${file}=${options.pathOf(file)}@${info ? `${info.ino}:${info.size}:${info.mtimeMs}` : "missing"}`;
+    }),
+  );
+  const key = JSON.stringify([swSrc, options.ignore ?? [], identities]);
+  const known = lastWorker.get(options.workDir);
+  if (known?.key === key) return known.result;
   const view = await mkdtemp(join(cacheDir, "view-"));
   try {
-    const candidates = options.files.filter((file) => CANDIDATE.test(file));
     for (const dir of new Set(candidates.map((file) => dirname(file)))) await mkdir(join(view, "site", dir), { recursive: true });
     await Promise.all(candidates.map((file) => linkOrCopy(options.pathOf(file), join(view, "site", file))));
     const swDest = join(view, "sw.js");
@@ -152,7 +167,9 @@ export async function generateServiceWorker(options: SiteFiles & { root: string;
     const problems = warnings.filter((warning) => !/doesn't match any files/.test(warning));
     if (problems.length) throw new NzfError("INTERNAL", `The service worker's precache list could not be made: ${problems.join("; ")}. Make the file smaller, or leave it out of PRECACHE_PATTERNS in src/pwa/service-worker.ts`, { subject: "/sw.js" });
     const text = await readFile(swDest, "utf8");
-    return { urls, bytes: Buffer.byteLength(text), text };
+    const result = { urls, bytes: Buffer.byteLength(text), text };
+    lastWorker.set(options.workDir, { key, result });
+    return result;
   } finally {
     await rm(view, { recursive: true, force: true });
   }
