@@ -17,8 +17,8 @@ import type { BundlerContexts } from "./render/bundler-contexts.js";
 import { loadTemplates } from "./render/template-bundle.js";
 import { buildStylesheet } from "./render/styles.js";
 import { bodyCacheFor, contentVersions } from "./render/body-cache.js";
-import { POOL_MIN_PAGES, renderAndWrite, type RenderedPage } from "./render/render-stage.js";
-import { renderWorkerCount, warmRenderWorkers } from "./render/render-pool.js";
+import { renderAndWrite, rendersInWorkers, type RenderedPage } from "./render/render-stage.js";
+import { warmRenderWorkers } from "./render/render-pool.js";
 import { changedDependencies, isAffected, listSignatures, snapshotDocumentHashes, type ContentState } from "./render/dependencies.js";
 import { readBuildRecord, writeBuildRecord, type BuildRecord } from "./publish/incremental.js";
 import { discardStaging, listPublishedFiles, publishOutput, recoverInterruptedPublish, stagingDirFor } from "./publish/publish.js";
@@ -111,7 +111,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   // With no record of this folder, every page is rendered: start the render workers now, so their
   // start-up (reading the snapshot, loading React) overlaps the stages below.
   const origin = snapshotOrigin(snapshot);
-  if (origin && renderWorkerCount() > 1 && pages.length >= (deps.renderPoolMinPages ?? POOL_MIN_PAGES)) {
+  if (origin && rendersInWorkers(pages.length, deps.renderPoolMinPages)) {
     const recorded = await lastRead;
     if (recorded?.outDir !== config.outDir) void warmRenderWorkers({ root: config.root, workDir: config.workDir, snapshot: origin });
   }

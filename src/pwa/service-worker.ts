@@ -22,7 +22,8 @@ import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises"
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { NzfError } from "../core/errors.js";
-import { linkOrCopy } from "../core/fs.js";
+import { exists, linkOrCopy } from "../core/fs.js";
+import { hashFile } from "../render/bundle-cache.js";
 
 /** What the worker precaches, relative to the site root: island code, CSS, offline and 404 pages, app icons. */
 export const PRECACHE_PATTERNS = ["_islands/**/*.js", "_assets/*.css", "offline.html", "404.html", "manifest.webmanifest", "icons/*.png", "favicon.svg"];
@@ -88,10 +89,10 @@ export function preloadServiceWorkerTools(): void {
 /** The bundled worker source with `self.__WB_MANIFEST` still in it, from the work folder when it is there. */
 async function bundledWorker(root: string, cacheDir: string): Promise<string> {
   const source = join(root, "src/pwa/worker/sw-source.ts");
-  const workbox = await readFile(join(root, "node_modules/workbox-precaching/package.json")).catch(() => Buffer.from("?"));
-  const key = createHash("sha1").update(await readFile(source)).update(workbox).digest("hex").slice(0, 16);
+  const workbox = await hashFile(join(root, "node_modules/workbox-precaching/package.json"));
+  const key = createHash("sha1").update(`${await hashFile(source)}:${workbox}`).digest("hex").slice(0, 16);
   const cached = join(cacheDir, `sw-source-${key}.js`);
-  if (await readFile(cached).then(() => true, () => false)) return cached;
+  if (await exists(cached)) return cached;
   const { build } = await import("esbuild");
   try {
     const result = await build({

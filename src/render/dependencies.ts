@@ -153,7 +153,8 @@ export function documentHashes(documents: readonly PrismicDocument[]): Record<st
  * of every document), on the way to the first rendered page. A changed file has a new identity.
  */
 export async function snapshotDocumentHashes(documents: readonly PrismicDocument[], origin: { identity: string } | undefined, workDir: string): Promise<Record<string, string>> {
-  if (!origin) return documentHashes(documents);
+  // Without a file, or with every document hashed by this process already (watch, webhook): no I/O.
+  if (!origin || documents.every((doc) => hashByDocument.has(doc))) return documentHashes(documents);
   const file = join(workDir, "document-hashes.json");
   const kept = await readFile(file, "utf8")
     .then((text) => JSON.parse(text) as { identity: string; hashes: Record<string, string> })

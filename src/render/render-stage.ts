@@ -59,7 +59,12 @@ export interface RenderStageInput {
 const YIELD_EVERY = 8;
 
 /** Below this many pages, starting workers (about 0.2 s each) costs more than it saves. */
-export const POOL_MIN_PAGES = 300;
+const POOL_MIN_PAGES = 300;
+
+/** Whether a render of this many pages uses the worker threads (more than one core, enough pages). */
+export function rendersInWorkers(pages: number, minPages = POOL_MIN_PAGES): boolean {
+  return renderWorkerCount() > 1 && pages >= minPages;
+}
 
 export async function renderAndWrite(input: RenderStageInput): Promise<RenderedPage[]> {
   const failures: NzfError[] = [];
@@ -91,9 +96,9 @@ export async function renderAndWrite(input: RenderStageInput): Promise<RenderedP
   let here = input.pages.filter((page) => earlier.has(page.file));
   const whole = input.pages.filter((page) => !earlier.has(page.file));
   let renderMs = 0;
-  const workers = renderWorkerCount();
   let pooled: Promise<{ notRendered: PageEntry[]; renderMs: number }> | null = null;
-  if (input.pool && workers > 1 && whole.length >= (input.poolMinPages ?? POOL_MIN_PAGES)) {
+  if (input.pool && rendersInWorkers(whole.length, input.poolMinPages)) {
+    const workers = renderWorkerCount();
     const { root, workDir, sources } = input.pool;
     const init: WorkerInit = { ...sources, site: input.site, assets: input.assets, memoizeFrames: input.memoizeFrames };
     pooled = renderInWorkers(whole, { root, workDir, workers, init }, (page, result) => (result.ok ? accept(page, result.render) : fail(page, result.message)));

@@ -10,7 +10,7 @@
  *   CloudFront in the work folder (src/pwa/headers.ts, csp.ts; docs/deploy.md);
  * - `sw.js` last, because it precaches files written above (src/pwa/service-worker.ts).
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { BuildConfig } from "../core/config.js";
 import type { ContentGraph } from "../content/graph.js";
@@ -25,6 +25,7 @@ import { contentSecurityPolicy, sha256Source } from "../pwa/csp.js";
 import { pageFactsOf, type PageFacts } from "./page-facts.js";
 import { cloudFrontPolicy, headerRules, headersFile } from "../pwa/headers.js";
 import { generateServiceWorker } from "../pwa/service-worker.js";
+import { hashFile } from "./bundle-cache.js";
 import { PREVIEW_DIALOG_CSS } from "../client/preview/dialog-styles.js";
 import type { SiteOutput } from "../publish/site-output.js";
 
@@ -50,8 +51,9 @@ export interface SiteFilesInput {
 export async function siteFilesKey(root: string): Promise<string> {
   const { createHash } = await import("node:crypto");
   const hash = createHash("sha1");
+  // hashFile reads a file again only when its identity (inode, size, times) changed.
   for (const file of ["assets/logo.svg", "src/pwa/worker/sw-source.ts", "node_modules/workbox-precaching/package.json", "node_modules/workbox-build/package.json"]) {
-    hash.update(file).update(await readFile(join(root, file)).catch(() => Buffer.from("missing")));
+    hash.update(`${file}=${(await hashFile(join(root, file))) ?? "missing"}\n`);
   }
   return hash.digest("hex");
 }
