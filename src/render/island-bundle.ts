@@ -64,7 +64,7 @@ function islandEntryPlugin(clientDir: string): Plugin {
       build.onLoad({ filter: /.*/, namespace: "nzf-island" }, (args) => ({
         resolveDir: clientDir,
         loader: "ts",
-        contents: `import Island from "./islands/${args.path}";\nimport { hydrateIslands } from "./hydrate";\nhydrateIslands(${JSON.stringify(args.path)}, Island);\n`,
+        contents: `import * as island from "./islands/${args.path}";\nimport { hydrateIslands } from "./hydrate";\nhydrateIslands(${JSON.stringify(args.path)}, island);\n`,
       }));
     },
   };

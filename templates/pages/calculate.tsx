@@ -1,7 +1,9 @@
 /**
- * /calculate: the zakat calculator. The static page states the current nisab and the rates, and
- * (inside the island, until it is ready, and for visitors without JavaScript) the editor's
- * how-to text; the calculator island (src/client/islands/calculator.tsx) does the sums live.
+ * /calculate: the zakat calculator. The static page states the current nisab and the rates; the
+ * calculator island (src/client/islands/calculator.tsx) paints its empty form with the page and
+ * does the sums live once used. Visitors without JavaScript get the editor's how-to text instead,
+ * and a style that hides the form, which would do nothing for them: both in `<noscript>` (the
+ * style's hash reaches the Content-Security-Policy like any inline style's).
  *
  * The settings are read with settingsFromPrismic, which throws DOCUMENT_INVALID listing every bad
  * field; the render stage turns that into a build failure naming this document.
@@ -16,6 +18,8 @@ import { calculateZakat, FALLBACK_HELP, formatAud, formatIsoDate, HELP_KEYS, set
 import Calculator from "../../src/client/islands/calculator.js";
 
 const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
+
+const NO_SCRIPT_STYLE = ".calc-layout{display:none}";
 
 export const calculate: Template = {
   meta: (ctx) => metaFromSeo(ctx, "Zakat calculator"),
@@ -46,8 +50,9 @@ export const calculate: Template = {
           <Island
             name="calculator"
             component={Calculator}
-            props={{ settings, helpHtml, fallbackHtml: richTextHtml(rich(d, "how_to"), ctx), payPath }}
+            props={{ settings, helpHtml, payPath }}
           />
+          <noscript dangerouslySetInnerHTML={{ __html: `<style>${NO_SCRIPT_STYLE}</style><div class="prose calc-fallback">${richTextHtml(rich(d, "how_to"), ctx)}</div>` }} />
         </div>
       </>
     );

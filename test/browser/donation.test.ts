@@ -49,8 +49,10 @@ async function open(path: string): Promise<{ page: Page; seen: PageProblems }> {
   const page = await context.newPage();
   const seen = watchProblems(page);
   await page.goto(site.url + path);
-  await page.waitForSelector('[data-island="donation"][data-hydrated="true"]');
-  // Hydration done; the restore-from-storage effect runs right after.
+  // Hydrated ("true"), or waiting for the donor's first use ("on-first-use": nothing kept or carried
+  // in the address, so the server's markup is the form as it starts; the first fill hydrates it).
+  await page.waitForSelector('[data-island="donation"][data-hydrated]');
+  // The restore-from-storage effect runs right after hydration.
   await page.waitForFunction(() => document.querySelector("form[aria-labelledby]") !== null);
   return { page, seen };
 }
@@ -116,6 +118,22 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
     expect(created.status).toBe(201);
     const state = await (await fetch(`${api.url}/donations/${new URL(page.url()).searchParams.get("donation")}`)).json();
     expect(state).toMatchObject({ reference, fund: "zakat", frequency: "once", amountCents: 123456, feeCents: 0, status: "succeeded" });
+    noProblems(seen);
+    await page.close();
+  });
+
+  it("hydrates on the donor's first use, keeping what the browser filled in before it", async () => {
+    const { page, seen } = await open("/pay/sadaqah/");
+    const island = page.locator('[data-island="donation"]');
+    // A one-off gift with nothing kept: the server's form is the form as it starts.
+    expect(await island.getAttribute("data-hydrated")).toBe("on-first-use");
+    // What autofill does: a value without the donor's keystrokes, before the island runs.
+    await page.getByLabel("First name").evaluate((el) => ((el as HTMLInputElement).value = "Aisha"));
+    await page.getByLabel("Last name").fill("Rahman");
+    expect(await island.getAttribute("data-hydrated")).toBe("true");
+    const kept = () => page.evaluate(() => JSON.parse(sessionStorage.getItem("nzf-donation:/pay/sadaqah/") ?? "{}") as { firstName?: string; lastName?: string });
+    await expect.poll(kept).toMatchObject({ firstName: "Aisha", lastName: "Rahman" });
+    expect(await page.getByLabel("First name").inputValue()).toBe("Aisha");
     noProblems(seen);
     await page.close();
   });

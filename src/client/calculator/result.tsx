@@ -3,8 +3,10 @@
  * after each change without being interrupted), the explanation as a list, the price date, and
  * "Pay my zakat" when something is due.
  */
+import { useEffect, useState } from "react";
 import type { ZakatResult } from "../../zakat/types.js";
-import { formatAud } from "../../zakat/format.js";
+import { formatAud, formatIsoDate } from "../../zakat/format.js";
+import { priceAge } from "../../zakat/price-age.js";
 import { payHref } from "./form-state.js";
 import { fieldLabel } from "./groups.js";
 
@@ -13,8 +15,8 @@ export interface ResultProps {
   /** Fields whose message is showing: the result waits for them. */
   pendingErrors: { key: string; id: string }[];
   payPath: string;
-  priceText: string;
-  priceWarning?: string;
+  /** The editor's price date, YYYY-MM-DD. */
+  pricesAsAt: string;
 }
 
 export function summarySentence(r: ZakatResult): string {
@@ -24,7 +26,23 @@ export function summarySentence(r: ZakatResult): string {
   return `${head}, at or above the nisab of ${text.nisab}: zakat due at ${r.rate.percentText} is ${text.due}.`;
 }
 
-export function Result({ result: r, pendingErrors, payPath, priceText, priceWarning }: ResultProps) {
+/**
+ * The price date, and after hydration how many days old it is (the server cannot know the donor's
+ * date). Its own component, so learning the date re-renders this line, not the calculator.
+ */
+function PriceNote({ pricesAsAt }: { pricesAsAt: string }) {
+  const [today, setToday] = useState<Date | null>(null);
+  useEffect(() => setToday(new Date()), []);
+  const age = today ? priceAge(pricesAsAt, today) : null;
+  return (
+    <>
+      <p className="calc-hint">{age ? age.text : `Prices as at ${formatIsoDate(pricesAsAt)}`}</p>
+      {age?.warning ? <p className="calc-warning">{age.warning}</p> : null}
+    </>
+  );
+}
+
+export function Result({ result: r, pendingErrors, payPath, pricesAsAt }: ResultProps) {
   const blocked = pendingErrors.length > 0;
   const year = r.rate.yearType === "lunar" ? "lunar year" : "solar year";
   return (
@@ -76,8 +94,7 @@ export function Result({ result: r, pendingErrors, payPath, priceText, priceWarn
           </ul>
         </details>
       ) : null}
-      <p className="calc-hint">{priceText}</p>
-      {priceWarning ? <p className="calc-warning">{priceWarning}</p> : null}
+      <PriceNote pricesAsAt={pricesAsAt} />
       {!blocked && r.dueCents > 0n ? (
         <a className="button button-primary calc-pay" href={payHref(payPath, r.dueCents)}>
           Pay my zakat

@@ -52,6 +52,25 @@ const sessionStore = () => {
   }
 };
 
+/** The donor's own date, YYYY-MM-DD (local getters: the day they think it is). */
+function localIsoDate(d: Date): string {
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+}
+
+/**
+ * Hydrate while the page loads only when the browser changes what the server rendered: values kept
+ * from an earlier visit, an amount or fund in the address (from the calculator), or a schedule
+ * whose dates depend on today. Otherwise the island hydrates when the donor first uses the form
+ * (src/client/hydrate.ts); the single "charged on" date of a one-off gift appears then.
+ */
+export function hydrateNow({ funds, formPath }: DonationIslandProps): boolean {
+  if (loadSaved(sessionStore(), formPath, funds)) return true;
+  const query = new URLSearchParams(window.location.search);
+  if (query.has("amount") || query.has("fund")) return true;
+  const figures = previewFigures(initialValues(funds[0]!), funds[0]!, localIsoDate(new Date()));
+  return figures !== null && (figures.charges.length > 1 || figures.problem !== undefined);
+}
+
 export default function DonationForm({ funds, formPath, thankYouPath, payments }: DonationIslandProps) {
   const idPrefix = useIslandId("don-");
   const [values, setValues] = useState<FormValues>(() => initialValues(funds[0]!));
@@ -72,8 +91,7 @@ export default function DonationForm({ funds, formPath, thankYouPath, payments }
 
   // After hydration only (the server knows neither the donor's date nor their storage).
   useEffect(() => {
-    const d = new Date();
-    setToday(`${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`);
+    setToday(localIsoDate(new Date()));
     const saved = loadSaved(sessionStore(), formPath, funds);
     const fromQuery = amountFromQuery(window.location.search);
     setValues((v) => {

@@ -2,16 +2,18 @@
  * The zakat calculator on /calculate. The sums are src/zakat's (exact, in cents); this island is
  * the form around them. Settings arrive as plain JSON props from the build (settingsFromPrismic).
  *
- * Until hydration the island shows the editor's "how to calculate" text and keeps the form hidden,
- * so a visitor without JavaScript never sees a form that does nothing. Everything that depends on
+ * The server renders the empty form as the calculator shows it, so it paints with the page and the
+ * island hydrates only when the donor first reaches into it (`hydrateNow`, src/client/hydrate.ts).
+ * A visitor without JavaScript gets the editor's "how to calculate" text instead: the page puts it,
+ * with a style hiding the form, in `<noscript>` (templates/pages/calculate.tsx). What depends on
  * the browser (saved figures, today's date for the price age) happens in effects, after the first
- * render matched the server's.
+ * render matched the server's; saved figures or a price warning make the island hydrate at once.
  */
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useIslandId } from "../island-id.js";
 import { calculateZakat } from "../../zakat/calculate.js";
 import { parseZakatForm } from "../../zakat/form.js";
-import { formatAud, formatIsoDate } from "../../zakat/format.js";
+import { formatAud } from "../../zakat/format.js";
 import { priceAge } from "../../zakat/price-age.js";
 import type { HelpKey, ZakatResult, ZakatSettings } from "../../zakat/types.js";
 import { type CalcForm, emptyForm, emptyRow, MAX_METAL_ROWS, METALS, type MetalRow, readSaved, storageGet, storageSet, toFormText } from "../calculator/form-state.js";
@@ -24,26 +26,36 @@ export interface CalculatorProps {
   settings: Omit<ZakatSettings, "help">;
   /** Help per category as HTML rendered at build time (links resolved, text escaped). */
   helpHtml: Record<HelpKey, string>;
-  /** The editor's how-to text (HTML), shown until the calculator is ready. */
-  fallbackHtml: string;
   /** The zakat donation page, "/pay/zakat/". */
   payPath: string;
 }
 
 const NO_HELP = Object.fromEntries(GROUPS.map((g) => [g.help, null])) as ZakatSettings["help"];
 
-export default function Calculator({ settings, helpHtml, fallbackHtml, payPath }: CalculatorProps) {
+/**
+ * Hydrate while the page loads only when the browser has something to add to the server's markup:
+ * the donor's saved figures, or a warning that the prices are old. Otherwise on first use.
+ */
+export function hydrateNow({ settings }: CalculatorProps): boolean {
+  return readSaved(storageGet()) !== null || priceAge(settings.pricesAsAt, new Date()).stale;
+}
+
+export default function Calculator({ settings, helpHtml, payPath }: CalculatorProps) {
   const base = useIslandId("calc");
-  const [ready, setReady] = useState(false);
+  const restored = useRef(false);
   const [form, setForm] = useState<CalcForm>(emptyForm);
   const [shown, setShown] = useState<ReadonlySet<string>>(new Set());
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set(["cash"]));
-  const [today, setToday] = useState<Date | null>(null);
   const [notice, setNotice] = useState("");
   const lastGood = useRef<ZakatResult | null>(null);
   const fullSettings = useMemo(() => ({ ...settings, help: NO_HELP }), [settings]);
 
-  // Restore saved figures once, then save on every change (not before: that would overwrite them with an empty form).
+  // Save on every change, but not before the saved figures were read: that would overwrite them with
+  // an empty form. (Declared before the restore, so its first run still sees `restored` false.)
+  useEffect(() => {
+    if (restored.current) storageSet(form);
+  }, [form]);
+  // Restore saved figures once.
   useEffect(() => {
     const saved = readSaved(storageGet());
     if (saved) {
@@ -52,12 +64,8 @@ export default function Calculator({ settings, helpHtml, fallbackHtml, payPath }
       setShown(new Set(parsed.ok ? [] : Object.keys(parsed.errors)));
       setOpen(new Set(["cash", ...groupsWithFigures(saved)]));
     }
-    setToday(new Date());
-    setReady(true);
+    restored.current = true;
   }, []);
-  useEffect(() => {
-    if (ready) storageSet(form);
-  }, [form, ready]);
 
   const parsed = parseZakatForm(toFormText(form));
   const errors = parsed.ok ? {} : parsed.errors;
@@ -68,7 +76,6 @@ export default function Calculator({ settings, helpHtml, fallbackHtml, payPath }
     .filter((key) => shown.has(key))
     .map((key) => ({ key, id: fieldId(base, key) }));
 
-  const age = today ? priceAge(settings.pricesAsAt, today) : null;
   const events: FieldEvents = {
     base,
     errorOf: (key) => (shown.has(key) ? errors[key] : undefined),
@@ -107,8 +114,7 @@ export default function Calculator({ settings, helpHtml, fallbackHtml, payPath }
 
   return (
     <div className="calc">
-      {ready ? null : <div className="prose calc-fallback" dangerouslySetInnerHTML={{ __html: fallbackHtml }} />}
-      <div className="calc-layout" hidden={!ready}>
+      <div className="calc-layout">
         <form className="calc-form" aria-label="Zakat calculator" onSubmit={(e) => e.preventDefault()} noValidate>
           <fieldset className="calc-year">
             <legend>Which year do you count your zakat by?</legend>
@@ -172,13 +178,7 @@ export default function Calculator({ settings, helpHtml, fallbackHtml, payPath }
             <p role="status" className="calc-hint">{notice}</p>
           </div>
         </form>
-        <Result
-          result={result}
-          pendingErrors={pendingErrors}
-          payPath={payPath}
-          priceText={age ? age.text : `Prices as at ${formatIsoDate(settings.pricesAsAt)}`}
-          priceWarning={age?.warning}
-        />
+        <Result result={result} pendingErrors={pendingErrors} payPath={payPath} pricesAsAt={settings.pricesAsAt} />
       </div>
     </div>
   );
