@@ -37,7 +37,11 @@ afterAll(async () => {
 
 const CASH = "Cash and bank balances (including offset accounts)";
 
+/** The donor's date: 20 days after the sample's prices (1 November 2026), so no old-price warning whenever the suite runs. */
+const DONORS_DAY = new Date(2026, 10, 21, 10);
+
 async function openCalculator(page: Page): Promise<void> {
+  await page.clock.setFixedTime(DONORS_DAY);
   await page.goto(server.url + "/calculate/");
   // Nothing saved and the prices are fresh, so the island waits for the donor's first use.
   await page.waitForSelector('[data-island="calculator"][data-hydrated="on-first-use"]');
@@ -125,6 +129,17 @@ describe("the zakat calculator in Chromium", () => {
     expect(await page.getByLabel(CASH, { exact: true }).inputValue()).toBe("12,000");
     await expect.poll(() => page.evaluate(() => JSON.parse(localStorage.getItem("nzf:zakat-calculator:v1") ?? "{}").amounts?.cash)).toBe("12,000");
     expect(ownProblems(seen)).toEqual([]);
+    await fresh.close();
+  }, 60_000);
+
+  it("hydrates while the page loads when the prices are over 30 days old, to show the warning", async () => {
+    const fresh = await isolatedContext(browser);
+    const page = await fresh.newPage();
+    await page.clock.setFixedTime(new Date(2026, 11, 15, 10)); // 15 December: 44 days after 1 November
+    await page.goto(server.url + "/calculate/");
+    await page.waitForSelector('[data-island="calculator"][data-hydrated="true"]');
+    await expect.poll(() => page.locator(".calc-warning").textContent()).toMatch(/more than 30 days old/);
+    expect(await page.locator(".calc-result").textContent()).toContain("Prices as at 1 November 2026 (44 days ago)");
     await fresh.close();
   }, 60_000);
 
