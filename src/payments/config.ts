@@ -59,5 +59,7 @@ export function readPaymentsBuildConfig(env: Record<string, string | undefined>)
 
 /** Secret-looking Stripe keys in a text (masked), for a build check over every file in dist/. */
 export function findSecretKeys(text: string): string[] {
+  // The pattern runs only where its fixed part occurs (a substring search is many times faster).
+  if (!text.includes("_live_") && !text.includes("_test_") && !text.includes("whsec_")) return [];
   return [...text.matchAll(SECRET_KEY)].map((m) => mask(m[0]));
 }
