@@ -165,7 +165,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
     const assets = { css: [stylesheet.url], islands: client.bundle.islands, scripts: client.bundle.scripts };
     // Render workers read the snapshot from its file (origin); one that is not from a file renders here.
     const previousHashes = incremental ? Object.fromEntries(Object.entries(last!.pages).map(([file, page]) => [file, page.hash])) : undefined;
-    preloadServiceWorkerTools();
+    void preloadServiceWorkerTools(config.workDir);
     rendered = await stage("render", async () =>
       renderAndWrite({
         pages: toRender,

@@ -4,11 +4,11 @@
  * md5s computed here, not read back from the code under test.
  */
 import { createHash } from "node:crypto";
-import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { generateServiceWorker } from "../src/pwa/service-worker.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -80,6 +80,32 @@ describe("generateServiceWorker", () => {
     const changed = await generateServiceWorker({ root, workDir, ...files });
     expect(changed.text).not.toBe(first.text);
     expect(manifestOf(changed.text)).toContainEqual({ url: "offline.html", revision: md5("second") });
+  });
+
+  it("a new process takes the worker kept in the work folder for the same content, and makes a new one when a file changed", async () => {
+    const first = await generateServiceWorker({ root, workDir, ...(await site({ "offline.html": "a", "_assets/site-1.css": "x" })) });
+    const kept = (await readdir(join(workDir, "sw"))).filter((name) => /^worker-[0-9a-f]{16}\.json$/.test(name));
+    expect(kept).toHaveLength(1);
+    // Mark the kept worker, to tell it apart from one made again.
+    const keptFile = join(workDir, "sw", kept[0]!);
+    const stored = JSON.parse(await readFile(keptFile, "utf8")) as { text: string };
+    expect(stored.text).toBe(first.text);
+    await writeFile(keptFile, JSON.stringify({ ...stored, text: `${stored.text}/*kept*/` }));
+
+    // A fresh copy of the module has nothing in memory, like a new CLI process.
+    vi.resetModules();
+    const fresh = (await import("../src/pwa/service-worker.js")).generateServiceWorker;
+    const same = await fresh({ root, workDir, ...(await site({ "_assets/site-1.css": "x", "offline.html": "a" })) });
+    expect(same.text).toBe(`${first.text}/*kept*/`);
+    expect(same.urls).toEqual(first.urls);
+    const changed = await fresh({ root, workDir, ...(await site({ "offline.html": "b", "_assets/site-1.css": "x" })) });
+    expect(changed.text).not.toContain("/*kept*/");
+    expect(manifestOf(changed.text)).toContainEqual({ url: "offline.html", revision: md5("b") });
+    // A damaged file is made again, not trusted.
+    await writeFile(keptFile, "{");
+    vi.resetModules();
+    const again = await (await import("../src/pwa/service-worker.js")).generateServiceWorker({ root, workDir, ...(await site({ "offline.html": "a", "_assets/site-1.css": "x" })) });
+    expect(again.text).toBe(first.text);
   });
 
   it("stops the build, naming the file, when a precached file is over the 5 MB limit", async () => {

@@ -12,13 +12,19 @@
  * files hard-linked at their site paths, a few dozen links. The same site gives a byte-identical
  * sw.js; a changed precached file changes sw.js, which is how browsers notice a new build.
  *
+ * Loading workbox-build and validating its options costs a new process about 400 ms of CPU, so each
+ * worker made is also kept in the work folder under the hash of what it was made from (the worker
+ * source, the options and every precached file's content): a CLI build whose precached files are
+ * unchanged (a content edit, a build from the content cache) takes it from there, as a long-running
+ * process takes it from memory.
+ *
  * workbox-build is pinned to 7.4.0, its last release on rollup 2: 7.4.1 moved to rollup 4, whose
  * per-platform packages made `npm ci` fail against a registry that lacks the other platforms' builds.
  * Only `injectManifest` is loaded (about 150 ms, once per process): `generateSW`, which would load
  * babel and rollup to bundle the worker, is not used; esbuild does that part.
  */
 import { createHash } from "node:crypto";
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { NzfError } from "../core/errors.js";
@@ -32,6 +38,9 @@ const CANDIDATE = /^(_islands\/.+\.js|_assets\/[^/]+\.css|offline\.html|404\.htm
 /** Names with a content hash change whenever their content does: they need no revision. */
 const HASHED = /^_(islands|assets)\//;
 const MAX_PRECACHE_BYTES = 5 * 1024 * 1024;
+/** Workers kept in the work folder (worker-<key>.json): the newest few, enough for switching branches. */
+const STORED_WORKERS = 8;
+const STORED = /^worker-[0-9a-f]{16}\.json$/;
 
 export interface ServiceWorkerResult {
   /** Precached URLs, for logs and tests. */
@@ -73,10 +82,14 @@ function injectManifest(): InjectManifest {
 }
 
 /**
- * Loads workbox-build (about 200 ms in a new process) ahead of use: the build calls this while the
- * render workers work and the main thread mostly waits, so sw.js does not wait for it at the end.
+ * Loads workbox-build (about 400 ms of CPU in a new process) ahead of use, while the render workers
+ * work, so sw.js does not wait for it at the end. Only for a work folder that has no stored worker
+ * yet (a first build, as in CI): otherwise the stored one is likely to fit, and loading the tools
+ * would take a core from the render for nothing.
  */
-export function preloadServiceWorkerTools(): void {
+export async function preloadServiceWorkerTools(workDir: string): Promise<void> {
+  const stored = await readdir(join(workDir, "sw")).catch(() => [] as string[]);
+  if (stored.some((name) => STORED.test(name))) return;
   setTimeout(() => {
     try {
       injectManifest();
@@ -139,6 +152,12 @@ export async function generateServiceWorker(options: SiteFiles & { root: string;
   const key = JSON.stringify([swSrc, options.ignore ?? [], identities]);
   const known = lastWorker.get(options.workDir);
   if (known?.key === key) return known.result;
+  const storedFile = join(cacheDir, `worker-${await contentKey(options, swSrc, candidates)}.json`);
+  const stored = await readStored(storedFile);
+  if (stored) {
+    lastWorker.set(options.workDir, { key, result: stored });
+    return stored;
+  }
   const view = await mkdtemp(join(cacheDir, "view-"));
   try {
     for (const dir of new Set(candidates.map((file) => dirname(file)))) await mkdir(join(view, "site", dir), { recursive: true });
@@ -170,8 +189,39 @@ export async function generateServiceWorker(options: SiteFiles & { root: string;
     const text = await readFile(swDest, "utf8");
     const result = { urls, bytes: Buffer.byteLength(text), text };
     lastWorker.set(options.workDir, { key, result });
+    await store(storedFile, result);
     return result;
   } finally {
     await rm(view, { recursive: true, force: true });
+  }
+}
+
+/** What a worker is made from, by content: the source bundle, workbox-build's version, the options, and each candidate's bytes. */
+async function contentKey(options: SiteFiles & { root: string; ignore?: string[] }, swSrc: string, candidates: string[]): Promise<string> {
+  const files = await Promise.all(candidates.map(async (file) => [file, await hashFile(options.pathOf(file))]));
+  const workboxBuild = await hashFile(join(options.root, "node_modules/workbox-build/package.json"));
+  const made = [swSrc, workboxBuild, PRECACHE_PATTERNS, HASHED.source, MAX_PRECACHE_BYTES, options.ignore ?? [], files];
+  return createHash("sha1").update(JSON.stringify(made)).digest("hex").slice(0, 16);
+}
+
+async function readStored(file: string): Promise<ServiceWorkerResult | null> {
+  try {
+    const stored = JSON.parse(await readFile(file, "utf8")) as ServiceWorkerResult;
+    return typeof stored.text === "string" && Array.isArray(stored.urls) ? { urls: stored.urls, bytes: Buffer.byteLength(stored.text), text: stored.text } : null;
+  } catch {
+    return null; // none yet, or damaged: made again
+  }
+}
+
+/** Keeps a worker (written whole, then renamed) and drops all but the newest few. */
+async function store(file: string, result: ServiceWorkerResult): Promise<void> {
+  const dir = dirname(file);
+  try {
+    await writeFile(`${file}.tmp`, JSON.stringify({ urls: result.urls, text: result.text }));
+    await rename(`${file}.tmp`, file);
+    const stored = await Promise.all((await readdir(dir)).filter((name) => STORED.test(name)).map(async (name) => ({ name, at: (await stat(join(dir, name))).mtimeMs })));
+    for (const old of stored.sort((a, b) => b.at - a.at).slice(STORED_WORKERS)) await rm(join(dir, old.name), { force: true });
+  } catch {
+    // Not kept: the next process makes it again.
   }
 }
