@@ -23,8 +23,13 @@ export function giftCents(values: FormValues, config: FundConfig): number | null
   return parsed.ok && parsed.cents >= config.minimumCents && parsed.cents <= config.maximumCents ? parsed.cents : null;
 }
 
-const DATE_FORMAT = new Intl.DateTimeFormat("en-AU", { weekday: "short", day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
-export const formatDate = (iso: string) => DATE_FORMAT.format(new Date(`${iso}T00:00:00Z`));
+// Made on first use, not when the module loads: a browser's first DateTimeFormat loads its locale
+// and time-zone data (about 50 ms in Chromium), which on /pay/ pages was a long task at load.
+let dateFormat: Intl.DateTimeFormat | undefined;
+export const formatDate = (iso: string) => {
+  dateFormat ??= new Intl.DateTimeFormat("en-AU", { weekday: "short", day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+  return dateFormat.format(new Date(`${iso}T00:00:00Z`));
+};
 
 export interface Figures {
   amountCents: number;
