@@ -72,3 +72,40 @@ describe("responsive images in Chromium", () => {
     expect(width(phone.currentSrc)).toBeGreaterThan(width(desktop.currentSrc));
   });
 });
+
+describe("the picture fade", () => {
+  it("hides only pictures still loading, then fades each in as it arrives; none is left hidden", async () => {
+    const context = await isolatedContext(browser, { viewport: { width: 1280, height: 900 } });
+    // Hold back the images, so they are still loading when the fade script runs.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await context.route(/\/_images\//, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const page = await context.newPage();
+    // Not "load": that waits for the held image.
+    await page.goto(server.url + "/", { waitUntil: "domcontentloaded" });
+    const states = () =>
+      page.$$eval(".nzf-picture", (pictures) =>
+        pictures.map((p) => ({
+          pending: p.classList.contains("nzf-pending"),
+          loaded: p.classList.contains("nzf-loaded"),
+          opacity: getComputedStyle(p.querySelector(".nzf-image")!).opacity,
+          main: p.querySelector(".nzf-image")!.getAttribute("fetchpriority") === "high",
+        })),
+      );
+    await expect.poll(async () => (await states()).some((s) => s.pending)).toBe(true);
+    const waiting = (await states()).filter((s) => s.pending);
+    // Hidden while loading, except the page's main image, which paints the moment it arrives.
+    expect(waiting.filter((s) => !s.main).length).toBeGreaterThan(0);
+    expect(waiting.every((s) => s.opacity === (s.main ? "1" : "0") && !s.loaded)).toBe(true);
+    // The root is not restyled for this any more.
+    expect(await page.evaluate(() => document.documentElement.className)).not.toContain("nzf-fade");
+    release();
+    await expect.poll(async () => (await states()).filter((s) => !s.loaded).length, { timeout: 10_000 }).toBe(0);
+    expect((await states()).some((s) => s.pending)).toBe(false);
+    await expect.poll(async () => (await states()).every((s) => s.opacity === "1"), { timeout: 5_000 }).toBe(true);
+    await context.close();
+  });
+});
