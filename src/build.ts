@@ -125,7 +125,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   const [client, templates, stylesheet] = await Promise.all([
     stage("islands", () => bundleClient(browser)),
     stage("templates", () => loadTemplates(config.root, config.workDir, deps.bundlers)),
-    stage("styles", () => buildStylesheet(config.root)),
+    stage("styles", () => buildStylesheet(config.root, config.workDir)),
   ]);
   const publicConfig = deps.publicConfig ?? {};
 
