@@ -28,7 +28,8 @@ import { SpareFiles, spareDirFor } from "./publish/spares.js";
 import { siteFilesKey, writeSiteFiles } from "./render/site-files.js";
 import { previewPublicEnv } from "./preview/public-config.js";
 import { createSecretScan } from "./publish/secret-scan.js";
-import { exists } from "./core/fs.js";
+import { exists, identityOf } from "./core/fs.js";
+import { stat } from "node:fs/promises";
 
 export interface BuildDeps {
   logger: Logger;
@@ -78,16 +79,44 @@ async function loadContent(config: BuildConfig, deps: BuildDeps): Promise<{ snap
     );
     return { snapshot: result.snapshot, name: config.repository, file: result.file };
   }
-  const fetched = snapshotPath(config.contentDir, config.repository);
-  if (config.content !== "sample" && (await exists(fetched))) {
-    return { snapshot: await loadSnapshot(fetched), name: config.repository, file: fetched };
+  const cached = await cachedContentFile(config);
+  if (cached.sample) {
+    deps.logger.info("content", `building the bundled sample content (no fetched snapshot for "${config.repository}"; use --fetch for live content)`);
   }
+  return { snapshot: await loadSnapshot(cached.file), name: cached.name, file: cached.file };
+}
+
+/** The snapshot file a build without --fetch reads: the fetched one when there is one (unless the sample is asked for), else the sample. */
+async function cachedContentFile(config: BuildConfig): Promise<{ file: string; name: string; sample: boolean }> {
+  const fetched = snapshotPath(config.contentDir, config.repository);
+  if (config.content !== "sample" && (await exists(fetched))) return { file: fetched, name: config.repository, sample: false };
   if (config.content === "fetched") {
     throw new NzfError("SNAPSHOT_MISSING", `No fetched snapshot for ${config.repository}`, { subject: fetched });
   }
-  const sample = snapshotPath(config.contentDir, SAMPLE_SNAPSHOT_NAME);
-  deps.logger.info("content", `building the bundled sample content (no fetched snapshot for "${config.repository}"; use --fetch for live content)`);
-  return { snapshot: await loadSnapshot(sample), name: SAMPLE_SNAPSHOT_NAME, file: sample };
+  return { file: snapshotPath(config.contentDir, SAMPLE_SNAPSHOT_NAME), name: SAMPLE_SNAPSHOT_NAME, sample: true };
+}
+
+/** A snapshot this large holds content for a few hundred pages or more (the sample: 200 KB for 57 pages). */
+const EARLY_WARM_BYTES = 1024 * 1024;
+
+/**
+ * Starts the render workers before this thread reads the snapshot, when a full render of many pages
+ * is coming: no record of this output folder (so every page renders) and a large snapshot. The
+ * workers then read the snapshot and load React while this thread does the same and plans the
+ * build; in a new process that overlap is about 0.3 s of a 2,000-page build. Returns whether it did.
+ */
+async function warmWorkersEarly(config: BuildConfig, recorded: Promise<BuildRecord | null>, minPages: number | undefined): Promise<boolean> {
+  if (config.fetch || !rendersInWorkers(Number.MAX_SAFE_INTEGER, minPages)) return false;
+  if ((await recorded)?.outDir === config.outDir) return false;
+  try {
+    const { file } = await cachedContentFile(config);
+    const [info, identity] = await Promise.all([stat(file), identityOf(file)]);
+    if (info.size < EARLY_WARM_BYTES || identity === null) return false;
+    void warmRenderWorkers({ root: config.root, workDir: config.workDir, snapshot: { file, identity } });
+    return true;
+  } catch {
+    return false; // loading the content reports what is wrong
+  }
 }
 
 export async function build(config: BuildConfig, deps: BuildDeps): Promise<BuildResult> {
@@ -100,18 +129,19 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
     return value;
   };
   const { logger } = deps;
+  const recordFile = join(config.workDir, "last-build.json");
+  const lastRead = readBuildRecord(recordFile);
+  const warmedEarly = warmWorkersEarly(config, lastRead, deps.renderPoolMinPages);
   await recoverInterruptedPublish(config.outDir);
 
   const content = await stage("content", () => loadContent(config, deps));
   const { snapshot } = content;
   const graph = await stage("graph", async () => createContentGraph(snapshot.documents, snapshot.languages));
   const pages = await stage("pages", async () => planPages(graph));
-  const recordFile = join(config.workDir, "last-build.json");
-  const lastRead = readBuildRecord(recordFile);
-  // With no record of this folder, every page is rendered: start the render workers now, so their
-  // start-up (reading the snapshot, loading React) overlaps the stages below.
+  // With no record of this folder, every page is rendered: start the render workers now (if not
+  // started already), so their start-up (reading the snapshot, loading React) overlaps the stages below.
   const origin = snapshotOrigin(snapshot);
-  if (origin && rendersInWorkers(pages.length, deps.renderPoolMinPages)) {
+  if (origin && rendersInWorkers(pages.length, deps.renderPoolMinPages) && !(await warmedEarly)) {
     const recorded = await lastRead;
     if (recorded?.outDir !== config.outDir) void warmRenderWorkers({ root: config.root, workDir: config.workDir, snapshot: origin });
   }
