@@ -58,6 +58,10 @@ describe("/account in a fixture build", () => {
     const compiled = await readFile(templates!, "utf8");
     expect(compiled).toContain("amplify-stub");
     expect(compiled).not.toMatch(/from\s*"aws-amplify/);
+    // Nor bundled in (the templates bundle carries its packages): Amplify's auth flow is not there.
+    expect(compiled).not.toContain("USER_PASSWORD_AUTH");
+    // React is: the module imports no package at run time, only Node's own modules.
+    expect(compiled.match(/from\s*"[^".][^"]*"/g)?.filter((spec) => !spec.includes('"node:')) ?? []).toEqual([]);
   });
 
   it("with a user pool the island gets the public config, and only /account loads the account bundle", async () => {

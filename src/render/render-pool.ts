@@ -17,7 +17,7 @@ import type { Manifest } from "../images/cache.js";
 import type { PageEntry } from "./pages.js";
 import type { PageRender } from "./render-page.js";
 import type { SiteAssets, SiteSettings } from "./types.js";
-import { compileNodeModule } from "./template-bundle.js";
+import { compileNodeModule, lastCompiledTemplates } from "./template-bundle.js";
 
 export interface WorkerInit {
   templateFile: string;
@@ -29,7 +29,7 @@ export interface WorkerInit {
 }
 
 export type ToWorker =
-  | { type: "warm"; snapshot: WorkerInit["snapshot"] }
+  | { type: "warm"; snapshot: WorkerInit["snapshot"]; templateFile: string | null }
   | { type: "prepare"; init: WorkerInit }
   | { type: "render"; batch: number; pages: PageEntry[] };
 
@@ -81,14 +81,15 @@ function compileWorker(root: string, workDir: string) {
 
 /**
  * Starts the workers of a render that is about to come and has them read the snapshot and load the
- * rendering libraries, while the build's own thread does its other stages. In a new process that
+ * templates the last build compiled (React is bundled in them), while the build's own thread does
+ * its other stages. In a new process that
  * start-up is most of a second, which otherwise came before the first page. A failure here is
  * ignored: the render itself prepares the workers again and reports what is wrong.
  */
 export async function warmRenderWorkers(options: { root: string; workDir: string; snapshot: WorkerInit["snapshot"] }): Promise<void> {
   try {
-    const { file } = await compileWorker(options.root, options.workDir);
-    for (const worker of workersFor(file, renderWorkerCount())) worker.postMessage({ type: "warm", snapshot: options.snapshot } satisfies ToWorker);
+    const [{ file }, templateFile] = await Promise.all([compileWorker(options.root, options.workDir), lastCompiledTemplates(options.workDir)]);
+    for (const worker of workersFor(file, renderWorkerCount())) worker.postMessage({ type: "warm", snapshot: options.snapshot, templateFile } satisfies ToWorker);
   } catch {
     // See above.
   }

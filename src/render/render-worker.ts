@@ -18,7 +18,6 @@ import type { ToWorker, FromWorker, WorkerInit } from "./render-pool.js";
 
 /** The content graph, by snapshot identity: read ahead of the render when the build warms the worker. */
 let content: { identity: string; graph: Promise<ContentGraph> } | null = null;
-let templates: { file: string; module: TemplateModule } | null = null;
 let renderer: PageRenderer | null = null;
 
 function readContent(origin: WorkerInit["snapshot"]): Promise<ContentGraph> {
@@ -39,13 +38,19 @@ function readContent(origin: WorkerInit["snapshot"]): Promise<ContentGraph> {
   return content.graph;
 }
 
-/** What rendering needs besides the templates, loaded ahead (the templates bundle imports them). */
-function warmLibraries(): void {
-  for (const name of ["react", "react-dom/server", "@prismicio/client"]) import(name).catch(() => undefined);
-}
 
-async function importTemplates(file: string): Promise<TemplateModule> {
-  if (templates?.file !== file) templates = { file, module: (await import(pathToFileURL(file).href)) as TemplateModule };
+/** The templates module, by file: imported once, whether ahead of a build (warm) or for it (prepare). */
+let templates: { file: string; module: Promise<TemplateModule> } | null = null;
+
+function importTemplates(file: string): Promise<TemplateModule> {
+  if (templates?.file !== file) {
+    const module = import(pathToFileURL(file).href) as Promise<TemplateModule>;
+    templates = { file, module };
+    // A failed import is not kept: prepare imports again and reports it.
+    module.catch(() => {
+      if (templates?.module === module) templates = null;
+    });
+  }
   return templates.module;
 }
 
@@ -72,7 +77,8 @@ const port = parentPort!;
 port.on("message", (message: ToWorker) => {
   if (message.type === "render") return port.postMessage(render(message));
   if (message.type === "warm") {
-    warmLibraries();
+    // The templates (React is bundled in them) the last build compiled: most builds use them again.
+    if (message.templateFile) importTemplates(message.templateFile).catch(() => undefined);
     readContent(message.snapshot).catch(() => undefined);
     return;
   }
