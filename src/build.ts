@@ -105,14 +105,14 @@ const EARLY_WARM_BYTES = 1024 * 1024;
  * workers then read the snapshot and load React while this thread does the same and plans the
  * build; in a new process that overlap is about 0.3 s of a 2,000-page build. Returns whether it did.
  */
-async function warmWorkersEarly(config: BuildConfig, recorded: Promise<BuildRecord | null>, minPages: number | undefined): Promise<boolean> {
+async function warmWorkersEarly(config: BuildConfig, recorded: Promise<BuildRecord | null>, minPages: number | undefined, oneShot: boolean): Promise<boolean> {
   if (config.fetch || !rendersInWorkers(Number.MAX_SAFE_INTEGER, minPages)) return false;
   if ((await recorded)?.outDir === config.outDir) return false;
   try {
     const { file } = await cachedContentFile(config);
     const [info, identity] = await Promise.all([stat(file), identityOf(file)]);
     if (info.size < EARLY_WARM_BYTES || identity === null) return false;
-    void warmRenderWorkers({ root: config.root, workDir: config.workDir, snapshot: { file, identity } });
+    void warmRenderWorkers({ root: config.root, workDir: config.workDir, snapshot: { file, identity }, oneShot });
     return true;
   } catch {
     return false; // loading the content reports what is wrong
@@ -131,7 +131,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   const { logger } = deps;
   const recordFile = join(config.workDir, "last-build.json");
   const lastRead = readBuildRecord(recordFile);
-  const warmedEarly = warmWorkersEarly(config, lastRead, deps.renderPoolMinPages);
+  const warmedEarly = warmWorkersEarly(config, lastRead, deps.renderPoolMinPages, !deps.bundlers);
   await recoverInterruptedPublish(config.outDir);
 
   const content = await stage("content", () => loadContent(config, deps));
@@ -143,7 +143,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   const origin = snapshotOrigin(snapshot);
   if (origin && rendersInWorkers(pages.length, deps.renderPoolMinPages) && !(await warmedEarly)) {
     const recorded = await lastRead;
-    if (recorded?.outDir !== config.outDir) void warmRenderWorkers({ root: config.root, workDir: config.workDir, snapshot: origin });
+    if (recorded?.outDir !== config.outDir) void warmRenderWorkers({ root: config.root, workDir: config.workDir, snapshot: origin, oneShot: !deps.bundlers });
   }
   const localImages = join(config.contentDir, content.name, "images");
   const images = await stage("images", () => runImageStage(snapshot.documents, { localDir: localImages, cacheDir: config.imageCacheDir }, { logger, fetch: deps.fetch }));

@@ -54,7 +54,7 @@ describe("/account in a fixture build", () => {
     expect(island).toContain('role="status"');
     // Rendered by a templates bundle that leaves the auth library out (src/auth/amplify-stub.ts):
     // importing it cost each render worker about 0.6 s. The browser's account bundle still has it.
-    const [templates] = await fg("templates/entry-*.mjs", { cwd: f.config.workDir, absolute: true });
+    const [templates] = await fg("templates-bundled/entry-*.mjs", { cwd: f.config.workDir, absolute: true });
     const compiled = await readFile(templates!, "utf8");
     expect(compiled).toContain("amplify-stub");
     expect(compiled).not.toMatch(/from\s*"aws-amplify/);

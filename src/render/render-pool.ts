@@ -86,9 +86,9 @@ function compileWorker(root: string, workDir: string) {
  * start-up is most of a second, which otherwise came before the first page. A failure here is
  * ignored: the render itself prepares the workers again and reports what is wrong.
  */
-export async function warmRenderWorkers(options: { root: string; workDir: string; snapshot: WorkerInit["snapshot"] }): Promise<void> {
+export async function warmRenderWorkers(options: { root: string; workDir: string; snapshot: WorkerInit["snapshot"]; oneShot: boolean }): Promise<void> {
   try {
-    const [{ file }, templateFile] = await Promise.all([compileWorker(options.root, options.workDir), lastCompiledTemplates(options.workDir)]);
+    const [{ file }, templateFile] = await Promise.all([compileWorker(options.root, options.workDir), options.oneShot ? lastCompiledTemplates(options.workDir) : null]);
     for (const worker of workersFor(file, renderWorkerCount())) worker.postMessage({ type: "warm", snapshot: options.snapshot, templateFile } satisfies ToWorker);
   } catch {
     // See above.

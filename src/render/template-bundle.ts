@@ -137,10 +137,22 @@ export function bodyHashOf(entry: string, sources: NodeModuleBundle["sources"]):
   return hash.digest("hex").slice(0, 16);
 }
 
+/**
+ * Where the templates are compiled to. A one-shot build (the CLI, a webhook server's builds) bundles
+ * the packages in; a long-running build with esbuild contexts (watch mode) leaves them to
+ * node_modules, so that each template edit's new module reuses the React its process loaded already
+ * instead of evaluating (and keeping) another copy. Two folders, so switching between the CLI and
+ * watch mode does not compile again each time.
+ */
+function templatesDir(cacheDir: string, bundlePackages: boolean): string {
+  return join(cacheDir, bundlePackages ? "templates-bundled" : "templates");
+}
+
 export async function loadTemplates(root: string, cacheDir: string, contexts?: BundlerContexts): Promise<TemplateBundle> {
   // Pages are rendered to HTML only: the auth library the account island loads in an effect is never
   // called here, and importing it cost every render worker about 0.6 s (src/auth/amplify-stub.ts).
-  const bundle = await compileNodeModule(root, join(cacheDir, "templates"), "templates/entry.tsx", "entry", "The templates", contexts, [authStandIn(root)], { bundlePackages: true });
+  const bundlePackages = !contexts;
+  const bundle = await compileNodeModule(root, templatesDir(cacheDir, bundlePackages), "templates/entry.tsx", "entry", "The templates", contexts, [authStandIn(root)], { bundlePackages });
   return { ...bundle, bodyHash: bodyHashOf("templates/entry.tsx", bundle.sources), load: () => importTemplates(bundle.file) };
 }
 
@@ -148,10 +160,10 @@ async function importTemplates(file: string): Promise<TemplateModule> {
   return (await import(pathToFileURL(file).href)) as TemplateModule;
 }
 
-/** The templates module the last build compiled, if it is still there: render workers load it ahead of a build that will likely use it again. */
+/** The one-shot templates module the last build compiled, if it is still there: render workers load it ahead of a build that will likely use it again. */
 export async function lastCompiledTemplates(cacheDir: string): Promise<string | null> {
   try {
-    const record = JSON.parse(await readFile(join(cacheDir, "templates", "record.json"), "utf8")) as { result?: { file?: string } };
+    const record = JSON.parse(await readFile(join(templatesDir(cacheDir, true), "record.json"), "utf8")) as { result?: { file?: string } };
     const file = record.result?.file;
     return typeof file === "string" && (await exists(file)) ? file : null;
   } catch {
