@@ -96,6 +96,18 @@ export async function warmRenderWorkers(options: { root: string; workDir: string
 }
 
 /**
+ * The order batches are handed out in: pages of rare templates first (home, listings, programs:
+ * one page each, many of them listing dozens of documents, 10-60 ms apiece), then the many pages of
+ * the article and case templates (about a millisecond each). Handed out last, the heavy pages made
+ * one worker finish well after the other. Results are put back in plan order by the caller.
+ */
+function heavyFirst(pages: PageEntry[]): PageEntry[] {
+  const count = new Map<string, number>();
+  for (const page of pages) count.set(page.template, (count.get(page.template) ?? 0) + 1);
+  return pages.map((page, i) => ({ page, i })).sort((a, b) => count.get(a.page.template)! - count.get(b.page.template)! || a.i - b.i).map(({ page }) => page);
+}
+
+/**
  * Renders `pages` in workers, calling `onPage` for each result in the order they arrive. Returns
  * the pages no worker rendered (a worker that could not prepare or that died): the caller renders
  * those itself, so a worker problem costs time, never a page. `renderMs` is the busiest worker's
@@ -108,7 +120,8 @@ export async function renderInWorkers(
 ): Promise<{ notRendered: PageEntry[]; renderMs: number }> {
   const { file } = await compileWorker(options.root, options.workDir);
   const batches: PageEntry[][] = [];
-  for (let i = 0; i < pages.length; i += BATCH) batches.push(pages.slice(i, i + BATCH));
+  const ordered = heavyFirst(pages);
+  for (let i = 0; i < ordered.length; i += BATCH) batches.push(ordered.slice(i, i + BATCH));
   let next = 0;
   const notRendered: PageEntry[] = [];
   const busy: number[] = [];
