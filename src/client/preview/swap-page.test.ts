@@ -37,6 +37,14 @@ describe("swapPageContent", () => {
     expect(document.querySelector('[data-island-id="i1"]')?.textContent).toBe("new island");
   });
 
+  it("moves an island waiting for its first use, whose listeners are on the live element", () => {
+    const live = document.querySelector<HTMLElement>('[data-island-id="i0"]')!;
+    live.dataset.hydrated = "on-first-use";
+    swapPageContent(document, rendered, [...document.body.childNodes]);
+    expect(document.querySelector('[data-island-id="i0"]')).toBe(live);
+    expect(document.getElementById("fresh")).toBeNull();
+  });
+
   it("takes the new markup of an island that was never hydrated", () => {
     swapPageContent(document, rendered, [...document.body.childNodes]);
     expect(document.getElementById("fresh")).not.toBeNull();

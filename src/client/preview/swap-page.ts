@@ -2,8 +2,9 @@
  * Puts a freshly rendered page in place of the one the server sent, in the live document.
  *
  * Only the nodes the server rendered are replaced (recorded before the preview added anything), so
- * the preview dialogs and the Prismic toolbar stay. Islands that are already hydrated are moved
- * into the new content as they are: they keep working (their React roots live on those elements)
+ * the preview dialogs and the Prismic toolbar stay. Islands that are already hydrated, or waiting
+ * for the visitor's first use (src/client/hydrate.ts), are moved into the new content as they are:
+ * they keep working (their roots, or the listeners that will hydrate them, live on those elements)
  * but keep their published props. That is the one thing a draft cannot change in place; the page
  * around them shows the draft.
  */
@@ -29,7 +30,8 @@ export function swapPageContent(doc: Document, html: string, current: readonly N
   for (const island of fragment.querySelectorAll<HTMLElement>("[data-island][data-island-id]")) {
     const selector = `[data-island="${CSS.escape(island.dataset.island!)}"][data-island-id="${CSS.escape(island.dataset.islandId!)}"]`;
     const live = current.map((n) => (n instanceof Element ? (n.matches(selector) ? n : n.querySelector(selector)) : null)).find(Boolean) as HTMLElement | undefined;
-    if (live && live.dataset.hydrated === "true") island.replaceWith(live);
+    // "true" or "on-first-use": either way the island's code has taken the element.
+    if (live?.dataset.hydrated) island.replaceWith(live);
   }
 
   const added = [...fragment.childNodes];
