@@ -134,6 +134,20 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   const warmedEarly = warmWorkersEarly(config, lastRead, deps.renderPoolMinPages, !deps.bundlers);
   await recoverInterruptedPublish(config.outDir);
 
+  // The bundles depend on the sources, not the content: their checks (and esbuild, when a source
+  // changed) run while the snapshot is read, and esbuild works on all of them at the same time.
+  const browser = { root: config.root, cacheDir: join(config.workDir, "islands"), publicEnv: previewPublicEnv(config, deps.publicConfig), contexts: deps.bundlers };
+  // No page names the preview bundle's files (it has a fixed address): pages render while it compiles.
+  const previewBuild = stage("preview", () => bundlePreview(browser));
+  const bundles = Promise.all([
+    stage("islands", () => bundleClient(browser)),
+    stage("templates", () => loadTemplates(config.root, config.workDir, deps.bundlers)),
+    stage("styles", () => buildStylesheet(config.root, config.workDir)),
+  ]);
+  // Awaited below; an error that stops the build earlier (the content's) makes these moot.
+  previewBuild.catch(() => undefined);
+  bundles.catch(() => undefined);
+
   const content = await stage("content", () => loadContent(config, deps));
   const { snapshot } = content;
   const graph = await stage("graph", async () => createContentGraph(snapshot.documents, snapshot.languages));
@@ -147,16 +161,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   }
   const localImages = join(config.contentDir, content.name, "images");
   const images = await stage("images", () => runImageStage(snapshot.documents, { localDir: localImages, cacheDir: config.imageCacheDir }, { logger, fetch: deps.fetch }));
-  // The bundles are independent: esbuild works on them at the same time.
-  const browser = { root: config.root, cacheDir: join(config.workDir, "islands"), publicEnv: previewPublicEnv(config, deps.publicConfig), contexts: deps.bundlers };
-  // No page names the preview bundle's files (it has a fixed address): pages render while it compiles.
-  const previewBuild = stage("preview", () => bundlePreview(browser));
-  previewBuild.catch(() => undefined); // awaited below; an error that stops the build earlier makes this one moot
-  const [client, templates, stylesheet] = await Promise.all([
-    stage("islands", () => bundleClient(browser)),
-    stage("templates", () => loadTemplates(config.root, config.workDir, deps.bundlers)),
-    stage("styles", () => buildStylesheet(config.root, config.workDir)),
-  ]);
+  const [client, templates, stylesheet] = await bundles;
   const publicConfig = deps.publicConfig ?? {};
 
   // What every page depends on; a change here re-renders every page (identical HTML is still not rewritten).
