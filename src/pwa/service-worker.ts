@@ -131,8 +131,8 @@ async function bundledWorker(root: string, cacheDir: string): Promise<string> {
   }
 }
 
-/** The last worker made for each work folder, by what it was made from (see generateServiceWorker). */
-const lastWorker = new Map<string, { key: string; result: ServiceWorkerResult }>();
+/** Workers this process made or read, by the kept file's name (the hash of what they were made from). */
+const madeWorkers = new Map<string, ServiceWorkerResult>();
 
 /** Builds the worker for a site; the caller writes it to /sw.js. `ignore`: candidates never precached. */
 export async function generateServiceWorker(options: SiteFiles & { root: string; workDir: string; ignore?: string[] }): Promise<ServiceWorkerResult> {
@@ -140,23 +140,14 @@ export async function generateServiceWorker(options: SiteFiles & { root: string;
   await mkdir(cacheDir, { recursive: true });
   const swSrc = await bundledWorker(options.root, cacheDir);
   const candidates = options.files.filter((file) => CANDIDATE.test(file));
-  // The same worker source and the very same candidate files (a content edit leaves them all as
-  // published): the worker made last time, without linking and globbing again.
-  // Inode, size and modification time: not the change time, which the view's own links move.
-  const identities = await Promise.all(
-    candidates.map(async (file) => {
-      const info = await stat(options.pathOf(file)).catch(() => null);
-      return `${file}=${options.pathOf(file)}@${info ? `${info.ino}:${info.size}:${info.mtimeMs}` : "missing"}`;
-    }),
-  );
-  const key = JSON.stringify([swSrc, options.ignore ?? [], identities]);
-  const known = lastWorker.get(options.workDir);
-  if (known?.key === key) return known.result;
+  // Made from the same files before (a content edit leaves them all as they were): that worker,
+  // from memory or the work folder, without linking and globbing again. The candidates' hashes are
+  // memoized by file identity, so this costs a stat per file in a long-running process.
   const storedFile = join(cacheDir, `worker-${await contentKey(options, swSrc, candidates)}.json`);
-  const stored = await readStored(storedFile);
-  if (stored) {
-    lastWorker.set(options.workDir, { key, result: stored });
-    return stored;
+  const known = madeWorkers.get(storedFile) ?? (await readStored(storedFile));
+  if (known) {
+    madeWorkers.set(storedFile, known);
+    return known;
   }
   const view = await mkdtemp(join(cacheDir, "view-"));
   try {
@@ -188,7 +179,7 @@ export async function generateServiceWorker(options: SiteFiles & { root: string;
     if (problems.length) throw new NzfError("INTERNAL", `The service worker's precache list could not be made: ${problems.join("; ")}. Make the file smaller, or leave it out of PRECACHE_PATTERNS in src/pwa/service-worker.ts`, { subject: "/sw.js" });
     const text = await readFile(swDest, "utf8");
     const result = { urls, bytes: Buffer.byteLength(text), text };
-    lastWorker.set(options.workDir, { key, result });
+    madeWorkers.set(storedFile, result);
     await store(storedFile, result);
     return result;
   } finally {
