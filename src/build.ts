@@ -105,9 +105,8 @@ const EARLY_WARM_BYTES = 1024 * 1024;
  * workers then read the snapshot and load React while this thread does the same and plans the
  * build, instead of starting 0.3-0.4 s into a new process. Returns whether it did.
  */
-async function warmWorkersEarly(config: BuildConfig, recorded: Promise<BuildRecord | null>, minPages: number | undefined, oneShot: boolean): Promise<boolean> {
-  if (config.fetch || !rendersInWorkers(Number.MAX_SAFE_INTEGER, minPages)) return false;
-  if ((await recorded)?.outDir === config.outDir) return false;
+async function warmWorkersEarly(config: BuildConfig, fullRender: Promise<boolean>, minPages: number | undefined, oneShot: boolean): Promise<boolean> {
+  if (config.fetch || !rendersInWorkers(Number.MAX_SAFE_INTEGER, minPages) || !(await fullRender)) return false;
   try {
     const { file } = await cachedContentFile(config);
     const [info, identity] = await Promise.all([stat(file), identityOf(file)]);
@@ -131,7 +130,9 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   const { logger } = deps;
   const recordFile = join(config.workDir, "last-build.json");
   const lastRead = readBuildRecord(recordFile);
-  const warmedEarly = warmWorkersEarly(config, lastRead, deps.renderPoolMinPages, !deps.bundlers);
+  // No record of this output folder: every page will be rendered.
+  const fullRender = lastRead.then((record) => record?.outDir !== config.outDir);
+  const warmedEarly = warmWorkersEarly(config, fullRender, deps.renderPoolMinPages, !deps.bundlers);
   await recoverInterruptedPublish(config.outDir);
 
   // The bundles depend on the sources, not the content: their checks (and esbuild, when a source
@@ -155,9 +156,8 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   // With no record of this folder, every page is rendered: start the render workers now (if not
   // started already), so their start-up (reading the snapshot, loading React) overlaps the stages below.
   const origin = snapshotOrigin(snapshot);
-  if (origin && rendersInWorkers(pages.length, deps.renderPoolMinPages) && !(await warmedEarly)) {
-    const recorded = await lastRead;
-    if (recorded?.outDir !== config.outDir) void warmRenderWorkers({ root: config.root, workDir: config.workDir, snapshot: origin, oneShot: !deps.bundlers });
+  if (origin && rendersInWorkers(pages.length, deps.renderPoolMinPages) && !(await warmedEarly) && (await fullRender)) {
+    void warmRenderWorkers({ root: config.root, workDir: config.workDir, snapshot: origin, oneShot: !deps.bundlers });
   }
   const localImages = join(config.contentDir, content.name, "images");
   const images = await stage("images", () => runImageStage(snapshot.documents, { localDir: localImages, cacheDir: config.imageCacheDir }, { logger, fetch: deps.fetch }));
