@@ -16,42 +16,42 @@ import { createPageRenderer, type PageRenderer } from "./render-page.js";
 import type { TemplateModule } from "./template-bundle.js";
 import type { ToWorker, FromWorker, WorkerInit } from "./render-pool.js";
 
-/** The content graph, by snapshot identity: read ahead of the render when the build warms the worker. */
-let content: { identity: string; graph: Promise<ContentGraph> } | null = null;
 let renderer: PageRenderer | null = null;
 
-function readContent(origin: WorkerInit["snapshot"]): Promise<ContentGraph> {
-  if (content?.identity !== origin.identity) {
-    const graph = (async () => {
-      const before = await identityOf(origin.file);
-      const snapshot: Snapshot = await readSnapshot(origin.file);
-      const after = await identityOf(origin.file);
-      if (before !== origin.identity || after !== origin.identity) throw new Error(`${origin.file} changed since the build read it`);
-      return createContentGraph(snapshot.documents, snapshot.languages);
-    })();
-    content = { identity: origin.identity, graph };
-    // A failed read is not kept: the next prepare reads again and reports it.
-    graph.catch(() => {
-      if (content?.graph === graph) content = null;
-    });
-  }
-  return content.graph;
+/**
+ * Keeps the last value made, by key: made once whether a warm-up or a build asks first. A failure is
+ * not kept, so the next prepare makes it again and reports it.
+ */
+function lastByKey<T>(): (key: string, make: () => Promise<T>) => Promise<T> {
+  let held: { key: string; value: Promise<T> } | null = null;
+  return (key, make) => {
+    if (held?.key !== key) {
+      const value = make();
+      held = { key, value };
+      value.catch(() => {
+        if (held?.value === value) held = null;
+      });
+    }
+    return held.value;
+  };
 }
 
+/** The content graph, by snapshot identity: read ahead of the render when the build warms the worker. */
+const contentBy = lastByKey<ContentGraph>();
+function readContent(origin: WorkerInit["snapshot"]): Promise<ContentGraph> {
+  return contentBy(origin.identity, async () => {
+    const before = await identityOf(origin.file);
+    const snapshot: Snapshot = await readSnapshot(origin.file);
+    const after = await identityOf(origin.file);
+    if (before !== origin.identity || after !== origin.identity) throw new Error(`${origin.file} changed since the build read it`);
+    return createContentGraph(snapshot.documents, snapshot.languages);
+  });
+}
 
-/** The templates module, by file: imported once, whether ahead of a build (warm) or for it (prepare). */
-let templates: { file: string; module: Promise<TemplateModule> } | null = null;
-
+/** The templates module, by file. */
+const templatesBy = lastByKey<TemplateModule>();
 function importTemplates(file: string): Promise<TemplateModule> {
-  if (templates?.file !== file) {
-    const module = import(pathToFileURL(file).href) as Promise<TemplateModule>;
-    templates = { file, module };
-    // A failed import is not kept: prepare imports again and reports it.
-    module.catch(() => {
-      if (templates?.module === module) templates = null;
-    });
-  }
-  return templates.module;
+  return templatesBy(file, () => import(pathToFileURL(file).href) as Promise<TemplateModule>);
 }
 
 async function prepare(init: WorkerInit): Promise<void> {
