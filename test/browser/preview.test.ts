@@ -203,11 +203,15 @@ describe("an editor previewing drafts", () => {
     const { context, toolbar } = await editorContext();
     await setPreviewCookie(context, publicSite);
     const page = await context.newPage();
-    // Several failures, not one: a request still in flight from an earlier test must not use it up.
-    publicSite.stub.inject(SEARCH_PATH, { status: 500 }, 10);
-    await page.goto(`${publicSite.server.url}/case/${caseDoc.uid}/`);
-    await poll(() => dialog(page).locator("h2").textContent()).toBe("Error");
-    publicSite.stub.clearFaults();
+    // Failing until cleared below, not a few times: requests still in flight from earlier tests
+    // used up ten failures on a slow CI run, and the page then loaded without an error.
+    publicSite.stub.inject(SEARCH_PATH, { status: 500 }, 1000);
+    try {
+      await page.goto(`${publicSite.server.url}/case/${caseDoc.uid}/`);
+      await poll(() => dialog(page).locator("h2").textContent()).toBe("Error");
+    } finally {
+      publicSite.stub.clearFaults(); // even when the dialog never came, so later tests get answers
+    }
     const text = await dialog(page).textContent();
     expect(text).toContain("The preview could not be loaded.");
     expect(text).toContain("HTTP 500");
