@@ -9,17 +9,17 @@ import type { Logger } from "./core/logger.js";
 import { formatMs } from "./core/logger.js";
 import { NzfError } from "./core/errors.js";
 import { loadSnapshot, snapshotOrigin, snapshotPath, SAMPLE_SNAPSHOT_NAME, type Snapshot } from "./content/snapshot.js";
-import { createContentGraph } from "./content/graph.js";
-import { planPages } from "./render/pages.js";
-import { runImageStage } from "./images/image-stage.js";
+import { createContentGraph, type ContentGraph } from "./content/graph.js";
+import { planContent, type ContentPlan } from "./render/content-plan.js";
+import { runImageStageFor } from "./images/image-stage.js";
 import { bundleClient, bundlePreview, PREVIEW_URL } from "./render/island-bundle.js";
 import type { BundlerContexts } from "./render/bundler-contexts.js";
 import { loadTemplates } from "./render/template-bundle.js";
 import { buildStylesheet } from "./render/styles.js";
 import { bodyCacheFor, contentVersions } from "./render/body-cache.js";
 import { renderAndWrite, rendersInWorkers, type RenderedPage } from "./render/render-stage.js";
-import { warmRenderWorkers } from "./render/render-pool.js";
-import { changedDependencies, isAffected, listSignatures, snapshotDocumentHashes, type ContentState } from "./render/dependencies.js";
+import { planInWorker, warmRenderWorkers } from "./render/render-pool.js";
+import { changedDependencies, isAffected, type ContentState } from "./render/dependencies.js";
 import { readBuildRecord, writeBuildRecord, type BuildRecord } from "./publish/incremental.js";
 import { discardStaging, listPublishedFiles, publishOutput, recoverInterruptedPublish, stagingDirFor } from "./publish/publish.js";
 import { createSiteOutput } from "./publish/site-output.js";
@@ -41,6 +41,8 @@ export interface BuildDeps {
   publicConfig?: Record<string, unknown>;
   /** Render in worker threads from this many pages (default in src/render/render-stage.ts; tests lower it). */
   renderPoolMinPages?: number;
+  /** Start the render workers before the snapshot is read, and have one plan the build, from a snapshot this large (default 1 MB; tests lower it). */
+  earlyWorkersFromBytes?: number;
   /** Render the layout once per variant (default) or for every page (tests compare the two). */
   memoizeFrames?: boolean;
   /** esbuild contexts kept between builds by a long-running caller (watch mode), which disposes them. */
@@ -53,6 +55,8 @@ export interface BuildResult {
   pagesRebuilt: number;
   /** Pages rendered in worker threads (the rest rendered in the build's thread). */
   renderedInWorkers: number;
+  /** Whether a render worker planned the build from the snapshot (src/render/content-plan.ts), so this thread did not parse it. */
+  plannedInWorker: boolean;
   /** Pages framed around a body rendered by an earlier build of this process (src/render/body-cache.ts). */
   bodiesReused: number;
   images: number;
@@ -99,23 +103,68 @@ async function cachedContentFile(config: BuildConfig): Promise<{ file: string; n
 /** A snapshot this large holds content for a few hundred pages or more (the sample: 200 KB for 57 pages). */
 const EARLY_WARM_BYTES = 1024 * 1024;
 
+type CachedContent = Awaited<ReturnType<typeof cachedContentFile>> & { identity: string };
+
 /**
  * Starts the render workers before this thread reads the snapshot, when a full render of many pages
  * is coming: no record of this output folder (so every page renders) and a large snapshot. The
- * workers then read the snapshot and load React while this thread does the same and plans the
- * build, instead of starting 0.3-0.4 s into a new process. Returns whether it did.
+ * workers then read the snapshot and load React at once, instead of 0.3-0.4 s into a new process,
+ * and one of them plans the build (plannedContent). Returns the snapshot file it warmed them with.
  */
-async function warmWorkersEarly(config: BuildConfig, fullRender: Promise<boolean>, minPages: number | undefined, oneShot: boolean): Promise<boolean> {
-  if (config.fetch || !rendersInWorkers(Number.MAX_SAFE_INTEGER, minPages) || !(await fullRender)) return false;
+async function warmWorkersEarly(config: BuildConfig, fullRender: Promise<boolean>, deps: BuildDeps): Promise<CachedContent | null> {
+  if (config.fetch || !rendersInWorkers(Number.MAX_SAFE_INTEGER, deps.renderPoolMinPages) || !(await fullRender)) return null;
   try {
-    const { file } = await cachedContentFile(config);
-    const [info, identity] = await Promise.all([stat(file), identityOf(file)]);
-    if (info.size < EARLY_WARM_BYTES || identity === null) return false;
-    void warmRenderWorkers({ root: config.root, workDir: config.workDir, snapshot: { file, identity }, oneShot });
-    return true;
+    const cached = await cachedContentFile(config);
+    const [info, identity] = await Promise.all([stat(cached.file), identityOf(cached.file)]);
+    if (info.size < (deps.earlyWorkersFromBytes ?? EARLY_WARM_BYTES) || identity === null) return null;
+    void warmRenderWorkers({ root: config.root, workDir: config.workDir, snapshot: { file: cached.file, identity }, oneShot: !deps.bundlers });
+    return { ...cached, identity };
   } catch {
-    return false; // loading the content reports what is wrong
+    return null; // loading the content reports what is wrong
   }
+}
+
+/** The content a build builds: its plan, where it came from, and its graph for pages rendered in this thread. */
+interface PlannedContent {
+  name: string;
+  plan: ContentPlan;
+  origin: { file: string; identity: string } | undefined;
+  loadGraph: () => Promise<ContentGraph>;
+  inWorker: boolean;
+}
+
+/** Plans the build in this thread: reads (or fetches) the snapshot and builds its graph. */
+async function plannedHere(config: BuildConfig, deps: BuildDeps, stage: <T>(name: string, run: () => Promise<T>) => Promise<T>): Promise<PlannedContent> {
+  const content = await stage("content", () => loadContent(config, deps));
+  const { snapshot } = content;
+  const graph = await stage("graph", async () => createContentGraph(snapshot.documents, snapshot.languages));
+  const origin = snapshotOrigin(snapshot);
+  const plan = await stage("pages", () => planContent(snapshot, graph, origin, config.workDir));
+  return { name: content.name, plan, origin, loadGraph: async () => graph, inWorker: false };
+}
+
+/**
+ * Has a warm render worker plan the build from the snapshot it reads for the render anyway, so this
+ * thread parses none (src/render/content-plan.ts). Null when the worker could not: planning here
+ * then reports what is wrong.
+ */
+async function plannedByWorker(config: BuildConfig, deps: BuildDeps, warmed: CachedContent): Promise<PlannedContent | null> {
+  const origin = { file: warmed.file, identity: warmed.identity };
+  let plan: ContentPlan;
+  try {
+    plan = await planInWorker({ root: config.root, workDir: config.workDir, snapshot: origin });
+  } catch {
+    return null;
+  }
+  if (warmed.sample) deps.logger.info("content", `building the bundled sample content (no fetched snapshot for "${config.repository}"; use --fetch for live content)`);
+  let graph: Promise<ContentGraph> | undefined;
+  // Only pages a worker failed to render are rendered here; they must see the content the plan saw.
+  const loadGraph = () =>
+    (graph ??= loadSnapshot(origin.file).then((snapshot) => {
+      if (snapshotOrigin(snapshot)?.identity !== origin.identity) throw new NzfError("SNAPSHOT_CHANGED", `The content snapshot ${origin.file} changed during the build`, { subject: origin.file });
+      return createContentGraph(snapshot.documents, snapshot.languages);
+    }));
+  return { name: warmed.name, plan, origin, loadGraph, inWorker: true };
 }
 
 export async function build(config: BuildConfig, deps: BuildDeps): Promise<BuildResult> {
@@ -132,7 +181,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   const lastRead = readBuildRecord(recordFile);
   // No record of this output folder: every page will be rendered.
   const fullRender = lastRead.then((record) => record?.outDir !== config.outDir);
-  const warmedEarly = warmWorkersEarly(config, fullRender, deps.renderPoolMinPages, !deps.bundlers);
+  const warmedEarly = warmWorkersEarly(config, fullRender, deps);
   await recoverInterruptedPublish(config.outDir);
 
   // The bundles depend on the sources, not the content: their checks (and esbuild, when a source
@@ -149,28 +198,23 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   previewBuild.catch(() => undefined);
   bundles.catch(() => undefined);
 
-  const content = await stage("content", () => loadContent(config, deps));
-  const { snapshot } = content;
-  const graph = await stage("graph", async () => createContentGraph(snapshot.documents, snapshot.languages));
-  const pages = await stage("pages", async () => planPages(graph));
+  const warmed = await warmedEarly;
+  const content = (warmed && (await stage("content", () => plannedByWorker(config, deps, warmed)))) || (await plannedHere(config, deps, stage));
+  const { plan, origin } = content;
+  const { pages } = plan;
   // With no record of this folder, every page is rendered: start the render workers now (if not
   // started already), so their start-up (reading the snapshot, loading React) overlaps the stages below.
-  const origin = snapshotOrigin(snapshot);
-  if (origin && rendersInWorkers(pages.length, deps.renderPoolMinPages) && !(await warmedEarly) && (await fullRender)) {
+  if (origin && rendersInWorkers(pages.length, deps.renderPoolMinPages) && !warmed && (await fullRender)) {
     void warmRenderWorkers({ root: config.root, workDir: config.workDir, snapshot: origin, oneShot: !deps.bundlers });
   }
   const localImages = join(config.contentDir, content.name, "images");
-  const images = await stage("images", () => runImageStage(snapshot.documents, { localDir: localImages, cacheDir: config.imageCacheDir }, { logger, fetch: deps.fetch }));
+  const images = await stage("images", () => runImageStageFor(plan.images, { localDir: localImages, cacheDir: config.imageCacheDir }, { logger, fetch: deps.fetch }));
   const [client, templates, stylesheet] = await bundles;
   const publicConfig = deps.publicConfig ?? {};
 
   // What every page depends on; a change here re-renders every page (identical HTML is still not rewritten).
   const globalKey = hashOf([templates.hash, client.bundle, stylesheet.url, images.files.map((f) => f.to), config.siteUrl, config.repository, publicConfig]);
-  const contentState: ContentState = {
-    documents: await snapshotDocumentHashes(snapshot.documents, origin, config.workDir),
-    types: Object.fromEntries(snapshot.documents.map((d) => [d.id, d.type])),
-    lists: listSignatures(graph),
-  };
+  const contentState: ContentState = plan.state;
   // Everything the output depends on, including the site files' own inputs (logo, service worker source).
   const key = hashOf([globalKey, contentState.documents, await siteFilesKey(config.root)]);
   const last = await lastRead;
@@ -178,7 +222,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   if (incremental && last.key === key && ((await previewBuild)?.hash ?? null) === (last.preview ?? null)) {
     const ms = performance.now() - started;
     logger.info("build", `Nothing changed: ${config.outDir} is up to date (${pages.length} pages) in ${formatMs(ms)}`);
-    return { pages: pages.length, pagesRebuilt: 0, renderedInWorkers: 0, bodiesReused: 0, images: images.count, published: false, ms, stages, snapshot: { name: content.name, ref: snapshot.ref, documents: snapshot.documents.length }, outDir: config.outDir };
+    return { pages: pages.length, pagesRebuilt: 0, renderedInWorkers: 0, plannedInWorker: content.inWorker, bodiesReused: 0, images: images.count, published: false, ms, stages, snapshot: { name: content.name, ref: plan.ref, documents: plan.documentCount }, outDir: config.outDir };
   }
   // Pages whose recorded dependencies did not change keep their published HTML without rendering.
   const sameGlobals = incremental && last.globalKey === globalKey;
@@ -205,7 +249,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
       renderAndWrite({
         pages: toRender,
         loadModule: templates.load,
-        graph,
+        loadGraph: content.loadGraph,
         images: images.lookup,
         site,
         assets,
@@ -231,7 +275,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
       // Pages kept from the live site bring their facts from the record; rendered pages from this render.
       const kept = incremental ? Object.entries(last!.pages).flatMap(([file, record]) => (record.facts ? [[file, record.facts] as const] : [])) : [];
       const pageFacts = Object.fromEntries([...kept, ...rendered.map((r) => [r.page.file, r.facts] as const)]);
-      await writeSiteFiles({ output, pages, rendered, config, graph, images: images.lookup, assets, publicConfig, pageFacts });
+      await writeSiteFiles({ output, pages, rendered, config, content: plan.site, images: images.lookup, assets, publicConfig, pageFacts });
     });
     await stage("secrets", async () => secrets.assertClean());
     stages.renderOnly = renderTimings.renderMs;
@@ -257,5 +301,5 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   for (const [name, t] of Object.entries(stages)) logger.debug("build", `${name.padEnd(9)} ${formatMs(t)}`);
   const rebuiltNote = pagesRebuilt === pages.length ? "" : ` (${pagesRebuilt} rewritten, ${toRender.length} rendered)`;
   logger.info("build", `Built ${pages.length} pages${rebuiltNote}, ${images.count} images in ${formatMs(ms)} → ${config.outDir}`);
-  return { pages: pages.length, pagesRebuilt, renderedInWorkers: renderTimings.inWorkers, bodiesReused: renderTimings.bodiesReused, images: images.count, published: true, ms, stages, snapshot: { name: content.name, ref: snapshot.ref, documents: snapshot.documents.length }, outDir: config.outDir };
+  return { pages: pages.length, pagesRebuilt, renderedInWorkers: renderTimings.inWorkers, plannedInWorker: content.inWorker, bodiesReused: renderTimings.bodiesReused, images: images.count, published: true, ms, stages, snapshot: { name: content.name, ref: plan.ref, documents: plan.documentCount }, outDir: config.outDir };
 }

@@ -4,7 +4,7 @@
  * The sample site has 57 pages, under the pool's usual threshold, so the tests lower it.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { mkdir, readFile, symlink } from "node:fs/promises";
+import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createFixture, PROJECT_ROOT, siteFileHashes, type Fixture } from "./support/build-fixture.js";
@@ -43,6 +43,48 @@ describe("rendering in worker threads", () => {
     const recordB = JSON.parse(await readFile(join(single.config.workDir, "last-build.json"), "utf8"));
     expect(recordA.pages).toEqual(recordB.pages);
     expect(Object.values(recordA.pages as Record<string, { deps: string[] }>).some((p) => p.deps.some((d) => d.startsWith("id:")))).toBe(true);
+  });
+
+  it("lets a worker plan the build from the snapshot it reads, with the same site and record as planning in the build's thread", async () => {
+    const byWorker = await fixture({ sample: true });
+    const here = await fixture({ sample: true });
+    // Workers start before the snapshot is read (a first build of this folder) whatever its size.
+    const a = await byWorker.run({ renderPoolMinPages: 1, earlyWorkersFromBytes: 0 });
+    const b = await here.run({ renderPoolMinPages: 1 });
+    expect(a.plannedInWorker).toBe(true);
+    expect(b.plannedInWorker).toBe(false);
+    expect(a.renderedInWorkers).toBe(a.pages);
+    expect(a.snapshot).toEqual(b.snapshot);
+    const hashesA = await siteFileHashes(byWorker.config.outDir);
+    expect(Object.keys(hashesA).length).toBeGreaterThan(80);
+    expect(hashesA).toEqual(await siteFileHashes(here.config.outDir));
+    const recordA = JSON.parse(await readFile(join(byWorker.config.workDir, "last-build.json"), "utf8"));
+    const recordB = JSON.parse(await readFile(join(here.config.workDir, "last-build.json"), "utf8"));
+    // (Their keys differ: each fixture's bundles live in its own work folder.)
+    for (const field of ["documents", "types", "lists", "pages", "files"]) expect(recordA[field], field).toEqual(recordB[field]);
+    // The worker kept the document hashes for the next process, as the build's thread does.
+    const kept = JSON.parse(await readFile(join(byWorker.config.workDir, "document-hashes.json"), "utf8"));
+    expect(kept.hashes).toEqual(recordA.documents);
+    // A second build of the folder has a record: it plans in its own thread and finds nothing changed.
+    const again = await byWorker.run({ renderPoolMinPages: 1, earlyWorkersFromBytes: 0 });
+    expect(again.plannedInWorker).toBe(false);
+    expect(again.published).toBe(false);
+  });
+
+  it("reports a snapshot a worker could not plan from as the build's thread does", async () => {
+    const f = await fixture({ repository: "nzf-corrupt" });
+    const contentDir = join(f.dir, "content-cache");
+    f.config.contentDir = contentDir;
+    f.config.content = "fetched";
+    await mkdir(join(contentDir, "nzf-corrupt"), { recursive: true });
+    await writeFile(join(contentDir, "nzf-corrupt", "snapshot.json"), '{"format": 1, "documents": [');
+    const error = await f.run({ renderPoolMinPages: 1, earlyWorkersFromBytes: 0 }).then(
+      () => null,
+      (e: unknown) => e as NzfError,
+    );
+    expect(error?.code).toBe("SNAPSHOT_CORRUPT");
+    expect(error?.subject).toBe(join(contentDir, "nzf-corrupt", "snapshot.json"));
+    expect(existsSync(join(f.config.outDir, "index.html"))).toBe(false);
   });
 
   it("reports every page that fails in a worker with its document id and output path, and publishes nothing", async () => {

@@ -51,6 +51,7 @@ export const ERROR_CATALOGUE = {
   // Snapshot (NZF3xx)
   SNAPSHOT_MISSING: { kind: "input", hint: "Run `nzf-build --fetch` to download the content, or build the bundled sample with `nzf-build --sample`." },
   SNAPSHOT_CORRUPT: { kind: "input", hint: "The snapshot file is not valid. Run `nzf-build --fetch` to download it again." },
+  SNAPSHOT_CHANGED: { kind: "input", hint: "Another process (a fetch?) replaced the snapshot while this build read it. Run the build again once it has finished." },
   // Content graph and routes (NZF4xx)
   ROUTE_COLLISION: { kind: "input", hint: "Two documents would be published at the same URL. Change the uid of one of them in Prismic." },
   DOCUMENT_INVALID: { kind: "input", hint: "Fix the document in Prismic (or the sample snapshot) and build again." },

@@ -65,7 +65,7 @@ function where(job: Pick<Job, "uses">): string {
 }
 
 /** Content errors (declared zero or negative sizes) found before any work. */
-function checkDeclared(uses: ImageUse[]): NzfError[] {
+function checkDeclared(uses: readonly ImageUse[]): NzfError[] {
   return uses
     .filter((u) => (u.width !== undefined && !(u.width > 0)) || (u.height !== undefined && !(u.height > 0)))
     .map((u) => new NzfError("IMAGE_DIMENSIONS", `Image dimensions must be positive: ${u.url} is declared ${u.width}×${u.height}`, { subject: `document ${u.documentId}, field ${u.field}` }));
@@ -105,9 +105,13 @@ async function makeOne(job: Job, options: ImageStageOptions, deps: Required<Omit
 }
 
 export async function runImageStage(documents: readonly PrismicDocument[], options: ImageStageOptions, deps: ImageStageDeps): Promise<ImageStageResult> {
+  return runImageStageFor(collectImages(documents), options, deps);
+}
+
+/** runImageStage for the images collectImages found (a build plan carries them; see src/render/content-plan.ts). */
+export async function runImageStageFor(uses: readonly ImageUse[], options: ImageStageOptions, deps: ImageStageDeps): Promise<ImageStageResult> {
   const started = performance.now();
   const opsBefore = sharpOperationCount();
-  const uses = collectImages(documents);
   const failures = checkDeclared(uses);
   const bad = new Set(failures.map((f) => f.subject));
 

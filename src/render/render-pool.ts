@@ -16,6 +16,7 @@ import { Worker } from "node:worker_threads";
 import type { Manifest } from "../images/cache.js";
 import type { PageEntry } from "./pages.js";
 import type { PageRender } from "./render-page.js";
+import type { ContentPlan } from "./content-plan.js";
 import type { SiteAssets, SiteSettings } from "./types.js";
 import { compileNodeModule, lastCompiledTemplates } from "./template-bundle.js";
 
@@ -30,12 +31,15 @@ export interface WorkerInit {
 
 export type ToWorker =
   | { type: "warm"; snapshot: WorkerInit["snapshot"]; templateFile: string | null }
+  | { type: "plan"; snapshot: WorkerInit["snapshot"]; workDir: string }
   | { type: "prepare"; init: WorkerInit }
   | { type: "render"; batch: number; pages: PageEntry[] };
 
 export type FromWorker =
   | { type: "ready" }
   | { type: "fatal"; message: string }
+  | { type: "planned"; plan: ContentPlan }
+  | { type: "plan-failed"; message: string }
   | { type: "rendered"; batch: number; results: ({ ok: true; render: PageRender; ms: number } | { ok: false; message: string; ms: number })[] };
 
 const BATCH = 32;
@@ -96,6 +100,41 @@ export async function warmRenderWorkers(options: { root: string; workDir: string
 }
 
 /**
+ * Has the first render worker plan the build from the snapshot it reads anyway (for the render), so
+ * the build's thread does not parse the snapshot as well. Rejects when the worker cannot (an
+ * unreadable snapshot, a planning error, a dead worker): the caller then plans in its own thread,
+ * which reports what is wrong.
+ */
+export async function planInWorker(options: { root: string; workDir: string; snapshot: WorkerInit["snapshot"] }): Promise<ContentPlan> {
+  const { file } = await compileWorker(options.root, options.workDir);
+  const worker = workersFor(file, renderWorkerCount())[0]!;
+  return new Promise<ContentPlan>((resolve, reject) => {
+    const settle = () => {
+      worker.off("message", onMessage);
+      worker.off("exit", onExit);
+      worker.unref();
+    };
+    const onMessage = (message: FromWorker) => {
+      if (message.type === "planned") {
+        settle();
+        resolve(message.plan);
+      } else if (message.type === "plan-failed") {
+        settle();
+        reject(new Error(message.message));
+      }
+    };
+    const onExit = () => {
+      settle();
+      reject(new Error("The render worker stopped while planning the build"));
+    };
+    worker.on("message", onMessage);
+    worker.once("exit", onExit);
+    worker.ref();
+    worker.postMessage({ type: "plan", snapshot: options.snapshot, workDir: options.workDir } satisfies ToWorker);
+  });
+}
+
+/**
  * The order batches are handed out in: pages of rare templates first (home, listings, programs:
  * one page each, many of them listing dozens of documents, 10-60 ms apiece), then the many pages of
  * the article and case templates (about a millisecond each). Handed out last, the heavy pages made
@@ -146,6 +185,7 @@ export async function renderInWorkers(
       const onMessage = (message: FromWorker) => {
         if (message.type === "fatal") return done();
         if (message.type === "ready") return sendNext();
+        if (message.type !== "rendered") return;
         const batch = batches[message.batch]!;
         message.results.forEach((result, i) => {
           busy[slot]! += result.ms;

@@ -37,7 +37,8 @@ export interface RenderStageInput {
   pages: PageEntry[];
   /** The compiled templates, imported only if this thread renders pages. */
   loadModule: () => Promise<TemplateModule>;
-  graph: ContentGraph;
+  /** The content graph, for pages rendered in this thread (a build planned by a worker has not parsed the snapshot here). */
+  loadGraph: () => Promise<ContentGraph>;
   images: ImageLookup;
   site: SiteSettings;
   assets: SiteAssets;
@@ -105,7 +106,7 @@ export async function renderAndWrite(input: RenderStageInput): Promise<RenderedP
   } else here = [...here, ...whole];
   let renderer: PageRenderer | null = null;
   const renderHere = async (pages: PageEntry[]) => {
-    renderer ??= createPageRenderer({ module: await input.loadModule(), graph: input.graph, images: input.images, site: input.site, assets: input.assets, memoizeFrames: input.memoizeFrames });
+    renderer ??= createPageRenderer({ module: await input.loadModule(), graph: await input.loadGraph(), images: input.images, site: input.site, assets: input.assets, memoizeFrames: input.memoizeFrames });
     for (let i = 0; i < pages.length; i++) {
       const page = pages[i]!;
       const started = performance.now();

@@ -4,7 +4,8 @@
  * slowly as a warm one. Each build first sends the worker its inputs; the worker reads the snapshot
  * file again only when it changed (by inode, size and modification time, checked before and after
  * reading, so it never renders other content than the build's own) and imports the templates again
- * only when their compiled file changed.
+ * only when their compiled file changed. One worker may also plan the build from the snapshot it
+ * read (src/render/content-plan.ts), so the build's thread need not parse it too.
  */
 import { parentPort } from "node:worker_threads";
 import { pathToFileURL } from "node:url";
@@ -13,6 +14,8 @@ import { identityOf } from "../core/fs.js";
 import { createContentGraph, type ContentGraph } from "../content/graph.js";
 import { createImageLookup } from "../images/image-lookup.js";
 import { createPageRenderer, type PageRenderer } from "./render-page.js";
+import { planContent, type ContentPlan } from "./content-plan.js";
+import { documentHashesKept } from "./dependencies.js";
 import type { TemplateModule } from "./template-bundle.js";
 import type { ToWorker, FromWorker, WorkerInit } from "./render-pool.js";
 
@@ -36,16 +39,25 @@ function lastByKey<T>(): (key: string, make: () => Promise<T>) => Promise<T> {
   };
 }
 
-/** The content graph, by snapshot identity: read ahead of the render when the build warms the worker. */
-const contentBy = lastByKey<ContentGraph>();
-function readContent(origin: WorkerInit["snapshot"]): Promise<ContentGraph> {
+/** The snapshot and its graph, by snapshot identity: read ahead of the render when the build warms the worker. */
+const contentBy = lastByKey<{ snapshot: Snapshot; graph: ContentGraph }>();
+function readContent(origin: WorkerInit["snapshot"]): Promise<{ snapshot: Snapshot; graph: ContentGraph }> {
   return contentBy(origin.identity, async () => {
     const before = await identityOf(origin.file);
     const snapshot: Snapshot = await readSnapshot(origin.file);
     const after = await identityOf(origin.file);
     if (before !== origin.identity || after !== origin.identity) throw new Error(`${origin.file} changed since the build read it`);
-    return createContentGraph(snapshot.documents, snapshot.languages);
+    return { snapshot, graph: createContentGraph(snapshot.documents, snapshot.languages) };
   });
+}
+
+/** The build's plan of the content this worker has read (src/render/content-plan.ts). */
+async function plan(request: Extract<ToWorker, { type: "plan" }>): Promise<ContentPlan> {
+  const { snapshot, graph } = await readContent(request.snapshot);
+  const planned = await planContent(snapshot, graph, request.snapshot, request.workDir);
+  // The document hashes are kept in the background; a worker may not outlive the build to finish that.
+  await documentHashesKept();
+  return planned;
 }
 
 /** The templates module, by file. */
@@ -56,7 +68,7 @@ function importTemplates(file: string): Promise<TemplateModule> {
 
 async function prepare(init: WorkerInit): Promise<void> {
   renderer = null;
-  const [graph, module] = await Promise.all([readContent(init.snapshot), importTemplates(init.templateFile)]);
+  const [{ graph }, module] = await Promise.all([readContent(init.snapshot), importTemplates(init.templateFile)]);
   renderer = createPageRenderer({ module, graph, images: createImageLookup(new Map(init.manifests)), site: init.site, assets: init.assets, memoizeFrames: init.memoizeFrames });
 }
 
@@ -76,6 +88,13 @@ function render(request: Extract<ToWorker, { type: "render" }>): FromWorker {
 const port = parentPort!;
 port.on("message", (message: ToWorker) => {
   if (message.type === "render") return port.postMessage(render(message));
+  if (message.type === "plan") {
+    plan(message).then(
+      (planned) => port.postMessage({ type: "planned", plan: planned } satisfies FromWorker),
+      (error: unknown) => port.postMessage({ type: "plan-failed", message: error instanceof Error ? error.message : String(error) } satisfies FromWorker),
+    );
+    return;
+  }
   if (message.type === "warm") {
     // The templates (React is bundled in them) the last build compiled: most builds use them again.
     if (message.templateFile) importTemplates(message.templateFile).catch(() => undefined);

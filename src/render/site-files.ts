@@ -13,7 +13,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { BuildConfig } from "../core/config.js";
-import type { ContentGraph } from "../content/graph.js";
+import type { SiteContent } from "./content-plan.js";
 import type { PageEntry } from "./pages.js";
 import type { RenderedPage } from "./render-stage.js";
 import type { ImageLookup, SiteAssets } from "./types.js";
@@ -35,7 +35,8 @@ export interface SiteFilesInput {
   pages: PageEntry[];
   rendered: RenderedPage[];
   config: BuildConfig;
-  graph: ContentGraph;
+  /** What the site files read from the content (src/render/content-plan.ts). */
+  content: SiteContent;
   images: ImageLookup;
   assets: SiteAssets;
   /** Public build configuration (auth, payments): adds their API origins to the CSP. */
@@ -99,7 +100,7 @@ export async function writeSiteFiles(input: SiteFilesInput): Promise<void> {
     .map((p) => `${p.path} ${p.redirectTo} 301\n${p.path.replace(/\/$/, "")} ${p.redirectTo} 301`);
   await write("_redirects", redirects.join("\n") + "\n");
 
-  const global = input.graph.single("global")?.data as Record<string, unknown> | undefined;
+  const global = input.content.global;
   const siteName = text(global?.site_name) || "National Zakat Foundation";
   for (const icon of await cachedIcons(join(config.root, "assets/logo.svg"), config.workDir)) await write(icon.url, icon.bytes);
   await write(MANIFEST_URL, manifestJson({ name: siteName, description: text(global?.default_meta_description) || undefined }));
@@ -116,7 +117,7 @@ export async function writeSiteFiles(input: SiteFilesInput): Promise<void> {
   );
   const noindex = new Set(htmlPages.filter((_, i) => facts[i]!.noindex).map((p) => p.path));
   const lastmod = (page: PageEntry) => {
-    const date = page.documentId ? input.graph.byId(page.documentId)?.last_publication_date : undefined;
+    const date = page.documentId ? input.content.lastPublished[page.documentId] : undefined;
     return date ? date.slice(0, 10) : undefined;
   };
   await write("/sitemap.xml", sitemapXml(config.siteUrl, input.pages.map((page) => ({ page, noindex: noindex.has(page.path), lastmod: lastmod(page) }))));

@@ -1,0 +1,56 @@
+/**
+ * Everything the build's own thread needs from the content besides rendering: the pages, the images
+ * they use, the dependency state of incremental builds, and the few fields the site files read.
+ *
+ * It is small and plain, so a render worker that has parsed the snapshot anyway can work it out and
+ * hand it over (src/render/render-pool.ts, planInWorker). A new process building many pages then
+ * parses the 16 MB snapshot of a large repository twice (once per worker) instead of three times,
+ * and the parse that competed with the workers' on a 2-core machine is gone from the build's thread.
+ */
+import type { Snapshot } from "../content/snapshot.js";
+import type { ContentGraph } from "../content/graph.js";
+import { collectImages, type ImageUse } from "../images/collect.js";
+import { planPages, type PageEntry } from "./pages.js";
+import { listSignatures, snapshotDocumentHashes, type ContentState } from "./dependencies.js";
+
+/** What the site files (sitemap, manifest) read from the content. */
+export interface SiteContent {
+  /** The master-language global document's data. */
+  global?: Record<string, unknown>;
+  /** Each page document's last publication date, by document id. */
+  lastPublished: Record<string, string>;
+}
+
+export interface ContentPlan {
+  ref: string;
+  documentCount: number;
+  pages: PageEntry[];
+  images: ImageUse[];
+  state: ContentState;
+  site: SiteContent;
+}
+
+/**
+ * Plans the build of a snapshot. `origin` is the file it was read from (its document hashes are
+ * kept in the work folder by the file's identity).
+ */
+export async function planContent(snapshot: Snapshot, graph: ContentGraph, origin: { identity: string } | undefined, workDir: string): Promise<ContentPlan> {
+  const pages = planPages(graph);
+  const lastPublished: Record<string, string> = {};
+  for (const page of pages) {
+    const date = page.documentId ? graph.byId(page.documentId)?.last_publication_date : undefined;
+    if (date) lastPublished[page.documentId!] = date;
+  }
+  return {
+    ref: snapshot.ref,
+    documentCount: snapshot.documents.length,
+    pages,
+    images: collectImages(snapshot.documents),
+    state: {
+      documents: await snapshotDocumentHashes(snapshot.documents, origin, workDir),
+      types: Object.fromEntries(snapshot.documents.map((d) => [d.id, d.type])),
+      lists: listSignatures(graph),
+    },
+    site: { global: graph.single("global")?.data as Record<string, unknown> | undefined, lastPublished },
+  };
+}
