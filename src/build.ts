@@ -109,7 +109,7 @@ type CachedContent = Awaited<ReturnType<typeof cachedContentFile>> & { identity:
  * Starts the render workers before this thread reads the snapshot, when a full render of many pages
  * is coming: no record of this output folder (so every page renders) and a large snapshot. The
  * workers then read the snapshot and load React at once, instead of 0.3-0.4 s into a new process,
- * and one of them plans the build (plannedContent). Returns the snapshot file it warmed them with.
+ * and in a one-shot build one of them plans it (plannedByWorker). Returns the snapshot file it warmed them with.
  */
 async function warmWorkersEarly(config: BuildConfig, fullRender: Promise<boolean>, deps: BuildDeps): Promise<CachedContent | null> {
   if (config.fetch || !rendersInWorkers(Number.MAX_SAFE_INTEGER, deps.renderPoolMinPages) || !(await fullRender)) return null;
@@ -199,7 +199,10 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   bundles.catch(() => undefined);
 
   const warmed = await warmedEarly;
-  const content = (warmed && (await stage("content", () => plannedByWorker(config, deps, warmed)))) || (await plannedHere(config, deps, stage));
+  // A long-running process (watch mode keeps bundler contexts) plans here: its next build would
+  // otherwise parse the snapshot on the way to the first page of a developer's edit.
+  const oneShot = !deps.bundlers;
+  const content = (warmed && oneShot && (await stage("content", () => plannedByWorker(config, deps, warmed)))) || (await plannedHere(config, deps, stage));
   const { plan, origin } = content;
   const { pages } = plan;
   // With no record of this folder, every page is rendered: start the render workers now (if not

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { createFixture, PROJECT_ROOT, siteFileHashes, type Fixture } from "./support/build-fixture.js";
 import { readSnapshot, writeSnapshot } from "../src/content/snapshot.js";
 import { NzfAggregateError, type NzfError } from "../src/core/errors.js";
+import { BundlerContexts } from "../src/render/bundler-contexts.js";
 
 const fixtures: Fixture[] = [];
 
@@ -50,7 +51,10 @@ describe("rendering in worker threads", () => {
     const here = await fixture({ sample: true });
     // Workers start before the snapshot is read (a first build of this folder) whatever its size.
     const a = await byWorker.run({ renderPoolMinPages: 1, earlyWorkersFromBytes: 0 });
-    const b = await here.run({ renderPoolMinPages: 1 });
+    // A long-running process (watch mode's bundler contexts) plans in its own thread, so that its
+    // next build has the snapshot in memory.
+    const bundlers = new BundlerContexts();
+    const b = await here.run({ renderPoolMinPages: 1, earlyWorkersFromBytes: 0, bundlers }).finally(() => bundlers.dispose());
     expect(a.plannedInWorker).toBe(true);
     expect(b.plannedInWorker).toBe(false);
     expect(a.renderedInWorkers).toBe(a.pages);
