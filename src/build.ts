@@ -236,7 +236,8 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   const published = await stage("published", async () => (incremental ? new Set(last!.files) : listPublishedFiles(config.outDir)));
   const secrets = createSecretScan();
   const spares = new SpareFiles(spareDirFor(config.outDir));
-  const output = await createSiteOutput({ stagingDir: stagingDirFor(config.outDir), outDir: config.outDir, published, inspect: secrets.scanText, spares });
+  // Nothing published yet (a fresh clone's CI build): the new site is staged as a tree and renamed into place whole.
+  const output = await createSiteOutput({ stagingDir: stagingDirFor(config.outDir), outDir: config.outDir, published, inspect: secrets.scanText, spares, tree: published.size === 0 });
   // Bodies from this process's earlier builds are reused only if made from the same sources and content.
   const site = { siteUrl: config.siteUrl, repository: config.repository, public: publicConfig };
   const bodies = bodyCacheFor(config.outDir, hashOf([templates.bodyHash, images.files.map((f) => f.to), site]), contentVersions(contentState));

@@ -92,6 +92,40 @@ describe("publishOutput", () => {
     expect(await snapshotOf(outDir)).toEqual({ "index.html": "first", "blog/a/index.html": "article" });
   });
 
+  it("stages a first site as a tree and publishes it by renaming that one folder, into a missing or empty output folder", async () => {
+    for (const before of ["missing", "empty"] as const) {
+      await rm(outDir, { recursive: true });
+      if (before === "empty") await mkdir(outDir);
+      const stagingDir = stagingDirFor(outDir);
+      const output = await createSiteOutput({ stagingDir, outDir, published: listPublishedFiles(outDir), tree: true });
+      await output.put("index.html", "first");
+      await output.put("blog/a/index.html", "article");
+      const bundle = join(root, "bundle-CCCC.js");
+      await writeFile(bundle, "code");
+      await output.adopt("_islands/app-CCCC.js", bundle, { hashedName: true });
+      // Staged where it will be published, inside the staging folder: nothing in the output folder yet.
+      expect(output.pathOf("blog/a/index.html")).toBe(join(stagingDir, "site", "blog/a/index.html"));
+      expect(existsSync(join(outDir, "index.html"))).toBe(false);
+      const treeFolder = await stat(join(stagingDir, "site", "blog"));
+      expect(await publishOutput(output)).toEqual({ placed: 3, removed: 0 });
+      expect(await snapshotOf(outDir)).toEqual({ "index.html": "first", "blog/a/index.html": "article", "_islands/app-CCCC.js": "code" });
+      // Renamed, not rebuilt: the published folder is the one that was staged.
+      expect((await stat(join(outDir, "blog"))).ino, before).toBe(treeFolder.ino);
+    }
+  });
+
+  it("publishes a tree file by file when the output folder stopped being empty meanwhile", async () => {
+    await rm(outDir, { recursive: true });
+    const output = await createSiteOutput({ stagingDir: stagingDirFor(outDir), outDir, published: listPublishedFiles(outDir), tree: true });
+    await output.put("index.html", "first");
+    await output.put("blog/a/index.html", "article");
+    // Something made a folder in the output folder after the build listed it as empty.
+    await mkdir(join(outDir, "uploads"), { recursive: true });
+    await publishOutput(output);
+    expect(await snapshotOf(outDir)).toEqual({ "index.html": "first", "blog/a/index.html": "article" });
+    expect(existsSync(join(outDir, "uploads"))).toBe(true);
+  });
+
   it("puts the previous site back when a step fails part-way, and reports it", async () => {
     const before = await snapshotOf(outDir);
     const output = await nextSite();

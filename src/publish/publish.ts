@@ -13,7 +13,9 @@
  *
  * Why not build a second tree and swap folders: creating a folder costs about a millisecond on a
  * slow disk, and a site of 2,000 pages has 2,000 folders. Renaming only what changed costs a fraction
- * of that, and nothing at all for the pages that did not change.
+ * of that, and nothing at all for the pages that did not change. The exception is a first publish
+ * (nothing published yet), where every folder is new either way: the site is staged as a tree and
+ * renamed into place whole (publishTree).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync, type Dirent } from "node:fs";
 import { mkdir, readdir, rename, rm } from "node:fs/promises";
@@ -141,9 +143,29 @@ export async function planPublish(output: SiteOutput): Promise<Step[]> {
   return steps;
 }
 
+/**
+ * Publishes a new site staged as a tree (nothing was published) by renaming the tree to the output
+ * folder: one atomic step. False when the output folder is no longer empty; the file-by-file
+ * publish then places the tree's files.
+ */
+function publishTree(output: SiteOutput): boolean {
+  try {
+    renameSync(output.treeDir!, output.outDir);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOTEMPTY" || code === "EEXIST" || code === "ENOTDIR") return false;
+    throw new NzfError("PUBLISH_FAILED", `The new site could not be moved into ${output.outDir}`, { subject: output.outDir, cause: error });
+  }
+}
+
 /** Moves the new site's changed files into place and removes the ones it no longer has. */
 export async function publishOutput(output: SiteOutput): Promise<{ placed: number; removed: number }> {
   const { outDir, stagingDir } = output;
+  if (output.treeDir && output.removed().length === 0 && publishTree(output)) {
+    void discardStaging(stagingDir).catch(() => undefined);
+    return { placed: output.staged().length, removed: 0 };
+  }
   const steps = await planPublish(output);
   try {
     runSteps(outDir, stagingDir, steps);

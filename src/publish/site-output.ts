@@ -10,10 +10,14 @@
  * 2,000 folders (`/about/index.html`). Staging in one folder and then renaming each new file over
  * its published path (src/publish/publish.ts) costs a fraction of building a second tree. New
  * content goes into a spare file when there is one (src/publish/spares.ts), which is faster still.
+ *
+ * Except when nothing is published yet (CI's fresh clone, a new output folder): the folders must be
+ * made either way, so the new site is staged as a tree, made while the pages render, and published
+ * by renaming that one folder into place instead of each of its files.
  */
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { SpareFiles } from "./spares.js";
 import { linkOrCopy } from "../core/fs.js";
 
@@ -33,6 +37,8 @@ export interface SiteOutputOptions {
   inspect?: (file: string, text: string) => void;
   /** Files to write new content into instead of creating files. */
   spares?: SpareFiles;
+  /** Stage the new site as a tree, to be published whole (only when nothing is published). */
+  tree?: boolean;
 }
 
 export class SiteOutput {
@@ -42,6 +48,9 @@ export class SiteOutput {
   private readonly sources = new Map<string, FileSource>();
   private readonly inspect?: (file: string, text: string) => void;
   readonly spares?: SpareFiles;
+  /** The staged tree of the whole new site, when it is staged as one (see above). */
+  readonly treeDir: string | null;
+  private readonly madeDirs = new Set<string>();
   private next = 0;
 
   constructor(options: SiteOutputOptions) {
@@ -49,13 +58,24 @@ export class SiteOutput {
     this.outDir = options.outDir;
     this.published = options.published;
     this.inspect = options.inspect;
-    this.spares = options.spares;
+    this.spares = options.tree ? undefined : options.spares;
+    this.treeDir = options.tree ? join(options.stagingDir, "site") : null;
   }
 
   /** A new path in the staging folder for `file`'s content. */
   private stage(file: string): string {
-    const path = join(this.stagingDir, "new", String(this.next++));
+    const path = this.treeDir ? this.treePath(file) : join(this.stagingDir, "new", String(this.next++));
     this.sources.set(file, { kind: "staged", path });
+    return path;
+  }
+
+  private treePath(file: string): string {
+    const path = join(this.treeDir!, file);
+    const dir = dirname(path);
+    if (!this.madeDirs.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      this.madeDirs.add(dir);
+    }
     return path;
   }
 
@@ -130,6 +150,6 @@ export class SiteOutput {
 }
 
 export async function createSiteOutput(options: SiteOutputOptions): Promise<SiteOutput> {
-  await mkdir(join(options.stagingDir, "new"), { recursive: true });
+  await mkdir(join(options.stagingDir, options.tree ? "site" : "new"), { recursive: true });
   return new SiteOutput(options);
 }
