@@ -40,6 +40,16 @@ describe("contentSecurityPolicy", () => {
     expect(directive(csp, "style-src")).toContain(sha256Source("p{}"));
   });
 
+  it("finds elements in any letter case, hashes each source once, and takes no <style> inside a script's text for an element", () => {
+    const script = `document.body.append("<style>b{}</style>")`;
+    const hashes = inlineHashes([`<SCRIPT>${script}</Script><Style media="print">i{}</STYLE>`, `<script>${script}</script>`]);
+    expect(hashes.scripts).toEqual([sha256Source(script)]);
+    // The browser runs the script; it never applies "b{}" as a stylesheet, so only "i{}" is a style.
+    expect(hashes.styles).toEqual([sha256Source("i{}")]);
+    // Unclosed elements hide nothing: no hash is made up for them.
+    expect(inlineHashes(["<script>never closed", "<style>p{}"])).toEqual({ scripts: [], styles: [] });
+  });
+
   it("round-trips through the _headers format", () => {
     const csp = contentSecurityPolicy();
     const rules = headerRules(csp);

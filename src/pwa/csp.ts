@@ -106,14 +106,33 @@ export function inlineHashes(htmlFiles: string[]): { scripts: string[]; styles: 
   const scripts = new Set<string>();
   const styles = new Set<string>();
   for (const html of htmlFiles) {
-    for (const match of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
-      const attrs = match[1]!;
+    // One pass for both elements (every page is scanned as it renders), and a <style> written
+    // inside a script's text is not taken for an element, as a browser would not.
+    for (const match of html.matchAll(INLINE_ELEMENT)) {
+      const [, tag, attrs, source] = match as unknown as [string, string, string, string];
+      if (tag.length === 5) {
+        styles.add(hashOfSource(source));
+        continue;
+      }
       if (/\bsrc\s*=/.test(attrs)) continue;
       const type = /\btype\s*=\s*["']?([^"'\s>]+)/i.exec(attrs)?.[1]?.toLowerCase();
       if (type && type !== "module" && type !== "text/javascript" && type !== "application/javascript") continue;
-      scripts.add(sha256Source(match[2]!));
+      scripts.add(hashOfSource(source));
     }
-    for (const match of html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/gi)) styles.add(sha256Source(match[1]!));
   }
   return { scripts: [...scripts].sort(), styles: [...styles].sort() };
+}
+
+const INLINE_ELEMENT = /<(script|style)\b([^>]*)>([\s\S]*?)<\/\1>/gi;
+
+/** The same few inline sources recur on thousands of pages: each is hashed once per thread. */
+const hashBySource = new Map<string, string>();
+function hashOfSource(source: string): string {
+  let hash = hashBySource.get(source);
+  if (hash === undefined) {
+    if (hashBySource.size >= 1000) hashBySource.clear();
+    hash = sha256Source(source);
+    hashBySource.set(source, hash);
+  }
+  return hash;
 }

@@ -22,7 +22,6 @@ export interface RenderedPage {
   page: PageEntry;
   islands: string[];
   meta: PageMeta;
-  bytes: number;
   /** Everything the page read from the content graph, sorted. */
   deps: string[];
   hash: string;
@@ -87,7 +86,7 @@ export async function renderAndWrite(input: RenderStageInput): Promise<RenderedP
     if (written) writes.push(limit(() => input.output.put(page.file, html, { inspectOnly })));
     else input.output.keep(page.file);
     const { before, after, ...rest } = render;
-    rendered.push({ page, ...rest, bytes: Buffer.byteLength(html), written });
+    rendered.push({ page, ...rest, written });
   };
   const fail = (page: PageEntry, message: string, cause?: unknown) => {
     failures.push(new NzfError("RENDER_FAILED", describeRenderFailure(page, message), { subject: page.file, cause }));
