@@ -186,6 +186,12 @@ describe("publishOutput", () => {
     expect(await snapshotOf(outDir)).toMatchObject({ "index.html": "v3", "about/index.html": "a much longer about page, version 3", "case/new-case/index.html": "new case" });
   });
 
+  it("makes no folder of spares beside the output folder for a publish that replaced nothing", async () => {
+    const spares = new SpareFiles(spareDirFor(outDir));
+    expect(spares.keep([])).toBe(0);
+    expect(existsSync(spareDirFor(outDir))).toBe(false);
+  });
+
   it("never makes a spare of a file that shares its content with a cache (a hard link)", async () => {
     const cached = join(root, "image-cache.webp");
     await writeFile(cached, "image bytes");

@@ -53,6 +53,8 @@ export class SpareFiles {
   /** Moves files that a publish replaced into the spares (or deletes them); returns how many were kept. */
   keep(files: string[]): number {
     let kept = 0;
+    // No folder of spares beside an output folder for a publish that replaced nothing.
+    if (files.length === 0) return 0;
     try {
       mkdirSync(this.dir, { recursive: true });
     } catch {
