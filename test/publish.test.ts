@@ -3,7 +3,7 @@
  * published folder, and that a failure or a crash part-way leaves the previous site exactly as it was.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { link, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { tmpdir } from "node:os";
@@ -158,6 +158,22 @@ describe("publishOutput", () => {
     expect(await snapshotOf(outDir)).toEqual(before);
   });
 
+  it("rolls back a publish interrupted under an earlier version, whose journal kept every backup in old/", async () => {
+    const before = await snapshotOf(outDir);
+    const output = await nextSite();
+    const steps = await planPublish(output);
+    // What that version did: each replaced file moved to old/<index>, then the staged file into place.
+    for (const step of steps.slice(0, 3)) {
+      if (existsSync(join(outDir, step.file))) await rename(join(outDir, step.file), join(output.stagingDir, "old", String(step.index)));
+      await mkdir(dirname(join(outDir, step.file)), { recursive: true });
+      if (step.from) await rename(step.from, join(outDir, step.file));
+    }
+    await writeFile(join(output.stagingDir, "journal.json"), JSON.stringify({ outDir, steps }));
+    expect(await snapshotOf(outDir)).not.toEqual(before);
+    await recoverInterruptedPublish(outDir);
+    expect(await snapshotOf(outDir)).toEqual(before);
+  });
+
   it("leaves alone the staging folder of another build that is still running", async () => {
     const other = `${outDir}.staging-${process.ppid}-1`;
     await mkdir(join(other, "new"), { recursive: true });
@@ -172,8 +188,10 @@ describe("publishOutput", () => {
     await first.put("about/index.html", "about v2");
     for (const file of ["case/old-case/index.html", "_islands/faq-AAAA.js", "sw.js"]) first.keep(file);
     await publishOutput(first);
-    // The two replaced pages (plus nothing linked elsewhere) are the spares now.
-    expect(await readdir(spareDirFor(outDir))).toHaveLength(2);
+    // The two replaced pages are the spares now, taken over as one folder.
+    const kept = await readdir(spareDirFor(outDir));
+    expect(kept).toHaveLength(1);
+    expect(await readdir(join(spareDirFor(outDir), kept[0]!))).toHaveLength(2);
 
     const second = await createSiteOutput({ stagingDir: stagingDirFor(outDir), outDir, published: listPublishedFiles(outDir), spares: spares() });
     await second.put("index.html", "v3");
@@ -184,6 +202,27 @@ describe("publishOutput", () => {
     expect(staged.filter((s) => s.path.startsWith(spareDirFor(outDir))), "two pages written into spares").toHaveLength(2);
     await publishOutput(second);
     expect(await snapshotOf(outDir)).toMatchObject({ "index.html": "v3", "about/index.html": "a much longer about page, version 3", "case/new-case/index.html": "new case" });
+    // The used-up folder goes when the spares are next read; the two pages the second publish replaced are there.
+    const third = new SpareFiles(spareDirFor(outDir));
+    const folders = await readdir(spareDirFor(outDir));
+    expect(folders).toHaveLength(1);
+    expect(await readdir(join(spareDirFor(outDir), folders[0]!))).toHaveLength(2);
+    expect(third.write("x")).not.toBeNull();
+  });
+
+  it("never writes into a spare that something linked to after it was kept", async () => {
+    const first = await createSiteOutput({ stagingDir: stagingDirFor(outDir), outDir, published: listPublishedFiles(outDir), spares: new SpareFiles(spareDirFor(outDir)) });
+    await first.put("index.html", "home v2");
+    for (const file of ["about/index.html", "case/old-case/index.html", "_islands/faq-AAAA.js", "sw.js"]) first.keep(file);
+    await publishOutput(first);
+    const [folder] = await readdir(spareDirFor(outDir));
+    const [spare] = await readdir(join(spareDirFor(outDir), folder!));
+    // Someone keeps the old home page by a hard link (a backup made with cp -al, say).
+    const backup = join(root, "home-backup.html");
+    await link(join(spareDirFor(outDir), folder!, spare!), backup);
+    const spares = new SpareFiles(spareDirFor(outDir));
+    expect(spares.write("home v3")).toBeNull();
+    expect(await readFile(backup, "utf8")).toBe("home v1");
   });
 
   it("makes no folder of spares beside the output folder for a publish that replaced nothing", async () => {

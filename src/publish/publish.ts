@@ -31,7 +31,7 @@ const JOURNAL = "journal.json";
 
 export interface Step {
   file: string;
-  /** Index of the backup of the published file (old/<index>). */
+  /** Index of the backup of the published file (see backupOf). */
   index: number;
   /** Where the new content is staged; absent when the step only removes a published file. */
   from?: string;
@@ -85,6 +85,16 @@ function removeEmptyParents(outDir: string, file: string): void {
   }
 }
 
+/**
+ * Where a step keeps the published file it replaces: old/<index>, and for pages old/pages/<index>,
+ * so that all the replaced pages become spare files in one rename (src/publish/spares.ts).
+ * Journals written before pages were kept apart (no `layout`) have every backup in old/.
+ */
+function backupOf(stagingDir: string, step: Step, layout: number): string {
+  return layout >= 2 && step.file.endsWith(".html") ? join(stagingDir, "old", "pages", String(step.index)) : join(stagingDir, "old", String(step.index));
+}
+const LAYOUT = 2;
+
 /** Runs the steps of a publish in order (exported for the crash-recovery test). */
 export function runSteps(outDir: string, stagingDir: string, steps: Step[]): void {
   const madeDirs = new Set<string>();
@@ -92,7 +102,7 @@ export function runSteps(outDir: string, stagingDir: string, steps: Step[]): voi
     const target = join(outDir, step.file);
     let replaced = true;
     try {
-      renameSync(target, join(stagingDir, "old", String(step.index)));
+      renameSync(target, backupOf(stagingDir, step, LAYOUT));
     } catch (error) {
       if (!isMissing(error)) throw error;
       replaced = false;
@@ -112,10 +122,10 @@ export function runSteps(outDir: string, stagingDir: string, steps: Step[]): voi
 }
 
 /** Undoes the steps of an interrupted or failed publish, newest first. Safe to run more than once. */
-function rollBack(outDir: string, stagingDir: string, steps: Step[]): void {
+function rollBack(outDir: string, stagingDir: string, steps: Step[], layout = LAYOUT): void {
   for (const step of [...steps].reverse()) {
     const target = join(outDir, step.file);
-    const backup = join(stagingDir, "old", String(step.index));
+    const backup = backupOf(stagingDir, step, layout);
     if (existsSync(backup)) {
       mkdirSync(dirname(target), { recursive: true });
       renameSync(backup, target);
@@ -134,9 +144,9 @@ export async function planPublish(output: SiteOutput): Promise<Step[]> {
   let next = 0;
   const steps: Step[] = [...placed.map((s) => ({ file: s.file, index: next++, from: s.path })), ...output.removed().map((file) => ({ file, index: next++ }))];
   try {
-    await mkdir(join(stagingDir, "old"), { recursive: true });
+    await mkdir(join(stagingDir, "old", "pages"), { recursive: true });
     await mkdir(outDir, { recursive: true });
-    writeFileSync(join(stagingDir, JOURNAL), JSON.stringify({ outDir, steps }));
+    writeFileSync(join(stagingDir, JOURNAL), JSON.stringify({ outDir, layout: LAYOUT, steps }));
   } catch (error) {
     throw new NzfError("PUBLISH_FAILED", `The new site could not be prepared beside ${outDir}`, { subject: outDir, cause: error });
   }
@@ -180,7 +190,10 @@ export async function publishOutput(output: SiteOutput): Promise<{ placed: numbe
   // The journal's removal is the moment the new site is committed. The replaced files become spares
   // for the next build's writes; the rest of the staging folder goes in the background.
   rmSync(join(stagingDir, JOURNAL));
-  if (output.spares) output.spares.keep(readdirSync(join(stagingDir, "old")).map((name) => join(stagingDir, "old", name)));
+  if (output.spares) {
+    output.spares.keepFolder(join(stagingDir, "old", "pages"));
+    output.spares.keep(readdirSync(join(stagingDir, "old")).flatMap((name) => (name === "pages" ? [] : [join(stagingDir, "old", name)])));
+  }
   void discardStaging(stagingDir).catch(() => undefined);
   const placed = steps.filter((step) => step.from !== undefined).length;
   return { placed, removed: steps.length - placed };
@@ -218,7 +231,10 @@ export async function recoverInterruptedPublish(outDir: string): Promise<void> {
     if (processIsAlive(pid)) continue;
     const stagingDir = join(parent, entry);
     const journal = join(stagingDir, JOURNAL);
-    if (existsSync(journal)) rollBack(outDir, stagingDir, (JSON.parse(readFileSync(journal, "utf8")) as { steps: Step[] }).steps);
+    if (existsSync(journal)) {
+      const { steps, layout } = JSON.parse(readFileSync(journal, "utf8")) as { steps: Step[]; layout?: number };
+      rollBack(outDir, stagingDir, steps, layout ?? 1);
+    }
     await discardStaging(stagingDir);
   }
   const retired = entries.filter((e) => e.startsWith(name + RETIRED)).sort();
