@@ -140,7 +140,12 @@ function rollBack(outDir: string, stagingDir: string, steps: Step[], layout = LA
 /** The steps of a publish, in order, written to the staging folder's journal before any is run. */
 export async function planPublish(output: SiteOutput): Promise<Step[]> {
   const { outDir, stagingDir } = output;
-  const placed = output.staged().sort((a, b) => phase(a.file) - phase(b.file) || a.file.localeCompare(b.file));
+  // Phases worked out once per file, and names compared by code unit: a stable order is all that
+  // matters here, and ICU collation made this sort most of planning 2,000 steps.
+  const placed = output
+    .staged()
+    .map((s) => ({ ...s, phase: phase(s.file) }))
+    .sort((a, b) => a.phase - b.phase || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   let next = 0;
   const steps: Step[] = [...placed.map((s) => ({ file: s.file, index: next++, from: s.path })), ...output.removed().map((file) => ({ file, index: next++ }))];
   try {
