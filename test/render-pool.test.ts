@@ -24,6 +24,16 @@ async function fixture(input: Parameters<typeof createFixture>[0]): Promise<Fixt
   return f;
 }
 
+/** A fixture that builds the fetched snapshot of `repository`, from a content folder of its own. */
+async function fetchedFixture(repository: string): Promise<{ f: Fixture; contentDir: string }> {
+  const f = await fixture({ repository });
+  const contentDir = join(f.dir, "content-cache");
+  f.config.contentDir = contentDir;
+  f.config.content = "fetched";
+  await mkdir(join(contentDir, repository), { recursive: true });
+  return { f, contentDir };
+}
+
 describe("rendering in worker threads", () => {
   it("gives byte-identical pages and the same dependency records as rendering in the build's thread", async () => {
     const pooled = await fixture({ sample: true });
@@ -76,11 +86,7 @@ describe("rendering in worker threads", () => {
   });
 
   it("reports a snapshot a worker could not plan from as the build's thread does", async () => {
-    const f = await fixture({ repository: "nzf-corrupt" });
-    const contentDir = join(f.dir, "content-cache");
-    f.config.contentDir = contentDir;
-    f.config.content = "fetched";
-    await mkdir(join(contentDir, "nzf-corrupt"), { recursive: true });
+    const { f, contentDir } = await fetchedFixture("nzf-corrupt");
     await writeFile(join(contentDir, "nzf-corrupt", "snapshot.json"), '{"format": 1, "documents": [');
     const error = await f.run({ renderPoolMinPages: 1, earlyWorkersFromBytes: 0 }).then(
       () => null,
@@ -92,11 +98,7 @@ describe("rendering in worker threads", () => {
   });
 
   it("reports every page that fails in a worker with its document id and output path, and publishes nothing", async () => {
-    const f = await fixture({ repository: "nzf-broken" });
-    const contentDir = join(f.dir, "content-cache");
-    f.config.contentDir = contentDir;
-    f.config.content = "fetched";
-    await mkdir(join(contentDir, "nzf-broken"), { recursive: true });
+    const { f, contentDir } = await fetchedFixture("nzf-broken");
     await symlink(join(PROJECT_ROOT, "content-cache/sample/images"), join(contentDir, "nzf-broken", "images"));
     const sample = await readSnapshot(join(PROJECT_ROOT, "content-cache/sample/snapshot.json"));
     const snapshotFile = join(contentDir, "nzf-broken", "snapshot.json");
