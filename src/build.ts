@@ -84,10 +84,12 @@ async function loadContent(config: BuildConfig, deps: BuildDeps): Promise<{ snap
     return { snapshot: result.snapshot, name: config.repository, file: result.file };
   }
   const cached = await cachedContentFile(config);
-  if (cached.sample) {
-    deps.logger.info("content", `building the bundled sample content (no fetched snapshot for "${config.repository}"; use --fetch for live content)`);
-  }
+  if (cached.sample) sayBuildingSample(config, deps);
   return { snapshot: await loadSnapshot(cached.file), name: cached.name, file: cached.file };
+}
+
+function sayBuildingSample(config: BuildConfig, deps: BuildDeps): void {
+  deps.logger.info("content", `building the bundled sample content (no fetched snapshot for "${config.repository}"; use --fetch for live content)`);
 }
 
 /** The snapshot file a build without --fetch reads: the fetched one when there is one (unless the sample is asked for), else the sample. */
@@ -99,6 +101,9 @@ async function cachedContentFile(config: BuildConfig): Promise<{ file: string; n
   }
   return { file: snapshotPath(config.contentDir, SAMPLE_SNAPSHOT_NAME), name: SAMPLE_SNAPSHOT_NAME, sample: true };
 }
+
+/** A one-shot build keeps no bundler contexts (the CLI; the webhook server too, whose builds always fetch); watch mode keeps them. */
+const isOneShot = (deps: BuildDeps): boolean => !deps.bundlers;
 
 /** A snapshot this large holds content for a few hundred pages or more (the sample: 200 KB for 57 pages). */
 const EARLY_WARM_BYTES = 1024 * 1024;
@@ -117,7 +122,7 @@ async function warmWorkersEarly(config: BuildConfig, fullRender: Promise<boolean
     const cached = await cachedContentFile(config);
     const [info, identity] = await Promise.all([stat(cached.file), identityOf(cached.file)]);
     if (info.size < (deps.earlyWorkersFromBytes ?? EARLY_WARM_BYTES) || identity === null) return null;
-    void warmRenderWorkers({ root: config.root, workDir: config.workDir, snapshot: { file: cached.file, identity }, oneShot: !deps.bundlers });
+    void warmRenderWorkers({ root: config.root, workDir: config.workDir, snapshot: { file: cached.file, identity }, oneShot: isOneShot(deps) });
     return { ...cached, identity };
   } catch {
     return null; // loading the content reports what is wrong
@@ -156,7 +161,7 @@ async function plannedByWorker(config: BuildConfig, deps: BuildDeps, warmed: Cac
   } catch {
     return null;
   }
-  if (warmed.sample) deps.logger.info("content", `building the bundled sample content (no fetched snapshot for "${config.repository}"; use --fetch for live content)`);
+  if (warmed.sample) sayBuildingSample(config, deps);
   let graph: Promise<ContentGraph> | undefined;
   // Only pages a worker failed to render are rendered here; they must see the content the plan saw.
   const loadGraph = () =>
@@ -201,14 +206,13 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   const warmed = await warmedEarly;
   // A long-running process (watch mode keeps bundler contexts) plans here: its next build would
   // otherwise parse the snapshot on the way to the first page of a developer's edit.
-  const oneShot = !deps.bundlers;
-  const content = (warmed && oneShot && (await stage("content", () => plannedByWorker(config, deps, warmed)))) || (await plannedHere(config, deps, stage));
+  const content = (warmed && isOneShot(deps) && (await stage("content", () => plannedByWorker(config, deps, warmed)))) || (await plannedHere(config, deps, stage));
   const { plan, origin } = content;
   const { pages } = plan;
   // With no record of this folder, every page is rendered: start the render workers now (if not
   // started already), so their start-up (reading the snapshot, loading React) overlaps the stages below.
   if (origin && rendersInWorkers(pages.length, deps.renderPoolMinPages) && !warmed && (await fullRender)) {
-    void warmRenderWorkers({ root: config.root, workDir: config.workDir, snapshot: origin, oneShot: !deps.bundlers });
+    void warmRenderWorkers({ root: config.root, workDir: config.workDir, snapshot: origin, oneShot: isOneShot(deps) });
   }
   const localImages = join(config.contentDir, content.name, "images");
   const images = await stage("images", () => runImageStageFor(plan.images, { localDir: localImages, cacheDir: config.imageCacheDir }, { logger, fetch: deps.fetch }));

@@ -1,4 +1,4 @@
-import { copyFile, link, stat } from "node:fs/promises";
+import { copyFile, link, rename, rm, stat, writeFile } from "node:fs/promises";
 
 /**
  * What tells one version of a file from the next without reading it: inode, size, modification and
@@ -20,6 +20,21 @@ export async function exists(path: string): Promise<boolean> {
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * Writes a file whole or not at all: into a temporary file of this process beside it, then renamed
+ * over it, so a reader (or another process writing the same file) never sees half of it.
+ */
+export async function writeFileAtomic(path: string, data: string | Buffer): Promise<void> {
+  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    await writeFile(temp, data);
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
   }
 }
 

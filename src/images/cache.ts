@@ -9,8 +9,9 @@
  * interrupted build leaves no half entry behind.
  */
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { writeFileAtomic } from "../core/fs.js";
 import type { OutputType } from "./formats.js";
 
 export interface CachedOutput {
@@ -39,12 +40,6 @@ interface SourceIndexEntry {
 
 export function sha256(data: string | Buffer): string {
   return createHash("sha256").update(data).digest("hex");
-}
-
-async function writeAtomic(path: string, data: string | Buffer): Promise<void> {
-  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  await writeFile(temp, data);
-  await rename(temp, path);
 }
 
 export class ImageCache {
@@ -91,11 +86,11 @@ export class ImageCache {
   }
 
   async writeOutput(file: string, bytes: Buffer): Promise<void> {
-    await writeAtomic(join(this.filesDir, file), bytes);
+    await writeFileAtomic(join(this.filesDir, file), bytes);
   }
 
   async writeManifest(key: string, manifest: Manifest): Promise<void> {
-    await writeAtomic(join(this.dir, "made", `${key}.json`), JSON.stringify(manifest));
+    await writeFileAtomic(join(this.dir, "made", `${key}.json`), JSON.stringify(manifest));
   }
 
   async close(): Promise<void> {
@@ -103,7 +98,7 @@ export class ImageCache {
     if (!this.indexChanged && kept.length === Object.keys(this.index).length) return;
     this.index = Object.fromEntries(kept);
     const sorted = Object.fromEntries(kept.sort(([a], [b]) => a.localeCompare(b)));
-    await writeAtomic(join(this.dir, "sources.json"), JSON.stringify(sorted));
+    await writeFileAtomic(join(this.dir, "sources.json"), JSON.stringify(sorted));
     this.indexChanged = false;
   }
 }

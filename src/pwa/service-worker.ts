@@ -24,11 +24,11 @@
  * babel and rollup to bundle the worker, is not used; esbuild does that part.
  */
 import { createHash } from "node:crypto";
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { NzfError } from "../core/errors.js";
-import { exists, linkOrCopy } from "../core/fs.js";
+import { exists, linkOrCopy, writeFileAtomic } from "../core/fs.js";
 import { hashFile } from "../render/bundle-cache.js";
 
 /** What the worker precaches, relative to the site root: island code, CSS, offline and 404 pages, app icons. */
@@ -208,8 +208,7 @@ async function readStored(file: string): Promise<ServiceWorkerResult | null> {
 async function store(file: string, result: ServiceWorkerResult): Promise<void> {
   const dir = dirname(file);
   try {
-    await writeFile(`${file}.tmp`, JSON.stringify({ urls: result.urls, text: result.text }));
-    await rename(`${file}.tmp`, file);
+    await writeFileAtomic(file, JSON.stringify({ urls: result.urls, text: result.text }));
     const stored = await Promise.all((await readdir(dir)).filter((name) => STORED.test(name)).map(async (name) => ({ name, at: (await stat(join(dir, name))).mtimeMs })));
     for (const old of stored.sort((a, b) => b.at - a.at).slice(STORED_WORKERS)) await rm(join(dir, old.name), { force: true });
   } catch {

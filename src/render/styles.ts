@@ -8,9 +8,10 @@
  * keeps the last sheet in memory.
  */
 import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { hashFile } from "./bundle-cache.js";
+import { writeFileAtomic } from "../core/fs.js";
 
 export interface Stylesheet {
   url: string;
@@ -39,8 +40,7 @@ async function minify(source: string, keepAt: string): Promise<string> {
   const { code } = await transform(source, { loader: "css", minify: true, target: ["chrome100", "safari15", "firefox100"] });
   try {
     await mkdir(join(keepAt, ".."), { recursive: true });
-    await writeFile(`${keepAt}.tmp`, code);
-    await rename(`${keepAt}.tmp`, keepAt);
+    await writeFileAtomic(keepAt, code);
   } catch {
     // Not kept: the next process minifies again.
   }
