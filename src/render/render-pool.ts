@@ -165,34 +165,46 @@ export async function renderInWorkers(
   const notRendered: PageEntry[] = [];
   const busy: number[] = [];
 
+  // Each worker holds two batches: it starts the second while this thread stages the first's pages,
+  // so it never waits on this thread between batches.
   const drive = (worker: Worker, slot: number) =>
     new Promise<void>((resolve) => {
       busy[slot] = 0;
-      let current: number | null = null;
+      const inFlight = new Set<number>();
+      let finished = false;
       const done = () => {
+        if (finished) return;
+        finished = true;
         worker.off("message", onMessage);
         worker.off("exit", onExit);
         worker.unref();
-        if (current !== null) notRendered.push(...batches[current]!);
-        current = null;
+        for (const batch of inFlight) notRendered.push(...batches[batch]!);
+        inFlight.clear();
         resolve();
       };
-      const sendNext = () => {
-        if (next >= batches.length) return done();
-        current = next++;
-        worker.postMessage({ type: "render", batch: current, pages: batches[current]! } satisfies ToWorker);
+      const send = () => {
+        if (next >= batches.length) return;
+        const batch = next++;
+        inFlight.add(batch);
+        worker.postMessage({ type: "render", batch, pages: batches[batch]! } satisfies ToWorker);
       };
       const onMessage = (message: FromWorker) => {
         if (message.type === "fatal") return done();
-        if (message.type === "ready") return sendNext();
+        if (message.type === "ready") {
+          send();
+          send();
+          if (inFlight.size === 0) done();
+          return;
+        }
         if (message.type !== "rendered") return;
+        inFlight.delete(message.batch);
+        send();
         const batch = batches[message.batch]!;
         message.results.forEach((result, i) => {
           busy[slot]! += result.ms;
           onPage(batch[i]!, result);
         });
-        current = null;
-        sendNext();
+        if (inFlight.size === 0) done();
       };
       const onExit = () => done();
       worker.on("message", onMessage);
