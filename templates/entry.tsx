@@ -93,7 +93,7 @@ export function renderFrame(input: RenderInput, body: PageBody): PageFrame {
     // The same layout for every page of a variant, rendered once per build. A layout with islands
     // numbers them after each page's own, so it is not shared: it renders for every page.
     let fresh: string | undefined;
-    const shared = input.memo?.(`layout|${layoutVariant(ctx)}`, () => {
+    const shared = input.memo?.(`layout|${layoutVariant(ctx, input.memo)}`, () => {
       fresh = renderShell();
       return collector.count === body.islandCount ? fresh : false;
     });
