@@ -6,7 +6,9 @@ import { fileURLToPath } from "node:url";
 const root = fileURLToPath(new URL("..", import.meta.url));
 await build({
   absWorkingDir: root,
-  entryPoints: { "nzf-build": "src/cli/main.ts", "nzf-bench": "bench/main.ts" },
+  // worker-boot is its own entry so the launcher can start render workers before it loads the CLI
+  // (src/render/worker-boot.ts); the CLI shares the same module instance through a common chunk.
+  entryPoints: { "nzf-build": "src/cli/main.ts", "nzf-bench": "bench/main.ts", "worker-boot": "src/render/worker-boot.ts" },
   outdir: "lib",
   outExtension: { ".js": ".mjs" },
   bundle: true,

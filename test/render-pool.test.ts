@@ -85,6 +85,33 @@ describe("rendering in worker threads", () => {
     expect(again.published).toBe(false);
   });
 
+  it("replaces workers started with the last build's compiled worker once its sources turn out to have changed", async () => {
+    const f = await fixture({ sample: true });
+    const first = await f.run({ renderPoolMinPages: 1, earlyWorkersFromBytes: 0 });
+    const expected = await siteFileHashes(f.config.outDir);
+    // As if render-worker.ts changed since: its record names an older compiled worker, which fails
+    // whatever it is asked, so a page it had to render would come from the build's thread instead.
+    const dir = join(f.config.workDir, "render-worker");
+    const stale = join(dir, "render-worker-stale.mjs");
+    await writeFile(
+      stale,
+      `import { parentPort } from "node:worker_threads";
+parentPort.on("message", (m) => parentPort.postMessage(m.type === "plan" ? { type: "plan-failed", message: "stale" } : { type: "fatal", message: "stale" }));`,
+    );
+    const record = JSON.parse(await readFile(join(dir, "record.json"), "utf8"));
+    record.result.file = stale;
+    record.inputs["src/render/render-worker.ts"] = "0".repeat(40);
+    await writeFile(join(dir, "record.json"), JSON.stringify(record));
+    // A new output folder: every page renders, and the workers start before the sources are checked.
+    f.config.outDir = join(f.dir, "dist-after-change");
+    const after = await f.run({ renderPoolMinPages: 1, earlyWorkersFromBytes: 0 });
+    // Workers start with the last build's worker (they may be replaced before it even loads); the new one planned and rendered.
+    expect(after.plannedInWorker).toBe(true);
+    expect(after.renderedInWorkers).toBe(first.pages);
+    expect(JSON.parse(await readFile(join(dir, "record.json"), "utf8")).result.file).not.toBe(stale);
+    expect(await siteFileHashes(f.config.outDir)).toEqual(expected);
+  });
+
   it("reports a snapshot a worker could not plan from as the build's thread does", async () => {
     const { f, contentDir } = await fetchedFixture("nzf-corrupt");
     await writeFile(join(contentDir, "nzf-corrupt", "snapshot.json"), '{"format": 1, "documents": [');

@@ -10,7 +10,6 @@
  * compiled with esbuild like the templates (compileNodeModule) and reused while its sources are
  * unchanged, so the same code runs from the TypeScript sources in tests and from the bundled CLI.
  */
-import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { Manifest } from "../images/cache.js";
@@ -18,7 +17,8 @@ import type { PageEntry } from "./pages.js";
 import type { PageRender } from "./render-page.js";
 import type { ContentPlan } from "./content-plan.js";
 import type { SiteAssets, SiteSettings } from "./types.js";
-import { compileNodeModule, lastCompiledTemplates } from "./template-bundle.js";
+import { compileNodeModule, lastCompiledModule, lastCompiledTemplates } from "./template-bundle.js";
+import { bootWorkers, renderWorkerCount, startWorker } from "./worker-boot.js";
 
 export interface WorkerInit {
   templateFile: string;
@@ -61,26 +61,21 @@ function workersFor(file: string, count: number): Worker[] {
   }
   const { workers } = pool;
   while (workers.length < count) {
-    const worker = new Worker(file, { env: { ...process.env, NODE_ENV: "production" } });
-    worker.unref();
+    const worker = startWorker(file);
     // A worker that dies leaves the pool; the next build starts another.
     worker.once("exit", () => {
       const index = workers.indexOf(worker);
       if (index !== -1) workers.splice(index, 1);
     });
-    worker.on("error", () => undefined);
     workers.push(worker);
   }
   return workers.slice(0, count);
 }
 
-/** The workers a build uses: one per core, at most four. */
-export function renderWorkerCount(): number {
-  return Math.min(availableParallelism(), 4);
-}
+const workerDir = (workDir: string) => join(workDir, "render-worker");
 
 function compileWorker(root: string, workDir: string) {
-  return compileNodeModule(root, join(workDir, "render-worker"), "src/render/render-worker.ts", "render-worker", "The render worker");
+  return compileNodeModule(root, workerDir(workDir), "src/render/render-worker.ts", "render-worker", "The render worker");
 }
 
 /**
@@ -92,8 +87,17 @@ function compileWorker(root: string, workDir: string) {
  */
 export async function warmRenderWorkers(options: { root: string; workDir: string; snapshot: WorkerInit["snapshot"]; oneShot: boolean }): Promise<void> {
   try {
-    const [{ file }, templateFile] = await Promise.all([compileWorker(options.root, options.workDir), options.oneShot ? lastCompiledTemplates(options.workDir) : null]);
-    for (const worker of workersFor(file, renderWorkerCount())) worker.postMessage({ type: "warm", snapshot: options.snapshot, templateFile } satisfies ToWorker);
+    bootWorkers(renderWorkerCount() - (pool?.workers.length ?? 0));
+    const warm = (file: string, templateFile: string | null) => {
+      for (const worker of workersFor(file, renderWorkerCount())) worker.postMessage({ type: "warm", snapshot: options.snapshot, templateFile } satisfies ToWorker);
+    };
+    // The worker the last build compiled starts now: checking its sources takes this thread 100-200 ms
+    // beside the other bundles' checks. If they changed, workersFor replaces it with the new one.
+    const last = lastCompiledModule(workerDir(options.workDir));
+    const templateFile = options.oneShot ? lastCompiledTemplates(options.workDir) : null;
+    if (last) warm(last, templateFile);
+    const { file } = await compileWorker(options.root, options.workDir);
+    if (file !== last) warm(file, templateFile);
   } catch {
     // See above.
   }

@@ -16,7 +16,8 @@ import type { PageFacts } from "./page-facts.js";
 import type { SiteOutput } from "../publish/site-output.js";
 import { createPageRenderer, describeRenderFailure, htmlOf, type PageRender, type PageRenderer, type RenderedBody } from "./render-page.js";
 import type { BodyCache } from "./body-cache.js";
-import { renderInWorkers, renderWorkerCount, type WorkerInit } from "./render-pool.js";
+import { renderInWorkers, type WorkerInit } from "./render-pool.js";
+import { renderWorkerCount } from "./worker-boot.js";
 
 export interface RenderedPage {
   page: PageEntry;

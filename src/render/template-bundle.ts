@@ -5,7 +5,8 @@
  * When no input changed, esbuild is skipped and the previous file is imported again.
  */
 import { createHash } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { NzfError } from "../core/errors.js";
@@ -160,13 +161,22 @@ async function importTemplates(file: string): Promise<TemplateModule> {
   return (await import(pathToFileURL(file).href)) as TemplateModule;
 }
 
-/** The one-shot templates module the last build compiled, if it is still there: render workers load it ahead of a build that will likely use it again. */
-export async function lastCompiledTemplates(cacheDir: string): Promise<string | null> {
+/**
+ * The module compileNodeModule last compiled into `dir`, if it is still there (it may be out of
+ * date). Read synchronously: it is a small file, and a caller starting a worker with it should not
+ * wait behind the other work of this thread's event loop.
+ */
+export function lastCompiledModule(dir: string): string | null {
   try {
-    const record = JSON.parse(await readFile(join(templatesDir(cacheDir, true), "record.json"), "utf8")) as { result?: { file?: string } };
+    const record = JSON.parse(readFileSync(join(dir, "record.json"), "utf8")) as { result?: { file?: string } };
     const file = record.result?.file;
-    return typeof file === "string" && (await exists(file)) ? file : null;
+    return typeof file === "string" && existsSync(file) ? file : null;
   } catch {
     return null;
   }
+}
+
+/** The one-shot templates module the last build compiled, if it is still there: render workers load it ahead of a build that will likely use it again. */
+export function lastCompiledTemplates(cacheDir: string): string | null {
+  return lastCompiledModule(templatesDir(cacheDir, true));
 }

@@ -1,0 +1,63 @@
+/**
+ * Render worker threads started before their code is known. Node's own start-up in a new thread
+ * (compiling its built-in modules) takes 60-150 ms, and a 2,000-page CLI build waits for it before
+ * its first page: a thread started as the CLI starts is ready by the time the build knows which
+ * compiled worker to run. The CLI's launcher boots them (bootForCommandLine) before it loads the
+ * CLI itself; the render pool (src/render/render-pool.ts) takes them, or boots its own.
+ *
+ * A booted thread runs BOOT: it waits for the file of the compiled worker and imports it. Messages
+ * sent before that module listens wait in the thread's port. A file that fails to load ends the
+ * thread, as a worker that fails to start did before.
+ */
+import { availableParallelism } from "node:os";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+
+const BOOT = `const { parentPort } = require("node:worker_threads");
+parentPort.once("message", ({ file }) => import(file));`;
+
+/** The workers a build renders with: one per core, at most four. */
+export function renderWorkerCount(): number {
+  return Math.min(availableParallelism(), 4);
+}
+
+/** Booted threads no pool has taken yet. */
+const booted: Worker[] = [];
+
+function bootWorker(): Worker {
+  const worker = new Worker(BOOT, { eval: true, env: { ...process.env, NODE_ENV: "production" } });
+  // Never what keeps a finished process alive: the pool references a worker while a build uses it.
+  worker.unref();
+  worker.on("error", () => undefined);
+  worker.once("exit", () => {
+    const index = booted.indexOf(worker);
+    if (index !== -1) booted.splice(index, 1);
+  });
+  return worker;
+}
+
+/** Boots threads until `count` wait to be taken. */
+export function bootWorkers(count: number): void {
+  while (booted.length < count) booted.push(bootWorker());
+}
+
+/** A booted thread (a new one if none waits), running the compiled worker `file`. */
+export function startWorker(file: string): Worker {
+  const worker = booted.shift() ?? bootWorker();
+  worker.postMessage({ file: pathToFileURL(file).href });
+  return worker;
+}
+
+/** The commands (and flags) that never render in this process's workers, or not soon. */
+const NOT_A_BUILD = new Set(["fetch", "webhook", "help", "--watch", "--help", "-h", "--version", "-V"]);
+
+/**
+ * Called by bin/nzf-build with its arguments, before the CLI loads: boots the render workers when
+ * they are a plain build's (`nzf-build`, `nzf-build build`, with any options). A build that then
+ * renders in this thread (a small site, nothing changed) leaves them unused; they end with it.
+ */
+export function bootForCommandLine(args: string[]): boolean {
+  if (args.some((arg) => NOT_A_BUILD.has(arg))) return false;
+  bootWorkers(renderWorkerCount());
+  return true;
+}
