@@ -4,7 +4,7 @@
  * islands the page used. Built as a string: the head depends on what the body rendered.
  */
 import { canonicalUrl, MASTER_LANG } from "../src/content/routes.js";
-import type { PageMeta, RenderInput } from "../src/render/types.js";
+import type { ImagePreload, PageMeta, RenderInput } from "../src/render/types.js";
 
 /** Scripts every framed page loads: the service worker registration and the tag manager loader. */
 const SITE_SCRIPTS = ["sw-register", "gtm", "preview-loader", "picture-fade"];
@@ -21,6 +21,8 @@ export interface DocumentParts {
   defaultDescription: string;
   defaultImage?: PageMeta["image"];
   body: string;
+  /** The body's main image, fetched ahead of everything but the stylesheet. */
+  preload?: ImagePreload;
   islands: string[];
 }
 
@@ -48,6 +50,11 @@ export function renderDocument(parts: DocumentParts): string {
     `<meta name="viewport" content="width=device-width, initial-scale=1">`,
     `<title>${esc(title)}</title>`,
   ];
+  // The main image first, ahead of the stylesheet, icons and scripts: on a slow connection it was
+  // fetched after them (Lighthouse's simulated mobile network: the pay page's largest contentful
+  // paint at 2.0-2.1 s with the preload after the stylesheet, 1.4 s with it first).
+  const mainImage = parts.preload;
+  if (mainImage) head.push(`<link rel="preload" as="image" imagesrcset="${esc(mainImage.srcset)}" imagesizes="${esc(mainImage.sizes)}"${mainImage.type ? ` type="${esc(mainImage.type)}"` : ""} fetchpriority="high">`);
   if (description) head.push(`<meta name="description" content="${esc(description)}">`);
   if (page.redirectTo) head.push(`<meta http-equiv="refresh" content="0; url=${esc(page.redirectTo)}">`, `<link rel="canonical" href="${esc(canonicalUrl(site.siteUrl, page.redirectTo))}">`);
   if (meta.noindex || !page.indexable) head.push(`<meta name="robots" content="noindex">`);

@@ -11,6 +11,7 @@ import type { Template } from "./template.js";
 import { renderDocument } from "./document.js";
 import { Layout, layoutVariant } from "./components/layout.js";
 import { dataOf, image, str } from "./components/fields.js";
+import { ImagePreloadContext } from "./components/picture.js";
 import { home } from "./pages/home.js";
 import { about, account, apply, contact, guides, landing, learn, privacy } from "./pages/content-pages.js";
 import { blogArticle, caseStudy, cases, partner, program, programs } from "./pages/collections.js";
@@ -69,12 +70,15 @@ function contextOf(input: RenderInput): { template: Template; ctx: TemplateConte
 export function renderBody(input: RenderInput): PageBody {
   const { template, ctx } = contextOf(input);
   const collector = createIslandCollector();
+  const preload: { first?: PageBody["preload"] } = {};
   const html = renderToString(
     <IslandCollectorContext.Provider value={collector}>
-      <template.Body ctx={ctx} />
+      <ImagePreloadContext.Provider value={preload}>
+        <template.Body ctx={ctx} />
+      </ImagePreloadContext.Provider>
     </IslandCollectorContext.Provider>,
   );
-  return { html, islands: collector.names, islandCount: collector.count, meta: template.meta(ctx) };
+  return { html, islands: collector.names, islandCount: collector.count, meta: template.meta(ctx), ...(preload.first ? { preload: preload.first } : {}) };
 }
 
 /** The page around its body: the layout (skip link, header, footer) and the HTML document with its head. */
@@ -106,6 +110,7 @@ export function renderFrame(input: RenderInput, body: PageBody): PageFrame {
     input,
     meta: body.meta,
     body: shell,
+    preload: body.preload,
     islands: collector.names,
     siteName: str(g, "site_name") || "National Zakat Foundation",
     defaultDescription: str(g, "default_meta_description"),

@@ -15,7 +15,9 @@ import type { PrismicDocument } from "@prismicio/client";
 import { NzfAggregateError, NzfError } from "../src/core/errors.js";
 import { createMemoryLogger } from "../src/core/logger.js";
 import { runImageStage, sharpOperationCount, type ImageStageResult } from "../src/images/image-stage.js";
-import { Picture } from "../templates/components/picture.js";
+import { createElement } from "react";
+import { ImagePreloadContext, Picture, type PictureProps } from "../templates/components/picture.js";
+import type { ImagePreload } from "../src/render/types.js";
 import { fixtureImages } from "./fixtures/images/generate.js";
 
 let server: Server;
@@ -158,7 +160,7 @@ describe("image stage on generated fixtures", () => {
 
   it("renders a picture with sources, sizes, dimensions, alt and loading hints", () => {
     const html = renderToStaticMarkup(
-      Picture({ image: { url: `${base}/photo.jpg?auto=format`, alt: null, width: 1200, height: 800 }, images: first.lookup, sizes: "(max-width: 900px) 100vw, 50vw", priority: true })!,
+      createElement(Picture, { image: { url: `${base}/photo.jpg?auto=format`, alt: null, width: 1200, height: 800 }, images: first.lookup, sizes: "(max-width: 900px) 100vw, 50vw", priority: true }),
     );
     const s = first.lookup.get(`${base}/photo.jpg`)!;
     expect(html).toContain(`<source type="image/webp" srcSet="${s.sources[0]!.srcset}" sizes="(max-width: 900px) 100vw, 50vw"/>`);
@@ -166,7 +168,7 @@ describe("image stage on generated fixtures", () => {
     expect(html).toContain(`<img class="nzf-placeholder" src="${s.placeholder}" width="800" height="533" alt="" aria-hidden="true"/>`);
     expect(html).not.toMatch(/style=|onload=/i);
 
-    const lazy = renderToStaticMarkup(Picture({ image: { url: `${base}/alpha.png`, alt: "NZF logo", width: 600, height: 300 }, images: first.lookup, layout: "fixed" })!);
+    const lazy = renderToStaticMarkup(createElement(Picture, { image: { url: `${base}/alpha.png`, alt: "NZF logo", width: 600, height: 300 }, images: first.lookup, layout: "fixed" }));
     expect(lazy).toMatch(/width="400" height="200" alt="NZF logo" loading="lazy" decoding="async"\/>/);
     expect(lazy).toContain('sizes="400px"');
     expect(lazy).not.toContain("fetchPriority");
@@ -174,7 +176,29 @@ describe("image stage on generated fixtures", () => {
   });
 
   it("renders nothing for a missing image field", () => {
-    expect(Picture({ image: undefined, images: first.lookup })).toBeNull();
+    expect(renderToStaticMarkup(createElement(Picture, { image: undefined, images: first.lookup }))).toBe("");
+  });
+
+  it("notes the first main image for the document head to preload: its first format's srcset and the same sizes", () => {
+    const noted: { first?: ImagePreload } = {};
+    const picture = (props: Omit<PictureProps, "images">) => createElement(Picture, { images: first.lookup, ...props });
+    renderToStaticMarkup(
+      createElement(
+        ImagePreloadContext.Provider,
+        { value: noted },
+        // A lazy image first: not the main image, not preloaded.
+        picture({ image: { url: `${base}/alpha.png`, alt: "NZF logo", width: 600, height: 300 }, layout: "fixed" }),
+        picture({ image: { url: `${base}/photo.jpg`, alt: null, width: 1200, height: 800 }, sizes: "(max-width: 900px) 100vw, 50vw", priority: true }),
+        picture({ image: { url: `${base}/still.gif`, alt: null, width: 300, height: 200 }, priority: true }),
+      ),
+    );
+    const photo = first.lookup.get(`${base}/photo.jpg`)!;
+    expect(photo.sources.length).toBeGreaterThan(1);
+    expect(noted.first).toEqual({ srcset: photo.sources[0]!.srcset, sizes: "(max-width: 900px) 100vw, 50vw", type: photo.sources[0]!.type });
+    // An image with no srcset (an SVG, drawn at any size) is left to the <img> itself.
+    const single: { first?: ImagePreload } = {};
+    renderToStaticMarkup(createElement(ImagePreloadContext.Provider, { value: single }, picture({ image: { url: `${base}/logo.svg`, alt: null, width: 120, height: 60 }, priority: true })));
+    expect(single.first).toBeUndefined();
   });
 
   it("runs no sharp operation and no download the second time, and lists only the outputs in use", async () => {

@@ -72,8 +72,18 @@ export interface RenderOutput {
 }
 
 /** What a page's own template rendered (templates/entry.tsx renderBody). */
+/** The page's main image, preloaded from the document head (templates/components/picture.tsx). */
+export interface ImagePreload {
+  srcset: string;
+  sizes: string;
+  /** The format of `srcset`, when the image has a fallback in another format. */
+  type?: string;
+}
+
 export interface PageBody {
   html: string;
+  /** The main image the body shows (a Picture with `priority`), if it has one. */
+  preload?: ImagePreload;
   /** Island names used in the body, in first-use order. */
   islands: string[];
   /** How many island instances the body holds (the frame numbers its own after these). */
