@@ -50,9 +50,8 @@ export function renderDocument(parts: DocumentParts): string {
     `<meta name="viewport" content="width=device-width, initial-scale=1">`,
     `<title>${esc(title)}</title>`,
   ];
-  // The main image first, ahead of the stylesheet, icons and scripts: on a slow connection it was
-  // fetched after them (Lighthouse's simulated mobile network: the pay page's largest contentful
-  // paint at 2.0-2.1 s with the preload after the stylesheet, 1.4 s with it first).
+  // The main image first, ahead of the stylesheet, icons and scripts, which a slow connection
+  // otherwise fetched alongside it (see ImagePreloadContext in templates/components/picture.tsx).
   const mainImage = parts.preload;
   if (mainImage) head.push(`<link rel="preload" as="image" imagesrcset="${esc(mainImage.srcset)}" imagesizes="${esc(mainImage.sizes)}"${mainImage.type ? ` type="${esc(mainImage.type)}"` : ""} fetchpriority="high">`);
   if (description) head.push(`<meta name="description" content="${esc(description)}">`);

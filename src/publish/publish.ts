@@ -85,6 +85,9 @@ function removeEmptyParents(outDir: string, file: string): void {
   }
 }
 
+/** The journal's layout of backups (see backupOf). */
+const LAYOUT = 2;
+
 /**
  * Where a step keeps the published file it replaces: old/<index>, and for pages old/pages/<index>,
  * so that all the replaced pages become spare files in one rename (src/publish/spares.ts).
@@ -93,7 +96,6 @@ function removeEmptyParents(outDir: string, file: string): void {
 function backupOf(stagingDir: string, step: Step, layout: number): string {
   return layout >= 2 && step.file.endsWith(".html") ? join(stagingDir, "old", "pages", String(step.index)) : join(stagingDir, "old", String(step.index));
 }
-const LAYOUT = 2;
 
 /** Runs the steps of a publish in order (exported for the crash-recovery test). */
 export function runSteps(outDir: string, stagingDir: string, steps: Step[]): void {

@@ -11,7 +11,7 @@
  * unchanged, so the same code runs from the TypeScript sources in tests and from the bundled CLI.
  */
 import { join } from "node:path";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import type { Manifest } from "../images/cache.js";
 import type { PageEntry } from "./pages.js";
 import type { PageRender } from "./render-page.js";
@@ -87,15 +87,16 @@ function compileWorker(root: string, workDir: string) {
  */
 export async function warmRenderWorkers(options: { root: string; workDir: string; snapshot: WorkerInit["snapshot"]; oneShot: boolean }): Promise<void> {
   try {
-    bootWorkers(renderWorkerCount() - (pool?.workers.length ?? 0));
     const warm = (file: string, templateFile: string | null) => {
       for (const worker of workersFor(file, renderWorkerCount())) worker.postMessage({ type: "warm", snapshot: options.snapshot, templateFile } satisfies ToWorker);
     };
     // The worker the last build compiled starts now: checking its sources takes this thread 100-200 ms
     // beside the other bundles' checks. If they changed, workersFor replaces it with the new one.
+    // With none compiled yet, the threads boot now and load the worker once it is compiled.
     const last = lastCompiledModule(workerDir(options.workDir));
     const templateFile = options.oneShot ? lastCompiledTemplates(options.workDir) : null;
     if (last) warm(last, templateFile);
+    else bootWorkers(renderWorkerCount() - (pool?.workers.length ?? 0));
     const { file } = await compileWorker(options.root, options.workDir);
     if (file !== last) warm(file, templateFile);
   } catch {
