@@ -11,6 +11,7 @@ import { createFixture, PROJECT_ROOT, siteFileHashes, type Fixture } from "./sup
 import { readSnapshot, writeSnapshot } from "../src/content/snapshot.js";
 import { BodyCache, contentVersions } from "../src/render/body-cache.js";
 import { bodyHashOf } from "../src/render/template-bundle.js";
+import { CHANGED_DURING_BUILD } from "../src/render/bundle-cache.js";
 import type { RenderedBody } from "../src/render/render-page.js";
 import type { PageEntry } from "../src/render/pages.js";
 
@@ -152,6 +153,18 @@ describe("what a body is made of", () => {
     expect(bodyHashOf("templates/entry.tsx", sources(graph, { "templates/components/fields.ts": "edited" }))).not.toBe(base);
     expect(bodyHashOf("templates/entry.tsx", sources(graph, { "templates/pages/home.tsx": "edited" }))).not.toBe(base);
     expect(bodyHashOf("templates/entry.tsx", sources(graph, { "templates/entry.tsx": "edited" }))).not.toBe(base);
+  });
+
+  it("gives the bodies of a build whose sources changed while they compiled a key no other build shares", () => {
+    // The watch test's editor save: truncated, then written. Two such builds recorded the same marker
+    // for the page template, and the second reused the first's bodies, showing an older edit.
+    const changing = { "templates/pages/home.tsx": CHANGED_DURING_BUILD };
+    const first = bodyHashOf("templates/entry.tsx", sources(graph, changing));
+    expect(bodyHashOf("templates/entry.tsx", sources(graph, changing))).not.toBe(first);
+    expect(first).not.toBe(bodyHashOf("templates/entry.tsx", sources(graph)));
+    // Only the frame's sources changing does not concern the bodies.
+    const frameOnly = { "templates/document.ts": CHANGED_DURING_BUILD };
+    expect(bodyHashOf("templates/entry.tsx", sources(graph, frameOnly))).toBe(bodyHashOf("templates/entry.tsx", sources(graph)));
   });
 
   it("keeps the layout in when a page template imports it", () => {

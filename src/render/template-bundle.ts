@@ -4,13 +4,13 @@
  * a new module: Node's module cache never serves a stale template (watch mode relies on this).
  * When no input changed, esbuild is skipped and the previous file is imported again.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { NzfError } from "../core/errors.js";
-import { hashInputsAfterBuild, startBundle, writeBundleRecord } from "./bundle-cache.js";
+import { CHANGED_DURING_BUILD, hashInputsAfterBuild, startBundle, writeBundleRecord } from "./bundle-cache.js";
 import type { PageBody, PageFrame, RenderInput, RenderOutput } from "./types.js";
 import { exists } from "../core/fs.js";
 import { runEsbuild, type BundlerContexts } from "./bundler-contexts.js";
@@ -133,6 +133,10 @@ export function bodyHashOf(entry: string, sources: NodeModuleBundle["sources"]):
     seen.add(next);
     queue.push(...(sources[next]?.imports ?? []));
   }
+  // A source saved while it compiled has no known content (CHANGED_DURING_BUILD, the same marker in
+  // every build): two such builds would share a key, and the later one framed the earlier one's
+  // bodies, an older edit's text. Its bodies get a key of their own, never matched again.
+  if ([...seen].some((input) => sources[input]?.hash === CHANGED_DURING_BUILD)) return `${CHANGED_DURING_BUILD}-${randomUUID()}`;
   const hash = createHash("sha1");
   for (const input of [...seen].sort()) hash.update(`${input}=${sources[input]?.hash ?? "not an input"}\n`);
   return hash.digest("hex").slice(0, 16);
