@@ -35,8 +35,9 @@ it("returns every batch a dead worker held, and no page twice", { timeout: 60_00
   const templateFile = join(dir, "templates.mjs");
   await writeFile(templateFile, STOPPING_TEMPLATES);
   const snapshotFile = join(PROJECT_ROOT, "content-cache", "sample", "snapshot.json");
-  // Early enough that the stopping worker still holds its second batch when it stops.
-  const pages = Array.from({ length: 400 }, (_, i) => page(i === 40 ? "/stop/" : `/p${i}/`));
+  // The first page of the first batch: the worker that takes it was handed its second batch in the
+  // same moment, so it holds both when it stops (a later page raced the hand-out of the next batch).
+  const pages = Array.from({ length: 400 }, (_, i) => page(i === 0 ? "/stop/" : `/p${i}/`));
   const rendered: string[] = [];
   const { notRendered } = await renderInWorkers(
     pages,
