@@ -22,6 +22,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, join, posix } from "node:path";
 import { gzipSync } from "node:zlib";
+import { pageScriptUrls } from "./page-script-urls.js";
 import fg from "fast-glob";
 import { isFrameworkChunk } from "./framework-chunk.js";
 
@@ -47,15 +48,6 @@ export interface AccountJsSize {
 
 const ACCOUNT_PAGE = "account/index.html";
 
-/** Module scripts and modulepreloads of a page, as site URLs. */
-export function pageScriptUrls(html: string): string[] {
-  return [
-    ...new Set([
-      ...[...html.matchAll(/<script[^>]*type="module"[^>]*src="([^"]+)"/g)].map((m) => m[1]!),
-      ...[...html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g)].map((m) => m[1]!),
-    ]),
-  ];
-}
 
 function pagePath(file: string): string {
   return file === "index.html" ? "/" : `/${file.replace(/index\.html$/, "")}`;

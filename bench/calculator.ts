@@ -14,6 +14,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, join, posix } from "node:path";
 import { gzipSync } from "node:zlib";
+import { pageScriptUrls } from "./page-script-urls.js";
 import { isFrameworkChunk } from "./framework-chunk.js";
 
 export const CALCULATOR_BUDGET_GZIP = 15 * 1024;
@@ -31,10 +32,7 @@ export interface CalculatorJsSize {
 
 export async function measureCalculatorJs(distDir: string, pagePath = "calculate/index.html"): Promise<CalculatorJsSize> {
   const html = await readFile(join(distDir, pagePath), "utf8");
-  const urls = [
-    ...[...html.matchAll(/<script[^>]*type="module"[^>]*src="([^"]+)"/g)].map((m) => m[1]!),
-    ...[...html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g)].map((m) => m[1]!),
-  ];
+  const urls = pageScriptUrls(html);
   const entry = urls.find((u) => /\/calculator-[^/]+\.js$/.test(u));
   if (!entry) throw new Error(`${pagePath} loads no calculator island bundle: is the calculator on the page?`);
 

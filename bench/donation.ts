@@ -16,6 +16,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, join, posix } from "node:path";
 import { gzipSync } from "node:zlib";
+import { pageScriptUrls } from "./page-script-urls.js";
 import { isFrameworkChunk } from "./framework-chunk.js";
 
 export const DONATION_BUDGET_GZIP = 15 * 1024;
@@ -38,10 +39,7 @@ const DYNAMIC_IMPORT = /import\(\s*"(\.{1,2}\/[^"]+\.js)"\s*\)/g;
 
 export async function measureDonationJs(distDir: string, pagePath = "pay/zakat/index.html"): Promise<DonationJsSize> {
   const html = await readFile(join(distDir, pagePath), "utf8");
-  const urls = [
-    ...[...html.matchAll(/<script[^>]*type="module"[^>]*src="([^"]+)"/g)].map((m) => m[1]!),
-    ...[...html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g)].map((m) => m[1]!),
-  ];
+  const urls = pageScriptUrls(html);
   const entry = urls.find((u) => /\/donation-[^/]+\.js$/.test(u));
   if (!entry) throw new Error(`${pagePath} loads no donation island bundle: is the donation form on the page?`);
 

@@ -6,6 +6,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { gzipSync } from "node:zlib";
+import { pageScriptUrls } from "./page-script-urls.js";
 import fg from "fast-glob";
 import { build } from "../src/build.js";
 import { resolveConfig } from "../src/core/config.js";
@@ -16,9 +17,7 @@ import { formatAccountJs, measureAccountJs } from "./account.js";
 
 /** Every module script a page loads, with the chunks they import (as modulepreload lists them). */
 async function pageScripts(dist: string, file: string): Promise<string[]> {
-  const html = await readFile(join(dist, file), "utf8");
-  const urls = [...html.matchAll(/<(?:script type="module" src|link rel="modulepreload" href)="([^"]+)"/g)].map((m) => m[1]!);
-  return [...new Set(urls)];
+  return pageScriptUrls(await readFile(join(dist, file), "utf8"));
 }
 
 export async function benchJs(options: { root: string; print?: (l: string) => void }): Promise<void> {

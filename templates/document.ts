@@ -1,13 +1,15 @@
 /**
  * The HTML document around a rendered page: `<head>` metadata (title, description, canonical, Open
  * Graph, Twitter, hreflang alternates, JSON-LD), the stylesheet, and the scripts of exactly the
- * islands the page used. Built as a string: the head depends on what the body rendered.
+ * islands the page used, started by one small script once the page has painted. Built as a string: the head depends on what the body rendered.
  */
 import { canonicalUrl, MASTER_LANG } from "../src/content/routes.js";
 import type { ImagePreload, PageMeta, RenderInput } from "../src/render/types.js";
 
-/** Scripts every framed page loads: the service worker registration and the tag manager loader. */
-const SITE_SCRIPTS = ["sw-register", "gtm", "preview-loader", "picture-fade"];
+/** Scripts every framed page runs: the service worker registration, the tag manager loader and the preview loader. */
+const SITE_SCRIPTS = ["sw-register", "gtm", "preview-loader"];
+/** The script that starts a page's other scripts once it has painted (src/client/entries/page-scripts.ts). */
+export const PAGE_SCRIPTS = "page-scripts";
 const GTM_ID = "GTM-55LSDKV5";
 
 const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
@@ -33,6 +35,31 @@ function jsonLdScript(value: object): string {
 /** The tag manager's no-JavaScript fallback, as the Gatsby plugin rendered it. */
 function gtmNoscript(): string {
   return `<noscript><iframe src="https://www.googletagmanager.com/ns.html?id=${GTM_ID}" title="Google Tag Manager" height="0" width="0" style="display:none;visibility:hidden"></iframe></noscript>\n`;
+}
+
+/**
+ * The modules a page runs (its islands, then the site-wide scripts and the page's own) and the
+ * chunks they import, in a stable order. Redirect pages leave at once: no tag manager page view, no
+ * worker registration for them.
+ */
+function pageModules(input: RenderInput, islands: string[], pageScripts: string[], withSiteScripts: boolean): { modules: string[]; chunks: string[] } {
+  const { assets } = input;
+  const modules = new Set<string>();
+  const chunks = new Set<string>();
+  for (const name of islands) {
+    const asset = assets.islands[name];
+    if (!asset) throw new Error(`The page uses the island "${name}" but src/client/islands/${name}.tsx was not bundled`);
+    modules.add(asset.src);
+    asset.imports.forEach((i) => chunks.add(i));
+  }
+  const siteScripts = withSiteScripts ? SITE_SCRIPTS.filter((name) => assets.scripts[name]) : [];
+  for (const name of [...siteScripts, ...pageScripts]) {
+    const asset = assets.scripts[name];
+    if (!asset) throw new Error(`The page loads the script "${name}" but src/client/entries/${name}.ts was not bundled`);
+    modules.add(asset.src);
+    asset.imports.forEach((i) => chunks.add(i));
+  }
+  return { modules: [...modules], chunks: [...chunks].sort() };
 }
 
 export function renderDocument(parts: DocumentParts): string {
@@ -88,26 +115,14 @@ export function renderDocument(parts: DocumentParts): string {
   );
   for (const css of assets.css) head.push(`<link rel="stylesheet" href="${esc(css)}">`);
 
-  const scripts = new Set<string>();
-  const preloads = new Set<string>();
-  for (const name of islands) {
-    const asset = assets.islands[name];
-    if (!asset) throw new Error(`The page uses the island "${name}" but src/client/islands/${name}.tsx was not bundled`);
-    scripts.add(asset.src);
-    asset.imports.forEach((i) => preloads.add(i));
+  const { modules, chunks } = pageModules(input, islands, meta.scripts ?? [], !page.redirectTo);
+  if (modules.length) {
+    const loader = assets.scripts[PAGE_SCRIPTS];
+    if (!loader) throw new Error(`The page loads scripts but src/client/entries/${PAGE_SCRIPTS}.ts, which starts them, was not bundled`);
+    // The one script requested while the page loads; it starts the others after the first paint.
+    // Low priority, so the stylesheet and the main image are fetched ahead of it on a slow connection.
+    head.push(`<script type="module" src="${esc(loader.src)}" fetchpriority="low" data-page-modules="${esc(modules.join(" "))}" data-page-chunks="${esc(chunks.join(" "))}"></script>`);
   }
-  // Redirect pages leave at once: no tag manager page view, no worker registration for them.
-  const siteScripts = page.redirectTo ? [] : SITE_SCRIPTS.filter((name) => assets.scripts[name]);
-  for (const name of [...siteScripts, ...(meta.scripts ?? [])]) {
-    const asset = assets.scripts[name];
-    if (!asset) throw new Error(`The page loads the script "${name}" but src/client/entries/${name}.ts was not bundled`);
-    scripts.add(asset.src);
-    asset.imports.forEach((i) => preloads.add(i));
-  }
-  // Scripts only enhance server-rendered HTML: low priority, so the stylesheet and the main image
-  // (what the donor sees first) are fetched ahead of them on a slow connection.
-  for (const url of [...preloads].sort()) head.push(`<link rel="modulepreload" href="${esc(url)}" fetchpriority="low">`);
-  for (const url of scripts) head.push(`<script type="module" src="${esc(url)}" fetchpriority="low"></script>`);
   for (const ld of meta.jsonLd ?? []) head.push(jsonLdScript(ld));
 
   return `<!doctype html>\n<html lang="${esc(lang)}" dir="${dir}">\n<head>\n${head.join("\n")}\n</head>\n<body>\n${page.redirectTo ? "" : gtmNoscript()}${body}\n</body>\n</html>\n`;

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import fg from "fast-glob";
 import { createFixture, type Fixture } from "./support/build-fixture.js";
 import { resolveAuthConfig } from "../src/auth/config.js";
+import { pageScriptUrls } from "../bench/page-script-urls.js";
 import { NzfError } from "../src/core/errors.js";
 
 const fixtures: Fixture[] = [];
@@ -36,10 +37,8 @@ function islandProps(html: string, name: string): unknown {
   return json ? JSON.parse(json) : undefined;
 }
 
-/** Every island bundle a page loads (module scripts and modulepreloads). */
-function scriptsOf(html: string): string[] {
-  return [...html.matchAll(/<(?:script[^>]*type="module"[^>]*src|link[^>]*rel="modulepreload"[^>]*href)="([^"]+)"/g)].map((m) => m[1]!);
-}
+/** Every island bundle a page loads. */
+const scriptsOf = pageScriptUrls;
 
 describe("/account in a fixture build", () => {
   it("with no user pool the page keeps its heading and says sign-in is unavailable, from the document", async () => {
@@ -83,7 +82,7 @@ describe("/account in a fixture build", () => {
     let accountCode: string | undefined;
     let amplify: string | undefined;
     // The site-wide preview loader also has an import() (of the editor's preview bundle): not the island's.
-    for (const url of closure.filter((u) => !/\/(preview-loader|sw-register|gtm|picture-fade)-[^/]+\.js$/.test(u))) {
+    for (const url of closure.filter((u) => !/\/(preview-loader|sw-register|gtm|page-scripts)-[^/]+\.js$/.test(u))) {
       const lazy = (await readFile(join(dist, url), "utf8")).match(/import\("(\.\.?\/[^"]+\.js)"\)/)?.[1];
       // Relative to the importing file (an entry in /_islands/ or a chunk in /_islands/chunks/).
       if (lazy) [accountCode, amplify] = [url, new URL(lazy, `http://site${url}`).pathname];

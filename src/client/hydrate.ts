@@ -13,7 +13,8 @@
  * first reaches into the island (focus, pointer, key, input): hydration is then a few milliseconds
  * inside that first event, not a long task while the page loads (it was most of /calculate/'s and
  * /pay/'s total blocking time in Lighthouse). Without the export, the island hydrates as soon as
- * its code has run.
+ * its code has run. Islands reached into before their code arrived (page-scripts.ts starts the
+ * code then) hydrate as soon as it has run.
  */
 import { createElement, type ComponentType } from "react";
 import { hydrateRoot } from "react-dom/client";
@@ -44,7 +45,8 @@ function startIsland<P extends object>(name: string, island: IslandModule<P>, co
   const propsScript = document.querySelector<HTMLScriptElement>(`script[data-island-props="${id}"]`);
   const props = JSON.parse(propsScript?.textContent || "{}") as P;
   const hydrate = () => hydrateOne(name, island.default, container, id, props);
-  if (!island.hydrateNow || island.hydrateNow(props)) return hydrate();
+  // Reached into before its code arrived (src/client/entries/page-scripts.ts): the donor is using it now.
+  if (!island.hydrateNow || container.dataset.usedEarly === "true" || island.hydrateNow(props)) return hydrate();
   container.dataset.hydrated = "on-first-use";
   const onFirstUse = () => {
     for (const type of FIRST_USE) container.removeEventListener(type, onFirstUse, true);

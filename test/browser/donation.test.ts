@@ -122,6 +122,37 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
     await page.close();
   });
 
+  it("a donor who types and presses Enter before the island's code has arrived loses nothing and sends nothing", async () => {
+    // A context of its own: the shared one's service worker, installed by earlier tests, would serve the code from its cache.
+    const fresh = await isolatedContext(browser);
+    const page = await fresh.newPage();
+    const seen = watchProblems(page);
+    // Hold the island's code back at the network layer until the donor has typed.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/_islands\/donation-[^/]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(site.url + "/pay/sadaqah/");
+    await page.getByLabel("First name").fill("Yusuf");
+    // Submitting now would make the browser send the form itself: the page holds it back.
+    await page.getByLabel("First name").press("Enter");
+    expect(new URL(page.url()).search).toBe("");
+    const island = page.locator('[data-island="donation"]');
+    expect(await island.getAttribute("data-hydrated")).toBeNull();
+    expect(await island.getAttribute("data-used-early")).toBe("true");
+    release();
+    // Reached into early, the island hydrates as soon as its code runs, and takes over the typed name.
+    await page.waitForSelector('[data-island="donation"][data-hydrated="true"]');
+    const kept = () => page.evaluate(() => JSON.parse(sessionStorage.getItem("nzf-donation:/pay/sadaqah/") ?? "{}") as { firstName?: string });
+    await expect.poll(kept).toMatchObject({ firstName: "Yusuf" });
+    expect(await page.getByLabel("First name").inputValue()).toBe("Yusuf");
+    expect(new URL(page.url()).search).toBe("");
+    noProblems(seen);
+    await fresh.close();
+  });
+
   it("hydrates on the donor's first use, keeping what the browser filled in before it", async () => {
     const { page, seen } = await open("/pay/sadaqah/");
     const island = page.locator('[data-island="donation"]');

@@ -287,6 +287,8 @@ describe("a donor", () => {
     for (const path of ["/", "/cases/", `/case/${caseDoc.uid}/`, "/faq/"]) {
       const html = withLoader(publicSite.loaderFile)(await (await fetch(publicSite.server.url + path)).text());
       for (const m of html.matchAll(/(?:src|href)="(\/_islands\/[^"]+)"/g)) named.add(publicSite.server.url + m[1]);
+      // The modules and chunks the page-scripts loader starts once the page has painted.
+      for (const m of html.matchAll(/data-page-(?:modules|chunks)="([^"]*)"/g)) for (const url of m[1]!.split(" ").filter(Boolean)) named.add(publicSite.server.url + url);
     }
     expect(scripts.filter((url) => !named.has(url))).toEqual([]);
     const loaderBytes = (await stat(join(publicSite.fixture.config.outDir, "_islands", publicSite.loaderFile))).size;

@@ -106,14 +106,39 @@ describe("the sample site in Chromium", () => {
     await page.goto(server.url + "/about/");
     await page.waitForLoadState("networkidle");
     const ours = scripts.filter((p) => p.startsWith("/_islands/"));
-    // The service-worker registration and tag-manager loader (and the chunk they share); nothing else.
-    expect(ours.every((p) => /^\/_islands\/(sw-register|gtm|preview-loader|picture-fade)-|^\/_islands\/chunks\//.test(p))).toBe(true);
+    // The loader (with the picture fade), the service-worker registration, the tag-manager loader and the preview loader; nothing else.
+    expect(ours.length).toBeGreaterThan(0);
+    expect(ours.every((p) => /^\/_islands\/(page-scripts|sw-register|gtm|preview-loader)-|^\/_islands\/chunks\//.test(p))).toBe(true);
     const bytes = await Promise.all(ours.map(async (p) => (await (await fetch(server.url + p)).arrayBuffer()).byteLength));
     expect(bytes.reduce((a, b) => a + b, 0)).toBeLessThan(8 * 1024);
     // The React runtime is only in the islands' shared chunk, never on this page.
-    const faqScripts = await (await fetch(server.url + "/faq/")).text();
-    expect(faqScripts).toMatch(/modulepreload/);
-    expect(ours.some((p) => faqScripts.includes(`href="${p}"`) && !/sw-register|gtm/.test(p) && bytes[ours.indexOf(p)]! > 20_000)).toBe(false);
+    const faqPage = await (await fetch(server.url + "/faq/")).text();
+    const faqChunks = faqPage.match(/data-page-chunks="([^"]*)"/)?.[1]?.split(" ").filter(Boolean) ?? [];
+    expect(faqChunks.length).toBeGreaterThan(0);
+    expect(ours.some((p) => faqChunks.includes(p) && bytes[ours.indexOf(p)]! > 20_000)).toBe(false);
+    await page.close();
+  });
+
+  it("starts no script but the small loader before the page has loaded and painted", async () => {
+    const page = await context.newPage();
+    const requested: { path: string; at: number }[] = [];
+    page.on("request", (req) => {
+      const path = new URL(req.url()).pathname;
+      if (path.startsWith("/_islands/")) requested.push({ path, at: Date.now() });
+    });
+    await page.goto(server.url + "/pay/zakat/");
+    await page.waitForSelector('[data-island="donation"][data-hydrated]');
+    // The page's own clock: when the load event ended and when the first contentful paint was shown.
+    const timing = await page.evaluate(() => ({
+      loaded: performance.timeOrigin + (performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming).loadEventEnd,
+      painted: performance.timeOrigin + performance.getEntriesByName("first-contentful-paint")[0]!.startTime,
+      // Where each island file was requested, on the same clock.
+      starts: performance.getEntriesByType("resource").filter((r) => new URL(r.name).pathname.startsWith("/_islands/")).map((r) => ({ path: new URL(r.name).pathname, at: performance.timeOrigin + r.startTime })),
+    }));
+    const early = timing.starts.filter((s) => s.at < Math.max(timing.loaded, timing.painted) - 1).map((s) => s.path);
+    expect(early).toEqual([expect.stringMatching(/^\/_islands\/page-scripts-/)]);
+    expect(timing.starts.some((s) => /\/donation-/.test(s.path))).toBe(true);
+    expect(requested.map((r) => r.path)).toEqual(expect.arrayContaining(timing.starts.map((s) => s.path)));
     await page.close();
   });
 

@@ -1,4 +1,6 @@
 /**
+ * Run by src/client/entries/page-scripts.ts, the one script a page runs while it loads.
+ *
  * Fades each picture's blurred placeholder into the loaded image over 500 ms (the CSS in
  * templates/styles/images.css does the fading; this only says when). Without this script, or with
  * JavaScript off, images simply paint over their placeholder: nothing is hidden. No inline handlers,
@@ -22,15 +24,14 @@ function onLoadOrError(event: Event): void {
   if (target instanceof HTMLImageElement && target.classList.contains("nzf-image")) loaded(target);
 }
 
-// load and error do not bubble, but they can be caught on the way down.
-document.addEventListener("load", onLoadOrError, true);
-document.addEventListener("error", onLoadOrError, true);
-
-// A module script runs once the document is parsed, so every picture is here. Images finished
-// already are marked in this same frame, so they never blink.
-for (const img of document.querySelectorAll<HTMLImageElement>("img.nzf-image")) {
-  if (img.complete) loaded(img);
-  else img.closest(PICTURE)?.classList.add("nzf-pending");
+export function fadePictures(): void {
+  // load and error do not bubble, but they can be caught on the way down.
+  document.addEventListener("load", onLoadOrError, true);
+  document.addEventListener("error", onLoadOrError, true);
+  // A module script runs once the document is parsed, so every picture is here. Images finished
+  // already are marked in this same frame, so they never blink.
+  for (const img of document.querySelectorAll<HTMLImageElement>("img.nzf-image")) {
+    if (img.complete) loaded(img);
+    else img.closest(PICTURE)?.classList.add("nzf-pending");
+  }
 }
-
-export {};

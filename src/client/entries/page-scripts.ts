@@ -1,0 +1,106 @@
+/**
+ * The one script a page requests while it loads (about 1.5 KB, no imports at run time). It fades
+ * pictures in as they arrive (src/client/picture-fade.ts: that has to start before they do), and it
+ * starts the page's other scripts (its islands, the service worker registration, the tag manager,
+ * the preview loader) once the page has loaded and its first paint is on screen. The document
+ * names them on this script's element (templates/document.ts).
+ *
+ * Why wait: every script fetched while the page loads shares a slow connection with the stylesheet
+ * and the main image, the two things a donor sees first. Lighthouse's mobile run showed it: with the
+ * scripts fetched alongside the page, the pay page's largest contentful paint was 1.3-2.0 s (2.0 s
+ * whenever the first frame reached the screen late and the scripts had already arrived); starting
+ * them after the first paint, 0.9-1.2 s in 10 runs of 10. Islands hydrate on first use anyway
+ * (src/client/hydrate.ts), so nothing the donor needs waits on them, with one exception handled here:
+ * a donor who reaches into an island before its code has arrived starts the loading at once, and
+ * that island hydrates as soon as its code runs, taking over what they typed meanwhile.
+ */
+import { fadePictures } from "../picture-fade.js";
+
+const SCRIPT = "script[data-page-modules]";
+/**
+ * Started anyway this long after the first paint when the load event has not come (an image that
+ * hangs on a poor connection), and this long after the load event should no first paint be reported.
+ */
+const WAIT_MS = 3000;
+/** The first signs of a visitor using the page, caught on their way down to any element. */
+const FIRST_USE = ["pointerdown", "focusin", "keydown"] as const;
+
+const element = document.querySelector<HTMLScriptElement>(SCRIPT);
+const list = (value: string | undefined) => (value ?? "").split(" ").filter(Boolean);
+const modules = list(element?.dataset.pageModules);
+const chunks = list(element?.dataset.pageChunks);
+let started = false;
+
+function start(): void {
+  if (started) return;
+  started = true;
+  for (const type of FIRST_USE) document.removeEventListener(type, onFirstUse, true);
+  // The chunks the modules import, fetched alongside them rather than after them.
+  for (const href of chunks) {
+    const link = document.createElement("link");
+    link.rel = "modulepreload";
+    link.href = href;
+    document.head.append(link);
+  }
+  for (const url of modules) {
+    // A module that fails (a flaky connection) must not stop the others; say which one, for developers.
+    import(/* @vite-ignore */ url).catch((error: unknown) => console.error(`The script ${url} could not be loaded; the page works without it, reload to try again.`, error));
+  }
+}
+
+function onFirstUse(event: Event): void {
+  const island = event.target instanceof Element ? event.target.closest<HTMLElement>("[data-island]") : null;
+  // Read by src/client/hydrate.ts: hydrate this island as soon as its code runs.
+  if (island) island.dataset.usedEarly = "true";
+  start();
+}
+
+/** Calls `then` once the first contentful paint has been presented (or after the next frame, where the browser does not report paints). */
+function afterFirstPaint(then: () => void): void {
+  if (!PerformanceObserver.supportedEntryTypes?.includes("paint")) {
+    requestAnimationFrame(() => setTimeout(then, 0));
+    return;
+  }
+  const observer = new PerformanceObserver((entries) => {
+    if (!entries.getEntriesByName("first-contentful-paint").length) return;
+    observer.disconnect();
+    then();
+  });
+  observer.observe({ type: "paint", buffered: true });
+}
+
+function afterLoad(then: () => void): void {
+  if (document.readyState === "complete") then();
+  else window.addEventListener("load", () => then(), { once: true });
+}
+
+/**
+ * An island's form that is submitted before its code has run would be sent by the browser itself:
+ * a GET to this page with every field in the address, where logs and history keep it. Hold it back
+ * and start the code; the donor submits again once the island has taken over.
+ */
+document.addEventListener(
+  "submit",
+  (event) => {
+    const form = event.target;
+    if (!(form instanceof HTMLFormElement) || form.hasAttribute("action")) return;
+    const island = form.closest<HTMLElement>("[data-island]");
+    if (!island || island.dataset.hydrated === "true") return;
+    event.preventDefault();
+    island.dataset.usedEarly = "true";
+    start();
+  },
+  true,
+);
+
+fadePictures();
+if (modules.length) {
+  for (const type of FIRST_USE) document.addEventListener(type, onFirstUse, true);
+  afterFirstPaint(() => {
+    afterLoad(start);
+    setTimeout(start, WAIT_MS);
+  });
+  afterLoad(() => setTimeout(start, WAIT_MS));
+}
+
+export {};
