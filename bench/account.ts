@@ -48,7 +48,6 @@ export interface AccountJsSize {
 
 const ACCOUNT_PAGE = "account/index.html";
 
-
 function pagePath(file: string): string {
   return file === "index.html" ? "/" : `/${file.replace(/index\.html$/, "")}`;
 }

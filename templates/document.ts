@@ -1,7 +1,8 @@
 /**
  * The HTML document around a rendered page: `<head>` metadata (title, description, canonical, Open
  * Graph, Twitter, hreflang alternates, JSON-LD), the stylesheet, and the scripts of exactly the
- * islands the page used, started by one small script once the page has painted. Built as a string: the head depends on what the body rendered.
+ * islands the page used, started by one small script once the page has painted. Built as a
+ * string: the head depends on what the body rendered.
  */
 import { canonicalUrl, MASTER_LANG } from "../src/content/routes.js";
 import type { ImagePreload, PageMeta, RenderInput } from "../src/render/types.js";
@@ -9,7 +10,7 @@ import type { ImagePreload, PageMeta, RenderInput } from "../src/render/types.js
 /** Scripts every framed page runs: the service worker registration, the tag manager loader and the preview loader. */
 const SITE_SCRIPTS = ["sw-register", "gtm", "preview-loader"];
 /** The script that starts a page's other scripts once it has painted (src/client/entries/page-scripts.ts). */
-export const PAGE_SCRIPTS = "page-scripts";
+const PAGE_SCRIPTS = "page-scripts";
 const GTM_ID = "GTM-55LSDKV5";
 
 const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
@@ -42,8 +43,7 @@ function gtmNoscript(): string {
  * chunks they import, in a stable order. Redirect pages leave at once: no tag manager page view, no
  * worker registration for them.
  */
-function pageModules(input: RenderInput, islands: string[], pageScripts: string[], withSiteScripts: boolean): { modules: string[]; chunks: string[] } {
-  const { assets } = input;
+function pageModules(assets: RenderInput["assets"], islands: string[], pageScripts: string[], withSiteScripts: boolean): { modules: string[]; chunks: string[] } {
   const modules = new Set<string>();
   const chunks = new Set<string>();
   for (const name of islands) {
@@ -115,7 +115,7 @@ export function renderDocument(parts: DocumentParts): string {
   );
   for (const css of assets.css) head.push(`<link rel="stylesheet" href="${esc(css)}">`);
 
-  const { modules, chunks } = pageModules(input, islands, meta.scripts ?? [], !page.redirectTo);
+  const { modules, chunks } = pageModules(assets, islands, meta.scripts ?? [], !page.redirectTo);
   if (modules.length) {
     const loader = assets.scripts[PAGE_SCRIPTS];
     if (!loader) throw new Error(`The page loads scripts but src/client/entries/${PAGE_SCRIPTS}.ts, which starts them, was not bundled`);

@@ -37,9 +37,6 @@ function islandProps(html: string, name: string): unknown {
   return json ? JSON.parse(json) : undefined;
 }
 
-/** Every island bundle a page loads. */
-const scriptsOf = pageScriptUrls;
-
 describe("/account in a fixture build", () => {
   it("with no user pool the page keeps its heading and says sign-in is unavailable, from the document", async () => {
     const f = await fixture();
@@ -74,11 +71,11 @@ describe("/account in a fixture build", () => {
     expect(island).toContain("Checking whether you are signed in");
     expect(island).not.toContain(UNAVAILABLE);
 
-    const accountEntry = scriptsOf(html).find((u) => /\/account-[^/]+\.js$/.test(u));
+    const accountEntry = pageScriptUrls(html).find((u) => /\/account-[^/]+\.js$/.test(u));
     expect(accountEntry, "account page loads its island").toBeDefined();
     // The Amplify chunk is neither a script nor a preload of the page: it loads when the island asks.
     // The island's code is a chunk the entry imports; it reaches the auth library only through import().
-    const closure = scriptsOf(html);
+    const closure = pageScriptUrls(html);
     let accountCode: string | undefined;
     let amplify: string | undefined;
     // The site-wide preview loader also has an import() (of the editor's preview bundle): not the island's.
@@ -94,7 +91,7 @@ describe("/account in a fixture build", () => {
     for (const page of await fg("**/*.html", { cwd: dist })) {
       if (page === "account/index.html") continue;
       const other = await readFile(join(dist, page), "utf8");
-      const loaded = scriptsOf(other);
+      const loaded = pageScriptUrls(other);
       expect(loaded.filter((u) => u === accountEntry || u === amplify), page).toEqual([]);
       expect(other, page).not.toContain('data-island="account"');
       // The editor's preview page re-renders any page with the site's templates, so it carries the

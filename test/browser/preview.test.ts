@@ -18,6 +18,7 @@ import { startStaticServer, type StaticServer } from "../../src/server/static-se
 import { readSnapshot } from "../../src/content/snapshot.js";
 import { isolatedContext, launchBrowser, watchProblems } from "../support/browser.js";
 import { axeViolations, formatViolations } from "../support/axe.js";
+import { pageScriptUrls } from "../../bench/page-script-urls.js";
 
 const REPO = "nzf-test";
 const PREVIEW_REF = `https://${REPO}.prismic.io/previews/WdraftAAAB:WdraftCCCD?websitePreviewId=WsiteEEE`;
@@ -286,9 +287,8 @@ describe("a donor", () => {
     const named = new Set<string>();
     for (const path of ["/", "/cases/", `/case/${caseDoc.uid}/`, "/faq/"]) {
       const html = withLoader(publicSite.loaderFile)(await (await fetch(publicSite.server.url + path)).text());
-      for (const m of html.matchAll(/(?:src|href)="(\/_islands\/[^"]+)"/g)) named.add(publicSite.server.url + m[1]);
-      // The modules and chunks the page-scripts loader starts once the page has painted.
-      for (const m of html.matchAll(/data-page-(?:modules|chunks)="([^"]*)"/g)) for (const url of m[1]!.split(" ").filter(Boolean)) named.add(publicSite.server.url + url);
+      // Its module scripts and preloads, and the modules and chunks its page-scripts loader starts.
+      for (const url of pageScriptUrls(html)) if (url.startsWith("/_islands/")) named.add(publicSite.server.url + url);
     }
     expect(scripts.filter((url) => !named.has(url))).toEqual([]);
     const loaderBytes = (await stat(join(publicSite.fixture.config.outDir, "_islands", publicSite.loaderFile))).size;

@@ -1,5 +1,5 @@
 /**
- * The one script a page requests while it loads (about 1.5 KB, no imports at run time). It fades
+ * The one script a page requests while it loads (under 2 KB, no imports at run time). It fades
  * pictures in as they arrive (src/client/picture-fade.ts: that has to start before they do), and it
  * starts the page's other scripts (its islands, the service worker registration, the tag manager,
  * the preview loader) once the page has loaded and its first paint is on screen. The document
