@@ -1,11 +1,14 @@
 // Compiles the CLI (src/) into lib/nzf-build.mjs with esbuild. Runs on `npm install` (prepare)
 // so `bin/nzf-build` works straight after install; templates are bundled by the build itself.
 import { build } from "esbuild";
+import { createHash } from "node:crypto";
+import { readFile, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-await build({
+const result = await build({
   absWorkingDir: root,
+  metafile: true,
   // worker-boot is its own entry so the launcher can start render workers before it loads the CLI
   // (src/render/worker-boot.ts); the CLI shares the same module instance through a common chunk.
   entryPoints: { "nzf-build": "src/cli/main.ts", "nzf-bench": "bench/main.ts", "worker-boot": "src/render/worker-boot.ts" },
@@ -21,3 +24,10 @@ await build({
   logLevel: "warning",
   jsx: "automatic",
 });
+
+// The compiled code's identity (lib/build-id), part of every site build's key (src/build.ts): after
+// an update of nzf-build itself, the next build renders and writes the site files again instead of
+// finding "nothing changed" and keeping, say, the old headers policy.
+const hash = createHash("sha1");
+for (const file of Object.keys(result.metafile.outputs).filter((f) => f.endsWith(".mjs")).sort()) hash.update(file).update(await readFile(new URL(file, `file://${root}/`)));
+await writeFile(new URL("lib/build-id", `file://${root}/`), hash.digest("hex") + "\n");

@@ -25,7 +25,7 @@ import { discardStaging, listPublishedFiles, publishOutput, recoverInterruptedPu
 import { createSiteOutput } from "./publish/site-output.js";
 import { preloadServiceWorkerTools } from "./pwa/service-worker.js";
 import { SpareFiles, spareDirFor } from "./publish/spares.js";
-import { siteFilesKey, writeSiteFiles } from "./render/site-files.js";
+import { siteFilesKey, toolBuildId, writeSiteFiles } from "./render/site-files.js";
 import { previewPublicEnv } from "./preview/public-config.js";
 import { createSecretScan } from "./publish/secret-scan.js";
 import { exists, identityOf } from "./core/fs.js";
@@ -220,7 +220,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   const publicConfig = deps.publicConfig ?? {};
 
   // What every page depends on; a change here re-renders every page (identical HTML is still not rewritten).
-  const globalKey = hashOf([templates.hash, client.bundle, stylesheet.url, images.files.map((f) => f.to), config.siteUrl, config.repository, publicConfig]);
+  const globalKey = hashOf([templates.hash, client.bundle, stylesheet.url, images.files.map((f) => f.to), config.siteUrl, config.repository, publicConfig, await toolBuildId()]);
   const contentState: ContentState = plan.state;
   // Everything the output depends on, including the site files' own inputs (logo, service worker source).
   const key = hashOf([globalKey, contentState.documents, await siteFilesKey(config.root)]);

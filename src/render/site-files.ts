@@ -12,6 +12,7 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { BuildConfig } from "../core/config.js";
 import type { SiteContent } from "./content-plan.js";
 import type { PageEntry } from "./pages.js";
@@ -57,6 +58,15 @@ export async function siteFilesKey(root: string): Promise<string> {
     hash.update(`${file}=${(await hashFile(join(root, file))) ?? "missing"}\n`);
   }
   return hash.digest("hex");
+}
+
+/**
+ * The compiled nzf-build's identity, written by scripts/compile-cli.mjs beside the code (lib/). A
+ * build's output depends on the tool's own code too (headers, CSP, sitemap, page shell): a new
+ * version must not find "nothing changed". Null when running from source (the tests).
+ */
+export async function toolBuildId(): Promise<string | null> {
+  return (await hashFile(fileURLToPath(new URL("../lib/build-id", import.meta.url)))) ?? null;
 }
 
 /** Where the CloudFront response headers policy is written (outside dist/: it is not a site file). */
