@@ -115,6 +115,13 @@ describe("robots.txt and headers", () => {
     expect(headersFor(rules, "/sw.js")["Content-Security-Policy"]).toBe(page["Content-Security-Policy"]);
   });
 
+  it("isolates the account pages' window, and only theirs (a public page arrives without a new renderer process)", async () => {
+    const rules = parseHeadersFile(await readFile(dist("_headers"), "utf8"));
+    expect(headersFor(rules, "/account/")["Cross-Origin-Opener-Policy"]).toBe("same-origin");
+    expect(headersFor(rules, "/account/")["Content-Security-Policy"]).toBe(headersFor(rules, "/")["Content-Security-Policy"]);
+    for (const path of ["/", "/pay/zakat/", "/calculate/", "/about/"]) expect(headersFor(rules, path)["Cross-Origin-Opener-Policy"]).toBeUndefined();
+  });
+
   it("writes the same policy for CloudFront outside dist/", async () => {
     const file = cloudFrontPolicyFile(fixture.config);
     expect(file.startsWith(fixture.config.outDir)).toBe(false);
@@ -126,5 +133,13 @@ describe("robots.txt and headers", () => {
     // CloudFront rejects a CSP longer than 1783 characters.
     expect(policy.SecurityHeadersConfig.ContentSecurityPolicy.ContentSecurityPolicy.length).toBeLessThanOrEqual(1783);
     await expect(stat(dist("cloudfront-response-headers-policy.json"))).rejects.toThrow();
+    const header = (p: { CustomHeadersConfig: { Items: { Header: string; Value: string }[] } }, name: string) => p.CustomHeadersConfig.Items.find((i) => i.Header === name)?.Value;
+    expect(header(policy, "Cross-Origin-Opener-Policy")).toBeUndefined();
+    // The account pages' behaviour: the same policy plus the header _headers gives them.
+    const account = JSON.parse(await readFile(cloudFrontPolicyFile(fixture.config, { account: true }), "utf8"));
+    expect(account.Name).not.toBe(policy.Name);
+    expect(account.SecurityHeadersConfig).toEqual(policy.SecurityHeadersConfig);
+    expect(header(account, "Cross-Origin-Opener-Policy")).toBe(headersFor(rules, "/account/")["Cross-Origin-Opener-Policy"]);
+    expect(header(account, "Permissions-Policy")).toBe(header(policy, "Permissions-Policy"));
   });
 });

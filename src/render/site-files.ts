@@ -69,9 +69,12 @@ export async function toolBuildId(): Promise<string | null> {
   return (await hashFile(fileURLToPath(new URL("../lib/build-id", import.meta.url)))) ?? null;
 }
 
-/** Where the CloudFront response headers policy is written (outside dist/: it is not a site file). */
-export function cloudFrontPolicyFile(config: BuildConfig): string {
-  return join(config.workDir, "deploy", "cloudfront-response-headers-policy.json");
+/**
+ * Where the CloudFront response headers policies are written (outside dist/: they are not site
+ * files): the site's, and with `account` the one for the account pages' behaviour.
+ */
+export function cloudFrontPolicyFile(config: BuildConfig, { account = false } = {}): string {
+  return join(config.workDir, "deploy", account ? "cloudfront-response-headers-policy-account.json" : "cloudfront-response-headers-policy.json");
 }
 
 function text(value: unknown): string {
@@ -143,9 +146,10 @@ export async function writeSiteFiles(input: SiteFilesInput): Promise<void> {
     styleHashes: [...inline.styles, sha256Source(PREVIEW_DIALOG_CSS)],
   });
   await write("/_headers", headersFile(headerRules(csp)));
-  const policyFile = cloudFrontPolicyFile(config);
   await mkdir(join(config.workDir, "deploy"), { recursive: true });
-  await writeFile(policyFile, JSON.stringify(cloudFrontPolicy(csp), null, 2) + "\n");
+  for (const account of [false, true]) {
+    await writeFile(cloudFrontPolicyFile(config, { account }), JSON.stringify(cloudFrontPolicy(csp, { account }), null, 2) + "\n");
+  }
 
   const worker = await generateServiceWorker({ root: config.root, workDir: config.workDir, files: output.files(), pathOf: (file) => output.pathOf(file), ignore: notPrecached(output, input.assets) });
   await write("/sw.js", worker.text);
