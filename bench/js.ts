@@ -39,7 +39,7 @@ export async function benchJs(options: { root: string; print?: (l: string) => vo
     const islands = (await fg("src/client/islands/*.tsx", { cwd: options.root })).map((f) => f.split("/").pop()!.replace(/\.tsx$/, ""));
     const isIsland = (url: string) => islands.some((name) => url.startsWith(`/_islands/${name}-`));
     for (const page of pages) if (!(await pageScripts(out, page)).some(isIsland)) withNone.push(page);
-    print(`js      ${withNone.length} of ${pages.length} pages load no island and no framework (only the small service-worker and tag-manager scripts)`);
+    print(`js      ${withNone.length} of ${pages.length} pages load no island and no framework (only the page loader: picture fade, service-worker registration, tag manager, preview loader)`);
     const calc = await measureCalculatorJs(out);
     print(`js      /calculate/ calculator's own code: ${(calc.calculatorGzip / 1024).toFixed(1)} KB gzip (budget 15 KB) on top of the shared Preact chunk ${(calc.reactGzip / 1024).toFixed(1)} KB`);
     const donation = await measureDonationJs(out);

@@ -7,9 +7,10 @@
 import { canonicalUrl, MASTER_LANG } from "../src/content/routes.js";
 import type { ImagePreload, PageMeta, RenderInput } from "../src/render/types.js";
 
-/** Scripts every framed page runs: the service worker registration, the tag manager loader and the preview loader. */
-const SITE_SCRIPTS = ["sw-register", "gtm", "preview-loader"];
-/** The script that starts a page's other scripts once it has painted (src/client/entries/page-scripts.ts). */
+/**
+ * The script every framed page runs (src/client/entries/page-scripts.ts): it fades pictures in, runs
+ * the site-wide scripts bundled into it, and starts the page's islands once the page has painted.
+ */
 const PAGE_SCRIPTS = "page-scripts";
 const GTM_ID = "GTM-55LSDKV5";
 
@@ -38,12 +39,8 @@ function gtmNoscript(): string {
   return `<noscript><iframe src="https://www.googletagmanager.com/ns.html?id=${GTM_ID}" title="Google Tag Manager" height="0" width="0" style="display:none;visibility:hidden"></iframe></noscript>\n`;
 }
 
-/**
- * The modules a page runs (its islands, then the site-wide scripts and the page's own) and the
- * chunks they import, in a stable order. Redirect pages leave at once: no tag manager page view, no
- * worker registration for them.
- */
-function pageModules(assets: RenderInput["assets"], islands: string[], pageScripts: string[], withSiteScripts: boolean): { modules: string[]; chunks: string[] } {
+/** The modules a page's islands (and scripts of its own) need, and the chunks they import, in a stable order. */
+function pageModules(assets: RenderInput["assets"], islands: string[], pageScripts: string[]): { modules: string[]; chunks: string[] } {
   const modules = new Set<string>();
   const chunks = new Set<string>();
   for (const name of islands) {
@@ -52,8 +49,7 @@ function pageModules(assets: RenderInput["assets"], islands: string[], pageScrip
     modules.add(asset.src);
     asset.imports.forEach((i) => chunks.add(i));
   }
-  const siteScripts = withSiteScripts ? SITE_SCRIPTS.filter((name) => assets.scripts[name]) : [];
-  for (const name of [...siteScripts, ...pageScripts]) {
+  for (const name of pageScripts) {
     const asset = assets.scripts[name];
     if (!asset) throw new Error(`The page loads the script "${name}" but src/client/entries/${name}.ts was not bundled`);
     modules.add(asset.src);
@@ -115,13 +111,16 @@ export function renderDocument(parts: DocumentParts): string {
   );
   for (const css of assets.css) head.push(`<link rel="stylesheet" href="${esc(css)}">`);
 
-  const { modules, chunks } = pageModules(assets, islands, meta.scripts ?? [], !page.redirectTo);
-  if (modules.length) {
+  const { modules, chunks } = pageModules(assets, islands, meta.scripts ?? []);
+  // Redirect pages leave at once: no tag manager page view, no worker registration for them.
+  const siteScripts = !page.redirectTo;
+  if (modules.length || siteScripts) {
     const loader = assets.scripts[PAGE_SCRIPTS];
-    if (!loader) throw new Error(`The page loads scripts but src/client/entries/${PAGE_SCRIPTS}.ts, which starts them, was not bundled`);
+    if (!loader) throw new Error(`The page needs scripts but src/client/entries/${PAGE_SCRIPTS}.ts, which runs and starts them, was not bundled`);
     // The one script requested while the page loads; it starts the others after the first paint.
     // Low priority, so the stylesheet and the main image are fetched ahead of it on a slow connection.
-    head.push(`<script type="module" src="${esc(loader.src)}" fetchpriority="low" data-page-modules="${esc(modules.join(" "))}" data-page-chunks="${esc(chunks.join(" "))}"></script>`);
+    const attributes = [siteScripts ? " data-site-scripts" : "", modules.length ? ` data-page-modules="${esc(modules.join(" "))}"` : "", chunks.length ? ` data-page-chunks="${esc(chunks.join(" "))}"` : ""];
+    head.push(`<script type="module" src="${esc(loader.src)}" fetchpriority="low"${attributes.join("")}></script>`);
   }
   for (const ld of meta.jsonLd ?? []) head.push(jsonLdScript(ld));
 

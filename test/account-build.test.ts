@@ -78,8 +78,8 @@ describe("/account in a fixture build", () => {
     const closure = pageScriptUrls(html);
     let accountCode: string | undefined;
     let amplify: string | undefined;
-    // The site-wide preview loader also has an import() (of the editor's preview bundle): not the island's.
-    for (const url of closure.filter((u) => !/\/(preview-loader|sw-register|gtm|page-scripts)-[^/]+\.js$/.test(u))) {
+    // The site-wide loader also has import()s (the islands, the editor's preview bundle): not the island's.
+    for (const url of closure.filter((u) => !/\/page-scripts-[^/]+\.js$/.test(u))) {
       const lazy = (await readFile(join(dist, url), "utf8")).match(/import\("(\.\.?\/[^"]+\.js)"\)/)?.[1];
       // Relative to the importing file (an entry in /_islands/ or a chunk in /_islands/chunks/).
       if (lazy) [accountCode, amplify] = [url, new URL(lazy, `http://site${url}`).pathname];

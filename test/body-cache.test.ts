@@ -113,7 +113,7 @@ describe("the preview bundle at a fixed address", { timeout: 120_000 }, () => {
   it("is published when only preview code changed, pages untouched, and kept as it is otherwise", async () => {
     const previewFile = join(live.config.outDir, "_preview/preview.js");
     const before = await readFile(previewFile, "utf8");
-    const loader = (await readdir(join(live.config.outDir, "_islands"))).find((f) => f.startsWith("preview-loader-"));
+    const loader = (await readdir(join(live.config.outDir, "_islands"))).find((f) => f.startsWith("page-scripts-"));
     await edit("src/client/preview/dialogs.tsx", (t) => t.replace("Fetching preview", "Fetching your preview"));
     const result = await live.run();
     expect(result.published).toBe(true);
@@ -122,7 +122,7 @@ describe("the preview bundle at a fixed address", { timeout: 120_000 }, () => {
     expect(after).not.toBe(before);
     expect(after + (await readAllChunks(join(live.config.outDir, "_preview/chunks")))).toContain("Fetching your preview");
     // The loader every page carries is the same file: it imports the preview by its fixed address.
-    expect((await readdir(join(live.config.outDir, "_islands"))).find((f) => f.startsWith("preview-loader-"))).toBe(loader);
+    expect((await readdir(join(live.config.outDir, "_islands"))).find((f) => f.startsWith("page-scripts-"))).toBe(loader);
     expect((await live.run()).published).toBe(false);
   });
 });

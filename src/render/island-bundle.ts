@@ -7,7 +7,7 @@
  * Islands run on Preact in the browser: `react` and `react-dom` resolve to preact/compat (ISLAND_ALIAS).
  * React's browser chunk was 67 KB gzip and its parse and run were the pages' total blocking time in
  * Lighthouse; Preact's is about 5 KB. The server still renders with React and Preact hydrates that
- * markup (ids: src/client/island-id.ts). The site-wide scripts are a second esbuild run, and the
+ * markup (ids: src/client/island-id.ts). The plain scripts (the page loader, with the site-wide scripts in it) are a second esbuild run, and the
  * editor-only preview a third, without the alias: it renders the site's templates in the browser
  * with react-dom/server, which Preact does not stand in for (see PREVIEW_URL).
  */

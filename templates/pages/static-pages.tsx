@@ -45,7 +45,7 @@ export const serverError: Template = {
 };
 
 export const preview: Template = {
-  // The preview loader every page carries loads the preview bundle on this page (src/client/entries/preview-loader.ts).
+  // The preview loader every page carries loads the preview bundle on this page (src/client/site/preview-loader.ts).
   meta: () => ({ title: "Loading preview", noindex: true }),
   Body: () => (
     <div className="container section narrow">

@@ -1,7 +1,8 @@
 /**
- * Registers /sw.js (specification sections 1 and 4), the way gatsby-plugin-offline did:
+ * Registers /sw.js (specification sections 1 and 4), the way gatsby-plugin-offline did. Called by
+ * src/client/entries/page-scripts.ts once the page has loaded and painted:
  * - only over HTTPS or on localhost; otherwise logs that service workers need HTTPS;
- * - once the page has loaded, so installing the worker never delays the page itself;
+ * - after the load event, so installing the worker never delays the page itself;
  * - when an update installs while an older worker controls the page, the page is flagged as updated
  *   (`window.__nzfSwUpdated`, `<html data-sw-updated>`), so the next navigation loads the new build;
  *   and if resources of this page had failed to load (an old bundle gone after a deploy), it reloads;
@@ -26,18 +27,14 @@ const isOwnAsset = (url: string) => {
   }
 };
 
-window.addEventListener(
-  "error",
-  (event) => {
-    const target = event.target as (HTMLScriptElement & HTMLLinkElement) | null;
-    const url = target && (target.src || target.href);
-    if (url && isOwnAsset(url)) win.__nzfFailedResources = true;
-  },
-  true,
-);
+function onResourceError(event: Event): void {
+  const target = event.target as (HTMLScriptElement & HTMLLinkElement) | null;
+  const url = target && (target.src || target.href);
+  if (url && isOwnAsset(url)) win.__nzfFailedResources = true;
+}
 
 function failedEarlier(): boolean {
-  // Failures before this script ran show in resource timing (responseStatus: Chromium 109+).
+  // Failures before the listener was added show in resource timing (responseStatus: Chromium 109+).
   return performance
     .getEntriesByType("resource")
     .some((e) => isOwnAsset(e.name) && ((e as PerformanceResourceTiming & { responseStatus?: number }).responseStatus ?? 200) >= 400);
@@ -95,9 +92,13 @@ function register(): void {
     .catch((error: unknown) => console.error("Error during service worker registration:", error));
 }
 
-if (location.protocol !== "https:" && !LOCAL_HOSTS.includes(location.hostname)) {
-  console.error("Service workers can only be used over HTTPS, or on localhost for development");
-} else if (navigator.serviceWorker) {
+export function registerServiceWorker(): void {
+  if (location.protocol !== "https:" && !LOCAL_HOSTS.includes(location.hostname)) {
+    console.error("Service workers can only be used over HTTPS, or on localhost for development");
+    return;
+  }
+  if (!navigator.serviceWorker) return;
+  window.addEventListener("error", onResourceError, true);
   // After the load event (as gatsby-plugin-offline did): a first install starts the worker and
   // precaches the site's scripts and styles, which would otherwise compete with the page's own
   // first paint and largest image (Lighthouse counted it against LCP and total blocking time).
