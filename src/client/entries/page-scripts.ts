@@ -51,14 +51,7 @@ function start(): void {
   if (started) return;
   started = true;
   for (const type of FIRST_USE) document.removeEventListener(type, onFirstUse, true);
-  for (const [name, run] of siteScripts ? SITE_SCRIPTS : []) {
-    // One that fails must not stop the others or the islands.
-    try {
-      run();
-    } catch (error) {
-      console.error(`The ${name} failed; the page works without it, reload to try again.`, error);
-    }
-  }
+  // The islands first: a donor may be waiting on one.
   // The chunks the modules import, fetched alongside them rather than after them.
   for (const href of chunks) {
     const link = document.createElement("link");
@@ -69,6 +62,20 @@ function start(): void {
   for (const url of modules) {
     // A module that fails (a flaky connection) must not stop the others; say which one, for developers.
     import(/* @vite-ignore */ url).catch((error: unknown) => console.error(`The script ${url} could not be loaded; the page works without it, reload to try again.`, error));
+  }
+  // Then each site-wide script in a task of its own, so none of them adds to another's long task
+  // (Lighthouse's mobile run counts every task over 50 ms on its 4x slowed CPU). In one task with the
+  // above they made a 20-45 ms task on /calculate/; split (a variant of the built loader, 8 interleaved
+  // runs each), TBT median 50 ms fell to 24 ms.
+  for (const [name, run] of siteScripts ? SITE_SCRIPTS : []) {
+    setTimeout(() => {
+      // One that fails must not stop the others.
+      try {
+        run();
+      } catch (error) {
+        console.error(`The ${name} failed; the page works without it, reload to try again.`, error);
+      }
+    }, 0);
   }
 }
 
