@@ -6,13 +6,13 @@
  */
 import { canonicalUrl, MASTER_LANG } from "../src/content/routes.js";
 import type { ImagePreload, PageMeta, RenderInput } from "../src/render/types.js";
+import { GTM_ID } from "../src/client/site/tag-manager.js";
 
 /**
  * The script every framed page runs (src/client/entries/page-scripts.ts): it fades pictures in, runs
  * the site-wide scripts bundled into it, and starts the page's islands once the page has painted.
  */
 const PAGE_SCRIPTS = "page-scripts";
-const GTM_ID = "GTM-55LSDKV5";
 
 const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
 const esc = (text: string) => (/[&<>"]/.test(text) ? text.replace(/[&<>"]/g, (c) => ENTITIES[c]!) : text);
@@ -41,17 +41,14 @@ function gtmNoscript(): string {
 
 /** The modules a page's islands (and scripts of its own) need, and the chunks they import, in a stable order. */
 function pageModules(assets: RenderInput["assets"], islands: string[], pageScripts: string[]): { modules: string[]; chunks: string[] } {
+  const needed = [
+    ...islands.map((name) => ({ asset: assets.islands[name], missing: `The page uses the island "${name}" but src/client/islands/${name}.tsx was not bundled` })),
+    ...pageScripts.map((name) => ({ asset: assets.scripts[name], missing: `The page loads the script "${name}" but src/client/entries/${name}.ts was not bundled` })),
+  ];
   const modules = new Set<string>();
   const chunks = new Set<string>();
-  for (const name of islands) {
-    const asset = assets.islands[name];
-    if (!asset) throw new Error(`The page uses the island "${name}" but src/client/islands/${name}.tsx was not bundled`);
-    modules.add(asset.src);
-    asset.imports.forEach((i) => chunks.add(i));
-  }
-  for (const name of pageScripts) {
-    const asset = assets.scripts[name];
-    if (!asset) throw new Error(`The page loads the script "${name}" but src/client/entries/${name}.ts was not bundled`);
+  for (const { asset, missing } of needed) {
+    if (!asset) throw new Error(missing);
     modules.add(asset.src);
     asset.imports.forEach((i) => chunks.add(i));
   }
