@@ -103,7 +103,6 @@ export function renderDocument(parts: DocumentParts): string {
   head.push(
     `<link rel="manifest" href="/manifest.webmanifest">`,
     `<link rel="icon" href="/favicon.ico" sizes="32x32">`,
-    `<link rel="icon" href="/favicon.svg" type="image/svg+xml">`,
     `<link rel="apple-touch-icon" href="/apple-touch-icon.png">`,
   );
   for (const css of assets.css) head.push(`<link rel="stylesheet" href="${esc(css)}">`);

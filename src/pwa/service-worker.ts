@@ -32,9 +32,9 @@ import { exists, linkOrCopy, writeFileAtomic } from "../core/fs.js";
 import { hashFile } from "../render/bundle-cache.js";
 
 /** What the worker precaches, relative to the site root: island code, CSS, offline and 404 pages, app icons. */
-export const PRECACHE_PATTERNS = ["_islands/**/*.js", "_assets/*.css", "offline.html", "404.html", "manifest.webmanifest", "icons/*.png", "favicon.svg"];
+export const PRECACHE_PATTERNS = ["_islands/**/*.js", "_assets/*.css", "offline.html", "404.html", "manifest.webmanifest", "icons/*.png"];
 /** The same patterns for picking the candidates to link into the precache view. */
-const CANDIDATE = /^(_islands\/.+\.js|_assets\/[^/]+\.css|offline\.html|404\.html|manifest\.webmanifest|icons\/[^/]+\.png|favicon\.svg)$/;
+const CANDIDATE = /^(_islands\/.+\.js|_assets\/[^/]+\.css|offline\.html|404\.html|manifest\.webmanifest|icons\/[^/]+\.png)$/;
 /** Names with a content hash change whenever their content does: they need no revision. */
 const HASHED = /^_(islands|assets)\//;
 const MAX_PRECACHE_BYTES = 5 * 1024 * 1024;
