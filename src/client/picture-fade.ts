@@ -12,16 +12,18 @@
  */
 const PICTURE = ".nzf-picture";
 
-function loaded(img: Element): void {
+function loaded(img: Element, failed = false): void {
   const picture = img.closest(PICTURE);
   if (!picture) return;
   picture.classList.remove("nzf-pending");
   picture.classList.add("nzf-loaded");
+  // A broken image is shown too (its alternative text), without the placeholder behind it.
+  if (failed) picture.classList.add("nzf-broken");
 }
 
 function onLoadOrError(event: Event): void {
   const target = event.target;
-  if (target instanceof HTMLImageElement && target.classList.contains("nzf-image")) loaded(target);
+  if (target instanceof HTMLImageElement && target.classList.contains("nzf-image")) loaded(target, event.type === "error");
 }
 
 export function fadePictures(): void {
@@ -31,7 +33,7 @@ export function fadePictures(): void {
   // A module script runs once the document is parsed, so every picture is here. Images finished
   // already are marked in this same frame, so they never blink.
   for (const img of document.querySelectorAll<HTMLImageElement>("img.nzf-image")) {
-    if (img.complete) loaded(img);
+    if (img.complete) loaded(img, img.naturalWidth === 0);
     else img.closest(PICTURE)?.classList.add("nzf-pending");
   }
 }

@@ -84,6 +84,11 @@ describe("the picture fade", () => {
       await route.continue();
     });
     const page = await context.newPage();
+    // Every transition that starts, by the class of the element it runs on.
+    await page.addInitScript(() => {
+      const started: string[] = ((window as unknown as { transitions: string[] }).transitions = []);
+      document.addEventListener("transitionrun", (event) => started.push((event.target as Element).className), true);
+    });
     // Not "load": that waits for the held image.
     await page.goto(server.url + "/", { waitUntil: "domcontentloaded" });
     const states = () =>
@@ -106,6 +111,31 @@ describe("the picture fade", () => {
     await expect.poll(async () => (await states()).filter((s) => !s.loaded).length, { timeout: 10_000 }).toBe(0);
     expect((await states()).some((s) => s.pending)).toBe(false);
     await expect.poll(async () => (await states()).every((s) => s.opacity === "1"), { timeout: 5_000 }).toBe(true);
+    // One fade a picture that was still loading, on its image; the placeholder under it never animates
+    // (two compositor animations a picture cost the home page a long task on a slow phone).
+    const transitions = await page.evaluate(() => (window as unknown as { transitions: string[] }).transitions);
+    expect(transitions.filter((c) => c.includes("nzf-image")).length).toBe(waiting.filter((s) => !s.main).length);
+    expect(transitions.filter((c) => c.includes("nzf-placeholder"))).toEqual([]);
+    expect(await page.$$eval(".nzf-placeholder", (els) => els.map((el) => getComputedStyle(el).display))).not.toContain("none");
+    await context.close();
+  });
+
+  it("an image that fails drops its placeholder, so its alternative text shows on the plain background", async () => {
+    const context = await isolatedContext(browser, { viewport: { width: 1280, height: 900 } });
+    await context.route(/\/_images\/.+\.(webp|avif|jpe?g|png)$/, (route) => route.fulfill({ status: 404, body: "" }));
+    const page = await context.newPage();
+    await page.goto(server.url + "/", { waitUntil: "load" });
+    const pictures = () =>
+      page.$$eval(".nzf-picture:has(.nzf-placeholder)", (els) =>
+        els.map((p) => ({
+          broken: p.classList.contains("nzf-broken"),
+          placeholder: getComputedStyle(p.querySelector(".nzf-placeholder")!).display,
+          image: getComputedStyle(p.querySelector(".nzf-image")!).opacity,
+        })),
+      );
+    await expect.poll(async () => (await pictures()).filter((p) => p.broken).length, { timeout: 10_000 }).toBeGreaterThan(0);
+    // Shown (after its fade), with no placeholder behind it.
+    await expect.poll(async () => (await pictures()).filter((p) => p.broken).every((p) => p.placeholder === "none" && p.image === "1"), { timeout: 5_000 }).toBe(true);
     await context.close();
   });
 });
