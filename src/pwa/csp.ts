@@ -76,8 +76,9 @@ export function cspDirectives(input: CspInput = {}): [string, string[]][] {
     ["default-src", ["'self'"]],
     ["script-src", unique(["'self'", ...(input.scriptHashes ?? []).sort(), ...STRIPE.script, ...GTM.script, ...PRISMIC.script])],
     ["style-src", unique(["'self'", ...(input.styleHashes ?? []).sort()])],
-    // React renders the blurred image placeholders as style attributes (background-image: data URL).
-    // Attribute styles cannot run code; allowing them does not weaken script protection.
+    // Style attributes: the tag manager's no-JavaScript iframe carries one, and scripts that insert
+    // elements of their own (Stripe.js's payment overlays, tags in the container) set them. Attribute
+    // styles cannot run code; allowing them does not weaken script protection.
     ["style-src-attr", ["'unsafe-inline'"]],
     ["img-src", unique(["'self'", "data:", ...PRISMIC.img, ...GTM.img])],
     ["font-src", ["'self'"]],
