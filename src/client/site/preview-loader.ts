@@ -3,8 +3,8 @@
  * src/client/entries/page-scripts.ts). It imports the preview bundle (React, the templates, the
  * dialogs) only when the Prismic preview cookie is set or on the resolver page /preview/.
  */
-const PREVIEW_COOKIE_NAME = "io.prismic.preview";
-const PREVIEW_COOKIE = /(?:^|;\s*)io\.prismic\.preview=[^;]/;
+import { PREVIEW_COOKIE_NAME, readCookie } from "../../preview/cookies.js";
+
 /**
  * The preview bundle's fixed address (PREVIEW_URL in src/render/island-bundle.ts), imported by URL
  * rather than bundled: the pages' loader then stays the same file when preview code changes.
@@ -28,7 +28,7 @@ export async function hasPreviewCookie(store: CookieReader | null = (globalThis 
       // A cookieStore that refuses (an opaque origin): fall back to the synchronous read below.
     }
   }
-  return PREVIEW_COOKIE.test(document.cookie);
+  return Boolean(readCookie(document.cookie, PREVIEW_COOKIE_NAME));
 }
 
 function loadPreview(): void {
