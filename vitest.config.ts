@@ -8,6 +8,8 @@ export default defineConfig({
   test: {
     include: ["src/**/*.test.{ts,tsx}", "test/**/*.test.{ts,tsx}"],
     environment: "node",
+    // Finds or unpacks Chromium once, before the workers start (test/support/chromium-path.ts).
+    globalSetup: ["test/support/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // Two cores: run files in parallel but not more than the machine has.

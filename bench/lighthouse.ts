@@ -18,6 +18,7 @@
  * blocked (no internet here), which is what a donor with a blocker sees.
  */
 import { existsSync } from "node:fs";
+import { resolveChromium } from "../test/support/chromium-path.js";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -63,10 +64,8 @@ export interface LighthouseOptions {
   control?: boolean;
 }
 
-function chromePath(explicit?: string): string {
-  const found = [explicit, process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].find((p) => p && existsSync(p));
-  if (!found) throw new Error("No Chromium found for Lighthouse: install it (`apt-get install chromium`) or set CHROMIUM_PATH.");
-  return found;
+async function chromePath(explicit?: string): Promise<string> {
+  return explicit && existsSync(explicit) ? explicit : resolveChromium();
 }
 
 // Dynamic imports through a variable: the project type-checks and bundles without lighthouse installed.
@@ -94,7 +93,7 @@ export async function runLighthouse(options: LighthouseOptions): Promise<Lightho
   const rules = parseHeadersFile(await readFile(join(options.distDir, "_headers"), "utf8").catch(() => ""));
   const server = await startStaticServer({ root: options.distDir, headers: (path) => headersFor(rules, path) });
   const chrome = await launcher.launch({
-    chromePath: chromePath(options.chromePath),
+    chromePath: await chromePath(options.chromePath),
     chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--disable-background-networking"],
   });
   const controlDir = options.control ? await mkdtemp(join(tmpdir(), "nzf-lh-control-")) : null;

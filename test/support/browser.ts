@@ -1,28 +1,22 @@
 /**
- * Real Chromium for browser tests, driven by playwright-core. It looks for the browser in
- * CHROMIUM_PATH, then Debian's /usr/bin/chromium, then Playwright's own download. When none is
- * found the error says how to install one.
+ * Real Chromium for browser tests, driven by playwright-core. The browser is the one
+ * test/support/chromium-path.ts finds: CHROMIUM_PATH, a system Chromium, or the one installed
+ * with the project (@sparticuz/chromium).
  */
-import { existsSync } from "node:fs";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-
-const CANDIDATES = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].filter(Boolean) as string[];
-
-export function findChromium(): string | undefined {
-  return CANDIDATES.find((path) => existsSync(path));
-}
+import { resolveChromium } from "./chromium-path.js";
 
 // The flags keep Chromium from reaching the internet (this machine has none) and run it as root.
 const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"];
 
 export async function launchBrowser(): Promise<Browser> {
-  const executablePath = findChromium();
+  const executablePath = await resolveChromium();
   try {
     return await chromium.launch({ executablePath, args: ARGS, headless: true });
   } catch (error) {
     throw new Error(
-      `Could not start Chromium (${executablePath ?? "no executable found"}). Install it: on Debian \`apt-get install chromium\`, ` +
-        `elsewhere \`npx playwright install chromium\`, or set CHROMIUM_PATH. Cause: ${(error as Error).message}`,
+      `Could not start Chromium (${executablePath}). Set CHROMIUM_PATH to a working Chromium or run \`npm ci\` ` +
+        `to reinstall the bundled one. Cause: ${(error as Error).message}`,
     );
   }
 }
