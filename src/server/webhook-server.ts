@@ -131,9 +131,17 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
   server.requestTimeout = 30_000;
 
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    server.once("error", (error: NodeJS.ErrnoException) => {
+      const where = `${options.host ?? "127.0.0.1"}:${options.port}`;
+      const why = error.code === "EADDRINUSE" ? "another process uses that port" : error.code === "EADDRNOTAVAIL" ? "that address is not one of this machine's" : error.message;
+      reject(new NzfError("CONFIG_INVALID", `The webhook server could not listen on ${where}: ${why}.`, {
+        subject: where,
+        hint: "Choose another --port (NZF_WEBHOOK_PORT), or an address of this machine for --host (NZF_WEBHOOK_HOST).",
+        cause: error,
+      }));
+    });
     server.listen(options.port, options.host ?? "127.0.0.1", () => {
-      server.off("error", reject);
+      server.removeAllListeners("error");
       resolve();
     });
   });
