@@ -6,8 +6,8 @@
  */
 import { NzfError } from "./errors.js";
 import { buildConfigFrom, type BuildConfig } from "./config.js";
-import { describeSource, flagAttribute, flagName, given, OPTIONS, readOptions, text, type CommandName, type OptionSpec, type OptionValue, type OptionValues } from "./options.js";
-import { resolveAuthConfig } from "../auth/config.js";
+import { describeSource, flagAttribute, flagName, given, OPTIONS, readOptions, text, type CommandName, type OptionGroup, type OptionKey, type OptionSpec, type OptionValue, type OptionValues } from "./options.js";
+import { authOptionsFromEnv, resolveAuthConfig } from "../auth/config.js";
 import type { PublicAuthConfig } from "../auth/types.js";
 import { readPaymentsBuildConfig, type PaymentsBuildConfig } from "../payments/config.js";
 import type { WebhookConfig } from "../server/webhook-server.js";
@@ -51,22 +51,16 @@ export function resolveSettings(command: CommandName, flags: Record<string, unkn
   return { command, build, publicConfig: publicConfigFrom(values), ...(watch ? { watch } : {}), ...(webhook ? { webhook } : {}) };
 }
 
-/** Accounts and payments, validated by their own modules (which name the variables). */
+/**
+ * Accounts and payments, validated by their own modules (src/auth/config.ts, src/payments/config.ts),
+ * which read them by variable name and name the variable in their errors; these settings have no flag.
+ */
 export function publicConfigFrom(values: OptionValues): PublicConfig {
-  const secure = text(values, "cookieSecure");
+  const byVariable = (group: OptionGroup) =>
+    Object.fromEntries((OPTIONS as readonly OptionSpec[]).filter((s) => s.group === group).map((s) => [s.env![0]!, text(values, s.key as OptionKey)]));
   return {
-    auth: resolveAuthConfig({
-      region: text(values, "cognitoRegion"),
-      userPoolId: text(values, "cognitoUserPoolId"),
-      userPoolClientId: text(values, "cognitoClientId"),
-      identityPoolId: text(values, "cognitoIdentityPoolId"),
-      userPoolEndpoint: text(values, "cognitoEndpoint"),
-      cookieDomain: text(values, "cookieDomain"),
-      sameSite: text(values, "cookieSameSite"),
-      secure: secure === undefined ? undefined : !/^(0|false|no|off)$/i.test(secure),
-      authFlowType: text(values, "authFlow"),
-    }),
-    payments: readPaymentsBuildConfig({ PAYMENTS_API_URL: text(values, "paymentsApiUrl"), STRIPE_PUBLISHABLE_KEY: text(values, "stripePublishableKey") }),
+    auth: resolveAuthConfig(authOptionsFromEnv(byVariable("accounts"))),
+    payments: readPaymentsBuildConfig(byVariable("payments")),
   };
 }
 
