@@ -5,7 +5,7 @@
  * error is the island's; hostile links, a missing title and a missing uid are warnings naming the
  * document, type and field, and no page ships a javascript: URL or an empty <h1>.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { PrismicDocument } from "@prismicio/client";
@@ -13,6 +13,7 @@ import { createFixture, PROJECT_ROOT, type Fixture } from "./support/build-fixtu
 import { copyProject, type ProjectCopy } from "./support/project-copy.js";
 import { readSnapshot, writeSnapshot, type Snapshot } from "../src/content/snapshot.js";
 import { NzfAggregateError, NzfError } from "../src/core/errors.js";
+import { isCI } from "../src/core/warnings.js";
 
 const fixtures: Fixture[] = [];
 const copies: ProjectCopy[] = [];
@@ -85,6 +86,38 @@ describe("a template that throws", () => {
   it("and in render workers", async () => {
     const f = await fixture(copy.root);
     expectNamed(await failureOf(f.run({ renderPoolMinPages: 1 })));
+  });
+});
+
+describe("a stylesheet with a syntax error", () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
+  it("is a warning naming file and line at a desk, and stops the build in CI", async () => {
+    const copy = await projectCopy();
+    const file = join(copy.root, "templates/styles/site.css");
+    const source = await readFile(file, "utf8");
+    const line = source.split("\n").length;
+    await writeFile(file, `${source}.broken { color: red;\n`);
+
+    vi.stubEnv("CI", "");
+    const desk = await fixture(copy.root);
+    await desk.run();
+    const warnings = desk.logger.lines.filter((l) => l.level === "warn" && l.label === "styles").map((l) => l.message);
+    expect(warnings).toEqual([`[STYLESHEET_INVALID] templates/styles/site.css:${line + 1}:1: Expected "}" to go with "{"; The unbalanced "{" is here templates/styles/site.css:${line}:9`]);
+
+    vi.stubEnv("CI", "true");
+    const ci = await fixture(copy.root);
+    const [failure] = await failureOf(ci.run());
+    expect(failure!.code).toBe("STYLESHEET_INVALID");
+    expect(failure!.message).toContain(`templates/styles/site.css:${line}:9`);
+    await expect(readFile(join(ci.config.outDir, "index.html"))).rejects.toThrow();
+  });
+
+  it("CI counts as set unless empty, 0 or false", () => {
+    expect([undefined, "", "0", "false", "FALSE"].map((CI) => isCI({ CI }))).toEqual([false, false, false, false, false]);
+    expect(["true", "1", "yes", "woodpecker"].map((CI) => isCI({ CI }))).toEqual([true, true, true, true]);
   });
 });
 

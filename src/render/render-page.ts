@@ -93,5 +93,6 @@ export function renderError(page: PageEntry, failure: RenderFailure, cause?: unk
   const hint = failure.at
     ? `Fix ${failure.at.file} line ${failure.at.line}: the template must render this document as it is (empty or unexpected fields included). The document itself is not at fault.`
     : undefined;
-  return new NzfError("RENDER_FAILED", `${where} threw while rendering ${about} for ${page.path}: ${failure.message}`, { subject: page.file, cause, hint });
+  // With the template's line known, the message says all the error did: its bundle stack would only repeat it.
+  return new NzfError("RENDER_FAILED", `${where} threw while rendering ${about} for ${page.path}: ${failure.message}`, { subject: page.file, cause: failure.at ? undefined : cause, hint });
 }
