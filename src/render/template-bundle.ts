@@ -12,7 +12,7 @@ import { pathToFileURL } from "node:url";
 import { compileError } from "./compile-errors.js";
 import { CHANGED_DURING_BUILD, hashInputsAfterBuild, startBundle, writeBundleRecord } from "./bundle-cache.js";
 import type { PageBody, PageFrame, RenderInput, RenderOutput } from "./types.js";
-import { exists } from "../core/fs.js";
+import { exists, writeFileAtomic } from "../core/fs.js";
 import { runEsbuild, type BundlerContexts } from "./bundler-contexts.js";
 import { authStandIn } from "./auth-stand-in.js";
 import type { Plugin } from "esbuild";
@@ -104,8 +104,9 @@ export async function compileNodeModule(
   const hash = createHash("sha1").update(code).digest("hex").slice(0, 12);
   const file = join(dir, `${name}-${hash}.mjs`);
   await mkdir(dir, { recursive: true });
-  // The map is written first: a module on disk always has its map.
-  if (map && !(await exists(`${file}.map`))) await writeFile(`${file}.map`, projectRelativeMap(map.text, dirname(map.path), root));
+  // The map is written first, so a module on disk has its map; and always, since a comment-only
+  // edit moves lines without changing the module's code (nor its name).
+  if (map) await writeFileAtomic(`${file}.map`, projectRelativeMap(map.text, dirname(map.path), root));
   if (!(await exists(file))) await writeFile(file, code);
   const inputs = await hashInputsAfterBuild(root, Object.keys(result.metafile!.inputs), start);
   const imports: Record<string, string[]> = {};

@@ -5,7 +5,7 @@
  * the build names `templates/pages/x.tsx:49:7` instead of a line of a bundle. Nothing is read
  * until a page fails: source maps cost nothing when every page renders. Runs in render workers too.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { SourceMap } from "node:module";
 import { fileURLToPath } from "node:url";
 
@@ -18,15 +18,23 @@ export interface SourceLocation {
 
 const maps = new Map<string, SourceMap | null>();
 
+/** The module's map, by its modification time: a comment-only edit rewrites the map of an unchanged module. */
 function mapFor(moduleFile: string): SourceMap | null {
-  let map = maps.get(moduleFile);
+  const mapFile = `${moduleFile}.map`;
+  let key: string;
+  try {
+    key = `${mapFile}@${statSync(mapFile).mtimeMs}`;
+  } catch {
+    return null;
+  }
+  let map = maps.get(key);
   if (map === undefined) {
     try {
-      map = new SourceMap(JSON.parse(readFileSync(`${moduleFile}.map`, "utf8")));
+      map = new SourceMap(JSON.parse(readFileSync(mapFile, "utf8")));
     } catch {
       map = null;
     }
-    maps.set(moduleFile, map);
+    maps.set(key, map);
   }
   return map;
 }
