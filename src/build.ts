@@ -30,6 +30,7 @@ import { previewPublicEnv } from "./preview/public-config.js";
 import { createSecretScan } from "./publish/secret-scan.js";
 import { exists, identityOf } from "./core/fs.js";
 import { stat } from "node:fs/promises";
+import { isCI, reportWarnings } from "./core/warnings.js";
 
 export interface BuildDeps {
   logger: Logger;
@@ -47,6 +48,8 @@ export interface BuildDeps {
   memoizeFrames?: boolean;
   /** esbuild contexts kept between builds by a long-running caller (watch mode), which disposes them. */
   bundlers?: BundlerContexts;
+  /** Source warnings (the stylesheet's) stop the build; default: when the CI variable is set (src/core/warnings.ts). */
+  strictWarnings?: boolean;
 }
 
 export interface BuildResult {
@@ -197,7 +200,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   const bundles = Promise.all([
     stage("islands", () => bundleClient(browser)),
     stage("templates", () => loadTemplates(config.root, config.workDir, deps.bundlers)),
-    stage("styles", () => buildStylesheet(config.root, config.workDir)),
+    stage("styles", () => buildStylesheet(config.root, config.workDir, { logger, strict: deps.strictWarnings ?? isCI() })),
   ]);
   // Awaited below; an error that stops the build earlier (the content's) makes these moot.
   previewBuild.catch(() => undefined);
@@ -208,6 +211,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   // otherwise parse the snapshot on the way to the first page of a developer's edit.
   const content = (warmed && isOneShot(deps) && (await stage("content", () => plannedByWorker(config, deps, warmed)))) || (await plannedHere(config, deps, stage));
   const { plan, origin } = content;
+  reportWarnings(logger, "content", plan.problems);
   const { pages } = plan;
   // With no record of this folder, every page is rendered: start the render workers now (if not
   // started already), so their start-up (reading the snapshot, loading React) overlaps the stages below.

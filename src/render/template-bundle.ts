@@ -7,12 +7,12 @@
 import { createHash, randomUUID } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { NzfError } from "../core/errors.js";
+import { compileError } from "./compile-errors.js";
 import { CHANGED_DURING_BUILD, hashInputsAfterBuild, startBundle, writeBundleRecord } from "./bundle-cache.js";
 import type { PageBody, PageFrame, RenderInput, RenderOutput } from "./types.js";
-import { exists } from "../core/fs.js";
+import { exists, writeFileAtomic } from "../core/fs.js";
 import { runEsbuild, type BundlerContexts } from "./bundler-contexts.js";
 import { authStandIn } from "./auth-stand-in.js";
 import type { Plugin } from "esbuild";
@@ -65,7 +65,7 @@ export async function compileNodeModule(
   const previous = start.reusable;
   // The plugins and whether packages are bundled are part of the key: a bundle made another way is
   // not reused even when no input changed. A record from before import graphs were kept is compiled again.
-  const variant = [...plugins.map((p) => p.name), ...(options.bundlePackages ? ["packages bundled"] : [])];
+  const variant = [...plugins.map((p) => p.name), ...(options.bundlePackages ? ["packages bundled"] : []), "source map"];
   if (previous?.result.imports && JSON.stringify(previous.result.variant ?? null) === JSON.stringify(variant) && (await exists(previous.result.file))) {
     const { file, hash, imports } = previous.result;
     return { file, hash, sources: sourcesOf(previous.inputs, imports), cached: true };
@@ -89,17 +89,24 @@ export async function compileNodeModule(
       metafile: true,
       logLevel: "silent",
       define: { "process.env.NODE_ENV": '"production"' },
+      // A map beside the module (no comment in it, so Node never loads it): a page that fails to
+      // render is named by template file and line (src/render/template-errors.ts).
+      sourcemap: "external",
+      sourcesContent: false,
+      outfile: join(dir, `${name}.mjs`),
       plugins,
     });
   } catch (error) {
-    const messages = (error as { errors?: { text: string; location?: { file: string; line: number; column: number } }[] }).errors ?? [];
-    const detail = messages.map((m) => `${m.location ? `${m.location.file}:${m.location.line}:${m.location.column}: ` : ""}${m.text}`).join("\n  ");
-    throw new NzfError("TEMPLATE_BUNDLE_FAILED", `${what} did not compile:\n  ${detail || String(error)}`, { cause: error });
+    throw compileError(error, what, "TEMPLATE_BUNDLE_FAILED");
   }
-  const code = result.outputFiles![0]!.contents;
+  const code = result.outputFiles!.find((f) => f.path.endsWith(".mjs"))!.contents;
+  const map = result.outputFiles!.find((f) => f.path.endsWith(".map"));
   const hash = createHash("sha1").update(code).digest("hex").slice(0, 12);
   const file = join(dir, `${name}-${hash}.mjs`);
   await mkdir(dir, { recursive: true });
+  // The map is written first, so a module on disk has its map; and always, since a comment-only
+  // edit moves lines without changing the module's code (nor its name).
+  if (map) await writeFileAtomic(`${file}.map`, projectRelativeMap(map.text, dirname(map.path), root));
   if (!(await exists(file))) await writeFile(file, code);
   const inputs = await hashInputsAfterBuild(root, Object.keys(result.metafile!.inputs), start);
   const imports: Record<string, string[]> = {};
@@ -110,6 +117,13 @@ export async function compileNodeModule(
   }
   await writeBundleRecord(recordFile, { inputs, result: { file, hash, imports, variant } });
   return { file, hash, sources: sourcesOf(inputs, imports), cached: false };
+}
+
+/** The map with its sources relative to the project (esbuild writes them relative to the module's folder), as errors name them. */
+function projectRelativeMap(text: string, mapDir: string, root: string): string {
+  const map = JSON.parse(text) as { sources: string[] };
+  map.sources = map.sources.map((source) => relative(root, resolve(mapDir, source)).split("\\").join("/"));
+  return JSON.stringify(map);
 }
 
 function sourcesOf(hashes: Record<string, string>, imports: Record<string, string[]>): NodeModuleBundle["sources"] {
