@@ -23,7 +23,8 @@ import { changedDependencies, isAffected, type ContentState } from "./render/dep
 import { readBuildRecord, writeBuildRecord, type BuildRecord } from "./publish/incremental.js";
 import { discardOutput, listPublishedFiles, publishOutput } from "./publish/publish.js";
 import { createSiteOutput } from "./publish/site-output.js";
-import { chooseTarget, readOutputState } from "./publish/versions.js";
+import { chooseTarget, guardOutput, readOutputState } from "./publish/versions.js";
+import { lockOutput } from "./publish/output-lock.js";
 import { preloadServiceWorkerTools } from "./pwa/service-worker.js";
 import { siteFilesKey, toolBuildId, writeSiteFiles } from "./render/site-files.js";
 import { previewPublicEnv } from "./preview/public-config.js";
@@ -47,6 +48,8 @@ export interface BuildDeps {
   memoizeFrames?: boolean;
   /** esbuild contexts kept between builds by a long-running caller (watch mode), which disposes them. */
   bundlers?: BundlerContexts;
+  /** How long to wait for another build writing the same output folder (default in src/publish/output-lock.ts). */
+  lockWaitMs?: number;
 }
 
 export interface BuildResult {
@@ -172,7 +175,21 @@ async function plannedByWorker(config: BuildConfig, deps: BuildDeps, warmed: Cac
   return { name: warmed.name, plan, origin, loadGraph, inWorker: true };
 }
 
+/**
+ * One build at a time per output folder: the lock is held from before the published state and the
+ * build record are read until the new version is published and recorded (src/publish/output-lock.ts).
+ */
 export async function build(config: BuildConfig, deps: BuildDeps): Promise<BuildResult> {
+  guardOutput(config.outDir);
+  const lock = await lockOutput(config.outDir, { logger: deps.logger, waitMs: deps.lockWaitMs });
+  try {
+    return await buildHoldingLock(config, deps);
+  } finally {
+    lock.release();
+  }
+}
+
+async function buildHoldingLock(config: BuildConfig, deps: BuildDeps): Promise<BuildResult> {
   const started = performance.now();
   const stages: Record<string, number> = {};
   const stage = async <T>(name: string, run: () => Promise<T>): Promise<T> => {

@@ -66,6 +66,10 @@ export const ERROR_CATALOGUE = {
   ISLAND_PROPS_INVALID: { kind: "bug", hint: "Island props must be plain JSON data. This is a bug in the template: report it." },
   // Publish (NZF7xx)
   PUBLISH_FAILED: { kind: "input", hint: "The new site could not be moved into place; the previous site is untouched. Check disk space and permissions." },
+  OUTPUT_LOCKED: {
+    kind: "input",
+    hint: "Another build is writing this output folder. Wait for it to finish (or stop it), then run again; a lock left by a build that died is taken over by itself.",
+  },
   OUTPUT_NOT_OURS: {
     kind: "input",
     hint: "Choose a new or empty folder with --out (nzf-build makes it a link to the published version), or move the files there elsewhere first.",
