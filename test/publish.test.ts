@@ -12,6 +12,7 @@ import { createSiteOutput } from "../src/publish/site-output.js";
 import { discardOutput, listPublishedFiles, publishOutput } from "../src/publish/publish.js";
 import { chooseTarget, readOutputState, versionsDirFor } from "../src/publish/versions.js";
 import { NzfError } from "../src/core/errors.js";
+import { startStaticServer } from "../src/server/static-server.js";
 
 let root: string;
 let outDir: string;
@@ -153,5 +154,21 @@ describe("output folders the tool did not make", () => {
     const state = readOutputState(outDir);
     expect(await readlink(outDir)).toBe(published);
     expect(state.currentId).toBe(published.split("/").at(-1));
+  });
+});
+
+describe("serving the output folder", () => {
+  it("the static server follows each publish without a restart (it serves through the link)", async () => {
+    await publish(site(1));
+    const server = await startStaticServer({ root: outDir, host: "127.0.0.1", port: 0 });
+    try {
+      expect(await (await fetch(`${server.url}/`)).text()).toBe("home v1");
+      await publish(site(2));
+      expect(await (await fetch(`${server.url}/`)).text()).toBe("home v2");
+      expect(await (await fetch(`${server.url}/case/c2/`)).text()).toBe("case 2");
+      expect((await fetch(`${server.url}/case/c1/`)).status).toBe(404);
+    } finally {
+      await server.stop();
+    }
   });
 });
