@@ -5,7 +5,7 @@
  * output folders the tool did not make.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rename, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { tmpdir } from "node:os";
 import { createSiteOutput } from "../src/publish/site-output.js";
@@ -145,15 +145,20 @@ describe("output folders the tool did not make", () => {
     expect(await contentOf(join(versionsDirFor(outDir), moved))).toEqual(old);
   });
 
-  it("puts the link back when a build died between the two renames of that first publish", async () => {
+  it("puts the link back when a build died between the two renames of that first publish, and only then", async () => {
+    await mkdir(outDir);
     await publish(site(1));
-    await publish(site(2));
     const published = await readlink(outDir);
     // As a kill between moving the old folder away and renaming the link into place leaves it.
-    await rename(outDir, join(root, "gone"));
+    await rm(outDir);
     const state = readOutputState(outDir);
     expect(await readlink(outDir)).toBe(published);
     expect(state.currentId).toBe(published.split("/").at(-1));
+    // A link deleted by hand later (to build afresh) stays deleted: the next build starts from nothing.
+    await publish(site(2));
+    await rm(outDir);
+    expect(readOutputState(outDir).currentId).toBeNull();
+    await expect(lstat(outDir)).rejects.toThrow(/ENOENT/);
   });
 });
 

@@ -125,9 +125,11 @@ export function readOutputState(outDir: string): OutputState {
     info = null;
   }
   if (info === null) {
-    const newest = listVersions(versionsDir).filter((id) => readManifest(versionsDir, id)).at(-1);
-    if (newest) {
-      swapLink(outDir, newest);
+    // Only a move cut short: the newest version was made from the older folder moved aside (v0-…).
+    // A link deleted by hand (to build afresh, say) is not put back.
+    const newest = readManifest(versionsDir, listVersions(versionsDir).filter((id) => readManifest(versionsDir, id)).at(-1) ?? null);
+    if (newest?.base?.startsWith("v0-") && existsSync(join(versionsDir, newest.base))) {
+      swapLink(outDir, newest.id);
       info = lstatSync(outDir);
     }
   }
