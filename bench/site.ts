@@ -136,8 +136,8 @@ export async function benchSite(options: SiteBenchOptions): Promise<void> {
       // Removed after the runs: deleting 2,000 files makes the disk slow for a while after.
       emptied.push(out);
     }
-    // The folder of spare files a build may leave beside its output goes too (src/publish/spares.ts).
-    for (const out of emptied) for (const dir of [out, `${out}.spare`]) await rm(dir, { recursive: true, force: true });
+    // The output folder is a link to a version beside it (src/publish/versions.ts): both go.
+    for (const out of emptied) for (const dir of [out, `${out}.versions`]) await rm(dir, { recursive: true, force: true });
     const inMemoryNote = memory ? `; into an empty folder in memory (${memory}): ${spread(intoEmptyMemory)}` : "";
     print(`site    build from cache by the CLI (a new process), into an empty folder: ${spread(intoEmpty)}${inMemoryNote}; into the published site, every page rendered again: ${spread(intoPublished)}`);
 

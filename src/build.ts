@@ -21,10 +21,11 @@ import { renderAndWrite, rendersInWorkers, type RenderedPage } from "./render/re
 import { planInWorker, warmRenderWorkers } from "./render/render-pool.js";
 import { changedDependencies, isAffected, type ContentState } from "./render/dependencies.js";
 import { readBuildRecord, writeBuildRecord, type BuildRecord } from "./publish/incremental.js";
-import { discardStaging, listPublishedFiles, publishOutput, recoverInterruptedPublish, stagingDirFor } from "./publish/publish.js";
+import { discardOutput, listPublishedFiles, publishOutput } from "./publish/publish.js";
 import { createSiteOutput } from "./publish/site-output.js";
+import { chooseTarget, guardOutput, readOutputState } from "./publish/versions.js";
+import { lockOutput } from "./publish/output-lock.js";
 import { preloadServiceWorkerTools } from "./pwa/service-worker.js";
-import { SpareFiles, spareDirFor } from "./publish/spares.js";
 import { siteFilesKey, toolBuildId, writeSiteFiles } from "./render/site-files.js";
 import { previewPublicEnv } from "./preview/public-config.js";
 import { createSecretScan } from "./publish/secret-scan.js";
@@ -50,6 +51,8 @@ export interface BuildDeps {
   bundlers?: BundlerContexts;
   /** Source warnings (the stylesheet's) stop the build; default: when the CI variable is set (src/core/warnings.ts). */
   strictWarnings?: boolean;
+  /** How long to wait for another build writing the same output folder (default in src/publish/output-lock.ts). */
+  lockWaitMs?: number;
 }
 
 export interface BuildResult {
@@ -175,7 +178,21 @@ async function plannedByWorker(config: BuildConfig, deps: BuildDeps, warmed: Cac
   return { name: warmed.name, plan, origin, loadGraph, inWorker: true };
 }
 
+/**
+ * One build at a time per output folder: the lock is held from before the published state and the
+ * build record are read until the new version is published and recorded (src/publish/output-lock.ts).
+ */
 export async function build(config: BuildConfig, deps: BuildDeps): Promise<BuildResult> {
+  guardOutput(config.outDir);
+  const lock = await lockOutput(config.outDir, { logger: deps.logger, waitMs: deps.lockWaitMs });
+  try {
+    return await buildHoldingLock(config, deps);
+  } finally {
+    lock.release();
+  }
+}
+
+async function buildHoldingLock(config: BuildConfig, deps: BuildDeps): Promise<BuildResult> {
   const started = performance.now();
   const stages: Record<string, number> = {};
   const stage = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
@@ -186,11 +203,12 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   };
   const { logger } = deps;
   const recordFile = join(config.workDir, "last-build.json");
-  const lastRead = readBuildRecord(recordFile);
+  const state = readOutputState(config.outDir);
+  // A record of another version than the published one describes files that are not there.
+  const lastRead = readBuildRecord(recordFile).then((record) => (record && record.published === state.currentId ? record : null));
   // No record of this output folder: every page will be rendered.
   const fullRender = lastRead.then((record) => record?.outDir !== config.outDir);
   const warmedEarly = warmWorkersEarly(config, fullRender, deps);
-  await recoverInterruptedPublish(config.outDir);
 
   // The bundles depend on the sources, not the content: their checks (and esbuild, when a source
   // changed) run while the snapshot is read, and esbuild works on all of them at the same time.
@@ -241,11 +259,10 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   const toRender = changed ? pages.filter((p) => !last!.pages[p.file] || isAffected(last!.pages[p.file]!.deps, changed)) : pages;
 
   // What is published now: from the record when it describes this folder, otherwise from the folder.
-  const published = await stage("published", async () => (incremental ? new Set(last!.files) : listPublishedFiles(config.outDir)));
+  const published = await stage("published", async () => (incremental ? new Set(last!.files) : state.trusted ? listPublishedFiles(state.currentDir) : new Set<string>()));
   const secrets = createSecretScan();
-  const spares = new SpareFiles(spareDirFor(config.outDir));
-  // Nothing published yet (a fresh clone's CI build): the new site is staged as a tree and renamed into place whole.
-  const output = await createSiteOutput({ stagingDir: stagingDirFor(config.outDir), outDir: config.outDir, published, inspect: secrets.scanText, spares, tree: published.size === 0 });
+  // The new version's tree: nobody serves it until it is published (src/publish/versions.ts).
+  const output = createSiteOutput({ outDir: config.outDir, currentDir: state.trusted ? state.currentDir : null, target: chooseTarget(state), published, inspect: secrets.scanText });
   // Bodies from this process's earlier builds are reused only if made from the same sources and content.
   const site = { siteUrl: config.siteUrl, repository: config.repository, public: publicConfig };
   const bodies = bodyCacheFor(config.outDir, hashOf([templates.bodyHash, images.files.map((f) => f.to), site]), contentVersions(contentState));
@@ -291,9 +308,9 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
     });
     await stage("secrets", async () => secrets.assertClean());
     stages.renderOnly = renderTimings.renderMs;
-    await stage("publish", () => publishOutput(output));
+    await stage("publish", () => publishOutput(output, state));
   } catch (error) {
-    await discardStaging(output.stagingDir);
+    await discardOutput(output);
     throw error;
   }
   // Only bodies of a published build are kept: one that failed (a secret found, say) leaves none to reuse.
@@ -306,7 +323,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
     if (render) pageRecords[page.file] = { deps: render.deps, hash: render.hash, facts: render.facts };
     else if (kept) pageRecords[page.file] = kept;
   }
-  await writeBuildRecord(recordFile, { version: 2, globalKey, key, outDir: config.outDir, ...contentState, pages: pageRecords, files: output.files(), preview: (await previewBuild)?.hash ?? null });
+  await writeBuildRecord(recordFile, { version: 2, globalKey, key, outDir: config.outDir, ...contentState, pages: pageRecords, files: output.files(), preview: (await previewBuild)?.hash ?? null, published: output.target.id });
   const pagesRebuilt = rendered.filter((r) => r.written).length;
 
   const ms = performance.now() - started;

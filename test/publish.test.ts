@@ -1,251 +1,179 @@
 /**
- * Publishing by renaming changed files into place (src/publish/publish.ts): what ends up in the
- * published folder, and that a failure or a crash part-way leaves the previous site exactly as it was.
+ * Publishing by a link swap (src/publish/publish.ts, versions.ts, site-output.ts): what the output
+ * folder shows after each publish, that unchanged files are not rewritten, that a reused tree ends up
+ * exactly the new site without changing the versions it shares files with, and what happens to
+ * output folders the tool did not make.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { link, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
-import { existsSync } from "node:fs";
+import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { tmpdir } from "node:os";
-import { createSiteOutput, type SiteOutput } from "../src/publish/site-output.js";
-import { listPublishedFiles, planPublish, publishOutput, recoverInterruptedPublish, runSteps, stagingDirFor } from "../src/publish/publish.js";
-import { SpareFiles, spareDirFor } from "../src/publish/spares.js";
+import { createSiteOutput } from "../src/publish/site-output.js";
+import { discardOutput, listPublishedFiles, publishOutput } from "../src/publish/publish.js";
+import { chooseTarget, readOutputState, versionsDirFor } from "../src/publish/versions.js";
+import { NzfError } from "../src/core/errors.js";
+import { startStaticServer } from "../src/server/static-server.js";
 
 let root: string;
 let outDir: string;
 
-/** Every file of a folder with its text, for before/after comparisons. */
-async function snapshotOf(dir: string): Promise<Record<string, string>> {
+/** Every file of a folder with its text. */
+async function contentOf(dir: string): Promise<Record<string, string>> {
   const files = [...listPublishedFiles(dir)].sort();
   return Object.fromEntries(await Promise.all(files.map(async (f) => [f, await readFile(join(dir, f), "utf8")] as const)));
 }
 
-async function writeSite(files: Record<string, string>): Promise<void> {
-  for (const [file, text] of Object.entries(files)) {
-    await mkdir(dirname(join(outDir, file)), { recursive: true });
-    await writeFile(join(outDir, file), text);
+/** Publishes a site as a build does: unchanged content is kept from the published version. */
+async function publish(files: Record<string, string>, options: { fail?: boolean } = {}) {
+  const state = readOutputState(outDir);
+  const target = chooseTarget(state);
+  const output = createSiteOutput({ outDir, currentDir: state.currentDir, target, published: listPublishedFiles(state.currentDir) });
+  for (const [file, text] of Object.entries(files)) await output.put(file, text, { unlessSame: true });
+  if (options.fail) {
+    await discardOutput(output);
+    return { target, output };
   }
+  await publishOutput(output, state);
+  return { target, output };
 }
 
-const OLD_SITE = {
-  "index.html": "home v1",
-  "about/index.html": "about v1",
-  "case/old-case/index.html": "old case",
-  "_islands/faq-AAAA.js": "faq code",
-  "sw.js": "worker v1",
-};
-
-/** The next site: home changes, about stays, the old case goes, a new case and a new bundle arrive. */
-async function nextSite(scanned: string[] = []): Promise<SiteOutput> {
-  const output = await createSiteOutput({ stagingDir: stagingDirFor(outDir), outDir, published: listPublishedFiles(outDir), inspect: (file) => scanned.push(file) });
-  await output.put("index.html", "home v2");
-  output.keep("about/index.html");
-  await output.put("case/new-case/index.html", "new case");
-  const bundle = join(root, "bundle-BBBB.js");
-  await writeFile(bundle, "new faq code");
-  await output.adopt("_islands/faq-BBBB.js", bundle, { hashedName: true });
-  await output.put("sw.js", "worker v1", { unlessSame: true });
-  return output;
-}
-
-const NEXT_SITE = {
-  "index.html": "home v2",
-  "about/index.html": "about v1",
-  "case/new-case/index.html": "new case",
-  "_islands/faq-BBBB.js": "new faq code",
-  "sw.js": "worker v1",
-};
+const site = (n: number, extra: Record<string, string> = {}) => ({
+  "index.html": `home v${n}`,
+  "about/index.html": "about (never changes)",
+  [`case/c${n}/index.html`]: `case ${n}`,
+  "sw.js": `worker v${n}`,
+  ...extra,
+});
 
 beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), "nzf-publish-"));
   outDir = join(root, "dist");
-  await writeSite(OLD_SITE);
 });
-
 afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-describe("publishOutput", () => {
-  it("leaves exactly the new site: changed files replaced, kept files untouched, removed files and their empty folders gone", async () => {
-    const aboutBefore = await stat(join(outDir, "about/index.html"));
-    const scanned: string[] = [];
-    const output = await nextSite(scanned);
-    expect(output.staged().map((s) => s.file).sort()).toEqual(["_islands/faq-BBBB.js", "case/new-case/index.html", "index.html"]);
-    const result = await publishOutput(output);
-    expect(result).toEqual({ placed: 3, removed: 2 });
-    expect(await snapshotOf(outDir)).toEqual(NEXT_SITE);
-    // Kept means not rewritten: the same file, not a copy.
-    expect((await stat(join(outDir, "about/index.html"))).ino).toBe(aboutBefore.ino);
-    expect(existsSync(join(outDir, "case/old-case")), "the removed page's folder").toBe(false);
-    expect(existsSync(join(outDir, "case")), "a folder that still has a page").toBe(true);
-    // New text files were shown to the secret scan; the kept and unchanged ones were not.
-    expect(scanned.sort()).toEqual(["_islands/faq-BBBB.js", "case/new-case/index.html", "index.html"]);
+describe("publishing by a link swap", () => {
+  it("makes the output folder a link to a complete version, first publish included", async () => {
+    await publish(site(1));
+    expect((await lstat(outDir)).isSymbolicLink()).toBe(true);
+    expect(await readlink(outDir)).toMatch(/^dist\.versions\/v1-/);
+    expect(await contentOf(outDir)).toEqual(site(1));
   });
 
-  it("publishes into an output folder that does not exist yet", async () => {
-    await rm(outDir, { recursive: true });
-    const output = await createSiteOutput({ stagingDir: stagingDirFor(outDir), outDir, published: listPublishedFiles(outDir) });
-    await output.put("index.html", "first");
-    await output.put("blog/a/index.html", "article");
-    await publishOutput(output);
-    expect(await snapshotOf(outDir)).toEqual({ "index.html": "first", "blog/a/index.html": "article" });
+  it("keeps unchanged files as hard links of the published ones and drops removed files", async () => {
+    await publish(site(1));
+    const before = await stat(join(outDir, "about/index.html"));
+    const previous = await readlink(outDir);
+    await publish(site(2));
+    expect(await contentOf(outDir)).toEqual(site(2));
+    const after = await stat(join(outDir, "about/index.html"));
+    expect(after.ino, "the unchanged page is the same file, not rewritten").toBe(before.ino);
+    // The previous version stays whole for a reader that resolved the link before the swap.
+    expect(await contentOf(join(root, previous))).toEqual(site(1));
   });
 
-  it("stages a first site as a tree and publishes it by renaming that one folder, into a missing or empty output folder", async () => {
-    for (const before of ["missing", "empty"] as const) {
-      await rm(outDir, { recursive: true });
-      if (before === "empty") await mkdir(outDir);
-      const stagingDir = stagingDirFor(outDir);
-      const output = await createSiteOutput({ stagingDir, outDir, published: listPublishedFiles(outDir), tree: true });
-      await output.put("index.html", "first");
-      await output.put("blog/a/index.html", "article");
-      const bundle = join(root, "bundle-CCCC.js");
-      await writeFile(bundle, "code");
-      await output.adopt("_islands/app-CCCC.js", bundle, { hashedName: true });
-      // Staged where it will be published, inside the staging folder: nothing in the output folder yet.
-      expect(output.pathOf("blog/a/index.html")).toBe(join(stagingDir, "site", "blog/a/index.html"));
-      expect(existsSync(join(outDir, "index.html"))).toBe(false);
-      const treeFolder = await stat(join(stagingDir, "site", "blog"));
-      expect(await publishOutput(output)).toEqual({ placed: 3, removed: 0 });
-      expect(await snapshotOf(outDir)).toEqual({ "index.html": "first", "blog/a/index.html": "article", "_islands/app-CCCC.js": "code" });
-      // Renamed, not rebuilt: the published folder is the one that was staged.
-      expect((await stat(join(outDir, "blog"))).ino, before).toBe(treeFolder.ino);
+  it("reuses the tree two versions back, which ends up exactly the new site without touching the versions it shares files with", async () => {
+    for (let n = 1; n <= 3; n++) await publish(site(n, n === 2 ? { "only-in-2.txt": "x" } : {}));
+    const versions = async () => (await readdir(versionsDirFor(outDir))).filter((e) => /^v\d+-[0-9a-z]+$/.test(e)).sort();
+    const [oldest, middle, newest] = await versions();
+    const published = await readlink(outDir);
+    // The page all three share changes: the reused tree must get a new file, not write into the shared one.
+    const { target } = await publish(site(4, { "about/index.html": "about, changed at last" }));
+    expect(target.dirty, "the tree was reused").not.toBeNull();
+    expect(await contentOf(outDir)).toEqual(site(4, { "about/index.html": "about, changed at last" }));
+    // The tree reused was the oldest; the two published before stay exactly as they were.
+    expect(await versions()).toHaveLength(3);
+    expect(await versions()).not.toContain(oldest);
+    expect(await contentOf(join(versionsDirFor(outDir), newest!))).toEqual(site(3));
+    expect(await contentOf(join(versionsDirFor(outDir), middle!))).toEqual(site(2, { "only-in-2.txt": "x" }));
+    expect(published).toContain(newest);
+    // And again, through several reuses in a row.
+    for (let n = 5; n <= 8; n++) {
+      await publish(site(n, n % 2 ? { "odd.txt": `odd ${n}` } : {}));
+      expect(await contentOf(outDir)).toEqual(site(n, n % 2 ? { "odd.txt": `odd ${n}` } : {}));
     }
   });
 
-  it("publishes a tree file by file when the output folder stopped being empty meanwhile", async () => {
-    await rm(outDir, { recursive: true });
-    const output = await createSiteOutput({ stagingDir: stagingDirFor(outDir), outDir, published: listPublishedFiles(outDir), tree: true });
-    await output.put("index.html", "first");
-    await output.put("blog/a/index.html", "article");
-    // Something made a folder in the output folder after the build listed it as empty.
-    await mkdir(join(outDir, "uploads"), { recursive: true });
-    await publishOutput(output);
-    expect(await snapshotOf(outDir)).toEqual({ "index.html": "first", "blog/a/index.html": "article" });
-    expect(existsSync(join(outDir, "uploads"))).toBe(true);
+  it("leaves the published site as it was when a build fails before publishing", async () => {
+    await publish(site(1));
+    await publish(site(2));
+    await publish(site(3));
+    await publish(site(4), { fail: true });
+    expect(await contentOf(outDir)).toEqual(site(3));
+    // The next build makes a new tree and publishes normally.
+    await publish(site(5));
+    expect(await contentOf(outDir)).toEqual(site(5));
+  });
+});
+
+describe("output folders the tool did not make", () => {
+  it("refuses a folder holding other files, and leaves them alone", async () => {
+    await mkdir(outDir);
+    await writeFile(join(outDir, "thesis.docx"), "years of work");
+    const error = (() => {
+      try {
+        readOutputState(outDir);
+      } catch (e) {
+        return e as NzfError;
+      }
+    })();
+    expect(error?.code).toBe("OUTPUT_NOT_OURS");
+    expect(error?.message).toContain("thesis.docx");
+    expect(await readFile(join(outDir, "thesis.docx"), "utf8")).toBe("years of work");
   });
 
-  it("puts the previous site back when a step fails part-way, and reports it", async () => {
-    const before = await snapshotOf(outDir);
-    const output = await nextSite();
-    // The new case is staged; take its staged file away so its rename fails after earlier steps ran.
-    const newCase = output.staged().find((s) => s.file === "case/new-case/index.html")!;
-    await rm(newCase.path);
-    await expect(publishOutput(output)).rejects.toMatchObject({ code: "PUBLISH_FAILED", message: expect.stringContaining("the previous site was put back") });
-    expect(await snapshotOf(outDir)).toEqual(before);
+  it("refuses a link that points somewhere else", async () => {
+    await mkdir(join(root, "elsewhere"));
+    await symlink(join(root, "elsewhere"), outDir);
+    expect(() => readOutputState(outDir)).toThrow(/symbolic link/);
   });
 
-  it("the next build rolls back a publish that a crash interrupted, and removes its staging folder", async () => {
-    const before = await snapshotOf(outDir);
-    const output = await nextSite();
-    const steps = await planPublish(output);
-    // The process dies after three steps: the new bundle, the new case and the new home page are in place.
-    runSteps(outDir, output.stagingDir, steps.slice(0, 3));
-    expect(await snapshotOf(outDir)).not.toEqual(before);
-    await recoverInterruptedPublish(outDir);
-    expect(await snapshotOf(outDir)).toEqual(before);
-    expect((await readdir(root)).filter((e) => e.startsWith("dist.staging-"))).toEqual([]);
-  });
-
-  it("a crash after the last step but before the commit is rolled back too (the journal was not removed)", async () => {
-    const before = await snapshotOf(outDir);
-    const output = await nextSite();
-    const steps = await planPublish(output);
-    runSteps(outDir, output.stagingDir, steps);
-    expect(await snapshotOf(outDir)).toEqual(NEXT_SITE);
-    await recoverInterruptedPublish(outDir);
-    expect(await snapshotOf(outDir)).toEqual(before);
-  });
-
-  it("rolls back a publish interrupted under an earlier version, whose journal kept every backup in old/", async () => {
-    const before = await snapshotOf(outDir);
-    const output = await nextSite();
-    const steps = await planPublish(output);
-    // What that version did: each replaced file moved to old/<index>, then the staged file into place.
-    for (const step of steps.slice(0, 3)) {
-      if (existsSync(join(outDir, step.file))) await rename(join(outDir, step.file), join(output.stagingDir, "old", String(step.index)));
-      await mkdir(dirname(join(outDir, step.file)), { recursive: true });
-      if (step.from) await rename(step.from, join(outDir, step.file));
+  it("moves an older nzf-build's output folder into the versions at the first publish", async () => {
+    const old = { "index.html": "old home", "sw.js": "old worker", "_islands/a.js": "a", "about/index.html": "about (never changes)" };
+    for (const [file, text] of Object.entries(old)) {
+      await mkdir(dirname(join(outDir, file)), { recursive: true });
+      await writeFile(join(outDir, file), text);
     }
-    await writeFile(join(output.stagingDir, "journal.json"), JSON.stringify({ outDir, steps }));
-    expect(await snapshotOf(outDir)).not.toEqual(before);
-    await recoverInterruptedPublish(outDir);
-    expect(await snapshotOf(outDir)).toEqual(before);
+    await mkdir(`${outDir}.spare`);
+    const about = await stat(join(outDir, "about/index.html"));
+    await publish(site(1));
+    expect(await contentOf(outDir)).toEqual(site(1));
+    expect((await stat(join(outDir, "about/index.html"))).ino, "kept from the old folder").toBe(about.ino);
+    const versions = (await readdir(versionsDirFor(outDir))).filter((e) => !e.includes("."));
+    const moved = versions.find((v) => v.startsWith("v0-"))!;
+    expect(await contentOf(join(versionsDirFor(outDir), moved))).toEqual(old);
   });
 
-  it("leaves alone the staging folder of another build that is still running", async () => {
-    const other = `${outDir}.staging-${process.ppid}-1`;
-    await mkdir(join(other, "new"), { recursive: true });
-    await recoverInterruptedPublish(outDir);
-    expect(existsSync(other)).toBe(true);
+  it("puts the link back when a build died between the two renames of that first publish, and only then", async () => {
+    await mkdir(outDir);
+    await publish(site(1));
+    const published = await readlink(outDir);
+    // As a kill between moving the old folder away and renaming the link into place leaves it.
+    await rm(outDir);
+    const state = readOutputState(outDir);
+    expect(await readlink(outDir)).toBe(published);
+    expect(state.currentId).toBe(published.split("/").at(-1));
+    // A link deleted by hand later (to build afresh) stays deleted: the next build starts from nothing.
+    await publish(site(2));
+    await rm(outDir);
+    expect(readOutputState(outDir).currentId).toBeNull();
+    await expect(lstat(outDir)).rejects.toThrow(/ENOENT/);
   });
+});
 
-  it("keeps replaced pages as spare files and writes the next build's pages into them, with nothing of the old content left", async () => {
-    const spares = () => new SpareFiles(spareDirFor(outDir));
-    const first = await createSiteOutput({ stagingDir: stagingDirFor(outDir), outDir, published: listPublishedFiles(outDir), spares: spares() });
-    await first.put("index.html", "home v2");
-    await first.put("about/index.html", "about v2");
-    for (const file of ["case/old-case/index.html", "_islands/faq-AAAA.js", "sw.js"]) first.keep(file);
-    await publishOutput(first);
-    // The two replaced pages are the spares now, taken over as one folder.
-    const kept = await readdir(spareDirFor(outDir));
-    expect(kept).toHaveLength(1);
-    expect(await readdir(join(spareDirFor(outDir), kept[0]!))).toHaveLength(2);
-
-    const second = await createSiteOutput({ stagingDir: stagingDirFor(outDir), outDir, published: listPublishedFiles(outDir), spares: spares() });
-    await second.put("index.html", "v3");
-    await second.put("about/index.html", "a much longer about page, version 3");
-    await second.put("case/new-case/index.html", "new case");
-    for (const file of ["case/old-case/index.html", "_islands/faq-AAAA.js", "sw.js"]) second.keep(file);
-    const staged = second.staged();
-    expect(staged.filter((s) => s.path.startsWith(spareDirFor(outDir))), "two pages written into spares").toHaveLength(2);
-    await publishOutput(second);
-    expect(await snapshotOf(outDir)).toMatchObject({ "index.html": "v3", "about/index.html": "a much longer about page, version 3", "case/new-case/index.html": "new case" });
-    // The used-up folder goes when the spares are next read; the two pages the second publish replaced are there.
-    const third = new SpareFiles(spareDirFor(outDir));
-    const folders = await readdir(spareDirFor(outDir));
-    expect(folders).toHaveLength(1);
-    expect(await readdir(join(spareDirFor(outDir), folders[0]!))).toHaveLength(2);
-    expect(third.write("x")).not.toBeNull();
-  });
-
-  it("never writes into a spare that something linked to after it was kept", async () => {
-    const first = await createSiteOutput({ stagingDir: stagingDirFor(outDir), outDir, published: listPublishedFiles(outDir), spares: new SpareFiles(spareDirFor(outDir)) });
-    await first.put("index.html", "home v2");
-    for (const file of ["about/index.html", "case/old-case/index.html", "_islands/faq-AAAA.js", "sw.js"]) first.keep(file);
-    await publishOutput(first);
-    const [folder] = await readdir(spareDirFor(outDir));
-    const [spare] = await readdir(join(spareDirFor(outDir), folder!));
-    // Someone keeps the old home page by a hard link (a backup made with cp -al, say).
-    const backup = join(root, "home-backup.html");
-    await link(join(spareDirFor(outDir), folder!, spare!), backup);
-    const spares = new SpareFiles(spareDirFor(outDir));
-    expect(spares.write("home v3")).toBeNull();
-    expect(await readFile(backup, "utf8")).toBe("home v1");
-  });
-
-  it("makes no folder of spares beside the output folder for a publish that replaced nothing", async () => {
-    const spares = new SpareFiles(spareDirFor(outDir));
-    expect(spares.keep([])).toBe(0);
-    expect(existsSync(spareDirFor(outDir))).toBe(false);
-  });
-
-  it("never makes a spare of a file that shares its content with a cache (a hard link)", async () => {
-    const cached = join(root, "image-cache.webp");
-    await writeFile(cached, "image bytes");
-    const output = await createSiteOutput({ stagingDir: stagingDirFor(outDir), outDir, published: listPublishedFiles(outDir), spares: new SpareFiles(spareDirFor(outDir)) });
-    await output.adopt("_images/a.webp", cached, { hashedName: true });
-    for (const file of Object.keys(OLD_SITE)) output.keep(file);
-    await publishOutput(output);
-    // The next site drops the image: it is removed from dist/, and the cache's copy is untouched.
-    const next = await createSiteOutput({ stagingDir: stagingDirFor(outDir), outDir, published: listPublishedFiles(outDir), spares: new SpareFiles(spareDirFor(outDir)) });
-    for (const file of Object.keys(OLD_SITE)) next.keep(file);
-    await publishOutput(next);
-    expect(existsSync(join(outDir, "_images/a.webp"))).toBe(false);
-    expect(existsSync(spareDirFor(outDir)) ? await readdir(spareDirFor(outDir)) : []).toEqual([]);
-    const again = await createSiteOutput({ stagingDir: stagingDirFor(outDir), outDir, published: listPublishedFiles(outDir), spares: new SpareFiles(spareDirFor(outDir)) });
-    await again.put("index.html", "overwrites no cache");
-    expect(await readFile(cached, "utf8")).toBe("image bytes");
+describe("serving the output folder", () => {
+  it("the static server follows each publish without a restart (it serves through the link)", async () => {
+    await publish(site(1));
+    const server = await startStaticServer({ root: outDir, host: "127.0.0.1", port: 0 });
+    try {
+      expect(await (await fetch(`${server.url}/`)).text()).toBe("home v1");
+      await publish(site(2));
+      expect(await (await fetch(`${server.url}/`)).text()).toBe("home v2");
+      expect(await (await fetch(`${server.url}/case/c2/`)).text()).toBe("case 2");
+      expect((await fetch(`${server.url}/case/c1/`)).status).toBe(404);
+    } finally {
+      await server.stop();
+    }
   });
 });

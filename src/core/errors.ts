@@ -81,6 +81,14 @@ export const ERROR_CATALOGUE = {
   },
   // Publish (NZF7xx)
   PUBLISH_FAILED: { kind: "input", hint: "The new site could not be moved into place; the previous site is untouched. Check disk space and permissions." },
+  OUTPUT_LOCKED: {
+    kind: "input",
+    hint: "Another build is writing this output folder. Wait for it to finish (or stop it), then run again; a lock left by a build that died is taken over by itself.",
+  },
+  OUTPUT_NOT_OURS: {
+    kind: "input",
+    hint: "Choose a new or empty folder with --out (nzf-build makes it a link to the published version), or move the files there elsewhere first.",
+  },
   // Invariants (NZF9xx)
   INTERNAL: { kind: "bug", hint: "This is a bug in nzf-build. Run again with --verbose and report the output." },
 } as const satisfies Record<string, CatalogueEntry>;

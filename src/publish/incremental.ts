@@ -32,6 +32,12 @@ export interface BuildRecord {
   files: string[];
   /** The preview bundle's hash: no page names it, so the "nothing changed" check asks it separately. */
   preview?: string | null;
+  /**
+   * The published version this record describes (src/publish/versions.ts). A build trusts the record
+   * only while that version is the published one: a build killed after its publish and before writing
+   * the record, or a version published by hand, make the next build look at the folder instead.
+   */
+  published?: string;
 }
 
 /** The record this process wrote last, with its file's identity: a rebuild need not parse it again. */

@@ -1,82 +1,105 @@
 /**
- * The new site as a set of files, before it is published. Each file of the new site is one of:
- * - new content (`put`): written now into a flat staging folder beside the output folder;
+ * The new site as a set of files, written into the tree of the version being made
+ * (src/publish/versions.ts), which nobody serves until it is published. Each file of the new site is
+ * one of:
+ * - new content (`put`): written into the tree;
  * - a file that exists elsewhere already (`adopt`: an image from the image cache, an island bundle):
- *   hard-linked into the staging folder (copied when the two are on different disks);
- * - the published file, unchanged (`keep`: a page no change affects, a content-hashed asset that
- *   is live already): nothing to do.
+ *   hard-linked into the tree (copied when the two are on different disks);
+ * - the published file, unchanged (`keep`: a page no change affects, a content-hashed asset that is
+ *   live already): hard-linked from the published version when the tree is finished.
  *
- * Why flat: on a slow disk, creating a folder costs about a millisecond, and a site of 2,000 pages is
- * 2,000 folders (`/about/index.html`). Staging in one folder and then renaming each new file over
- * its published path (src/publish/publish.ts) costs a fraction of building a second tree. New
- * content goes into a spare file when there is one (src/publish/spares.ts), which is faster still.
- *
- * Except when nothing is published yet (CI's fresh clone, a new output folder): the folders must be
- * made either way, so the new site is staged as a tree, made while the pages render, and published
- * by renaming that one folder into place instead of each of its files.
+ * A reused tree (two versions back) has most files right already: only the paths where it may differ
+ * (`dirty`), the ones written now and the ones the new site drops are looked at when it is finished.
+ * Its files are shared by hard links with the versions after it, so new content is written into an
+ * existing file only when nothing else links to it (a few microseconds, against about a millisecond
+ * to create a file on a slow disk); otherwise the file is replaced.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
-import { mkdir, readFile } from "node:fs/promises";
+import { closeSync, fstatSync, ftruncateSync, linkSync, mkdirSync, openSync, rmdirSync, rmSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import type { SpareFiles } from "./spares.js";
 import { linkOrCopy } from "../core/fs.js";
-
-export type FileSource = { kind: "staged"; path: string } | { kind: "published" };
+import type { Target } from "./versions.js";
 
 /** Text files the secret scan reads (images and other binary files cannot hold a key by accident). */
 const TEXT_FILE = /(\.(html|js|mjs|json|css|txt|xml|webmanifest|map|svg)|^_headers|^_redirects)$/;
 
 export interface SiteOutputOptions {
-  /** The staging folder (created by createSiteOutput). */
-  stagingDir: string;
-  /** The published site's folder. */
+  /** The published site's folder (the link). */
   outDir: string;
-  /** Files of the published site, relative to outDir. */
+  /** Where the published files are (the current version's tree), or null when nothing is published. */
+  currentDir: string | null;
+  /** The tree of the version being made. */
+  target: Target;
+  /** Files of the published site, relative to it. */
   published: ReadonlySet<string>;
   /** Sees the text of every new text file (the secret scan). */
   inspect?: (file: string, text: string) => void;
-  /** Files to write new content into instead of creating files. */
-  spares?: SpareFiles;
-  /** Stage the new site as a tree, to be published whole (only when nothing is published). */
-  tree?: boolean;
+}
+
+type Source = "new" | "published";
+
+function isCode(error: unknown, code: string): boolean {
+  return (error as NodeJS.ErrnoException).code === code;
 }
 
 export class SiteOutput {
-  readonly stagingDir: string;
   readonly outDir: string;
+  readonly currentDir: string | null;
+  readonly target: Target;
   readonly published: ReadonlySet<string>;
-  private readonly sources = new Map<string, FileSource>();
+  private readonly sources = new Map<string, Source>();
+  /** Paths of the tree written by this build. */
+  private readonly written = new Set<string>();
   private readonly inspect?: (file: string, text: string) => void;
-  readonly spares?: SpareFiles;
-  /** The staged tree of the whole new site, when it is staged as one (see above). */
-  readonly treeDir: string | null;
   private readonly madeDirs = new Set<string>();
-  private next = 0;
 
   constructor(options: SiteOutputOptions) {
-    this.stagingDir = options.stagingDir;
     this.outDir = options.outDir;
-    this.published = options.published;
+    this.currentDir = options.currentDir;
+    this.target = options.target;
+    this.published = options.currentDir ? options.published : new Set();
     this.inspect = options.inspect;
-    this.spares = options.tree ? undefined : options.spares;
-    this.treeDir = options.tree ? join(options.stagingDir, "site") : null;
   }
 
-  /** A new path in the staging folder for `file`'s content. */
-  private stage(file: string): string {
-    const path = this.treeDir ? this.treePath(file) : join(this.stagingDir, "new", String(this.next++));
-    this.sources.set(file, { kind: "staged", path });
-    return path;
+  get dir(): string {
+    return this.target.dir;
   }
 
-  private treePath(file: string): string {
-    const path = join(this.treeDir!, file);
+  private ensureDir(path: string): void {
     const dir = dirname(path);
-    if (!this.madeDirs.has(dir)) {
-      mkdirSync(dir, { recursive: true });
-      this.madeDirs.add(dir);
+    if (this.madeDirs.has(dir)) return;
+    mkdirSync(dir, { recursive: true });
+    this.madeDirs.add(dir);
+  }
+
+  /** Frees a path of the tree for a new file (a reused tree may have a file, or a folder, there). */
+  private clear(path: string): void {
+    if (this.target.dirty === null && !this.written.has(path)) return this.ensureDir(path);
+    try {
+      unlinkSync(path);
+    } catch (error) {
+      if (isCode(error, "ENOENT")) this.ensureDir(path);
+      else rmSync(path, { recursive: true, force: true });
     }
-    return path;
+  }
+
+  /** Writes into the tree's existing file when nothing else links to it; true when done. */
+  private overwrite(path: string, bytes: Buffer): boolean {
+    let fd: number;
+    try {
+      fd = openSync(path, "r+");
+    } catch {
+      return false;
+    }
+    try {
+      if (fstatSync(fd).nlink !== 1) return false;
+      let offset = 0;
+      while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset, offset);
+      ftruncateSync(fd, bytes.length);
+      return true;
+    } finally {
+      closeSync(fd);
+    }
   }
 
   /**
@@ -86,18 +109,22 @@ export class SiteOutput {
    */
   async put(file: string, data: string | Buffer, options: { unlessSame?: boolean; hashedName?: boolean; inspectOnly?: string[] } = {}): Promise<void> {
     if (options.hashedName && this.published.has(file)) return this.keep(file);
+    const bytes = typeof data === "string" ? Buffer.from(data) : data;
     if (options.unlessSame && this.published.has(file)) {
-      const current = await readFile(join(this.outDir, file)).catch(() => null);
-      if (current && current.equals(typeof data === "string" ? Buffer.from(data) : data)) return this.keep(file);
+      const current = await readFile(join(this.currentDir!, file)).catch(() => null);
+      if (current && current.equals(bytes)) return this.keep(file);
     }
     // `inspectOnly`: the parts not inspected before (a page framing a body an earlier, published build inspected).
     if (this.inspect && TEXT_FILE.test(file)) for (const text of options.inspectOnly ?? [typeof data === "string" ? data : data.toString("utf8")]) this.inspect(file, text);
-    const spare = this.spares?.write(data);
-    if (spare) this.sources.set(file, { kind: "staged", path: spare });
+    const path = join(this.dir, file);
     // Synchronous on purpose: a page is written in tens of microseconds, and the thread pool's
-    // hand-offs cost several times the write itself (2,000 pages: about 60 ms of CPU written here,
-    // 290-350 ms through fs/promises, on tmpfs; about half, on this machine's ext4).
-    else writeFileSync(this.stage(file), data);
+    // hand-offs cost several times the write itself.
+    if (this.target.dirty === null || !this.overwrite(path, bytes)) {
+      this.clear(path);
+      writeFileSync(path, bytes);
+    }
+    this.written.add(file);
+    this.sources.set(file, "new");
   }
 
   /**
@@ -107,12 +134,16 @@ export class SiteOutput {
   async adopt(file: string, from: string, options: { hashedName?: boolean } = {}): Promise<void> {
     if (options.hashedName && this.published.has(file)) return this.keep(file);
     if (this.inspect && TEXT_FILE.test(file)) this.inspect(file, await readFile(from, "utf8"));
-    await linkOrCopy(from, this.stage(file));
+    const path = join(this.dir, file);
+    this.clear(path);
+    await linkOrCopy(from, path);
+    this.written.add(file);
+    this.sources.set(file, "new");
   }
 
   /** Keeps the published file as it is. */
   keep(file: string): void {
-    this.sources.set(file, { kind: "published" });
+    this.sources.set(file, "published");
   }
 
   has(file: string): boolean {
@@ -124,11 +155,11 @@ export class SiteOutput {
     return readFile(this.pathOf(file));
   }
 
-  /** Where the content of a file of the new site is on disk now (staged or published). */
+  /** Where the content of a file of the new site is on disk now (the new tree or the published one). */
   pathOf(file: string): string {
     const source = this.sources.get(file);
     if (!source) throw new Error(`${file} is not part of the new site`);
-    return source.kind === "staged" ? source.path : join(this.outDir, file);
+    return source === "new" ? join(this.dir, file) : join(this.currentDir!, file);
   }
 
   /** Every file of the new site, sorted. */
@@ -136,20 +167,48 @@ export class SiteOutput {
     return [...this.sources.keys()].sort();
   }
 
-  /** The files to move into place, with where their content is staged. */
-  staged(): { file: string; path: string }[] {
-    const out: { file: string; path: string }[] = [];
-    for (const [file, source] of this.sources) if (source.kind === "staged") out.push({ file, path: source.path });
-    return out;
+  /** Files with new content (written or linked anew). */
+  changed(): string[] {
+    return [...this.sources].flatMap(([file, source]) => (source === "new" ? [file] : [])).sort();
   }
 
   /** Published files the new site does not have. */
   removed(): string[] {
     return [...this.published].filter((file) => !this.sources.has(file)).sort();
   }
+
+  /**
+   * Completes the tree: links the kept files from the published version where the tree may differ
+   * (everywhere, in a new tree) and removes the files the new site does not have.
+   */
+  finish(): void {
+    const check = this.target.dirty === null ? this.sources.keys() : new Set([...this.target.dirty, ...this.written, ...this.removed()]);
+    for (const file of check) {
+      const source = this.sources.get(file);
+      if (source === "new") continue;
+      const path = join(this.dir, file);
+      if (source === "published") {
+        this.clear(path);
+        linkSync(join(this.currentDir!, file), path);
+        continue;
+      }
+      try {
+        unlinkSync(path);
+      } catch (error) {
+        if (!isCode(error, "ENOENT")) throw error;
+        continue;
+      }
+      for (let dir = dirname(file); dir !== "." && dir !== ""; dir = dirname(dir)) {
+        try {
+          rmdirSync(join(this.dir, dir));
+        } catch {
+          break; // not empty
+        }
+      }
+    }
+  }
 }
 
-export async function createSiteOutput(options: SiteOutputOptions): Promise<SiteOutput> {
-  await mkdir(join(options.stagingDir, options.tree ? "site" : "new"), { recursive: true });
+export function createSiteOutput(options: SiteOutputOptions): SiteOutput {
   return new SiteOutput(options);
 }

@@ -7,8 +7,8 @@
  *    revision (the md5 of its content; none for content-hashed names, whose name changes with their
  *    content) and writes the list where the worker reads `self.__WB_MANIFEST`.
  *
- * The new site is not a folder yet when sw.js is made (src/publish/site-output.ts: new files are
- * staged flat, unchanged ones stay published), so step 2 globs a "precache view": the candidate
+ * The new site is not whole yet when sw.js is made (src/publish/site-output.ts: new files are in
+ * the new version's tree, unchanged ones only in the published one), so step 2 globs a "precache view": the candidate
  * files hard-linked at their site paths, a few dozen links. The same site gives a byte-identical
  * sw.js; a changed precached file changes sw.js, which is how browsers notice a new build.
  *
