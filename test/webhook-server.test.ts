@@ -207,7 +207,7 @@ describe("webhook server: builds", () => {
     expect(await site.read()).toBe("<p>v200</p>");
   });
 
-  it("keeps the previous site when a build fails, stays healthy, and recovers on the next webhook", async () => {
+  it("keeps the previous site when a build fails, reports it on /health, and recovers on the next webhook", async () => {
     await start(0);
     site.content = "first";
     await post(webhookBody({ documents: ["doc-a"] }));
@@ -220,9 +220,13 @@ describe("webhook server: builds", () => {
     await queue.idle();
     expect(await site.read()).toBe("<p>first</p>");
 
+    // Unhealthy while the newest build failed: editors' changes are not live. Codes only, no message.
     const health = await fetch(server.url + "/health");
-    expect(health.status).toBe(200);
-    expect(await health.json()).toMatchObject({ ok: true, state: "idle", lastBuild: { id: 2, ok: false, error: expect.stringContaining("[RENDER_FAILED]") } });
+    expect(health.status).toBe(503);
+    const failing = (await health.json()) as Record<string, unknown>;
+    expect(failing).toMatchObject({ ok: false, state: "idle", lastBuild: { id: 2, ok: false, errorCode: "RENDER_FAILED" }, failuresSinceLastGood: 1 });
+    expect(failing.reason).toBe("the last build failed (RENDER_FAILED); the previous site is still served");
+    expect(JSON.stringify(failing)).not.toMatch(/error"|broken/);
     const status = (await (await fetch(server.url + "/status")).json()) as { queue: { builds: { ok: boolean; error?: string }[] } };
     expect(status.queue.builds.map((b) => b.ok)).toEqual([false, true]);
 
@@ -230,6 +234,7 @@ describe("webhook server: builds", () => {
     await post(webhookBody({ documents: ["doc-fixed"] }));
     await queue.idle();
     expect(await site.read()).toBe("<p>fixed</p>");
+    expect((await fetch(server.url + "/health")).status).toBe(200);
     // The recovery build also covers the change the failed build could not publish.
     expect(site.builds.at(-1)!.flatMap((t) => t.documentIds ?? [])).toEqual(["doc-broken", "doc-fixed"]);
     const buildLines = logger.lines.filter((l) => l.level !== "debug" && l.message.startsWith("build #"));
@@ -271,7 +276,7 @@ describe("webhook server: status and health", () => {
     expect(first!.durationMs as number).toBeGreaterThanOrEqual(590);
 
     const health = await fetch(server.url + "/health");
-    expect(await health.json()).toEqual({ ok: true, state: "idle", lastBuild: { id: 2, ok: true, finishedAt: second!.finishedAt } });
+    expect(await health.json()).toEqual({ ok: true, state: "idle", lastBuild: { id: 2, ok: true, finishedAt: second!.finishedAt }, lastGoodBuildAt: second!.finishedAt, failuresSinceLastGood: 0 });
     const head = await fetch(server.url + "/health", { method: "HEAD" });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe("");
@@ -325,7 +330,9 @@ describe("resolveWebhookConfig", () => {
       repository: "nzf-staging",
       deployCommand: "aws s3 sync dist s3://b",
       deployTimeoutMs: 600_000,
+      deployPassEnv: [],
     });
+    expect(resolveWebhookConfig({ secret: "s" }, { NZF_DEPLOY_ENV: "AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY" }).deployPassEnv).toEqual(["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"]);
     expect(resolveWebhookConfig({ secret: "flag", port: "0", deployTimeout: "30" }, env)).toMatchObject({ secret: "flag", port: 0, deployTimeoutMs: 30_000 });
     expect(resolveWebhookConfig({ secret: "s" }, {})).toMatchObject({ port: 8080, repository: "nzf2020" });
     expect(resolveWebhookConfig({ secret: "s" }, {}).deployCommand).toBeUndefined();

@@ -30,7 +30,10 @@ async function runBuild(flags: BuildFlags): Promise<void> {
     if (!payments?.apiUrl) {
       // Developers get the local implementation of the payments API, so the donation forms work end to end.
       const { startPaymentsDevServer } = await import("../server/payments-dev-server.js");
-      const dev = await startPaymentsDevServer({ logger });
+      // CORS for the watch site's own origin only (port 0 is picked later: then any loopback origin).
+      const sitePort = flags.port ? Number(flags.port) : 4321;
+      const allowedOrigin = sitePort > 0 ? [`http://127.0.0.1:${sitePort}`, `http://localhost:${sitePort}`] : undefined;
+      const dev = await startPaymentsDevServer({ logger, ...(allowedOrigin ? { allowedOrigin } : {}) });
       publicConfig.payments = { apiUrl: dev.url, publishableKey: process.env.STRIPE_PUBLISHABLE_KEY || "pk_test_local_development" };
       logger.info("watch", `payments: local payments API at ${dev.url}${process.env.STRIPE_PUBLISHABLE_KEY ? "" : " (set STRIPE_PUBLISHABLE_KEY to a Stripe test key for the card step)"}`);
     }
@@ -88,12 +91,13 @@ export function createProgram(): Command {
     .option("--secret <secret>", "the webhook secret set in Prismic (NZF_WEBHOOK_SECRET); required")
     .option("--deploy-command <command>", "shell command run after each published build, e.g. an aws s3 sync (NZF_DEPLOY_COMMAND)")
     .option("--deploy-timeout <seconds>", "how long the deploy command may run (NZF_DEPLOY_TIMEOUT, default 600)")
+    .option("--deploy-env <names>", "secret-looking variables the deploy command may see, comma-separated (NZF_DEPLOY_ENV; default none)")
     .addOption(new Option("--repository <name>", "Prismic repository").env("PRISMIC_REPOSITORY").default("nzf2020"))
     .addOption(new Option("--endpoint <url>", "custom Prismic document API endpoint").env("PRISMIC_ENDPOINT"))
     .addOption(new Option("--out <dir>", "output folder").env("NZF_OUT_DIR").default("dist"))
     .addOption(new Option("--site-url <url>", "absolute URL of the site").env("SITE_URL").default("https://nzf.org.au"))
     .option("--verbose", "debug logging and stack traces")
-    .action(async (flags: BuildFlags & { secret?: string; host?: string; deployCommand?: string; deployTimeout?: string }) => {
+    .action(async (flags: BuildFlags & { secret?: string; host?: string; deployCommand?: string; deployTimeout?: string; deployEnv?: string }) => {
       const logger = createConsoleLogger({ level: flags.verbose ? "debug" : "info" });
       const { resolveWebhookConfig, startWebhookService } = await import("../server/webhook-server.js");
       const webhook = resolveWebhookConfig(flags);
