@@ -22,7 +22,7 @@ export const MAX_TARGET_LENGTH = 4096;
 export interface ServerLimits {
   /** All request headers must arrive within this (default 10 s). */
   headersTimeoutMs?: number;
-  /** The whole request, body included, must arrive within this (default 30 s). */
+  /** The whole request, body included, must arrive within this (default 15 s). */
   requestTimeoutMs?: number;
   /** How often Node checks the two above (default 1 s, so a slow client is cut close to the limit). */
   checkIntervalMs?: number;
@@ -122,7 +122,7 @@ export function guard(handler: (req: IncomingMessage, res: ServerResponse) => un
 
 /** Options for `createServer`: the timeouts that cut off slow clients. */
 export function serverOptions(limits: ServerLimits = {}): ServerOptions {
-  const requestTimeout = limits.requestTimeoutMs ?? 30_000;
+  const requestTimeout = limits.requestTimeoutMs ?? 15_000;
   return {
     headersTimeout: Math.min(limits.headersTimeoutMs ?? 10_000, requestTimeout),
     requestTimeout,
