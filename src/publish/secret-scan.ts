@@ -62,11 +62,11 @@ function secretsIn(text: string): Set<string> {
 const ENCODED = /[<&%\\\u200b-\u200d\u2060\ufeff\u00ad]/;
 /**
  * ...and when a piece of a secret does: a key's prefix or an underscore next to live/test (a
- * Stripe key split by markup keeps one of them), an encoded underscore, an AWS label or key id, an
+ * Stripe key split by markup keeps one of them, or an underscore touching a tag), an encoded underscore, an AWS label or key id, an
  * invisible character. Most pages have none and skip the rewrite; plain substring searches keep
  * this check cheap on every page.
  */
-const FRAGMENTS = ["k_", "_live", "live_", "_test", "test_", "whsec", "%5F", "%5f", "&#95", "&#x5f", "&#x5F", "&#X5F", "&lowbar", "&UnderBar", "\\u005", "\\x5", "ecret", "ECRET", "AKIA", "ASIA", "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad"];
+const FRAGMENTS = ["k_", ">_", "_<", "_live", "live_", "_test", "test_", "whsec", "%5F", "%5f", "&#95", "&#x5f", "&#x5F", "&#X5F", "&lowbar", "&UnderBar", "\\u005", "\\x5", "ecret", "ECRET", "AKIA", "ASIA", "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad"];
 const hasFragment = (text: string) => FRAGMENTS.some((f) => text.includes(f));
 
 /** The text with tags removed and encodings undone, so a secret split by markup or encoded reads as one string. */
