@@ -290,6 +290,47 @@ describe("webhook server: status and health", () => {
 });
 
 describe("startWebhookService", () => {
+  it("shows no deploy command, token or internal URL on /status and /health, and passes no token to the deploy", async () => {
+    const token = "prismic-access-token-0123456789";
+    const env = { PATH: process.env.PATH, NZF_WEBHOOK_SECRET: SECRET, PRISMIC_ACCESS_TOKEN: token, NZF_DEPLOY_COMMAND: 'echo "token=[$PRISMIC_ACCESS_TOKEN] to s3://nzf-internal-bucket/site"; exit 3' };
+    const config = resolveWebhookConfig({ port: 0 }, env);
+    let fail = true;
+    const runBuild: RunBuild = async () => {
+      if (fail) throw new NzfError("PRISMIC_UNAVAILABLE", `The Prismic API did not answer http://10.0.0.5:3000/api/v2?access_token=${token} after 6 attempts.`);
+      return { ok: true, pagesRebuilt: 1, durationMs: 1 };
+    };
+    const service = await startWebhookService(config, { runBuild, logger, settleMs: 0, env });
+    try {
+      await service.queue.idle();
+      const health = await fetch(service.url + "/health");
+      expect(health.status).toBe(503);
+      const healthText = await health.text();
+      expect(JSON.parse(healthText)).toMatchObject({ ok: false, lastBuild: { ok: false, errorCode: "PRISMIC_UNAVAILABLE" }, lastGoodBuildAt: null, failuresSinceLastGood: 1 });
+
+      fail = false;
+      service.queue.enqueue({ reason: "manual", receivedAt: Date.now() });
+      await service.queue.idle();
+      const status = await (await fetch(service.url + "/status")).text();
+      const health2 = await fetch(service.url + "/health");
+      // The build is good now, but its deploy failed: still unhealthy, saying why.
+      expect(health2.status).toBe(503);
+      expect(await health2.json()).toMatchObject({ ok: false, reason: "the last deploy failed; the host still has an older build" });
+      for (const text of [healthText, status]) {
+        expect(text).not.toContain(token);
+        expect(text).not.toContain("10.0.0.5");
+        expect(text).not.toContain("s3://");
+        expect(text).not.toContain("echo");
+      }
+      const parsed = JSON.parse(status) as { queue: { deploy: { last: Record<string, unknown> }; builds: { error?: string }[] } };
+      expect(parsed.queue.deploy.last).not.toHaveProperty("command");
+      // The deploy ran without the token, and its output lost the URL.
+      expect(parsed.queue.deploy.last.outputTail).toBe("token=[] to <url>\n");
+      expect(parsed.queue.builds[1]!.error).toBe("[PRISMIC_UNAVAILABLE] The Prismic API did not answer <url> after 6 attempts.");
+    } finally {
+      await service.stop();
+    }
+  });
+
   it("builds once at start-up, deploys after it, serves webhooks, and stops after the running build", async () => {
     const fake = fakeSite(root);
     fake.site.delayMs = 100;
