@@ -128,8 +128,9 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
       const status = res.writableFinished ? String(res.statusCode) : "aborted";
       const from = printable(String(req.headers["x-forwarded-for"] ?? req.socket.remoteAddress ?? "?").split(",")[0]!.trim(), 60);
       const line = `${printable(req.method ?? "?", 16)} ${printable(path, 100)} ${status} ${formatMs(performance.now() - started)} from ${from}${note ? `: ${note}` : ""}`;
-      // Load balancers ask for /health every few seconds; those lines would drown the rest.
-      if (path === "/health" && res.statusCode === 200) logger.debug("webhook", line);
+      // Monitors ask for /health every few seconds; those lines would drown the rest (an unhealthy
+      // answer too: the failed build it reports was logged as an error when it failed).
+      if (path === "/health" && (res.statusCode === 200 || res.statusCode === 503)) logger.debug("webhook", line);
       else if (res.statusCode >= 500 || status === "aborted") logger.error("webhook", line);
       else if (res.statusCode >= 400) logger.warn("webhook", line);
       else logger.info("webhook", line);
