@@ -51,7 +51,10 @@ async function runBuild(flags: BuildFlags): Promise<void> {
 export function createProgram(): Command {
   const program = new Command("nzf-build")
     .description("Builds the National Zakat Foundation website from Prismic content into static HTML (dist/).")
-    .showHelpAfterError("(run nzf-build --help for the options)");
+    .showHelpAfterError("(run nzf-build --help for the options)")
+    // Options after a command name belong to that command: without this the program's own --port,
+    // --out, --endpoint... took them and `nzf-build webhook --port 0 --out x` ignored both.
+    .enablePositionalOptions();
 
   const buildOptions = (cmd: Command) =>
     cmd
