@@ -25,7 +25,7 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 let server: PaymentsDevServer;
 let client: PaymentsClient;
 beforeEach(async () => {
-  server = await startPaymentsDevServer({ now, allowedOrigin: SITE, seasons: { ramadan: { start: "2025-02-28", length: 30 } } });
+  server = await startPaymentsDevServer({ now, allowedOrigin: SITE, devRoutes: true, seasons: { ramadan: { start: "2025-02-28", length: 30 } } });
   client = createPaymentsClient({ baseUrl: server.url + "/" });
 });
 afterEach(() => server.stop());

@@ -26,7 +26,8 @@ describe("runDeployCommand (real shell commands)", () => {
   it("reports a failure with the exit code and the last line of output", async () => {
     const result = await runDeployCommand({ command: "echo 'upload failed: bucket not found' >&2; exit 3" });
     expect(result).toMatchObject({ ok: false, exitCode: 3 });
-    expect(result.error).toBe("the deploy command `echo 'upload failed: bucket not found' >&2; exit 3` exited with code 3; last output: upload failed: bucket not found");
+    // The command itself is not repeated: it can name a bucket or hold a token, and /status shows this text.
+    expect(result.error).toBe("the deploy command exited with code 3; last output: upload failed: bucket not found");
   });
 
   it("keeps only the tail of a long output", async () => {
@@ -49,6 +50,23 @@ describe("runDeployCommand (real shell commands)", () => {
     const env = { PATH: process.env.PATH, NZF_WEBHOOK_SECRET: "do-not-leak-me", OTHER: "kept" };
     const result = await runDeployCommand({ command: 'echo "[$NZF_WEBHOOK_SECRET][$OTHER]"', env });
     expect(result.outputTail).toBe("[][kept]\n");
+  });
+
+  it("passes no secret-looking variable unless it is listed in passEnv", async () => {
+    const env = {
+      PATH: process.env.PATH,
+      PRISMIC_ACCESS_TOKEN: "prismic-token-value",
+      STRIPE_SECRET_KEY: "sk-value",
+      AWS_ACCESS_KEY_ID: "AKIA-value",
+      AWS_SECRET_ACCESS_KEY: "aws-secret-value",
+      NZF_WEBHOOK_SECRET: "webhook-secret",
+      BUCKET: "nzf-site",
+    };
+    const show = 'echo "[$PRISMIC_ACCESS_TOKEN][$STRIPE_SECRET_KEY][$AWS_ACCESS_KEY_ID][$AWS_SECRET_ACCESS_KEY][$NZF_WEBHOOK_SECRET][$BUCKET]"';
+    expect((await runDeployCommand({ command: show, env })).outputTail).toBe("[][][][][][nzf-site]\n");
+    // Asked for by name: the deploy's own AWS keys. The webhook secret is never passed.
+    const passEnv = ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "NZF_WEBHOOK_SECRET"];
+    expect((await runDeployCommand({ command: show, env, passEnv })).outputTail).toBe("[][][AKIA-value][aws-secret-value][][nzf-site]\n");
   });
 
   it("reports a command that cannot start", async () => {

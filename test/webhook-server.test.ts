@@ -207,7 +207,7 @@ describe("webhook server: builds", () => {
     expect(await site.read()).toBe("<p>v200</p>");
   });
 
-  it("keeps the previous site when a build fails, stays healthy, and recovers on the next webhook", async () => {
+  it("keeps the previous site when a build fails, reports it on /health, and recovers on the next webhook", async () => {
     await start(0);
     site.content = "first";
     await post(webhookBody({ documents: ["doc-a"] }));
@@ -220,9 +220,13 @@ describe("webhook server: builds", () => {
     await queue.idle();
     expect(await site.read()).toBe("<p>first</p>");
 
+    // Unhealthy while the newest build failed: editors' changes are not live. Codes only, no message.
     const health = await fetch(server.url + "/health");
-    expect(health.status).toBe(200);
-    expect(await health.json()).toMatchObject({ ok: true, state: "idle", lastBuild: { id: 2, ok: false, error: expect.stringContaining("[RENDER_FAILED]") } });
+    expect(health.status).toBe(503);
+    const failing = (await health.json()) as Record<string, unknown>;
+    expect(failing).toMatchObject({ ok: false, state: "idle", lastBuild: { id: 2, ok: false, errorCode: "RENDER_FAILED" }, failuresSinceLastGood: 1 });
+    expect(failing.reason).toBe("the last build failed (RENDER_FAILED); the previous site is still served");
+    expect(JSON.stringify(failing)).not.toMatch(/error"|broken/);
     const status = (await (await fetch(server.url + "/status")).json()) as { queue: { builds: { ok: boolean; error?: string }[] } };
     expect(status.queue.builds.map((b) => b.ok)).toEqual([false, true]);
 
@@ -230,6 +234,7 @@ describe("webhook server: builds", () => {
     await post(webhookBody({ documents: ["doc-fixed"] }));
     await queue.idle();
     expect(await site.read()).toBe("<p>fixed</p>");
+    expect((await fetch(server.url + "/health")).status).toBe(200);
     // The recovery build also covers the change the failed build could not publish.
     expect(site.builds.at(-1)!.flatMap((t) => t.documentIds ?? [])).toEqual(["doc-broken", "doc-fixed"]);
     const buildLines = logger.lines.filter((l) => l.level !== "debug" && l.message.startsWith("build #"));
@@ -271,7 +276,7 @@ describe("webhook server: status and health", () => {
     expect(first!.durationMs as number).toBeGreaterThanOrEqual(590);
 
     const health = await fetch(server.url + "/health");
-    expect(await health.json()).toEqual({ ok: true, state: "idle", lastBuild: { id: 2, ok: true, finishedAt: second!.finishedAt } });
+    expect(await health.json()).toEqual({ ok: true, state: "idle", lastBuild: { id: 2, ok: true, finishedAt: second!.finishedAt }, lastGoodBuildAt: second!.finishedAt, failuresSinceLastGood: 0 });
     const head = await fetch(server.url + "/health", { method: "HEAD" });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe("");
@@ -285,6 +290,47 @@ describe("webhook server: status and health", () => {
 });
 
 describe("startWebhookService", () => {
+  it("shows no deploy command, token or internal URL on /status and /health, and passes no token to the deploy", async () => {
+    const token = "prismic-access-token-0123456789";
+    const env = { PATH: process.env.PATH, NZF_WEBHOOK_SECRET: SECRET, PRISMIC_ACCESS_TOKEN: token, NZF_DEPLOY_COMMAND: 'echo "token=[$PRISMIC_ACCESS_TOKEN] to s3://nzf-internal-bucket/site"; exit 3' };
+    const config = resolveWebhookConfig({ port: 0 }, env);
+    let fail = true;
+    const runBuild: RunBuild = async () => {
+      if (fail) throw new NzfError("PRISMIC_UNAVAILABLE", `The Prismic API did not answer http://10.0.0.5:3000/api/v2?access_token=${token} after 6 attempts.`);
+      return { ok: true, pagesRebuilt: 1, durationMs: 1 };
+    };
+    const service = await startWebhookService(config, { runBuild, logger, settleMs: 0, env });
+    try {
+      await service.queue.idle();
+      const health = await fetch(service.url + "/health");
+      expect(health.status).toBe(503);
+      const healthText = await health.text();
+      expect(JSON.parse(healthText)).toMatchObject({ ok: false, lastBuild: { ok: false, errorCode: "PRISMIC_UNAVAILABLE" }, lastGoodBuildAt: null, failuresSinceLastGood: 1 });
+
+      fail = false;
+      service.queue.enqueue({ reason: "manual", receivedAt: Date.now() });
+      await service.queue.idle();
+      const status = await (await fetch(service.url + "/status")).text();
+      const health2 = await fetch(service.url + "/health");
+      // The build is good now, but its deploy failed: still unhealthy, saying why.
+      expect(health2.status).toBe(503);
+      expect(await health2.json()).toMatchObject({ ok: false, reason: "the last deploy failed; the host still has an older build" });
+      for (const text of [healthText, status]) {
+        expect(text).not.toContain(token);
+        expect(text).not.toContain("10.0.0.5");
+        expect(text).not.toContain("s3://");
+        expect(text).not.toContain("echo");
+      }
+      const parsed = JSON.parse(status) as { queue: { deploy: { last: Record<string, unknown> }; builds: { error?: string }[] } };
+      expect(parsed.queue.deploy.last).not.toHaveProperty("command");
+      // The deploy ran without the token, and its output lost the URL.
+      expect(parsed.queue.deploy.last.outputTail).toBe("token=[] to <url>\n");
+      expect(parsed.queue.builds[1]!.error).toBe("[PRISMIC_UNAVAILABLE] The Prismic API did not answer <url> after 6 attempts.");
+    } finally {
+      await service.stop();
+    }
+  });
+
   it("builds once at start-up, deploys after it, serves webhooks, and stops after the running build", async () => {
     const fake = fakeSite(root);
     fake.site.delayMs = 100;
@@ -325,7 +371,9 @@ describe("resolveWebhookConfig", () => {
       repository: "nzf-staging",
       deployCommand: "aws s3 sync dist s3://b",
       deployTimeoutMs: 600_000,
+      deployPassEnv: [],
     });
+    expect(resolveWebhookConfig({ secret: "s" }, { NZF_DEPLOY_ENV: "AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY" }).deployPassEnv).toEqual(["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"]);
     expect(resolveWebhookConfig({ secret: "flag", port: "0", deployTimeout: "30" }, env)).toMatchObject({ secret: "flag", port: 0, deployTimeoutMs: 30_000 });
     expect(resolveWebhookConfig({ secret: "s" }, {})).toMatchObject({ port: 8080, repository: "nzf2020" });
     expect(resolveWebhookConfig({ secret: "s" }, {}).deployCommand).toBeUndefined();

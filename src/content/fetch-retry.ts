@@ -8,6 +8,10 @@
  *   to 100 ms of random jitter, at most `maxAttempts` attempts.
  * - everything is bounded by a total waiting budget (300 s, the figure in the specification), after
  *   which we give up with PRISMIC_UNAVAILABLE naming the URL and the last status or error.
+ * - one attempt (headers and body) is cut off after `attemptTimeoutMs` (AbortSignal), and the
+ *   attempts that fail plus their backoff stay within `deadlineMs` (60 s), so a Prismic that
+ *   accepts connections and never answers fails the build within a minute, saying so. A 429's
+ *   retry-after wait is not counted there: Prismic answered, and asked us to wait.
  *
  * All waiting goes through `sleep`, so tests inject a recording sleep where timing is not the point.
  */
@@ -25,8 +29,10 @@ export interface RetryPolicy {
   defaultRetryAfterMs: number;
   /** Total waiting allowed for one request before giving up. */
   budgetMs: number;
-  /** One attempt taking longer than this counts as a network error. */
+  /** One attempt (headers and the whole body) taking longer than this is cut off and retried. */
   attemptTimeoutMs: number;
+  /** Failed attempts and the backoff between them, for one request, stop here. */
+  deadlineMs: number;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
@@ -36,8 +42,12 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   jitterMs: 100,
   defaultRetryAfterMs: 1000,
   budgetMs: 300_000,
-  attemptTimeoutMs: 60_000,
+  attemptTimeoutMs: 20_000,
+  deadlineMs: 60_000,
 };
+
+/** The shortest attempt worth starting when the deadline is near (or a quarter of the attempt timeout, if less). */
+const MIN_ATTEMPT_MS = 1_000;
 
 export interface RetryingFetchDeps {
   fetch: typeof globalThis.fetch;
@@ -84,18 +94,31 @@ export function createRetryingFetch(deps: RetryingFetchDeps, policy: RetryPolicy
     let failures = 0;
     let rateLimited = 0;
     let waited = 0;
+    // Time lost to failed attempts and their backoff: bounded by the deadline.
+    let spent = 0;
+    let timeouts = 0;
     let lastError: unknown;
     for (;;) {
       let wait: number;
       let problem: string;
       let exhausted: boolean;
+      let askedToWait = false;
       requests += 1;
+      const timeoutMs = Math.max(Math.floor(Math.min(policy.attemptTimeoutMs, policy.deadlineMs - spent)), 1);
+      const attemptStarted = performance.now();
       try {
-        const signal = init?.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(policy.attemptTimeoutMs)]) : AbortSignal.timeout(policy.attemptTimeoutMs);
+        const timeout = AbortSignal.timeout(timeoutMs);
+        const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
         const response = await deps.fetch(url, { ...init, signal });
         if (response.status !== 429 && response.status < 500) {
+          // The body is read here, under the same timeout: a stall half-way through it is an attempt that failed.
+          const body = await response.arrayBuffer();
           statuses.set(url, response.status);
-          return response;
+          const empty = response.status === 204 || response.status === 304;
+          const read = new Response(empty ? null : body, { status: response.status, statusText: response.statusText, headers: response.headers });
+          // The client quotes response.url in some errors; a constructed Response has none.
+          Object.defineProperty(read, "url", { value: response.url || url });
+          return read;
         }
         const body = await response.text().catch(() => "");
         const snippet = body.trim().slice(0, 200);
@@ -103,10 +126,12 @@ export function createRetryingFetch(deps: RetryingFetchDeps, policy: RetryPolicy
         lastError = undefined;
         if (response.status === 429) {
           rateLimited += 1;
+          askedToWait = true;
           wait = retryAfterMs(response.headers.get("retry-after"), policy.defaultRetryAfterMs);
           exhausted = rateLimited > policy.maxRateLimitRetries;
         } else {
           failures += 1;
+          spent += performance.now() - attemptStarted;
           wait = backoffMs(failures, policy, deps.random);
           exhausted = failures >= policy.maxAttempts;
         }
@@ -114,22 +139,38 @@ export function createRetryingFetch(deps: RetryingFetchDeps, policy: RetryPolicy
         // The caller cancelled: not ours to retry.
         if (init?.signal?.aborted) throw error;
         failures += 1;
+        spent += performance.now() - attemptStarted;
         lastError = error;
-        problem = describeNetworkError(error);
+        const timedOut = isTimeout(error);
+        if (timedOut) timeouts += 1;
+        problem = timedOut ? `no complete answer within ${formatMs(timeoutMs)}` : describeNetworkError(error);
         wait = backoffMs(failures, policy, deps.random);
         exhausted = failures >= policy.maxAttempts;
       }
       const attempts = failures + rateLimited;
-      if (exhausted || waited + wait > policy.budgetMs) {
+      const pastDeadline = !askedToWait && spent + wait + Math.min(MIN_ATTEMPT_MS, policy.attemptTimeoutMs / 4) > policy.deadlineMs;
+      if (exhausted || waited + wait > policy.budgetMs || pastDeadline) {
+        const took = formatMs(spent + waited);
+        const stalled = timeouts > 0;
+        const lastTimedOut = lastError !== undefined && isTimeout(lastError);
         throw new NzfError(
           "PRISMIC_UNAVAILABLE",
-          `The Prismic API did not answer ${shown} after ${attempts} attempt${attempts === 1 ? "" : "s"} over ${formatMs(waited)}; the last answer was ${problem}.`,
-          { subject: shown, cause: lastError },
+          stalled
+            ? `The Prismic API did not answer ${shown}: ${timeouts} of ${attempts} attempt${attempts === 1 ? "" : "s"} got no complete answer in the time allowed (at most ${formatMs(policy.attemptTimeoutMs)} each), and the request gave up after ${took} (the limit is ${formatMs(policy.deadlineMs)})${lastTimedOut ? "" : `; the last answer was ${problem}`}.`
+            : `The Prismic API did not answer ${shown} after ${attempts} attempt${attempts === 1 ? "" : "s"} in ${took}; the last answer was ${problem}.`,
+          {
+            subject: shown,
+            cause: lastError,
+            ...(stalled
+              ? { hint: "Prismic accepted the connection but did not answer in time. Check https://status.prismic.io and this machine's network (or PRISMIC_ENDPOINT), then run the build again; the last good content and site are kept." }
+              : {}),
+          },
         );
       }
       deps.logger.warn("content", `${problem} from ${shown}; retrying in ${formatMs(wait)} (attempt ${attempts + 1})`);
       await deps.sleep(wait);
-      waited += wait;
+      if (askedToWait) waited += wait;
+      else spent += wait;
     }
   };
 
@@ -142,9 +183,14 @@ export function createRetryingFetch(deps: RetryingFetchDeps, policy: RetryPolicy
   };
 }
 
+/** Our AbortSignal.timeout fired (fetch rejects with it, or with an error caused by it while reading the body). */
+function isTimeout(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) if (e.name === "TimeoutError") return true;
+  return false;
+}
+
 function describeNetworkError(error: unknown): string {
   if (error instanceof Error) {
-    if (error.name === "TimeoutError") return "a timeout";
     const cause = error.cause as { code?: string; message?: string } | undefined;
     const detail = cause?.code ?? cause?.message;
     return `a network error (${error.message}${detail ? `: ${detail}` : ""})`;

@@ -97,6 +97,8 @@ export const OPTIONS = [
     help: "shell command run after each published build, e.g. aws s3 sync dist s3://bucket --delete" },
   { key: "deployTimeout", flag: "--deploy-timeout <seconds>", env: ["NZF_DEPLOY_TIMEOUT"], default: "600", commands: ["webhook"], group: "webhook",
     help: "how long the deploy command may run, in seconds" },
+  { key: "deployEnv", flag: "--deploy-env <names>", env: ["NZF_DEPLOY_ENV"], defaultText: "none", commands: ["webhook"], group: "webhook",
+    help: "secret-looking variables the deploy command may see, comma-separated (e.g. AWS_ACCESS_KEY_ID,AWS_SECRET_ACCESS_KEY)" },
 ] as const satisfies readonly OptionSpec[];
 
 export type OptionKey = (typeof OPTIONS)[number]["key"];

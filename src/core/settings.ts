@@ -87,6 +87,7 @@ export function webhookConfigFrom(values: OptionValues): WebhookConfig {
     repository: text(values, "repository") ?? "nzf2020",
     ...(deployCommand ? { deployCommand } : {}),
     deployTimeoutMs: seconds * 1000,
+    deployPassEnv: (text(values, "deployEnv") ?? "").split(/[\s,]+/).filter(Boolean),
   };
 }
 

@@ -3,6 +3,13 @@
  * file that is new in a build is scanned before anything is published: pages while they render
  * (their HTML is in memory then), the other files as they are added to the new site
  * (src/publish/site-output.ts). Files kept from the live site were scanned when they were published.
+ *
+ * Besides the text as it is, the scan reads a second version with markup removed and encodings
+ * undone (HTML entities, percent-encoding, \u/\x escapes, zero-width characters), so a key an
+ * editor's formatting split (`sk_live_51H<strong>…`) or a link encoded (`sk%5Flive…`) is found too.
+ * AWS secret access keys (40 characters of base64 with no fixed prefix) count when they are
+ * labelled as one or stand near an access key id (AKIA…/ASIA…): alone they look like any other
+ * random string.
  */
 import { NzfError } from "../core/errors.js";
 import { findSecretKeys } from "../payments/config.js";
@@ -20,9 +27,7 @@ export function createSecretScan(): SecretScan {
   let scanned = 0;
   const scanText = (file: string, text: string) => {
     scanned++;
-    for (const key of findSecretKeys(text)) leaks.push(`${file}: ${key}`);
-    // Auth findings name the kind only: even a prefix of a token or client secret stays out of logs.
-    for (const kind of new Set(findAuthSecrets(text).map((f) => f.kind))) leaks.push(`${file}: ${kind}`);
+    for (const finding of findSecrets(text)) leaks.push(`${file}: ${finding}`);
   };
   return {
     scanText,
@@ -35,4 +40,77 @@ export function createSecretScan(): SecretScan {
       return scanned;
     },
   };
+}
+
+/** What a scan of one text finds: masked Stripe keys and the kinds of other secrets, each once. */
+export function findSecrets(text: string): string[] {
+  const found = secretsIn(text);
+  const plain = hasFragment(text) ? plainText(text) : text;
+  if (plain !== text) for (const finding of secretsIn(plain)) if (!found.has(finding)) found.add(`${finding} (split by markup or encoded)`);
+  return [...found];
+}
+
+function secretsIn(text: string): Set<string> {
+  const found = new Set(findSecretKeys(text));
+  // Auth and AWS findings name the kind only: even a prefix of a token or secret stays out of logs.
+  for (const f of findAuthSecrets(text)) found.add(f.kind);
+  if (findAwsSecretKeys(text)) found.add("aws-secret-access-key");
+  return found;
+}
+
+/** Only worth undoing when one of these occurs: markup, an entity, a percent or backslash escape, an invisible character. */
+const ENCODED = /[<&%\\\u200b-\u200d\u2060\ufeff\u00ad]/;
+/**
+ * ...and when a piece of a secret does: a key's prefix or an underscore next to live/test (a
+ * Stripe key split by markup keeps one of them, or an underscore touching a tag), an encoded underscore, an AWS label or key id, an
+ * invisible character. Most pages have none and skip the rewrite; plain substring searches keep
+ * this check cheap on every page.
+ */
+const FRAGMENTS = ["k_", ">_", "_<", "_live", "live_", "_test", "test_", "whsec", "%5F", "%5f", "&#95", "&#x5f", "&#x5F", "&#X5F", "&lowbar", "&UnderBar", "\\u005", "\\x5", "ecret", "ECRET", "AKIA", "ASIA", "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad"];
+const hasFragment = (text: string) => FRAGMENTS.some((f) => text.includes(f));
+
+/** The text with tags removed and encodings undone, so a secret split by markup or encoded reads as one string. */
+export function plainText(text: string): string {
+  if (!ENCODED.test(text)) return text;
+  // Tags go (a key split by <strong> joins up); their quoted attribute values (a key may sit in an
+  // href) are kept at the end, one a line, so they join nothing.
+  const values: string[] = [];
+  const stripped = text.replace(/<[^>]*>/g, (tag) => {
+    for (const m of tag.matchAll(/=\s*(?:"([^"]*)"|'([^']*)')/g)) values.push(m[1] ?? m[2]!);
+    return "";
+  });
+  return [stripped, ...values]
+    .join("\n")
+    .replace(/[\u200b-\u200d\u2060\ufeff\u00ad]/g, "")
+    .replace(/&#x([0-9a-f]{1,6});?/gi, (_, hex: string) => fromCode(parseInt(hex, 16)))
+    .replace(/&#(\d{1,7});?/g, (_, dec: string) => fromCode(Number(dec)))
+    .replace(/&(lowbar|UnderBar|amp|quot|apos|lt|gt|sol|plus|equals|colon|period|hyphen|dash);/g, (_, name: string) => NAMED[name] ?? "")
+    .replace(/\\u([0-9a-f]{4})|\\x([0-9a-f]{2})/gi, (_, u: string | undefined, x: string | undefined) => fromCode(parseInt(u ?? x!, 16)))
+    .replace(/%([0-7][0-9a-f])/gi, (_, hex: string) => fromCode(parseInt(hex, 16)));
+}
+
+const NAMED: Record<string, string> = { lowbar: "_", UnderBar: "_", amp: "&", quot: '"', apos: "'", lt: "<", gt: ">", sol: "/", plus: "+", equals: "=", colon: ":", period: ".", hyphen: "-", dash: "-" };
+
+function fromCode(code: number): string {
+  return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : "";
+}
+
+// A labelled secret: aws_secret_access_key = "…", "secretAccessKey": "…", SecretAccessKey: … (40 base64 characters).
+const AWS_SECRET_LABELLED = /(?:secret_?access_?key|secretkey)["'\s]*[:=]\s*["']?[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/i;
+const AWS_KEY_ID = /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g;
+const BASE64_40 = /(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g;
+
+/** True when the text holds an AWS secret access key: labelled as one, or a 40-character mixed base64 string near an access key id. */
+export function findAwsSecretKeys(text: string): boolean {
+  if ((text.includes("ecret") || text.includes("ECRET")) && AWS_SECRET_LABELLED.test(text)) return true;
+  if (!text.includes("AKIA") && !text.includes("ASIA")) return false;
+  for (const id of text.matchAll(AWS_KEY_ID)) {
+    const near = text.slice(Math.max(0, id.index - 300), id.index + id[0].length + 300);
+    for (const candidate of near.matchAll(BASE64_40)) {
+      const value = candidate[0];
+      // Random keys mix cases and digits; a hex digest or a word run does not.
+      if (/[a-z]/.test(value) && /[A-Z]/.test(value) && /\d/.test(value) && !/^(?:AKIA|ASIA)/.test(value)) return true;
+    }
+  }
+  return false;
 }

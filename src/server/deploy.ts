@@ -32,8 +32,36 @@ export interface DeployOptions {
   tailChars?: number;
   /** Base environment (default process.env). */
   env?: NodeJS.ProcessEnv;
-  /** Variables removed before the command runs; the webhook secret by default, so it cannot leak into output. */
-  hideEnv?: string[];
+  /**
+   * Secret-looking variables (`isSecretEnvName`) are removed before the command runs, so a token
+   * cannot leak into its output or to the tools it starts. Names listed here are passed anyway
+   * (`NZF_DEPLOY_ENV`, e.g. AWS_ACCESS_KEY_ID,AWS_SECRET_ACCESS_KEY when the keys live in the environment).
+   */
+  passEnv?: string[];
+}
+
+/** Names of variables that hold secrets: tokens, keys, passwords, the webhook secret. */
+const SECRET_ENV = /SECRET|TOKEN|PASSWORD|PASSWD|PRIVATE|CREDENTIAL|COOKIE|AUTH|(^|_)KEY(_|$)/i;
+
+export function isSecretEnvName(name: string): boolean {
+  return SECRET_ENV.test(name);
+}
+
+/** "A, B c" → ["A", "B", "c"]: the NZF_DEPLOY_ENV list. */
+export function parseEnvNames(text: string | undefined): string[] {
+  return (text ?? "").split(/[\s,]+/).filter(Boolean);
+}
+
+/** The deploy command's environment: the base without secret-looking variables, except those passed on purpose. */
+export function deployEnv(base: NodeJS.ProcessEnv, passEnv: readonly string[] = []): NodeJS.ProcessEnv {
+  const pass = new Set(passEnv);
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(base)) {
+    // The webhook secret is never passed: nothing a deploy does needs it.
+    if (name === "NZF_WEBHOOK_SECRET" || (isSecretEnvName(name) && !pass.has(name))) continue;
+    env[name] = value;
+  }
+  return env;
 }
 
 export const DEFAULT_DEPLOY_TIMEOUT_MS = 10 * 60_000;
@@ -47,8 +75,7 @@ export function runDeployCommand(options: DeployOptions): Promise<DeployResult> 
   const { command } = options;
   const timeoutMs = options.timeoutMs ?? DEFAULT_DEPLOY_TIMEOUT_MS;
   const tailChars = options.tailChars ?? 4000;
-  const env = { ...(options.env ?? process.env) };
-  for (const name of options.hideEnv ?? ["NZF_WEBHOOK_SECRET"]) delete env[name];
+  const env = deployEnv(options.env ?? process.env, options.passEnv);
 
   const started = performance.now();
   let tail = "";
@@ -89,7 +116,7 @@ export function runDeployCommand(options: DeployOptions): Promise<DeployResult> 
       const durationMs = performance.now() - started;
       const outputTail = tail.slice(-tailChars);
       const ok = !spawnError && !timedOut && exitCode === 0;
-      const error = ok ? undefined : describeFailure(command, exitCode, signal, timedOut, timeoutMs, outputTail, spawnError);
+      const error = ok ? undefined : describeFailure(exitCode, signal, timedOut, timeoutMs, outputTail, spawnError);
       resolve({ ok, command, durationMs, exitCode, signal, timedOut, outputTail, ...(error ? { error } : {}) });
     };
     child.on("error", (error) => finish(null, null, error));
@@ -97,8 +124,8 @@ export function runDeployCommand(options: DeployOptions): Promise<DeployResult> 
   });
 }
 
+/** The command is left out: it can hold a bucket name or a token, and this text is shown by /status. */
 function describeFailure(
-  command: string,
   exitCode: number | null,
   signal: string | null,
   timedOut: boolean,
@@ -106,10 +133,10 @@ function describeFailure(
   outputTail: string,
   spawnError?: Error,
 ): string {
-  if (spawnError) return `the deploy command \`${command}\` could not be started (${spawnError.message}); check the shell and the working folder`;
+  if (spawnError) return `the deploy command could not be started (${spawnError.message}); check the shell and the working folder`;
   const lastLine = outputTail.trim().split("\n").at(-1)?.trim();
   const said = lastLine ? `; last output: ${lastLine}` : "";
-  if (timedOut) return `the deploy command \`${command}\` took longer than ${formatMs(timeoutMs)} and was stopped${said}`;
-  if (signal) return `the deploy command \`${command}\` was killed by ${signal}${said}`;
-  return `the deploy command \`${command}\` exited with code ${exitCode}${said}`;
+  if (timedOut) return `the deploy command took longer than ${formatMs(timeoutMs)} and was stopped${said}`;
+  if (signal) return `the deploy command was killed by ${signal}${said}`;
+  return `the deploy command exited with code ${exitCode}${said}`;
 }

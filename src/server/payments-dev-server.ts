@@ -3,12 +3,15 @@
  * `--watch`: a real node:http server, in memory, no Stripe. It validates with the same shared code as
  * the browser, keeps an idempotency store, answers CORS, and lets tests inject faults (an error
  * status, a delay) and set the outcome a Stripe stand-in would produce. Test-only routes live under
- * `/__dev/`; nothing like them exists in production.
+ * `/__dev/` and exist only when started with `devRoutes: true` (tests); nothing like them exists in
+ * production. CORS answers only the site's origin (loopback origins unless told which).
  */
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { NzfError } from "../core/errors.js";
 import type { Logger } from "../core/logger.js";
+import { BadRequest, createBodyBudget, guard, hardenServer, parseTarget, serverOptions, type ServerLimits } from "./http-guard.js";
 import { canonicalJson } from "../payments/canonical-json.js";
 import { chargeFor } from "../payments/fees.js";
 import { DEFAULT_FUND_RULES, type FundRules } from "../payments/fund-rules.js";
@@ -18,6 +21,8 @@ import { DONATION_STATUSES, type ApiErrorBody, type DonationCreated, type Donati
 import { validateDonationRequest } from "../payments/validate.js";
 
 export const MAX_BODY_BYTES = 16 * 1024;
+/** Request bodies held at once over all connections. */
+export const MAX_BODIES_IN_FLIGHT = 1024 * 1024;
 
 /** One injected fault: the next matching request(s) wait `delayMs`, then answer `status` (or run normally). */
 export interface Fault {
@@ -45,8 +50,16 @@ export interface RequestLogEntry {
 export interface PaymentsDevServerOptions {
   port?: number;
   host?: string;
-  /** The site's origin(s) allowed by CORS; "*" (the default) allows any. */
+  /**
+   * The site's origin(s) allowed by CORS, exactly (`http://127.0.0.1:4321`). Default: any http
+   * origin on a loopback address (127.0.0.1, localhost, [::1]), which is where tests and watch mode
+   * serve the site. "*" is refused: any web page could then call the API from a developer's browser.
+   */
   allowedOrigin?: string | string[];
+  /** Serves the `/__dev/` control routes (outcome, faults, request log). Only tests turn this on. */
+  devRoutes?: boolean;
+  /** Timeouts that cut off slow clients. */
+  limits?: ServerLimits;
   faults?: Fault[];
   /** The clock; "today" is taken in Australia/Sydney like the production backend. */
   now?: () => Date;
@@ -95,27 +108,28 @@ function errorReply(status: number, code: string, message: string, extra: Partia
   return { status, body: { error: { code, message, ...extra } } satisfies ApiErrorBody, headers };
 }
 
+function bodyTooLarge(): Reply {
+  return errorReply(413, "body_too_large", `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
+}
+
 function reference(): string {
   const bytes = randomBytes(8);
   const chars = Array.from(bytes, (b) => REFERENCE_ALPHABET[b % 32]).join("");
   return `NZF-${chars.slice(0, 4)}-${chars.slice(4)}`;
 }
 
-async function readBody(req: IncomingMessage): Promise<string | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) return null;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
+const LOOPBACK_ORIGIN = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d{1,5})?$/;
 
 export async function startPaymentsDevServer(options: PaymentsDevServerOptions = {}): Promise<PaymentsDevServer> {
   const now = options.now ?? (() => new Date());
-  const allowed = options.allowedOrigin ?? "*";
-  const origins = Array.isArray(allowed) ? allowed : [allowed];
+  const origins = options.allowedOrigin === undefined ? null : Array.isArray(options.allowedOrigin) ? options.allowedOrigin : [options.allowedOrigin];
+  if (origins?.includes("*")) {
+    throw new NzfError("CONFIG_INVALID", 'The payments dev server does not allow CORS from any origin ("*").', {
+      subject: "allowedOrigin",
+      hint: "Give the site's origin, e.g. http://127.0.0.1:4321, or leave it out to allow loopback origins only.",
+    });
+  }
+  const budget = createBodyBudget(MAX_BODIES_IN_FLIGHT);
   const rulesFor = (fund: Fund): FundRules => options.fundRules?.[fund] ?? DEFAULT_FUND_RULES[fund];
   const faultQueue: (Fault & { times: number })[] = (options.faults ?? []).map((f) => ({ ...f, times: f.times ?? 1 }));
   const donations = new Map<string, DonationRecord>();
@@ -124,11 +138,9 @@ export async function startPaymentsDevServer(options: PaymentsDevServerOptions =
   const timers = new Set<NodeJS.Timeout>();
   let intentCounter = 0;
 
-  const originAllowed = (origin: string | undefined) => origin !== undefined && (origins.includes("*") || origins.includes(origin));
+  const originAllowed = (origin: string | undefined) => origin !== undefined && (origins ? origins.includes(origin) : LOOPBACK_ORIGIN.test(origin));
   const corsHeaders = (origin: string | undefined): Record<string, string> =>
-    originAllowed(origin)
-      ? { "Access-Control-Allow-Origin": origins.includes("*") ? "*" : origin!, "Access-Control-Expose-Headers": "Idempotent-Replayed, Retry-After", Vary: "Origin" }
-      : { Vary: "Origin" };
+    originAllowed(origin) ? { "Access-Control-Allow-Origin": origin!, "Access-Control-Expose-Headers": "Idempotent-Replayed, Retry-After", Vary: "Origin" } : { Vary: "Origin" };
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -185,7 +197,7 @@ export async function startPaymentsDevServer(options: PaymentsDevServerOptions =
     if (typeof key !== "string" || key === "") return errorReply(400, "idempotency_key_missing", "Send an Idempotency-Key header (a UUID) with every POST /donations.");
     if (!IDEMPOTENCY_KEY_PATTERN.test(key)) return errorReply(400, "idempotency_key_invalid", "The Idempotency-Key header must be a UUID.");
     if (!/^application\/json\b/i.test(req.headers["content-type"] ?? "")) return errorReply(415, "unsupported_media_type", "Send the body as JSON with Content-Type: application/json.");
-    if (text === null) return errorReply(413, "body_too_large", `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
+    if (text === null) return bodyTooLarge();
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -212,9 +224,10 @@ export async function startPaymentsDevServer(options: PaymentsDevServerOptions =
   async function devRoute(req: IncomingMessage, path: string, text: string | null): Promise<Reply> {
     if (req.method === "GET" && path === "/__dev/requests") return { status: 200, body: requests };
     if (req.method !== "POST") return errorReply(405, "method_not_allowed", "Dev routes take POST (GET for /__dev/requests).");
+    if (text === null) return bodyTooLarge();
     let body: Record<string, unknown>;
     try {
-      body = JSON.parse(text ?? "") as Record<string, unknown>;
+      body = JSON.parse(text) as Record<string, unknown>;
     } catch {
       return errorReply(400, "invalid_json", "The request body is not valid JSON.");
     }
@@ -237,8 +250,17 @@ export async function startPaymentsDevServer(options: PaymentsDevServerOptions =
     const method = req.method ?? "GET";
     // Read the whole body first, as API Gateway does: a delayed request still completes its work
     // after the client has given up, which is exactly the case idempotency keys exist for.
-    const text = method === "GET" || method === "HEAD" ? "" : await readBody(req);
-    if (path.startsWith("/__dev/")) return devRoute(req, path, text);
+    let text: string | null = "";
+    if (method !== "GET" && method !== "HEAD") {
+      const read = await budget.read(req, MAX_BODY_BYTES);
+      if (!read.ok && read.status === 503) return errorReply(503, "unavailable", CODE_FOR_STATUS[503]!.message, {}, { "Retry-After": "5" });
+      if (!read.ok && read.status === 400) return errorReply(400, "incomplete_body", "The request body did not arrive in full.");
+      text = read.ok ? read.body.toString("utf8") : null;
+    }
+    if (path.startsWith("/__dev/")) {
+      if (!options.devRoutes) return errorReply(404, "not_found", `No route ${method} ${path}. See docs/payments-api.md.`);
+      return devRoute(req, path, text);
+    }
     const fault = takeFault(path);
     if (fault?.delayMs) await sleep(fault.delayMs);
     if (fault?.status) {
@@ -261,7 +283,14 @@ export async function startPaymentsDevServer(options: PaymentsDevServerOptions =
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = new URL(req.url ?? "/", "http://localhost").pathname.replace(/\/+$/, "") || "/";
+    let path: string;
+    try {
+      path = parseTarget(req.url).path.replace(/\/+$/, "") || "/";
+    } catch (error) {
+      if (!(error instanceof BadRequest)) throw error;
+      send(res, undefined, errorReply(error.status, "bad_request", error.message));
+      return;
+    }
     const origin = typeof req.headers.origin === "string" ? req.headers.origin : undefined;
     let reply: Reply;
     if (req.method === "OPTIONS") {
@@ -279,6 +308,10 @@ export async function startPaymentsDevServer(options: PaymentsDevServerOptions =
     const key = req.headers["idempotency-key"];
     const donationId = reply.status === 201 ? (reply.body as DonationCreated).donationId : undefined;
     requests.push({ method: req.method ?? "GET", path, origin, idempotencyKey: typeof key === "string" ? key : undefined, status: reply.status, replayed: reply.replayed === true, ...(donationId ? { donationId } : {}) });
+    send(res, origin, reply);
+  }
+
+  function send(res: ServerResponse, origin: string | undefined, reply: Reply): void {
     const headers: Record<string, string> = { ...corsHeaders(origin), "Cache-Control": "no-store", ...reply.headers };
     if (reply.replayed) headers["Idempotent-Replayed"] = "true";
     const payload = reply.raw ?? (reply.body === undefined ? "" : JSON.stringify(reply.body));
@@ -288,7 +321,16 @@ export async function startPaymentsDevServer(options: PaymentsDevServerOptions =
     res.writeHead(reply.status, headers).end(payload);
   }
 
-  const server = createServer((req, res) => void handle(req, res));
+  const server = createServer(
+    serverOptions(options.limits),
+    guard(handle, {
+      logger: options.logger,
+      label: "watch",
+      name: "payments dev server",
+      reply: (res, status, message) => send(res, undefined, status >= 500 ? errorReply(500, "internal_error", CODE_FOR_STATUS[500]!.message) : errorReply(status, "bad_request", message)),
+    }),
+  );
+  hardenServer(server, { logger: options.logger, label: "watch", name: "payments dev server" });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());

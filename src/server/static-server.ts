@@ -5,14 +5,19 @@
  * accepts it (CloudFront's "compress objects automatically", docs/deploy.md). Used by watch mode,
  * the browser tests and the Lighthouse bench, whose simulated slow network would otherwise charge
  * every page three to four times its real HTML, CSS and JavaScript bytes.
+ *
+ * A file is served only if its real path (symlinks resolved) is inside the real path of the root,
+ * resolved per request because the root itself may be a symlink that a publish swaps.
  */
 import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
+import { readFile, realpath, stat } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createGzip, gzipSync } from "node:zlib";
 import type { AddressInfo } from "node:net";
 import { extname, join, normalize, sep } from "node:path";
+import type { Logger } from "../core/logger.js";
 import { normalizePath } from "../content/routes.js";
+import { BadRequest, guard, hardenServer, parseTarget, serverOptions, type ServerLimits } from "./http-guard.js";
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -53,6 +58,9 @@ export interface StaticServerOptions {
   intercept?: (req: IncomingMessage, res: ServerResponse) => boolean;
   /** Changes an HTML page before it is sent (watch mode injects its reload client). */
   transformHtml?: (html: string) => string;
+  /** Refused requests and server errors are logged here. */
+  logger?: Logger;
+  limits?: ServerLimits;
 }
 
 export interface StaticServer {
@@ -61,30 +69,41 @@ export interface StaticServer {
   stop(): Promise<void>;
 }
 
-async function fileAt(root: string, urlPath: string): Promise<string | null> {
-  const decoded = decodeURIComponent(urlPath);
-  const full = normalize(join(root, decoded));
-  if (full !== root && !full.startsWith(root.endsWith(sep) ? root : root + sep)) return null;
+const inside = (dir: string, path: string) => path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+
+/** The real path of the file to serve for `decodedPath`, or null (missing, or outside the root once symlinks are resolved). */
+async function fileAt(root: string, decodedPath: string): Promise<string | null> {
+  const full = normalize(join(root, decodedPath));
+  if (!inside(root, full)) return null;
   try {
-    const info = await stat(full);
-    if (info.isFile()) return full;
+    const realRoot = await realpath(root);
+    let real = await realpath(full);
+    let info = await stat(real);
     if (info.isDirectory()) {
-      const index = join(full, "index.html");
-      if ((await stat(index)).isFile()) return index;
+      real = await realpath(join(real, "index.html"));
+      info = await stat(real);
     }
+    return info.isFile() && inside(realRoot, real) ? real : null;
   } catch {
-    // not found
+    return null; // not found
   }
-  return null;
 }
 
 export async function startStaticServer(options: StaticServerOptions): Promise<StaticServer> {
   const rootOf = () => (typeof options.root === "function" ? options.root() : options.root);
-  const server = createServer(async (req, res) => {
-    try {
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    {
+      let target;
+      try {
+        target = parseTarget(req.url);
+      } catch (error) {
+        if (!(error instanceof BadRequest)) throw error;
+        options.logger?.warn("watch", `static server: refused ${String(req.method)} (${error.status}): ${error.message}`);
+        res.writeHead(error.status, { "content-type": "text/plain; charset=utf-8" }).end(error.message + "\n");
+        return;
+      }
       if (options.intercept?.(req, res)) return;
-      const url = new URL(req.url ?? "/", "http://localhost");
-      const path = url.pathname;
+      const path = target.path;
       const extra = typeof options.headers === "function" ? options.headers(path) : (options.headers ?? {});
       if (req.method !== "GET" && req.method !== "HEAD") {
         res.writeHead(405, { allow: "GET, HEAD" }).end();
@@ -93,11 +112,11 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
       // The trailing-slash policy: page paths end in "/", file paths never do.
       const wanted = normalizePath(path);
       if (wanted !== path && !extname(path)) {
-        res.writeHead(301, { location: wanted + url.search, ...extra }).end();
+        res.writeHead(301, { location: wanted + target.search, ...extra }).end();
         return;
       }
       const root = rootOf();
-      let file = await fileAt(root, path);
+      let file = await fileAt(root, target.decodedPath);
       let status = 200;
       if (!file) {
         file = await fileAt(root, "/404.html");
@@ -118,7 +137,6 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
       if (COMPRESSIBLE.test(type)) headers.vary = "accept-encoding";
       if (gzip) headers["content-encoding"] = "gzip";
       if (type.startsWith("text/html") && options.transformHtml) {
-        const { readFile } = await import("node:fs/promises");
         const html = options.transformHtml(await readFile(file, "utf8"));
         res.writeHead(status, headers).end(req.method === "HEAD" ? undefined : gzip ? gzipSync(html) : html);
         return;
@@ -130,10 +148,10 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
       }
       const body = createReadStream(file).on("error", () => res.destroy());
       (gzip ? body.pipe(createGzip()) : body).pipe(res);
-    } catch (error) {
-      res.writeHead(500, { "content-type": "text/plain; charset=utf-8" }).end(`Server error: ${(error as Error).message}`);
     }
-  });
+  };
+  const server = createServer(serverOptions(options.limits), guard(handle, { logger: options.logger, label: "watch", name: "static server" }));
+  hardenServer(server, { logger: options.logger, label: "watch", name: "static server" });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? "127.0.0.1", resolve));
   const address = server.address() as AddressInfo;
   return {

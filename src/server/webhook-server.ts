@@ -6,16 +6,20 @@
  */
 
 import { createHash, timingSafeEqual } from "node:crypto";
-import { createServer, type IncomingMessage } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { NzfError } from "../core/errors.js";
 import { readOptions } from "../core/options.js";
 import { webhookConfigFrom } from "../core/settings.js";
 import { formatMs, type Logger } from "../core/logger.js";
 import { createBuildQueue, type BuildQueue, type RunBuild } from "./build-queue.js";
-import { createDeployer } from "./deploy.js";
+import { createDeployer, isSecretEnvName } from "./deploy.js";
+import { BadRequest, createBodyBudget, guard, hardenServer, parseTarget, printable, serverOptions, type ServerLimits } from "./http-guard.js";
+import { healthOf, publicStatus } from "./webhook-views.js";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** Request bodies held at once over all connections; a Prismic webhook is a few kilobytes. */
+export const MAX_BODIES_IN_FLIGHT = 4 * 1024 * 1024;
 export const SECRET_HEADER = "x-nzf-webhook-secret";
 
 export interface WebhookServerOptions {
@@ -27,12 +31,20 @@ export interface WebhookServerOptions {
   queue: BuildQueue;
   logger: Logger;
   maxBodyBytes?: number;
+  /** Total request-body bytes held over all connections; past it 503 (default MAX_BODIES_IN_FLIGHT). */
+  maxBodiesInFlight?: number;
+  /** Timeouts that cut off slow clients (tests shorten them). */
+  limits?: ServerLimits;
+  /** Strings never shown by /status (the secret is always added). */
+  redact?: string[];
   clock?: () => number;
 }
 
 export interface WebhookServer {
   url: string;
   port: number;
+  /** Request-body bytes held now and at most so far, over all connections. */
+  bodies(): { inFlight: number; peak: number };
   stop(): Promise<void>;
 }
 
@@ -49,17 +61,17 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
   // Hash both sides so timingSafeEqual always compares equal lengths and the secret's length never leaks.
   const expectedDigest = digest(secret);
   const startedAt = clock();
+  const budget = createBodyBudget(options.maxBodiesInFlight ?? MAX_BODIES_IN_FLIGHT);
+  const redact = [secret, ...(options.redact ?? [])];
 
   async function route(req: IncomingMessage, path: string): Promise<Reply> {
     const method = req.method ?? "GET";
     if (path === "/health" || path === "/status") {
       if (method !== "GET" && method !== "HEAD") return methodNotAllowed("GET, HEAD");
       const status = queue.status();
-      if (path === "/status") return { status: 200, body: { ok: true, repository, startedAt, uptimeMs: clock() - startedAt, queue: status }, note: "" };
-      const last = status.builds[0];
-      const lastBuild = last ? { id: last.id, ok: last.ok, finishedAt: last.finishedAt, ...(last.error ? { error: last.error } : {}) } : null;
-      // Healthy even after a failed build: the previous site is still being served.
-      return { status: 200, body: { ok: true, state: status.state, lastBuild }, note: "" };
+      if (path === "/status") return { status: 200, body: { ok: true, repository, startedAt, uptimeMs: clock() - startedAt, ...publicStatus(status, redact) }, note: "" };
+      const health = healthOf(status);
+      return { status: health.ok ? 200 : 503, body: health, note: health.ok ? "" : `unhealthy: ${health.reason}` };
     }
     if (path !== "/webhook" && path !== "/") return fail(404, `Nothing here. The webhook is POST /webhook; see also GET /status and GET /health.`, "not found");
     if (method !== "POST") return methodNotAllowed("POST");
@@ -69,8 +81,11 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
   async function webhook(req: IncomingMessage): Promise<Reply> {
     const mediaType = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
     if (mediaType !== "application/json") return fail(415, "Send the webhook as JSON with content-type: application/json.", `content-type ${mediaType || "missing"}`);
-    const raw = await readBody(req, maxBodyBytes);
-    if (raw === "too large") return { ...fail(413, `The body is larger than ${maxBodyBytes} bytes; a Prismic webhook is a few kilobytes.`, "body too large"), headers: { connection: "close" } };
+    const read = await budget.read(req, maxBodyBytes);
+    if (!read.ok && read.status === 413) return fail(413, `The body is larger than ${maxBodyBytes} bytes; a Prismic webhook is a few kilobytes.`, "body too large");
+    if (!read.ok && read.status === 503) return { ...fail(503, "The server is busy receiving other requests; try again in a few seconds.", read.reason), headers: { "retry-after": "5" } };
+    if (!read.ok) return fail(400, "The body did not arrive in full.", read.reason);
+    const raw = read.body;
     if (raw.length === 0) return fail(400, "The body is empty; expected a Prismic webhook JSON object.", "empty body");
     let payload: unknown;
     try {
@@ -102,33 +117,49 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
     return { status: 200, body: { ok: true, queued: true }, note: `${body.type} queued (${docs}${ref})` };
   }
 
-  const server = createServer((req, res) => {
+  const send = (res: ServerResponse, reply: Reply) => {
+    res.writeHead(reply.status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...reply.headers });
+    res.end(reply.body === undefined ? "" : JSON.stringify(reply.body));
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
-    const path = new URL(req.url ?? "/", "http://localhost").pathname;
+    let path = "?";
     let note = "";
     res.on("close", () => {
       const status = res.writableFinished ? String(res.statusCode) : "aborted";
-      const from = String(req.headers["x-forwarded-for"] ?? req.socket.remoteAddress ?? "?").split(",")[0]!.trim();
-      const line = `${req.method} ${path} ${status} ${formatMs(performance.now() - started)} from ${from}${note ? `: ${note}` : ""}`;
-      // Load balancers ask for /health every few seconds; those lines would drown the rest.
-      if (path === "/health" && res.statusCode === 200) logger.debug("webhook", line);
+      const from = printable(String(req.headers["x-forwarded-for"] ?? req.socket.remoteAddress ?? "?").split(",")[0]!.trim(), 60);
+      const line = `${printable(req.method ?? "?", 16)} ${printable(path, 100)} ${status} ${formatMs(performance.now() - started)} from ${from}${note ? `: ${note}` : ""}`;
+      // Monitors ask for /health every few seconds; those lines would drown the rest (an unhealthy
+      // answer too: the failed build it reports was logged as an error when it failed).
+      if (path === "/health" && (res.statusCode === 200 || res.statusCode === 503)) logger.debug("webhook", line);
       else if (res.statusCode >= 500 || status === "aborted") logger.error("webhook", line);
       else if (res.statusCode >= 400) logger.warn("webhook", line);
       else logger.info("webhook", line);
     });
-    route(req, path)
-      .catch((error: unknown): Reply => ({ status: 500, body: { ok: false, error: "Internal error; see the server log." }, note: `internal error: ${error instanceof Error ? error.message : String(error)}` }))
-      .then((reply) => {
-        note = printable(reply.note);
-        res.writeHead(reply.status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...reply.headers });
-        res.end(JSON.stringify(reply.body));
-        // After a 413 the rest of the body is never read: close the connection instead.
-        if (reply.status === 413) res.on("finish", () => req.socket.destroySoon());
-      });
-  });
-  // A slow client must not hold a connection open forever.
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
+    let reply: Reply;
+    try {
+      path = parseTarget(req.url).path;
+      reply = await route(req, path);
+    } catch (error) {
+      if (!(error instanceof BadRequest)) throw error;
+      reply = fail(error.status, error.message, `bad request: ${error.message}`);
+      path = req.url ?? "";
+    }
+    note = printable(reply.note);
+    if (res.destroyed) return;
+    send(res, reply);
+  };
+  const server = createServer(
+    serverOptions(options.limits),
+    guard(handle, {
+      logger,
+      label: "webhook",
+      name: "webhook server",
+      reply: (res, status, error) => send(res, fail(status, error, "")),
+    }),
+  );
+  hardenServer(server, { logger, label: "webhook", name: "webhook server" });
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) => {
@@ -150,6 +181,7 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
   return {
     url: `http://${host}:${address.port}`,
     port: address.port,
+    bodies: () => ({ inFlight: budget.inFlight(), peak: budget.peak() }),
     stop: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -166,14 +198,14 @@ function missingSecret(): NzfError {
   });
 }
 
-function digest(value: string): Buffer {
-  return createHash("sha256").update(value, "utf8").digest();
+function secretValues(env: NodeJS.ProcessEnv): string[] {
+  return Object.entries(env)
+    .filter(([name, value]) => isSecretEnvName(name) && value !== undefined && value.length >= 8)
+    .map(([, value]) => value!);
 }
 
-/** Notes quote parts of the request (domain, ref): no control characters, no endless lines in the log. */
-function printable(text: string): string {
-  const clean = text.replace(/[\u0000-\u001f\u007f]/g, "?");
-  return clean.length > 120 ? `${clean.slice(0, 119)}…` : clean;
+function digest(value: string): Buffer {
+  return createHash("sha256").update(value, "utf8").digest();
 }
 
 function fail(status: number, error: string, note: string): Reply {
@@ -182,29 +214,6 @@ function fail(status: number, error: string, note: string): Reply {
 
 function methodNotAllowed(allow: string): Reply {
   return { status: 405, body: { ok: false, error: `Method not allowed; use ${allow}.` }, headers: { allow }, note: "method not allowed" };
-}
-
-/** Reads the body up to `limit` bytes; past it, stops reading (nothing more is buffered). */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | "too large"> {
-  const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > limit) return Promise.resolve("too large");
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.off("data", onData);
-        req.pause();
-        resolve("too large");
-        return;
-      }
-      chunks.push(chunk);
-    };
-    req.on("data", onData);
-    req.once("end", () => resolve(Buffer.concat(chunks)));
-    req.once("error", reject);
-  });
 }
 
 /** What the CLI passes through from its flags; every field falls back to the environment. */
@@ -216,6 +225,8 @@ export interface WebhookCommandOptions {
   deployCommand?: string;
   /** Seconds. */
   deployTimeout?: string | number;
+  /** Secret-looking variables to pass to the deploy command anyway (comma-separated names). */
+  deployEnv?: string;
 }
 
 export interface WebhookConfig {
@@ -225,6 +236,8 @@ export interface WebhookConfig {
   repository: string;
   deployCommand?: string;
   deployTimeoutMs: number;
+  /** Secret-looking variables the deploy command gets anyway (NZF_DEPLOY_ENV); all others are removed. */
+  deployPassEnv: string[];
 }
 
 export const DEFAULT_WEBHOOK_PORT = 8080;
@@ -247,12 +260,15 @@ export interface WebhookService {
  */
 export async function startWebhookService(
   config: WebhookConfig,
-  deps: { runBuild: RunBuild; logger: Logger; buildOnStart?: boolean; settleMs?: number },
+  deps: { runBuild: RunBuild; logger: Logger; buildOnStart?: boolean; settleMs?: number; env?: NodeJS.ProcessEnv },
 ): Promise<WebhookService> {
   const { logger } = deps;
-  const onDeploy = config.deployCommand ? createDeployer({ command: config.deployCommand, timeoutMs: config.deployTimeoutMs }) : undefined;
+  const env = deps.env ?? process.env;
+  const onDeploy = config.deployCommand ? createDeployer({ command: config.deployCommand, timeoutMs: config.deployTimeoutMs, env, passEnv: config.deployPassEnv }) : undefined;
   const queue = createBuildQueue(deps.runBuild, { logger, ...(onDeploy ? { onDeploy } : {}), ...(deps.settleMs === undefined ? {} : { settleMs: deps.settleMs }) });
-  const server = await startWebhookServer({ port: config.port, host: config.host, secret: config.secret, repository: config.repository, queue, logger });
+  // /status never shows these: the deploy command and the values of secret-looking variables.
+  const redact = [...(config.deployCommand ? [config.deployCommand] : []), ...secretValues(env)];
+  const server = await startWebhookServer({ port: config.port, host: config.host, secret: config.secret, repository: config.repository, queue, logger, redact });
   const deploy = config.deployCommand ? `then \`${config.deployCommand}\`` : "no deploy command";
   logger.info("webhook", `listening on ${server.url} for Prismic repository ${config.repository} (${deploy})`);
   if (deps.buildOnStart ?? true) queue.enqueue({ reason: "startup", receivedAt: Date.now() });

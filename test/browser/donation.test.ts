@@ -22,7 +22,7 @@ let context: BrowserContext;
 let stripe: StripeStandIn;
 
 beforeAll(async () => {
-  api = await startPaymentsDevServer({ port: 0, host: "127.0.0.1" });
+  api = await startPaymentsDevServer({ port: 0, host: "127.0.0.1", devRoutes: true });
   fixture = await createFixture({ sample: true });
   await fixture.run({ publicConfig: { payments: { apiUrl: api.url, publishableKey: "pk_test_standin0000", timeoutMs: TIMEOUT_MS } } });
   site = await startStaticServer({ root: fixture.config.outDir });

@@ -153,7 +153,7 @@ describe.concurrent("each setting, by its effect", () => {
     }
   });
 
-  scenario(["webhookPort --port", "webhookSecret --secret", "deployCommand --deploy-command", "deployTimeout --deploy-timeout"], "webhook with flags before and after `webhook`: port, secret, repository, deploy command and timeout", async () => {
+  scenario(["webhookPort --port", "webhookSecret --secret", "deployCommand --deploy-command", "deployTimeout --deploy-timeout", "deployEnv --deploy-env"], "webhook with flags before and after `webhook`: port, secret, repository, deploy command, timeout and environment", async () => {
     const stub = await startContentStub();
     const root = await projectRoot();
     const port = await freePort();
@@ -161,7 +161,7 @@ describe.concurrent("each setting, by its effect", () => {
     const out = join(dir, "site");
     const marker = join(dir, "deployed");
     const args = ["--root", root, "--port", String(port), "webhook", "--secret", "s3cret", "--endpoint", stub.endpoint, "--repository", "nzf-test", "--out", out];
-    args.push("--site-url", "https://hook.example", "--deploy-command", `touch '${marker}' && sleep 20`, "--deploy-timeout", "1");
+    args.push("--site-url", "https://hook.example", "--deploy-command", `env > '${marker}' && sleep 20`, "--deploy-timeout", "1", "--deploy-env", "PRISMIC_ACCESS_TOKEN");
     const hook = startCli(args, { PRISMIC_ACCESS_TOKEN: STUB_TOKEN, ...POOL });
     try {
       const base = `http://127.0.0.1:${port}`;
@@ -177,7 +177,8 @@ describe.concurrent("each setting, by its effect", () => {
       }, "the deploy after the start-up build");
       expect(deploy.timedOut).toBe(true);
       expect(deploy.durationMs).toBeLessThan(8000);
-      expect(existsSync(marker)).toBe(true);
+      // --deploy-env let the named secret through to the deploy command.
+      expect(await read(marker)).toContain(`PRISMIC_ACCESS_TOKEN=${STUB_TOKEN}`);
       // The build used the settings given to the webhook command: site URL, output folder, accounts.
       expect(canonical(await read(join(out, "index.html")))).toBe("https://hook.example/");
       expect(await read(join(out, "account", "index.html"))).toContain(POOL.NZF_COGNITO_USER_POOL_ID);
@@ -186,7 +187,7 @@ describe.concurrent("each setting, by its effect", () => {
     }
   });
 
-  scenario(["webhookPort NZF_WEBHOOK_PORT", "webhookSecret NZF_WEBHOOK_SECRET", "deployCommand NZF_DEPLOY_COMMAND", "deployTimeout NZF_DEPLOY_TIMEOUT"], "webhook from the environment: NZF_WEBHOOK_PORT, NZF_WEBHOOK_SECRET, NZF_DEPLOY_COMMAND, NZF_DEPLOY_TIMEOUT", async () => {
+  scenario(["webhookPort NZF_WEBHOOK_PORT", "webhookSecret NZF_WEBHOOK_SECRET", "deployCommand NZF_DEPLOY_COMMAND", "deployTimeout NZF_DEPLOY_TIMEOUT", "deployEnv NZF_DEPLOY_ENV"], "webhook from the environment: NZF_WEBHOOK_PORT, NZF_WEBHOOK_SECRET, NZF_DEPLOY_COMMAND, NZF_DEPLOY_TIMEOUT, NZF_DEPLOY_ENV", async () => {
     const stub = await startContentStub();
     const root = await projectRoot();
     const port = await freePort();
@@ -195,8 +196,10 @@ describe.concurrent("each setting, by its effect", () => {
     const hook = startCli(["webhook", "--root", root], {
       NZF_WEBHOOK_PORT: String(port),
       NZF_WEBHOOK_SECRET: "env-secret",
-      NZF_DEPLOY_COMMAND: `touch '${marker}' && sleep 20`,
+      NZF_DEPLOY_COMMAND: `env > '${marker}' && sleep 20`,
       NZF_DEPLOY_TIMEOUT: "1",
+      NZF_DEPLOY_ENV: "AWS_SECRET_ACCESS_KEY",
+      AWS_SECRET_ACCESS_KEY: "fake-aws-secret-for-the-test",
       NZF_OUT_DIR: join(dir, "site"),
       PRISMIC_REPOSITORY: "nzf-test",
       PRISMIC_ENDPOINT: stub.endpoint,
@@ -214,7 +217,11 @@ describe.concurrent("each setting, by its effect", () => {
       }, "the deploy after the start-up build");
       expect(deploy).toMatchObject({ timedOut: true });
       expect(deploy.durationMs).toBeLessThan(8000);
-      expect(existsSync(marker)).toBe(true);
+      // Only the variable NZF_DEPLOY_ENV names reaches the deploy command; the Prismic token does not.
+      const deployEnv = await read(marker);
+      expect(deployEnv).toContain("AWS_SECRET_ACCESS_KEY=fake-aws-secret-for-the-test");
+      expect(deployEnv).not.toContain("PRISMIC_ACCESS_TOKEN");
+      expect(deployEnv).not.toContain("env-secret");
     } finally {
       await hook.stop();
     }
@@ -282,6 +289,7 @@ const INVALID: Record<string, { value: string; command?: string[]; env?: Env } |
   webhookSecret: null, // checked below: a missing secret
   deployCommand: null,
   deployTimeout: { value: "soon", command: ["webhook"], env: { NZF_WEBHOOK_SECRET: "s" } },
+  deployEnv: null,
 };
 
 const invalidCases = (OPTIONS as readonly OptionSpec[]).flatMap((spec) => {

@@ -9,8 +9,9 @@
  * - the predicates the client sends for ids, uids, types and tags (others → 400 parsing error);
  * - `lang` (`*` = all, absent = master language), `page`/`pageSize` (1–100), `orderings`, `routes`
  *   (fills `url`), `access_token` (401 when missing or wrong, as the real API answers);
- * - fault injection per path: status codes with or without `retry-after`, slow responses, and
- *   destroyed sockets (a network error for the client);
+ * - fault injection per path: status codes with or without `retry-after`, slow responses,
+ *   destroyed sockets (a network error for the client), and stalls (no answer at all, or the
+ *   headers and half the body, then nothing: the connection stays open until `stop`);
  * - a request log with arrival times, so tests can check paging and the pause between pages.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -39,7 +40,8 @@ export interface PrismicStubOptions {
 export type StubFault =
   | { status: number; retryAfter?: number; body?: unknown; delayMs?: number }
   | { delayMs: number; status?: undefined }
-  | { destroy: true; delayMs?: number };
+  | { destroy: true; delayMs?: number }
+  | { stall: "headers" | "body" };
 
 export interface StubRequest {
   method: string;
@@ -47,7 +49,7 @@ export interface StubRequest {
   query: Record<string, string | string[]>;
   /** Milliseconds since the stub started, at arrival. */
   time: number;
-  status: number | "destroyed";
+  status: number | "destroyed" | "stalled";
 }
 
 export const ROOT_PATH = "/api/v2";
@@ -152,6 +154,15 @@ export class PrismicStub {
 
     const index = this.faults.findIndex((f) => f.path === "*" || f.path === path);
     const fault = index >= 0 ? this.faults.splice(index, 1)[0]!.fault : undefined;
+    if (fault && "stall" in fault) {
+      entry.status = "stalled";
+      if (fault.stall === "body") {
+        const text = JSON.stringify(this.answer(path, url.searchParams).body);
+        res.writeHead(200, { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)) });
+        res.write(text.slice(0, Math.floor(text.length / 2)));
+      }
+      return;
+    }
     if (fault?.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
     if (fault && "destroy" in fault) {
       entry.status = "destroyed";

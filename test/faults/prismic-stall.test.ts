@@ -1,0 +1,85 @@
+/**
+ * A Prismic that accepts connections and never answers (or stops half-way through a body) must
+ * fail the fetch within the per-request deadline (60 s in production; shortened here through the
+ * retry policy), with a message that says what timed out and for how long, and keep the last good
+ * snapshot. Real time, real HTTP against the stub.
+ */
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { fetchContent, type FetchDeps } from "../../src/content/fetch.js";
+import { DEFAULT_RETRY_POLICY } from "../../src/content/fetch-retry.js";
+import { snapshotPath } from "../../src/content/snapshot.js";
+import { NzfError } from "../../src/core/errors.js";
+import { createMemoryLogger } from "../../src/core/logger.js";
+import { makeDocuments, ROOT_PATH, SEARCH_PATH, startPrismicStub, type PrismicStub } from "../support/prismic-stub.js";
+
+const REPO = "nzf-test";
+let stub: PrismicStub;
+let cacheDir: string;
+
+beforeEach(async () => {
+  cacheDir = await mkdtemp(join(tmpdir(), "nzf-stall-"));
+});
+afterEach(async () => {
+  await stub?.stop();
+  await rm(cacheDir, { recursive: true, force: true });
+});
+
+// The production figures scaled down 20 times: 1 s per attempt, 3 s per request.
+const policy = { attemptTimeoutMs: 1000, deadlineMs: 3000 };
+const deps = (): FetchDeps => ({ logger: createMemoryLogger(), retryPolicy: policy });
+
+async function timedFailure(promise: Promise<unknown>): Promise<{ error: NzfError; ms: number }> {
+  const started = performance.now();
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(NzfError);
+  return { error: error as NzfError, ms: performance.now() - started };
+}
+
+describe("a stalled Prismic API", () => {
+  it("production allows 20 s per attempt and 60 s per request", () => {
+    expect(DEFAULT_RETRY_POLICY).toMatchObject({ attemptTimeoutMs: 20_000, deadlineMs: 60_000 });
+  });
+
+  it("fails within the deadline when nothing answers, says what timed out, and keeps the snapshot", async () => {
+    stub = await startPrismicStub({ documents: makeDocuments(3), ref: "good" });
+    await fetchContent({ repository: REPO, endpoint: stub.endpoint, cacheDir }, deps());
+    const before = await readFile(snapshotPath(cacheDir, REPO));
+    stub.setDocuments(makeDocuments(4), "newer");
+    stub.inject(ROOT_PATH, { stall: "headers" }, 100);
+
+    const { error, ms } = await timedFailure(fetchContent({ repository: REPO, endpoint: stub.endpoint, cacheDir }, deps()));
+    console.log(`stalled Prismic (no answer): failed after ${Math.round(ms)} ms with ${stub.requestsTo(ROOT_PATH).length - 1} attempts: ${error.message}`);
+    expect(error.code).toBe("PRISMIC_UNAVAILABLE");
+    expect(ms).toBeLessThan(policy.deadlineMs + 1500);
+    expect(error.message).toMatch(/^The Prismic API did not answer http:\/\/127\.0\.0\.1:\d+\/api\/v2: 3 of 3 attempts got no complete answer in the time allowed \(at most 1\.0 s each\), and the request gave up after 3\.0 s \(the limit is 3\.0 s\)\.$/);
+    expect(error.hint).toMatch(/did not answer in time/);
+    expect(await readFile(snapshotPath(cacheDir, REPO))).toEqual(before);
+  });
+
+  it("fails within the deadline when a body stops half-way", async () => {
+    stub = await startPrismicStub({ documents: makeDocuments(3) });
+    stub.inject(SEARCH_PATH, { stall: "body" }, 100);
+    const { error, ms } = await timedFailure(fetchContent({ repository: REPO, endpoint: stub.endpoint, cacheDir }, deps()));
+    console.log(`stalled Prismic (half a body): failed after ${Math.round(ms)} ms: ${error.message}`);
+    expect(error.code).toBe("PRISMIC_UNAVAILABLE");
+    expect(ms).toBeLessThan(policy.deadlineMs + 1500);
+    expect(error.message).toContain("got no complete answer in the time allowed");
+    expect(error.message).toContain("/api/v2/documents/search");
+  });
+
+  it("recovers when only one attempt stalls", async () => {
+    stub = await startPrismicStub({ documents: makeDocuments(3) });
+    stub.inject(SEARCH_PATH, { stall: "headers" });
+    const started = performance.now();
+    const result = await fetchContent({ repository: REPO, endpoint: stub.endpoint, cacheDir }, deps());
+    expect(result.documentsFetched).toBe(3);
+    expect(stub.requestsTo(SEARCH_PATH).map((r) => r.status)).toEqual(["stalled", 200]);
+    expect(performance.now() - started).toBeLessThan(policy.attemptTimeoutMs + 1000);
+  });
+});

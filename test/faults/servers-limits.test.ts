@@ -1,0 +1,233 @@
+/**
+ * Limits that keep the servers up under slow or hostile clients, measured over loopback sockets:
+ * bounded request-body memory across many slow uploads, slow headers cut off, 413 (not a reset)
+ * for a big body, CORS and `/__dev/` routes on the payments dev server, and no symlink followed
+ * out of a served folder. Figures are printed.
+ */
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { connect, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Logger } from "../../src/core/logger.js";
+import { createBuildQueue } from "../../src/server/build-queue.js";
+import { startPaymentsDevServer } from "../../src/server/payments-dev-server.js";
+import { startStaticServer } from "../../src/server/static-server.js";
+import { MAX_BODIES_IN_FLIGHT, startWebhookServer } from "../../src/server/webhook-server.js";
+import { rawRequest } from "../support/raw-http.js";
+
+const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {} } as unknown as Logger;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface SlowClient {
+  socket: Socket;
+  status: number | null;
+  connectedAt: number | null;
+  closedAt: number | null;
+}
+
+/** Opens a connection that sends `head`, then `bodyBytes` of body, then nothing more. */
+function slowClient(port: number, head: string, bodyBytes: number, started: number): SlowClient {
+  const client: SlowClient = { socket: connect({ host: "127.0.0.1", port }), status: null, connectedAt: null, closedAt: null };
+  let text = "";
+  client.socket.on("connect", () => {
+    client.connectedAt = performance.now() - started;
+    client.socket.write(head);
+    if (bodyBytes > 0) client.socket.write(Buffer.alloc(bodyBytes, 0x20));
+  });
+  client.socket.on("data", (chunk: Buffer) => {
+    text += chunk.toString("latin1");
+    const match = /^HTTP\/1\.1 (\d{3})/.exec(text);
+    if (match && client.status === null) client.status = Number(match[1]);
+  });
+  client.socket.on("error", () => undefined);
+  client.socket.on("close", () => (client.closedAt = performance.now() - started));
+  return client;
+}
+
+async function until(check: () => boolean, timeoutMs: number): Promise<boolean> {
+  const end = performance.now() + timeoutMs;
+  while (performance.now() < end) {
+    if (check()) return true;
+    await sleep(50);
+  }
+  return check();
+}
+
+describe("webhook server under slow clients", () => {
+  it("holds at most the in-flight cap of request bodies for 300 slow uploads, answers 503 past it, and cuts them all off", async () => {
+    const queue = createBuildQueue(async () => ({ ok: true, pagesRebuilt: 0, durationMs: 0 }), { logger: quiet, settleMs: 60_000 });
+    const requestTimeoutMs = 2000;
+    const server = await startWebhookServer({ port: 0, secret: "s", repository: "nzf-test", queue, logger: quiet, limits: { headersTimeoutMs: 1000, requestTimeoutMs, checkIntervalMs: 250 } });
+    try {
+      const connections = 300;
+      const sentPerConnection = 256 * 1024;
+      const head = "POST /webhook HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1048576\r\n\r\n";
+      const rssBefore = process.memoryUsage().rss;
+      const started = performance.now();
+      const clients = Array.from({ length: connections }, () => slowClient(server.port, head, sentPerConnection, started));
+      // Every byte sent has reached the server (read and held, or read and dropped after a 503).
+      await until(() => clients.filter((c) => c.status === 503).length + Math.floor(server.bodies().inFlight / sentPerConnection) >= connections, 10_000);
+      const heldAtPeak = server.bodies().peak;
+      const rssPeak = process.memoryUsage().rss;
+      const refused = clients.filter((c) => c.status === 503).length;
+      // The server cuts every slow upload off after the request timeout (plus one check interval).
+      const allClosed = await until(() => clients.every((c) => c.closedAt !== null), requestTimeoutMs + 4000);
+      const lastClosedMs = Math.max(...clients.map((c) => c.closedAt ?? Infinity));
+      // How long the server let a connection live: the request timeout counts from the request's start.
+      const longestMs = Math.max(...clients.map((c) => (c.closedAt ?? Infinity) - (c.connectedAt ?? 0)));
+      console.log(
+        `slow uploads: ${connections} connections x ${sentPerConnection / 1024} KB sent of 1 MB announced = ${Math.round((connections * sentPerConnection) / 2 ** 20)} MB; ` +
+          `bodies held at peak ${(heldAtPeak / 2 ** 20).toFixed(2)} MB (cap ${MAX_BODIES_IN_FLIGHT / 2 ** 20} MB); 503 answers ${refused}; ` +
+          `rss +${Math.round((rssPeak - rssBefore) / 2 ** 20)} MB (client and server in one process); all closed by the server ${Math.round(lastClosedMs)} ms after the first connect, none open longer than ${Math.round(longestMs)} ms (request timeout ${requestTimeoutMs} ms)`,
+      );
+      expect(heldAtPeak).toBeLessThanOrEqual(MAX_BODIES_IN_FLIGHT);
+      expect(refused).toBeGreaterThanOrEqual(connections - Math.ceil(MAX_BODIES_IN_FLIGHT / sentPerConnection));
+      expect(allClosed).toBe(true);
+      expect(longestMs).toBeLessThan(requestTimeoutMs + 2000);
+      expect(server.bodies().inFlight).toBe(0);
+      // And it still works.
+      expect(await rawRequest(server.port, "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  }, 30_000);
+
+  it("cuts off connections that send their headers slowly", async () => {
+    const queue = createBuildQueue(async () => ({ ok: true, pagesRebuilt: 0, durationMs: 0 }), { logger: quiet, settleMs: 60_000 });
+    const server = await startWebhookServer({ port: 0, secret: "s", repository: "nzf-test", queue, logger: quiet, limits: { headersTimeoutMs: 800, requestTimeoutMs: 2000, checkIntervalMs: 200 } });
+    try {
+      const started = performance.now();
+      const clients = Array.from({ length: 50 }, () => slowClient(server.port, "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ", 0, started));
+      expect(await until(() => clients.every((c) => c.closedAt !== null), 5000)).toBe(true);
+      const last = Math.max(...clients.map((c) => c.closedAt!));
+      const statuses = new Set(clients.map((c) => c.status));
+      console.log(`slow headers: 50 connections closed after at most ${Math.round(last)} ms (headers timeout 800 ms); answers ${[...statuses].join(", ")}`);
+      expect(last).toBeLessThan(2500);
+      expect([...statuses].every((s) => s === null || s === 408)).toBe(true);
+    } finally {
+      await server.stop();
+    }
+  }, 15_000);
+});
+
+describe("payments dev server limits", () => {
+  it("answers a 10 MB body with 413, not a reset, with or without a content-length", async () => {
+    const server = await startPaymentsDevServer({ logger: quiet });
+    try {
+      const headers = { "content-type": "application/json", "idempotency-key": "5f0c4a52-8a0e-4b8e-9d55-2b0e9f6f4c11" };
+      const big = "x".repeat(10 * 1024 * 1024);
+      const declared = await fetch(server.url + "/donations", { method: "POST", headers, body: big });
+      expect(declared.status).toBe(413);
+      expect(await declared.json()).toMatchObject({ error: { code: "body_too_large" } });
+      // Chunked: the size is only known while reading.
+      const stream = new ReadableStream({
+        start(controller) {
+          for (let i = 0; i < 10; i++) controller.enqueue(new TextEncoder().encode(big.slice(0, 1024 * 1024)));
+          controller.close();
+        },
+      });
+      const chunked = await fetch(server.url + "/donations", { method: "POST", headers, body: stream, duplex: "half" } as RequestInit);
+      expect(chunked.status).toBe(413);
+      console.log(`payments dev server: 10 MB body -> ${declared.status} (content-length), ${chunked.status} (chunked)`);
+      expect((await fetch(server.url + "/donations/none")).status).toBe(404);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("answers CORS for the site's origin or loopback only, and refuses *", async () => {
+    const preflight = (url: string, origin: string) =>
+      fetch(url + "/donations", { method: "OPTIONS", headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "content-type, idempotency-key" } });
+    const loopback = await startPaymentsDevServer({ logger: quiet });
+    const told = await startPaymentsDevServer({ logger: quiet, allowedOrigin: "http://127.0.0.1:4321" });
+    try {
+      const local = await preflight(loopback.url, "http://localhost:4321");
+      expect(local.status).toBe(204);
+      expect(local.headers.get("access-control-allow-origin")).toBe("http://localhost:4321");
+      const evil = await preflight(loopback.url, "https://evil.example");
+      expect(evil.status).toBe(403);
+      expect(evil.headers.get("access-control-allow-origin")).toBeNull();
+      expect((await preflight(told.url, "http://127.0.0.1:4321")).status).toBe(204);
+      expect((await preflight(told.url, "http://127.0.0.1:9999")).status).toBe(403);
+      // A simple GET from another origin is answered without the header, so its page cannot read it.
+      const read = await fetch(loopback.url + "/donations/none", { headers: { origin: "https://evil.example" } });
+      expect(read.headers.get("access-control-allow-origin")).toBeNull();
+    } finally {
+      await loopback.stop();
+      await told.stop();
+    }
+    await expect(startPaymentsDevServer({ allowedOrigin: "*" })).rejects.toMatchObject({ code: "CONFIG_INVALID" });
+  });
+
+  it("has /__dev/ routes only when started for tests", async () => {
+    const plain = await startPaymentsDevServer({ logger: quiet });
+    const forTests = await startPaymentsDevServer({ logger: quiet, devRoutes: true });
+    try {
+      const fault = JSON.stringify({ status: 500, times: 5 });
+      const refused = await fetch(plain.url + "/__dev/faults", { method: "POST", body: fault });
+      expect(refused.status).toBe(404);
+      expect((await fetch(plain.url + "/__dev/requests")).status).toBe(404);
+      // The fault was not installed: the API still answers normally.
+      expect((await fetch(plain.url + "/donations/none")).status).toBe(404);
+      expect((await fetch(forTests.url + "/__dev/faults", { method: "POST", body: fault })).status).toBe(204);
+      expect((await fetch(forTests.url + "/donations/none")).status).toBe(500);
+    } finally {
+      await plain.stop();
+      await forTests.stop();
+    }
+  });
+});
+
+describe("static server and symlinks", () => {
+  let base: string;
+  beforeAll(async () => {
+    base = await mkdtemp(join(tmpdir(), "nzf-symlinks-"));
+  });
+  afterAll(() => rm(base, { recursive: true, force: true }));
+
+  it("never follows a symlink out of the served folder, and serves a root that is itself a symlink", async () => {
+    const outside = join(base, "outside");
+    const site = join(base, "site-v1");
+    await mkdir(join(outside, "dir"), { recursive: true });
+    await writeFile(join(outside, "secret.txt"), "outside secret");
+    await writeFile(join(outside, "dir", "index.html"), "<p>outside page</p>");
+    await mkdir(join(site, "about"), { recursive: true });
+    await writeFile(join(site, "index.html"), "<p>home</p>");
+    await writeFile(join(site, "about", "index.html"), "<p>about</p>");
+    await writeFile(join(site, "404.html"), "<p>not found</p>");
+    await symlink(join(outside, "secret.txt"), join(site, "leak.txt"));
+    await symlink(join(outside, "dir"), join(site, "leakdir"));
+    await symlink(join(site, "about", "index.html"), join(site, "alias.html"));
+    // The root is a symlink to a versioned folder, as a publish by symlink swap leaves it.
+    const root = join(base, "dist");
+    await symlink(site, root);
+
+    const server = await startStaticServer({ root, logger: quiet });
+    try {
+      const get = async (path: string) => {
+        const response = await fetch(server.url + path, { redirect: "manual" });
+        return `${response.status} ${(await response.text()).trim()}`;
+      };
+      const results = {
+        home: await get("/"),
+        about: await get("/about/"),
+        alias: await get("/alias.html"),
+        leakFile: await get("/leak.txt"),
+        leakDir: await get("/leakdir/"),
+        traversal: await get("/..%2foutside%2fsecret.txt"),
+      };
+      console.log(`symlinks: ${JSON.stringify(results)}`);
+      expect(results).toEqual({
+        home: "200 <p>home</p>",
+        about: "200 <p>about</p>",
+        alias: "200 <p>about</p>",
+        leakFile: "404 <p>not found</p>",
+        leakDir: "404 <p>not found</p>",
+        traversal: "404 <p>not found</p>",
+      });
+    } finally {
+      await server.stop();
+    }
+  });
+});
