@@ -8,10 +8,10 @@
  * keeps the last sheet in memory.
  */
 import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { hashFile } from "./bundle-cache.js";
-import { writeFileAtomic } from "../core/fs.js";
+import { cacheKey, readEntry, writeEntry } from "../cache/entry.js";
 
 export interface Stylesheet {
   url: string;
@@ -26,9 +26,9 @@ export async function buildStylesheet(root: string, workDir: string): Promise<St
   // The same source gives the same stylesheet: a long-running process minifies only after an edit.
   if (last?.source === source) return last.sheet;
   const esbuildVersion = await hashFile(join(root, "node_modules/esbuild/package.json"));
-  const key = createHash("sha1").update(`${esbuildVersion}\n${source}`).digest("hex").slice(0, 16);
-  const kept = join(workDir, "styles", `site-${key}.css`);
-  const code = (await readFile(kept, "utf8").catch(() => null)) ?? (await minify(source, kept));
+  // A kept sheet is used only when its bytes are the ones written (src/cache/entry.ts).
+  const kept = join(workDir, "styles", `site-${cacheKey("styles", esbuildVersion, source)}.css`);
+  const code = (await readEntry(kept, "styles"))?.toString("utf8") ?? (await minify(source, kept));
   const hash = createHash("sha1").update(code).digest("hex").slice(0, 10);
   const sheet = { url: `/_assets/site-${hash}.css`, file: `_assets/site-${hash}.css`, css: code };
   last = { source, sheet };
@@ -39,8 +39,7 @@ async function minify(source: string, keepAt: string): Promise<string> {
   const { transform } = await import("esbuild");
   const { code } = await transform(source, { loader: "css", minify: true, target: ["chrome100", "safari15", "firefox100"] });
   try {
-    await mkdir(join(keepAt, ".."), { recursive: true });
-    await writeFileAtomic(keepAt, code);
+    await writeEntry(keepAt, code);
   } catch {
     // Not kept: the next process minifies again.
   }
