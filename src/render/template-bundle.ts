@@ -6,7 +6,7 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { NzfError } from "../core/errors.js";
 import { CHANGED_DURING_BUILD, hashInputsAfterBuild, startBundle, writeBundleRecord } from "./bundle-cache.js";
@@ -61,7 +61,7 @@ export async function compileNodeModule(
   options: { bundlePackages?: boolean } = {},
 ): Promise<NodeModuleBundle> {
   const recordFile = join(dir, "record.json");
-  const start = await startBundle<{ file: string; hash: string; imports: Record<string, string[]>; variant?: string[] }>(recordFile, root, name);
+  const start = await startBundle<{ file: string; hash: string; imports: Record<string, string[]>; variant?: string[] }>(recordFile, root, basename(dir));
   const previous = start.reusable;
   // The plugins and whether packages are bundled are part of the key: a bundle made another way is
   // not reused even when no input changed. A record from before import graphs were kept is compiled again.
