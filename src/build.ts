@@ -30,6 +30,8 @@ import { previewPublicEnv } from "./preview/public-config.js";
 import { createSecretScan } from "./publish/secret-scan.js";
 import { exists, identityOf } from "./core/fs.js";
 import { stat } from "node:fs/promises";
+import { cacheDebug } from "./cache/debug.js";
+import { explainRebuild } from "./cache/rebuild-reasons.js";
 
 export interface BuildDeps {
   logger: Logger;
@@ -228,6 +230,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   const incremental = last !== null && last.outDir === config.outDir && (await exists(join(config.outDir, "index.html")));
   if (incremental && last.key === key && ((await previewBuild)?.hash ?? null) === (last.preview ?? null)) {
     const ms = performance.now() - started;
+    cacheDebug?.("pages", `none rendered: every input has the key of the last build into ${config.outDir}`);
     logger.info("build", `Nothing changed: ${config.outDir} is up to date (${pages.length} pages) in ${formatMs(ms)}`);
     return { pages: pages.length, pagesRebuilt: 0, renderedInWorkers: 0, plannedInWorker: content.inWorker, bodiesReused: 0, images: images.count, published: false, ms, stages, snapshot: { name: content.name, ref: plan.ref, documents: plan.documentCount }, outDir: config.outDir };
   }
@@ -235,6 +238,10 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   const sameGlobals = incremental && last.globalKey === globalKey;
   const changed = sameGlobals ? changedDependencies({ documents: last.documents, types: last.types, lists: last.lists ?? {} }, contentState) : null;
   const toRender = changed ? pages.filter((p) => !last!.pages[p.file] || isAffected(last!.pages[p.file]!.deps, changed)) : pages;
+  if (cacheDebug) {
+    const rendered = toRender.map((p) => ({ file: p.file, lastDeps: last?.pages[p.file]?.deps }));
+    explainRebuild({ outDir: config.outDir, incremental, sameGlobals, changed, rendered, pages: pages.length }, cacheDebug);
+  }
 
   // What is published now: from the record when it describes this folder, otherwise from the folder.
   const published = await stage("published", async () => (incremental ? new Set(last!.files) : listPublishedFiles(config.outDir)));
