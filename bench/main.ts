@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: prints the figures the issues ask for. Sections: site (build throughput and
  * rebuild latency), js (JavaScript shipped per page), images (sharp pipeline), lighthouse.
- * `npm run bench -- site js` runs only those sections.
+ * `npm run bench -- site js` runs only those sections; `npm run bench -- --help` lists them.
  */
 import { fileURLToPath } from "node:url";
 import { mkdir } from "node:fs/promises";
@@ -9,9 +9,27 @@ import { join } from "node:path";
 import { benchSite } from "./site.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const all = ["site", "js", "images", "lighthouse"];
-const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));
-const sections = wanted.length ? wanted : all;
+const SECTIONS: Record<string, string> = {
+  site: "build throughput and rebuild latency on a synthetic 2,000-document repository, in one process and by the CLI",
+  js: "JavaScript shipped per page, and the framework chunk",
+  images: "the sharp image pipeline",
+  lighthouse: "Lighthouse scores on mobile (needs Chromium)",
+};
+const all = Object.keys(SECTIONS);
+const args = process.argv.slice(2);
+if (args.includes("--help") || args.includes("-h")) {
+  console.log(`Usage: npm run bench [-- <section>...]\n\nRuns every section, or only those named, and prints the figures.\n\nSections:`);
+  for (const [name, what] of Object.entries(SECTIONS)) console.log(`  ${name.padEnd(11)} ${what}`);
+  console.log(`\nNZF_LIGHTHOUSE_RUNS=<n> sets the number of Lighthouse runs (default 5).`);
+  process.exit(0);
+}
+// Checked before anything runs: a typo must not cost a six-minute run of the wrong sections.
+const unknown = args.filter((a) => a.startsWith("-") || !all.includes(a));
+if (unknown.length) {
+  console.error(`bench   unknown ${unknown.length === 1 ? "argument" : "arguments"} ${unknown.map((a) => `"${a}"`).join(", ")}; the sections are ${all.join(", ")} (npm run bench -- --help)`);
+  process.exit(1);
+}
+const sections = args.length ? args : all;
 
 await mkdir(join(root, ".nzf-cache"), { recursive: true });
 console.log(`bench   node ${process.version}, ${(await import("node:os")).availableParallelism()} cores; sections: ${sections.join(", ")}`);
@@ -21,6 +39,5 @@ for (const section of sections) {
   else if (section === "js") await (await import("./js.js")).benchJs({ root });
   else if (section === "images") await (await import("./images.js")).benchImages({ workDir: join(root, ".nzf-cache/bench") });
   else if (section === "lighthouse") await (await import("./lighthouse-section.js")).benchLighthouse({ root });
-  else console.log(`bench   unknown section "${section}" (choose from ${all.join(", ")})`);
   console.log(`bench   ${section} took ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }

@@ -32,6 +32,7 @@ import { exists, identityOf } from "./core/fs.js";
 import { stat } from "node:fs/promises";
 import { cacheDebug } from "./cache/debug.js";
 import { explainRebuild } from "./cache/rebuild-reasons.js";
+import { isCI, reportWarnings } from "./core/warnings.js";
 
 export interface BuildDeps {
   logger: Logger;
@@ -49,6 +50,8 @@ export interface BuildDeps {
   memoizeFrames?: boolean;
   /** esbuild contexts kept between builds by a long-running caller (watch mode), which disposes them. */
   bundlers?: BundlerContexts;
+  /** Source warnings (the stylesheet's) stop the build; default: when the CI variable is set (src/core/warnings.ts). */
+  strictWarnings?: boolean;
 }
 
 export interface BuildResult {
@@ -199,7 +202,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   const bundles = Promise.all([
     stage("islands", () => bundleClient(browser)),
     stage("templates", () => loadTemplates(config.root, config.workDir, deps.bundlers)),
-    stage("styles", () => buildStylesheet(config.root, config.workDir)),
+    stage("styles", () => buildStylesheet(config.root, config.workDir, { logger, strict: deps.strictWarnings ?? isCI() })),
   ]);
   // Awaited below; an error that stops the build earlier (the content's) makes these moot.
   previewBuild.catch(() => undefined);
@@ -210,6 +213,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   // otherwise parse the snapshot on the way to the first page of a developer's edit.
   const content = (warmed && isOneShot(deps) && (await stage("content", () => plannedByWorker(config, deps, warmed)))) || (await plannedHere(config, deps, stage));
   const { plan, origin } = content;
+  reportWarnings(logger, "content", plan.problems);
   const { pages } = plan;
   // With no record of this folder, every page is rendered: start the render workers now (if not
   // started already), so their start-up (reading the snapshot, loading React) overlaps the stages below.

@@ -65,3 +65,43 @@ describe("buildStylesheet", () => {
     }
   });
 });
+
+describe("the stylesheet's problems", () => {
+  it("prints each esbuild warning with its own file and line, and does not keep the sheet", async () => {
+    // b.css starts on line 5 of the joined source: the warning must still name b.css's own lines
+    // (esbuild notices at the end of the file, line 4, and notes where the brace was opened, line 2).
+    await writeFile(join(root, "templates/styles/b.css"), ".x { margin: 0 }\n.y { color: red;\n.z { margin: 1px }\n");
+    const { createMemoryLogger } = await import("../src/core/logger.js");
+    const logger = createMemoryLogger();
+    const sheet = await (await freshBuild())(root, workDir, { logger });
+    expect(sheet.css).toContain(".x{margin:0}");
+    const warnings = logger.lines.filter((l) => l.level === "warn");
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.label).toBe("styles");
+    expect(warnings[0]!.message).toBe('[STYLESHEET_INVALID] templates/styles/b.css:4:1: Expected "}" to go with "{"; The unbalanced "{" is here templates/styles/b.css:2:4');
+    // A new process warns again: a sheet with warnings is never taken from the work folder.
+    const again = createMemoryLogger();
+    await (await freshBuild())(root, workDir, { logger: again });
+    expect(again.lines.filter((l) => l.level === "warn")).toHaveLength(1);
+  });
+
+  it("stops the build with a coded error naming every problem when strict (CI)", async () => {
+    await writeFile(join(root, "templates/styles/a.css"), "body { colr: red }\n");
+    await writeFile(join(root, "templates/styles/b.css"), ".x { margin: 0 }}\n");
+    const error = await (await freshBuild())(root, workDir, { strict: true }).then(
+      () => null,
+      (e: unknown) => e as import("../src/core/errors.js").NzfError,
+    );
+    expect(error?.code).toBe("STYLESHEET_INVALID");
+    expect(error?.message).toContain("templates/styles/a.css:1:8:");
+    expect(error?.message).toContain("templates/styles/b.css:1:");
+    expect(error?.message).toContain("2 problems");
+  });
+
+  it("a clean sheet warns about nothing, strict or not", async () => {
+    const { createMemoryLogger } = await import("../src/core/logger.js");
+    const logger = createMemoryLogger();
+    await (await freshBuild())(root, workDir, { logger, strict: true });
+    expect(logger.lines).toEqual([]);
+  });
+});

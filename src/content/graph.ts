@@ -4,6 +4,7 @@
  */
 import type { PrismicDocument } from "@prismicio/client";
 import { MASTER_LANG, pathForDocument } from "./routes.js";
+import { isSafeUrl } from "./safe-url.js";
 
 export interface LinkLike {
   link_type?: string;
@@ -24,7 +25,7 @@ export interface ContentGraph {
   /** All documents of a type in a language, in a stable order (newest first by `published` when present, else uid). */
   all(type: string, lang?: string): PrismicDocument[];
   byUid(type: string, uid: string, lang?: string): PrismicDocument | undefined;
-  /** The URL a link field points to, or null for an empty or broken link. */
+  /** The URL a link field points to, or null for an empty or broken link, or one that would run script (src/content/safe-url.ts). */
   resolveLink(link: LinkLike | null | undefined): string | null;
 }
 
@@ -63,7 +64,7 @@ export function createContentGraph(documents: readonly PrismicDocument[], langua
     byUid: (type, uid, lang = MASTER_LANG) => uids.get(`${type}|${lang}|${uid}`),
     resolveLink(link) {
       if (!link || !link.link_type || link.link_type === "Any") return null;
-      if (link.link_type === "Web" || link.link_type === "Media") return link.url ?? null;
+      if (link.link_type === "Web" || link.link_type === "Media") return link.url && isSafeUrl(link.url) ? link.url : null;
       if (link.link_type === "Document") {
         if (link.isBroken) return null;
         // Prefer the live document (its uid may have changed since the link was saved).

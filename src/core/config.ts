@@ -1,10 +1,11 @@
 /**
- * Build configuration, validated once at start-up into absolute paths and typed values. Values come
- * from CLI flags first, then environment variables, then defaults. A bad value is an error naming
- * the flag or variable.
+ * Build configuration, validated once at start-up into absolute paths and typed values. The settings
+ * are declared in ./options.ts (flag first, then environment variable, then default); a bad value is
+ * an error naming the flag or variable it came from.
  */
 import { resolve } from "node:path";
 import { NzfError } from "./errors.js";
+import { describeSource, readOptions, text, type OptionValues } from "./options.js";
 // The specification's repository name rule, shared with the browser preview (checked there at start-up).
 import { isValidRepositoryName } from "../preview/repository-name.js";
 
@@ -47,44 +48,81 @@ export interface ConfigInput {
   verbose?: boolean;
 }
 
-function checkUrl(value: string, key: string): string {
+/** An absolute http(s) URL, without trailing slashes; `source` is the flag or variable it came from. */
+export function checkUrl(value: string, source: string): string {
   try {
     const url = new URL(value);
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("not http(s)");
     return value.replace(/\/+$/, "");
   } catch {
-    throw new NzfError("CONFIG_INVALID", `${key} must be an absolute http(s) URL, got "${value}"`, { subject: key });
+    throw new NzfError("CONFIG_INVALID", `${source} must be an absolute http(s) URL, got "${value}"`, { subject: source });
   }
 }
 
-export function resolveConfig(input: ConfigInput, env: NodeJS.ProcessEnv = process.env): BuildConfig {
-  const root = resolve(input.root ?? process.cwd());
-  const repository = input.repository ?? env.PRISMIC_REPOSITORY ?? "nzf2020";
+/**
+ * The site URL is an origin: pages are published at the root of their domain (no base path is
+ * supported), and canonical links, the sitemap and Open Graph append page paths to it, so a query,
+ * a fragment or credentials would end up in every one of them.
+ */
+export function checkSiteUrl(value: string, source: string): string {
+  const refuse = (problem: string) =>
+    new NzfError("CONFIG_INVALID", `The site URL "${value}" from ${source} ${problem}`, {
+      subject: source,
+      hint: "Give the site's origin only, such as https://nzf.org.au: the site is published at the root of its domain.",
+    });
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw refuse("is not an absolute URL.");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw refuse(`uses ${url.protocol.slice(0, -1)}; only http and https are supported.`);
+  if (url.username || url.password) throw refuse("contains credentials.");
+  if (value.includes("?")) throw refuse("has a query string.");
+  if (value.includes("#")) throw refuse("has a fragment.");
+  if (url.pathname !== "/") throw refuse(`has a path (${url.pathname}); base paths are not supported.`);
+  return url.origin;
+}
+
+/** The build part of resolved option values; `input` may add the programmatic work folders. */
+export function buildConfigFrom(values: OptionValues, extra: { workDir?: string; imageCacheDir?: string; defaultRoot?: string } = {}): BuildConfig {
+  const root = resolve(text(values, "root") ?? extra.defaultRoot ?? process.cwd());
+  const repository = text(values, "repository") ?? "nzf2020";
   if (!isValidRepositoryName(repository)) {
-    throw new NzfError("REPOSITORY_NAME_INVALID", `An invalid repository name was given. ("${repository}" from ${input.repository ? "--repository" : "PRISMIC_REPOSITORY"})`, {
-      subject: "repository",
+    throw new NzfError("REPOSITORY_NAME_INVALID", `An invalid repository name was given. ("${repository}" from ${describeSource(values.repository)})`, {
+      subject: values.repository.source,
     });
   }
-  const endpointRaw = input.endpoint ?? env.PRISMIC_ENDPOINT;
-  const endpoint = endpointRaw ? checkUrl(endpointRaw, input.endpoint ? "--endpoint" : "PRISMIC_ENDPOINT") : undefined;
-  const siteUrl = checkUrl(input.siteUrl ?? env.SITE_URL ?? "https://nzf.org.au", input.siteUrl ? "--site-url" : "SITE_URL");
-  if (input.sample && input.fetch) {
+  const endpointRaw = text(values, "endpoint");
+  const endpoint = endpointRaw ? checkUrl(endpointRaw, values.endpoint.source) : undefined;
+  const siteUrlRaw = text(values, "siteUrl");
+  const siteUrl = siteUrlRaw === undefined ? "https://nzf.org.au" : checkSiteUrl(siteUrlRaw, describeSource(values.siteUrl));
+  const sample = values.sample.value === true;
+  const fetch = values.fetch.value === true;
+  if (sample && fetch) {
     throw new NzfError("CONFIG_INVALID", "--sample and --fetch cannot be used together: --sample builds the bundled sample, --fetch downloads live content", {
       subject: "--sample",
     });
   }
+  const contentDir = text(values, "contentDir");
   return {
     root,
-    outDir: resolve(root, input.out ?? env.NZF_OUT_DIR ?? "dist"),
-    contentDir: resolve(root, input.contentDir ?? "content-cache"),
-    workDir: resolve(root, input.workDir ?? ".nzf-cache"),
-    imageCacheDir: resolve(root, input.imageCacheDir ?? input.workDir ?? ".nzf-cache", input.imageCacheDir ? "" : "images"),
+    outDir: resolve(root, text(values, "out") ?? "dist"),
+    contentDir: resolve(root, contentDir ?? "content-cache"),
+    workDir: resolve(root, extra.workDir ?? ".nzf-cache"),
+    imageCacheDir: resolve(root, extra.imageCacheDir ?? extra.workDir ?? ".nzf-cache", extra.imageCacheDir ? "" : "images"),
     repository,
     endpoint,
-    accessToken: env.PRISMIC_ACCESS_TOKEN || undefined,
-    fetch: Boolean(input.fetch),
-    content: input.sample ? "sample" : input.fetch ? "fetched" : "auto",
+    accessToken: text(values, "accessToken"),
+    fetch,
+    content: sample ? "sample" : fetch ? "fetched" : "auto",
     siteUrl,
-    verbose: Boolean(input.verbose),
+    verbose: values.verbose.value === true,
   };
+}
+
+/** The build configuration from programmatic input (tests, the benchmark) and the environment. */
+export function resolveConfig(input: ConfigInput, env: NodeJS.ProcessEnv = process.env): BuildConfig {
+  const { workDir, imageCacheDir, ...flags } = input;
+  return buildConfigFrom(readOptions("build", flags, env), { workDir, imageCacheDir });
 }

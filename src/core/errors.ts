@@ -63,15 +63,30 @@ export const ERROR_CATALOGUE = {
   // Content graph and routes (NZF4xx)
   ROUTE_COLLISION: { kind: "input", hint: "Two documents would be published at the same URL. Change the uid of one of them in Prismic." },
   DOCUMENT_INVALID: { kind: "input", hint: "Fix the document in Prismic (or the sample snapshot) and build again." },
+  // Content warnings: the page is still built (with the fallback named) or left out, and the build goes on.
+  DOCUMENT_FIELD_MISSING: { kind: "input", hint: "Fill in the field named in Prismic and publish the document again; until then the page shows the fallback named." },
+  DOCUMENT_UID_MISSING: { kind: "input", hint: "Give the document a UID in Prismic and publish it again: a document of this type is published at an address made from its UID." },
+  UNSAFE_URL: {
+    kind: "input",
+    hint: "Replace the link in Prismic with an http(s), mailto: or tel: address (or a link to a document). javascript:, vbscript: and non-image data: URLs are never published.",
+  },
   // Images (NZF5xx)
   IMAGE_METADATA: { kind: "input", hint: "The image could not be read. Replace it in Prismic with a valid JPEG, PNG, WebP, GIF or SVG file." },
   IMAGE_DIMENSIONS: { kind: "input", hint: "Image dimensions must be positive. Replace the image in Prismic." },
   IMAGE_DOWNLOAD: { kind: "input", hint: "The image could not be downloaded. Check the network and that the image still exists in Prismic." },
   // Render (NZF6xx)
-  RENDER_FAILED: { kind: "input", hint: "The template threw while rendering this page. Check the document's fields named in the cause." },
+  RENDER_FAILED: {
+    kind: "input",
+    hint: "A template threw while rendering this page: fix the template at the file and line named (a template must render any content Prismic allows, empty fields included) and build again.",
+  },
   TEMPLATE_BUNDLE_FAILED: { kind: "input", hint: "The templates do not compile. Fix the error shown and save again." },
   ISLAND_BUNDLE_FAILED: { kind: "input", hint: "The browser code in src/client does not compile. Fix the error shown and save again." },
   ISLAND_PROPS_INVALID: { kind: "bug", hint: "Island props must be plain JSON data. This is a bug in the template: report it." },
+  ISLAND_COMPILE_FAILED: { kind: "input", hint: "An island in src/client/islands does not compile. Fix the file and line shown and save again." },
+  STYLESHEET_INVALID: {
+    kind: "input",
+    hint: "Fix the stylesheet at the file and line shown. Outside CI these are printed as warnings; with CI set they stop the build, so a broken stylesheet is never deployed.",
+  },
   // Publish (NZF7xx)
   PUBLISH_FAILED: { kind: "input", hint: "The new site could not be moved into place; the previous site is untouched. Check disk space and permissions." },
   // Build cache (NZF8xx)

@@ -4,6 +4,7 @@
  * field path it came from, so an error can name them.
  */
 import type { PrismicDocument } from "@prismicio/client";
+import { isSafeUrl } from "../content/safe-url.js";
 
 export interface ImageUse {
   url: string;
@@ -41,7 +42,8 @@ function walk(value: unknown, keys: (string | number)[], doc: PrismicDocument, o
   }
   if (!value || typeof value !== "object") return;
   const record = value as Record<string, unknown>;
-  if (isImageField(record) || (record.type === "image" && typeof record.url === "string")) {
+  // An image URL that could run script is not an image to fetch: the templates leave it out and the build names it (src/content/content-checks.ts).
+  if ((isImageField(record) || (record.type === "image" && typeof record.url === "string")) && isSafeUrl(record.url, "image")) {
     const dims = record.dimensions as { width?: number; height?: number } | undefined;
     out.push({ url: record.url as string, documentId: doc.id, field: pathOf(keys), width: dims?.width, height: dims?.height, alt: (record.alt as string | null) ?? null });
   }

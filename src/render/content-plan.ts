@@ -12,6 +12,7 @@ import { checkSiteContent } from "../content/snapshot-check.js";
 import type { ContentGraph } from "../content/graph.js";
 import { collectImages, type ImageUse } from "../images/collect.js";
 import { planPages, type PageEntry } from "./pages.js";
+import { checkDocuments, type ContentProblem } from "../content/content-checks.js";
 import { listSignatures, snapshotDocumentHashes, type ContentState } from "./dependencies.js";
 
 /** What the site files (sitemap, manifest) read from the content. */
@@ -29,6 +30,8 @@ export interface ContentPlan {
   images: ImageUse[];
   state: ContentState;
   site: SiteContent;
+  /** What the build reports about the content without stopping: missing titles and uids, unsafe URLs. */
+  problems: ContentProblem[];
 }
 
 /**
@@ -55,5 +58,6 @@ export async function planContent(snapshot: Snapshot, graph: ContentGraph, origi
       lists: listSignatures(graph),
     },
     site: { global: graph.single("global")?.data as Record<string, unknown> | undefined, lastPublished },
+    problems: checkDocuments(snapshot.documents),
   };
 }

@@ -15,7 +15,7 @@ import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { basename, join, relative } from "node:path";
 import type { BuildOptions, Metafile, Plugin } from "esbuild";
-import { NzfError } from "../core/errors.js";
+import { compileError } from "./compile-errors.js";
 import { exists } from "../core/fs.js";
 import { clearDir, hashInputsAfterBuild, startBundle, writeBundleRecord } from "./bundle-cache.js";
 import { authStandIn } from "./auth-stand-in.js";
@@ -197,9 +197,8 @@ async function bundleRun(run: BrowserRun, options: BundleClientOptions): Promise
     });
     metafile = result.metafile!;
   } catch (error) {
-    const messages = (error as { errors?: { text: string; location?: { file: string; line: number } }[] }).errors ?? [];
-    const detail = messages.map((m) => `${m.location ? `${m.location.file}:${m.location.line}: ` : ""}${m.text}`).join("\n  ");
-    throw new NzfError("ISLAND_BUNDLE_FAILED", `The browser code did not compile:\n  ${detail || String(error)}`, { cause: error });
+    // An island's own error is labelled as the island's (ISLAND_COMPILE_FAILED), naming its file and line.
+    throw compileError(error, "The browser code", "ISLAND_BUNDLE_FAILED");
   }
 
   const outputs = metafile.outputs;

@@ -13,6 +13,8 @@ import type { PageEntry } from "./pages.js";
 import type { TemplateModule } from "./template-bundle.js";
 import type { ImageLookup, PageBody, PageMeta, SiteAssets, SiteSettings } from "./types.js";
 import { createTrackingSession, type Dependency } from "./dependencies.js";
+import { NzfError } from "../core/errors.js";
+import { errorText, templateLocationOf, type SourceLocation } from "./template-errors.js";
 import { framedPageFactsOf, inlineFactsOf, type InlineFacts, type PageFacts } from "./page-facts.js";
 
 /** A rendered body with what it read and its inline hashes: everything needed to frame it again. */
@@ -73,8 +75,24 @@ export function createPageRenderer(input: PageRendererInput): PageRenderer {
   };
 }
 
-/** The build error for a page that failed to render: it names the document and the output path. */
-export function describeRenderFailure(page: PageEntry, message: string): string {
+/** A page that failed to render: what the template threw, and where in the templates (when the stack says). */
+export interface RenderFailure {
+  message: string;
+  at?: SourceLocation;
+}
+
+export function renderFailureOf(error: unknown): RenderFailure {
+  const at = templateLocationOf(error);
+  return at ? { message: errorText(error), at } : { message: errorText(error) };
+}
+
+/** The build error for a page that failed to render: the template file and line, the document and the output page. */
+export function renderError(page: PageEntry, failure: RenderFailure, cause?: unknown): NzfError {
   const about = page.documentId ? `document ${page.documentId} (${page.template})` : `the "${page.template}" page`;
-  return `Rendering ${about} failed: ${message}`;
+  const where = failure.at ? `${failure.at.file}:${failure.at.line}:${failure.at.column}` : `The "${page.template}" template`;
+  const hint = failure.at
+    ? `Fix ${failure.at.file} line ${failure.at.line}: the template must render this document as it is (empty or unexpected fields included). The document itself is not at fault.`
+    : undefined;
+  // With the template's line known, the message says all the error did: its bundle stack would only repeat it.
+  return new NzfError("RENDER_FAILED", `${where} threw while rendering ${about} for ${page.path}: ${failure.message}`, { subject: page.file, cause: failure.at ? undefined : cause, hint });
 }

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import type { Worker } from "node:worker_threads";
 import type { Manifest } from "../images/cache.js";
 import type { PageEntry } from "./pages.js";
-import type { PageRender } from "./render-page.js";
+import type { PageRender, RenderFailure } from "./render-page.js";
 import type { ContentPlan } from "./content-plan.js";
 import type { SiteAssets, SiteSettings } from "./types.js";
 import { compileNodeModule, lastCompiledModule, lastCompiledTemplates } from "./template-bundle.js";
@@ -40,7 +40,7 @@ export type FromWorker =
   | { type: "fatal"; message: string }
   | { type: "planned"; plan: ContentPlan }
   | { type: "plan-failed"; message: string }
-  | { type: "rendered"; batch: number; results: ({ ok: true; render: PageRender; ms: number } | { ok: false; message: string; ms: number })[] };
+  | { type: "rendered"; batch: number; results: ({ ok: true; render: PageRender; ms: number } | { ok: false; failure: RenderFailure; ms: number })[] };
 
 const BATCH = 32;
 
@@ -160,7 +160,7 @@ function heavyFirst(pages: PageEntry[]): PageEntry[] {
 export async function renderInWorkers(
   pages: PageEntry[],
   options: PoolOptions,
-  onPage: (page: PageEntry, result: { ok: true; render: PageRender } | { ok: false; message: string }) => void,
+  onPage: (page: PageEntry, result: { ok: true; render: PageRender } | { ok: false; failure: RenderFailure }) => void,
 ): Promise<{ notRendered: PageEntry[]; renderMs: number }> {
   const { file } = await compileWorker(options.root, options.workDir);
   const batches: PageEntry[][] = [];

@@ -14,7 +14,7 @@ import type { TemplateModule } from "./template-bundle.js";
 import type { ImageLookup, PageMeta, SiteAssets, SiteSettings } from "./types.js";
 import type { PageFacts } from "./page-facts.js";
 import type { SiteOutput } from "../publish/site-output.js";
-import { createPageRenderer, describeRenderFailure, htmlOf, type PageRender, type PageRenderer, type RenderedBody } from "./render-page.js";
+import { createPageRenderer, htmlOf, renderError, renderFailureOf, type PageRender, type PageRenderer, type RenderedBody, type RenderFailure } from "./render-page.js";
 import type { BodyCache } from "./body-cache.js";
 import { renderInWorkers, type WorkerInit } from "./render-pool.js";
 import { renderWorkerCount } from "./worker-boot.js";
@@ -89,8 +89,8 @@ export async function renderAndWrite(input: RenderStageInput): Promise<RenderedP
     const { before, after, ...rest } = render;
     rendered.push({ page, ...rest, written });
   };
-  const fail = (page: PageEntry, message: string, cause?: unknown) => {
-    failures.push(new NzfError("RENDER_FAILED", describeRenderFailure(page, message), { subject: page.file, cause }));
+  const fail = (page: PageEntry, failure: RenderFailure, cause?: unknown) => {
+    failures.push(renderError(page, failure, cause));
   };
 
   if (input.timings) input.timings.bodiesReused += earlier.size;
@@ -102,7 +102,7 @@ export async function renderAndWrite(input: RenderStageInput): Promise<RenderedP
     const workers = renderWorkerCount();
     const { root, workDir, sources } = input.pool;
     const init: WorkerInit = { ...sources, site: input.site, assets: input.assets, memoizeFrames: input.memoizeFrames };
-    pooled = renderInWorkers(whole, { root, workDir, workers, init }, (page, result) => (result.ok ? accept(page, result.render) : fail(page, result.message)));
+    pooled = renderInWorkers(whole, { root, workDir, workers, init }, (page, result) => (result.ok ? accept(page, result.render) : fail(page, result.failure)));
   } else here = [...here, ...whole];
   let renderer: PageRenderer | null = null;
   const renderHere = async (pages: PageEntry[]) => {
@@ -113,7 +113,7 @@ export async function renderAndWrite(input: RenderStageInput): Promise<RenderedP
       try {
         accept(page, renderer.render(page, earlier.get(page.file)));
       } catch (error) {
-        fail(page, (error as Error).message, error);
+        fail(page, renderFailureOf(error), error);
       }
       renderMs += performance.now() - started;
       // Let the staged writes start between pages: rendering is synchronous, and without a turn of

@@ -13,7 +13,7 @@ import { readSnapshot, type Snapshot } from "../content/snapshot.js";
 import { identityOf } from "../core/fs.js";
 import { createContentGraph, type ContentGraph } from "../content/graph.js";
 import { createImageLookup } from "../images/image-lookup.js";
-import { createPageRenderer, type PageRenderer } from "./render-page.js";
+import { createPageRenderer, renderFailureOf, type PageRenderer } from "./render-page.js";
 import { planContent, type ContentPlan } from "./content-plan.js";
 import { documentHashesKept } from "./dependencies.js";
 import type { TemplateModule } from "./template-bundle.js";
@@ -79,7 +79,8 @@ function render(request: Extract<ToWorker, { type: "render" }>): FromWorker {
     try {
       results.push({ ok: true, render: renderer!.render(page), ms: performance.now() - started });
     } catch (error) {
-      results.push({ ok: false, message: error instanceof Error ? error.message : String(error), ms: performance.now() - started });
+      // Mapped here, where the stack is: the template file and line (src/render/template-errors.ts).
+      results.push({ ok: false, failure: renderFailureOf(error), ms: performance.now() - started });
     }
   }
   return { type: "rendered", batch: request.batch, results };

@@ -6,12 +6,18 @@
  * new process with unchanged styles (most CLI builds) neither loads esbuild nor starts its service,
  * about 100 ms of the build's thread before the render could start. A long-running process also
  * keeps the last sheet in memory.
+ *
+ * esbuild's CSS parser recovers from syntax errors and says so in warnings: each is printed with
+ * its file and line, and with `strict` (CI) they stop the build. A sheet with warnings is not kept
+ * on disk, so every build of it warns again.
  */
 import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { hashFile } from "./bundle-cache.js";
 import { cacheKey, readEntry, writeEntry } from "../cache/entry.js";
+import { NzfError } from "../core/errors.js";
+import type { Logger } from "../core/logger.js";
 
 export interface Stylesheet {
   url: string;
@@ -19,31 +25,100 @@ export interface Stylesheet {
   css: string;
 }
 
-export async function buildStylesheet(root: string, workDir: string): Promise<Stylesheet> {
-  const dir = join(root, "templates/styles");
+export interface StylesheetOptions {
+  /** Where the stylesheet's warnings are printed. */
+  logger?: Logger;
+  /** Warnings stop the build (CI). */
+  strict?: boolean;
+}
+
+/** One problem esbuild found, at its file (relative to the project) and line. */
+export interface StyleWarning {
+  file: string;
+  line: number;
+  column: number;
+  text: string;
+}
+
+const STYLES_DIR = "templates/styles";
+
+export async function buildStylesheet(root: string, workDir: string, options: StylesheetOptions = {}): Promise<Stylesheet> {
+  const dir = join(root, STYLES_DIR);
   const names = (await readdir(dir)).filter((n) => n.endsWith(".css")).sort();
-  const source = (await Promise.all(names.map((n) => readFile(join(dir, n), "utf8")))).join("\n");
+  const parts = await Promise.all(names.map((n) => readFile(join(dir, n), "utf8")));
+  const source = parts.join("\n");
   // The same source gives the same stylesheet: a long-running process minifies only after an edit.
-  if (last?.source === source) return last.sheet;
-  const esbuildVersion = await hashFile(join(root, "node_modules/esbuild/package.json"));
-  // A kept sheet is used only when its bytes are the ones written (src/cache/entry.ts).
-  const kept = join(workDir, "styles", `site-${cacheKey("styles", esbuildVersion, source)}.css`);
-  const code = (await readEntry(kept, "styles"))?.toString("utf8") ?? (await minify(source, kept));
-  const hash = createHash("sha1").update(code).digest("hex").slice(0, 10);
-  const sheet = { url: `/_assets/site-${hash}.css`, file: `_assets/site-${hash}.css`, css: code };
-  last = { source, sheet };
-  return sheet;
-}
-
-async function minify(source: string, keepAt: string): Promise<string> {
-  const { transform } = await import("esbuild");
-  const { code } = await transform(source, { loader: "css", minify: true, target: ["chrome100", "safari15", "firefox100"] });
-  try {
-    await writeEntry(keepAt, code);
-  } catch {
-    // Not kept: the next process minifies again.
+  if (last?.source !== source) {
+    const esbuildVersion = await hashFile(join(root, "node_modules/esbuild/package.json"));
+    // A kept sheet is used only when its bytes are the ones written (src/cache/entry.ts).
+    const kept = join(workDir, "styles", `site-${cacheKey("styles", esbuildVersion, source)}.css`);
+    const keptCode = (await readEntry(kept, "styles"))?.toString("utf8") ?? null;
+    const { code, warnings } = keptCode !== null ? { code: keptCode, warnings: [] } : await minify(source, kept, sourceFiles(names, parts));
+    const hash = createHash("sha1").update(code).digest("hex").slice(0, 10);
+    last = { source, sheet: { url: `/_assets/site-${hash}.css`, file: `_assets/site-${hash}.css`, css: code }, warnings };
   }
-  return code;
+  report(last.warnings, options);
+  return last.sheet;
 }
 
-let last: { source: string; sheet: Stylesheet } | null = null;
+function report(warnings: StyleWarning[], options: StylesheetOptions): void {
+  if (!warnings.length) return;
+  const lines = warnings.map((w) => `${w.file}:${w.line}:${w.column}: ${w.text}`);
+  if (options.strict) {
+    throw new NzfError("STYLESHEET_INVALID", `The stylesheet has ${warnings.length} problem${warnings.length === 1 ? "" : "s"}, which stop a build in CI:\n  ${lines.join("\n  ")}`, {
+      subject: warnings[0]!.file,
+    });
+  }
+  for (const line of lines) options.logger?.warn("styles", `[STYLESHEET_INVALID] ${line}`);
+}
+
+/** Where each file starts in the joined source (1-based lines), to name a warning's own file and line. */
+function sourceFiles(names: string[], parts: string[]): { file: string; firstLine: number }[] {
+  let line = 1;
+  return names.map((name, i) => {
+    const start = { file: `${STYLES_DIR}/${name}`, firstLine: line };
+    line += parts[i]!.split("\n").length;
+    return start;
+  });
+}
+
+async function minify(source: string, keepAt: string, files: { file: string; firstLine: number }[]): Promise<{ code: string; warnings: StyleWarning[] }> {
+  const { transform } = await import("esbuild");
+  let result;
+  try {
+    result = await transform(source, { loader: "css", minify: true, target: ["chrome100", "safari15", "firefox100"], logLevel: "silent" });
+  } catch (error) {
+    const errors = (error as { errors?: { text: string; location?: { line: number; column: number } | null }[] }).errors ?? [];
+    const lines = errors.map((e) => {
+      const at = e.location ? locate(files, e.location.line, e.location.column, e.text) : null;
+      return at ? `${at.file}:${at.line}:${at.column}: ${e.text}` : e.text;
+    });
+    throw new NzfError("STYLESHEET_INVALID", `The stylesheet did not compile:\n  ${lines.join("\n  ") || String(error)}`, { cause: error });
+  }
+  const warnings = result.warnings.map((w) => {
+    // A note points at the cause ("The unbalanced "{" is here:"), often far from where esbuild noticed.
+    const notes = w.notes.flatMap((n) => {
+      if (!n.location) return [];
+      const at = locate(files, n.location.line, n.location.column, "");
+      return [`${n.text.replace(/:$/, "")} ${at.file}:${at.line}:${at.column}`];
+    });
+    return locate(files, w.location?.line ?? 1, w.location?.column ?? 0, [w.text, ...notes].join("; "));
+  });
+  if (!warnings.length) {
+    try {
+      await writeEntry(keepAt, result.code);
+    } catch {
+      // Not kept: the next process minifies again.
+    }
+  }
+  return { code: result.code, warnings };
+}
+
+function locate(files: { file: string; firstLine: number }[], line: number, column: number, text: string): StyleWarning {
+  let at = files[0] ?? { file: STYLES_DIR, firstLine: 1 };
+  for (const f of files) if (f.firstLine <= line) at = f;
+  // esbuild's columns count from 0; editors count from 1.
+  return { file: at.file, line: line - at.firstLine + 1, column: column + 1, text };
+}
+
+let last: { source: string; sheet: Stylesheet; warnings: StyleWarning[] } | null = null;

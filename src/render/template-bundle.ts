@@ -6,9 +6,9 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import { mkdir } from "node:fs/promises";
-import { basename, join } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { NzfError } from "../core/errors.js";
+import { compileError } from "./compile-errors.js";
 import { CHANGED_DURING_BUILD, hashInputsAfterBuild, startBundle, writeBundleRecord } from "./bundle-cache.js";
 import type { PageBody, PageFrame, RenderInput, RenderOutput } from "./types.js";
 import { exists, writeFileAtomic } from "../core/fs.js";
@@ -65,7 +65,7 @@ export async function compileNodeModule(
   const previous = start.reusable;
   // The plugins and whether packages are bundled are part of the key: a bundle made another way is
   // not reused even when no input changed. A record from before import graphs were kept is compiled again.
-  const variant = [...plugins.map((p) => p.name), ...(options.bundlePackages ? ["packages bundled"] : [])];
+  const variant = [...plugins.map((p) => p.name), ...(options.bundlePackages ? ["packages bundled"] : []), "source map"];
   if (previous?.result.imports && JSON.stringify(previous.result.variant ?? null) === JSON.stringify(variant) && (await exists(previous.result.file))) {
     const { file, hash, imports } = previous.result;
     return { file, hash, sources: sourcesOf(previous.inputs, imports), cached: true };
@@ -89,16 +89,23 @@ export async function compileNodeModule(
       metafile: true,
       logLevel: "silent",
       define: { "process.env.NODE_ENV": '"production"' },
+      // A map beside the module (no comment in it, so Node never loads it): a page that fails to
+      // render is named by template file and line (src/render/template-errors.ts).
+      sourcemap: "external",
+      sourcesContent: false,
+      outfile: join(dir, `${name}.mjs`),
       plugins,
     });
   } catch (error) {
-    const messages = (error as { errors?: { text: string; location?: { file: string; line: number; column: number } }[] }).errors ?? [];
-    const detail = messages.map((m) => `${m.location ? `${m.location.file}:${m.location.line}:${m.location.column}: ` : ""}${m.text}`).join("\n  ");
-    throw new NzfError("TEMPLATE_BUNDLE_FAILED", `${what} did not compile:\n  ${detail || String(error)}`, { cause: error });
+    throw compileError(error, what, "TEMPLATE_BUNDLE_FAILED");
   }
-  const code = result.outputFiles![0]!.contents;
+  const code = result.outputFiles!.find((f) => f.path.endsWith(".mjs"))!.contents;
+  const map = result.outputFiles!.find((f) => f.path.endsWith(".map"));
   const hash = createHash("sha1").update(code).digest("hex").slice(0, 12);
   const file = join(dir, `${name}-${hash}.mjs`);
+  // The map is written first, so a module on disk has its map; and always, since a comment-only
+  // edit moves lines without changing the module's code (nor its name).
+  if (map) await writeEntryFile(`${file}.map`, Buffer.from(projectRelativeMap(map.text, dirname(map.path), root)));
   // Written unless a file with these very bytes is there (a corrupt one under the same name is replaced).
   if ((await hashOfFileOrNull(file)) !== hashBytes(code)) await writeEntryFile(file, code);
   const inputs = await hashInputsAfterBuild(root, Object.keys(result.metafile!.inputs), start);
@@ -108,8 +115,15 @@ export async function compileNodeModule(
   for (const [input, about] of Object.entries(result.metafile!.inputs)) {
     if (ownImports(input)) imports[input] = about.imports.filter((i) => !i.external && ownImports(i.path)).map((i) => i.path);
   }
-  await writeBundleRecord(recordFile, { inputs, result: { file, hash, imports, variant } }, [file]);
+  await writeBundleRecord(recordFile, { inputs, result: { file, hash, imports, variant } }, map ? [file, `${file}.map`] : [file]);
   return { file, hash, sources: sourcesOf(inputs, imports), cached: false };
+}
+
+/** The map with its sources relative to the project (esbuild writes them relative to the module's folder), as errors name them. */
+function projectRelativeMap(text: string, mapDir: string, root: string): string {
+  const map = JSON.parse(text) as { sources: string[] };
+  map.sources = map.sources.map((source) => relative(root, resolve(mapDir, source)).split("\\").join("/"));
+  return JSON.stringify(map);
 }
 
 async function writeEntryFile(file: string, code: Uint8Array): Promise<void> {

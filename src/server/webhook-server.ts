@@ -9,9 +9,11 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { NzfError } from "../core/errors.js";
+import { readOptions } from "../core/options.js";
+import { webhookConfigFrom } from "../core/settings.js";
 import { formatMs, type Logger } from "../core/logger.js";
 import { createBuildQueue, type BuildQueue, type RunBuild } from "./build-queue.js";
-import { createDeployer, DEFAULT_DEPLOY_TIMEOUT_MS } from "./deploy.js";
+import { createDeployer } from "./deploy.js";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 export const SECRET_HEADER = "x-nzf-webhook-secret";
@@ -129,9 +131,17 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
   server.requestTimeout = 30_000;
 
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    server.once("error", (error: NodeJS.ErrnoException) => {
+      const where = `${options.host ?? "127.0.0.1"}:${options.port}`;
+      const why = error.code === "EADDRINUSE" ? "another process uses that port" : error.code === "EADDRNOTAVAIL" ? "that address is not one of this machine's" : error.message;
+      reject(new NzfError("CONFIG_INVALID", `The webhook server could not listen on ${where}: ${why}.`, {
+        subject: where,
+        hint: "Choose another --port (NZF_WEBHOOK_PORT), or an address of this machine for --host (NZF_WEBHOOK_HOST).",
+        cause: error,
+      }));
+    });
     server.listen(options.port, options.host ?? "127.0.0.1", () => {
-      server.off("error", reject);
+      server.removeAllListeners("error");
       resolve();
     });
   });
@@ -219,31 +229,9 @@ export interface WebhookConfig {
 
 export const DEFAULT_WEBHOOK_PORT = 8080;
 
-/** Options first, then NZF_WEBHOOK_PORT (or PORT), NZF_WEBHOOK_HOST, NZF_WEBHOOK_SECRET, PRISMIC_REPOSITORY, NZF_DEPLOY_COMMAND. */
+/** Options first, then NZF_WEBHOOK_PORT (or PORT), NZF_WEBHOOK_HOST, NZF_WEBHOOK_SECRET, PRISMIC_REPOSITORY, NZF_DEPLOY_COMMAND: the declaration in src/core/options.ts. */
 export function resolveWebhookConfig(options: WebhookCommandOptions, env: NodeJS.ProcessEnv = process.env): WebhookConfig {
-  const secret = (options.secret ?? env.NZF_WEBHOOK_SECRET ?? "").trim();
-  if (!secret) {
-    throw missingSecret();
-  }
-  const portText = String(options.port ?? env.NZF_WEBHOOK_PORT ?? env.PORT ?? DEFAULT_WEBHOOK_PORT);
-  const port = Number(portText);
-  if (!/^\d+$/.test(portText.trim()) || port > 65535) {
-    throw new NzfError("CONFIG_INVALID", `The webhook port "${portText}" is not a port number (0 to 65535).`, { subject: "--port / NZF_WEBHOOK_PORT" });
-  }
-  const timeoutText = options.deployTimeout ?? env.NZF_DEPLOY_TIMEOUT;
-  const timeoutSeconds = timeoutText === undefined ? DEFAULT_DEPLOY_TIMEOUT_MS / 1000 : Number(timeoutText);
-  if (!(timeoutSeconds > 0)) {
-    throw new NzfError("CONFIG_INVALID", `The deploy timeout "${String(timeoutText)}" is not a positive number of seconds.`, { subject: "--deploy-timeout / NZF_DEPLOY_TIMEOUT" });
-  }
-  const deployCommand = (options.deployCommand ?? env.NZF_DEPLOY_COMMAND ?? "").trim();
-  return {
-    port,
-    host: options.host ?? env.NZF_WEBHOOK_HOST ?? "127.0.0.1",
-    secret,
-    repository: options.repository ?? env.PRISMIC_REPOSITORY ?? "nzf2020",
-    ...(deployCommand ? { deployCommand } : {}),
-    deployTimeoutMs: timeoutSeconds * 1000,
-  };
+  return webhookConfigFrom(readOptions("webhook", { ...options }, env));
 }
 
 export interface WebhookService {

@@ -6,6 +6,7 @@ import type { PrismicDocument } from "@prismicio/client";
 import type { ReactNode } from "react";
 import type { PageMeta, TemplateContext } from "../../src/render/types.js";
 import { pathForDocument } from "../../src/content/routes.js";
+import { fallbackTitle as documentFallbackTitle } from "../../src/content/content-checks.js";
 import { dataOf, formatDate, image, plain, rich, str, type ImageValue } from "./fields.js";
 import { Picture } from "./picture.js";
 import { RichText } from "./rich-text.js";
@@ -59,7 +60,7 @@ export function cardOf(doc: PrismicDocument, imageField = "featured_image"): Car
   const published = str(d, "published");
   return {
     href: pathForDocument(doc),
-    title: plain(d, "title") || str(d, "name"),
+    title: plain(d, "title").trim() || str(d, "name") || documentFallbackTitle(doc),
     text: str(d, "summary") || str(d, "excerpt") || undefined,
     image: image(d, imageField) ?? image(d, "logo"),
     meta: published ? formatDate(published, doc.lang) : str(d, "location") || undefined,
@@ -72,7 +73,7 @@ export function metaFromSeo(ctx: TemplateContext, fallbackTitle = "", imageField
   const img = image(d, "meta_image") ?? imageFields.map((f) => image(d, f)).find(Boolean);
   const processed = img ? ctx.images.get(img.url, "constrained") : undefined;
   return {
-    title: str(d, "meta_title") || plain(d, "title") || fallbackTitle,
+    title: str(d, "meta_title") || plain(d, "title").trim() || fallbackTitle || (ctx.doc ? documentFallbackTitle(ctx.doc) : ""),
     description: str(d, "meta_description") || str(d, "summary") || str(d, "excerpt") || undefined,
     image: img ? { url: processed?.src ?? img.url, width: processed?.width ?? img.width, height: processed?.height ?? img.height, alt: img.alt } : undefined,
   };

@@ -5,6 +5,7 @@
 import { asText } from "@prismicio/client";
 import type { PrismicDocument, RichTextField } from "@prismicio/client";
 import type { TemplateContext } from "../../src/render/types.js";
+import { fallbackTitle } from "../../src/content/content-checks.js";
 
 export type Data = Record<string, unknown>;
 
@@ -90,7 +91,16 @@ let intlCents: Intl.NumberFormat | undefined;
 const audWhole = () => (intlWhole ??= new Intl.NumberFormat("en-AU", { style: "currency", currency: "AUD", maximumFractionDigits: 0 }));
 const audCents = () => (intlCents ??= new Intl.NumberFormat("en-AU", { style: "currency", currency: "AUD", minimumFractionDigits: 2 }));
 
-/** The page's visible title: a Title field, falling back to a given text. */
+/**
+ * The page's visible title: a Title field, falling back to a given text, else to the document's
+ * uid in words. A page never ships an empty <h1>; the build warns about the missing title
+ * (src/content/content-checks.ts).
+ */
 export function pageTitle(ctx: TemplateContext, fallback = ""): string {
-  return plain(dataOf(ctx.doc), "title") || fallback;
+  return plain(dataOf(ctx.doc), "title").trim() || fallback || (ctx.doc ? fallbackTitle(ctx.doc) : "");
+}
+
+/** A document's title wherever it is shown (cards, links to it), with the same fallback as its page. */
+export function docTitle(doc: PrismicDocument): string {
+  return plain(dataOf(doc), "title").trim() || fallbackTitle(doc);
 }

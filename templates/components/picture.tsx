@@ -10,6 +10,7 @@ import { createContext, useContext } from "react";
 import type { ImageLayout, ImageLookup, ImagePreload } from "../../src/render/types.js";
 import { ASPECT_FALLBACK, defaultSizes, displayWidth, DEFAULT_WIDTH, FIXED_WIDTH } from "../../src/images/sizes.js";
 import type { ImageValue } from "./fields.js";
+import { isSafeUrl } from "../../src/content/safe-url.js";
 
 export interface PictureProps {
   image: ImageValue | undefined;
@@ -42,7 +43,8 @@ export const ImagePreloadContext = createContext<{ first?: ImagePreload } | null
 
 export function Picture({ image, images, layout = "constrained", sizes, priority = false, className }: PictureProps) {
   const preload = useContext(ImagePreloadContext);
-  if (!image?.url) return null;
+  // An image URL that could run script is never written (the build names it: src/content/content-checks.ts).
+  if (!image?.url || !isSafeUrl(image.url, "image")) return null;
   const processed = images.get(image.url, layout);
   const size = pictureSize(layout, processed?.width ?? image.width, processed?.height ?? image.height);
   const effectiveSizes = sizes ?? defaultSizes(layout, size.width);

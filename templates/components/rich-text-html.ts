@@ -4,8 +4,13 @@
  * byte-for-byte what `asHTML(field, { linkResolver, serializer: { image } })` returns (v7.22), so
  * this follows its algorithm (asTree's span splitting and serializerHelpers' markup) step by step,
  * quirks included. test/rich-text-html.test.ts holds the two to the same output.
+ *
+ * One deliberate difference: a URL that would run script (javascript:, vbscript:, data: other than
+ * an image; src/content/safe-url.ts) is never written. Its link's text stays, without the link; its
+ * image or embed is left out. The build names each one (src/content/content-checks.ts).
  */
 import type { FilledContentRelationshipField, RichTextField, RTImageNode } from "@prismicio/client";
+import { isSafeUrl, type UrlUse } from "../../src/content/safe-url.js";
 
 export interface RichTextHtmlOptions {
   /** Resolves a link to a document; null or undefined falls back to the link's own `url`, as asLink does. */
@@ -101,9 +106,11 @@ function element(node: RawNode, text: unknown, children: string, options: RichTe
     case "preformatted":
       return `<pre${attrs(node)}>${escapeHtml("" + text)}</pre>`;
     case "image":
+      if (isUnsafe(node.url, "image")) return "";
       return options.image?.(node as RTImageNode) || defaultImage(node, options);
     case "embed": {
       const { oembed } = node;
+      if (isUnsafe(oembed?.embed_url, "link")) return "";
       return `<div${attr("data-oembed", oembed.embed_url)}${attr("data-oembed-type", oembed.type)}${attr("data-oembed-provider", oembed.provider_name)}${attrs(node)}>${oembed.html}</div>`;
     }
     default:
@@ -111,24 +118,39 @@ function element(node: RawNode, text: unknown, children: string, options: RichTe
   }
 }
 
+/** A URL that is there and must not be written (an empty one is left to asHTML's behaviour). */
+function isUnsafe(url: unknown, use: UrlUse): boolean {
+  return typeof url === "string" && url !== "" && !isSafeUrl(url, use);
+}
+
 function link(node: RawNode, children: string, options: RichTextHtmlOptions): string {
   const data = node.data;
   let href = "";
   switch (data.link_type) {
     case "Web":
+      if (isUnsafe(data.url, "link")) return unlinked(node, children);
       // asHTML adds rel to every web link, whether or not it opens a new tab.
       href = attr("href", data.url) + attr("target", data.target) + ' rel="noopener noreferrer"';
       break;
     case "Document": {
       const resolved = "id" in data && options.linkResolver ? options.linkResolver(data as FilledContentRelationshipField) : null;
-      href = attr("href", resolved ?? ("url" in data && data.url ? data.url : null));
+      const url = resolved ?? ("url" in data && data.url ? data.url : null);
+      if (isUnsafe(url, "link")) return unlinked(node, children);
+      href = attr("href", url);
       break;
     }
     case "Media":
+      if (isUnsafe(data.url, "link")) return unlinked(node, children);
       href = attr("href", data.url);
       break;
   }
   return `<a${href}${attrs(node)}>${children}</a>`;
+}
+
+/** A link's content without the link: plain text, in a span when the link had a label (class) or direction. */
+function unlinked(node: RawNode, children: string): string {
+  const attributes = attrs(node);
+  return attributes ? `<span${attributes}>${children}</span>` : children;
 }
 
 function defaultImage(node: RawNode, options: RichTextHtmlOptions): string {

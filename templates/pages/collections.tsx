@@ -6,7 +6,7 @@ import type { PrismicDocument } from "@prismicio/client";
 import type { Template } from "../template.js";
 import type { TemplateContext } from "../../src/render/types.js";
 import { cardOf, CardList, Hero, metaFromSeo } from "../components/blocks.js";
-import { dataOf, formatDate, image, pageTitle, plain, rich, str } from "../components/fields.js";
+import { dataOf, docTitle, formatDate, image, pageTitle, rich, str } from "../components/fields.js";
 import { Picture } from "../components/picture.js";
 import { RichText } from "../components/rich-text.js";
 import { SliceZone } from "../components/slices.js";
@@ -92,7 +92,7 @@ export const caseStudy: Template = {
       <Article ctx={ctx} kicker={str(d, "location")}>
         {program && programHref ? (
           <p className="related">
-            Part of our <a href={programHref}>{plain(dataOf(program), "title")}</a> program.
+            Part of our <a href={programHref}>{docTitle(program)}</a> program.
           </p>
         ) : null}
         <p>

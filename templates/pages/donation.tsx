@@ -7,7 +7,7 @@ import type { PrismicDocument } from "@prismicio/client";
 import type { Template } from "../template.js";
 import type { TemplateContext } from "../../src/render/types.js";
 import { Hero, metaFromSeo } from "../components/blocks.js";
-import { dataOf, group, image, num, pageTitle, plain, rich, str } from "../components/fields.js";
+import { dataOf, docTitle, group, image, num, pageTitle, plain, rich, str } from "../components/fields.js";
 import { RichText } from "../components/rich-text.js";
 import { Island } from "../../src/render/islands.js";
 import { pathForDocument, STATIC_PAGES } from "../../src/content/routes.js";
@@ -37,7 +37,7 @@ export function fundConfigOf(doc: PrismicDocument): FundConfig | undefined {
   );
   const config: FundConfig = {
     fund,
-    title: plain(d, "title") || fund,
+    title: docTitle(doc),
     path: pathForDocument(doc) ?? `/pay/${fund}/`,
     presets: group(d, "presets")
       .map((p) => ({ amountCents: cents(num(p, "amount"))!, label: str(p, "label") || undefined }))

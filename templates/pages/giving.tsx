@@ -7,7 +7,7 @@ import type { Template } from "../template.js";
 import type { TemplateContext } from "../../src/render/types.js";
 import { DONATION_TYPES, normalizePath, pathForDocument, SINGLE_TYPE_ROUTES } from "../../src/content/routes.js";
 import { CardList, Hero, metaFromSeo } from "../components/blocks.js";
-import { dataOf, pageTitle, plain, str } from "../components/fields.js";
+import { dataOf, docTitle, pageTitle, str } from "../components/fields.js";
 import { Island } from "../../src/render/islands.js";
 import Donation from "../../src/client/islands/donation.js";
 import ThankYou from "../../src/client/islands/thank-you.js";
@@ -18,7 +18,7 @@ function fundDocs(ctx: TemplateContext) {
 }
 
 function fundCards(ctx: TemplateContext) {
-  return fundDocs(ctx).map((doc) => ({ href: pathForDocument(doc!), title: plain(dataOf(doc), "title"), text: str(dataOf(doc), "fund_summary") || undefined }));
+  return fundDocs(ctx).map((doc) => ({ href: pathForDocument(doc!), title: docTitle(doc!), text: str(dataOf(doc), "fund_summary") || undefined }));
 }
 
 export const pay: Template = {

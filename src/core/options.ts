@@ -1,0 +1,173 @@
+/**
+ * Every setting of nzf-build, declared once: its flag, its environment variables, its default,
+ * which commands take it and its help text. The CLI builds its commander options from this table,
+ * src/core/settings.ts resolves it into one typed configuration, and test/cli/ checks each entry
+ * by its effect through the real CLI and against docs/configuration.md, so a setting cannot be
+ * added without its help, its documentation and its test.
+ *
+ * Precedence: a flag given on the command line, then the first environment variable that is set
+ * (an empty value counts as unset, as CI systems often pass empty variables), then the default.
+ * Each value remembers where it came from, so an error names the flag or variable actually used.
+ */
+
+/** `watch` is `nzf-build --watch` (or `nzf-build build --watch`). */
+export type CommandName = "build" | "watch" | "fetch" | "webhook";
+
+/** Sections of docs/configuration.md. */
+export type OptionGroup = "content" | "site" | "accounts" | "payments" | "watch" | "webhook";
+
+export interface OptionSpec {
+  /** Unique name of the setting; the key of its value in resolved option values. */
+  key: string;
+  /** Commander syntax: `--out <dir>`, or `--fetch` for a switch. Absent for variable-only settings. */
+  flag?: string;
+  /** Environment variables, the first one set wins. */
+  env?: readonly string[];
+  /** The default, as text (parsed like a given value). */
+  default?: string;
+  /** How help and docs show the default when it is not a plain value. */
+  defaultText?: string;
+  commands: readonly CommandName[];
+  group: OptionGroup;
+  help: string;
+}
+
+const BUILDS = ["build", "watch", "webhook"] as const;
+
+export const OPTIONS = [
+  // Content (Prismic)
+  { key: "repository", flag: "--repository <name>", env: ["PRISMIC_REPOSITORY"], default: "nzf2020", commands: ["build", "watch", "fetch", "webhook"], group: "content",
+    help: "Prismic repository: at least 4 characters, letters, digits or hyphens, starting and ending with a letter or digit" },
+  { key: "endpoint", flag: "--endpoint <url>", env: ["PRISMIC_ENDPOINT"], defaultText: "https://<repository>.cdn.prismic.io/api/v2", commands: ["build", "watch", "fetch", "webhook"], group: "content",
+    help: "a custom Prismic document API endpoint (a local stub, a proxy), e.g. http://127.0.0.1:3000/api/v2" },
+  { key: "accessToken", env: ["PRISMIC_ACCESS_TOKEN"], defaultText: "none", commands: ["build", "watch", "fetch", "webhook"], group: "content",
+    help: "needed for a private repository; never written to the site" },
+  { key: "fetch", flag: "--fetch", commands: ["build", "watch"], group: "content",
+    help: "download the live content from Prismic into the content folder first (CI does this)" },
+  { key: "sample", flag: "--sample", commands: ["build", "watch"], group: "content",
+    help: "build the bundled sample content, even if fetched content exists" },
+  { key: "contentDir", flag: "--content-dir <dir>", defaultText: "content-cache/ in the project folder", commands: ["build", "watch", "fetch", "webhook"], group: "content",
+    help: "folder of content snapshots: fetched ones are written there, the sample is read from there" },
+  // Site
+  { key: "siteUrl", flag: "--site-url <url>", env: ["SITE_URL"], default: "https://nzf.org.au", commands: BUILDS, group: "site",
+    help: "the site's origin (http or https, no path, query or fragment), for canonical links, Open Graph and the sitemap" },
+  { key: "out", flag: "--out <dir>", env: ["NZF_OUT_DIR"], default: "dist", commands: BUILDS, group: "site",
+    help: "output folder, relative to the project folder" },
+  { key: "root", flag: "--root <dir>", defaultText: "this installation", commands: ["build", "watch", "fetch", "webhook"], group: "site",
+    help: "project folder with templates/, src/client/ and assets/; the work folder .nzf-cache/ is made there" },
+  { key: "verbose", flag: "--verbose", commands: ["build", "watch", "fetch", "webhook"], group: "site",
+    help: "log every stage's timing and show stack traces" },
+  // Donor accounts (Cognito); validated by src/auth/config.ts
+  { key: "cognitoRegion", env: ["NZF_COGNITO_REGION"], default: "ap-southeast-2", commands: BUILDS, group: "accounts",
+    help: "AWS region of the user pool" },
+  { key: "cognitoUserPoolId", env: ["NZF_COGNITO_USER_POOL_ID"], defaultText: "none; without it and the client id, /account/ says sign-in is unavailable", commands: BUILDS, group: "accounts",
+    help: "user pool id, e.g. ap-southeast-2_AbC123xyz" },
+  { key: "cognitoClientId", env: ["NZF_COGNITO_CLIENT_ID"], defaultText: "none", commands: BUILDS, group: "accounts",
+    help: "the user pool's app client id (public, no secret)" },
+  { key: "cognitoIdentityPoolId", env: ["NZF_COGNITO_IDENTITY_POOL_ID"], defaultText: "none", commands: BUILDS, group: "accounts",
+    help: "identity pool id" },
+  { key: "cognitoEndpoint", env: ["NZF_COGNITO_ENDPOINT"], defaultText: "none", commands: BUILDS, group: "accounts",
+    help: "custom user pool endpoint (cognito-local)" },
+  { key: "cookieDomain", env: ["NZF_COOKIE_DOMAIN"], defaultText: "host only", commands: BUILDS, group: "accounts",
+    help: "domain of the sign-in cookies, e.g. nzf.org.au" },
+  { key: "cookieSameSite", env: ["NZF_COOKIE_SAMESITE"], default: "lax", commands: BUILDS, group: "accounts",
+    help: "SameSite of the sign-in cookies: strict, lax or none" },
+  { key: "cookieSecure", env: ["NZF_COOKIE_SECURE"], default: "true", commands: BUILDS, group: "accounts",
+    help: "Secure attribute of the sign-in cookies (0, false, no or off to drop it)" },
+  { key: "authFlow", env: ["NZF_AUTH_FLOW"], default: "USER_SRP_AUTH", commands: BUILDS, group: "accounts",
+    help: "USER_SRP_AUTH, or USER_PASSWORD_AUTH for the emulator" },
+  // Donations; validated by src/payments/config.ts
+  { key: "paymentsApiUrl", env: ["PAYMENTS_API_URL"], defaultText: "none; the donation forms say card payments are unavailable (--watch starts the local payments API instead)", commands: BUILDS, group: "payments",
+    help: "base URL of the payments API (https, or http on loopback)" },
+  { key: "stripePublishableKey", env: ["STRIPE_PUBLISHABLE_KEY"], defaultText: "none", commands: BUILDS, group: "payments",
+    help: "a pk_… key only: the build refuses sk_/rk_ keys, and refuses to publish any secret found in dist/" },
+  // Watch mode
+  { key: "watch", flag: "--watch", commands: ["watch"], group: "watch",
+    help: "serve the site on a local URL, rebuild on changes and reload open pages" },
+  { key: "watchPort", flag: "--port <port>", default: "4321", commands: ["watch"], group: "watch",
+    help: "port for --watch" },
+  // Webhook server
+  { key: "webhookPort", flag: "--port <port>", env: ["NZF_WEBHOOK_PORT", "PORT"], default: "8080", commands: ["webhook"], group: "webhook",
+    help: "port the webhook server listens on" },
+  { key: "webhookHost", flag: "--host <host>", env: ["NZF_WEBHOOK_HOST"], default: "127.0.0.1", commands: ["webhook"], group: "webhook",
+    help: "address the webhook server listens on" },
+  { key: "webhookSecret", flag: "--secret <secret>", env: ["NZF_WEBHOOK_SECRET"], defaultText: "required; the server will not start without it", commands: ["webhook"], group: "webhook",
+    help: "the webhook secret set in Prismic" },
+  { key: "deployCommand", flag: "--deploy-command <command>", env: ["NZF_DEPLOY_COMMAND"], defaultText: "none", commands: ["webhook"], group: "webhook",
+    help: "shell command run after each published build, e.g. aws s3 sync dist s3://bucket --delete" },
+  { key: "deployTimeout", flag: "--deploy-timeout <seconds>", env: ["NZF_DEPLOY_TIMEOUT"], default: "600", commands: ["webhook"], group: "webhook",
+    help: "how long the deploy command may run, in seconds" },
+] as const satisfies readonly OptionSpec[];
+
+export type OptionKey = (typeof OPTIONS)[number]["key"];
+
+/** A setting's value and where it came from: `--out`, `NZF_OUT_DIR` or `default`. */
+export interface OptionValue {
+  value: string | boolean | undefined;
+  source: string;
+}
+
+export type OptionValues = Record<OptionKey, OptionValue>;
+
+/** The long flag without its argument: `--out <dir>` → `--out`. */
+export function flagName(spec: OptionSpec): string | undefined {
+  return spec.flag?.split(" ")[0];
+}
+
+/** Commander's attribute name for a flag: `--content-dir` → `contentDir`. */
+export function flagAttribute(spec: OptionSpec): string | undefined {
+  return flagName(spec)?.slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** Whether the flag takes a value (`--out <dir>`) or is a switch (`--fetch`). */
+export function takesValue(spec: OptionSpec): boolean {
+  return spec.flag?.includes("<") ?? false;
+}
+
+export function optionsFor(command: CommandName): OptionSpec[] {
+  return OPTIONS.filter((o) => (o.commands as readonly CommandName[]).includes(command));
+}
+
+/**
+ * Reads every setting of `command`: the flag's value from `flags` (keyed by commander attribute
+ * name), else the first set variable of `env`, else the default. Settings of other commands read
+ * as unset.
+ */
+export function readOptions(command: CommandName, flags: Record<string, unknown>, env: Record<string, string | undefined>): OptionValues {
+  const values = {} as OptionValues;
+  for (const spec of OPTIONS as readonly OptionSpec[]) {
+    const key = spec.key as OptionKey;
+    if (!(spec.commands as readonly CommandName[]).includes(command)) {
+      values[key] = { value: undefined, source: "unset" };
+      continue;
+    }
+    const attribute = flagAttribute(spec);
+    const given = attribute === undefined ? undefined : flags[attribute];
+    if (given !== undefined && given !== null) {
+      values[key] = { value: typeof given === "boolean" ? given : String(given), source: flagName(spec)! };
+      continue;
+    }
+    const variable = spec.env?.find((name) => (env[name]?.trim() ?? "") !== "");
+    if (variable) values[key] = { value: env[variable]!.trim(), source: variable };
+    else values[key] = { value: spec.default, source: "default" };
+  }
+  return values;
+}
+
+/** A text value (undefined when unset), for settings that take one. */
+export function text(values: OptionValues, key: OptionKey): string | undefined {
+  const v = values[key].value;
+  return typeof v === "string" ? v : undefined;
+}
+
+/** How an error names where a value came from: the flag or variable, or "the default". */
+export function describeSource(value: OptionValue): string {
+  return value.source === "default" ? "the default" : value.source;
+}
+
+/** A value as the user wrote it, for messages: `--port "abc"` or `NZF_WEBHOOK_PORT="abc"`. */
+export function given(value: OptionValue): string {
+  const shown = JSON.stringify(String(value.value ?? ""));
+  if (value.source === "default") return `the default ${shown}`;
+  return value.source.startsWith("-") ? `${value.source} ${shown}` : `${value.source}=${shown}`;
+}

@@ -1,0 +1,120 @@
+/**
+ * The one resolution of the declared settings (./options.ts) into the typed configuration a command
+ * runs with. Every command that builds (build, --watch, webhook) gets its build configuration and
+ * the public configuration for the browser (accounts, payments) from here, so a setting means the
+ * same in each of them and a bad value stops each of them before anything is built.
+ */
+import { NzfError } from "./errors.js";
+import { buildConfigFrom, type BuildConfig } from "./config.js";
+import { describeSource, flagAttribute, flagName, given, OPTIONS, readOptions, text, type CommandName, type OptionGroup, type OptionKey, type OptionSpec, type OptionValue, type OptionValues } from "./options.js";
+import { authOptionsFromEnv, resolveAuthConfig } from "../auth/config.js";
+import type { PublicAuthConfig } from "../auth/types.js";
+import { readPaymentsBuildConfig, type PaymentsBuildConfig } from "../payments/config.js";
+import type { WebhookConfig } from "../server/webhook-server.js";
+
+/** Handed to islands through the HTML: only public values (each part refuses secrets). */
+export type PublicConfig = {
+  auth: PublicAuthConfig | null;
+  payments: PaymentsBuildConfig;
+};
+
+export interface WatchSettings {
+  port: number;
+  host: string;
+}
+
+export interface Settings {
+  command: CommandName;
+  build: BuildConfig;
+  /** Absent for `fetch`, which builds nothing. */
+  publicConfig?: PublicConfig;
+  /** Present for `watch`. */
+  watch?: WatchSettings;
+  /** Present for `webhook`. */
+  webhook?: WebhookConfig;
+}
+
+/** Watch mode serves on loopback only: it is a development server. */
+export const WATCH_HOST = "127.0.0.1";
+
+export function resolveSettings(command: CommandName, flags: Record<string, unknown>, env: Record<string, string | undefined>, defaultRoot?: string): Settings {
+  refuseForeignFlags(command, flags);
+  const values = readOptions(command, flags, env);
+  // Ports and the secret first: they are cheap to check and a mistake there would otherwise show
+  // only after a build.
+  const watch = command === "watch" ? { port: parsePort(values.watchPort), host: WATCH_HOST } : undefined;
+  const webhook = command === "webhook" ? webhookConfigFrom(values) : undefined;
+  const build = buildConfigFrom(values, { defaultRoot });
+  if (command === "fetch") return { command, build: { ...build, fetch: true, content: "fetched" } };
+  if (command === "webhook") build.fetch = true;
+  if (command === "webhook") build.content = "fetched";
+  return { command, build, publicConfig: publicConfigFrom(values), ...(watch ? { watch } : {}), ...(webhook ? { webhook } : {}) };
+}
+
+/**
+ * Accounts and payments, validated by their own modules (src/auth/config.ts, src/payments/config.ts),
+ * which read them by variable name and name the variable in their errors; these settings have no flag.
+ */
+export function publicConfigFrom(values: OptionValues): PublicConfig {
+  const byVariable = (group: OptionGroup) =>
+    Object.fromEntries((OPTIONS as readonly OptionSpec[]).filter((s) => s.group === group).map((s) => [s.env![0]!, text(values, s.key as OptionKey)]));
+  return {
+    auth: resolveAuthConfig(authOptionsFromEnv(byVariable("accounts"))),
+    payments: readPaymentsBuildConfig(byVariable("payments")),
+  };
+}
+
+export function webhookConfigFrom(values: OptionValues): WebhookConfig {
+  const secret = text(values, "webhookSecret")?.trim();
+  if (!secret) {
+    throw new NzfError("CONFIG_INVALID", "The webhook server needs a secret and none was given, so it did not start.", {
+      subject: "NZF_WEBHOOK_SECRET",
+      hint: "Pass --secret <value> or set NZF_WEBHOOK_SECRET, and enter the same value as the secret of the webhook in Prismic (Settings > Webhooks).",
+    });
+  }
+  const timeout = values.deployTimeout;
+  const seconds = Number(timeout.value);
+  if (!(seconds > 0) || !Number.isFinite(seconds)) {
+    throw new NzfError("CONFIG_INVALID", `The deploy timeout ${given(timeout)} is not a positive number of seconds.`, { subject: timeout.source });
+  }
+  const host = text(values, "webhookHost")?.trim();
+  if (!host) throw new NzfError("CONFIG_INVALID", `The webhook host from ${describeSource(values.webhookHost)} is empty.`, { subject: values.webhookHost.source });
+  const deployCommand = text(values, "deployCommand")?.trim();
+  return {
+    port: parsePort(values.webhookPort),
+    host,
+    secret,
+    repository: text(values, "repository") ?? "nzf2020",
+    ...(deployCommand ? { deployCommand } : {}),
+    deployTimeoutMs: seconds * 1000,
+  };
+}
+
+/** 0 to 65535 (0: any free port). */
+export function parsePort(port: OptionValue): number {
+  const raw = String(port.value ?? "").trim();
+  const number = Number(raw);
+  if (!/^\d+$/.test(raw) || number > 65535) {
+    throw new NzfError("CONFIG_INVALID", `${given(port)} is not a port number (0 to 65535).`, {
+      subject: port.source,
+      hint: `Give a whole number from 1 to 65535 (0 picks a free port), e.g. ${port.source.startsWith("-") ? `${port.source} 4321` : `${port.source}=4321`}.`,
+    });
+  }
+  return number;
+}
+
+const COMMAND_LINE: Record<CommandName, string> = { build: "nzf-build", watch: "nzf-build --watch", fetch: "nzf-build fetch", webhook: "nzf-build webhook" };
+
+/** A flag typed for a command that does not use it is an error, never silently dropped. */
+function refuseForeignFlags(command: CommandName, flags: Record<string, unknown>): void {
+  for (const attribute of Object.keys(flags)) {
+    const specs = (OPTIONS as readonly OptionSpec[]).filter((s) => flagAttribute(s) === attribute);
+    if (specs.length === 0 || specs.some((s) => s.commands.includes(command))) continue;
+    const users = [...new Set(specs.flatMap((s) => s.commands))].map((c) => COMMAND_LINE[c]);
+    const flag = flagName(specs[0]!)!;
+    throw new NzfError("CONFIG_INVALID", `${flag} does not apply to ${COMMAND_LINE[command]}; it is an option of ${users.length > 1 ? `${users.slice(0, -1).join(", ")} and ${users.at(-1)}` : users[0]}.`, {
+      subject: flag,
+      hint: `Remove ${flag}, or run the command it belongs to (nzf-build help shows each command's options).`,
+    });
+  }
+}
