@@ -70,8 +70,8 @@ let goodSnapshot: Buffer;
 let goodSite: Record<string, string>;
 
 beforeAll(async () => {
-  // The CLI runs lib/: compile it from the sources under test.
-  await new Promise<void>((resolve, reject) => execFile(process.execPath, [join(PROJECT_ROOT, "scripts/compile-cli.mjs")], { cwd: PROJECT_ROOT }, (e) => (e ? reject(e) : resolve())));
+  // The CLI runs lib/, compiled by `npm ci` / `npm run compile` (as for test/cli): compiling here
+  // would replace it under the CLI tests running in parallel.
   await mkdir(join(PROJECT_ROOT, ".nzf-cache"), { recursive: true });
   root = await mkdtemp(join(PROJECT_ROOT, ".nzf-cache", "faults-"));
   for (const name of ["templates", "src", "assets", "node_modules", "package-lock.json", "content-cache"]) await symlink(join(PROJECT_ROOT, name), join(root, name));
