@@ -31,6 +31,8 @@ import { previewPublicEnv } from "./preview/public-config.js";
 import { createSecretScan } from "./publish/secret-scan.js";
 import { exists, identityOf } from "./core/fs.js";
 import { stat } from "node:fs/promises";
+import { cacheDebug } from "./cache/debug.js";
+import { explainRebuild } from "./cache/rebuild-reasons.js";
 import { isCI, reportWarnings } from "./core/warnings.js";
 
 export interface BuildDeps {
@@ -250,6 +252,7 @@ async function buildHoldingLock(config: BuildConfig, deps: BuildDeps): Promise<B
   const incremental = last !== null && last.outDir === config.outDir && (await exists(join(config.outDir, "index.html")));
   if (incremental && last.key === key && ((await previewBuild)?.hash ?? null) === (last.preview ?? null)) {
     const ms = performance.now() - started;
+    cacheDebug?.("pages", `none rendered: every input has the key of the last build into ${config.outDir}`);
     logger.info("build", `Nothing changed: ${config.outDir} is up to date (${pages.length} pages) in ${formatMs(ms)}`);
     return { pages: pages.length, pagesRebuilt: 0, renderedInWorkers: 0, plannedInWorker: content.inWorker, bodiesReused: 0, images: images.count, published: false, ms, stages, snapshot: { name: content.name, ref: plan.ref, documents: plan.documentCount }, outDir: config.outDir };
   }
@@ -257,6 +260,10 @@ async function buildHoldingLock(config: BuildConfig, deps: BuildDeps): Promise<B
   const sameGlobals = incremental && last.globalKey === globalKey;
   const changed = sameGlobals ? changedDependencies({ documents: last.documents, types: last.types, lists: last.lists ?? {} }, contentState) : null;
   const toRender = changed ? pages.filter((p) => !last!.pages[p.file] || isAffected(last!.pages[p.file]!.deps, changed)) : pages;
+  if (cacheDebug) {
+    const rendered = toRender.map((p) => ({ file: p.file, lastDeps: last?.pages[p.file]?.deps }));
+    explainRebuild({ outDir: config.outDir, incremental, sameGlobals, changed, rendered, pages: pages.length }, cacheDebug);
+  }
 
   // What is published now: from the record when it describes this folder, otherwise from the folder.
   const published = await stage("published", async () => (incremental ? new Set(last!.files) : state.trusted ? listPublishedFiles(state.currentDir) : new Set<string>()));

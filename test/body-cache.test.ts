@@ -14,6 +14,7 @@ import { bodyHashOf } from "../src/render/template-bundle.js";
 import { CHANGED_DURING_BUILD } from "../src/render/bundle-cache.js";
 import type { RenderedBody } from "../src/render/render-page.js";
 import type { PageEntry } from "../src/render/pages.js";
+import { readCacheJson } from "./support/cache-entry.js";
 
 let root: string;
 let live: Fixture;
@@ -199,7 +200,7 @@ describe("the layout rendered once per variant", { timeout: 120_000 }, () => {
     await shared.run({ renderPoolMinPages: 1 });
     await each.run({ memoizeFrames: false });
     expect(await siteFileHashes(shared.config.outDir)).toEqual(await siteFileHashes(each.config.outDir));
-    const recordOf = async (f: Fixture) => JSON.parse(await readFile(join(f.config.workDir, "last-build.json"), "utf8")).pages;
+    const recordOf = async (f: Fixture) => (await readCacheJson(join(f.config.workDir, "last-build.json"))).pages;
     const pages = await recordOf(shared);
     expect(Object.keys(pages).length).toBeGreaterThan(50);
     // Every framed page depends on its language's global document, read through the shared layout.

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
-import { mkdtemp, rm, utimes, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { CHANGED_DURING_BUILD, hashInputsAfterBuild, startBundle, writeBundleRecord } from "../src/render/bundle-cache.js";
@@ -34,6 +34,26 @@ describe("bundle records", () => {
 
     expect((await startBundle<string>(record, root)).reusable?.result).toBe("bundle-1");
     await writeFile(join(root, "b.ts"), "export const b = 3; // edited");
+    expect((await startBundle<string>(record, root)).reusable).toBeNull();
+  });
+
+  it("does not reuse a bundle whose output file was truncated, overwritten or whose record was edited", async () => {
+    const record = join(root, "record.json");
+    const output = join(root, "out.js");
+    await writeFile(output, "console.log('the bundle');");
+    const inputs = await hashInputsAfterBuild(root, ["a.ts"], await startBundle(record, root));
+    await writeBundleRecord(record, { inputs, result: "bundle-1" }, [output]);
+    expect((await startBundle<string>(record, root)).reusable?.result).toBe("bundle-1");
+
+    await writeFile(output, "console.log('the bun"); // truncated
+    expect((await startBundle<string>(record, root)).reusable).toBeNull();
+    await writeFile(output, "console.log('the bundle');");
+    expect((await startBundle<string>(record, root)).reusable?.result).toBe("bundle-1");
+    // The record's own bytes no longer match its header: a miss, whatever it says.
+    const text = await readFile(record, "utf8");
+    await writeFile(record, text.replace("bundle-1", "bundle-2"));
+    expect((await startBundle<string>(record, root)).reusable).toBeNull();
+    await writeFile(record, "garbage");
     expect((await startBundle<string>(record, root)).reusable).toBeNull();
   });
 

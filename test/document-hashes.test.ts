@@ -4,12 +4,13 @@
  * different snapshot (or a damaged file) never reuses them.
  */
 import { createHash } from "node:crypto";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { PrismicDocument } from "@prismicio/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { documentHashesKept, snapshotDocumentHashes } from "../src/render/dependencies.js";
+import { readCacheJson, writeCacheJson } from "./support/cache-entry.js";
 
 let workDir: string;
 beforeEach(async () => {
@@ -29,23 +30,23 @@ describe("snapshotDocumentHashes", () => {
     const docs = [doc("a", "One"), doc("b", "Two")];
     expect(await snapshotDocumentHashes(docs, { identity: "1:10:5:5" }, workDir)).toEqual({ a: expected(docs[0]!), b: expected(docs[1]!) });
     await documentHashesKept();
-    expect(JSON.parse(await readFile(join(workDir, "document-hashes.json"), "utf8")).identity).toBe("1:10:5:5");
+    expect((await readCacheJson(join(workDir, "document-hashes.json"))).identity).toBe("1:10:5:5");
   });
 
   it("reuses kept hashes for the same identity (fresh objects, as a new process reads them)", async () => {
     await snapshotDocumentHashes([doc("a", "One")], { identity: "same" }, workDir);
     await documentHashesKept();
     // A planted value shows the kept hash was used, not a new one.
-    await writeFile(join(workDir, "document-hashes.json"), JSON.stringify({ identity: "same", hashes: { a: "kept" } }));
+    await writeCacheJson(join(workDir, "document-hashes.json"), { identity: "same", hashes: { a: "kept" } });
     expect(await snapshotDocumentHashes([doc("a", "One")], { identity: "same" }, workDir)).toEqual({ a: "kept" });
   });
 
   it("hashes again for another identity, a document the kept file lacks, or a damaged file", async () => {
-    await writeFile(join(workDir, "document-hashes.json"), JSON.stringify({ identity: "old", hashes: { a: "kept" } }));
+    await writeCacheJson(join(workDir, "document-hashes.json"), { identity: "old", hashes: { a: "kept" } });
     const a = doc("a", "Edited");
     expect(await snapshotDocumentHashes([a], { identity: "new" }, workDir)).toEqual({ a: expected(a) });
     await documentHashesKept();
-    await writeFile(join(workDir, "document-hashes.json"), JSON.stringify({ identity: "new", hashes: { a: "kept" } }));
+    await writeCacheJson(join(workDir, "document-hashes.json"), { identity: "new", hashes: { a: "kept" } });
     const b = doc("b", "Added");
     expect((await snapshotDocumentHashes([doc("a", "Edited"), b], { identity: "new" }, workDir)).b).toBe(expected(b));
     await documentHashesKept();

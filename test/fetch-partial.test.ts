@@ -23,7 +23,7 @@ async function setUp(count: number) {
   const docs = makeDocuments(count);
   stub = await startPrismicStub({ documents: docs, repository: "nzf-test" });
   dir = await mkdtemp(join(tmpdir(), "nzf-partial-"));
-  const options = { repository: "nzf-test", endpoint: stub.endpoint, cacheDir: dir };
+  const options = { repository: "nzf-test", endpoint: stub.endpoint, cacheDir: dir, requiredTypes: [] };
   await fetchContent(options, { logger: createMemoryLogger(), sleep: noSleep });
   return { docs, options };
 }

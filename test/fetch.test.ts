@@ -34,7 +34,8 @@ afterEach(async () => {
 });
 
 function options(extra: Partial<FetchOptions> = {}): FetchOptions {
-  return { repository: REPO, endpoint: stub.endpoint, cacheDir, ...extra };
+  // Synthetic documents without the site's singletons: these tests are about the transfer, not the site.
+  return { repository: REPO, endpoint: stub.endpoint, cacheDir, requiredTypes: [], ...extra };
 }
 function deps(extra: Partial<FetchDeps> = {}): FetchDeps {
   return { logger, sleep: recordSleep, ...extra };

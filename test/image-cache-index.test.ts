@@ -3,11 +3,12 @@
  * looked up: it used to keep every file ever built from, and test fixtures in temporary folders had
  * grown it to 6,000 entries that every build read.
  */
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ImageCache, sha256 } from "../src/images/cache.js";
+import { readCacheJson } from "./support/cache-entry.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -19,7 +20,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const indexed = async () => Object.keys(JSON.parse(await readFile(join(dir, "cache", "sources.json"), "utf8"))).map((path) => path.slice(dir.length + 1));
+const indexed = async () => Object.keys(await readCacheJson(join(dir, "cache", "sources.json"))).map((path) => path.slice(dir.length + 1));
 
 describe("ImageCache's source index", () => {
   it("hashes each source once, and keeps only the sources the last build used", async () => {

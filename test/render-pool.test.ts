@@ -11,6 +11,8 @@ import { createFixture, PROJECT_ROOT, siteFileHashes, type Fixture } from "./sup
 import { readSnapshot, writeSnapshot } from "../src/content/snapshot.js";
 import { NzfAggregateError, type NzfError } from "../src/core/errors.js";
 import { BundlerContexts } from "../src/render/bundler-contexts.js";
+import { readCacheJson, writeCacheJson } from "./support/cache-entry.js";
+import { hashBytes } from "../src/cache/entry.js";
 
 const fixtures: Fixture[] = [];
 
@@ -50,8 +52,8 @@ describe("rendering in worker threads", () => {
     const hashesB = await siteFileHashes(single.config.outDir);
     expect(Object.keys(hashesA).length).toBeGreaterThan(80);
     expect(hashesA).toEqual(hashesB);
-    const recordA = JSON.parse(await readFile(join(pooled.config.workDir, "last-build.json"), "utf8"));
-    const recordB = JSON.parse(await readFile(join(single.config.workDir, "last-build.json"), "utf8"));
+    const recordA = await readCacheJson(join(pooled.config.workDir, "last-build.json"));
+    const recordB = await readCacheJson(join(single.config.workDir, "last-build.json"));
     expect(recordA.pages).toEqual(recordB.pages);
     expect(Object.values(recordA.pages as Record<string, { deps: string[] }>).some((p) => p.deps.some((d) => d.startsWith("id:")))).toBe(true);
   });
@@ -72,12 +74,12 @@ describe("rendering in worker threads", () => {
     const hashesA = await siteFileHashes(byWorker.config.outDir);
     expect(Object.keys(hashesA).length).toBeGreaterThan(80);
     expect(hashesA).toEqual(await siteFileHashes(here.config.outDir));
-    const recordA = JSON.parse(await readFile(join(byWorker.config.workDir, "last-build.json"), "utf8"));
-    const recordB = JSON.parse(await readFile(join(here.config.workDir, "last-build.json"), "utf8"));
+    const recordA = await readCacheJson(join(byWorker.config.workDir, "last-build.json"));
+    const recordB = await readCacheJson(join(here.config.workDir, "last-build.json"));
     // (Their keys differ: each fixture's bundles live in its own work folder.)
     for (const field of ["documents", "types", "lists", "pages", "files"]) expect(recordA[field], field).toEqual(recordB[field]);
     // The worker kept the document hashes for the next process, as the build's thread does.
-    const kept = JSON.parse(await readFile(join(byWorker.config.workDir, "document-hashes.json"), "utf8"));
+    const kept = await readCacheJson(join(byWorker.config.workDir, "document-hashes.json"));
     expect(kept.hashes).toEqual(recordA.documents);
     // A second build of the folder has a record: it plans in its own thread and finds nothing changed.
     const again = await byWorker.run({ renderPoolMinPages: 1, earlyWorkersFromBytes: 0 });
@@ -98,17 +100,18 @@ describe("rendering in worker threads", () => {
       `import { parentPort } from "node:worker_threads";
 parentPort.on("message", (m) => parentPort.postMessage(m.type === "plan" ? { type: "plan-failed", message: "stale" } : { type: "fatal", message: "stale" }));`,
     );
-    const record = JSON.parse(await readFile(join(dir, "record.json"), "utf8"));
+    const record = await readCacheJson(join(dir, "record.json"));
     record.result.file = stale;
+    record.outputs = { [stale]: hashBytes(await readFile(stale)) };
     record.inputs["src/render/render-worker.ts"] = "0".repeat(40);
-    await writeFile(join(dir, "record.json"), JSON.stringify(record));
+    await writeCacheJson(join(dir, "record.json"), record);
     // A new output folder: every page renders, and the workers start before the sources are checked.
     f.config.outDir = join(f.dir, "dist-after-change");
     const after = await f.run({ renderPoolMinPages: 1, earlyWorkersFromBytes: 0 });
     // Workers start with the last build's worker (they may be replaced before it even loads); the new one planned and rendered.
     expect(after.plannedInWorker).toBe(true);
     expect(after.renderedInWorkers).toBe(first.pages);
-    expect(JSON.parse(await readFile(join(dir, "record.json"), "utf8")).result.file).not.toBe(stale);
+    expect((await readCacheJson(join(dir, "record.json"))).result.file).not.toBe(stale);
     expect(await siteFileHashes(f.config.outDir)).toEqual(expected);
   });
 

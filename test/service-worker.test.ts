@@ -10,6 +10,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { generateServiceWorker } from "../src/pwa/service-worker.js";
+import { readCacheJson, writeCacheJson } from "./support/cache-entry.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 let dir: string;
@@ -88,9 +89,9 @@ describe("generateServiceWorker", () => {
     expect(kept).toHaveLength(1);
     // Mark the kept worker, to tell it apart from one made again.
     const keptFile = join(workDir, "sw", kept[0]!);
-    const stored = JSON.parse(await readFile(keptFile, "utf8")) as { text: string };
+    const stored = await readCacheJson<{ text: string }>(keptFile);
     expect(stored.text).toBe(first.text);
-    await writeFile(keptFile, JSON.stringify({ ...stored, text: `${stored.text}/*kept*/` }));
+    await writeCacheJson(keptFile, { ...stored, text: `${stored.text}/*kept*/` });
 
     // A fresh copy of the module has nothing in memory, like a new CLI process.
     vi.resetModules();
@@ -101,11 +102,14 @@ describe("generateServiceWorker", () => {
     const changed = await fresh({ root, workDir, ...(await site({ "offline.html": "b", "_assets/site-1.css": "x" })) });
     expect(changed.text).not.toContain("/*kept*/");
     expect(manifestOf(changed.text)).toContainEqual({ url: "offline.html", revision: md5("b") });
-    // A damaged file is made again, not trusted.
-    await writeFile(keptFile, "{");
-    vi.resetModules();
-    const again = await (await import("../src/pwa/service-worker.js")).generateServiceWorker({ root, workDir, ...(await site({ "offline.html": "a", "_assets/site-1.css": "x" })) });
-    expect(again.text).toBe(first.text);
+    // A damaged file is made again, not trusted: not JSON, or an edit its hash does not cover.
+    for (const damaged of ["{", (await readFile(keptFile, "latin1")).replace("/*kept*/", "/*edit*/")]) {
+      await writeFile(keptFile, damaged, "latin1");
+      vi.resetModules();
+      const again = await (await import("../src/pwa/service-worker.js")).generateServiceWorker({ root, workDir, ...(await site({ "offline.html": "a", "_assets/site-1.css": "x" })) });
+      expect(again.text).toBe(first.text);
+      await writeCacheJson(keptFile, { ...stored, text: `${stored.text}/*kept*/` });
+    }
   });
 
   it("stops the build, naming the file, when a precached file is over the 5 MB limit", async () => {

@@ -6,6 +6,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { encodeEntry } from "../src/cache/entry.js";
 
 let root: string;
 let workDir: string;
@@ -39,8 +40,8 @@ describe("buildStylesheet", () => {
     const first = await (await freshBuild())(root, workDir);
     const kept = await readdir(join(workDir, "styles"));
     expect(kept).toHaveLength(1);
-    // Mark the kept sheet, to tell it apart from one minified again.
-    await writeFile(join(workDir, "styles", kept[0]!), `${first.css}/*kept*/`);
+    // Mark the kept sheet (a well-formed cache entry), to tell it apart from one minified again.
+    await writeFile(join(workDir, "styles", kept[0]!), encodeEntry(`${first.css}/*kept*/`));
     const again = await (await freshBuild())(root, workDir);
     expect(again.css).toBe(`${first.css}/*kept*/`);
 
@@ -48,6 +49,20 @@ describe("buildStylesheet", () => {
     const changed = await (await freshBuild())(root, workDir);
     expect(changed.css).toBe("body{color:#639}.x{margin:1px}\n");
     expect(await readFile(join(workDir, "styles", kept[0]!), "utf8")).toContain("/*kept*/");
+  });
+
+  it("never uses a kept sheet whose bytes are not the ones written: garbage, truncated or edited", async () => {
+    const first = await (await freshBuild())(root, workDir);
+    const [name] = await readdir(join(workDir, "styles"));
+    const file = join(workDir, "styles", name!);
+    const good = await readFile(file);
+    for (const bad of [Buffer.from("\u0000garbage{"), good.subarray(0, good.length - 5), Buffer.from(good.toString("latin1").replace("#639", "#000"), "latin1")]) {
+      await writeFile(file, bad);
+      const again = await (await freshBuild())(root, workDir);
+      expect(again).toEqual(first);
+      // Made again and kept whole.
+      expect(await readFile(file)).toEqual(good);
+    }
   });
 });
 

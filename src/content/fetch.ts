@@ -18,8 +18,10 @@ import { NzfError } from "../core/errors.js";
 import { formatMs, type Logger } from "../core/logger.js";
 import { mapFetchError } from "./fetch-errors.js";
 import { createPinnedFetch, type PinnedFetch } from "./fetch-pin.js";
-import { createRetryingFetch, DEFAULT_RETRY_POLICY, realSleep, type RetryPolicy } from "./fetch-retry.js";
+import { createRetryingFetch, DEFAULT_RETRY_POLICY, realSleep, redactUrl, type RetryPolicy } from "./fetch-retry.js";
 import { loadSnapshot, snapshotPath, writeAndRememberSnapshot, type Snapshot } from "./snapshot.js";
+import { checkRepositoryAnswer, checkSearchPage } from "./answer-check.js";
+import { checkSiteContent, SITE_SINGLETONS } from "./snapshot-check.js";
 
 export const PAGE_SIZE = 100;
 export const PAGE_PAUSE_MS = 500;
@@ -39,6 +41,11 @@ export interface FetchOptions {
    * is fetched as usual.
    */
   changedIds?: string[];
+  /**
+   * Document types the content must hold at least one of (in the master language) before it may
+   * replace the snapshot: the site's singletons by default. Tests of paging alone pass [].
+   */
+  requiredTypes?: readonly string[];
 }
 
 /** Past this many changed documents a full fetch is as cheap as a partial one. */
@@ -85,7 +92,8 @@ export async function fetchContent(options: FetchOptions, deps: FetchDeps): Prom
     return { snapshot: downloaded.cached, changed: false, file, documentsFetched: 0, requests: retrying.requests };
   }
 
-  // Only now, with every page in hand, does the previous snapshot get replaced (atomically).
+  // Only now, with every page in hand and the content whole, does the previous snapshot get replaced (atomically).
+  checkSiteContent(downloaded.snapshot, `Prismic repository "${options.repository}" at ref ${downloaded.snapshot.ref}`, options.requiredTypes ?? SITE_SINGLETONS);
   const snapshot = await writeAndRememberSnapshot(file, downloaded.snapshot);
   const took = formatMs(performance.now() - started);
   const count = snapshot.documents.length;
@@ -112,12 +120,13 @@ async function download(
   client.disableAutoPreviews();
 
   const repository = await client.getRepository();
+  checkRepositoryAnswer(repository, redactUrl(endpoint));
   const master = repository.refs?.find((r) => r.isMasterRef);
   if (!master) throw new NzfError("PRISMIC_INVALID_RESPONSE", `The Prismic repository root at ${endpoint} lists no master ref.`, { subject: endpoint });
   const ref = master.ref;
   pinned.pin(ref);
 
-  const cached = await readCachedSnapshot(file, logger);
+  const cached = await readCachedSnapshot(file, logger, options.requiredTypes ?? SITE_SINGLETONS);
   if (cached && cached.ref === ref) return { cached };
   const languages = [...(repository.languages ?? [])].sort((a, b) => Number(b.is_master) - Number(a.is_master)).map((l) => l.id);
 
@@ -128,9 +137,12 @@ async function download(
     for (let start = 0; start < changed.length; start += PAGE_SIZE) {
       if (start > 0) await sleep(PAGE_PAUSE_MS);
       const response = await client.get({ ref, lang: "*", pageSize: PAGE_SIZE, filters: [filter.in("document.id", changed.slice(start, start + PAGE_SIZE))] });
+      checkSearchPage(response, { page: 1, pageSize: PAGE_SIZE, label: `the search for changed documents ${start + 1}-${Math.min(start + PAGE_SIZE, changed.length)}`, subject: redactUrl(endpoint) });
       fresh.push(...response.results);
     }
-    const total = (await client.get({ ref, lang: "*", pageSize: 1 })).total_results_size;
+    const counted = await client.get({ ref, lang: "*", pageSize: 1 });
+    checkSearchPage(counted, { page: 1, pageSize: 1, label: "the count of all documents", subject: redactUrl(endpoint) });
+    const total = counted.total_results_size;
     const gone = new Set(changed);
     const merged = [...cached.documents.filter((d) => !gone.has(d.id)), ...fresh];
     if (merged.length === total && total > 0) {
@@ -141,6 +153,9 @@ async function download(
   }
 
   const documents: Snapshot["documents"] = [];
+  const seen = new Set<string>();
+  let totalPages: number | undefined;
+  let totalResults: unknown;
   for (let page = 1; ; page++) {
     const response = await client.get({
       ref,
@@ -149,6 +164,15 @@ async function download(
       page,
       integrationFieldsRef: repository.integrationFieldsRef ?? undefined,
     });
+    // Every page is checked as it arrives: nothing malformed reaches the snapshot.
+    totalPages = checkSearchPage(response, { page, pageSize: PAGE_SIZE, totalPages, label: "the documents search", subject: redactUrl(endpoint) });
+    totalResults ??= response.total_results_size;
+    for (const document of response.results) {
+      if (seen.has(document.id)) {
+        throw new NzfError("PRISMIC_MALFORMED_ANSWER", `The Prismic API sent document ${document.id} twice (again on page ${page} of the documents search).`, { subject: redactUrl(endpoint) });
+      }
+      seen.add(document.id);
+    }
     documents.push(...response.results);
     if (!response.next_page || page >= response.total_pages) break;
     await sleep(PAGE_PAUSE_MS);
@@ -156,16 +180,22 @@ async function download(
   if (documents.length === 0) {
     throw new NzfError("PRISMIC_NO_DOCUMENTS", `No documents were returned by the Prismic repository "${options.repository}" at ref ${ref}.`, { subject: endpoint });
   }
+  if (typeof totalResults === "number" && totalResults !== documents.length) {
+    throw new NzfError("PRISMIC_MALFORMED_ANSWER", `The Prismic API said ${totalResults} documents but its ${totalPages} pages held ${documents.length}.`, { subject: redactUrl(endpoint) });
+  }
   return { snapshot: { format: 1, repository: options.repository, ref, languages, documents } };
 }
 
 /**
- * The cached snapshot, or null when there is none or it cannot be read: then we fetch afresh, and
+ * The cached snapshot, or null when there is none, it cannot be read or it is incomplete: then we fetch afresh, and
  * a real file-system problem surfaces when the new snapshot is written.
  */
-async function readCachedSnapshot(file: string, logger: Logger): Promise<Snapshot | null> {
+async function readCachedSnapshot(file: string, logger: Logger, requiredTypes: readonly string[]): Promise<Snapshot | null> {
   try {
-    return await loadSnapshot(file);
+    const snapshot = await loadSnapshot(file);
+    // An incomplete snapshot (from before this check) is not a reason to skip the download.
+    checkSiteContent(snapshot, `the snapshot at ${file}`, requiredTypes);
+    return snapshot;
   } catch (error) {
     if (error instanceof NzfError && error.code === "SNAPSHOT_MISSING") return null;
     logger.warn("content", `ignoring the unreadable snapshot at ${file}: ${error instanceof Error ? error.message : String(error)}`);

@@ -46,10 +46,18 @@ export async function readSnapshot(file: string): Promise<Snapshot> {
   } catch (error) {
     throw new NzfError("SNAPSHOT_CORRUPT", `The content snapshot is not valid JSON`, { subject: file, cause: error });
   }
-  if (parsed?.format !== 1 || !Array.isArray(parsed.documents) || typeof parsed.ref !== "string") {
+  if (parsed?.format !== 1 || !Array.isArray(parsed.documents) || typeof parsed.ref !== "string" || !Array.isArray(parsed.languages)) {
     throw new NzfError("SNAPSHOT_CORRUPT", `The content snapshot has an unknown shape (format ${String(parsed?.format)})`, { subject: file });
   }
+  const bad = parsed.documents.findIndex((d) => !isDocument(d));
+  if (bad >= 0) throw new NzfError("SNAPSHOT_CORRUPT", `The content snapshot's documents[${bad}] is not a document (an id, type and lang, and a data object)`, { subject: file });
   return parsed;
+}
+
+function isDocument(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const d = value as Record<string, unknown>;
+  return typeof d.id === "string" && typeof d.type === "string" && typeof d.lang === "string" && typeof d.data === "object" && d.data !== null;
 }
 
 /**

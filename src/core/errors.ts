@@ -48,10 +48,18 @@ export const ERROR_CATALOGUE = {
   },
   PRISMIC_NO_DOCUMENTS: { kind: "input", hint: "No documents were returned. Publish content in Prismic, or check the repository name." },
   PRISMIC_REF_NOT_FOUND: { kind: "input", hint: "Ref could not be found. The content changed while fetching; run the fetch again." },
+  PRISMIC_MALFORMED_ANSWER: {
+    kind: "input",
+    hint: "The Prismic API answered with data that is not a valid document list; nothing was written and the last good snapshot is kept. Fetch again later; if it persists, check PRISMIC_ENDPOINT (a proxy or captive portal answering instead of Prismic?).",
+  },
   // Snapshot (NZF3xx)
   SNAPSHOT_MISSING: { kind: "input", hint: "Run `nzf-build --fetch` to download the content, or build the bundled sample with `nzf-build --sample`." },
   SNAPSHOT_CORRUPT: { kind: "input", hint: "The snapshot file is not valid. Run `nzf-build --fetch` to download it again." },
   SNAPSHOT_CHANGED: { kind: "input", hint: "Another process (a fetch?) replaced the snapshot while this build read it. Run the build again once it has finished." },
+  SNAPSHOT_INCOMPLETE: {
+    kind: "input",
+    hint: "The content lacks what every page needs (the global and home_page documents), so it was not used: the last good snapshot and the last good dist/ are kept. Publish those documents in Prismic, then run `nzf-build --fetch`.",
+  },
   // Content graph and routes (NZF4xx)
   ROUTE_COLLISION: { kind: "input", hint: "Two documents would be published at the same URL. Change the uid of one of them in Prismic." },
   DOCUMENT_INVALID: { kind: "input", hint: "Fix the document in Prismic (or the sample snapshot) and build again." },
@@ -88,6 +96,11 @@ export const ERROR_CATALOGUE = {
   OUTPUT_NOT_OURS: {
     kind: "input",
     hint: "Choose a new or empty folder with --out (nzf-build makes it a link to the published version), or move the files there elsewhere first.",
+  },
+  // Build cache (NZF8xx)
+  CACHE_UNUSABLE: {
+    kind: "input",
+    hint: "The build cache (.nzf-cache/ in the project) could not be used. It holds nothing that cannot be made again: delete it (rm -rf .nzf-cache) and check the disk has space and the folder is writable. The content and the last good site are not affected.",
   },
   // Invariants (NZF9xx)
   INTERNAL: { kind: "bug", hint: "This is a bug in nzf-build. Run again with --verbose and report the output." },

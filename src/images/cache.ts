@@ -6,12 +6,15 @@
  *   sources.json                 path + size + mtime → content hash, so a warm build hashes nothing
  *
  * A manifest is written only after all its files, each file through a temporary name, so an
- * interrupted build leaves no half entry behind.
+ * interrupted build leaves no half entry behind. Manifests and the index are cache records
+ * (src/cache/entry.ts), and a manifest lists each output's sha256: a truncated or overwritten output
+ * (or manifest) is a miss, and the image is made again instead of published.
  */
 import { createHash } from "node:crypto";
 import { mkdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { writeFileAtomic } from "../core/fs.js";
+import { cacheUnusable, hashBytes, readJsonEntry, verifyFiles, writeJsonEntry } from "../cache/entry.js";
 import type { OutputType } from "./formats.js";
 
 export interface CachedOutput {
@@ -21,6 +24,8 @@ export interface CachedOutput {
   width: number;
   height: number;
   bytes: number;
+  /** sha256 of the file, checked before the manifest is used. */
+  sha256?: string;
 }
 
 export interface Manifest {
@@ -56,12 +61,14 @@ export class ImageCache {
 
   async open(): Promise<void> {
     this.used.clear();
-    await mkdir(this.filesDir, { recursive: true });
-    await mkdir(join(this.dir, "made"), { recursive: true });
-    this.index = await readFile(join(this.dir, "sources.json"), "utf8").then(
-      (t) => JSON.parse(t) as Record<string, SourceIndexEntry>,
-      () => ({}),
-    );
+    try {
+      await mkdir(this.filesDir, { recursive: true });
+      await mkdir(join(this.dir, "made"), { recursive: true });
+    } catch (error) {
+      throw cacheUnusable(this.dir, error);
+    }
+    // A source index with wrong hashes would name outputs after content they were not made from.
+    this.index = (await readJsonEntry<Record<string, SourceIndexEntry>>(join(this.dir, "sources.json"), "images")) ?? {};
   }
 
   /** The content hash of a file, from the index when its size and mtime have not changed. */
@@ -77,20 +84,27 @@ export class ImageCache {
     return { hash, bytes };
   }
 
-  /** A manifest whose every file is still present, or undefined. */
+  /** A manifest whose every file is still there with the bytes it was made with, or undefined. */
   async manifest(key: string): Promise<Manifest | undefined> {
-    const manifest = await readFile(join(this.dir, "made", `${key}.json`), "utf8").then((t) => JSON.parse(t) as Manifest, () => undefined);
-    if (!manifest) return undefined;
-    const present = await Promise.all(manifest.outputs.map((o) => stat(join(this.filesDir, o.file)).then(() => true, () => false)));
-    return present.every(Boolean) ? manifest : undefined;
+    const file = join(this.dir, "made", `${key}.json`);
+    const manifest = await readJsonEntry<Manifest>(file, "images");
+    if (!manifest || !Array.isArray(manifest.outputs) || manifest.outputs.some((o) => typeof o.sha256 !== "string")) return undefined;
+    const files = Object.fromEntries(manifest.outputs.map((o) => [join(this.filesDir, o.file), o.sha256!]));
+    return (await verifyFiles(files, "images", file)) === null ? manifest : undefined;
   }
 
-  async writeOutput(file: string, bytes: Buffer): Promise<void> {
-    await writeFileAtomic(join(this.filesDir, file), bytes);
+  /** Writes one output; returns its sha256 for the manifest. */
+  async writeOutput(file: string, bytes: Buffer): Promise<string> {
+    try {
+      await writeFileAtomic(join(this.filesDir, file), bytes);
+    } catch (error) {
+      throw cacheUnusable(join(this.filesDir, file), error);
+    }
+    return hashBytes(bytes);
   }
 
   async writeManifest(key: string, manifest: Manifest): Promise<void> {
-    await writeFileAtomic(join(this.dir, "made", `${key}.json`), JSON.stringify(manifest));
+    await writeJsonEntry(join(this.dir, "made", `${key}.json`), manifest);
   }
 
   async close(): Promise<void> {
@@ -98,7 +112,7 @@ export class ImageCache {
     if (!this.indexChanged && kept.length === Object.keys(this.index).length) return;
     this.index = Object.fromEntries(kept);
     const sorted = Object.fromEntries(kept.sort(([a], [b]) => a.localeCompare(b)));
-    await writeFileAtomic(join(this.dir, "sources.json"), JSON.stringify(sorted));
+    await writeJsonEntry(join(this.dir, "sources.json"), sorted);
     this.indexChanged = false;
   }
 }

@@ -5,10 +5,12 @@
  * the foundation's backoff (100 ms doubling, plus up to 100 ms of jitter).
  */
 import { createHash } from "node:crypto";
-import { mkdir, rename, stat, writeFile } from "node:fs/promises";
+import { mkdir, stat } from "node:fs/promises";
 import { basename, extname, join } from "node:path";
 import { NzfError } from "../core/errors.js";
 import type { Logger } from "../core/logger.js";
+import { writeFileAtomic } from "../core/fs.js";
+import { cacheUnusable, hashBytes, readJsonEntry, verifyFiles, writeJsonEntry } from "../cache/entry.js";
 
 export interface DownloadDeps {
   fetch: typeof globalThis.fetch;
@@ -43,12 +45,19 @@ export async function locateOriginal(url: string, localDir: string | undefined, 
     if (await isFile(local)) return local;
   }
   const cached = cachedOriginalPath(url, cacheDir);
-  if (await isFile(cached)) return cached;
+  // A kept original is used only with the bytes that were downloaded: a truncated one would fail in
+  // sharp with a hint to replace an image that is fine in Prismic.
+  const record = `${cached}.json`;
+  const kept = (await isFile(cached)) ? await readJsonEntry<{ sha256?: string }>(record, "originals") : null;
+  if (typeof kept?.sha256 === "string" && (await verifyFiles({ [cached]: kept.sha256 }, "originals", record)) === null) return cached;
   const bytes = await download(url, deps);
-  await mkdir(join(cacheDir, "originals"), { recursive: true });
-  const temp = `${cached}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  await writeFile(temp, bytes);
-  await rename(temp, cached);
+  try {
+    await mkdir(join(cacheDir, "originals"), { recursive: true });
+    await writeFileAtomic(cached, bytes);
+  } catch (error) {
+    throw cacheUnusable(cached, error);
+  }
+  await writeJsonEntry(record, { url, sha256: hashBytes(bytes) });
   return cached;
 }
 

@@ -21,6 +21,7 @@ import { createImageLookup } from "./image-lookup.js";
 import { layoutsFor, mergeLayouts } from "./layout-policy.js";
 import { encodeAll, extensionOf, outputTypes, passThroughType, readSourceInfo, sharpOperationCount, type Limit } from "./process.js";
 import { widthsForLayouts } from "./sizes.js";
+import { cacheKey } from "../cache/entry.js";
 
 export { sharpOperationCount } from "./process.js";
 
@@ -74,7 +75,7 @@ function checkDeclared(uses: readonly ImageUse[]): NzfError[] {
 async function makeOne(job: Job, options: ImageStageOptions, deps: Required<Omit<ImageStageDeps, "logger">> & { logger: Logger }, cache: ImageCache, limit: Limit): Promise<{ manifest: Manifest; made: boolean }> {
   const path = await locateOriginal(job.url, options.localDir, options.cacheDir, deps);
   const source = await cache.sourceHash(path);
-  const key = sha256(`${source.hash} ${TRANSFORM_VERSION} ${job.layouts.join(",")}`).slice(0, 20);
+  const key = cacheKey("image", source.hash, TRANSFORM_VERSION, job.layouts);
   const cached = await cache.manifest(key);
   if (cached) return { manifest: cached, made: false };
 
@@ -87,16 +88,16 @@ async function makeOne(job: Job, options: ImageStageOptions, deps: Required<Omit
   const through = passThroughType(info);
   if (through) {
     const file = `${stem}.${extensionOf(through)}`;
-    await cache.writeOutput(file, bytes);
-    outputs.push({ file, type: through, width: info.width, height: info.height, bytes: bytes.length });
+    const hash = await cache.writeOutput(file, bytes);
+    outputs.push({ file, type: through, width: info.width, height: info.height, bytes: bytes.length, sha256: hash });
   } else {
     const widths = widthsForLayouts(job.layouts, info.width);
     const made = await encodeAll(bytes, info, { widths, types: outputTypes(info) }, limit);
     placeholder = made.placeholder;
     for (const out of made.outputs) {
       const file = `${stem}-${out.width}w.${extensionOf(out.type)}`;
-      await cache.writeOutput(file, out.bytes);
-      outputs.push({ file, type: out.type, width: out.width, height: out.height, bytes: out.bytes.length });
+      const hash = await cache.writeOutput(file, out.bytes);
+      outputs.push({ file, type: out.type, width: out.width, height: out.height, bytes: out.bytes.length, sha256: hash });
     }
   }
   const manifest: Manifest = { width: info.width, height: info.height, hasAlpha: info.hasAlpha, format: info.format, outputs, placeholder };

@@ -4,10 +4,9 @@
  * is kept as published, without a render or a write; the published files the new site lacks are
  * removed (src/publish/publish.ts).
  */
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import type { PageFacts } from "../render/page-facts.js";
 import { identityOf } from "../core/fs.js";
+import { readJsonEntry, writeJsonEntry } from "../cache/entry.js";
 
 export interface PageRecord {
   deps: string[];
@@ -45,19 +44,13 @@ let lastWritten: { file: string; identity: string; record: BuildRecord } | null 
 
 export async function readBuildRecord(file: string): Promise<BuildRecord | null> {
   if (lastWritten?.file === file && lastWritten.identity === (await identityOf(file))) return lastWritten.record;
-  try {
-    const record = JSON.parse(await readFile(file, "utf8")) as BuildRecord;
-    return record.version === 2 ? record : null;
-  } catch {
-    return null;
-  }
+  // A cache record (src/cache/entry.ts): a damaged one means a full build, never a wrong "unchanged".
+  const record = await readJsonEntry<BuildRecord>(file, "last build");
+  return record?.version === 2 ? record : null;
 }
 
 export async function writeBuildRecord(file: string, record: BuildRecord): Promise<void> {
-  await mkdir(join(file, ".."), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, JSON.stringify(record));
-  await rename(temp, file);
+  await writeJsonEntry(file, record);
   const identity = await identityOf(file);
   lastWritten = identity === null ? null : { file, identity, record };
 }

@@ -8,7 +8,8 @@
  * The names are fixed (browsers and crawlers ask for /favicon.ico and /apple-touch-icon.png by
  * name); the host serves them with revalidation rather than as immutable files (see headers.ts).
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
+import { cacheKey, hashBytes, readJsonEntry, writeJsonEntry } from "../cache/entry.js";
 import { join } from "node:path";
 import { NzfError } from "../core/errors.js";
 
@@ -81,19 +82,14 @@ export async function renderIcons(logoFile: string): Promise<IconFile[]> {
  * first do no sharp work for icons.
  */
 export async function cachedIcons(logoFile: string, workDir: string): Promise<IconFile[]> {
-  const { createHash } = await import("node:crypto");
-  const { mkdir } = await import("node:fs/promises");
   const logo = await readFile(logoFile).catch(() => Buffer.from(""));
   // Keyed by the set of icons too, so a change to that set is not hidden by icons saved before it.
-  const key = createHash("sha1").update(logo).update(JSON.stringify(ICON_URLS)).digest("hex").slice(0, 16);
-  const file = join(workDir, "icons", `icons-${key}.json`);
-  try {
-    const saved = JSON.parse(await readFile(file, "utf8")) as { url: string; bytes: string }[];
+  const file = join(workDir, "icons", `icons-${cacheKey("icons", hashBytes(logo), ICON_URLS)}.json`);
+  const saved = await readJsonEntry<{ url: string; bytes: string }[]>(file, "icons");
+  if (Array.isArray(saved) && saved.every((icon) => typeof icon?.url === "string" && typeof icon.bytes === "string")) {
     return saved.map((icon) => ({ ...icon, bytes: Buffer.from(icon.bytes, "base64") }) as unknown as IconFile);
-  } catch {
-    const icons = await renderIcons(logoFile);
-    await mkdir(join(workDir, "icons"), { recursive: true });
-    await writeFile(file, JSON.stringify(icons.map((icon) => ({ ...icon, bytes: Buffer.from(icon.bytes).toString("base64") }))));
-    return icons;
   }
+  const icons = await renderIcons(logoFile);
+  await writeJsonEntry(file, icons.map((icon) => ({ ...icon, bytes: Buffer.from(icon.bytes).toString("base64") })));
+  return icons;
 }

@@ -24,12 +24,13 @@
  * babel and rollup to bundle the worker, is not used; esbuild does that part.
  */
 import { createHash } from "node:crypto";
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { NzfError } from "../core/errors.js";
 import { exists, linkOrCopy, writeFileAtomic } from "../core/fs.js";
 import { hashFile } from "../render/bundle-cache.js";
+import { hashBytes, readJsonEntry, verifyFiles, writeJsonEntry } from "../cache/entry.js";
 
 /** What the worker precaches, relative to the site root: island code, CSS, offline and 404 pages, app icons. */
 export const PRECACHE_PATTERNS = ["_islands/**/*.js", "_assets/*.css", "offline.html", "404.html", "manifest.webmanifest", "icons/*.png"];
@@ -105,7 +106,10 @@ async function bundledWorker(root: string, cacheDir: string): Promise<string> {
   const workbox = await hashFile(join(root, "node_modules/workbox-precaching/package.json"));
   const key = createHash("sha1").update(`${await hashFile(source)}:${workbox}`).digest("hex").slice(0, 16);
   const cached = join(cacheDir, `sw-source-${key}.js`);
-  if (await exists(cached)) return cached;
+  // workbox reads the source from its file, so the file stays plain JavaScript and its record beside it holds its hash.
+  const record = `${cached}.json`;
+  const kept = (await exists(cached)) ? await readJsonEntry<{ sha256?: string }>(record, "service worker") : null;
+  if (typeof kept?.sha256 === "string" && (await verifyFiles({ [cached]: kept.sha256 }, "service worker", record)) === null) return cached;
   const { build } = await import("esbuild");
   try {
     const result = await build({
@@ -124,7 +128,8 @@ async function bundledWorker(root: string, cacheDir: string): Promise<string> {
     });
     const text = result.outputFiles[0]!.text;
     if (!text.includes("self.__WB_MANIFEST")) throw new Error("the worker does not read self.__WB_MANIFEST");
-    await writeFile(cached, text);
+    await writeFileAtomic(cached, text);
+    await writeJsonEntry(record, { sha256: hashBytes(text) });
     return cached;
   } catch (error) {
     throw new NzfError("ISLAND_BUNDLE_FAILED", `The service worker (src/pwa/worker/sw-source.ts) did not compile: ${(error as Error).message}`, { cause: error });
@@ -196,19 +201,16 @@ async function contentKey(options: SiteFiles & { root: string; ignore?: string[]
 }
 
 async function readStored(file: string): Promise<ServiceWorkerResult | null> {
-  try {
-    const stored = JSON.parse(await readFile(file, "utf8")) as ServiceWorkerResult;
-    return typeof stored.text === "string" && Array.isArray(stored.urls) ? { urls: stored.urls, bytes: Buffer.byteLength(stored.text), text: stored.text } : null;
-  } catch {
-    return null; // none yet, or damaged: made again
-  }
+  // None yet, or damaged: made again.
+  const stored = await readJsonEntry<ServiceWorkerResult>(file, "service worker");
+  return stored && typeof stored.text === "string" && Array.isArray(stored.urls) ? { urls: stored.urls, bytes: Buffer.byteLength(stored.text), text: stored.text } : null;
 }
 
 /** Keeps a worker (written whole, then renamed) and drops all but the newest few. */
 async function store(file: string, result: ServiceWorkerResult): Promise<void> {
   const dir = dirname(file);
   try {
-    await writeFileAtomic(file, JSON.stringify({ urls: result.urls, text: result.text }));
+    await writeJsonEntry(file, { urls: result.urls, text: result.text });
     const stored = await Promise.all((await readdir(dir)).filter((name) => STORED.test(name)).map(async (name) => ({ name, at: (await stat(join(dir, name))).mtimeMs })));
     for (const old of stored.sort((a, b) => b.at - a.at).slice(STORED_WORKERS)) await rm(join(dir, old.name), { force: true });
   } catch {

@@ -2,17 +2,25 @@
  * Caches an esbuild result by the content of its inputs. esbuild's metafile lists every file a bundle
  * read; when none of them changed (and the lock file did not), the previous output is reused and
  * esbuild is not run at all. This is what makes a no-change rebuild cheap.
+ *
+ * The record is a cache entry (src/cache/entry.ts) that lists the output files with their hashes: a
+ * truncated or overwritten bundle makes the record a miss and the bundle is compiled again, never
+ * imported or published.
  */
 import { createHash } from "node:crypto";
-import { readFile, writeFile, mkdir, rm, stat } from "node:fs/promises";
+import { readFile, mkdir, rm, stat } from "node:fs/promises";
 import { identityOf } from "../core/fs.js";
 import { join, resolve } from "node:path";
+import { cacheUnusable, hashOfFile, readJsonEntry, verifyFiles, writeJsonEntry } from "../cache/entry.js";
+import { cacheDebug } from "../cache/debug.js";
 
 export interface BundleRecord<T> {
   /** Input file (relative to the project root) → sha1 of its content. */
   inputs: Record<string, string>;
   /** What the bundler produced, as the caller describes it. */
   result: T;
+  /** The output files the result names (absolute paths) → sha256 of their bytes, checked before reuse. */
+  outputs: Record<string, string>;
 }
 
 /**
@@ -62,17 +70,19 @@ export interface BundleStart<T> {
 /** Marks an input whose content may differ from what the bundler read: never equal to a real hash. */
 export const CHANGED_DURING_BUILD = "changed-during-build";
 
-export async function startBundle<T>(file: string, root: string): Promise<BundleStart<T>> {
+export async function startBundle<T>(file: string, root: string, family = "bundles"): Promise<BundleStart<T>> {
   const startedAt = Date.now();
-  let record: BundleRecord<T>;
-  try {
-    record = JSON.parse(await readFile(file, "utf8")) as BundleRecord<T>;
-  } catch {
-    return { reusable: null, before: {}, startedAt };
-  }
+  const record = await readJsonEntry<BundleRecord<T>>(file, family);
+  if (!record?.inputs || !record.outputs) return { reusable: null, before: {}, startedAt };
   const before = await hashInputs(root, Object.keys(record.inputs));
-  const unchanged = Object.entries(record.inputs).every(([input, hash]) => before[input] === hash);
-  return { reusable: unchanged ? record : null, before, startedAt };
+  const changed = Object.keys(record.inputs).find((input) => before[input] !== record.inputs[input]);
+  if (changed) {
+    cacheDebug?.(family, `miss ${file}: ${changed} changed`);
+    return { reusable: null, before, startedAt };
+  }
+  // Inputs unchanged, but the outputs must still be the bytes the bundler wrote.
+  const bad = await verifyFiles(record.outputs, family, file);
+  return { reusable: bad === null ? record : null, before, startedAt };
 }
 
 /**
@@ -99,12 +109,18 @@ export async function hashInputsAfterBuild(root: string, inputs: string[], start
   return hashes;
 }
 
-export async function writeBundleRecord<T>(file: string, record: BundleRecord<T>): Promise<void> {
-  await mkdir(join(file, ".."), { recursive: true });
-  await writeFile(file, JSON.stringify(record, null, 1));
+/** Records a bundle with the hash of each output file it names (absolute paths). */
+export async function writeBundleRecord<T>(file: string, record: Omit<BundleRecord<T>, "outputs">, outputs: string[] = []): Promise<void> {
+  const hashes: Record<string, string> = {};
+  for (const output of [...outputs].sort()) hashes[output] = await hashOfFile(output);
+  await writeJsonEntry(file, { ...record, outputs: hashes });
 }
 
 export async function clearDir(dir: string): Promise<void> {
-  await rm(dir, { recursive: true, force: true });
-  await mkdir(dir, { recursive: true });
+  try {
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir, { recursive: true });
+  } catch (error) {
+    throw cacheUnusable(dir, error);
+  }
 }

@@ -8,6 +8,7 @@
  * and the parse that competed with the workers' on a 2-core machine is gone from the build's thread.
  */
 import type { Snapshot } from "../content/snapshot.js";
+import { checkSiteContent } from "../content/snapshot-check.js";
 import type { ContentGraph } from "../content/graph.js";
 import { collectImages, type ImageUse } from "../images/collect.js";
 import { planPages, type PageEntry } from "./pages.js";
@@ -38,6 +39,8 @@ export interface ContentPlan {
  * kept in the work folder by the file's identity).
  */
 export async function planContent(snapshot: Snapshot, graph: ContentGraph, origin: { identity: string } | undefined, workDir: string): Promise<ContentPlan> {
+  // No site is planned from content without its singletons: the last good dist/ stays instead.
+  checkSiteContent(snapshot, `the snapshot of "${snapshot.repository}" at ref ${snapshot.ref}`);
   const pages = planPages(graph);
   const lastPublished: Record<string, string> = {};
   for (const page of pages) {

@@ -13,9 +13,10 @@
  * something every page uses (templates, styles, scripts, configuration) changed.
  */
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { PrismicDocument } from "@prismicio/client";
+import { readJsonEntry, writeJsonEntry } from "../cache/entry.js";
+import { cacheDebug } from "../cache/debug.js";
 import type { ContentGraph } from "../content/graph.js";
 import { MASTER_LANG } from "../content/routes.js";
 
@@ -156,25 +157,20 @@ export async function snapshotDocumentHashes(documents: readonly PrismicDocument
   // Without a file, or with every document hashed by this process already (watch, webhook): no I/O.
   if (!origin || documents.every((doc) => hashByDocument.has(doc))) return documentHashes(documents);
   const file = join(workDir, "document-hashes.json");
-  const kept = await readFile(file, "utf8")
-    .then((text) => JSON.parse(text) as { identity: string; hashes: Record<string, string> })
-    .catch(() => null);
-  if (kept?.identity === origin.identity && documents.every((doc) => typeof kept.hashes[doc.id] === "string")) {
+  const kept = await readJsonEntry<{ identity: string; hashes: Record<string, string> }>(file, "document hashes");
+  if (kept?.identity === origin.identity && kept.hashes && documents.every((doc) => typeof kept.hashes[doc.id] === "string")) {
     for (const doc of documents) if (!hashByDocument.has(doc)) hashByDocument.set(doc, kept.hashes[doc.id]!);
     return documentHashes(documents);
   }
   const hashes = documentHashes(documents);
   // Kept in the background: the build does not wait for a cache only a later process reads (on a
   // slow disk the write and rename took tens of milliseconds of a webhook rebuild).
-  const temp = `${file}.${process.pid}.${++keptWrites}.tmp`;
-  const write = mkdir(workDir, { recursive: true })
-    .then(() => writeFile(temp, JSON.stringify({ identity: origin.identity, hashes })))
-    .then(() => rename(temp, file))
-    .catch(() => rm(temp, { force: true }).catch(() => undefined));
+  if (kept) cacheDebug?.("document hashes", `miss ${file}: kept for another version of the snapshot`);
+  // Not kept (a full disk, say): the next process hashes again.
+  const write = writeJsonEntry(file, { identity: origin.identity, hashes }).catch(() => undefined);
   keeping = keeping.then(() => write);
   return hashes;
 }
-let keptWrites = 0;
 let keeping: Promise<void> = Promise.resolve();
 
 /** Settles when the hashes snapshotDocumentHashes keeps in the background are on disk (for tests). */

@@ -166,7 +166,7 @@ async function bundleRun(run: BrowserRun, options: BundleClientOptions): Promise
     plugins: (run.extra.plugins ?? []).map((p) => p.name),
     publicPath: run.publicPath,
   });
-  const start = await startBundle<{ result: RunResult; envKey: string }>(recordFile, options.root);
+  const start = await startBundle<{ result: RunResult; envKey: string }>(recordFile, options.root, run.kind);
   const previous = start.reusable;
   if (previous && previous.result.envKey === envKey) return { ...previous.result.result, cached: true };
 
@@ -227,6 +227,6 @@ async function bundleRun(run: BrowserRun, options: BundleClientOptions): Promise
   }
   result.files.sort((a, b) => a.path.localeCompare(b.path));
   const inputs = await hashInputsAfterBuild(options.root, Object.keys(metafile.inputs), start);
-  await writeBundleRecord(recordFile, { inputs, result: { result, envKey } });
+  await writeBundleRecord(recordFile, { inputs, result: { result, envKey } }, result.files.map((f) => f.from));
   return result;
 }

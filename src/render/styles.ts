@@ -12,10 +12,10 @@
  * on disk, so every build of it warns again.
  */
 import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { hashFile } from "./bundle-cache.js";
-import { writeFileAtomic } from "../core/fs.js";
+import { cacheKey, readEntry, writeEntry } from "../cache/entry.js";
 import { NzfError } from "../core/errors.js";
 import type { Logger } from "../core/logger.js";
 
@@ -50,9 +50,9 @@ export async function buildStylesheet(root: string, workDir: string, options: St
   // The same source gives the same stylesheet: a long-running process minifies only after an edit.
   if (last?.source !== source) {
     const esbuildVersion = await hashFile(join(root, "node_modules/esbuild/package.json"));
-    const key = createHash("sha1").update(`${esbuildVersion}\n${source}`).digest("hex").slice(0, 16);
-    const kept = join(workDir, "styles", `site-${key}.css`);
-    const keptCode = await readFile(kept, "utf8").catch(() => null);
+    // A kept sheet is used only when its bytes are the ones written (src/cache/entry.ts).
+    const kept = join(workDir, "styles", `site-${cacheKey("styles", esbuildVersion, source)}.css`);
+    const keptCode = (await readEntry(kept, "styles"))?.toString("utf8") ?? null;
     const { code, warnings } = keptCode !== null ? { code: keptCode, warnings: [] } : await minify(source, kept, sourceFiles(names, parts));
     const hash = createHash("sha1").update(code).digest("hex").slice(0, 10);
     last = { source, sheet: { url: `/_assets/site-${hash}.css`, file: `_assets/site-${hash}.css`, css: code }, warnings };
@@ -106,8 +106,7 @@ async function minify(source: string, keepAt: string, files: { file: string; fir
   });
   if (!warnings.length) {
     try {
-      await mkdir(join(keepAt, ".."), { recursive: true });
-      await writeFileAtomic(keepAt, result.code);
+      await writeEntry(keepAt, result.code);
     } catch {
       // Not kept: the next process minifies again.
     }

@@ -5,14 +5,14 @@
  * When no input changed, esbuild is skipped and the previous file is imported again.
  */
 import { createHash, randomUUID } from "node:crypto";
-import { mkdir, writeFile } from "node:fs/promises";
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { mkdir } from "node:fs/promises";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { compileError } from "./compile-errors.js";
 import { CHANGED_DURING_BUILD, hashInputsAfterBuild, startBundle, writeBundleRecord } from "./bundle-cache.js";
 import type { PageBody, PageFrame, RenderInput, RenderOutput } from "./types.js";
 import { exists, writeFileAtomic } from "../core/fs.js";
+import { cacheUnusable, hashBytes, hashOfFileOrNull, readJsonEntrySync, verifyFilesSync } from "../cache/entry.js";
 import { runEsbuild, type BundlerContexts } from "./bundler-contexts.js";
 import { authStandIn } from "./auth-stand-in.js";
 import type { Plugin } from "esbuild";
@@ -61,7 +61,7 @@ export async function compileNodeModule(
   options: { bundlePackages?: boolean } = {},
 ): Promise<NodeModuleBundle> {
   const recordFile = join(dir, "record.json");
-  const start = await startBundle<{ file: string; hash: string; imports: Record<string, string[]>; variant?: string[] }>(recordFile, root);
+  const start = await startBundle<{ file: string; hash: string; imports: Record<string, string[]>; variant?: string[] }>(recordFile, root, basename(dir));
   const previous = start.reusable;
   // The plugins and whether packages are bundled are part of the key: a bundle made another way is
   // not reused even when no input changed. A record from before import graphs were kept is compiled again.
@@ -103,11 +103,11 @@ export async function compileNodeModule(
   const map = result.outputFiles!.find((f) => f.path.endsWith(".map"));
   const hash = createHash("sha1").update(code).digest("hex").slice(0, 12);
   const file = join(dir, `${name}-${hash}.mjs`);
-  await mkdir(dir, { recursive: true });
   // The map is written first, so a module on disk has its map; and always, since a comment-only
   // edit moves lines without changing the module's code (nor its name).
-  if (map) await writeFileAtomic(`${file}.map`, projectRelativeMap(map.text, dirname(map.path), root));
-  if (!(await exists(file))) await writeFile(file, code);
+  if (map) await writeEntryFile(`${file}.map`, Buffer.from(projectRelativeMap(map.text, dirname(map.path), root)));
+  // Written unless a file with these very bytes is there (a corrupt one under the same name is replaced).
+  if ((await hashOfFileOrNull(file)) !== hashBytes(code)) await writeEntryFile(file, code);
   const inputs = await hashInputsAfterBuild(root, Object.keys(result.metafile!.inputs), start);
   const imports: Record<string, string[]> = {};
   // The project's own import graph (node_modules stands as the lock file in the inputs' hashes).
@@ -115,7 +115,7 @@ export async function compileNodeModule(
   for (const [input, about] of Object.entries(result.metafile!.inputs)) {
     if (ownImports(input)) imports[input] = about.imports.filter((i) => !i.external && ownImports(i.path)).map((i) => i.path);
   }
-  await writeBundleRecord(recordFile, { inputs, result: { file, hash, imports, variant } });
+  await writeBundleRecord(recordFile, { inputs, result: { file, hash, imports, variant } }, map ? [file, `${file}.map`] : [file]);
   return { file, hash, sources: sourcesOf(inputs, imports), cached: false };
 }
 
@@ -124,6 +124,15 @@ function projectRelativeMap(text: string, mapDir: string, root: string): string 
   const map = JSON.parse(text) as { sources: string[] };
   map.sources = map.sources.map((source) => relative(root, resolve(mapDir, source)).split("\\").join("/"));
   return JSON.stringify(map);
+}
+
+async function writeEntryFile(file: string, code: Uint8Array): Promise<void> {
+  try {
+    await mkdir(join(file, ".."), { recursive: true });
+    await writeFileAtomic(file, Buffer.from(code.buffer, code.byteOffset, code.byteLength));
+  } catch (error) {
+    throw cacheUnusable(file, error);
+  }
 }
 
 function sourcesOf(hashes: Record<string, string>, imports: Record<string, string[]>): NodeModuleBundle["sources"] {
@@ -185,13 +194,11 @@ async function importTemplates(file: string): Promise<TemplateModule> {
  * wait behind the other work of this thread's event loop.
  */
 export function lastCompiledModule(dir: string): string | null {
-  try {
-    const record = JSON.parse(readFileSync(join(dir, "record.json"), "utf8")) as { result?: { file?: string } };
-    const file = record.result?.file;
-    return typeof file === "string" && existsSync(file) ? file : null;
-  } catch {
-    return null;
-  }
+  const recordFile = join(dir, "record.json");
+  const record = readJsonEntrySync<{ result?: { file?: string }; outputs?: Record<string, string> }>(recordFile, "worker warm-up");
+  const file = record?.result?.file;
+  // Only a module with the bytes it was compiled to: a worker must never load a corrupt one ahead of the build.
+  return typeof file === "string" && record?.outputs?.[file] !== undefined && verifyFilesSync(record.outputs, "worker warm-up", recordFile) === null ? file : null;
 }
 
 /** The one-shot templates module the last build compiled, if it is still there: render workers load it ahead of a build that will likely use it again. */

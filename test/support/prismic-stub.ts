@@ -11,7 +11,8 @@
  *   (fills `url`), `access_token` (401 when missing or wrong, as the real API answers);
  * - fault injection per path: status codes with or without `retry-after`, slow responses,
  *   destroyed sockets (a network error for the client), and stalls (no answer at all, or the
- *   headers and half the body, then nothing: the connection stays open until `stop`);
+ *   headers and half the body, then nothing: the connection stays open until `stop`), and answers of 200 whose body is malformed
+ *   (`malform`: results a string, a document without an id, wrong page counts, HTML instead of JSON);
  * - a request log with arrival times, so tests can check paging and the pause between pages.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -41,7 +42,54 @@ export type StubFault =
   | { status: number; retryAfter?: number; body?: unknown; delayMs?: number }
   | { delayMs: number; status?: undefined }
   | { destroy: true; delayMs?: number }
-  | { stall: "headers" | "body" };
+  | { stall: "headers" | "body" }
+  | { malform: Malformation; delayMs?: number; status?: undefined };
+
+/** Ways a 200 answer can be wrong while still arriving whole. */
+export const MALFORMATIONS = [
+  "results-string",
+  "results-missing",
+  "missing-id",
+  "missing-data",
+  "not-a-document",
+  "wrong-total-pages",
+  "wrong-page",
+  "html",
+  "truncated-json",
+  "refs-string",
+] as const;
+export type Malformation = (typeof MALFORMATIONS)[number];
+
+/** The real answer's body, changed as `how` says (a string body is sent as is). */
+function malformed(body: unknown, how: Malformation): { body: unknown; contentType?: string } {
+  const copy = structuredClone(body) as Record<string, unknown> & { results?: Record<string, unknown>[] };
+  switch (how) {
+    case "results-string":
+      return { body: { ...copy, results: "results" } };
+    case "results-missing":
+      delete copy.results;
+      return { body: copy };
+    case "missing-id":
+      if (copy.results?.[0]) delete copy.results[0].id;
+      return { body: copy };
+    case "missing-data":
+      if (copy.results?.[0]) copy.results[0].data = null as unknown as Record<string, unknown>;
+      return { body: copy };
+    case "not-a-document":
+      copy.results = [...(copy.results ?? []), 42 as unknown as Record<string, unknown>];
+      return { body: copy };
+    case "wrong-total-pages":
+      return { body: { ...copy, total_pages: Number(copy.total_pages) + 3 } };
+    case "wrong-page":
+      return { body: { ...copy, page: Number(copy.page) + 1 } };
+    case "html":
+      return { body: "<!doctype html><html><head><title>Sign in to the Wi-Fi</title></head><body>Captive portal</body></html>", contentType: "text/html" };
+    case "truncated-json":
+      return { body: JSON.stringify(copy).slice(0, 200), contentType: "application/json" };
+    case "refs-string":
+      return { body: { ...copy, refs: "master" } };
+  }
+}
 
 export interface StubRequest {
   method: string;
@@ -168,6 +216,12 @@ export class PrismicStub {
       entry.status = "destroyed";
       req.socket.destroy();
       return;
+    }
+    if (fault && "malform" in fault) {
+      const answer = this.answer(path, url.searchParams);
+      const bad = malformed(answer.body, fault.malform);
+      entry.status = 200;
+      return send(res, 200, bad.body, bad.contentType ? { "content-type": bad.contentType } : {});
     }
     if (fault?.status !== undefined) {
       const headers: Record<string, string> = {};
