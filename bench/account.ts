@@ -4,7 +4,7 @@
  * Reads a built site (dist/). /account's files are its module scripts and modulepreloads, every
  * chunk they import statically, and what the account code imports lazily (the auth library,
  * fetched when the island starts). Each file gets one role:
- *   react    the shared framework chunk (Preact in the browser; see framework-chunk.ts);
+ *   react    the shared framework chunk (React and react-dom; see framework-chunk.ts);
  *   shared   other chunks that some other island or script also imports (tiny bundler helpers);
  *   site     the page's other entry scripts and their chunks (tag manager, service-worker registration);
  *   amplify  what only the lazy import brings (aws-amplify and the adapter), not preloaded;
@@ -129,7 +129,7 @@ export async function measureAccountJs(distDir: string): Promise<AccountJsSize> 
 export function formatAccountJs(m: AccountJsSize): string[] {
   const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
   return [
-    `js      /account/: own ${kb(m.accountGzip)} + auth library (lazy) ${kb(m.amplifyGzip)} + Preact ${kb(m.reactGzip)} + shared ${kb(m.sharedGzip)} gzip; site-wide scripts ${kb(m.siteGzip)}`,
+    `js      /account/: own ${kb(m.accountGzip)} + auth library (lazy) ${kb(m.amplifyGzip)} + React ${kb(m.reactGzip)} + shared ${kb(m.sharedGzip)} gzip; site-wide scripts ${kb(m.siteGzip)}`,
     `js      /account/ code on other pages: ${m.otherPages.length ? m.otherPages.map((p) => `${p.page} (${p.files.length} files)`).join(", ") : "none"}`,
     `js      /account/ files precached by sw.js: ${m.precached.length ? m.precached.join(", ") : "none"}`,
   ];
