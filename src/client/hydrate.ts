@@ -112,24 +112,38 @@ function setValueUnseen(field: HTMLInputElement | HTMLTextAreaElement, value: st
  * field's change when its value differs from the one it last saw, and hydration took the typed value
  * as seen. So each changed field is put back to the server's value through the field's own
  * property (which React watches), given the typed value through the DOM's setter (which it does
- * not), and announced as the visitor's input: the island's onChange receives it, nothing typed is lost.
+ * not), and announced as the visitor's input: the island's onChange receives it, nothing typed is
+ * lost. Every changed value is read before any is announced: the render that follows one
+ * announcement writes the state's values into the fields not yet announced.
  */
 export function takeOverTypedValues(container: HTMLElement): void {
+  const changes: (() => void)[] = [];
   for (const field of container.querySelectorAll<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>("input, textarea, select")) {
     if (field instanceof HTMLSelectElement) {
+      const selected = [...field.options].map((o) => o.selected);
+      if (![...field.options].some((o) => o.selected !== o.defaultSelected)) continue;
       // React reports a select's every change event, whatever it saw before.
-      if ([...field.options].some((o) => o.selected !== o.defaultSelected)) field.dispatchEvent(new Event("change", { bubbles: true }));
+      changes.push(() => {
+        [...field.options].forEach((o, i) => (o.selected = selected[i]!));
+        field.dispatchEvent(new Event("change", { bubbles: true }));
+      });
     } else if (field instanceof HTMLInputElement && (field.type === "checkbox" || field.type === "radio")) {
       // A radio group changes through the one now checked; the one unchecked by it needs no event.
       if (field.checked === field.defaultChecked || (!field.checked && field.type === "radio")) continue;
-      // Back to the server's state, then a click, as the visitor's: the browser sets it as it was typed and React reports it.
-      field.checked = field.defaultChecked;
-      field.click();
+      const checked = field.checked;
+      // Set against the typed state, then a click, as the visitor's: the browser sets it as it was typed and React reports it.
+      changes.push(() => {
+        field.checked = !checked;
+        field.click();
+      });
     } else if (field.value !== field.defaultValue) {
       const typed = field.value;
-      field.value = field.defaultValue;
-      setValueUnseen(field, typed);
-      field.dispatchEvent(new Event("input", { bubbles: true }));
+      changes.push(() => {
+        field.value = field.defaultValue;
+        setValueUnseen(field, typed);
+        field.dispatchEvent(new Event("input", { bubbles: true }));
+      });
     }
   }
+  for (const change of changes) change();
 }
