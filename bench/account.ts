@@ -26,6 +26,11 @@ import { pageScriptUrls } from "./page-script-urls.js";
 import fg from "fast-glob";
 import { isFrameworkChunk } from "./framework-chunk.js";
 
+/** A user pool for benchmark builds, so /account/ has the sign-in island (as production does), not the "unavailable" text. */
+export const BENCH_PUBLIC_CONFIG = {
+  auth: { region: "ap-southeast-2", userPoolId: "ap-southeast-2_Bench1234", userPoolClientId: "benchclientid0000000000000", authFlowType: "USER_SRP_AUTH", sameSite: "lax", secure: true },
+};
+
 export type AccountFileRole = "account" | "amplify" | "react" | "shared" | "site";
 
 export interface AccountJsSize {

@@ -14,7 +14,7 @@ import { resolveConfig } from "../src/core/config.js";
 import { silentLogger } from "../src/core/logger.js";
 import { measureCalculatorJs } from "./calculator.js";
 import { measureDonationJs } from "./donation.js";
-import { formatAccountJs, measureAccountJs } from "./account.js";
+import { BENCH_PUBLIC_CONFIG, formatAccountJs, measureAccountJs } from "./account.js";
 import { ISLAND_PAGE_BUDGET_GZIP, measurePageJs, reactFiles } from "./page-js.js";
 
 /** Every module script a page loads, with the chunks they import (as modulepreload lists them). */
@@ -59,7 +59,7 @@ export async function benchJs(options: { root: string; print?: (l: string) => vo
     );
     // The account page with a user pool configured, so the island (not the "unavailable" text) is measured.
     const withPool = resolveConfig({ root: options.root, out: out + "-account", workDir, imageCacheDir: join(options.root, ".nzf-cache/images"), sample: true }, {});
-    await build(withPool, { logger: silentLogger, publicConfig: { auth: { region: "ap-southeast-2", userPoolId: "ap-southeast-2_Bench1234", userPoolClientId: "benchclientid0000000000000", authFlowType: "USER_SRP_AUTH", sameSite: "lax", secure: true } } });
+    await build(withPool, { logger: silentLogger, publicConfig: BENCH_PUBLIC_CONFIG });
     for (const line of formatAccountJs(await measureAccountJs(out + "-account"))) print(line);
     await rm(out + "-account", { recursive: true, force: true });
   } finally {
