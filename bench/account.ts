@@ -4,7 +4,7 @@
  * Reads a built site (dist/). /account's files are its module scripts and modulepreloads, every
  * chunk they import statically, and what the account code imports lazily (the auth library,
  * fetched when the island starts). Each file gets one role:
- *   react    the shared framework chunk (Preact in the browser; see framework-chunk.ts);
+ *   react    the shared framework chunk (React and react-dom; see framework-chunk.ts);
  *   shared   other chunks that some other island or script also imports (tiny bundler helpers);
  *   site     the page's other entry scripts and their chunks (tag manager, service-worker registration);
  *   amplify  what only the lazy import brings (aws-amplify and the adapter), not preloaded;
@@ -25,6 +25,11 @@ import { gzipSync } from "node:zlib";
 import { pageScriptUrls } from "./page-script-urls.js";
 import fg from "fast-glob";
 import { isFrameworkChunk } from "./framework-chunk.js";
+
+/** A user pool for benchmark builds, so /account/ has the sign-in island (as production does), not the "unavailable" text. */
+export const BENCH_PUBLIC_CONFIG = {
+  auth: { region: "ap-southeast-2", userPoolId: "ap-southeast-2_Bench1234", userPoolClientId: "benchclientid0000000000000", authFlowType: "USER_SRP_AUTH", sameSite: "lax", secure: true },
+};
 
 export type AccountFileRole = "account" | "amplify" | "react" | "shared" | "site";
 
@@ -129,7 +134,7 @@ export async function measureAccountJs(distDir: string): Promise<AccountJsSize> 
 export function formatAccountJs(m: AccountJsSize): string[] {
   const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
   return [
-    `js      /account/: own ${kb(m.accountGzip)} + auth library (lazy) ${kb(m.amplifyGzip)} + Preact ${kb(m.reactGzip)} + shared ${kb(m.sharedGzip)} gzip; site-wide scripts ${kb(m.siteGzip)}`,
+    `js      /account/: own ${kb(m.accountGzip)} + auth library (lazy) ${kb(m.amplifyGzip)} + React ${kb(m.reactGzip)} + shared ${kb(m.sharedGzip)} gzip; site-wide scripts ${kb(m.siteGzip)}`,
     `js      /account/ code on other pages: ${m.otherPages.length ? m.otherPages.map((p) => `${p.page} (${p.files.length} files)`).join(", ") : "none"}`,
     `js      /account/ files precached by sw.js: ${m.precached.length ? m.precached.join(", ") : "none"}`,
   ];

@@ -3,7 +3,7 @@
  * chunk (issue 4's budget: the calculator's own code under 15 KB gzip on top of the framework).
  *
  * Reads a built site (dist/): the module scripts and modulepreloads of calculate/index.html, plus
- * every chunk they import statically. The shared framework chunk (Preact; see framework-chunk.ts)
+ * every chunk they import statically. The shared framework chunk (React; see framework-chunk.ts)
  * has the role "react"; the calculator entry and the other chunks it pulls in are its own code
  * (conservative: tiny shared helpers count against the calculator); the other entry scripts
  * (service-worker registration, tag manager) are site-wide and reported apart.

@@ -6,7 +6,7 @@
  * Reads a built site (dist/): the module scripts and modulepreloads of pay/zakat/index.html, plus
  * every chunk they import statically. Dynamic imports (the @stripe/stripe-js loader, fetched only
  * on "Continue to payment") are not followed: they are listed apart as `deferred`, never counted.
- * The shared framework chunk (Preact; see framework-chunk.ts) has the role "react"; the donation
+ * The shared framework chunk (React; see framework-chunk.ts) has the role "react"; the donation
  * entry and the other chunks it pulls in are the form's own code (conservative: shared helpers count against
  * the form); other entry scripts (service-worker registration, tag manager) are site-wide.
  *

@@ -1,11 +1,17 @@
 /**
- * Which built file is the shared UI framework chunk. Islands run on Preact in the browser
- * (preact/compat stands in for React, see src/render/island-bundle.ts); the editor-only preview
- * still bundles React. Each is recognised by a string its minified code always contains: React's
- * production error URL, Preact's regex of unitless style properties.
+ * Which built file is the shared UI framework chunk: React and react-dom, which every island
+ * imports (src/client/hydrate.ts) and esbuild's code splitting puts in one chunk. Recognised by
+ * strings React's production build always contains: its error URL (react.dev/errors, from both
+ * react and react-dom) and the property react-dom keeps its fiber on (__reactFiber$).
  */
-const MARKERS = ["react.dev/errors", "acit|ex(?:s|g|n|p|$)|rph|grid|ows|mnc|ntw|ine[ch]|zoo|^ord|itera"];
+const MARKERS = ["react.dev/errors", "__reactFiber$"];
 
-export function isFrameworkChunk(code: string): boolean {
+/** True when the code carries any of React (react or react-dom). */
+export function isReactCode(code: string): boolean {
   return MARKERS.some((marker) => code.includes(marker));
+}
+
+/** True for the framework chunk: react-dom's client, the part of React an island page cannot do without. */
+export function isFrameworkChunk(code: string): boolean {
+  return code.includes("__reactFiber$");
 }

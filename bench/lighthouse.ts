@@ -1,6 +1,6 @@
 /**
- * Lighthouse scores (mobile, the default form factor and throttling) for the home, calculate and a
- * pay page of a built site, served on loopback with the generated `_headers` (CSP included) and
+ * Lighthouse scores (mobile, the default form factor and throttling) for the home, calculate, a
+ * pay page and the account page of a built site, served on loopback with the generated `_headers` (CSP included) and
  * gzip (as CloudFront serves it), in the same Chromium the browser tests use. Target: 100 for
  * performance, accessibility, best practices and SEO.
  *
@@ -25,7 +25,7 @@ import { join } from "node:path";
 import { startStaticServer } from "../src/server/static-server.js";
 import { headersFor, parseHeadersFile } from "../src/pwa/headers.js";
 
-export const LIGHTHOUSE_PATHS = ["/", "/calculate/", "/pay/zakat/"];
+export const LIGHTHOUSE_PATHS = ["/", "/calculate/", "/pay/zakat/", "/account/"];
 /** The path the control page is reported under. */
 export const CONTROL_PATH = "(control)";
 const CONTROL_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Control page</title><meta name="description" content="A bare page that measures the host, not the site."></head><body><main><h1>Control page</h1><p>A heading and a paragraph: no stylesheet, no script, no image.</p></main></body></html>\n`;

@@ -1,23 +1,28 @@
 /**
  * The islands protocol, browser side: find this island's server-rendered containers and hydrate each
- * with its props. Each container is its own root.
- *
- * In the browser bundles `react` and `react-dom/client` are preact/compat (src/render/island-bundle.ts):
- * Preact hydrates the markup React rendered on the server. Preact's hydrateRoot takes no options, so
- * the island's id prefix (the server's identifierPrefix) reaches the components through
- * IslandPrefixContext instead (see island-id.ts); the options below still apply if React is ever
- * bundled again. Bundled into every island entry, shared as one chunk.
+ * with its props, with React 19's `hydrateRoot`, the same React that rendered the markup on the
+ * server. Each container is its own root with the server's identifierPrefix (`i0-`), and the
+ * island's id prefix also reaches the components through IslandPrefixContext (see island-id.ts).
+ * Bundled into every island entry: with React, one shared chunk (src/render/island-bundle.ts).
  *
  * When to hydrate. An island module may export `hydrateNow(props)`. When it says false, the
  * server's markup already is what the island would show, so hydration waits until the visitor
- * first reaches into the island (focus, pointer, key, input): hydration is then a few milliseconds
- * inside that first event, not a long task while the page loads (it was most of /calculate/'s and
- * /pay/'s total blocking time in Lighthouse). Without the export, the island hydrates as soon as
- * its code has run. Islands reached into before their code arrived (page-scripts.ts starts the
- * code then) hydrate as soon as it has run.
+ * first reaches into the island (focus, pointer, key, input): hydration then runs synchronously
+ * inside that first event (flushSync), so React's listeners handle that same event, and is not a
+ * task while the page loads (it was most of /calculate/'s and /pay/'s total blocking time in
+ * Lighthouse). Without the export, the island hydrates as soon as its code has run, as a
+ * transition: React then hydrates in slices of a few milliseconds, yielding to the browser between
+ * them, instead of one long task on a slow phone; a visitor's click or key meanwhile makes React
+ * hydrate at once. Islands reached into before their code arrived (page-scripts.ts starts the code
+ * then) hydrate at once when it has run.
+ *
+ * Errors. A hydration mismatch (the browser's first render differs from the server's HTML) and any
+ * error React recovers from are logged with console.error and the island's name, in every build: the
+ * browser tests fail on any console error (test/support/browser.ts), so a mismatch fails them.
  */
-import { createElement, type ComponentType } from "react";
-import { hydrateRoot } from "react-dom/client";
+import { createElement, startTransition, useLayoutEffect, type ComponentType, type ReactNode } from "react";
+import { flushSync } from "react-dom";
+import { hydrateRoot, type ErrorInfo } from "react-dom/client";
 import { IslandPrefixContext } from "./island-id.js";
 
 export interface IslandModule<P> {
@@ -44,48 +49,101 @@ function startIsland<P extends object>(name: string, island: IslandModule<P>, co
   const id = container.dataset.islandId!;
   const propsScript = document.querySelector<HTMLScriptElement>(`script[data-island-props="${id}"]`);
   const props = JSON.parse(propsScript?.textContent || "{}") as P;
-  const hydrate = () => hydrateOne(name, island.default, container, id, props);
   // Reached into before its code arrived (src/client/entries/page-scripts.ts): the donor is using it now.
-  if (!island.hydrateNow || container.dataset.usedEarly === "true" || island.hydrateNow(props)) return hydrate();
+  if (container.dataset.usedEarly === "true") return hydrateIsland(name, island.default, container, props, "now");
+  if (!island.hydrateNow || island.hydrateNow(props)) return hydrateIsland(name, island.default, container, props, "in-slices");
   container.dataset.hydrated = "on-first-use";
   const onFirstUse = () => {
     for (const type of FIRST_USE) container.removeEventListener(type, onFirstUse, true);
-    hydrate();
+    hydrateIsland(name, island.default, container, props, "now");
   };
-  // Capture, so hydration runs before the event reaches its target: the listeners hydration adds
-  // to the target are called for this same event (the DOM reads a node's listeners on arrival).
+  // Capture, so hydration runs before the event reaches its target and React's own listeners (on
+  // the container, added by hydrateRoot) receive this same event on its way back up.
   for (const type of FIRST_USE) container.addEventListener(type, onFirstUse, true);
 }
 
-function hydrateOne<P extends object>(name: string, component: ComponentType<P>, container: HTMLElement, id: string, props: P): void {
+/** What React reports while hydrating an island, with the island's name so a developer can find it. */
+function reporter(kind: string, name: string, id: string) {
+  return (error: unknown, info?: ErrorInfo) => {
+    console.error(`Island "${name}" (${id}): ${kind}.`, error, info?.componentStack ?? "");
+  };
+}
+
+/** Marks the container hydrated once React has committed the hydrated tree, then hands it what the browser typed. */
+function Hydrated({ container, children }: { container: HTMLElement; children?: ReactNode }) {
+  useLayoutEffect(() => {
+    container.dataset.hydrated = "true";
+    // After React's commit has finished (events dispatched now reach a fully hydrated island).
+    queueMicrotask(() => takeOverTypedValues(container));
+  }, [container]);
+  return children;
+}
+
+/**
+ * Hydrates one island: `now` synchronously (the visitor is using it), `in-slices` as a transition
+ * that yields to the browser every few milliseconds. Exported for the tests.
+ */
+export function hydrateIsland<P extends object>(name: string, component: ComponentType<P>, container: HTMLElement, props: P, when: "now" | "in-slices"): void {
+  const id = container.dataset.islandId ?? "";
   const prefix = `${id}-`;
-  hydrateRoot(container, createElement(IslandPrefixContext.Provider, { value: prefix }, createElement(component, props)), {
-    identifierPrefix: prefix,
-    onRecoverableError(error) {
-      // A mismatch means the server and browser rendered different markup: visible in the console for developers.
-      console.warn(`Island "${name}" (${id}) recovered from an error:`, error);
-    },
-  });
-  container.dataset.hydrated = "true";
-  takeOverTypedValues(container);
+  const tree = createElement(Hydrated, { container }, createElement(IslandPrefixContext.Provider, { value: prefix }, createElement(component, props)));
+  const hydrate = () => {
+    hydrateRoot(container, tree, {
+      identifierPrefix: prefix,
+      // A mismatch: the server and the browser rendered different markup, and React rendered the island again in the browser.
+      onRecoverableError: reporter("the server's HTML and the browser's first render differ, or hydration hit an error React recovered from", name, id),
+      onCaughtError: reporter("an error boundary caught an error", name, id),
+      onUncaughtError: reporter("an error stopped the island, which React has removed; reload the page", name, id),
+    });
+  };
+  if (when === "now") flushSync(hydrate);
+  else startTransition(hydrate);
+}
+
+/** Sets a text field's value through the DOM's own setter, past the property React watches on the element. */
+function setValueUnseen(field: HTMLInputElement | HTMLTextAreaElement, value: string): void {
+  Object.getOwnPropertyDescriptor(Object.getPrototypeOf(field), "value")!.set!.call(field, value);
 }
 
 /**
  * Values the browser put into the island's fields before hydration (typed before the code arrived,
  * restored by the browser on a return to the page, filled in by autofill) are not in the island's
- * state: Preact hydrates without reading them, and its next render would write the state's value
- * over them. Announcing each changed field as the visitor's own input hands it to the island, so
- * nothing typed is lost.
+ * state, and React's next render would write the state's value over them. React only reports a
+ * field's change when its value differs from the one it last saw, and hydration took the typed value
+ * as seen. So each changed field is put back to the server's value through the field's own
+ * property (which React watches), given the typed value through the DOM's setter (which it does
+ * not), and announced as the visitor's input: the island's onChange receives it, nothing typed is
+ * lost. Every changed value is read before any is announced: the render that follows one
+ * announcement writes the state's values into the fields not yet announced.
  */
 export function takeOverTypedValues(container: HTMLElement): void {
+  const changes: (() => void)[] = [];
   for (const field of container.querySelectorAll<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>("input, textarea, select")) {
     if (field instanceof HTMLSelectElement) {
-      if ([...field.options].some((o) => o.selected !== o.defaultSelected)) field.dispatchEvent(new Event("change", { bubbles: true }));
+      const selected = [...field.options].map((o) => o.selected);
+      if (![...field.options].some((o) => o.selected !== o.defaultSelected)) continue;
+      // React reports a select's every change event, whatever it saw before.
+      changes.push(() => {
+        [...field.options].forEach((o, i) => (o.selected = selected[i]!));
+        field.dispatchEvent(new Event("change", { bubbles: true }));
+      });
     } else if (field instanceof HTMLInputElement && (field.type === "checkbox" || field.type === "radio")) {
       // A radio group changes through the one now checked; the one unchecked by it needs no event.
-      if (field.checked !== field.defaultChecked && (field.checked || field.type === "checkbox")) field.dispatchEvent(new Event("change", { bubbles: true }));
+      if (field.checked === field.defaultChecked || (!field.checked && field.type === "radio")) continue;
+      const checked = field.checked;
+      // Set against the typed state, then a click, as the visitor's: the browser sets it as it was typed and React reports it.
+      changes.push(() => {
+        field.checked = !checked;
+        field.click();
+      });
     } else if (field.value !== field.defaultValue) {
-      field.dispatchEvent(new Event("input", { bubbles: true }));
+      const typed = field.value;
+      changes.push(() => {
+        field.value = field.defaultValue;
+        setValueUnseen(field, typed);
+        field.dispatchEvent(new Event("input", { bubbles: true }));
+      });
     }
   }
+  for (const change of changes) change();
 }

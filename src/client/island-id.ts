@@ -1,11 +1,11 @@
 /**
  * Element ids that are the same in the server's markup and after hydration.
  *
- * The server renders each island with React (`renderToString`, identifierPrefix `i0-`, ...), but the
- * browser hydrates it with Preact (preact/compat, see src/render/island-bundle.ts). The two `useId`s
- * give different strings, and Preact keeps the server's attributes while hydrating: a label would
- * keep React's `for` while an error message mounted later got Preact's id. So islands build their
+ * The server renders each island with React (`renderToString`, identifierPrefix `i0-`, ...) and the
+ * browser hydrates it with the same React and prefix (src/client/hydrate.ts). Islands build their
  * ids from the island's own prefix plus a name chosen by the component, never from `useId` alone:
+ * the ids stay readable (`i0-field-email`, which tests can name) and do not
+ * depend on where in the tree a component sits, so a component moved or wrapped keeps its ids:
  *
  * - in the browser, hydrate.ts provides the prefix (`i0-`) through IslandPrefixContext;
  * - on the server, React's `useId` (`_i0-R_5_`) carries the identifierPrefix the island was rendered

@@ -4,12 +4,12 @@
  * loaded by pages that need it without React). Code splitting puts the framework and shared code in
  * hashed chunks, so a donor's browser caches them once for every island.
  *
- * Islands run on Preact in the browser: `react` and `react-dom` resolve to preact/compat (ISLAND_ALIAS).
- * React's browser chunk was 67 KB gzip and its parse and run were the pages' total blocking time in
- * Lighthouse; Preact's is about 5 KB. The server still renders with React and Preact hydrates that
- * markup (ids: src/client/island-id.ts). The plain scripts (the page loader, with the site-wide scripts in it) are a second esbuild run, and the
- * editor-only preview a third, without the alias: it renders the site's templates in the browser
- * with react-dom/server, which Preact does not stand in for (see PREVIEW_URL).
+ * Islands hydrate with React 19 (react-dom/client), the same React that renders their HTML on the
+ * server; React, react-dom and the hydration code end up in one shared chunk that only island pages
+ * load (src/client/hydrate.ts). esbuild's define makes process.env.NODE_ENV "production", so React's
+ * production build is bundled. The plain scripts (the page loader, with the site-wide scripts in it)
+ * are a second esbuild run, and the editor-only preview a third: it renders the site's templates in
+ * the browser with react-dom/server (see PREVIEW_URL).
  */
 import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
@@ -45,8 +45,13 @@ export interface ClientBundle {
 
 const PUBLIC_PATH = "/_islands";
 
-/** What islands import instead of React in the browser (subpaths follow: react-dom/client → preact/compat/client). */
-export const ISLAND_ALIAS: Readonly<Record<string, string>> = { react: "preact/compat", "react-dom": "preact/compat" };
+/**
+ * V8's explicit compile hint: compile every function of the file while the browser streams it in,
+ * off the main thread. Without it, evaluating React's chunk compiled react-dom's module body on the
+ * main thread, a long task on every island page on Lighthouse's slowed CPU (figures in the commit
+ * that added it). Chromium honours it for module scripts; other browsers ignore the comment.
+ */
+const COMPILE_EAGERLY = "//# allFunctionsCalledOnLoad";
 
 async function listEntries(dir: string, pattern: RegExp): Promise<string[]> {
   try {
@@ -110,7 +115,7 @@ export async function bundleClient(options: BundleClientOptions): Promise<{ bund
     {
       kind: "islands",
       entryPoints: Object.fromEntries(islands.map((name) => [name, `nzf-island:${name}`])),
-      extra: { alias: { ...ISLAND_ALIAS }, plugins: [islandEntryPlugin(clientDir)] },
+      extra: { plugins: [islandEntryPlugin(clientDir)], banner: { js: COMPILE_EAGERLY } },
       publicPath: PUBLIC_PATH,
     },
     { kind: "scripts", entryPoints: Object.fromEntries(scripts.map((name) => [name, join(clientDir, "entries", `${name}.ts`)])), extra: {}, publicPath: PUBLIC_PATH },
@@ -163,6 +168,7 @@ async function bundleRun(run: BrowserRun, options: BundleClientOptions): Promise
     env: options.publicEnv ?? {},
     entries: Object.keys(run.entryPoints),
     alias: run.extra.alias ?? null,
+    banner: run.extra.banner ?? null,
     plugins: (run.extra.plugins ?? []).map((p) => p.name),
     publicPath: run.publicPath,
   });

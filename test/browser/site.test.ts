@@ -3,6 +3,8 @@
  * no console errors, no broken internal links, every image loads, axe-core finds no WCAG 2.2 AA
  * violation, and the FAQ island hydrates and works.
  */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext } from "playwright-core";
 import { createFixture, sitePagePaths, type Fixture } from "../support/build-fixture.js";
@@ -10,6 +12,8 @@ import { startStaticServer, type StaticServer } from "../../src/server/static-se
 import { isolatedContext, launchBrowser, watchProblems } from "../support/browser.js";
 import { axeViolations, formatViolations } from "../support/axe.js";
 import { pageScriptUrls } from "../../bench/page-script-urls.js";
+import { isReactCode } from "../../bench/framework-chunk.js";
+import { ISLAND_PAGE_BUDGET_GZIP, measurePageJs, reactFiles } from "../../bench/page-js.js";
 
 let fixture: Fixture;
 let server: StaticServer;
@@ -111,11 +115,28 @@ describe("the sample site in Chromium", () => {
     expect(ours).toEqual([expect.stringMatching(/^\/_islands\/page-scripts-[^/]+\.js$/)]);
     const bytes = await Promise.all(ours.map(async (p) => (await (await fetch(server.url + p)).arrayBuffer()).byteLength));
     expect(bytes.reduce((a, b) => a + b, 0)).toBeLessThan(8 * 1024);
-    // The React runtime is only in the islands' shared chunk, never on this page.
-    const faqScripts = pageScriptUrls(await (await fetch(server.url + "/faq/")).text());
-    expect(faqScripts.some((p) => p.startsWith("/_islands/chunks/"))).toBe(true);
-    expect(ours.some((p) => faqScripts.includes(p) && bytes[ours.indexOf(p)]! > 20_000)).toBe(false);
+    // React is only in the islands' one shared chunk, which an island page loads and this page never does.
+    const code = async (path: string) => (await fetch(server.url + path)).text();
+    for (const path of ours) expect(isReactCode(await code(path)), path).toBe(false);
+    const faqScripts = pageScriptUrls(await code("/faq/"));
+    const withReact = [];
+    for (const path of faqScripts) if (isReactCode(await code(path))) withReact.push(path);
+    expect(withReact).toEqual([expect.stringMatching(/^\/_islands\/chunks\/chunk-[A-Z0-9]+\.js$/)]);
     await page.close();
+  });
+
+  it("React is in one shared chunk, and every page with an island loads at most 90 KB gzip of JavaScript up front", async () => {
+    const dist = fixture.config.outDir;
+    const react = await reactFiles(dist);
+    expect(react).toEqual([expect.stringMatching(/^\/_islands\/chunks\/chunk-[A-Z0-9]+\.js$/)]);
+    // React's production build: the development build carries its warnings, which the production one drops.
+    const code = await readFile(join(dist, react[0]!), "utf8");
+    for (const warning of ["A component is changing", "act(...)", "Each child in a list should have a unique"]) expect(code).not.toContain(warning);
+    for (const path of ["/calculate/", "/pay/zakat/", "/account/", "/faq/"]) {
+      const js = await measurePageJs(dist, `${path.slice(1)}index.html`);
+      expect(js.files.filter((f) => f.react).map((f) => f.url), path).toEqual(react);
+      expect(js.totalGzip, path).toBeLessThanOrEqual(ISLAND_PAGE_BUDGET_GZIP);
+    }
   });
 
   it("starts no script but the small loader before the page has loaded and painted", async () => {
