@@ -311,7 +311,7 @@ async function buildHoldingLock(config: BuildConfig, deps: BuildDeps): Promise<B
       // Pages kept from the live site bring their facts from the record; rendered pages from this render.
       const kept = incremental ? Object.entries(last!.pages).flatMap(([file, record]) => (record.facts ? [[file, record.facts] as const] : [])) : [];
       const pageFacts = Object.fromEntries([...kept, ...rendered.map((r) => [r.page.file, r.facts] as const)]);
-      await writeSiteFiles({ output, pages, rendered, config, content: plan.site, images: images.lookup, assets, publicConfig, pageFacts });
+      await writeSiteFiles({ output, pages, config, content: plan.site, assets, publicConfig, pageFacts });
     });
     await stage("secrets", async () => secrets.assertClean());
     stages.renderOnly = renderTimings.renderMs;

@@ -170,11 +170,3 @@ function computePathForDocument(ref: RoutableRef): string | null {
 export function canonicalUrl(siteUrl: string, path: string): string {
   return siteUrl.replace(/\/+$/, "") + normalizePath(path);
 }
-
-/** The route patterns in the shape Prismic's `routes` query parameter takes (for preview resolution). */
-export function prismicRoutes(): { type: string; path: string }[] {
-  const routes: { type: string; path: string }[] = [];
-  for (const [type, path] of Object.entries(SINGLE_TYPE_ROUTES)) routes.push({ type, path: normalizePath(path) });
-  for (const [type, path] of Object.entries(REPEATABLE_TYPE_ROUTES)) routes.push({ type, path: normalizePath(path) });
-  return routes;
-}

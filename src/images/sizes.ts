@@ -19,7 +19,6 @@ export const FIXED_WIDTH = 400;
 export const ASPECT_FALLBACK = 4 / 3;
 export const PLACEHOLDER_WIDTH = 100;
 export const PLACEHOLDER_BLUR = 15;
-export const PLACEHOLDER_FADE_MS = 500;
 
 export interface Size {
   width: number;

@@ -16,8 +16,7 @@ import { fileURLToPath } from "node:url";
 import type { BuildConfig } from "../core/config.js";
 import type { SiteContent } from "./content-plan.js";
 import type { PageEntry } from "./pages.js";
-import type { RenderedPage } from "./render-stage.js";
-import type { ImageLookup, SiteAssets } from "./types.js";
+import type { SiteAssets } from "./types.js";
 import { cachedIcons } from "../pwa/icons.js";
 import { manifestJson, MANIFEST_URL } from "../pwa/manifest.js";
 import { offlinePageFrom, OFFLINE_URL } from "../pwa/offline-page.js";
@@ -34,11 +33,9 @@ export interface SiteFilesInput {
   /** The new site: its pages and assets are in it already. */
   output: SiteOutput;
   pages: PageEntry[];
-  rendered: RenderedPage[];
   config: BuildConfig;
   /** What the site files read from the content (src/render/content-plan.ts). */
   content: SiteContent;
-  images: ImageLookup;
   assets: SiteAssets;
   /** Public build configuration (auth, payments): adds their API origins to the CSP. */
   publicConfig?: Record<string, unknown>;
