@@ -6,8 +6,8 @@
  * Layout: `content-cache/<repository>/snapshot.json`. The bundled sample lives in
  * `content-cache/sample/` (committed, with its images in `content-cache/sample/images/`).
  */
-import { mkdir, readFile, rename, writeFile, rm } from "node:fs/promises";
-import { identityOf } from "../core/fs.js";
+import { mkdir, readFile } from "node:fs/promises";
+import { identityOf, writeFileAtomic } from "../core/fs.js";
 import { dirname, join } from "node:path";
 import type { PrismicDocument } from "@prismicio/client";
 import { NzfError } from "../core/errors.js";
@@ -66,17 +66,10 @@ function isDocument(value: unknown): boolean {
  */
 export async function writeSnapshot(file: string, snapshot: Snapshot): Promise<Snapshot> {
   await mkdir(dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    // Documents sorted by id so the same content always gives the same bytes.
-    const sorted: Snapshot = { ...snapshot, documents: [...snapshot.documents].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) };
-    await writeFile(temp, JSON.stringify(sorted, null, 1) + "\n");
-    await rename(temp, file);
-    return sorted;
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
+  // Documents sorted by id so the same content always gives the same bytes.
+  const sorted: Snapshot = { ...snapshot, documents: [...snapshot.documents].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) };
+  await writeFileAtomic(file, JSON.stringify(sorted, null, 1) + "\n");
+  return sorted;
 }
 
 /**
