@@ -20,7 +20,7 @@ import { bodyCacheFor, contentVersions } from "./render/body-cache.js";
 import { renderAndWrite, rendersInWorkers, type RenderedPage } from "./render/render-stage.js";
 import { planInWorker, warmRenderWorkers } from "./render/render-pool.js";
 import { changedDependencies, isAffected, type ContentState } from "./render/dependencies.js";
-import { readBuildRecord, writeBuildRecord, type BuildRecord } from "./publish/incremental.js";
+import { readIncrementalRecord, writeIncrementalRecord, type IncrementalRecord } from "./publish/incremental.js";
 import { discardOutput, listPublishedFiles, publishOutput } from "./publish/publish.js";
 import { createSiteOutput } from "./publish/site-output.js";
 import { chooseTarget, guardOutput, readOutputState } from "./publish/versions.js";
@@ -207,7 +207,7 @@ async function buildHoldingLock(config: BuildConfig, deps: BuildDeps): Promise<B
   const recordFile = join(config.workDir, "last-build.json");
   const state = readOutputState(config.outDir);
   // A record of another version than the published one describes files that are not there.
-  const lastRead = readBuildRecord(recordFile).then((record) => (record && record.published === state.currentId ? record : null));
+  const lastRead = readIncrementalRecord(recordFile).then((record) => (record && record.published === state.currentId ? record : null));
   // No record of this output folder: every page will be rendered.
   const fullRender = lastRead.then((record) => record?.outDir !== config.outDir);
   const warmedEarly = warmWorkersEarly(config, fullRender, deps);
@@ -258,7 +258,7 @@ async function buildHoldingLock(config: BuildConfig, deps: BuildDeps): Promise<B
   }
   // Pages whose recorded dependencies did not change keep their published HTML without rendering.
   const sameGlobals = incremental && last.globalKey === globalKey;
-  const changed = sameGlobals ? changedDependencies({ documents: last.documents, types: last.types, lists: last.lists ?? {} }, contentState) : null;
+  const changed = sameGlobals ? changedDependencies({ documents: last.documents, types: last.types, lists: last.lists }, contentState) : null;
   const toRender = changed ? pages.filter((p) => !last!.pages[p.file] || isAffected(last!.pages[p.file]!.deps, changed)) : pages;
   if (cacheDebug) {
     const rendered = toRender.map((p) => ({ file: p.file, lastDeps: last?.pages[p.file]?.deps }));
@@ -309,7 +309,7 @@ async function buildHoldingLock(config: BuildConfig, deps: BuildDeps): Promise<B
       for (const file of preview?.files ?? []) await output.adopt(file.path, file.from, { hashedName: samePreview || `/${file.path}` !== PREVIEW_URL });
       for (const image of images.files) await output.adopt(image.to, image.from, { hashedName: true });
       // Pages kept from the live site bring their facts from the record; rendered pages from this render.
-      const kept = incremental ? Object.entries(last!.pages).flatMap(([file, record]) => (record.facts ? [[file, record.facts] as const] : [])) : [];
+      const kept = incremental ? Object.entries(last!.pages).map(([file, record]) => [file, record.facts] as const) : [];
       const pageFacts = Object.fromEntries([...kept, ...rendered.map((r) => [r.page.file, r.facts] as const)]);
       await writeSiteFiles({ output, pages, config, content: plan.site, assets, publicConfig, pageFacts });
     });
@@ -323,14 +323,14 @@ async function buildHoldingLock(config: BuildConfig, deps: BuildDeps): Promise<B
   // Only bodies of a published build are kept: one that failed (a secret found, say) leaves none to reuse.
   for (const r of rendered) bodies.set(r.page, r.body);
   const fresh = new Map(rendered.map((r) => [r.page.file, r]));
-  const pageRecords: BuildRecord["pages"] = {};
+  const pageRecords: IncrementalRecord["pages"] = {};
   for (const page of pages) {
     const render = fresh.get(page.file);
     const kept = last?.pages[page.file];
     if (render) pageRecords[page.file] = { deps: render.deps, hash: render.hash, facts: render.facts };
     else if (kept) pageRecords[page.file] = kept;
   }
-  await writeBuildRecord(recordFile, { version: 2, globalKey, key, outDir: config.outDir, ...contentState, pages: pageRecords, files: output.files(), preview: (await previewBuild)?.hash ?? null, published: output.target.id });
+  await writeIncrementalRecord(recordFile, { version: 2, globalKey, key, outDir: config.outDir, ...contentState, pages: pageRecords, files: output.files(), preview: (await previewBuild)?.hash ?? null, published: output.target.id });
   const pagesRebuilt = rendered.filter((r) => r.written).length;
 
   const ms = performance.now() - started;
