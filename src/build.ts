@@ -121,7 +121,7 @@ type CachedContent = Awaited<ReturnType<typeof cachedContentFile>> & { identity:
 /**
  * Starts the render workers before this thread reads the snapshot, when a full render of many pages
  * is coming: no record of this output folder (so every page renders) and a large snapshot. The
- * workers then read the snapshot and load React at once, instead of 0.3-0.4 s into a new process,
+ * workers then read the snapshot and load React at once, instead of after this thread has,
  * and in a one-shot build one of them plans it (plannedByWorker). Returns the snapshot file it warmed them with.
  */
 async function warmWorkersEarly(config: BuildConfig, fullRender: Promise<boolean>, deps: BuildDeps): Promise<CachedContent | null> {

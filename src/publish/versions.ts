@@ -170,7 +170,7 @@ export interface Target {
 }
 
 /**
- * Where the new version is made. Creating 2,000 folders costs from 0.3 to 3 s on a slow disk, so the
+ * Where the new version is made. Creating thousands of folders is slow on a slow disk, so the
  * tree two versions back is reused when its manifests show how it differs from the published one:
  * it differs only where the two publishes since changed or removed files. Otherwise (the first
  * publishes, after a killed or failed build) a new tree is made.

@@ -90,7 +90,7 @@ export async function warmRenderWorkers(options: { root: string; workDir: string
     const warm = (file: string, templateFile: string | null) => {
       for (const worker of workersFor(file, renderWorkerCount())) worker.postMessage({ type: "warm", snapshot: options.snapshot, templateFile } satisfies ToWorker);
     };
-    // The worker the last build compiled starts now: checking its sources takes this thread 100-200 ms
+    // The worker the last build compiled starts now: checking its sources takes this thread a while
     // beside the other bundles' checks. If they changed, workersFor replaces it with the new one.
     // With none compiled yet, the threads boot now and load the worker once it is compiled.
     const last = lastCompiledModule(workerDir(options.workDir));
@@ -141,8 +141,8 @@ export async function planInWorker(options: { root: string; workDir: string; sna
 
 /**
  * The order batches are handed out in: pages of rare templates first (home, listings, programs:
- * one page each, many of them listing dozens of documents, 10-60 ms apiece), then the many pages of
- * the article and case templates (about a millisecond each). Handed out last, the heavy pages made
+ * one page each, many of them listing dozens of documents, slow apiece), then the many pages of
+ * the article and case templates (quick each). Handed out last, the heavy pages made
  * one worker finish well after the other. Results are put back in plan order by the caller.
  */
 function heavyFirst(pages: PageEntry[]): PageEntry[] {

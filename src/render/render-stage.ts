@@ -59,7 +59,7 @@ export interface RenderStageInput {
 
 const YIELD_EVERY = 8;
 
-/** Below this many pages, starting workers (about 0.2 s each) costs more than it saves. */
+/** Below this many pages, starting workers costs more than it saves (the bench measures both). */
 const POOL_MIN_PAGES = 300;
 
 /** Whether a render of this many pages uses the worker threads (more than one core, enough pages). */

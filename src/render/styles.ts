@@ -4,7 +4,7 @@
  *
  * The minified sheet is kept in the work folder by the hash of its source and esbuild's version: a
  * new process with unchanged styles (most CLI builds) neither loads esbuild nor starts its service,
- * about 100 ms of the build's thread before the render could start. A long-running process also
+ * which held up the build's thread before the render could start. A long-running process also
  * keeps the last sheet in memory.
  *
  * esbuild's CSS parser recovers from syntax errors and says so in warnings: each is printed with
