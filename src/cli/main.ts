@@ -1,6 +1,6 @@
 /**
  * The command line: turns flags into the settings declared in src/core/options.ts, resolves them
- * once (src/core/settings.ts) and runs the command. The only place that exits the process.
+ * once (src/cli/settings.ts) and runs the command. The only place that exits the process.
  */
 import { Command } from "commander";
 import { readFileSync } from "node:fs";
@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { createConsoleLogger } from "../core/logger.js";
 import { formatError } from "../core/errors.js";
-import { resolveSettings } from "../core/settings.js";
+import { resolveSettings } from "./settings.js";
 import type { CommandName } from "../core/options.js";
 import { build } from "../build.js";
 import { addDeclaredOptions, environmentHelp, givenFlags } from "./options.js";

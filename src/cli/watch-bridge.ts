@@ -5,7 +5,7 @@
  */
 import type { BuildConfig } from "../core/config.js";
 import type { Logger } from "../core/logger.js";
-import type { PublicConfig } from "../core/settings.js";
+import type { PublicConfig } from "./settings.js";
 
 export interface RunWatchOptions {
   logger: Logger;
