@@ -4,7 +4,7 @@
  * is kept as published, without a render or a write; the published files the new site lacks are
  * removed (src/publish/publish.ts).
  */
-import type { PageFacts } from "../render/page-facts.js";
+import type { PageFacts } from "../pwa/page-facts.js";
 import { identityOf } from "../core/fs.js";
 import { readJsonEntry, writeJsonEntry } from "../cache/entry.js";
 

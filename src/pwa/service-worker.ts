@@ -29,7 +29,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { NzfError } from "../core/errors.js";
 import { exists, linkOrCopy, writeFileAtomic } from "../core/fs.js";
-import { hashFile } from "../render/bundle-cache.js";
+import { hashFile } from "../cache/file-hash.js";
 import { hashBytes, readJsonEntry, verifyFiles, writeJsonEntry } from "../cache/entry.js";
 
 /** What the worker precaches, relative to the site root: island code, CSS, offline and 404 pages, app icons. */

@@ -12,7 +12,7 @@ import type { ContentGraph } from "../content/graph.js";
 import type { PageEntry } from "./pages.js";
 import type { TemplateModule } from "./template-bundle.js";
 import type { ImageLookup, PageMeta, SiteAssets, SiteSettings } from "./types.js";
-import type { PageFacts } from "./page-facts.js";
+import type { PageFacts } from "../pwa/page-facts.js";
 import type { SiteOutput } from "../publish/site-output.js";
 import { createPageRenderer, htmlOf, renderError, renderFailureOf, type PageRender, type PageRenderer, type RenderedBody, type RenderFailure } from "./render-page.js";
 import type { BodyCache } from "./body-cache.js";

@@ -22,10 +22,10 @@ import { manifestJson, MANIFEST_URL } from "../pwa/manifest.js";
 import { offlinePageFrom, OFFLINE_URL } from "../pwa/offline-page.js";
 import { robotsTxt, sitemapXml } from "../pwa/sitemap.js";
 import { contentSecurityPolicy, sha256Source } from "../pwa/csp.js";
-import { pageFactsOf, type PageFacts } from "./page-facts.js";
+import { pageFactsOf, type PageFacts } from "../pwa/page-facts.js";
 import { cloudFrontPolicy, headerRules, headersFile } from "../pwa/headers.js";
 import { generateServiceWorker } from "../pwa/service-worker.js";
-import { hashFile } from "./bundle-cache.js";
+import { hashFile } from "../cache/file-hash.js";
 import { PREVIEW_DIALOG_CSS } from "../client/preview/dialog-styles.js";
 import type { SiteOutput } from "../publish/site-output.js";
 

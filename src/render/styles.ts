@@ -14,7 +14,7 @@
 import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { hashFile } from "./bundle-cache.js";
+import { hashFile } from "../cache/file-hash.js";
 import { cacheKey, readEntry, writeEntry } from "../cache/entry.js";
 import { NzfError } from "../core/errors.js";
 import type { Logger } from "../core/logger.js";

@@ -7,8 +7,10 @@ import { folderCycles, folderEdges, importsOf } from "./folder-imports.js";
  * folder may import. Cycles still to break are listed here with the reason; the list should shrink.
  */
 const KNOWN_CYCLES: string[][] = [
-  // Being broken up: image types in render/types.ts, page facts, site files, the browser preview.
-  ["client", "images", "publish", "pwa", "render", "templates"],
+  // The browser preview (src/client/preview/) renders templates with the page plan, while templates
+  // import islands from src/client/ and render's types; render's site files hash the preview's dialog
+  // CSS. Breaking it: move the preview app out of src/client/ (issue 26, "one preview folder per side").
+  ["client", "render", "templates"],
 ];
 
 describe("folder imports", () => {
