@@ -26,7 +26,7 @@ import { pageFactsOf, type PageFacts } from "../pwa/page-facts.js";
 import { cloudFrontPolicy, headerRules, headersFile } from "../pwa/headers.js";
 import { generateServiceWorker } from "../pwa/service-worker.js";
 import { hashFile } from "../cache/file-hash.js";
-import { PREVIEW_DIALOG_CSS } from "../client/preview/dialog-styles.js";
+import { PREVIEW_DIALOG_CSS } from "../preview/dialog-styles.js";
 import type { SiteOutput } from "../publish/site-output.js";
 
 export interface SiteFilesInput {

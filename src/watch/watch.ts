@@ -35,7 +35,7 @@ export interface WatchSession {
 }
 
 /** What is watched, relative to the project root. */
-export const WATCHED = ["templates", "src/client", "src/render", "src/content/routes.ts", "src/zakat", "src/payments", "src/preview"];
+export const WATCHED = ["templates", "src/client", "src/render", "src/content/routes.ts", "src/zakat", "src/payments", "src/preview", "src/preview-app"];
 
 export async function startWatch(config: BuildConfig, options: WatchOptions): Promise<WatchSession> {
   const { logger } = options;
