@@ -34,9 +34,12 @@ import { stat } from "node:fs/promises";
 import { cacheDebug } from "./cache/debug.js";
 import { explainRebuild } from "./cache/rebuild-reasons.js";
 import { isCI, reportWarnings } from "./core/warnings.js";
+import { createBuilder, type Builder } from "./builder.js";
 
 export interface BuildDeps {
   logger: Logger;
+  /** What this caller keeps between its builds (src/builder.ts); default: a new one, so nothing is kept. */
+  builder?: Builder;
   fetch?: typeof globalThis.fetch;
   sleep?: (ms: number) => Promise<void>;
   /** Documents a webhook said changed: the fetch downloads only these when it safely can. */
@@ -204,10 +207,11 @@ async function buildHoldingLock(config: BuildConfig, deps: BuildDeps): Promise<B
     return value;
   };
   const { logger } = deps;
+  const builder = deps.builder ?? createBuilder();
   const recordFile = join(config.workDir, "last-build.json");
   const state = readOutputState(config.outDir);
   // A record of another version than the published one describes files that are not there.
-  const lastRead = readIncrementalRecord(recordFile).then((record) => (record && record.published === state.currentId ? record : null));
+  const lastRead = readIncrementalRecord(recordFile, builder.record).then((record) => (record && record.published === state.currentId ? record : null));
   // No record of this output folder: every page will be rendered.
   const fullRender = lastRead.then((record) => record?.outDir !== config.outDir);
   const warmedEarly = warmWorkersEarly(config, fullRender, deps);
@@ -220,7 +224,7 @@ async function buildHoldingLock(config: BuildConfig, deps: BuildDeps): Promise<B
   const bundles = Promise.all([
     stage("islands", () => bundleClient(browser)),
     stage("templates", () => loadTemplates(config.root, config.workDir, deps.bundlers)),
-    stage("styles", () => buildStylesheet(config.root, config.workDir, { logger, strict: deps.strictWarnings ?? isCI() })),
+    stage("styles", () => buildStylesheet(config.root, config.workDir, { logger, strict: deps.strictWarnings ?? isCI(), memory: builder.styles })),
   ]);
   // Awaited below; an error that stops the build earlier (the content's) makes these moot.
   previewBuild.catch(() => undefined);
@@ -272,7 +276,7 @@ async function buildHoldingLock(config: BuildConfig, deps: BuildDeps): Promise<B
   const output = createSiteOutput({ outDir: config.outDir, currentDir: state.trusted ? state.currentDir : null, target: chooseTarget(state), published, inspect: secrets.scanText });
   // Bodies from this process's earlier builds are reused only if made from the same sources and content.
   const site = { siteUrl: config.siteUrl, repository: config.repository, public: publicConfig };
-  const bodies = bodyCacheFor(config.outDir, hashOf([templates.bodyHash, images.files.map((f) => f.to), site]), contentVersions(contentState));
+  const bodies = bodyCacheFor(builder.bodies, config.outDir, hashOf([templates.bodyHash, images.files.map((f) => f.to), site]), contentVersions(contentState));
   bodies.keepOnly(new Set(pages.map((p) => p.file)));
   const renderTimings = { renderMs: 0, inWorkers: 0, bodiesReused: 0 };
   let rendered: RenderedPage[];
@@ -311,7 +315,7 @@ async function buildHoldingLock(config: BuildConfig, deps: BuildDeps): Promise<B
       // Pages kept from the live site bring their facts from the record; rendered pages from this render.
       const kept = incremental ? Object.entries(last!.pages).map(([file, record]) => [file, record.facts] as const) : [];
       const pageFacts = Object.fromEntries([...kept, ...rendered.map((r) => [r.page.file, r.facts] as const)]);
-      await writeSiteFiles({ output, pages, config, content: plan.site, assets, publicConfig, pageFacts });
+      await writeSiteFiles({ output, pages, config, content: plan.site, assets, publicConfig, pageFacts, serviceWorkers: builder.serviceWorkers });
     });
     await stage("secrets", async () => secrets.assertClean());
     stages.renderOnly = renderTimings.renderMs;
@@ -330,7 +334,7 @@ async function buildHoldingLock(config: BuildConfig, deps: BuildDeps): Promise<B
     if (render) pageRecords[page.file] = { deps: render.deps, hash: render.hash, facts: render.facts };
     else if (kept) pageRecords[page.file] = kept;
   }
-  await writeIncrementalRecord(recordFile, { version: 2, globalKey, key, outDir: config.outDir, ...contentState, pages: pageRecords, files: output.files(), preview: (await previewBuild)?.hash ?? null, published: output.target.id });
+  await writeIncrementalRecord(recordFile, { version: 2, globalKey, key, outDir: config.outDir, ...contentState, pages: pageRecords, files: output.files(), preview: (await previewBuild)?.hash ?? null, published: output.target.id }, builder.record);
   const pagesRebuilt = rendered.filter((r) => r.written).length;
 
   const ms = performance.now() - started;

@@ -12,6 +12,7 @@ import { formatError } from "../core/errors.js";
 import { resolveSettings } from "./settings.js";
 import type { CommandName } from "../core/options.js";
 import { build } from "../build.js";
+import { createBuilder } from "../builder.js";
 import { addDeclaredOptions, environmentHelp, givenFlags } from "./options.js";
 
 // The project folder: where bin/ and lib/ live. Templates and src/client are read from here.
@@ -39,13 +40,15 @@ async function run(verb: Verb, program: Command, command: Command): Promise<void
   }
   if (settings.webhook) {
     const { startWebhookService } = await import("../server/webhook-server.js");
+    // Kept for the server's lifetime: each webhook build reuses what the last one made.
+    const builder = createBuilder();
     const service = await startWebhookService(settings.webhook, {
       logger,
       // A throw is recorded by the queue as a failed build; the published site stays as it was.
       runBuild: async (triggers) => {
         // Fetch only the documents the webhooks named, unless some trigger did not say (then everything).
         const ids = triggers.every((t) => t.documentIds?.length) ? triggers.flatMap((t) => t.documentIds!) : undefined;
-        const result = await build(settings.build, { logger, publicConfig, changedDocumentIds: ids });
+        const result = await build(settings.build, { logger, publicConfig, changedDocumentIds: ids, builder });
         return { ok: true, pagesRebuilt: result.pagesRebuilt, pagesTotal: result.pages, durationMs: result.ms };
       },
     });

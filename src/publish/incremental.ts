@@ -40,18 +40,21 @@ export interface IncrementalRecord {
   published: string;
 }
 
-/** The record this process wrote last, with its file's identity: a rebuild need not parse it again. */
-let lastWritten: { file: string; identity: string; record: IncrementalRecord } | null = null;
+/** The record a caller wrote last, with its file's identity (src/builder.ts): a rebuild need not parse it again. */
+export interface RecordMemory {
+  lastWritten: { file: string; identity: string; record: IncrementalRecord } | null;
+}
 
-export async function readIncrementalRecord(file: string): Promise<IncrementalRecord | null> {
+export async function readIncrementalRecord(file: string, memory: RecordMemory = { lastWritten: null }): Promise<IncrementalRecord | null> {
+  const { lastWritten } = memory;
   if (lastWritten?.file === file && lastWritten.identity === (await identityOf(file))) return lastWritten.record;
   // A cache record (src/cache/entry.ts): a damaged one means a full build, never a wrong "unchanged".
   const record = await readJsonEntry<IncrementalRecord>(file, "last build");
   return record?.version === 2 ? record : null;
 }
 
-export async function writeIncrementalRecord(file: string, record: IncrementalRecord): Promise<void> {
+export async function writeIncrementalRecord(file: string, record: IncrementalRecord, memory: RecordMemory = { lastWritten: null }): Promise<void> {
   await writeJsonEntry(file, record);
   const identity = await identityOf(file);
-  lastWritten = identity === null ? null : { file, identity, record };
+  memory.lastWritten = identity === null ? null : { file, identity, record };
 }

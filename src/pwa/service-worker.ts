@@ -136,11 +136,12 @@ async function bundledWorker(root: string, cacheDir: string): Promise<string> {
   }
 }
 
-/** Workers this process made or read, by the kept file's name (the hash of what they were made from). */
-const madeWorkers = new Map<string, ServiceWorkerResult>();
+/** Workers a caller made or read (src/builder.ts), by the kept file's name (the hash of what they were made from). */
+export type ServiceWorkerMemory = Map<string, ServiceWorkerResult>;
 
 /** Builds the worker for a site; the caller writes it to /sw.js. `ignore`: candidates never precached. */
-export async function generateServiceWorker(options: SiteFiles & { root: string; workDir: string; ignore?: string[] }): Promise<ServiceWorkerResult> {
+export async function generateServiceWorker(options: SiteFiles & { root: string; workDir: string; ignore?: string[]; memory?: ServiceWorkerMemory }): Promise<ServiceWorkerResult> {
+  const madeWorkers = options.memory ?? new Map<string, ServiceWorkerResult>();
   const cacheDir = join(options.workDir, "sw");
   await mkdir(cacheDir, { recursive: true });
   const swSrc = await bundledWorker(options.root, cacheDir);

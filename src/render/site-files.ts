@@ -24,7 +24,7 @@ import { robotsTxt, sitemapXml } from "../pwa/sitemap.js";
 import { contentSecurityPolicy, sha256Source } from "../pwa/csp.js";
 import { pageFactsOf, type PageFacts } from "../pwa/page-facts.js";
 import { cloudFrontPolicy, headerRules, headersFile } from "../pwa/headers.js";
-import { generateServiceWorker } from "../pwa/service-worker.js";
+import { generateServiceWorker, type ServiceWorkerMemory } from "../pwa/service-worker.js";
 import { hashFile } from "../cache/file-hash.js";
 import { PREVIEW_DIALOG_CSS } from "../preview/dialog-styles.js";
 import type { SiteOutput } from "../publish/site-output.js";
@@ -41,6 +41,8 @@ export interface SiteFilesInput {
   publicConfig?: Record<string, unknown>;
   /** Facts about each page's HTML by file, when known without reading it back. */
   pageFacts?: Record<string, PageFacts>;
+  /** Service workers made by the caller's earlier builds (src/builder.ts). */
+  serviceWorkers?: ServiceWorkerMemory;
 }
 
 /**
@@ -148,6 +150,6 @@ export async function writeSiteFiles(input: SiteFilesInput): Promise<void> {
     await writeFile(cloudFrontPolicyFile(config, { account }), JSON.stringify(cloudFrontPolicy(csp, { account }), null, 2) + "\n");
   }
 
-  const worker = await generateServiceWorker({ root: config.root, workDir: config.workDir, files: output.files(), pathOf: (file) => output.pathOf(file), ignore: notPrecached(output, input.assets) });
+  const worker = await generateServiceWorker({ root: config.root, workDir: config.workDir, files: output.files(), pathOf: (file) => output.pathOf(file), ignore: notPrecached(output, input.assets), memory: input.serviceWorkers });
   await write("/sw.js", worker.text);
 }

@@ -12,6 +12,7 @@ import type { Logger } from "../core/logger.js";
 import { formatError } from "../core/errors.js";
 import { formatMs } from "../core/logger.js";
 import { build, type BuildDeps, type BuildResult } from "../build.js";
+import { createBuilder } from "../builder.js";
 import { startStaticServer, type StaticServer } from "../server/static-server.js";
 import { createLiveReload } from "./live-reload.js";
 
@@ -42,6 +43,7 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
   const live = createLiveReload();
   // Kept between rebuilds so a template edit recompiles only what changed; disposed by stop().
   const bundlers = new BundlerContexts();
+  const builder = createBuilder();
   // Each waiter gets the first build that starts after it asked (not one already running).
   const waiters: { after: number; resolve: (r: BuildResult | Error) => void }[] = [];
   let buildsStarted = 0;
@@ -57,7 +59,7 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
     const started = performance.now();
     let outcome: BuildResult | Error;
     try {
-      outcome = await build(config, { logger, bundlers, ...options.buildDeps });
+      outcome = await build(config, { logger, bundlers, builder, ...options.buildDeps });
       if (outcome.published) live.send("reload", "");
       live.clearError();
       if (files.length) logger.info("watch", `${files.slice(0, 3).join(", ")}${files.length > 3 ? ` and ${files.length - 3} more` : ""} → rebuilt in ${formatMs(performance.now() - started)}`);
