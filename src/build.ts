@@ -90,13 +90,13 @@ async function loadContent(config: BuildConfig, deps: BuildDeps): Promise<{ snap
     const { fetchContent } = await import("./content/fetch.js");
     const result = await fetchContent(
       { repository: config.repository, endpoint: config.endpoint, accessToken: config.accessToken, cacheDir: config.contentDir, changedIds: deps.changedDocumentIds },
-      { logger: deps.logger, fetch: deps.fetch, sleep: deps.sleep },
+      { logger: deps.logger, fetch: deps.fetch, sleep: deps.sleep, snapshots: deps.builder?.snapshots },
     );
     return { snapshot: result.snapshot, name: config.repository, file: result.file };
   }
   const cached = await cachedContentFile(config);
   if (cached.sample) sayBuildingSample(config, deps);
-  return { snapshot: await loadSnapshot(cached.file), name: cached.name, file: cached.file };
+  return { snapshot: await loadSnapshot(cached.file, deps.builder?.snapshots), name: cached.name, file: cached.file };
 }
 
 function sayBuildingSample(config: BuildConfig, deps: BuildDeps): void {
@@ -176,7 +176,7 @@ async function plannedByWorker(config: BuildConfig, deps: BuildDeps, warmed: Cac
   let graph: Promise<ContentGraph> | undefined;
   // Only pages a worker failed to render are rendered here; they must see the content the plan saw.
   const loadGraph = () =>
-    (graph ??= loadSnapshot(origin.file).then((snapshot) => {
+    (graph ??= loadSnapshot(origin.file, deps.builder?.snapshots).then((snapshot) => {
       if (snapshotOrigin(snapshot)?.identity !== origin.identity) throw new NzfError("SNAPSHOT_CHANGED", `The content snapshot ${origin.file} changed during the build`, { subject: origin.file });
       return createContentGraph(snapshot.documents, snapshot.languages);
     }));
@@ -206,8 +206,9 @@ async function buildHoldingLock(config: BuildConfig, deps: BuildDeps): Promise<B
     stages[name] = performance.now() - t;
     return value;
   };
-  const { logger } = deps;
   const builder = deps.builder ?? createBuilder();
+  deps = { ...deps, builder };
+  const { logger } = deps;
   const recordFile = join(config.workDir, "last-build.json");
   const state = readOutputState(config.outDir);
   // A record of another version than the published one describes files that are not there.

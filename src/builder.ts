@@ -4,12 +4,15 @@
  * (`deps.builder`; without one, a build starts from nothing but the work folder). Nothing here
  * changes a build's output: it only saves work the work folder would otherwise redo.
  */
+import type { SnapshotMemory } from "./content/snapshot.js";
 import type { PageBodies } from "./render/body-cache.js";
 import type { StylesheetMemory } from "./render/styles.js";
 import type { RecordMemory } from "./publish/incremental.js";
 import type { ServiceWorkerMemory } from "./pwa/service-worker.js";
 
 export interface Builder {
+  /** The content snapshots read or fetched, by file, reused while the file is unchanged (src/content/snapshot.ts). */
+  readonly snapshots: SnapshotMemory;
   /** Rendered page bodies by output folder, framed again when their inputs are unchanged (src/render/body-cache.ts). */
   readonly bodies: PageBodies;
   /** The last stylesheet made (src/render/styles.ts). */
@@ -21,5 +24,5 @@ export interface Builder {
 }
 
 export function createBuilder(): Builder {
-  return { bodies: new Map(), styles: { last: null }, record: { lastWritten: null }, serviceWorkers: new Map() };
+  return { snapshots: new Map(), bodies: new Map(), styles: { last: null }, record: { lastWritten: null }, serviceWorkers: new Map() };
 }
