@@ -199,6 +199,7 @@ export async function benchSite(options: SiteBenchOptions): Promise<void> {
     print(`site    peak memory (RSS): ${Math.round(peak / 1024 / 1024)} MB`);
   } finally {
     await bundlers.dispose();
+    await builder.close();
     await stub.stop();
     await rm(root, { recursive: true, force: true });
     await rm(workDir, { recursive: true, force: true });

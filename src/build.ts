@@ -133,7 +133,7 @@ async function warmWorkersEarly(config: BuildConfig, fullRender: Promise<boolean
     const cached = await cachedContentFile(config);
     const [info, identity] = await Promise.all([stat(cached.file), identityOf(cached.file)]);
     if (info.size < (deps.earlyWorkersFromBytes ?? EARLY_WARM_BYTES) || identity === null) return null;
-    void warmRenderWorkers({ root: config.root, workDir: config.workDir, snapshot: { file: cached.file, identity }, oneShot: isOneShot(deps) });
+    void warmRenderWorkers({ root: config.root, workDir: config.workDir, snapshot: { file: cached.file, identity }, oneShot: isOneShot(deps), pool: deps.builder!.workers });
     return { ...cached, identity };
   } catch {
     return null; // loading the content reports what is wrong
@@ -168,7 +168,7 @@ async function plannedByWorker(config: BuildConfig, deps: BuildDeps, warmed: Cac
   const origin = { file: warmed.file, identity: warmed.identity };
   let plan: ContentPlan;
   try {
-    plan = await planInWorker({ root: config.root, workDir: config.workDir, snapshot: origin });
+    plan = await planInWorker({ root: config.root, workDir: config.workDir, snapshot: origin, pool: deps.builder!.workers });
   } catch {
     return null;
   }
@@ -190,10 +190,13 @@ async function plannedByWorker(config: BuildConfig, deps: BuildDeps, warmed: Cac
 export async function build(config: BuildConfig, deps: BuildDeps): Promise<BuildResult> {
   guardOutput(config.outDir);
   const lock = await lockOutput(config.outDir, { logger: deps.logger, waitMs: deps.lockWaitMs });
+  // A caller that keeps no builder gets one for this build alone, whose workers stop with it.
+  const builder = deps.builder ?? createBuilder();
   try {
-    return await buildHoldingLock(config, deps);
+    return await buildHoldingLock(config, { ...deps, builder });
   } finally {
     lock.release();
+    if (!deps.builder) void builder.close();
   }
 }
 
@@ -206,8 +209,7 @@ async function buildHoldingLock(config: BuildConfig, deps: BuildDeps): Promise<B
     stages[name] = performance.now() - t;
     return value;
   };
-  const builder = deps.builder ?? createBuilder();
-  deps = { ...deps, builder };
+  const builder = deps.builder!;
   const { logger } = deps;
   const recordFile = join(config.workDir, "last-build.json");
   const state = readOutputState(config.outDir);
@@ -241,7 +243,7 @@ async function buildHoldingLock(config: BuildConfig, deps: BuildDeps): Promise<B
   // With no record of this folder, every page is rendered: start the render workers now (if not
   // started already), so their start-up (reading the snapshot, loading React) overlaps the stages below.
   if (origin && rendersInWorkers(pages.length, deps.renderPoolMinPages) && !warmed && (await fullRender)) {
-    void warmRenderWorkers({ root: config.root, workDir: config.workDir, snapshot: origin, oneShot: isOneShot(deps) });
+    void warmRenderWorkers({ root: config.root, workDir: config.workDir, snapshot: origin, oneShot: isOneShot(deps), pool: builder.workers });
   }
   const localImages = join(config.contentDir, content.name, "images");
   const images = await stage("images", () => runImageStageFor(plan.images, { localDir: localImages, cacheDir: config.imageCacheDir }, { logger, fetch: deps.fetch }));
@@ -299,7 +301,7 @@ async function buildHoldingLock(config: BuildConfig, deps: BuildDeps): Promise<B
         bodies,
         poolMinPages: deps.renderPoolMinPages,
         memoizeFrames: deps.memoizeFrames,
-        pool: origin ? { root: config.root, workDir: config.workDir, sources: { templateFile: templates.file, snapshot: origin, manifests: images.manifests } } : undefined,
+        pool: origin ? { root: config.root, workDir: config.workDir, sources: { templateFile: templates.file, snapshot: origin, manifests: images.manifests }, workers: builder.workers } : undefined,
         timings: renderTimings,
       }),
     );

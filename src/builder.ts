@@ -9,6 +9,7 @@ import type { PageBodies } from "./render/body-cache.js";
 import type { StylesheetMemory } from "./render/styles.js";
 import type { RecordMemory } from "./publish/incremental.js";
 import type { ServiceWorkerMemory } from "./pwa/service-worker.js";
+import { closeWorkerPool, createWorkerPool, type WorkerPool } from "./render/render-pool.js";
 
 export interface Builder {
   /** The content snapshots read or fetched, by file, reused while the file is unchanged (src/content/snapshot.ts). */
@@ -21,8 +22,13 @@ export interface Builder {
   readonly record: RecordMemory;
   /** Service workers made, by what they were made from (src/pwa/service-worker.ts). */
   readonly serviceWorkers: ServiceWorkerMemory;
+  /** The render worker threads (src/render/render-pool.ts). */
+  readonly workers: WorkerPool;
+  /** Stops the render workers; the caller calls it when it will build no more (the builder stays usable). */
+  close(): Promise<void>;
 }
 
 export function createBuilder(): Builder {
-  return { snapshots: new Map(), bodies: new Map(), styles: { last: null }, record: { lastWritten: null }, serviceWorkers: new Map() };
+  const workers = createWorkerPool();
+  return { snapshots: new Map(), bodies: new Map(), styles: { last: null }, record: { lastWritten: null }, serviceWorkers: new Map(), workers, close: () => closeWorkerPool(workers) };
 }

@@ -56,6 +56,7 @@ async function run(verb: Verb, program: Command, command: Command): Promise<void
       for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => resolve());
     });
     await service.stop();
+    await builder.close();
     return;
   }
   // A one-shot build is over in a second or two, too soon for most of what V8 would optimize to pay

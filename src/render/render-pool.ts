@@ -49,17 +49,34 @@ export interface PoolOptions {
   workDir: string;
   workers: number;
   init: WorkerInit;
+  pool: WorkerPool;
 }
 
-/** The process's workers, by compiled worker file (a changed worker source starts new ones). */
-let pool: { file: string; workers: Worker[] } | null = null;
+/**
+ * A caller's render workers (src/builder.ts), for the compiled worker file they run (a changed
+ * worker source starts new ones). Idle workers are unreferenced: they never keep a process alive.
+ */
+export interface WorkerPool {
+  current: { file: string; workers: Worker[] } | null;
+}
 
-function workersFor(file: string, count: number): Worker[] {
-  if (pool?.file !== file) {
-    for (const worker of pool?.workers ?? []) void worker.terminate();
-    pool = { file, workers: [] };
+export function createWorkerPool(): WorkerPool {
+  return { current: null };
+}
+
+/** Stops the pool's workers; a later build starts new ones. */
+export async function closeWorkerPool(pool: WorkerPool): Promise<void> {
+  const workers = pool.current?.workers ?? [];
+  pool.current = null;
+  await Promise.all(workers.map((worker) => worker.terminate()));
+}
+
+function workersFor(pool: WorkerPool, file: string, count: number): Worker[] {
+  if (pool.current?.file !== file) {
+    for (const worker of pool.current?.workers ?? []) void worker.terminate();
+    pool.current = { file, workers: [] };
   }
-  const { workers } = pool;
+  const { workers } = pool.current;
   while (workers.length < count) {
     const worker = startWorker(file);
     // A worker that dies leaves the pool; the next build starts another.
@@ -85,10 +102,10 @@ function compileWorker(root: string, workDir: string) {
  * start-up is most of a second, which otherwise came before the first page. A failure here is
  * ignored: the render itself prepares the workers again and reports what is wrong.
  */
-export async function warmRenderWorkers(options: { root: string; workDir: string; snapshot: WorkerInit["snapshot"]; oneShot: boolean }): Promise<void> {
+export async function warmRenderWorkers(options: { root: string; workDir: string; snapshot: WorkerInit["snapshot"]; oneShot: boolean; pool: WorkerPool }): Promise<void> {
   try {
     const warm = (file: string, templateFile: string | null) => {
-      for (const worker of workersFor(file, renderWorkerCount())) worker.postMessage({ type: "warm", snapshot: options.snapshot, templateFile } satisfies ToWorker);
+      for (const worker of workersFor(options.pool, file, renderWorkerCount())) worker.postMessage({ type: "warm", snapshot: options.snapshot, templateFile } satisfies ToWorker);
     };
     // The worker the last build compiled starts now: checking its sources takes this thread a while
     // beside the other bundles' checks. If they changed, workersFor replaces it with the new one.
@@ -96,7 +113,7 @@ export async function warmRenderWorkers(options: { root: string; workDir: string
     const last = lastCompiledModule(workerDir(options.workDir));
     const templateFile = options.oneShot ? lastCompiledTemplates(options.workDir) : null;
     if (last) warm(last, templateFile);
-    else bootWorkers(renderWorkerCount() - (pool?.workers.length ?? 0));
+    else bootWorkers(renderWorkerCount() - (options.pool.current?.workers.length ?? 0));
     const { file } = await compileWorker(options.root, options.workDir);
     if (file !== last) warm(file, templateFile);
   } catch {
@@ -110,9 +127,9 @@ export async function warmRenderWorkers(options: { root: string; workDir: string
  * unreadable snapshot, a planning error, a dead worker): the caller then plans in its own thread,
  * which reports what is wrong.
  */
-export async function planInWorker(options: { root: string; workDir: string; snapshot: WorkerInit["snapshot"] }): Promise<ContentPlan> {
+export async function planInWorker(options: { root: string; workDir: string; snapshot: WorkerInit["snapshot"]; pool: WorkerPool }): Promise<ContentPlan> {
   const { file } = await compileWorker(options.root, options.workDir);
-  const worker = workersFor(file, renderWorkerCount())[0]!;
+  const worker = workersFor(options.pool, file, renderWorkerCount())[0]!;
   return new Promise<ContentPlan>((resolve, reject) => {
     const settle = () => {
       worker.off("message", onMessage);
@@ -219,7 +236,7 @@ export async function renderInWorkers(
       worker.postMessage({ type: "prepare", init: options.init } satisfies ToWorker);
     });
 
-  await Promise.all(workersFor(file, Math.min(options.workers, batches.length)).map((worker, slot) => drive(worker, slot)));
+  await Promise.all(workersFor(options.pool, file, Math.min(options.workers, batches.length)).map((worker, slot) => drive(worker, slot)));
   // Batches never handed out (no worker could prepare) are rendered by the caller too.
   for (let i = next; i < batches.length; i++) notRendered.push(...batches[i]!);
   return { notRendered, renderMs: Math.max(0, ...busy) };

@@ -145,6 +145,7 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
       live.close();
       await running;
       await bundlers.dispose();
+      await builder.close();
       await server.stop();
     },
   };

@@ -38,6 +38,7 @@ export async function createFixture(input: ConfigInput = {}, env: NodeJS.Process
     dir,
     run: (deps = {}) => build(config, { logger, builder, ...deps }),
     async cleanup() {
+      await builder.close();
       await rm(dir, { recursive: true, force: true });
       await rm(workDir, { recursive: true, force: true });
     },
