@@ -66,6 +66,12 @@ export const ERROR_CATALOGUE = {
   ISLAND_PROPS_INVALID: { kind: "bug", hint: "Island props must be plain JSON data. This is a bug in the template: report it." },
   // Publish (NZF7xx)
   PUBLISH_FAILED: { kind: "input", hint: "The new site could not be moved into place; the previous site is untouched. Check disk space and permissions." },
+  // Watch mode (NZF8xx)
+  WATCH_PORT_UNAVAILABLE: { kind: "input", hint: "Stop what uses those ports, or choose another port with --port (0 picks any free port)." },
+  CLI_COMPILE_FAILED: {
+    kind: "input",
+    hint: "nzf-build's own code in src/ does not compile. Fix the error shown and save again; watch mode keeps running the previous nzf-build until then.",
+  },
   // Invariants (NZF9xx)
   INTERNAL: { kind: "bug", hint: "This is a bug in nzf-build. Run again with --verbose and report the output." },
 } as const satisfies Record<string, CatalogueEntry>;
