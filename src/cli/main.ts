@@ -24,17 +24,8 @@ async function runBuild(flags: BuildFlags): Promise<void> {
   const logger = createConsoleLogger({ level: flags.verbose ? "debug" : "info" });
   const config = resolveConfig({ ...flags, root: flags.root ?? PROJECT_ROOT });
   if (flags.watch) {
-    const { runWatch } = await import("../watch/watch.js");
-    const publicConfig = resolvePublicConfig();
-    const payments = publicConfig.payments as { apiUrl: string | null } | undefined;
-    if (!payments?.apiUrl) {
-      // Developers get the local implementation of the payments API, so the donation forms work end to end.
-      const { startPaymentsDevServer } = await import("../server/payments-dev-server.js");
-      const dev = await startPaymentsDevServer({ logger });
-      publicConfig.payments = { apiUrl: dev.url, publishableKey: process.env.STRIPE_PUBLISHABLE_KEY || "pk_test_local_development" };
-      logger.info("watch", `payments: local payments API at ${dev.url}${process.env.STRIPE_PUBLISHABLE_KEY ? "" : " (set STRIPE_PUBLISHABLE_KEY to a Stripe test key for the card step)"}`);
-    }
-    await runWatch(config, { logger, port: flags.port ? Number(flags.port) : undefined, buildDeps: { publicConfig } });
+    const { runWatch } = await import("../watch/run-watch.js");
+    await runWatch(config, { logger, port: flags.port ? Number(flags.port) : undefined, publicConfig: resolvePublicConfig() });
     return;
   }
   // A one-shot build is over in a second or two, too soon for most of what V8 would optimize to pay
