@@ -28,6 +28,10 @@ function probe(port: number, host: string): Promise<number | null> {
 
 /** A free port at or after `preferred` on `host` (any free port for 0), logging when it is not `preferred`. */
 export async function findFreePort(preferred: number, host: string, logger: Logger): Promise<number> {
+  // The CLI refuses a bad --port before building; this guards other callers.
+  if (!Number.isInteger(preferred) || preferred < 0 || preferred > 65535) {
+    throw new NzfError("CONFIG_INVALID", `--port must be a whole number from 0 to 65535, got "${preferred}"`, { subject: "--port" });
+  }
   const last = preferred === 0 ? 0 : Math.min(65535, preferred + PORT_TRIES - 1);
   for (let port = preferred; port <= last; port++) {
     let bound: number | null;
