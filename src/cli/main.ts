@@ -27,7 +27,7 @@ async function run(verb: Verb, program: Command, command: Command): Promise<void
   const { publicConfig } = settings;
 
   if (settings.watch && publicConfig) {
-    const { runWatch } = await import("./watch-bridge.js");
+    const { runWatch } = await import("../watch/run-watch.js");
     await runWatch(settings.build, { logger, port: settings.watch.port, host: settings.watch.host, publicConfig });
     return;
   }

@@ -102,6 +102,12 @@ export const ERROR_CATALOGUE = {
     kind: "input",
     hint: "The build cache (.nzf-cache/ in the project) could not be used. It holds nothing that cannot be made again: delete it (rm -rf .nzf-cache) and check the disk has space and the folder is writable. The content and the last good site are not affected.",
   },
+  // Watch mode (NZF8xx)
+  WATCH_PORT_UNAVAILABLE: { kind: "input", hint: "Stop what uses those ports, or choose another port with --port (0 picks any free port)." },
+  CLI_COMPILE_FAILED: {
+    kind: "input",
+    hint: "nzf-build's own code in src/ does not compile. Fix the error shown and save again; watch mode keeps running the previous nzf-build until then.",
+  },
   // Invariants (NZF9xx)
   INTERNAL: { kind: "bug", hint: "This is a bug in nzf-build. Run again with --verbose and report the output." },
 } as const satisfies Record<string, CatalogueEntry>;

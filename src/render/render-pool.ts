@@ -72,6 +72,13 @@ function workersFor(file: string, count: number): Worker[] {
   return workers.slice(0, count);
 }
 
+/** Ends the process's render workers (watch mode's stop); the next build starts new ones. */
+export async function stopRenderWorkers(): Promise<void> {
+  const workers = pool?.workers ?? [];
+  pool = null;
+  await Promise.all(workers.map((worker) => worker.terminate()));
+}
+
 const workerDir = (workDir: string) => join(workDir, "render-worker");
 
 function compileWorker(root: string, workDir: string) {
