@@ -282,6 +282,19 @@ for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 
       else expect(await page.locator(".calc-result .calc-due strong").evaluate((el) => [el.textContent, el.getBoundingClientRect().bottom < innerHeight])).toEqual(["$300.00", true]);
       await shot("cash-entered");
 
+      // A mistake: the section's heading stops showing its old total, and so does the running total.
+      await page.keyboard.type("x");
+      await page.keyboard.press("Tab");
+      const cashTotal = page.locator("details.calc-group").first().locator(".calc-group-total");
+      await expect.poll(() => cashTotal.textContent()).toBe("Check this section");
+      if (phone) expect((await view(page)).barText).toBe("Zakat due: check the marked fields");
+      expect((await view(page)).clear).toBe(true);
+      await shot("field-in-error");
+      await page.keyboard.press("Shift+Tab");
+      await page.keyboard.press("End");
+      await page.keyboard.press("Backspace");
+      await expect.poll(() => cashTotal.textContent()).toBe("$12,000.00");
+
       // The gold nisab: 12,000 is below 85 g × $165 = $14,025.00, so nothing is due; then back to silver.
       await page.getByLabel("Gold: 85 g, $14,025.00").check();
       await expect.poll(() => summary(page)).toBe("Assets $12,000.00 less liabilities $0.00 leaves $12,000.00, below the nisab of $14,025.00: no zakat is due.");
