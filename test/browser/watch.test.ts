@@ -113,7 +113,7 @@ describe("nzf-build --watch", { timeout: 90_000 }, () => {
     session = await startWatch(config, { logger, port, debounceMs: 30 });
     expect(session.port).toBe(port);
     // A reload gives a new window without the mark.
-    await page.waitForFunction(() => !(window as unknown as { beforeRestart?: boolean }).beforeRestart, undefined, { timeout: 10_000 });
+    await page.waitForFunction(() => !(window as unknown as { beforeRestart?: boolean }).beforeRestart, undefined, { timeout: 30_000 });
     expect(await page.locator("h1").textContent()).toBe("Ramadan calendars 1449");
   });
 });
