@@ -140,3 +140,22 @@ function describeFailure(
   if (signal) return `the deploy command was killed by ${signal}${said}`;
   return `the deploy command exited with code ${exitCode}${said}`;
 }
+
+/**
+ * The in-process deploy (`nzf-build deploy` to the configured bucket, src/deploy/) as the queue's
+ * deploy step: its summary becomes the output shown by /status, its error the failure.
+ */
+export function createInProcessDeployer(label: string, run: () => Promise<string>): () => Promise<DeployResult> {
+  return async () => {
+    const started = performance.now();
+    try {
+      const said = await run();
+      return { ok: true, command: label, durationMs: performance.now() - started, exitCode: 0, signal: null, timedOut: false, outputTail: said };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const code = (error as { code?: unknown }).code;
+      const text = typeof code === "string" ? `[${code}] ${message}` : message;
+      return { ok: false, command: label, durationMs: performance.now() - started, exitCode: null, signal: null, timedOut: false, outputTail: text, error: text };
+    }
+  };
+}
