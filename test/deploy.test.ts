@@ -17,6 +17,9 @@ import { NzfError } from "../src/core/errors.js";
 import { deploySite } from "../src/deploy/deploy.js";
 import { objectHash, pathsOf } from "../src/deploy/plan.js";
 import type { DeploySettings } from "../src/deploy/settings.js";
+import { EDGE_FILES } from "../src/deploy/edge-files.js";
+import { edgeFunctionCode } from "../src/deploy/edge-function.js";
+import { parseHeadersFile } from "../src/pwa/headers.js";
 
 const BUCKET = "nzf-deploy-test";
 const DISTRIBUTION = "E2TESTDISTRIB1";
@@ -70,6 +73,21 @@ afterAll(async () => {
 
 const cliArgs = () => ["deploy", "--out", fixture.config.outDir, "--bucket", BUCKET, "--distribution", DISTRIBUTION, "--s3-endpoint", s3.endpoint];
 const cliEnv = () => ({ ...LOCAL_AWS_ENV, NZF_CLOUDFRONT_ENDPOINT: cloudFront.endpoint });
+
+describe("the edge pieces the build writes", () => {
+  it("are in the work folder's deploy/, outside the site: the function, the IAM policy, the template with the site's CSP", async () => {
+    const dir = join(fixture.config.workDir, "deploy");
+    expect(dir.startsWith(fixture.config.outDir)).toBe(false);
+    expect(await readFile(join(dir, EDGE_FILES.function), "utf8")).toBe(edgeFunctionCode());
+    const iam = JSON.parse(await readFile(join(dir, EDGE_FILES.iamPolicy), "utf8"));
+    expect(JSON.stringify(iam)).toContain("arn:aws:s3:::BUCKET/*");
+    const template = JSON.parse(await readFile(join(dir, EDGE_FILES.cloudFormation), "utf8"));
+    const csp = parseHeadersFile(await readFile(join(fixture.config.outDir, "_headers"), "utf8"))[0]!.headers["Content-Security-Policy"];
+    expect(template.Resources.SiteHeaders.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig.ContentSecurityPolicy.ContentSecurityPolicy).toBe(csp);
+    const site = Object.keys(await siteFileHashes(fixture.config.outDir));
+    expect(site.filter((f) => Object.values(EDGE_FILES).some((name) => f.endsWith(name)))).toEqual([]);
+  });
+});
 
 describe.sequential("nzf-build deploy", () => {
   it("first deploy (the CLI): uploads every file with its type, cache headers and hash; bundles before pages before the worker", async () => {
