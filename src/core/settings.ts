@@ -72,7 +72,10 @@ function deployFrom(command: CommandName, values: OptionValues): DeploySettings 
       hint: "Add --deploy (nzf-build --deploy --dry-run), or run nzf-build deploy --dry-run to see what the published site would upload.",
     });
   }
-  return deploySettingsFrom(values, { required: asked, dryRun });
+  const settings = deploySettingsFrom(values, { required: asked, dryRun });
+  // A plain build never deploys, even with NZF_S3_BUCKET set (CI may set it for a later step);
+  // the webhook server deploys whenever it has a bucket.
+  return command === "build" && !asked ? undefined : settings;
 }
 
 /**

@@ -178,6 +178,6 @@ function printPlan(logger: Logger, settings: DeploySettings, plan: DeployPlan): 
   for (const key of plan.retire) logger.info("deploy", `mark   unused ${key}  (deleted by a deploy 48 h from now)`);
   for (const key of plan.deletions) logger.info("deploy", `delete        ${key}`);
   const paths = plan.invalidations.join(" ");
-  logger.info("deploy", settings.distribution ? (paths ? `invalidate ${settings.distribution}: ${paths}` : "invalidate nothing") : "no distribution: nothing to invalidate");
+  logger.info("deploy", settings.distribution ? `invalidate ${settings.distribution}: ${paths || "nothing"}` : "no distribution: nothing to invalidate");
   logger.info("deploy", `would upload ${plan.uploads.length} files, keep ${plan.kept}, delete ${plan.deletions.length}`);
 }
