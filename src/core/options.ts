@@ -96,7 +96,7 @@ export const OPTIONS = [
   { key: "webhookSecret", flag: "--secret <secret>", env: ["NZF_WEBHOOK_SECRET"], defaultText: "required; the server will not start without it", commands: ["webhook"], group: "webhook",
     help: "the webhook secret set in Prismic" },
   { key: "deployCommand", flag: "--deploy-command <command>", env: ["NZF_DEPLOY_COMMAND"], defaultText: "none", commands: ["webhook"], group: "webhook",
-    help: "shell command run after each published build, e.g. aws s3 sync dist s3://bucket --delete" },
+    help: "shell command run after each published build, for a host other than S3 (with a bucket, NZF_S3_BUCKET deploys in-process instead)" },
   { key: "deployTimeout", flag: "--deploy-timeout <seconds>", env: ["NZF_DEPLOY_TIMEOUT"], default: "600", commands: ["webhook"], group: "webhook",
     help: "how long the deploy command may run, in seconds" },
   { key: "deployEnv", flag: "--deploy-env <names>", env: ["NZF_DEPLOY_ENV"], defaultText: "none", commands: ["webhook"], group: "webhook",

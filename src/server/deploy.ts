@@ -1,5 +1,6 @@
 /**
- * The optional deploy step after a successful build: one shell command (for example
+ * The deploy step after a successful build: the in-process `nzf-build deploy` (createInProcessDeployer,
+ * when a bucket is set), or one shell command (for example
  * `aws s3 sync dist s3://bucket --delete`), run with a timeout, keeping only the tail of its output
  * for the status page and the logs. A failed deploy does not touch dist/; the build queue marks the
  * deploy pending and runs it again after the next successful build.
