@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cp, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
+import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import type { PrismicDocument } from "@prismicio/client";
 import { createFixture, PROJECT_ROOT, siteFileHashes, type Fixture } from "./support/build-fixture.js";
 import { LOCAL_AWS_ENV, startLocalCloudFront, startLocalS3, type LocalCloudFront, type LocalS3 } from "./support/aws-local.js";
@@ -211,6 +211,39 @@ describe.sequential("nzf-build deploy", () => {
     expect(report.uploaded).toBeGreaterThan(0);
     expect(await objectText(page)).toContain("An excerpt the failed deploy must not publish.");
   }, 120_000);
+
+  it("keeps a hashed file the site no longer uses for 48 hours (marked), then deletes it", async () => {
+    const key = "_islands/retired-0ld.js";
+    await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: "old()", ContentType: "text/javascript; charset=utf-8", CacheControl: "public, max-age=31536000, immutable", Metadata: { "nzf-sha256": "0ld" } }));
+    const marked = await deploySite(fixture.config.outDir, settings, { logger: createMemoryLogger() });
+    expect(marked.plan.retire).toEqual([key]);
+    const head = await client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key }));
+    expect(Date.parse(head.Metadata!["nzf-retired"]!)).toBeGreaterThan(Date.now() - 60_000);
+    // Still served as it was: same bytes, same headers.
+    expect([await objectText(key), head.ContentType, head.CacheControl]).toEqual(["old()", "text/javascript; charset=utf-8", "public, max-age=31536000, immutable"]);
+    expect((await deploySite(fixture.config.outDir, settings, { logger: createMemoryLogger() })).plan.deletions).toEqual([]);
+
+    // Three days later (the mark rewritten as three days old), the next deploy deletes it.
+    const old = new Date(Date.now() - 3 * 24 * 3600_000).toISOString();
+    await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: "old()", Metadata: { "nzf-sha256": "0ld", "nzf-retired": old } }));
+    const invalidations = cloudFront.invalidations.length;
+    const report = await deploySite(fixture.config.outDir, settings, { logger: createMemoryLogger() });
+    expect(report.plan.deletions).toEqual([key]);
+    expect(await bucketKeys()).not.toContain(key);
+    // A hashed name is never invalidated: nothing else changed, so no invalidation at all.
+    expect(cloudFront.invalidations.length).toBe(invalidations);
+  }, 60_000);
+
+  it("an invalidation that fails says the bucket has the new site and which paths to invalidate", async () => {
+    await edit((docs) => {
+      (docs.find((d) => d.type === "blog_article")!.data as { excerpt: string }).excerpt = "An excerpt whose invalidation fails.";
+      return docs;
+    });
+    await fixture.run();
+    const failure = await deploySite(fixture.config.outDir, { ...settings, cloudfrontEndpoint: `${cloudFront.endpoint}/nowhere` }, { logger: createMemoryLogger() }).catch((e: unknown) => e);
+    expect((failure as NzfError).code).toBe("DEPLOY_INVALIDATION_FAILED");
+    expect((failure as NzfError).message).toMatch(/^The new site is in s3:\/\/nzf-deploy-test, but invalidating \d+ paths of CloudFront distribution E2TESTDISTRIB1 failed .*\/learn\//);
+  }, 60_000);
 
   it("--dry-run prints the plan and changes nothing", async () => {
     await edit((docs) => {

@@ -142,7 +142,8 @@ export async function deploySite(outDir: string, settings: DeploySettings, deps:
         const id = await invalidate({ ...settings, distribution: settings.distribution }, plan.invalidations, reference);
         if (id) report.invalidationId = id;
       } catch (error) {
-        const shown = plan.invalidations.slice(0, 10).join(" ") + (plan.invalidations.length > 10 ? " …" : "");
+        // All of them (at most MAX_INVALIDATION_PATHS): the hint says to invalidate them by hand.
+        const shown = plan.invalidations.join(" ");
         throw new NzfError("DEPLOY_INVALIDATION_FAILED", `The new site is in s3://${settings.bucket}, but invalidating ${plan.invalidations.length} paths of CloudFront distribution ${settings.distribution} failed (${error instanceof Error ? error.message : String(error)}): ${shown}`, {
           subject: settings.distribution,
           cause: error,
