@@ -241,6 +241,17 @@ describe("the focus ring", () => {
   });
 });
 
+describe("the preview page opened directly", () => {
+  it("says only that there is no preview to show", async () => {
+    const page = await open(phone, "/preview/");
+    await page.getByText("There is no preview to show").waitFor({ timeout: 15_000 });
+    expect(await page.locator("main h1").textContent()).toBe("Preview");
+    expect(await page.locator("main").textContent()).not.toMatch(/Loading your preview/);
+    await shot(page, "preview-390-ltr");
+    await page.close();
+  });
+});
+
 describe("the Arabic chrome", () => {
   it("has its skip link, menu and footer in Arabic", async () => {
     const page = await open(phone, "/ar-ae/");
