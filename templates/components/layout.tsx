@@ -34,6 +34,8 @@ function NavLink({ href, label, current }: { href: string | null; label: string;
 export interface LanguageLink {
   lang: string;
   href: string;
+  /** Whether `href` is this page in that language (else that language's home page). */
+  samePage: boolean;
 }
 
 /**
@@ -48,7 +50,7 @@ export function languageLinks(ctx: TemplateContext): LanguageLink[] {
     const home = ctx.graph.single("home_page", lang);
     const homePath = home && home.lang === lang ? pathForDocument(home) : lang === MASTER_LANG ? "/" : null;
     const href = alternate?.path ?? homePath;
-    if (href) links.push({ lang, href });
+    if (href) links.push({ lang, href, samePage: Boolean(alternate) });
   }
   return links;
 }
@@ -58,13 +60,13 @@ function LanguageSwitcher({ ctx, t, className }: { ctx: TemplateContext; t: Chro
   if (!links.length) return null;
   return (
     <ul className={`lang-list ${className}`} aria-label={t.languages}>
-      {links.map(({ lang, href }) => {
+      {links.map(({ lang, href, samePage }) => {
         const name = chromeStrings(lang).languageName;
         return (
           <li key={lang}>
             <a href={href} hrefLang={htmlLang(lang)} lang={htmlLang(lang)}>
               <span className="visually-hidden" lang={htmlLang(ctx.page.lang)}>
-                {t.readIn}{" "}
+                {samePage ? t.readIn : t.homeIn}{" "}
               </span>
               {name}
             </a>

@@ -11,6 +11,7 @@ export const ar: ChromeStrings = {
   mainNavigation: "التنقل الرئيسي",
   languages: "اللغات",
   readIn: "اقرأ هذه الصفحة باللغة",
+  homeIn: "الصفحة الرئيسية باللغة",
   donate: "تبرّع",
   siteName: "المؤسسة الوطنية للزكاة",
   contactUs: "اتصل بنا",

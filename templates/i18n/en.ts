@@ -8,6 +8,8 @@ export const en = {
   languages: "Languages",
   /** Said before the link to the same page in another language, for screen readers. */
   readIn: "Read this page in",
+  /** Said before the link to another language's home page, when this page has no version in it. */
+  homeIn: "Home page in",
   donate: "Donate",
   siteName: "National Zakat Foundation",
   contactUs: "Contact us",

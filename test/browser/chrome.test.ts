@@ -139,11 +139,12 @@ describe("the header on a 390×844 phone", () => {
 });
 
 describe("the header on a 1280×800 desktop", () => {
-  for (const { path, dir, switchTo } of [
-    { path: "/", dir: "ltr", switchTo: "/ar-ae/" },
-    { path: "/pay/zakat/", dir: "ltr", switchTo: "/ar-ae/pay/zakat/" },
-    { path: "/about/", dir: "ltr", switchTo: "/ar-ae/" },
-    { path: "/ar-ae/pay/zakat/", dir: "rtl", switchTo: "/pay/zakat/" },
+  for (const { path, dir, switchTo, name } of [
+    { path: "/", dir: "ltr", switchTo: "/ar-ae/", name: "Read this page in العربية" },
+    { path: "/pay/zakat/", dir: "ltr", switchTo: "/ar-ae/pay/zakat/", name: "Read this page in العربية" },
+    // No Arabic version of /about/: the switcher says it leads to the Arabic home page.
+    { path: "/about/", dir: "ltr", switchTo: "/ar-ae/", name: "Home page in العربية" },
+    { path: "/ar-ae/pay/zakat/", dir: "rtl", switchTo: "/pay/zakat/", name: "اقرأ هذه الصفحة باللغة English" },
   ]) {
     it(`${path}: navigation, language switcher and donate button on one row; the switcher leads to ${switchTo}`, async () => {
       const page = await open(desktop, path);
@@ -155,6 +156,7 @@ describe("the header on a 1280×800 desktop", () => {
       const switcher = page.locator(".lang-desktop a");
       expect(await switcher.isVisible()).toBe(true);
       expect(await switcher.getAttribute("href")).toBe(switchTo);
+      expect((await switcher.textContent())!.replace(/\s+/g, " ").trim()).toBe(name);
       await shot(page, `header-1280-${path.replace(/\W+/g, "-")}${dir}`);
       expect(formatViolations(path, await axeViolations(page))).toBe("");
       await page.close();
