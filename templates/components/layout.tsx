@@ -199,7 +199,7 @@ export function layoutVariant(ctx: TemplateContext, memo: Memo = (_key, compute)
     return new Set([...group(g, "navigation"), ...group(g, "footer_links")].map((item) => ctx.link(item.link as never)));
   });
   // The language switcher links to this page's alternates, so pages that have some get their own.
-  const switcher = languageLinks(ctx).map((link) => `${link.lang}=${link.href}`).join(",");
+  const switcher = languageLinks(ctx).map((link) => `${link.lang}=${link.href}${link.samePage ? "" : " (home)"}`).join(",");
   return `${ctx.page.lang}|${linked.has(ctx.page.path) ? ctx.page.path : ""}|${switcher}`;
 }
 
