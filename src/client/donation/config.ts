@@ -62,6 +62,8 @@ export interface DonationIslandProps {
   thankYouPath: string;
   /** Null when the build has no payments configuration (the sample site). */
   payments: PaymentsConfig | null;
+  /** The contact page: the way to give when card payments are not configured. */
+  contactPath?: string;
 }
 
 /** The rules validateDonation checks, with the page's options (qurban) priced as the page shows them. */
@@ -83,7 +85,8 @@ export function chosenOption(config: FundConfig, optionIndex: string): QuantityO
 
 export const FREQUENCY_LABELS: Record<Frequency, string> = {
   once: "One-off",
-  monthly: "Monthly",
+  monthly: "Monthly, until you cancel",
+  "monthly-instalments": "In monthly instalments",
   "weekly-friday": "Every Friday",
   "ramadan-nightly": "Every night of Ramadan",
   "ramadan-last-ten": "The last ten nights of Ramadan",
