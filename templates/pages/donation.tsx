@@ -10,7 +10,7 @@ import { Hero, metaFromSeo } from "../components/blocks.js";
 import { dataOf, docTitle, group, image, num, pageTitle, plain, rich, str } from "../components/fields.js";
 import { RichText } from "../components/rich-text.js";
 import { Island } from "../../src/render/islands.js";
-import { pathForDocument, STATIC_PAGES } from "../../src/content/routes.js";
+import { normalizePath, pathForDocument, SINGLE_TYPE_ROUTES, STATIC_PAGES } from "../../src/content/routes.js";
 import { DEFAULT_FUND_RULES, withContentLimits } from "../../src/payments/fund-rules.js";
 import { FUNDS, SEASONAL_FREQUENCIES, type Frequency, type Fund } from "../../src/payments/types.js";
 import type { FundConfig, PaymentsConfig } from "../../src/client/donation/config.js";
@@ -73,6 +73,62 @@ export function paymentsConfigOf(ctx: TemplateContext): PaymentsConfig | null {
 }
 
 export const THANK_YOU_PATH = `${STATIC_PAGES["thank-you"].path}/`;
+export const CONTACT_PATH = `${normalizePath(SINGLE_TYPE_ROUTES.contact_page)}`;
+/** The form's section: the calculator links to `/pay/zakat/?amount=…#give`. */
+export const GIVE_ID = "give";
+
+/** At the top of a pay page: straight to the form, which on a phone is below the fund's text. */
+export function GiveNowLink() {
+  return (
+    <p className="don-jump">
+      <a className="button button-primary" href={`#${GIVE_ID}`}>
+        Give now
+      </a>
+    </p>
+  );
+}
+
+/** On a phone, the same link kept at the bottom of the screen; the island hides it while the form is in view. */
+export function StickyGiveNow() {
+  return (
+    <a className="don-sticky button button-primary" href={`#${GIVE_ID}`}>
+      Give now
+    </a>
+  );
+}
+
+/**
+ * The build has no payments configuration: said before the donor fills anything in (no form, no
+ * island), with the way to give that exists. The contact page has the donor care team's phone and
+ * e-mail; they take a gift by phone or send the bank details with a reference, so no account
+ * number is published here (docs/payments-api.md, "Base URL and build configuration").
+ */
+export function PaymentsUnavailable() {
+  return (
+    <div className="donation-form">
+      <h2>Give now</h2>
+      <div className="don-alert don-unavailable">
+        <p>
+          <strong>Online card payments are not available on this copy of the site.</strong>
+        </p>
+        <p>
+          To give today, <a href={CONTACT_PATH}>contact our donor care team</a> by phone or e-mail: they can take your gift over the phone or send you our bank details with a
+          reference for your receipt.
+        </p>
+      </div>
+    </div>
+  );
+}
+
+export function NoScriptNote() {
+  return (
+    <noscript>
+      <p>
+        Our secure card form needs JavaScript. To give another way, <a href={CONTACT_PATH}>contact our donor care team</a> by phone or e-mail.
+      </p>
+    </noscript>
+  );
+}
 
 export const donation: Template = {
   meta: (ctx) => ({
@@ -82,22 +138,28 @@ export const donation: Template = {
   Body({ ctx }) {
     const d = dataOf(ctx.doc);
     const config = ctx.doc ? fundConfigOf(ctx.doc) : undefined;
+    const payments = paymentsConfigOf(ctx);
     return (
       <>
-        <Hero ctx={ctx} title={pageTitle(ctx)} intro="intro" heroImage={image(d, "hero_image")} />
+        <Hero ctx={ctx} title={pageTitle(ctx)} intro="intro" heroImage={image(d, "hero_image")}>
+          {config ? <GiveNowLink /> : null}
+        </Hero>
         <div className="container section two-columns">
           <div>
             <RichText field={rich(d, "body")} ctx={ctx} />
           </div>
-          <section className="donation-panel" aria-label="Donation form">
-            {config ? (
-              <Island name="donation" component={Donation} props={{ funds: [config], formPath: config.path, thankYouPath: THANK_YOU_PATH, payments: paymentsConfigOf(ctx) }} />
-            ) : null}
-            <noscript>
-              <p>Our secure card form needs JavaScript. To give another way, call us or use the bank details on our contact page.</p>
-            </noscript>
+          <section id={GIVE_ID} className="donation-panel" aria-label="Donation form">
+            {!config ? null : payments ? (
+              <>
+                <Island name="donation" component={Donation} props={{ funds: [config], formPath: config.path, thankYouPath: THANK_YOU_PATH, payments }} />
+                <NoScriptNote />
+              </>
+            ) : (
+              <PaymentsUnavailable />
+            )}
           </section>
         </div>
+        {config ? <StickyGiveNow /> : null}
       </>
     );
   },

@@ -129,7 +129,7 @@ describe("donation island (happy-dom)", () => {
     // The query amount (from the calculator) still wins over the saved amount.
     expect(byLabel("Amount (AUD)").value).toBe("99.50");
     expect(byLabel("First name").value).toBe("Omar");
-    expect(byLabel("Monthly").checked).toBe(true);
+    expect(byLabel("Monthly, until you cancel").checked).toBe(true);
   });
 });
 
