@@ -81,7 +81,12 @@ export function PaymentStep({ idPrefix, stripe, created, returnUrl, beforeConfir
 
   const first = created.schedule[0];
   const today = created.intentType === "payment";
-  const label = today ? `Give ${formatDollarsAndCents(created.totalCents)}` : `Save card for ${formatDollarsAndCents(created.totalCents)} from ${first ? formatDate(first.date) : "the first date"}`;
+  const plan = created.instalments;
+  const label = !today
+    ? `Save card for ${formatDollarsAndCents(created.totalCents)} from ${first ? formatDate(first.date) : "the first date"}`
+    : plan
+      ? `Give ${formatDollarsAndCents(created.totalCents)} now, payment 1 of ${plan.count}`
+      : `Give ${formatDollarsAndCents(created.totalCents)}`;
   return (
     <section className="don-pay" aria-labelledby={`${idPrefix}pay-heading`}>
       <h4 id={`${idPrefix}pay-heading`}>Card details</h4>
