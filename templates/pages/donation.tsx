@@ -97,29 +97,6 @@ export function StickyGiveNow() {
   );
 }
 
-/**
- * The build has no payments configuration: said before the donor fills anything in (no form, no
- * island), with the way to give that exists. The contact page has the donor care team's phone and
- * e-mail; they take a gift by phone or send the bank details with a reference, so no account
- * number is published here (docs/payments-api.md, "Base URL and build configuration").
- */
-export function PaymentsUnavailable() {
-  return (
-    <div className="donation-form">
-      <h2>Give now</h2>
-      <div className="don-alert don-unavailable">
-        <p>
-          <strong>Online card payments are not available on this copy of the site.</strong>
-        </p>
-        <p>
-          To give today, <a href={CONTACT_PATH}>contact our donor care team</a> by phone or e-mail: they can take your gift over the phone or send you our bank details with a
-          reference for your receipt.
-        </p>
-      </div>
-    </div>
-  );
-}
-
 export function NoScriptNote() {
   return (
     <noscript>
@@ -149,14 +126,13 @@ export const donation: Template = {
             <RichText field={rich(d, "body")} ctx={ctx} />
           </div>
           <section id={GIVE_ID} className="donation-panel" aria-label="Donation form">
-            {!config ? null : payments ? (
+            {config ? (
               <>
-                <Island name="donation" component={Donation} props={{ funds: [config], formPath: config.path, thankYouPath: THANK_YOU_PATH, payments }} />
-                <NoScriptNote />
+                {/* Without payments configured the island says so before any form (PaymentsUnavailable). */}
+                <Island name="donation" component={Donation} props={{ funds: [config], formPath: config.path, thankYouPath: THANK_YOU_PATH, payments, contactPath: CONTACT_PATH }} />
+                {payments ? <NoScriptNote /> : null}
               </>
-            ) : (
-              <PaymentsUnavailable />
-            )}
+            ) : null}
           </section>
         </div>
         {config ? <StickyGiveNow /> : null}

@@ -11,7 +11,7 @@ import { dataOf, docTitle, pageTitle, str } from "../components/fields.js";
 import { Island } from "../../src/render/islands.js";
 import Donation from "../../src/client/islands/donation.js";
 import ThankYou from "../../src/client/islands/thank-you.js";
-import { CONTACT_PATH, fundConfigOf, GIVE_ID, GiveNowLink, NoScriptNote, PaymentsUnavailable, paymentsConfigOf, StickyGiveNow, THANK_YOU_PATH } from "./donation.js";
+import { CONTACT_PATH, fundConfigOf, GIVE_ID, GiveNowLink, NoScriptNote, paymentsConfigOf, StickyGiveNow, THANK_YOU_PATH } from "./donation.js";
 
 function fundDocs(ctx: TemplateContext) {
   return DONATION_TYPES.map((type) => ctx.graph.single(type, ctx.page.lang)).filter((doc) => doc !== undefined);
@@ -40,14 +40,8 @@ export const pay: Template = {
           </section>
           {funds.length ? (
             <section id={GIVE_ID} className="donation-panel" aria-label="Donation form">
-              {payments ? (
-                <>
-                  <Island name="donation" component={Donation} props={{ funds, formPath: normalizePath(SINGLE_TYPE_ROUTES.pay_page), thankYouPath: THANK_YOU_PATH, payments }} />
-                  <NoScriptNote />
-                </>
-              ) : (
-                <PaymentsUnavailable />
-              )}
+              <Island name="donation" component={Donation} props={{ funds, formPath: normalizePath(SINGLE_TYPE_ROUTES.pay_page), thankYouPath: THANK_YOU_PATH, payments, contactPath: CONTACT_PATH }} />
+              {payments ? <NoScriptNote /> : null}
             </section>
           ) : null}
         </div>

@@ -103,7 +103,8 @@ function localIsoDate(d: Date): string {
  * whose dates depend on today. Otherwise the island hydrates when the donor first uses the form
  * (src/client/hydrate.ts); the single "charged on" date of a one-off gift appears then.
  */
-export function hydrateNow({ funds, formPath }: DonationIslandProps): boolean {
+export function hydrateNow({ funds, formPath, payments }: DonationIslandProps): boolean {
+  if (!payments) return false; // the notice needs no JavaScript
   if (loadSaved(sessionStore(), formPath, funds) || givenFrom(sessionStore(), formPath)) return true;
   const query = new URLSearchParams(window.location.search);
   if (query.has("amount") || query.has("fund")) return true;
@@ -111,8 +112,34 @@ export function hydrateNow({ funds, formPath }: DonationIslandProps): boolean {
   return figures !== null && (figures.charges.length > 1 || figures.problem !== undefined);
 }
 
-/** The form; without a payments configuration the template shows PaymentsUnavailable instead (no island). */
-export default function DonationForm({ funds, formPath, thankYouPath, payments: paymentsOrNull }: DonationIslandProps) {
+export default function DonationForm(props: DonationIslandProps) {
+  return props.payments ? <CardDonationForm {...props} /> : <PaymentsUnavailable contactPath={props.contactPath} />;
+}
+
+/**
+ * The build has no payments configuration: said before the donor fills anything in (no form),
+ * with the way to give that exists. The contact page has the donor care team's phone and e-mail;
+ * they take a gift by phone or send the bank details with a reference, so no account number is
+ * published here (docs/payments-api.md, "Base URL and build configuration").
+ */
+function PaymentsUnavailable({ contactPath = "/contact/" }: { contactPath?: string }) {
+  return (
+    <div className="donation-form">
+      <h2>Give now</h2>
+      <div className="don-alert don-unavailable">
+        <p>
+          <strong>Online card payments are not available on this copy of the site.</strong>
+        </p>
+        <p>
+          To give today, <a href={contactPath}>contact our donor care team</a> by phone or e-mail: they can take your gift over the phone or send you our bank details with a
+          reference for your receipt.
+        </p>
+      </div>
+    </div>
+  );
+}
+
+function CardDonationForm({ funds, formPath, thankYouPath, payments: paymentsOrNull }: DonationIslandProps) {
   const payments = paymentsOrNull!;  const idPrefix = useIslandId("don-");
   const [values, setValues] = useState<FormValues>(() => initialValues(funds[0]!));
   const [errors, setErrors] = useState<Record<string, string>>({});
