@@ -37,6 +37,7 @@ const SCENES = [
   ["hero-ramadan.jpg", 1600, 1000, "night", "Ramadan"],
   ["hero-qurban.jpg", 1600, 1000, "sand", "Qurban"],
   ["hero-sadaqah.jpg", 1600, 1000, "rose", "Sadaqah"],
+  ["hero-purify.jpg", 1600, 1000, "olive", "Purify your wealth"],
   ["feature-emergency.jpg", 1600, 1000, "rose", "Emergency relief"],
   ["feature-education.jpg", 1600, 1000, "dusk", "Education"],
   ["feature-housing.jpg", 1600, 1000, "olive", "A safe home"],
