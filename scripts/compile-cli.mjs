@@ -31,3 +31,12 @@ const result = await build({
 const hash = createHash("sha1");
 for (const file of Object.keys(result.metafile.outputs).filter((f) => f.endsWith(".mjs")).sort()) hash.update(file).update(await readFile(new URL(file, `file://${root}/`)));
 await writeFile(new URL("lib/build-id", `file://${root}/`), hash.digest("hex") + "\n");
+
+// The sources compiled into the CLI (lib/cli-sources.json): watch mode recompiles and restarts itself
+// when one of these changes, and rebuilds the site for any other change (src/watch/cli-sources.ts).
+const sources = new Set();
+for (const [file, output] of Object.entries(result.metafile.outputs)) {
+  if (!file.endsWith(".mjs") || file === "lib/nzf-bench.mjs") continue;
+  for (const input of Object.keys(output.inputs)) if (input.startsWith("src/")) sources.add(input);
+}
+await writeFile(new URL("lib/cli-sources.json", `file://${root}/`), JSON.stringify([...sources].sort(), null, 1) + "\n");

@@ -7,6 +7,7 @@
 import { canonicalUrl, MASTER_LANG } from "../src/content/routes.js";
 import type { ImagePreload, PageMeta, RenderInput } from "../src/render/types.js";
 import { GTM_ID } from "../src/client/site/tag-manager.js";
+import { htmlLang } from "./i18n/index.js";
 
 /**
  * The script every framed page runs (src/client/entries/page-scripts.ts): it fades pictures in, runs
@@ -58,7 +59,7 @@ function pageModules(assets: RenderInput["assets"], islands: string[], pageScrip
 export function renderDocument(parts: DocumentParts): string {
   const { input, meta, body, islands } = parts;
   const { page, site, assets } = input;
-  const lang = page.lang === MASTER_LANG ? "en-AU" : page.lang;
+  const lang = htmlLang(page.lang);
   const dir = RTL_LANGS.includes(page.lang.split("-")[0]!) ? "rtl" : "ltr";
   // "Page | Site", unless the page's own title names the site already (the home page's SEO title does).
   const title = !meta.title ? parts.siteName : meta.title.toLowerCase().includes(parts.siteName.toLowerCase()) ? meta.title : `${meta.title} | ${parts.siteName}`;

@@ -54,8 +54,8 @@ afterAll(async () => {
 });
 
 describe("page bodies kept between builds", { timeout: 120_000 }, () => {
-  it("frames every page again after a layout edit, rendering no body, with the same bytes as a clean build", async () => {
-    await edit("templates/components/layout.tsx", (t) => t.replace("Skip to content", "Skip to the main content"));
+  it("frames every page again after an edit of the layout's words, rendering no body, with the same bytes as a clean build", async () => {
+    await edit("templates/i18n/en.ts", (t) => t.replace("Skip to content", "Skip to the main content"));
     const result = await live.run();
     expect(result.pagesRebuilt).toBeGreaterThan(50);
     expect(result.bodiesReused).toBe(result.pages);
@@ -69,7 +69,7 @@ describe("page bodies kept between builds", { timeout: 120_000 }, () => {
     const partner = snapshot.documents.find((d) => d.type === "partner")!;
     (partner.data as { summary: string }).summary = "A summary edited with the layout.";
     await writeSnapshot(file, { ...snapshot, ref: snapshot.ref + "b" });
-    await edit("templates/components/layout.tsx", (t) => t.replace("Skip to the main content", "Skip to content"));
+    await edit("templates/i18n/en.ts", (t) => t.replace("Skip to the main content", "Skip to content"));
     const result = await live.run();
     // The partner's page and /programs/ (which lists partners) read the partner: their bodies render.
     expect(result.pages - result.bodiesReused).toBe(2);
@@ -88,7 +88,7 @@ describe("page bodies kept between builds", { timeout: 120_000 }, () => {
     await writeSnapshot(file, { ...snapshot, ref: snapshot.ref + "s" });
     await expect(live.run()).rejects.toThrow(/secret key or token would be published/);
     // Only the layout changes next: the partner's body must be rendered and inspected again, not reused.
-    await edit("templates/components/layout.tsx", (t) => t.replace("Skip to content", "Skip to the content"));
+    await edit("templates/i18n/en.ts", (t) => t.replace("Skip to content", "Skip to the content"));
     await expect(live.run()).rejects.toThrow(/secret key or token would be published/);
     data.body = body;
     await writeSnapshot(file, { ...snapshot, ref: snapshot.ref + "t" });

@@ -77,8 +77,24 @@ describe("sample snapshot: completeness", () => {
     expect(used).toEqual(new Set(sliceModels.keys()));
   });
 
+  it("uses the foundation's real domain, and its account page promises only what the account does", () => {
+    expect(JSON.stringify(snapshot)).not.toMatch(/nzf\.example/);
+    expect(ofType("global")[0]!.data.contact_email).toMatch(/@nzf\.org\.au$/);
+    // The account shows details, sign-in codes and devices; gift history and receipts are not in it (yet).
+    const account = JSON.stringify(ofType("account_page")[0]!.data);
+    expect(account).not.toMatch(/giving history|download receipts|manage regular gifts|see your receipts/i);
+    expect(account).toMatch(/sign out/i);
+  });
+
+  it("has the Arabic chrome: a global document in Arabic whose donate button leads to the Arabic zakat page", () => {
+    const [ar] = ofType("global", "ar-ae");
+    expect(ar!.data.site_name).toBe("المؤسسة الوطنية للزكاة");
+    expect(ar!.data.donate_link).toMatchObject({ type: "zakat", lang: "ar-ae" });
+    for (const item of ar!.data.navigation) expect(item.label).toMatch(/[\u0600-\u06FF]/);
+  });
+
   it("has the home and zakat pages in Arabic, each linked to its English version both ways", () => {
-    expect(docs.filter((d) => d.lang === "ar-ae").map((d) => d.type).sort()).toEqual(["home_page", "zakat"]);
+    expect(docs.filter((d) => d.lang === "ar-ae").map((d) => d.type).sort()).toEqual(["global", "home_page", "zakat"]);
     for (const type of ["home_page", "zakat"]) {
       const [en] = ofType(type, "en-au");
       const [ar] = ofType(type, "ar-ae");

@@ -153,7 +153,7 @@ function funds(): Fund[] {
       ul("Interest credited to savings or transaction accounts", "Dividends from impermissible business activity, in proportion", "Late-payment penalties or other income you should not keep"),
       p("Give the whole amount; it is not counted as your zakat and is not tax-deductible."),
     ),
-    hero: image("hero-sadaqah.jpg", null),
+    hero: scene("hero-purify.jpg"),
     presets: [[50, "$50"], [100, "$100"], [500, "$500"], [1000, "$1,000"]],
     min: 10,
     defaultAmount: 100,

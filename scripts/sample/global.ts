@@ -1,4 +1,8 @@
-/** The `global` document: site name, navigation, footer, contact details. */
+/**
+ * The `global` documents: site name, navigation, footer, contact details, in English and in Arabic.
+ * Only the home and zakat pages exist in Arabic (arabic.ts); the Arabic navigation names the other
+ * pages in Arabic and links to their English versions, as an editor would until they are translated.
+ */
 import { docLink, image, p, rt, web, type DocSpec } from "./helpers.js";
 
 const nav = (label: string, link: ReturnType<typeof docLink>) => ({ label, link });
@@ -35,7 +39,7 @@ export function globalDocuments(): DocSpec[] {
         ],
         donate_label: "Pay zakat",
         donate_link: docLink("zakat"),
-        contact_email: "salam@nzf.example",
+        contact_email: "info@nzf.org.au",
         contact_phone: "1300 975 707",
         address: rt(p("PO Box 1000"), p("Lakemba NSW 2195"), p("Australia")),
         abn: "41 600 273 915",
@@ -59,6 +63,58 @@ export function globalDocuments(): DocSpec[] {
           p("The page may have moved, or the link may be mistyped. Try the [zakat calculator](doc:calculate_page), [pay your zakat](doc:zakat) or go back to the [home page](doc:home_page)."),
           p("If you followed a link from our site, please [let us know](doc:contact_page) so we can fix it."),
         ),
+      },
+    },
+    {
+      type: "global",
+      lang: "ar-ae",
+      published: "2026-02-20",
+      updated: "2026-10-28",
+      slugFrom: "Global",
+      data: {
+        site_name: "المؤسسة الوطنية للزكاة",
+        tagline: "زكاتك للمحتاجين في أستراليا",
+        logo: image("logo-nzf.png", "المؤسسة الوطنية للزكاة"),
+        navigation: [
+          nav("حاسبة الزكاة", docLink("calculate_page")),
+          nav("ادفع الزكاة", docLink("zakat", undefined, "ar-ae")),
+          nav("الحالات", docLink("cases_page")),
+          nav("البرامج", docLink("programs_page")),
+          nav("تعرّف على الزكاة", docLink("learn_page")),
+          nav("من نحن", docLink("about_page")),
+          nav("اطلب المساعدة", docLink("apply_page")),
+          nav("اتصل بنا", docLink("contact_page")),
+        ],
+        footer_links: [
+          nav("جميع طرق العطاء", docLink("pay_page")),
+          nav("أدلة الزكاة", docLink("guides_page")),
+          nav("الأسئلة الشائعة", docLink("faq_page")),
+          nav("حسابي", docLink("account_page")),
+          nav("سياسة الخصوصية", docLink("privacy_policy_page")),
+          nav("سجلّنا لدى هيئة الجمعيات الخيرية (ACNC)", web("https://www.acnc.gov.au/charity/charities", true)),
+        ],
+        donate_label: "ادفع الزكاة",
+        donate_link: docLink("zakat", undefined, "ar-ae"),
+        contact_email: "info@nzf.org.au",
+        contact_phone: "1300 975 707",
+        address: rt(p("PO Box 1000"), p("Lakemba NSW 2195"), p("Australia")),
+        abn: "41 600 273 915",
+        acknowledgement: rt(
+          p(
+            "تعترف المؤسسة الوطنية للزكاة بالسكان الأصليين، الأوصياء التقليديين على الأراضي التي نعيش ونعمل عليها في أنحاء أستراليا، وتُجلّ شيوخهم في الماضي والحاضر. لم يُتنازل عن السيادة قط.",
+          ),
+        ),
+        social_links: [
+          { platform: "facebook", url: web("https://www.facebook.com/nzfsample", true) },
+          { platform: "instagram", url: web("https://www.instagram.com/nzfsample", true) },
+          { platform: "x", url: web("https://x.com/nzfsample", true) },
+          { platform: "youtube", url: web("https://www.youtube.com/@nzfsample", true) },
+          { platform: "linkedin", url: web("https://www.linkedin.com/company/nzfsample", true) },
+        ],
+        default_meta_description: "تجمع المؤسسة الوطنية للزكاة الزكاة في أستراليا وتصرفها على المسلمين المحتاجين هنا، عبر متابعة الحالات والمنح الطارئة وبرامج الشركاء.",
+        default_social_image: image("social-default.jpg", "المؤسسة الوطنية للزكاة: أقواس بنفسجية فوق خلفية متدرّجة"),
+        not_found_title: "لم نعثر على هذه الصفحة",
+        not_found_text: rt(p("ربما نُقلت الصفحة أو كُتب الرابط خطأً. جرّب [ادفع زكاتك](doc:zakat) أو عُد إلى [الصفحة الرئيسية](doc:home_page).")),
       },
     },
   ];

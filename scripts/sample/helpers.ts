@@ -186,6 +186,7 @@ export const ALT: Record<string, string> = {
   "hero-ramadan.jpg": "Gold accents over a night-blue gradient with the word Ramadan",
   "hero-qurban.jpg": "Sand-coloured arches with the word Qurban",
   "hero-sadaqah.jpg": "Rose-coloured gradient with soft circles and the word Sadaqah",
+  "hero-purify.jpg": "Olive-green gradient with arches and the words Purify your wealth",
   "feature-emergency.jpg": "Rose-red gradient with overlapping circles and the words Emergency relief",
   "feature-education.jpg": "Violet and navy gradient with circles and the word Education",
   "feature-housing.jpg": "Olive-green gradient with arch shapes and the words A safe home",

@@ -35,9 +35,9 @@ export function infoPageDocuments(): DocSpec[] {
       type: "account_page", published: "2026-02-01", slugFrom: "My account",
       data: {
         title: title("My account"),
-        body: rt(p("See your giving history, download receipts and manage regular gifts.")),
-        signed_out_text: rt(p("Sign in with your e-mail address to see your receipts and manage regular gifts. No account yet? You can create one when you next give.")),
-        unavailable_text: rt(p("Accounts are temporarily unavailable. Your gifts and receipts are safe; please try again later or e-mail us for a copy of a receipt.")),
+        body: rt(p("Sign in to see the details we hold for your account, choose how you receive sign-in codes, see the devices you are signed in on, and sign out here or on every device. Your gifts and receipts are not listed here: for a copy of a receipt, or to change or cancel a regular gift, e-mail [info@nzf.org.au](mailto:info@nzf.org.au) or call 1300 975 707.")),
+        signed_out_text: rt(p("Sign in with your e-mail address and password. No account yet? You can create one here with your e-mail address.")),
+        unavailable_text: rt(p("Sign-in is unavailable at the moment; please try again later. You can still calculate and give zakat without an account, and we can e-mail you a copy of a receipt: write to info@nzf.org.au.")),
         ...seo(),
       },
     },

@@ -37,6 +37,7 @@ const SCENES = [
   ["hero-ramadan.jpg", 1600, 1000, "night", "Ramadan"],
   ["hero-qurban.jpg", 1600, 1000, "sand", "Qurban"],
   ["hero-sadaqah.jpg", 1600, 1000, "rose", "Sadaqah"],
+  ["hero-purify.jpg", 1600, 1000, "olive", "Purify your wealth"],
   ["feature-emergency.jpg", 1600, 1000, "rose", "Emergency relief"],
   ["feature-education.jpg", 1600, 1000, "dusk", "Education"],
   ["feature-housing.jpg", 1600, 1000, "olive", "A safe home"],
@@ -51,7 +52,7 @@ const MEMBERS = [
   ["member-hq.jpg", "HQ", "night"], ["member-zo.jpg", "ZO", "teal"],
 ];
 
-/** Logos: transparent PNGs, 600×300. */
+/** Logos: transparent PNGs, 560×200. */
 const LOGOS = [
   ["logo-nzf.png", "NZF", "National Zakat Foundation", "purple"],
   ["partner-westside-food-collective.png", "WFC", "Westside Food Collective", "olive"],
@@ -106,7 +107,9 @@ function memberSvg(name, initials, palette) {
 
 function logoSvg(mark, title, palette) {
   const [a, , accent] = PALETTES[palette];
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="300">
+  // Cropped close around the mark and the name (560×200): the header shows the logo 48 px high,
+  // and every pixel of whitespace in the file would make the name smaller there.
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="560" height="200" viewBox="20 50 560 200">
 <circle cx="120" cy="150" r="95" fill="${a}"/><circle cx="196" cy="78" r="24" fill="${accent}"/>
 <text x="120" y="175" text-anchor="middle" font-family="DejaVu Sans, sans-serif" font-weight="bold" font-size="${mark.length > 2 ? 56 : 72}" fill="#ffffff">${mark}</text>
 ${title.split(" ").reduce((lines, word) => {

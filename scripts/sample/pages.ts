@@ -72,7 +72,7 @@ export function mainPageDocuments(): DocSpec[] {
           { step_title: "Talk to a caseworker", step_text: paras("A caseworker calls you within three working days and asks for documents such as bills or a notice from your landlord.") },
           { step_title: "Receive a decision", step_text: paras("Most decisions are made within ten working days. Where possible, we pay the bill directly.") },
         ],
-        apply_link: { link_type: "Web", url: "https://apply.nzf.example/start", target: "_blank" },
+        apply_link: { link_type: "Web", url: "https://apply.nzf.org.au/start", target: "_blank" },
         apply_label: "Start your application",
         slices: [
           faqList("Before you apply", [

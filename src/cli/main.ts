@@ -18,7 +18,7 @@ import { addDeclaredOptions, environmentHelp, givenFlags } from "./options.js";
 // The project folder: where bin/ and lib/ live. Templates and src/client are read from here.
 const PROJECT_ROOT = fileURLToPath(new URL("..", import.meta.url));
 
-type Verb = "build" | "fetch" | "webhook";
+type Verb = "build" | "fetch" | "webhook" | "deploy";
 
 async function run(verb: Verb, program: Command, command: Command): Promise<void> {
   const flags = givenFlags(program, command);
@@ -28,7 +28,7 @@ async function run(verb: Verb, program: Command, command: Command): Promise<void
   const { publicConfig } = settings;
 
   if (settings.watch && publicConfig) {
-    const { runWatch } = await import("./watch-bridge.js");
+    const { runWatch } = await import("../watch/run-watch.js");
     await runWatch(settings.build, { logger, port: settings.watch.port, host: settings.watch.host, publicConfig });
     return;
   }
@@ -38,12 +38,30 @@ async function run(verb: Verb, program: Command, command: Command): Promise<void
     await fetchContent({ repository, endpoint, accessToken, cacheDir: contentDir }, { logger });
     return;
   }
+  if (name === "deploy" && settings.deploy) {
+    const { deploySite } = await import("../deploy/deploy.js");
+    await deploySite(settings.build.outDir, settings.deploy, { logger });
+    return;
+  }
   if (settings.webhook) {
     const { startWebhookService } = await import("../server/webhook-server.js");
     // Kept for the server's lifetime: each webhook build reuses what the last one made.
     const builder = createBuilder();
+    const deploy = settings.deploy;
     const service = await startWebhookService(settings.webhook, {
       logger,
+      // With a bucket, each published build is deployed in-process (docs/deploy.md).
+      ...(deploy
+        ? {
+            deploy: {
+              label: `nzf-build deploy to s3://${deploy.bucket}`,
+              run: async () => {
+                const { deploySite, summary } = await import("../deploy/deploy.js");
+                return summary(deploy, await deploySite(settings.build.outDir, deploy, { logger }));
+              },
+            },
+          }
+        : {}),
       // A throw is recorded by the queue as a failed build; the published site stays as it was.
       runBuild: async (triggers) => {
         // Fetch only the documents the webhooks named, unless some trigger did not say (then everything).
@@ -65,6 +83,10 @@ async function run(verb: Verb, program: Command, command: Command): Promise<void
   // build's CPU. Long-running processes (watch mode, the webhook server) keep V8's default.
   setFlagsFromString("--interrupt-budget=1048576");
   await build(settings.build, { logger, publicConfig });
+  if (settings.deploy) {
+    const { deploySite } = await import("../deploy/deploy.js");
+    await deploySite(settings.build.outDir, settings.deploy, { logger });
+  }
 }
 
 function version(): string {
@@ -90,6 +112,11 @@ export function createProgram(): Command {
 
   const webhookCommand = program.command("webhook").description("run the rebuild server that Prismic's webhook calls when editors publish (see src/server/README.md)");
   addDeclaredOptions(webhookCommand, ["webhook"]).addHelpText("after", environmentHelp(["webhook"])).action(() => run("webhook", program, webhookCommand));
+
+  const deployCommand = program
+    .command("deploy")
+    .description("upload the published site to S3 (only the files that differ), then invalidate its changed pages in CloudFront (docs/deploy.md)");
+  addDeclaredOptions(deployCommand, ["deploy"]).addHelpText("after", environmentHelp(["deploy"])).action(() => run("deploy", program, deployCommand));
 
   return program;
 }

@@ -5,8 +5,8 @@
  */
 import { flagName, OPTIONS, type CommandName, type OptionGroup, type OptionSpec } from "../core/options.js";
 
-const ALL: CommandName[] = ["build", "watch", "fetch", "webhook"];
-const COMMAND_LABEL: Record<CommandName, string> = { build: "build", watch: "`--watch`", fetch: "`fetch`", webhook: "`webhook`" };
+const ALL: CommandName[] = ["build", "watch", "fetch", "webhook", "deploy"];
+const COMMAND_LABEL: Record<CommandName, string> = { build: "build", watch: "`--watch`", fetch: "`fetch`", webhook: "`webhook`", deploy: "`deploy`" };
 
 const code = (text: string) => `\`${text}\``;
 /** Table text: paths, URLs and placeholders (words with / or <) as code, so `<repository>` is not read as HTML. */
@@ -56,7 +56,7 @@ export function readmeTable(): string {
 
 /** Every generated table, by the name of its marker (`<!-- options:NAME -->` … `<!-- /options -->`). */
 export function generatedTables(): Record<string, string> {
-  const groups: OptionGroup[] = ["content", "site", "accounts", "payments", "watch", "webhook"];
+  const groups: OptionGroup[] = ["content", "site", "accounts", "payments", "watch", "webhook", "deploy"];
   return { ...Object.fromEntries(groups.map((g) => [g, optionsTable(g)])), readme: readmeTable() };
 }
 

@@ -46,7 +46,27 @@ describe("resolveSettings", () => {
   });
 
   it("refuses a flag the command does not take", () => {
-    expect(() => resolveSettings("fetch", { out: "x" }, {}, "/p")).toThrow(/--out does not apply to nzf-build fetch; it is an option of nzf-build, nzf-build --watch and nzf-build webhook/);
+    expect(() => resolveSettings("fetch", { out: "x" }, {}, "/p")).toThrow(/--out does not apply to nzf-build fetch; it is an option of nzf-build, nzf-build --watch, nzf-build webhook and nzf-build deploy/);
     expect(() => resolveSettings("build", { secret: "x" }, {}, "/p")).toThrow(/--secret does not apply to nzf-build; it is an option of nzf-build webhook/);
+  });
+});
+
+describe("resolveSettings: the deploy", () => {
+  it("nzf-build deploy needs a bucket, and says where to give it", () => {
+    expect(() => resolveSettings("deploy", {}, {}, "/p")).toThrow(expect.objectContaining({ code: "CONFIG_INVALID", subject: "NZF_S3_BUCKET" }));
+    expect(resolveSettings("deploy", { bucket: "nzf-site" }, {}, "/p").deploy).toEqual({ bucket: "nzf-site", region: "ap-southeast-2", dryRun: false });
+  });
+
+  it("a build deploys only with --deploy; --dry-run alone is refused", () => {
+    expect(resolveSettings("build", { bucket: "nzf-site" }, {}, "/p").deploy).toBeUndefined();
+    expect(resolveSettings("build", { deploy: true, dryRun: true }, { NZF_S3_BUCKET: "nzf-site", AWS_REGION: "eu-west-1" }, "/p").deploy).toMatchObject({ bucket: "nzf-site", region: "eu-west-1", dryRun: true });
+    expect(() => resolveSettings("build", { dryRun: true }, { NZF_S3_BUCKET: "nzf-site" }, "/p")).toThrow(/--dry-run prints a deploy's plan/);
+    expect(() => resolveSettings("build", { deploy: true }, {}, "/p")).toThrow(/No S3 bucket was given/);
+  });
+
+  it("the webhook server deploys in-process with a bucket, and refuses a bucket and a deploy command together", () => {
+    expect(resolveSettings("webhook", { secret: "s" }, { NZF_S3_BUCKET: "nzf-site" }, "/p").deploy?.bucket).toBe("nzf-site");
+    expect(resolveSettings("webhook", { secret: "s" }, {}, "/p").deploy).toBeUndefined();
+    expect(() => resolveSettings("webhook", { secret: "s", deployCommand: "aws s3 sync dist s3://x" }, { NZF_S3_BUCKET: "nzf-site" }, "/p")).toThrow(/both a bucket to deploy to and a deploy command/);
   });
 });

@@ -11,6 +11,7 @@ import { authOptionsFromEnv, resolveAuthConfig } from "../auth/config.js";
 import type { PublicAuthConfig } from "../auth/types.js";
 import { readPaymentsBuildConfig, type PaymentsBuildConfig } from "../payments/config.js";
 import type { WebhookCommandOptions, WebhookConfig } from "../server/webhook-server.js";
+import { deploySettingsFrom, type DeploySettings } from "../deploy/settings.js";
 
 /** Handed to islands through the HTML: only public values (each part refuses secrets). */
 export type PublicConfig = {
@@ -32,6 +33,8 @@ export interface Settings {
   watch?: WatchSettings;
   /** Present for `webhook`. */
   webhook?: WebhookConfig;
+  /** Present when the command deploys: `deploy`, a build with `--deploy`, the webhook server with a bucket. */
+  deploy?: DeploySettings;
 }
 
 /** Watch mode serves on loopback only: it is a development server. */
@@ -44,11 +47,35 @@ export function resolveSettings(command: CommandName, flags: Record<string, unkn
   // only after a build.
   const watch = command === "watch" ? { port: parsePort(values.watchPort), host: WATCH_HOST } : undefined;
   const webhook = command === "webhook" ? webhookConfigFrom(values) : undefined;
+  const deploy = deployFrom(command, values);
+  if (webhook && deploy && webhook.deployCommand) {
+    throw new NzfError("CONFIG_INVALID", "The webhook server was given both a bucket to deploy to and a deploy command; it runs one of them after each build.", {
+      subject: values.bucket.source,
+      hint: "Keep the bucket (NZF_S3_BUCKET: nzf-build deploys in-process, docs/deploy.md) and remove NZF_DEPLOY_COMMAND, or the other way round.",
+    });
+  }
   const build = buildConfigFrom(values, { defaultRoot });
+  if (command === "deploy") return { command, build, ...(deploy ? { deploy } : {}) };
   if (command === "fetch") return { command, build: { ...build, fetch: true, content: "fetched" } };
   if (command === "webhook") build.fetch = true;
   if (command === "webhook") build.content = "fetched";
-  return { command, build, publicConfig: publicConfigFrom(values), ...(watch ? { watch } : {}), ...(webhook ? { webhook } : {}) };
+  return { command, build, publicConfig: publicConfigFrom(values), ...(watch ? { watch } : {}), ...(webhook ? { webhook } : {}), ...(deploy ? { deploy } : {}) };
+}
+
+function deployFrom(command: CommandName, values: OptionValues): DeploySettings | undefined {
+  if (command !== "deploy" && command !== "build" && command !== "webhook") return undefined;
+  const asked = command === "deploy" || values.deploy.value === true;
+  const dryRun = values.dryRun.value === true;
+  if (dryRun && !asked) {
+    throw new NzfError("CONFIG_INVALID", "--dry-run prints a deploy's plan, and this build does not deploy.", {
+      subject: "--dry-run",
+      hint: "Add --deploy (nzf-build --deploy --dry-run), or run nzf-build deploy --dry-run to see what the published site would upload.",
+    });
+  }
+  const settings = deploySettingsFrom(values, { required: asked, dryRun });
+  // A plain build never deploys, even with NZF_S3_BUCKET set (CI may set it for a later step);
+  // the webhook server deploys whenever it has a bucket.
+  return command === "build" && !asked ? undefined : settings;
 }
 
 /**
@@ -109,7 +136,7 @@ export function parsePort(port: OptionValue): number {
   return number;
 }
 
-const COMMAND_LINE: Record<CommandName, string> = { build: "nzf-build", watch: "nzf-build --watch", fetch: "nzf-build fetch", webhook: "nzf-build webhook" };
+const COMMAND_LINE: Record<CommandName, string> = { build: "nzf-build", watch: "nzf-build --watch", fetch: "nzf-build fetch", webhook: "nzf-build webhook", deploy: "nzf-build deploy" };
 
 /** A flag typed for a command that does not use it is an error, never silently dropped. */
 function refuseForeignFlags(command: CommandName, flags: Record<string, unknown>): void {

@@ -102,6 +102,26 @@ export const ERROR_CATALOGUE = {
     kind: "input",
     hint: "The build cache (.nzf-cache/ in the project) could not be used. It holds nothing that cannot be made again: delete it (rm -rf .nzf-cache) and check the disk has space and the folder is writable. The content and the last good site are not affected.",
   },
+  // Watch mode (NZF8xx)
+  WATCH_PORT_UNAVAILABLE: { kind: "input", hint: "Stop what uses those ports, or choose another port with --port (0 picks any free port)." },
+  CLI_COMPILE_FAILED: {
+    kind: "input",
+    hint: "nzf-build's own code in src/ does not compile. Fix the error shown and save again; watch mode keeps running the previous nzf-build until then.",
+  },
+  // Deploy to S3 and CloudFront (NZF10xx), see docs/deploy.md
+  DEPLOY_SITE_MISSING: { kind: "input", hint: "There is no published site to deploy: build it first (nzf-build, or nzf-build --deploy to build and deploy), with the same --out." },
+  DEPLOY_BUCKET_UNREADABLE: {
+    kind: "input",
+    hint: "Check the bucket name (NZF_S3_BUCKET), its region (AWS_REGION) and the credentials (the standard AWS chain: AWS_PROFILE, AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, or an instance role) with the IAM policy of docs/deploy.md. Nothing was changed.",
+  },
+  DEPLOY_UPLOAD_FAILED: {
+    kind: "input",
+    hint: "Run nzf-build deploy again: it uploads only what the bucket still lacks. Until then the bucket serves the previous site (pages not yet replaced, with all of their files); nothing was deleted or invalidated.",
+  },
+  DEPLOY_INVALIDATION_FAILED: {
+    kind: "input",
+    hint: "The bucket has the new site; CloudFront may serve the old copies of the paths named until they expire. Invalidate them by hand (aws cloudfront create-invalidation --distribution-id <id> --paths <paths>) and check the distribution id and the cloudfront:CreateInvalidation permission.",
+  },
   // Invariants (NZF9xx)
   INTERNAL: { kind: "bug", hint: "This is a bug in nzf-build. Run again with --verbose and report the output." },
 } as const satisfies Record<string, CatalogueEntry>;

@@ -11,10 +11,10 @@
  */
 
 /** `watch` is `nzf-build --watch` (or `nzf-build build --watch`). */
-export type CommandName = "build" | "watch" | "fetch" | "webhook";
+export type CommandName = "build" | "watch" | "fetch" | "webhook" | "deploy";
 
 /** Sections of docs/configuration.md. */
-export type OptionGroup = "content" | "site" | "accounts" | "payments" | "watch" | "webhook";
+export type OptionGroup = "content" | "site" | "accounts" | "payments" | "watch" | "webhook" | "deploy";
 
 export interface OptionSpec {
   /** Unique name of the setting; the key of its value in resolved option values. */
@@ -33,6 +33,8 @@ export interface OptionSpec {
 }
 
 const BUILDS = ["build", "watch", "webhook"] as const;
+/** What uploads the site: `nzf-build deploy`, `nzf-build --deploy` and the webhook server. */
+const DEPLOYS = ["build", "deploy", "webhook"] as const;
 
 export const OPTIONS = [
   // Content (Prismic)
@@ -51,11 +53,11 @@ export const OPTIONS = [
   // Site
   { key: "siteUrl", flag: "--site-url <url>", env: ["SITE_URL"], default: "https://nzf.org.au", commands: BUILDS, group: "site",
     help: "the site's origin (http or https, no path, query or fragment), for canonical links, Open Graph and the sitemap" },
-  { key: "out", flag: "--out <dir>", env: ["NZF_OUT_DIR"], default: "dist", commands: BUILDS, group: "site",
-    help: "output folder, relative to the project folder" },
-  { key: "root", flag: "--root <dir>", defaultText: "this installation", commands: ["build", "watch", "fetch", "webhook"], group: "site",
+  { key: "out", flag: "--out <dir>", env: ["NZF_OUT_DIR"], default: "dist", commands: [...BUILDS, "deploy"], group: "site",
+    help: "output folder, relative to the project folder (nzf-build deploy uploads the site published there)" },
+  { key: "root", flag: "--root <dir>", defaultText: "this installation", commands: ["build", "watch", "fetch", "webhook", "deploy"], group: "site",
     help: "project folder with templates/, src/client/ and assets/; the work folder .nzf-cache/ is made there" },
-  { key: "verbose", flag: "--verbose", commands: ["build", "watch", "fetch", "webhook"], group: "site",
+  { key: "verbose", flag: "--verbose", commands: ["build", "watch", "fetch", "webhook", "deploy"], group: "site",
     help: "log every stage's timing and show stack traces" },
   // Donor accounts (Cognito); validated by src/auth/config.ts
   { key: "cognitoRegion", env: ["NZF_COGNITO_REGION"], default: "ap-southeast-2", commands: BUILDS, group: "accounts",
@@ -94,11 +96,26 @@ export const OPTIONS = [
   { key: "webhookSecret", flag: "--secret <secret>", env: ["NZF_WEBHOOK_SECRET"], defaultText: "required; the server will not start without it", commands: ["webhook"], group: "webhook",
     help: "the webhook secret set in Prismic" },
   { key: "deployCommand", flag: "--deploy-command <command>", env: ["NZF_DEPLOY_COMMAND"], defaultText: "none", commands: ["webhook"], group: "webhook",
-    help: "shell command run after each published build, e.g. aws s3 sync dist s3://bucket --delete" },
+    help: "shell command run after each published build, for a host other than S3 (with a bucket, NZF_S3_BUCKET deploys in-process instead)" },
   { key: "deployTimeout", flag: "--deploy-timeout <seconds>", env: ["NZF_DEPLOY_TIMEOUT"], default: "600", commands: ["webhook"], group: "webhook",
     help: "how long the deploy command may run, in seconds" },
   { key: "deployEnv", flag: "--deploy-env <names>", env: ["NZF_DEPLOY_ENV"], defaultText: "none", commands: ["webhook"], group: "webhook",
     help: "secret-looking variables the deploy command may see, comma-separated (e.g. AWS_ACCESS_KEY_ID,AWS_SECRET_ACCESS_KEY)" },
+  // Deploy to S3 and CloudFront (src/deploy/, docs/deploy.md)
+  { key: "deploy", flag: "--deploy", commands: ["build"], group: "deploy",
+    help: "after the build, upload what changed to the S3 bucket and invalidate its pages in CloudFront (as nzf-build deploy)" },
+  { key: "dryRun", flag: "--dry-run", commands: ["build", "deploy"], group: "deploy",
+    help: "print the deploy plan (uploads, deletions, invalidation) without changing the bucket or the distribution" },
+  { key: "bucket", flag: "--bucket <name>", env: ["NZF_S3_BUCKET"], defaultText: "none; required to deploy", commands: DEPLOYS, group: "deploy",
+    help: "the S3 bucket the site is served from (with the webhook server: deploy there after each published build)" },
+  { key: "distribution", flag: "--distribution <id>", env: ["NZF_CLOUDFRONT_DISTRIBUTION_ID"], defaultText: "none; nothing is invalidated", commands: DEPLOYS, group: "deploy",
+    help: "the CloudFront distribution in front of the bucket, e.g. E2QWRUHAPOMQZL: its changed pages are invalidated" },
+  { key: "awsRegion", env: ["AWS_REGION"], default: "ap-southeast-2", commands: DEPLOYS, group: "deploy",
+    help: "AWS region of the bucket; credentials come from the standard AWS chain (variables, profile, instance role)" },
+  { key: "s3Endpoint", flag: "--s3-endpoint <url>", env: ["NZF_S3_ENDPOINT"], defaultText: "AWS S3 in the region", commands: DEPLOYS, group: "deploy",
+    help: "an S3-compatible endpoint instead of AWS (a local S3 server, MinIO), e.g. http://127.0.0.1:4568" },
+  { key: "cloudfrontEndpoint", env: ["NZF_CLOUDFRONT_ENDPOINT"], defaultText: "AWS CloudFront", commands: DEPLOYS, group: "deploy",
+    help: "a CloudFront API endpoint instead of AWS's (tests)" },
 ] as const satisfies readonly OptionSpec[];
 
 export type OptionKey = (typeof OPTIONS)[number]["key"];

@@ -59,7 +59,9 @@ export const QURBAN_OPTIONS: readonly PriceOption[] = [
  * carries the same figures.
  */
 export const DEFAULT_FUND_RULES: Record<Fund, FundRules> = {
-  zakat: { ...base, frequencies: ["once", "monthly"] },
+  // Zakat is a yearly due: paid at once or split into monthly instalments that end when it is paid,
+  // never an open-ended monthly charge of the whole amount.
+  zakat: { ...base, frequencies: ["once", "monthly-instalments"] },
   fitr: { ...base, frequencies: ["once"], quantity: { unitCents: 1_500, min: 1, max: 50, label: "people" } },
   fidyah: { ...base, frequencies: ["once"], quantity: { unitCents: 1_500, min: 1, max: 60, label: "days" } },
   sadaqah: { ...base, frequencies: ["once", "monthly"] },

@@ -5,7 +5,7 @@
 
 export type AmountParse =
   | { ok: true; cents: number }
-  | { ok: false; reason: "required" | "not_a_number" | "too_many_decimals" };
+  | { ok: false; reason: "required" | "not_a_number" | "too_many_decimals" | "negative" | "comma_grouping" };
 
 /** Digits with optional thousands commas ("1,250"), an optional fraction, an optional leading "$". */
 const AMOUNT = /^\$?\s*(\d{1,3}(?:,\d{3})+|\d*)(?:\.(\d*))?$/;
@@ -21,7 +21,12 @@ export function parseAmount(input: string | number | null | undefined): AmountPa
   const text = input.trim();
   if (text === "") return { ok: false, reason: "required" };
   const match = AMOUNT.exec(text);
-  if (!match) return { ok: false, reason: "not_a_number" };
+  if (!match) {
+    // Said precisely, as the calculator does: a minus sign, or a comma where a point belongs ("1,20").
+    if (/^[-−]\s*\$?\s*[\d.,]+$/.test(text)) return { ok: false, reason: "negative" };
+    if (/^\$?\s*[\d,]+(?:\.\d*)?$/.test(text) && text.includes(",")) return { ok: false, reason: "comma_grouping" };
+    return { ok: false, reason: "not_a_number" };
+  }
   const whole = match[1]!.replace(/,/g, "");
   const fraction = match[2] ?? "";
   if (whole === "" && fraction === "") return { ok: false, reason: "not_a_number" };

@@ -15,6 +15,9 @@ const FRIDAY = 5;
 const DAY_MS = 86_400_000;
 export const RAMADAN_LENGTHS = [29, 30] as const;
 export const DHUL_HIJJAH_DAYS = 10;
+/** A year's zakat in monthly instalments: from 2 to 12 payments (at most a lunar year ahead). */
+export const MIN_INSTALMENTS = 2;
+export const MAX_INSTALMENTS = 12;
 /** The last ten nights begin on the 21st night, whether Ramadan has 29 or 30 nights. */
 const LAST_TEN_FIRST_NIGHT = 21;
 
@@ -24,6 +27,8 @@ export interface ScheduleInput {
   /** What each charge takes from the card (gift plus any covered fee). */
   chargeCents: number;
   season?: Season;
+  /** `monthly-instalments`: what each payment takes from the card, in order (see planGift). */
+  instalmentCharges?: readonly number[];
 }
 
 export interface Schedule {
@@ -37,7 +42,7 @@ export interface Schedule {
 
 export type ScheduleResult =
   | { ok: true; schedule: Schedule }
-  | { ok: false; code: "season_required" | "season_invalid" | "schedule_ended"; message: string };
+  | { ok: false; code: "season_required" | "season_invalid" | "schedule_ended" | "instalments_required"; message: string };
 
 export function isIsoDate(value: unknown): value is IsoDate {
   if (typeof value !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
@@ -113,6 +118,15 @@ export function computeSchedule(input: ScheduleInput): ScheduleResult {
       dates = monthlyDates(today, OPEN_ENDED_PREVIEW);
       openEnded = true;
       break;
+    case "monthly-instalments": {
+      const n = input.instalmentCharges?.length ?? 0;
+      if (n < MIN_INSTALMENTS || n > MAX_INSTALMENTS) {
+        return { ok: false, code: "instalments_required", message: `Choose from ${MIN_INSTALMENTS} to ${MAX_INSTALMENTS} monthly payments.` };
+      }
+      const charges = monthlyDates(today, n).map((date, i) => ({ date, amountCents: input.instalmentCharges![i]! }));
+      const totalCents = charges.reduce((sum, c) => sum + c.amountCents, 0);
+      return { ok: true, schedule: { charges, openEnded: false, totalCents, firstChargeToday: true } };
+    }
     case "weekly-friday":
       dates = fridayDates(today, OPEN_ENDED_PREVIEW);
       openEnded = true;
@@ -141,4 +155,10 @@ export function computeSchedule(input: ScheduleInput): ScheduleResult {
       firstChargeToday: charges[0]!.date === today,
     },
   };
+}
+
+/** A gift split into `count` monthly payments in whole cents: equal ones, the last carrying any cents left over. */
+export function splitInstalments(giftCents: number, count: number): number[] {
+  const each = Math.floor(giftCents / count);
+  return Array.from({ length: count }, (_, i) => (i === count - 1 ? giftCents - each * (count - 1) : each));
 }

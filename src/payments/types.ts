@@ -27,7 +27,7 @@ export function fundOfType(type: string): Fund | undefined {
   return FUNDS.find((fund) => FUND_TYPES[fund] === type);
 }
 
-export const FREQUENCIES = ["once", "monthly", "weekly-friday", "ramadan-nightly", "ramadan-last-ten", "dhul-hijjah-ten-days"] as const;
+export const FREQUENCIES = ["once", "monthly", "monthly-instalments", "weekly-friday", "ramadan-nightly", "ramadan-last-ten", "dhul-hijjah-ten-days"] as const;
 export type Frequency = (typeof FREQUENCIES)[number];
 
 /** Frequencies tied to an Islamic season whose Gregorian dates the editors enter (moon sighting). */
@@ -90,6 +90,20 @@ export interface DonationRequest {
   anonymous: boolean;
   dedication?: string;
   coverFees: boolean;
+  /**
+   * Frequency `monthly-instalments` only (and then required): the gift is `amountCents` in total
+   * (a year's zakat), paid in `count` monthly payments that stop when it is paid.
+   */
+  instalments?: { count: number };
+}
+
+/** A finite monthly plan: the whole gift, how many payments, the last date. */
+export interface InstalmentPlan {
+  count: number;
+  /** The whole gift before fees (the request's amountCents). */
+  giftCents: number;
+  /** The date of the last payment. */
+  endDate: IsoDate;
 }
 
 export interface ScheduledCharge {
@@ -103,7 +117,11 @@ export interface DonationCharges {
   reference: string;
   currency: Currency;
   frequency: Frequency;
-  /** Per charge: the gift, the covered fee (0 without coverFees) and what the card is charged. */
+  /**
+   * Per charge: the gift, the covered fee (0 without coverFees) and what the card is charged. For
+   * instalments these are the first (regular) payment's; the last one carries any cents left over,
+   * and `schedule` has each payment's own amount.
+   */
   amountCents: number;
   feeCents: number;
   totalCents: number;
@@ -113,6 +131,8 @@ export interface DonationCharges {
   openEnded: boolean;
   /** The sum of all charges of a finite schedule; null when open-ended. */
   scheduleTotalCents: number | null;
+  /** Frequency `monthly-instalments` only. */
+  instalments?: InstalmentPlan;
 }
 
 /** `POST /donations` 201 response body. */

@@ -6,7 +6,7 @@
  */
 import type { FundRules } from "./fund-rules.js";
 import { formatDollars, parseAmount } from "./money.js";
-import { checkSeason } from "./schedules.js";
+import { checkSeason, MAX_INSTALMENTS, MIN_INSTALMENTS } from "./schedules.js";
 import { PRICE_MESSAGES, priceFor, quantityOf } from "./pricing.js";
 import { FREQUENCIES, FUNDS, SEASONAL_FREQUENCIES } from "./types.js";
 import type { DonationRequest, Donor, DonorAddress, FieldError, Frequency, Fund, Season } from "./types.js";
@@ -19,6 +19,11 @@ export const MESSAGES = {
   amountRequired: "Enter an amount.",
   amountNotANumber: "Enter the amount as a number, like 50 or 50.25.",
   amountTooManyDecimals: "Enter the amount in dollars and cents, with no more than two decimal places.",
+  amountNotAboveZero: "Enter an amount above $0, without a minus sign, like 50.",
+  amountCommaGrouping: "Check the comma: put cents after a decimal point, like 1.20, and group thousands in threes, like 1,200.",
+  instalmentsCount: `Choose from ${MIN_INSTALMENTS} to ${MAX_INSTALMENTS} monthly payments.`,
+  instalmentTooSmall: (cents: number) => `Each monthly payment must be at least ${formatDollars(cents)}: choose fewer payments.`,
+  instalmentsNotAllowed: "Send instalments only with the monthly-instalments frequency.",
   belowMinimum: (cents: number) => `The minimum gift is ${formatDollars(cents)}.`,
   aboveMaximum: (cents: number) => `The maximum gift online is ${formatDollars(cents)}. For a larger gift, please contact us.`,
   emailInvalid: "Enter an e-mail address, like name@example.com.",
@@ -58,6 +63,8 @@ export interface DonationForm {
   anonymous?: boolean;
   dedication?: string;
   coverFees?: boolean;
+  /** Frequency monthly-instalments: how many payments, as chosen. */
+  instalments?: string | number;
 }
 
 export type ValidationResult = { ok: true; request: DonationRequest } | { ok: false; errors: FieldError[] };
@@ -132,6 +139,38 @@ function checkRest(
   return { fund: fields.fund, frequency, donor, ...(season ? { season } : {}), ...(dedication ? { dedication } : {}) };
 }
 
+function amountMessage(reason: "required" | "not_a_number" | "too_many_decimals" | "negative" | "comma_grouping"): string {
+  return {
+    required: MESSAGES.amountRequired,
+    not_a_number: MESSAGES.amountNotANumber,
+    too_many_decimals: MESSAGES.amountTooManyDecimals,
+    negative: MESSAGES.amountNotAboveZero,
+    comma_grouping: MESSAGES.amountCommaGrouping,
+  }[reason];
+}
+
+/**
+ * Monthly instalments: a whole number of payments in range, each at least the fund's minimum.
+ * Any other frequency must not carry a plan. `amountCents` is the whole gift (0 when unknown).
+ */
+function checkInstalments(frequency: unknown, count: unknown, amountCents: number, rules: FundRules, errors: FieldError[]): { count: number } | undefined {
+  const given = count !== undefined && count !== null && count !== "";
+  if (frequency !== "monthly-instalments") {
+    if (given) errors.push(err("instalments", "not_allowed", MESSAGES.instalmentsNotAllowed));
+    return undefined;
+  }
+  const n = typeof count === "number" ? count : typeof count === "string" && /^\d+$/.test(count.trim()) ? Number(count.trim()) : NaN;
+  if (!Number.isInteger(n) || n < MIN_INSTALMENTS || n > MAX_INSTALMENTS) {
+    errors.push(err("instalments.count", "out_of_range", MESSAGES.instalmentsCount));
+    return undefined;
+  }
+  if (amountCents > 0 && Math.floor(amountCents / n) < rules.minimumCents && amountCents >= rules.minimumCents) {
+    errors.push(err("instalments.count", "below_minimum", MESSAGES.instalmentTooSmall(rules.minimumCents)));
+    return undefined;
+  }
+  return { count: n };
+}
+
 function quantityMessage(rules: FundRules): string {
   const q = rules.quantity!;
   return `Enter how many ${q.label}, from ${q.min} to ${q.max}.`;
@@ -157,18 +196,21 @@ export function validateDonation(form: DonationForm, rules: FundRules): Validati
   } else {
     const parsed = parseAmount(form.amount);
     if (!parsed.ok) {
-      const message = { required: MESSAGES.amountRequired, not_a_number: MESSAGES.amountNotANumber, too_many_decimals: MESSAGES.amountTooManyDecimals }[parsed.reason];
-      errors.push(err("amount", parsed.reason, message));
+      errors.push(err("amount", parsed.reason, amountMessage(parsed.reason)));
+    } else if (parsed.cents === 0) {
+      errors.push(err("amount", "negative", MESSAGES.amountNotAboveZero));
     } else {
       amountCents = parsed.cents;
       const range = checkAmountCents(amountCents, rules);
       if (range) errors.push(range);
     }
   }
+  const instalments = checkInstalments(form.frequency, form.instalments, amountCents, rules, errors);
   const rest = checkRest({ fund: form.fund, frequency: form.frequency, season: form.season, dedication: form.dedication, donor: form.donor }, rules, errors);
   if (errors.length > 0) return { ok: false, errors };
   const request: DonationRequest = { ...rest, amountCents, currency: "AUD", anonymous: form.anonymous === true, coverFees: form.coverFees === true };
   if (quantity) request.quantity = quantity;
+  if (instalments) request.instalments = instalments;
   return { ok: true, request };
 }
 
@@ -209,9 +251,12 @@ export function validateDonationRequest(body: unknown, rulesFor: (fund: Fund) =>
     const range = checkAmountCents(amountCents, rules);
     if (range) errors.push(range);
   }
+  const plan = b.instalments && typeof b.instalments === "object" ? (b.instalments as Record<string, unknown>).count : b.instalments;
+  const instalments = checkInstalments(b.frequency, plan, typeof amountCents === "number" ? amountCents : 0, rules, errors);
   const rest = checkRest({ fund, frequency: b.frequency, season: b.season, dedication: b.dedication, donor: b.donor }, rules, errors);
   if (errors.length > 0) return { ok: false, errors };
   const request: DonationRequest = { ...rest, amountCents: amountCents as number, currency: "AUD", anonymous: b.anonymous === true, coverFees: b.coverFees === true };
   if (quantity) request.quantity = quantity;
+  if (instalments) request.instalments = instalments;
   return { ok: true, request };
 }

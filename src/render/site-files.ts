@@ -7,7 +7,8 @@
  * - `offline.html`, the page the service worker shows when offline (src/pwa/offline-page.ts);
  * - `sitemap.xml` and `robots.txt` (src/pwa/sitemap.ts);
  * - `_headers` with the Content-Security-Policy and security headers, and the same policy for
- *   CloudFront in the work folder (src/pwa/headers.ts, csp.ts; docs/deploy.md);
+ *   CloudFront in the work folder (src/pwa/headers.ts, csp.ts; docs/deploy.md), with the other edge
+ *   pieces: the CloudFront Function, the deploy's IAM policy, a CloudFormation template (src/deploy/edge-files.ts);
  * - `sw.js` last, because it precaches files written above (src/pwa/service-worker.ts).
  */
 import { mkdir, writeFile } from "node:fs/promises";
@@ -28,6 +29,7 @@ import { generateServiceWorker, type ServiceWorkerMemory } from "../pwa/service-
 import { hashFile } from "../cache/file-hash.js";
 import { PREVIEW_DIALOG_CSS } from "../preview/dialog-styles.js";
 import type { SiteOutput } from "../publish/site-output.js";
+import { writeEdgeFiles } from "../deploy/edge-files.js";
 
 export interface SiteFilesInput {
   /** The new site: its pages and assets are in it already. */
@@ -149,6 +151,7 @@ export async function writeSiteFiles(input: SiteFilesInput): Promise<void> {
   for (const account of [false, true]) {
     await writeFile(cloudFrontPolicyFile(config, { account }), JSON.stringify(cloudFrontPolicy(csp, { account }), null, 2) + "\n");
   }
+  await writeEdgeFiles(join(config.workDir, "deploy"), csp);
 
   const worker = await generateServiceWorker({ root: config.root, workDir: config.workDir, files: output.files(), pathOf: (file) => output.pathOf(file), ignore: notPrecached(output, input.assets), memory: input.serviceWorkers });
   await write("/sw.js", worker.text);

@@ -1,5 +1,6 @@
 /**
- * The optional deploy step after a successful build: one shell command (for example
+ * The deploy step after a successful build: the in-process `nzf-build deploy` (createInProcessDeployer,
+ * when a bucket is set), or one shell command (for example
  * `aws s3 sync dist s3://bucket --delete`), run with a timeout, keeping only the tail of its output
  * for the status page and the logs. A failed deploy does not touch dist/; the build queue marks the
  * deploy pending and runs it again after the next successful build.
@@ -139,4 +140,23 @@ function describeFailure(
   if (timedOut) return `the deploy command took longer than ${formatMs(timeoutMs)} and was stopped${said}`;
   if (signal) return `the deploy command was killed by ${signal}${said}`;
   return `the deploy command exited with code ${exitCode}${said}`;
+}
+
+/**
+ * The in-process deploy (`nzf-build deploy` to the configured bucket, src/deploy/) as the queue's
+ * deploy step: its summary becomes the output shown by /status, its error the failure.
+ */
+export function createInProcessDeployer(label: string, run: () => Promise<string>): () => Promise<DeployResult> {
+  return async () => {
+    const started = performance.now();
+    try {
+      const said = await run();
+      return { ok: true, command: label, durationMs: performance.now() - started, exitCode: 0, signal: null, timedOut: false, outputTail: said };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const code = (error as { code?: unknown }).code;
+      const text = typeof code === "string" ? `[${code}] ${message}` : message;
+      return { ok: false, command: label, durationMs: performance.now() - started, exitCode: null, signal: null, timedOut: false, outputTail: text, error: text };
+    }
+  };
 }

@@ -13,10 +13,10 @@ import { NzfError } from "../core/errors.js";
 import type { Logger } from "../core/logger.js";
 import { BadRequest, createBodyBudget, guard, hardenServer, parseTarget, serverOptions, type ServerLimits } from "./http-guard.js";
 import { canonicalJson } from "../payments/canonical-json.js";
-import { chargeFor } from "../payments/fees.js";
 import { DEFAULT_FUND_RULES, type FundRules } from "../payments/fund-rules.js";
 import { IDEMPOTENCY_KEY_PATTERN } from "../payments/idempotency.js";
-import { computeSchedule, todayIn } from "../payments/schedules.js";
+import { todayIn } from "../payments/schedules.js";
+import { planGift } from "../payments/plan.js";
 import { DONATION_STATUSES, type ApiErrorBody, type DonationCreated, type DonationRequest, type DonationState, type DonationStatus, type Fund, type Season } from "../payments/types.js";
 import { validateDonationRequest } from "../payments/validate.js";
 
@@ -161,8 +161,8 @@ export async function startPaymentsDevServer(options: PaymentsDevServerOptions =
   }
 
   function stateOf(r: DonationRecord): DonationState {
-    const { donationId, reference, frequency, currency, amountCents, feeCents, totalCents, schedule, openEnded, scheduleTotalCents } = r.created;
-    return { donationId, reference, status: r.status, fund: r.request.fund, frequency, currency, amountCents, feeCents, totalCents, schedule, openEnded, scheduleTotalCents, createdAt: r.createdAt };
+    const { donationId, reference, frequency, currency, amountCents, feeCents, totalCents, schedule, openEnded, scheduleTotalCents, instalments } = r.created;
+    return { donationId, reference, status: r.status, fund: r.request.fund, frequency, currency, amountCents, feeCents, totalCents, schedule, openEnded, scheduleTotalCents, ...(instalments ? { instalments } : {}), createdAt: r.createdAt };
   }
 
   function createDonation(request: DonationRequest): Reply {
@@ -170,11 +170,18 @@ export async function startPaymentsDevServer(options: PaymentsDevServerOptions =
     if (configured && request.season && (configured.start !== request.season.start || configured.length !== request.season.length)) {
       return errorReply(422, "season_mismatch", "The dates on this page are out of date. Please reload the page and try again.", { field: "season" });
     }
-    const charge = chargeFor(request.amountCents, request.coverFees);
-    const result = computeSchedule({ frequency: request.frequency, today: todayIn(TIME_ZONE, now()), chargeCents: charge.totalCents, season: request.season });
-    if (!result.ok) return errorReply(422, result.code, result.message, { field: "season" });
+    const result = planGift({
+      frequency: request.frequency,
+      today: todayIn(TIME_ZONE, now()),
+      giftCents: request.amountCents,
+      coverFees: request.coverFees,
+      season: request.season,
+      instalmentCount: request.instalments?.count,
+    });
+    if (!result.ok) return errorReply(422, result.code, result.message, { field: result.code === "instalments_required" ? "instalments.count" : "season" });
+    const { charge, schedule } = result.plan;
     const n = ++intentCounter;
-    const intentType = result.schedule.firstChargeToday ? "payment" : "setup";
+    const intentType = schedule.firstChargeToday ? "payment" : "setup";
     const intentId = `${intentType === "payment" ? "pi" : "seti"}_dev_${n}`;
     const created: DonationCreated = {
       donationId: `don_${randomBytes(12).toString("hex")}`,
@@ -184,9 +191,10 @@ export async function startPaymentsDevServer(options: PaymentsDevServerOptions =
       currency: "AUD",
       frequency: request.frequency,
       ...charge,
-      schedule: result.schedule.charges,
-      openEnded: result.schedule.openEnded,
-      scheduleTotalCents: result.schedule.totalCents,
+      schedule: schedule.charges,
+      openEnded: schedule.openEnded,
+      scheduleTotalCents: schedule.totalCents,
+      ...(result.plan.instalments ? { instalments: result.plan.instalments } : {}),
     };
     donations.set(created.donationId, { created, request, intentId, status: "requires_payment_method", createdAt: now().toISOString() });
     return { status: 201, body: created };

@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import { NzfError } from "../core/errors.js";
 import { formatMs, type Logger } from "../core/logger.js";
 import { createBuildQueue, type BuildQueue, type RunBuild } from "./build-queue.js";
-import { createDeployer, isSecretEnvName } from "./deploy.js";
+import { createDeployer, createInProcessDeployer, isSecretEnvName } from "./deploy.js";
 import { BadRequest, createBodyBudget, guard, hardenServer, parseTarget, printable, serverOptions, type ServerLimits } from "./http-guard.js";
 import { healthOf, publicStatus } from "./webhook-views.js";
 
@@ -253,16 +253,28 @@ export interface WebhookService {
  */
 export async function startWebhookService(
   config: WebhookConfig,
-  deps: { runBuild: RunBuild; logger: Logger; buildOnStart?: boolean; settleMs?: number; env?: NodeJS.ProcessEnv },
+  deps: {
+    runBuild: RunBuild;
+    logger: Logger;
+    buildOnStart?: boolean;
+    settleMs?: number;
+    env?: NodeJS.ProcessEnv;
+    /** The in-process deploy (`nzf-build deploy`, with a bucket configured), instead of a deploy command. */
+    deploy?: { label: string; run: () => Promise<string> };
+  },
 ): Promise<WebhookService> {
   const { logger } = deps;
   const env = deps.env ?? process.env;
-  const onDeploy = config.deployCommand ? createDeployer({ command: config.deployCommand, timeoutMs: config.deployTimeoutMs, env, passEnv: config.deployPassEnv }) : undefined;
+  const onDeploy = deps.deploy
+    ? createInProcessDeployer(deps.deploy.label, deps.deploy.run)
+    : config.deployCommand
+      ? createDeployer({ command: config.deployCommand, timeoutMs: config.deployTimeoutMs, env, passEnv: config.deployPassEnv })
+      : undefined;
   const queue = createBuildQueue(deps.runBuild, { logger, ...(onDeploy ? { onDeploy } : {}), ...(deps.settleMs === undefined ? {} : { settleMs: deps.settleMs }) });
   // /status never shows these: the deploy command and the values of secret-looking variables.
   const redact = [...(config.deployCommand ? [config.deployCommand] : []), ...secretValues(env)];
   const server = await startWebhookServer({ port: config.port, host: config.host, secret: config.secret, repository: config.repository, queue, logger, redact });
-  const deploy = config.deployCommand ? `then \`${config.deployCommand}\`` : "no deploy command";
+  const deploy = deps.deploy ? `then ${deps.deploy.label}` : config.deployCommand ? `then \`${config.deployCommand}\`` : "no deploy";
   logger.info("webhook", `listening on ${server.url} for Prismic repository ${config.repository} (${deploy})`);
   if (deps.buildOnStart ?? true) queue.enqueue({ reason: "startup", receivedAt: Date.now() });
   return {

@@ -1,7 +1,8 @@
 /**
  * Live reload for watch mode: a Server-Sent Events stream at /__nzf/events and a small client
  * script at /__nzf/reload.js, injected into every HTML page the dev server sends (never into dist/).
- * After a rebuild the page reloads itself; after a failed one it shows the error over the page.
+ * After a rebuild the page reloads itself; after a failed one it shows the error over the page; after
+ * watch mode restarted it reloads when it reconnects.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 
@@ -15,6 +16,10 @@ function showError(text) {
   document.body.append(overlay);
 }
 source.addEventListener("reload", () => location.reload());
+// Lost and found again: watch mode restarted (nzf-build recompiled itself), so the site may have changed.
+let lost = false;
+source.addEventListener("error", () => (lost = true));
+source.addEventListener("open", () => lost && location.reload());
 source.addEventListener("error-shown", (e) => showError(JSON.parse(e.data)));
 source.addEventListener("error-cleared", () => overlay?.remove());
 `;
@@ -42,7 +47,8 @@ export function createLiveReload(): LiveReload {
       }
       if (req.url === "/__nzf/events") {
         res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store", connection: "keep-alive" });
-        res.write(": connected\n\n");
+        // Reconnect soon after a restart (the browser's default wait is 3 s).
+        res.write("retry: 300\n: connected\n\n");
         clients.add(res);
         if (currentError) res.write(`event: error-shown\ndata: ${JSON.stringify(currentError)}\n\n`);
         req.on("close", () => clients.delete(res));

@@ -1,12 +1,14 @@
 /**
- * Watch mode: build, serve dist/ on loopback, watch the sources, rebuild with the same build()
- * (incremental, so a content edit re-renders only the pages that show it), and tell open pages to
- * reload. A failed rebuild keeps the last good site served and shows the error in the terminal and
- * in the browser; the next good save recovers without a restart.
+ * Watch mode's session: serve the output folder on loopback, watch the sources, rebuild with the
+ * same build() (incremental, so a content edit re-renders only the pages that show it), and tell
+ * open pages to reload. A failed rebuild keeps the last good site served and shows the error in the
+ * terminal and in the browser; the next good save recovers without a restart. The CLI's entry
+ * (payments API, signals, restarts, the output folder) is src/watch/run-watch.ts.
  */
+import { watch as watchFiles, type FSWatcher } from "chokidar";
+import { join, relative, sep } from "node:path";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { BundlerContexts } from "../render/bundler-contexts.js";
-import { watch, type FSWatcher } from "node:fs";
-import { join, relative } from "node:path";
 import type { BuildConfig } from "../core/config.js";
 import type { Logger } from "../core/logger.js";
 import { formatError } from "../core/errors.js";
@@ -14,32 +16,74 @@ import { formatMs } from "../core/logger.js";
 import { build, type BuildDeps, type BuildResult } from "../build.js";
 import { createBuilder } from "../builder.js";
 import { startStaticServer, type StaticServer } from "../server/static-server.js";
-import { createLiveReload } from "./live-reload.js";
+import { createLiveReload, type LiveReload } from "./live-reload.js";
+import { findFreePort, isAddressInUse } from "./port.js";
+import { isIgnoredSource } from "./cli-sources.js";
 
 export interface WatchOptions {
   logger: Logger;
+  /** The port asked for (default 4321; 0 for any free one). A busy port moves on to the next free one. */
   port?: number;
   host?: string;
   /** Milliseconds of quiet after a change before rebuilding (editors save in bursts). */
   debounceMs?: number;
   buildDeps?: Partial<BuildDeps>;
+  /**
+   * Sources (relative to the project root) compiled into nzf-build itself: a change to one is handed
+   * to onCliChange instead of rebuilding the site, which would not see it. Without it, every change rebuilds.
+   */
+  cliSources?: ReadonlySet<string>;
+  /** Told the changed sources of nzf-build itself; "restarting" when a restart will build them, so this session does not. */
+  onCliChange?: (files: string[]) => "restarting" | void;
 }
 
 export interface WatchSession {
   url: string;
+  port: number;
   server: StaticServer;
+  live: LiveReload;
   /** Resolves with the first rebuild that starts after this call and saw every change made before it ended (for tests). */
   nextBuild(): Promise<BuildResult | Error>;
   /** Resolves when no rebuild is running or waiting (for tests). */
   settled(): Promise<void>;
-  stop(): Promise<void>;
+  /**
+   * Stops watching and serving, and disposes the bundlers and render workers. A rebuild still
+   * running is waited for up to `waitForBuildMs` (default: until it ends); true when nothing was left running.
+   */
+  stop(options?: { waitForBuildMs?: number }): Promise<boolean>;
 }
 
-/** What is watched, relative to the project root. */
-export const WATCHED = ["templates", "src/client", "src/render", "src/content/routes.ts", "src/zakat", "src/payments", "src/preview", "src/preview-app"];
+/** What is watched, relative to the project root, besides the content folder. */
+export const WATCHED = ["templates", "src"];
+
+/** Editor backups, swap and atomic-write temporary files, dot files. */
+const EDITOR_TEMP = /(^|[/\\])\.|~$|\.tmp$|\.swp$|\.swx$|___jb_(tmp|old)___$|\.\d+\.tmp$/;
+
+/** Starts the server on the first free port at or after `port`, checked before anything is built. */
+async function serve(root: string, port: number, host: string, live: LiveReload, ready: () => boolean, logger: Logger): Promise<StaticServer> {
+  for (let attempt = 0; ; attempt++) {
+    const free = await findFreePort(port, host, logger);
+    try {
+      return await startStaticServer({ root, port: free, host, intercept: (req, res) => live.handle(req, res) || (!ready() && building(req, res, live)), transformHtml: live.inject });
+    } catch (error) {
+      // Taken between the check and the listen: the next free one.
+      if (!isAddressInUse(error) || attempt > 3 || port === 0) throw error;
+      port = free + 1;
+    }
+  }
+}
+
+/** Before the first build has finished: a page that reloads itself when the site is ready. */
+function building(req: IncomingMessage, res: ServerResponse, live: LiveReload): boolean {
+  if (req.method !== "GET" || !/^\/[^.]*$|\.html$/.test(new URL(req.url ?? "/", "http://localhost").pathname)) return false;
+  const html = live.inject(`<!doctype html><meta charset="utf-8"><title>Building…</title><body><p>nzf-build is building the site; this page reloads when it is ready.</p></body>`);
+  res.writeHead(503, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "retry-after": "1" }).end(html);
+  return true;
+}
 
 export async function startWatch(config: BuildConfig, options: WatchOptions): Promise<WatchSession> {
   const { logger } = options;
+  const host = options.host ?? "127.0.0.1";
   const live = createLiveReload();
   // Kept between rebuilds so a template edit recompiles only what changed; disposed by stop().
   const bundlers = new BundlerContexts();
@@ -47,10 +91,13 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
   // Each waiter gets the first build that starts after it asked (not one already running).
   const waiters: { after: number; resolve: (r: BuildResult | Error) => void }[] = [];
   let buildsStarted = 0;
+  let buildsFinished = 0;
   let running: Promise<void> | null = null;
   let pending = false;
+  let stopping = false;
   let timer: NodeJS.Timeout | undefined;
   const changed = new Set<string>();
+  const cliChanged = new Set<string>();
 
   const runBuild = async (): Promise<void> => {
     const files = [...changed];
@@ -60,18 +107,22 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
     let outcome: BuildResult | Error;
     try {
       outcome = await build(config, { logger, bundlers, builder, ...options.buildDeps });
-      if (outcome.published) live.send("reload", "");
+      // The first build also reloads pages that showed "building" (or an older site).
+      if (outcome.published || number === 1) live.send("reload", "");
       live.clearError();
       if (files.length) logger.info("watch", `${files.slice(0, 3).join(", ")}${files.length > 3 ? ` and ${files.length - 3} more` : ""} → rebuilt in ${formatMs(performance.now() - started)}`);
     } catch (error) {
       outcome = error as Error;
       const text = formatError(error);
-      logger.error("watch", `${text}\n        the last good site is still served; fix the error and save again`);
-      live.showError(text);
+      if (!stopping) {
+        logger.error("watch", `${text}\n        the last good site is still served; fix the error and save again`);
+        live.showError(text);
+      }
     }
+    buildsFinished++;
     // Files saved while this build ran may not be in it (an editor truncates, then writes): the build
     // that follows has them, so a waiter is answered by that one instead.
-    if (changed.size > 0) return;
+    if (changed.size > 0 && !stopping) return;
     for (const waiter of [...waiters]) {
       if (waiter.after < number) {
         waiters.splice(waiters.indexOf(waiter), 1);
@@ -80,54 +131,68 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
     }
   };
 
-  const schedule = (file: string) => {
-    changed.add(file);
+  const startBuild = () => {
+    if (stopping) return;
+    if (running) {
+      pending = true;
+      return;
+    }
+    running = runBuild().finally(() => {
+      running = null;
+      if (pending) {
+        pending = false;
+        changed.add("(changes during the last build)");
+        debounce();
+      }
+    });
+  };
+
+  const debounce = () => {
+    if (stopping) return;
     clearTimeout(timer);
     timer = setTimeout(() => {
-      if (running) {
-        pending = true;
-        return;
-      }
-      running = runBuild().finally(() => {
-        running = null;
-        if (pending) {
-          pending = false;
-          schedule("(changes during the last build)");
-        }
-      });
+      const cli = [...cliChanged];
+      cliChanged.clear();
+      // A restart builds again anyway; otherwise the file may be bundled for the browser or the
+      // render worker as well as compiled into nzf-build, so the site is rebuilt too.
+      if (cli.length && options.onCliChange?.(cli) !== "restarting") for (const file of cli) changed.add(file);
+      if (changed.size) startBuild();
     }, options.debounceMs ?? 60);
   };
 
-  // The first build: a failure here is shown like any other and the server still starts.
-  await runBuild();
-  const server = await startStaticServer({
-    root: config.outDir,
-    port: options.port ?? 4321,
-    host: options.host ?? "127.0.0.1",
-    intercept: live.handle,
-    transformHtml: live.inject,
-  });
+  const onChange = (path: string) => {
+    const file = relative(config.root, path).split(sep).join("/");
+    if (EDITOR_TEMP.test(file) || isIgnoredSource(file)) return;
+    (options.cliSources?.has(file) ? cliChanged : changed).add(file);
+    debounce();
+  };
 
-  const watchers: FSWatcher[] = [];
-  const contentDir = config.contentDir;
-  for (const target of [...WATCHED.map((p) => join(config.root, p)), contentDir]) {
-    try {
-      watchers.push(
-        watch(target, { recursive: true }, (_event, name) => {
-          const file = relative(config.root, join(target, String(name ?? "")));
-          if (/(^|\/)\.|~$|\.tmp$|\.swp$/.test(file)) return; // editor and atomic-write temp files
-          schedule(file);
-        }),
-      );
-    } catch {
-      logger.debug("watch", `not watching ${target} (missing)`);
-    }
-  }
-  logger.info("watch", `serving ${config.outDir} at ${server.url}/ — watching templates, src/client and content; Ctrl+C to stop`);
+  // The port is checked (and the server listening) before the first build, so a busy port costs no build.
+  const ready = () => buildsFinished > 0;
+  const server = await serve(config.outDir, options.port ?? 4321, host, live, ready, logger);
+  const port = Number(new URL(server.url).port);
+
+  // chokidar, not fs.watch: Node's recursive fs.watch on Linux loses a file replaced by a rename
+  // (an editor's atomic save, `sed -i`, `git checkout`) after its first change.
+  const contentImages = join(config.contentDir, "*", "images");
+  const watcher: FSWatcher = watchFiles([...WATCHED.map((p) => join(config.root, p)), config.contentDir], {
+    ignoreInitial: true,
+    ignored: (path) => path.includes(`${sep}node_modules${sep}`) || EDITOR_TEMP.test(relative(config.root, path)) || isUnder(path, contentImages),
+  });
+  watcher.on("all", (_event, path) => onChange(path));
+  watcher.on("error", (error) => logger.warn("watch", `file watcher: ${(error as Error).message}`));
+  const watcherReady = new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
+
+  // The first build: a failure here is shown like any other and the server still serves.
+  startBuild();
+  await Promise.all([running, watcherReady]);
+  logger.info("watch", `serving ${relative(process.cwd(), config.outDir) || "."} at ${server.url}/ — watching templates/, src/ and content; Ctrl+C to stop`);
 
   return {
     url: server.url,
+    port,
     server,
+    live,
     nextBuild: () => new Promise((resolve) => waiters.push({ after: buildsStarted, resolve })),
     async settled() {
       // Late file-system events may still arrive: wait until a quiet period passes with nothing to do.
@@ -139,23 +204,28 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
         } else quiet++;
       }
     },
-    async stop() {
+    async stop({ waitForBuildMs } = {}) {
+      stopping = true;
       clearTimeout(timer);
-      for (const w of watchers) w.close();
       live.close();
-      await running;
-      await bundlers.dispose();
-      await builder.close();
-      await server.stop();
+      await Promise.all([watcher.close(), server.stop()]);
+      let finished = true;
+      if (running) {
+        const wait = waitForBuildMs === undefined ? running : Promise.race([running, new Promise<void>((r) => setTimeout(r, waitForBuildMs).unref())]);
+        await wait;
+        finished = running === null;
+      }
+      await Promise.all([bundlers.dispose(), builder.close()]);
+      return finished;
     },
   };
 }
 
-/** The CLI's entry: runs until interrupted. */
-export async function runWatch(config: BuildConfig, options: WatchOptions): Promise<void> {
-  const session = await startWatch(config, options);
-  await new Promise<void>((resolve) => {
-    for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => resolve());
-  });
-  await session.stop();
+/** Whether `path` is inside a folder matching `pattern` (a path with one `*` segment). */
+function isUnder(path: string, pattern: string): boolean {
+  const [before, after] = pattern.split("*") as [string, string];
+  if (!path.startsWith(before)) return false;
+  const rest = path.slice(before.length);
+  const slash = rest.indexOf(sep);
+  return slash > 0 && (rest.slice(slash) === after || rest.slice(slash).startsWith(after + sep));
 }

@@ -1,17 +1,21 @@
 /**
  * The frame of every page: skip link, header with the global navigation and the donate button,
  * the page's main content, and the footer with contact details, links, social links and the
- * Acknowledgement of Country. Everything comes from the global document.
+ * Acknowledgement of Country. Everything comes from the global document of the page's language,
+ * except the site's own words (templates/i18n/) and the language switcher (the page's alternates).
  */
 import type { ReactNode } from "react";
 import type { TemplateContext } from "../../src/render/types.js";
+import { MASTER_LANG, pathForDocument } from "../../src/content/routes.js";
+import { chromeStrings, htmlLang, type ChromeStrings } from "../i18n/index.js";
 import { dataOf, group, image, rich, str } from "./fields.js";
 import { Picture } from "./picture.js";
 import { RichText } from "./rich-text.js";
 
-function logoOf(g: ReturnType<typeof dataOf>) {
+/** The logo carries the foundation's name (the link's accessible name); the written name stands in when there is none. */
+function logoOf(g: ReturnType<typeof dataOf>, siteName: string) {
   const logo = image(g, "logo");
-  return logo ? { ...logo, alt: null } : undefined;
+  return logo ? { ...logo, alt: siteName } : undefined;
 }
 
 function NavLink({ href, label, current }: { href: string | null; label: string; current: string }) {
@@ -26,35 +30,96 @@ function NavLink({ href, label, current }: { href: string | null; label: string;
   );
 }
 
-function Header({ ctx }: { ctx: TemplateContext }) {
+/** A link to this page in another language: its alternate when it has one, else that language's home page. */
+export interface LanguageLink {
+  lang: string;
+  href: string;
+  /** Whether `href` is this page in that language (else that language's home page). */
+  samePage: boolean;
+}
+
+/**
+ * The other languages the site has a home page in, each with where this page's switcher leads:
+ * the page's own alternate (the hreflang alternates of the head) or that language's home page.
+ */
+export function languageLinks(ctx: TemplateContext): LanguageLink[] {
+  const links: LanguageLink[] = [];
+  for (const lang of [...ctx.graph.languages].sort()) {
+    if (lang === ctx.page.lang) continue;
+    const alternate = ctx.page.alternates.find((alt) => alt.lang === lang);
+    const home = ctx.graph.single("home_page", lang);
+    const homePath = home && home.lang === lang ? pathForDocument(home) : lang === MASTER_LANG ? "/" : null;
+    const href = alternate?.path ?? homePath;
+    if (href) links.push({ lang, href, samePage: Boolean(alternate) });
+  }
+  return links;
+}
+
+function LanguageSwitcher({ ctx, t, className }: { ctx: TemplateContext; t: ChromeStrings; className: string }) {
+  const links = languageLinks(ctx);
+  if (!links.length) return null;
+  return (
+    <ul className={`lang-list ${className}`} aria-label={t.languages}>
+      {links.map(({ lang, href, samePage }) => {
+        const name = chromeStrings(lang).languageName;
+        return (
+          <li key={lang}>
+            <a href={href} hrefLang={htmlLang(lang)} lang={htmlLang(lang)}>
+              <span className="visually-hidden" lang={htmlLang(ctx.page.lang)}>
+                {samePage ? t.readIn : t.homeIn}{" "}
+              </span>
+              {name}
+            </a>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+function Header({ ctx, t }: { ctx: TemplateContext; t: ChromeStrings }) {
   const g = dataOf(ctx.global);
-  const siteName = str(g, "site_name") || "National Zakat Foundation";
-  const home = ctx.page.lang === "en-au" ? "/" : `/${ctx.page.lang}/`;
+  const siteName = str(g, "site_name") || t.siteName;
+  const home = ctx.page.lang === MASTER_LANG ? "/" : `/${ctx.page.lang}/`;
   const donateHref = ctx.link(g.donate_link as never) ?? "/pay/";
+  const logo = logoOf(g, siteName);
+  const items = group(g, "navigation").map((item, i) => (
+    <NavLink key={i} href={ctx.link(item.link as never)} label={str(item, "label")} current={ctx.page.path} />
+  ));
+  // Two copies of the navigation, one shown at a time by the stylesheet: the desktop row, and the
+  // phone's menu, a <details> disclosure that opens and closes without JavaScript
+  // (src/client/site/menu.ts adds Escape and putting focus back on the button).
   return (
     <header className="site-header">
       <div className="container header-inner">
         <a className="brand" href={home}>
-          {/* Decorative here: the site name is written right beside it. */}
-          <Picture image={logoOf(g)} images={ctx.images} layout="fixed" sizes="160px" className="brand-logo" />
-          <span className="brand-name">{siteName}</span>
+          {logo ? <Picture image={logo} images={ctx.images} layout="fixed" sizes="144px" className="brand-logo" /> : <span className="brand-name">{siteName}</span>}
         </a>
-        <nav aria-label="Main">
-          <ul className="nav-list">
-            {group(g, "navigation").map((item, i) => (
-              <NavLink key={i} href={ctx.link(item.link as never)} label={str(item, "label")} current={ctx.page.path} />
-            ))}
-          </ul>
+        <nav aria-label={t.mainNavigation} className="nav-desktop">
+          <ul className="nav-list">{items}</ul>
         </nav>
+        <LanguageSwitcher ctx={ctx} t={t} className="lang-desktop" />
         <a className="button button-primary donate-button" href={donateHref}>
-          {str(g, "donate_label") || "Donate"}
+          {str(g, "donate_label") || t.donate}
         </a>
+        <details className="menu">
+          <summary className="menu-button">
+            <span className="menu-icon" aria-hidden="true"></span>
+            <span className="menu-label">{t.menu}</span>
+          </summary>
+          <div className="menu-panel">
+            <nav aria-label={t.mainNavigation}>
+              <ul className="menu-list">{items}</ul>
+            </nav>
+            <LanguageSwitcher ctx={ctx} t={t} className="lang-menu" />
+          </div>
+        </details>
       </div>
     </header>
   );
 }
 
-function Footer({ ctx }: { ctx: TemplateContext }) {
+function Footer({ ctx, t }: { ctx: TemplateContext; t: ChromeStrings }) {
   const g = dataOf(ctx.global);
   const email = str(g, "contact_email");
   const phone = str(g, "contact_phone");
@@ -62,7 +127,7 @@ function Footer({ ctx }: { ctx: TemplateContext }) {
     <footer className="site-footer">
       <div className="container footer-grid">
         <section aria-labelledby="footer-contact">
-          <h2 id="footer-contact">Contact us</h2>
+          <h2 id="footer-contact">{t.contactUs}</h2>
           <ul className="plain-list">
             {email && (
               <li>
@@ -78,7 +143,7 @@ function Footer({ ctx }: { ctx: TemplateContext }) {
           <RichText field={rich(g, "address")} ctx={ctx} className="address" />
         </section>
         <nav aria-labelledby="footer-links">
-          <h2 id="footer-links">More</h2>
+          <h2 id="footer-links">{t.more}</h2>
           <ul className="plain-list">
             {group(g, "footer_links").map((item, i) => (
               <NavLink key={i} href={ctx.link(item.link as never)} label={str(item, "label")} current={ctx.page.path} />
@@ -86,7 +151,7 @@ function Footer({ ctx }: { ctx: TemplateContext }) {
           </ul>
         </nav>
         <section aria-labelledby="footer-social">
-          <h2 id="footer-social">Follow us</h2>
+          <h2 id="footer-social">{t.followUs}</h2>
           <ul className="plain-list">
             {group(g, "social_links").map((item, i) => {
               const href = ctx.link(item.url as never);
@@ -105,8 +170,8 @@ function Footer({ ctx }: { ctx: TemplateContext }) {
       <div className="container footer-legal">
         <RichText field={rich(g, "acknowledgement")} ctx={ctx} className="acknowledgement" />
         <p>
-          {str(g, "site_name") || "National Zakat Foundation"}
-          {str(g, "abn") ? ` · ABN ${str(g, "abn")}` : ""}
+          {str(g, "site_name") || t.siteName}
+          {str(g, "abn") ? ` · ${t.abn} ${str(g, "abn")}` : ""}
         </p>
       </div>
     </footer>
@@ -118,8 +183,9 @@ const SOCIAL_LABELS: Record<string, string> = { facebook: "Facebook", instagram:
 type Memo = <T>(key: string, compute: () => T) => T;
 
 /**
- * What of the page the layout shows: the page's language and, when the page is one the header or
- * footer links to, its path (that link is marked as the current page). Pages of the same variant
+ * What of the page the layout shows: the page's language, its language switcher's links (its
+ * alternates) and, when the page is one the header or footer links to, its path (that link is marked
+ * as the current page). Pages of the same variant
  * get the same layout, so it renders once per variant per build (templates/entry.tsx). Anything
  * else Layout comes to read from ctx.page must be added here.
  *
@@ -132,20 +198,23 @@ export function layoutVariant(ctx: TemplateContext, memo: Memo = (_key, compute)
     const g = dataOf(ctx.global);
     return new Set([...group(g, "navigation"), ...group(g, "footer_links")].map((item) => ctx.link(item.link as never)));
   });
-  return `${ctx.page.lang}|${linked.has(ctx.page.path) ? ctx.page.path : ""}`;
+  // The language switcher links to this page's alternates, so pages that have some get their own.
+  const switcher = languageLinks(ctx).map((link) => `${link.lang}=${link.href}${link.samePage ? "" : " (home)"}`).join(",");
+  return `${ctx.page.lang}|${linked.has(ctx.page.path) ? ctx.page.path : ""}|${switcher}`;
 }
 
 export function Layout({ ctx, children }: { ctx: TemplateContext; children: ReactNode }) {
+  const t = chromeStrings(ctx.page.lang);
   return (
     <>
       <a className="skip-link" href="#main">
-        Skip to content
+        {t.skipToContent}
       </a>
-      <Header ctx={ctx} />
+      <Header ctx={ctx} t={t} />
       <main id="main" tabIndex={-1}>
         {children}
       </main>
-      <Footer ctx={ctx} />
+      <Footer ctx={ctx} t={t} />
     </>
   );
 }

@@ -30,7 +30,9 @@ export const calculate: Template = {
       HELP_KEYS.map((key) => [key, help[key] ? richTextHtml(help[key]!, ctx) : `<p>${escapeHtml(FALLBACK_HELP[key])}</p>`]),
     ) as Record<HelpKey, string>;
     // The nisab with nothing entered: the same exact sum the island shows, never a float product.
-    const { nisab } = calculateZakat({ yearType: "lunar", assets: {}, liabilities: {} }, { ...settings, help });
+    const nothing = { yearType: "lunar" as const, assets: {}, liabilities: {} };
+    const { nisab } = calculateZakat(nothing, { ...settings, help });
+    const other = calculateZakat(nothing, { ...settings, nisabBasis: settings.nisabBasis === "silver" ? "gold" : "silver", help }).nisab;
     const zakatDoc = ctx.graph.single("zakat", ctx.page.lang);
     const payPath = (zakatDoc && pathForDocument(zakatDoc)) || normalizePath(SINGLE_TYPE_ROUTES.zakat);
     return (
@@ -39,8 +41,9 @@ export const calculate: Template = {
         <div className="container section">
           <div className="nisab-note">
             <p>
-              The nisab is {nisab.grams} g of {nisab.basis} × {nisab.pricePerGramText} per gram = <strong>{formatAud(nisab.valueCents)}</strong>{" "}
-              (prices as at {formatIsoDate(nisab.pricesAsAt)}).
+              The nisab is {nisab.grams} g of {nisab.basis} × {nisab.pricePerGramText} per gram = <strong>{formatAud(nisab.valueCents)}</strong>,
+              or {other.grams} g of {other.basis} × {other.pricePerGramText} per gram = <strong>{formatAud(other.valueCents)}</strong> if you
+              measure by {other.basis} (you can choose in the calculator; prices as at {formatIsoDate(nisab.pricesAsAt)}).
             </p>
             <p className="muted">
               If what you own, less what you owe now, is at or above the nisab, zakat is {settings.ratePercent.lunar}% of it for a lunar year, or{" "}

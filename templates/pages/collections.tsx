@@ -32,7 +32,7 @@ export const programs: Template = {
         <h2 id="program-list">Our programs</h2>
         <CardList ctx={ctx} items={ctx.graph.all("program", ctx.page.lang).map((doc) => cardOf(doc))} headingLevel={3} />
       </section>
-      <section className="container section" aria-labelledby="partner-list">
+      <section className="container section partner-cards" aria-labelledby="partner-list">
         <h2 id="partner-list">Our partners</h2>
         <CardList ctx={ctx} items={ctx.graph.all("partner", ctx.page.lang).map((doc) => cardOf(doc, "logo"))} headingLevel={3} />
       </section>

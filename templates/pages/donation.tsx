@@ -10,7 +10,7 @@ import { Hero, metaFromSeo } from "../components/blocks.js";
 import { dataOf, docTitle, group, image, num, pageTitle, plain, rich, str } from "../components/fields.js";
 import { RichText } from "../components/rich-text.js";
 import { Island } from "../../src/render/islands.js";
-import { pathForDocument, STATIC_PAGES } from "../../src/content/routes.js";
+import { normalizePath, pathForDocument, SINGLE_TYPE_ROUTES, STATIC_PAGES } from "../../src/content/routes.js";
 import { DEFAULT_FUND_RULES, withContentLimits } from "../../src/payments/fund-rules.js";
 import { fundOfType, SEASONAL_FREQUENCIES, type Frequency, type Fund } from "../../src/payments/types.js";
 import type { FundConfig, PaymentsConfig } from "../../src/client/donation/config.js";
@@ -73,6 +73,39 @@ export function paymentsConfigOf(ctx: TemplateContext): PaymentsConfig | null {
 }
 
 export const THANK_YOU_PATH = `${STATIC_PAGES["thank-you"].path}/`;
+export const CONTACT_PATH = `${normalizePath(SINGLE_TYPE_ROUTES.contact_page)}`;
+/** The form's section: the calculator links to `/pay/zakat/?amount=…#give`. */
+export const GIVE_ID = "give";
+
+/** At the top of a pay page: straight to the form, which on a phone is below the fund's text. */
+export function GiveNowLink() {
+  return (
+    <p className="don-jump">
+      <a className="button button-primary" href={`#${GIVE_ID}`}>
+        Give now
+      </a>
+    </p>
+  );
+}
+
+/** On a phone, the same link kept at the bottom of the screen; the island hides it while the form is in view. */
+export function StickyGiveNow() {
+  return (
+    <a className="don-sticky button button-primary" href={`#${GIVE_ID}`}>
+      Give now
+    </a>
+  );
+}
+
+export function NoScriptNote() {
+  return (
+    <noscript>
+      <p>
+        Our secure card form needs JavaScript. To give another way, <a href={CONTACT_PATH}>contact our donor care team</a> by phone or e-mail.
+      </p>
+    </noscript>
+  );
+}
 
 export const donation: Template = {
   meta: (ctx) => ({
@@ -82,22 +115,27 @@ export const donation: Template = {
   Body({ ctx }) {
     const d = dataOf(ctx.doc);
     const config = ctx.doc ? fundConfigOf(ctx.doc) : undefined;
+    const payments = paymentsConfigOf(ctx);
     return (
       <>
-        <Hero ctx={ctx} title={pageTitle(ctx)} intro="intro" heroImage={image(d, "hero_image")} />
+        <Hero ctx={ctx} title={pageTitle(ctx)} intro="intro" heroImage={image(d, "hero_image")}>
+          {config ? <GiveNowLink /> : null}
+        </Hero>
         <div className="container section two-columns">
           <div>
             <RichText field={rich(d, "body")} ctx={ctx} />
           </div>
-          <section className="donation-panel" aria-label="Donation form">
+          <section id={GIVE_ID} className="donation-panel" aria-label="Donation form">
             {config ? (
-              <Island name="donation" component={Donation} props={{ funds: [config], formPath: config.path, thankYouPath: THANK_YOU_PATH, payments: paymentsConfigOf(ctx) }} />
+              <>
+                {/* Without payments configured the island says so before any form (PaymentsUnavailable). */}
+                <Island name="donation" component={Donation} props={{ funds: [config], formPath: config.path, thankYouPath: THANK_YOU_PATH, payments, contactPath: CONTACT_PATH }} />
+                {payments ? <NoScriptNote /> : null}
+              </>
             ) : null}
-            <noscript>
-              <p>Our secure card form needs JavaScript. To give another way, call us or use the bank details on our contact page.</p>
-            </noscript>
           </section>
         </div>
+        {config ? <StickyGiveNow /> : null}
       </>
     );
   },

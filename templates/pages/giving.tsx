@@ -11,7 +11,7 @@ import { dataOf, docTitle, pageTitle, str } from "../components/fields.js";
 import { Island } from "../../src/render/islands.js";
 import Donation from "../../src/client/islands/donation.js";
 import ThankYou from "../../src/client/islands/thank-you.js";
-import { fundConfigOf, paymentsConfigOf, THANK_YOU_PATH } from "./donation.js";
+import { CONTACT_PATH, fundConfigOf, GIVE_ID, GiveNowLink, NoScriptNote, paymentsConfigOf, StickyGiveNow, THANK_YOU_PATH } from "./donation.js";
 
 function fundDocs(ctx: TemplateContext) {
   return DONATION_TYPES.map((type) => ctx.graph.single(type, ctx.page.lang)).filter((doc) => doc !== undefined);
@@ -24,23 +24,28 @@ function fundCards(ctx: TemplateContext) {
 export const pay: Template = {
   meta: (ctx) => metaFromSeo(ctx, "Give"),
   Body({ ctx }) {
+    const payments = paymentsConfigOf(ctx);
     const funds = fundDocs(ctx)
       .map((doc) => fundConfigOf(doc!))
       .filter((c) => c !== undefined);
     return (
       <>
-        <Hero ctx={ctx} title={pageTitle(ctx, "Give")} intro="intro" />
+        <Hero ctx={ctx} title={pageTitle(ctx, "Give")} intro="intro">
+          {funds.length ? <GiveNowLink /> : null}
+        </Hero>
         <div className="container section two-columns">
           <section aria-labelledby="funds">
             <h2 id="funds">Choose where your gift goes</h2>
             <CardList ctx={ctx} items={fundCards(ctx)} headingLevel={3} />
           </section>
           {funds.length ? (
-            <section className="donation-panel" aria-label="Donation form">
-              <Island name="donation" component={Donation} props={{ funds, formPath: normalizePath(SINGLE_TYPE_ROUTES.pay_page), thankYouPath: THANK_YOU_PATH, payments: paymentsConfigOf(ctx) }} />
+            <section id={GIVE_ID} className="donation-panel" aria-label="Donation form">
+              <Island name="donation" component={Donation} props={{ funds, formPath: normalizePath(SINGLE_TYPE_ROUTES.pay_page), thankYouPath: THANK_YOU_PATH, payments, contactPath: CONTACT_PATH }} />
+              {payments ? <NoScriptNote /> : null}
             </section>
           ) : null}
         </div>
+        {funds.length ? <StickyGiveNow /> : null}
       </>
     );
   },
@@ -52,8 +57,11 @@ export const thankYou: Template = {
     const payments = paymentsConfigOf(ctx);
     return (
       <div className="container section narrow">
-        <h1>Thank you</h1>
-        <Island name="thank-you" component={ThankYou} props={{ payments: payments && { apiUrl: payments.apiUrl, ...(payments.timeoutMs ? { timeoutMs: payments.timeoutMs } : {}) }, fallbackPath: normalizePath(SINGLE_TYPE_ROUTES.pay_page) }} />
+        <Island
+          name="thank-you"
+          component={ThankYou}
+          props={{ payments: payments && { apiUrl: payments.apiUrl, ...(payments.timeoutMs ? { timeoutMs: payments.timeoutMs } : {}) }, fallbackPath: normalizePath(SINGLE_TYPE_ROUTES.pay_page), contactPath: CONTACT_PATH }}
+        />
       </div>
     );
   },

@@ -46,12 +46,14 @@ export const serverError: Template = {
 
 export const preview: Template = {
   // The preview loader every page carries loads the preview bundle on this page (src/client/site/preview-loader.ts).
-  meta: () => ({ title: "Loading preview", noindex: true }),
+  // The heading holds for both outcomes; the slot's text says which: loading, or (opened without a
+  // preview link) that there is nothing to show (src/client/preview/start-preview.ts replaces it).
+  meta: () => ({ title: "Preview", noindex: true }),
   Body: () => (
     <div className="container section narrow">
-      <h1>Loading your preview</h1>
+      <h1>Preview</h1>
       <IslandSlot name="preview">
-        <p>Please wait while your updates are loading…</p>
+        <p>Loading your preview. Please wait while your updates are loading…</p>
         <noscript>
           <p>Previews need JavaScript. Turn it on and open the preview link again.</p>
         </noscript>

@@ -4,7 +4,7 @@
  * Also: an invalid calculate_page fails the build naming the document.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -101,6 +101,7 @@ describe("the zakat calculator in Chromium", () => {
     const url = new URL(page.url());
     expect(url.pathname).toBe("/pay/zakat/");
     expect(url.searchParams.get("amount")).toBe("275.00");
+    expect(url.hash).toBe("#give");
     expect(await page.locator("h1").textContent()).toBeTruthy();
     expect(ownProblems(seen)).toEqual([]);
     await page.evaluate(() => localStorage.clear());
@@ -217,6 +218,156 @@ describe("the zakat calculator in Chromium", () => {
     await noJs.close();
   });
 });
+
+/** Screenshots of each step of the journeys, kept for review (test-results/ is not committed). */
+const JOURNEY_DIR = join(PROJECT_ROOT, "test-results/journeys");
+
+/** Where the donor is: the focused element, whether it is on screen and clear of the running bar, and the bar. */
+async function view(page: Page) {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    const r = el?.getBoundingClientRect();
+    const bar = document.querySelector<HTMLElement>(".calc-bar");
+    const barShown = !!bar && getComputedStyle(bar).display !== "none" && getComputedStyle(bar).visibility !== "hidden";
+    const barRect = bar?.getBoundingClientRect();
+    const bottom = barShown ? barRect!.top : innerHeight;
+    const label = el instanceof HTMLInputElement ? el.labels?.[0]?.textContent : undefined;
+    return {
+      tag: el?.tagName ?? "",
+      text: (label ?? el?.querySelector(".calc-group-title")?.textContent ?? el?.textContent ?? "").trim(),
+      top: Math.round(r?.top ?? -1),
+      /** On screen and not under the running bar (WCAG 2.2 2.4.11 Focus Not Obscured). */
+      clear: !!r && r.top >= 0 && r.bottom <= bottom + 0.5 && r.height > 0,
+      barShown,
+      barAtBottom: barShown && Math.abs(barRect!.bottom - innerHeight) < 1,
+      barText: barShown ? bar!.querySelector(".calc-bar-total")!.textContent : null,
+      innerWidth,
+      scrollWidth: document.documentElement.scrollWidth,
+    };
+  });
+}
+
+for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+  const phone = viewport.width < 900;
+  describe(`the calculate → pay journey at ${viewport.width}×${viewport.height}`, () => {
+    it("shows the running total where the donor is, takes them from step to step with focus, and hands the amount to the pay page", async () => {
+      const journey = await isolatedContext(browser, { viewport });
+      const page = await journey.newPage();
+      const seen = watchProblems(page);
+      await mkdir(JOURNEY_DIR, { recursive: true });
+      let step = 0;
+      const shot = (name: string) => page.screenshot({ path: join(JOURNEY_DIR, `calculator-${viewport.width}-${++step}-${name}.png`) });
+      const axeClean = async (what: string) => expect(formatViolations(`/calculate/ ${what} at ${viewport.width}px`, await axeViolations(page))).toBe("");
+
+      await openCalculator(page);
+      let v = await view(page);
+      // The running total is on a phone's screen from the start, at the bottom; on a desktop the result panel is.
+      expect(v.barShown).toBe(phone);
+      if (phone) {
+        expect(v.barAtBottom).toBe(true);
+        expect(v.barText).toBe("Zakat due: $0.00");
+      } else {
+        expect(await page.locator(".calc-result").evaluate((el) => el.getBoundingClientRect().top < innerHeight)).toBe(true);
+      }
+      expect(v.scrollWidth).toBeLessThanOrEqual(v.innerWidth);
+      await shot("open");
+      await axeClean("on opening");
+
+      await tabTo(page, { label: CASH });
+      await page.keyboard.type("12,000");
+      v = await view(page);
+      expect(v).toMatchObject({ tag: "INPUT", text: CASH, clear: true });
+      // 12,000 × 2.5% = $300.00, shown beside the field the donor is in.
+      if (phone) await expect.poll(async () => (await view(page)).barText).toBe("Zakat due: $300.00");
+      else expect(await page.locator(".calc-result .calc-due strong").evaluate((el) => [el.textContent, el.getBoundingClientRect().bottom < innerHeight])).toEqual(["$300.00", true]);
+      await shot("cash-entered");
+
+      // A mistake: the section's heading stops showing its old total, and so does the running total.
+      await page.keyboard.type("x");
+      await page.keyboard.press("Tab");
+      const cashTotal = page.locator("details.calc-group").first().locator(".calc-group-total");
+      await expect.poll(() => cashTotal.textContent()).toBe("Check this section");
+      if (phone) expect((await view(page)).barText).toBe("Zakat due: check the marked fields");
+      expect((await view(page)).clear).toBe(true);
+      await shot("field-in-error");
+      await page.keyboard.press("Shift+Tab");
+      await page.keyboard.press("End");
+      await page.keyboard.press("Backspace");
+      await expect.poll(() => cashTotal.textContent()).toBe("$12,000.00");
+
+      // The gold nisab: 12,000 is below 85 g × $165 = $14,025.00, so nothing is due; then back to silver.
+      await page.getByLabel("Gold: 85 g, $14,025.00").check();
+      await expect.poll(() => summary(page)).toBe("Assets $12,000.00 less liabilities $0.00 leaves $12,000.00, below the nisab of $14,025.00: no zakat is due.");
+      if (phone) expect((await view(page)).barText).toBe("Zakat due: $0.00");
+      await shot("gold-nisab");
+      await page.getByLabel("Silver: 595 g, $922.25").check();
+      await expect.poll(() => summary(page)).toContain("zakat due at 2.5% is $300.00.");
+
+      // "Next": the next section opens, and its heading is focused at the top of the screen.
+      await tabTo(page, { text: "Next: Gold and silver" });
+      expect((await view(page)).clear).toBe(true);
+      await page.keyboard.press("Enter");
+      await expect.poll(async () => (await view(page)).text).toBe("Gold and silver");
+      v = await view(page);
+      expect(v).toMatchObject({ tag: "SUMMARY", clear: true });
+      expect(v.top).toBeLessThan(80);
+      expect(await page.locator("details.calc-group[open] .calc-group-title").allTextContents()).toEqual(["Gold and silver"]);
+      await shot("next-section");
+
+      await tabTo(page, { section: "What you owe now" });
+      await page.keyboard.press("Enter");
+      v = await view(page);
+      expect(v).toMatchObject({ tag: "SUMMARY", text: "What you owe now", clear: true });
+      await tabTo(page, { label: "Debts due now" });
+      await page.keyboard.type("$1,000");
+      v = await view(page);
+      expect(v).toMatchObject({ tag: "INPUT", text: "Debts due now", clear: true });
+      // 12,000 − 1,000 = 11,000; × 2.5% = $275.00.
+      if (phone) await expect.poll(async () => (await view(page)).barText).toBe("Zakat due: $275.00");
+      await expect.poll(() => summary(page)).toContain("zakat due at 2.5% is $275.00.");
+      // Every control down to "See my result" comes into view clear of the bar as the donor tabs.
+      for (let i = 0; i < 10 && (await view(page)).text !== "See my result"; i++) {
+        await page.keyboard.press("Tab");
+        expect((await view(page)).clear).toBe(true);
+      }
+      await shot("liabilities");
+
+      expect((await view(page)).text).toBe("See my result");
+      await page.keyboard.press("Enter");
+      await expect.poll(async () => (await view(page)).text).toBe("Your zakat");
+      v = await view(page);
+      expect(v).toMatchObject({ tag: "H2", clear: true });
+      expect(v.top).toBeLessThan(80);
+      // With the full result on screen, the bar steps aside (it would repeat it and cover "Pay my zakat").
+      await expect.poll(async () => (await view(page)).barShown).toBe(false);
+      expect(await page.locator(".calc-pay").evaluate((el) => el.getBoundingClientRect().bottom <= innerHeight)).toBe(true);
+      await shot("result");
+      await axeClean("showing the result");
+
+      if (phone) {
+        // Back up in the form, the bar is there again: the donor pays from it with a thumb.
+        await page.locator("details.calc-group > summary").first().focus();
+        await expect.poll(async () => (await view(page)).barText).toBe("Zakat due: $275.00");
+        await page.locator(".calc-bar").getByRole("link", { name: "Pay this" }).click();
+      } else {
+        await tabTo(page, { text: "Pay my zakat" });
+        await page.keyboard.press("Enter");
+      }
+      await page.waitForURL(/\/pay\/zakat\//);
+      const url = new URL(page.url());
+      // The hand-off contract: /pay/zakat/?amount=<dollars>.<cents>#give.
+      expect(`${url.pathname}${url.search}${url.hash}`).toBe("/pay/zakat/?amount=275.00#give");
+      // The donation form shows whole dollars without ".00".
+      await expect.poll(() => page.getByLabel("Amount (AUD)").inputValue(), { timeout: 10_000 }).toBe("275");
+      // The donation form's #give anchor belongs to the pay page; where it exists, the hand-off lands on it.
+      const give = await page.evaluate(() => document.getElementById("give")?.getBoundingClientRect().top ?? null);
+      if (give !== null) expect(give).toBeLessThan(viewport.height);
+      await shot("pay-page");
+      expect(ownProblems(seen)).toEqual([]);
+      await journey.close();
+    }, 90_000);
+  });
+}
 
 describe("bench/calculator.ts", () => {
   it("splits /calculate's JavaScript into the calculator's own code and the shared framework chunk", async () => {

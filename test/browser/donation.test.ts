@@ -12,6 +12,9 @@ import { isolatedContext, launchBrowser, watchProblems, type PageProblems } from
 import { axeViolations, formatViolations } from "../support/axe.js";
 import { installStripeStandIn, type StripeStandIn } from "../support/stripe-stand-in.js";
 import { DONATION_BUDGET_GZIP, measureDonationJs } from "../../bench/donation.js";
+import { mkdir } from "node:fs/promises";
+import { planGift } from "../../src/payments/plan.js";
+import { instalmentSentence } from "../../src/client/donation/summary.js";
 
 const TIMEOUT_MS = 2_000;
 let fixture: Fixture;
@@ -113,7 +116,7 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
     const reference = await expectThankYou(page);
     const body = await page.locator("main").textContent();
     expect(body).toContain("$1,234.56");
-    expect(body).toContain("your gift is received");
+    expect(body).toContain("Your gift is received.");
     const created = posts().at(-1)!;
     expect(created.status).toBe(201);
     const state = await (await fetch(`${api.url}/donations/${new URL(page.url()).searchParams.get("donation")}`)).json();
@@ -440,5 +443,166 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
     expect(size.formGzip).toBeGreaterThan(1_000);
     expect(size.formGzip).toBeLessThanOrEqual(DONATION_BUDGET_GZIP);
     expect(size.files.some((f) => f.role === "deferred")).toBe(true);
+  });
+});
+
+/** Screenshots of each step, kept for review (gitignored). */
+const JOURNEYS = "test-results/journeys";
+
+/** Where an element sits in the viewport, and whether it has focus. */
+const placeOf = (page: Page, selector: string) =>
+  page.locator(selector).first().evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return { top: Math.round(r.top), bottom: Math.round(r.bottom), focused: el === document.activeElement, text: el.textContent };
+  });
+
+const localToday = () => {
+  const d = new Date();
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+};
+
+describe("the donor's journey, pay → card → thank you, on a phone and a desktop", { timeout: 90_000 }, () => {
+  for (const [name, viewport] of [["phone", { width: 390, height: 844 }], ["desktop", { width: 1280, height: 800 }]] as const) {
+    it(`${name} ${viewport.width}×${viewport.height}: each step's heading is in view and focused, axe passes, zakat in 12 instalments that end`, async () => {
+      await mkdir(JOURNEYS, { recursive: true });
+      const page = await context.newPage();
+      await page.setViewportSize(viewport);
+      const seen = watchProblems(page);
+      const problems: string[] = [];
+      const axe = async (where: string) => {
+        const v = await axeViolations(page);
+        if (v.length) problems.push(formatViolations(where, v));
+      };
+      // Arrive from another page, as a donor does, so Back has somewhere to go.
+      await page.goto(site.url + "/calculate/", { waitUntil: "networkidle" });
+      await page.goto(site.url + "/pay/zakat/");
+      // The way to the form is at the top of the page, in the first screen.
+      const jump = page.locator(".don-jump a[href='#give']");
+      expect((await placeOf(page, ".don-jump a")).bottom).toBeLessThan(viewport.height);
+      const sticky = page.locator(".don-sticky");
+      expect(await sticky.isVisible()).toBe(name === "phone");
+      if (name === "phone") {
+        const box = (await sticky.boundingBox())!;
+        expect(box.y + box.height).toBeLessThanOrEqual(viewport.height);
+      }
+      await jump.click();
+      await page.waitForFunction(() => location.hash === "#give");
+      const panel = await placeOf(page, "#give");
+      expect(panel.top).toBeGreaterThanOrEqual(-1);
+      expect(panel.top).toBeLessThan(viewport.height / 3);
+      // Reached: the sticky link steps aside.
+      expect(await sticky.isVisible()).toBe(false);
+      await page.screenshot({ path: `${JOURNEYS}/donation-${name}-1-form.png` });
+
+      // Errors as the donor leaves the field, precise, and gone once fixed.
+      const amount = page.getByLabel("Amount (AUD)");
+      await amount.fill("1,20");
+      await amount.press("Tab");
+      const amountError = page.locator(`[id="${await amount.getAttribute("id")}-error"]`);
+      await expect.poll(() => amountError.textContent()).toBe("Check the comma: put cents after a decimal point, like 1.20, and group thousands in threes, like 1,200.");
+      await amount.fill("-20");
+      await amount.press("Tab");
+      await expect.poll(() => amountError.textContent()).toBe("Enter an amount above $0, without a minus sign, like 50.");
+      await amount.fill("489");
+      await amount.press("Tab");
+      await expect.poll(() => amountError.count()).toBe(0);
+
+      // A year's zakat in twelve payments that stop: the sentence and the end date before paying.
+      await page.getByLabel("In monthly instalments").check();
+      expect(await page.getByLabel("Split into").inputValue()).toBe("12");
+      const plan = planGift({ frequency: "monthly-instalments", today: localToday(), giftCents: 48_900, coverFees: false, instalmentCount: 12 });
+      if (!plan.ok) throw new Error(plan.message);
+      const sentence = instalmentSentence(plan.plan.instalments!, plan.plan.schedule.charges);
+      expect(sentence).toMatch(/^12 payments of \$40\.75, from \d{1,2} [A-Z][a-z]{2} \d{4} to \d{1,2} [A-Z][a-z]{2} \d{4}$/);
+      await expect.poll(() => page.locator(".don-plan").first().textContent()).toBe(`${sentence}. They stop when your $489.00 is paid.`);
+      expect(await page.locator(".don-summary").first().textContent()).not.toContain("until you cancel");
+
+      await fillDonor(page);
+      // States and countries from lists, Australia first.
+      await page.getByLabel("Street address").fill("1 George St");
+      await page.getByLabel("Suburb or town").fill("Sydney");
+      await page.getByLabel("State or territory").selectOption("NSW");
+      await page.getByLabel("Postcode").fill("2000");
+      const country = page.getByLabel("Country", { exact: true });
+      await expect.poll(() => country.locator("option").count()).toBeGreaterThan(200);
+      expect(await country.locator("option").first().textContent()).toBe("Australia");
+      expect(await country.inputValue()).toBe("AU");
+      await axe(`${name}: form`);
+
+      await page.getByRole("button", { name: "Continue to payment" }).click();
+      await page.getByLabel("Card number").waitFor();
+      await page.waitForSelector(".don-pay button:not([disabled])");
+      // The card step's heading at the top of the screen, with focus: not the footer of a shorter page.
+      await expect.poll(() => placeOf(page, ".don-step-heading").then((p) => p.focused)).toBe(true);
+      const step = await placeOf(page, ".don-step-heading");
+      expect(step.text).toBe("Check your gift and pay");
+      expect(step.top).toBeGreaterThanOrEqual(0);
+      expect(step.top).toBeLessThan(150);
+      expect(await page.locator(".don-plan").last().textContent()).toContain("12 payments of $40.75");
+      await axe(`${name}: card step`);
+      await page.screenshot({ path: `${JOURNEYS}/donation-${name}-2-payment.png` });
+
+      const request = posts().at(-1)!;
+      const created = await (await fetch(`${api.url}/donations/${request.donationId}`)).json();
+      expect(created).toMatchObject({ fund: "zakat", frequency: "monthly-instalments", amountCents: 4075, scheduleTotalCents: 48_900, openEnded: false, instalments: { count: 12, giftCents: 48_900 } });
+
+      await payWithCard(page);
+      await expectThankYou(page);
+      // One heading, focused, at the top; what, where, when, how to change it, and the receipt.
+      await expect.poll(() => placeOf(page, "main h1").then((p) => p.focused)).toBe(true);
+      expect(await page.locator("h1").allTextContents()).toEqual(["Thank you"]);
+      expect((await placeOf(page, "main h1")).top).toBeLessThan(viewport.height / 2);
+      const thanks = (await page.locator(".thanks").textContent())!;
+      expect(thanks).toContain("Given to" + "Zakat");
+      expect(thanks).toMatch(/12 payments of \$40\.75, from .+ to .+, \$489\.00 in all/);
+      expect(thanks).toContain("May Allah accept your zakat");
+      expect(thanks).toContain("To change or cancel the remaining payments");
+      expect(thanks).toContain("Your receipt for today's payment is on its way to your e-mail");
+      expect(thanks).not.toMatch(/(^|[^\w ,])\s*\$\d[\d,]*\.\d\d\.(\s|$)/); // no bare "$489.06."
+      await axe(`${name}: thank-you`);
+      await page.screenshot({ path: `${JOURNEYS}/donation-${name}-3-thank-you.png`, fullPage: true });
+
+      // Back: the card step and the filled form are gone (the thank-you page replaced them); the
+      // pay page (the entry before the "Give now" jump) says the gift is made instead of inviting another.
+      await page.goBack({ waitUntil: "commit" });
+      await expect.poll(() => new URL(page.url()).pathname).toBe("/pay/zakat/");
+      await page.locator(".don-given").waitFor();
+      expect(await page.locator(".don-given").textContent()).toContain("You have already given — give again?");
+      expect(await page.locator(".donation-form form").isHidden()).toBe(true);
+      expect(await page.locator(".don-pay").count()).toBe(0);
+      await page.screenshot({ path: `${JOURNEYS}/donation-${name}-4-back.png` });
+      await page.getByRole("button", { name: "Give again" }).click();
+      await expect.poll(() => page.getByLabel("First name").inputValue()).toBe("");
+      expect(await page.getByLabel("Amount (AUD)").inputValue()).not.toBe("489");
+      expect(problems).toEqual([]);
+      noProblems(seen);
+      await page.close();
+    });
+  }
+
+  it("the thank-you page opened directly claims no gift and no receipt, and links to give", async () => {
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(site.url + "/pay/thank-you/");
+    await page.locator("main h1").filter({ hasText: "No recent gift to show" }).waitFor();
+    const text = (await page.locator("main").textContent())!;
+    expect(text).not.toMatch(/is on its way|receipt is coming|Thank you/);
+    expect(await page.locator("h1").count()).toBe(1);
+    expect(await page.getByRole("link", { name: "Give now" }).getAttribute("href")).toMatch(/^\/pay\//);
+    await page.screenshot({ path: `${JOURNEYS}/donation-phone-thank-you-direct.png` });
+    await page.close();
+  });
+
+  it("tainted wealth is thanked as purification, never with reward or sadaqah", async () => {
+    const { page } = await open("/pay/tainted-wealth/?amount=120");
+    await fillDonor(page);
+    await page.getByRole("button", { name: "Continue to payment" }).click();
+    await page.getByLabel("Card number").waitFor();
+    await payWithCard(page);
+    await expectThankYou(page);
+    const text = (await page.locator("main").textContent())!;
+    expect(text).toContain("purified");
+    expect(text).not.toMatch(/reward|sadaqah/i);
+    await page.close();
   });
 });

@@ -146,7 +146,8 @@ describe("an editor previewing drafts", () => {
     await page.goto(`${publicSite.server.url}/cases/`);
     await poll(() => page.locator("main").textContent()).toContain(DRAFT_TITLE);
     expect(await page.locator("main").textContent()).not.toContain(publishedTitle);
-    expect(await page.locator("header.site-header nav").count()).toBe(1);
+    expect(await page.locator("header.site-header").count()).toBe(1);
+    expect(await page.locator("header.site-header nav.nav-desktop").count()).toBe(1);
     expect(await page.locator("footer.site-footer").count()).toBe(1);
     await expectAxeClean(page, "/cases/ with drafts");
 

@@ -91,6 +91,11 @@ describe("service worker", () => {
   });
 
   it("after one visit, visited pages open with the network off; others show the offline page", async () => {
+    await page.goto(server.url + "/");
+    await expect.poll(() => cached("/")).toBe(true);
+    await expect
+      .poll(() => page.evaluate(async () => Boolean(await (await caches.open("nzf-images")).match(document.querySelector<HTMLImageElement>('img[fetchpriority="high"]')!.currentSrc))))
+      .toBe(true);
     await page.goto(server.url + "/about/");
     await page.goto(server.url + "/calculate/");
     await expect.poll(() => cached("/calculate/")).toBe(true);
@@ -102,7 +107,10 @@ describe("service worker", () => {
       await page.goto(server.url + "/about/");
       expect(await page.title()).toBe(aboutTitle);
       await page.goto(server.url + "/");
-      expect(await page.locator("h1").first().textContent()).toBeTruthy();
+      expect(await page.locator("h1").first().textContent()).not.toBe("You are offline");
+      // The hero, which the head preloads rather than an <img> loading it, was cached with the page.
+      const hero = page.locator('img[fetchpriority="high"]');
+      await expect.poll(() => hero.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
       // The stylesheet comes from the precache: the page is styled offline.
       const styled = await page.evaluate(() => [...document.styleSheets].some((s) => s.cssRules.length > 0));
       expect(styled).toBe(true);

@@ -19,6 +19,7 @@ import { readSnapshot, writeSnapshot } from "../../src/content/snapshot.js";
 let root: string;
 let workDir: string | undefined;
 let session: WatchSession;
+let config: ReturnType<typeof resolveConfig>;
 let browser: Browser;
 let page: Page;
 const logger = createMemoryLogger();
@@ -30,7 +31,7 @@ beforeAll(async () => {
   await cp(join(PROJECT_ROOT, "package-lock.json"), join(root, "package-lock.json"));
   await symlink(join(PROJECT_ROOT, "node_modules"), join(root, "node_modules"));
   workDir = await mkdtemp(join(PROJECT_ROOT, ".nzf-cache", "test-watch-"));
-  const config = resolveConfig({ root, out: join(root, "dist"), workDir, imageCacheDir: join(PROJECT_ROOT, ".nzf-cache", "images"), sample: true }, {});
+  config = resolveConfig({ root, out: join(root, "dist"), workDir, imageCacheDir: join(PROJECT_ROOT, ".nzf-cache", "images"), sample: true }, {});
   session = await startWatch(config, { logger, port: 0, debounceMs: 30 });
   browser = await launchBrowser();
   page = await browser.newPage();
@@ -99,5 +100,20 @@ describe("nzf-build --watch", { timeout: 90_000 }, () => {
     // The partner's page and /programs/ (which lists partners); nothing else shows it.
     expect(result.pagesRebuilt).toBe(2);
     expect(await (await fetch(`${session.url}/partner/${partner.uid}/`)).text()).toContain("A summary edited under watch.");
+  });
+
+  it("an open page reloads itself when watch mode comes back on the same port (a restart after nzf-build recompiled itself)", async () => {
+    await session.settled();
+    // The content edit above may still be reloading the page: a navigation it aborts is tried again.
+    await page.goto(`${session.url}/ramadan-calendars/`).catch(() => page.goto(`${session.url}/ramadan-calendars/`));
+    await page.waitForFunction(() => document.querySelector("h1")?.textContent === "Ramadan calendars 1449");
+    await page.evaluate(() => ((window as unknown as { beforeRestart: boolean }).beforeRestart = true));
+    const port = session.port;
+    await session.stop();
+    session = await startWatch(config, { logger, port, debounceMs: 30 });
+    expect(session.port).toBe(port);
+    // A reload gives a new window without the mark.
+    await page.waitForFunction(() => !(window as unknown as { beforeRestart?: boolean }).beforeRestart, undefined, { timeout: 30_000 });
+    expect(await page.locator("h1").textContent()).toBe("Ramadan calendars 1449");
   });
 });

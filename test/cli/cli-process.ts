@@ -112,7 +112,11 @@ export async function waitForHttp(url: string, proc: CliProcess, timeoutMs = 30_
   const until = Date.now() + timeoutMs;
   for (;;) {
     try {
-      return await fetch(url);
+      const response = await fetch(url);
+      // Watch mode answers 503 with a "building" page until its first build is published.
+      if (response.status !== 503 || Date.now() > until) return response;
+      await response.arrayBuffer();
+      throw new Error("still building");
     } catch {
       if (proc.child.exitCode !== null) throw new Error(`the CLI exited (${proc.child.exitCode}) before ${url} answered:\n${proc.output()}`);
       if (Date.now() > until) throw new Error(`${url} did not answer within ${timeoutMs} ms:\n${proc.output()}`);

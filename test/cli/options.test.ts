@@ -14,6 +14,7 @@ import { flagName, OPTIONS, type OptionSpec } from "../../src/core/options.js";
 import { PROJECT_ROOT } from "../support/build-fixture.js";
 import { cli, freePort, projectRoot, removeTemporary, startCli, tempDir, waitForHttp, waitUntil, type Env } from "./cli-process.js";
 import { FETCHED_HEADING, SAMPLE_HEADING, startContentStub, STUB_TOKEN, stopContentStubs } from "./stub-content.js";
+import { LOCAL_AWS_ENV, startLocalCloudFront, startLocalS3 } from "../support/aws-local.js";
 
 /** `<key> <flag or variable>`: one effect check of one way of giving a setting. */
 type Proof = `${string} ${string}`;
@@ -240,6 +241,61 @@ describe.concurrent("each setting, by its effect", () => {
     }
   });
 
+  scenario(["deploy --deploy", "bucket --bucket", "distribution --distribution", "s3Endpoint --s3-endpoint", "cloudfrontEndpoint NZF_CLOUDFRONT_ENDPOINT",
+    "dryRun --dry-run", "bucket NZF_S3_BUCKET", "distribution NZF_CLOUDFRONT_DISTRIBUTION_ID", "s3Endpoint NZF_S3_ENDPOINT", "awsRegion AWS_REGION"],
+  "build --deploy uploads to the bucket and invalidates the distribution given; deploy --dry-run reads the bucket from the environment", async () => {
+    const [s3, cloudFront] = await Promise.all([startLocalS3(), startLocalCloudFront()]);
+    try {
+      await s3.createBucket("nzf-cli-deploy");
+      const root = await projectRoot();
+      const out = join(await tempDir(), "site");
+      const aws = { ...LOCAL_AWS_ENV, NZF_CLOUDFRONT_ENDPOINT: cloudFront.endpoint };
+      const run = await cli(["build", "--root", root, "--out", out, "--deploy", "--bucket", "nzf-cli-deploy", "--distribution", "E2CLIFLAGS01", "--s3-endpoint", s3.endpoint], aws, 80_000);
+      expect(run.code, run.output).toBe(0);
+      expect(s3.requests).toContain("PUT /nzf-cli-deploy/index.html");
+      expect(cloudFront.invalidations.map((i) => i.distribution)).toEqual(["E2CLIFLAGS01"]);
+
+      const uploads = s3.requests.filter((r) => r.startsWith("PUT")).length;
+      const plan = await cli(["deploy", "--root", root, "--out", out, "--dry-run"], {
+        ...aws, NZF_S3_BUCKET: "nzf-cli-deploy", NZF_CLOUDFRONT_DISTRIBUTION_ID: "E2CLIENV0001", NZF_S3_ENDPOINT: s3.endpoint, AWS_REGION: "eu-west-1",
+      });
+      expect(plan.code, plan.output).toBe(0);
+      // It read the bucket the first run filled: everything is kept.
+      expect(plan.output).toMatch(/would upload 0 files, keep [1-9]\d*, delete 0/);
+      expect(plan.output).toContain("the plan for s3://nzf-cli-deploy (eu-west-1)");
+      expect(plan.output).toContain("invalidate E2CLIENV0001: nothing");
+      expect(s3.requests.filter((r) => r.startsWith("PUT")).length).toBe(uploads);
+      expect(cloudFront.invalidations).toHaveLength(1);
+    } finally {
+      await Promise.all([s3.stop(), cloudFront.stop()]);
+    }
+  });
+
+  scenario([], "webhook with NZF_S3_BUCKET deploys each published build in-process (nzf-build deploy), shown on /status", async () => {
+    const [stub, s3] = await Promise.all([startContentStub(), startLocalS3()]);
+    await s3.createBucket("nzf-cli-hook");
+    const port = await freePort();
+    const hook = startCli(["webhook", "--root", await projectRoot(), "--out", join(await tempDir(), "site"), "--port", String(port)], {
+      ...LOCAL_AWS_ENV, NZF_WEBHOOK_SECRET: "s", PRISMIC_REPOSITORY: "nzf-test", PRISMIC_ENDPOINT: stub.endpoint, PRISMIC_ACCESS_TOKEN: STUB_TOKEN,
+      NZF_S3_BUCKET: "nzf-cli-hook", NZF_S3_ENDPOINT: s3.endpoint,
+    });
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      expect((await waitForHttp(`${base}/health`, hook)).status).toBe(200);
+      const deploy = await waitUntil(async () => {
+        const status = (await (await fetch(`${base}/status`)).json()) as { queue: { deploy: { last: { ok: boolean; outputTail: string } | null } } };
+        return status.queue.deploy.last ?? undefined;
+      }, "the deploy after the start-up build");
+      expect(deploy.ok, deploy.outputTail).toBe(true);
+      // /status shows URLs as <url>.
+      expect(deploy.outputTail).toMatch(/uploaded [1-9]\d* files \([\d.]+ MB\), kept 0/);
+      expect(s3.requests).toContain("PUT /nzf-cli-hook/index.html");
+    } finally {
+      await hook.stop();
+      await s3.stop();
+    }
+  });
+
   // Tests listen on 127.0.0.1 only; an address that is not this machine's shows that the host
   // setting reaches the server (it fails to listen there, with a clear error), without listening
   // anywhere else. 192.0.2.1 is reserved for documentation (RFC 5737).
@@ -290,6 +346,13 @@ const INVALID: Record<string, { value: string; command?: string[]; env?: Env } |
   deployCommand: null,
   deployTimeout: { value: "soon", command: ["webhook"], env: { NZF_WEBHOOK_SECRET: "s" } },
   deployEnv: null,
+  deploy: null,
+  dryRun: null,
+  bucket: { value: "Not_A_Bucket", command: ["deploy"] },
+  distribution: { value: "not-an-id", command: ["deploy"], env: { NZF_S3_BUCKET: "nzf-site" } },
+  awsRegion: { value: "mars", command: ["deploy"], env: { NZF_S3_BUCKET: "nzf-site" } },
+  s3Endpoint: { value: "ftp://s3.example", command: ["deploy"], env: { NZF_S3_BUCKET: "nzf-site" } },
+  cloudfrontEndpoint: { value: "ftp://cloudfront.example", command: ["deploy"], env: { NZF_S3_BUCKET: "nzf-site" } },
 };
 
 const invalidCases = (OPTIONS as readonly OptionSpec[]).flatMap((spec) => {

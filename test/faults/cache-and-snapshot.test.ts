@@ -233,7 +233,10 @@ async function cacheEntries(cache: string, mode: Mode): Promise<Record<string, s
   const all = async (dir: string, test: RegExp) => (await readdir(join(cache, dir)).catch(() => [] as string[])).filter((n) => test.test(n)).sort().map((n) => join(dir, n));
   const first = async (dir: string, test: RegExp) => (await all(dir, test))[0];
   // An image manifest, and a processed image listed by another manifest.
-  const manifests = await all("images/made", /\.json$/);
+  // Entries copied from the project's cache in an older format are misses the build skipped: pick records.
+  const isRecord = async (file: string) => readCacheJson(join(cache, file)).then(() => true, () => false);
+  const manifests: string[] = [];
+  for (const file of await all("images/made", /\.json$/)) if (await isRecord(file)) manifests.push(file);
   expect(manifests.length).toBeGreaterThan(1);
   const listed = (await readCacheJson<{ outputs: { file: string }[] }>(join(cache, manifests[1]!))).outputs;
   const found: Record<string, string | undefined> = {

@@ -48,12 +48,12 @@ describe("a stalled Prismic API", () => {
 
   it("fails within the deadline when nothing answers, says what timed out, and keeps the snapshot", async () => {
     stub = await startPrismicStub({ documents: makeDocuments(3), ref: "good" });
-    await fetchContent({ repository: REPO, endpoint: stub.endpoint, cacheDir }, deps());
+    await fetchContent({ repository: REPO, endpoint: stub.endpoint, cacheDir, requiredTypes: [] }, deps());
     const before = await readFile(snapshotPath(cacheDir, REPO));
     stub.setDocuments(makeDocuments(4), "newer");
     stub.inject(ROOT_PATH, { stall: "headers" }, 100);
 
-    const { error, ms } = await timedFailure(fetchContent({ repository: REPO, endpoint: stub.endpoint, cacheDir }, deps()));
+    const { error, ms } = await timedFailure(fetchContent({ repository: REPO, endpoint: stub.endpoint, cacheDir, requiredTypes: [] }, deps()));
     console.log(`stalled Prismic (no answer): failed after ${Math.round(ms)} ms with ${stub.requestsTo(ROOT_PATH).length - 1} attempts: ${error.message}`);
     expect(error.code).toBe("PRISMIC_UNAVAILABLE");
     expect(ms).toBeLessThan(policy.deadlineMs + 1500);
@@ -65,7 +65,7 @@ describe("a stalled Prismic API", () => {
   it("fails within the deadline when a body stops half-way", async () => {
     stub = await startPrismicStub({ documents: makeDocuments(3) });
     stub.inject(SEARCH_PATH, { stall: "body" }, 100);
-    const { error, ms } = await timedFailure(fetchContent({ repository: REPO, endpoint: stub.endpoint, cacheDir }, deps()));
+    const { error, ms } = await timedFailure(fetchContent({ repository: REPO, endpoint: stub.endpoint, cacheDir, requiredTypes: [] }, deps()));
     console.log(`stalled Prismic (half a body): failed after ${Math.round(ms)} ms: ${error.message}`);
     expect(error.code).toBe("PRISMIC_UNAVAILABLE");
     expect(ms).toBeLessThan(policy.deadlineMs + 1500);
@@ -77,7 +77,7 @@ describe("a stalled Prismic API", () => {
     stub = await startPrismicStub({ documents: makeDocuments(3) });
     stub.inject(SEARCH_PATH, { stall: "headers" });
     const started = performance.now();
-    const result = await fetchContent({ repository: REPO, endpoint: stub.endpoint, cacheDir }, deps());
+    const result = await fetchContent({ repository: REPO, endpoint: stub.endpoint, cacheDir, requiredTypes: [] }, deps());
     expect(result.documentsFetched).toBe(3);
     expect(stub.requestsTo(SEARCH_PATH).map((r) => r.status)).toEqual(["stalled", 200]);
     expect(performance.now() - started).toBeLessThan(policy.attemptTimeoutMs + 1000);

@@ -31,7 +31,7 @@ function standIn(paymentsUrl: string) {
     if (!/^pk_(test|live)_/.test(publishableKey)) throw new Error("Invalid API Key provided: " + publishableKey);
     const intentIdOf = (secret: string) => secret.split("_secret_")[0]!;
     let cardOf: () => string = () => "";
-    async function confirm(kind: "payment" | "setup", options: { elements: { _clientSecret: string }; confirmParams?: { return_url?: string } }) {
+    async function confirm(kind: "payment" | "setup", options: { elements: { _clientSecret: string }; confirmParams?: { return_url?: string }; redirect?: "always" | "if_required" }) {
       const secret = options.elements._clientSecret;
       const returnUrl = options.confirmParams?.return_url;
       if (!returnUrl) throw new Error("stripe.confirmPayment(): the `confirmParams.return_url` argument is required.");
@@ -44,6 +44,11 @@ function standIn(paymentsUrl: string) {
       const outcome = await fetch(paymentsUrl + "/__dev/outcome", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ clientSecret: secret, status: "succeeded" }) });
       await outcome.text();
       if (!outcome.ok) return { error: { type: "api_error", message: "The stand-in could not record the outcome: HTTP " + outcome.status } };
+      // A card needs no redirect: with "if_required", Stripe resolves with the intent and the page moves on itself.
+      if (options.redirect === "if_required") {
+        const intent = { id: intentIdOf(secret), status: "succeeded", client_secret: secret };
+        return kind === "payment" ? { paymentIntent: intent } : { setupIntent: intent };
+      }
       const url = new URL(returnUrl);
       url.searchParams.set(kind === "payment" ? "payment_intent" : "setup_intent", intentIdOf(secret));
       url.searchParams.set(kind === "payment" ? "payment_intent_client_secret" : "setup_intent_client_secret", secret);

@@ -107,7 +107,7 @@ describe("the calculator island", () => {
     type(field("Cash and bank balances (including offset accounts)"), "1,200.50");
     // $1,200.50 ≥ $922.25; 120,050 c × 2.5% = 3,001.25 c → $30.01.
     expect(summary()).toBe("Assets $1,200.50 less liabilities $0.00 leaves $1,200.50, at or above the nisab of $922.25: zakat due at 2.5% is $30.01.");
-    expect(payLink()!.getAttribute("href")).toBe("/pay/zakat/?amount=30.01");
+    expect(payLink()!.getAttribute("href")).toBe("/pay/zakat/?amount=30.01#give");
 
     openSection("What you owe now");
     type(field("Bills and tax due"), " $300 ");
@@ -125,7 +125,7 @@ describe("the calculator island", () => {
     act(() => solar.click());
     // 120,050 c × 2.577% = 3,093.6885 c → $30.94.
     expect(summary()).toContain("zakat due at 2.577% is $30.94.");
-    expect(payLink()!.getAttribute("href")).toBe("/pay/zakat/?amount=30.94");
+    expect(payLink()!.getAttribute("href")).toBe("/pay/zakat/?amount=30.94#give");
   });
 
   it("values gold by grams and purity, and by value, with more than one item", () => {
@@ -169,6 +169,98 @@ describe("the calculator island", () => {
     expect(crypto.getAttribute("aria-invalid")).toBeNull();
     expect(container.querySelector(".calc-error")).toBeNull();
     expect(summary()).toContain("Assets $5,250.00");
+  });
+
+  it("measures against silver by default and against gold when the donor chooses it, each explained in one sentence", () => {
+    mount();
+    const nisab = container.querySelector("fieldset.calc-nisab")!;
+    expect(nisab.querySelector("legend")!.textContent).toBe("Which nisab do you measure your wealth against?");
+    const [silver, gold] = [...nisab.querySelectorAll<HTMLInputElement>('input[type="radio"]')];
+    // 595 g × $1.55 = $922.25; 85 g × $165 = $14,025.00.
+    expect(silver!.closest("label")!.textContent).toBe(" Silver: 595 g, $922.25");
+    expect(gold!.closest("label")!.textContent).toBe(" Gold: 85 g, $14,025.00");
+    expect(silver!.checked).toBe(true);
+    for (const radio of [silver!, gold!]) {
+      const sentence = document.getElementById(radio.getAttribute("aria-describedby")!)!.textContent!;
+      expect(sentence.match(/[.!?]/g)).toHaveLength(1);
+    }
+    type(field("Cash and bank balances (including offset accounts)"), "10,000");
+    // Silver: 10,000 ≥ 922.25, 2.5% = $250.00.
+    expect(summary()).toBe("Assets $10,000.00 less liabilities $0.00 leaves $10,000.00, at or above the nisab of $922.25: zakat due at 2.5% is $250.00.");
+    act(() => gold!.click());
+    // Gold: 10,000 < 14,025: nothing due, and the explanation names the gold measure.
+    expect(summary()).toBe("Assets $10,000.00 less liabilities $0.00 leaves $10,000.00, below the nisab of $14,025.00: no zakat is due.");
+    expect(container.querySelector(".calc-explain dt")!.textContent).toBe("Nisab (85 g of gold at $165.00 per gram)");
+    expect(JSON.parse(localStorage.getItem(STORAGE_KEY)!).nisabBasis).toBe("gold");
+    type(field("Cash and bank balances (including offset accounts)"), "14,025");
+    // Exactly at the gold nisab is due: 14,025 × 2.5% = $350.625 → $350.63 (half up).
+    expect(summary()).toContain("at or above the nisab of $14,025.00: zakat due at 2.5% is $350.63.");
+    expect(payLink()!.getAttribute("href")).toBe("/pay/zakat/?amount=350.63#give");
+  });
+
+  it("restores the saved nisab choice, and figures saved before the choice existed use silver", () => {
+    localStorage.setItem(STORAGE_KEY, JSON.stringify({ yearType: "lunar", nisabBasis: "gold", amounts: { cash: "20000" } }));
+    mount();
+    expect(container.querySelector<HTMLInputElement>('fieldset.calc-nisab input[value="gold"]')!.checked).toBe(true);
+    expect(summary()).toContain("nisab of $14,025.00");
+    act(() => root!.unmount());
+    root = undefined;
+    localStorage.setItem(STORAGE_KEY, JSON.stringify({ yearType: "lunar", amounts: { cash: "20000" } }));
+    mount();
+    expect(summary()).toContain("nisab of $922.25");
+  });
+
+  it("a section with a field in error shows its total as pending, then to check, never the old figure; other sections stay live", () => {
+    mount();
+    const cash = field("Cash and bank balances (including offset accounts)");
+    const total = (title: string) =>
+      [...container.querySelectorAll("summary")].find((s) => s.querySelector(".calc-group-title")?.textContent === title)!.querySelector(".calc-group-total")?.textContent ?? null;
+    type(cash, "500");
+    expect(total("Cash and bank")).toBe("$500.00");
+    type(cash, "500x");
+    expect(total("Cash and bank")).toBe("Total pending");
+    leave(cash);
+    expect(total("Cash and bank")).toBe("Check this section");
+    openSection("What you owe now");
+    type(field("Debts due now"), "120");
+    // The liabilities section still adds up while cash is in error.
+    expect(total("What you owe now")).toBe("less $120.00");
+    type(cash, "700");
+    expect(total("Cash and bank")).toBe("$700.00");
+  });
+
+  it("'Next' opens the next section and moves focus to its heading; the last section leads to the result", async () => {
+    mount();
+    const next = () => [...container.querySelectorAll<HTMLButtonElement>("details[open] button.calc-next")];
+    expect(next()[0]!.textContent).toBe("Next: Gold and silver");
+    act(() => next()[0]!.click());
+    await act(() => new Promise((r) => requestAnimationFrame(() => r(undefined))));
+    const focused = document.activeElement!;
+    expect(focused.tagName).toBe("SUMMARY");
+    expect(focused.querySelector(".calc-group-title")!.textContent).toBe("Gold and silver");
+    expect((focused.parentElement as HTMLDetailsElement).open).toBe(true);
+    expect([...container.querySelectorAll("details[open] .calc-group-title")].map((t) => t.textContent)).toEqual(["Gold and silver"]);
+    openSection("What you owe now");
+    const seeResult = next().find((b) => b.textContent === "See my result")!;
+    act(() => seeResult.click());
+    await act(() => new Promise((r) => requestAnimationFrame(() => r(undefined))));
+    expect(document.activeElement!.textContent).toBe("Your zakat");
+  });
+
+  it("the running bar shows the amount due with 'Pay this', and waits while a field's message shows", () => {
+    mount();
+    const bar = () => container.querySelector(".calc-bar")!;
+    expect(bar().querySelector(".calc-bar-total")!.textContent).toBe("Zakat due: $0.00");
+    expect(bar().querySelector("a")).toBeNull();
+    const cash = field("Cash and bank balances (including offset accounts)");
+    type(cash, "12,000");
+    expect(bar().querySelector(".calc-bar-total")!.textContent).toBe("Zakat due: $300.00");
+    expect(bar().querySelector("a")!.textContent).toBe("Pay this");
+    expect(bar().querySelector("a")!.getAttribute("href")).toBe("/pay/zakat/?amount=300.00#give");
+    type(cash, "12,000x");
+    leave(cash);
+    expect(bar().querySelector(".calc-bar-total")!.textContent).toBe("Zakat due: check the marked fields");
+    expect(bar().querySelector("a")).toBeNull();
   });
 
   it("keeps the figures in localStorage and restores them on the next visit", () => {

@@ -6,7 +6,7 @@
  */
 import { ASSET_CATEGORIES, LIABILITY_CATEGORIES } from "../../zakat/categories.js";
 import type { MetalHoldingText, ZakatFormText } from "../../zakat/form.js";
-import type { AmountAssetId, LiabilityId, Metal, YearType } from "../../zakat/types.js";
+import type { AmountAssetId, LiabilityId, Metal, NisabBasis, YearType } from "../../zakat/types.js";
 
 export interface MetalRow {
   kind: "weight" | "value";
@@ -18,6 +18,8 @@ export interface MetalRow {
 
 export interface CalcForm {
   yearType: YearType;
+  /** The nisab the donor measures against; starts at the editor's default (silver). */
+  nisabBasis: NisabBasis;
   /** Amount fields (assets and liabilities) by category id, as typed. */
   amounts: Partial<Record<AmountAssetId | LiabilityId, string>>;
   gold: MetalRow[];
@@ -28,7 +30,7 @@ export const METALS: readonly Metal[] = ["gold", "silver"];
 export const MAX_METAL_ROWS = 20;
 
 export const emptyRow = (): MetalRow => ({ kind: "weight", grams: "", purity: "", purityUnit: "carat", amount: "" });
-export const emptyForm = (): CalcForm => ({ yearType: "lunar", amounts: {}, gold: [emptyRow()], silver: [emptyRow()] });
+export const emptyForm = (nisabBasis: NisabBasis = "silver"): CalcForm => ({ yearType: "lunar", nisabBasis, amounts: {}, gold: [emptyRow()], silver: [emptyRow()] });
 
 const ASSET_IDS = ASSET_CATEGORIES.map((c) => c.id).filter((id): id is AmountAssetId => id !== "gold" && id !== "silver");
 const LIABILITY_IDS = LIABILITY_CATEGORIES.map((c) => c.id);
@@ -40,7 +42,7 @@ export function toFormText(form: CalcForm): ZakatFormText {
   return { yearType: form.yearType, assets: pick(ASSET_IDS), liabilities: pick(LIABILITY_IDS), gold: rows(form.gold), silver: rows(form.silver) };
 }
 
-/** True when the donor has typed nothing at all (the year type alone is not a figure). */
+/** True when the donor has typed nothing at all (the year type and nisab choice alone are not figures). */
 export function isEmpty(form: CalcForm): boolean {
   const rowEmpty = (r: MetalRow) => !r.grams.trim() && !r.purity.trim() && !r.amount.trim();
   return Object.values(form.amounts).every((v) => !v?.trim()) && form.gold.every(rowEmpty) && form.silver.every(rowEmpty);
@@ -65,8 +67,11 @@ function readRow(value: unknown): MetalRow {
   };
 }
 
-/** Reads saved figures defensively: storage is outside our control (another tab, an old version, a hand edit). */
-export function readSaved(raw: string | null): CalcForm | null {
+/**
+ * Reads saved figures defensively: storage is outside our control (another tab, an old version, a hand edit).
+ * Figures saved before the nisab choice existed have no `nisabBasis` and get the editor's default.
+ */
+export function readSaved(raw: string | null, defaultBasis: NisabBasis = "silver"): CalcForm | null {
   if (!raw) return null;
   let data: unknown;
   try {
@@ -86,7 +91,8 @@ export function readSaved(raw: string | null): CalcForm | null {
     const list = Array.isArray(value) ? value.slice(0, MAX_METAL_ROWS).map(readRow) : [];
     return list.length ? list : [emptyRow()];
   };
-  return { yearType: d.yearType === "solar" ? "solar" : "lunar", amounts, gold: rows(d.gold), silver: rows(d.silver) };
+  const nisabBasis = d.nisabBasis === "gold" || d.nisabBasis === "silver" ? d.nisabBasis : defaultBasis;
+  return { yearType: d.yearType === "solar" ? "solar" : "lunar", nisabBasis, amounts, gold: rows(d.gold), silver: rows(d.silver) };
 }
 
 /** Storage access that never throws: Safari's private mode and disabled storage throw on access. */
@@ -107,9 +113,12 @@ export function storageSet(form: CalcForm | null): void {
   }
 }
 
-/** `/pay/zakat/?amount=350.00`: whole dollars, a full stop and two digits of cents, no grouping. */
+/** The donation form's anchor on the pay page: the hand-off lands on the form, not the top of the page. */
+export const PAY_ANCHOR = "give";
+
+/** `/pay/zakat/?amount=350.00#give`: whole dollars, a full stop and two digits of cents, no grouping. */
 export function payHref(payPath: string, dueCents: bigint): string {
   const dollars = dueCents / 100n;
   const cents = (dueCents % 100n).toString().padStart(2, "0");
-  return `${payPath}?amount=${dollars}.${cents}`;
+  return `${payPath}?amount=${dollars}.${cents}#${PAY_ANCHOR}`;
 }

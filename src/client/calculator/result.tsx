@@ -19,6 +19,9 @@ export interface ResultProps {
   pricesAsAt: string;
 }
 
+/** The result's heading: the step the donor is taken to by "See my result" and the running bar. */
+export const RESULT_HEADING_ID = "calc-result-heading";
+
 export function summarySentence(r: ZakatResult): string {
   const { text } = r;
   const head = `Assets ${text.totalAssets} less liabilities ${text.totalLiabilities} leaves ${text.net}`;
@@ -46,8 +49,8 @@ export function Result({ result: r, pendingErrors, payPath, pricesAsAt }: Result
   const blocked = pendingErrors.length > 0;
   const year = r.rate.yearType === "lunar" ? "lunar year" : "solar year";
   return (
-    <section className="calc-result" aria-labelledby="calc-result-heading">
-      <h2 id="calc-result-heading">Your zakat</h2>
+    <section className="calc-result" aria-labelledby={RESULT_HEADING_ID}>
+      <h2 id={RESULT_HEADING_ID} tabIndex={-1}>Your zakat</h2>
       <p className="calc-due" aria-hidden={blocked ? true : undefined}>
         <span className="calc-due-label">Zakat due</span> <strong>{blocked ? "—" : r.text.due}</strong>
       </p>

@@ -60,8 +60,10 @@ export interface DonationIslandProps {
   /** The path the form lives on: its saved state is kept under it. */
   formPath: string;
   thankYouPath: string;
-  /** Null when the build has no payments configuration (the sample site). */
+  /** Null when the build has no payments configuration (the sample site): the island then shows no form. */
   payments: PaymentsConfig | null;
+  /** The contact page: the way to give when card payments are not configured. */
+  contactPath?: string;
 }
 
 /** The rules validateDonation checks, with the page's options (qurban) priced as the page shows them. */
@@ -83,7 +85,8 @@ export function chosenOption(config: FundConfig, optionIndex: string): QuantityO
 
 export const FREQUENCY_LABELS: Record<Frequency, string> = {
   once: "One-off",
-  monthly: "Monthly",
+  monthly: "Monthly, until you cancel",
+  "monthly-instalments": "In monthly instalments",
   "weekly-friday": "Every Friday",
   "ramadan-nightly": "Every night of Ramadan",
   "ramadan-last-ten": "The last ten nights of Ramadan",

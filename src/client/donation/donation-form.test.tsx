@@ -91,6 +91,38 @@ async function type(input: HTMLInputElement, value: string) {
 const props = (funds: FundConfig[]): DonationIslandProps => ({ funds, formPath: funds[0]!.path, thankYouPath: "/pay/thank-you/", payments: { apiUrl: api.url, publishableKey: "pk_test_happydom" } });
 
 describe("donation island (happy-dom)", () => {
+  it("without payments configured says so before any form, and points to the contact page", async () => {
+    await mount({ ...props([zakat]), payments: null, contactPath: "/contact/" });
+    expect(container.querySelector("form")).toBeNull();
+    expect(container.textContent).toContain("Online card payments are not available on this copy of the site.");
+    expect(container.querySelector<HTMLAnchorElement>(".don-unavailable a")!.getAttribute("href")).toBe("/contact/");
+  });
+
+  it("checks a field as the donor leaves it, and clears the message once it is right", async () => {
+    await mount(props([zakat]));
+    const amount = byLabel("Amount (AUD)");
+    const errorText = () => document.getElementById(`${amount.id}-error`)?.textContent ?? null;
+    await type(amount, "1,20");
+    await act(async () => amount.dispatchEvent(new FocusEvent("focusout", { bubbles: true })));
+    expect(errorText()).toBe("Check the comma: put cents after a decimal point, like 1.20, and group thousands in threes, like 1,200.");
+    await type(amount, "120");
+    await act(async () => amount.dispatchEvent(new FocusEvent("focusout", { bubbles: true })));
+    expect(errorText()).toBeNull();
+    // An empty field the donor only passed through waits for "Continue".
+    const first = byLabel("First name");
+    await act(async () => first.dispatchEvent(new FocusEvent("focusout", { bubbles: true })));
+    expect(document.getElementById(`${first.id}-error`)).toBeNull();
+  });
+
+  it("splits a year's zakat into monthly instalments and shows the plan before paying", async () => {
+    await mount(props([{ ...zakat, frequencies: ["once", "monthly-instalments"] }]));
+    await type(byLabel("Amount (AUD)"), "489");
+    await act(async () => byLabel("In monthly instalments").click());
+    expect(byLabel("Split into").value).toBe("12");
+    expect(container.querySelector(".don-plan")!.textContent).toMatch(/^12 payments of \$40\.75, from .+ to .+\. They stop when your \$489\.00 is paid\.$/);
+    expect(container.textContent).not.toContain("until you cancel");
+  });
+
   it("hydrates, multiplies people by the price per person, and keeps what is typed in sessionStorage", async () => {
     const errors = vi.spyOn(console, "error");
     await mount(props([fitr]));
@@ -129,7 +161,7 @@ describe("donation island (happy-dom)", () => {
     // The query amount (from the calculator) still wins over the saved amount.
     expect(byLabel("Amount (AUD)").value).toBe("99.50");
     expect(byLabel("First name").value).toBe("Omar");
-    expect(byLabel("Monthly").checked).toBe(true);
+    expect(byLabel("Monthly, until you cancel").checked).toBe(true);
   });
 });
 

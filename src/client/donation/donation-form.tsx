@@ -12,16 +12,27 @@
 import { useEffect, useRef, useState } from "react";
 import { useIslandId } from "../island-id.js";
 import type { Stripe } from "@stripe/stripe-js";
-import { createPaymentsClient, type PaymentsClient } from "../../payments/client.js";
-import { PaymentsApiError, PaymentsError } from "../../payments/errors.js";
-import { createAttemptKeys, type AttemptKeys } from "../../payments/idempotency.js";
+import type { PaymentsClient } from "../../payments/client.js";
+import type { AttemptKeys } from "../../payments/idempotency.js";
 import { formatDollarsAndCents } from "../../payments/money.js";
 import { validateDonation } from "../../payments/validate.js";
 import type { DonationCreated, FieldError, Fund } from "../../payments/types.js";
-import { loadStripeJs, StripeLoadError } from "../stripe/load-stripe.js";
 import { rulesOf, type DonationIslandProps } from "./config.js";
 import { CheckField } from "./field.js";
-import { amountFromQuery, fundDefaults, initialValues, LAST_ATTEMPT_KEY, loadSaved, save, toDonationForm, type FormValues } from "./form-state.js";
+import {
+  amountFromQuery,
+  forgetGiven,
+  fundDefaults,
+  givenFrom,
+  initialValues,
+  LAST_ATTEMPT_KEY,
+  loadSaved,
+  markGiven,
+  save,
+  toDonationForm,
+  type FormValues,
+  type GivenRecord,
+} from "./form-state.js";
 import { DonorSection } from "./donor-section.js";
 import { GiftSection } from "./gift-section.js";
 import { PaymentStep } from "./payment-step.js";
@@ -32,6 +43,7 @@ type Phase = "form" | "creating" | "pay";
 /** The form's key for a field path: "donor.address.postcode" → "postcode", "quantity.optionId" → "option". */
 const keyOf = (field: string) => {
   if (field === "season") return "frequency";
+  if (field.startsWith("instalments")) return "instalments";
   if (field === "quantity.optionId") return "option";
   // The unit price is shown beside the number (and on the option): the message goes there.
   if (field === "quantity.unitCents") return "quantity";
@@ -52,6 +64,34 @@ const sessionStore = () => {
   }
 };
 
+/**
+ * Brings a step's heading into view and gives it focus, so a phone shows the step the donor is on
+ * (not the footer of a form that just got shorter) and a screen reader announces it. Focus without
+ * its own scroll, then one scroll that puts the heading at the top.
+ */
+export function showStep(heading: HTMLElement | null): void {
+  if (!heading) return;
+  heading.focus({ preventScroll: true });
+  heading.scrollIntoView({ block: "start" });
+}
+
+/** The phone's sticky "Give now" (outside the island) is hidden while the form is in view or being paid. */
+function useStickyGiveNow(panel: HTMLElement | null, paying: boolean) {
+  useEffect(() => {
+    const sticky = document.querySelector<HTMLElement>(".don-sticky");
+    if (!sticky || !panel || typeof IntersectionObserver === "undefined") return;
+    if (paying) {
+      sticky.hidden = true;
+      return;
+    }
+    const observer = new IntersectionObserver(([entry]) => {
+      sticky.hidden = entry!.isIntersecting;
+    });
+    observer.observe(panel);
+    return () => observer.disconnect();
+  }, [panel, paying]);
+}
+
 /** The donor's own date, YYYY-MM-DD (local getters: the day they think it is). */
 function localIsoDate(d: Date): string {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
@@ -63,16 +103,44 @@ function localIsoDate(d: Date): string {
  * whose dates depend on today. Otherwise the island hydrates when the donor first uses the form
  * (src/client/hydrate.ts); the single "charged on" date of a one-off gift appears then.
  */
-export function hydrateNow({ funds, formPath }: DonationIslandProps): boolean {
-  if (loadSaved(sessionStore(), formPath, funds)) return true;
+export function hydrateNow({ funds, formPath, payments }: DonationIslandProps): boolean {
+  if (!payments) return false; // the notice needs no JavaScript
+  if (loadSaved(sessionStore(), formPath, funds) || givenFrom(sessionStore(), formPath)) return true;
   const query = new URLSearchParams(window.location.search);
   if (query.has("amount") || query.has("fund")) return true;
   const figures = previewFigures(initialValues(funds[0]!), funds[0]!, localIsoDate(new Date()));
   return figures !== null && (figures.charges.length > 1 || figures.problem !== undefined);
 }
 
-export default function DonationForm({ funds, formPath, thankYouPath, payments }: DonationIslandProps) {
-  const idPrefix = useIslandId("don-");
+export default function DonationForm(props: DonationIslandProps) {
+  return props.payments ? <CardDonationForm {...props} /> : <PaymentsUnavailable contactPath={props.contactPath} />;
+}
+
+/**
+ * The build has no payments configuration: said before the donor fills anything in (no form),
+ * with the way to give that exists. The contact page has the donor care team's phone and e-mail;
+ * they take a gift by phone or send the bank details with a reference, so no account number is
+ * published here (docs/payments-api.md, "Base URL and build configuration").
+ */
+function PaymentsUnavailable({ contactPath = "/contact/" }: { contactPath?: string }) {
+  return (
+    <div className="donation-form">
+      <h2>Give now</h2>
+      <div className="don-alert don-unavailable">
+        <p>
+          <strong>Online card payments are not available on this copy of the site.</strong>
+        </p>
+        <p>
+          To give today, <a href={contactPath}>contact our donor care team</a> by phone or e-mail: they can take your gift over the phone or send you our bank details with a
+          reference for your receipt.
+        </p>
+      </div>
+    </div>
+  );
+}
+
+function CardDonationForm({ funds, formPath, thankYouPath, payments: paymentsOrNull }: DonationIslandProps) {
+  const payments = paymentsOrNull!;  const idPrefix = useIslandId("don-");
   const [values, setValues] = useState<FormValues>(() => initialValues(funds[0]!));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [alert, setAlert] = useState<string | null>(null);
@@ -80,6 +148,12 @@ export default function DonationForm({ funds, formPath, thankYouPath, payments }
   const [today, setToday] = useState<string | null>(null);
   const [created, setCreated] = useState<DonationCreated | null>(null);
   const [stripe, setStripe] = useState<Stripe | null>(null);
+  const [given, setGiven] = useState<GivenRecord | null>(null);
+  const [panel, setPanel] = useState<HTMLElement | null>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const payHeadingRef = useRef<HTMLHeadingElement>(null);
+  const shownPhase = useRef<Phase>("form");
+  const latest = useRef<FormValues | null>(null);
   const restored = useRef(false);
   const busy = useRef(false);
   const keys = useRef<AttemptKeys | null>(null);
@@ -92,6 +166,9 @@ export default function DonationForm({ funds, formPath, thankYouPath, payments }
   // After hydration only (the server knows neither the donor's date nor their storage).
   useEffect(() => {
     setToday(localIsoDate(new Date()));
+    setPanel(formRef.current?.closest<HTMLElement>(".donation-panel") ?? null);
+    const already = givenFrom(sessionStore(), formPath);
+    if (already) setGiven(already);
     const saved = loadSaved(sessionStore(), formPath, funds);
     const fromQuery = amountFromQuery(window.location.search);
     setValues((v) => {
@@ -105,8 +182,37 @@ export default function DonationForm({ funds, formPath, thankYouPath, payments }
   }, [funds, formPath]);
 
   useEffect(() => {
-    if (restored.current) save(sessionStore(), formPath, values);
-  }, [values, formPath]);
+    latest.current = values;
+    if (restored.current && !given) save(sessionStore(), formPath, values);
+  }, [values, formPath, given]);
+
+  // Back from the thank-you page may restore this page as it was left (the back-forward cache),
+  // on the card step with everything filled in: start clean and say the gift is made.
+  useEffect(() => {
+    const onShow = (event: PageTransitionEvent) => {
+      const already = event.persisted ? givenFrom(sessionStore(), formPath) : null;
+      if (!already) return;
+      setGiven(already);
+      setPhase("form");
+      setCreated(null);
+      createdFor.current = null;
+      keys.current = null;
+      setValues(initialValues(funds[0]!));
+    };
+    window.addEventListener("pageshow", onShow);
+    return () => window.removeEventListener("pageshow", onShow);
+  }, [formPath, funds]);
+
+  // After each step, its heading at the top of the screen and focused (phone and desktop alike).
+  useEffect(() => {
+    if (phase === shownPhase.current || phase === "creating") return;
+    const from = shownPhase.current;
+    shownPhase.current = phase;
+    if (phase === "pay") showStep(payHeadingRef.current);
+    else if (from === "pay") showStep(headingRef.current);
+  }, [phase]);
+
+  useStickyGiveNow(panel, phase === "pay");
 
   useEffect(() => {
     if (alert) alertRef.current?.focus();
@@ -121,6 +227,29 @@ export default function DonationForm({ funds, formPath, thankYouPath, payments }
       if (!gone.some((k) => k in e)) return e;
       return Object.fromEntries(Object.entries(e).filter(([k]) => !gone.includes(k)));
     });
+  }
+
+  /** On leaving a field: its message now, or none once it is right. An empty field not yet flagged waits for "Continue". */
+  function check(key: keyof FormValues, next?: EventTarget | null) {
+    // Leaving for "Continue": the submit checks everything, and a message appearing now would move
+    // the button from under the pointer before the click lands.
+    if (next instanceof HTMLElement && next.matches('button[type="submit"]')) return;
+    const current = latest.current ?? values;
+    const result = validateDonation(toDonationForm(current, config), rulesOf(config));
+    const message = result.ok ? undefined : fieldErrors(result.errors)[key];
+    const empty = typeof current[key] === "string" && (current[key] as string).trim() === "";
+    setErrors((e) => {
+      if (message && !(empty && !(key in e))) return e[key] === message ? e : { ...e, [key]: message };
+      if (!(key in e)) return e;
+      const { [key]: _gone, ...rest } = e;
+      return rest;
+    });
+  }
+
+  function giveAgain() {
+    forgetGiven(sessionStore());
+    setGiven(null);
+    requestAnimationFrame(() => showStep(headingRef.current));
   }
 
   function chooseFund(fund: Fund) {
@@ -140,10 +269,6 @@ export default function DonationForm({ funds, formPath, thankYouPath, payments }
   async function proceed() {
     if (busy.current) return; // a second click while the first is in flight does nothing
     setAlert(null);
-    if (!payments) {
-      setAlert("Card payments are not available on this copy of the site. Please call us or use the bank details on our contact page.");
-      return;
-    }
     const result = validateDonation(toDonationForm(values, config), rulesOf(config));
     if (!result.ok) {
       setErrors(fieldErrors(result.errors));
@@ -153,13 +278,16 @@ export default function DonationForm({ funds, formPath, thankYouPath, payments }
     setErrors({});
     busy.current = true;
     setPhase("creating");
-    keys.current ??= createAttemptKeys();
-    client.current ??= createPaymentsClient({ baseUrl: payments.apiUrl, timeoutMs: payments.timeoutMs });
-    const key = keys.current.keyFor(result.request);
-    // Stripe.js starts loading now, alongside the request: the donor has chosen to pay.
-    const stripeLoad = stripe ? Promise.resolve(stripe) : loadStripeJs(payments.publishableKey);
-    stripeLoad.catch(() => undefined); // reported below, after the API's answer
+    // The client, the keys and the Stripe loader arrive now, with the donor's choice to pay.
+    const kitLoad = import("./pay-kit.js");
     try {
+      const kit = await kitLoad;
+      keys.current ??= kit.createAttemptKeys();
+      client.current ??= kit.createPaymentsClient({ baseUrl: payments.apiUrl, timeoutMs: payments.timeoutMs });
+      const key = keys.current.keyFor(result.request);
+      // Stripe.js starts loading now, alongside the request.
+      const stripeLoad = stripe ? Promise.resolve(stripe) : kit.loadStripeJs(payments.publishableKey);
+      stripeLoad.catch(() => undefined); // reported below, after the API's answer
       const donation = createdFor.current?.key === key ? createdFor.current.created : await client.current.createDonation(result.request, key);
       createdFor.current = { key, created: donation };
       const loaded = await stripeLoad;
@@ -168,17 +296,26 @@ export default function DonationForm({ funds, formPath, thankYouPath, payments }
       setPhase("pay");
     } catch (error) {
       setPhase("form");
-      if (error instanceof PaymentsApiError && error.fields.length) setErrors(fieldErrors(error.fields));
-      if (error instanceof StripeLoadError) {
+      const kit = await kitLoad.catch(() => null);
+      if (kit && error instanceof kit.PaymentsApiError && error.fields.length) setErrors(fieldErrors(error.fields));
+      if (kit && error instanceof kit.StripeLoadError) {
         // For whoever debugs it: the donor sees the message, the console shows why.
         console.warn(error.message, error.cause);
         setAlert(error.donorMessage);
-      }
-      else if (error instanceof PaymentsError) setAlert(error.message);
+      } else if (kit && error instanceof kit.PaymentsError) setAlert(error.message);
       else setAlert(`Something went wrong (${(error as Error).message}). Nothing was charged. Please try again.`);
     } finally {
       busy.current = false;
     }
+  }
+
+  /** Paid without leaving for a bank's page: forget the form, then replace this page, so Back does not return to a filled form. */
+  function paid(kind: "payment" | "setup", intentId: string) {
+    markGiven(sessionStore(), { path: formPath, reference: created?.reference });
+    const url = new URL(returnUrl);
+    url.searchParams.set(`${kind}_intent`, intentId);
+    url.searchParams.set("redirect_status", "succeeded");
+    window.location.replace(url.href);
   }
 
   function beforeConfirm() {
@@ -194,7 +331,24 @@ export default function DonationForm({ funds, formPath, thankYouPath, payments }
   const returnUrl = created && typeof window !== "undefined" ? new URL(`${thankYouPath}?donation=${encodeURIComponent(created.donationId)}`, window.location.href).href : "";
   return (
     <div className="donation-form">
-      <h2 id={`${idPrefix}heading`}>Give now</h2>
+      <h2 id={`${idPrefix}heading`} ref={headingRef} tabIndex={-1}>
+        Give now
+      </h2>
+      {given ? (
+        <div className="don-given" role="status">
+          <p>
+            <strong>You have already given — give again?</strong>
+          </p>
+          <p>
+            Your gift{given.reference ? ` (reference ${given.reference})` : ""} went through and your receipt is on its way by e-mail. To make another gift, start a new one.
+          </p>
+          <p>
+            <button type="button" className="button" onClick={giveAgain}>
+              Give again
+            </button>
+          </p>
+        </div>
+      ) : null}
       <div ref={alertRef} tabIndex={-1} className="don-alert-slot">
         {alert ? (
           <div className="don-alert" role="alert">
@@ -210,16 +364,16 @@ export default function DonationForm({ funds, formPath, thankYouPath, payments }
           e.preventDefault();
           void proceed();
         }}
-        hidden={phase === "pay"}
+        hidden={phase === "pay" || given !== null}
       >
-        <GiftSection idPrefix={idPrefix} funds={funds} config={config} values={values} errors={errors} set={set} chooseFund={chooseFund} />
-        <DonorSection idPrefix={idPrefix} values={values} errors={errors} set={set} />
+        <GiftSection idPrefix={idPrefix} funds={funds} config={config} values={values} errors={errors} set={set} chooseFund={chooseFund} check={check} />
+        <DonorSection idPrefix={idPrefix} values={values} errors={errors} set={set} check={check} />
         <fieldset className="don-section">
           <legend>Card fee</legend>
           <CheckField
             id={`${idPrefix}coverFees`}
             label={fee !== null ? `Add ${formatDollarsAndCents(fee)} to cover the card fee` : "Cover the card fee"}
-            hint="So that we receive your whole gift. Card fees are 1.7% + 30c."
+            hint={values.frequency === "monthly-instalments" ? "So that we receive your whole gift: added to each payment. Card fees are 1.7% + 30c." : "So that we receive your whole gift. Card fees are 1.7% + 30c."}
             checked={values.coverFees}
             onChecked={(v) => set("coverFees", v)}
           />
@@ -233,10 +387,13 @@ export default function DonationForm({ funds, formPath, thankYouPath, payments }
         <p className="don-hint">Nothing is charged until you confirm on the next step.</p>
       </form>
       {phase === "pay" && created && stripe ? (
-        <>
+        <section className="don-step" aria-labelledby={`${idPrefix}step-heading`}>
+          <h3 id={`${idPrefix}step-heading`} ref={payHeadingRef} tabIndex={-1} className="don-step-heading">
+            Check your gift and pay
+          </h3>
           {figures ? <Summary figures={figures} headingId={`${idPrefix}summary-final`} /> : null}
-          <PaymentStep idPrefix={idPrefix} stripe={stripe} created={created} returnUrl={returnUrl} beforeConfirm={beforeConfirm} onBack={() => setPhase("form")} />
-        </>
+          <PaymentStep idPrefix={idPrefix} stripe={stripe} created={created} returnUrl={returnUrl} beforeConfirm={beforeConfirm} onPaid={paid} onBack={() => setPhase("form")} />
+        </section>
       ) : null}
     </div>
   );

@@ -2,7 +2,7 @@
  * One labelled input with its hint and its error beside it. The error is tied to the input with
  * aria-describedby and aria-invalid, so a screen reader reads it when the field is focused.
  */
-import type { InputHTMLAttributes, ReactNode } from "react";
+import type { FocusEvent, InputHTMLAttributes, ReactNode } from "react";
 
 export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "onChange" | "value" | "id"> {
   id: string;
@@ -50,6 +50,52 @@ export function CheckField({ id, label, checked, onChecked, hint }: { id: string
       {hint ? (
         <p id={`${id}-hint`} className="don-hint">
           {hint}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** A labelled select with its hint and its error, tied like TextField's. */
+export function SelectField({
+  id, label, value, onValue, options, error, hint, optional, placeholder, autoComplete, onBlur,
+}: {
+  id: string;
+  label: ReactNode;
+  value: string;
+  onValue(value: string): void;
+  options: readonly (readonly [value: string, text: string])[];
+  error?: string;
+  hint?: ReactNode;
+  optional?: boolean;
+  /** A first, empty choice ("Choose…"). */
+  placeholder?: string;
+  autoComplete?: string;
+  onBlur?(event: FocusEvent<HTMLElement>): void;
+}) {
+  const describedBy = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className={error ? "don-field don-field-invalid" : "don-field"}>
+      <label htmlFor={id}>
+        {label}
+        {optional ? <span className="don-optional"> (optional)</span> : null}
+      </label>
+      {hint ? (
+        <p id={`${id}-hint`} className="don-hint">
+          {hint}
+        </p>
+      ) : null}
+      <select id={id} name={id} value={value} onChange={(e) => onValue(e.target.value)} onBlur={onBlur} aria-invalid={error ? true : undefined} aria-describedby={describedBy} autoComplete={autoComplete}>
+        {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+      {error ? (
+        <p id={`${id}-error`} className="don-error">
+          {error}
         </p>
       ) : null}
     </div>

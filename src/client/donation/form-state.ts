@@ -15,6 +15,8 @@ export interface FormValues {
   /** Index of the qurban animal option, as text. */
   option: string;
   frequency: Frequency;
+  /** Monthly instalments: how many payments, as text (a select's value). */
+  instalments: string;
   firstName: string;
   lastName: string;
   email: string;
@@ -33,17 +35,57 @@ export interface FormValues {
 export const STORAGE_PREFIX = "nzf-donation:";
 /** The last payment started: where to go back to if it fails. */
 export const LAST_ATTEMPT_KEY = `${STORAGE_PREFIX}last`;
+/**
+ * A gift just made from a form (its path, reference and fund): Back to the form then says so and
+ * starts clean instead of showing the filled form again, inviting a second gift by mistake.
+ */
+export const GIVEN_KEY = `${STORAGE_PREFIX}given`;
+export const DEFAULT_INSTALMENTS = "12";
+
+export interface GivenRecord {
+  path: string;
+  reference?: string;
+}
+
+/** After a successful payment: forget every saved form and remember that this form gave. */
+export function markGiven(storage: Storage | undefined, record: GivenRecord): void {
+  try {
+    if (!storage) return;
+    for (const key of Object.keys(storage)) if (key.startsWith(STORAGE_PREFIX)) storage.removeItem(key);
+    storage.setItem(GIVEN_KEY, JSON.stringify(record));
+  } catch {
+    // storage blocked: nothing was kept, so nothing can be shown again either
+  }
+}
+
+export function givenFrom(storage: Storage | undefined, formPath: string): GivenRecord | null {
+  try {
+    const record = JSON.parse(storage?.getItem(GIVEN_KEY) ?? "null") as GivenRecord | null;
+    return record && record.path === formPath ? record : null;
+  } catch {
+    return null;
+  }
+}
+
+export function forgetGiven(storage: Storage | undefined): void {
+  try {
+    storage?.removeItem(GIVEN_KEY);
+  } catch {
+    // nothing to forget
+  }
+}
 
 const dollarsText = (cents: number) => (cents % 100 === 0 ? String(cents / 100) : (cents / 100).toFixed(2));
 
 /** What the form starts with for a fund, before anything saved or carried in the URL. */
-export function fundDefaults(config: FundConfig): Pick<FormValues, "fund" | "amount" | "quantity" | "option" | "frequency"> {
+export function fundDefaults(config: FundConfig): Pick<FormValues, "fund" | "amount" | "quantity" | "option" | "frequency" | "instalments"> {
   return {
     fund: config.fund,
     amount: config.defaultAmountCents ? dollarsText(config.defaultAmountCents) : "",
     quantity: config.quantity ? "1" : "",
     option: String(config.quantity?.defaultOption ?? 0),
     frequency: config.frequencies[0] ?? "once",
+    instalments: DEFAULT_INSTALMENTS,
   };
 }
 
@@ -116,6 +158,7 @@ export function toDonationForm(values: FormValues, config: FundConfig): Donation
     option: config.quantity?.options?.length ? chosenOption(config, values.option)?.code : undefined,
     frequency: values.frequency,
     season: config.season,
+    instalments: values.frequency === "monthly-instalments" ? values.instalments : undefined,
     donor: {
       firstName: values.firstName,
       lastName: values.lastName,

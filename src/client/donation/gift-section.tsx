@@ -5,7 +5,8 @@
 import { formatDollarsAndCents } from "../../payments/money.js";
 import type { Frequency, Fund } from "../../payments/types.js";
 import { chosenOption, FREQUENCY_LABELS, type FundConfig } from "./config.js";
-import { TextField } from "./field.js";
+import { MAX_INSTALMENTS, MIN_INSTALMENTS } from "../../payments/schedules.js";
+import { SelectField, TextField } from "./field.js";
 import type { FormValues } from "./form-state.js";
 
 export interface GiftSectionProps {
@@ -16,11 +17,17 @@ export interface GiftSectionProps {
   errors: Record<string, string>;
   set<K extends keyof FormValues>(key: K, value: FormValues[K]): void;
   chooseFund(fund: Fund): void;
+  check(key: keyof FormValues, next?: EventTarget | null): void;
 }
+
+const INSTALMENT_CHOICES = Array.from({ length: MAX_INSTALMENTS - MIN_INSTALMENTS + 1 }, (_, i) => {
+  const n = String(MAX_INSTALMENTS - i);
+  return [n, `${n} monthly payments`] as const;
+});
 
 const dollars = (cents: number) => (cents % 100 === 0 ? String(cents / 100) : (cents / 100).toFixed(2));
 
-export function GiftSection({ idPrefix, funds, config, values, errors, set, chooseFund }: GiftSectionProps) {
+export function GiftSection({ idPrefix, funds, config, values, errors, set, chooseFund, check }: GiftSectionProps) {
   const id = (name: string) => `${idPrefix}${name}`;
   const q = config.quantity;
   const option = chosenOption(config, values.option);
@@ -73,6 +80,7 @@ export function GiftSection({ idPrefix, funds, config, values, errors, set, choo
             hint={`${formatDollarsAndCents(unitCents)} per ${q.unitLabel}, from ${q.min} to ${q.max}.`}
             value={values.quantity}
             onValue={(v) => set("quantity", v)}
+            onBlur={(e) => check("quantity", e.relatedTarget)}
             error={errors.quantity}
             inputMode="numeric"
             autoComplete="off"
@@ -101,10 +109,15 @@ export function GiftSection({ idPrefix, funds, config, values, errors, set, choo
           <TextField
             id={id("amount")}
             label="Amount (AUD)"
-            hint={`Choose an amount above or enter your own, from ${formatDollarsAndCents(config.minimumCents)}.`}
+            hint={
+              values.frequency === "monthly-instalments"
+                ? "Your whole zakat for the year: we split it into the monthly payments you choose below."
+                : `Choose an amount above or enter your own, from ${formatDollarsAndCents(config.minimumCents)}.`
+            }
             prefix="$"
             value={values.amount}
             onValue={(v) => set("amount", v)}
+            onBlur={(e) => check("amount", e.relatedTarget)}
             error={errors.amount}
             inputMode="decimal"
             autoComplete="off"
@@ -129,6 +142,17 @@ export function GiftSection({ idPrefix, funds, config, values, errors, set, choo
         </fieldset>
       ) : errors.frequency ? (
         <p className="don-error">{errors.frequency}</p>
+      ) : null}
+      {values.frequency === "monthly-instalments" ? (
+        <SelectField
+          id={id("instalments")}
+          label="Split into"
+          hint="Payments stop when your whole gift is paid. The first is today, then one each month."
+          value={values.instalments}
+          onValue={(v) => set("instalments", v)}
+          options={INSTALMENT_CHOICES}
+          error={errors.instalments}
+        />
       ) : null}
     </fieldset>
   );

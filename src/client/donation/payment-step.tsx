@@ -17,13 +17,15 @@ export interface PaymentStepProps {
   returnUrl: string;
   /** Called just before confirming (the page may leave for the thank-you page). */
   beforeConfirm(): void;
+  /** Confirmed without a redirect (cards): the page moves on itself. */
+  onPaid(kind: "payment" | "setup", intentId: string): void;
   onBack(): void;
 }
 
 /** Matches the site's colours (templates/styles/site.css) inside Stripe's frame. */
 const APPEARANCE = { theme: "stripe" as const, variables: { colorPrimary: "#663399", borderRadius: "6px", fontFamily: "system-ui, sans-serif" } };
 
-export function PaymentStep({ idPrefix, stripe, created, returnUrl, beforeConfirm, onBack }: PaymentStepProps) {
+export function PaymentStep({ idPrefix, stripe, created, returnUrl, beforeConfirm, onPaid, onBack }: PaymentStepProps) {
   const mountRef = useRef<HTMLDivElement>(null);
   const elementsRef = useRef<StripeElements | null>(null);
   const busy = useRef(false);
@@ -58,9 +60,17 @@ export function PaymentStep({ idPrefix, stripe, created, returnUrl, beforeConfir
       }
       beforeConfirm();
       const confirmParams = { return_url: returnUrl };
-      const result = created.intentType === "payment" ? await stripe.confirmPayment({ elements, confirmParams }) : await stripe.confirmSetup({ elements, confirmParams });
-      // Success leaves the page for return_url; coming back here means it did not go through.
-      if (result.error) setError(`${result.error.message ?? "Your payment did not go through."} Nothing was charged. Check the details or use another card, then try again.`);
+      // Cards confirm in place ("if_required"): the page then replaces itself with the thank-you
+      // page, so Back does not return to the filled form. Bank redirects still use return_url.
+      if (created.intentType === "payment") {
+        const result = await stripe.confirmPayment({ elements, confirmParams, redirect: "if_required" });
+        if (result.error) setError(`${result.error.message ?? "Your payment did not go through."} Nothing was charged. Check the details or use another card, then try again.`);
+        else onPaid("payment", result.paymentIntent.id);
+      } else {
+        const result = await stripe.confirmSetup({ elements, confirmParams, redirect: "if_required" });
+        if (result.error) setError(`${result.error.message ?? "Your card could not be saved."} Nothing was charged. Check the details or use another card, then try again.`);
+        else onPaid("setup", result.setupIntent.id);
+      }
     } catch (e) {
       setError(`Your payment could not be completed (${(e as Error).message}). Nothing was charged. Please try again.`);
     } finally {
@@ -71,10 +81,15 @@ export function PaymentStep({ idPrefix, stripe, created, returnUrl, beforeConfir
 
   const first = created.schedule[0];
   const today = created.intentType === "payment";
-  const label = today ? `Give ${formatDollarsAndCents(created.totalCents)}` : `Save card for ${formatDollarsAndCents(created.totalCents)} from ${first ? formatDate(first.date) : "the first date"}`;
+  const plan = created.instalments;
+  const label = !today
+    ? `Save card for ${formatDollarsAndCents(created.totalCents)} from ${first ? formatDate(first.date) : "the first date"}`
+    : plan
+      ? `Give ${formatDollarsAndCents(created.totalCents)} now, payment 1 of ${plan.count}`
+      : `Give ${formatDollarsAndCents(created.totalCents)}`;
   return (
     <section className="don-pay" aria-labelledby={`${idPrefix}pay-heading`}>
-      <h3 id={`${idPrefix}pay-heading`}>Card details</h3>
+      <h4 id={`${idPrefix}pay-heading`}>Card details</h4>
       <p className="don-hint">
         Reference <strong>{created.reference}</strong>. Your card is handled by Stripe; we never see its number.
       </p>

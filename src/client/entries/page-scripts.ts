@@ -19,6 +19,7 @@
  * fewer tasks.
  */
 import { fadePictures } from "../picture-fade.js";
+import { enhanceMenu } from "../site/menu.js";
 import { registerServiceWorker } from "../site/service-worker-registration.js";
 import { startTagManager } from "../site/tag-manager.js";
 import { loadPreviewWhenWanted } from "../site/preview-loader.js";
@@ -132,6 +133,7 @@ document.addEventListener(
 );
 
 fadePictures();
+enhanceMenu();
 if (modules.length || siteScripts) {
   for (const type of FIRST_USE) document.addEventListener(type, onFirstUse, true);
   afterFirstPaint(() => {

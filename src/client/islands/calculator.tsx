@@ -13,13 +13,16 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { useIslandId } from "../island-id.js";
 import { calculateZakat } from "../../zakat/calculate.js";
 import { parseZakatForm } from "../../zakat/form.js";
-import { formatAud } from "../../zakat/format.js";
 import { priceAge } from "../../zakat/price-age.js";
-import type { HelpKey, ZakatResult, ZakatSettings } from "../../zakat/types.js";
+import type { HelpKey, NisabBasis, ZakatResult, ZakatSettings } from "../../zakat/types.js";
 import { type CalcForm, emptyForm, emptyRow, MAX_METAL_ROWS, METALS, type MetalRow, readSaved, storageGet, storageSet, toFormText } from "../calculator/form-state.js";
 import { fieldId, MetalItem, TextField, type FieldEvents } from "../calculator/fields.js";
-import { GROUPS, groupOfLine, labelOf } from "../calculator/groups.js";
-import { Result } from "../calculator/result.js";
+import { GROUPS, labelOf } from "../calculator/groups.js";
+import { NisabChoice } from "../calculator/nisab-choice.js";
+import { Result, RESULT_HEADING_ID } from "../calculator/result.js";
+import { RunningBar } from "../calculator/running-bar.js";
+import { type SectionTotal, sectionTotals } from "../calculator/section-totals.js";
+import { focusStepById } from "../calculator/focus.js";
 
 export interface CalculatorProps {
   /** ZakatSettings without the rich-text help, which the build turns into HTML (helpHtml). */
@@ -43,12 +46,14 @@ export function hydrateNow({ settings }: CalculatorProps): boolean {
 export default function Calculator({ settings, helpHtml, payPath }: CalculatorProps) {
   const base = useIslandId("calc");
   const restored = useRef(false);
-  const [form, setForm] = useState<CalcForm>(emptyForm);
+  const [form, setForm] = useState<CalcForm>(() => emptyForm(settings.nisabBasis));
   const [shown, setShown] = useState<ReadonlySet<string>>(new Set());
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set(["cash"]));
   const [notice, setNotice] = useState("");
   const lastGood = useRef<ZakatResult | null>(null);
-  const fullSettings = useMemo(() => ({ ...settings, help: NO_HELP }), [settings]);
+  // The donor's nisab choice overrides the editor's default basis; prices and rates stay the editor's.
+  const fullSettings = useMemo(() => ({ ...settings, nisabBasis: form.nisabBasis, help: NO_HELP }), [settings, form.nisabBasis]);
+  const thresholds = useMemo(() => nisabThresholds(settings), [settings]);
 
   // Save on every change, but not before the saved figures were read: that would overwrite them with
   // an empty form. (Declared before the restore, so its first run still sees `restored` false.)
@@ -57,7 +62,7 @@ export default function Calculator({ settings, helpHtml, payPath }: CalculatorPr
   }, [form]);
   // Restore saved figures once.
   useEffect(() => {
-    const saved = readSaved(storageGet());
+    const saved = readSaved(storageGet(), settings.nisabBasis);
     if (saved) {
       setForm(saved);
       const parsed = parseZakatForm(toFormText(saved));
@@ -69,7 +74,8 @@ export default function Calculator({ settings, helpHtml, payPath }: CalculatorPr
 
   const parsed = parseZakatForm(toFormText(form));
   const errors = parsed.ok ? {} : parsed.errors;
-  if (parsed.ok) lastGood.current = calculateZakat(parsed.inputs, fullSettings);
+  const current = parsed.ok ? calculateZakat(parsed.inputs, fullSettings) : null;
+  if (current) lastGood.current = current;
   // While the donor is still typing in a field (its message not shown yet), keep the last good result.
   const result = lastGood.current ?? calculateZakat(parseEmpty(form.yearType), fullSettings);
   const pendingErrors = Object.keys(errors)
@@ -99,7 +105,7 @@ export default function Calculator({ settings, helpHtml, payPath }: CalculatorPr
     requestAnimationFrame(() => document.querySelector<HTMLInputElement>(`input[name="${fieldId(base, `${metal}.${index}.kind`)}"]`)?.focus());
   };
   const clear = () => {
-    setForm(emptyForm());
+    setForm(emptyForm(settings.nisabBasis));
     setShown(new Set());
     lastGood.current = null;
     storageSet(null);
@@ -107,10 +113,14 @@ export default function Calculator({ settings, helpHtml, payPath }: CalculatorPr
     setNotice("Your figures have been cleared from this form and this browser.");
     requestAnimationFrame(() => document.getElementById(fieldId(base, "cash"))?.focus());
   };
-  const subtotal = (groupId: string) => {
-    const lines = result.lines.filter((l) => groupOfLine(l.id) === groupId);
-    return lines.length ? formatAud(lines.reduce((sum, l) => sum + l.valueCents, 0n)) : "";
+  const totals = sectionTotals(form, current, errors, shown, fullSettings);
+  const groupHeadingId = (id: string) => `${base}-group-${id}`;
+  /** "Next": this section closes, the next opens, and its heading is focused at the top of the screen. */
+  const nextSection = (from: string, to: string) => {
+    setOpen((s) => new Set([...s].filter((g) => g !== from)).add(to));
+    focusStepById(groupHeadingId(to));
   };
+  const showResult = () => focusStepById(RESULT_HEADING_ID);
 
   return (
     <div className="calc">
@@ -125,8 +135,9 @@ export default function Calculator({ settings, helpHtml, payPath }: CalculatorPr
               </label>
             ))}
           </fieldset>
+          <NisabChoice base={base} value={form.nisabBasis} thresholds={thresholds} onChange={(nisabBasis) => update((f) => ({ ...f, nisabBasis }))} />
           <p className="calc-hint">Enter amounts in Australian dollars as you would write them, like 1,200.50. Leave out what you do not have. Your figures stay in this browser; they are not sent to us.</p>
-          {GROUPS.map((group) => (
+          {GROUPS.map((group, index) => (
             <details
               key={group.id}
               className="calc-group"
@@ -136,9 +147,9 @@ export default function Calculator({ settings, helpHtml, payPath }: CalculatorPr
                 setOpen((s) => (isOpen === s.has(group.id) ? s : isOpen ? new Set(s).add(group.id) : new Set([...s].filter((g) => g !== group.id))));
               }}
             >
-              <summary>
+              <summary id={groupHeadingId(group.id)}>
                 <span className="calc-group-title">{group.title}</span>
-                {subtotal(group.id) ? <span className="calc-group-total">{group.liabilities ? "less " : ""}{subtotal(group.id)}</span> : null}
+                <SectionTotalText total={totals.get(group.id)} liabilities={group.liabilities} />
               </summary>
               <div className="calc-group-body">
                 <div className="prose calc-help" dangerouslySetInnerHTML={{ __html: helpHtml[group.help] }} />
@@ -168,6 +179,15 @@ export default function Calculator({ settings, helpHtml, payPath }: CalculatorPr
                       </div>
                     ))
                   : null}
+                {GROUPS[index + 1] ? (
+                  <button type="button" className="button button-secondary calc-next" onClick={() => nextSection(group.id, GROUPS[index + 1]!.id)}>
+                    Next: {GROUPS[index + 1]!.title}
+                  </button>
+                ) : (
+                  <button type="button" className="button button-primary calc-next" onClick={showResult}>
+                    See my result
+                  </button>
+                )}
               </div>
             </details>
           ))}
@@ -179,9 +199,24 @@ export default function Calculator({ settings, helpHtml, payPath }: CalculatorPr
           </div>
         </form>
         <Result result={result} pendingErrors={pendingErrors} payPath={payPath} pricesAsAt={settings.pricesAsAt} />
+        <RunningBar result={result} blocked={pendingErrors.length > 0} payPath={payPath} onShowResult={showResult} />
       </div>
     </div>
   );
+}
+
+function SectionTotalText({ total, liabilities }: { total: SectionTotal | undefined; liabilities?: boolean }) {
+  if (!total || total.state === "none") return null;
+  if (total.state === "check") return <span className="calc-group-total calc-group-total-check">Check this section</span>;
+  if (total.state === "pending") return <span className="calc-group-total">Total pending</span>;
+  return <span className="calc-group-total">{liabilities ? "less " : ""}{total.text}</span>;
+}
+
+/** The nisab in dollars on each basis at the editor's prices: the same exact sum as the result's. */
+function nisabThresholds(settings: CalculatorProps["settings"]): Record<NisabBasis, string> {
+  const empty = parseEmpty("lunar");
+  const on = (nisabBasis: NisabBasis) => calculateZakat(empty, { ...settings, nisabBasis, help: NO_HELP }).text.nisab;
+  return { silver: on("silver"), gold: on("gold") };
 }
 
 function parseEmpty(yearType: CalcForm["yearType"]) {

@@ -41,10 +41,14 @@ function failedEarlier(): boolean {
 }
 
 function cacheThisPage(worker: ServiceWorker | null): void {
-  const images = performance
-    .getEntriesByType("resource")
-    .filter((e) => (e as PerformanceResourceTiming).initiatorType === "img" && new URL(e.name).origin === location.origin)
-    .map((e) => e.name);
+  // The processed images the page loaded: those of its <img> elements, and the main image, which
+  // the document head preloads (a resource of initiator "link" that the <img> then takes as it is,
+  // so it had no "img" entry and the home page's hero was missing offline).
+  const candidates = [...performance.getEntriesByType("resource").map((e) => e.name), ...[...document.images].map((img) => img.currentSrc)];
+  const images = [...new Set(candidates)].filter((url) => {
+    const u = new URL(url || "about:blank", location.href);
+    return u.origin === location.origin && u.pathname.startsWith("/_images/");
+  });
   // Handled by Workbox's router (the same routes as real requests); text/html marks the page.
   worker?.postMessage({ type: "CACHE_URLS", payload: { urlsToCache: [[location.href, { headers: { accept: "text/html" } }], ...images] } });
 }

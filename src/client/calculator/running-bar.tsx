@@ -1,0 +1,47 @@
+/**
+ * The running total on a phone: a bar at the bottom of the viewport with the amount due so far and
+ * "Pay this", so the donor sees the result while filling in ten sections instead of only at the end.
+ * It steps aside while the full result is on screen (which has its own "Pay my zakat"). On wide
+ * screens the result panel itself stays in view beside the form, and the bar is not shown (CSS).
+ * The page keeps focused fields clear of it with scroll-padding (calculator.css, WCAG 2.4.11).
+ * Not a live region: the result's sentence already is one.
+ */
+import { useEffect, useState } from "react";
+import type { ZakatResult } from "../../zakat/types.js";
+import { payHref } from "./form-state.js";
+
+interface RunningBarProps {
+  result: ZakatResult;
+  /** A field's message is showing: the total waits for it. */
+  blocked: boolean;
+  payPath: string;
+  onShowResult(): void;
+}
+
+export function RunningBar({ result, blocked, payPath, onShowResult }: RunningBarProps) {
+  const [resultInView, setResultInView] = useState(false);
+  useEffect(() => {
+    const panel = document.querySelector(".calc-result");
+    if (!panel || typeof IntersectionObserver === "undefined") return;
+    const observer = new IntersectionObserver(([entry]) => setResultInView(entry!.isIntersecting), { threshold: 0.25 });
+    observer.observe(panel);
+    return () => observer.disconnect();
+  }, []);
+  const due = !blocked && result.dueCents > 0n;
+  return (
+    <div className={resultInView ? "calc-bar calc-bar-away" : "calc-bar"}>
+      <p className="calc-bar-total">
+        Zakat due: <strong className={blocked ? "calc-bar-pending" : undefined}>{blocked ? "check the marked fields" : result.text.due}</strong>
+      </p>
+      {due ? (
+        <a className="button button-primary calc-bar-action" href={payHref(payPath, result.dueCents)}>
+          Pay this
+        </a>
+      ) : (
+        <button type="button" className="button button-secondary calc-bar-action" onClick={onShowResult}>
+          See details
+        </button>
+      )}
+    </div>
+  );
+}

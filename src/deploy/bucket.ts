@@ -1,0 +1,87 @@
+/**
+ * The S3 side of a deploy: what the bucket holds (each object's hash from its metadata), uploads
+ * with their headers, the retirement mark, deletions. Credentials come from the SDK's standard chain.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { CopyObjectCommand, DeleteObjectsCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import pLimit from "p-limit";
+import type { DeploySettings } from "./settings.js";
+import { HASH_METADATA, RETIRED_METADATA, type RemoteObject, type Upload } from "./plan.js";
+
+// Head requests are small: many at once. Uploads carry bodies: fewer.
+const HEAD_CONCURRENCY = 32;
+export const UPLOAD_CONCURRENCY = 8;
+
+export function s3ClientFor(settings: DeploySettings): S3Client {
+  return new S3Client({
+    region: settings.region,
+    ...(settings.s3Endpoint ? { endpoint: settings.s3Endpoint, forcePathStyle: true } : {}),
+    // Checksums only where S3 requires them: S3-compatible stores do not all accept the newer ones.
+    requestChecksumCalculation: "WHEN_REQUIRED",
+    responseChecksumValidation: "WHEN_REQUIRED",
+  });
+}
+
+/** Every object of the bucket with its hash and retirement mark. */
+export async function readBucket(client: S3Client, bucket: string): Promise<Map<string, RemoteObject>> {
+  const keys: string[] = [];
+  let token: string | undefined;
+  do {
+    const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token }));
+    for (const object of page.Contents ?? []) if (object.Key) keys.push(object.Key);
+    token = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (token);
+  const limit = pLimit(HEAD_CONCURRENCY);
+  const heads = await Promise.all(
+    keys.map((key) =>
+      limit(async () => {
+        const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+        const retired = head.Metadata?.[RETIRED_METADATA];
+        const retiredAt = retired ? Date.parse(retired) : NaN;
+        const object: RemoteObject = { hash: head.Metadata?.[HASH_METADATA] ?? null, ...(Number.isFinite(retiredAt) ? { retiredAt } : {}) };
+        return [key, object] as const;
+      }),
+    ),
+  );
+  return new Map(heads);
+}
+
+export async function uploadFile(client: S3Client, bucket: string, siteDir: string, upload: Upload): Promise<void> {
+  await client.send(
+    new PutObjectCommand({
+      Bucket: bucket,
+      Key: upload.key,
+      Body: await readFile(join(siteDir, upload.key)),
+      ContentType: upload.contentType,
+      CacheControl: upload.cacheControl,
+      Metadata: { [HASH_METADATA]: upload.hash },
+    }),
+  );
+}
+
+/** Marks a hashed file the site stopped using, keeping its bytes and headers (a copy onto itself). */
+export async function markRetired(client: S3Client, bucket: string, key: string, hash: string | null, now: Date): Promise<void> {
+  const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+  await client.send(
+    new CopyObjectCommand({
+      Bucket: bucket,
+      Key: key,
+      CopySource: `${bucket}/${key.split("/").map(encodeURIComponent).join("/")}`,
+      MetadataDirective: "REPLACE",
+      ...(head.ContentType ? { ContentType: head.ContentType } : {}),
+      ...(head.CacheControl ? { CacheControl: head.CacheControl } : {}),
+      Metadata: { ...(hash ? { [HASH_METADATA]: hash } : {}), [RETIRED_METADATA]: now.toISOString() },
+    }),
+  );
+}
+
+/** Deletes keys, 1,000 a request (S3's limit); throws when S3 reports any key it could not delete. */
+export async function deleteKeys(client: S3Client, bucket: string, keys: string[]): Promise<void> {
+  for (let i = 0; i < keys.length; i += 1000) {
+    const batch = keys.slice(i, i + 1000);
+    const answer = await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }));
+    const failed = answer.Errors ?? [];
+    if (failed.length) throw new Error(`S3 did not delete ${failed.length} objects, e.g. ${failed[0]!.Key}: ${failed[0]!.Message ?? failed[0]!.Code}`);
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * `nzf-build deploy`: uploads the published site (the version `dist` links to, resolved once) to
+ * S3 and invalidates its changed pages in CloudFront. See ./plan.ts for what is sent and in which
+ * order, and docs/deploy.md.
+ */
+import { realpathSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { createHash } from "node:crypto";
+import pLimit from "p-limit";
+import type { S3Client } from "@aws-sdk/client-s3";
+import { NzfError } from "../core/errors.js";
+import { formatMs, type Logger } from "../core/logger.js";
+import { listPublishedFiles } from "../publish/publish.js";
+import { deleteKeys, markRetired, readBucket, s3ClientFor, UPLOAD_CONCURRENCY, uploadFile } from "./bucket.js";
+import { invalidate } from "./invalidate.js";
+import { isUploaded, objectHash, planDeploy, type DeployPlan, type LocalFile, type Phase, type Upload } from "./plan.js";
+import type { DeploySettings } from "./settings.js";
+
+export interface DeployReport {
+  /** The version folder that was deployed. */
+  siteDir: string;
+  plan: DeployPlan;
+  uploaded: number;
+  uploadedBytes: number;
+  deleted: number;
+  invalidationId?: string;
+  dryRun: boolean;
+  durationMs: number;
+}
+
+export interface DeployDeps {
+  logger: Logger;
+  /** Tests pass a client of their own; the CLI makes one from the settings. */
+  client?: S3Client;
+}
+
+// The SDK warns on every run that versions published from 2027 need Node 22; the project pins the
+// versions it installs (package.json), so the notice says nothing a user can act on.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+
+function publishedSite(outDir: string): string {
+  try {
+    return realpathSync(outDir);
+  } catch (error) {
+    throw new NzfError("DEPLOY_SITE_MISSING", `There is no site at ${outDir} to deploy, so nothing was uploaded.`, { subject: outDir, cause: error });
+  }
+}
+
+async function localFiles(siteDir: string): Promise<LocalFile[]> {
+  const keys = [...listPublishedFiles(siteDir)].filter(isUploaded).sort();
+  if (keys.length === 0) throw new NzfError("DEPLOY_SITE_MISSING", `The site at ${siteDir} has no files, so nothing was uploaded.`, { subject: siteDir });
+  const limit = pLimit(16);
+  return Promise.all(
+    keys.map((key) =>
+      limit(async () => {
+        const bytes = await readFile(join(siteDir, key));
+        return { key, hash: objectHash(bytes, key), size: bytes.length };
+      }),
+    ),
+  );
+}
+
+const PHASES: Phase[] = ["assets", "pages", "worker"];
+
+/** Uploads one phase; after a failure nothing more is started, and the error names what to do. */
+async function uploadPhase(client: S3Client, settings: DeploySettings, siteDir: string, uploads: Upload[], done: { count: number; bytes: number }, total: number): Promise<void> {
+  const limit = pLimit(UPLOAD_CONCURRENCY);
+  let failure: { key: string; error: unknown } | null = null;
+  await Promise.all(
+    uploads.map((upload) =>
+      limit(async () => {
+        if (failure) return;
+        try {
+          await uploadFile(client, settings.bucket, siteDir, upload);
+          done.count++;
+          done.bytes += upload.size;
+        } catch (error) {
+          failure ??= { key: upload.key, error };
+        }
+      }),
+    ),
+  );
+  if (failure) {
+    const { key, error } = failure as { key: string; error: unknown };
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new NzfError(
+      "DEPLOY_UPLOAD_FAILED",
+      `Uploading ${key} to s3://${settings.bucket} failed (${reason}); ${done.count} of ${total} changed files were uploaded, the rest were not, and nothing was deleted or invalidated.`,
+      { subject: key, cause: error },
+    );
+  }
+}
+
+export async function deploySite(outDir: string, settings: DeploySettings, deps: DeployDeps): Promise<DeployReport> {
+  const { logger } = deps;
+  const started = performance.now();
+  const siteDir = publishedSite(outDir);
+  const client = deps.client ?? s3ClientFor(settings);
+  try {
+    const [local, remote] = await Promise.all([
+      localFiles(siteDir),
+      readBucket(client, settings.bucket).catch((error: unknown) => {
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new NzfError("DEPLOY_BUCKET_UNREADABLE", `The bucket s3://${settings.bucket} could not be read (${reason}), so nothing was uploaded.`, { subject: settings.bucket, cause: error });
+      }),
+    ]);
+    const now = new Date();
+    const plan = planDeploy(local, remote, now.getTime());
+    const report: DeployReport = { siteDir, plan, uploaded: 0, uploadedBytes: 0, deleted: 0, dryRun: settings.dryRun, durationMs: 0 };
+    if (settings.dryRun) {
+      printPlan(logger, settings, plan);
+      report.durationMs = performance.now() - started;
+      return report;
+    }
+
+    const done = { count: 0, bytes: 0 };
+    for (const phase of PHASES) await uploadPhase(client, settings, siteDir, plan.uploads.filter((u) => u.phase === phase), done, plan.uploads.length);
+    report.uploaded = done.count;
+    report.uploadedBytes = done.bytes;
+
+    for (const key of plan.retire) {
+      // A mark that fails only delays the file's deletion: the next deploy marks it.
+      await markRetired(client, settings.bucket, key, remote.get(key)?.hash ?? null, now).catch((error: unknown) =>
+        logger.warn("deploy", `could not mark ${key} as no longer used (${error instanceof Error ? error.message : String(error)}); the next deploy will`),
+      );
+    }
+    try {
+      await deleteKeys(client, settings.bucket, plan.deletions);
+    } catch (error) {
+      throw new NzfError("DEPLOY_UPLOAD_FAILED", `The new site is uploaded, but deleting the ${plan.deletions.length} files it no longer has from s3://${settings.bucket} failed (${error instanceof Error ? error.message : String(error)}); nothing was invalidated.`, {
+        subject: settings.bucket,
+        cause: error,
+        hint: "Run nzf-build deploy again: it deletes what is left and invalidates. Donors are served the new pages already, except where CloudFront still has an old copy.",
+      });
+    }
+    report.deleted = plan.deletions.length;
+
+    if (settings.distribution && plan.invalidations.length) {
+      const reference = `nzf-${now.getTime()}-${createHash("sha256").update(plan.invalidations.join("\n")).digest("hex").slice(0, 12)}`;
+      try {
+        const id = await invalidate({ ...settings, distribution: settings.distribution }, plan.invalidations, reference);
+        if (id) report.invalidationId = id;
+      } catch (error) {
+        // All of them (at most MAX_INVALIDATION_PATHS): the hint says to invalidate them by hand.
+        const shown = plan.invalidations.join(" ");
+        throw new NzfError("DEPLOY_INVALIDATION_FAILED", `The new site is in s3://${settings.bucket}, but invalidating ${plan.invalidations.length} paths of CloudFront distribution ${settings.distribution} failed (${error instanceof Error ? error.message : String(error)}): ${shown}`, {
+          subject: settings.distribution,
+          cause: error,
+        });
+      }
+    }
+    report.durationMs = performance.now() - started;
+    logger.info("deploy", summary(settings, report));
+    return report;
+  } finally {
+    if (!deps.client) client.destroy();
+  }
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1_048_576).toFixed(bytes < 1_048_576 ? 2 : 1)} MB`;
+}
+
+export function summary(settings: DeploySettings, report: DeployReport): string {
+  const { plan } = report;
+  const invalidated = !settings.distribution
+    ? "no distribution to invalidate"
+    : plan.invalidations.length
+      ? `invalidated ${plan.invalidations.length === 1 && plan.invalidations[0] === "/*" ? "everything (/*)" : `${plan.invalidations.length} paths`}${report.invalidationId ? ` (${report.invalidationId})` : ""}`
+      : "invalidated nothing";
+  const retired = plan.retire.length ? `, ${plan.retire.length} no longer used kept for 48 h` : "";
+  return `s3://${settings.bucket}: uploaded ${report.uploaded} files (${megabytes(report.uploadedBytes)}), kept ${plan.kept}, deleted ${report.deleted}${retired}; ${invalidated}; in ${formatMs(report.durationMs)}`;
+}
+
+function printPlan(logger: Logger, settings: DeploySettings, plan: DeployPlan): void {
+  logger.info("deploy", `dry run: the plan for s3://${settings.bucket} (${settings.region}); nothing is changed`);
+  for (const upload of plan.uploads) logger.info("deploy", `upload ${upload.phase.padEnd(6)} ${upload.key}  (${upload.contentType}; ${upload.cacheControl})`);
+  for (const key of plan.retire) logger.info("deploy", `mark   unused ${key}  (deleted by a deploy 48 h from now)`);
+  for (const key of plan.deletions) logger.info("deploy", `delete        ${key}`);
+  const paths = plan.invalidations.join(" ");
+  logger.info("deploy", settings.distribution ? `invalidate ${settings.distribution}: ${paths || "nothing"}` : "no distribution: nothing to invalidate");
+  logger.info("deploy", `would upload ${plan.uploads.length} files, keep ${plan.kept}, delete ${plan.deletions.length}`);
+}

@@ -1,0 +1,21 @@
+/**
+ * The site's own words around the content (header, menu, footer) in Modern Standard Arabic.
+ * The foundation's name follows the Arabic home page's own wording ("المؤسسة الوطنية للزكاة").
+ */
+import type { ChromeStrings } from "./en.js";
+
+export const ar: ChromeStrings = {
+  languageName: "العربية",
+  skipToContent: "انتقل إلى المحتوى",
+  menu: "القائمة",
+  mainNavigation: "التنقل الرئيسي",
+  languages: "اللغات",
+  readIn: "اقرأ هذه الصفحة باللغة",
+  homeIn: "الصفحة الرئيسية باللغة",
+  donate: "تبرّع",
+  siteName: "المؤسسة الوطنية للزكاة",
+  contactUs: "اتصل بنا",
+  more: "المزيد",
+  followUs: "تابعنا",
+  abn: "الرقم التجاري الأسترالي (ABN)",
+};

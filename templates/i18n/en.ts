@@ -1,0 +1,21 @@
+/** The site's own words around the content (header, menu, footer) in English. Content comes from Prismic. */
+export const en = {
+  /** The language's name in itself, for the language switcher. */
+  languageName: "English",
+  skipToContent: "Skip to content",
+  menu: "Menu",
+  mainNavigation: "Main",
+  languages: "Languages",
+  /** Said before the link to the same page in another language, for screen readers. */
+  readIn: "Read this page in",
+  /** Said before the link to another language's home page, when this page has no version in it. */
+  homeIn: "Home page in",
+  donate: "Donate",
+  siteName: "National Zakat Foundation",
+  contactUs: "Contact us",
+  more: "More",
+  followUs: "Follow us",
+  abn: "ABN",
+};
+
+export type ChromeStrings = typeof en;
