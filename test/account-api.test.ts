@@ -19,6 +19,7 @@ import { startCognitoLocal, type CognitoLocal } from "./support/cognito-local.js
 
 interface Raw {
   status: number;
+  headers: Record<string, string | string[] | undefined>;
   json: any;
   text: string;
 }
@@ -36,7 +37,7 @@ function raw(url: string, method: string, headers: Record<string, string>, body?
         } catch {
           json = undefined;
         }
-        ok({ status: res.statusCode ?? 0, json, text });
+        ok({ status: res.statusCode ?? 0, headers: res.headers, json, text });
       });
     });
     req.on("error", fail);
@@ -134,6 +135,42 @@ describe("account API", () => {
     clock = new Date(claims.exp * 1000 + 3_600_000);
     expect((await gql("{ me { id } }")).json.errors[0].message).toMatch(/^The user is not authenticated/);
     clock = saved;
+  });
+
+  it("refuses a token of another app client, and answers 503 while the pool's keys cannot be fetched", async () => {
+    const client = await cognito.call<{ UserPoolClient: { ClientId: string } }>("CreateUserPoolClient", { UserPoolId: cognito.userPoolId, ClientName: "other", ExplicitAuthFlows: ["ALLOW_USER_PASSWORD_AUTH"] });
+    const auth = await cognito.call<{ AuthenticationResult: { IdToken: string } }>("InitiateAuth", {
+      AuthFlow: "USER_PASSWORD_AUTH",
+      ClientId: client.UserPoolClient.ClientId,
+      AuthParameters: { USERNAME: A, PASSWORD: "long enough" },
+    });
+    const res = await gql("{ me { id } }", {}, auth.AuthenticationResult.IdToken);
+    expect(res.status).toBe(401);
+    expect(res.json.errors[0].message).toMatch(/^The user is not authenticated/);
+
+    // An issuer nobody listens on (port 9 is discard, closed on loopback).
+    const offline = await startAccountApiDevServer({ store: createAccountStore(), verifyToken: createTokenVerifier({ issuer: "http://127.0.0.1:9/pool", clientId: cognito.clientId }) });
+    try {
+      const down = await raw(offline.graphqlUrl, "POST", { "content-type": "application/json", authorization: `Bearer ${tokens[A]!.id}` }, JSON.stringify({ query: "{ me { id } }" }));
+      expect(down.status).toBe(503);
+      expect(down.json.errors[0]).toEqual({ message: "We cannot check your sign-in right now. Nothing was changed. Please try again in a minute.", extensions: { code: "UNAVAILABLE" } });
+    } finally {
+      await offline.stop();
+    }
+  });
+
+  it("answers CORS preflight for the site on loopback only", async () => {
+    const ok = await raw(account.graphqlUrl, "OPTIONS", { origin: "http://127.0.0.1:4321", "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" });
+    expect(ok.status).toBe(204);
+    expect(ok.headers["access-control-allow-origin"]).toBe("http://127.0.0.1:4321");
+    expect(ok.headers["access-control-allow-headers"]).toBe("Authorization, Content-Type");
+    // The donation form sends the donor's token to the payments API too.
+    const donations = await raw(`${payments.url}/donations`, "OPTIONS", { origin: "http://127.0.0.1:4321", "access-control-request-method": "POST" });
+    expect(donations.status).toBe(204);
+    expect(donations.headers["access-control-allow-headers"]).toContain("Authorization");
+    const elsewhere = await raw(account.graphqlUrl, "OPTIONS", { origin: "https://evil.example", "access-control-request-method": "POST" });
+    expect(elsewhere.status).toBe(403);
+    expect(elsewhere.headers["access-control-allow-origin"]).toBeUndefined();
   });
 
   it("knows who is signed in from an ID or an access token", async () => {

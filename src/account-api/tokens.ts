@@ -3,7 +3,7 @@
  * signed by a key in the pool's JWKS (`<issuer>/.well-known/jwks.json`, which both Cognito and
  * cognito-local serve), from this pool (`iss`), for this app client (`aud` on ID tokens,
  * `client_id` on access tokens), not expired. node:crypto only; the JWKS is fetched once and again
- * when a token names a key it does not have (key rotation).
+ * when a token names a key it does not have (key rotation), at most once a minute.
  */
 import { createPublicKey, verify, type JsonWebKey, type KeyObject } from "node:crypto";
 
@@ -30,6 +30,17 @@ export class TokenRejected extends Error {
   }
 }
 
+/** The pool's keys could not be fetched: nobody's token can be checked until they can. */
+export class KeysUnavailable extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = "KeysUnavailable";
+  }
+}
+
+/** A token naming an unknown key refetches the JWKS at most this often, so forged tokens cannot make us hammer the pool. */
+const REFETCH_INTERVAL_MS = 60_000;
+
 const base64url = (text: string) => Buffer.from(text, "base64url");
 
 function decodePart(text: string | undefined): Record<string, unknown> {
@@ -55,12 +66,18 @@ export function createTokenVerifier(options: TokenVerifierOptions) {
     });
   let keys: Map<string, KeyObject> | null = null;
   let loading: Promise<Map<string, KeyObject>> | null = null;
+  let loadedAt = -Infinity;
 
   async function load(): Promise<Map<string, KeyObject>> {
-    loading ??= fetchJwks(`${issuer}/.well-known/jwks.json`)
+    const url = `${issuer}/.well-known/jwks.json`;
+    loading ??= fetchJwks(url)
       .then((jwks) => new Map(jwks.keys.filter((k) => k.kid).map((k) => [k.kid!, createPublicKey({ key: k, format: "jwk" })])))
+      .catch((error: unknown) => {
+        throw new KeysUnavailable(`could not load ${url}: ${error instanceof Error ? error.message : String(error)}`);
+      })
       .finally(() => (loading = null));
     keys = await loading;
+    loadedAt = Date.now();
     return keys;
   }
 
@@ -72,7 +89,7 @@ export function createTokenVerifier(options: TokenVerifierOptions) {
     if (header.alg !== "RS256") throw new TokenRejected(`alg ${String(header.alg)} is not RS256`);
     const kid = String(header.kid ?? "");
     let key = (keys ?? (await load())).get(kid);
-    if (!key) key = (await load()).get(kid);
+    if (!key && Date.now() - loadedAt >= REFETCH_INTERVAL_MS) key = (await load()).get(kid);
     if (!key) throw new TokenRejected(`no key ${kid} in the pool's JWKS`);
     const signed = verify("RSA-SHA256", Buffer.from(`${parts[0]}.${parts[1]}`), key, base64url(parts[2]!));
     if (!signed) throw new TokenRejected("bad signature");

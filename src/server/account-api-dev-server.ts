@@ -13,7 +13,7 @@ import { createHandler } from "graphql-http";
 import type { Logger } from "../core/logger.js";
 import { accountRootValue, accountSchema, type AccountContext } from "../account-api/resolvers.js";
 import { AccountError, type AccountStore, type DonorKey } from "../account-api/store.js";
-import { bearerToken, TokenRejected, type TokenVerifier } from "../account-api/tokens.js";
+import { bearerToken, KeysUnavailable, TokenRejected, type TokenVerifier } from "../account-api/tokens.js";
 import type { DonationCreated, DonationRequest, DonationStatus } from "../payments/types.js";
 import { createBodyBudget, guard, hardenServer, parseTarget, serverOptions, type ServerLimits } from "./http-guard.js";
 
@@ -24,6 +24,7 @@ const LOOPBACK_ORIGIN = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d{1,5})?$/
 /** The user pool's own sentences (the specification's catalogue), each followed by what to do. */
 export const NO_CURRENT_USER = "No current user. Sign in to your account to see your donations, receipts and regular gifts.";
 export const NOT_AUTHENTICATED = "The user is not authenticated. Your sign-in has expired or is not valid: sign in again, then try again.";
+const KEYS_UNAVAILABLE = "We cannot check your sign-in right now. Nothing was changed. Please try again in a minute.";
 const INTERNAL = "Something went wrong on our side. Nothing was changed. Please try again in a moment.";
 
 export interface AccountApiDevServerOptions {
@@ -116,6 +117,10 @@ export async function startAccountApiDevServer(options: AccountApiDevServerOptio
       const verified = await options.verifyToken(token);
       donor = { sub: verified.sub, email: verified.email };
     } catch (error) {
+      if (error instanceof KeysUnavailable) {
+        options.logger?.error("watch", `account API: ${error.message}`);
+        return send(res, origin, 503, errorBody(KEYS_UNAVAILABLE, "UNAVAILABLE"), { "Retry-After": "30" });
+      }
       if (!(error instanceof TokenRejected)) throw error;
       options.logger?.warn("watch", `account API: refused a token (${error.message})`);
       return send(res, origin, 401, errorBody(NOT_AUTHENTICATED, "UNAUTHENTICATED"), { "WWW-Authenticate": 'Bearer error="invalid_token"' });
