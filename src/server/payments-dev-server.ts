@@ -71,6 +71,8 @@ export interface PaymentsDevServerOptions {
   /** The backend's own season dates; when set, a request with other dates gets 422 season_mismatch. */
   seasons?: { ramadan?: Season; dhulHijjah?: Season };
   logger?: Logger;
+  /** Told of each new donation (not replays), with the request's Authorization header: the account API records it. */
+  onDonationCreated?: (event: { authorization?: string; created: DonationCreated; request: DonationRequest; status: () => DonationStatus }) => unknown;
 }
 
 export interface PaymentsDevServer {
@@ -226,6 +228,10 @@ export async function startPaymentsDevServer(options: PaymentsDevServerOptions =
     const reply = createDonation(validation.request);
     // Only a created donation is remembered: after an error the same key may try again.
     if (reply.status === 201) idempotency.set(key, { body: canonical, reply });
+    if (reply.status === 201 && options.onDonationCreated) {
+      const record = donations.get((reply.body as DonationCreated).donationId)!;
+      await options.onDonationCreated({ authorization: req.headers.authorization, created: record.created, request: record.request, status: () => record.status });
+    }
     return reply;
   }
 
@@ -303,7 +309,7 @@ export async function startPaymentsDevServer(options: PaymentsDevServerOptions =
     let reply: Reply;
     if (req.method === "OPTIONS") {
       reply = originAllowed(origin)
-        ? { status: 204, body: undefined, headers: { "Access-Control-Allow-Methods": "GET, POST, OPTIONS", "Access-Control-Allow-Headers": "Content-Type, Idempotency-Key", "Access-Control-Max-Age": "600" } }
+        ? { status: 204, body: undefined, headers: { "Access-Control-Allow-Methods": "GET, POST, OPTIONS", "Access-Control-Allow-Headers": "Authorization, Content-Type, Idempotency-Key", "Access-Control-Max-Age": "600" } }
         : errorReply(403, "cors_origin_not_allowed", `Origin ${origin ?? "(none)"} may not call this API.`);
     } else {
       try {

@@ -61,6 +61,9 @@ describe("the sample site in Chromium", () => {
       // /preview/ goes on loading the preview bundle's chunks after the load event; leaving before
       // they arrive aborts them, which a slow machine turned into a failure of this test.
       if (path === "/preview/") await page.waitForLoadState("networkidle");
+      // The tag manager starts last, after the page's islands: on /account/ (React and the auth
+      // library) a busy machine can leave before it arrives, which aborts it. Wait until it ran.
+      if (await page.$("script[data-site-scripts]")) await page.waitForFunction(() => "__gtmStandIn" in window, undefined, { timeout: 15_000 });
       const expected = path === "/404.html" ? [200] : [200];
       if (!expected.includes(response?.status() ?? 0)) problems.push(`${path}: HTTP ${response?.status()}`);
       // Lazy images load when scrolled to; load them all to check each one.
