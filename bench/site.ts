@@ -5,13 +5,13 @@
  * and a webhook-to-published round trip.
  * Each figure is the median of `runs` runs.
  */
-import { forgetPageBodies } from "../src/render/body-cache.js";
 import { execFile } from "node:child_process";
 import { cp, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { promisify } from "node:util";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { build, type BuildResult } from "../src/build.js";
+import { createBuilder } from "../src/builder.js";
 import { resolveConfig, type BuildConfig } from "../src/core/config.js";
 import { silentLogger } from "../src/core/logger.js";
 import { readSnapshot, writeSnapshot } from "../src/content/snapshot.js";
@@ -40,10 +40,12 @@ function stageLine(result: BuildResult): string {
 
 /** As in watch mode: esbuild contexts kept between the bench's builds (disposed at the end). */
 const bundlers = new BundlerContexts();
+/** As in watch mode: what the bench's builds keep between them. */
+const builder = createBuilder();
 
 async function timedBuild(config: BuildConfig, sleep?: (ms: number) => Promise<void>): Promise<{ ms: number; result: BuildResult }> {
   const start = performance.now();
-  const result = await build(config, { logger: silentLogger, sleep, bundlers });
+  const result = await build(config, { logger: silentLogger, sleep, bundlers, builder });
   return { ms: performance.now() - start, result };
 }
 
@@ -79,7 +81,7 @@ export async function benchSite(options: SiteBenchOptions): Promise<void> {
   );
   const fromCache: BuildConfig = { ...config, fetch: false, content: "fetched" };
   // A full render: no build record and no page bodies kept in this process.
-  const forget = () => (forgetPageBodies(), rm(join(workDir, "last-build.json"), { force: true }));
+  const forget = () => (builder.bodies.clear(), rm(join(workDir, "last-build.json"), { force: true }));
   try {
     print(`site    synthetic repository: ${documents.length} documents (blog articles and cases with rich text, no images), ${runs} runs each, medians`);
     const memoryBefore = process.memoryUsage().rss;
@@ -181,7 +183,7 @@ export async function benchSite(options: SiteBenchOptions): Promise<void> {
       stub.setDocuments(snap.documents);
       // As the webhook server does: the webhook names the changed document, so only it is fetched.
       const start = performance.now();
-      const result = await build(config, { logger: silentLogger, sleep: async () => {}, changedDocumentIds: [doc.id], bundlers });
+      const result = await build(config, { logger: silentLogger, sleep: async () => {}, changedDocumentIds: [doc.id], bundlers, builder });
       const ms = performance.now() - start;
       webhook.push(ms);
       // The content stage is the fetch (the master ref, the changed document, the snapshot written).
@@ -197,6 +199,7 @@ export async function benchSite(options: SiteBenchOptions): Promise<void> {
     print(`site    peak memory (RSS): ${Math.round(peak / 1024 / 1024)} MB`);
   } finally {
     await bundlers.dispose();
+    await builder.close();
     await stub.stop();
     await rm(root, { recursive: true, force: true });
     await rm(workDir, { recursive: true, force: true });

@@ -20,7 +20,7 @@ import { bodyCacheFor, contentVersions } from "./render/body-cache.js";
 import { renderAndWrite, rendersInWorkers, type RenderedPage } from "./render/render-stage.js";
 import { planInWorker, warmRenderWorkers } from "./render/render-pool.js";
 import { changedDependencies, isAffected, type ContentState } from "./render/dependencies.js";
-import { readBuildRecord, writeBuildRecord, type BuildRecord } from "./publish/incremental.js";
+import { readIncrementalRecord, writeIncrementalRecord, type IncrementalRecord } from "./publish/incremental.js";
 import { discardOutput, listPublishedFiles, publishOutput } from "./publish/publish.js";
 import { createSiteOutput } from "./publish/site-output.js";
 import { chooseTarget, guardOutput, readOutputState } from "./publish/versions.js";
@@ -34,9 +34,12 @@ import { stat } from "node:fs/promises";
 import { cacheDebug } from "./cache/debug.js";
 import { explainRebuild } from "./cache/rebuild-reasons.js";
 import { isCI, reportWarnings } from "./core/warnings.js";
+import { createBuilder, type Builder } from "./builder.js";
 
 export interface BuildDeps {
   logger: Logger;
+  /** What this caller keeps between its builds (src/builder.ts); default: a new one, so nothing is kept. */
+  builder?: Builder;
   fetch?: typeof globalThis.fetch;
   sleep?: (ms: number) => Promise<void>;
   /** Documents a webhook said changed: the fetch downloads only these when it safely can. */
@@ -87,13 +90,13 @@ async function loadContent(config: BuildConfig, deps: BuildDeps): Promise<{ snap
     const { fetchContent } = await import("./content/fetch.js");
     const result = await fetchContent(
       { repository: config.repository, endpoint: config.endpoint, accessToken: config.accessToken, cacheDir: config.contentDir, changedIds: deps.changedDocumentIds },
-      { logger: deps.logger, fetch: deps.fetch, sleep: deps.sleep },
+      { logger: deps.logger, fetch: deps.fetch, sleep: deps.sleep, snapshots: deps.builder?.snapshots },
     );
     return { snapshot: result.snapshot, name: config.repository, file: result.file };
   }
   const cached = await cachedContentFile(config);
   if (cached.sample) sayBuildingSample(config, deps);
-  return { snapshot: await loadSnapshot(cached.file), name: cached.name, file: cached.file };
+  return { snapshot: await loadSnapshot(cached.file, deps.builder?.snapshots), name: cached.name, file: cached.file };
 }
 
 function sayBuildingSample(config: BuildConfig, deps: BuildDeps): void {
@@ -121,7 +124,7 @@ type CachedContent = Awaited<ReturnType<typeof cachedContentFile>> & { identity:
 /**
  * Starts the render workers before this thread reads the snapshot, when a full render of many pages
  * is coming: no record of this output folder (so every page renders) and a large snapshot. The
- * workers then read the snapshot and load React at once, instead of 0.3-0.4 s into a new process,
+ * workers then read the snapshot and load React at once, instead of after this thread has,
  * and in a one-shot build one of them plans it (plannedByWorker). Returns the snapshot file it warmed them with.
  */
 async function warmWorkersEarly(config: BuildConfig, fullRender: Promise<boolean>, deps: BuildDeps): Promise<CachedContent | null> {
@@ -130,7 +133,7 @@ async function warmWorkersEarly(config: BuildConfig, fullRender: Promise<boolean
     const cached = await cachedContentFile(config);
     const [info, identity] = await Promise.all([stat(cached.file), identityOf(cached.file)]);
     if (info.size < (deps.earlyWorkersFromBytes ?? EARLY_WARM_BYTES) || identity === null) return null;
-    void warmRenderWorkers({ root: config.root, workDir: config.workDir, snapshot: { file: cached.file, identity }, oneShot: isOneShot(deps) });
+    void warmRenderWorkers({ root: config.root, workDir: config.workDir, snapshot: { file: cached.file, identity }, oneShot: isOneShot(deps), pool: deps.builder!.workers });
     return { ...cached, identity };
   } catch {
     return null; // loading the content reports what is wrong
@@ -165,7 +168,7 @@ async function plannedByWorker(config: BuildConfig, deps: BuildDeps, warmed: Cac
   const origin = { file: warmed.file, identity: warmed.identity };
   let plan: ContentPlan;
   try {
-    plan = await planInWorker({ root: config.root, workDir: config.workDir, snapshot: origin });
+    plan = await planInWorker({ root: config.root, workDir: config.workDir, snapshot: origin, pool: deps.builder!.workers });
   } catch {
     return null;
   }
@@ -173,7 +176,7 @@ async function plannedByWorker(config: BuildConfig, deps: BuildDeps, warmed: Cac
   let graph: Promise<ContentGraph> | undefined;
   // Only pages a worker failed to render are rendered here; they must see the content the plan saw.
   const loadGraph = () =>
-    (graph ??= loadSnapshot(origin.file).then((snapshot) => {
+    (graph ??= loadSnapshot(origin.file, deps.builder?.snapshots).then((snapshot) => {
       if (snapshotOrigin(snapshot)?.identity !== origin.identity) throw new NzfError("SNAPSHOT_CHANGED", `The content snapshot ${origin.file} changed during the build`, { subject: origin.file });
       return createContentGraph(snapshot.documents, snapshot.languages);
     }));
@@ -187,10 +190,13 @@ async function plannedByWorker(config: BuildConfig, deps: BuildDeps, warmed: Cac
 export async function build(config: BuildConfig, deps: BuildDeps): Promise<BuildResult> {
   guardOutput(config.outDir);
   const lock = await lockOutput(config.outDir, { logger: deps.logger, waitMs: deps.lockWaitMs });
+  // A caller that keeps no builder gets one for this build alone, whose workers stop with it.
+  const builder = deps.builder ?? createBuilder();
   try {
-    return await buildHoldingLock(config, deps);
+    return await buildHoldingLock(config, { ...deps, builder });
   } finally {
     lock.release();
+    if (!deps.builder) void builder.close();
   }
 }
 
@@ -203,11 +209,12 @@ async function buildHoldingLock(config: BuildConfig, deps: BuildDeps): Promise<B
     stages[name] = performance.now() - t;
     return value;
   };
+  const builder = deps.builder!;
   const { logger } = deps;
   const recordFile = join(config.workDir, "last-build.json");
   const state = readOutputState(config.outDir);
   // A record of another version than the published one describes files that are not there.
-  const lastRead = readBuildRecord(recordFile).then((record) => (record && record.published === state.currentId ? record : null));
+  const lastRead = readIncrementalRecord(recordFile, builder.record).then((record) => (record && record.published === state.currentId ? record : null));
   // No record of this output folder: every page will be rendered.
   const fullRender = lastRead.then((record) => record?.outDir !== config.outDir);
   const warmedEarly = warmWorkersEarly(config, fullRender, deps);
@@ -220,7 +227,7 @@ async function buildHoldingLock(config: BuildConfig, deps: BuildDeps): Promise<B
   const bundles = Promise.all([
     stage("islands", () => bundleClient(browser)),
     stage("templates", () => loadTemplates(config.root, config.workDir, deps.bundlers)),
-    stage("styles", () => buildStylesheet(config.root, config.workDir, { logger, strict: deps.strictWarnings ?? isCI() })),
+    stage("styles", () => buildStylesheet(config.root, config.workDir, { logger, strict: deps.strictWarnings ?? isCI(), memory: builder.styles })),
   ]);
   // Awaited below; an error that stops the build earlier (the content's) makes these moot.
   previewBuild.catch(() => undefined);
@@ -236,7 +243,7 @@ async function buildHoldingLock(config: BuildConfig, deps: BuildDeps): Promise<B
   // With no record of this folder, every page is rendered: start the render workers now (if not
   // started already), so their start-up (reading the snapshot, loading React) overlaps the stages below.
   if (origin && rendersInWorkers(pages.length, deps.renderPoolMinPages) && !warmed && (await fullRender)) {
-    void warmRenderWorkers({ root: config.root, workDir: config.workDir, snapshot: origin, oneShot: isOneShot(deps) });
+    void warmRenderWorkers({ root: config.root, workDir: config.workDir, snapshot: origin, oneShot: isOneShot(deps), pool: builder.workers });
   }
   const localImages = join(config.contentDir, content.name, "images");
   const images = await stage("images", () => runImageStageFor(plan.images, { localDir: localImages, cacheDir: config.imageCacheDir }, { logger, fetch: deps.fetch }));
@@ -258,7 +265,7 @@ async function buildHoldingLock(config: BuildConfig, deps: BuildDeps): Promise<B
   }
   // Pages whose recorded dependencies did not change keep their published HTML without rendering.
   const sameGlobals = incremental && last.globalKey === globalKey;
-  const changed = sameGlobals ? changedDependencies({ documents: last.documents, types: last.types, lists: last.lists ?? {} }, contentState) : null;
+  const changed = sameGlobals ? changedDependencies({ documents: last.documents, types: last.types, lists: last.lists }, contentState) : null;
   const toRender = changed ? pages.filter((p) => !last!.pages[p.file] || isAffected(last!.pages[p.file]!.deps, changed)) : pages;
   if (cacheDebug) {
     const rendered = toRender.map((p) => ({ file: p.file, lastDeps: last?.pages[p.file]?.deps }));
@@ -272,7 +279,7 @@ async function buildHoldingLock(config: BuildConfig, deps: BuildDeps): Promise<B
   const output = createSiteOutput({ outDir: config.outDir, currentDir: state.trusted ? state.currentDir : null, target: chooseTarget(state), published, inspect: secrets.scanText });
   // Bodies from this process's earlier builds are reused only if made from the same sources and content.
   const site = { siteUrl: config.siteUrl, repository: config.repository, public: publicConfig };
-  const bodies = bodyCacheFor(config.outDir, hashOf([templates.bodyHash, images.files.map((f) => f.to), site]), contentVersions(contentState));
+  const bodies = bodyCacheFor(builder.bodies, config.outDir, hashOf([templates.bodyHash, images.files.map((f) => f.to), site]), contentVersions(contentState));
   bodies.keepOnly(new Set(pages.map((p) => p.file)));
   const renderTimings = { renderMs: 0, inWorkers: 0, bodiesReused: 0 };
   let rendered: RenderedPage[];
@@ -294,7 +301,7 @@ async function buildHoldingLock(config: BuildConfig, deps: BuildDeps): Promise<B
         bodies,
         poolMinPages: deps.renderPoolMinPages,
         memoizeFrames: deps.memoizeFrames,
-        pool: origin ? { root: config.root, workDir: config.workDir, sources: { templateFile: templates.file, snapshot: origin, manifests: images.manifests } } : undefined,
+        pool: origin ? { root: config.root, workDir: config.workDir, sources: { templateFile: templates.file, snapshot: origin, manifests: images.manifests }, workers: builder.workers } : undefined,
         timings: renderTimings,
       }),
     );
@@ -309,9 +316,9 @@ async function buildHoldingLock(config: BuildConfig, deps: BuildDeps): Promise<B
       for (const file of preview?.files ?? []) await output.adopt(file.path, file.from, { hashedName: samePreview || `/${file.path}` !== PREVIEW_URL });
       for (const image of images.files) await output.adopt(image.to, image.from, { hashedName: true });
       // Pages kept from the live site bring their facts from the record; rendered pages from this render.
-      const kept = incremental ? Object.entries(last!.pages).flatMap(([file, record]) => (record.facts ? [[file, record.facts] as const] : [])) : [];
+      const kept = incremental ? Object.entries(last!.pages).map(([file, record]) => [file, record.facts] as const) : [];
       const pageFacts = Object.fromEntries([...kept, ...rendered.map((r) => [r.page.file, r.facts] as const)]);
-      await writeSiteFiles({ output, pages, rendered, config, content: plan.site, images: images.lookup, assets, publicConfig, pageFacts });
+      await writeSiteFiles({ output, pages, config, content: plan.site, assets, publicConfig, pageFacts, serviceWorkers: builder.serviceWorkers });
     });
     await stage("secrets", async () => secrets.assertClean());
     stages.renderOnly = renderTimings.renderMs;
@@ -323,14 +330,14 @@ async function buildHoldingLock(config: BuildConfig, deps: BuildDeps): Promise<B
   // Only bodies of a published build are kept: one that failed (a secret found, say) leaves none to reuse.
   for (const r of rendered) bodies.set(r.page, r.body);
   const fresh = new Map(rendered.map((r) => [r.page.file, r]));
-  const pageRecords: BuildRecord["pages"] = {};
+  const pageRecords: IncrementalRecord["pages"] = {};
   for (const page of pages) {
     const render = fresh.get(page.file);
     const kept = last?.pages[page.file];
     if (render) pageRecords[page.file] = { deps: render.deps, hash: render.hash, facts: render.facts };
     else if (kept) pageRecords[page.file] = kept;
   }
-  await writeBuildRecord(recordFile, { version: 2, globalKey, key, outDir: config.outDir, ...contentState, pages: pageRecords, files: output.files(), preview: (await previewBuild)?.hash ?? null, published: output.target.id });
+  await writeIncrementalRecord(recordFile, { version: 2, globalKey, key, outDir: config.outDir, ...contentState, pages: pageRecords, files: output.files(), preview: (await previewBuild)?.hash ?? null, published: output.target.id }, builder.record);
   const pagesRebuilt = rendered.filter((r) => r.written).length;
 
   const ms = performance.now() - started;

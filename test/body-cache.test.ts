@@ -115,7 +115,7 @@ describe("the preview bundle at a fixed address", { timeout: 120_000 }, () => {
     const previewFile = join(live.config.outDir, "_preview/preview.js");
     const before = await readFile(previewFile, "utf8");
     const loader = (await readdir(join(live.config.outDir, "_islands"))).find((f) => f.startsWith("page-scripts-"));
-    await edit("src/client/preview/dialogs.tsx", (t) => t.replace("Fetching preview", "Fetching your preview"));
+    await edit("src/preview-app/dialogs.tsx", (t) => t.replace("Fetching preview", "Fetching your preview"));
     const result = await live.run();
     expect(result.published).toBe(true);
     expect(result.pagesRebuilt).toBe(0);

@@ -7,12 +7,16 @@ import { afterAll, expect, it } from "vitest";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { identityOf } from "../src/core/fs.js";
-import { renderInWorkers } from "../src/render/render-pool.js";
+import { closeWorkerPool, createWorkerPool, renderInWorkers } from "../src/render/render-pool.js";
 import type { PageEntry } from "../src/render/pages.js";
 import { PROJECT_ROOT } from "./support/build-fixture.js";
 
 let dir = "";
-afterAll(() => rm(dir, { recursive: true, force: true }));
+const pool = createWorkerPool();
+afterAll(async () => {
+  await closeWorkerPool(pool);
+  await rm(dir, { recursive: true, force: true });
+});
 
 /** Templates whose worker stops dead on the page `/stop/`, as a crash in native code would. */
 const STOPPING_TEMPLATES = `
@@ -45,6 +49,7 @@ it("returns every batch a dead worker held, and no page twice", { timeout: 60_00
       root: PROJECT_ROOT,
       workDir: dir,
       workers: 2,
+      pool,
       init: {
         templateFile,
         snapshot: { file: snapshotFile, identity: (await identityOf(snapshotFile))! },

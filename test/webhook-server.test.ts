@@ -6,7 +6,8 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { NzfError } from "../src/core/errors.js";
 import { createMemoryLogger, type MemoryLogger } from "../src/core/logger.js";
 import { createBuildQueue, type BuildQueue, type BuildTrigger, type RunBuild } from "../src/server/build-queue.js";
-import { resolveWebhookConfig, startWebhookServer, startWebhookService, type WebhookServer } from "../src/server/webhook-server.js";
+import { startWebhookServer, startWebhookService, type WebhookServer } from "../src/server/webhook-server.js";
+import { resolveWebhookConfig } from "../src/cli/settings.js";
 
 const SECRET = "correct-horse-battery-staple-7f3a";
 const REPOSITORY = "nzf2020";

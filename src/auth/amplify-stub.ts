@@ -5,8 +5,8 @@
  * imports the auth library lazily, in an effect, which never runs there; the page's own island
  * bundle, with the real library, hydrates it in the browser.
  *
- * Why: importing aws-amplify takes about 0.6 s in a new process (hundreds of modules), which every
- * render worker of a CLI build paid before its first page; and it is 150 KB of the preview bundle.
+ * Why: importing aws-amplify loads hundreds of modules, which every render worker of a CLI build
+ * paid before its first page; and it is a large part of the preview bundle.
  */
 import type { AuthAdapter } from "./types.js";
 

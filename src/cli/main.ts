@@ -1,6 +1,6 @@
 /**
  * The command line: turns flags into the settings declared in src/core/options.ts, resolves them
- * once (src/core/settings.ts) and runs the command. The only place that exits the process.
+ * once (src/cli/settings.ts) and runs the command. The only place that exits the process.
  */
 import { Command } from "commander";
 import { readFileSync } from "node:fs";
@@ -9,9 +9,10 @@ import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { createConsoleLogger } from "../core/logger.js";
 import { formatError } from "../core/errors.js";
-import { resolveSettings } from "../core/settings.js";
+import { resolveSettings } from "./settings.js";
 import type { CommandName } from "../core/options.js";
 import { build } from "../build.js";
+import { createBuilder } from "../builder.js";
 import { addDeclaredOptions, environmentHelp, givenFlags } from "./options.js";
 
 // The project folder: where bin/ and lib/ live. Templates and src/client are read from here.
@@ -44,6 +45,8 @@ async function run(verb: Verb, program: Command, command: Command): Promise<void
   }
   if (settings.webhook) {
     const { startWebhookService } = await import("../server/webhook-server.js");
+    // Kept for the server's lifetime: each webhook build reuses what the last one made.
+    const builder = createBuilder();
     const deploy = settings.deploy;
     const service = await startWebhookService(settings.webhook, {
       logger,
@@ -63,7 +66,7 @@ async function run(verb: Verb, program: Command, command: Command): Promise<void
       runBuild: async (triggers) => {
         // Fetch only the documents the webhooks named, unless some trigger did not say (then everything).
         const ids = triggers.every((t) => t.documentIds?.length) ? triggers.flatMap((t) => t.documentIds!) : undefined;
-        const result = await build(settings.build, { logger, publicConfig, changedDocumentIds: ids });
+        const result = await build(settings.build, { logger, publicConfig, changedDocumentIds: ids, builder });
         return { ok: true, pagesRebuilt: result.pagesRebuilt, pagesTotal: result.pages, durationMs: result.ms };
       },
     });
@@ -71,6 +74,7 @@ async function run(verb: Verb, program: Command, command: Command): Promise<void
       for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => resolve());
     });
     await service.stop();
+    await builder.close();
     return;
   }
   // A one-shot build is over in a second or two, too soon for most of what V8 would optimize to pay

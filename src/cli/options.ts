@@ -1,7 +1,7 @@
 /**
  * Commander options made from the declaration in src/core/options.ts. Commander only parses the
  * flags: it is given no defaults and no environment variables, so every value it holds was typed
- * on the command line, and src/core/settings.ts alone decides what applies.
+ * on the command line, and src/cli/settings.ts alone decides what applies.
  */
 import { Option, type Command } from "commander";
 import { flagName, OPTIONS, type CommandName, type OptionSpec } from "../core/options.js";

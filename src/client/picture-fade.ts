@@ -8,7 +8,7 @@
  *
  * Only the pictures still loading when the script runs are marked (`nzf-pending`, which hides the
  * image until it arrives); the rest are marked loaded. A class on <html> instead restyled the whole
- * page at once: about 14 ms of main-thread work on /calculate/, a long task in Lighthouse's trace.
+ * page at once: main-thread work on /calculate/ that made a long task in Lighthouse's trace.
  */
 const PICTURE = ".nzf-picture";
 

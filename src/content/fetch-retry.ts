@@ -17,6 +17,7 @@
  */
 import { NzfError } from "../core/errors.js";
 import { formatMs, type Logger } from "../core/logger.js";
+import { backoffMs, BACKOFF, DEFAULT_RETRY_AFTER_MS, retryAfterMs } from "../core/retry.js";
 
 export interface RetryPolicy {
   /** Attempts for network errors and 5xx, the first included. */
@@ -38,9 +39,8 @@ export interface RetryPolicy {
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxAttempts: 6,
   maxRateLimitRetries: 10,
-  baseDelayMs: 100,
-  jitterMs: 100,
-  defaultRetryAfterMs: 1000,
+  ...BACKOFF,
+  defaultRetryAfterMs: DEFAULT_RETRY_AFTER_MS,
   budgetMs: 300_000,
   attemptTimeoutMs: 20_000,
   deadlineMs: 60_000,
@@ -64,24 +64,9 @@ export interface RetryingFetch {
   statusOf(url: string | undefined): number | undefined;
 }
 
-export const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** URLs go into messages and logs: never the access token. */
 export function redactUrl(url: string): string {
   return url.replace(/([?&]access_token=)[^&]*/g, "$1***");
-}
-
-/** Milliseconds to wait for a 429, from `retry-after` (seconds or an HTTP date). */
-export function retryAfterMs(header: string | null, fallbackMs: number, now = Date.now()): number {
-  if (header === null || header.trim() === "") return fallbackMs;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? fallbackMs : Math.max(0, date - now);
-}
-
-export function backoffMs(failedAttempt: number, policy: RetryPolicy, random: () => number): number {
-  return policy.baseDelayMs * 2 ** (failedAttempt - 1) + Math.floor(random() * policy.jitterMs);
 }
 
 export function createRetryingFetch(deps: RetryingFetchDeps, policy: RetryPolicy = DEFAULT_RETRY_POLICY): RetryingFetch {
@@ -132,7 +117,7 @@ export function createRetryingFetch(deps: RetryingFetchDeps, policy: RetryPolicy
         } else {
           failures += 1;
           spent += performance.now() - attemptStarted;
-          wait = backoffMs(failures, policy, deps.random);
+          wait = backoffMs(failures, deps.random, policy);
           exhausted = failures >= policy.maxAttempts;
         }
       } catch (error) {
@@ -144,7 +129,7 @@ export function createRetryingFetch(deps: RetryingFetchDeps, policy: RetryPolicy
         const timedOut = isTimeout(error);
         if (timedOut) timeouts += 1;
         problem = timedOut ? `no complete answer within ${formatMs(timeoutMs)}` : describeNetworkError(error);
-        wait = backoffMs(failures, policy, deps.random);
+        wait = backoffMs(failures, deps.random, policy);
         exhausted = failures >= policy.maxAttempts;
       }
       const attempts = failures + rateLimited;

@@ -18,8 +18,9 @@ import { NzfError } from "../core/errors.js";
 import { formatMs, type Logger } from "../core/logger.js";
 import { mapFetchError } from "./fetch-errors.js";
 import { createPinnedFetch, type PinnedFetch } from "./fetch-pin.js";
-import { createRetryingFetch, DEFAULT_RETRY_POLICY, realSleep, redactUrl, type RetryPolicy } from "./fetch-retry.js";
-import { loadSnapshot, snapshotPath, writeAndRememberSnapshot, type Snapshot } from "./snapshot.js";
+import { createRetryingFetch, DEFAULT_RETRY_POLICY, redactUrl, type RetryPolicy } from "./fetch-retry.js";
+import { realSleep } from "../core/retry.js";
+import { loadSnapshot, snapshotPath, writeAndRememberSnapshot, type Snapshot, type SnapshotMemory } from "./snapshot.js";
 import { checkRepositoryAnswer, checkSearchPage } from "./answer-check.js";
 import { checkSiteContent, SITE_SINGLETONS } from "./snapshot-check.js";
 
@@ -58,6 +59,8 @@ export interface FetchDeps {
   random?: () => number;
   /** Overrides parts of the retry policy (tests shrink the budget). */
   retryPolicy?: Partial<RetryPolicy>;
+  /** Snapshots the caller keeps between fetches (src/builder.ts). */
+  snapshots?: SnapshotMemory;
 }
 
 export interface FetchResult {
@@ -84,7 +87,7 @@ export async function fetchContent(options: FetchOptions, deps: FetchDeps): Prom
   const pinned = createPinnedFetch(retrying.fetch, endpoint);
 
   const context = { repository: options.repository, endpoint, hasAccessToken: Boolean(options.accessToken), statusOf: retrying.statusOf };
-  const downloaded = await download(options, endpoint, file, pinned, sleep, deps.logger).catch((error: unknown) => {
+  const downloaded = await download(options, endpoint, file, pinned, sleep, deps.logger, deps.snapshots).catch((error: unknown) => {
     throw mapFetchError(error, context);
   });
   if ("cached" in downloaded) {
@@ -94,7 +97,7 @@ export async function fetchContent(options: FetchOptions, deps: FetchDeps): Prom
 
   // Only now, with every page in hand and the content whole, does the previous snapshot get replaced (atomically).
   checkSiteContent(downloaded.snapshot, `Prismic repository "${options.repository}" at ref ${downloaded.snapshot.ref}`, options.requiredTypes ?? SITE_SINGLETONS);
-  const snapshot = await writeAndRememberSnapshot(file, downloaded.snapshot);
+  const snapshot = await writeAndRememberSnapshot(file, downloaded.snapshot, deps.snapshots);
   const took = formatMs(performance.now() - started);
   const count = snapshot.documents.length;
   deps.logger.info("content", `${numberFormat.format(count)} documents at ref ${snapshot.ref} in ${took} (${retrying.requests} requests)`);
@@ -108,6 +111,7 @@ async function download(
   pinned: PinnedFetch,
   sleep: (ms: number) => Promise<void>,
   logger: Logger,
+  snapshots: SnapshotMemory | undefined,
 ): Promise<{ cached: Snapshot } | { snapshot: Snapshot }> {
   const { createClient } = await import("@prismicio/client");
   const client = createClient(options.repository, {
@@ -126,7 +130,7 @@ async function download(
   const ref = master.ref;
   pinned.pin(ref);
 
-  const cached = await readCachedSnapshot(file, logger, options.requiredTypes ?? SITE_SINGLETONS);
+  const cached = await readCachedSnapshot(file, logger, options.requiredTypes ?? SITE_SINGLETONS, snapshots);
   if (cached && cached.ref === ref) return { cached };
   const languages = [...(repository.languages ?? [])].sort((a, b) => Number(b.is_master) - Number(a.is_master)).map((l) => l.id);
 
@@ -190,9 +194,9 @@ async function download(
  * The cached snapshot, or null when there is none, it cannot be read or it is incomplete: then we fetch afresh, and
  * a real file-system problem surfaces when the new snapshot is written.
  */
-async function readCachedSnapshot(file: string, logger: Logger, requiredTypes: readonly string[]): Promise<Snapshot | null> {
+async function readCachedSnapshot(file: string, logger: Logger, requiredTypes: readonly string[], snapshots: SnapshotMemory | undefined): Promise<Snapshot | null> {
   try {
-    const snapshot = await loadSnapshot(file);
+    const snapshot = await loadSnapshot(file, snapshots);
     // An incomplete snapshot (from before this check) is not a reason to skip the download.
     checkSiteContent(snapshot, `the snapshot at ${file}`, requiredTypes);
     return snapshot;

@@ -5,6 +5,8 @@
  * all use this module, so it must not import anything from Node.
  */
 
+import { FUND_TYPES } from "../payments/types.js";
+
 /** The master locale. Documents in other languages are published under a language prefix. */
 export const MASTER_LANG = "en-au";
 
@@ -53,18 +55,8 @@ export type SingleType = keyof typeof SINGLE_TYPE_ROUTES;
 export type RepeatableType = keyof typeof REPEATABLE_TYPE_ROUTES;
 export type RoutedType = SingleType | RepeatableType;
 
-/** The donation pages, in the order a donor sees them on /pay. */
-export const DONATION_TYPES = [
-  "zakat",
-  "fitr",
-  "fidyah",
-  "sadaqah",
-  "qurban",
-  "ramadan",
-  "dhul_hijjah",
-  "tainted_wealth",
-  "jumuah_giving",
-] as const satisfies readonly SingleType[];
+/** The donation pages, in the order a donor sees them on /pay (one per fund, src/payments/types.ts). */
+export const DONATION_TYPES = Object.values(FUND_TYPES) satisfies readonly SingleType[];
 export type DonationType = (typeof DONATION_TYPES)[number];
 
 /**
@@ -169,12 +161,4 @@ function computePathForDocument(ref: RoutableRef): string | null {
 /** The canonical absolute URL of a path on the site. */
 export function canonicalUrl(siteUrl: string, path: string): string {
   return siteUrl.replace(/\/+$/, "") + normalizePath(path);
-}
-
-/** The route patterns in the shape Prismic's `routes` query parameter takes (for preview resolution). */
-export function prismicRoutes(): { type: string; path: string }[] {
-  const routes: { type: string; path: string }[] = [];
-  for (const [type, path] of Object.entries(SINGLE_TYPE_ROUTES)) routes.push({ type, path: normalizePath(path) });
-  for (const [type, path] of Object.entries(REPEATABLE_TYPE_ROUTES)) routes.push({ type, path: normalizePath(path) });
-  return routes;
 }

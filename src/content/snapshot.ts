@@ -6,8 +6,8 @@
  * Layout: `content-cache/<repository>/snapshot.json`. The bundled sample lives in
  * `content-cache/sample/` (committed, with its images in `content-cache/sample/images/`).
  */
-import { mkdir, readFile, rename, writeFile, rm } from "node:fs/promises";
-import { identityOf } from "../core/fs.js";
+import { mkdir, readFile } from "node:fs/promises";
+import { identityOf, writeFileAtomic } from "../core/fs.js";
 import { dirname, join } from "node:path";
 import type { PrismicDocument } from "@prismicio/client";
 import { NzfError } from "../core/errors.js";
@@ -66,27 +66,24 @@ function isDocument(value: unknown): boolean {
  */
 export async function writeSnapshot(file: string, snapshot: Snapshot): Promise<Snapshot> {
   await mkdir(dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    // Documents sorted by id so the same content always gives the same bytes.
-    const sorted: Snapshot = { ...snapshot, documents: [...snapshot.documents].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) };
-    await writeFile(temp, JSON.stringify(sorted, null, 1) + "\n");
-    await rename(temp, file);
-    return sorted;
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
+  // Documents sorted by id so the same content always gives the same bytes.
+  const sorted: Snapshot = { ...snapshot, documents: [...snapshot.documents].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) };
+  await writeFileAtomic(file, JSON.stringify(sorted, null, 1) + "\n");
+  return sorted;
 }
 
 /**
- * The snapshot a long-running process (the webhook server, watch mode) last read or wrote, by file,
- * with the file's identity then. Reusing it saves parsing the whole repository for every build, and
- * keeps unchanged documents the same objects, so their hashes and images are not worked out again
- * (documentHashes, collectImages). The documents are shared: nothing may modify them.
+ * The snapshots a caller (the webhook server, watch mode: src/builder.ts) last read or wrote, by
+ * file, with the file's identity then. Reusing one saves parsing the whole repository for every
+ * build, and keeps unchanged documents the same objects, so their hashes and images are not worked
+ * out again (documentHashes, collectImages). The documents are shared: nothing may modify them.
  */
-const loaded = new Map<string, { snapshot: Snapshot; identity: string }>();
-/** The file and its identity each loaded snapshot came from (render workers read the same file). */
+export type SnapshotMemory = Map<string, { snapshot: Snapshot; identity: string }>;
+
+/**
+ * The file and its identity each loaded snapshot came from (render workers read the same file):
+ * facts about the object, kept as long as the object lives, not a cache.
+ */
 const origins = new WeakMap<Snapshot, { file: string; identity: string }>();
 
 /** Where a snapshot from loadSnapshot came from, so another thread can read the very same content. */
@@ -94,26 +91,26 @@ export function snapshotOrigin(snapshot: Snapshot): { file: string; identity: st
   return origins.get(snapshot);
 }
 
-function remember(file: string, snapshot: Snapshot, identity: string): void {
-  loaded.set(file, { snapshot, identity });
+function remember(file: string, snapshot: Snapshot, identity: string, memory: SnapshotMemory | undefined): void {
+  memory?.set(file, { snapshot, identity });
   origins.set(snapshot, { file, identity });
 }
 
-/** readSnapshot, reusing the snapshot this process read or wrote last when the file has not changed since. */
-export async function loadSnapshot(file: string): Promise<Snapshot> {
+/** readSnapshot, reusing the snapshot in `memory` when the file has not changed since it was read or written. */
+export async function loadSnapshot(file: string, memory?: SnapshotMemory): Promise<Snapshot> {
   const identity = await identityOf(file);
-  const known = loaded.get(file);
+  const known = memory?.get(file);
   if (known && identity !== null && known.identity === identity) return known.snapshot;
   const snapshot = await readSnapshot(file);
   // Read again if the file changed while it was read, so the identity describes what was parsed.
-  if (identity !== null && identity === (await identityOf(file))) remember(file, snapshot, identity);
+  if (identity !== null && identity === (await identityOf(file))) remember(file, snapshot, identity, memory);
   return snapshot;
 }
 
 /** Writes the snapshot and remembers it for loadSnapshot (for the fetch, which owns its documents). */
-export async function writeAndRememberSnapshot(file: string, snapshot: Snapshot): Promise<Snapshot> {
+export async function writeAndRememberSnapshot(file: string, snapshot: Snapshot, memory?: SnapshotMemory): Promise<Snapshot> {
   const written = await writeSnapshot(file, snapshot);
   const identity = await identityOf(file);
-  if (identity !== null) remember(file, written, identity);
+  if (identity !== null) remember(file, written, identity, memory);
   return written;
 }

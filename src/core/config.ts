@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import { NzfError } from "./errors.js";
 import { describeSource, readOptions, text, type OptionValues } from "./options.js";
 // The specification's repository name rule, shared with the browser preview (checked there at start-up).
-import { isValidRepositoryName } from "../preview/repository-name.js";
+import { isValidRepositoryName } from "./repository-name.js";
 
 export type ContentSource = "auto" | "sample" | "fetched";
 

@@ -1,3 +1,4 @@
+import { renameSync, rmSync, writeFileSync } from "node:fs";
 import { copyFile, link, rename, rm, stat, writeFile } from "node:fs/promises";
 
 /**
@@ -34,6 +35,18 @@ export async function writeFileAtomic(path: string, data: string | Buffer): Prom
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+/** writeFileAtomic for the code that must not yield (publishing under the output lock). */
+export function writeFileAtomicSync(path: string, data: string | Buffer): void {
+  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    writeFileSync(temp, data);
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
     throw error;
   }
 }

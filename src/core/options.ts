@@ -1,7 +1,7 @@
 /**
  * Every setting of nzf-build, declared once: its flag, its environment variables, its default,
  * which commands take it and its help text. The CLI builds its commander options from this table,
- * src/core/settings.ts resolves it into one typed configuration, and test/cli/ checks each entry
+ * src/cli/settings.ts resolves it into one typed configuration, and test/cli/ checks each entry
  * by its effect through the real CLI and against docs/configuration.md, so a setting cannot be
  * added without its help, its documentation and its test.
  *

@@ -2,7 +2,7 @@
  * Originals: from the snapshot's local image folder when the file is there (the bundled sample needs
  * no network), otherwise downloaded once into the cache folder, keyed by URL (Prismic image URLs
  * are immutable: a changed image gets a new URL). Downloads retry network errors, 429 and 5xx with
- * the foundation's backoff (100 ms doubling, plus up to 100 ms of jitter).
+ * the shared back-off (src/core/retry.ts).
  */
 import { createHash } from "node:crypto";
 import { mkdir, stat } from "node:fs/promises";
@@ -10,6 +10,7 @@ import { basename, extname, join } from "node:path";
 import { NzfError } from "../core/errors.js";
 import type { Logger } from "../core/logger.js";
 import { writeFileAtomic } from "../core/fs.js";
+import { backoffMs } from "../core/retry.js";
 import { cacheUnusable, hashBytes, readJsonEntry, verifyFiles, writeJsonEntry } from "../cache/entry.js";
 
 export interface DownloadDeps {
@@ -20,10 +21,6 @@ export interface DownloadDeps {
 }
 
 export const DOWNLOAD_ATTEMPTS = 4;
-
-export function backoffMs(failedAttempt: number, random: () => number): number {
-  return 100 * 2 ** (failedAttempt - 1) + Math.floor(random() * 100);
-}
 
 function fileName(url: string): string {
   return decodeURIComponent(basename(new URL(url).pathname));

@@ -3,7 +3,7 @@
  * format with the layout's candidate widths (see sizes.ts), the fallback `src` (the largest of those
  * widths, in JPEG or PNG) and the inline placeholder.
  */
-import type { ImageLayout, ImageLookup, ImageSource } from "../render/types.js";
+import type { ImageLayout, ImageLookup, ImageSource } from "./types.js";
 import type { Manifest } from "./cache.js";
 import { originalUrl } from "./collect.js";
 import { candidateWidths, srcset } from "./sizes.js";

@@ -12,7 +12,7 @@ import pLimit from "p-limit";
 import type { PrismicDocument } from "@prismicio/client";
 import { NzfAggregateError, NzfError } from "../core/errors.js";
 import { formatMs, type Logger } from "../core/logger.js";
-import type { ImageLayout, ImageLookup } from "../render/types.js";
+import type { ImageLayout, ImageLookup } from "./types.js";
 import { ImageCache, sha256, type CachedOutput, type Manifest } from "./cache.js";
 import { collectImages, originalUrl, type ImageUse } from "./collect.js";
 import { locateOriginal } from "./download.js";

@@ -5,7 +5,7 @@
  * asking for a layout an image was not prepared for still gets a valid srcset of the widths that
  * exist (see image-lookup.ts); add the field here to get the ideal candidates.
  */
-import type { ImageLayout } from "../render/types.js";
+import type { ImageLayout } from "./types.js";
 import type { ImageUse } from "./collect.js";
 
 const FIXED_FIELDS = /(^|\.)(logo|photo)$/;

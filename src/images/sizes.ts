@@ -9,7 +9,7 @@
  * Candidates wider than the original are dropped and replaced by the original width itself, so we
  * never upscale but still offer the sharpest version there is.
  */
-import type { ImageLayout } from "../render/types.js";
+import type { ImageLayout } from "./types.js";
 
 export const BREAKPOINTS = [750, 1080, 1366, 1920] as const;
 export const DENSITIES = [0.25, 0.5, 1, 2] as const;
@@ -19,7 +19,6 @@ export const FIXED_WIDTH = 400;
 export const ASPECT_FALLBACK = 4 / 3;
 export const PLACEHOLDER_WIDTH = 100;
 export const PLACEHOLDER_BLUR = 15;
-export const PLACEHOLDER_FADE_MS = 500;
 
 export interface Size {
   width: number;

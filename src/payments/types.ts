@@ -4,19 +4,28 @@
  * drift. Browser-safe: nothing here imports from Node.
  */
 
-/** The funds a donor can give to: the `/pay/<fund>/` pages. */
-export const FUNDS = [
-  "zakat",
-  "fitr",
-  "fidyah",
-  "sadaqah",
-  "qurban",
-  "ramadan",
-  "dhul-hijjah",
-  "tainted-wealth",
-  "jumuah-giving",
-] as const;
-export type Fund = (typeof FUNDS)[number];
+/**
+ * The funds a donor can give to (the `/pay/<fund>/` pages), in the order a donor sees them on /pay,
+ * each with the Prismic type of its page: the one list both spellings come from.
+ */
+export const FUND_TYPES = {
+  zakat: "zakat",
+  fitr: "fitr",
+  fidyah: "fidyah",
+  sadaqah: "sadaqah",
+  qurban: "qurban",
+  ramadan: "ramadan",
+  "dhul-hijjah": "dhul_hijjah",
+  "tainted-wealth": "tainted_wealth",
+  "jumuah-giving": "jumuah_giving",
+} as const;
+export type Fund = keyof typeof FUND_TYPES;
+export const FUNDS = Object.keys(FUND_TYPES) as Fund[];
+
+/** The fund whose donation page a document of this Prismic type is. */
+export function fundOfType(type: string): Fund | undefined {
+  return FUNDS.find((fund) => FUND_TYPES[fund] === type);
+}
 
 export const FREQUENCIES = ["once", "monthly", "monthly-instalments", "weekly-friday", "ramadan-nightly", "ramadan-last-ten", "dhul-hijjah-ten-days"] as const;
 export type Frequency = (typeof FREQUENCIES)[number];

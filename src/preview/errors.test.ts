@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPreviewClient } from "./content-api.js";
-import { ContentApiError, eventForError, fetchRetrying429, retryAfterMs } from "./errors.js";
+import { ContentApiError, eventForError, fetchRetrying429 } from "./errors.js";
+import { retryAfterMs } from "../core/retry.js";
 import { makeDocument, SEARCH_PATH, startPrismicStub, type PrismicStub } from "../../test/support/prismic-stub.js";
 
 const REF = "https://nzf2020.prismic.io/previews/abc:def";
@@ -118,7 +119,7 @@ describe("retryAfterMs", () => {
     expect(retryAfterMs("3")).toBe(3000);
     expect(retryAfterMs("0.5")).toBe(500);
     const now = Date.parse("Wed, 21 Oct 2015 07:28:00 GMT");
-    expect(retryAfterMs("Wed, 21 Oct 2015 07:28:04 GMT", now)).toBe(4000);
-    expect(retryAfterMs("Wed, 21 Oct 2015 07:27:00 GMT", now)).toBe(0);
+    expect(retryAfterMs("Wed, 21 Oct 2015 07:28:04 GMT", 1000, now)).toBe(4000);
+    expect(retryAfterMs("Wed, 21 Oct 2015 07:27:00 GMT", 1000, now)).toBe(0);
   });
 });

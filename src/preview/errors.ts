@@ -6,7 +6,7 @@
  *   401, 403       forbidden: the access-token prompt when prompting is enabled, else FAILED with
  *                  'Unauthorized access'
  *   404            repository not found ('Ref could not be found.' when the API says the ref is unknown)
- *   429            retried after `retry-after` (1000 ms when absent), see fetchRetrying429
+ *   429            retried after `retry-after` (src/core/retry.ts), see fetchRetrying429
  *   other status   invalid response (the server's own message when it sends one)
  *   no results     'No documents were returned'
  *
@@ -14,12 +14,12 @@
  */
 
 import type { PreviewEvent } from "./machine.js";
+import { realSleep, retryAfterMs } from "../core/retry.js";
 
 export const PREVIEW_GENERIC_ERROR = "The preview could not be loaded.";
 export const UNAUTHORIZED_MESSAGE = "Unauthorized access";
 export const NO_DOCUMENTS_MESSAGE = "No documents were returned";
 export const REF_NOT_FOUND_MESSAGE = "Ref could not be found.";
-export const DEFAULT_RETRY_AFTER_MS = 1000;
 /** After this many 429 answers in a row the request fails instead of waiting forever. */
 export const MAX_RATE_LIMIT_RETRIES = 5;
 
@@ -99,27 +99,12 @@ export function eventForError(error: unknown, options: ErrorEventOptions = {}): 
   return { type: "FAILED", error: message || PREVIEW_GENERIC_ERROR };
 }
 
-/**
- * Milliseconds to wait from a `retry-after` header: delta seconds or an HTTP date; 1000 ms when
- * absent or unreadable.
- */
-export function retryAfterMs(header: string | null, now: number = Date.now()): number {
-  if (header === null || header.trim() === "") return DEFAULT_RETRY_AFTER_MS;
-  const trimmed = header.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
-  const date = Date.parse(trimmed);
-  if (!Number.isNaN(date)) return Math.max(0, date - now);
-  return DEFAULT_RETRY_AFTER_MS;
-}
-
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
 export interface RetryOptions {
   sleep?: (ms: number) => Promise<void>;
   maxRetries?: number;
 }
-
-const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Fetches, waiting and retrying while the answer is 429. Returns the last response either way. */
 export async function fetchRetrying429(fetchFn: FetchLike, url: string, init: RequestInit = {}, options: RetryOptions = {}): Promise<Response> {

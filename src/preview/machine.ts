@@ -1,6 +1,6 @@
 /**
  * The editor preview state machine (specification sections 3 and 4), as a pure reducer so the
- * React island, the orchestration in src/client/preview/run-preview.ts and the tests share it.
+ * React island, the orchestration in src/preview-app/run-preview.ts and the tests share it.
  *
  * States (the `previewState` string values): idle, not-preview, bootstrapping, active, resolving,
  * resolved, prompt-for-access-token, failed.

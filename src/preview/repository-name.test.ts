@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isValidRepositoryName, repositoryNameError, validateRepositoryName } from "./repository-name.js";
+import { repositoryNameError, validateRepositoryName } from "./repository-name.js";
+import { isValidRepositoryName } from "../core/repository-name.js";
 
 describe("repository name", () => {
   const valid = ["nzf2020", "ab-c", "abcd", "a--b", "NZF1", "1234"];

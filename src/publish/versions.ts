@@ -12,10 +12,11 @@
  *   reused, so a tree with a manifest is complete and unchanged since.
  * Anything else there (a tree a killed build left, an old version) is removed after the next publish.
  */
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, unlinkSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { NzfError } from "../core/errors.js";
+import { writeFileAtomicSync } from "../core/fs.js";
 
 export interface VersionManifest {
   id: string;
@@ -63,8 +64,7 @@ export function readManifest(versionsDir: string, id: string | null): VersionMan
 
 export function writeManifest(versionsDir: string, manifest: VersionManifest): void {
   const file = join(versionsDir, `${manifest.id}.json`);
-  writeFileSync(`${file}.tmp`, JSON.stringify(manifest));
-  renameSync(`${file}.tmp`, file);
+  writeFileAtomicSync(file, JSON.stringify(manifest));
 }
 
 function notOurs(outDir: string, what: string): NzfError {
@@ -170,7 +170,7 @@ export interface Target {
 }
 
 /**
- * Where the new version is made. Creating 2,000 folders costs from 0.3 to 3 s on a slow disk, so the
+ * Where the new version is made. Creating thousands of folders is slow on a slow disk, so the
  * tree two versions back is reused when its manifests show how it differs from the published one:
  * it differs only where the two publishes since changed or removed files. Otherwise (the first
  * publishes, after a killed or failed build) a new tree is made.

@@ -22,8 +22,6 @@ export interface CspInput {
   styleHashes?: string[];
 }
 
-export const GTM_ORIGIN = "https://www.googletagmanager.com";
-
 const STRIPE = { script: ["https://js.stripe.com", "https://*.js.stripe.com"], frame: ["https://js.stripe.com", "https://*.js.stripe.com", "https://hooks.stripe.com"], connect: ["https://api.stripe.com"] };
 const GTM = {
   script: ["https://*.googletagmanager.com"],

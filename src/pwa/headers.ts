@@ -27,8 +27,8 @@ export const ACCOUNT_PATHS = "/account/*";
  * Cross-Origin-Opener-Policy for the account pages only. It cuts the link to any window that opened
  * the page (which could otherwise send a signed-in tab to a look-alike sign-in page) and, on Android,
  * gives the page a renderer process of its own. The price is that new process on every arrival:
- * in Lighthouse's mobile runs of the home page, 40-80 ms more main-thread work and a first paint about
- * 50 ms later (a cold renderer), for public pages that hold nothing of a donor's. The account pages open no
+ * in Lighthouse's mobile runs of the home page, more main-thread work and a later first paint (a
+ * cold renderer), for public pages that hold nothing of a donor's. The account pages open no
  * popups, so "same-origin" is the strict value.
  */
 export const ACCOUNT_ISOLATION: Record<string, string> = { "Cross-Origin-Opener-Policy": "same-origin" };

@@ -3,8 +3,8 @@
  * icons, a maskable 512 (the mark inside the 80 % safe zone on a full-bleed purple square, so
  * Android's circle or squircle masks never cut it), the 180 px apple-touch-icon, favicon.ico (a
  * 32 px PNG inside an ICO container, which every browser reads). No SVG favicon: a browser draws one
- * in a document of its own on the page's main thread (a 20 ms task in Lighthouse's mobile trace of
- * /pay/zakat/, 80 ms on its 4x slowed CPU), and the 32 px favicon is sharp at 16 px on a 2x screen.
+ * in a document of its own on the page's main thread (a task in Lighthouse's mobile trace of
+ * /pay/zakat/), and the 32 px favicon is sharp at 16 px on a 2x screen.
  * The names are fixed (browsers and crawlers ask for /favicon.ico and /apple-touch-icon.png by
  * name); the host serves them with revalidation rather than as immutable files (see headers.ts).
  */

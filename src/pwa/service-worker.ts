@@ -12,7 +12,7 @@
  * files hard-linked at their site paths, a few dozen links. The same site gives a byte-identical
  * sw.js; a changed precached file changes sw.js, which is how browsers notice a new build.
  *
- * Loading workbox-build and validating its options costs a new process about 400 ms of CPU, so each
+ * Loading workbox-build and validating its options costs a new process real CPU time, so each
  * worker made is also kept in the work folder under the hash of what it was made from (the worker
  * source, the options and every precached file's content): a CLI build whose precached files are
  * unchanged (a content edit, a build from the content cache) takes it from there, as a long-running
@@ -20,7 +20,7 @@
  *
  * workbox-build is pinned to 7.4.0, its last release on rollup 2: 7.4.1 moved to rollup 4, whose
  * per-platform packages made `npm ci` fail against a registry that lacks the other platforms' builds.
- * Only `injectManifest` is loaded (about 150 ms, once per process): `generateSW`, which would load
+ * Only `injectManifest` is loaded (once per process): `generateSW`, which would load
  * babel and rollup to bundle the worker, is not used; esbuild does that part.
  */
 import { createHash } from "node:crypto";
@@ -29,7 +29,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { NzfError } from "../core/errors.js";
 import { exists, linkOrCopy, writeFileAtomic } from "../core/fs.js";
-import { hashFile } from "../render/bundle-cache.js";
+import { hashFile } from "../cache/file-hash.js";
 import { hashBytes, readJsonEntry, verifyFiles, writeJsonEntry } from "../cache/entry.js";
 
 /** What the worker precaches, relative to the site root: island code, CSS, offline and 404 pages, app icons. */
@@ -71,7 +71,7 @@ function injectManifest(): InjectManifest {
   if (!injectManifestFn) {
     const require = createRequire(import.meta.url);
     injectManifestFn = (require("workbox-build/build/inject-manifest.js") as { injectManifest: InjectManifest }).injectManifest;
-    // Its first call compiles the options' JSON schema (about 70 ms): do that now too.
+    // Its first call compiles the options' JSON schema: do that now too.
     const { validateInjectManifestOptions } = require("workbox-build/build/lib/validate-options.js") as { validateInjectManifestOptions(o: object): unknown };
     try {
       validateInjectManifestOptions({ swSrc: "sw-source.js", swDest: "sw.js", globDirectory: "." });
@@ -83,7 +83,7 @@ function injectManifest(): InjectManifest {
 }
 
 /**
- * Loads workbox-build (about 400 ms of CPU in a new process) ahead of use, while the render workers
+ * Loads workbox-build (costly in a new process) ahead of use, while the render workers
  * work, so sw.js does not wait for it at the end. Only for a work folder that has no stored worker
  * yet (a first build, as in CI): otherwise the stored one is likely to fit, and loading the tools
  * would take a core from the render for nothing.
@@ -136,11 +136,12 @@ async function bundledWorker(root: string, cacheDir: string): Promise<string> {
   }
 }
 
-/** Workers this process made or read, by the kept file's name (the hash of what they were made from). */
-const madeWorkers = new Map<string, ServiceWorkerResult>();
+/** Workers a caller made or read (src/builder.ts), by the kept file's name (the hash of what they were made from). */
+export type ServiceWorkerMemory = Map<string, ServiceWorkerResult>;
 
 /** Builds the worker for a site; the caller writes it to /sw.js. `ignore`: candidates never precached. */
-export async function generateServiceWorker(options: SiteFiles & { root: string; workDir: string; ignore?: string[] }): Promise<ServiceWorkerResult> {
+export async function generateServiceWorker(options: SiteFiles & { root: string; workDir: string; ignore?: string[]; memory?: ServiceWorkerMemory }): Promise<ServiceWorkerResult> {
+  const madeWorkers = options.memory ?? new Map<string, ServiceWorkerResult>();
   const cacheDir = join(options.workDir, "sw");
   await mkdir(cacheDir, { recursive: true });
   const swSrc = await bundledWorker(options.root, cacheDir);

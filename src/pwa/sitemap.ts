@@ -5,13 +5,21 @@
  * Pages in several languages carry their hreflang alternates (xhtml:link), as Google documents.
  */
 import { canonicalUrl, MASTER_LANG } from "../content/routes.js";
-import type { PageEntry } from "../render/pages.js";
 
 /** Paths crawlers should not visit: the editor preview and the signed-in account area. */
 export const DISALLOWED_PREFIXES = ["/preview/", "/account/"];
 
+/** What the sitemap reads of a planned page (src/render/pages.ts PageEntry has these and more). */
+export interface SitemapEntry {
+  path: string;
+  indexable: boolean;
+  redirectTo?: string;
+  /** The same page in other languages, including itself. */
+  alternates: { lang: string; path: string }[];
+}
+
 export interface SitemapPage {
-  page: PageEntry;
+  page: SitemapEntry;
   /** The template's meta said noindex. */
   noindex?: boolean;
   /** ISO date of the document's last publication, when known. */

@@ -79,18 +79,14 @@ export class BodyCache {
 }
 
 /**
- * The bodies of this process, per output folder (tests build many sites in one process). Bounded by
- * the pages of the sites built: about 1 KB to 30 KB per page.
+ * The bodies a caller keeps between its builds, per output folder (src/builder.ts). Bounded by the
+ * pages of the sites built: about 1 KB to 30 KB per page. Clearing it makes the next build render
+ * every page whole (the benchmark's full render).
  */
-const processBodies = new Map<string, Map<string, Entry>>();
+export type PageBodies = Map<string, Map<string, Entry>>;
 
-export function bodyCacheFor(outDir: string, key: string, versionOf: (dep: string) => string): BodyCache {
-  let store = processBodies.get(outDir);
-  if (!store) processBodies.set(outDir, (store = new Map()));
+export function bodyCacheFor(bodies: PageBodies, outDir: string, key: string, versionOf: (dep: string) => string): BodyCache {
+  let store = bodies.get(outDir);
+  if (!store) bodies.set(outDir, (store = new Map()));
   return new BodyCache(key, versionOf, store);
-}
-
-/** Forgets every kept body: the next build renders every page whole (the benchmark's full render). */
-export function forgetPageBodies(): void {
-  processBodies.clear();
 }

@@ -7,9 +7,8 @@
  * truncated or overwritten bundle makes the record a miss and the bundle is compiled again, never
  * imported or published.
  */
-import { createHash } from "node:crypto";
-import { readFile, mkdir, rm, stat } from "node:fs/promises";
-import { identityOf } from "../core/fs.js";
+import { mkdir, rm, stat } from "node:fs/promises";
+import { hashFile } from "../cache/file-hash.js";
 import { join, resolve } from "node:path";
 import { cacheUnusable, hashOfFile, readJsonEntry, verifyFiles, writeJsonEntry } from "../cache/entry.js";
 import { cacheDebug } from "../cache/debug.js";
@@ -21,27 +20,6 @@ export interface BundleRecord<T> {
   result: T;
   /** The output files the result names (absolute paths) → sha256 of their bytes, checked before reuse. */
   outputs: Record<string, string>;
-}
-
-/**
- * Hashes by file, with the file's identity when hashed: a long-running process (watch mode, the
- * webhook server) checks hundreds of bundle inputs every build, and a stat is much cheaper than
- * reading and hashing a file that did not change.
- */
-const hashMemo = new Map<string, { identity: string; hash: string }>();
-
-export async function hashFile(file: string): Promise<string | null> {
-  const identity = await identityOf(file);
-  if (identity === null) return null;
-  try {
-    const known = hashMemo.get(file);
-    if (known?.identity === identity) return known.hash;
-    const hash = createHash("sha1").update(await readFile(file)).digest("hex");
-    hashMemo.set(file, { identity, hash });
-    return hash;
-  } catch {
-    return null;
-  }
 }
 
 /** Hashes of the given inputs; node_modules inputs are summarised by the lock file. */

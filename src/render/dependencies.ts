@@ -150,7 +150,7 @@ export function documentHashes(documents: readonly PrismicDocument[]): Record<st
 
 /**
  * documentHashes for a snapshot read from a file, kept in the work folder by the file's identity:
- * hashing 2,000 documents again costs a new process about 0.3 s of its main thread (JSON.stringify
+ * hashing thousands of documents again costs a new process its main thread's time (JSON.stringify
  * of every document), on the way to the first rendered page. A changed file has a new identity.
  */
 export async function snapshotDocumentHashes(documents: readonly PrismicDocument[], origin: { identity: string } | undefined, workDir: string): Promise<Record<string, string>> {

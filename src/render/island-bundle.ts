@@ -110,7 +110,7 @@ const PREVIEW_ENTRY = "preview";
 export async function bundleClient(options: BundleClientOptions): Promise<{ bundle: ClientBundle; cached: boolean }> {
   const clientDir = join(options.root, "src/client");
   const islands = (await listEntries(join(clientDir, "islands"), /\.tsx?$/)).map((f) => basename(f).replace(/\.tsx?$/, ""));
-  const scripts = (await listEntries(join(clientDir, "entries"), /\.tsx?$/)).map((f) => basename(f).replace(/\.tsx?$/, "")).filter((name) => name !== PREVIEW_ENTRY);
+  const scripts = (await listEntries(join(clientDir, "entries"), /\.tsx?$/)).map((f) => basename(f).replace(/\.tsx?$/, ""));
   const runs: BrowserRun[] = [
     {
       kind: "islands",
@@ -139,9 +139,9 @@ export interface PreviewBundle {
   cached: boolean;
 }
 
-/** The preview bundle (null when the project has no src/client/entries/preview.ts). */
+/** The preview bundle (null when the project has no src/preview-app/entry.ts). */
 export async function bundlePreview(options: BundleClientOptions): Promise<PreviewBundle | null> {
-  const entry = join(options.root, "src/client/entries", `${PREVIEW_ENTRY}.ts`);
+  const entry = join(options.root, "src/preview-app/entry.ts");
   if (!(await exists(entry))) return null;
   const result = await bundleRun({ kind: "preview", entryPoints: { [PREVIEW_ENTRY]: entry }, extra: { entryNames: "[name]", plugins: [authStandIn(options.root)] }, publicPath: `/${PREVIEW_DIR}` }, options);
   const files = result.files.map((f) => ({ ...f, path: `${PREVIEW_DIR}/${f.path}` }));

@@ -15,7 +15,7 @@ import type { ImageLookup, PageBody, PageMeta, SiteAssets, SiteSettings } from "
 import { createTrackingSession, type Dependency } from "./dependencies.js";
 import { NzfError } from "../core/errors.js";
 import { errorText, templateLocationOf, type SourceLocation } from "./template-errors.js";
-import { framedPageFactsOf, inlineFactsOf, type InlineFacts, type PageFacts } from "./page-facts.js";
+import { framedPageFactsOf, inlineFactsOf, type InlineFacts, type PageFacts } from "../pwa/page-facts.js";
 
 /** A rendered body with what it read and its inline hashes: everything needed to frame it again. */
 export interface RenderedBody extends PageBody {

@@ -49,17 +49,34 @@ export interface PoolOptions {
   workDir: string;
   workers: number;
   init: WorkerInit;
+  pool: WorkerPool;
 }
 
-/** The process's workers, by compiled worker file (a changed worker source starts new ones). */
-let pool: { file: string; workers: Worker[] } | null = null;
+/**
+ * A caller's render workers (src/builder.ts), for the compiled worker file they run (a changed
+ * worker source starts new ones). Idle workers are unreferenced: they never keep a process alive.
+ */
+export interface WorkerPool {
+  current: { file: string; workers: Worker[] } | null;
+}
 
-function workersFor(file: string, count: number): Worker[] {
-  if (pool?.file !== file) {
-    for (const worker of pool?.workers ?? []) void worker.terminate();
-    pool = { file, workers: [] };
+export function createWorkerPool(): WorkerPool {
+  return { current: null };
+}
+
+/** Stops the pool's workers; a later build starts new ones. */
+export async function closeWorkerPool(pool: WorkerPool): Promise<void> {
+  const workers = pool.current?.workers ?? [];
+  pool.current = null;
+  await Promise.all(workers.map((worker) => worker.terminate()));
+}
+
+function workersFor(pool: WorkerPool, file: string, count: number): Worker[] {
+  if (pool.current?.file !== file) {
+    for (const worker of pool.current?.workers ?? []) void worker.terminate();
+    pool.current = { file, workers: [] };
   }
-  const { workers } = pool;
+  const { workers } = pool.current;
   while (workers.length < count) {
     const worker = startWorker(file);
     // A worker that dies leaves the pool; the next build starts another.
@@ -70,13 +87,6 @@ function workersFor(file: string, count: number): Worker[] {
     workers.push(worker);
   }
   return workers.slice(0, count);
-}
-
-/** Ends the process's render workers (watch mode's stop); the next build starts new ones. */
-export async function stopRenderWorkers(): Promise<void> {
-  const workers = pool?.workers ?? [];
-  pool = null;
-  await Promise.all(workers.map((worker) => worker.terminate()));
 }
 
 const workerDir = (workDir: string) => join(workDir, "render-worker");
@@ -92,18 +102,18 @@ function compileWorker(root: string, workDir: string) {
  * start-up is most of a second, which otherwise came before the first page. A failure here is
  * ignored: the render itself prepares the workers again and reports what is wrong.
  */
-export async function warmRenderWorkers(options: { root: string; workDir: string; snapshot: WorkerInit["snapshot"]; oneShot: boolean }): Promise<void> {
+export async function warmRenderWorkers(options: { root: string; workDir: string; snapshot: WorkerInit["snapshot"]; oneShot: boolean; pool: WorkerPool }): Promise<void> {
   try {
     const warm = (file: string, templateFile: string | null) => {
-      for (const worker of workersFor(file, renderWorkerCount())) worker.postMessage({ type: "warm", snapshot: options.snapshot, templateFile } satisfies ToWorker);
+      for (const worker of workersFor(options.pool, file, renderWorkerCount())) worker.postMessage({ type: "warm", snapshot: options.snapshot, templateFile } satisfies ToWorker);
     };
-    // The worker the last build compiled starts now: checking its sources takes this thread 100-200 ms
+    // The worker the last build compiled starts now: checking its sources takes this thread a while
     // beside the other bundles' checks. If they changed, workersFor replaces it with the new one.
     // With none compiled yet, the threads boot now and load the worker once it is compiled.
     const last = lastCompiledModule(workerDir(options.workDir));
     const templateFile = options.oneShot ? lastCompiledTemplates(options.workDir) : null;
     if (last) warm(last, templateFile);
-    else bootWorkers(renderWorkerCount() - (pool?.workers.length ?? 0));
+    else bootWorkers(renderWorkerCount() - (options.pool.current?.workers.length ?? 0));
     const { file } = await compileWorker(options.root, options.workDir);
     if (file !== last) warm(file, templateFile);
   } catch {
@@ -117,9 +127,9 @@ export async function warmRenderWorkers(options: { root: string; workDir: string
  * unreadable snapshot, a planning error, a dead worker): the caller then plans in its own thread,
  * which reports what is wrong.
  */
-export async function planInWorker(options: { root: string; workDir: string; snapshot: WorkerInit["snapshot"] }): Promise<ContentPlan> {
+export async function planInWorker(options: { root: string; workDir: string; snapshot: WorkerInit["snapshot"]; pool: WorkerPool }): Promise<ContentPlan> {
   const { file } = await compileWorker(options.root, options.workDir);
-  const worker = workersFor(file, renderWorkerCount())[0]!;
+  const worker = workersFor(options.pool, file, renderWorkerCount())[0]!;
   return new Promise<ContentPlan>((resolve, reject) => {
     const settle = () => {
       worker.off("message", onMessage);
@@ -148,8 +158,8 @@ export async function planInWorker(options: { root: string; workDir: string; sna
 
 /**
  * The order batches are handed out in: pages of rare templates first (home, listings, programs:
- * one page each, many of them listing dozens of documents, 10-60 ms apiece), then the many pages of
- * the article and case templates (about a millisecond each). Handed out last, the heavy pages made
+ * one page each, many of them listing dozens of documents, slow apiece), then the many pages of
+ * the article and case templates (quick each). Handed out last, the heavy pages made
  * one worker finish well after the other. Results are put back in plan order by the caller.
  */
 function heavyFirst(pages: PageEntry[]): PageEntry[] {
@@ -226,7 +236,7 @@ export async function renderInWorkers(
       worker.postMessage({ type: "prepare", init: options.init } satisfies ToWorker);
     });
 
-  await Promise.all(workersFor(file, Math.min(options.workers, batches.length)).map((worker, slot) => drive(worker, slot)));
+  await Promise.all(workersFor(options.pool, file, Math.min(options.workers, batches.length)).map((worker, slot) => drive(worker, slot)));
   // Batches never handed out (no worker could prepare) are rendered by the caller too.
   for (let i = next; i < batches.length; i++) notRendered.push(...batches[i]!);
   return { notRendered, renderMs: Math.max(0, ...busy) };

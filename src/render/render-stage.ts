@@ -12,11 +12,11 @@ import type { ContentGraph } from "../content/graph.js";
 import type { PageEntry } from "./pages.js";
 import type { TemplateModule } from "./template-bundle.js";
 import type { ImageLookup, PageMeta, SiteAssets, SiteSettings } from "./types.js";
-import type { PageFacts } from "./page-facts.js";
+import type { PageFacts } from "../pwa/page-facts.js";
 import type { SiteOutput } from "../publish/site-output.js";
 import { createPageRenderer, htmlOf, renderError, renderFailureOf, type PageRender, type PageRenderer, type RenderedBody, type RenderFailure } from "./render-page.js";
 import type { BodyCache } from "./body-cache.js";
-import { renderInWorkers, type WorkerInit } from "./render-pool.js";
+import { renderInWorkers, type WorkerInit, type WorkerPool } from "./render-pool.js";
 import { renderWorkerCount } from "./worker-boot.js";
 
 export interface RenderedPage {
@@ -46,7 +46,7 @@ export interface RenderStageInput {
   /** The published hash of each page's HTML (by file): identical pages are not rewritten. */
   previousHashes?: Record<string, string>;
   /** Worker threads for large renders (what they read the content and templates from); without it every page renders in this thread. */
-  pool?: { root: string; workDir: string; sources: Pick<WorkerInit, "templateFile" | "snapshot" | "manifests"> };
+  pool?: { root: string; workDir: string; sources: Pick<WorkerInit, "templateFile" | "snapshot" | "manifests">; workers: WorkerPool };
   /** Render in workers from this many pages (POOL_MIN_PAGES unless set). */
   poolMinPages?: number;
   /** See PageRendererInput.memoizeFrames. */
@@ -59,7 +59,7 @@ export interface RenderStageInput {
 
 const YIELD_EVERY = 8;
 
-/** Below this many pages, starting workers (about 0.2 s each) costs more than it saves. */
+/** Below this many pages, starting workers costs more than it saves (the bench measures both). */
 const POOL_MIN_PAGES = 300;
 
 /** Whether a render of this many pages uses the worker threads (more than one core, enough pages). */
@@ -100,9 +100,9 @@ export async function renderAndWrite(input: RenderStageInput): Promise<RenderedP
   let pooled: Promise<{ notRendered: PageEntry[]; renderMs: number }> | null = null;
   if (input.pool && rendersInWorkers(whole.length, input.poolMinPages)) {
     const workers = renderWorkerCount();
-    const { root, workDir, sources } = input.pool;
+    const { root, workDir, sources, workers: pool } = input.pool;
     const init: WorkerInit = { ...sources, site: input.site, assets: input.assets, memoizeFrames: input.memoizeFrames };
-    pooled = renderInWorkers(whole, { root, workDir, workers, init }, (page, result) => (result.ok ? accept(page, result.render) : fail(page, result.failure)));
+    pooled = renderInWorkers(whole, { root, workDir, workers, init, pool }, (page, result) => (result.ok ? accept(page, result.render) : fail(page, result.failure)));
   } else here = [...here, ...whole];
   let renderer: PageRenderer | null = null;
   const renderHere = async (pages: PageEntry[]) => {

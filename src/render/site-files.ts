@@ -17,18 +17,17 @@ import { fileURLToPath } from "node:url";
 import type { BuildConfig } from "../core/config.js";
 import type { SiteContent } from "./content-plan.js";
 import type { PageEntry } from "./pages.js";
-import type { RenderedPage } from "./render-stage.js";
-import type { ImageLookup, SiteAssets } from "./types.js";
+import type { SiteAssets } from "./types.js";
 import { cachedIcons } from "../pwa/icons.js";
 import { manifestJson, MANIFEST_URL } from "../pwa/manifest.js";
 import { offlinePageFrom, OFFLINE_URL } from "../pwa/offline-page.js";
 import { robotsTxt, sitemapXml } from "../pwa/sitemap.js";
 import { contentSecurityPolicy, sha256Source } from "../pwa/csp.js";
-import { pageFactsOf, type PageFacts } from "./page-facts.js";
+import { pageFactsOf, type PageFacts } from "../pwa/page-facts.js";
 import { cloudFrontPolicy, headerRules, headersFile } from "../pwa/headers.js";
-import { generateServiceWorker } from "../pwa/service-worker.js";
-import { hashFile } from "./bundle-cache.js";
-import { PREVIEW_DIALOG_CSS } from "../client/preview/dialog-styles.js";
+import { generateServiceWorker, type ServiceWorkerMemory } from "../pwa/service-worker.js";
+import { hashFile } from "../cache/file-hash.js";
+import { PREVIEW_DIALOG_CSS } from "../preview/dialog-styles.js";
 import type { SiteOutput } from "../publish/site-output.js";
 import { writeEdgeFiles } from "../deploy/edge-files.js";
 
@@ -36,16 +35,16 @@ export interface SiteFilesInput {
   /** The new site: its pages and assets are in it already. */
   output: SiteOutput;
   pages: PageEntry[];
-  rendered: RenderedPage[];
   config: BuildConfig;
   /** What the site files read from the content (src/render/content-plan.ts). */
   content: SiteContent;
-  images: ImageLookup;
   assets: SiteAssets;
   /** Public build configuration (auth, payments): adds their API origins to the CSP. */
   publicConfig?: Record<string, unknown>;
   /** Facts about each page's HTML by file, when known without reading it back. */
   pageFacts?: Record<string, PageFacts>;
+  /** Service workers made by the caller's earlier builds (src/builder.ts). */
+  serviceWorkers?: ServiceWorkerMemory;
 }
 
 /**
@@ -154,6 +153,6 @@ export async function writeSiteFiles(input: SiteFilesInput): Promise<void> {
   }
   await writeEdgeFiles(join(config.workDir, "deploy"), csp);
 
-  const worker = await generateServiceWorker({ root: config.root, workDir: config.workDir, files: output.files(), pathOf: (file) => output.pathOf(file), ignore: notPrecached(output, input.assets) });
+  const worker = await generateServiceWorker({ root: config.root, workDir: config.workDir, files: output.files(), pathOf: (file) => output.pathOf(file), ignore: notPrecached(output, input.assets), memory: input.serviceWorkers });
   await write("/sw.js", worker.text);
 }

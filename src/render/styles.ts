@@ -4,7 +4,7 @@
  *
  * The minified sheet is kept in the work folder by the hash of its source and esbuild's version: a
  * new process with unchanged styles (most CLI builds) neither loads esbuild nor starts its service,
- * about 100 ms of the build's thread before the render could start. A long-running process also
+ * which held up the build's thread before the render could start. A long-running process also
  * keeps the last sheet in memory.
  *
  * esbuild's CSS parser recovers from syntax errors and says so in warnings: each is printed with
@@ -14,7 +14,7 @@
 import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { hashFile } from "./bundle-cache.js";
+import { hashFile } from "../cache/file-hash.js";
 import { cacheKey, readEntry, writeEntry } from "../cache/entry.js";
 import { NzfError } from "../core/errors.js";
 import type { Logger } from "../core/logger.js";
@@ -30,6 +30,8 @@ export interface StylesheetOptions {
   logger?: Logger;
   /** Warnings stop the build (CI). */
   strict?: boolean;
+  /** The caller's last sheet (src/builder.ts); none: read from the work folder. */
+  memory?: StylesheetMemory;
 }
 
 /** One problem esbuild found, at its file (relative to the project) and line. */
@@ -48,6 +50,8 @@ export async function buildStylesheet(root: string, workDir: string, options: St
   const parts = await Promise.all(names.map((n) => readFile(join(dir, n), "utf8")));
   const source = parts.join("\n");
   // The same source gives the same stylesheet: a long-running process minifies only after an edit.
+  const memory = options.memory ?? { last: null };
+  let last = memory.last;
   if (last?.source !== source) {
     const esbuildVersion = await hashFile(join(root, "node_modules/esbuild/package.json"));
     // A kept sheet is used only when its bytes are the ones written (src/cache/entry.ts).
@@ -55,7 +59,7 @@ export async function buildStylesheet(root: string, workDir: string, options: St
     const keptCode = (await readEntry(kept, "styles"))?.toString("utf8") ?? null;
     const { code, warnings } = keptCode !== null ? { code: keptCode, warnings: [] } : await minify(source, kept, sourceFiles(names, parts));
     const hash = createHash("sha1").update(code).digest("hex").slice(0, 10);
-    last = { source, sheet: { url: `/_assets/site-${hash}.css`, file: `_assets/site-${hash}.css`, css: code }, warnings };
+    last = memory.last = { source, sheet: { url: `/_assets/site-${hash}.css`, file: `_assets/site-${hash}.css`, css: code }, warnings };
   }
   report(last.warnings, options);
   return last.sheet;
@@ -121,4 +125,7 @@ function locate(files: { file: string; firstLine: number }[], line: number, colu
   return { file: at.file, line: line - at.firstLine + 1, column: column + 1, text };
 }
 
-let last: { source: string; sheet: Stylesheet; warnings: StyleWarning[] } | null = null;
+/** The last sheet a caller made (src/builder.ts): a long-running process minifies only after an edit. */
+export interface StylesheetMemory {
+  last: { source: string; sheet: Stylesheet; warnings: StyleWarning[] } | null;
+}

@@ -80,9 +80,9 @@ export async function compileNodeModule(
       platform: "node",
       format: "esm",
       target: "node20.19",
-      // Bundled packages need no resolving and no CommonJS loader when the module is imported:
-      // 50-60 ms for the templates with React in them, against 160-220 ms with React left to
-      // node_modules, in every render worker of a new process. `require` is for the packages'
+      // Bundled packages need no resolving and no CommonJS loader when the module is imported, so
+      // the templates load several times faster than with React left to node_modules, in every
+      // render worker of a new process. `require` is for the packages'
       // own requires of Node's modules.
       ...(options.bundlePackages ? { banner: { js: `import { createRequire as __nzfCreateRequire } from "node:module";\nconst require = __nzfCreateRequire(import.meta.url);` } } : { packages: "external" as const }),
       jsx: "automatic",
@@ -178,7 +178,7 @@ function templatesDir(cacheDir: string, bundlePackages: boolean): string {
 
 export async function loadTemplates(root: string, cacheDir: string, contexts?: BundlerContexts): Promise<TemplateBundle> {
   // Pages are rendered to HTML only: the auth library the account island loads in an effect is never
-  // called here, and importing it cost every render worker about 0.6 s (src/auth/amplify-stub.ts).
+  // called here, and importing it was slow in every render worker (src/auth/amplify-stub.ts).
   const bundlePackages = !contexts;
   const bundle = await compileNodeModule(root, templatesDir(cacheDir, bundlePackages), "templates/entry.tsx", "entry", "The templates", contexts, [authStandIn(root)], { bundlePackages });
   return { ...bundle, bodyHash: bodyHashOf("templates/entry.tsx", bundle.sources), load: () => importTemplates(bundle.file) };

@@ -7,25 +7,9 @@ import type { ContentGraph } from "../content/graph.js";
 import type { PageEntry } from "./pages.js";
 import type { ClientAsset } from "./island-bundle.js";
 
-/** A processed image as templates use it (see src/images). */
-export interface ImageSource {
-  /** Fallback `src` (JPEG/PNG), the largest width generated. */
-  src: string;
-  width: number;
-  height: number;
-  /** `srcset` candidates per MIME type, best format first; the last is the fallback format. */
-  sources: { type: string; srcset: string }[];
-  /** Inline blurred placeholder (data URL), when one was made. */
-  placeholder?: string;
-}
-
-/** Looks up the processed version of a Prismic image URL. */
-export interface ImageLookup {
-  get(url: string, layout?: ImageLayout): ImageSource | undefined;
-}
-
-/** How an image is displayed: full-width (breakpoints), constrained to a width (densities), or fixed. */
-export type ImageLayout = "full" | "constrained" | "fixed";
+// The image types are the image pipeline's (src/images/types.ts); templates read them from here too.
+export type { ImageLayout, ImageLookup, ImageSource } from "../images/types.js";
+import type { ImageLookup } from "../images/types.js";
 
 /** Build-time settings templates may read. Only public values: this ends up in HTML. */
 export interface SiteSettings {

@@ -1,6 +1,6 @@
 /**
  * Render worker threads started before their code is known. Node's own start-up in a new thread
- * (compiling its built-in modules) takes 60-150 ms, and a 2,000-page CLI build waits for it before
+ * (compiling its built-in modules) takes a while, and a 2,000-page CLI build waits for it before
  * its first page: a thread started as the CLI starts is ready by the time the build knows which
  * compiled worker to run. The CLI's launcher boots them (bootForCommandLine) before it loads the
  * CLI itself; the render pool (src/render/render-pool.ts) takes them, or boots its own.

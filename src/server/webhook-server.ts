@@ -9,8 +9,6 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { NzfError } from "../core/errors.js";
-import { readOptions } from "../core/options.js";
-import { webhookConfigFrom } from "../core/settings.js";
 import { formatMs, type Logger } from "../core/logger.js";
 import { createBuildQueue, type BuildQueue, type RunBuild } from "./build-queue.js";
 import { createDeployer, createInProcessDeployer, isSecretEnvName } from "./deploy.js";
@@ -241,11 +239,6 @@ export interface WebhookConfig {
 }
 
 export const DEFAULT_WEBHOOK_PORT = 8080;
-
-/** Options first, then NZF_WEBHOOK_PORT (or PORT), NZF_WEBHOOK_HOST, NZF_WEBHOOK_SECRET, PRISMIC_REPOSITORY, NZF_DEPLOY_COMMAND: the declaration in src/core/options.ts. */
-export function resolveWebhookConfig(options: WebhookCommandOptions, env: NodeJS.ProcessEnv = process.env): WebhookConfig {
-  return webhookConfigFrom(readOptions("webhook", { ...options }, env));
-}
 
 export interface WebhookService {
   url: string;

@@ -9,12 +9,12 @@ import { watch as watchFiles, type FSWatcher } from "chokidar";
 import { join, relative, sep } from "node:path";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { BundlerContexts } from "../render/bundler-contexts.js";
-import { stopRenderWorkers } from "../render/render-pool.js";
 import type { BuildConfig } from "../core/config.js";
 import type { Logger } from "../core/logger.js";
 import { formatError } from "../core/errors.js";
 import { formatMs } from "../core/logger.js";
 import { build, type BuildDeps, type BuildResult } from "../build.js";
+import { createBuilder } from "../builder.js";
 import { startStaticServer, type StaticServer } from "../server/static-server.js";
 import { createLiveReload, type LiveReload } from "./live-reload.js";
 import { findFreePort, isAddressInUse } from "./port.js";
@@ -87,6 +87,7 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
   const live = createLiveReload();
   // Kept between rebuilds so a template edit recompiles only what changed; disposed by stop().
   const bundlers = new BundlerContexts();
+  const builder = createBuilder();
   // Each waiter gets the first build that starts after it asked (not one already running).
   const waiters: { after: number; resolve: (r: BuildResult | Error) => void }[] = [];
   let buildsStarted = 0;
@@ -105,7 +106,7 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
     const started = performance.now();
     let outcome: BuildResult | Error;
     try {
-      outcome = await build(config, { logger, bundlers, ...options.buildDeps });
+      outcome = await build(config, { logger, bundlers, builder, ...options.buildDeps });
       // The first build also reloads pages that showed "building" (or an older site).
       if (outcome.published || number === 1) live.send("reload", "");
       live.clearError();
@@ -214,7 +215,7 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
         await wait;
         finished = running === null;
       }
-      await Promise.all([bundlers.dispose(), stopRenderWorkers()]);
+      await Promise.all([bundlers.dispose(), builder.close()]);
       return finished;
     },
   };

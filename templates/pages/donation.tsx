@@ -12,14 +12,14 @@ import { RichText } from "../components/rich-text.js";
 import { Island } from "../../src/render/islands.js";
 import { normalizePath, pathForDocument, SINGLE_TYPE_ROUTES, STATIC_PAGES } from "../../src/content/routes.js";
 import { DEFAULT_FUND_RULES, withContentLimits } from "../../src/payments/fund-rules.js";
-import { FUNDS, SEASONAL_FREQUENCIES, type Frequency, type Fund } from "../../src/payments/types.js";
+import { fundOfType, SEASONAL_FREQUENCIES, type Frequency, type Fund } from "../../src/payments/types.js";
 import type { FundConfig, PaymentsConfig } from "../../src/client/donation/config.js";
 import Donation from "../../src/client/islands/donation.js";
 
 const TAINTED_NOTE = "This is purification, not zakat or sadaqah: give it away without expecting reward. It is not counted as your zakat and is not tax-deductible.";
 const UNIT_LABELS: Partial<Record<Fund, [singular: string, plural: string]>> = { fitr: ["person", "people"], fidyah: ["day", "days"], qurban: ["animal", "animals"] };
 
-export const fundOf = (doc: PrismicDocument): Fund | undefined => FUNDS.find((f) => f === doc.type.replace(/_/g, "-"));
+export const fundOf = (doc: PrismicDocument): Fund | undefined => fundOfType(doc.type);
 const cents = (dollars: number | undefined) => (dollars !== undefined && dollars > 0 ? Math.round(dollars * 100) : undefined);
 
 /** The island's settings for one donation page. */

@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
 import { build, type BuildDeps, type BuildResult } from "../../src/build.js";
+import { createBuilder } from "../../src/builder.js";
 import { resolveConfig, type BuildConfig, type ConfigInput } from "../../src/core/config.js";
 import { createMemoryLogger, type MemoryLogger } from "../../src/core/logger.js";
 
@@ -29,12 +30,15 @@ export async function createFixture(input: ConfigInput = {}, env: NodeJS.Process
   const imageCacheDir = join(PROJECT_ROOT, ".nzf-cache", "images");
   const config = resolveConfig({ root: PROJECT_ROOT, out: join(dir, "dist"), workDir, imageCacheDir, contentDir: input.contentDir ?? join(PROJECT_ROOT, "content-cache"), ...input }, env);
   const logger = createMemoryLogger();
+  // One per fixture, as a long-running caller keeps one: its builds reuse what the last one made.
+  const builder = createBuilder();
   return {
     config,
     logger,
     dir,
-    run: (deps = {}) => build(config, { logger, ...deps }),
+    run: (deps = {}) => build(config, { logger, builder, ...deps }),
     async cleanup() {
+      await builder.close();
       await rm(dir, { recursive: true, force: true });
       await rm(workDir, { recursive: true, force: true });
     },

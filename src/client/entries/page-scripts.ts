@@ -7,17 +7,16 @@
  *
  * Why wait: every script fetched while the page loads shares a slow connection with the stylesheet
  * and the main image, the two things a donor sees first. Lighthouse's mobile run showed it: with the
- * scripts fetched alongside the page, the pay page's largest contentful paint was 1.3-2.0 s (2.0 s
- * whenever the first frame reached the screen late and the scripts had already arrived); starting
- * them after the first paint, 0.9-1.2 s in 10 runs of 10. Islands hydrate on first use anyway
+ * scripts fetched alongside the page, the pay page's largest contentful paint was later in every run
+ * than with them started after the first paint. Islands hydrate on first use anyway
  * (src/client/hydrate.ts), so nothing the donor needs waits on them, with one exception handled here:
  * a donor who reaches into an island before its code has arrived starts the loading at once, and
  * that island hydrates as soon as its code runs, taking over what they typed meanwhile.
  *
  * Why the site-wide scripts are bundled in rather than fetched: they are small and every page runs
  * them. As three modules of their own they cost three requests and three module tasks on every page;
- * in Lighthouse's mobile runs of /pay/zakat/ and / (8 each), bundled in, the main thread did 30 ms
- * less work and 25-30 fewer tasks.
+ * in Lighthouse's mobile runs of /pay/zakat/ and /, bundled in, the main thread did less work in
+ * fewer tasks.
  */
 import { fadePictures } from "../picture-fade.js";
 import { enhanceMenu } from "../site/menu.js";
@@ -51,9 +50,8 @@ let started = false;
 /**
  * Runs `run` in a task of its own. Lighthouse's mobile run counts every task over 50 ms on its 4x
  * slowed CPU as blocking, so the loader's work is cut into small ones: each request a page starts
- * costs the browser about 3 ms (4 of them made a 12-22 ms task on /pay/zakat/), and the site-wide
- * scripts together with the islands' start made a 20-45 ms task on /calculate/ (split, a variant of
- * the built loader, 8 interleaved runs each: TBT median 50 ms fell to 24 ms).
+ * costs the browser some main-thread work, and the site-wide scripts together with the islands'
+ * start made one long task on /calculate/ (split, the total blocking time fell by about half).
  */
 function inTaskOfItsOwn(name: string, run: () => void): void {
   setTimeout(() => {

@@ -16,8 +16,8 @@ type CookieReader = { get(name: string): Promise<{ value?: string } | null> };
 
 /**
  * Whether the Prismic preview cookie is set. Reading `document.cookie` stops the page until the
- * browser answers: the first read on a page took 20 ms in Lighthouse's mobile trace of /pay/zakat/
- * (80 ms on its 4x slowed CPU, one long task on every page). `cookieStore` asks without stopping
+ * browser answers: the first read on a page was one long task on every page in Lighthouse's mobile
+ * trace of /pay/zakat/. `cookieStore` asks without stopping
  * the page; browsers without it (Firefox, plain-HTTP hosts) read `document.cookie` as before.
  */
 export async function hasPreviewCookie(store: CookieReader | null = (globalThis as { cookieStore?: CookieReader }).cookieStore ?? null): Promise<boolean> {

@@ -25,7 +25,7 @@ export function startTagManager(): void {
   const dataLayer = (win.dataLayer = win.dataLayer ?? []);
   dataLayer.push({ "gtm.start": Date.now(), event: "gtm.js" });
   // The container's script comes after the load event: a connection to another origin and its
-  // download competed with the page's largest image (about 0.7 s of Lighthouse's mobile LCP on the
+  // download competed with the page's largest image (a later LCP in Lighthouse's mobile runs of the
   // home page).
   if (document.readyState === "complete") loadTagManager();
   else window.addEventListener("load", () => setTimeout(loadTagManager, 0), { once: true });

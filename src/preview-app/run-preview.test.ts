@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pathForDocument } from "../../content/routes.js";
-import type { CookieJar } from "../../preview/cookies.js";
-import { initialPreviewState, previewReducer, type PreviewEvent } from "../../preview/machine.js";
-import { makeDocument, SEARCH_PATH, startPrismicStub, type PrismicStub } from "../../../test/support/prismic-stub.js";
+import { pathForDocument } from "../content/routes.js";
+import type { CookieJar } from "../preview/cookies.js";
+import { initialPreviewState, previewReducer, type PreviewEvent } from "../preview/machine.js";
+import { makeDocument, SEARCH_PATH, startPrismicStub, type PrismicStub } from "../../test/support/prismic-stub.js";
 import { runPreview, type RunPreviewOptions } from "./run-preview.js";
 
 const REPO = "nzf2020";

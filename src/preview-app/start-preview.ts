@@ -1,6 +1,6 @@
 /**
  * Starts the editor preview on the current page (the preview bundle's whole job, see
- * src/client/entries/preview.ts):
+ * src/preview-app/entry.ts):
  *
  * 1. reads the public configuration compiled into the bundle (src/preview/public-config.ts);
  * 2. mounts the preview island (PreviewRoot: machine, dialogs, resolver) in a container of its own;
@@ -8,8 +8,8 @@
  *    the build's templates (render-draft.ts), swapping it into place (swap-page.ts);
  * 4. loads the Prismic toolbar on the resolver page and once a preview is active.
  */
-import type { PreviewClient } from "../../preview/content-api.js";
-import { parsePreviewConfig, type PreviewPublicConfig } from "../../preview/public-config.js";
+import type { PreviewClient } from "../preview/content-api.js";
+import { parsePreviewConfig, type PreviewPublicConfig } from "../preview/public-config.js";
 import { loadAllDocuments } from "./load-drafts.js";
 import { mountPreview, type PreviewRootProps } from "./preview-root.js";
 import { renderDraftPage } from "./render-draft.js";

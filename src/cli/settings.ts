@@ -1,16 +1,16 @@
 /**
- * The one resolution of the declared settings (./options.ts) into the typed configuration a command
+ * The one resolution of the declared settings (src/core/options.ts) into the typed configuration a command
  * runs with. Every command that builds (build, --watch, webhook) gets its build configuration and
  * the public configuration for the browser (accounts, payments) from here, so a setting means the
  * same in each of them and a bad value stops each of them before anything is built.
  */
-import { NzfError } from "./errors.js";
-import { buildConfigFrom, type BuildConfig } from "./config.js";
-import { describeSource, flagAttribute, flagName, given, OPTIONS, readOptions, text, type CommandName, type OptionGroup, type OptionKey, type OptionSpec, type OptionValue, type OptionValues } from "./options.js";
+import { NzfError } from "../core/errors.js";
+import { buildConfigFrom, type BuildConfig } from "../core/config.js";
+import { describeSource, flagAttribute, flagName, given, OPTIONS, readOptions, text, type CommandName, type OptionGroup, type OptionKey, type OptionSpec, type OptionValue, type OptionValues } from "../core/options.js";
 import { authOptionsFromEnv, resolveAuthConfig } from "../auth/config.js";
 import type { PublicAuthConfig } from "../auth/types.js";
 import { readPaymentsBuildConfig, type PaymentsBuildConfig } from "../payments/config.js";
-import type { WebhookConfig } from "../server/webhook-server.js";
+import type { WebhookCommandOptions, WebhookConfig } from "../server/webhook-server.js";
 import { deploySettingsFrom, type DeploySettings } from "../deploy/settings.js";
 
 /** Handed to islands through the HTML: only public values (each part refuses secrets). */
@@ -116,6 +116,11 @@ export function webhookConfigFrom(values: OptionValues): WebhookConfig {
     deployTimeoutMs: seconds * 1000,
     deployPassEnv: (text(values, "deployEnv") ?? "").split(/[\s,]+/).filter(Boolean),
   };
+}
+
+/** Options first, then NZF_WEBHOOK_PORT (or PORT), NZF_WEBHOOK_HOST, NZF_WEBHOOK_SECRET, PRISMIC_REPOSITORY, NZF_DEPLOY_COMMAND: the declaration in src/core/options.ts. */
+export function resolveWebhookConfig(options: WebhookCommandOptions, env: NodeJS.ProcessEnv = process.env): WebhookConfig {
+  return webhookConfigFrom(readOptions("webhook", { ...options }, env));
 }
 
 /** 0 to 65535 (0: any free port). */

@@ -5,7 +5,7 @@
  * an editor waiting for one preview is not that.
  */
 import type { PrismicDocument } from "@prismicio/client";
-import type { PreviewClient } from "../../preview/content-api.js";
+import type { PreviewClient } from "../preview/content-api.js";
 
 export const PREVIEW_PAGE_SIZE = 100;
 

@@ -21,11 +21,11 @@
  * failures to FAILED with their own message (src/preview/errors.ts).
  */
 
-import { createPreviewClient, defaultEndpoint, type PreviewClient, type PreviewDocument } from "../../preview/content-api.js";
-import { accessTokenFromCookies, previewCookieFor, previewRefFromCookies, type CookieJar } from "../../preview/cookies.js";
-import { eventForError, type FetchLike } from "../../preview/errors.js";
-import type { PreviewEvent } from "../../preview/machine.js";
-import { repositoryNameError } from "../../preview/repository-name.js";
+import { createPreviewClient, defaultEndpoint, type PreviewClient, type PreviewDocument } from "../preview/content-api.js";
+import { accessTokenFromCookies, previewCookieFor, previewRefFromCookies, type CookieJar } from "../preview/cookies.js";
+import { eventForError, type FetchLike } from "../preview/errors.js";
+import type { PreviewEvent } from "../preview/machine.js";
+import { repositoryNameError } from "../preview/repository-name.js";
 
 /** The resolver page's path (STATIC_PAGES.preview in src/content/routes.ts). */
 export const PREVIEW_RESOLVER_PATH = "/preview/";

@@ -3,7 +3,7 @@
  * is rendered and kept in the build record, so no build reads the whole site back. Small on purpose:
  * the render workers bundle it (src/render/render-worker.ts).
  */
-import { inlineHashes } from "../pwa/csp.js";
+import { inlineHashes } from "./csp.js";
 
 /** What the site files need to know about one page's HTML. */
 export interface PageFacts {

@@ -4,8 +4,8 @@ import { act } from "react";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { makeDocument, SEARCH_PATH, startPrismicStub, type PrismicStub } from "../../../test/support/prismic-stub.js";
-import type { PreviewState } from "../../preview/machine.js";
+import { makeDocument, SEARCH_PATH, startPrismicStub, type PrismicStub } from "../../test/support/prismic-stub.js";
+import type { PreviewState } from "../preview/machine.js";
 import { mountPreview, type PreviewRootProps } from "./preview-root.js";
 
 // vitest.config.ts sets NODE_ENV=production; React's production build has no `act` (see dialogs.test.tsx).

@@ -2,7 +2,7 @@
 import { act, useReducer } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { initialPreviewState, previewReducer, type PreviewEvent, type PreviewState } from "../../preview/machine.js";
+import { initialPreviewState, previewReducer, type PreviewEvent, type PreviewState } from "../preview/machine.js";
 import { AccessTokenDialog, ErrorDialog, LoadingDialog, PreviewDialogs } from "./dialogs.js";
 
 // vitest.config.ts sets NODE_ENV=production for every file; React's production build has no

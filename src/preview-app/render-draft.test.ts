@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { join } from "node:path";
 import type { PrismicDocument } from "@prismicio/client";
-import { readSnapshot } from "../../content/snapshot.js";
-import { PROJECT_ROOT } from "../../../test/support/build-fixture.js";
+import { readSnapshot } from "../content/snapshot.js";
+import { PROJECT_ROOT } from "../../test/support/build-fixture.js";
 import { languagesOf, renderDraftPage } from "./render-draft.js";
 
 const site = { siteUrl: "https://nzf.org.au", repository: "nzf-test", public: {} };

@@ -6,11 +6,11 @@
 
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { createRoot } from "react-dom/client";
-import { pathForDocument } from "../../content/routes.js";
-import type { PreviewClient, PreviewDocument } from "../../preview/content-api.js";
-import { accessTokenCookie, accessTokenFromCookies, documentCookieJar, type CookieJar } from "../../preview/cookies.js";
-import type { FetchLike } from "../../preview/errors.js";
-import { initialPreviewState, isPrismicPreview, previewReducer, type PreviewState } from "../../preview/machine.js";
+import { pathForDocument } from "../content/routes.js";
+import type { PreviewClient, PreviewDocument } from "../preview/content-api.js";
+import { accessTokenCookie, accessTokenFromCookies, documentCookieJar, type CookieJar } from "../preview/cookies.js";
+import type { FetchLike } from "../preview/errors.js";
+import { initialPreviewState, isPrismicPreview, previewReducer, type PreviewState } from "../preview/machine.js";
 import { PreviewDialogs } from "./dialogs.js";
 import { runPreview } from "./run-preview.js";
 

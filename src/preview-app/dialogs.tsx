@@ -5,9 +5,9 @@
  */
 
 import { useId, useState, type FormEvent, type ReactNode } from "react";
-import type { PreviewState } from "../../preview/machine.js";
-import { PREVIEW_GENERIC_ERROR } from "../../preview/errors.js";
-import { PREVIEW_DIALOG_CSS } from "./dialog-styles.js";
+import type { PreviewState } from "../preview/machine.js";
+import { PREVIEW_GENERIC_ERROR } from "../preview/errors.js";
+import { PREVIEW_DIALOG_CSS } from "../preview/dialog-styles.js";
 import { Modal } from "./modal.js";
 
 /** The preview plugin version shown in the error dialog's footer (specification section 9). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkSiteUrl } from "./config.js";
+import { checkSiteUrl } from "../core/config.js";
 import { resolveSettings } from "./settings.js";
 
 describe("checkSiteUrl: an origin only", () => {

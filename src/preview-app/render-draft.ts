@@ -9,12 +9,12 @@
  * version yet: a new draft's path is served the 404 page, and the preview renders the draft there.
  */
 import type { PrismicDocument } from "@prismicio/client";
-import { createContentGraph } from "../../content/graph.js";
-import { MASTER_LANG, normalizePath } from "../../content/routes.js";
-import { planPages, type PageEntry } from "../../render/pages.js";
-import type { ClientAsset } from "../../render/island-bundle.js";
-import type { ImageLookup, SiteAssets, SiteSettings } from "../../render/types.js";
-import { renderPage } from "../../../templates/entry.js";
+import { createContentGraph } from "../content/graph.js";
+import { MASTER_LANG, normalizePath } from "../content/routes.js";
+import { planPages, type PageEntry } from "../render/pages.js";
+import type { ClientAsset } from "../render/island-bundle.js";
+import type { ImageLookup, SiteAssets, SiteSettings } from "../render/types.js";
+import { renderPage } from "../../templates/entry.js";
 
 export interface DraftPage {
   page: PageEntry;
