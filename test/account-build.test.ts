@@ -26,8 +26,9 @@ async function fixture(): Promise<Fixture> {
 
 const POOL = { userPoolId: "ap-southeast-2_Abc123xyz", userPoolClientId: "4s0mepublicclientid0123" };
 // From content-cache/sample/snapshot.json, document account_page (read by hand).
-const UNAVAILABLE = "Accounts are temporarily unavailable. Your gifts and receipts are safe; please try again later or e-mail us for a copy of a receipt.";
-const SIGNED_OUT = "Sign in with your e-mail address to see your receipts and manage regular gifts.";
+// The sample account page's texts (scripts/sample/info-pages.ts), which promise only what the page does.
+const UNAVAILABLE = "Sign-in is unavailable at the moment; please try again later. You can still calculate and give zakat without an account, and we can e-mail you a copy of a receipt: write to info@nzf.org.au.";
+const SIGNED_OUT = "Sign in with your e-mail address and password.";
 
 /** The island's serialized props on a page (the `<script type="application/json">` after it). */
 function islandProps(html: string, name: string): unknown {

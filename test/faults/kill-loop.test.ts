@@ -94,7 +94,8 @@ beforeAll(async () => {
   const sample = JSON.parse(await readFile(join(PROJECT_ROOT, "content-cache/sample/snapshot.json"), "utf8"));
   const b = structuredClone(sample);
   // Version B: the site's name, which every page shows, is different.
-  b.documents.find((d: { type: string }) => d.type === "global").data.site_name = "National Zakat Foundation (version B)";
+  // Every language's global document (the Arabic pages show the Arabic one's site name).
+  for (const global of b.documents.filter((d: { type: string }) => d.type === "global")) global.data.site_name = `${global.data.site_name} (version B)`;
   const snapshots = { A: { ...sample, ref: "kill-loop-A" }, B: { ...b, ref: "kill-loop-B" } };
   for (const version of ["A", "B"] as const) {
     await mkdir(join(contentDirOf(version), REPOSITORY), { recursive: true });
