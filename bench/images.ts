@@ -7,7 +7,7 @@
  * Prints: images per second for a cold image stage and for a bare sharp loop doing the same
  * transforms (decode per output, no cache, same concurrency), their ratio (target ≥ 90 %), seconds
  * for a warm stage (target < 1 s, zero sharp operations), and the bytes a typical article ships at
- * 390 px and 1440 px viewports. The 2000 px source photos are drawn once into
+ * 390 px and 1440 px viewports and of a full-width page hero. The 2000 px source photos are drawn once into
  * .nzf-cache/bench/images and reused.
  */
 import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
@@ -123,6 +123,9 @@ export async function benchImages(options: BenchImagesOptions = {}): Promise<Ben
     lang: "en-au",
     data: { featured_image: image(n), body: [{ type: "paragraph", text: "…", spans: [] }] },
   })) as unknown as PrismicDocument[];
+  // A page whose hero is the first article's photo, as on the sample site: that photo is also made
+  // at the full-width breakpoints.
+  documents.push({ id: "hero-page", type: "page", lang: "en-au", data: { hero_image: image(names[0]!) } } as unknown as PrismicDocument);
   const stageOptions = { localDir: photos, cacheDir };
   const offline = (() => Promise.reject(new Error("the benchmark is offline"))) as typeof fetch;
 
@@ -147,6 +150,14 @@ export async function benchImages(options: BenchImagesOptions = {}): Promise<Ben
     articleBytes[label] = articleImages.reduce((sum, s) => sum + sizeOf.get(pickCandidate(s.sources[0]!.srcset, slot, dpr))!, 0);
   }
 
+  // The hero's bytes (WebP) as a browser picks it with the hero's sizes (templates/components/blocks.tsx):
+  // 358 px shown on a 390 px phone, 548 px on a desktop.
+  const hero = cold.lookup.get(url(names[0]!), "full") as ImageSource;
+  const heroBytes: Record<string, number> = {};
+  for (const [label, slot, dpr] of [["390px@3x", 358, 3], ["1280px@1x", 548, 1], ["1440px@2x", 548, 2]] as const) {
+    heroBytes[label] = sizeOf.get(pickCandidate(hero.sources[0]!.srcset, slot, dpr))!;
+  }
+
   const cores = availableParallelism();
   const result: BenchImagesResult = {
     count,
@@ -161,6 +172,7 @@ export async function benchImages(options: BenchImagesOptions = {}): Promise<Ben
   print(`images  bare sharp   ${result.bareImagesPerSecond.toFixed(2)} images/s (${bareSeconds.toFixed(1)} s)  → stage at ${((100 * result.coldImagesPerSecond) / result.bareImagesPerSecond).toFixed(0)} % of the bare loop (target ≥ 90 %)`);
   print(`images  warm stage   ${warmSeconds.toFixed(2)} s, ${warmSharpOperations} sharp operations (target < 1 s, 0)`);
   print(`images  article (3 images, WebP) ${Object.entries(articleBytes).map(([k, v]) => `${k} ${(v / 1024).toFixed(0)} KiB`).join(", ")}`);
+  print(`images  hero (full width, WebP) ${Object.entries(heroBytes).map(([k, v]) => `${k} ${(v / 1024).toFixed(0)} KiB`).join(", ")} from ${hero.sources[0]!.srcset.split(", ").map((c) => c.split(" ")[1]).join(" ")}`);
   return result;
 }
 

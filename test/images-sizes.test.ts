@@ -88,11 +88,16 @@ describe("srcset and lookup", () => {
 });
 
 describe("layout policy", () => {
-  it("prepares logos and photos at a fixed size, everything else constrained", () => {
+  it("prepares logos and photos at a fixed size, page heroes full width, everything else constrained", () => {
     expect(layoutsFor({ field: "logo" })).toEqual(["fixed"]);
     expect(layoutsFor({ field: "members[2].photo" })).toEqual(["fixed"]);
-    expect(layoutsFor({ field: "hero_image" })).toEqual(["constrained"]);
+    expect(layoutsFor({ field: "hero_image" })).toEqual(["full"]);
+    expect(layoutsFor({ field: "featured_image" })).toEqual(["constrained"]);
+    expect(layoutsFor({ field: "slices[1].items[0].card_image" })).toEqual(["constrained"]);
     expect(layoutsFor({ field: "slices[0].primary.image" })).toEqual(["constrained"]);
     expect(mergeLayouts([["fixed"], ["constrained"], ["fixed"]])).toEqual(["constrained", "fixed"]);
+    // A hero that is also an article's featured image: made at both layouts' widths.
+    expect(mergeLayouts([["full"], ["constrained"]])).toEqual(["constrained", "full"]);
+    expect(widthsForLayouts(mergeLayouts([["full"], ["constrained"]]), 1600)).toEqual([200, 400, 750, 800, 1080, 1366, 1600]);
   });
 });

@@ -61,7 +61,8 @@ const doc = (id: string, data: Record<string, unknown>) => ({ id, type: "page", 
 
 function goodDocuments(): PrismicDocument[] {
   return [
-    doc("home", { hero_image: img("photo.jpg", { alt: null }), slices: [{ slice_type: "image", primary: { image: img("big.jpg") } }] }),
+    // big.jpg is a page hero (full width) and an image in the content (constrained).
+    doc("home", { featured_image: img("photo.jpg", { alt: null }), hero_image: img("big.jpg"), slices: [{ slice_type: "image", primary: { image: img("big.jpg") } }] }),
     doc("about", { logo: img("alpha.png"), photo: img("tiny.jpg"), body: [{ type: "image", ...img("rotated.jpg") }], empty_image: {} }),
     doc("media", { a: img("anim.gif"), b: img("still.gif"), c: img("logo.svg"), d: img("flaky.jpg") }),
   ];
@@ -111,10 +112,22 @@ describe("image stage on generated fixtures", () => {
     expect(fallback.exif).toBeUndefined();
   });
 
-  it("never makes more than the 2x width of a 6000 px image", async () => {
+  it("offers a constrained 6000 px image at no more than its 2x width", async () => {
     const s = first.lookup.get(`${base}/big.jpg`, "constrained")!;
     expect(s.sources[1]!.srcset).toMatch(/ 200w, .* 400w, .* 800w, .* 1600w$/);
     expect((await metaOf(s.src)).width).toBe(1600);
+  });
+
+  it("makes a page hero at the breakpoints 750, 1080, 1366, 1920 besides its constrained widths", async () => {
+    const full = first.lookup.get(`${base}/big.jpg`, "full")!;
+    const webp = full.sources[0]!.srcset.split(", ").map((c) => c.split(" "));
+    expect(webp.map(([, w]) => w)).toEqual(["750w", "1080w", "1366w", "1920w"]);
+    for (const [url, w] of webp) expect(`${(await metaOf(url)).width}w`).toBe(w);
+    expect((await metaOf(full.src)).width).toBe(1920);
+    // The 6000 px original is the same file for both layouts: one set of outputs, 8 widths × 2 formats.
+    expect(outputsOf(first, full.src.slice(9, 25))).toHaveLength(16);
+    const html = renderToStaticMarkup(createElement(Picture, { image: { url: `${base}/big.jpg`, alt: "Hero", width: 6000, height: 4000 }, images: first.lookup, layout: "full" }));
+    expect(html).toContain(`<source type="image/webp" srcSet="${full.sources[0]!.srcset}" sizes="100vw"/>`);
   });
 
   it("keeps a 50 px image at 50 px (no upscaling)", () => {
@@ -214,9 +227,9 @@ describe("image stage on generated fixtures", () => {
     // The publish step removes published images the new site does not list (test/publish.test.ts).
     const listed = fewer.files.map((f) => f.to);
     expect(listed.every((file) => file.startsWith("_images/"))).toBe(true);
-    // photo: 4 widths × 2 formats; big: 4 × 2.
-    expect(listed).toHaveLength(16);
-    expect(second.files.length).toBeGreaterThan(16);
+    // photo: 4 widths × 2 formats; big: (4 constrained + 4 full) × 2.
+    expect(listed).toHaveLength(24);
+    expect(second.files.length).toBeGreaterThan(24);
     expect(outputsOf(fewer, ".svg")).toHaveLength(0);
   });
 });

@@ -63,6 +63,10 @@ export const ERROR_CATALOGUE = {
   // Content graph and routes (NZF4xx)
   ROUTE_COLLISION: { kind: "input", hint: "Two documents would be published at the same URL. Change the uid of one of them in Prismic." },
   DOCUMENT_INVALID: { kind: "input", hint: "Fix the document in Prismic (or the sample snapshot) and build again." },
+  CONTENT_PRICE_MISMATCH: {
+    kind: "input",
+    hint: "A donation page shows a price the payments API would refuse, so nothing was published. Change the field named in Prismic to the API's price and publish it (or, for a new price, change the API's first: docs/payments-api.md, \"Keeping the content's prices in step\"), then build again.",
+  },
   // Content warnings: the page is still built (with the fallback named) or left out, and the build goes on.
   DOCUMENT_FIELD_MISSING: { kind: "input", hint: "Fill in the field named in Prismic and publish the document again; until then the page shows the fallback named." },
   DOCUMENT_UID_MISSING: { kind: "input", hint: "Give the document a UID in Prismic and publish it again: a document of this type is published at an address made from its UID." },

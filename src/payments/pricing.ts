@@ -60,36 +60,52 @@ export interface ContentPrices {
 
 const dollarsToCents = (dollars: number) => Math.round(dollars * 100);
 
+/** One disagreement: the content field to change (`unit_amount`, `animal_options[2].option_price`) and why. */
+export interface PriceDisagreement {
+  field: string;
+  message: string;
+}
+
 /**
  * Every way the page's prices disagree with the payments API's, as sentences naming the fund and
  * what to change. Empty when they agree. Content may offer fewer options than the API prices, never
  * other ones or other prices: a donor must be charged what the page showed.
  */
 export function contentPriceProblems(fund: Fund, rules: FundRules, content: ContentPrices): string[] {
+  return contentPriceDisagreements(fund, rules, content).map((p) => p.message);
+}
+
+/** As `contentPriceProblems`, each with the field it is about (option indexes count every group item, as Prismic shows them). */
+export function contentPriceDisagreements(fund: Fund, rules: FundRules, content: ContentPrices): PriceDisagreement[] {
   const q = rules.quantity;
   if (!q) return [];
-  const problems: string[] = [];
-  const options = (content.options ?? []).filter((o) => (o.code ?? "").trim() || (o.label ?? "").trim() || typeof o.price === "number");
+  const problems: PriceDisagreement[] = [];
+  const add = (field: string, message: string) => problems.push({ field, message });
+  // Empty group items (Prismic keeps one when an editor clears it) are not options.
+  const options = (content.options ?? [])
+    .map((o, index) => ({ ...o, index }))
+    .filter((o) => (o.code ?? "").trim() || (o.label ?? "").trim() || typeof o.price === "number");
   if (!q.options) {
     if (typeof content.unitAmount === "number" && dollarsToCents(content.unitAmount) !== q.unitCents) {
-      problems.push(`${fund}: the page's unit_amount is ${formatDollars(dollarsToCents(content.unitAmount))} but the payments API charges ${formatDollars(q.unitCents)}. Change the page or the API's price so they match.`);
+      add("unit_amount", `${fund}: the page's unit_amount is ${formatDollars(dollarsToCents(content.unitAmount))} but the payments API charges ${formatDollars(q.unitCents)}. Change the page or the API's price so they match.`);
     }
-    if (options.length) problems.push(`${fund}: the page lists options, but the payments API prices this fund per unit only. Remove the options.`);
+    if (options.length) add("animal_options", `${fund}: the page lists options, but the payments API prices this fund per unit only. Remove the options.`);
     return problems;
   }
   const known = q.options.map((o) => o.code).join(", ");
-  if (options.length === 0) problems.push(`${fund}: the page lists no options, so nothing can be paid. Add at least one of: ${known}.`);
+  if (options.length === 0) add("animal_options", `${fund}: the page lists no options, so nothing can be paid. Add at least one of: ${known}.`);
   const seen = new Set<string>();
   for (const [i, o] of options.entries()) {
     const code = (o.code ?? "").trim();
     const name = `${fund}: option ${i + 1}${o.label ? ` (${o.label})` : ""}`;
+    const at = `animal_options[${o.index}]`;
     const backend = q.options.find((b) => b.code === code);
-    if (code === "") problems.push(`${name} has no code. Enter the code the payments API knows it by: one of ${known}.`);
-    else if (seen.has(code)) problems.push(`${name} repeats the code "${code}". Each option needs its own code.`);
-    else if (!backend) problems.push(`${name} has the code "${code}", which the payments API does not price. Use one of ${known}, or add it to the API first.`);
+    if (code === "") add(`${at}.code`, `${name} has no code. Enter the code the payments API knows it by: one of ${known}.`);
+    else if (seen.has(code)) add(`${at}.code`, `${name} repeats the code "${code}". Each option needs its own code.`);
+    else if (!backend) add(`${at}.code`, `${name} has the code "${code}", which the payments API does not price. Use one of ${known}, or add it to the API first.`);
     else if (typeof o.price !== "number" || dollarsToCents(o.price) !== backend.unitCents) {
       const shown = typeof o.price === "number" ? formatDollars(dollarsToCents(o.price)) : "no price";
-      problems.push(`${name} shows ${shown} but the payments API charges ${formatDollars(backend.unitCents)} for "${code}". Change the page or the API's price so they match.`);
+      add(`${at}.option_price`, `${name} shows ${shown} but the payments API charges ${formatDollars(backend.unitCents)} for "${code}". Change the page or the API's price so they match.`);
     }
     seen.add(code);
   }

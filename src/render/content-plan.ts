@@ -9,6 +9,7 @@
  */
 import type { Snapshot } from "../content/snapshot.js";
 import { checkSiteContent } from "../content/snapshot-check.js";
+import { checkContentPrices } from "../content/price-check.js";
 import type { ContentGraph } from "../content/graph.js";
 import { collectImages, type ImageUse } from "../images/collect.js";
 import { planPages, type PageEntry } from "./pages.js";
@@ -41,6 +42,8 @@ export interface ContentPlan {
 export async function planContent(snapshot: Snapshot, graph: ContentGraph, origin: { identity: string } | undefined, workDir: string): Promise<ContentPlan> {
   // No site is planned from content without its singletons: the last good dist/ stays instead.
   checkSiteContent(snapshot, `the snapshot of "${snapshot.repository}" at ref ${snapshot.ref}`);
+  // Nor one whose donation pages show prices the payments API refuses.
+  checkContentPrices(snapshot.documents);
   const pages = planPages(graph);
   const lastPublished: Record<string, string> = {};
   for (const page of pages) {

@@ -11,6 +11,16 @@ import { dataOf, formatDate, image, plain, rich, str, type ImageValue } from "./
 import { Picture } from "./picture.js";
 import { RichText } from "./rich-text.js";
 
+/**
+ * How wide the hero's image is shown, from templates/styles/site.css: the `.container` is
+ * min(1120px, 100% - 2 × --space) with --space between 16 and 24 px, and the hero's grid puts the
+ * image beside the text (two 420 px minimum columns and a gap) from about 910 px. So on a phone it
+ * spans the screen but for the margins, and on a desktop half the container, at most 548 px. Each
+ * value is at least the width shown, so the browser never picks a candidate too small, and on a
+ * 390 px phone at 3x it takes the 1080 w breakpoint rather than the 1366 w that `100vw` would ask for.
+ */
+export const HERO_IMAGE_SIZES = "(min-width: 1168px) 548px, (min-width: 910px) calc(50vw - 24px), calc(100vw - 32px)";
+
 export function Hero({ ctx, title, intro, heroImage, children }: { ctx: TemplateContext; title: string; intro?: string; heroImage?: ImageValue; children?: ReactNode }) {
   const d = dataOf(ctx.doc);
   return (
@@ -21,7 +31,7 @@ export function Hero({ ctx, title, intro, heroImage, children }: { ctx: Template
           {intro !== undefined ? <RichText field={rich(d, intro)} ctx={ctx} className="lead" /> : null}
           {children}
         </div>
-        {heroImage ? <Picture image={heroImage} images={ctx.images} layout="constrained" sizes="(max-width: 900px) 100vw, 50vw" priority /> : null}
+        {heroImage ? <Picture image={heroImage} images={ctx.images} layout="full" sizes={HERO_IMAGE_SIZES} priority /> : null}
       </div>
     </section>
   );

@@ -1,7 +1,8 @@
 /**
  * Responsive images in Chromium: at a phone and a desktop viewport the browser picks the candidate
  * the srcset and sizes call for (the smallest one covering the displayed width × device pixel
- * ratio), in WebP, with no layout shift.
+ * ratio), in WebP, with no layout shift; page heroes are offered at the full-width breakpoints and
+ * the head's preload names the same candidates, so the hero is fetched once.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
@@ -26,37 +27,53 @@ afterAll(async () => {
   await fixture?.cleanup();
 });
 
-async function heroAt(viewport: { width: number; height: number }, deviceScaleFactor: number) {
+async function heroAt(viewport: { width: number; height: number }, deviceScaleFactor: number, path = "/") {
   const context = await isolatedContext(browser, { viewport, deviceScaleFactor, isMobile: viewport.width < 600 });
   const page = await context.newPage();
-  await page.goto(server.url + "/");
+  const requested: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes("/_images/")) requested.push(new URL(request.url()).pathname);
+  });
+  await page.goto(server.url + path);
   const hero = page.locator(".hero img[fetchpriority=high]").first();
   await hero.evaluate((img: HTMLImageElement) => (img.complete ? null : new Promise((r) => (img.onload = r))));
   const info = await hero.evaluate((img: HTMLImageElement) => {
     const source = img.closest("picture")!.querySelector("source")!;
+    const preload = document.head.querySelector<HTMLLinkElement>('link[rel=preload][as=image]');
     return {
       currentSrc: img.currentSrc,
       displayedWidth: img.getBoundingClientRect().width,
       srcset: source.srcset,
+      sizes: source.sizes,
       type: source.type,
+      layout: img.closest(".nzf-picture")!.getAttribute("data-layout"),
+      preload: preload ? { srcset: preload.imageSrcset, sizes: preload.imageSizes, type: preload.type } : null,
       // Width and height attributes reserve the box before the image arrives (no layout shift).
       ratioAttr: Number(img.getAttribute("width")) / Number(img.getAttribute("height")),
       ratioShown: img.getBoundingClientRect().width / img.getBoundingClientRect().height,
     };
   });
   await context.close();
-  return info;
+  return { ...info, requested };
 }
 
 /** What the srcset rules call for: the smallest candidate at least displayed width × DPR wide, else the largest. */
 function expectedCandidate(srcset: string, needed: number): string {
-  const candidates = srcset.split(",").map((c) => {
-    const [url, w] = c.trim().split(/\s+/);
-    return { url: url!, width: Number(w!.replace("w", "")) };
-  });
-  candidates.sort((a, b) => a.width - b.width);
+  const candidates = widthsOf(srcset);
   return (candidates.find((c) => c.width >= needed) ?? candidates.at(-1)!).url;
 }
+
+function widthsOf(srcset: string): { url: string; width: number }[] {
+  return srcset
+    .split(",")
+    .map((c) => {
+      const [url, w] = c.trim().split(/\s+/);
+      return { url: url!, width: Number(w!.replace("w", "")) };
+    })
+    .sort((a, b) => a.width - b.width);
+}
+
+const width = (src: string) => Number(/-(\d+)w\./.exec(src)?.[1]);
 
 describe("responsive images in Chromium", () => {
   it("a phone at 3x gets a larger file than a desktop at 1x needs, each the one the srcset calls for", async () => {
@@ -68,8 +85,25 @@ describe("responsive images in Chromium", () => {
       expect(new URL(shot.currentSrc).pathname).toBe(expectedCandidate(shot.srcset, shot.displayedWidth * dpr));
       expect(Math.abs(shot.ratioAttr - shot.ratioShown)).toBeLessThan(0.02);
     }
-    const width = (src: string) => Number(/-(\d+)w\./.exec(src)?.[1]);
     expect(width(phone.currentSrc)).toBeGreaterThan(width(desktop.currentSrc));
+  });
+
+  // The sample's hero originals are 1600 px wide, so the 1920 w breakpoint gives way to the original.
+  it.each([
+    ["a phone", { width: 390, height: 844 }, 3, "/"],
+    ["a desktop", { width: 1280, height: 800 }, 1, "/"],
+    ["a phone on a pay page", { width: 390, height: 844 }, 3, "/pay/zakat/"],
+  ] as const)("a page hero on %s is offered at the breakpoints and loads one file, sharp enough, as preloaded", async (_, viewport, dpr, path) => {
+    const shot = await heroAt(viewport, dpr, path);
+    expect(shot.layout).toBe("full");
+    expect(widthsOf(shot.srcset).map((c) => c.width)).toEqual([750, 1080, 1366, 1600]);
+    // Sharp enough: at least the displayed width × DPR, unless that is beyond the original.
+    expect(width(shot.currentSrc)).toBeGreaterThanOrEqual(Math.min(Math.ceil(shot.displayedWidth * dpr), 1600));
+    expect(new URL(shot.currentSrc).pathname).toBe(expectedCandidate(shot.srcset, shot.displayedWidth * dpr));
+    // The head preloads what the picture then uses: same srcset, sizes and type, so it is fetched once.
+    expect(shot.preload).toEqual({ srcset: shot.srcset, sizes: shot.sizes, type: "image/webp" });
+    const hash = /\/_images\/([0-9a-f]+)-/.exec(new URL(shot.currentSrc).pathname)![1]!;
+    expect(shot.requested.filter((p) => p.includes(hash))).toEqual([new URL(shot.currentSrc).pathname]);
   });
 });
 
