@@ -83,6 +83,8 @@ export interface PaymentsDevServer {
   setOutcome(idOrSecret: string, status: DonationStatus): void;
   injectFault(fault: Fault): void;
   donationCount(): number;
+  /** From now on answers CORS for these origins only (watch mode tells it the site's origin once it listens). */
+  allowOrigins(origins: string[]): void;
   stop(): Promise<void>;
 }
 
@@ -124,7 +126,7 @@ const LOOPBACK_ORIGIN = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d{1,5})?$/
 
 export async function startPaymentsDevServer(options: PaymentsDevServerOptions = {}): Promise<PaymentsDevServer> {
   const now = options.now ?? (() => new Date());
-  const origins = options.allowedOrigin === undefined ? null : Array.isArray(options.allowedOrigin) ? options.allowedOrigin : [options.allowedOrigin];
+  let origins = options.allowedOrigin === undefined ? null : Array.isArray(options.allowedOrigin) ? options.allowedOrigin : [options.allowedOrigin];
   if (origins?.includes("*")) {
     throw new NzfError("CONFIG_INVALID", 'The payments dev server does not allow CORS from any origin ("*").', {
       subject: "allowedOrigin",
@@ -366,6 +368,10 @@ export async function startPaymentsDevServer(options: PaymentsDevServerOptions =
       faultQueue.push({ ...fault, times: fault.times ?? 1 });
     },
     donationCount: () => donations.size,
+    allowOrigins(list) {
+      if (list.includes("*")) throw new NzfError("CONFIG_INVALID", 'The payments dev server does not allow CORS from any origin ("*").', { subject: "allowedOrigin" });
+      origins = [...list];
+    },
     stop: () =>
       new Promise<void>((resolve, reject) => {
         for (const t of timers) clearTimeout(t);

@@ -82,7 +82,7 @@ async function watchUntilStopped(config: BuildConfig, options: RunWatchOptions, 
     process.on("disconnect", onDisconnect);
   }
 
-  let payments: { url: string; port: number; stop(): Promise<void> } | undefined;
+  let payments: { url: string; port: number; allowOrigins(origins: string[]): void; stop(): Promise<void> } | undefined;
   let session: WatchSession | undefined;
   let leftBuilding = false;
   try {
@@ -122,6 +122,9 @@ async function watchUntilStopped(config: BuildConfig, options: RunWatchOptions, 
       return;
     }
     session = started;
+    // The site's port is known only now (a busy one moves on): the local payments API answers CORS
+    // for this site alone from here on, and for loopback origins during the first build.
+    payments?.allowOrigins([`http://127.0.0.1:${session.port}`, `http://localhost:${session.port}`]);
     if (restartable) process.send!({ type: "listening", port: session.port, paymentsPort: payments?.port } satisfies ToSupervisor);
     await stopRequested;
   } finally {

@@ -150,6 +150,10 @@ describe("payments dev server limits", () => {
       expect(evil.headers.get("access-control-allow-origin")).toBeNull();
       expect((await preflight(told.url, "http://127.0.0.1:4321")).status).toBe(204);
       expect((await preflight(told.url, "http://127.0.0.1:9999")).status).toBe(403);
+      // Watch mode learns the site's port after start: from then on only that origin is answered.
+      loopback.allowOrigins(["http://127.0.0.1:4400"]);
+      expect((await preflight(loopback.url, "http://127.0.0.1:4400")).status).toBe(204);
+      expect((await preflight(loopback.url, "http://localhost:4321")).status).toBe(403);
       // A simple GET from another origin is answered without the header, so its page cannot read it.
       const read = await fetch(loopback.url + "/donations/none", { headers: { origin: "https://evil.example" } });
       expect(read.headers.get("access-control-allow-origin")).toBeNull();
