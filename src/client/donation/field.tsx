@@ -17,6 +17,20 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
 }
 
 export function TextField({ id, label, value, onValue, error, hint, prefix, optional, ...input }: TextFieldProps) {
+  return (
+    <FieldFrame id={id} label={label} error={error} hint={hint} optional={optional}>
+      {(describedBy) => (
+        <div className={prefix ? "don-input-prefixed" : undefined}>
+          {prefix ? <span aria-hidden="true">{prefix}</span> : null}
+          <input id={id} name={id} value={value} onChange={(e) => onValue(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
+        </div>
+      )}
+    </FieldFrame>
+  );
+}
+
+/** The label, hint and error around one control; the control gets the ids to describe it by. */
+function FieldFrame({ id, label, error, hint, optional, children }: { id: string; label: ReactNode; error?: string; hint?: ReactNode; optional?: boolean; children(describedBy: string | undefined): ReactNode }) {
   const describedBy = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
   return (
     <div className={error ? "don-field don-field-invalid" : "don-field"}>
@@ -29,10 +43,7 @@ export function TextField({ id, label, value, onValue, error, hint, prefix, opti
           {hint}
         </p>
       ) : null}
-      <div className={prefix ? "don-input-prefixed" : undefined}>
-        {prefix ? <span aria-hidden="true">{prefix}</span> : null}
-        <input id={id} name={id} value={value} onChange={(e) => onValue(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
-      </div>
+      {children(describedBy)}
       {error ? (
         <p id={`${id}-error`} className="don-error">
           {error}
@@ -73,31 +84,18 @@ export function SelectField({
   autoComplete?: string;
   onBlur?(event: FocusEvent<HTMLElement>): void;
 }) {
-  const describedBy = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
   return (
-    <div className={error ? "don-field don-field-invalid" : "don-field"}>
-      <label htmlFor={id}>
-        {label}
-        {optional ? <span className="don-optional"> (optional)</span> : null}
-      </label>
-      {hint ? (
-        <p id={`${id}-hint`} className="don-hint">
-          {hint}
-        </p>
-      ) : null}
-      <select id={id} name={id} value={value} onChange={(e) => onValue(e.target.value)} onBlur={onBlur} aria-invalid={error ? true : undefined} aria-describedby={describedBy} autoComplete={autoComplete}>
-        {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
-        {options.map(([v, text]) => (
-          <option key={v} value={v}>
-            {text}
-          </option>
-        ))}
-      </select>
-      {error ? (
-        <p id={`${id}-error`} className="don-error">
-          {error}
-        </p>
-      ) : null}
-    </div>
+    <FieldFrame id={id} label={label} error={error} hint={hint} optional={optional}>
+      {(describedBy) => (
+        <select id={id} name={id} value={value} onChange={(e) => onValue(e.target.value)} onBlur={onBlur} aria-invalid={error ? true : undefined} aria-describedby={describedBy} autoComplete={autoComplete}>
+          {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
+          {options.map(([v, text]) => (
+            <option key={v} value={v}>
+              {text}
+            </option>
+          ))}
+        </select>
+      )}
+    </FieldFrame>
   );
 }
