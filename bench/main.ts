@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: prints the figures the issues ask for. Sections: site (build throughput and
  * rebuild latency), js (JavaScript shipped per page), images (sharp pipeline), lighthouse, deploy
- * (S3 deploy time for one changed document).
+ * (S3 deploy time for one changed document), pages (is every file still byte for byte the same).
  * `npm run bench -- site js` runs only those sections; `npm run bench -- --help` lists them.
  */
 import { fileURLToPath } from "node:url";
@@ -15,6 +15,7 @@ const SECTIONS: Record<string, string> = {
   js: "JavaScript shipped per page, and the framework chunk",
   images: "the sharp image pipeline",
   lighthouse: "Lighthouse scores on mobile (needs Chromium)",
+  pages: "every file the CLI writes for the sample and the 2,000-document repository, hashed and compared with the last run",
   deploy: "nzf-build deploy against a local S3 (s3rver): first deploy, no change, one changed document",
 };
 const all = Object.keys(SECTIONS);
@@ -41,6 +42,7 @@ for (const section of sections) {
   else if (section === "js") await (await import("./js.js")).benchJs({ root });
   else if (section === "images") await (await import("./images.js")).benchImages({ workDir: join(root, ".nzf-cache/bench") });
   else if (section === "lighthouse") await (await import("./lighthouse-section.js")).benchLighthouse({ root });
+  else if (section === "pages") await (await import("./pages.js")).benchPages({ root });
   else if (section === "deploy") await (await import("./deploy.js")).benchDeploy({ root });
   console.log(`bench   ${section} took ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
