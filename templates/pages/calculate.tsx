@@ -46,8 +46,7 @@ export const calculate: Template = {
               measure by {other.basis} (you can choose in the calculator; prices as at {formatIsoDate(nisab.pricesAsAt)}).
             </p>
             <p className="muted">
-              If what you own, less what you owe now, is at or above the nisab, zakat is {settings.ratePercent.lunar}% of it for a lunar year, or{" "}
-              {settings.ratePercent.solar}% if you count by the solar year.
+              If what you own, less what you owe now, is at or above the nisab, zakat is {settings.ratePercent.lunar}% of it for a lunar year, or {settings.ratePercent.solar}% if you count by the solar year.
             </p>
           </div>
           <Island
