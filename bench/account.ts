@@ -28,7 +28,14 @@ import { isFrameworkChunk } from "./framework-chunk.js";
 
 /** A user pool for benchmark builds, so /account/ has the sign-in island (as production does), not the "unavailable" text. */
 export const BENCH_PUBLIC_CONFIG = {
-  auth: { region: "ap-southeast-2", userPoolId: "ap-southeast-2_Bench1234", userPoolClientId: "benchclientid0000000000000", authFlowType: "USER_SRP_AUTH", sameSite: "lax", secure: true },
+  auth: {
+    region: "ap-southeast-2",
+    userPoolId: "ap-southeast-2_Bench1234",
+    userPoolClientId: "benchclientid0000000000000",
+    authFlowType: "USER_SRP_AUTH",
+    sameSite: "lax",
+    secure: true,
+  },
 };
 
 export type AccountFileRole = "account" | "amplify" | "react" | "shared" | "site";
@@ -89,15 +96,21 @@ export async function measureAccountJs(distDir: string): Promise<AccountJsSize> 
   const html = await readFile(join(distDir, ACCOUNT_PAGE), "utf8");
   const urls = pageScriptUrls(html);
   const entry = urls.find((u) => /^\/_islands\/account-[^/]+\.js$/.test(u));
-  if (!entry) throw new Error(`${ACCOUNT_PAGE} loads no account island bundle: is a user pool configured for the build?`);
+  if (!entry)
+    throw new Error(`${ACCOUNT_PAGE} loads no account island bundle: is a user pool configured for the build?`);
   const upFront = await closure([entry], false);
   const lazyRoots: string[] = [];
   for (const url of upFront) lazyRoots.push(...(await importsOf(url, true)));
   const lazy = await closure(lazyRoots, false);
-  const siteFiles = await closure(urls.filter((u) => !upFront.has(u)), false);
+  const siteFiles = await closure(
+    urls.filter((u) => !upFront.has(u)),
+    false,
+  );
 
   // Chunks any other island or script (their entries are the top-level files of _islands/) also imports.
-  const otherEntries = (await fg("_islands/*.js", { cwd: distDir })).map((f) => `/${f}`).filter((u) => u !== entry && !siteFiles.has(u));
+  const otherEntries = (await fg("_islands/*.js", { cwd: distDir }))
+    .map((f) => `/${f}`)
+    .filter((u) => u !== entry && !siteFiles.has(u));
   const usedElsewhere = await closure(otherEntries, false);
 
   const files: AccountJsSize["files"] = [];
@@ -127,7 +140,16 @@ export async function measureAccountJs(distDir: string): Promise<AccountJsSize> 
   } catch {
     // no service worker in this build
   }
-  return { accountGzip: sum("account"), amplifyGzip: sum("amplify"), reactGzip: sum("react"), sharedGzip: sum("shared"), siteGzip: sum("site"), files, otherPages, precached };
+  return {
+    accountGzip: sum("account"),
+    amplifyGzip: sum("amplify"),
+    reactGzip: sum("react"),
+    sharedGzip: sum("shared"),
+    siteGzip: sum("site"),
+    files,
+    otherPages,
+    precached,
+  };
 }
 
 /** One line per figure, for the bench runner. */

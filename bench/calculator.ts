@@ -30,7 +30,10 @@ export interface CalculatorJsSize {
   withinBudget: boolean;
 }
 
-export async function measureCalculatorJs(distDir: string, pagePath = "calculate/index.html"): Promise<CalculatorJsSize> {
+export async function measureCalculatorJs(
+  distDir: string,
+  pagePath = "calculate/index.html",
+): Promise<CalculatorJsSize> {
   const html = await readFile(join(distDir, pagePath), "utf8");
   const urls = pageScriptUrls(html);
   const entry = urls.find((u) => /\/calculator-[^/]+\.js$/.test(u));
@@ -46,7 +49,8 @@ export async function measureCalculatorJs(distDir: string, pagePath = "calculate
     if (seen.has(url)) return seen;
     seen.add(url);
     const code = await load(url);
-    for (const m of code.matchAll(/(?:from|import)\s*"(\.{1,2}\/[^"]+\.js)"/g)) await closure(posix.join(dirname(url), m[1]!), seen);
+    for (const m of code.matchAll(/(?:from|import)\s*"(\.{1,2}\/[^"]+\.js)"/g))
+      await closure(posix.join(dirname(url), m[1]!), seen);
     return seen;
   };
 
@@ -61,5 +65,11 @@ export async function measureCalculatorJs(distDir: string, pagePath = "calculate
   }
   const sum = (role: string) => files.filter((f) => f.role === role).reduce((n, f) => n + f.gzip, 0);
   const calculatorGzip = sum("calculator");
-  return { calculatorGzip, reactGzip: sum("react"), siteGzip: sum("site"), files, withinBudget: calculatorGzip <= CALCULATOR_BUDGET_GZIP };
+  return {
+    calculatorGzip,
+    reactGzip: sum("react"),
+    siteGzip: sum("site"),
+    files,
+    withinBudget: calculatorGzip <= CALCULATOR_BUDGET_GZIP,
+  };
 }

@@ -17,7 +17,11 @@ import { LOCAL_AWS_ENV, startLocalCloudFront, startLocalS3 } from "../test/suppo
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-export async function benchDeploy(options: { root: string; runs?: number; print?: (line: string) => void }): Promise<void> {
+export async function benchDeploy(options: {
+  root: string;
+  runs?: number;
+  print?: (line: string) => void;
+}): Promise<void> {
   const print = options.print ?? ((line: string) => console.log(line));
   const runs = options.runs ?? 5;
   const dir = await mkdtemp(join(options.root, ".nzf-cache", "bench-deploy-"));
@@ -26,14 +30,29 @@ export async function benchDeploy(options: { root: string; runs?: number; print?
   try {
     await cp(join(options.root, "content-cache", "sample"), join(dir, "content", "sample"), { recursive: true });
     const config = resolveConfig(
-      { root: options.root, out: join(dir, "dist"), workDir: join(dir, "work"), imageCacheDir: join(options.root, ".nzf-cache", "images"), contentDir: join(dir, "content"), sample: true },
+      {
+        root: options.root,
+        out: join(dir, "dist"),
+        workDir: join(dir, "work"),
+        imageCacheDir: join(options.root, ".nzf-cache", "images"),
+        contentDir: join(dir, "content"),
+        sample: true,
+      },
       {},
     );
     await build(config, { logger: silentLogger });
     await s3.createBucket("nzf-bench");
-    const settings: DeploySettings = { bucket: "nzf-bench", distribution: "E2BENCHDEPLOY", region: "ap-southeast-2", s3Endpoint: s3.endpoint, cloudfrontEndpoint: cloudFront.endpoint, dryRun: false };
+    const settings: DeploySettings = {
+      bucket: "nzf-bench",
+      distribution: "E2BENCHDEPLOY",
+      region: "ap-southeast-2",
+      s3Endpoint: s3.endpoint,
+      cloudfrontEndpoint: cloudFront.endpoint,
+      dryRun: false,
+    };
     const deploy = () => deploySite(config.outDir, settings, { logger: silentLogger });
-    const line = (r: DeployReport) => `${r.uploaded} uploaded (${(r.uploadedBytes / 1024).toFixed(0)} KB), ${r.plan.kept} kept, ${r.plan.invalidations.length} paths invalidated`;
+    const line = (r: DeployReport) =>
+      `${r.uploaded} uploaded (${(r.uploadedBytes / 1024).toFixed(0)} KB), ${r.plan.kept} kept, ${r.plan.invalidations.length} paths invalidated`;
 
     const first = await deploy();
     print(`deploy  first deploy of the sample site to a local S3 (s3rver): ${s(first.durationMs)} — ${line(first)}`);
@@ -52,7 +71,9 @@ export async function benchDeploy(options: { root: string; runs?: number; print?
       last = await deploy();
       times.push(last.durationMs);
     }
-    print(`deploy  one changed document (a blog article's excerpt), build not counted: ${s(median(times))} median of ${runs} — ${line(last!)}`);
+    print(
+      `deploy  one changed document (a blog article's excerpt), build not counted: ${s(median(times))} median of ${runs} — ${line(last!)}`,
+    );
   } finally {
     await Promise.all([s3.stop(), cloudFront.stop()]);
     await rm(dir, { recursive: true, force: true });

@@ -70,10 +70,23 @@ export async function measureDonationJs(distDir: string, pagePath = "pay/zakat/i
   const files: DonationJsSize["files"] = [];
   for (const url of [...all, ...deferred].sort()) {
     const code = await load(url);
-    const role = deferred.has(url) ? "deferred" : isFrameworkChunk(code) ? "react" : formFiles.has(url) ? "form" : "site";
+    const role = deferred.has(url)
+      ? "deferred"
+      : isFrameworkChunk(code)
+        ? "react"
+        : formFiles.has(url)
+          ? "form"
+          : "site";
     files.push({ url, role, gzip: gzipSync(code).length });
   }
   const sum = (role: string) => files.filter((f) => f.role === role).reduce((n, f) => n + f.gzip, 0);
   const formGzip = sum("form");
-  return { formGzip, reactGzip: sum("react"), siteGzip: sum("site"), deferredGzip: sum("deferred"), files, withinBudget: formGzip <= DONATION_BUDGET_GZIP };
+  return {
+    formGzip,
+    reactGzip: sum("react"),
+    siteGzip: sum("site"),
+    deferredGzip: sum("deferred"),
+    files,
+    withinBudget: formGzip <= DONATION_BUDGET_GZIP,
+  };
 }

@@ -44,8 +44,10 @@ const HEIGHT = 1334;
 function photoSvg(seed: number): string {
   const r = (n: number) => ((seed * 9301 + n * 49297) % 233280) / 233280;
   const hue = (n: number) => Math.floor(r(n) * 360);
-  const shapes = Array.from({ length: 12 }, (_, i) =>
-    `<ellipse cx="${Math.floor(r(i + 3) * WIDTH)}" cy="${Math.floor(r(i + 40) * HEIGHT)}" rx="${80 + Math.floor(r(i + 7) * 500)}" ry="${60 + Math.floor(r(i + 11) * 300)}" fill="hsl(${hue(i + 5)},55%,55%)" opacity="0.55"/>`,
+  const shapes = Array.from(
+    { length: 12 },
+    (_, i) =>
+      `<ellipse cx="${Math.floor(r(i + 3) * WIDTH)}" cy="${Math.floor(r(i + 40) * HEIGHT)}" rx="${80 + Math.floor(r(i + 7) * 500)}" ry="${60 + Math.floor(r(i + 11) * 300)}" fill="hsl(${hue(i + 5)},55%,55%)" opacity="0.55"/>`,
   ).join("");
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}">
     <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="hsl(${hue(1)},60%,35%)"/><stop offset="1" stop-color="hsl(${hue(2)},70%,70%)"/></linearGradient>
@@ -56,7 +58,14 @@ async function ensurePhotos(dir: string, count: number, print: (l: string) => vo
   await mkdir(dir, { recursive: true });
   const names = Array.from({ length: count }, (_, i) => `photo-${String(i).padStart(4, "0")}.jpg`);
   const missing: string[] = [];
-  for (const n of names) if (!(await stat(join(dir, n)).then(() => true, () => false))) missing.push(n);
+  for (const n of names)
+    if (
+      !(await stat(join(dir, n)).then(
+        () => true,
+        () => false,
+      ))
+    )
+      missing.push(n);
   if (missing.length) {
     print(`images  drawing ${missing.length} source photos (${WIDTH}×${HEIGHT}) once into ${dir}`);
     const sharp = (await import("sharp")).default;
@@ -64,11 +73,24 @@ async function ensurePhotos(dir: string, count: number, print: (l: string) => vo
     const grain = Buffer.alloc((WIDTH * HEIGHT) / 4);
     let x = 12345;
     for (let i = 0; i < grain.length; i++) grain[i] = ((x = (x * 1103515245 + 12345) & 0x7fffffff) >>> 23) & 0x3f;
-    const texture = await sharp(grain, { raw: { width: WIDTH / 2, height: HEIGHT / 2, channels: 1 } }).resize(WIDTH, HEIGHT).toColourspace("srgb").ensureAlpha(0.25).png().toBuffer();
+    const texture = await sharp(grain, { raw: { width: WIDTH / 2, height: HEIGHT / 2, channels: 1 } })
+      .resize(WIDTH, HEIGHT)
+      .toColourspace("srgb")
+      .ensureAlpha(0.25)
+      .png()
+      .toBuffer();
     const limit = pLimit(availableParallelism());
     const draw = async (n: string) => {
-      const base = await sharp(Buffer.from(photoSvg(Number(n.slice(6, 10)) + 1))).png().toBuffer();
-      await writeFile(join(dir, n), await sharp(base).composite([{ input: texture, blend: "overlay" }]).jpeg({ quality: 88 }).toBuffer());
+      const base = await sharp(Buffer.from(photoSvg(Number(n.slice(6, 10)) + 1)))
+        .png()
+        .toBuffer();
+      await writeFile(
+        join(dir, n),
+        await sharp(base)
+          .composite([{ input: texture, blend: "overlay" }])
+          .jpeg({ quality: 88 })
+          .toBuffer(),
+      );
     };
     await Promise.all(missing.map((n) => limit(() => draw(n))));
   }
@@ -98,7 +120,12 @@ async function bareLoop(dir: string, names: string[]): Promise<number> {
           await sharp(bytes).rotate().resize({ width: w }).webp(WEBP).toBuffer();
           await sharp(bytes).rotate().resize({ width: w }).jpeg(JPEG).toBuffer();
         }
-        await sharp(bytes).rotate().resize({ width: PLACEHOLDER_WIDTH }).blur(PLACEHOLDER_BLUR).webp(PLACEHOLDER_WEBP).toBuffer();
+        await sharp(bytes)
+          .rotate()
+          .resize({ width: PLACEHOLDER_WIDTH })
+          .blur(PLACEHOLDER_BLUR)
+          .webp(PLACEHOLDER_WEBP)
+          .toBuffer();
       }),
     ),
   );
@@ -125,7 +152,12 @@ export async function benchImages(options: BenchImagesOptions = {}): Promise<Ben
   })) as unknown as PrismicDocument[];
   // A page whose hero is the first article's photo, as on the sample site: that photo is also made
   // at the full-width breakpoints.
-  documents.push({ id: "hero-page", type: "page", lang: "en-au", data: { hero_image: image(names[0]!) } } as unknown as PrismicDocument);
+  documents.push({
+    id: "hero-page",
+    type: "page",
+    lang: "en-au",
+    data: { hero_image: image(names[0]!) },
+  } as unknown as PrismicDocument);
   const stageOptions = { localDir: photos, cacheDir };
   const offline = (() => Promise.reject(new Error("the benchmark is offline"))) as typeof fetch;
 
@@ -144,17 +176,29 @@ export async function benchImages(options: BenchImagesOptions = {}): Promise<Ben
   const sizeOf = new Map<string, number>();
   for (const f of cold.files) sizeOf.set("/" + f.to, (await stat(f.from)).size);
   const articleBytes: Record<string, number> = {};
-  for (const [label, viewport, dpr] of [["390px@3x", 390, 3], ["390px@2x", 390, 2], ["1440px@1x", 1440, 1], ["1440px@2x", 1440, 2]] as const) {
+  for (const [label, viewport, dpr] of [
+    ["390px@3x", 390, 3],
+    ["390px@2x", 390, 2],
+    ["1440px@1x", 1440, 1],
+    ["1440px@2x", 1440, 2],
+  ] as const) {
     // sizes="(max-width: 800px) 100vw, 800px" (the article template's)
     const slot = viewport <= 800 ? viewport : 800;
-    articleBytes[label] = articleImages.reduce((sum, s) => sum + sizeOf.get(pickCandidate(s.sources[0]!.srcset, slot, dpr))!, 0);
+    articleBytes[label] = articleImages.reduce(
+      (sum, s) => sum + sizeOf.get(pickCandidate(s.sources[0]!.srcset, slot, dpr))!,
+      0,
+    );
   }
 
   // The hero's bytes (WebP) as a browser picks it with the hero's sizes (templates/components/blocks.tsx):
   // 358 px shown on a 390 px phone, 548 px on a desktop.
   const hero = cold.lookup.get(url(names[0]!), "full") as ImageSource;
   const heroBytes: Record<string, number> = {};
-  for (const [label, slot, dpr] of [["390px@3x", 358, 3], ["1280px@1x", 548, 1], ["1440px@2x", 548, 2]] as const) {
+  for (const [label, slot, dpr] of [
+    ["390px@3x", 358, 3],
+    ["1280px@1x", 548, 1],
+    ["1440px@2x", 548, 2],
+  ] as const) {
     heroBytes[label] = sizeOf.get(pickCandidate(hero.sources[0]!.srcset, slot, dpr))!;
   }
 
@@ -167,12 +211,25 @@ export async function benchImages(options: BenchImagesOptions = {}): Promise<Ben
     warmSharpOperations,
     articleBytes,
   };
-  print(`images  ${count} photos ${WIDTH} px, ${cores} cores, ${cold.files.length} files (${cold.stats.sharpOperations} sharp operations)`);
+  print(
+    `images  ${count} photos ${WIDTH} px, ${cores} cores, ${cold.files.length} files (${cold.stats.sharpOperations} sharp operations)`,
+  );
   print(`images  cold stage   ${result.coldImagesPerSecond.toFixed(2)} images/s (${coldSeconds.toFixed(1)} s)`);
-  print(`images  bare sharp   ${result.bareImagesPerSecond.toFixed(2)} images/s (${bareSeconds.toFixed(1)} s)  → stage at ${((100 * result.coldImagesPerSecond) / result.bareImagesPerSecond).toFixed(0)} % of the bare loop (target ≥ 90 %)`);
+  print(
+    `images  bare sharp   ${result.bareImagesPerSecond.toFixed(2)} images/s (${bareSeconds.toFixed(1)} s)  → stage at ${((100 * result.coldImagesPerSecond) / result.bareImagesPerSecond).toFixed(0)} % of the bare loop (target ≥ 90 %)`,
+  );
   print(`images  warm stage   ${warmSeconds.toFixed(2)} s, ${warmSharpOperations} sharp operations (target < 1 s, 0)`);
-  print(`images  article (3 images, WebP) ${Object.entries(articleBytes).map(([k, v]) => `${k} ${(v / 1024).toFixed(0)} KiB`).join(", ")}`);
-  print(`images  hero (full width, WebP) ${Object.entries(heroBytes).map(([k, v]) => `${k} ${(v / 1024).toFixed(0)} KiB`).join(", ")} from ${hero.sources[0]!.srcset.split(", ").map((c) => c.split(" ")[1]).join(" ")}`);
+  print(
+    `images  article (3 images, WebP) ${Object.entries(articleBytes)
+      .map(([k, v]) => `${k} ${(v / 1024).toFixed(0)} KiB`)
+      .join(", ")}`,
+  );
+  print(
+    `images  hero (full width, WebP) ${Object.entries(heroBytes)
+      .map(([k, v]) => `${k} ${(v / 1024).toFixed(0)} KiB`)
+      .join(", ")} from ${hero.sources[0]!.srcset.split(", ")
+      .map((c) => c.split(" ")[1])
+      .join(" ")}`,
+  );
   return result;
 }
-

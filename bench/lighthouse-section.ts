@@ -18,9 +18,16 @@ export async function benchLighthouse(options: { root: string; print?: (l: strin
   const out = await mkdtemp(join(tmpdir(), "nzf-bench-lh-"));
   const workDir = await mkdtemp(join(options.root, ".nzf-cache", "bench-lh-"));
   try {
-    const config = resolveConfig({ root: options.root, out, workDir, imageCacheDir: join(options.root, ".nzf-cache/images"), sample: true }, {});
+    const config = resolveConfig(
+      { root: options.root, out, workDir, imageCacheDir: join(options.root, ".nzf-cache/images"), sample: true },
+      {},
+    );
     await build(config, { logger: silentLogger, publicConfig: BENCH_PUBLIC_CONFIG });
-    const results = await runLighthouse({ distDir: out, runs: Number(process.env.NZF_LIGHTHOUSE_RUNS) || 5, control: true }).catch((error: Error) => {
+    const results = await runLighthouse({
+      distDir: out,
+      runs: Number(process.env.NZF_LIGHTHOUSE_RUNS) || 5,
+      control: true,
+    }).catch((error: Error) => {
       // No Chromium here: say so and let the other sections' figures stand.
       print(`lighthouse skipped: ${error.message}`);
       return null;

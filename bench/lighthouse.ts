@@ -73,7 +73,9 @@ async function load<T>(name: string): Promise<T> {
   try {
     return (await import(/* @vite-ignore */ name)) as T;
   } catch (error) {
-    throw new Error(`The benchmark needs the "${name}" package: \`npm install --save-dev lighthouse@12\` (it brings chrome-launcher). Cause: ${(error as Error).message}`);
+    throw new Error(
+      `The benchmark needs the "${name}" package: \`npm install --save-dev lighthouse@12\` (it brings chrome-launcher). Cause: ${(error as Error).message}`,
+    );
   }
 }
 
@@ -89,15 +91,26 @@ type LighthouseFn = (url: string, flags: Record<string, unknown>) => Promise<Lig
 
 export async function runLighthouse(options: LighthouseOptions): Promise<LighthouseScores[]> {
   const { default: lighthouse } = await load<{ default: LighthouseFn }>("lighthouse");
-  const launcher = await load<{ launch(o: { chromePath: string; chromeFlags: string[] }): Promise<{ port: number; kill(): Promise<void> | void }> }>("chrome-launcher");
+  const launcher = await load<{
+    launch(o: { chromePath: string; chromeFlags: string[] }): Promise<{ port: number; kill(): Promise<void> | void }>;
+  }>("chrome-launcher");
   const rules = parseHeadersFile(await readFile(join(options.distDir, "_headers"), "utf8").catch(() => ""));
   const server = await startStaticServer({ root: options.distDir, headers: (path) => headersFor(rules, path) });
   const chrome = await launcher.launch({
     chromePath: await chromePath(options.chromePath),
-    chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--disable-background-networking"],
+    chromeFlags: [
+      "--headless=new",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-dev-shm-usage",
+      "--no-first-run",
+      "--disable-background-networking",
+    ],
   });
   const controlDir = options.control ? await mkdtemp(join(tmpdir(), "nzf-lh-control-")) : null;
-  const control = controlDir ? await writeFile(join(controlDir, "index.html"), CONTROL_PAGE).then(() => startStaticServer({ root: controlDir })) : null;
+  const control = controlDir
+    ? await writeFile(join(controlDir, "index.html"), CONTROL_PAGE).then(() => startStaticServer({ root: controlDir }))
+    : null;
   const score = (origin: string, path: string) =>
     // A loaded machine sometimes makes Lighthouse give up on a run (a protocol timeout): try that run once more.
     scorePage(lighthouse, origin, path, chrome.port).catch(() => scorePage(lighthouse, origin, path, chrome.port));
@@ -108,7 +121,8 @@ export async function runLighthouse(options: LighthouseOptions): Promise<Lightho
     await score(pages[0]!.origin, pages[0]!.path); // the warm-up run, discarded (see the header)
     for (const page of pages) {
       const perPage: LighthouseScores[] = [];
-      for (let i = 0; i < Math.max(1, options.runs ?? 1); i++) perPage.push({ ...(await score(page.origin, page.path)), path: page.report });
+      for (let i = 0; i < Math.max(1, options.runs ?? 1); i++)
+        perPage.push({ ...(await score(page.origin, page.path)), path: page.report });
       const sorted = [...perPage].sort((a, b) => (a.scores.performance ?? 0) - (b.scores.performance ?? 0));
       const median = sorted[Math.floor((sorted.length - 1) / 2)]!;
       results.push(perPage.length > 1 ? { ...median, runs: perPage.map((r) => r.scores.performance ?? 0) } : median);
@@ -122,7 +136,12 @@ export async function runLighthouse(options: LighthouseOptions): Promise<Lightho
   return results;
 }
 
-async function scorePage(lighthouse: LighthouseFn, origin: string, path: string, port: number): Promise<LighthouseScores> {
+async function scorePage(
+  lighthouse: LighthouseFn,
+  origin: string,
+  path: string,
+  port: number,
+): Promise<LighthouseScores> {
   const run = await lighthouse(origin + path, {
     port,
     output: "json",
@@ -140,17 +159,30 @@ async function scorePage(lighthouse: LighthouseFn, origin: string, path: string,
   ) as Record<Category, number | null>;
   const audits = run.lhr.audits;
   const metrics = Object.fromEntries(
-    ["first-contentful-paint", "largest-contentful-paint", "total-blocking-time", "cumulative-layout-shift", "speed-index"].map((id) => [id, audits[id]?.displayValue ?? "–"]),
+    [
+      "first-contentful-paint",
+      "largest-contentful-paint",
+      "total-blocking-time",
+      "cumulative-layout-shift",
+      "speed-index",
+    ].map((id) => [id, audits[id]?.displayValue ?? "–"]),
   );
   const failing = CATEGORIES.flatMap((c) =>
-    (run.lhr.categories[c]?.auditRefs ?? []).filter((ref) => ref.weight > 0 && (audits[ref.id]?.score ?? 1) < 1).map((ref) => `${c}: ${audits[ref.id]!.title}`),
+    (run.lhr.categories[c]?.auditRefs ?? [])
+      .filter((ref) => ref.weight > 0 && (audits[ref.id]?.score ?? 1) < 1)
+      .map((ref) => `${c}: ${audits[ref.id]!.title}`),
   );
   return { path, scores, metrics, failing, benchmarkIndex: run.lhr.environment?.benchmarkIndex };
 }
 
 /** One line per page, e.g. `/calculate/  perf 100  a11y 100  bp 100  seo 100`. */
 export function formatScores(results: LighthouseScores[]): string {
-  const short: Record<Category, string> = { performance: "perf", accessibility: "a11y", "best-practices": "bp", seo: "seo" };
+  const short: Record<Category, string> = {
+    performance: "perf",
+    accessibility: "a11y",
+    "best-practices": "bp",
+    seo: "seo",
+  };
   return results
     .map(
       (r) =>

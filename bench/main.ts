@@ -15,13 +15,16 @@ const SECTIONS: Record<string, string> = {
   js: "JavaScript shipped per page, and the framework chunk",
   images: "the sharp image pipeline",
   lighthouse: "Lighthouse scores on mobile (needs Chromium)",
-  pages: "every file the CLI writes for the sample and the 2,000-document repository, hashed and compared with the last run",
+  pages:
+    "every file the CLI writes for the sample and the 2,000-document repository, hashed and compared with the last run",
   deploy: "nzf-build deploy against a local S3 (s3rver): first deploy, no change, one changed document",
 };
 const all = Object.keys(SECTIONS);
 const args = process.argv.slice(2);
 if (args.includes("--help") || args.includes("-h")) {
-  console.log(`Usage: npm run bench [-- <section>...]\n\nRuns every section, or only those named, and prints the figures.\n\nSections:`);
+  console.log(
+    `Usage: npm run bench [-- <section>...]\n\nRuns every section, or only those named, and prints the figures.\n\nSections:`,
+  );
   for (const [name, what] of Object.entries(SECTIONS)) console.log(`  ${name.padEnd(11)} ${what}`);
   console.log(`\nNZF_LIGHTHOUSE_RUNS=<n> sets the number of Lighthouse runs (default 5).`);
   process.exit(0);
@@ -29,18 +32,23 @@ if (args.includes("--help") || args.includes("-h")) {
 // Checked before anything runs: a typo must not cost a six-minute run of the wrong sections.
 const unknown = args.filter((a) => a.startsWith("-") || !all.includes(a));
 if (unknown.length) {
-  console.error(`bench   unknown ${unknown.length === 1 ? "argument" : "arguments"} ${unknown.map((a) => `"${a}"`).join(", ")}; the sections are ${all.join(", ")} (npm run bench -- --help)`);
+  console.error(
+    `bench   unknown ${unknown.length === 1 ? "argument" : "arguments"} ${unknown.map((a) => `"${a}"`).join(", ")}; the sections are ${all.join(", ")} (npm run bench -- --help)`,
+  );
   process.exit(1);
 }
 const sections = args.length ? args : all;
 
 await mkdir(join(root, ".nzf-cache"), { recursive: true });
-console.log(`bench   node ${process.version}, ${(await import("node:os")).availableParallelism()} cores; sections: ${sections.join(", ")}`);
+console.log(
+  `bench   node ${process.version}, ${(await import("node:os")).availableParallelism()} cores; sections: ${sections.join(", ")}`,
+);
 for (const section of sections) {
   const started = performance.now();
   if (section === "site") await benchSite({ root });
   else if (section === "js") await (await import("./js.js")).benchJs({ root });
-  else if (section === "images") await (await import("./images.js")).benchImages({ workDir: join(root, ".nzf-cache/bench") });
+  else if (section === "images")
+    await (await import("./images.js")).benchImages({ workDir: join(root, ".nzf-cache/bench") });
   else if (section === "lighthouse") await (await import("./lighthouse-section.js")).benchLighthouse({ root });
   else if (section === "pages") await (await import("./pages.js")).benchPages({ root });
   else if (section === "deploy") await (await import("./deploy.js")).benchDeploy({ root });

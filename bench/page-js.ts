@@ -34,10 +34,13 @@ export async function measurePageJs(distDir: string, pagePath: string): Promise<
     if (seen.has(url)) return;
     const code = await readFile(join(distDir, url), "utf8");
     seen.set(url, code);
-    for (const m of code.replace(DYNAMIC_IMPORT, "").matchAll(STATIC_IMPORT)) await visit(posix.join(dirname(url), m[1]!));
+    for (const m of code.replace(DYNAMIC_IMPORT, "").matchAll(STATIC_IMPORT))
+      await visit(posix.join(dirname(url), m[1]!));
   };
   for (const url of pageScriptUrls(await readFile(join(distDir, pagePath), "utf8"))) await visit(url);
-  const files = [...seen].sort(([a], [b]) => a.localeCompare(b)).map(([url, code]) => ({ url, gzip: gzipSync(code).length, react: isReactCode(code) }));
+  const files = [...seen]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([url, code]) => ({ url, gzip: gzipSync(code).length, react: isReactCode(code) }));
   const totalGzip = files.reduce((n, f) => n + f.gzip, 0);
   return { files, totalGzip, withinBudget: totalGzip <= ISLAND_PAGE_BUDGET_GZIP };
 }

@@ -23,7 +23,11 @@ async function digestFolder(folder: string): Promise<Digests> {
     for (const entry of await readdir(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) await walk(path);
-      else digests[relative(folder, path)] = createHash("sha256").update(await readFile(path)).digest("hex").slice(0, 16);
+      else
+        digests[relative(folder, path)] = createHash("sha256")
+          .update(await readFile(path))
+          .digest("hex")
+          .slice(0, 16);
     }
   };
   await walk(folder);
@@ -37,10 +41,20 @@ function compare(name: string, now: Digests, before: Digests | undefined, print:
   const changed = Object.keys(now).filter((f) => f in before && before[f] !== now[f]);
   const added = Object.keys(now).filter((f) => !(f in before));
   const removed = Object.keys(before).filter((f) => !(f in now));
-  if (!changed.length && !added.length && !removed.length) return print(`pages   ${name}: ${files} files, digest ${total}, every file identical to the last run`);
-  print(`pages   ${name}: ${files} files, digest ${total}; against the last run ${changed.length} changed, ${added.length} added, ${removed.length} removed`);
-  for (const [label, list] of [["changed", changed], ["added", added], ["removed", removed]] as const)
-    if (list.length) print(`pages     ${label}: ${list.slice(0, 12).join(", ")}${list.length > 12 ? `, … ${list.length - 12} more` : ""}`);
+  if (!changed.length && !added.length && !removed.length)
+    return print(`pages   ${name}: ${files} files, digest ${total}, every file identical to the last run`);
+  print(
+    `pages   ${name}: ${files} files, digest ${total}; against the last run ${changed.length} changed, ${added.length} added, ${removed.length} removed`,
+  );
+  for (const [label, list] of [
+    ["changed", changed],
+    ["added", added],
+    ["removed", removed],
+  ] as const)
+    if (list.length)
+      print(
+        `pages     ${label}: ${list.slice(0, 12).join(", ")}${list.length > 12 ? `, … ${list.length - 12} more` : ""}`,
+      );
 }
 
 export async function benchPages(options: { root: string; print?: (line: string) => void }): Promise<void> {
@@ -53,7 +67,10 @@ export async function benchPages(options: { root: string; print?: (line: string)
   try {
     const sample = await readSnapshot(join(options.root, "content-cache/sample/snapshot.json"));
     const synthetic = join(work, "content");
-    await writeSnapshot(join(synthetic, "nzf-bench/snapshot.json"), { ...sample, documents: syntheticDocuments(sample.documents, 2000) });
+    await writeSnapshot(join(synthetic, "nzf-bench/snapshot.json"), {
+      ...sample,
+      documents: syntheticDocuments(sample.documents, 2000),
+    });
     const builds = {
       sample: ["--root", options.root, "--sample"],
       "synthetic 2,000": ["--root", options.root, "--content-dir", synthetic, "--repository", "nzf-bench"],

@@ -43,7 +43,10 @@ const bundlers = new BundlerContexts();
 /** As in watch mode: what the bench's builds keep between them. */
 const builder = createBuilder();
 
-async function timedBuild(config: BuildConfig, sleep?: (ms: number) => Promise<void>): Promise<{ ms: number; result: BuildResult }> {
+async function timedBuild(
+  config: BuildConfig,
+  sleep?: (ms: number) => Promise<void>,
+): Promise<{ ms: number; result: BuildResult }> {
   const start = performance.now();
   const result = await build(config, { logger: silentLogger, sleep, bundlers, builder });
   return { ms: performance.now() - start, result };
@@ -57,7 +60,12 @@ async function benchDisk(print: (line: string) => void): Promise<void> {
     const dir = await mkdtemp(join(base, "nzf-disk-")).catch(() => null);
     if (!dir) continue;
     const start = performance.now();
-    await Promise.all(Array.from({ length: 2000 }, async (_, i) => { await mkdir(join(dir, `p${i}`)); await writeFile(join(dir, `p${i}`, "index.html"), html); }));
+    await Promise.all(
+      Array.from({ length: 2000 }, async (_, i) => {
+        await mkdir(join(dir, `p${i}`));
+        await writeFile(join(dir, `p${i}`, "index.html"), html);
+      }),
+    );
     print(`disk    2,000 folders with a 10 KB index.html each in ${base}: ${Math.round(performance.now() - start)} ms`);
     await rm(dir, { recursive: true, force: true });
   }
@@ -71,25 +79,38 @@ export async function benchSite(options: SiteBenchOptions): Promise<void> {
   const stub = await startPrismicStub({ documents, repository: "nzf-bench" });
   // A private copy of the sources, so a template can be edited without touching the project.
   const root = await mkdtemp(join(tmpdir(), "nzf-bench-"));
-  for (const dir of ["templates", "src", "assets"]) await cp(join(options.root, dir), join(root, dir), { recursive: true });
+  for (const dir of ["templates", "src", "assets"])
+    await cp(join(options.root, dir), join(root, dir), { recursive: true });
   await cp(join(options.root, "package-lock.json"), join(root, "package-lock.json"));
   await symlink(join(options.root, "node_modules"), join(root, "node_modules"));
   const workDir = await mkdtemp(join(options.root, ".nzf-cache", "bench-site-"));
   const config = resolveConfig(
-    { root, out: join(root, "dist"), workDir, contentDir: join(root, "content-cache"), fetch: true, repository: "nzf-bench", endpoint: stub.endpoint },
+    {
+      root,
+      out: join(root, "dist"),
+      workDir,
+      contentDir: join(root, "content-cache"),
+      fetch: true,
+      repository: "nzf-bench",
+      endpoint: stub.endpoint,
+    },
     {},
   );
   const fromCache: BuildConfig = { ...config, fetch: false, content: "fetched" };
   // A full render: no build record and no page bodies kept in this process.
   const forget = () => (builder.bodies.clear(), rm(join(workDir, "last-build.json"), { force: true }));
   try {
-    print(`site    synthetic repository: ${documents.length} documents (blog articles and cases with rich text, no images), ${runs} runs each, medians`);
+    print(
+      `site    synthetic repository: ${documents.length} documents (blog articles and cases with rich text, no images), ${runs} runs each, medians`,
+    );
     const memoryBefore = process.memoryUsage().rss;
     let peak = memoryBefore;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
 
     const cold = await timedBuild(config);
-    print(`site    full build with fetch (cold bundles, 500 ms between pages): ${s(cold.ms)} — ${cold.result.pages} pages; stages ms: ${stageLine(cold.result)}`);
+    print(
+      `site    full build with fetch (cold bundles, 500 ms between pages): ${s(cold.ms)} — ${cold.result.pages} pages; stages ms: ${stageLine(cold.result)}`,
+    );
 
     const cached: number[] = [];
     let last!: BuildResult;
@@ -139,9 +160,12 @@ export async function benchSite(options: SiteBenchOptions): Promise<void> {
       emptied.push(out);
     }
     // The output folder is a link to a version beside it (src/publish/versions.ts): both go.
-    for (const out of emptied) for (const dir of [out, `${out}.versions`]) await rm(dir, { recursive: true, force: true });
+    for (const out of emptied)
+      for (const dir of [out, `${out}.versions`]) await rm(dir, { recursive: true, force: true });
     const inMemoryNote = memory ? `; into an empty folder in memory (${memory}): ${spread(intoEmptyMemory)}` : "";
-    print(`site    build from cache by the CLI (a new process), into an empty folder: ${spread(intoEmpty)}${inMemoryNote}; into the published site, every page rendered again: ${spread(intoPublished)}`);
+    print(
+      `site    build from cache by the CLI (a new process), into an empty folder: ${spread(intoEmpty)}${inMemoryNote}; into the published site, every page rendered again: ${spread(intoPublished)}`,
+    );
 
     const unchanged: number[] = [];
     for (let i = 0; i < runs; i++) unchanged.push((await timedBuild(fromCache)).ms);
@@ -159,7 +183,9 @@ export async function benchSite(options: SiteBenchOptions): Promise<void> {
       oneDoc.push(run.ms);
       oneResult = run.result;
     }
-    print(`site    one document edited in the snapshot file (the whole file parsed again): ${s(median(oneDoc))} — ${oneResult.pagesRebuilt} pages rewritten; stages ms: ${stageLine(oneResult)}`);
+    print(
+      `site    one document edited in the snapshot file (the whole file parsed again): ${s(median(oneDoc))} — ${oneResult.pagesRebuilt} pages rewritten; stages ms: ${stageLine(oneResult)}`,
+    );
 
     const shared: number[] = [];
     let sharedResult!: BuildResult;
@@ -171,7 +197,9 @@ export async function benchSite(options: SiteBenchOptions): Promise<void> {
       shared.push(run.ms);
       sharedResult = run.result;
     }
-    print(`site    shared component (layout) saved → rebuilt: ${spread(shared)} — ${sharedResult.pagesRebuilt} pages rewritten, ${sharedResult.bodiesReused} of them framed around bodies kept from the last build; stages ms: ${stageLine(sharedResult)}`);
+    print(
+      `site    shared component (layout) saved → rebuilt: ${spread(shared)} — ${sharedResult.pagesRebuilt} pages rewritten, ${sharedResult.bodiesReused} of them framed around bodies kept from the last build; stages ms: ${stageLine(sharedResult)}`,
+    );
 
     const webhook: number[] = [];
     const afterFetch: number[] = [];
@@ -183,14 +211,22 @@ export async function benchSite(options: SiteBenchOptions): Promise<void> {
       stub.setDocuments(snap.documents);
       // As the webhook server does: the webhook names the changed document, so only it is fetched.
       const start = performance.now();
-      const result = await build(config, { logger: silentLogger, sleep: async () => {}, changedDocumentIds: [doc.id], bundlers, builder });
+      const result = await build(config, {
+        logger: silentLogger,
+        sleep: async () => {},
+        changedDocumentIds: [doc.id],
+        bundlers,
+        builder,
+      });
       const ms = performance.now() - start;
       webhook.push(ms);
       // The content stage is the fetch (the master ref, the changed document, the snapshot written).
       afterFetch.push(ms - result.stages.content!);
       webhookResult = result;
     }
-    print(`site    webhook for one changed document → published (fetch of that document + build + publish): ${s(median(webhook))}`);
+    print(
+      `site    webhook for one changed document → published (fetch of that document + build + publish): ${s(median(webhook))}`,
+    );
     print(
       `site    the same, after the fetch (render and publish; target under 300 ms): ${spread(afterFetch, (ms) => `${Math.round(ms)} ms`)} — ${webhookResult.pagesRebuilt} pages rewritten; stages ms: ${stageLine(webhookResult)}`,
     );

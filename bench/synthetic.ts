@@ -25,17 +25,26 @@ function richText(seed: number, linkTo: { id: string; type: string; uid: string 
       text,
       spans: [
         { start: 0, end: 12, type: "strong" },
-        { start: 20, end: 40, type: "hyperlink", data: { link_type: "Document", ...linkTo, lang: "en-au", isBroken: false } },
+        {
+          start: 20,
+          end: 40,
+          type: "hyperlink",
+          data: { link_type: "Document", ...linkTo, lang: "en-au", isBroken: false },
+        },
       ],
     });
     if (p === 3) paragraphs.push({ type: "heading2", text: sentence(seed, 5), spans: [] });
-    if (p === 5) for (let i = 0; i < 4; i++) paragraphs.push({ type: "list-item", text: sentence(seed + i, 7), spans: [] });
+    if (p === 5)
+      for (let i = 0; i < 4; i++) paragraphs.push({ type: "list-item", text: sentence(seed + i, 7), spans: [] });
   }
   return paragraphs;
 }
 
 function stripImages(value: unknown): unknown {
-  if (Array.isArray(value)) return value.filter((v) => !(v && typeof v === "object" && (v as { type?: string }).type === "image")).map(stripImages);
+  if (Array.isArray(value))
+    return value
+      .filter((v) => !(v && typeof v === "object" && (v as { type?: string }).type === "image"))
+      .map(stripImages);
   if (!value || typeof value !== "object") return value;
   const record = value as Record<string, unknown>;
   if (typeof record.url === "string" && "dimensions" in record) return {};
@@ -44,7 +53,9 @@ function stripImages(value: unknown): unknown {
 
 export function syntheticDocuments(sample: PrismicDocument[], total = 2000): PrismicDocument[] {
   // Keep the singles and the few repeatables the templates need, without images.
-  const base = sample.filter((d) => d.type !== "blog_article" && d.type !== "case").map((d) => ({ ...d, data: stripImages(d.data) }) as PrismicDocument);
+  const base = sample
+    .filter((d) => d.type !== "blog_article" && d.type !== "case")
+    .map((d) => ({ ...d, data: stripImages(d.data) }) as PrismicDocument);
   const program = sample.find((d) => d.type === "program")!;
   const count = total - base.length;
   const docs: PrismicDocument[] = [...base];
@@ -54,7 +65,14 @@ export function syntheticDocuments(sample: PrismicDocument[], total = 2000): Pri
     const type = isCase ? "case" : "blog_article";
     const uid = `${isCase ? "case" : "article"}-${n}`;
     const date = `20${20 + (i % 7)}-${String((i % 12) + 1).padStart(2, "0")}-${String((i % 27) + 1).padStart(2, "0")}`;
-    const previous = i > 1 ? { id: `syn${String(i - 2).padStart(5, "0")}`, type, uid: `${isCase ? "case" : "article"}-${String(i - 2).padStart(5, "0")}` } : { id: program.id, type: "program", uid: program.uid! };
+    const previous =
+      i > 1
+        ? {
+            id: `syn${String(i - 2).padStart(5, "0")}`,
+            type,
+            uid: `${isCase ? "case" : "article"}-${String(i - 2).padStart(5, "0")}`,
+          }
+        : { id: program.id, type: "program", uid: program.uid! };
     docs.push({
       id: `syn${n}`,
       uid,
@@ -69,8 +87,29 @@ export function syntheticDocuments(sample: PrismicDocument[], total = 2000): Pri
       lang: "en-au",
       alternate_languages: [],
       data: isCase
-        ? { title: [{ type: "heading1", text: sentence(i, 6), spans: [] }], summary: sentence(i + 1, 16), location: "Western Sydney", published: date, body: richText(i, previous), program: { link_type: "Document", id: program.id, type: "program", uid: program.uid, lang: "en-au", isBroken: false } }
-        : { title: [{ type: "heading1", text: sentence(i, 6), spans: [] }], excerpt: sentence(i + 2, 16), author: "NZF team", published: date, category: "zakat", body: richText(i, previous) },
+        ? {
+            title: [{ type: "heading1", text: sentence(i, 6), spans: [] }],
+            summary: sentence(i + 1, 16),
+            location: "Western Sydney",
+            published: date,
+            body: richText(i, previous),
+            program: {
+              link_type: "Document",
+              id: program.id,
+              type: "program",
+              uid: program.uid,
+              lang: "en-au",
+              isBroken: false,
+            },
+          }
+        : {
+            title: [{ type: "heading1", text: sentence(i, 6), spans: [] }],
+            excerpt: sentence(i + 2, 16),
+            author: "NZF team",
+            published: date,
+            category: "zakat",
+            body: richText(i, previous),
+          },
     } as unknown as PrismicDocument);
   }
   return docs;

@@ -11,7 +11,11 @@ const result = await build({
   metafile: true,
   // worker-boot is its own entry so the launcher can start render workers before it loads the CLI
   // (src/render/worker-boot.ts); the CLI shares the same module instance through a common chunk.
-  entryPoints: { "nzf-build": "src/cli/main.ts", "nzf-bench": "bench/main.ts", "worker-boot": "src/render/worker-boot.ts" },
+  entryPoints: {
+    "nzf-build": "src/cli/main.ts",
+    "nzf-bench": "bench/main.ts",
+    "worker-boot": "src/render/worker-boot.ts",
+  },
   outdir: "lib",
   outExtension: { ".js": ".mjs" },
   bundle: true,
@@ -29,7 +33,10 @@ const result = await build({
 // an update of nzf-build itself, the next build renders and writes the site files again instead of
 // finding "nothing changed" and keeping, say, the old headers policy.
 const hash = createHash("sha1");
-for (const file of Object.keys(result.metafile.outputs).filter((f) => f.endsWith(".mjs")).sort()) hash.update(file).update(await readFile(new URL(file, `file://${root}/`)));
+for (const file of Object.keys(result.metafile.outputs)
+  .filter((f) => f.endsWith(".mjs"))
+  .sort())
+  hash.update(file).update(await readFile(new URL(file, `file://${root}/`)));
 await writeFile(new URL("lib/build-id", `file://${root}/`), hash.digest("hex") + "\n");
 
 // The sources compiled into the CLI (lib/cli-sources.json): watch mode recompiles and restarts itself
@@ -39,4 +46,7 @@ for (const [file, output] of Object.entries(result.metafile.outputs)) {
   if (!file.endsWith(".mjs") || file === "lib/nzf-bench.mjs") continue;
   for (const input of Object.keys(output.inputs)) if (input.startsWith("src/")) sources.add(input);
 }
-await writeFile(new URL("lib/cli-sources.json", `file://${root}/`), JSON.stringify([...sources].sort(), null, 1) + "\n");
+await writeFile(
+  new URL("lib/cli-sources.json", `file://${root}/`),
+  JSON.stringify([...sources].sort(), null, 1) + "\n",
+);

@@ -83,13 +83,21 @@ function hashOf(value: unknown): string {
   return createHash("sha1").update(JSON.stringify(value)).digest("hex");
 }
 
-
 /** Picks the snapshot to build from, fetching first when asked. */
-async function loadContent(config: BuildConfig, deps: BuildDeps): Promise<{ snapshot: Snapshot; name: string; file: string }> {
+async function loadContent(
+  config: BuildConfig,
+  deps: BuildDeps,
+): Promise<{ snapshot: Snapshot; name: string; file: string }> {
   if (config.fetch) {
     const { fetchContent } = await import("./content/fetch.js");
     const result = await fetchContent(
-      { repository: config.repository, endpoint: config.endpoint, accessToken: config.accessToken, cacheDir: config.contentDir, changedIds: deps.changedDocumentIds },
+      {
+        repository: config.repository,
+        endpoint: config.endpoint,
+        accessToken: config.accessToken,
+        cacheDir: config.contentDir,
+        changedIds: deps.changedDocumentIds,
+      },
       { logger: deps.logger, fetch: deps.fetch, sleep: deps.sleep, snapshots: deps.builder?.snapshots },
     );
     return { snapshot: result.snapshot, name: config.repository, file: result.file };
@@ -100,13 +108,17 @@ async function loadContent(config: BuildConfig, deps: BuildDeps): Promise<{ snap
 }
 
 function sayBuildingSample(config: BuildConfig, deps: BuildDeps): void {
-  deps.logger.info("content", `building the bundled sample content (no fetched snapshot for "${config.repository}"; use --fetch for live content)`);
+  deps.logger.info(
+    "content",
+    `building the bundled sample content (no fetched snapshot for "${config.repository}"; use --fetch for live content)`,
+  );
 }
 
 /** The snapshot file a build without --fetch reads: the fetched one when there is one (unless the sample is asked for), else the sample. */
 async function cachedContentFile(config: BuildConfig): Promise<{ file: string; name: string; sample: boolean }> {
   const fetched = snapshotPath(config.contentDir, config.repository);
-  if (config.content !== "sample" && (await exists(fetched))) return { file: fetched, name: config.repository, sample: false };
+  if (config.content !== "sample" && (await exists(fetched)))
+    return { file: fetched, name: config.repository, sample: false };
   if (config.content === "fetched") {
     throw new NzfError("SNAPSHOT_MISSING", `No fetched snapshot for ${config.repository}`, { subject: fetched });
   }
@@ -127,13 +139,24 @@ type CachedContent = Awaited<ReturnType<typeof cachedContentFile>> & { identity:
  * workers then read the snapshot and load React at once, instead of after this thread has,
  * and in a one-shot build one of them plans it (plannedByWorker). Returns the snapshot file it warmed them with.
  */
-async function warmWorkersEarly(config: BuildConfig, fullRender: Promise<boolean>, deps: BuildDeps): Promise<CachedContent | null> {
-  if (config.fetch || !rendersInWorkers(Number.MAX_SAFE_INTEGER, deps.renderPoolMinPages) || !(await fullRender)) return null;
+async function warmWorkersEarly(
+  config: BuildConfig,
+  fullRender: Promise<boolean>,
+  deps: BuildDeps,
+): Promise<CachedContent | null> {
+  if (config.fetch || !rendersInWorkers(Number.MAX_SAFE_INTEGER, deps.renderPoolMinPages) || !(await fullRender))
+    return null;
   try {
     const cached = await cachedContentFile(config);
     const [info, identity] = await Promise.all([stat(cached.file), identityOf(cached.file)]);
     if (info.size < (deps.earlyWorkersFromBytes ?? EARLY_WARM_BYTES) || identity === null) return null;
-    void warmRenderWorkers({ root: config.root, workDir: config.workDir, snapshot: { file: cached.file, identity }, oneShot: isOneShot(deps), pool: deps.builder!.workers });
+    void warmRenderWorkers({
+      root: config.root,
+      workDir: config.workDir,
+      snapshot: { file: cached.file, identity },
+      oneShot: isOneShot(deps),
+      pool: deps.builder!.workers,
+    });
     return { ...cached, identity };
   } catch {
     return null; // loading the content reports what is wrong
@@ -150,7 +173,11 @@ interface PlannedContent {
 }
 
 /** Plans the build in this thread: reads (or fetches) the snapshot and builds its graph. */
-async function plannedHere(config: BuildConfig, deps: BuildDeps, stage: <T>(name: string, run: () => Promise<T>) => Promise<T>): Promise<PlannedContent> {
+async function plannedHere(
+  config: BuildConfig,
+  deps: BuildDeps,
+  stage: <T>(name: string, run: () => Promise<T>) => Promise<T>,
+): Promise<PlannedContent> {
   const content = await stage("content", () => loadContent(config, deps));
   const { snapshot } = content;
   const graph = await stage("graph", async () => createContentGraph(snapshot.documents, snapshot.languages));
@@ -164,11 +191,20 @@ async function plannedHere(config: BuildConfig, deps: BuildDeps, stage: <T>(name
  * thread parses none (src/render/content-plan.ts). Null when the worker could not: planning here
  * then reports what is wrong.
  */
-async function plannedByWorker(config: BuildConfig, deps: BuildDeps, warmed: CachedContent): Promise<PlannedContent | null> {
+async function plannedByWorker(
+  config: BuildConfig,
+  deps: BuildDeps,
+  warmed: CachedContent,
+): Promise<PlannedContent | null> {
   const origin = { file: warmed.file, identity: warmed.identity };
   let plan: ContentPlan;
   try {
-    plan = await planInWorker({ root: config.root, workDir: config.workDir, snapshot: origin, pool: deps.builder!.workers });
+    plan = await planInWorker({
+      root: config.root,
+      workDir: config.workDir,
+      snapshot: origin,
+      pool: deps.builder!.workers,
+    });
   } catch {
     return null;
   }
@@ -177,7 +213,10 @@ async function plannedByWorker(config: BuildConfig, deps: BuildDeps, warmed: Cac
   // Only pages a worker failed to render are rendered here; they must see the content the plan saw.
   const loadGraph = () =>
     (graph ??= loadSnapshot(origin.file, deps.builder?.snapshots).then((snapshot) => {
-      if (snapshotOrigin(snapshot)?.identity !== origin.identity) throw new NzfError("SNAPSHOT_CHANGED", `The content snapshot ${origin.file} changed during the build`, { subject: origin.file });
+      if (snapshotOrigin(snapshot)?.identity !== origin.identity)
+        throw new NzfError("SNAPSHOT_CHANGED", `The content snapshot ${origin.file} changed during the build`, {
+          subject: origin.file,
+        });
       return createContentGraph(snapshot.documents, snapshot.languages);
     }));
   return { name: warmed.name, plan, origin, loadGraph, inWorker: true };
@@ -214,20 +253,33 @@ async function buildHoldingLock(config: BuildConfig, deps: BuildDeps): Promise<B
   const recordFile = join(config.workDir, "last-build.json");
   const state = readOutputState(config.outDir);
   // A record of another version than the published one describes files that are not there.
-  const lastRead = readIncrementalRecord(recordFile, builder.record).then((record) => (record && record.published === state.currentId ? record : null));
+  const lastRead = readIncrementalRecord(recordFile, builder.record).then((record) =>
+    record && record.published === state.currentId ? record : null,
+  );
   // No record of this output folder: every page will be rendered.
   const fullRender = lastRead.then((record) => record?.outDir !== config.outDir);
   const warmedEarly = warmWorkersEarly(config, fullRender, deps);
 
   // The bundles depend on the sources, not the content: their checks (and esbuild, when a source
   // changed) run while the snapshot is read, and esbuild works on all of them at the same time.
-  const browser = { root: config.root, cacheDir: join(config.workDir, "islands"), publicEnv: previewPublicEnv(config, deps.publicConfig), contexts: deps.bundlers };
+  const browser = {
+    root: config.root,
+    cacheDir: join(config.workDir, "islands"),
+    publicEnv: previewPublicEnv(config, deps.publicConfig),
+    contexts: deps.bundlers,
+  };
   // No page names the preview bundle's files (it has a fixed address): pages render while it compiles.
   const previewBuild = stage("preview", () => bundlePreview(browser));
   const bundles = Promise.all([
     stage("islands", () => bundleClient(browser)),
     stage("templates", () => loadTemplates(config.root, config.workDir, deps.bundlers)),
-    stage("styles", () => buildStylesheet(config.root, config.workDir, { logger, strict: deps.strictWarnings ?? isCI(), memory: builder.styles })),
+    stage("styles", () =>
+      buildStylesheet(config.root, config.workDir, {
+        logger,
+        strict: deps.strictWarnings ?? isCI(),
+        memory: builder.styles,
+      }),
+    ),
   ]);
   // Awaited below; an error that stops the build earlier (the content's) makes these moot.
   previewBuild.catch(() => undefined);
@@ -236,57 +288,115 @@ async function buildHoldingLock(config: BuildConfig, deps: BuildDeps): Promise<B
   const warmed = await warmedEarly;
   // A long-running process (watch mode keeps bundler contexts) plans here: its next build would
   // otherwise parse the snapshot on the way to the first page of a developer's edit.
-  const content = (warmed && isOneShot(deps) && (await stage("content", () => plannedByWorker(config, deps, warmed)))) || (await plannedHere(config, deps, stage));
+  const content =
+    (warmed && isOneShot(deps) && (await stage("content", () => plannedByWorker(config, deps, warmed)))) ||
+    (await plannedHere(config, deps, stage));
   const { plan, origin } = content;
   reportWarnings(logger, "content", plan.problems);
   const { pages } = plan;
   // With no record of this folder, every page is rendered: start the render workers now (if not
   // started already), so their start-up (reading the snapshot, loading React) overlaps the stages below.
   if (origin && rendersInWorkers(pages.length, deps.renderPoolMinPages) && !warmed && (await fullRender)) {
-    void warmRenderWorkers({ root: config.root, workDir: config.workDir, snapshot: origin, oneShot: isOneShot(deps), pool: builder.workers });
+    void warmRenderWorkers({
+      root: config.root,
+      workDir: config.workDir,
+      snapshot: origin,
+      oneShot: isOneShot(deps),
+      pool: builder.workers,
+    });
   }
   const localImages = join(config.contentDir, content.name, "images");
-  const images = await stage("images", () => runImageStageFor(plan.images, { localDir: localImages, cacheDir: config.imageCacheDir }, { logger, fetch: deps.fetch }));
+  const images = await stage("images", () =>
+    runImageStageFor(
+      plan.images,
+      { localDir: localImages, cacheDir: config.imageCacheDir },
+      { logger, fetch: deps.fetch },
+    ),
+  );
   const [client, templates, stylesheet] = await bundles;
   const publicConfig = deps.publicConfig ?? {};
 
   // What every page depends on; a change here re-renders every page (identical HTML is still not rewritten).
-  const globalKey = hashOf([templates.hash, client.bundle, stylesheet.url, images.files.map((f) => f.to), config.siteUrl, config.repository, publicConfig, await toolBuildId()]);
+  const globalKey = hashOf([
+    templates.hash,
+    client.bundle,
+    stylesheet.url,
+    images.files.map((f) => f.to),
+    config.siteUrl,
+    config.repository,
+    publicConfig,
+    await toolBuildId(),
+  ]);
   const contentState: ContentState = plan.state;
   // Everything the output depends on, including the site files' own inputs (logo, service worker source).
   const key = hashOf([globalKey, contentState.documents, await siteFilesKey(config.root)]);
   const last = await lastRead;
-  const incremental = last !== null && last.outDir === config.outDir && (await exists(join(config.outDir, "index.html")));
+  const incremental =
+    last !== null && last.outDir === config.outDir && (await exists(join(config.outDir, "index.html")));
   if (incremental && last.key === key && ((await previewBuild)?.hash ?? null) === (last.preview ?? null)) {
     const ms = performance.now() - started;
     cacheDebug?.("pages", `none rendered: every input has the key of the last build into ${config.outDir}`);
     logger.info("build", `Nothing changed: ${config.outDir} is up to date (${pages.length} pages) in ${formatMs(ms)}`);
-    return { pages: pages.length, pagesRebuilt: 0, renderedInWorkers: 0, plannedInWorker: content.inWorker, bodiesReused: 0, images: images.count, published: false, ms, stages, snapshot: { name: content.name, ref: plan.ref, documents: plan.documentCount }, outDir: config.outDir };
+    return {
+      pages: pages.length,
+      pagesRebuilt: 0,
+      renderedInWorkers: 0,
+      plannedInWorker: content.inWorker,
+      bodiesReused: 0,
+      images: images.count,
+      published: false,
+      ms,
+      stages,
+      snapshot: { name: content.name, ref: plan.ref, documents: plan.documentCount },
+      outDir: config.outDir,
+    };
   }
   // Pages whose recorded dependencies did not change keep their published HTML without rendering.
   const sameGlobals = incremental && last.globalKey === globalKey;
-  const changed = sameGlobals ? changedDependencies({ documents: last.documents, types: last.types, lists: last.lists }, contentState) : null;
-  const toRender = changed ? pages.filter((p) => !last!.pages[p.file] || isAffected(last!.pages[p.file]!.deps, changed)) : pages;
+  const changed = sameGlobals
+    ? changedDependencies({ documents: last.documents, types: last.types, lists: last.lists }, contentState)
+    : null;
+  const toRender = changed
+    ? pages.filter((p) => !last!.pages[p.file] || isAffected(last!.pages[p.file]!.deps, changed))
+    : pages;
   if (cacheDebug) {
     const rendered = toRender.map((p) => ({ file: p.file, lastDeps: last?.pages[p.file]?.deps }));
-    explainRebuild({ outDir: config.outDir, incremental, sameGlobals, changed, rendered, pages: pages.length }, cacheDebug);
+    explainRebuild(
+      { outDir: config.outDir, incremental, sameGlobals, changed, rendered, pages: pages.length },
+      cacheDebug,
+    );
   }
 
   // What is published now: from the record when it describes this folder, otherwise from the folder.
-  const published = await stage("published", async () => (incremental ? new Set(last!.files) : state.trusted ? listPublishedFiles(state.currentDir) : new Set<string>()));
+  const published = await stage("published", async () =>
+    incremental ? new Set(last!.files) : state.trusted ? listPublishedFiles(state.currentDir) : new Set<string>(),
+  );
   const secrets = createSecretScan();
   // The new version's tree: nobody serves it until it is published (src/publish/versions.ts).
-  const output = createSiteOutput({ outDir: config.outDir, currentDir: state.trusted ? state.currentDir : null, target: chooseTarget(state), published, inspect: secrets.scanText });
+  const output = createSiteOutput({
+    outDir: config.outDir,
+    currentDir: state.trusted ? state.currentDir : null,
+    target: chooseTarget(state),
+    published,
+    inspect: secrets.scanText,
+  });
   // Bodies from this process's earlier builds are reused only if made from the same sources and content.
   const site = { siteUrl: config.siteUrl, repository: config.repository, public: publicConfig };
-  const bodies = bodyCacheFor(builder.bodies, config.outDir, hashOf([templates.bodyHash, images.files.map((f) => f.to), site]), contentVersions(contentState));
+  const bodies = bodyCacheFor(
+    builder.bodies,
+    config.outDir,
+    hashOf([templates.bodyHash, images.files.map((f) => f.to), site]),
+    contentVersions(contentState),
+  );
   bodies.keepOnly(new Set(pages.map((p) => p.file)));
   const renderTimings = { renderMs: 0, inWorkers: 0, bodiesReused: 0 };
   let rendered: RenderedPage[];
   try {
     const assets = { css: [stylesheet.url], islands: client.bundle.islands, scripts: client.bundle.scripts };
     // Render workers read the snapshot from its file (origin); one that is not from a file renders here.
-    const previousHashes = incremental ? Object.fromEntries(Object.entries(last!.pages).map(([file, page]) => [file, page.hash])) : undefined;
+    const previousHashes = incremental
+      ? Object.fromEntries(Object.entries(last!.pages).map(([file, page]) => [file, page.hash]))
+      : undefined;
     void preloadServiceWorkerTools(config.workDir);
     rendered = await stage("render", async () =>
       renderAndWrite({
@@ -301,7 +411,14 @@ async function buildHoldingLock(config: BuildConfig, deps: BuildDeps): Promise<B
         bodies,
         poolMinPages: deps.renderPoolMinPages,
         memoizeFrames: deps.memoizeFrames,
-        pool: origin ? { root: config.root, workDir: config.workDir, sources: { templateFile: templates.file, snapshot: origin, manifests: images.manifests }, workers: builder.workers } : undefined,
+        pool: origin
+          ? {
+              root: config.root,
+              workDir: config.workDir,
+              sources: { templateFile: templates.file, snapshot: origin, manifests: images.manifests },
+              workers: builder.workers,
+            }
+          : undefined,
         timings: renderTimings,
       }),
     );
@@ -309,16 +426,29 @@ async function buildHoldingLock(config: BuildConfig, deps: BuildDeps): Promise<B
     await stage("assets", async () => {
       // Content-hashed names: one that is published already has the same bytes and is kept.
       await output.put(stylesheet.file, stylesheet.css, { hashedName: true });
-      for (const file of client.bundle.files) await output.adopt(`_islands/${file.path}`, file.from, { hashedName: true });
+      for (const file of client.bundle.files)
+        await output.adopt(`_islands/${file.path}`, file.from, { hashedName: true });
       const preview = await previewBuild;
       // Its chunks have content-hashed names; its entry has a fixed one, kept as published while the bundle's hash is the same.
       const samePreview = incremental && preview !== null && last!.preview === preview.hash;
-      for (const file of preview?.files ?? []) await output.adopt(file.path, file.from, { hashedName: samePreview || `/${file.path}` !== PREVIEW_URL });
+      for (const file of preview?.files ?? [])
+        await output.adopt(file.path, file.from, { hashedName: samePreview || `/${file.path}` !== PREVIEW_URL });
       for (const image of images.files) await output.adopt(image.to, image.from, { hashedName: true });
       // Pages kept from the live site bring their facts from the record; rendered pages from this render.
-      const kept = incremental ? Object.entries(last!.pages).map(([file, record]) => [file, record.facts] as const) : [];
+      const kept = incremental
+        ? Object.entries(last!.pages).map(([file, record]) => [file, record.facts] as const)
+        : [];
       const pageFacts = Object.fromEntries([...kept, ...rendered.map((r) => [r.page.file, r.facts] as const)]);
-      await writeSiteFiles({ output, pages, config, content: plan.site, assets, publicConfig, pageFacts, serviceWorkers: builder.serviceWorkers });
+      await writeSiteFiles({
+        output,
+        pages,
+        config,
+        content: plan.site,
+        assets,
+        publicConfig,
+        pageFacts,
+        serviceWorkers: builder.serviceWorkers,
+      });
     });
     await stage("secrets", async () => secrets.assertClean());
     stages.renderOnly = renderTimings.renderMs;
@@ -337,12 +467,41 @@ async function buildHoldingLock(config: BuildConfig, deps: BuildDeps): Promise<B
     if (render) pageRecords[page.file] = { deps: render.deps, hash: render.hash, facts: render.facts };
     else if (kept) pageRecords[page.file] = kept;
   }
-  await writeIncrementalRecord(recordFile, { version: 2, globalKey, key, outDir: config.outDir, ...contentState, pages: pageRecords, files: output.files(), preview: (await previewBuild)?.hash ?? null, published: output.target.id }, builder.record);
+  await writeIncrementalRecord(
+    recordFile,
+    {
+      version: 2,
+      globalKey,
+      key,
+      outDir: config.outDir,
+      ...contentState,
+      pages: pageRecords,
+      files: output.files(),
+      preview: (await previewBuild)?.hash ?? null,
+      published: output.target.id,
+    },
+    builder.record,
+  );
   const pagesRebuilt = rendered.filter((r) => r.written).length;
 
   const ms = performance.now() - started;
   for (const [name, t] of Object.entries(stages)) logger.debug("build", `${name.padEnd(9)} ${formatMs(t)}`);
   const rebuiltNote = pagesRebuilt === pages.length ? "" : ` (${pagesRebuilt} rewritten, ${toRender.length} rendered)`;
-  logger.info("build", `Built ${pages.length} pages${rebuiltNote}, ${images.count} images in ${formatMs(ms)} → ${config.outDir}`);
-  return { pages: pages.length, pagesRebuilt, renderedInWorkers: renderTimings.inWorkers, plannedInWorker: content.inWorker, bodiesReused: renderTimings.bodiesReused, images: images.count, published: true, ms, stages, snapshot: { name: content.name, ref: plan.ref, documents: plan.documentCount }, outDir: config.outDir };
+  logger.info(
+    "build",
+    `Built ${pages.length} pages${rebuiltNote}, ${images.count} images in ${formatMs(ms)} → ${config.outDir}`,
+  );
+  return {
+    pages: pages.length,
+    pagesRebuilt,
+    renderedInWorkers: renderTimings.inWorkers,
+    plannedInWorker: content.inWorker,
+    bodiesReused: renderTimings.bodiesReused,
+    images: images.count,
+    published: true,
+    ms,
+    stages,
+    snapshot: { name: content.name, ref: plan.ref, documents: plan.documentCount },
+    outDir: config.outDir,
+  };
 }

@@ -30,5 +30,13 @@ export interface Builder {
 
 export function createBuilder(): Builder {
   const workers = createWorkerPool();
-  return { snapshots: new Map(), bodies: new Map(), styles: { last: null }, record: { lastWritten: null }, serviceWorkers: new Map(), workers, close: () => closeWorkerPool(workers) };
+  return {
+    snapshots: new Map(),
+    bodies: new Map(),
+    styles: { last: null },
+    record: { lastWritten: null },
+    serviceWorkers: new Map(),
+    workers,
+    close: () => closeWorkerPool(workers),
+  };
 }

@@ -41,10 +41,20 @@ function gtmNoscript(): string {
 }
 
 /** The modules a page's islands (and scripts of its own) need, and the chunks they import, in a stable order. */
-function pageModules(assets: RenderInput["assets"], islands: string[], pageScripts: string[]): { modules: string[]; chunks: string[] } {
+function pageModules(
+  assets: RenderInput["assets"],
+  islands: string[],
+  pageScripts: string[],
+): { modules: string[]; chunks: string[] } {
   const needed = [
-    ...islands.map((name) => ({ asset: assets.islands[name], missing: `The page uses the island "${name}" but src/client/islands/${name}.tsx was not bundled` })),
-    ...pageScripts.map((name) => ({ asset: assets.scripts[name], missing: `The page loads the script "${name}" but src/client/entries/${name}.ts was not bundled` })),
+    ...islands.map((name) => ({
+      asset: assets.islands[name],
+      missing: `The page uses the island "${name}" but src/client/islands/${name}.tsx was not bundled`,
+    })),
+    ...pageScripts.map((name) => ({
+      asset: assets.scripts[name],
+      missing: `The page loads the script "${name}" but src/client/entries/${name}.ts was not bundled`,
+    })),
   ];
   const modules = new Set<string>();
   const chunks = new Set<string>();
@@ -62,7 +72,11 @@ export function renderDocument(parts: DocumentParts): string {
   const lang = htmlLang(page.lang);
   const dir = RTL_LANGS.includes(page.lang.split("-")[0]!) ? "rtl" : "ltr";
   // "Page | Site", unless the page's own title names the site already (the home page's SEO title does).
-  const title = !meta.title ? parts.siteName : meta.title.toLowerCase().includes(parts.siteName.toLowerCase()) ? meta.title : `${meta.title} | ${parts.siteName}`;
+  const title = !meta.title
+    ? parts.siteName
+    : meta.title.toLowerCase().includes(parts.siteName.toLowerCase())
+      ? meta.title
+      : `${meta.title} | ${parts.siteName}`;
   const description = meta.description || parts.defaultDescription;
   const canonical = canonicalUrl(site.siteUrl, page.path);
   const image = meta.image ?? parts.defaultImage;
@@ -74,14 +88,22 @@ export function renderDocument(parts: DocumentParts): string {
   // The main image first, ahead of the stylesheet, icons and scripts, which a slow connection
   // otherwise fetched alongside it (see ImagePreloadContext in templates/components/picture.tsx).
   const mainImage = parts.preload;
-  if (mainImage) head.push(`<link rel="preload" as="image" imagesrcset="${esc(mainImage.srcset)}" imagesizes="${esc(mainImage.sizes)}"${mainImage.type ? ` type="${esc(mainImage.type)}"` : ""} fetchpriority="high">`);
+  if (mainImage)
+    head.push(
+      `<link rel="preload" as="image" imagesrcset="${esc(mainImage.srcset)}" imagesizes="${esc(mainImage.sizes)}"${mainImage.type ? ` type="${esc(mainImage.type)}"` : ""} fetchpriority="high">`,
+    );
   if (description) head.push(`<meta name="description" content="${esc(description)}">`);
-  if (page.redirectTo) head.push(`<meta http-equiv="refresh" content="0; url=${esc(page.redirectTo)}">`, `<link rel="canonical" href="${esc(canonicalUrl(site.siteUrl, page.redirectTo))}">`);
+  if (page.redirectTo)
+    head.push(
+      `<meta http-equiv="refresh" content="0; url=${esc(page.redirectTo)}">`,
+      `<link rel="canonical" href="${esc(canonicalUrl(site.siteUrl, page.redirectTo))}">`,
+    );
   if (meta.noindex || !page.indexable) head.push(`<meta name="robots" content="noindex">`);
   else if (!page.redirectTo) head.push(`<link rel="canonical" href="${esc(canonical)}">`);
   for (const alt of page.alternates.length > 1 ? page.alternates : []) {
     head.push(`<link rel="alternate" hreflang="${esc(alt.lang)}" href="${esc(canonicalUrl(site.siteUrl, alt.path))}">`);
-    if (alt.lang === MASTER_LANG) head.push(`<link rel="alternate" hreflang="x-default" href="${esc(canonicalUrl(site.siteUrl, alt.path))}">`);
+    if (alt.lang === MASTER_LANG)
+      head.push(`<link rel="alternate" hreflang="x-default" href="${esc(canonicalUrl(site.siteUrl, alt.path))}">`);
   }
   head.push(
     `<meta property="og:site_name" content="${esc(parts.siteName)}">`,
@@ -113,10 +135,17 @@ export function renderDocument(parts: DocumentParts): string {
   const siteScripts = !page.redirectTo;
   if (modules.length || siteScripts) {
     const loader = assets.scripts[PAGE_SCRIPTS];
-    if (!loader) throw new Error(`The page needs scripts but src/client/entries/${PAGE_SCRIPTS}.ts, which runs and starts them, was not bundled`);
+    if (!loader)
+      throw new Error(
+        `The page needs scripts but src/client/entries/${PAGE_SCRIPTS}.ts, which runs and starts them, was not bundled`,
+      );
     // The one script requested while the page loads; it starts the others after the first paint.
     // Low priority, so the stylesheet and the main image are fetched ahead of it on a slow connection.
-    const attributes = [siteScripts ? " data-site-scripts" : "", modules.length ? ` data-page-modules="${esc(modules.join(" "))}"` : "", chunks.length ? ` data-page-chunks="${esc(chunks.join(" "))}"` : ""];
+    const attributes = [
+      siteScripts ? " data-site-scripts" : "",
+      modules.length ? ` data-page-modules="${esc(modules.join(" "))}"` : "",
+      chunks.length ? ` data-page-chunks="${esc(chunks.join(" "))}"` : "",
+    ];
     head.push(`<script type="module" src="${esc(loader.src)}" fetchpriority="low"${attributes.join("")}></script>`);
   }
   for (const ld of meta.jsonLd ?? []) head.push(jsonLdScript(ld));

@@ -19,7 +19,15 @@ import { faq } from "./pages/faq.js";
 import { pay, thankYou } from "./pages/giving.js";
 import { calculate } from "./pages/calculate.js";
 import { donation } from "./pages/donation.js";
-import { notFound, preview, ramadanCalendars, redirect, rightToZakatDraft, serverError, styleguide } from "./pages/static-pages.js";
+import {
+  notFound,
+  preview,
+  ramadanCalendars,
+  redirect,
+  rightToZakatDraft,
+  serverError,
+  styleguide,
+} from "./pages/static-pages.js";
 
 export const TEMPLATES: Record<string, Template> = {
   home,
@@ -59,7 +67,18 @@ function contextOf(input: RenderInput): { template: Template; ctx: TemplateConte
   if (!template) throw new Error(`No template named "${input.page.template}" in templates/entry.tsx`);
   const doc = input.page.documentId ? input.graph.byId(input.page.documentId) : undefined;
   const global = input.graph.single("global", input.page.lang);
-  return { template, ctx: { page: input.page, doc, global, graph: input.graph, images: input.images, site: input.site, link: input.graph.resolveLink } };
+  return {
+    template,
+    ctx: {
+      page: input.page,
+      doc,
+      global,
+      graph: input.graph,
+      images: input.images,
+      site: input.site,
+      link: input.graph.resolveLink,
+    },
+  };
 }
 
 /**
@@ -78,7 +97,13 @@ export function renderBody(input: RenderInput): PageBody {
       </ImagePreloadContext.Provider>
     </IslandCollectorContext.Provider>,
   );
-  return { html, islands: collector.names, islandCount: collector.count, meta: template.meta(ctx), ...(preload.first ? { preload: preload.first } : {}) };
+  return {
+    html,
+    islands: collector.names,
+    islandCount: collector.count,
+    meta: template.meta(ctx),
+    ...(preload.first ? { preload: preload.first } : {}),
+  };
 }
 
 /** The page around its body: the layout (skip link, header, footer) and the HTML document with its head. */
@@ -115,11 +140,17 @@ export function renderFrame(input: RenderInput, body: PageBody): PageFrame {
     siteName: str(g, "site_name") || "National Zakat Foundation",
     defaultDescription: str(g, "default_meta_description"),
     defaultImage: defaultImage
-      ? { url: processedDefault?.src ?? defaultImage.url, width: processedDefault?.width ?? defaultImage.width, height: processedDefault?.height ?? defaultImage.height, alt: defaultImage.alt }
+      ? {
+          url: processedDefault?.src ?? defaultImage.url,
+          width: processedDefault?.width ?? defaultImage.width,
+          height: processedDefault?.height ?? defaultImage.height,
+          alt: defaultImage.alt,
+        }
       : undefined,
   });
   const at = html.indexOf(BODY_SLOT);
-  if (at === -1 || html.indexOf(BODY_SLOT, at + 1) !== -1) throw new Error("templates/components/layout.tsx must render its children exactly once");
+  if (at === -1 || html.indexOf(BODY_SLOT, at + 1) !== -1)
+    throw new Error("templates/components/layout.tsx must render its children exactly once");
   return { before: html.slice(0, at), after: html.slice(at + BODY_SLOT.length), islands: collector.names };
 }
 

@@ -15,7 +15,11 @@ const other = generateKeyPairSync("rsa", { modulusLength: 2048 });
 const jwk = { ...(publicKey.export({ format: "jwk" }) as JsonWebKey), kid: "k1" };
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
-function jwt(claims: Record<string, unknown>, header: Record<string, unknown> = { alg: "RS256", kid: "k1" }, key = privateKey): string {
+function jwt(
+  claims: Record<string, unknown>,
+  header: Record<string, unknown> = { alg: "RS256", kid: "k1" },
+  key = privateKey,
+): string {
   const input = `${b64(header)}.${b64(claims)}`;
   return `${input}.${sign("RSA-SHA256", Buffer.from(input), key).toString("base64url")}`;
 }
@@ -24,7 +28,12 @@ const idClaims = { sub: "u-1", email: "Amina@Example.com", token_use: "id", aud:
 
 function verifier() {
   const fetched: string[] = [];
-  const verify = createTokenVerifier({ issuer: ISSUER, clientId: CLIENT, now: () => NOW, fetchJwks: async (url) => (fetched.push(url), { keys: [jwk] }) });
+  const verify = createTokenVerifier({
+    issuer: ISSUER,
+    clientId: CLIENT,
+    now: () => NOW,
+    fetchJwks: async (url) => (fetched.push(url), { keys: [jwk] }),
+  });
   return { verify, fetched };
 }
 
@@ -32,14 +41,21 @@ describe("user pool token verifier", () => {
   it("accepts the pool's ID and access tokens for this client", async () => {
     const { verify, fetched } = verifier();
     expect(await verify(jwt(idClaims))).toEqual({ sub: "u-1", email: "amina@example.com", tokenUse: "id" });
-    expect(await verify(jwt({ sub: "u-1", token_use: "access", client_id: CLIENT, iss: ISSUER, exp }))).toEqual({ sub: "u-1", email: undefined, tokenUse: "access" });
+    expect(await verify(jwt({ sub: "u-1", token_use: "access", client_id: CLIENT, iss: ISSUER, exp }))).toEqual({
+      sub: "u-1",
+      email: undefined,
+      tokenUse: "access",
+    });
     expect(fetched).toEqual([`${ISSUER}/.well-known/jwks.json`]);
   });
 
   it.each([
     ["another pool", { ...idClaims, iss: `${ISSUER}x` }],
     ["another app client", { ...idClaims, aud: "client-2" }],
-    ["an access token for another client", { sub: "u-1", token_use: "access", client_id: "client-2", iss: ISSUER, exp }],
+    [
+      "an access token for another client",
+      { sub: "u-1", token_use: "access", client_id: "client-2", iss: ISSUER, exp },
+    ],
     ["expired", { ...idClaims, exp: Math.floor(NOW.getTime() / 1000) }],
     ["no expiry", { ...idClaims, exp: undefined }],
     ["a refresh-like token with no token_use", { ...idClaims, token_use: undefined }],
@@ -62,7 +78,12 @@ describe("user pool token verifier", () => {
   });
 
   it("reports an unreachable JWKS as unavailable, not as a bad token", async () => {
-    const verify = createTokenVerifier({ issuer: ISSUER, clientId: CLIENT, now: () => NOW, fetchJwks: async () => Promise.reject(new Error("ECONNREFUSED")) });
+    const verify = createTokenVerifier({
+      issuer: ISSUER,
+      clientId: CLIENT,
+      now: () => NOW,
+      fetchJwks: async () => Promise.reject(new Error("ECONNREFUSED")),
+    });
     await expect(verify(jwt(idClaims))).rejects.toBeInstanceOf(KeysUnavailable);
   });
 

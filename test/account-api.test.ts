@@ -13,7 +13,11 @@ import { accountSchema } from "../src/account-api/resolvers.js";
 import { ACCOUNT_SCHEMA_SDL } from "../src/account-api/schema.js";
 import { createAccountStore } from "../src/account-api/store.js";
 import { createTokenVerifier } from "../src/account-api/tokens.js";
-import { recordDonationsInto, startAccountApiDevServer, type AccountApiDevServer } from "../src/server/account-api-dev-server.js";
+import {
+  recordDonationsInto,
+  startAccountApiDevServer,
+  type AccountApiDevServer,
+} from "../src/server/account-api-dev-server.js";
 import { startPaymentsDevServer, type PaymentsDevServer } from "../src/server/payments-dev-server.js";
 import { startCognitoLocal, type CognitoLocal } from "./support/cognito-local.js";
 
@@ -63,8 +67,17 @@ const A = "amina@example.com";
 const B = "bilal@example.com";
 
 async function signIn(email: string) {
-  await cognito.call("SignUp", { ClientId: cognito.clientId, Username: email, Password: "long enough", UserAttributes: [{ Name: "email", Value: email }] });
-  await cognito.call("ConfirmSignUp", { ClientId: cognito.clientId, Username: email, ConfirmationCode: (await cognito.readStoredCode(email)) ?? cognito.code });
+  await cognito.call("SignUp", {
+    ClientId: cognito.clientId,
+    Username: email,
+    Password: "long enough",
+    UserAttributes: [{ Name: "email", Value: email }],
+  });
+  await cognito.call("ConfirmSignUp", {
+    ClientId: cognito.clientId,
+    Username: email,
+    ConfirmationCode: (await cognito.readStoredCode(email)) ?? cognito.code,
+  });
   const auth = await cognito.call<{ AuthenticationResult: { AccessToken: string; IdToken: string } }>("InitiateAuth", {
     AuthFlow: "USER_PASSWORD_AUTH",
     ClientId: cognito.clientId,
@@ -73,8 +86,15 @@ async function signIn(email: string) {
   tokens[email] = { id: auth.AuthenticationResult.IdToken, access: auth.AuthenticationResult.AccessToken };
 }
 
-function gql(query: string, variables: Record<string, unknown> = {}, token: string | null = tokens[A]!.id): Promise<Raw> {
-  const headers: Record<string, string> = { "content-type": "application/json", accept: "application/graphql-response+json" };
+function gql(
+  query: string,
+  variables: Record<string, unknown> = {},
+  token: string | null = tokens[A]!.id,
+): Promise<Raw> {
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "application/graphql-response+json",
+  };
   if (token !== null) headers.authorization = `Bearer ${token}`;
   return raw(account.graphqlUrl, "POST", headers, JSON.stringify({ query, variables }));
 }
@@ -83,7 +103,12 @@ async function donate(body: Record<string, unknown>, status: "succeeded" | "fail
   const donor = { firstName: "Amina", lastName: "Khan", email: A, phone: "0412 345 678" };
   const headers: Record<string, string> = { "content-type": "application/json", "idempotency-key": randomUUID() };
   if (token) headers.authorization = `Bearer ${token}`;
-  const res = await raw(`${payments.url}/donations`, "POST", headers, JSON.stringify({ currency: "AUD", frequency: "once", anonymous: false, coverFees: false, donor, ...body }));
+  const res = await raw(
+    `${payments.url}/donations`,
+    "POST",
+    headers,
+    JSON.stringify({ currency: "AUD", frequency: "once", anonymous: false, coverFees: false, donor, ...body }),
+  );
   expect(res.status, res.text).toBe(201);
   payments.setOutcome(res.json.donationId, status);
   return res.json.donationId as string;
@@ -93,8 +118,16 @@ beforeAll(async () => {
   cognito = await startCognitoLocal();
   const now = () => clock;
   const store = createAccountStore({ now });
-  const verifyToken = createTokenVerifier({ issuer: `${cognito.upstream}/${cognito.userPoolId}`, clientId: cognito.clientId, now });
-  payments = await startPaymentsDevServer({ now, logger, onDonationCreated: recordDonationsInto(store, verifyToken, logger) });
+  const verifyToken = createTokenVerifier({
+    issuer: `${cognito.upstream}/${cognito.userPoolId}`,
+    clientId: cognito.clientId,
+    now,
+  });
+  payments = await startPaymentsDevServer({
+    now,
+    logger,
+    onDonationCreated: recordDonationsInto(store, verifyToken, logger),
+  });
   account = await startAccountApiDevServer({ store, verifyToken, logger });
   await signIn(A);
   await signIn(B);
@@ -138,7 +171,11 @@ describe("account API", () => {
   });
 
   it("refuses a token of another app client, and answers 503 while the pool's keys cannot be fetched", async () => {
-    const client = await cognito.call<{ UserPoolClient: { ClientId: string } }>("CreateUserPoolClient", { UserPoolId: cognito.userPoolId, ClientName: "other", ExplicitAuthFlows: ["ALLOW_USER_PASSWORD_AUTH"] });
+    const client = await cognito.call<{ UserPoolClient: { ClientId: string } }>("CreateUserPoolClient", {
+      UserPoolId: cognito.userPoolId,
+      ClientName: "other",
+      ExplicitAuthFlows: ["ALLOW_USER_PASSWORD_AUTH"],
+    });
     const auth = await cognito.call<{ AuthenticationResult: { IdToken: string } }>("InitiateAuth", {
       AuthFlow: "USER_PASSWORD_AUTH",
       ClientId: client.UserPoolClient.ClientId,
@@ -149,26 +186,47 @@ describe("account API", () => {
     expect(res.json.errors[0].message).toMatch(/^The user is not authenticated/);
 
     // An issuer nobody listens on (port 9 is discard, closed on loopback).
-    const offline = await startAccountApiDevServer({ store: createAccountStore(), verifyToken: createTokenVerifier({ issuer: "http://127.0.0.1:9/pool", clientId: cognito.clientId }) });
+    const offline = await startAccountApiDevServer({
+      store: createAccountStore(),
+      verifyToken: createTokenVerifier({ issuer: "http://127.0.0.1:9/pool", clientId: cognito.clientId }),
+    });
     try {
-      const down = await raw(offline.graphqlUrl, "POST", { "content-type": "application/json", authorization: `Bearer ${tokens[A]!.id}` }, JSON.stringify({ query: "{ me { id } }" }));
+      const down = await raw(
+        offline.graphqlUrl,
+        "POST",
+        { "content-type": "application/json", authorization: `Bearer ${tokens[A]!.id}` },
+        JSON.stringify({ query: "{ me { id } }" }),
+      );
       expect(down.status).toBe(503);
-      expect(down.json.errors[0]).toEqual({ message: "We cannot check your sign-in right now. Nothing was changed. Please try again in a minute.", extensions: { code: "UNAVAILABLE" } });
+      expect(down.json.errors[0]).toEqual({
+        message: "We cannot check your sign-in right now. Nothing was changed. Please try again in a minute.",
+        extensions: { code: "UNAVAILABLE" },
+      });
     } finally {
       await offline.stop();
     }
   });
 
   it("answers CORS preflight for the site on loopback only", async () => {
-    const ok = await raw(account.graphqlUrl, "OPTIONS", { origin: "http://127.0.0.1:4321", "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" });
+    const ok = await raw(account.graphqlUrl, "OPTIONS", {
+      origin: "http://127.0.0.1:4321",
+      "access-control-request-method": "POST",
+      "access-control-request-headers": "authorization, content-type",
+    });
     expect(ok.status).toBe(204);
     expect(ok.headers["access-control-allow-origin"]).toBe("http://127.0.0.1:4321");
     expect(ok.headers["access-control-allow-headers"]).toBe("Authorization, Content-Type");
     // The donation form sends the donor's token to the payments API too.
-    const donations = await raw(`${payments.url}/donations`, "OPTIONS", { origin: "http://127.0.0.1:4321", "access-control-request-method": "POST" });
+    const donations = await raw(`${payments.url}/donations`, "OPTIONS", {
+      origin: "http://127.0.0.1:4321",
+      "access-control-request-method": "POST",
+    });
     expect(donations.status).toBe(204);
     expect(donations.headers["access-control-allow-headers"]).toContain("Authorization");
-    const elsewhere = await raw(account.graphqlUrl, "OPTIONS", { origin: "https://evil.example", "access-control-request-method": "POST" });
+    const elsewhere = await raw(account.graphqlUrl, "OPTIONS", {
+      origin: "https://evil.example",
+      "access-control-request-method": "POST",
+    });
     expect(elsewhere.status).toBe(403);
     expect(elsewhere.headers["access-control-allow-origin"]).toBeUndefined();
   });
@@ -185,11 +243,23 @@ describe("account API", () => {
     // Financial year 2026 (30 June 2026): zakat $100 with fees covered: ceil((10000 + 30) / 0.983) = 10204.
     const zakat = await donate({ fund: "zakat", amountCents: 10_000, coverFees: true }, "succeeded", tokens[A]!.id);
     // Qurban, a lamb: $450, not tax-deductible.
-    await donate({ fund: "qurban", amountCents: 45_000, quantity: { count: 1, unitCents: 45_000, optionId: "lamb-australia" } }, "succeeded", tokens[A]!.id);
+    await donate(
+      { fund: "qurban", amountCents: 45_000, quantity: { count: 1, unitCents: 45_000, optionId: "lamb-australia" } },
+      "succeeded",
+      tokens[A]!.id,
+    );
     // Monthly sadaqah, $25 a month.
     await donate({ fund: "sadaqah", amountCents: 2_500, frequency: "monthly" }, "succeeded", tokens[A]!.id);
     // Another donor's gift must not show in A's account.
-    await donate({ fund: "zakat", amountCents: 7_000, donor: { firstName: "Bilal", lastName: "Ali", email: B, phone: "0412 345 679" } }, "succeeded", tokens[B]!.id);
+    await donate(
+      {
+        fund: "zakat",
+        amountCents: 7_000,
+        donor: { firstName: "Bilal", lastName: "Ali", email: B, phone: "0412 345 679" },
+      },
+      "succeeded",
+      tokens[B]!.id,
+    );
     // Financial year 2027 (1 July 2026): zakat $50; a sadaqah $30 that failed (no receipt); a fidyah
     // gift made as a guest with A's e-mail (3 days × $15 = $45), which joins A's history by e-mail.
     clock = new Date("2026-07-01T02:00:00Z");
@@ -197,7 +267,9 @@ describe("account API", () => {
     await donate({ fund: "sadaqah", amountCents: 3_000 }, "failed", tokens[A]!.id);
     await donate({ fund: "fidyah", amountCents: 4_500, quantity: { count: 3, unitCents: 1_500 } }, "succeeded");
 
-    const list = await gql("{ donations { id fund schedule amountCents feeCents totalCents date status regularGiftId receipt { number totalCents taxDeductible financialYear } } }");
+    const list = await gql(
+      "{ donations { id fund schedule amountCents feeCents totalCents date status regularGiftId receipt { number totalCents taxDeductible financialYear } } }",
+    );
     expect(list.status, list.text).toBe(200);
     const donations = list.json.data.donations as any[];
     expect(donations.map((d) => [d.fund, d.schedule, d.totalCents, d.date, d.status])).toEqual([
@@ -209,7 +281,12 @@ describe("account API", () => {
       ["zakat", "once", 10_204, "2026-06-30", "SUCCEEDED"],
     ]);
     const first = donations.at(-1)!;
-    expect(first).toMatchObject({ id: zakat, amountCents: 10_000, feeCents: 204, receipt: { totalCents: 10_204, taxDeductible: true, financialYear: 2026 } });
+    expect(first).toMatchObject({
+      id: zakat,
+      amountCents: 10_000,
+      feeCents: 204,
+      receipt: { totalCents: 10_204, taxDeductible: true, financialYear: 2026 },
+    });
     expect(first.receipt.number).toMatch(/^NZF-[0-9A-Z]{4}-[0-9A-Z]{4}$/);
     expect(donations[1].receipt).toBeNull();
     expect(donations[3].regularGiftId).toMatch(/^gift_/);
@@ -220,14 +297,24 @@ describe("account API", () => {
     const fy = `query($y: Int!) { taxSummary(financialYear: $y) { financialYear from to deductibleTotalCents nonDeductibleTotalCents funds { fund totalCents count } receipts { fund } } }`;
     // 2026: zakat 10204 + sadaqah 2500 = 12704 deductible; qurban 45000 not.
     const y2026 = (await gql(fy, { y: 2026 })).json.data.taxSummary;
-    expect(y2026).toMatchObject({ from: "2025-07-01", to: "2026-06-30", deductibleTotalCents: 12_704, nonDeductibleTotalCents: 45_000 });
+    expect(y2026).toMatchObject({
+      from: "2025-07-01",
+      to: "2026-06-30",
+      deductibleTotalCents: 12_704,
+      nonDeductibleTotalCents: 45_000,
+    });
     expect(y2026.funds).toEqual([
       { fund: "zakat", totalCents: 10_204, count: 1 },
       { fund: "sadaqah", totalCents: 2_500, count: 1 },
     ]);
     // 2027: zakat 5000 + fidyah 4500 = 9500; the failed sadaqah counts for nothing.
     const y2027 = (await gql(fy, { y: 2027 })).json.data.taxSummary;
-    expect(y2027).toMatchObject({ from: "2026-07-01", to: "2027-06-30", deductibleTotalCents: 9_500, nonDeductibleTotalCents: 0 });
+    expect(y2027).toMatchObject({
+      from: "2026-07-01",
+      to: "2027-06-30",
+      deductibleTotalCents: 9_500,
+      nonDeductibleTotalCents: 0,
+    });
     expect(y2027.receipts.map((r: any) => r.fund)).toEqual(["fidyah", "zakat"]);
 
     const badYear = await gql(fy, { y: 26 });
@@ -239,11 +326,18 @@ describe("account API", () => {
   });
 
   it("pauses, resumes, changes and cancels a regular gift, each safe to repeat", async () => {
-    const gifts = (await gql("{ regularGifts { id fund schedule amountCents status nextChargeDate } }")).json.data.regularGifts;
+    const gifts = (await gql("{ regularGifts { id fund schedule amountCents status nextChargeDate } }")).json.data
+      .regularGifts;
     expect(gifts).toHaveLength(1);
     const gift = gifts[0];
     // Started 30 June 2026, monthly: the next charge is 30 July 2026.
-    expect(gift).toMatchObject({ fund: "sadaqah", schedule: "monthly", amountCents: 2_500, status: "ACTIVE", nextChargeDate: "2026-07-30" });
+    expect(gift).toMatchObject({
+      fund: "sadaqah",
+      schedule: "monthly",
+      amountCents: 2_500,
+      status: "ACTIVE",
+      nextChargeDate: "2026-07-30",
+    });
     const fields = "gift { status amountCents totalCents nextChargeDate } changed message";
     const run = async (mutation: string, vars: Record<string, unknown> = {}, token?: string) => {
       const declared = mutation.includes("$c") ? "$id: ID!, $c: Boolean!" : "$id: ID!";
@@ -253,18 +347,33 @@ describe("account API", () => {
     };
     const pause = `pauseRegularGift(id: $id) { ${fields} }`;
     const paused = (await run(pause)).data.pauseRegularGift;
-    expect(paused).toEqual({ gift: { status: "PAUSED", amountCents: 2_500, totalCents: 2_500, nextChargeDate: null }, changed: true, message: "Your monthly gift to Sadaqah is paused. Nothing more will be charged until you resume it." });
+    expect(paused).toEqual({
+      gift: { status: "PAUSED", amountCents: 2_500, totalCents: 2_500, nextChargeDate: null },
+      changed: true,
+      message: "Your monthly gift to Sadaqah is paused. Nothing more will be charged until you resume it.",
+    });
     expect((await run(pause)).data.pauseRegularGift).toMatchObject({ changed: false, gift: { status: "PAUSED" } });
 
     const resume = `resumeRegularGift(id: $id) { ${fields} }`;
-    expect((await run(resume)).data.resumeRegularGift).toMatchObject({ changed: true, gift: { status: "ACTIVE", nextChargeDate: "2026-07-30" }, message: "Your monthly gift to Sadaqah is active again." });
+    expect((await run(resume)).data.resumeRegularGift).toMatchObject({
+      changed: true,
+      gift: { status: "ACTIVE", nextChargeDate: "2026-07-30" },
+      message: "Your monthly gift to Sadaqah is active again.",
+    });
     expect((await run(resume)).data.resumeRegularGift.changed).toBe(false);
 
     const change = `changeRegularGiftAmount(id: $id, amountCents: $a) { ${fields} }`;
-    expect((await run(change.replace("$a", "4000"))).data.changeRegularGiftAmount).toMatchObject({ changed: true, gift: { amountCents: 4_000, totalCents: 4_000 }, message: "Your monthly gift to Sadaqah is now $40 each time, from the next charge." });
+    expect((await run(change.replace("$a", "4000"))).data.changeRegularGiftAmount).toMatchObject({
+      changed: true,
+      gift: { amountCents: 4_000, totalCents: 4_000 },
+      message: "Your monthly gift to Sadaqah is now $40 each time, from the next charge.",
+    });
     expect((await run(change.replace("$a", "4000"))).data.changeRegularGiftAmount.changed).toBe(false);
     const tooSmall = await run(change.replace("$a", "500"));
-    expect(tooSmall.errors[0]).toMatchObject({ message: "The minimum gift is $10. Enter a larger amount.", extensions: { code: "BELOW_MINIMUM" } });
+    expect(tooSmall.errors[0]).toMatchObject({
+      message: "The minimum gift is $10. Enter a larger amount.",
+      extensions: { code: "BELOW_MINIMUM" },
+    });
 
     // Another donor cannot touch it.
     const stranger = await run(pause, {}, tokens[B]!.id);
@@ -275,7 +384,10 @@ describe("account API", () => {
     expect(unconfirmed.errors[0]).toMatchObject({ extensions: { code: "CONFIRMATION_REQUIRED" } });
     expect(unconfirmed.errors[0].message).toMatch(/^Cancelling cannot be undone\. Confirm/);
     expect((await gql("{ regularGifts { status } }")).json.data.regularGifts[0].status).toBe("ACTIVE");
-    expect((await run(cancel, { c: true })).data.cancelRegularGift).toMatchObject({ changed: true, gift: { status: "CANCELLED", nextChargeDate: null } });
+    expect((await run(cancel, { c: true })).data.cancelRegularGift).toMatchObject({
+      changed: true,
+      gift: { status: "CANCELLED", nextChargeDate: null },
+    });
     expect((await run(cancel, { c: true })).data.cancelRegularGift.changed).toBe(false);
     const afterCancel = await run(resume);
     expect(afterCancel.errors[0].extensions.code).toBe("GIFT_CANCELLED");
@@ -293,7 +405,13 @@ describe("account API", () => {
       [json, JSON.stringify({ query: "{ donations { id " })],
       [json, JSON.stringify({ query: "{ nosuchfield }" })],
       [json, JSON.stringify({ query: 42 })],
-      [json, JSON.stringify({ query: "query($y: Int!) { taxSummary(financialYear: $y) { from } }", variables: { y: "two" } })],
+      [
+        json,
+        JSON.stringify({
+          query: "query($y: Int!) { taxSummary(financialYear: $y) { from } }",
+          variables: { y: "two" },
+        }),
+      ],
       [json, ""],
       [{ ...auth, "content-type": "text/plain" }, JSON.stringify({ query: "{ me { id } }" })],
       [json, Buffer.alloc(40_000, "a")],
@@ -304,11 +422,24 @@ describe("account API", () => {
       expect(res.status, `${String(body).slice(0, 60)} → ${res.text}`).toBeGreaterThanOrEqual(400);
       expect(res.status).toBeLessThan(500);
     }
-    expect((await raw(`${account.graphqlUrl}?query=${encodeURIComponent("mutation { pauseRegularGift(id: \"x\") { changed } }")}`, "GET", auth)).status).toBe(405);
+    expect(
+      (
+        await raw(
+          `${account.graphqlUrl}?query=${encodeURIComponent('mutation { pauseRegularGift(id: "x") { changed } }')}`,
+          "GET",
+          auth,
+        )
+      ).status,
+    ).toBe(405);
     expect((await raw(`${account.url}/%E0%A4%A`, "POST", json, "{}")).status).toBe(400);
     expect((await raw(`${account.url}/elsewhere`, "POST", json, "{}")).status).toBe(404);
     expect((await raw(account.graphqlUrl, "DELETE", auth)).status).toBe(405);
-    const legacy = await raw(account.graphqlUrl, "POST", { ...auth, "content-type": "application/json", accept: "application/json" }, JSON.stringify({ query: "{ nosuchfield }" }));
+    const legacy = await raw(
+      account.graphqlUrl,
+      "POST",
+      { ...auth, "content-type": "application/json", accept: "application/json" },
+      JSON.stringify({ query: "{ nosuchfield }" }),
+    );
     expect(legacy.status).toBe(200);
     expect(legacy.json.errors[0].message).toContain("nosuchfield");
     expect((await gql("{ me { email } }")).json.data.me.email).toBe(A);

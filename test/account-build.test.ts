@@ -27,14 +27,17 @@ async function fixture(): Promise<Fixture> {
 const POOL = { userPoolId: "ap-southeast-2_Abc123xyz", userPoolClientId: "4s0mepublicclientid0123" };
 // From content-cache/sample/snapshot.json, document account_page (read by hand).
 // The sample account page's texts (scripts/sample/info-pages.ts), which promise only what the page does.
-const UNAVAILABLE = "Sign-in is unavailable at the moment; please try again later. You can still calculate and give zakat without an account, and we can e-mail you a copy of a receipt: write to info@nzf.org.au.";
+const UNAVAILABLE =
+  "Sign-in is unavailable at the moment; please try again later. You can still calculate and give zakat without an account, and we can e-mail you a copy of a receipt: write to info@nzf.org.au.";
 const SIGNED_OUT = "Sign in with your e-mail address and password.";
 
 /** The island's serialized props on a page (the `<script type="application/json">` after it). */
 function islandProps(html: string, name: string): unknown {
   const id = html.match(new RegExp(`data-island="${name}" data-island-id="(i\\d+)"`))?.[1];
   if (!id) return undefined;
-  const json = html.match(new RegExp(`<script type="application/json" data-island-props="${id}">([^<]*)</script>`))?.[1];
+  const json = html.match(
+    new RegExp(`<script type="application/json" data-island-props="${id}">([^<]*)</script>`),
+  )?.[1];
   return json ? JSON.parse(json) : undefined;
 }
 
@@ -44,7 +47,10 @@ describe("/account in a fixture build", () => {
     await f.run({ publicConfig: { auth: null } });
     const html = await readFile(join(f.config.outDir, "account/index.html"), "utf8");
     expect(html).toMatch(/<h1[^>]*>My account<\/h1>/);
-    expect(islandProps(html, "account")).toEqual({ auth: null, texts: { intro: expect.stringContaining(SIGNED_OUT), unavailable: UNAVAILABLE } });
+    expect(islandProps(html, "account")).toEqual({
+      auth: null,
+      texts: { intro: expect.stringContaining(SIGNED_OUT), unavailable: UNAVAILABLE },
+    });
     // Server-rendered inside the island, so it shows before (and without) JavaScript.
     const island = html.slice(html.indexOf('data-island="account"'), html.indexOf("data-island-props"));
     expect(island).toContain(UNAVAILABLE);
@@ -67,7 +73,15 @@ describe("/account in a fixture build", () => {
     await f.run({ publicConfig: { auth } });
     const dist = f.config.outDir;
     const html = await readFile(join(dist, "account/index.html"), "utf8");
-    expect(islandProps(html, "account")).toMatchObject({ auth: { userPoolId: POOL.userPoolId, userPoolClientId: POOL.userPoolClientId, region: "ap-southeast-2", authFlowType: "USER_SRP_AUTH", secure: true } });
+    expect(islandProps(html, "account")).toMatchObject({
+      auth: {
+        userPoolId: POOL.userPoolId,
+        userPoolClientId: POOL.userPoolClientId,
+        region: "ap-southeast-2",
+        authFlowType: "USER_SRP_AUTH",
+        secure: true,
+      },
+    });
     const island = html.slice(html.indexOf('data-island="account"'), html.indexOf("data-island-props"));
     expect(island).toContain("Checking whether you are signed in");
     expect(island).not.toContain(UNAVAILABLE);
@@ -93,7 +107,10 @@ describe("/account in a fixture build", () => {
       if (page === "account/index.html") continue;
       const other = await readFile(join(dist, page), "utf8");
       const loaded = pageScriptUrls(other);
-      expect(loaded.filter((u) => u === accountEntry || u === amplify), page).toEqual([]);
+      expect(
+        loaded.filter((u) => u === accountEntry || u === amplify),
+        page,
+      ).toEqual([]);
       expect(other, page).not.toContain('data-island="account"');
       // The editor's preview page re-renders any page with the site's templates, so it carries the
       // island's code (never the auth library); donors' pages carry neither.
@@ -109,7 +126,10 @@ describe("/account in a fixture build", () => {
     const token = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJlLW5vdC1yZWFs";
     const secret = "abcDEF1234567890ghijKLMNOP";
     const planted = { auth: { ...resolveAuthConfig(POOL)!, clientSecret: secret, idToken: token } };
-    const error = await f.run({ publicConfig: planted }).then(() => null, (e: unknown) => e);
+    const error = await f.run({ publicConfig: planted }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(NzfError);
     const message = (error as NzfError).message;
     expect((error as NzfError).code).toBe("CONFIG_INVALID");

@@ -17,10 +17,18 @@ function memoryStorage() {
   return {
     items,
     storage: {
-      async setItem(key: string, value: string) { items.set(key, value); },
-      async getItem(key: string) { return items.get(key) ?? null; },
-      async removeItem(key: string) { items.delete(key); },
-      async clear() { items.clear(); },
+      async setItem(key: string, value: string) {
+        items.set(key, value);
+      },
+      async getItem(key: string) {
+        return items.get(key) ?? null;
+      },
+      async removeItem(key: string) {
+        items.delete(key);
+      },
+      async clear() {
+        items.clear();
+      },
     },
   };
 }
@@ -57,7 +65,11 @@ describe("aws-amplify against cognito-local", () => {
     expect(await adapter.autoSignIn()).toEqual({ step: "DONE" });
     expect(await adapter.currentUser()).toEqual({ username: email });
     const keys = [...jar.items.keys()];
-    expect(keys.some((k) => k.startsWith(`CognitoIdentityServiceProvider.${cognito.clientId}.`) && k.endsWith(".accessToken"))).toBe(true);
+    expect(
+      keys.some(
+        (k) => k.startsWith(`CognitoIdentityServiceProvider.${cognito.clientId}.`) && k.endsWith(".accessToken"),
+      ),
+    ).toBe(true);
   });
 
   it("shows the account: e-mail, no MFA, no devices tracked", async () => {
@@ -65,7 +77,14 @@ describe("aws-amplify against cognito-local", () => {
     // emailVerified is false only because the emulator does not set email_verified on
     // ConfirmSignUp (real Cognito does, with AutoVerifiedAttributes email); the verified display is
     // covered by the recorded-response tests.
-    expect(account).toEqual({ username: email, email, emailVerified: false, phoneNumberVerified: false, mfaPreference: "NOMFA", devices: [] });
+    expect(account).toEqual({
+      username: email,
+      email,
+      emailVerified: false,
+      phoneNumberVerified: false,
+      mfaPreference: "NOMFA",
+      devices: [],
+    });
   });
 
   it("refreshes tokens through the bridge (the emulator lacks GetTokensFromRefreshToken)", async () => {
@@ -85,7 +104,10 @@ describe("aws-amplify against cognito-local", () => {
     const wrong = await adapter.signIn(email, "not the password").catch((e) => e);
     // The emulator answers InvalidPasswordException where Cognito says NotAuthorizedException;
     // both must read as a wrong password on the sign-in form.
-    expect(describeAuthError(wrong, "sign-in")).toMatchObject({ message: "The e-mail address or password is not correct.", invalidatesSession: false });
+    expect(describeAuthError(wrong, "sign-in")).toMatchObject({
+      message: "The e-mail address or password is not correct.",
+      invalidatesSession: false,
+    });
     expect(await adapter.signIn(email, password)).toEqual({ step: "DONE" });
     expect(await adapter.currentUser()).toEqual({ username: email });
     await adapter.signOut({ global: true });

@@ -27,8 +27,26 @@ function b64(value: unknown): string {
 function tokens() {
   const now = Math.floor(Date.now() / 1000);
   const header = b64({ alg: "RS256", kid: "recorded" });
-  const access = { sub: SUB, username: SUB, client_id: CLIENT, token_use: "access", origin_jti: "recorded-origin-jti", iat: now, exp: now + 3600, iss: `https://cognito-idp.ap-southeast-2.amazonaws.com/${POOL}` };
-  const id = { sub: SUB, "cognito:username": SUB, email: EMAIL, email_verified: true, aud: CLIENT, token_use: "id", iat: now, exp: now + 3600 };
+  const access = {
+    sub: SUB,
+    username: SUB,
+    client_id: CLIENT,
+    token_use: "access",
+    origin_jti: "recorded-origin-jti",
+    iat: now,
+    exp: now + 3600,
+    iss: `https://cognito-idp.ap-southeast-2.amazonaws.com/${POOL}`,
+  };
+  const id = {
+    sub: SUB,
+    "cognito:username": SUB,
+    email: EMAIL,
+    email_verified: true,
+    aud: CLIENT,
+    token_use: "id",
+    iat: now,
+    exp: now + 3600,
+  };
   return {
     AccessToken: `${header}.${b64(access)}.sig`,
     IdToken: `${header}.${b64(id)}.sig`,
@@ -64,7 +82,9 @@ beforeAll(async () => {
     const input = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as Record<string, unknown>;
     seen.push({ action, input });
     const handler = handlers[action];
-    const answer: Answer = handler ? handler(input) : { status: 400, body: { __type: "InvalidParameterException", message: `no recording for ${action}` } };
+    const answer: Answer = handler
+      ? handler(input)
+      : { status: 400, body: { __type: "InvalidParameterException", message: `no recording for ${action}` } };
     if (answer === "drop") {
       req.socket.destroy();
       return;
@@ -84,7 +104,15 @@ beforeEach(() => {
   jar.clear();
   handlers = { RevokeToken: () => ({ body: {} }) };
   adapter = createAmplifyAdapter(
-    { region: "ap-southeast-2", userPoolId: POOL, userPoolClientId: CLIENT, userPoolEndpoint: endpoint, authFlowType: "USER_PASSWORD_AUTH", sameSite: "lax", secure: true },
+    {
+      region: "ap-southeast-2",
+      userPoolId: POOL,
+      userPoolClientId: CLIENT,
+      userPoolEndpoint: endpoint,
+      authFlowType: "USER_PASSWORD_AUTH",
+      sameSite: "lax",
+      secure: true,
+    },
     {
       storage: {
         setItem: async (k, v) => void jar.set(k, v),
@@ -113,7 +141,11 @@ describe("account details (GetUser, ListDevices)", () => {
     handlers.ListDevices = () => ({
       body: {
         Devices: [
-          { DeviceKey: "ap-southeast-2_dev1", DeviceAttributes: [{ Name: "device_name", Value: "Firefox on Windows" }], DeviceLastAuthenticatedDate: 1740823200 },
+          {
+            DeviceKey: "ap-southeast-2_dev1",
+            DeviceAttributes: [{ Name: "device_name", Value: "Firefox on Windows" }],
+            DeviceLastAuthenticatedDate: 1740823200,
+          },
           { DeviceKey: "ap-southeast-2_dev2", DeviceAttributes: [] },
         ],
       },
@@ -126,7 +158,10 @@ describe("account details (GetUser, ListDevices)", () => {
       phoneNumber: "+61400000099",
       phoneNumberVerified: false,
       mfaPreference: "SOFTWARE_TOKEN_MFA",
-      devices: [{ id: "ap-southeast-2_dev1", name: "Firefox on Windows", lastSeen: "2025-03-01T10:00:00.000Z" }, { id: "ap-southeast-2_dev2" }],
+      devices: [
+        { id: "ap-southeast-2_dev1", name: "Firefox on Windows", lastSeen: "2025-03-01T10:00:00.000Z" },
+        { id: "ap-southeast-2_dev2" },
+      ],
     });
     const list = seen.find((s) => s.action === "ListDevices")!;
     expect(list.input.Limit).toBe(60);
@@ -136,7 +171,8 @@ describe("account details (GetUser, ListDevices)", () => {
   it("a pool without device tracking shows no device list instead of failing", async () => {
     await signedIn();
     handlers.GetUser = () => ({ body: GET_USER });
-    handlers.ListDevices = () => error("InvalidParameterException", "Device tracking has not been configured in this User Pool");
+    handlers.ListDevices = () =>
+      error("InvalidParameterException", "Device tracking has not been configured in this User Pool");
     expect((await adapter.loadAccount()).devices).toBeNull();
   });
 });
@@ -155,14 +191,21 @@ describe("sign-out", () => {
   it("local sign-out revokes the refresh token and clears the cookies", async () => {
     await signedIn();
     await adapter.signOut({ global: false });
-    expect(seen.find((s) => s.action === "RevokeToken")?.input).toEqual({ ClientId: CLIENT, Token: "recorded-refresh-token" });
+    expect(seen.find((s) => s.action === "RevokeToken")?.input).toEqual({
+      ClientId: CLIENT,
+      Token: "recorded-refresh-token",
+    });
     expect(storedTokens()).toEqual([]);
   });
 });
 
 describe("MFA challenges and setup", () => {
   const challenge = (name: string, parameters: Record<string, string>): Answer => ({
-    body: { ChallengeName: name, Session: `session-${name}`, ChallengeParameters: { USER_ID_FOR_SRP: SUB, ...parameters } },
+    body: {
+      ChallengeName: name,
+      Session: `session-${name}`,
+      ChallengeParameters: { USER_ID_FOR_SRP: SUB, ...parameters },
+    },
   });
 
   it("TOTP code", async () => {
@@ -171,13 +214,18 @@ describe("MFA challenges and setup", () => {
     expect(await adapter.signIn(EMAIL, "eight ch")).toEqual({ step: "TOTP_CODE" });
     expect(await adapter.confirmSignIn("123456")).toEqual({ step: "DONE" });
     const respond = seen.find((s) => s.action === "RespondToAuthChallenge")!.input;
-    expect(respond).toMatchObject({ ChallengeName: "SOFTWARE_TOKEN_MFA", Session: "session-SOFTWARE_TOKEN_MFA", ClientId: CLIENT });
+    expect(respond).toMatchObject({
+      ChallengeName: "SOFTWARE_TOKEN_MFA",
+      Session: "session-SOFTWARE_TOKEN_MFA",
+      ClientId: CLIENT,
+    });
     expect(respond.ChallengeResponses).toMatchObject({ SOFTWARE_TOKEN_MFA_CODE: "123456" });
     expect(storedTokens()).toHaveLength(3);
   });
 
   it("SMS code shows where it was sent", async () => {
-    handlers.InitiateAuth = () => challenge("SMS_MFA", { CODE_DELIVERY_DELIVERY_MEDIUM: "SMS", CODE_DELIVERY_DESTINATION: "+*******0099" });
+    handlers.InitiateAuth = () =>
+      challenge("SMS_MFA", { CODE_DELIVERY_DELIVERY_MEDIUM: "SMS", CODE_DELIVERY_DESTINATION: "+*******0099" });
     expect(await adapter.signIn(EMAIL, "eight ch")).toEqual({ step: "SMS_CODE", destination: "+*******0099" });
   });
 
@@ -193,7 +241,9 @@ describe("MFA challenges and setup", () => {
 
   it("MFA setup with an authenticator app (MFA_SETUP → AssociateSoftwareToken → VerifySoftwareToken)", async () => {
     handlers.InitiateAuth = () => challenge("MFA_SETUP", { MFAS_CAN_SETUP: '["SOFTWARE_TOKEN_MFA"]' });
-    handlers.AssociateSoftwareToken = () => ({ body: { SecretCode: "JBSWY3DPEHPK3PXP", Session: "session-associate" } });
+    handlers.AssociateSoftwareToken = () => ({
+      body: { SecretCode: "JBSWY3DPEHPK3PXP", Session: "session-associate" },
+    });
     handlers.VerifySoftwareToken = () => ({ body: { Status: "SUCCESS", Session: "session-verified" } });
     handlers.RespondToAuthChallenge = () => ({ body: { AuthenticationResult: tokens(), ChallengeParameters: {} } });
     const step = await adapter.signIn(EMAIL, "eight ch");
@@ -202,21 +252,33 @@ describe("MFA challenges and setup", () => {
       "otpauth://totp/National%20Zakat%20Foundation:amina@example.org?secret=JBSWY3DPEHPK3PXP&issuer=National%20Zakat%20Foundation",
     );
     expect(await adapter.confirmSignIn("246810")).toEqual({ step: "DONE" });
-    expect(seen.find((s) => s.action === "VerifySoftwareToken")?.input).toMatchObject({ UserCode: "246810", Session: "session-associate" });
-    expect(seen.filter((s) => s.action === "RespondToAuthChallenge").at(-1)?.input).toMatchObject({ ChallengeName: "MFA_SETUP", Session: "session-verified" });
+    expect(seen.find((s) => s.action === "VerifySoftwareToken")?.input).toMatchObject({
+      UserCode: "246810",
+      Session: "session-associate",
+    });
+    expect(seen.filter((s) => s.action === "RespondToAuthChallenge").at(-1)?.input).toMatchObject({
+      ChallengeName: "MFA_SETUP",
+      Session: "session-verified",
+    });
   });
 
   it("new password required", async () => {
-    handlers.InitiateAuth = () => challenge("NEW_PASSWORD_REQUIRED", { userAttributes: '{"email":"amina@example.org"}', requiredAttributes: "[]" });
+    handlers.InitiateAuth = () =>
+      challenge("NEW_PASSWORD_REQUIRED", { userAttributes: '{"email":"amina@example.org"}', requiredAttributes: "[]" });
     handlers.RespondToAuthChallenge = () => ({ body: { AuthenticationResult: tokens(), ChallengeParameters: {} } });
     expect(await adapter.signIn(EMAIL, "eight ch")).toEqual({ step: "NEW_PASSWORD_REQUIRED" });
     expect(await adapter.confirmSignIn("a brand new password")).toEqual({ step: "DONE" });
-    expect(seen.find((s) => s.action === "RespondToAuthChallenge")?.input.ChallengeResponses).toMatchObject({ NEW_PASSWORD: "a brand new password" });
+    expect(seen.find((s) => s.action === "RespondToAuthChallenge")?.input.ChallengeResponses).toMatchObject({
+      NEW_PASSWORD: "a brand new password",
+    });
   });
 
   it("custom challenge passes its parameters through", async () => {
     handlers.InitiateAuth = () => challenge("CUSTOM_CHALLENGE", { question: "What is 2 + 3?" });
-    expect(await adapter.signIn(EMAIL, "eight ch")).toMatchObject({ step: "CUSTOM_CHALLENGE", parameters: { question: "What is 2 + 3?" } });
+    expect(await adapter.signIn(EMAIL, "eight ch")).toMatchObject({
+      step: "CUSTOM_CHALLENGE",
+      parameters: { question: "What is 2 + 3?" },
+    });
   });
 });
 
@@ -225,7 +287,10 @@ describe("throttling and network failures", () => {
     handlers.InitiateAuth = () => error("TooManyRequestsException", "Rate exceeded");
     const failure = await adapter.signIn(EMAIL, "eight ch").catch((e: unknown) => e);
     expect(seen.filter((s) => s.action === "InitiateAuth").length).toBe(3);
-    expect(describeAuthError(failure, "sign-in")).toEqual({ message: "Too many attempts. Wait a few minutes, then try again.", invalidatesSession: false });
+    expect(describeAuthError(failure, "sign-in")).toEqual({
+      message: "Too many attempts. Wait a few minutes, then try again.",
+      invalidatesSession: false,
+    });
   });
 
   it("a dropped connection becomes a Network Error message", async () => {
@@ -238,13 +303,19 @@ describe("throttling and network failures", () => {
   it("a 5xx answer is shown without its raw body", async () => {
     handlers.InitiateAuth = () => error("InternalErrorException", '{"stack":"at handler (index.js:1)"}', 500);
     const failure = await adapter.signIn(EMAIL, "eight ch").catch((e: unknown) => e);
-    expect(describeAuthError(failure, "sign-in").message).toBe("Authentication Error: something went wrong. Please try again in a moment.");
+    expect(describeAuthError(failure, "sign-in").message).toBe(
+      "Authentication Error: something went wrong. Please try again in a moment.",
+    );
   });
 });
 
 describe("session-invalidating errors sign out and clean the stored session", () => {
   const typeFor = (message: string) =>
-    message === "User does not exist." ? "UserNotFoundException" : message.startsWith("Password reset") ? "PasswordResetRequiredException" : "NotAuthorizedException";
+    message === "User does not exist."
+      ? "UserNotFoundException"
+      : message.startsWith("Password reset")
+        ? "PasswordResetRequiredException"
+        : "NotAuthorizedException";
 
   for (const message of SESSION_INVALIDATING_MESSAGES) {
     it(message, async () => {

@@ -18,7 +18,9 @@ function errorOf(run: () => unknown): NzfError {
 describe("resolveAuthConfig", () => {
   it("returns null when no user pool is configured, so the build still succeeds", () => {
     expect(resolveAuthConfig({})).toBeNull();
-    expect(resolveAuthConfig(authOptionsFromEnv({ NZF_COGNITO_USER_POOL_ID: "", NZF_COGNITO_CLIENT_ID: " " }))).toBeNull();
+    expect(
+      resolveAuthConfig(authOptionsFromEnv({ NZF_COGNITO_USER_POOL_ID: "", NZF_COGNITO_CLIENT_ID: " " })),
+    ).toBeNull();
   });
 
   it("applies the defaults: Sydney, lax, secure, SRP", () => {
@@ -45,7 +47,14 @@ describe("resolveAuthConfig", () => {
     expect(long).toHaveLength(56);
     const fiftyFive = "ap-southeast-2_" + "a".repeat(40);
     expect(resolveAuthConfig({ userPoolId: fiftyFive, userPoolClientId: CLIENT })?.userPoolId).toBe(fiftyFive);
-    for (const userPoolId of [long, "ap-southeast-2AbC", "ap-southeast-2_", "_abc", "ap-southeast-2_ab-c", "ap southeast_abc"]) {
+    for (const userPoolId of [
+      long,
+      "ap-southeast-2AbC",
+      "ap-southeast-2_",
+      "_abc",
+      "ap-southeast-2_ab-c",
+      "ap southeast_abc",
+    ]) {
       const error = errorOf(() => resolveAuthConfig({ userPoolId, userPoolClientId: CLIENT }));
       expect(error.message).toBe("Invalid UserPoolId format");
       expect(error.subject).toBe("NZF_COGNITO_USER_POOL_ID");
@@ -65,16 +74,28 @@ describe("resolveAuthConfig", () => {
   });
 
   it("rejects a region that does not match the pool id unless a custom endpoint is set", () => {
-    expect(errorOf(() => resolveAuthConfig({ userPoolId: "us-east-1_abc", userPoolClientId: CLIENT })).subject).toBe("NZF_COGNITO_REGION");
-    const local = resolveAuthConfig({ userPoolId: "local_5aB1", userPoolClientId: CLIENT, userPoolEndpoint: "http://127.0.0.1:9229" });
+    expect(errorOf(() => resolveAuthConfig({ userPoolId: "us-east-1_abc", userPoolClientId: CLIENT })).subject).toBe(
+      "NZF_COGNITO_REGION",
+    );
+    const local = resolveAuthConfig({
+      userPoolId: "local_5aB1",
+      userPoolClientId: CLIENT,
+      userPoolEndpoint: "http://127.0.0.1:9229",
+    });
     expect(local?.userPoolEndpoint).toBe("http://127.0.0.1:9229");
-    expect(errorOf(() => resolveAuthConfig({ userPoolId: POOL, userPoolClientId: CLIENT, userPoolEndpoint: "127.0.0.1:9229" })).subject).toBe("NZF_COGNITO_ENDPOINT");
+    expect(
+      errorOf(() =>
+        resolveAuthConfig({ userPoolId: POOL, userPoolClientId: CLIENT, userPoolEndpoint: "127.0.0.1:9229" }),
+      ).subject,
+    ).toBe("NZF_COGNITO_ENDPOINT");
   });
 
   it("accepts USER_PASSWORD_AUTH and rejects other flows", () => {
     const base = { userPoolId: POOL, userPoolClientId: CLIENT };
     expect(resolveAuthConfig({ ...base, authFlowType: "USER_PASSWORD_AUTH" })?.authFlowType).toBe("USER_PASSWORD_AUTH");
-    expect(errorOf(() => resolveAuthConfig({ ...base, authFlowType: "CUSTOM_WITHOUT_SRP" })).subject).toBe("NZF_AUTH_FLOW");
+    expect(errorOf(() => resolveAuthConfig({ ...base, authFlowType: "CUSTOM_WITHOUT_SRP" })).subject).toBe(
+      "NZF_AUTH_FLOW",
+    );
   });
 
   it("reads every NZF_ variable from the environment", () => {
@@ -101,6 +122,10 @@ describe("resolveAuthConfig", () => {
       authFlowType: "USER_PASSWORD_AUTH",
     });
     expect(authOptionsFromEnv({ NZF_COOKIE_SECURE: "false" }).secure).toBe(false);
-    expect(errorOf(() => resolveAuthConfig({ userPoolId: POOL, userPoolClientId: CLIENT, cookieDomain: "https://nzf.org.au/" })).subject).toBe("NZF_COOKIE_DOMAIN");
+    expect(
+      errorOf(() =>
+        resolveAuthConfig({ userPoolId: POOL, userPoolClientId: CLIENT, cookieDomain: "https://nzf.org.au/" }),
+      ).subject,
+    ).toBe("NZF_COOKIE_DOMAIN");
   });
 });

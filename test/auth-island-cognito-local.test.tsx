@@ -68,7 +68,10 @@ function mountIsland() {
   root.render(<AccountIsland auth={auth} />);
 }
 
-const tokenCookies = () => document.cookie.split("; ").filter((c) => /^CognitoIdentityServiceProvider\.[^=]+\.(accessToken|idToken|refreshToken)=/.test(c));
+const tokenCookies = () =>
+  document.cookie
+    .split("; ")
+    .filter((c) => /^CognitoIdentityServiceProvider\.[^=]+\.(accessToken|idToken|refreshToken)=/.test(c));
 
 describe("account island with aws-amplify and cognito-local", () => {
   it("signs up, confirms, is signed in automatically, and the session survives a reload", async () => {

@@ -49,7 +49,10 @@ function byLabel(container: HTMLElement, label: string): HTMLInputElement {
 
 function button(container: HTMLElement, text: string): HTMLButtonElement {
   const found = [...container.querySelectorAll("button")].find((b) => b.textContent === text);
-  if (!found) throw new Error(`no button "${text}"; have ${[...container.querySelectorAll("button")].map((b) => b.textContent).join(", ")}`);
+  if (!found)
+    throw new Error(
+      `no button "${text}"; have ${[...container.querySelectorAll("button")].map((b) => b.textContent).join(", ")}`,
+    );
   return found;
 }
 
@@ -141,7 +144,9 @@ async function expectFocusOn(element: Element) {
 
 async function expectAxeClean(container: HTMLElement) {
   // Colour contrast needs real layout: the browser tests check it; everything else is checked here.
-  const result = await axe.run(container, { rules: { "color-contrast": { enabled: false }, region: { enabled: false } } });
+  const result = await axe.run(container, {
+    rules: { "color-contrast": { enabled: false }, region: { enabled: false } },
+  });
   expect(result.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 }
 
@@ -179,7 +184,8 @@ describe("account island", () => {
     const { adapter, calls } = fakeAdapter({
       signUp: async () => ({ step: "CONFIRM_SIGN_UP", destination: "a***@e***" }),
       confirmSignUp: async (_email, code) => {
-        if (code !== "123456") throw authError("CodeMismatchException", "Invalid verification code provided, please try again.");
+        if (code !== "123456")
+          throw authError("CodeMismatchException", "Invalid verification code provided, please try again.");
         return { step: "AUTO_SIGN_IN" };
       },
       resendSignUpCode: async () => ({ destination: "a***@e***" }),
@@ -192,7 +198,9 @@ describe("account island", () => {
     type(byLabel(c, "E-mail address"), "amina@example.org");
     type(byLabel(c, "Password"), "short");
     button(c, "Create account").click();
-    await waitFor(() => expect(fieldError(byLabel(c, "Password"))).toContain("Error: The password must have at least 8 characters."));
+    await waitFor(() =>
+      expect(fieldError(byLabel(c, "Password"))).toContain("Error: The password must have at least 8 characters."),
+    );
     type(byLabel(c, "Password"), "eight ch");
     button(c, "Create account").click();
 
@@ -201,12 +209,20 @@ describe("account island", () => {
     expect(c.textContent).toContain("We sent a confirmation code to a***@e***");
     await expectAxeClean(c);
     button(c, "Confirm").click();
-    await waitFor(() => expect(fieldError(byLabel(c, "Confirmation code"))).toBe("Error: Confirmation code cannot be empty"));
+    await waitFor(() =>
+      expect(fieldError(byLabel(c, "Confirmation code"))).toBe("Error: Confirmation code cannot be empty"),
+    );
     type(byLabel(c, "Confirmation code"), "000000");
     button(c, "Confirm").click();
-    await waitFor(() => expect(fieldError(byLabel(c, "Confirmation code"))).toBe("Error: That code is not correct. Check the e-mail we sent and try again."));
+    await waitFor(() =>
+      expect(fieldError(byLabel(c, "Confirmation code"))).toBe(
+        "Error: That code is not correct. Check the e-mail we sent and try again.",
+      ),
+    );
     button(c, "Send a new code").click();
-    await waitFor(() => expect(c.querySelector('[role="status"]')?.textContent).toBe("We sent a new code to a***@e***."));
+    await waitFor(() =>
+      expect(c.querySelector('[role="status"]')?.textContent).toBe("We sent a new code to a***@e***."),
+    );
     type(byLabel(c, "Confirmation code"), "123456");
     button(c, "Confirm").click();
 
@@ -215,19 +231,64 @@ describe("account island", () => {
     expect(c.textContent).toContain("Chromium on Linux, last used 2025-03-01");
     await expectAxeClean(c);
     expect(calls.map((x) => x.method)).toEqual([
-      "currentUser", "signUp", "confirmSignUp", "resendSignUpCode", "confirmSignUp", "autoSignIn", "loadAccount",
+      "currentUser",
+      "signUp",
+      "confirmSignUp",
+      "resendSignUpCode",
+      "confirmSignUp",
+      "autoSignIn",
+      "loadAccount",
     ]);
     expect(calls[1]!.args).toEqual(["amina@example.org", "eight ch"]);
   });
 
   const challenges: { step: SignInStep; title: string; answer: (c: HTMLElement) => void; expected: string }[] = [
-    { step: { step: "TOTP_CODE" }, title: "Enter the code from your authenticator app", answer: (c) => type(byLabel(c, "Code"), "654321"), expected: "654321" },
-    { step: { step: "SMS_CODE", destination: "+61***99" }, title: "Enter the code we sent by text message", answer: (c) => type(byLabel(c, "Code"), "111222"), expected: "111222" },
-    { step: { step: "NEW_PASSWORD_REQUIRED" }, title: "Choose a new password", answer: (c) => type(byLabel(c, "New password"), "a fresh password"), expected: "a fresh password" },
-    { step: { step: "MFA_SELECTION", allowed: ["SMS", "TOTP"] }, title: "Choose how to receive your sign-in code", answer: (c) => byLabel(c, "Authenticator app").click(), expected: "TOTP" },
-    { step: { step: "MFA_SETUP_SELECTION", allowed: ["TOTP", "EMAIL"] }, title: "Choose how to set up sign-in codes", answer: (c) => byLabel(c, "E-mail").click(), expected: "EMAIL" },
-    { step: { step: "MFA_SETUP_TOTP", secret: "JBSWY3DPEHPK3PXP", setupUri: "otpauth://totp/NZF:amina?secret=JBSWY3DPEHPK3PXP" }, title: "Set up an authenticator app", answer: (c) => type(byLabel(c, "Code"), "246810"), expected: "246810" },
-    { step: { step: "CUSTOM_CHALLENGE", parameters: { question: "What is 2 + 3?" } }, title: "Answer the security question", answer: (c) => type(byLabel(c, "Answer"), "5"), expected: "5" },
+    {
+      step: { step: "TOTP_CODE" },
+      title: "Enter the code from your authenticator app",
+      answer: (c) => type(byLabel(c, "Code"), "654321"),
+      expected: "654321",
+    },
+    {
+      step: { step: "SMS_CODE", destination: "+61***99" },
+      title: "Enter the code we sent by text message",
+      answer: (c) => type(byLabel(c, "Code"), "111222"),
+      expected: "111222",
+    },
+    {
+      step: { step: "NEW_PASSWORD_REQUIRED" },
+      title: "Choose a new password",
+      answer: (c) => type(byLabel(c, "New password"), "a fresh password"),
+      expected: "a fresh password",
+    },
+    {
+      step: { step: "MFA_SELECTION", allowed: ["SMS", "TOTP"] },
+      title: "Choose how to receive your sign-in code",
+      answer: (c) => byLabel(c, "Authenticator app").click(),
+      expected: "TOTP",
+    },
+    {
+      step: { step: "MFA_SETUP_SELECTION", allowed: ["TOTP", "EMAIL"] },
+      title: "Choose how to set up sign-in codes",
+      answer: (c) => byLabel(c, "E-mail").click(),
+      expected: "EMAIL",
+    },
+    {
+      step: {
+        step: "MFA_SETUP_TOTP",
+        secret: "JBSWY3DPEHPK3PXP",
+        setupUri: "otpauth://totp/NZF:amina?secret=JBSWY3DPEHPK3PXP",
+      },
+      title: "Set up an authenticator app",
+      answer: (c) => type(byLabel(c, "Code"), "246810"),
+      expected: "246810",
+    },
+    {
+      step: { step: "CUSTOM_CHALLENGE", parameters: { question: "What is 2 + 3?" } },
+      title: "Answer the security question",
+      answer: (c) => type(byLabel(c, "Answer"), "5"),
+      expected: "5",
+    },
   ];
 
   for (const challenge of challenges) {
@@ -284,7 +345,11 @@ describe("account island", () => {
     await stepShown(c, "Sign in");
     expect(c.querySelector('[role="status"]')?.textContent).toBe("Your new password is saved. Please sign in with it.");
     expect(byLabel(c, "E-mail address").value).toBe("amina@example.org");
-    expect(calls.find((x) => x.method === "confirmResetPassword")?.args).toEqual(["amina@example.org", "123456", "another password"]);
+    expect(calls.find((x) => x.method === "confirmResetPassword")?.args).toEqual([
+      "amina@example.org",
+      "123456",
+      "another password",
+    ]);
   });
 
   it("a session-invalidating error signs the donor out with a clear message", async () => {
@@ -296,7 +361,9 @@ describe("account island", () => {
     });
     const c = start(adapter);
     await stepShown(c, "Sign in");
-    expect(c.querySelector('[role="alert"]')?.textContent).toBe("Error: You were signed out on all devices. Please sign in again.");
+    expect(c.querySelector('[role="alert"]')?.textContent).toBe(
+      "Error: You were signed out on all devices. Please sign in again.",
+    );
     expect(c.textContent).not.toMatch(/NotAuthorizedException|\{/);
   });
 
@@ -313,7 +380,9 @@ describe("account island", () => {
     type(byLabel(c, "E-mail address"), "amina@example.org");
     type(byLabel(c, "Password"), "wrong one");
     button(c, "Sign in").click();
-    await waitFor(() => expect(fieldError(byLabel(c, "Password"))).toBe("Error: The e-mail address or password is not correct."));
+    await waitFor(() =>
+      expect(fieldError(byLabel(c, "Password"))).toBe("Error: The e-mail address or password is not correct."),
+    );
     button(c, "Sign in").click();
     await stepShown(c, "Your details");
     button(c, "Sign out of all devices").click();
@@ -323,18 +392,30 @@ describe("account island", () => {
   });
 
   it("a network error is plain text, and the form stays usable", async () => {
-    const { adapter } = fakeAdapter({ signIn: async () => Promise.reject(authError("NetworkError", "A network error has occurred.")) });
+    const { adapter } = fakeAdapter({
+      signIn: async () => Promise.reject(authError("NetworkError", "A network error has occurred.")),
+    });
     const c = start(adapter);
     await stepShown(c, "Sign in");
     type(byLabel(c, "E-mail address"), "amina@example.org");
     type(byLabel(c, "Password"), "eight ch");
     button(c, "Sign in").click();
-    await waitFor(() => expect(c.querySelector('[role="alert"]')?.textContent).toMatch(/^Error: Network Error: the sign-in service could not be reached/));
+    await waitFor(() =>
+      expect(c.querySelector('[role="alert"]')?.textContent).toMatch(
+        /^Error: Network Error: the sign-in service could not be reached/,
+      ),
+    );
     expect(heading(c).textContent).toBe("Sign in");
   });
 
   it("if the auth library cannot load, says sign-in is unavailable instead of showing a dead form", async () => {
-    current = mount(<AccountApp loadAdapter={() => Promise.reject(Object.assign(new TypeError("Failed to fetch dynamically imported module"), {}))} />);
+    current = mount(
+      <AccountApp
+        loadAdapter={() =>
+          Promise.reject(Object.assign(new TypeError("Failed to fetch dynamically imported module"), {}))
+        }
+      />,
+    );
     const c = current.container;
     await stepShown(c, "Sign-in is unavailable");
     expect(c.querySelector("form")).toBeNull();

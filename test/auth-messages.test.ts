@@ -44,7 +44,11 @@ describe("describeAuthError", () => {
       "Password reset required for the user",
     ]);
     for (const message of SESSION_INVALIDATING_MESSAGES) {
-      const name = message.startsWith("User does not") ? "UserNotFoundException" : message.startsWith("Password") ? "PasswordResetRequiredException" : "NotAuthorizedException";
+      const name = message.startsWith("User does not")
+        ? "UserNotFoundException"
+        : message.startsWith("Password")
+          ? "PasswordResetRequiredException"
+          : "NotAuthorizedException";
       const donor = describeAuthError(authError(name, message));
       expect(donor.invalidatesSession, message).toBe(true);
       expect(donor.message).not.toContain("Authentication Error");
@@ -55,17 +59,35 @@ describe("describeAuthError", () => {
 
   it("wrong password is about the password field, not a session", () => {
     const donor = describeAuthError(authError("NotAuthorizedException", "Incorrect username or password."));
-    expect(donor).toEqual({ message: "The e-mail address or password is not correct.", field: "password", invalidatesSession: false });
+    expect(donor).toEqual({
+      message: "The e-mail address or password is not correct.",
+      field: "password",
+      invalidatesSession: false,
+    });
   });
 
   it("maps names from Amplify errors and from the wire format", () => {
-    expect(describeAuthError(authError("CodeMismatchException", "Invalid verification code provided, please try again.")).field).toBe("code");
-    expect(describeAuthError({ __type: "com.amazonaws.cognito#UsernameExistsException", message: "User already exists" }).next).toBe("sign-in");
-    expect(describeAuthError(authError("TooManyRequestsException", "Rate exceeded")).message).toMatch(/Too many attempts/);
-    expect(describeAuthError(authError("NetworkError", "A network error has occurred.")).message).toMatch(/^Network Error: /);
+    expect(
+      describeAuthError(authError("CodeMismatchException", "Invalid verification code provided, please try again."))
+        .field,
+    ).toBe("code");
+    expect(
+      describeAuthError({ __type: "com.amazonaws.cognito#UsernameExistsException", message: "User already exists" })
+        .next,
+    ).toBe("sign-in");
+    expect(describeAuthError(authError("TooManyRequestsException", "Rate exceeded")).message).toMatch(
+      /Too many attempts/,
+    );
+    expect(describeAuthError(authError("NetworkError", "A network error has occurred.")).message).toMatch(
+      /^Network Error: /,
+    );
     expect(describeAuthError(new TypeError("Failed to fetch")).message).toMatch(/^Network Error: /);
-    expect(describeAuthError(authError("UserNotConfirmedException", "User is not confirmed.")).next).toBe("confirm-sign-up");
-    expect(describeAuthError(authError("EmptySignInUsername", "username is required to signIn")).message).toBe("Username cannot be empty");
+    expect(describeAuthError(authError("UserNotConfirmedException", "User is not confirmed.")).next).toBe(
+      "confirm-sign-up",
+    );
+    expect(describeAuthError(authError("EmptySignInUsername", "username is required to signIn")).message).toBe(
+      "Username cannot be empty",
+    );
   });
 
   it("never shows an unknown raw message, stack or JSON", () => {
@@ -76,10 +98,19 @@ describe("describeAuthError", () => {
   });
 
   it("on the sign-in form, policy and not-found errors read as a wrong password", () => {
-    expect(describeAuthError(authError("InvalidPasswordException", "Password does not conform to policy"), "sign-in").message).toBe("The e-mail address or password is not correct.");
-    expect(describeAuthError(authError("UserNotFoundException", "User not found"), "sign-in").message).toBe("The e-mail address or password is not correct.");
-    expect(describeAuthError(authError("InvalidPasswordException", "Password does not conform to policy"), "sign-up").field).toBe("password");
+    expect(
+      describeAuthError(authError("InvalidPasswordException", "Password does not conform to policy"), "sign-in")
+        .message,
+    ).toBe("The e-mail address or password is not correct.");
+    expect(describeAuthError(authError("UserNotFoundException", "User not found"), "sign-in").message).toBe(
+      "The e-mail address or password is not correct.",
+    );
+    expect(
+      describeAuthError(authError("InvalidPasswordException", "Password does not conform to policy"), "sign-up").field,
+    ).toBe("password");
     // A dead session still counts as one, whatever the form.
-    expect(describeAuthError(authError("UserNotFoundException", "User does not exist."), "sign-in").invalidatesSession).toBe(true);
+    expect(
+      describeAuthError(authError("UserNotFoundException", "User does not exist."), "sign-in").invalidatesSession,
+    ).toBe(true);
   });
 });

@@ -38,13 +38,19 @@ describe("invalidatingSessionOn", () => {
     await expect(invalidatingSessionOn(() => Promise.reject(other), clear)).rejects.toBe(other);
     expect(cleared).toBe(1);
     // A failing clean-up does not hide the original error.
-    await expect(invalidatingSessionOn(() => Promise.reject(revoked), () => Promise.reject(new Error("storage")))).rejects.toBe(revoked);
+    await expect(
+      invalidatingSessionOn(
+        () => Promise.reject(revoked),
+        () => Promise.reject(new Error("storage")),
+      ),
+    ).rejects.toBe(revoked);
   });
 });
 
 describe("stored session keys", () => {
   it("selects this app client's Amplify keys from the cookie header", () => {
-    const header = "nzf-preview=1; CognitoIdentityServiceProvider.abc123.amina%40example.org.idToken=x; CognitoIdentityServiceProvider.abc123.LastAuthUser=y; CognitoIdentityServiceProvider.other.LastAuthUser=z";
+    const header =
+      "nzf-preview=1; CognitoIdentityServiceProvider.abc123.amina%40example.org.idToken=x; CognitoIdentityServiceProvider.abc123.LastAuthUser=y; CognitoIdentityServiceProvider.other.LastAuthUser=z";
     const names = cookieNames(header);
     expect(names).toEqual([
       "nzf-preview",

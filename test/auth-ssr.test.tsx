@@ -12,7 +12,10 @@ vi.hoisted(() => {
   process.env.NODE_ENV = "development";
 });
 
-const config = resolveAuthConfig({ userPoolId: "ap-southeast-2_AbC123xyz", userPoolClientId: "3n4b5urk1ft4fl3mg5e62d9ado" });
+const config = resolveAuthConfig({
+  userPoolId: "ap-southeast-2_AbC123xyz",
+  userPoolClientId: "3n4b5urk1ft4fl3mg5e62d9ado",
+});
 
 describe("account island on the server", () => {
   it("renders the checking step without touching window or document", () => {

@@ -40,7 +40,8 @@ async function edit(file: string, change: (text: string) => string): Promise<voi
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), "nzf-bodies-"));
   // With their times: a bundle input modified as a build starts is not trusted (src/render/bundle-cache.ts).
-  for (const dir of ["templates", "src", "assets", "content-cache/sample"]) await cp(join(PROJECT_ROOT, dir), join(root, dir), { recursive: true, preserveTimestamps: true });
+  for (const dir of ["templates", "src", "assets", "content-cache/sample"])
+    await cp(join(PROJECT_ROOT, dir), join(root, dir), { recursive: true, preserveTimestamps: true });
   await cp(join(PROJECT_ROOT, "package-lock.json"), join(root, "package-lock.json"), { preserveTimestamps: true });
   await symlink(join(PROJECT_ROOT, "node_modules"), join(root, "node_modules"));
   live = await createFixture({ root, sample: true, contentDir: join(root, "content-cache") });
@@ -73,7 +74,9 @@ describe("page bodies kept between builds", { timeout: 120_000 }, () => {
     const result = await live.run();
     // The partner's page and /programs/ (which lists partners) read the partner: their bodies render.
     expect(result.pages - result.bodiesReused).toBe(2);
-    expect(await readFile(join(live.config.outDir, `partner/${partner.uid}/index.html`), "utf8")).toContain("A summary edited with the layout.");
+    expect(await readFile(join(live.config.outDir, `partner/${partner.uid}/index.html`), "utf8")).toContain(
+      "A summary edited with the layout.",
+    );
     expect(await siteFileHashes(live.config.outDir)).toEqual(await cleanBuild());
   });
 
@@ -84,7 +87,10 @@ describe("page bodies kept between builds", { timeout: 120_000 }, () => {
     const data = partner.data as { body: { type: string; text: string; spans: unknown[] }[] };
     const body = data.body;
     // In the page body only (not in the head's description), so only inspecting the body finds it.
-    data.body = [...body, { type: "paragraph", text: `Our key is ${"sk_live_"}${"a1B2c3D4e5F6g7H8i9J0k1L2"}`, spans: [] }];
+    data.body = [
+      ...body,
+      { type: "paragraph", text: `Our key is ${"sk_live_"}${"a1B2c3D4e5F6g7H8i9J0k1L2"}`, spans: [] },
+    ];
     await writeSnapshot(file, { ...snapshot, ref: snapshot.ref + "s" });
     await expect(live.run()).rejects.toThrow(/secret key or token would be published/);
     // Only the layout changes next: the partner's body must be rendered and inspected again, not reused.
@@ -96,14 +102,23 @@ describe("page bodies kept between builds", { timeout: 120_000 }, () => {
   });
 
   it("rewrites only the page a template edit changes: the preview loader on every page stays the same file", async () => {
-    await edit("templates/pages/static-pages.tsx", (t) => t.replace("<h1>Ramadan calendars</h1>", "<h1>Ramadan calendars 1448</h1>"));
+    await edit("templates/pages/static-pages.tsx", (t) =>
+      t.replace("<h1>Ramadan calendars</h1>", "<h1>Ramadan calendars 1448</h1>"),
+    );
     const result = await live.run();
     expect(result.pagesRebuilt).toBe(1);
-    expect(await readFile(join(live.config.outDir, "ramadan-calendars/index.html"), "utf8")).toContain("Ramadan calendars 1448");
+    expect(await readFile(join(live.config.outDir, "ramadan-calendars/index.html"), "utf8")).toContain(
+      "Ramadan calendars 1448",
+    );
   });
 
   it("renders every body again after a page template edit", async () => {
-    await edit("templates/components/fields.ts", (t) => t.replace('return plain(dataOf(ctx.doc), "title").trim() || fallback ||', 'return plain(dataOf(ctx.doc), "title").trimEnd().trim() || fallback ||'));
+    await edit("templates/components/fields.ts", (t) =>
+      t.replace(
+        'return plain(dataOf(ctx.doc), "title").trim() || fallback ||',
+        'return plain(dataOf(ctx.doc), "title").trimEnd().trim() || fallback ||',
+      ),
+    );
     const result = await live.run();
     expect(result.bodiesReused).toBe(0);
     expect(await siteFileHashes(live.config.outDir)).toEqual(await cleanBuild());
@@ -121,9 +136,13 @@ describe("the preview bundle at a fixed address", { timeout: 120_000 }, () => {
     expect(result.pagesRebuilt).toBe(0);
     const after = await readFile(previewFile, "utf8");
     expect(after).not.toBe(before);
-    expect(after + (await readAllChunks(join(live.config.outDir, "_preview/chunks")))).toContain("Fetching your preview");
+    expect(after + (await readAllChunks(join(live.config.outDir, "_preview/chunks")))).toContain(
+      "Fetching your preview",
+    );
     // The loader every page carries is the same file: it imports the preview by its fixed address.
-    expect((await readdir(join(live.config.outDir, "_islands"))).find((f) => f.startsWith("page-scripts-"))).toBe(loader);
+    expect((await readdir(join(live.config.outDir, "_islands"))).find((f) => f.startsWith("page-scripts-"))).toBe(
+      loader,
+    );
     expect((await live.run()).published).toBe(false);
   });
 });
@@ -135,7 +154,9 @@ async function readAllChunks(dir: string): Promise<string> {
 
 describe("what a body is made of", () => {
   const sources = (imports: Record<string, string[]>, hashes: Record<string, string> = {}) =>
-    Object.fromEntries(Object.entries(imports).map(([input, list]) => [input, { hash: hashes[input] ?? "h", imports: list }]));
+    Object.fromEntries(
+      Object.entries(imports).map(([input, list]) => [input, { hash: hashes[input] ?? "h", imports: list }]),
+    );
   const graph = {
     "templates/entry.tsx": ["templates/pages/home.tsx", "templates/components/layout.tsx", "templates/document.ts"],
     "templates/pages/home.tsx": ["templates/components/fields.ts"],
@@ -147,11 +168,15 @@ describe("what a body is made of", () => {
 
   it("leaves out the sources only the frame imports", () => {
     const base = bodyHashOf("templates/entry.tsx", sources(graph));
-    expect(bodyHashOf("templates/entry.tsx", sources(graph, { "templates/components/layout.tsx": "edited" }))).toBe(base);
+    expect(bodyHashOf("templates/entry.tsx", sources(graph, { "templates/components/layout.tsx": "edited" }))).toBe(
+      base,
+    );
     expect(bodyHashOf("templates/entry.tsx", sources(graph, { "templates/components/nav.tsx": "edited" }))).toBe(base);
     expect(bodyHashOf("templates/entry.tsx", sources(graph, { "templates/document.ts": "edited" }))).toBe(base);
     // Shared by body and frame, or the body's own: part of the body.
-    expect(bodyHashOf("templates/entry.tsx", sources(graph, { "templates/components/fields.ts": "edited" }))).not.toBe(base);
+    expect(bodyHashOf("templates/entry.tsx", sources(graph, { "templates/components/fields.ts": "edited" }))).not.toBe(
+      base,
+    );
     expect(bodyHashOf("templates/entry.tsx", sources(graph, { "templates/pages/home.tsx": "edited" }))).not.toBe(base);
     expect(bodyHashOf("templates/entry.tsx", sources(graph, { "templates/entry.tsx": "edited" }))).not.toBe(base);
   });
@@ -165,22 +190,49 @@ describe("what a body is made of", () => {
     expect(first).not.toBe(bodyHashOf("templates/entry.tsx", sources(graph)));
     // Only the frame's sources changing does not concern the bodies.
     const frameOnly = { "templates/document.ts": CHANGED_DURING_BUILD };
-    expect(bodyHashOf("templates/entry.tsx", sources(graph, frameOnly))).toBe(bodyHashOf("templates/entry.tsx", sources(graph)));
+    expect(bodyHashOf("templates/entry.tsx", sources(graph, frameOnly))).toBe(
+      bodyHashOf("templates/entry.tsx", sources(graph)),
+    );
   });
 
   it("keeps the layout in when a page template imports it", () => {
-    const importing = { ...graph, "templates/pages/home.tsx": ["templates/components/fields.ts", "templates/components/layout.tsx"] };
+    const importing = {
+      ...graph,
+      "templates/pages/home.tsx": ["templates/components/fields.ts", "templates/components/layout.tsx"],
+    };
     const base = bodyHashOf("templates/entry.tsx", sources(importing));
-    expect(bodyHashOf("templates/entry.tsx", sources(importing, { "templates/components/nav.tsx": "edited" }))).not.toBe(base);
+    expect(
+      bodyHashOf("templates/entry.tsx", sources(importing, { "templates/components/nav.tsx": "edited" })),
+    ).not.toBe(base);
   });
 
   it("reuses a body only while the content it read keeps its version", () => {
-    const state = { documents: { a: "1", b: "1", c: "1" }, types: { a: "case", b: "case", c: "partner" }, lists: { "list:case|en-au": "L1" } };
-    const body: RenderedBody = { html: "<p>a</p>", islands: [], islandCount: 0, meta: { title: "A" }, deps: ["id:a", "list:case|en-au", "type:partner"], facts: { scripts: [], styles: [] } };
+    const state = {
+      documents: { a: "1", b: "1", c: "1" },
+      types: { a: "case", b: "case", c: "partner" },
+      lists: { "list:case|en-au": "L1" },
+    };
+    const body: RenderedBody = {
+      html: "<p>a</p>",
+      islands: [],
+      islandCount: 0,
+      meta: { title: "A" },
+      deps: ["id:a", "list:case|en-au", "type:partner"],
+      facts: { scripts: [], styles: [] },
+    };
     const store = new Map();
-    const page = { file: "a/index.html", path: "/a/", lang: "en-au", template: "case", documentId: "a", indexable: true, alternates: [] } as unknown as PageEntry;
+    const page = {
+      file: "a/index.html",
+      path: "/a/",
+      lang: "en-au",
+      template: "case",
+      documentId: "a",
+      indexable: true,
+      alternates: [],
+    } as unknown as PageEntry;
     new BodyCache("k", contentVersions(state), store).set(page, body);
-    const at = (changes: Partial<typeof state>, key = "k", entry = page) => new BodyCache(key, contentVersions({ ...state, ...changes }), store).get(entry);
+    const at = (changes: Partial<typeof state>, key = "k", entry = page) =>
+      new BodyCache(key, contentVersions({ ...state, ...changes }), store).get(entry);
     expect(at({})).toBe(body);
     expect(at({ documents: { ...state.documents, b: "2" } })).toBe(body); // b is not read
     expect(at({ documents: { ...state.documents, a: "2" } })).toBeUndefined();
@@ -204,7 +256,9 @@ describe("the layout rendered once per variant", { timeout: 120_000 }, () => {
     const pages = await recordOf(shared);
     expect(Object.keys(pages).length).toBeGreaterThan(50);
     // Every framed page depends on its language's global document, read through the shared layout.
-    expect(pages["about/index.html"].deps).toEqual(expect.arrayContaining([expect.stringMatching(/^list:global\|en-au$/)]));
+    expect(pages["about/index.html"].deps).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^list:global\|en-au$/)]),
+    );
     expect(pages).toEqual(await recordOf(each));
   });
 });

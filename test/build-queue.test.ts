@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { NzfError } from "../src/core/errors.js";
 import { createMemoryLogger } from "../src/core/logger.js";
-import { compactTriggers, createBuildQueue, type BuildRunResult, type BuildTrigger, type RunBuild } from "../src/server/build-queue.js";
+import {
+  compactTriggers,
+  createBuildQueue,
+  type BuildRunResult,
+  type BuildTrigger,
+  type RunBuild,
+} from "../src/server/build-queue.js";
 
 /** A build the test finishes by hand, so it can send triggers while a build is running. */
 function controlledBuild() {
@@ -33,7 +39,11 @@ async function waitFor(condition: () => boolean, what: string, timeoutMs = 3000)
   }
 }
 const base = Date.now();
-const trigger = (n: number, ids?: string[]): BuildTrigger => ({ reason: "webhook", receivedAt: base + n, ...(ids ? { documentIds: ids } : {}) });
+const trigger = (n: number, ids?: string[]): BuildTrigger => ({
+  reason: "webhook",
+  receivedAt: base + n,
+  ...(ids ? { documentIds: ids } : {}),
+});
 
 describe("build queue", () => {
   it("runs one build at a time and folds everything that arrives meanwhile into exactly one next build", async () => {
@@ -44,7 +54,11 @@ describe("build queue", () => {
     for (let n = 2; n <= 4; n++) queue.enqueue(trigger(n, [`d${n}`]));
     await sleep(50);
     expect(build.calls).toHaveLength(1);
-    expect(queue.status()).toMatchObject({ state: "building", current: { id: 1, triggers: 1 }, pending: { triggers: 3, documentIds: 3 } });
+    expect(queue.status()).toMatchObject({
+      state: "building",
+      current: { id: 1, triggers: 1 },
+      pending: { triggers: 3, documentIds: 3 },
+    });
 
     build.calls[0]!.finish();
     await waitFor(() => build.calls.length === 2, "build 2");
@@ -62,7 +76,15 @@ describe("build queue", () => {
     const { builds, state } = queue.status();
     expect(state).toBe("idle");
     expect(builds.map((b) => b.id)).toEqual([3, 2, 1]);
-    expect(builds[1]).toMatchObject({ triggers: 3, reasons: ["webhook"], documentIds: ["d2", "d3", "d4"], documentCount: 3, pagesRebuilt: 3, pagesTotal: 10, ok: true });
+    expect(builds[1]).toMatchObject({
+      triggers: 3,
+      reasons: ["webhook"],
+      documentIds: ["d2", "d3", "d4"],
+      documentCount: 3,
+      pagesRebuilt: 3,
+      pagesTotal: 10,
+      ok: true,
+    });
     expect(builds[0]).toMatchObject({ triggers: 1, documentIds: [], pagesRebuilt: 0 });
   });
 
@@ -77,16 +99,26 @@ describe("build queue", () => {
     await sleep(50);
     expect(build.calls).toHaveLength(1);
     expect(queue.status()).toMatchObject({ state: "idle", carried: { triggers: 1 } });
-    expect(queue.status().builds[0]).toMatchObject({ id: 1, ok: false, error: "[RENDER_FAILED] The page for document a threw while rendering." });
+    expect(queue.status().builds[0]).toMatchObject({
+      id: 1,
+      ok: false,
+      error: "[RENDER_FAILED] The page for document a threw while rendering.",
+    });
     expect(logger.lines.at(-1)).toMatchObject({ level: "error" });
-    expect(logger.lines.at(-1)!.message).toMatch(/^build #1 failed in \d+ ms.* for 1 trigger \(webhook, 1 document\): \[RENDER_FAILED\] The page .*\(the previous site stays live\)$/);
+    expect(logger.lines.at(-1)!.message).toMatch(
+      /^build #1 failed in \d+ ms.* for 1 trigger \(webhook, 1 document\): \[RENDER_FAILED\] The page .*\(the previous site stays live\)$/,
+    );
 
     queue.enqueue(trigger(2, ["b"]));
     await waitFor(() => build.calls.length === 2, "build 2");
     expect(build.calls[1]!.triggers.flatMap((t) => t.documentIds ?? [])).toEqual(["a", "b"]);
     build.calls[1]!.finish({ ok: false, error: "no space left on device" });
     await queue.idle();
-    expect(queue.status().builds[0]).toMatchObject({ ok: false, error: "no space left on device", documentIds: ["a", "b"] });
+    expect(queue.status().builds[0]).toMatchObject({
+      ok: false,
+      error: "no space left on device",
+      documentIds: ["a", "b"],
+    });
 
     queue.enqueue(trigger(3, ["c"]));
     await waitFor(() => build.calls.length === 3, "build 3");
@@ -94,7 +126,9 @@ describe("build queue", () => {
     await queue.idle();
     expect(queue.status()).toMatchObject({ carried: { triggers: 0 } });
     expect(queue.status().builds[0]).toMatchObject({ id: 3, ok: true, documentIds: ["a", "b", "c"] });
-    expect(logger.lines.at(-1)!.message).toMatch(/^build #3 ok in \d+ ms.* for 2 triggers \(webhook, 3 documents\): 3 of 10 pages rebuilt$/);
+    expect(logger.lines.at(-1)!.message).toMatch(
+      /^build #3 ok in \d+ ms.* for 2 triggers \(webhook, 3 documents\): 3 of 10 pages rebuilt$/,
+    );
   });
 
   it("waits for a burst to settle, but never longer than maxWaitMs", async () => {
@@ -143,7 +177,9 @@ describe("build queue", () => {
   });
 
   it("idle() resolves at once when nothing is queued", async () => {
-    const queue = createBuildQueue(async () => ({ ok: true, pagesRebuilt: 0, durationMs: 0 }), { logger: createMemoryLogger() });
+    const queue = createBuildQueue(async () => ({ ok: true, pagesRebuilt: 0, durationMs: 0 }), {
+      logger: createMemoryLogger(),
+    });
     await expect(queue.idle()).resolves.toBeUndefined();
   });
 });

@@ -51,7 +51,9 @@ describe("a build with --fetch against the Prismic API", () => {
     expect(result.snapshot.documents).toBe(sampleDocs.length);
     expect(result.snapshot.ref).toBe(stub.ref);
     const searches = stub.requests.filter((r) => r.path.endsWith("/documents/search"));
-    expect(searches.every((r) => r.query.ref === stub.ref && r.query.lang === "*" && r.query.pageSize === "100")).toBe(true);
+    expect(searches.every((r) => r.query.ref === stub.ref && r.query.lang === "*" && r.query.pageSize === "100")).toBe(
+      true,
+    );
 
     const caseDoc = sampleDocs.find((d) => d.type === "case")!;
     const html = await readFile(join(fixture.config.outDir, "case", caseDoc.uid!, "index.html"), "utf8");
@@ -99,7 +101,9 @@ describe("a build with --fetch against the Prismic API", () => {
     const siteBefore = await siteFileHashes(fixture.config.outDir);
     const about = sampleDocs.find((d) => d.type === "about_page")!;
     const landing = sampleDocs.find((d) => d.type === "landing_page")!;
-    stub.setDocuments(localiseImages([...sampleDocs.filter((d) => d.id !== landing.id), { ...landing, uid: "about" }], imageServer.url));
+    stub.setDocuments(
+      localiseImages([...sampleDocs.filter((d) => d.id !== landing.id), { ...landing, uid: "about" }], imageServer.url),
+    );
     const error = await fixture.run({ sleep: noSleep }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NzfError);
     expect((error as NzfError).code).toBe("ROUTE_COLLISION");
@@ -115,7 +119,8 @@ describe("a build with --fetch against the Prismic API", () => {
     const fixture = await fetchFixture();
     const broken = sampleDocs.map((d) => structuredClone(d));
     const cases = broken.filter((d) => d.type === "case").slice(0, 2);
-    for (const c of cases) (c.data as { featured_image: { url: string } }).featured_image.url = `${imageServer.url}/missing-${c.id}.jpg`;
+    for (const c of cases)
+      (c.data as { featured_image: { url: string } }).featured_image.url = `${imageServer.url}/missing-${c.id}.jpg`;
     stub.setDocuments(localiseImages(broken, imageServer.url));
     const error = await fixture.run({ sleep: noSleep }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NzfAggregateError);

@@ -8,7 +8,12 @@ import { createHash } from "node:crypto";
 import { mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { CHANGED_DURING_BUILD, hashInputsAfterBuild, startBundle, writeBundleRecord } from "../src/render/bundle-cache.js";
+import {
+  CHANGED_DURING_BUILD,
+  hashInputsAfterBuild,
+  startBundle,
+  writeBundleRecord,
+} from "../src/render/bundle-cache.js";
 
 let root: string;
 const sha1 = (text: string) => createHash("sha1").update(text).digest("hex");
@@ -16,7 +21,11 @@ const anHourAgo = () => new Date(Date.now() - 3_600_000);
 
 beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), "nzf-bundle-cache-"));
-  for (const [name, text] of [["package-lock.json", "{}"], ["a.ts", "export const a = 1;"], ["b.ts", "export const b = 2;"]]) {
+  for (const [name, text] of [
+    ["package-lock.json", "{}"],
+    ["a.ts", "export const a = 1;"],
+    ["b.ts", "export const b = 2;"],
+  ]) {
     await writeFile(join(root, name), text);
     await utimes(join(root, name), anHourAgo(), anHourAgo());
   }
@@ -59,7 +68,10 @@ describe("bundle records", () => {
 
   it("does not record the new content of a file saved while the bundler ran", async () => {
     const record = join(root, "record.json");
-    await writeBundleRecord(record, { inputs: await hashInputsAfterBuild(root, ["a.ts", "b.ts"], await startBundle(record, root)), result: "bundle-1" });
+    await writeBundleRecord(record, {
+      inputs: await hashInputsAfterBuild(root, ["a.ts", "b.ts"], await startBundle(record, root)),
+      result: "bundle-1",
+    });
     await writeFile(join(root, "b.ts"), ""); // an editor truncates the file...
     const start = await startBundle<string>(record, root);
     // ...the bundler reads the empty file here; then the editor writes the content.
@@ -73,7 +85,10 @@ describe("bundle records", () => {
 
   it("distrusts a new input modified as the build started, and trusts one untouched for long", async () => {
     const record = join(root, "record.json");
-    await writeBundleRecord(record, { inputs: await hashInputsAfterBuild(root, ["a.ts"], await startBundle(record, root)), result: "only-a" });
+    await writeBundleRecord(record, {
+      inputs: await hashInputsAfterBuild(root, ["a.ts"], await startBundle(record, root)),
+      result: "only-a",
+    });
     const start = await startBundle<string>(record, root);
     await writeFile(join(root, "c.ts"), "export const c = 5;"); // imported for the first time, saved just now
     const inputs = await hashInputsAfterBuild(root, ["a.ts", "b.ts", "c.ts"], start);

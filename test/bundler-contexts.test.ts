@@ -20,9 +20,17 @@ describe("BundlerContexts", () => {
     await writeFile(join(dir, "part.js"), `export const word = "first";\n`);
     await writeFile(join(dir, "entry.js"), `import { word } from "./part.js";\nconsole.log(word);\n`);
     const contexts = new BundlerContexts();
-    const options = { absWorkingDir: dir, entryPoints: ["entry.js"], bundle: true, write: false, format: "esm" as const, logLevel: "silent" as const };
+    const options = {
+      absWorkingDir: dir,
+      entryPoints: ["entry.js"],
+      bundle: true,
+      write: false,
+      format: "esm" as const,
+      logLevel: "silent" as const,
+    };
     try {
-      const text = async (define: Record<string, string> = {}) => (await contexts.build("test", { ...options, define })).outputFiles![0]!.text;
+      const text = async (define: Record<string, string> = {}) =>
+        (await contexts.build("test", { ...options, define })).outputFiles![0]!.text;
       expect(await text()).toContain('"first"');
       // An imported file edited between two builds of the same context.
       await writeFile(join(dir, "part.js"), `export const word = "second";\n`);

@@ -8,8 +8,12 @@ describe("cache records", () => {
     const record = encodeEntry("body{color:#639}");
     expect(record.toString("utf8")).toMatch(/^nzf-cache 1 sha256:[0-9a-f]{64} 16\nbody\{color:#639\}$/);
     expect(decodeEntry(record)).toEqual({ payload: Buffer.from("body{color:#639}") });
-    expect(decodeEntry(record.subarray(0, record.length - 1))).toEqual({ bad: expect.stringMatching(/^15 bytes where the header says 16/) });
-    expect(decodeEntry(Buffer.from(record.toString("utf8").replace("#639", "#000")))).toEqual({ bad: expect.stringMatching(/do not match the hash/) });
+    expect(decodeEntry(record.subarray(0, record.length - 1))).toEqual({
+      bad: expect.stringMatching(/^15 bytes where the header says 16/),
+    });
+    expect(decodeEntry(Buffer.from(record.toString("utf8").replace("#639", "#000")))).toEqual({
+      bad: expect.stringMatching(/do not match the hash/),
+    });
     expect(decodeEntry(Buffer.from("body{color:#639}"))).toEqual({ bad: expect.stringMatching(/no cache header/) });
   });
 
@@ -49,7 +53,11 @@ describe("why pages were rendered (NZF_DEBUG=cache)", () => {
   });
   it("says when every page renders, and why", () => {
     const base = { outDir: "/site", changed: null, rendered: [], pages: 4 };
-    expect(explain({ ...base, incremental: false, sameGlobals: false })).toEqual([expect.stringMatching(/^pages: all 4 pages rendered: no record of a build into \/site/)]);
-    expect(explain({ ...base, incremental: true, sameGlobals: false })).toEqual([expect.stringMatching(/^pages: all 4 pages rendered: what every page depends on changed/)]);
+    expect(explain({ ...base, incremental: false, sameGlobals: false })).toEqual([
+      expect.stringMatching(/^pages: all 4 pages rendered: no record of a build into \/site/),
+    ]);
+    expect(explain({ ...base, incremental: true, sameGlobals: false })).toEqual([
+      expect.stringMatching(/^pages: all 4 pages rendered: what every page depends on changed/),
+    ]);
   });
 });

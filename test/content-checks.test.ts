@@ -14,8 +14,26 @@ import { richTextToHtml } from "../templates/components/rich-text-html.js";
 import { Picture } from "../templates/components/picture.js";
 import { collectImages } from "../src/images/collect.js";
 
-const HOSTILE = ["javascript:alert(1)", "JavaScript:alert(1)", " \u0001javascript:alert(1)", "java\tscript:alert(1)", "java\nscript:alert(1)", "vbscript:msgbox(1)", "data:text/html,<script>alert(1)</script>", "DATA:text/html;base64,PHNjcmlwdD4="];
-const FINE = ["https://nzf.org.au/pay/", "http://example.org", "/pay/zakat/", "#main", "mailto:info@nzf.org.au", "tel:+61299999999", "relative/path", "https://x.org/?q=javascript:1"];
+const HOSTILE = [
+  "javascript:alert(1)",
+  "JavaScript:alert(1)",
+  " \u0001javascript:alert(1)",
+  "java\tscript:alert(1)",
+  "java\nscript:alert(1)",
+  "vbscript:msgbox(1)",
+  "data:text/html,<script>alert(1)</script>",
+  "DATA:text/html;base64,PHNjcmlwdD4=",
+];
+const FINE = [
+  "https://nzf.org.au/pay/",
+  "http://example.org",
+  "/pay/zakat/",
+  "#main",
+  "mailto:info@nzf.org.au",
+  "tel:+61299999999",
+  "relative/path",
+  "https://x.org/?q=javascript:1",
+];
 
 describe("safe URLs", () => {
   it("refuses script and document URLs however they are spelled, and allows web, mail, phone and relative ones", () => {
@@ -36,15 +54,28 @@ const web = (url: string) => ({ link_type: "Web", url });
 
 describe("rich text with hostile links", () => {
   it("keeps the link text and drops the link, for web, media and document links", () => {
-    for (const data of [web("javascript:alert(1)"), { link_type: "Media", url: "data:text/html,x", kind: "document" }, { link_type: "Document", url: "vbscript:x" }]) {
-      const field = [para("Click here now", [{ start: 6, end: 10, type: "hyperlink", data }])] as unknown as RichTextField;
+    for (const data of [
+      web("javascript:alert(1)"),
+      { link_type: "Media", url: "data:text/html,x", kind: "document" },
+      { link_type: "Document", url: "vbscript:x" },
+    ]) {
+      const field = [
+        para("Click here now", [{ start: 6, end: 10, type: "hyperlink", data }]),
+      ] as unknown as RichTextField;
       expect(richTextToHtml(field)).toBe("<p>Click here now</p>");
     }
   });
 
   it("keeps a labelled link's class on a span, and leaves safe links as they were", () => {
-    const field = [para("a b", [{ start: 0, end: 1, type: "hyperlink", data: { ...web("javascript:x"), label: "cta" } }, { start: 2, end: 3, type: "hyperlink", data: web("https://nzf.org.au/") }])];
-    expect(richTextToHtml(field as unknown as RichTextField)).toBe('<p><span class="cta">a</span> <a href="https://nzf.org.au/" rel="noopener noreferrer">b</a></p>');
+    const field = [
+      para("a b", [
+        { start: 0, end: 1, type: "hyperlink", data: { ...web("javascript:x"), label: "cta" } },
+        { start: 2, end: 3, type: "hyperlink", data: web("https://nzf.org.au/") },
+      ]),
+    ];
+    expect(richTextToHtml(field as unknown as RichTextField)).toBe(
+      '<p><span class="cta">a</span> <a href="https://nzf.org.au/" rel="noopener noreferrer">b</a></p>',
+    );
   });
 
   it("leaves out an image or an embed whose URL could run script", () => {
@@ -62,23 +93,35 @@ describe("rich text with hostile links", () => {
     expect(graph.resolveLink({ link_type: "Media", url: "data:text/html,x" })).toBeNull();
     expect(graph.resolveLink({ link_type: "Web", url: "https://nzf.org.au/" })).toBe("https://nzf.org.au/");
     const images = { get: () => undefined } as never;
-    expect(renderToStaticMarkup(createElement(Picture, { image: { url: "javascript:alert(1)", alt: null, width: 10, height: 10 }, images }))).toBe("");
+    expect(
+      renderToStaticMarkup(
+        createElement(Picture, { image: { url: "javascript:alert(1)", alt: null, width: 10, height: 10 }, images }),
+      ),
+    ).toBe("");
   });
 });
 
-const doc = (id: string, type: string, uid: string | null, data: Record<string, unknown>) => ({ id, type, uid, lang: "en-au", data }) as unknown as PrismicDocument;
+const doc = (id: string, type: string, uid: string | null, data: Record<string, unknown>) =>
+  ({ id, type, uid, lang: "en-au", data }) as unknown as PrismicDocument;
 
 describe("the content checks", () => {
   const docs = [
     doc("art-ok", "blog_article", "fine", { title: [{ type: "heading1", text: "Fine", spans: [] }] }),
-    doc("art-untitled", "blog_article", "ramadan-giving-guide", { title: [{ type: "heading1", text: "  ", spans: [] }] }),
+    doc("art-untitled", "blog_article", "ramadan-giving-guide", {
+      title: [{ type: "heading1", text: "  ", spans: [] }],
+    }),
     doc("case-no-uid", "case", null, { title: [{ type: "heading1", text: "A case", spans: [] }] }),
     doc("zakat-untitled", "zakat", null, { title: [] }),
     doc("home", "home_page", null, {}),
     doc("prog-hostile", "program", "water", {
       title: [{ type: "heading1", text: "Water", spans: [] }],
       body: [para("x", []), para("Click", [{ start: 0, end: 5, type: "hyperlink", data: web("javascript:alert(1)") }])],
-      slices: [{ primary: { button_link: web("vbscript:x") }, items: [{ card_image: { url: "data:text/html,x", dimensions: { width: 1, height: 1 } } }] }],
+      slices: [
+        {
+          primary: { button_link: web("vbscript:x") },
+          items: [{ card_image: { url: "data:text/html,x", dimensions: { width: 1, height: 1 } } }],
+        },
+      ],
     }),
   ];
 
@@ -92,9 +135,15 @@ describe("the content checks", () => {
       ["UNSAFE_URL", "prog-hostile", "program", "slices[0].primary.button_link"],
       ["UNSAFE_URL", "prog-hostile", "program", "slices[0].items[0].card_image"],
     ]);
-    expect(problems[0]!.message).toBe('Document art-untitled (blog_article) has no title: its page /blog/ramadan-giving-guide/ shows "Ramadan giving guide" instead');
-    expect(problems[1]!.message).toBe("Document case-no-uid (case) has no uid, so it has no address: it is not published");
-    expect(problems[3]!.message).toBe("Document prog-hostile (program), field body[1].spans[0].data: a javascript: URL was dropped (its text is kept without the link)");
+    expect(problems[0]!.message).toBe(
+      'Document art-untitled (blog_article) has no title: its page /blog/ramadan-giving-guide/ shows "Ramadan giving guide" instead',
+    );
+    expect(problems[1]!.message).toBe(
+      "Document case-no-uid (case) has no uid, so it has no address: it is not published",
+    );
+    expect(problems[3]!.message).toBe(
+      "Document prog-hostile (program), field body[1].spans[0].data: a javascript: URL was dropped (its text is kept without the link)",
+    );
     expect(problems[5]!.message).toContain("a data: URL that is not an image was dropped (the image is not shown)");
   });
 

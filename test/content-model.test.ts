@@ -11,10 +11,29 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const FIELD_TYPES = ["StructuredText", "Text", "Image", "Link", "Select", "Number", "Date", "Group", "Slices", "UID", "Boolean"];
+const FIELD_TYPES = [
+  "StructuredText",
+  "Text",
+  "Image",
+  "Link",
+  "Select",
+  "Number",
+  "Date",
+  "Group",
+  "Slices",
+  "UID",
+  "Boolean",
+];
 
 type Field = { type: string; config?: Record<string, any>; fieldset?: string };
-type Model = { id: string; label: string; repeatable: boolean; status: boolean; format: string; json: Record<string, Record<string, Field>> };
+type Model = {
+  id: string;
+  label: string;
+  repeatable: boolean;
+  status: boolean;
+  format: string;
+  json: Record<string, Record<string, Field>>;
+};
 
 async function loadModels(): Promise<Map<string, Model>> {
   const models = new Map<string, Model>();
@@ -41,17 +60,26 @@ function tableAfter(markdown: string, heading: string): string[][] {
   const rows: string[][] = [];
   for (const line of lines.slice(first + 2)) {
     if (!line.startsWith("|")) break;
-    rows.push(line.split("|").slice(1, -1).map((c) => c.trim()));
+    rows.push(
+      line
+        .split("|")
+        .slice(1, -1)
+        .map((c) => c.trim()),
+    );
   }
   return rows;
 }
 
 // Identifiers only: the cells also quote paths such as `/pay`.
-const ticks = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]!).filter((t) => /^[A-Za-z][A-Za-z0-9_]*$/.test(t));
+const ticks = (cell: string) =>
+  [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]!).filter((t) => /^[A-Za-z][A-Za-z0-9_]*$/.test(t));
 
 /** Every field id in a set of fields, including the fields of groups. */
 function fieldIds(fields: Record<string, Field>): string[] {
-  return Object.entries(fields).flatMap(([id, f]) => [id, ...(f.type === "Group" ? fieldIds(f.config?.fields ?? {}) : [])]);
+  return Object.entries(fields).flatMap(([id, f]) => [
+    id,
+    ...(f.type === "Group" ? fieldIds(f.config?.fields ?? {}) : []),
+  ]);
 }
 
 function checkField(where: string, field: Field): void {
@@ -59,9 +87,11 @@ function checkField(where: string, field: Field): void {
   // A slice zone is labelled by its fieldset; every other field by config.label.
   if (field.type === "Slices") expect(field.fieldset, `${where}: fieldset`).toBe("Slice Zone");
   else expect(typeof field.config?.label, `${where}: label`).toBe("string");
-  if (field.type === "Group") for (const [id, f] of Object.entries(field.config!.fields)) checkField(`${where}.${id}`, f as Field);
+  if (field.type === "Group")
+    for (const [id, f] of Object.entries(field.config!.fields)) checkField(`${where}.${id}`, f as Field);
   if (field.type === "Select") expect(field.config!.options.length, `${where}: options`).toBeGreaterThan(0);
-  if (field.type === "StructuredText") expect(Boolean(field.config!.single) !== Boolean(field.config!.multi), `${where}: single xor multi`).toBe(true);
+  if (field.type === "StructuredText")
+    expect(Boolean(field.config!.single) !== Boolean(field.config!.multi), `${where}: single xor multi`).toBe(true);
 }
 
 describe("custom type models", async () => {
@@ -88,7 +118,8 @@ describe("custom type models", async () => {
         const repeatable = kind.startsWith("repeatable");
         expect(model.repeatable).toBe(repeatable);
         expect(Object.keys(model.json)[0]).toBe("Main");
-        for (const [tab, fields] of Object.entries(model.json)) for (const [id, f] of Object.entries(fields)) checkField(`${type}.${tab}.${id}`, f);
+        for (const [tab, fields] of Object.entries(model.json))
+          for (const [id, f] of Object.entries(fields)) checkField(`${type}.${tab}.${id}`, f);
 
         expect(model.json.Main!.uid?.type === "UID").toBe(repeatable);
         const isPage = type !== "global" && type !== "member";
@@ -115,7 +146,8 @@ describe("custom type models", async () => {
         for (const field of Object.values(fields)) {
           if (field.type === "Group") walk(field.config!.fields);
           if (field.type === "Link" && field.config?.select === "document") {
-            for (const target of field.config.customtypes) expect(models.has(target), `${model.id} → ${target}`).toBe(true);
+            for (const target of field.config.customtypes)
+              expect(models.has(target), `${model.id} → ${target}`).toBe(true);
           }
           if (field.type === "Slices") {
             expect(Object.keys(field.config!.choices).sort()).toEqual([...sliceIds].sort());
@@ -140,7 +172,8 @@ describe("custom type models", async () => {
       const variation = model.variations[0];
       expect(Object.keys(variation.primary).sort()).toEqual(ticks(primaryCell).sort());
       expect(Object.keys(variation.items ?? {}).sort()).toEqual(ticks(itemsCell).sort());
-      for (const [fid, f] of Object.entries({ ...variation.primary, ...variation.items })) checkField(`${folder}.${fid}`, f as Field);
+      for (const [fid, f] of Object.entries({ ...variation.primary, ...variation.items }))
+        checkField(`${folder}.${fid}`, f as Field);
     }
   });
 });
@@ -156,11 +189,21 @@ describe("generated TypeScript types", () => {
     const output = join(temp, "types.generated.ts");
     // The committed config, with only the output redirected, so the test runs the real setup.
     const config = join(temp, "prismicCodegen.config.ts");
-    await writeFile(config, `import base from ${JSON.stringify(join(root, "prismicCodegen.config.ts"))};\nexport default { ...base, output: ${JSON.stringify(output)} };\n`);
-    await promisify(execFile)(process.execPath, [join(root, "node_modules", "prismic-ts-codegen", "dist", "cli.mjs"), "--config", config], { cwd: root });
+    await writeFile(
+      config,
+      `import base from ${JSON.stringify(join(root, "prismicCodegen.config.ts"))};\nexport default { ...base, output: ${JSON.stringify(output)} };\n`,
+    );
+    await promisify(execFile)(
+      process.execPath,
+      [join(root, "node_modules", "prismic-ts-codegen", "dist", "cli.mjs"), "--config", config],
+      { cwd: root },
+    );
     const generated = await readFile(output, "utf8");
     const committed = await readFile(join(root, "src", "content", "prismic-types.generated.ts"), "utf8");
     expect(generated).toContain("export type ZakatDocument");
-    expect(generated === committed, "The generated types are out of date: run `npm run codegen` and commit the result.").toBe(true);
+    expect(
+      generated === committed,
+      "The generated types are out of date: run `npm run codegen` and commit the result.",
+    ).toBe(true);
   }, 60_000);
 });

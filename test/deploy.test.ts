@@ -6,10 +6,22 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cp, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import {
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from "@aws-sdk/client-s3";
 import type { PrismicDocument } from "@prismicio/client";
 import { createFixture, PROJECT_ROOT, siteFileHashes, type Fixture } from "./support/build-fixture.js";
-import { LOCAL_AWS_ENV, startLocalCloudFront, startLocalS3, type LocalCloudFront, type LocalS3 } from "./support/aws-local.js";
+import {
+  LOCAL_AWS_ENV,
+  startLocalCloudFront,
+  startLocalS3,
+  type LocalCloudFront,
+  type LocalS3,
+} from "./support/aws-local.js";
 import { cli } from "./cli/cli-process.js";
 import { readSnapshot, writeSnapshot } from "../src/content/snapshot.js";
 import { createMemoryLogger } from "../src/core/logger.js";
@@ -32,7 +44,11 @@ let settings: DeploySettings;
 
 async function edit(change: (docs: PrismicDocument[]) => PrismicDocument[]): Promise<void> {
   const current = await readSnapshot(snapshotFile);
-  await writeSnapshot(snapshotFile, { ...current, ref: `${current.ref}x`, documents: change(structuredClone(current.documents)) });
+  await writeSnapshot(snapshotFile, {
+    ...current,
+    ref: `${current.ref}x`,
+    documents: change(structuredClone(current.documents)),
+  });
 }
 
 async function bucketKeys(): Promise<string[]> {
@@ -51,7 +67,11 @@ function differing(before: Record<string, string>, after: Record<string, string>
   return [...keys].filter((k) => before[k] !== after[k] && k !== "_headers" && k !== "_redirects").sort();
 }
 
-const putKeys = (from: number) => s3.requests.slice(from).filter((r) => r.startsWith("PUT ")).map((r) => r.slice(`PUT /${BUCKET}/`.length));
+const putKeys = (from: number) =>
+  s3.requests
+    .slice(from)
+    .filter((r) => r.startsWith("PUT "))
+    .map((r) => r.slice(`PUT /${BUCKET}/`.length));
 
 beforeAll(async () => {
   fixture = await createFixture({ sample: true });
@@ -61,8 +81,20 @@ beforeAll(async () => {
   [s3, cloudFront] = await Promise.all([startLocalS3(), startLocalCloudFront(), fixture.run()]);
   await s3.createBucket(BUCKET);
   Object.assign(process.env, LOCAL_AWS_ENV);
-  client = new S3Client({ endpoint: s3.endpoint, region: "ap-southeast-2", forcePathStyle: true, credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } });
-  settings = { bucket: BUCKET, distribution: DISTRIBUTION, region: "ap-southeast-2", s3Endpoint: s3.endpoint, cloudfrontEndpoint: cloudFront.endpoint, dryRun: false };
+  client = new S3Client({
+    endpoint: s3.endpoint,
+    region: "ap-southeast-2",
+    forcePathStyle: true,
+    credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
+  });
+  settings = {
+    bucket: BUCKET,
+    distribution: DISTRIBUTION,
+    region: "ap-southeast-2",
+    s3Endpoint: s3.endpoint,
+    cloudfrontEndpoint: cloudFront.endpoint,
+    dryRun: false,
+  };
 }, 120_000);
 
 afterAll(async () => {
@@ -71,7 +103,17 @@ afterAll(async () => {
   await fixture?.cleanup();
 });
 
-const cliArgs = () => ["deploy", "--out", fixture.config.outDir, "--bucket", BUCKET, "--distribution", DISTRIBUTION, "--s3-endpoint", s3.endpoint];
+const cliArgs = () => [
+  "deploy",
+  "--out",
+  fixture.config.outDir,
+  "--bucket",
+  BUCKET,
+  "--distribution",
+  DISTRIBUTION,
+  "--s3-endpoint",
+  s3.endpoint,
+];
 const cliEnv = () => ({ ...LOCAL_AWS_ENV, NZF_CLOUDFRONT_ENDPOINT: cloudFront.endpoint });
 
 describe("the edge pieces the build writes", () => {
@@ -82,8 +124,13 @@ describe("the edge pieces the build writes", () => {
     const iam = JSON.parse(await readFile(join(dir, EDGE_FILES.iamPolicy), "utf8"));
     expect(JSON.stringify(iam)).toContain("arn:aws:s3:::BUCKET/*");
     const template = JSON.parse(await readFile(join(dir, EDGE_FILES.cloudFormation), "utf8"));
-    const csp = parseHeadersFile(await readFile(join(fixture.config.outDir, "_headers"), "utf8"))[0]!.headers["Content-Security-Policy"];
-    expect(template.Resources.SiteHeaders.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig.ContentSecurityPolicy.ContentSecurityPolicy).toBe(csp);
+    const csp = parseHeadersFile(await readFile(join(fixture.config.outDir, "_headers"), "utf8"))[0]!.headers[
+      "Content-Security-Policy"
+    ];
+    expect(
+      template.Resources.SiteHeaders.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig.ContentSecurityPolicy
+        .ContentSecurityPolicy,
+    ).toBe(csp);
     const site = Object.keys(await siteFileHashes(fixture.config.outDir));
     expect(site.filter((f) => Object.values(EDGE_FILES).some((name) => f.endsWith(name)))).toEqual([]);
   });
@@ -94,7 +141,9 @@ describe.sequential("nzf-build deploy", () => {
     const from = s3.requests.length;
     const run = await cli(cliArgs(), cliEnv(), 60_000);
     expect(run.code, run.output).toBe(0);
-    const site = Object.keys(await siteFileHashes(fixture.config.outDir)).filter((f) => f !== "_headers" && f !== "_redirects").sort();
+    const site = Object.keys(await siteFileHashes(fixture.config.outDir))
+      .filter((f) => f !== "_headers" && f !== "_redirects")
+      .sort();
     expect(await bucketKeys()).toEqual(site);
     expect(run.output).toMatch(new RegExp(`uploaded ${site.length} files \\([\\d.]+ MB\\), kept 0, deleted 0`));
 
@@ -104,8 +153,16 @@ describe.sequential("nzf-build deploy", () => {
       ["sw.js", "text/javascript; charset=utf-8", "no-cache"],
       ["manifest.webmanifest", "application/manifest+json", "public, max-age=0, must-revalidate"],
       ["sitemap.xml", "application/xml; charset=utf-8", "no-cache"],
-      [site.find((f) => /^_islands\/.*\.js$/.test(f))!, "text/javascript; charset=utf-8", "public, max-age=31536000, immutable"],
-      [site.find((f) => /^_assets\/.*\.css$/.test(f))!, "text/css; charset=utf-8", "public, max-age=31536000, immutable"],
+      [
+        site.find((f) => /^_islands\/.*\.js$/.test(f))!,
+        "text/javascript; charset=utf-8",
+        "public, max-age=31536000, immutable",
+      ],
+      [
+        site.find((f) => /^_assets\/.*\.css$/.test(f))!,
+        "text/css; charset=utf-8",
+        "public, max-age=31536000, immutable",
+      ],
       [site.find((f) => /^_images\/.*\.webp$/.test(f))!, "image/webp", "public, max-age=31536000, immutable"],
       [site.find((f) => /^icons\/.*\.png$/.test(f))!, "image/png", "public, max-age=86400"],
     ];
@@ -141,7 +198,8 @@ describe.sequential("nzf-build deploy", () => {
     const original = await readSnapshot(snapshotFile);
     const article = original.documents.find((d) => d.type === "blog_article")!;
     await edit((docs) => {
-      (docs.find((d) => d.id === article.id)!.data as { excerpt: string }).excerpt = "An excerpt changed by the deploy test.";
+      (docs.find((d) => d.id === article.id)!.data as { excerpt: string }).excerpt =
+        "An excerpt changed by the deploy test.";
       return docs;
     });
     await fixture.run();
@@ -156,10 +214,14 @@ describe.sequential("nzf-build deploy", () => {
     expect(report.uploaded).toBe(changed.length);
     expect(await objectText(`blog/${article.uid}/index.html`)).toContain("An excerpt changed by the deploy test.");
     const invalidation = cloudFront.invalidations.at(-1)!;
-    expect(invalidation.paths).toEqual([...new Set(changed.filter((k) => !/^_(islands|assets|images)\//.test(k)).flatMap(pathsOf))].sort());
+    expect(invalidation.paths).toEqual(
+      [...new Set(changed.filter((k) => !/^_(islands|assets|images)\//.test(k)).flatMap(pathsOf))].sort(),
+    );
     expect(invalidation.paths).toContain(`/blog/${article.uid}/`);
     expect(invalidation.paths).not.toContain("/about/");
-    expect(logger.lines.map((l) => l.message).join("\n")).toMatch(new RegExp(`uploaded ${changed.length} files .*invalidated ${invalidation.paths.length} paths`));
+    expect(logger.lines.map((l) => l.message).join("\n")).toMatch(
+      new RegExp(`uploaded ${changed.length} files .*invalidated ${invalidation.paths.length} paths`),
+    );
   }, 120_000);
 
   it("deletes a removed page, after every upload, and invalidates its path", async () => {
@@ -186,7 +248,8 @@ describe.sequential("nzf-build deploy", () => {
     const page = `blog/${article.uid}/index.html`;
     const previous = await objectText(page);
     await edit((docs) => {
-      (docs.find((d) => d.id === article.id)!.data as { excerpt: string }).excerpt = "An excerpt the failed deploy must not publish.";
+      (docs.find((d) => d.id === article.id)!.data as { excerpt: string }).excerpt =
+        "An excerpt the failed deploy must not publish.";
       return docs.filter((d) => d.id !== snapshot.documents.filter((x) => x.type === "blog_article").at(-1)!.id);
     });
     await fixture.run();
@@ -194,7 +257,9 @@ describe.sequential("nzf-build deploy", () => {
     const invalidations = cloudFront.invalidations.length;
     s3.failUploads = new RegExp(`/${page.replace(/[.]/g, "\\.")}$`);
     try {
-      const failure = await deploySite(fixture.config.outDir, settings, { logger: createMemoryLogger() }).catch((error: unknown) => error);
+      const failure = await deploySite(fixture.config.outDir, settings, { logger: createMemoryLogger() }).catch(
+        (error: unknown) => error,
+      );
       expect(failure).toBeInstanceOf(NzfError);
       expect((failure as NzfError).code).toBe("DEPLOY_UPLOAD_FAILED");
       expect((failure as NzfError).message).toContain(page);
@@ -214,18 +279,40 @@ describe.sequential("nzf-build deploy", () => {
 
   it("keeps a hashed file the site no longer uses for 48 hours (marked), then deletes it", async () => {
     const key = "_islands/retired-0ld.js";
-    await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: "old()", ContentType: "text/javascript; charset=utf-8", CacheControl: "public, max-age=31536000, immutable", Metadata: { "nzf-sha256": "0ld" } }));
+    await client.send(
+      new PutObjectCommand({
+        Bucket: BUCKET,
+        Key: key,
+        Body: "old()",
+        ContentType: "text/javascript; charset=utf-8",
+        CacheControl: "public, max-age=31536000, immutable",
+        Metadata: { "nzf-sha256": "0ld" },
+      }),
+    );
     const marked = await deploySite(fixture.config.outDir, settings, { logger: createMemoryLogger() });
     expect(marked.plan.retire).toEqual([key]);
     const head = await client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key }));
     expect(Date.parse(head.Metadata!["nzf-retired"]!)).toBeGreaterThan(Date.now() - 60_000);
     // Still served as it was: same bytes, same headers.
-    expect([await objectText(key), head.ContentType, head.CacheControl]).toEqual(["old()", "text/javascript; charset=utf-8", "public, max-age=31536000, immutable"]);
-    expect((await deploySite(fixture.config.outDir, settings, { logger: createMemoryLogger() })).plan.deletions).toEqual([]);
+    expect([await objectText(key), head.ContentType, head.CacheControl]).toEqual([
+      "old()",
+      "text/javascript; charset=utf-8",
+      "public, max-age=31536000, immutable",
+    ]);
+    expect(
+      (await deploySite(fixture.config.outDir, settings, { logger: createMemoryLogger() })).plan.deletions,
+    ).toEqual([]);
 
     // Three days later (the mark rewritten as three days old), the next deploy deletes it.
     const old = new Date(Date.now() - 3 * 24 * 3600_000).toISOString();
-    await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: "old()", Metadata: { "nzf-sha256": "0ld", "nzf-retired": old } }));
+    await client.send(
+      new PutObjectCommand({
+        Bucket: BUCKET,
+        Key: key,
+        Body: "old()",
+        Metadata: { "nzf-sha256": "0ld", "nzf-retired": old },
+      }),
+    );
     const invalidations = cloudFront.invalidations.length;
     const report = await deploySite(fixture.config.outDir, settings, { logger: createMemoryLogger() });
     expect(report.plan.deletions).toEqual([key]);
@@ -236,13 +323,20 @@ describe.sequential("nzf-build deploy", () => {
 
   it("an invalidation that fails says the bucket has the new site and which paths to invalidate", async () => {
     await edit((docs) => {
-      (docs.find((d) => d.type === "blog_article")!.data as { excerpt: string }).excerpt = "An excerpt whose invalidation fails.";
+      (docs.find((d) => d.type === "blog_article")!.data as { excerpt: string }).excerpt =
+        "An excerpt whose invalidation fails.";
       return docs;
     });
     await fixture.run();
-    const failure = await deploySite(fixture.config.outDir, { ...settings, cloudfrontEndpoint: `${cloudFront.endpoint}/nowhere` }, { logger: createMemoryLogger() }).catch((e: unknown) => e);
+    const failure = await deploySite(
+      fixture.config.outDir,
+      { ...settings, cloudfrontEndpoint: `${cloudFront.endpoint}/nowhere` },
+      { logger: createMemoryLogger() },
+    ).catch((e: unknown) => e);
     expect((failure as NzfError).code).toBe("DEPLOY_INVALIDATION_FAILED");
-    expect((failure as NzfError).message).toMatch(/^The new site is in s3:\/\/nzf-deploy-test, but invalidating \d+ paths of CloudFront distribution E2TESTDISTRIB1 failed .*\/learn\//);
+    expect((failure as NzfError).message).toMatch(
+      /^The new site is in s3:\/\/nzf-deploy-test, but invalidating \d+ paths of CloudFront distribution E2TESTDISTRIB1 failed .*\/learn\//,
+    );
   }, 60_000);
 
   it("--dry-run prints the plan and changes nothing", async () => {

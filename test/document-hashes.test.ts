@@ -28,7 +28,10 @@ const expected = (d: PrismicDocument) => createHash("sha1").update(JSON.stringif
 describe("snapshotDocumentHashes", () => {
   it("hashes each document's content, and keeps the hashes under the snapshot's identity", async () => {
     const docs = [doc("a", "One"), doc("b", "Two")];
-    expect(await snapshotDocumentHashes(docs, { identity: "1:10:5:5" }, workDir)).toEqual({ a: expected(docs[0]!), b: expected(docs[1]!) });
+    expect(await snapshotDocumentHashes(docs, { identity: "1:10:5:5" }, workDir)).toEqual({
+      a: expected(docs[0]!),
+      b: expected(docs[1]!),
+    });
     await documentHashesKept();
     expect((await readCacheJson(join(workDir, "document-hashes.json"))).identity).toBe("1:10:5:5");
   });

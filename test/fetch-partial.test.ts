@@ -35,7 +35,10 @@ describe("a fetch for a webhook's changed documents", () => {
     const next = docs.filter((d) => d.id !== docs[20]!.id).map((d) => (d.id === edited.id ? edited : d));
     stub!.setDocuments(next);
     const before = stub!.requests.length;
-    const result = await fetchContent({ ...options, changedIds: [edited.id, docs[20]!.id] }, { logger: createMemoryLogger(), sleep: noSleep });
+    const result = await fetchContent(
+      { ...options, changedIds: [edited.id, docs[20]!.id] },
+      { logger: createMemoryLogger(), sleep: noSleep },
+    );
     const searches = stub!.requests.slice(before).filter((r) => r.path.endsWith("/documents/search"));
     // One search for the named ids, one to count the repository: not three pages of everything.
     expect(searches).toHaveLength(2);

@@ -13,7 +13,14 @@ import { retryAfterMs } from "../src/core/retry.js";
 import { formatError, NzfError } from "../src/core/errors.js";
 import { createMemoryLogger, type MemoryLogger } from "../src/core/logger.js";
 import { snapshotPath } from "../src/content/snapshot.js";
-import { makeDocument, makeDocuments, ROOT_PATH, SEARCH_PATH, startPrismicStub, type PrismicStub } from "./support/prismic-stub.js";
+import {
+  makeDocument,
+  makeDocuments,
+  ROOT_PATH,
+  SEARCH_PATH,
+  startPrismicStub,
+  type PrismicStub,
+} from "./support/prismic-stub.js";
 
 const REPO = "nzf-test";
 let stub: PrismicStub;
@@ -92,7 +99,10 @@ describe("fetchContent", () => {
 
   it("lists languages master first, as the repository root marks them", async () => {
     stub = await startPrismicStub({
-      documents: [makeDocument({ id: "h1", type: "home_page" }), makeDocument({ id: "h2", type: "home_page", lang: "ar-ae" })],
+      documents: [
+        makeDocument({ id: "h1", type: "home_page" }),
+        makeDocument({ id: "h2", type: "home_page", lang: "ar-ae" }),
+      ],
       languages: [
         { id: "ar-ae", name: "Arabic" },
         { id: "en-au", name: "English (Australia)" },
@@ -311,7 +321,10 @@ describe("fetchContent errors", () => {
 
   it("maps 400 to PRISMIC_PARSING_ERROR carrying the server's message", async () => {
     stub = await startPrismicStub({ documents: makeDocuments(2) });
-    stub.inject(SEARCH_PATH, { status: 400, body: { type: "parsing-error", message: "unexpected field 'my.case.colour' at line 1", line: 1, column: 5 } });
+    stub.inject(SEARCH_PATH, {
+      status: 400,
+      body: { type: "parsing-error", message: "unexpected field 'my.case.colour' at line 1", line: 1, column: 5 },
+    });
     const error = await failure(fetchContent(options(), deps()));
     expect(error.code).toBe("PRISMIC_PARSING_ERROR");
     expect(error.message).toContain("unexpected field 'my.case.colour' at line 1");
@@ -346,6 +359,8 @@ describe("retry helpers", () => {
   });
 
   it("redacts access tokens in URLs", () => {
-    expect(redactUrl("http://x/api/v2?ref=a&access_token=abc&page=2")).toBe("http://x/api/v2?ref=a&access_token=***&page=2");
+    expect(redactUrl("http://x/api/v2?ref=a&access_token=abc&page=2")).toBe(
+      "http://x/api/v2?ref=a&access_token=***&page=2",
+    );
   });
 });

@@ -28,17 +28,28 @@ describe("formatDate", () => {
   it("rolls an impossible day over as Date does, leaves other text alone, and keeps Arabic to Intl", () => {
     expect(formatDate("2026-02-30")).toBe(intlDate.format(new Date("2026-02-30T00:00:00Z")));
     expect(formatDate("soon")).toBe("soon");
-    expect(formatDate("2026-11-01", "ar-ae")).toBe(new Intl.DateTimeFormat("ar-AE", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(new Date("2026-11-01T00:00:00Z")));
+    expect(formatDate("2026-11-01", "ar-ae")).toBe(
+      new Intl.DateTimeFormat("ar-AE", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(
+        new Date("2026-11-01T00:00:00Z"),
+      ),
+    );
   });
 });
 
 describe("aud", () => {
   it("writes whole dollars, cents, negatives and rounding cases as Intl's en-AU currency format does", () => {
-    const cases = [0, -0, 1, 12, 999, 1000, 1250, 999_999, 1_000_000, 123_456_789, -5, -1234, 0.5, 12.5, 1.005, 1.015, 0.285, 2.675, 1.125, 1234.995, 999.999, 0.001, -0.001, -12.345, 1e-7, -2e-9, 1e21];
+    const cases = [
+      0, -0, 1, 12, 999, 1000, 1250, 999_999, 1_000_000, 123_456_789, -5, -1234, 0.5, 12.5, 1.005, 1.015, 0.285, 2.675,
+      1.125, 1234.995, 999.999, 0.001, -0.001, -12.345, 1e-7, -2e-9, 1e21,
+    ];
     const next = random(7);
     for (let i = 0; i < 5_000; i++) {
       const magnitude = 10 ** Math.floor(next() * 9);
-      cases.push(Math.round(next() * magnitude * 1000) / 1000, Math.floor(next() * magnitude), -Math.round(next() * magnitude * 100) / 100);
+      cases.push(
+        Math.round(next() * magnitude * 1000) / 1000,
+        Math.floor(next() * magnitude),
+        -Math.round(next() * magnitude * 100) / 100,
+      );
     }
     for (const dollars of cases) expect(aud(dollars), String(dollars)).toBe(intlAud(dollars));
   });

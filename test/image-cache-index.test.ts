@@ -20,7 +20,8 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const indexed = async () => Object.keys(await readCacheJson(join(dir, "cache", "sources.json"))).map((path) => path.slice(dir.length + 1));
+const indexed = async () =>
+  Object.keys(await readCacheJson(join(dir, "cache", "sources.json"))).map((path) => path.slice(dir.length + 1));
 
 describe("ImageCache's source index", () => {
   it("hashes each source once, and keeps only the sources the last build used", async () => {

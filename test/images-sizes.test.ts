@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { candidateWidths, defaultSizes, displayWidth, heightFor, srcset, widthsForLayouts } from "../src/images/sizes.js";
+import {
+  candidateWidths,
+  defaultSizes,
+  displayWidth,
+  heightFor,
+  srcset,
+  widthsForLayouts,
+} from "../src/images/sizes.js";
 import { layoutsFor, mergeLayouts } from "../src/images/layout-policy.js";
 import { imageSourceFor } from "../src/images/image-lookup.js";
 import type { Manifest } from "../src/images/cache.js";
@@ -58,9 +65,20 @@ describe("display size", () => {
 
 describe("srcset and lookup", () => {
   it("lists candidates ascending with w descriptors", () => {
-    expect(srcset([{ url: "/b.webp", width: 800 }, { url: "/a.webp", width: 200 }])).toBe("/a.webp 200w, /b.webp 800w");
+    expect(
+      srcset([
+        { url: "/b.webp", width: 800 },
+        { url: "/a.webp", width: 200 },
+      ]),
+    ).toBe("/a.webp 200w, /b.webp 800w");
   });
-  const out = (w: number, type: "image/webp" | "image/jpeg") => ({ file: `h-${w}w.${type === "image/webp" ? "webp" : "jpg"}`, type, width: w, height: w / 2, bytes: 1 });
+  const out = (w: number, type: "image/webp" | "image/jpeg") => ({
+    file: `h-${w}w.${type === "image/webp" ? "webp" : "jpg"}`,
+    type,
+    width: w,
+    height: w / 2,
+    bytes: 1,
+  });
   const manifest: Manifest = {
     width: 2000,
     height: 1000,
@@ -72,7 +90,9 @@ describe("srcset and lookup", () => {
   it("gives the modern format first, the fallback last, and the largest fallback as src", () => {
     const s = imageSourceFor(manifest, "constrained");
     expect(s.sources.map((x) => x.type)).toEqual(["image/webp", "image/jpeg"]);
-    expect(s.sources[0]!.srcset).toBe("/_images/h-200w.webp 200w, /_images/h-400w.webp 400w, /_images/h-800w.webp 800w, /_images/h-1600w.webp 1600w");
+    expect(s.sources[0]!.srcset).toBe(
+      "/_images/h-200w.webp 200w, /_images/h-400w.webp 400w, /_images/h-800w.webp 800w, /_images/h-1600w.webp 1600w",
+    );
     expect(s.src).toBe("/_images/h-1600w.jpg");
     expect([s.width, s.height]).toEqual([1600, 800]);
   });
@@ -98,6 +118,8 @@ describe("layout policy", () => {
     expect(mergeLayouts([["fixed"], ["constrained"], ["fixed"]])).toEqual(["constrained", "fixed"]);
     // A hero that is also an article's featured image: made at both layouts' widths.
     expect(mergeLayouts([["full"], ["constrained"]])).toEqual(["constrained", "full"]);
-    expect(widthsForLayouts(mergeLayouts([["full"], ["constrained"]]), 1600)).toEqual([200, 400, 750, 800, 1080, 1366, 1600]);
+    expect(widthsForLayouts(mergeLayouts([["full"], ["constrained"]]), 1600)).toEqual([
+      200, 400, 750, 800, 1080, 1366, 1600,
+    ]);
   });
 });

@@ -57,19 +57,33 @@ const img = (name: string, extra: Record<string, unknown> = {}) => ({
   dimensions: { width: 1, height: 1 },
   ...extra,
 });
-const doc = (id: string, data: Record<string, unknown>) => ({ id, type: "page", uid: id, lang: "en-au", data }) as unknown as PrismicDocument;
+const doc = (id: string, data: Record<string, unknown>) =>
+  ({ id, type: "page", uid: id, lang: "en-au", data }) as unknown as PrismicDocument;
 
 function goodDocuments(): PrismicDocument[] {
   return [
     // big.jpg is a page hero (full width) and an image in the content (constrained).
-    doc("home", { featured_image: img("photo.jpg", { alt: null }), hero_image: img("big.jpg"), slices: [{ slice_type: "image", primary: { image: img("big.jpg") } }] }),
-    doc("about", { logo: img("alpha.png"), photo: img("tiny.jpg"), body: [{ type: "image", ...img("rotated.jpg") }], empty_image: {} }),
+    doc("home", {
+      featured_image: img("photo.jpg", { alt: null }),
+      hero_image: img("big.jpg"),
+      slices: [{ slice_type: "image", primary: { image: img("big.jpg") } }],
+    }),
+    doc("about", {
+      logo: img("alpha.png"),
+      photo: img("tiny.jpg"),
+      body: [{ type: "image", ...img("rotated.jpg") }],
+      empty_image: {},
+    }),
     doc("media", { a: img("anim.gif"), b: img("still.gif"), c: img("logo.svg"), d: img("flaky.jpg") }),
   ];
 }
 
 const sleeps: number[] = [];
-const deps = () => ({ logger: createMemoryLogger(), sleep: async (ms: number) => void sleeps.push(ms), random: () => 0.5 });
+const deps = () => ({
+  logger: createMemoryLogger(),
+  sleep: async (ms: number) => void sleeps.push(ms),
+  random: () => 0.5,
+});
 const outputsOf = (r: ImageStageResult, stem: string) => r.files.filter((f) => f.to.includes(stem));
 
 describe("image stage on generated fixtures", () => {
@@ -126,13 +140,22 @@ describe("image stage on generated fixtures", () => {
     expect((await metaOf(full.src)).width).toBe(1920);
     // The 6000 px original is the same file for both layouts: one set of outputs, 8 widths × 2 formats.
     expect(outputsOf(first, full.src.slice(9, 25))).toHaveLength(16);
-    const html = renderToStaticMarkup(createElement(Picture, { image: { url: `${base}/big.jpg`, alt: "Hero", width: 6000, height: 4000 }, images: first.lookup, layout: "full" }));
+    const html = renderToStaticMarkup(
+      createElement(Picture, {
+        image: { url: `${base}/big.jpg`, alt: "Hero", width: 6000, height: 4000 },
+        images: first.lookup,
+        layout: "full",
+      }),
+    );
     expect(html).toContain(`<source type="image/webp" srcSet="${full.sources[0]!.srcset}" sizes="100vw"/>`);
   });
 
   it("keeps a 50 px image at 50 px (no upscaling)", () => {
     const s = first.lookup.get(`${base}/tiny.jpg`, "fixed")!;
-    expect(s.sources.map((x) => x.srcset)).toEqual([expect.stringMatching(/^\S+\.webp 50w$/), expect.stringMatching(/^\S+\.jpg 50w$/)]);
+    expect(s.sources.map((x) => x.srcset)).toEqual([
+      expect.stringMatching(/^\S+\.webp 50w$/),
+      expect.stringMatching(/^\S+\.jpg 50w$/),
+    ]);
   });
 
   it("keeps transparency: PNG fallback, WebP with alpha, no placeholder behind it", async () => {
@@ -159,7 +182,9 @@ describe("image stage on generated fixtures", () => {
     expect((await metaOf(anim.src)).pages).toBe(2);
     const still = first.lookup.get(`${base}/still.gif`)!;
     expect(still.sources.map((x) => x.type)).toEqual(["image/webp", "image/png"]);
-    const corner = await sharp(await readFile(first.files.find((f) => "/" + f.to === still.src)!.from)).raw().toBuffer({ resolveWithObject: true });
+    const corner = await sharp(await readFile(first.files.find((f) => "/" + f.to === still.src)!.from))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     expect([corner.info.channels, corner.data[3]]).toEqual([4, 0]);
   });
 
@@ -173,15 +198,32 @@ describe("image stage on generated fixtures", () => {
 
   it("renders a picture with sources, sizes, dimensions, alt and loading hints", () => {
     const html = renderToStaticMarkup(
-      createElement(Picture, { image: { url: `${base}/photo.jpg?auto=format`, alt: null, width: 1200, height: 800 }, images: first.lookup, sizes: "(max-width: 900px) 100vw, 50vw", priority: true }),
+      createElement(Picture, {
+        image: { url: `${base}/photo.jpg?auto=format`, alt: null, width: 1200, height: 800 },
+        images: first.lookup,
+        sizes: "(max-width: 900px) 100vw, 50vw",
+        priority: true,
+      }),
     );
     const s = first.lookup.get(`${base}/photo.jpg`)!;
-    expect(html).toContain(`<source type="image/webp" srcSet="${s.sources[0]!.srcset}" sizes="(max-width: 900px) 100vw, 50vw"/>`);
-    expect(html).toMatch(/<img class="nzf-image" src="\/_images\/[0-9a-f]{16}-1200w\.jpg" srcSet="[^"]+ 1200w" sizes="\(max-width: 900px\) 100vw, 50vw" width="800" height="533" alt="" loading="eager" decoding="auto" fetchPriority="high"\/>/);
-    expect(html).toContain(`<img class="nzf-placeholder" src="${s.placeholder}" width="800" height="533" alt="" aria-hidden="true"/>`);
+    expect(html).toContain(
+      `<source type="image/webp" srcSet="${s.sources[0]!.srcset}" sizes="(max-width: 900px) 100vw, 50vw"/>`,
+    );
+    expect(html).toMatch(
+      /<img class="nzf-image" src="\/_images\/[0-9a-f]{16}-1200w\.jpg" srcSet="[^"]+ 1200w" sizes="\(max-width: 900px\) 100vw, 50vw" width="800" height="533" alt="" loading="eager" decoding="auto" fetchPriority="high"\/>/,
+    );
+    expect(html).toContain(
+      `<img class="nzf-placeholder" src="${s.placeholder}" width="800" height="533" alt="" aria-hidden="true"/>`,
+    );
     expect(html).not.toMatch(/style=|onload=/i);
 
-    const lazy = renderToStaticMarkup(createElement(Picture, { image: { url: `${base}/alpha.png`, alt: "NZF logo", width: 600, height: 300 }, images: first.lookup, layout: "fixed" }));
+    const lazy = renderToStaticMarkup(
+      createElement(Picture, {
+        image: { url: `${base}/alpha.png`, alt: "NZF logo", width: 600, height: 300 },
+        images: first.lookup,
+        layout: "fixed",
+      }),
+    );
     expect(lazy).toMatch(/width="400" height="200" alt="NZF logo" loading="lazy" decoding="async"\/>/);
     expect(lazy).toContain('sizes="400px"');
     expect(lazy).not.toContain("fetchPriority");
@@ -201,16 +243,30 @@ describe("image stage on generated fixtures", () => {
         { value: noted },
         // A lazy image first: not the main image, not preloaded.
         picture({ image: { url: `${base}/alpha.png`, alt: "NZF logo", width: 600, height: 300 }, layout: "fixed" }),
-        picture({ image: { url: `${base}/photo.jpg`, alt: null, width: 1200, height: 800 }, sizes: "(max-width: 900px) 100vw, 50vw", priority: true }),
+        picture({
+          image: { url: `${base}/photo.jpg`, alt: null, width: 1200, height: 800 },
+          sizes: "(max-width: 900px) 100vw, 50vw",
+          priority: true,
+        }),
         picture({ image: { url: `${base}/still.gif`, alt: null, width: 300, height: 200 }, priority: true }),
       ),
     );
     const photo = first.lookup.get(`${base}/photo.jpg`)!;
     expect(photo.sources.length).toBeGreaterThan(1);
-    expect(noted.first).toEqual({ srcset: photo.sources[0]!.srcset, sizes: "(max-width: 900px) 100vw, 50vw", type: photo.sources[0]!.type });
+    expect(noted.first).toEqual({
+      srcset: photo.sources[0]!.srcset,
+      sizes: "(max-width: 900px) 100vw, 50vw",
+      type: photo.sources[0]!.type,
+    });
     // An image with no srcset (an SVG, drawn at any size) is left to the <img> itself.
     const single: { first?: ImagePreload } = {};
-    renderToStaticMarkup(createElement(ImagePreloadContext.Provider, { value: single }, picture({ image: { url: `${base}/logo.svg`, alt: null, width: 120, height: 60 }, priority: true })));
+    renderToStaticMarkup(
+      createElement(
+        ImagePreloadContext.Provider,
+        { value: single },
+        picture({ image: { url: `${base}/logo.svg`, alt: null, width: 120, height: 60 }, priority: true }),
+      ),
+    );
     expect(single.first).toBeUndefined();
   });
 
@@ -256,11 +312,15 @@ describe("image stage errors", () => {
       "document gone, field hero_image",
       "document zero, field hero_image",
     ]);
-    expect(bySubject["document broken, field hero_image"]!.message).toMatch(/^Something went wrong fetching the image metadata/);
+    expect(bySubject["document broken, field hero_image"]!.message).toMatch(
+      /^Something went wrong fetching the image metadata/,
+    );
     expect(bySubject["document broken, field hero_image"]!.code).toBe("IMAGE_METADATA");
     expect(bySubject["document cut, field slices[0].primary.image"]!.code).toBe("IMAGE_METADATA");
     expect(bySubject["document gone, field hero_image"]!.code).toBe("IMAGE_DOWNLOAD");
-    expect(bySubject["document gone, field hero_image"]!.message).toMatch(/missing\.jpg could not be downloaded after 1 attempt: HTTP 404/);
+    expect(bySubject["document gone, field hero_image"]!.message).toMatch(
+      /missing\.jpg could not be downloaded after 1 attempt: HTTP 404/,
+    );
     expect(bySubject["document zero, field hero_image"]!.code).toBe("IMAGE_DIMENSIONS");
     expect(bySubject["document zero, field hero_image"]!.message).toMatch(/must be positive.*0×-3/);
     expect(errors.every((e) => e instanceof NzfError)).toBe(true);

@@ -7,7 +7,14 @@ import { cp, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { createFixture, PROJECT_ROOT, type Fixture } from "./support/build-fixture.js";
 import { readSnapshot, writeSnapshot, type Snapshot } from "../src/content/snapshot.js";
-import { documentHashes, changedDependencies, createTrackingSession, isAffected, trackingGraph, type Dependency } from "../src/render/dependencies.js";
+import {
+  documentHashes,
+  changedDependencies,
+  createTrackingSession,
+  isAffected,
+  trackingGraph,
+  type Dependency,
+} from "../src/render/dependencies.js";
 import { createContentGraph } from "../src/content/graph.js";
 import type { PrismicDocument } from "@prismicio/client";
 
@@ -17,7 +24,11 @@ let original: Snapshot;
 
 async function edit(change: (docs: PrismicDocument[]) => PrismicDocument[]): Promise<void> {
   const current = await readSnapshot(snapshotFile);
-  await writeSnapshot(snapshotFile, { ...current, ref: `${current.ref}x`, documents: change(structuredClone(current.documents)) });
+  await writeSnapshot(snapshotFile, {
+    ...current,
+    ref: `${current.ref}x`,
+    documents: change(structuredClone(current.documents)),
+  });
 }
 
 async function inode(path: string): Promise<number> {
@@ -40,7 +51,10 @@ afterAll(async () => {
 
 describe("the dependency record", () => {
   it("records documents read by id and listings read by type", () => {
-    const docs = [{ id: "a", type: "case", uid: "a", lang: "en-au", data: {} }, { id: "g", type: "global", uid: null, lang: "en-au", data: {} }] as unknown as PrismicDocument[];
+    const docs = [
+      { id: "a", type: "case", uid: "a", lang: "en-au", data: {} },
+      { id: "g", type: "global", uid: null, lang: "en-au", data: {} },
+    ] as unknown as PrismicDocument[];
     const deps = new Set<Dependency>();
     const graph = trackingGraph(createContentGraph(docs), deps);
     graph.byId("a");
@@ -51,7 +65,10 @@ describe("the dependency record", () => {
   });
 
   it("records a listed document only when the page reads its content", () => {
-    const docs = [{ id: "a", type: "case", uid: "a", lang: "en-au", data: { title: "A" } }, { id: "b", type: "case", uid: "b", lang: "en-au", data: {} }] as unknown as PrismicDocument[];
+    const docs = [
+      { id: "a", type: "case", uid: "a", lang: "en-au", data: { title: "A" } },
+      { id: "b", type: "case", uid: "b", lang: "en-au", data: {} },
+    ] as unknown as PrismicDocument[];
     const deps = new Set<Dependency>();
     const list = trackingGraph(createContentGraph(docs), deps).all("case");
     expect(list.map((d) => d.uid)).toEqual(["a", "b"]);
@@ -62,17 +79,36 @@ describe("the dependency record", () => {
 
   it("finds changed, added and removed documents, their types and changed lists", () => {
     const changed = changedDependencies(
-      { documents: { a: "1", b: "2", c: "3" }, types: { a: "case", b: "case", c: "program" }, lists: { "list:case|en-au": "x", "list:program|en-au": "p" } },
-      { documents: { a: "1", b: "9", d: "4" }, types: { a: "case", b: "case", d: "partner" }, lists: { "list:case|en-au": "x", "list:partner|en-au": "q" } },
+      {
+        documents: { a: "1", b: "2", c: "3" },
+        types: { a: "case", b: "case", c: "program" },
+        lists: { "list:case|en-au": "x", "list:program|en-au": "p" },
+      },
+      {
+        documents: { a: "1", b: "9", d: "4" },
+        types: { a: "case", b: "case", d: "partner" },
+        lists: { "list:case|en-au": "x", "list:partner|en-au": "q" },
+      },
     );
-    expect([...changed].sort()).toEqual(["id:b", "id:c", "id:d", "list:partner|en-au", "list:program|en-au", "type:case", "type:partner", "type:program"]);
+    expect([...changed].sort()).toEqual([
+      "id:b",
+      "id:c",
+      "id:d",
+      "list:partner|en-au",
+      "list:program|en-au",
+      "type:case",
+      "type:partner",
+      "type:program",
+    ]);
     expect(isAffected(["id:x", "type:case"], changed)).toBe(true);
     // Listing cases is not affected when only a case's text changed.
     expect(isAffected(["id:a", "list:case|en-au"], changed)).toBe(false);
   });
 
   it("replays what a shared value read into every page that uses it", () => {
-    const docs = [{ id: "g", type: "global", uid: null, lang: "en-au", data: { site_name: "NZF" } }] as unknown as PrismicDocument[];
+    const docs = [
+      { id: "g", type: "global", uid: null, lang: "en-au", data: { site_name: "NZF" } },
+    ] as unknown as PrismicDocument[];
     const session = createTrackingSession(createContentGraph(docs));
     let computed = 0;
     const renderPage = (deps: Set<Dependency>) => {
@@ -91,7 +127,10 @@ describe("the dependency record", () => {
   });
 
   it("hashes documents by their whole content", () => {
-    const [a, b] = [{ id: "a", data: { t: 1 } }, { id: "a", data: { t: 2 } }] as unknown as PrismicDocument[];
+    const [a, b] = [
+      { id: "a", data: { t: 1 } },
+      { id: "a", data: { t: 2 } },
+    ] as unknown as PrismicDocument[];
     expect(documentHashes([a!]).a).not.toBe(documentHashes([b!]).a);
   });
 });
@@ -113,7 +152,9 @@ describe("an incremental rebuild", () => {
     expect(result.pagesRebuilt).toBeLessThanOrEqual(10);
     const html = await readFile(join(fixture.config.outDir, "blog", article.uid!, "index.html"), "utf8");
     expect(html).toContain("An excerpt changed by the incremental test.");
-    expect(await readFile(join(fixture.config.outDir, "learn/index.html"), "utf8")).toContain("An excerpt changed by the incremental test.");
+    expect(await readFile(join(fixture.config.outDir, "learn/index.html"), "utf8")).toContain(
+      "An excerpt changed by the incremental test.",
+    );
     // Pages that do not show the article are the same files as before (carried over as links).
     expect(await Promise.all(untouched.map(inode))).toEqual(before);
   });
@@ -134,10 +175,14 @@ describe("an incremental rebuild", () => {
     await edit((docs) => {
       const rest = docs.filter((d) => d.id !== gone.id);
       // Nothing may link to a deleted document any more (Prismic marks such links broken).
-      return JSON.parse(JSON.stringify(rest).replaceAll(`"id":"${gone.id}"`, `"id":"${gone.id}","isBroken":true`)) as PrismicDocument[];
+      return JSON.parse(
+        JSON.stringify(rest).replaceAll(`"id":"${gone.id}"`, `"id":"${gone.id}","isBroken":true`),
+      ) as PrismicDocument[];
     });
     await fixture.run();
-    await expect(stat(join(fixture.config.outDir, "case", gone.uid!, "index.html"))).rejects.toMatchObject({ code: "ENOENT" });
+    await expect(stat(join(fixture.config.outDir, "case", gone.uid!, "index.html"))).rejects.toMatchObject({
+      code: "ENOENT",
+    });
     expect(await readFile(join(fixture.config.outDir, "cases/index.html"), "utf8")).not.toContain(`/case/${gone.uid}/`);
   });
 

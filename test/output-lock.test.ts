@@ -15,7 +15,12 @@ import type { NzfError } from "../src/core/errors.js";
 let root: string;
 let outDir: string;
 const lines: string[] = [];
-const logger = { debug() {}, info: (_: string, m: string) => lines.push(m), warn: (_: string, m: string) => lines.push(m), error() {} };
+const logger = {
+  debug() {},
+  info: (_: string, m: string) => lines.push(m),
+  warn: (_: string, m: string) => lines.push(m),
+  error() {},
+};
 
 beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), "nzf-lock-"));
@@ -28,7 +33,15 @@ afterEach(async () => {
 
 async function plantLock(holder: Partial<LockHolder>): Promise<void> {
   await mkdir(versionsDirFor(outDir), { recursive: true });
-  const full: LockHolder = { pid: 1, start: null, host: hostname(), command: "nzf-build --out dist", since: "2020-01-01T00:00:00.000Z", token: "planted", ...holder };
+  const full: LockHolder = {
+    pid: 1,
+    start: null,
+    host: hostname(),
+    command: "nzf-build --out dist",
+    since: "2020-01-01T00:00:00.000Z",
+    token: "planted",
+    ...holder,
+  };
   await writeFile(lockFileFor(outDir), JSON.stringify(full));
 }
 

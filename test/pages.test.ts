@@ -4,14 +4,31 @@ import { createContentGraph } from "../src/content/graph.js";
 import { planPages } from "../src/render/pages.js";
 import { NzfAggregateError, NzfError } from "../src/core/errors.js";
 
-const doc = (id: string, type: string, uid: string | null = null, lang = "en-au", alternates: { id: string; type: string; lang: string; uid?: string }[] = []) =>
-  ({ id, type, uid, lang, data: {}, alternate_languages: alternates }) as unknown as PrismicDocument;
+const doc = (
+  id: string,
+  type: string,
+  uid: string | null = null,
+  lang = "en-au",
+  alternates: { id: string; type: string; lang: string; uid?: string }[] = [],
+) => ({ id, type, uid, lang, data: {}, alternate_languages: alternates }) as unknown as PrismicDocument;
 
 describe("page plan", () => {
   it("plans the registry's static pages, the redirect and the documents' pages", () => {
     const pages = planPages(createContentGraph([doc("h", "home_page"), doc("c", "case", "one")]));
     const paths = pages.map((p) => p.path);
-    expect(paths).toEqual(expect.arrayContaining(["/", "/case/one/", "/404.html", "/500.html", "/preview/", "/styleguide/", "/ramadan-calendars/", "/right-to-zakat-draft/", "/pay/tainted_wealth/"]));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        "/",
+        "/case/one/",
+        "/404.html",
+        "/500.html",
+        "/preview/",
+        "/styleguide/",
+        "/ramadan-calendars/",
+        "/right-to-zakat-draft/",
+        "/pay/tainted_wealth/",
+      ]),
+    );
     expect(pages.find((p) => p.path === "/pay/tainted_wealth/")?.redirectTo).toBe("/pay/tainted-wealth/");
     expect(pages.find((p) => p.path === "/preview/")?.indexable).toBe(false);
     // Sorted, so output order never depends on the API's order.
@@ -39,7 +56,12 @@ describe("page plan", () => {
   });
 
   it("reports every collision at once", () => {
-    const graph = createContentGraph([doc("a", "about_page"), doc("l1", "landing_page", "about"), doc("f", "faq_page"), doc("l2", "landing_page", "faq")]);
+    const graph = createContentGraph([
+      doc("a", "about_page"),
+      doc("l1", "landing_page", "about"),
+      doc("f", "faq_page"),
+      doc("l2", "landing_page", "faq"),
+    ]);
     let error: unknown;
     try {
       planPages(graph);
@@ -51,7 +73,10 @@ describe("page plan", () => {
   });
 
   it("links language versions of a page to each other for hreflang", () => {
-    const graph = createContentGraph([doc("en", "zakat", null, "en-au", [{ id: "ar", type: "zakat", lang: "ar-ae" }]), doc("ar", "zakat", null, "ar-ae", [{ id: "en", type: "zakat", lang: "en-au" }])]);
+    const graph = createContentGraph([
+      doc("en", "zakat", null, "en-au", [{ id: "ar", type: "zakat", lang: "ar-ae" }]),
+      doc("ar", "zakat", null, "ar-ae", [{ id: "en", type: "zakat", lang: "en-au" }]),
+    ]);
     const ar = planPages(graph).find((p) => p.path === "/ar-ae/pay/zakat/");
     expect(ar?.alternates).toEqual([
       { lang: "ar-ae", path: "/ar-ae/pay/zakat/" },

@@ -1,6 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createPaymentsClient, type PaymentsClient } from "../src/payments/client.js";
-import { DONOR_MESSAGES, PaymentsApiError, PaymentsNetworkError, PaymentsTimeoutError } from "../src/payments/errors.js";
+import {
+  DONOR_MESSAGES,
+  PaymentsApiError,
+  PaymentsNetworkError,
+  PaymentsTimeoutError,
+} from "../src/payments/errors.js";
 import { createAttemptKeys, newIdempotencyKey } from "../src/payments/idempotency.js";
 import type { DonationRequest } from "../src/payments/types.js";
 import { startPaymentsDevServer, type PaymentsDevServer } from "../src/server/payments-dev-server.js";
@@ -10,7 +15,14 @@ const now = () => new Date("2025-03-05T01:00:00Z");
 const SITE = "http://127.0.0.1:8080";
 const donor = { firstName: "Aisha", lastName: "Rahman", email: "aisha@example.com", phone: "0412 345 678" };
 const gift = (over: Partial<DonationRequest> = {}): DonationRequest => ({
-  fund: "zakat", amountCents: 5000, currency: "AUD", frequency: "once", donor, anonymous: false, coverFees: false, ...over,
+  fund: "zakat",
+  amountCents: 5000,
+  currency: "AUD",
+  frequency: "once",
+  donor,
+  anonymous: false,
+  coverFees: false,
+  ...over,
 });
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -25,7 +37,12 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 let server: PaymentsDevServer;
 let client: PaymentsClient;
 beforeEach(async () => {
-  server = await startPaymentsDevServer({ now, allowedOrigin: SITE, devRoutes: true, seasons: { ramadan: { start: "2025-02-28", length: 30 } } });
+  server = await startPaymentsDevServer({
+    now,
+    allowedOrigin: SITE,
+    devRoutes: true,
+    seasons: { ramadan: { start: "2025-02-28", length: 30 } },
+  });
   client = createPaymentsClient({ baseUrl: server.url + "/" });
 });
 afterEach(() => server.stop());
@@ -36,16 +53,25 @@ describe("creating a donation", () => {
   it("returns the reference, a payment intent secret, the fee and the schedule", async () => {
     const created = await client.createDonation(gift({ amountCents: 1000, coverFees: true }), newIdempotencyKey());
     expect(created).toMatchObject({
-      intentType: "payment", currency: "AUD", frequency: "once",
-      amountCents: 1000, feeCents: 48, totalCents: 1048,
-      schedule: [{ date: "2025-03-05", amountCents: 1048 }], openEnded: false, scheduleTotalCents: 1048,
+      intentType: "payment",
+      currency: "AUD",
+      frequency: "once",
+      amountCents: 1000,
+      feeCents: 48,
+      totalCents: 1048,
+      schedule: [{ date: "2025-03-05", amountCents: 1048 }],
+      openEnded: false,
+      scheduleTotalCents: 1048,
     });
     expect(created.clientSecret).toMatch(/^pi_dev_\d+_secret_[0-9a-f]+$/);
     expect(created.reference).toMatch(/^NZF-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
   });
 
   it("saves the card (setup intent) when Jumuah giving starts on the coming Friday", async () => {
-    const created = await client.createDonation(gift({ fund: "jumuah-giving", frequency: "weekly-friday" }), newIdempotencyKey());
+    const created = await client.createDonation(
+      gift({ fund: "jumuah-giving", frequency: "weekly-friday" }),
+      newIdempotencyKey(),
+    );
     expect(created.intentType).toBe("setup");
     expect(created.clientSecret).toMatch(/^seti_dev_/);
     expect(created.schedule[0]).toEqual({ date: "2025-03-07", amountCents: 5000 });
@@ -64,7 +90,10 @@ describe("creating a donation", () => {
   it("a double click sends one request", async () => {
     const keys = createAttemptKeys();
     const body = gift();
-    const [a, b] = await Promise.all([client.createDonation(body, keys.keyFor(body)), client.createDonation({ ...body }, keys.keyFor({ ...body }))]);
+    const [a, b] = await Promise.all([
+      client.createDonation(body, keys.keyFor(body)),
+      client.createDonation({ ...body }, keys.keyFor({ ...body })),
+    ]);
     expect(a).toBe(b);
     expect(posts()).toHaveLength(1);
     expect(server.donationCount()).toBe(1);
@@ -82,13 +111,25 @@ describe("creating a donation", () => {
   });
 
   it("a validation error names the field and says what to fix", async () => {
-    const error = await rejection(client.createDonation(gift({ amountCents: 500, donor: { ...donor, email: "nope" } }), newIdempotencyKey()));
-    expect(error).toMatchObject({ status: 400, code: "validation_failed", field: "amount", message: "The minimum gift is $10." });
+    const error = await rejection(
+      client.createDonation(gift({ amountCents: 500, donor: { ...donor, email: "nope" } }), newIdempotencyKey()),
+    );
+    expect(error).toMatchObject({
+      status: 400,
+      code: "validation_failed",
+      field: "amount",
+      message: "The minimum gift is $10.",
+    });
     expect((error as PaymentsApiError).fields.map((f) => f.field)).toEqual(["amount", "donor.email"]);
   });
 
   it("out-of-date season dates are refused with 422", async () => {
-    const error = await rejection(client.createDonation(gift({ fund: "ramadan", frequency: "ramadan-last-ten", season: { start: "2025-03-01", length: 30 } }), newIdempotencyKey()));
+    const error = await rejection(
+      client.createDonation(
+        gift({ fund: "ramadan", frequency: "ramadan-last-ten", season: { start: "2025-03-01", length: 30 } }),
+        newIdempotencyKey(),
+      ),
+    );
     expect(error).toMatchObject({ status: 422, code: "season_mismatch", field: "season" });
   });
 });
@@ -99,20 +140,32 @@ describe("when the payments API fails", () => {
     const key = newIdempotencyKey();
     const error = await rejection(client.createDonation(gift(), key));
     expect(error).toBeInstanceOf(PaymentsApiError);
-    expect(error).toMatchObject({ status: 500, code: "internal_error", retryable: true, message: DONOR_MESSAGES.server });
+    expect(error).toMatchObject({
+      status: 500,
+      code: "internal_error",
+      retryable: true,
+      message: DONOR_MESSAGES.server,
+    });
     await client.createDonation(gift(), key);
     expect(server.donationCount()).toBe(1);
   });
 
   it("a proxy's HTML error page still becomes a readable error", async () => {
-    await fetch(`${server.url}/__dev/faults`, { method: "POST", body: JSON.stringify({ status: 502, rawBody: "<html>Bad Gateway</html>" }) });
+    await fetch(`${server.url}/__dev/faults`, {
+      method: "POST",
+      body: JSON.stringify({ status: 502, rawBody: "<html>Bad Gateway</html>" }),
+    });
     const error = await rejection(client.createDonation(gift(), newIdempotencyKey()));
     expect(error).toMatchObject({ status: 502, code: "http_502", message: DONOR_MESSAGES.server });
   });
 
   it("429 carries Retry-After", async () => {
     server.injectFault({ status: 429 });
-    expect(await rejection(client.getDonation("don_x"))).toMatchObject({ status: 429, code: "rate_limited", retryAfterSeconds: 60 });
+    expect(await rejection(client.getDonation("don_x"))).toMatchObject({
+      status: 429,
+      code: "rate_limited",
+      retryAfterSeconds: 60,
+    });
   });
 
   it("a slow answer times out; the retry with the same key gets the donation the slow request made", async () => {
@@ -121,7 +174,9 @@ describe("when the payments API fails", () => {
     const key = newIdempotencyKey();
     const error = await rejection(impatient.createDonation(gift(), key));
     expect(error).toBeInstanceOf(PaymentsTimeoutError);
-    expect((error as Error).message).toBe("Our payment service took too long to answer. Nothing was charged. Please try again.");
+    expect((error as Error).message).toBe(
+      "Our payment service took too long to answer. Nothing was charged. Please try again.",
+    );
     // The server finishes the work after the client gave up.
     for (let i = 0; i < 50 && server.donationCount() === 0; i++) await new Promise((r) => setTimeout(r, 50));
     expect(server.donationCount()).toBe(1);
@@ -133,19 +188,31 @@ describe("when the payments API fails", () => {
   it("an unreachable API is a network error that says nothing was charged", async () => {
     const gone = await startPaymentsDevServer();
     await gone.stop();
-    const error = await rejection(createPaymentsClient({ baseUrl: gone.url }).createDonation(gift(), newIdempotencyKey()));
+    const error = await rejection(
+      createPaymentsClient({ baseUrl: gone.url }).createDonation(gift(), newIdempotencyKey()),
+    );
     expect(error).toBeInstanceOf(PaymentsNetworkError);
-    expect((error as Error).message).toBe("We could not reach our payment service. Nothing was charged. Please try again.");
+    expect((error as Error).message).toBe(
+      "We could not reach our payment service. Nothing was charged. Please try again.",
+    );
   });
 });
 
 describe("the thank-you page's status", () => {
   it("starts as requires_payment_method and follows the outcome the Stripe stand-in sets", async () => {
     const created = await client.createDonation(gift(), newIdempotencyKey());
-    expect(await client.getDonation(created.donationId)).toMatchObject({ status: "requires_payment_method", reference: created.reference, totalCents: 5000, fund: "zakat" });
+    expect(await client.getDonation(created.donationId)).toMatchObject({
+      status: "requires_payment_method",
+      reference: created.reference,
+      totalCents: 5000,
+      fund: "zakat",
+    });
     server.setOutcome(created.clientSecret, "succeeded");
     expect((await client.getDonation(created.donationId)).status).toBe("succeeded");
-    const response = await fetch(`${server.url}/__dev/outcome`, { method: "POST", body: JSON.stringify({ intentId: created.clientSecret.split("_secret_")[0], status: "failed" }) });
+    const response = await fetch(`${server.url}/__dev/outcome`, {
+      method: "POST",
+      body: JSON.stringify({ intentId: created.clientSecret.split("_secret_")[0], status: "failed" }),
+    });
     expect(response.status).toBe(200);
     expect((await client.getDonation(created.donationId)).status).toBe("failed");
   });
@@ -160,7 +227,11 @@ describe("the HTTP surface", () => {
     const preflight = (origin: string) =>
       fetch(`${server.url}/donations`, {
         method: "OPTIONS",
-        headers: { Origin: origin, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type,idempotency-key" },
+        headers: {
+          Origin: origin,
+          "Access-Control-Request-Method": "POST",
+          "Access-Control-Request-Headers": "content-type,idempotency-key",
+        },
       });
     const ok = await preflight(SITE);
     expect(ok.status).toBe(204);
@@ -184,9 +255,15 @@ describe("the HTTP surface", () => {
 
   it("insists on an Idempotency-Key", async () => {
     const post = (headers: Record<string, string>) =>
-      fetch(`${server.url}/donations`, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(gift()) });
+      fetch(`${server.url}/donations`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", ...headers },
+        body: JSON.stringify(gift()),
+      });
     expect(await (await post({})).json()).toMatchObject({ error: { code: "idempotency_key_missing" } });
-    expect(await (await post({ "Idempotency-Key": "12345" })).json()).toMatchObject({ error: { code: "idempotency_key_invalid" } });
+    expect(await (await post({ "Idempotency-Key": "12345" })).json()).toMatchObject({
+      error: { code: "idempotency_key_invalid" },
+    });
     expect(server.donationCount()).toBe(0);
   });
 });

@@ -20,7 +20,10 @@ describe("payments build configuration", () => {
       apiUrl: "https://abc123.execute-api.ap-southeast-2.amazonaws.com/main",
       publishableKey: "pk_test_51Abc",
     });
-    expect(readPaymentsBuildConfig({ PAYMENTS_API_URL: "http://127.0.0.1:4010", STRIPE_PUBLISHABLE_KEY: "pk_test_x" }).apiUrl).toBe("http://127.0.0.1:4010");
+    expect(
+      readPaymentsBuildConfig({ PAYMENTS_API_URL: "http://127.0.0.1:4010", STRIPE_PUBLISHABLE_KEY: "pk_test_x" })
+        .apiUrl,
+    ).toBe("http://127.0.0.1:4010");
   });
 
   it("leaves payments off when neither is set", () => {
@@ -37,8 +40,12 @@ describe("payments build configuration", () => {
 
   it("refuses half a configuration, plain http to a remote host, and non-keys", () => {
     expect(configError({ PAYMENTS_API_URL: API }).subject).toBe("STRIPE_PUBLISHABLE_KEY");
-    expect(configError({ PAYMENTS_API_URL: "http://api.example.com", STRIPE_PUBLISHABLE_KEY: "pk_live_x" }).message).toContain("https");
-    expect(configError({ PAYMENTS_API_URL: API, STRIPE_PUBLISHABLE_KEY: "hello" }).subject).toBe("STRIPE_PUBLISHABLE_KEY");
+    expect(
+      configError({ PAYMENTS_API_URL: "http://api.example.com", STRIPE_PUBLISHABLE_KEY: "pk_live_x" }).message,
+    ).toContain("https");
+    expect(configError({ PAYMENTS_API_URL: API, STRIPE_PUBLISHABLE_KEY: "hello" }).subject).toBe(
+      "STRIPE_PUBLISHABLE_KEY",
+    );
   });
 
   it("finds secret keys in built files and masks them", () => {

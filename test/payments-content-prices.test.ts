@@ -24,7 +24,11 @@ const docs = snapshot.documents as unknown as Doc[];
 /** What the page says about prices, read the way the donation template reads the fields. */
 const pricesOf = (doc: Doc): ContentPrices => ({
   unitAmount: doc.data.unit_amount ?? null,
-  options: ((doc.data.animal_options ?? []) as Record<string, any>[]).map((o) => ({ code: o.code, label: o.option_label, price: o.option_price })),
+  options: ((doc.data.animal_options ?? []) as Record<string, any>[]).map((o) => ({
+    code: o.code,
+    label: o.option_label,
+    price: o.option_price,
+  })),
 });
 
 describe("the sample content charges what the payments API charges", () => {
@@ -55,7 +59,12 @@ describe("contentPriceProblems", () => {
 
   it("names a price that differs, a code the API does not know, a missing and a repeated code", () => {
     const problems = contentPriceProblems("qurban", qurban, {
-      options: [{ ...lamb, price: 400 }, { code: "camel", label: "Camel", price: 900 }, { code: "", label: "Goat", price: 150 }, lamb],
+      options: [
+        { ...lamb, price: 400 },
+        { code: "camel", label: "Camel", price: 900 },
+        { code: "", label: "Goat", price: 150 },
+        lamb,
+      ],
     });
     expect(problems).toEqual([
       'qurban: option 1 (Lamb (in Australia)) shows $400 but the payments API charges $450 for "lamb-australia". Change the page or the API\'s price so they match.',
@@ -110,8 +119,12 @@ describe("the build refuses content whose prices the payments API refuses", () =
       ["CONTENT_PRICE_MISMATCH", "8QMtUcKFkHr2dYrZ"],
       ["CONTENT_PRICE_MISMATCH", "hXOn5toTSeVvsub9"],
     ]);
-    expect(errors[0]!.message).toBe("Document 8QMtUcKFkHr2dYrZ (fidyah, en-au), field unit_amount: fidyah: the page's unit_amount is $12 but the payments API charges $15. Change the page or the API's price so they match.");
-    expect(errors[1]!.message).toContain("Document hXOn5toTSeVvsub9 (qurban, en-au), field animal_options[2].option_price:");
+    expect(errors[0]!.message).toBe(
+      "Document 8QMtUcKFkHr2dYrZ (fidyah, en-au), field unit_amount: fidyah: the page's unit_amount is $12 but the payments API charges $15. Change the page or the API's price so they match.",
+    );
+    expect(errors[1]!.message).toContain(
+      "Document hXOn5toTSeVvsub9 (qurban, en-au), field animal_options[2].option_price:",
+    );
     expect(errors[1]!.message).toContain("shows $400 but the payments API charges $450");
     expect(formatError(thrown)).toContain("2 donation page price failures");
   });
@@ -120,19 +133,29 @@ describe("the build refuses content whose prices the payments API refuses", () =
     const docs = edited((d) => {
       if (d.type === "fitr") d.data.unit_amount = 16.5;
     });
-    const plan = planContent({ ...snapshot, documents: docs }, createContentGraph(docs, snapshot.languages), undefined, root);
+    const plan = planContent(
+      { ...snapshot, documents: docs },
+      createContentGraph(docs, snapshot.languages),
+      undefined,
+      root,
+    );
     await expect(plan).rejects.toMatchObject({ code: "CONTENT_PRICE_MISMATCH", subject: "Dt5VKtEz14QFSIkH" });
-    await expect(plan).rejects.toThrow("field unit_amount: fitr: the page's unit_amount is $16.50 but the payments API charges $15");
+    await expect(plan).rejects.toThrow(
+      "field unit_amount: fitr: the page's unit_amount is $16.50 but the payments API charges $15",
+    );
   });
 
   it("throws the one error itself when there is one, and counts group items as Prismic shows them", () => {
     const docs = edited((d) => {
-      if (d.type === "qurban") d.data.animal_options = [{}, { code: "goat-overseas", option_label: "Goat", option_price: 140 }];
+      if (d.type === "qurban")
+        d.data.animal_options = [{}, { code: "goat-overseas", option_label: "Goat", option_price: 140 }];
     });
     expect(() => checkContentPrices(docs)).toThrow(NzfError);
     const [only] = contentPriceErrors(docs);
     expect(only!.code).toBe("CONTENT_PRICE_MISMATCH");
-    expect(only!.message).toContain("field animal_options[1].option_price: qurban: option 1 (Goat) shows $140 but the payments API charges $150");
+    expect(only!.message).toContain(
+      "field animal_options[1].option_price: qurban: option 1 (Goat) shows $140 but the payments API charges $150",
+    );
   });
 
   it("reads the fields the way an editor may leave them: missing, text, or no group", () => {

@@ -14,7 +14,14 @@ import { startPaymentsDevServer, type PaymentsDevServer } from "../src/server/pa
 const now = () => new Date("2025-03-05T01:00:00Z");
 const donor = { firstName: "Aisha", lastName: "Rahman", email: "aisha@example.com", phone: "0412 345 678" };
 const qurban = (quantity: Record<string, unknown>, amountCents: number): Record<string, unknown> => ({
-  fund: "qurban", amountCents, currency: "AUD", frequency: "once", quantity, donor, anonymous: false, coverFees: false,
+  fund: "qurban",
+  amountCents,
+  currency: "AUD",
+  frequency: "once",
+  quantity,
+  donor,
+  anonymous: false,
+  coverFees: false,
 });
 
 let server: PaymentsDevServer;
@@ -37,7 +44,14 @@ describe("qurban: priced by the chosen option", () => {
     const { status, json } = await post(qurban({ count: 2, unitCents: 45000, optionId: "lamb-australia" }, 90000));
     expect(status).toBe(201);
     const created = json as DonationCreated;
-    expect(created).toMatchObject({ amountCents: 90000, feeCents: 0, totalCents: 90000, scheduleTotalCents: 90000, frequency: "once", intentType: "payment" });
+    expect(created).toMatchObject({
+      amountCents: 90000,
+      feeCents: 0,
+      totalCents: 90000,
+      scheduleTotalCents: 90000,
+      frequency: "once",
+      intentType: "payment",
+    });
     expect(created.schedule).toEqual([{ date: "2025-03-05", amountCents: 90000 }]);
     const state = await (await fetch(`${server.url}/donations/${created.donationId}`)).json();
     expect(state).toMatchObject({ fund: "qurban", amountCents: 90000, totalCents: 90000 });
@@ -45,7 +59,10 @@ describe("qurban: priced by the chosen option", () => {
 
   it("adds the card fee on the option's total when the donor covers it", async () => {
     // ceil((15000 + 30) × 10000 / 9830) = ceil(15289.93) = 15290: $152.90, fee $2.90.
-    const { status, json } = await post({ ...qurban({ count: 1, unitCents: 15000, optionId: "goat-overseas" }, 15000), coverFees: true });
+    const { status, json } = await post({
+      ...qurban({ count: 1, unitCents: 15000, optionId: "goat-overseas" }, 15000),
+      coverFees: true,
+    });
     expect(status).toBe(201);
     expect(json).toMatchObject({ amountCents: 15000, feeCents: 290, totalCents: 15290 });
   });
@@ -60,7 +77,8 @@ describe("qurban: priced by the chosen option", () => {
       {
         field: "quantity.unitCents",
         code: "price_changed",
-        message: "The price of Lamb (in Australia) is $450, not $200. Please reload the page to see the current prices, then try again.",
+        message:
+          "The price of Lamb (in Australia) is $450, not $200. Please reload the page to see the current prices, then try again.",
       },
     ]);
     expect(error.message).toBe(error.fields![0]!.message);
@@ -78,10 +96,16 @@ describe("qurban: priced by the chosen option", () => {
     const unknown = await post(qurban({ count: 1, unitCents: 100, optionId: "camel" }, 1000));
     expect(unknown.status).toBe(400);
     expect(unknown.json.error.fields).toEqual([
-      { field: "quantity.optionId", code: "not_allowed", message: "That option is no longer offered. Please reload the page and choose again." },
+      {
+        field: "quantity.optionId",
+        code: "not_allowed",
+        message: "That option is no longer offered. Please reload the page and choose again.",
+      },
     ]);
     const missing = await post(qurban({ count: 1, unitCents: 45000 }, 45000));
-    expect(missing.json.error.fields).toEqual([{ field: "quantity.optionId", code: "required", message: "Choose one of the options shown." }]);
+    expect(missing.json.error.fields).toEqual([
+      { field: "quantity.optionId", code: "required", message: "Choose one of the options shown." },
+    ]);
     // The old single qurban price ($200 a share) is no longer a price at all.
     const old = await post(qurban({ count: 1, unitCents: 20000 }, 20000));
     expect(old.status).toBe(400);
@@ -93,14 +117,23 @@ describe("qurban: priced by the chosen option", () => {
     const body = qurban({ count: 3, unitCents: 11000, optionId: "goat-overseas" }, 33000) as unknown as DonationRequest;
     const error = await client.createDonation(body, newIdempotencyKey()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PaymentsApiError);
-    expect(error).toMatchObject({ status: 400, code: "validation_failed", field: "quantity.unitCents", retryable: false });
-    expect((error as PaymentsApiError).message).toBe("The price of Goat (overseas) is $150, not $110. Please reload the page to see the current prices, then try again.");
+    expect(error).toMatchObject({
+      status: 400,
+      code: "validation_failed",
+      field: "quantity.unitCents",
+      retryable: false,
+    });
+    expect((error as PaymentsApiError).message).toBe(
+      "The price of Goat (overseas) is $150, not $110. Please reload the page to see the current prices, then try again.",
+    );
     expect(server.donationCount()).toBe(before);
   });
 
   it("counts animals from 1 to 20", async () => {
     const { json } = await post(qurban({ count: 21, unitCents: 11000, optionId: "cow-share-overseas" }, 231000));
-    expect(json.error.fields).toEqual([{ field: "quantity", code: "out_of_range", message: "Enter how many animals, from 1 to 20." }]);
+    expect(json.error.fields).toEqual([
+      { field: "quantity", code: "out_of_range", message: "Enter how many animals, from 1 to 20." },
+    ]);
   });
 });
 
@@ -112,7 +145,16 @@ describe("fitr: one price per person", () => {
   });
 
   it("refuses an option on a fund priced per unit", async () => {
-    const { json } = await post({ ...qurban({ count: 5, unitCents: 1500, optionId: "lamb-australia" }, 7500), fund: "fitr" });
-    expect(json.error.fields).toEqual([{ field: "quantity.optionId", code: "not_allowed", message: "This fund has no options to choose from: send quantity without optionId." }]);
+    const { json } = await post({
+      ...qurban({ count: 5, unitCents: 1500, optionId: "lamb-australia" }, 7500),
+      fund: "fitr",
+    });
+    expect(json.error.fields).toEqual([
+      {
+        field: "quantity.optionId",
+        code: "not_allowed",
+        message: "This fund has no options to choose from: send quantity without optionId.",
+      },
+    ]);
   });
 });

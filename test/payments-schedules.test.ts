@@ -32,10 +32,20 @@ describe("Ramadan", () => {
   const ramadan = { start: "2025-02-28", length: 30 };
 
   it("the last ten nights are nights 21 to 30: 20 to 29 March", () => {
-    const s = ok(computeSchedule({ frequency: "ramadan-last-ten", today: "2025-02-01", chargeCents: 2000, season: ramadan }));
+    const s = ok(
+      computeSchedule({ frequency: "ramadan-last-ten", today: "2025-02-01", chargeCents: 2000, season: ramadan }),
+    );
     expect(dates(s)).toEqual([
-      "2025-03-20", "2025-03-21", "2025-03-22", "2025-03-23", "2025-03-24",
-      "2025-03-25", "2025-03-26", "2025-03-27", "2025-03-28", "2025-03-29",
+      "2025-03-20",
+      "2025-03-21",
+      "2025-03-22",
+      "2025-03-23",
+      "2025-03-24",
+      "2025-03-25",
+      "2025-03-26",
+      "2025-03-27",
+      "2025-03-28",
+      "2025-03-29",
     ]);
     expect(s.totalCents).toBe(20_000);
     expect(s.openEnded).toBe(false);
@@ -43,52 +53,114 @@ describe("Ramadan", () => {
   });
 
   it("a 29-night Ramadan has nine of the last nights, from the 21st", () => {
-    const s = ok(computeSchedule({ frequency: "ramadan-last-ten", today: "2025-02-01", chargeCents: 1000, season: { ...ramadan, length: 29 } }));
+    const s = ok(
+      computeSchedule({
+        frequency: "ramadan-last-ten",
+        today: "2025-02-01",
+        chargeCents: 1000,
+        season: { ...ramadan, length: 29 },
+      }),
+    );
     expect(dates(s)[0]).toBe("2025-03-20");
     expect(dates(s).at(-1)).toBe("2025-03-28");
     expect(s.totalCents).toBe(9_000);
   });
 
   it("joining part way through charges only the nights still to come, starting tonight", () => {
-    const s = ok(computeSchedule({ frequency: "ramadan-last-ten", today: "2025-03-25", chargeCents: 1000, season: ramadan }));
+    const s = ok(
+      computeSchedule({ frequency: "ramadan-last-ten", today: "2025-03-25", chargeCents: 1000, season: ramadan }),
+    );
     expect(dates(s)).toEqual(["2025-03-25", "2025-03-26", "2025-03-27", "2025-03-28", "2025-03-29"]);
     expect(s.firstChargeToday).toBe(true);
   });
 
   it("every night crosses the end of February in a leap year", () => {
-    const s = ok(computeSchedule({ frequency: "ramadan-nightly", today: "2024-01-01", chargeCents: 1000, season: { start: "2024-02-27", length: 30 } }));
+    const s = ok(
+      computeSchedule({
+        frequency: "ramadan-nightly",
+        today: "2024-01-01",
+        chargeCents: 1000,
+        season: { start: "2024-02-27", length: 30 },
+      }),
+    );
     expect(dates(s).slice(0, 4)).toEqual(["2024-02-27", "2024-02-28", "2024-02-29", "2024-03-01"]);
     expect(dates(s).at(-1)).toBe("2024-03-27");
     expect(s.totalCents).toBe(30_000);
   });
 
   it("says so when the nights have passed, and when the season is missing or malformed", () => {
-    expect(computeSchedule({ frequency: "ramadan-last-ten", today: "2025-03-30", chargeCents: 1000, season: ramadan })).toMatchObject({ ok: false, code: "schedule_ended" });
-    expect(computeSchedule({ frequency: "ramadan-nightly", today: "2025-03-01", chargeCents: 1000 })).toMatchObject({ ok: false, code: "season_required" });
-    expect(computeSchedule({ frequency: "ramadan-nightly", today: "2025-03-01", chargeCents: 1000, season: { start: "2025-02-30", length: 30 } })).toMatchObject({ ok: false, code: "season_invalid" });
-    expect(computeSchedule({ frequency: "ramadan-nightly", today: "2025-03-01", chargeCents: 1000, season: { start: "2025-02-28", length: 31 } })).toMatchObject({ ok: false, code: "season_invalid" });
+    expect(
+      computeSchedule({ frequency: "ramadan-last-ten", today: "2025-03-30", chargeCents: 1000, season: ramadan }),
+    ).toMatchObject({ ok: false, code: "schedule_ended" });
+    expect(computeSchedule({ frequency: "ramadan-nightly", today: "2025-03-01", chargeCents: 1000 })).toMatchObject({
+      ok: false,
+      code: "season_required",
+    });
+    expect(
+      computeSchedule({
+        frequency: "ramadan-nightly",
+        today: "2025-03-01",
+        chargeCents: 1000,
+        season: { start: "2025-02-30", length: 30 },
+      }),
+    ).toMatchObject({ ok: false, code: "season_invalid" });
+    expect(
+      computeSchedule({
+        frequency: "ramadan-nightly",
+        today: "2025-03-01",
+        chargeCents: 1000,
+        season: { start: "2025-02-28", length: 31 },
+      }),
+    ).toMatchObject({ ok: false, code: "season_invalid" });
   });
 });
 
 describe("the ten days of Dhul Hijjah", () => {
   it("charges days 1 to 10 from the editor's start date", () => {
-    const s = ok(computeSchedule({ frequency: "dhul-hijjah-ten-days", today: "2025-05-01", chargeCents: 5117, season: { start: "2025-05-28", length: 10 } }));
+    const s = ok(
+      computeSchedule({
+        frequency: "dhul-hijjah-ten-days",
+        today: "2025-05-01",
+        chargeCents: 5117,
+        season: { start: "2025-05-28", length: 10 },
+      }),
+    );
     expect(dates(s)).toEqual([
-      "2025-05-28", "2025-05-29", "2025-05-30", "2025-05-31", "2025-06-01",
-      "2025-06-02", "2025-06-03", "2025-06-04", "2025-06-05", "2025-06-06",
+      "2025-05-28",
+      "2025-05-29",
+      "2025-05-30",
+      "2025-05-31",
+      "2025-06-01",
+      "2025-06-02",
+      "2025-06-03",
+      "2025-06-04",
+      "2025-06-05",
+      "2025-06-06",
     ]);
     expect(s.totalCents).toBe(51_170);
   });
 
   it("refuses a season that is not ten days", () => {
-    expect(computeSchedule({ frequency: "dhul-hijjah-ten-days", today: "2025-05-01", chargeCents: 1000, season: { start: "2025-05-28", length: 9 } })).toMatchObject({ ok: false, code: "season_invalid" });
+    expect(
+      computeSchedule({
+        frequency: "dhul-hijjah-ten-days",
+        today: "2025-05-01",
+        chargeCents: 1000,
+        season: { start: "2025-05-28", length: 9 },
+      }),
+    ).toMatchObject({ ok: false, code: "season_invalid" });
   });
 });
 
 describe("once and monthly", () => {
   it("a one-off gift is one charge today", () => {
     const s = ok(computeSchedule({ frequency: "once", today: "2025-03-05", chargeCents: 5000 }));
-    expect(s).toEqual({ charges: [{ date: "2025-03-05", amountCents: 5000 }], openEnded: false, totalCents: 5000, firstChargeToday: true });
+    expect(s).toEqual({
+      charges: [{ date: "2025-03-05", amountCents: 5000 }],
+      openEnded: false,
+      totalCents: 5000,
+      firstChargeToday: true,
+    });
   });
 
   it("monthly from the 31st falls on the last day of shorter months, then back to the 31st", () => {

@@ -58,11 +58,15 @@ describe("a template that throws", () => {
     copy = await projectCopy();
     const file = join(copy.root, "templates/pages/collections.tsx");
     const source = await readFile(file, "utf8");
-    const anchor = 'export const partner: Template = {\n  meta: (ctx) => metaFromSeo(ctx, "", ["logo"]),\n  Body({ ctx }) {\n';
+    const anchor =
+      'export const partner: Template = {\n  meta: (ctx) => metaFromSeo(ctx, "", ["logo"]),\n  Body({ ctx }) {\n';
     expect(source).toContain(anchor);
     const at = source.indexOf(anchor) + anchor.length;
     line = source.slice(0, at).split("\n").length;
-    await writeFile(file, source.slice(0, at) + "    const first = (ctx.doc!.data as any).no_such_group[0];\n" + source.slice(at));
+    await writeFile(
+      file,
+      source.slice(0, at) + "    const first = (ctx.doc!.data as any).no_such_group[0];\n" + source.slice(at),
+    );
   });
 
   const expectNamed = (failures: NzfError[]) => {
@@ -72,7 +76,11 @@ describe("a template that throws", () => {
       const failure = failures.find((e) => e.subject === `partner/${doc.uid}/index.html`)!;
       expect(failure, `a failure for partner ${doc.id}`).toBeDefined();
       expect(failure.code).toBe("RENDER_FAILED");
-      expect(failure.message).toMatch(new RegExp(`^templates/pages/collections\\.tsx:${line}:\\d+ threw while rendering document ${doc.id} \\(partner\\) for /partner/${doc.uid}/: TypeError: Cannot read properties of undefined`));
+      expect(failure.message).toMatch(
+        new RegExp(
+          `^templates/pages/collections\\.tsx:${line}:\\d+ threw while rendering document ${doc.id} \\(partner\\) for /partner/${doc.uid}/: TypeError: Cannot read properties of undefined`,
+        ),
+      );
       expect(failure.hint).toContain(`Fix templates/pages/collections.tsx line ${line}`);
       expect(failure.hint).toContain("The document itself is not at fault");
     }
@@ -105,7 +113,9 @@ describe("a stylesheet with a syntax error", () => {
     const desk = await fixture(copy.root);
     await desk.run();
     const warnings = desk.logger.lines.filter((l) => l.level === "warn" && l.label === "styles").map((l) => l.message);
-    expect(warnings).toEqual([`[STYLESHEET_INVALID] templates/styles/site.css:${line + 1}:1: Expected "}" to go with "{"; The unbalanced "{" is here templates/styles/site.css:${line}:9`]);
+    expect(warnings).toEqual([
+      `[STYLESHEET_INVALID] templates/styles/site.css:${line + 1}:1: Expected "}" to go with "{"; The unbalanced "{" is here templates/styles/site.css:${line}:9`,
+    ]);
 
     vi.stubEnv("CI", "true");
     const ci = await fixture(copy.root);
@@ -116,7 +126,13 @@ describe("a stylesheet with a syntax error", () => {
   });
 
   it("CI counts as set unless empty, 0 or false", () => {
-    expect([undefined, "", "0", "false", "FALSE"].map((CI) => isCI({ CI }))).toEqual([false, false, false, false, false]);
+    expect([undefined, "", "0", "false", "FALSE"].map((CI) => isCI({ CI }))).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
     expect(["true", "1", "yes", "woodpecker"].map((CI) => isCI({ CI }))).toEqual([true, true, true, true]);
   });
 });
@@ -132,7 +148,11 @@ describe("an island with a syntax error", () => {
     expect(more).toEqual([]);
     expect(failure!.code).toBe("ISLAND_COMPILE_FAILED");
     expect(failure!.subject).toBe("src/client/islands/faq-filter.tsx");
-    expect(failure!.message).toMatch(new RegExp(`^The island src/client/islands/faq-filter\\.tsx did not compile:\n  src/client/islands/faq-filter\\.tsx:${line}:\\d+: `));
+    expect(failure!.message).toMatch(
+      new RegExp(
+        `^The island src/client/islands/faq-filter\\.tsx did not compile:\n  src/client/islands/faq-filter\\.tsx:${line}:\\d+: `,
+      ),
+    );
   });
 });
 
@@ -151,18 +171,40 @@ describe("hostile links and missing fields in the content", () => {
     const partner = docs.find((d) => d.type === "partner")!;
     const orphan = docs.find((d) => d.type === "case")!;
     const orphanUid = orphan.uid;
-    (article!.data as any).body.unshift({ type: "paragraph", text: "Read our guide now", spans: [{ start: 9, end: 14, type: "hyperlink", data: { link_type: "Web", url: "javascript:alert(document.cookie)" } }] });
+    (article!.data as any).body.unshift({
+      type: "paragraph",
+      text: "Read our guide now",
+      spans: [
+        { start: 9, end: 14, type: "hyperlink", data: { link_type: "Web", url: "javascript:alert(document.cookie)" } },
+      ],
+    });
     (partner.data as any).website = { link_type: "Web", url: " JavaScript:alert(1)" };
     (untitled!.data as any).title = [];
     orphan.uid = null as never;
-    await writeSnapshot(join(contentDir, "nzf-problems", "snapshot.json"), { ...sample, repository: "nzf-problems", documents: docs });
+    await writeSnapshot(join(contentDir, "nzf-problems", "snapshot.json"), {
+      ...sample,
+      repository: "nzf-problems",
+      documents: docs,
+    });
 
     await f.run();
     const warnings = f.logger.lines.filter((l) => l.level === "warn" && l.label === "content").map((l) => l.message);
-    expect(warnings).toContain(`[UNSAFE_URL] Document ${article!.id} (blog_article), field body[0].spans[0].data: a javascript: URL was dropped (its text is kept without the link)`);
-    expect(warnings).toContain(`[UNSAFE_URL] Document ${partner.id} (partner), field website: a javascript: URL was dropped (its text is kept without the link)`);
-    expect(warnings.some((w) => w.startsWith(`[DOCUMENT_FIELD_MISSING] Document ${untitled!.id} (blog_article) has no title: its page /blog/${untitled!.uid}/ shows "`))).toBe(true);
-    expect(warnings).toContain(`[DOCUMENT_UID_MISSING] Document ${orphan.id} (case) has no uid, so it has no address: it is not published`);
+    expect(warnings).toContain(
+      `[UNSAFE_URL] Document ${article!.id} (blog_article), field body[0].spans[0].data: a javascript: URL was dropped (its text is kept without the link)`,
+    );
+    expect(warnings).toContain(
+      `[UNSAFE_URL] Document ${partner.id} (partner), field website: a javascript: URL was dropped (its text is kept without the link)`,
+    );
+    expect(
+      warnings.some((w) =>
+        w.startsWith(
+          `[DOCUMENT_FIELD_MISSING] Document ${untitled!.id} (blog_article) has no title: its page /blog/${untitled!.uid}/ shows "`,
+        ),
+      ),
+    ).toBe(true);
+    expect(warnings).toContain(
+      `[DOCUMENT_UID_MISSING] Document ${orphan.id} (case) has no uid, so it has no address: it is not published`,
+    );
     expect(warnings.filter((w) => w.startsWith("  hint (UNSAFE_URL)"))).toHaveLength(1);
 
     const out = f.config.outDir;

@@ -20,14 +20,21 @@ let outDir: string;
 /** Every file of a folder with its text. */
 async function contentOf(dir: string): Promise<Record<string, string>> {
   const files = [...listPublishedFiles(dir)].sort();
-  return Object.fromEntries(await Promise.all(files.map(async (f) => [f, await readFile(join(dir, f), "utf8")] as const)));
+  return Object.fromEntries(
+    await Promise.all(files.map(async (f) => [f, await readFile(join(dir, f), "utf8")] as const)),
+  );
 }
 
 /** Publishes a site as a build does: unchanged content is kept from the published version. */
 async function publish(files: Record<string, string>, options: { fail?: boolean } = {}) {
   const state = readOutputState(outDir);
   const target = chooseTarget(state);
-  const output = createSiteOutput({ outDir, currentDir: state.currentDir, target, published: listPublishedFiles(state.currentDir) });
+  const output = createSiteOutput({
+    outDir,
+    currentDir: state.currentDir,
+    target,
+    published: listPublishedFiles(state.currentDir),
+  });
   for (const [file, text] of Object.entries(files)) await output.put(file, text, { unlessSame: true });
   if (options.fail) {
     await discardOutput(output);
@@ -75,7 +82,8 @@ describe("publishing by a link swap", () => {
 
   it("reuses the tree two versions back, which ends up exactly the new site without touching the versions it shares files with", async () => {
     for (let n = 1; n <= 3; n++) await publish(site(n, n === 2 ? { "only-in-2.txt": "x" } : {}));
-    const versions = async () => (await readdir(versionsDirFor(outDir))).filter((e) => /^v\d+-[0-9a-z]+$/.test(e)).sort();
+    const versions = async () =>
+      (await readdir(versionsDirFor(outDir))).filter((e) => /^v\d+-[0-9a-z]+$/.test(e)).sort();
     const [oldest, middle, newest] = await versions();
     const published = await readlink(outDir);
     // The page all three share changes: the reused tree must get a new file, not write into the shared one.
@@ -130,7 +138,12 @@ describe("output folders the tool did not make", () => {
   });
 
   it("moves an older nzf-build's output folder into the versions at the first publish", async () => {
-    const old = { "index.html": "old home", "sw.js": "old worker", "_islands/a.js": "a", "about/index.html": "about (never changes)" };
+    const old = {
+      "index.html": "old home",
+      "sw.js": "old worker",
+      "_islands/a.js": "a",
+      "about/index.html": "about (never changes)",
+    };
     for (const [file, text] of Object.entries(old)) {
       await mkdir(dirname(join(outDir, file)), { recursive: true });
       await writeFile(join(outDir, file), text);

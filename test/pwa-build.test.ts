@@ -38,7 +38,9 @@ describe("web app manifest and icons", () => {
       expect(`${meta.width}x${meta.height}`).toBe(icon.sizes);
       expect(`image/${meta.format}`).toBe(icon.type);
     }
-    expect(manifest.icons.map((i: { sizes: string }) => i.sizes)).toEqual(expect.arrayContaining(["192x192", "512x512"]));
+    expect(manifest.icons.map((i: { sizes: string }) => i.sizes)).toEqual(
+      expect.arrayContaining(["192x192", "512x512"]),
+    );
   });
 
   it("the maskable icon is full-bleed purple (no transparent corners) and the touch icon is 180 px", async () => {
@@ -46,7 +48,11 @@ describe("web app manifest and icons", () => {
     // Top-left pixel: #663399, opaque.
     expect([...data.subarray(0, info.channels)]).toEqual([0x66, 0x33, 0x99, 255].slice(0, info.channels));
     const touch = await sharp(dist("apple-touch-icon.png")).metadata();
-    expect([touch.width, touch.height, touch.hasAlpha && touch.channels === 4]).toEqual([180, 180, touch.hasAlpha && touch.channels === 4]);
+    expect([touch.width, touch.height, touch.hasAlpha && touch.channels === 4]).toEqual([
+      180,
+      180,
+      touch.hasAlpha && touch.channels === 4,
+    ]);
     const corner = await sharp(dist("apple-touch-icon.png")).ensureAlpha().raw().toBuffer();
     expect(corner[3]).toBe(255);
   });
@@ -58,7 +64,12 @@ describe("web app manifest and icons", () => {
     expect(png.length).toBe(ico.readUInt32LE(14));
     expect((await sharp(png).metadata()).width).toBe(32);
     const home = await readFile(dist("index.html"), "utf8");
-    for (const link of ['rel="manifest" href="/manifest.webmanifest"', 'rel="apple-touch-icon" href="/apple-touch-icon.png"', 'href="/favicon.ico"']) expect(home).toContain(link);
+    for (const link of [
+      'rel="manifest" href="/manifest.webmanifest"',
+      'rel="apple-touch-icon" href="/apple-touch-icon.png"',
+      'href="/favicon.ico"',
+    ])
+      expect(home).toContain(link);
     // An SVG icon is drawn in a document of its own on the page's main thread: a long task on mobile.
     expect(home).not.toMatch(/<link rel="icon"[^>]*svg/);
   });
@@ -74,7 +85,9 @@ describe("service worker", () => {
     expect(urls.some((u) => /^_islands\/chunks\//.test(u))).toBe(true);
     expect(urls.filter((u) => u.endsWith(".html")).sort()).toEqual(["404.html", "offline.html"]);
     // Hashed bundles carry no revision; the offline page does.
-    expect(sw).toMatch(/"revision":"[0-9a-f]{32}","url":"offline\.html"|"url":"offline\.html","revision":"[0-9a-f]{32}"/);
+    expect(sw).toMatch(
+      /"revision":"[0-9a-f]{32}","url":"offline\.html"|"url":"offline\.html","revision":"[0-9a-f]{32}"/,
+    );
     expect(sw).not.toContain("self.__WB_MANIFEST");
     expect(sw).toContain("nzf-pages");
     expect(sw).toContain("nzf-images");
@@ -91,7 +104,14 @@ describe("service worker", () => {
   it("the same input gives a byte-identical sw.js (and headers file)", async () => {
     const second = { ...fixture.config, outDir: join(fixture.dir, "dist-2") };
     await build(second, { logger: fixture.logger });
-    for (const file of ["sw.js", "_headers", "manifest.webmanifest", "sitemap.xml", "favicon.ico", "icons/icon-512.png"]) {
+    for (const file of [
+      "sw.js",
+      "_headers",
+      "manifest.webmanifest",
+      "sitemap.xml",
+      "favicon.ico",
+      "icons/icon-512.png",
+    ]) {
       const [a, b] = await Promise.all([readFile(dist(file)), readFile(join(second.outDir, file))]);
       expect(a.equals(b), file).toBe(true);
     }
@@ -101,7 +121,14 @@ describe("service worker", () => {
 describe("robots.txt and headers", () => {
   it("robots.txt links the sitemap and keeps crawlers out of preview and account", async () => {
     const robots = await readFile(dist("robots.txt"), "utf8");
-    expect(robots.split("\n")).toEqual(expect.arrayContaining(["User-agent: *", "Disallow: /preview/", "Disallow: /account/", "Sitemap: https://nzf.org.au/sitemap.xml"]));
+    expect(robots.split("\n")).toEqual(
+      expect.arrayContaining([
+        "User-agent: *",
+        "Disallow: /preview/",
+        "Disallow: /account/",
+        "Sitemap: https://nzf.org.au/sitemap.xml",
+      ]),
+    );
   });
 
   it("_headers sends the security headers everywhere and long caching only for hashed files", async () => {
@@ -120,8 +147,11 @@ describe("robots.txt and headers", () => {
   it("isolates the account pages' window, and only theirs (a public page arrives without a new renderer process)", async () => {
     const rules = parseHeadersFile(await readFile(dist("_headers"), "utf8"));
     expect(headersFor(rules, "/account/")["Cross-Origin-Opener-Policy"]).toBe("same-origin");
-    expect(headersFor(rules, "/account/")["Content-Security-Policy"]).toBe(headersFor(rules, "/")["Content-Security-Policy"]);
-    for (const path of ["/", "/pay/zakat/", "/calculate/", "/about/"]) expect(headersFor(rules, path)["Cross-Origin-Opener-Policy"]).toBeUndefined();
+    expect(headersFor(rules, "/account/")["Content-Security-Policy"]).toBe(
+      headersFor(rules, "/")["Content-Security-Policy"],
+    );
+    for (const path of ["/", "/pay/zakat/", "/calculate/", "/about/"])
+      expect(headersFor(rules, path)["Cross-Origin-Opener-Policy"]).toBeUndefined();
   });
 
   it("writes the same policy for CloudFront outside dist/", async () => {
@@ -129,19 +159,24 @@ describe("robots.txt and headers", () => {
     expect(file.startsWith(fixture.config.outDir)).toBe(false);
     const policy = JSON.parse(await readFile(file, "utf8"));
     const rules = parseHeadersFile(await readFile(dist("_headers"), "utf8"));
-    expect(policy.SecurityHeadersConfig.ContentSecurityPolicy.ContentSecurityPolicy).toBe(headersFor(rules, "/")["Content-Security-Policy"]);
+    expect(policy.SecurityHeadersConfig.ContentSecurityPolicy.ContentSecurityPolicy).toBe(
+      headersFor(rules, "/")["Content-Security-Policy"],
+    );
     expect(policy.SecurityHeadersConfig.FrameOptions.FrameOption).toBe("DENY");
     expect(policy.CustomHeadersConfig.Items.map((i: { Header: string }) => i.Header)).toContain("Permissions-Policy");
     // CloudFront rejects a CSP longer than 1783 characters.
     expect(policy.SecurityHeadersConfig.ContentSecurityPolicy.ContentSecurityPolicy.length).toBeLessThanOrEqual(1783);
     await expect(stat(dist("cloudfront-response-headers-policy.json"))).rejects.toThrow();
-    const header = (p: { CustomHeadersConfig: { Items: { Header: string; Value: string }[] } }, name: string) => p.CustomHeadersConfig.Items.find((i) => i.Header === name)?.Value;
+    const header = (p: { CustomHeadersConfig: { Items: { Header: string; Value: string }[] } }, name: string) =>
+      p.CustomHeadersConfig.Items.find((i) => i.Header === name)?.Value;
     expect(header(policy, "Cross-Origin-Opener-Policy")).toBeUndefined();
     // The account pages' behaviour: the same policy plus the header _headers gives them.
     const account = JSON.parse(await readFile(cloudFrontPolicyFile(fixture.config, { account: true }), "utf8"));
     expect(account.Name).not.toBe(policy.Name);
     expect(account.SecurityHeadersConfig).toEqual(policy.SecurityHeadersConfig);
-    expect(header(account, "Cross-Origin-Opener-Policy")).toBe(headersFor(rules, "/account/")["Cross-Origin-Opener-Policy"]);
+    expect(header(account, "Cross-Origin-Opener-Policy")).toBe(
+      headersFor(rules, "/account/")["Cross-Origin-Opener-Policy"],
+    );
     expect(header(account, "Permissions-Policy")).toBe(header(policy, "Permissions-Policy"));
   });
 });

@@ -4,22 +4,46 @@ import { createHash } from "node:crypto";
 import { contentSecurityPolicy, inlineHashes, sha256Source } from "../src/pwa/csp.js";
 import { headersFile, parseHeadersFile, headersFor, headerRules } from "../src/pwa/headers.js";
 
-const directive = (csp: string, name: string) => csp.split("; ").find((d) => d.startsWith(name + " "))?.split(" ").slice(1) ?? [];
+const directive = (csp: string, name: string) =>
+  csp
+    .split("; ")
+    .find((d) => d.startsWith(name + " "))
+    ?.split(" ")
+    .slice(1) ?? [];
 
 describe("contentSecurityPolicy", () => {
   it("allows Stripe, the tag manager, Prismic and Cognito in Sydney, and nothing inline for scripts", () => {
     const csp = contentSecurityPolicy();
-    expect(directive(csp, "script-src")).toEqual(expect.arrayContaining(["'self'", "https://js.stripe.com", "https://*.googletagmanager.com", "https://static.cdn.prismic.io"]));
+    expect(directive(csp, "script-src")).toEqual(
+      expect.arrayContaining([
+        "'self'",
+        "https://js.stripe.com",
+        "https://*.googletagmanager.com",
+        "https://static.cdn.prismic.io",
+      ]),
+    );
     expect(directive(csp, "script-src").join(" ")).not.toMatch(/unsafe-(inline|eval)/);
-    expect(directive(csp, "connect-src")).toEqual(expect.arrayContaining(["https://api.stripe.com", "https://cognito-idp.ap-southeast-2.amazonaws.com", "https://*.prismic.io", "https://*.cdn.prismic.io"]));
-    expect(directive(csp, "frame-src")).toEqual(expect.arrayContaining(["https://js.stripe.com", "https://hooks.stripe.com"]));
+    expect(directive(csp, "connect-src")).toEqual(
+      expect.arrayContaining([
+        "https://api.stripe.com",
+        "https://cognito-idp.ap-southeast-2.amazonaws.com",
+        "https://*.prismic.io",
+        "https://*.cdn.prismic.io",
+      ]),
+    );
+    expect(directive(csp, "frame-src")).toEqual(
+      expect.arrayContaining(["https://js.stripe.com", "https://hooks.stripe.com"]),
+    );
     expect(directive(csp, "frame-ancestors")).toEqual(["'none'"]);
     expect(directive(csp, "object-src")).toEqual(["'none'"]);
   });
 
   it("adds the payments API origin and a custom user pool endpoint from the public configuration", () => {
     const csp = contentSecurityPolicy({
-      publicConfig: { payments: { apiUrl: "https://abc123.execute-api.ap-southeast-2.amazonaws.com/main" }, auth: { region: "ap-southeast-2", userPoolEndpoint: "http://127.0.0.1:9229/" } },
+      publicConfig: {
+        payments: { apiUrl: "https://abc123.execute-api.ap-southeast-2.amazonaws.com/main" },
+        auth: { region: "ap-southeast-2", userPoolEndpoint: "http://127.0.0.1:9229/" },
+      },
     });
     const connect = directive(csp, "connect-src");
     expect(connect).toContain("https://abc123.execute-api.ap-southeast-2.amazonaws.com");
@@ -42,7 +66,10 @@ describe("contentSecurityPolicy", () => {
 
   it("finds elements in any letter case, hashes each source once, and takes no <style> inside a script's text for an element", () => {
     const script = `document.body.append("<style>b{}</style>")`;
-    const hashes = inlineHashes([`<SCRIPT>${script}</Script><Style media="print">i{}</STYLE>`, `<script>${script}</script>`]);
+    const hashes = inlineHashes([
+      `<SCRIPT>${script}</Script><Style media="print">i{}</STYLE>`,
+      `<script>${script}</script>`,
+    ]);
     expect(hashes.scripts).toEqual([sha256Source(script)]);
     // The browser runs the script; it never applies "b{}" as a stylesheet, so only "i{}" is a style.
     expect(hashes.styles).toEqual([sha256Source("i{}")]);

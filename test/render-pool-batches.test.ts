@@ -32,7 +32,14 @@ export function renderFrame(input, body) {
 export function renderPage() { throw new Error("not used"); }
 `;
 
-const page = (path: string): PageEntry => ({ path, file: `${path.slice(1)}index.html`, template: "any", lang: "en-au", indexable: true, alternates: [] });
+const page = (path: string): PageEntry => ({
+  path,
+  file: `${path.slice(1)}index.html`,
+  template: "any",
+  lang: "en-au",
+  indexable: true,
+  alternates: [],
+});
 
 it("returns every batch a dead worker held, and no page twice", { timeout: 60_000 }, async () => {
   dir = await mkdtemp(join(PROJECT_ROOT, ".nzf-cache", "test-batches-"));

@@ -55,7 +55,11 @@ describe("rendering in worker threads", () => {
     const recordA = await readCacheJson(join(pooled.config.workDir, "last-build.json"));
     const recordB = await readCacheJson(join(single.config.workDir, "last-build.json"));
     expect(recordA.pages).toEqual(recordB.pages);
-    expect(Object.values(recordA.pages as Record<string, { deps: string[] }>).some((p) => p.deps.some((d) => d.startsWith("id:")))).toBe(true);
+    expect(
+      Object.values(recordA.pages as Record<string, { deps: string[] }>).some((p) =>
+        p.deps.some((d) => d.startsWith("id:")),
+      ),
+    ).toBe(true);
   });
 
   it("lets a worker plan the build from the snapshot it reads, with the same site and record as planning in the build's thread", async () => {
@@ -66,7 +70,9 @@ describe("rendering in worker threads", () => {
     // A long-running process (watch mode's bundler contexts) plans in its own thread, so that its
     // next build has the snapshot in memory.
     const bundlers = new BundlerContexts();
-    const b = await here.run({ renderPoolMinPages: 1, earlyWorkersFromBytes: 0, bundlers }).finally(() => bundlers.dispose());
+    const b = await here
+      .run({ renderPoolMinPages: 1, earlyWorkersFromBytes: 0, bundlers })
+      .finally(() => bundlers.dispose());
     expect(a.plannedInWorker).toBe(true);
     expect(b.plannedInWorker).toBe(false);
     expect(a.renderedInWorkers).toBe(a.pages);
@@ -77,7 +83,8 @@ describe("rendering in worker threads", () => {
     const recordA = await readCacheJson(join(byWorker.config.workDir, "last-build.json"));
     const recordB = await readCacheJson(join(here.config.workDir, "last-build.json"));
     // (Their keys differ: each fixture's bundles live in its own work folder.)
-    for (const field of ["documents", "types", "lists", "pages", "files"]) expect(recordA[field], field).toEqual(recordB[field]);
+    for (const field of ["documents", "types", "lists", "pages", "files"])
+      expect(recordA[field], field).toEqual(recordB[field]);
     // The worker kept the document hashes for the next process, as the build's thread does.
     const kept = await readCacheJson(join(byWorker.config.workDir, "document-hashes.json"));
     expect(kept.hashes).toEqual(recordA.documents);

@@ -49,7 +49,10 @@ function ours(field: unknown, options: Partial<Options>): Outcome {
 /** Why the two differ (null when they don't): the HTML, or the calls (compared by identity). */
 function difference(a: Outcome, b: Outcome): string | null {
   if (a.html !== b.html) return `html differs:\n  asHTML: ${a.html}\n  ours:   ${b.html}`;
-  if (a.calls.length !== b.calls.length || a.calls.some(([kind, arg], i) => kind !== b.calls[i][0] || arg !== b.calls[i][1])) {
+  if (
+    a.calls.length !== b.calls.length ||
+    a.calls.some(([kind, arg], i) => kind !== b.calls[i][0] || arg !== b.calls[i][1])
+  ) {
     return `calls differ:\n  asHTML: ${JSON.stringify(a.calls)}\n  ours:   ${JSON.stringify(b.calls)}`;
   }
   return null;
@@ -82,17 +85,33 @@ const EDGE_OPTIONS: Options = { linkResolver, image };
 // Field builders for the hand-written cases.
 
 const p = (text: string, spans: Any[] = [], extra: Any = {}): Any => ({ type: "paragraph", text, spans, ...extra });
-const block = (type: string, text: string, spans: Any[] = [], extra: Any = {}): Any => ({ type, text, spans, ...extra });
+const block = (type: string, text: string, spans: Any[] = [], extra: Any = {}): Any => ({
+  type,
+  text,
+  spans,
+  ...extra,
+});
 const li = (text: string, extra: Any = {}): Any => block("list-item", text, [], extra);
 const oli = (text: string, extra: Any = {}): Any => block("o-list-item", text, [], extra);
-const span = (type: string, start: number, end: number, data?: Any): Any => (data === undefined ? { start, end, type } : { start, end, type, data });
+const span = (type: string, start: number, end: number, data?: Any): Any =>
+  data === undefined ? { start, end, type } : { start, end, type, data };
 const strong = (start: number, end: number) => span("strong", start, end);
 const em = (start: number, end: number) => span("em", start, end);
 const label = (start: number, end: number, name: string) => span("label", start, end, { label: name });
 const web = (start: number, end: number, url: string, target?: string) =>
   span("hyperlink", start, end, target === undefined ? { link_type: "Web", url } : { link_type: "Web", url, target });
 const doc = (start: number, end: number, id: string, extra: Any = {}) =>
-  span("hyperlink", start, end, { link_type: "Document", id, type: "page", tags: [], lang: "en-au", uid: `uid-${id}`, slug: "s", isBroken: false, ...extra });
+  span("hyperlink", start, end, {
+    link_type: "Document",
+    id,
+    type: "page",
+    tags: [],
+    lang: "en-au",
+    uid: `uid-${id}`,
+    slug: "s",
+    isBroken: false,
+    ...extra,
+  });
 const media = (start: number, end: number, url: string) =>
   span("hyperlink", start, end, { link_type: "Media", kind: "document", name: "f.pdf", size: "1", url });
 const imageBlock = (id: string, extra: Any = {}): Any => ({
@@ -115,7 +134,9 @@ describe("richTextToHtml: hand-written edge cases match asHTML", () => {
     "characters that need escaping": [p(`Tom & Jerry's <b>"quote"</b> > 1 &amp; 'x'`)],
     "newlines, including leading, trailing and doubled": [p("\nline one\nline two\n\nend\n")],
     "newline inside a span": [p("ab\ncd\nef", [strong(1, 4)])],
-    "preformatted keeps newlines, escapes, ignores spans": [block("preformatted", "a <b>\n  & 'c'\n", [strong(0, 3), doc(2, 5, "d3")])],
+    "preformatted keeps newlines, escapes, ignores spans": [
+      block("preformatted", "a <b>\n  & 'c'\n", [strong(0, 3), doc(2, 5, "d3")]),
+    ],
     "headings 1 to 6": [1, 2, 3, 4, 5, 6].map((n) => block(`heading${n}`, `Heading ${n}`, [em(0, 3)])),
     "a span over the whole text": [p("whole", [strong(0, 5)])],
     "nested spans": [p("0123456789", [doc(0, 10, "n3"), strong(2, 4), em(5, 9), strong(6, 7)])],
@@ -133,7 +154,9 @@ describe("richTextToHtml: hand-written edge cases match asHTML", () => {
     "spans past the end of the text": [p("abc", [strong(1, 10), em(5, 8)])],
     "a span whose start is after its end": [p("abcdef", [strong(4, 2), em(0, 3)])],
     "UTF-16 offsets around emoji and Arabic": [p("a😀b زكاة c", [strong(1, 3), em(2, 9), label(5, 12, "ar")])],
-    "labels as classes, with escaping and an empty label": [p("abcdefghi", [label(0, 3, "highlight"), label(3, 6, 'x"&<y'), label(6, 9, "")])],
+    "labels as classes, with escaping and an empty label": [
+      p("abcdefghi", [label(0, 3, "highlight"), label(3, 6, 'x"&<y'), label(6, 9, "")]),
+    ],
     "direction and label on one node (not something Prismic sends, but the attribute order is fixed)": [
       p("abc", [{ ...label(0, 2, "x"), direction: "rtl" }], { direction: "rtl", data: { label: "block" } }),
     ],
@@ -152,33 +175,68 @@ describe("richTextToHtml: hand-written edge cases match asHTML", () => {
     "a list between paragraphs": [p("before"), li("a"), p("between"), li("b"), li("c"), p("after")],
     "consecutive lists of different kinds": [li("a"), li("b"), oli("1"), oli("2"), li("c"), oli("3")],
     "a single-item list and only lists": [oli("only")],
-    "list items with spans and newlines": [block("list-item", "a & b\nc", [strong(0, 1), web(4, 7, "https://x.org/?a&b")])],
+    "list items with spans and newlines": [
+      block("list-item", "a & b\nc", [strong(0, 1), web(4, 7, "https://x.org/?a&b")]),
+    ],
     "web links with and without target": [
-      p("abcdefgh", [web(0, 2, "https://example.org/a?b=1&c='2'", "_blank"), web(2, 4, "https://example.org/"), web(4, 6, "mailto:x@y.z", "_self"), web(6, 8, "")]),
+      p("abcdefgh", [
+        web(0, 2, "https://example.org/a?b=1&c='2'", "_blank"),
+        web(2, 4, "https://example.org/"),
+        web(4, 6, "mailto:x@y.z", "_self"),
+        web(6, 8, ""),
+      ]),
     ],
     "document links: resolved, null with url, undefined without url, empty": [
-      p("abcdefgh", [doc(0, 2, "r3"), doc(2, 4, "n0", { url: "/from-api?x&y" }), doc(4, 6, "u1"), doc(6, 8, "e2", { url: "/fallback" })]),
+      p("abcdefgh", [
+        doc(0, 2, "r3"),
+        doc(2, 4, "n0", { url: "/from-api?x&y" }),
+        doc(4, 6, "u1"),
+        doc(6, 8, "e2", { url: "/fallback" }),
+      ]),
     ],
     "a broken document link": [p("broken link", [doc(0, 6, "b0", { isBroken: true, type: "broken_type" })])],
-    "a document link without an id": [p("no id", [span("hyperlink", 0, 2, { link_type: "Document", url: "/only-url" })])],
-    "media links": [p("pdf and image", [media(0, 3, "https://prismic-io.s3.amazonaws.com/x/a b.pdf?x=1&y=2"), media(8, 13, "")])],
+    "a document link without an id": [
+      p("no id", [span("hyperlink", 0, 2, { link_type: "Document", url: "/only-url" })]),
+    ],
+    "media links": [
+      p("pdf and image", [media(0, 3, "https://prismic-io.s3.amazonaws.com/x/a b.pdf?x=1&y=2"), media(8, 13, "")]),
+    ],
     "an empty (Any) link": [p("any", [span("hyperlink", 0, 3, { link_type: "Any" })])],
     "an overlapping link, resolved once per piece": [p("abcdefgh", [strong(0, 4), doc(2, 8, "o3")])],
     "images through the callback, and the fallback": [
       imageBlock("i5"),
       imageBlock("i0"),
-      imageBlock("i0", { alt: null, copyright: null, linkTo: { link_type: "Web", url: "https://x.org/", target: "_blank" } }),
-      imageBlock("i0", { linkTo: { link_type: "Document", id: "img3", type: "page", tags: [], lang: "en-au", isBroken: false } }),
+      imageBlock("i0", {
+        alt: null,
+        copyright: null,
+        linkTo: { link_type: "Web", url: "https://x.org/", target: "_blank" },
+      }),
+      imageBlock("i0", {
+        linkTo: { link_type: "Document", id: "img3", type: "page", tags: [], lang: "en-au", isBroken: false },
+      }),
       imageBlock("i0", { alt: "", direction: "rtl" }),
     ],
-    "embeds": [
-      embed({ type: "video", embed_url: "https://youtu.be/x?a=1&b=2", provider_name: "YouTube", html: '<iframe src="https://www.youtube.com/embed/x"></iframe>' }),
-      embed({ type: "rich", embed_url: "https://x.org/", provider_name: null, html: "<blockquote>'q'</blockquote>" }, { direction: "rtl" }),
+    embeds: [
+      embed({
+        type: "video",
+        embed_url: "https://youtu.be/x?a=1&b=2",
+        provider_name: "YouTube",
+        html: '<iframe src="https://www.youtube.com/embed/x"></iframe>',
+      }),
+      embed(
+        { type: "rich", embed_url: "https://x.org/", provider_name: null, html: "<blockquote>'q'</blockquote>" },
+        { direction: "rtl" },
+      ),
       embed({ embed_url: "" }),
     ],
     "blocks of an unknown type are dropped": [p("kept"), block("table", "dropped", [doc(0, 3, "t3")]), p("kept too")],
     "spans of an unknown type drop their text": [p("abcdef", [span("underline", 2, 4), strong(3, 6)])],
-    "type names asHTML's serializer map also answers to": [block("listItem", "li"), block("list", "ul"), block("span", "a\n<b>"), p("x", [span("paragraph", 0, 1)])],
+    "type names asHTML's serializer map also answers to": [
+      block("listItem", "li"),
+      block("list", "ul"),
+      block("span", "a\n<b>"),
+      p("x", [span("paragraph", 0, 1)]),
+    ],
     "a block without text or spans": [{ type: "paragraph" }, { type: "heading1", text: null, spans: [] }],
     "a mixed document": [
       block("heading1", "Pay your zakat & sadaqah"),
@@ -202,18 +260,28 @@ describe("richTextToHtml: hand-written edge cases match asHTML", () => {
 
   // What asHTML does here is not obvious; these pin it down so a library upgrade that changes it is noticed.
   it("reproduces asHTML's less obvious choices", () => {
-    expect(expectSame([p("abcdef", [strong(0, 4), em(2, 6)])])).toBe("<p><strong>ab<em>cd</em></strong><em>ef</em></p>");
+    expect(expectSame([p("abcdef", [strong(0, 4), em(2, 6)])])).toBe(
+      "<p><strong>ab<em>cd</em></strong><em>ef</em></p>",
+    );
     expect(expectSame([p("abcdef", [strong(1, 4), em(1, 4)])])).toBe("<p>a<strong><em>bcd</em></strong>ef</p>");
     expect(expectSame([p("abcdef", [span("underline", 2, 4)])])).toBe("<p>abef</p>");
     expect(expectSame([p("a'b\nc")])).toBe("<p>a&#39;b<br />c</p>");
     expect(expectSame([block("preformatted", "a\n<b>", [strong(0, 1)])])).toBe("<pre>a\n&lt;b&gt;</pre>");
-    expect(expectSame([p("go", [web(0, 2, "https://x.org/?a&b")])])).toBe('<p><a href="https://x.org/?a&amp;b" rel="noopener noreferrer">go</a></p>');
-    expect(expectSame([p("go", [web(0, 2, "https://x.org/", "_blank")])])).toBe('<p><a href="https://x.org/" target="_blank" rel="noopener noreferrer">go</a></p>');
+    expect(expectSame([p("go", [web(0, 2, "https://x.org/?a&b")])])).toBe(
+      '<p><a href="https://x.org/?a&amp;b" rel="noopener noreferrer">go</a></p>',
+    );
+    expect(expectSame([p("go", [web(0, 2, "https://x.org/", "_blank")])])).toBe(
+      '<p><a href="https://x.org/" target="_blank" rel="noopener noreferrer">go</a></p>',
+    );
     expect(expectSame([p("go", [doc(0, 2, "n0", { url: "/api-url" })])])).toBe('<p><a href="/api-url">go</a></p>');
     expect(expectSame([p("go", [doc(0, 2, "e2", { url: "/api-url" })])])).toBe("<p><a>go</a></p>");
-    expect(expectSame([p("x", [label(0, 1, "big")], { direction: "rtl" })])).toBe('<p dir="rtl"><span class="big">x</span></p>');
+    expect(expectSame([p("x", [label(0, 1, "big")], { direction: "rtl" })])).toBe(
+      '<p dir="rtl"><span class="big">x</span></p>',
+    );
     expect(expectSame([li("a"), oli("b")])).toBe("<ul><li>a</li></ul><ol><li>b</li></ol>");
-    expect(expectSame([embed({ type: "video", embed_url: "u", provider_name: null, html: null })])).toBe('<div data-oembed="u" data-oembed-type="video">null</div>');
+    expect(expectSame([embed({ type: "video", embed_url: "u", provider_name: null, html: null })])).toBe(
+      '<div data-oembed="u" data-oembed-type="video">null</div>',
+    );
   });
 });
 
@@ -228,7 +296,15 @@ function previousRichTextHtml(field: RichTextField, ctx: Pick<TemplateContext, "
     serializer: {
       image: ({ node }) =>
         `<figure class="rt-image">${renderToStaticMarkup(
-          createElement(Picture, { image: { url: node.url, alt: node.alt ?? null, width: node.dimensions.width, height: node.dimensions.height }, images: ctx.images }),
+          createElement(Picture, {
+            image: {
+              url: node.url,
+              alt: node.alt ?? null,
+              width: node.dimensions.width,
+              height: node.dimensions.height,
+            },
+            images: ctx.images,
+          }),
         )}${node.copyright ? `<figcaption>${escapeHtml(node.copyright)}</figcaption>` : ""}</figure>`,
     },
   });
@@ -241,7 +317,11 @@ function escapeHtml(text: string): string {
 /** Rich text fields anywhere in a value: arrays of blocks (text blocks, images, embeds). */
 function richTextFields(value: unknown, found: RichTextField[] = []): RichTextField[] {
   if (Array.isArray(value)) {
-    const isBlock = (v: Any) => v && typeof v === "object" && typeof v.type === "string" && ("spans" in v || v.type === "image" || v.type === "embed");
+    const isBlock = (v: Any) =>
+      v &&
+      typeof v === "object" &&
+      typeof v.type === "string" &&
+      ("spans" in v || v.type === "image" || v.type === "embed");
     if (value.length && value.every(isBlock)) found.push(value as RichTextField);
     else for (const v of value) richTextFields(v, found);
   } else if (value && typeof value === "object") {
@@ -258,7 +338,16 @@ describe("richTextHtml over the sample snapshot", async () => {
   const images: ImageLookup = {
     get: (url) =>
       url.length % 2
-        ? { src: `${url}&w=1200`, width: 1200, height: 750, placeholder: "data:image/webp;base64,AAAA", sources: [{ type: "image/avif", srcset: `${url}&fm=avif 1200w` }, { type: "image/jpeg", srcset: `${url}&w=1200 1200w` }] }
+        ? {
+            src: `${url}&w=1200`,
+            width: 1200,
+            height: 750,
+            placeholder: "data:image/webp;base64,AAAA",
+            sources: [
+              { type: "image/avif", srcset: `${url}&fm=avif 1200w` },
+              { type: "image/jpeg", srcset: `${url}&w=1200 1200w` },
+            ],
+          }
         : undefined,
   };
   const recorder = () => {
@@ -295,9 +384,15 @@ describe("richTextHtml over the sample snapshot", async () => {
   it("keeps RichText's wrapper and empty handling", () => {
     const { ctx } = recorder();
     const field = fields.find((f) => f.length > 1)!;
-    const html = renderToStaticMarkup(createElement(RichText, { field, ctx: ctx as unknown as TemplateContext, className: "lead" }));
+    const html = renderToStaticMarkup(
+      createElement(RichText, { field, ctx: ctx as unknown as TemplateContext, className: "lead" }),
+    );
     expect(html).toBe(`<div class="lead">${previousRichTextHtml(field, ctx)}</div>`);
-    expect(renderToStaticMarkup(createElement(RichText, { field: [] as unknown as RichTextField, ctx: ctx as unknown as TemplateContext }))).toBe("");
+    expect(
+      renderToStaticMarkup(
+        createElement(RichText, { field: [] as unknown as RichTextField, ctx: ctx as unknown as TemplateContext }),
+      ),
+    ).toBe("");
     expect(richTextHtml(null as unknown as RichTextField, ctx)).toBe("");
   });
 });
@@ -310,7 +405,12 @@ function random(seed: number) {
   let state = seed >>> 0;
   const next = () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   const int = (n: number) => Math.floor(next() * n);
-  return { next, int, pick: <T>(items: readonly T[]): T => items[int(items.length)], chance: (p: number) => next() < p };
+  return {
+    next,
+    int,
+    pick: <T>(items: readonly T[]): T => items[int(items.length)],
+    chance: (p: number) => next() < p,
+  };
 }
 type Random = ReturnType<typeof random>;
 
@@ -329,13 +429,23 @@ function randomLink(r: Random): Any {
   const id = `doc${r.int(30)}`;
   switch (r.int(5)) {
     case 0:
-      return r.chance(0.5) ? { link_type: "Web", url: r.pick(URLS), target: "_blank" } : { link_type: "Web", url: r.pick(URLS) };
+      return r.chance(0.5)
+        ? { link_type: "Web", url: r.pick(URLS), target: "_blank" }
+        : { link_type: "Web", url: r.pick(URLS) };
     case 1:
       return { link_type: "Media", kind: "document", name: "a.pdf", size: "10", url: r.pick(URLS) };
     case 2:
       return { link_type: "Any" };
     default: {
-      const link: Any = { link_type: "Document", id, type: r.pick(["page", "blog_post"]), tags: [], lang: "en-au", slug: "s", isBroken: r.chance(0.1) };
+      const link: Any = {
+        link_type: "Document",
+        id,
+        type: r.pick(["page", "blog_post"]),
+        tags: [],
+        lang: "en-au",
+        slug: "s",
+        isBroken: r.chance(0.1),
+      };
       if (r.chance(0.7)) link.uid = `uid-${r.int(10)}`;
       if (r.chance(0.3)) link.url = r.pick(URLS);
       return link;
@@ -364,13 +474,21 @@ function randomSpans(r: Random, length: number): Any[] {
 
 function randomBlock(r: Random, type: string): Any {
   if (type === "image") {
-    const node = imageBlock(`img${r.int(20)}`, { alt: r.pick([null, "", 'alt "x" & <y>']), copyright: r.pick([null, "© x & y"]) });
+    const node = imageBlock(`img${r.int(20)}`, {
+      alt: r.pick([null, "", 'alt "x" & <y>']),
+      copyright: r.pick([null, "© x & y"]),
+    });
     if (r.chance(0.3)) node.linkTo = randomLink(r);
     if (r.chance(0.1)) node.direction = "rtl";
     return node;
   }
   if (type === "embed") {
-    return embed({ type: r.pick(["video", "rich"]), embed_url: r.pick(URLS), provider_name: r.pick(["YouTube", null, "A & B"]), html: r.pick(['<iframe src="x"></iframe>', "<p>'rich'</p>", null]) });
+    return embed({
+      type: r.pick(["video", "rich"]),
+      embed_url: r.pick(URLS),
+      provider_name: r.pick(["YouTube", null, "A & B"]),
+      html: r.pick(['<iframe src="x"></iframe>', "<p>'rich'</p>", null]),
+    });
   }
   const text = randomText(r);
   const node: Any = { type, text, spans: randomSpans(r, text.length) };
@@ -378,7 +496,20 @@ function randomBlock(r: Random, type: string): Any {
   return node;
 }
 
-const BLOCK_TYPES = ["paragraph", "paragraph", "paragraph", "heading1", "heading2", "heading3", "heading4", "heading5", "heading6", "preformatted", "image", "embed"];
+const BLOCK_TYPES = [
+  "paragraph",
+  "paragraph",
+  "paragraph",
+  "heading1",
+  "heading2",
+  "heading3",
+  "heading4",
+  "heading5",
+  "heading6",
+  "preformatted",
+  "image",
+  "embed",
+];
 
 function randomField(r: Random): Any[] {
   const field: Any[] = [];
@@ -387,7 +518,8 @@ function randomField(r: Random): Any[] {
     if (r.chance(0.35)) {
       // A run of list items, usually of one kind, so lists group and split.
       const kind = r.pick(["list-item", "o-list-item"]);
-      for (let n = r.int(4) + 1; n > 0; n--) field.push(randomBlock(r, r.chance(0.85) ? kind : r.pick(["list-item", "o-list-item"])));
+      for (let n = r.int(4) + 1; n > 0; n--)
+        field.push(randomBlock(r, r.chance(0.85) ? kind : r.pick(["list-item", "o-list-item"])));
     } else {
       field.push(randomBlock(r, r.pick(BLOCK_TYPES)));
     }
@@ -406,11 +538,17 @@ describe("richTextToHtml over seeded random fields", () => {
   it("covers the hard cases", () => {
     const blocks = corpus.flat();
     const spans = blocks.flatMap((b) => b.spans ?? []);
-    const overlapping = blocks.filter((b) => b.spans?.some((a: Any, i: number) => b.spans.some((c: Any, j: number) => i !== j && a.start < c.start && c.start < a.end && a.end < c.end)));
+    const overlapping = blocks.filter((b) =>
+      b.spans?.some((a: Any, i: number) =>
+        b.spans.some((c: Any, j: number) => i !== j && a.start < c.start && c.start < a.end && a.end < c.end),
+      ),
+    );
     expect(overlapping.length).toBeGreaterThan(500);
     expect(spans.filter((s) => s.start === s.end).length).toBeGreaterThan(100);
     expect(spans.filter((s) => s.type === "label").length).toBeGreaterThan(1000);
-    expect(new Set(spans.filter((s) => s.type === "hyperlink").map((s) => s.data.link_type))).toEqual(new Set(["Web", "Document", "Media", "Any"]));
+    expect(new Set(spans.filter((s) => s.type === "hyperlink").map((s) => s.data.link_type))).toEqual(
+      new Set(["Web", "Document", "Media", "Any"]),
+    );
     expect(blocks.filter((b) => b.type === "list-item").length).toBeGreaterThan(1000);
     expect(blocks.filter((b) => b.type === "o-list-item").length).toBeGreaterThan(1000);
     expect(blocks.filter((b) => /[&<>"'\n]/.test(b.text ?? "")).length).toBeGreaterThan(2000);
@@ -435,7 +573,12 @@ describe("richTextToHtml over seeded random fields", () => {
     expect(mismatches((html) => html.replaceAll(' rel="noopener noreferrer"', ""))).toBeGreaterThan(0);
     expect(mismatches((html) => html.replace(/<\/li><li>/g, "</li></ul><ul><li>"))).toBeGreaterThan(0);
     expect(mismatches((html) => html.replace(/<strong><em>/g, "<em><strong>"))).toBeGreaterThan(0);
-    expect(mismatches((html) => html, (i) => ({ ...optionsFor(i), linkResolver: (d) => linkResolver({ ...d, id: `${d.id}9` }) }))).toBeGreaterThan(0);
+    expect(
+      mismatches(
+        (html) => html,
+        (i) => ({ ...optionsFor(i), linkResolver: (d) => linkResolver({ ...d, id: `${d.id}9` }) }),
+      ),
+    ).toBeGreaterThan(0);
     // The comparison itself is strict: a one-character difference or a different call fails it.
     const same: Outcome = { html: "<p>a</p>", calls: [["link", {}]] };
     expect(difference(same, { ...same, html: "<p>a</p> " })).not.toBeNull();

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { canonicalUrl, isFilePath, languagePrefix, normalizePath, outputFileFor, pathForDocument } from "../src/content/routes.js";
+import {
+  canonicalUrl,
+  isFilePath,
+  languagePrefix,
+  normalizePath,
+  outputFileFor,
+  pathForDocument,
+} from "../src/content/routes.js";
 import { createContentGraph } from "../src/content/graph.js";
 import type { PrismicDocument } from "@prismicio/client";
 
@@ -86,7 +93,8 @@ describe("route table", () => {
 });
 
 describe("link resolution", () => {
-  const doc = (id: string, type: string, uid: string | null, lang = "en-au") => ({ id, type, uid, lang, data: {}, alternate_languages: [] }) as unknown as PrismicDocument;
+  const doc = (id: string, type: string, uid: string | null, lang = "en-au") =>
+    ({ id, type, uid, lang, data: {}, alternate_languages: [] }) as unknown as PrismicDocument;
   const graph = createContentGraph([doc("c1", "case", "new-uid"), doc("z1", "zakat", null)]);
 
   it("resolves document links through the live document, so a changed uid is followed", () => {

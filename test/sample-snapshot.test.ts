@@ -20,11 +20,37 @@ const IMAGE_PREFIX = "https://images.prismic.io/nzf-sample/";
 
 /** Top-level paths a landing page (/:uid) must never take. */
 const RESERVED = [
-  "about", "account", "apply", "blog", "calculate", "case", "cases", "contact", "faq", "guides", "learn", "partner", "pay",
-  "preview", "privacy", "program", "programs", "styleguide", "ramadan-calendars", "right-to-zakat-draft",
+  "about",
+  "account",
+  "apply",
+  "blog",
+  "calculate",
+  "case",
+  "cases",
+  "contact",
+  "faq",
+  "guides",
+  "learn",
+  "partner",
+  "pay",
+  "preview",
+  "privacy",
+  "program",
+  "programs",
+  "styleguide",
+  "ramadan-calendars",
+  "right-to-zakat-draft",
 ];
 
-type Doc = { id: string; uid: string | null; type: string; lang: string; alternate_languages: any[]; data: Record<string, any>; [k: string]: any };
+type Doc = {
+  id: string;
+  uid: string | null;
+  type: string;
+  lang: string;
+  alternate_languages: any[];
+  data: Record<string, any>;
+  [k: string]: any;
+};
 type Field = { type: string; config?: any };
 
 /** Calls `visit` for every object nested anywhere in `value`, with a readable path. */
@@ -40,7 +66,8 @@ const snapshot = await readSnapshot(join(sampleDir, "snapshot.json"));
 const docs = snapshot.documents as unknown as Doc[];
 const byId = new Map(docs.map((d) => [d.id, d]));
 const models = new Map<string, { repeatable: boolean; json: Record<string, Record<string, Field>> }>();
-for (const dir of await readdir(join(root, "customtypes"))) models.set(dir, JSON.parse(await readFile(join(root, "customtypes", dir, "index.json"), "utf8")));
+for (const dir of await readdir(join(root, "customtypes")))
+  models.set(dir, JSON.parse(await readFile(join(root, "customtypes", dir, "index.json"), "utf8")));
 const sliceModels = new Map<string, any>();
 for (const dir of await readdir(join(root, "slices"))) {
   const model = JSON.parse(await readFile(join(root, "slices", dir, "model.json"), "utf8"));
@@ -69,7 +96,11 @@ describe("sample snapshot: completeness", () => {
     expect(ofType("faq_page")[0]!.data.faqs.length).toBeGreaterThanOrEqual(12);
     expect(ofType("member").length).toBeGreaterThanOrEqual(8);
     expect(new Set(ofType("member").map((m) => m.data.team))).toEqual(new Set(["board", "staff", "shariah_panel"]));
-    expect(ofType("landing_page").map((d) => d.uid).sort()).toEqual(["ramadan-appeal", "zakat-explained"]);
+    expect(
+      ofType("landing_page")
+        .map((d) => d.uid)
+        .sort(),
+    ).toEqual(["ramadan-appeal", "zakat-explained"]);
   });
 
   it("uses every shared slice somewhere", () => {
@@ -94,7 +125,12 @@ describe("sample snapshot: completeness", () => {
   });
 
   it("has the home and zakat pages in Arabic, each linked to its English version both ways", () => {
-    expect(docs.filter((d) => d.lang === "ar-ae").map((d) => d.type).sort()).toEqual(["global", "home_page", "zakat"]);
+    expect(
+      docs
+        .filter((d) => d.lang === "ar-ae")
+        .map((d) => d.type)
+        .sort(),
+    ).toEqual(["global", "home_page", "zakat"]);
     for (const type of ["home_page", "zakat"]) {
       const [en] = ofType(type, "en-au");
       const [ar] = ofType(type, "ar-ae");
@@ -106,12 +142,28 @@ describe("sample snapshot: completeness", () => {
 
   it("sets the calculator's prices and the donation limits", () => {
     const calc = ofType("calculate_page")[0]!.data;
-    expect(calc).toMatchObject({ nisab_basis: "silver", silver_price_per_gram: 1.55, gold_price_per_gram: 165, prices_as_at: "2026-11-01", long_term_share_proxy: 30 });
+    expect(calc).toMatchObject({
+      nisab_basis: "silver",
+      silver_price_per_gram: 1.55,
+      gold_price_per_gram: 165,
+      prices_as_at: "2026-11-01",
+      long_term_share_proxy: 30,
+    });
     expect(calc.help_super.map((b: any) => b.text).join(" ")).toMatch(/Compulsory superannuation is not zakatable/);
     expect(ofType("zakat")[0]!.data.presets.map((p: any) => p.amount)).toEqual([100, 250, 500, 1000]);
     expect(ofType("fitr")[0]!.data.presets[0].amount).toBe(15);
     expect(ofType("fidyah")[0]!.data.presets[0].amount).toBe(15);
-    for (const type of ["zakat", "fitr", "fidyah", "sadaqah", "qurban", "ramadan", "dhul_hijjah", "tainted_wealth", "jumuah_giving"]) {
+    for (const type of [
+      "zakat",
+      "fitr",
+      "fidyah",
+      "sadaqah",
+      "qurban",
+      "ramadan",
+      "dhul_hijjah",
+      "tainted_wealth",
+      "jumuah_giving",
+    ]) {
       for (const doc of docs.filter((d) => d.type === type)) {
         const { minimum_amount: min, maximum_amount: max, default_amount: def, presets } = doc.data;
         expect([5, 10], type).toContain(min);
@@ -138,7 +190,11 @@ describe("sample snapshot: consistency", () => {
   });
 
   it("gives no landing page a uid that collides with a top-level route", () => {
-    const routeSegments = [...Object.values(SINGLE_TYPE_ROUTES), ...Object.values(REPEATABLE_TYPE_ROUTES), ...Object.values(STATIC_PAGES).map((p) => p.path)]
+    const routeSegments = [
+      ...Object.values(SINGLE_TYPE_ROUTES),
+      ...Object.values(REPEATABLE_TYPE_ROUTES),
+      ...Object.values(STATIC_PAGES).map((p) => p.path),
+    ]
       .map((p) => p.split("/")[1]!.replace(/\.html$/, ""))
       .filter((s) => s && !s.startsWith(":"));
     for (const landing of docs.filter((d) => d.type === "landing_page")) {
@@ -158,7 +214,10 @@ describe("sample snapshot: consistency", () => {
         const target = byId.get(obj.id);
         expect(target, `${path} → missing ${obj.id}`).toBeDefined();
         expect({ type: obj.type, uid: obj.uid ?? null, lang: obj.lang, isBroken: obj.isBroken }, path).toEqual({
-          type: target!.type, uid: target!.uid, lang: target!.lang, isBroken: false,
+          type: target!.type,
+          uid: target!.uid,
+          lang: target!.lang,
+          isBroken: false,
         });
         expect(obj.slug, path).toBe(target!.slugs[0]);
       });
@@ -171,8 +230,13 @@ describe("sample snapshot: consistency", () => {
     for (const doc of docs) {
       walk(doc.data, `${doc.type}:${doc.uid ?? doc.lang}`, (obj, path) => {
         if (!("dimensions" in obj)) return;
-        expect(obj.url, path).toMatch(new RegExp(`^${IMAGE_PREFIX.replace(/\./g, "\\.")}[a-z0-9-]+\\.(jpg|png)\\?auto=format,compress$`));
-        expect(obj.alt === null || (typeof obj.alt === "string" && obj.alt.trim().length > 3), `${path}: alt is text or null`).toBe(true);
+        expect(obj.url, path).toMatch(
+          new RegExp(`^${IMAGE_PREFIX.replace(/\./g, "\\.")}[a-z0-9-]+\\.(jpg|png)\\?auto=format,compress$`),
+        );
+        expect(
+          obj.alt === null || (typeof obj.alt === "string" && obj.alt.trim().length > 3),
+          `${path}: alt is text or null`,
+        ).toBe(true);
         expect(obj.edit).toEqual({ x: 0, y: 0, zoom: 1, background: "transparent" });
         const file = obj.url.slice(IMAGE_PREFIX.length).split("?")[0];
         images.set(`${file}|${path}`, obj.dimensions);
@@ -201,11 +265,17 @@ function checkRichText(value: unknown, path: string): void {
   expect(Array.isArray(value), `${path} is rich text`).toBe(true);
   for (const [i, block] of (value as any[]).entries()) {
     if (block.type === "image") continue;
-    expect(["paragraph", "heading1", "heading2", "heading3", "heading4", "list-item", "o-list-item", "preformatted"], path).toContain(block.type);
+    expect(
+      ["paragraph", "heading1", "heading2", "heading3", "heading4", "list-item", "o-list-item", "preformatted"],
+      path,
+    ).toContain(block.type);
     expect(typeof block.text, `${path}[${i}].text`).toBe("string");
     for (const span of block.spans) {
       expect(["strong", "em", "hyperlink"], path).toContain(span.type);
-      expect(span.start >= 0 && span.end <= block.text.length && span.start < span.end, `${path}[${i}] span ${span.start}-${span.end}`).toBe(true);
+      expect(
+        span.start >= 0 && span.end <= block.text.length && span.start < span.end,
+        `${path}[${i}] span ${span.start}-${span.end}`,
+      ).toBe(true);
       if (span.type === "hyperlink") expect(span.data?.link_type, path).toBeDefined();
     }
   }
@@ -217,17 +287,32 @@ function checkFields(values: Record<string, any>, fields: Record<string, Field>,
     const value = values[id];
     const where = `${path}.${id}`;
     switch (field.type) {
-      case "StructuredText": checkRichText(value, where); break;
-      case "Text": expect(value === null || typeof value === "string", where).toBe(true); break;
-      case "Number": expect(value === null || typeof value === "number", where).toBe(true); break;
-      case "Date": expect(value === null || /^\d{4}-\d{2}-\d{2}$/.test(value), where).toBe(true); break;
-      case "Select": expect([null, ...field.config.options], where).toContain(value); break;
-      case "Image": expect(typeof value, where).toBe("object"); break;
+      case "StructuredText":
+        checkRichText(value, where);
+        break;
+      case "Text":
+        expect(value === null || typeof value === "string", where).toBe(true);
+        break;
+      case "Number":
+        expect(value === null || typeof value === "number", where).toBe(true);
+        break;
+      case "Date":
+        expect(value === null || /^\d{4}-\d{2}-\d{2}$/.test(value), where).toBe(true);
+        break;
+      case "Select":
+        expect([null, ...field.config.options], where).toContain(value);
+        break;
+      case "Image":
+        expect(typeof value, where).toBe("object");
+        break;
       case "Link":
         expect(value?.link_type, where).toBeDefined();
-        if (field.config?.select === "document" && value.link_type === "Document") expect(field.config.customtypes, where).toContain(value.type);
+        if (field.config?.select === "document" && value.link_type === "Document")
+          expect(field.config.customtypes, where).toContain(value.type);
         break;
-      case "Group": (value as any[]).forEach((item, i) => checkFields(item, field.config.fields, `${where}[${i}]`)); break;
+      case "Group":
+        (value as any[]).forEach((item, i) => checkFields(item, field.config.fields, `${where}[${i}]`));
+        break;
       case "Slices":
         for (const [i, slice] of (value as any[]).entries()) {
           const variation = sliceModels.get(slice.slice_type);
@@ -235,11 +320,14 @@ function checkFields(values: Record<string, any>, fields: Record<string, Field>,
           expect(slice).toMatchObject({ slice_label: null, variation: "default" });
           expect(slice.id).toMatch(new RegExp(`^${slice.slice_type}\\$[0-9a-f-]{36}$`));
           checkFields(slice.primary, variation.primary, `${where}[${i}].primary`);
-          slice.items.forEach((item: any, j: number) => checkFields(item, variation.items, `${where}[${i}].items[${j}]`));
+          slice.items.forEach((item: any, j: number) =>
+            checkFields(item, variation.items, `${where}[${i}].items[${j}]`),
+          );
           if (Object.keys(variation.items).length === 0) expect(slice.items, where).toEqual([]);
         }
         break;
-      default: throw new Error(`${where}: no check for field type ${field.type}`);
+      default:
+        throw new Error(`${where}: no check for field type ${field.type}`);
     }
   }
 }
@@ -259,7 +347,9 @@ describe("sample snapshot: generated", () => {
   it("is exactly what scripts/sample/generate.ts produces", async () => {
     const text = await readFile(join(sampleDir, "snapshot.json"), "utf8");
     const fresh = await buildSampleSnapshot(imageDir);
-    expect(JSON.parse(text), "Regenerate with `node scripts/sample/generate.mjs`").toEqual(JSON.parse(JSON.stringify(fresh)));
+    expect(JSON.parse(text), "Regenerate with `node scripts/sample/generate.mjs`").toEqual(
+      JSON.parse(JSON.stringify(fresh)),
+    );
     // Same bytes as writeSnapshot would write: documents sorted by id, one-space indentation.
     expect(text).toBe(JSON.stringify(fresh, null, 1) + "\n");
   }, 60_000);

@@ -16,7 +16,10 @@ describe("secret scan", () => {
     expect(findSecrets(`aws_secret_access_key = ${AWS_SECRET}`)).toEqual(["aws-secret-access-key"]);
     expect(findSecrets(`{"SecretAccessKey": "${AWS_SECRET}"}`)).toEqual(["aws-secret-access-key"]);
     expect(findSecrets(`const c = { secretAccessKey: '${AWS_SECRET}' }`)).toEqual(["aws-secret-access-key"]);
-    expect(findSecrets(`{"id":"${AWS_ID}","s":"${AWS_SECRET}"}`).sort()).toEqual(["aws-access-key", "aws-secret-access-key"]);
+    expect(findSecrets(`{"id":"${AWS_ID}","s":"${AWS_SECRET}"}`).sort()).toEqual([
+      "aws-access-key",
+      "aws-secret-access-key",
+    ]);
     expect(findSecrets(`{"id":"${AWS_ID}","s":"${AWS_SECRET}"}`).join()).not.toContain("wJalr");
   });
 
@@ -35,10 +38,11 @@ describe("secret scan", () => {
       expect(findSecrets(text), name).toEqual(["sk_live_51Ha… (split by markup or encoded)"]);
     }
     expect(findSecrets(`<p>${STRIPE}</p>`)).toEqual(["sk_live_51Ha…"]);
-    expect(findSecrets(`<p>sk_live_51Hab<b>cdEFGH</b>12345678 and aws_secret_access_key=${AWS_SECRET.slice(0, 20)}<i>${AWS_SECRET.slice(20)}</i></p>`).sort()).toEqual([
-      "aws-secret-access-key (split by markup or encoded)",
-      "sk_live_51Ha… (split by markup or encoded)",
-    ]);
+    expect(
+      findSecrets(
+        `<p>sk_live_51Hab<b>cdEFGH</b>12345678 and aws_secret_access_key=${AWS_SECRET.slice(0, 20)}<i>${AWS_SECRET.slice(20)}</i></p>`,
+      ).sort(),
+    ).toEqual(["aws-secret-access-key (split by markup or encoded)", "sk_live_51Ha… (split by markup or encoded)"]);
   });
 
   it("does not flag what ordinary pages hold", () => {

@@ -10,7 +10,15 @@ import { createFixture, type Fixture } from "./support/build-fixture.js";
 import { robotsTxt, sitemapXml } from "../src/pwa/sitemap.js";
 import type { PageEntry } from "../src/render/pages.js";
 
-const page = (path: string, extra: Partial<PageEntry> = {}): PageEntry => ({ path, file: "", template: "x", lang: "en-au", indexable: true, alternates: [], ...extra });
+const page = (path: string, extra: Partial<PageEntry> = {}): PageEntry => ({
+  path,
+  file: "",
+  template: "x",
+  lang: "en-au",
+  indexable: true,
+  alternates: [],
+  ...extra,
+});
 const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
 
 describe("sitemapXml", () => {
@@ -28,7 +36,11 @@ describe("sitemapXml", () => {
     ]);
     expect(locs(xml)).toEqual(["https://nzf.org.au/", "https://nzf.org.au/a&amp;b/", "https://nzf.org.au/about/"]);
     expect(xml).toContain("<lastmod>2024-03-01</lastmod>");
-    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"')).toBe(true);
+    expect(
+      xml.startsWith(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"',
+      ),
+    ).toBe(true);
   });
 
   it("gives pages in several languages their hreflang alternates and an x-default", () => {
@@ -36,13 +48,18 @@ describe("sitemapXml", () => {
       { lang: "ar-ae", path: "/ar-ae/" },
       { lang: "en-au", path: "/" },
     ];
-    const xml = sitemapXml("https://nzf.org.au", [{ page: page("/", { alternates }) }, { page: page("/ar-ae/", { lang: "ar-ae", alternates }) }]);
+    const xml = sitemapXml("https://nzf.org.au", [
+      { page: page("/", { alternates }) },
+      { page: page("/ar-ae/", { lang: "ar-ae", alternates }) },
+    ]);
     expect(xml.match(/hreflang="ar-ae" href="https:\/\/nzf.org.au\/ar-ae\/"/g)).toHaveLength(2);
     expect(xml.match(/hreflang="x-default" href="https:\/\/nzf.org.au\/"/g)).toHaveLength(2);
   });
 
   it("robots.txt names the sitemap by its absolute URL", () => {
-    expect(robotsTxt("https://example.org")).toBe("User-agent: *\nDisallow: /preview/\nDisallow: /account/\n\nSitemap: https://example.org/sitemap.xml\n");
+    expect(robotsTxt("https://example.org")).toBe(
+      "User-agent: *\nDisallow: /preview/\nDisallow: /account/\n\nSitemap: https://example.org/sitemap.xml\n",
+    );
   });
 });
 
@@ -69,8 +86,28 @@ describe("the sample build's sitemap", () => {
     const listed = locs(await readFile(`${dir}/sitemap.xml`, "utf8"));
     expect(listed.slice().sort()).toEqual(publicPaths.sort());
     // Checked by hand against the specification's routes.
-    for (const path of ["/", "/about/", "/calculate/", "/pay/", "/pay/zakat/", "/pay/tainted-wealth/", "/faq/", "/ramadan-calendars/"]) expect(listed).toContain(`https://www.example.org${path}`);
-    for (const path of ["/preview/", "/styleguide/", "/right-to-zakat-draft/", "/404.html", "/500.html", "/pay/tainted_wealth/", "/account/", "/offline.html"]) expect(listed).not.toContain(`https://www.example.org${path}`);
+    for (const path of [
+      "/",
+      "/about/",
+      "/calculate/",
+      "/pay/",
+      "/pay/zakat/",
+      "/pay/tainted-wealth/",
+      "/faq/",
+      "/ramadan-calendars/",
+    ])
+      expect(listed).toContain(`https://www.example.org${path}`);
+    for (const path of [
+      "/preview/",
+      "/styleguide/",
+      "/right-to-zakat-draft/",
+      "/404.html",
+      "/500.html",
+      "/pay/tainted_wealth/",
+      "/account/",
+      "/offline.html",
+    ])
+      expect(listed).not.toContain(`https://www.example.org${path}`);
     expect(listed.some((u) => u!.startsWith("https://www.example.org/case/"))).toBe(true);
   });
 
@@ -96,7 +133,11 @@ describe("the sample build's sitemap", () => {
       expect(title.match(siteName), `${path}: ${title}`).toHaveLength(1);
     }
     // The home page's SEO title names the site itself; an ordinary page gets the site after its own.
-    expect(await readFile(`${dir}/index.html`, "utf8")).toContain("<title>National Zakat Foundation | Pay zakat in Australia</title>");
-    expect(await readFile(`${dir}/about/index.html`, "utf8")).toMatch(/<title>[^<|]+ \| National Zakat Foundation<\/title>/);
+    expect(await readFile(`${dir}/index.html`, "utf8")).toContain(
+      "<title>National Zakat Foundation | Pay zakat in Australia</title>",
+    );
+    expect(await readFile(`${dir}/about/index.html`, "utf8")).toMatch(
+      /<title>[^<|]+ \| National Zakat Foundation<\/title>/,
+    );
   });
 });

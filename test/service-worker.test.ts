@@ -17,7 +17,9 @@ let dir: string;
 let workDir: string;
 
 /** Writes each file at a path of its own (as staged files are), and returns where each one is. */
-async function site(files: Record<string, string | Buffer>): Promise<{ files: string[]; pathOf(file: string): string }> {
+async function site(
+  files: Record<string, string | Buffer>,
+): Promise<{ files: string[]; pathOf(file: string): string }> {
   const where = new Map<string, string>();
   let n = 0;
   for (const [file, body] of Object.entries(files)) {
@@ -31,7 +33,8 @@ async function site(files: Record<string, string | Buffer>): Promise<{ files: st
 
 const md5 = (text: string) => createHash("md5").update(text).digest("hex");
 /** The injected list: workbox-build writes it as stable JSON (keys sorted, so "revision" first). */
-const manifestOf = (sw: string) => JSON.parse(/\[\{"revision".*?\}\]/.exec(sw)![0]) as { url: string; revision: string | null }[];
+const manifestOf = (sw: string) =>
+  JSON.parse(/\[\{"revision".*?\}\]/.exec(sw)![0]) as { url: string; revision: string | null }[];
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "nzf-sw-"));
@@ -65,9 +68,21 @@ describe("generateServiceWorker", () => {
   });
 
   it("gives the same worker for the same files, and a different one when a precached file changes", async () => {
-    const first = await generateServiceWorker({ root, workDir, ...(await site({ "offline.html": "a", "_assets/site-1.css": "x" })) });
-    const again = await generateServiceWorker({ root, workDir, ...(await site({ "_assets/site-1.css": "x", "offline.html": "a" })) });
-    const changed = await generateServiceWorker({ root, workDir, ...(await site({ "offline.html": "b", "_assets/site-1.css": "x" })) });
+    const first = await generateServiceWorker({
+      root,
+      workDir,
+      ...(await site({ "offline.html": "a", "_assets/site-1.css": "x" })),
+    });
+    const again = await generateServiceWorker({
+      root,
+      workDir,
+      ...(await site({ "_assets/site-1.css": "x", "offline.html": "a" })),
+    });
+    const changed = await generateServiceWorker({
+      root,
+      workDir,
+      ...(await site({ "offline.html": "b", "_assets/site-1.css": "x" })),
+    });
     expect(again.text).toBe(first.text);
     expect(changed.text).not.toBe(first.text);
   });
@@ -86,7 +101,11 @@ describe("generateServiceWorker", () => {
   });
 
   it("a new process takes the worker kept in the work folder for the same content, and makes a new one when a file changed", async () => {
-    const first = await generateServiceWorker({ root, workDir, ...(await site({ "offline.html": "a", "_assets/site-1.css": "x" })) });
+    const first = await generateServiceWorker({
+      root,
+      workDir,
+      ...(await site({ "offline.html": "a", "_assets/site-1.css": "x" })),
+    });
     const kept = (await readdir(join(workDir, "sw"))).filter((name) => /^worker-[0-9a-f]{16}\.json$/.test(name));
     expect(kept).toHaveLength(1);
     // Mark the kept worker, to tell it apart from one made again.
@@ -108,7 +127,11 @@ describe("generateServiceWorker", () => {
     for (const damaged of ["{", (await readFile(keptFile, "latin1")).replace("/*kept*/", "/*edit*/")]) {
       await writeFile(keptFile, damaged, "latin1");
       vi.resetModules();
-      const again = await (await import("../src/pwa/service-worker.js")).generateServiceWorker({ root, workDir, ...(await site({ "offline.html": "a", "_assets/site-1.css": "x" })) });
+      const again = await (await import("../src/pwa/service-worker.js")).generateServiceWorker({
+        root,
+        workDir,
+        ...(await site({ "offline.html": "a", "_assets/site-1.css": "x" })),
+      });
       expect(again.text).toBe(first.text);
       await writeCacheJson(keptFile, { ...stored, text: `${stored.text}/*kept*/` });
     }

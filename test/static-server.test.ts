@@ -17,7 +17,10 @@ const html = `<!doctype html><title>t</title>${"<p>zakat</p>".repeat(500)}`;
 const png = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex");
 
 /** A raw GET (fetch would decompress for us and hide what was sent). */
-function get(path: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
+function get(
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     request(server.url + path, { headers }, (res) => {
       const chunks: Buffer[] = [];

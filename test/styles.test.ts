@@ -56,7 +56,11 @@ describe("buildStylesheet", () => {
     const [name] = await readdir(join(workDir, "styles"));
     const file = join(workDir, "styles", name!);
     const good = await readFile(file);
-    for (const bad of [Buffer.from("\u0000garbage{"), good.subarray(0, good.length - 5), Buffer.from(good.toString("latin1").replace("#639", "#000"), "latin1")]) {
+    for (const bad of [
+      Buffer.from("\u0000garbage{"),
+      good.subarray(0, good.length - 5),
+      Buffer.from(good.toString("latin1").replace("#639", "#000"), "latin1"),
+    ]) {
       await writeFile(file, bad);
       const again = await (await freshBuild())(root, workDir);
       expect(again).toEqual(first);
@@ -78,7 +82,9 @@ describe("the stylesheet's problems", () => {
     const warnings = logger.lines.filter((l) => l.level === "warn");
     expect(warnings).toHaveLength(1);
     expect(warnings[0]!.label).toBe("styles");
-    expect(warnings[0]!.message).toBe('[STYLESHEET_INVALID] templates/styles/b.css:4:1: Expected "}" to go with "{"; The unbalanced "{" is here templates/styles/b.css:2:4');
+    expect(warnings[0]!.message).toBe(
+      '[STYLESHEET_INVALID] templates/styles/b.css:4:1: Expected "}" to go with "{"; The unbalanced "{" is here templates/styles/b.css:2:4',
+    );
     // A new process warns again: a sheet with warnings is never taken from the work folder.
     const again = createMemoryLogger();
     await (await freshBuild())(root, workDir, { logger: again });

@@ -31,7 +31,12 @@ function startCli(args: string[]): Cli {
   const env = { ...process.env };
   for (const key of Object.keys(env)) if (/^(PAYMENTS_|STRIPE_|NZF_WATCH_|NZF_OUT_DIR$)/.test(key)) delete env[key];
   // Its own process group, so a test can send SIGINT to the group as a terminal's Ctrl+C does.
-  const child = spawn(process.execPath, [join(root, "bin", "nzf-build"), "--watch", ...args], { cwd: root, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [join(root, "bin", "nzf-build"), "--watch", ...args], {
+    cwd: root,
+    env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   processes.push(child);
   let text = "";
   const listeners = new Set<() => void>();
@@ -41,7 +46,9 @@ function startCli(args: string[]): Cli {
   };
   child.stdout!.on("data", take);
   child.stderr!.on("data", take);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal, at: performance.now() })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal, at: performance.now() })),
+  );
   return {
     child,
     output: () => text,
@@ -54,7 +61,10 @@ function startCli(args: string[]): Cli {
           cleanup();
           resolve(match);
         };
-        const timer = setTimeout(() => (cleanup(), reject(new Error(`no ${pattern} within ${timeoutMs} ms; output:\n${text}`))), timeoutMs);
+        const timer = setTimeout(
+          () => (cleanup(), reject(new Error(`no ${pattern} within ${timeoutMs} ms; output:\n${text}`))),
+          timeoutMs,
+        );
         const gone = () => (cleanup(), reject(new Error(`exited before ${pattern}; output:\n${text}`)));
         const cleanup = () => {
           clearTimeout(timer);
@@ -103,8 +113,10 @@ async function atomicSave(file: string, change: (text: string) => string): Promi
 beforeAll(async () => {
   // A copy of the checkout, compiled: the launcher there is an installation that can recompile itself.
   root = await mkdtemp(join(tmpdir(), "nzf-watch-cli-"));
-  for (const dir of ["bin", "bench", "test/support", "scripts", "src", "templates", "assets", "content-cache/sample"]) await cp(join(PROJECT_ROOT, dir), join(root, dir), { recursive: true });
-  for (const file of ["package.json", "tsconfig.json"]) if (existsSync(join(PROJECT_ROOT, file))) await cp(join(PROJECT_ROOT, file), join(root, file));
+  for (const dir of ["bin", "bench", "test/support", "scripts", "src", "templates", "assets", "content-cache/sample"])
+    await cp(join(PROJECT_ROOT, dir), join(root, dir), { recursive: true });
+  for (const file of ["package.json", "tsconfig.json"])
+    if (existsSync(join(PROJECT_ROOT, file))) await cp(join(PROJECT_ROOT, file), join(root, file));
   await symlink(join(PROJECT_ROOT, "node_modules"), join(root, "node_modules"));
   // Processed images are shared with the other tests (the image cache is written atomically).
   await mkdir(join(PROJECT_ROOT, ".nzf-cache", "images"), { recursive: true });
@@ -114,7 +126,8 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const child of processes) if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, "SIGKILL");
+  for (const child of processes)
+    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, "SIGKILL");
   await rm(root, { recursive: true, force: true });
 });
 
@@ -126,7 +139,9 @@ describe("nzf-build --watch in a new process", { timeout: 120_000 }, () => {
 
   it("checks the port before building: a busy one moves to the next free port and says so", async () => {
     busy = createServer();
-    const taken = await new Promise<number>((resolve) => busy.listen(0, "127.0.0.1", () => resolve((busy.address() as { port: number }).port)));
+    const taken = await new Promise<number>((resolve) =>
+      busy.listen(0, "127.0.0.1", () => resolve((busy.address() as { port: number }).port)),
+    );
     cli = startCli(["--port", String(taken)]);
     const moved = await cli.waitFor(new RegExp(`port ${taken} is in use, using (\\d+)`));
     port = Number(moved[1]);
@@ -145,7 +160,12 @@ describe("nzf-build --watch in a new process", { timeout: 120_000 }, () => {
     const file = join(root, "templates/pages/static-pages.tsx");
     for (const n of [1, 2, 3]) {
       await atomicSave(file, (t) => t.replace(/<h1>Ramadan calendars[^<]*<\/h1>/, `<h1>Ramadan calendars ${n}</h1>`));
-      expect(await until(() => h1(`${url}/ramadan-calendars/`), (h) => h === `Ramadan calendars ${n}`)).toBe(`Ramadan calendars ${n}`);
+      expect(
+        await until(
+          () => h1(`${url}/ramadan-calendars/`),
+          (h) => h === `Ramadan calendars ${n}`,
+        ),
+      ).toBe(`Ramadan calendars ${n}`);
     }
   });
 
@@ -167,7 +187,11 @@ describe("nzf-build --watch in a new process", { timeout: 120_000 }, () => {
   });
 
   it("stops everything on one Ctrl+C within 2 s, and dist/ has no development settings", async () => {
-    const payments = Number(/payments: local payments API at http:\/\/127\.0\.0\.1:(\d+)/.exec(cli.output().slice(cli.output().lastIndexOf("restarting")))![1]);
+    const payments = Number(
+      /payments: local payments API at http:\/\/127\.0\.0\.1:(\d+)/.exec(
+        cli.output().slice(cli.output().lastIndexOf("restarting")),
+      )![1],
+    );
     expect(await listening(payments)).toBe(true);
     const sent = performance.now();
     process.kill(-cli.child.pid!, "SIGINT");
@@ -181,7 +205,9 @@ describe("nzf-build --watch in a new process", { timeout: 120_000 }, () => {
     expect(stdout.split("\n").filter((line) => line.includes(root))).toEqual([]);
 
     // The watch build has the development payments URL; dist/ was never written.
-    expect(await readFile(join(root, ".nzf-cache/watch/site/_headers"), "utf8")).toContain(`http://127.0.0.1:${payments}`);
+    expect(await readFile(join(root, ".nzf-cache/watch/site/_headers"), "utf8")).toContain(
+      `http://127.0.0.1:${payments}`,
+    );
     expect(existsSync(join(root, "dist"))).toBe(false);
   });
 

@@ -39,7 +39,11 @@ describe("runDeployCommand (real shell commands)", () => {
 
   it("stops the whole command after the timeout, children included", async () => {
     // `sleep` holds the output pipe open: if only the shell were killed, this would take 30 s.
-    const result = await runDeployCommand({ command: "echo started; sleep 30; echo never", timeoutMs: 300, killGraceMs: 500 });
+    const result = await runDeployCommand({
+      command: "echo started; sleep 30; echo never",
+      timeoutMs: 300,
+      killGraceMs: 500,
+    });
     expect(result).toMatchObject({ ok: false, timedOut: true });
     expect(result.durationMs).toBeLessThan(5000);
     expect(result.outputTail).toBe("started\n");
@@ -62,11 +66,14 @@ describe("runDeployCommand (real shell commands)", () => {
       NZF_WEBHOOK_SECRET: "webhook-secret",
       BUCKET: "nzf-site",
     };
-    const show = 'echo "[$PRISMIC_ACCESS_TOKEN][$STRIPE_SECRET_KEY][$AWS_ACCESS_KEY_ID][$AWS_SECRET_ACCESS_KEY][$NZF_WEBHOOK_SECRET][$BUCKET]"';
+    const show =
+      'echo "[$PRISMIC_ACCESS_TOKEN][$STRIPE_SECRET_KEY][$AWS_ACCESS_KEY_ID][$AWS_SECRET_ACCESS_KEY][$NZF_WEBHOOK_SECRET][$BUCKET]"';
     expect((await runDeployCommand({ command: show, env })).outputTail).toBe("[][][][][][nzf-site]\n");
     // Asked for by name: the deploy's own AWS keys. The webhook secret is never passed.
     const passEnv = ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "NZF_WEBHOOK_SECRET"];
-    expect((await runDeployCommand({ command: show, env, passEnv })).outputTail).toBe("[][][AKIA-value][aws-secret-value][][nzf-site]\n");
+    expect((await runDeployCommand({ command: show, env, passEnv })).outputTail).toBe(
+      "[][][AKIA-value][aws-secret-value][][nzf-site]\n",
+    );
   });
 
   it("reports a command that cannot start", async () => {
@@ -105,7 +112,9 @@ describe("deploy after builds", () => {
     expect(status.deploy).toMatchObject({ configured: true, pending: true, last: { ok: false, exitCode: 1 } });
     expect(status.builds[0]!.deploy).toMatchObject({ ok: false, outputTail: "upload failed: network unreachable\n" });
     expect(logger.lines.at(-1)).toMatchObject({ level: "error" });
-    expect(logger.lines.at(-1)!.message).toMatch(/^deploy after build #1 failed in \d+ ms: .*exited with code 1.*it runs again after the next successful build$/);
+    expect(logger.lines.at(-1)!.message).toMatch(
+      /^deploy after build #1 failed in \d+ ms: .*exited with code 1.*it runs again after the next successful build$/,
+    );
 
     // Nothing rebuilt, but the last deploy failed: deploy again.
     command = "true";

@@ -109,15 +109,32 @@ describe("webhook server: rejected requests start no build", () => {
     const cases: [string, () => Promise<Response>, number][] = [
       ["wrong secret", () => post(webhookBody({ secret: "wrong-secret" })), 401],
       ["missing secret", () => post(webhookBody({ secret: null })), 401],
-      ["wrong secret in the header", () => post(webhookBody({ secret: undefined }), { "x-nzf-webhook-secret": "wrong-secret" }), 401],
+      [
+        "wrong secret in the header",
+        () => post(webhookBody({ secret: undefined }), { "x-nzf-webhook-secret": "wrong-secret" }),
+        401,
+      ],
       ["no body", () => post(""), 400],
       ["bad JSON", () => post('{"type": "api-update", "secret": '), 400],
       ["a JSON array", () => post([webhookBody()]), 400],
       ["no type", () => post(webhookBody({ type: undefined })), 400],
-      ["a huge body, even with the right secret", () => post(webhookBody({ padding: "x".repeat(2 * 1024 * 1024) })), 413],
+      [
+        "a huge body, even with the right secret",
+        () => post(webhookBody({ padding: "x".repeat(2 * 1024 * 1024) })),
+        413,
+      ],
       ["text/plain", () => post(JSON.stringify(webhookBody()), { "content-type": "text/plain" }), 415],
       ["GET", () => fetch(server.url + "/webhook"), 405],
-      ["PUT", () => fetch(server.url + "/webhook", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(webhookBody()) }), 405],
+      [
+        "PUT",
+        () =>
+          fetch(server.url + "/webhook", {
+            method: "PUT",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify(webhookBody()),
+          }),
+        405,
+      ],
       ["another repository", () => post(webhookBody({ domain: "someone-else" })), 422],
       ["an unknown path", () => post(webhookBody(), {}, "/hooks/prismic"), 404],
     ];
@@ -133,7 +150,9 @@ describe("webhook server: rejected requests start no build", () => {
     await queue.idle();
     expect(site.builds).toHaveLength(0);
     expect(queue.status()).toMatchObject({ state: "idle", pending: { triggers: 0 }, builds: [] });
-    const requestLines = logger.lines.filter((l) => /^(POST|GET|PUT) \/\S* \d{3} \d+ ms from 127\.0\.0\.1/.test(l.message));
+    const requestLines = logger.lines.filter((l) =>
+      /^(POST|GET|PUT) \/\S* \d{3} \d+ ms from 127\.0\.0\.1/.test(l.message),
+    );
     expect(requestLines).toHaveLength(cases.length);
     expect(logger.lines.find((l) => l.message.startsWith("POST /webhook 401"))).toMatchObject({ level: "warn" });
   });
@@ -141,10 +160,14 @@ describe("webhook server: rejected requests start no build", () => {
   it("stops reading a body sent without a length once it passes 1 MB", async () => {
     await start(0);
     const status = await new Promise<number | string>((resolve) => {
-      const req = request(server.url + "/webhook", { method: "POST", headers: { "content-type": "application/json", "transfer-encoding": "chunked" } }, (res) => {
-        resolve(res.statusCode ?? 0);
-        res.resume();
-      });
+      const req = request(
+        server.url + "/webhook",
+        { method: "POST", headers: { "content-type": "application/json", "transfer-encoding": "chunked" } },
+        (res) => {
+          resolve(res.statusCode ?? 0);
+          res.resume();
+        },
+      );
       req.on("error", (error) => resolve(`error ${(error as NodeJS.ErrnoException).code}`));
       req.write(`{"secret": "${SECRET}", "padding": "`);
       let sent = 0;
@@ -174,7 +197,10 @@ describe("webhook server: rejected requests start no build", () => {
     const q = createBuildQueue(async () => ({ ok: true, pagesRebuilt: 0, durationMs: 0 }), { logger });
     for (const secret of [undefined, "", "   "]) {
       const attempt = startWebhookServer({ port: 0, secret, repository: REPOSITORY, queue: q, logger });
-      await expect(attempt).rejects.toMatchObject({ code: "CONFIG_INVALID", hint: expect.stringMatching(/--secret.*NZF_WEBHOOK_SECRET/) });
+      await expect(attempt).rejects.toMatchObject({
+        code: "CONFIG_INVALID",
+        hint: expect.stringMatching(/--secret.*NZF_WEBHOOK_SECRET/),
+      });
     }
   });
 });
@@ -225,10 +251,17 @@ describe("webhook server: builds", () => {
     const health = await fetch(server.url + "/health");
     expect(health.status).toBe(503);
     const failing = (await health.json()) as Record<string, unknown>;
-    expect(failing).toMatchObject({ ok: false, state: "idle", lastBuild: { id: 2, ok: false, errorCode: "RENDER_FAILED" }, failuresSinceLastGood: 1 });
+    expect(failing).toMatchObject({
+      ok: false,
+      state: "idle",
+      lastBuild: { id: 2, ok: false, errorCode: "RENDER_FAILED" },
+      failuresSinceLastGood: 1,
+    });
     expect(failing.reason).toBe("the last build failed (RENDER_FAILED); the previous site is still served");
     expect(JSON.stringify(failing)).not.toMatch(/error"|broken/);
-    const status = (await (await fetch(server.url + "/status")).json()) as { queue: { builds: { ok: boolean; error?: string }[] } };
+    const status = (await (await fetch(server.url + "/status")).json()) as {
+      queue: { builds: { ok: boolean; error?: string }[] };
+    };
     expect(status.queue.builds.map((b) => b.ok)).toEqual([false, true]);
 
     site.content = "fixed";
@@ -262,22 +295,43 @@ describe("webhook server: status and health", () => {
     await sleep(50);
     await post(webhookBody({ documents: ["doc-z"] }));
     const during = (await (await fetch(server.url + "/status")).json()) as { queue: Record<string, unknown> };
-    expect(during.queue).toMatchObject({ state: "building", current: { id: 1, triggers: 1 }, pending: { triggers: 1, documentIds: 1 } });
+    expect(during.queue).toMatchObject({
+      state: "building",
+      current: { id: 1, triggers: 1 },
+      pending: { triggers: 1, documentIds: 1 },
+    });
     await queue.idle();
 
     const response = await fetch(server.url + "/status");
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^application\/json/);
-    const status = (await response.json()) as { ok: boolean; repository: string; queue: { state: string; builds: Record<string, unknown>[] } };
+    const status = (await response.json()) as {
+      ok: boolean;
+      repository: string;
+      queue: { state: string; builds: Record<string, unknown>[] };
+    };
     expect(status).toMatchObject({ ok: true, repository: REPOSITORY, queue: { state: "idle" } });
     const [second, first] = status.queue.builds;
-    expect(first).toMatchObject({ id: 1, triggers: 1, reasons: ["webhook"], documentIds: ["doc-x", "doc-y"], pagesRebuilt: 1, ok: true });
+    expect(first).toMatchObject({
+      id: 1,
+      triggers: 1,
+      reasons: ["webhook"],
+      documentIds: ["doc-x", "doc-y"],
+      pagesRebuilt: 1,
+      ok: true,
+    });
     expect(second).toMatchObject({ id: 2, documentIds: ["doc-z"], ok: true });
     expect(first!.startedAt as number).toBeGreaterThanOrEqual(before);
     expect(first!.durationMs as number).toBeGreaterThanOrEqual(590);
 
     const health = await fetch(server.url + "/health");
-    expect(await health.json()).toEqual({ ok: true, state: "idle", lastBuild: { id: 2, ok: true, finishedAt: second!.finishedAt }, lastGoodBuildAt: second!.finishedAt, failuresSinceLastGood: 0 });
+    expect(await health.json()).toEqual({
+      ok: true,
+      state: "idle",
+      lastBuild: { id: 2, ok: true, finishedAt: second!.finishedAt },
+      lastGoodBuildAt: second!.finishedAt,
+      failuresSinceLastGood: 0,
+    });
     const head = await fetch(server.url + "/health", { method: "HEAD" });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe("");
@@ -286,18 +340,29 @@ describe("webhook server: status and health", () => {
     expect(postStatus.headers.get("allow")).toBe("GET, HEAD");
     // Health checks are logged at debug level so they do not drown the rest.
     expect(logger.lines.find((l) => l.message.startsWith("GET /health 200"))).toMatchObject({ level: "debug" });
-    expect(logger.lines.find((l) => l.message.startsWith("POST /webhook 200"))!.message).toMatch(/^POST \/webhook 200 \d+ ms from 127\.0\.0\.1: api-update queued \(2 documents, ref ZxYz123\)$/);
+    expect(logger.lines.find((l) => l.message.startsWith("POST /webhook 200"))!.message).toMatch(
+      /^POST \/webhook 200 \d+ ms from 127\.0\.0\.1: api-update queued \(2 documents, ref ZxYz123\)$/,
+    );
   });
 });
 
 describe("startWebhookService", () => {
   it("shows no deploy command, token or internal URL on /status and /health, and passes no token to the deploy", async () => {
     const token = "prismic-access-token-0123456789";
-    const env = { PATH: process.env.PATH, NZF_WEBHOOK_SECRET: SECRET, PRISMIC_ACCESS_TOKEN: token, NZF_DEPLOY_COMMAND: 'echo "token=[$PRISMIC_ACCESS_TOKEN] to s3://nzf-internal-bucket/site"; exit 3' };
+    const env = {
+      PATH: process.env.PATH,
+      NZF_WEBHOOK_SECRET: SECRET,
+      PRISMIC_ACCESS_TOKEN: token,
+      NZF_DEPLOY_COMMAND: 'echo "token=[$PRISMIC_ACCESS_TOKEN] to s3://nzf-internal-bucket/site"; exit 3',
+    };
     const config = resolveWebhookConfig({ port: 0 }, env);
     let fail = true;
     const runBuild: RunBuild = async () => {
-      if (fail) throw new NzfError("PRISMIC_UNAVAILABLE", `The Prismic API did not answer http://10.0.0.5:3000/api/v2?access_token=${token} after 6 attempts.`);
+      if (fail)
+        throw new NzfError(
+          "PRISMIC_UNAVAILABLE",
+          `The Prismic API did not answer http://10.0.0.5:3000/api/v2?access_token=${token} after 6 attempts.`,
+        );
       return { ok: true, pagesRebuilt: 1, durationMs: 1 };
     };
     const service = await startWebhookService(config, { runBuild, logger, settleMs: 0, env });
@@ -306,7 +371,12 @@ describe("startWebhookService", () => {
       const health = await fetch(service.url + "/health");
       expect(health.status).toBe(503);
       const healthText = await health.text();
-      expect(JSON.parse(healthText)).toMatchObject({ ok: false, lastBuild: { ok: false, errorCode: "PRISMIC_UNAVAILABLE" }, lastGoodBuildAt: null, failuresSinceLastGood: 1 });
+      expect(JSON.parse(healthText)).toMatchObject({
+        ok: false,
+        lastBuild: { ok: false, errorCode: "PRISMIC_UNAVAILABLE" },
+        lastGoodBuildAt: null,
+        failuresSinceLastGood: 1,
+      });
 
       fail = false;
       service.queue.enqueue({ reason: "manual", receivedAt: Date.now() });
@@ -315,18 +385,25 @@ describe("startWebhookService", () => {
       const health2 = await fetch(service.url + "/health");
       // The build is good now, but its deploy failed: still unhealthy, saying why.
       expect(health2.status).toBe(503);
-      expect(await health2.json()).toMatchObject({ ok: false, reason: "the last deploy failed; the host still has an older build" });
+      expect(await health2.json()).toMatchObject({
+        ok: false,
+        reason: "the last deploy failed; the host still has an older build",
+      });
       for (const text of [healthText, status]) {
         expect(text).not.toContain(token);
         expect(text).not.toContain("10.0.0.5");
         expect(text).not.toContain("s3://");
         expect(text).not.toContain("echo");
       }
-      const parsed = JSON.parse(status) as { queue: { deploy: { last: Record<string, unknown> }; builds: { error?: string }[] } };
+      const parsed = JSON.parse(status) as {
+        queue: { deploy: { last: Record<string, unknown> }; builds: { error?: string }[] };
+      };
       expect(parsed.queue.deploy.last).not.toHaveProperty("command");
       // The deploy ran without the token, and its output lost the URL.
       expect(parsed.queue.deploy.last.outputTail).toBe("token=[] to <url>\n");
-      expect(parsed.queue.builds[1]!.error).toBe("[PRISMIC_UNAVAILABLE] The Prismic API did not answer <url> after 6 attempts.");
+      expect(parsed.queue.builds[1]!.error).toBe(
+        "[PRISMIC_UNAVAILABLE] The Prismic API did not answer <url> after 6 attempts.",
+      );
     } finally {
       await service.stop();
     }
@@ -337,13 +414,19 @@ describe("startWebhookService", () => {
     fake.site.delayMs = 100;
     const config = resolveWebhookConfig({ port: 0, deployCommand: "echo synced" }, { NZF_WEBHOOK_SECRET: SECRET });
     const service = await startWebhookService(config, { runBuild: fake.runBuild, logger, settleMs: 0 });
-    expect(logger.lines[0]!.message).toBe(`listening on ${service.url} for Prismic repository nzf2020 (then \`echo synced\`)`);
+    expect(logger.lines[0]!.message).toBe(
+      `listening on ${service.url} for Prismic repository nzf2020 (then \`echo synced\`)`,
+    );
     await service.queue.idle();
     expect(fake.site.builds).toEqual([[{ reason: "startup", receivedAt: expect.any(Number) }]]);
     expect(service.queue.status().builds[0]!.deploy).toMatchObject({ ok: true, outputTail: "synced\n" });
 
     fake.site.content = "after start";
-    const response = await fetch(service.url + "/webhook", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(webhookBody()) });
+    const response = await fetch(service.url + "/webhook", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(webhookBody()),
+    });
     expect(response.status).toBe(200);
     await sleep(20);
     await service.stop();
@@ -364,7 +447,12 @@ describe("startWebhookService", () => {
 
 describe("resolveWebhookConfig", () => {
   it("takes options first, then the environment", () => {
-    const env = { NZF_WEBHOOK_SECRET: "from-env", NZF_WEBHOOK_PORT: "9100", PRISMIC_REPOSITORY: "nzf-staging", NZF_DEPLOY_COMMAND: "aws s3 sync dist s3://b" };
+    const env = {
+      NZF_WEBHOOK_SECRET: "from-env",
+      NZF_WEBHOOK_PORT: "9100",
+      PRISMIC_REPOSITORY: "nzf-staging",
+      NZF_DEPLOY_COMMAND: "aws s3 sync dist s3://b",
+    };
     expect(resolveWebhookConfig({}, env)).toEqual({
       port: 9100,
       host: "127.0.0.1",
@@ -374,16 +462,27 @@ describe("resolveWebhookConfig", () => {
       deployTimeoutMs: 600_000,
       deployPassEnv: [],
     });
-    expect(resolveWebhookConfig({ secret: "s" }, { NZF_DEPLOY_ENV: "AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY" }).deployPassEnv).toEqual(["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"]);
-    expect(resolveWebhookConfig({ secret: "flag", port: "0", deployTimeout: "30" }, env)).toMatchObject({ secret: "flag", port: 0, deployTimeoutMs: 30_000 });
+    expect(
+      resolveWebhookConfig({ secret: "s" }, { NZF_DEPLOY_ENV: "AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY" })
+        .deployPassEnv,
+    ).toEqual(["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"]);
+    expect(resolveWebhookConfig({ secret: "flag", port: "0", deployTimeout: "30" }, env)).toMatchObject({
+      secret: "flag",
+      port: 0,
+      deployTimeoutMs: 30_000,
+    });
     expect(resolveWebhookConfig({ secret: "s" }, {})).toMatchObject({ port: 8080, repository: "nzf2020" });
     expect(resolveWebhookConfig({ secret: "s" }, {}).deployCommand).toBeUndefined();
   });
 
   it("rejects a missing secret and a bad port with errors that name the setting", () => {
-    expect(() => resolveWebhookConfig({}, {})).toThrow(expect.objectContaining({ code: "CONFIG_INVALID", subject: "NZF_WEBHOOK_SECRET" }));
+    expect(() => resolveWebhookConfig({}, {})).toThrow(
+      expect.objectContaining({ code: "CONFIG_INVALID", subject: "NZF_WEBHOOK_SECRET" }),
+    );
     expect(() => resolveWebhookConfig({ secret: "s", port: "http" }, {})).toThrow(/"http" is not a port number/);
     expect(() => resolveWebhookConfig({ secret: "s", port: "70000" }, {})).toThrow(/not a port number/);
-    expect(() => resolveWebhookConfig({ secret: "s", deployTimeout: "soon" }, {})).toThrow(/not a positive number of seconds/);
+    expect(() => resolveWebhookConfig({ secret: "s", deployTimeout: "soon" }, {})).toThrow(
+      /not a positive number of seconds/,
+    );
   });
 });

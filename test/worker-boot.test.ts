@@ -6,10 +6,24 @@ import { expect, it } from "vitest";
 import { bootForCommandLine } from "../src/render/worker-boot.js";
 
 it("boots render workers for a plain build's command line only", () => {
-  for (const args of [["--watch"], ["webhook", "--port", "9000"], ["fetch"], ["--help"], ["build", "-h"], ["--version"], ["help", "build"]]) {
+  for (const args of [
+    ["--watch"],
+    ["webhook", "--port", "9000"],
+    ["fetch"],
+    ["--help"],
+    ["build", "-h"],
+    ["--version"],
+    ["help", "build"],
+  ]) {
     expect(bootForCommandLine(args), args.join(" ")).toBe(false);
   }
-  for (const args of [[], ["build"], ["--fetch"], ["--out", "public", "--site-url", "https://example.org"], ["build", "--sample", "--verbose"]]) {
+  for (const args of [
+    [],
+    ["build"],
+    ["--fetch"],
+    ["--out", "public", "--site-url", "https://example.org"],
+    ["build", "--sample", "--verbose"],
+  ]) {
     expect(bootForCommandLine(args), args.join(" ")).toBe(true);
   }
 });

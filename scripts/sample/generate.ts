@@ -18,7 +18,15 @@ import { blogDocuments } from "./blog.js";
 import { caseDocuments } from "./cases.js";
 import { donationDocuments } from "./donation-pages.js";
 import { globalDocuments } from "./global.js";
-import { documentId, hash, SAMPLE_REPOSITORY, setImageDimensions, type DocSpec, type Json, type Lang } from "./helpers.js";
+import {
+  documentId,
+  hash,
+  SAMPLE_REPOSITORY,
+  setImageDimensions,
+  type DocSpec,
+  type Json,
+  type Lang,
+} from "./helpers.js";
 import { infoPageDocuments } from "./info-pages.js";
 import { landingDocuments } from "./landing.js";
 import { memberDocuments } from "./members.js";
@@ -29,8 +37,17 @@ export const SAMPLE_LANGUAGES: Lang[] = ["en-au", "ar-ae"];
 
 export function allSpecs(): DocSpec[] {
   return [
-    ...globalDocuments(), ...mainPageDocuments(), ...infoPageDocuments(), ...donationDocuments(), ...memberDocuments(),
-    ...programDocuments(), ...partnerDocuments(), ...caseDocuments(), ...blogDocuments(), ...landingDocuments(), ...arabicDocuments(),
+    ...globalDocuments(),
+    ...mainPageDocuments(),
+    ...infoPageDocuments(),
+    ...donationDocuments(),
+    ...memberDocuments(),
+    ...programDocuments(),
+    ...partnerDocuments(),
+    ...caseDocuments(),
+    ...blogDocuments(),
+    ...landingDocuments(),
+    ...arabicDocuments(),
   ];
 }
 
@@ -49,7 +66,14 @@ const timestamp = (day: string) => `${day}T01:30:00+0000`;
 
 /** Prismic's slug: lower case, words joined by hyphens; letters of any script are kept. */
 export function slugify(text: string): string {
-  return text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-|-$/g, "") || "-";
+  return (
+    text
+      .normalize("NFKD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, "-")
+      .replace(/^-|-$/g, "") || "-"
+  );
 }
 
 function sliceId(sliceType: string, seed: string): string {
@@ -71,12 +95,20 @@ export async function buildSampleSnapshot(imageDir: string): Promise<Snapshot> {
 
   const linkTo = (target: { type: string; uid: string | null; lang: string }, from: string): Json => {
     const found = byKey.get(key(target.type, target.uid, target.lang));
-    if (!found) throw new Error(`${from} links to ${key(target.type, target.uid, target.lang)}, which is not a sample document`);
+    if (!found)
+      throw new Error(`${from} links to ${key(target.type, target.uid, target.lang)}, which is not a sample document`);
     const { spec, id, lang } = found;
     return {
-      id, type: spec.type, tags: spec.tags ?? [], lang, slug: slugify(spec.slugFrom),
-      first_publication_date: timestamp(spec.published), last_publication_date: timestamp(spec.updated ?? spec.published),
-      ...(spec.uid ? { uid: spec.uid } : {}), link_type: "Document", isBroken: false,
+      id,
+      type: spec.type,
+      tags: spec.tags ?? [],
+      lang,
+      slug: slugify(spec.slugFrom),
+      first_publication_date: timestamp(spec.published),
+      last_publication_date: timestamp(spec.updated ?? spec.published),
+      ...(spec.uid ? { uid: spec.uid } : {}),
+      link_type: "Document",
+      isBroken: false,
     };
   };
 
@@ -92,15 +124,28 @@ export async function buildSampleSnapshot(imageDir: string): Promise<Snapshot> {
   const documents = [...byKey.entries()].map(([k, { spec, id, lang }]) => {
     const data = resolve(spec.data, k) as Record<string, Json>;
     if (Array.isArray(data.slices)) {
-      data.slices = data.slices.map((s, i) => ({ ...(s as Record<string, Json>), id: sliceId(String((s as Record<string, Json>).slice_type), `${k}#${i}`) }));
+      data.slices = data.slices.map((s, i) => ({
+        ...(s as Record<string, Json>),
+        id: sliceId(String((s as Record<string, Json>).slice_type), `${k}#${i}`),
+      }));
     }
     const alternates = [...byKey.values()]
       .filter((o) => o.spec.type === spec.type && (o.spec.uid ?? null) === (spec.uid ?? null) && o.lang !== lang)
       .map((o) => ({ id: o.id, ...(o.spec.uid ? { uid: o.spec.uid } : {}), type: o.spec.type, lang: o.lang }));
     return {
-      id, uid: spec.uid ?? null, url: null, type: spec.type, href: "", tags: spec.tags ?? [],
-      first_publication_date: timestamp(spec.published), last_publication_date: timestamp(spec.updated ?? spec.published),
-      slugs: [slugify(spec.slugFrom)], linked_documents: [], lang, alternate_languages: alternates, data,
+      id,
+      uid: spec.uid ?? null,
+      url: null,
+      type: spec.type,
+      href: "",
+      tags: spec.tags ?? [],
+      first_publication_date: timestamp(spec.published),
+      last_publication_date: timestamp(spec.updated ?? spec.published),
+      slugs: [slugify(spec.slugFrom)],
+      linked_documents: [],
+      lang,
+      alternate_languages: alternates,
+      data,
     };
   });
   documents.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -111,7 +156,13 @@ export async function buildSampleSnapshot(imageDir: string): Promise<Snapshot> {
   for (const doc of documents) {
     doc.href = `${api}?ref=${ref}&q=${encodeURIComponent(`[[:d = at(document.id, "${doc.id}") ]]`).replace(/%20/g, "+")}`;
   }
-  return { format: 1, repository: SAMPLE_REPOSITORY, ref, languages: SAMPLE_LANGUAGES, documents: documents as unknown as Snapshot["documents"] };
+  return {
+    format: 1,
+    repository: SAMPLE_REPOSITORY,
+    ref,
+    languages: SAMPLE_LANGUAGES,
+    documents: documents as unknown as Snapshot["documents"],
+  };
 }
 
 /** Regenerates content-cache/sample/snapshot.json under the given repository root. */

@@ -60,7 +60,9 @@ export function globalDocuments(): DocSpec[] {
         default_social_image: image("social-default.jpg", "National Zakat Foundation: purple arches over a gradient"),
         not_found_title: "We could not find that page",
         not_found_text: rt(
-          p("The page may have moved, or the link may be mistyped. Try the [zakat calculator](doc:calculate_page), [pay your zakat](doc:zakat) or go back to the [home page](doc:home_page)."),
+          p(
+            "The page may have moved, or the link may be mistyped. Try the [zakat calculator](doc:calculate_page), [pay your zakat](doc:zakat) or go back to the [home page](doc:home_page).",
+          ),
           p("If you followed a link from our site, please [let us know](doc:contact_page) so we can fix it."),
         ),
       },
@@ -111,10 +113,15 @@ export function globalDocuments(): DocSpec[] {
           { platform: "youtube", url: web("https://www.youtube.com/@nzfsample", true) },
           { platform: "linkedin", url: web("https://www.linkedin.com/company/nzfsample", true) },
         ],
-        default_meta_description: "تجمع المؤسسة الوطنية للزكاة الزكاة في أستراليا وتصرفها على المسلمين المحتاجين هنا، عبر متابعة الحالات والمنح الطارئة وبرامج الشركاء.",
+        default_meta_description:
+          "تجمع المؤسسة الوطنية للزكاة الزكاة في أستراليا وتصرفها على المسلمين المحتاجين هنا، عبر متابعة الحالات والمنح الطارئة وبرامج الشركاء.",
         default_social_image: image("social-default.jpg", "المؤسسة الوطنية للزكاة: أقواس بنفسجية فوق خلفية متدرّجة"),
         not_found_title: "لم نعثر على هذه الصفحة",
-        not_found_text: rt(p("ربما نُقلت الصفحة أو كُتب الرابط خطأً. جرّب [ادفع زكاتك](doc:zakat) أو عُد إلى [الصفحة الرئيسية](doc:home_page).")),
+        not_found_text: rt(
+          p(
+            "ربما نُقلت الصفحة أو كُتب الرابط خطأً. جرّب [ادفع زكاتك](doc:zakat) أو عُد إلى [الصفحة الرئيسية](doc:home_page).",
+          ),
+        ),
       },
     },
   ];

@@ -29,7 +29,11 @@ export const SAMPLE_REPOSITORY = "nzf-sample";
 export const IMAGE_BASE = `https://images.prismic.io/${SAMPLE_REPOSITORY}/`;
 
 export function hash(text: string, length = 16): string {
-  return createHash("sha256").update(text).digest("base64").replace(/[^A-Za-z0-9]/g, "").slice(0, length);
+  return createHash("sha256")
+    .update(text)
+    .digest("base64")
+    .replace(/[^A-Za-z0-9]/g, "")
+    .slice(0, length);
 }
 
 /** Prismic document ids are 16 opaque characters; ours are derived from type, uid and language. */
@@ -78,7 +82,9 @@ function target(spec: string): Json {
   return web(spec, !spec.startsWith("mailto:") && !spec.startsWith("tel:"));
 }
 
-const block = (type: string) => (markup: string): Block => ({ type, ...inline(markup) });
+const block =
+  (type: string) =>
+  (markup: string): Block => ({ type, ...inline(markup) });
 export const p = block("paragraph");
 export const h2 = block("heading2");
 export const h3 = block("heading3");
@@ -114,7 +120,8 @@ export function setImageDimensions(sizes: Map<string, { width: number; height: n
 /** An Image field. `alt: null` marks a deliberately decorative image. */
 export function image(file: string, alt: string | null, copyright: string | null = null): Data {
   const size = dimensions.get(file);
-  if (!size) throw new Error(`Sample image ${file} does not exist in content-cache/sample/images (run make-images.mjs)`);
+  if (!size)
+    throw new Error(`Sample image ${file} does not exist in content-cache/sample/images (run make-images.mjs)`);
   return {
     dimensions: { width: size.width, height: size.height },
     alt,
@@ -167,12 +174,24 @@ export const imageWithText = (img: Data, heading: string, content: Json[], side:
 export const callToAction = (heading: string, text: Json[], label: string, link: Data) =>
   slice("call_to_action", { heading, text, button_label: label, button_link: link });
 export const faqList = (heading: string, faqs: [string, Json[]][]) =>
-  slice("faq_list", { heading }, faqs.map(([question, answer]) => ({ question, answer })));
+  slice(
+    "faq_list",
+    { heading },
+    faqs.map(([question, answer]) => ({ question, answer })),
+  );
 export const cardGrid = (heading: string, cards: { title: string; text: Json[]; image: Data; link: Data }[]) =>
-  slice("card_grid", { heading }, cards.map((c) => ({ card_title: c.title, card_text: c.text, card_image: c.image, card_link: c.link })));
+  slice(
+    "card_grid",
+    { heading },
+    cards.map((c) => ({ card_title: c.title, card_text: c.text, card_image: c.image, card_link: c.link })),
+  );
 export const quote = (text: string, attribution: string) => slice("quote", { quote: [p(text)], attribution });
 export const stats = (heading: string, figures: [string, string][]) =>
-  slice("stats", { heading }, figures.map(([value, label]) => ({ value, label })));
+  slice(
+    "stats",
+    { heading },
+    figures.map(([value, label]) => ({ value, label })),
+  );
 
 /** Alt text for the generated scenes: what each picture actually shows. */
 export const ALT: Record<string, string> = {

@@ -47,9 +47,14 @@ const SCENES = [
 
 /** Member portraits: initials on a soft field (no faces: the sample invents these people). */
 const MEMBERS = [
-  ["member-ar.jpg", "AR", "purple"], ["member-yh.jpg", "YH", "teal"], ["member-fk.jpg", "FK", "dusk"],
-  ["member-ms.jpg", "MS", "sand"], ["member-ia.jpg", "IA", "olive"], ["member-nb.jpg", "NB", "rose"],
-  ["member-hq.jpg", "HQ", "night"], ["member-zo.jpg", "ZO", "teal"],
+  ["member-ar.jpg", "AR", "purple"],
+  ["member-yh.jpg", "YH", "teal"],
+  ["member-fk.jpg", "FK", "dusk"],
+  ["member-ms.jpg", "MS", "sand"],
+  ["member-ia.jpg", "IA", "olive"],
+  ["member-nb.jpg", "NB", "rose"],
+  ["member-hq.jpg", "HQ", "night"],
+  ["member-zo.jpg", "ZO", "teal"],
 ];
 
 /** Logos: transparent PNGs, 560×200. */
@@ -77,13 +82,21 @@ function sceneSvg(name, w, h, palette, caption) {
   const rnd = prng(name);
   const shapes = [];
   for (let i = 0; i < 7; i++) {
-    const cx = Math.round(rnd() * w), cy = Math.round(rnd() * h), r = Math.round((0.1 + rnd() * 0.35) * h);
-    shapes.push(`<circle cx="${cx}" cy="${cy}" r="${r}" fill="${i % 2 ? accent : "#ffffff"}" fill-opacity="${(0.06 + rnd() * 0.14).toFixed(2)}"/>`);
+    const cx = Math.round(rnd() * w),
+      cy = Math.round(rnd() * h),
+      r = Math.round((0.1 + rnd() * 0.35) * h);
+    shapes.push(
+      `<circle cx="${cx}" cy="${cy}" r="${r}" fill="${i % 2 ? accent : "#ffffff"}" fill-opacity="${(0.06 + rnd() * 0.14).toFixed(2)}"/>`,
+    );
   }
   // A few arches: a nod to mosque and doorway forms without depicting anything real.
   for (let i = 0; i < 3; i++) {
-    const x = Math.round((0.15 + i * 0.28 + rnd() * 0.05) * w), top = Math.round((0.35 + rnd() * 0.2) * h), half = Math.round(w * 0.07);
-    shapes.push(`<path d="M${x - half} ${h} V${top + half} A${half} ${half} 0 0 1 ${x + half} ${top + half} V${h} Z" fill="${accent}" fill-opacity="0.18"/>`);
+    const x = Math.round((0.15 + i * 0.28 + rnd() * 0.05) * w),
+      top = Math.round((0.35 + rnd() * 0.2) * h),
+      half = Math.round(w * 0.07);
+    shapes.push(
+      `<path d="M${x - half} ${h} V${top + half} A${half} ${half} 0 0 1 ${x + half} ${top + half} V${h} Z" fill="${accent}" fill-opacity="0.18"/>`,
+    );
   }
   const size = Math.round(h * 0.085);
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">
@@ -112,12 +125,19 @@ function logoSvg(mark, title, palette) {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="560" height="200" viewBox="20 50 560 200">
 <circle cx="120" cy="150" r="95" fill="${a}"/><circle cx="196" cy="78" r="24" fill="${accent}"/>
 <text x="120" y="175" text-anchor="middle" font-family="DejaVu Sans, sans-serif" font-weight="bold" font-size="${mark.length > 2 ? 56 : 72}" fill="#ffffff">${mark}</text>
-${title.split(" ").reduce((lines, word) => {
+${title
+  .split(" ")
+  .reduce((lines, word) => {
     const last = lines[lines.length - 1];
     if (last && (last + " " + word).length <= 14) lines[lines.length - 1] = last + " " + word;
     else lines.push(word);
     return lines;
-  }, []).map((line, i, all) => `<text x="240" y="${150 - (all.length - 1) * 22 + i * 48}" font-family="DejaVu Sans, sans-serif" font-weight="bold" font-size="40" fill="${a}">${escape(line)}</text>`).join("")}
+  }, [])
+  .map(
+    (line, i, all) =>
+      `<text x="240" y="${150 - (all.length - 1) * 22 + i * 48}" font-family="DejaVu Sans, sans-serif" font-weight="bold" font-size="40" fill="${a}">${escape(line)}</text>`,
+  )
+  .join("")}
 </svg>`;
 }
 

@@ -29,7 +29,9 @@ export function accountRootValue(store: AccountStore) {
     regularGifts: (_: Args, ctx: AccountContext) => store.regularGifts(ctx.donor),
     pauseRegularGift: (args: Args, ctx: AccountContext) => store.pause(ctx.donor, String(args.id)),
     resumeRegularGift: (args: Args, ctx: AccountContext) => store.resume(ctx.donor, String(args.id)),
-    changeRegularGiftAmount: (args: Args, ctx: AccountContext) => store.changeAmount(ctx.donor, String(args.id), args.amountCents as number),
-    cancelRegularGift: (args: Args, ctx: AccountContext) => store.cancel(ctx.donor, String(args.id), args.confirm === true),
+    changeRegularGiftAmount: (args: Args, ctx: AccountContext) =>
+      store.changeAmount(ctx.donor, String(args.id), args.amountCents as number),
+    cancelRegularGift: (args: Args, ctx: AccountContext) =>
+      store.cancel(ctx.donor, String(args.id), args.confirm === true),
   };
 }

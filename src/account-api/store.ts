@@ -8,7 +8,13 @@ import { chargeFor } from "../payments/fees.js";
 import { DEFAULT_FUND_RULES, type FundRules } from "../payments/fund-rules.js";
 import { formatDollars } from "../payments/money.js";
 import { todayIn } from "../payments/schedules.js";
-import { FUNDS, type DonationCreated, type DonationRequest, type DonationStatus, type Fund } from "../payments/types.js";
+import {
+  FUNDS,
+  type DonationCreated,
+  type DonationRequest,
+  type DonationStatus,
+  type Fund,
+} from "../payments/types.js";
 
 const TIME_ZONE = "Australia/Sydney";
 
@@ -132,7 +138,8 @@ export function createAccountStore(options: AccountStoreOptions = {}) {
   let giftCounter = 0;
 
   const belongs = (owner: DonorKey, who: DonorKey) =>
-    (owner.sub !== undefined && owner.sub === who.sub) || (owner.email !== undefined && who.email !== undefined && owner.email === who.email.toLowerCase());
+    (owner.sub !== undefined && owner.sub === who.sub) ||
+    (owner.email !== undefined && who.email !== undefined && owner.email === who.email.toLowerCase());
 
   const donationOf = (gift: StoredGift) => donations.find((d) => d.created.donationId === gift.donationId)!;
 
@@ -141,8 +148,22 @@ export function createAccountStore(options: AccountStoreOptions = {}) {
     const paid = ["succeeded", "processing"].includes(donationOf(gift).status());
     const status: GiftStatus = gift.cancelled ? "CANCELLED" : gift.paused ? "PAUSED" : paid ? "ACTIVE" : "PENDING";
     const today = todayIn(TIME_ZONE, now());
-    const next = status === "ACTIVE" || status === "PENDING" ? (donationOf(gift).created.schedule.find((c) => c.date > today)?.date ?? null) : null;
-    return { id: gift.id, donationId: gift.donationId, fund: gift.fund, schedule: gift.schedule, amountCents: gift.amountCents, feeCents, totalCents, coversFees: gift.coversFees, status, nextChargeDate: next };
+    const next =
+      status === "ACTIVE" || status === "PENDING"
+        ? (donationOf(gift).created.schedule.find((c) => c.date > today)?.date ?? null)
+        : null;
+    return {
+      id: gift.id,
+      donationId: gift.donationId,
+      fund: gift.fund,
+      schedule: gift.schedule,
+      amountCents: gift.amountCents,
+      feeCents,
+      totalCents,
+      coversFees: gift.coversFees,
+      status,
+      nextChargeDate: next,
+    };
   }
 
   function receiptOf(d: StoredDonation): Receipt | null {
@@ -161,12 +182,16 @@ export function createAccountStore(options: AccountStoreOptions = {}) {
   function ownGift(who: DonorKey, id: string): StoredGift {
     const gift = gifts.get(id);
     if (!gift || !belongs(donationOf(gift).donor, who)) {
-      throw new AccountError("GIFT_NOT_FOUND", "We could not find that regular gift in your account. Reload the page to see your current gifts.");
+      throw new AccountError(
+        "GIFT_NOT_FOUND",
+        "We could not find that regular gift in your account. Reload the page to see your current gifts.",
+      );
     }
     return gift;
   }
 
-  const describe = (g: StoredGift) => `Your ${g.schedule === "monthly" ? "monthly" : "weekly"} gift to ${FUND_NAMES[g.fund]}`;
+  const describe = (g: StoredGift) =>
+    `Your ${g.schedule === "monthly" ? "monthly" : "weekly"} gift to ${FUND_NAMES[g.fund]}`;
 
   function change(gift: StoredGift, changed: boolean, message: string) {
     return { gift: giftView(gift), changed, message };
@@ -174,14 +199,25 @@ export function createAccountStore(options: AccountStoreOptions = {}) {
 
   function refuseIfCancelled(gift: StoredGift) {
     if (gift.cancelled) {
-      throw new AccountError("GIFT_CANCELLED", `${describe(gift)} was cancelled and cannot be changed. To give regularly again, start a new gift on the ${FUND_NAMES[gift.fund]} page.`);
+      throw new AccountError(
+        "GIFT_CANCELLED",
+        `${describe(gift)} was cancelled and cannot be changed. To give regularly again, start a new gift on the ${FUND_NAMES[gift.fund]} page.`,
+      );
     }
   }
 
   return {
     /** Records a donation the payments server created; called by its `onDonationCreated` hook. */
-    record(donation: { created: DonationCreated; request: DonationRequest; donor: DonorKey; status: () => DonationStatus }): void {
-      const donor = { sub: donation.donor.sub, email: (donation.donor.email ?? donation.request.donor.email).toLowerCase() };
+    record(donation: {
+      created: DonationCreated;
+      request: DonationRequest;
+      donor: DonorKey;
+      status: () => DonationStatus;
+    }): void {
+      const donor = {
+        sub: donation.donor.sub,
+        email: (donation.donor.email ?? donation.request.donor.email).toLowerCase(),
+      };
       const stored: StoredDonation = { ...donation, donor, date: todayIn(TIME_ZONE, now()) };
       if (OPEN_ENDED.has(donation.created.frequency)) {
         const id = `gift_${++giftCounter}`;
@@ -233,7 +269,10 @@ export function createAccountStore(options: AccountStoreOptions = {}) {
 
     taxSummary(who: DonorKey, financialYear: number) {
       if (!Number.isInteger(financialYear) || financialYear < 2000 || financialYear > 2100) {
-        throw new AccountError("INVALID_FINANCIAL_YEAR", "Choose a financial year between 2000 and 2100, named by the year it ends (2026 is 1 July 2025 to 30 June 2026).");
+        throw new AccountError(
+          "INVALID_FINANCIAL_YEAR",
+          "Choose a financial year between 2000 and 2100, named by the year it ends (2026 is 1 July 2025 to 30 June 2026).",
+        );
       }
       const inYear = this.receipts(who).filter((r) => r.financialYear === financialYear);
       const deductible = inYear.filter((r) => r.taxDeductible);
@@ -253,13 +292,21 @@ export function createAccountStore(options: AccountStoreOptions = {}) {
     },
 
     regularGifts(who: DonorKey): GiftView[] {
-      return [...gifts.values()].filter((g) => belongs(donationOf(g).donor, who)).reverse().map(giftView);
+      return [...gifts.values()]
+        .filter((g) => belongs(donationOf(g).donor, who))
+        .reverse()
+        .map(giftView);
     },
 
     pause(who: DonorKey, id: string) {
       const gift = ownGift(who, id);
       refuseIfCancelled(gift);
-      if (gift.paused) return change(gift, false, `${describe(gift)} is already paused. Nothing more will be charged until you resume it.`);
+      if (gift.paused)
+        return change(
+          gift,
+          false,
+          `${describe(gift)} is already paused. Nothing more will be charged until you resume it.`,
+        );
       gift.paused = true;
       return change(gift, true, `${describe(gift)} is paused. Nothing more will be charged until you resume it.`);
     },
@@ -277,10 +324,16 @@ export function createAccountStore(options: AccountStoreOptions = {}) {
       refuseIfCancelled(gift);
       const rules = rulesFor(gift.fund);
       if (!Number.isInteger(amountCents) || amountCents < rules.minimumCents) {
-        throw new AccountError("BELOW_MINIMUM", `The minimum gift is ${formatDollars(rules.minimumCents)}. Enter a larger amount.`);
+        throw new AccountError(
+          "BELOW_MINIMUM",
+          `The minimum gift is ${formatDollars(rules.minimumCents)}. Enter a larger amount.`,
+        );
       }
       if (amountCents > rules.maximumCents) {
-        throw new AccountError("ABOVE_MAXIMUM", `The most you can give online each time is ${formatDollars(rules.maximumCents)}. For a larger gift, please contact our office.`);
+        throw new AccountError(
+          "ABOVE_MAXIMUM",
+          `The most you can give online each time is ${formatDollars(rules.maximumCents)}. For a larger gift, please contact our office.`,
+        );
       }
       const amount = formatDollars(amountCents);
       if (gift.amountCents === amountCents) return change(gift, false, `${describe(gift)} is already ${amount}.`);
@@ -290,12 +343,20 @@ export function createAccountStore(options: AccountStoreOptions = {}) {
 
     cancel(who: DonorKey, id: string, confirm: boolean) {
       const gift = ownGift(who, id);
-      if (gift.cancelled) return change(gift, false, `${describe(gift)} is already cancelled. Nothing more will be charged.`);
+      if (gift.cancelled)
+        return change(gift, false, `${describe(gift)} is already cancelled. Nothing more will be charged.`);
       if (!confirm) {
-        throw new AccountError("CONFIRMATION_REQUIRED", `Cancelling cannot be undone. Confirm that you want to cancel ${describe(gift).replace(/^Your/, "your")}, then try again.`);
+        throw new AccountError(
+          "CONFIRMATION_REQUIRED",
+          `Cancelling cannot be undone. Confirm that you want to cancel ${describe(gift).replace(/^Your/, "your")}, then try again.`,
+        );
       }
       gift.cancelled = true;
-      return change(gift, true, `${describe(gift)} is cancelled. Nothing more will be charged. Thank you for your support.`);
+      return change(
+        gift,
+        true,
+        `${describe(gift)} is cancelled. Nothing more will be charged. Thank you for your support.`,
+      );
     },
   };
 }

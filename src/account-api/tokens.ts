@@ -71,7 +71,10 @@ export function createTokenVerifier(options: TokenVerifierOptions) {
   async function load(): Promise<Map<string, KeyObject>> {
     const url = `${issuer}/.well-known/jwks.json`;
     loading ??= fetchJwks(url)
-      .then((jwks) => new Map(jwks.keys.filter((k) => k.kid).map((k) => [k.kid!, createPublicKey({ key: k, format: "jwk" })])))
+      .then(
+        (jwks) =>
+          new Map(jwks.keys.filter((k) => k.kid).map((k) => [k.kid!, createPublicKey({ key: k, format: "jwk" })])),
+      )
       .catch((error: unknown) => {
         throw new KeysUnavailable(`could not load ${url}: ${error instanceof Error ? error.message : String(error)}`);
       })
@@ -96,11 +99,17 @@ export function createTokenVerifier(options: TokenVerifierOptions) {
     if (claims.iss !== issuer) throw new TokenRejected(`issuer ${String(claims.iss)} is not ${issuer}`);
     if (typeof claims.exp !== "number" || claims.exp * 1000 <= now().getTime()) throw new TokenRejected("expired");
     const use = claims.token_use;
-    if (use === "id" ? claims.aud !== options.clientId : use === "access" ? claims.client_id !== options.clientId : true) {
+    if (
+      use === "id" ? claims.aud !== options.clientId : use === "access" ? claims.client_id !== options.clientId : true
+    ) {
       throw new TokenRejected("not an ID or access token for this app client");
     }
     if (typeof claims.sub !== "string" || claims.sub === "") throw new TokenRejected("no sub");
-    return { sub: claims.sub, email: typeof claims.email === "string" ? claims.email.toLowerCase() : undefined, tokenUse: use as "id" | "access" };
+    return {
+      sub: claims.sub,
+      email: typeof claims.email === "string" ? claims.email.toLowerCase() : undefined,
+      tokenUse: use as "id" | "access",
+    };
   };
 }
 

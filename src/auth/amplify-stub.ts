@@ -11,5 +11,7 @@
 import type { AuthAdapter } from "./types.js";
 
 export function createAmplifyAdapter(): AuthAdapter {
-  throw new Error("The auth library is not loaded where pages are only rendered to HTML (the build, the preview): open the published /account/ page to sign in.");
+  throw new Error(
+    "The auth library is not loaded where pages are only rendered to HTML (the build, the preview): open the published /account/ page to sign in.",
+  );
 }

@@ -61,7 +61,13 @@ export function configureAmplify(config: PublicAuthConfig, storage: KeyValueStor
     signUpVerificationMethod: "code" as const,
     userAttributes: { email: { required: true } },
     mfa: { status: "off" as const },
-    passwordFormat: { minLength: MIN_PASSWORD_LENGTH, requireLowercase: false, requireUppercase: false, requireNumbers: false, requireSpecialCharacters: false },
+    passwordFormat: {
+      minLength: MIN_PASSWORD_LENGTH,
+      requireLowercase: false,
+      requireUppercase: false,
+      requireNumbers: false,
+      requireSpecialCharacters: false,
+    },
   };
   const auth: ResourcesConfig["Auth"] = config.identityPoolId
     ? { Cognito: { ...userPool, identityPoolId: config.identityPoolId, allowGuestAccess: true } }
@@ -100,7 +106,11 @@ export function createAmplifyAdapter(config: PublicAuthConfig, deps: AmplifyDeps
     },
     async signUp(email, password) {
       lastUsername = email;
-      const out = await signUp({ username: email, password, options: { userAttributes: { email }, autoSignIn: { authFlowType } } });
+      const out = await signUp({
+        username: email,
+        password,
+        options: { userAttributes: { email }, autoSignIn: { authFlowType } },
+      });
       return toSignUpStep(out);
     },
     async confirmSignUp(email, code) {
@@ -115,7 +125,8 @@ export function createAmplifyAdapter(config: PublicAuthConfig, deps: AmplifyDeps
     },
     signIn: (email, password) => passwordSignIn(email, password),
     async confirmSignIn(response) {
-      if (!response.trim()) throw Object.assign(new Error(SPEC_MESSAGES.emptyChallenge), { name: "EmptyChallengeResponse" });
+      if (!response.trim())
+        throw Object.assign(new Error(SPEC_MESSAGES.emptyChallenge), { name: "EmptyChallengeResponse" });
       return toSignInStep(await confirmSignIn({ challengeResponse: response }), lastUsername);
     },
     async resetPassword(email) {
@@ -147,7 +158,10 @@ async function loadAccount(): Promise<AccountDetails> {
       ...(d.lastAuthenticatedDate ? { lastSeen: d.lastAuthenticatedDate.toISOString() } : {}),
     }));
   } catch (error) {
-    if (!/Device tracking|InvalidParameter|ResourceNotFound/.test(`${(error as Error).name} ${(error as Error).message}`)) throw error;
+    if (
+      !/Device tracking|InvalidParameter|ResourceNotFound/.test(`${(error as Error).name} ${(error as Error).message}`)
+    )
+      throw error;
     devices = null;
   }
   return {

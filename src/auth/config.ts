@@ -61,15 +61,25 @@ export function resolveAuthConfig(options: AuthConfigOptions): PublicAuthConfig 
   const { userPoolId, userPoolClientId } = options;
   if (!userPoolId && !userPoolClientId) return null;
   if (!userPoolId || !userPoolClientId) {
-    throw invalid("Both UserPoolId and ClientId are required", userPoolId ? "NZF_COGNITO_CLIENT_ID" : "NZF_COGNITO_USER_POOL_ID",
-      "Set both NZF_COGNITO_USER_POOL_ID and NZF_COGNITO_CLIENT_ID, or neither to build without sign-in.");
+    throw invalid(
+      "Both UserPoolId and ClientId are required",
+      userPoolId ? "NZF_COGNITO_CLIENT_ID" : "NZF_COGNITO_USER_POOL_ID",
+      "Set both NZF_COGNITO_USER_POOL_ID and NZF_COGNITO_CLIENT_ID, or neither to build without sign-in.",
+    );
   }
   if (userPoolId.length > MAX_USER_POOL_ID_LENGTH || !USER_POOL_ID_SHAPE.test(userPoolId)) {
-    throw invalid("Invalid UserPoolId format", "NZF_COGNITO_USER_POOL_ID",
-      `A user pool id looks like ap-southeast-2_AbC123xyz (region, underscore, letters and digits; at most ${MAX_USER_POOL_ID_LENGTH} characters).`);
+    throw invalid(
+      "Invalid UserPoolId format",
+      "NZF_COGNITO_USER_POOL_ID",
+      `A user pool id looks like ap-southeast-2_AbC123xyz (region, underscore, letters and digits; at most ${MAX_USER_POOL_ID_LENGTH} characters).`,
+    );
   }
   if (!CLIENT_ID_SHAPE.test(userPoolClientId)) {
-    throw invalid("Invalid ClientId format", "NZF_COGNITO_CLIENT_ID", "Copy the app client id from the user pool's App clients page.");
+    throw invalid(
+      "Invalid ClientId format",
+      "NZF_COGNITO_CLIENT_ID",
+      "Copy the app client id from the user pool's App clients page.",
+    );
   }
 
   const region = options.region ?? DEFAULT_REGION;
@@ -81,33 +91,58 @@ export function resolveAuthConfig(options: AuthConfigOptions): PublicAuthConfig 
   // Amplify derives the region from the pool id; a different configured region would be silently
   // ignored, so say so now. A custom endpoint (cognito-local) has its own pool prefixes.
   if (!endpoint && poolRegion !== region) {
-    throw invalid(`The user pool ${userPoolId} is in ${poolRegion}, but the region is ${region}`, "NZF_COGNITO_REGION",
-      "Set NZF_COGNITO_REGION to the region the user pool id starts with.");
+    throw invalid(
+      `The user pool ${userPoolId} is in ${poolRegion}, but the region is ${region}`,
+      "NZF_COGNITO_REGION",
+      "Set NZF_COGNITO_REGION to the region the user pool id starts with.",
+    );
   }
   if (endpoint !== undefined && !/^https?:\/\/[^/\s]+/.test(endpoint)) {
-    throw invalid(`Invalid user pool endpoint "${endpoint}"`, "NZF_COGNITO_ENDPOINT", "Give a full URL such as http://127.0.0.1:9229/.");
+    throw invalid(
+      `Invalid user pool endpoint "${endpoint}"`,
+      "NZF_COGNITO_ENDPOINT",
+      "Give a full URL such as http://127.0.0.1:9229/.",
+    );
   }
   if (options.identityPoolId !== undefined && !IDENTITY_POOL_ID_SHAPE.test(options.identityPoolId)) {
-    throw invalid("Invalid IdentityPoolId format", "NZF_COGNITO_IDENTITY_POOL_ID", "An identity pool id looks like ap-southeast-2:0000-... (region, colon, id).");
+    throw invalid(
+      "Invalid IdentityPoolId format",
+      "NZF_COGNITO_IDENTITY_POOL_ID",
+      "An identity pool id looks like ap-southeast-2:0000-... (region, colon, id).",
+    );
   }
 
   const secure = options.secure ?? true;
   const sameSite = (options.sameSite ?? "lax").toLowerCase();
   if (!isSameSite(sameSite)) {
-    throw invalid(`The cookie sameSite value must be "strict", "lax" or "none", not "${options.sameSite}"`, "NZF_COOKIE_SAMESITE");
+    throw invalid(
+      `The cookie sameSite value must be "strict", "lax" or "none", not "${options.sameSite}"`,
+      "NZF_COOKIE_SAMESITE",
+    );
   }
   if (sameSite === "none" && !secure) {
-    throw invalid('Cookie sameSite "none" requires the secure attribute', "NZF_COOKIE_SAMESITE",
-      "Browsers drop SameSite=None cookies without Secure: keep NZF_COOKIE_SECURE on, or use sameSite lax.");
+    throw invalid(
+      'Cookie sameSite "none" requires the secure attribute',
+      "NZF_COOKIE_SAMESITE",
+      "Browsers drop SameSite=None cookies without Secure: keep NZF_COOKIE_SECURE on, or use sameSite lax.",
+    );
   }
   const cookieDomain = options.cookieDomain;
   if (cookieDomain !== undefined && !/^\.?[a-z0-9-]+(\.[a-z0-9-]+)*$/i.test(cookieDomain)) {
-    throw invalid(`Invalid cookie domain "${cookieDomain}"`, "NZF_COOKIE_DOMAIN", "Give a host name such as nzf.org.au, without scheme or path.");
+    throw invalid(
+      `Invalid cookie domain "${cookieDomain}"`,
+      "NZF_COOKIE_DOMAIN",
+      "Give a host name such as nzf.org.au, without scheme or path.",
+    );
   }
 
   const authFlowType = options.authFlowType ?? "USER_SRP_AUTH";
   if (!isAuthFlow(authFlowType)) {
-    throw invalid(`Unsupported auth flow "${authFlowType}"`, "NZF_AUTH_FLOW", "Use USER_SRP_AUTH (the default) or USER_PASSWORD_AUTH.");
+    throw invalid(
+      `Unsupported auth flow "${authFlowType}"`,
+      "NZF_AUTH_FLOW",
+      "Use USER_SRP_AUTH (the default) or USER_PASSWORD_AUTH.",
+    );
   }
 
   const config: PublicAuthConfig = { region, userPoolId, userPoolClientId, authFlowType, sameSite, secure };

@@ -72,26 +72,51 @@ const TRY_AGAIN_LATER = "Too many attempts. Wait a few minutes, then try again."
 // By Cognito exception (or Amplify validation) name. Messages that depend on the service's text
 // (NotAuthorizedException means several things) are handled in describeAuthError.
 const BY_NAME: Record<string, Omit<DonorError, "invalidatesSession">> = {
-  UsernameExistsException: { message: "An account with this e-mail address already exists. Sign in, or reset your password.", field: "email", next: "sign-in" },
-  AliasExistsException: { message: "An account with this e-mail address already exists. Sign in, or reset your password.", field: "email", next: "sign-in" },
-  CodeMismatchException: { message: "That code is not correct. Check the e-mail we sent and try again.", field: "code" },
+  UsernameExistsException: {
+    message: "An account with this e-mail address already exists. Sign in, or reset your password.",
+    field: "email",
+    next: "sign-in",
+  },
+  AliasExistsException: {
+    message: "An account with this e-mail address already exists. Sign in, or reset your password.",
+    field: "email",
+    next: "sign-in",
+  },
+  CodeMismatchException: {
+    message: "That code is not correct. Check the e-mail we sent and try again.",
+    field: "code",
+  },
   ExpiredCodeException: { message: "That code has expired. Ask for a new code and try again.", field: "code" },
-  InvalidPasswordException: { message: `The password is not accepted: use at least ${MIN_PASSWORD_LENGTH} characters.`, field: "password" },
-  UserNotConfirmedException: { message: "Your e-mail address is not confirmed yet. Enter the code we sent you.", next: "confirm-sign-up" },
-  PasswordResetRequiredException: { message: "You need to choose a new password. We will send a code to your e-mail address.", next: "reset-password" },
+  InvalidPasswordException: {
+    message: `The password is not accepted: use at least ${MIN_PASSWORD_LENGTH} characters.`,
+    field: "password",
+  },
+  UserNotConfirmedException: {
+    message: "Your e-mail address is not confirmed yet. Enter the code we sent you.",
+    next: "confirm-sign-up",
+  },
+  PasswordResetRequiredException: {
+    message: "You need to choose a new password. We will send a code to your e-mail address.",
+    next: "reset-password",
+  },
   UserNotFoundException: { message: "We could not find an account with this e-mail address.", field: "email" },
   LimitExceededException: { message: TRY_AGAIN_LATER },
   TooManyRequestsException: { message: TRY_AGAIN_LATER },
   TooManyFailedAttemptsException: { message: TRY_AGAIN_LATER },
   CodeDeliveryFailureException: { message: "We could not send the code. Check the e-mail address and try again." },
-  NetworkError: { message: `${SPEC_MESSAGES.networkError}: the sign-in service could not be reached. Check your connection and try again.` },
+  NetworkError: {
+    message: `${SPEC_MESSAGES.networkError}: the sign-in service could not be reached. Check your connection and try again.`,
+  },
   UserUnAuthenticatedException: { message: "You are signed out. Please sign in.", next: "sign-in" },
   UserAlreadyAuthenticatedException: { message: "You are already signed in on this device." },
   SignInInProgress: { message: "A sign-in is already in progress. Finish it or wait a moment." },
   AutoSignInException: { message: `${SPEC_MESSAGES.autoSignIn}.`, next: "sign-in" },
   InvalidDeviceException: { message: `${SPEC_MESSAGES.deviceConfig}.` },
   SoftwareTokenMFANotFoundException: { message: "No authenticator app is set up for this account." },
-  EnableSoftwareTokenMFAException: { message: "That authenticator code is not correct. Try the current code.", field: "response" },
+  EnableSoftwareTokenMFAException: {
+    message: "That authenticator code is not correct. Try the current code.",
+    field: "response",
+  },
   InvalidParameterException: { message: "Some details were not accepted. Check them and try again." },
   EmptySignInUsername: { message: SPEC_MESSAGES.emptyUsername, field: "email" },
   EmptySignUpUsername: { message: SPEC_MESSAGES.emptyUsername, field: "email" },
@@ -112,14 +137,26 @@ const BY_NAME: Record<string, Omit<DonorError, "invalidatesSession">> = {
 // NotAuthorizedException and friends: the service's message tells which case it is.
 const BY_MESSAGE: Record<string, Omit<DonorError, "invalidatesSession">> = {
   "Incorrect username or password.": { message: "The e-mail address or password is not correct.", field: "password" },
-  "Access Token has been revoked": { message: "You were signed out on all devices. Please sign in again.", next: "sign-in" },
-  "Refresh Token has been revoked": { message: "You were signed out on all devices. Please sign in again.", next: "sign-in" },
+  "Access Token has been revoked": {
+    message: "You were signed out on all devices. Please sign in again.",
+    next: "sign-in",
+  },
+  "Refresh Token has been revoked": {
+    message: "You were signed out on all devices. Please sign in again.",
+    next: "sign-in",
+  },
   "Refresh Token has expired": { message: "Your session has expired. Please sign in again.", next: "sign-in" },
   "Access Token has expired": { message: "Your session has expired. Please sign in again.", next: "sign-in" },
   "User is disabled.": { message: "This account is disabled. Contact NZF if you think this is a mistake." },
   "User does not exist.": { message: "This account no longer exists. You have been signed out.", next: "sign-in" },
-  "Password reset required for the user": { message: "You need to choose a new password. We will send a code to your e-mail address.", next: "reset-password" },
-  "Invalid session for the user, session is expired.": { message: "This step took too long. Please sign in again.", next: "sign-in" },
+  "Password reset required for the user": {
+    message: "You need to choose a new password. We will send a code to your e-mail address.",
+    next: "reset-password",
+  },
+  "Invalid session for the user, session is expired.": {
+    message: "This step took too long. Please sign in again.",
+    next: "sign-in",
+  },
   [SPEC_MESSAGES.deviceConfig]: { message: `${SPEC_MESSAGES.deviceConfig}.` },
   [SPEC_MESSAGES.notAuthenticated]: { message: "You are signed out. Please sign in.", next: "sign-in" },
 };
@@ -149,14 +186,25 @@ export function describeAuthError(error: unknown, context?: AuthContext): DonorE
   const invalid = invalidatesSession(error);
   // A password policy complaint while signing in only means "wrong password" (some pools and the
   // emulator answer that way); never hint at the policy of an existing password.
-  if (context === "sign-in" && name === "InvalidPasswordException") return { ...BY_MESSAGE["Incorrect username or password."]!, invalidatesSession: false };
+  if (context === "sign-in" && name === "InvalidPasswordException")
+    return { ...BY_MESSAGE["Incorrect username or password."]!, invalidatesSession: false };
   // Without an account, "not found" on sign-in must not reveal which e-mail addresses exist.
-  if (context === "sign-in" && name === "UserNotFoundException" && !invalid) return { ...BY_MESSAGE["Incorrect username or password."]!, invalidatesSession: false };
+  if (context === "sign-in" && name === "UserNotFoundException" && !invalid)
+    return { ...BY_MESSAGE["Incorrect username or password."]!, invalidatesSession: false };
   const byMessage = BY_MESSAGE[message] ?? (message.endsWith(".") ? undefined : BY_MESSAGE[`${message}.`]);
   const found = byMessage ?? BY_NAME[name];
   if (found) return { ...found, invalidatesSession: invalid };
-  if (name === "TypeError" && /fetch|network/i.test(message)) return { ...BY_NAME.NetworkError!, invalidatesSession: false };
-  if (name === "NotAuthorizedException") return { message: "You are not allowed to do this. Please sign in again.", invalidatesSession: invalid, next: "sign-in" };
+  if (name === "TypeError" && /fetch|network/i.test(message))
+    return { ...BY_NAME.NetworkError!, invalidatesSession: false };
+  if (name === "NotAuthorizedException")
+    return {
+      message: "You are not allowed to do this. Please sign in again.",
+      invalidatesSession: invalid,
+      next: "sign-in",
+    };
   // Unknown: never echo a raw service message, stack or JSON.
-  return { message: `${SPEC_MESSAGES.defaultError}: something went wrong. Please try again in a moment.`, invalidatesSession: invalid };
+  return {
+    message: `${SPEC_MESSAGES.defaultError}: something went wrong. Please try again in a moment.`,
+    invalidatesSession: invalid,
+  };
 }

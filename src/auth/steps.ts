@@ -53,7 +53,11 @@ export function toSignInStep(output: LibrarySignInOutput, accountName?: string):
     case "CONTINUE_SIGN_IN_WITH_TOTP_SETUP": {
       const details = next.totpSetupDetails;
       if (!details) return { step: "UNSUPPORTED", name: next.signInStep };
-      return { step: "MFA_SETUP_TOTP", secret: details.sharedSecret, setupUri: details.getSetupUri(TOTP_ISSUER, accountName).toString() };
+      return {
+        step: "MFA_SETUP_TOTP",
+        secret: details.sharedSecret,
+        setupUri: details.getSetupUri(TOTP_ISSUER, accountName).toString(),
+      };
     }
     case "CONTINUE_SIGN_IN_WITH_EMAIL_SETUP":
       return { step: "MFA_SETUP_EMAIL" };
@@ -78,14 +82,18 @@ export function toSignUpStep(output: LibrarySignUpOutput): SignUpStep {
   return { step: "DONE" };
 }
 
-export function toResetStep(output: { nextStep: { resetPasswordStep: string; codeDeliveryDetails?: LibraryCodeDelivery } }): ResetStep {
+export function toResetStep(output: {
+  nextStep: { resetPasswordStep: string; codeDeliveryDetails?: LibraryCodeDelivery };
+}): ResetStep {
   if (output.nextStep.resetPasswordStep === "DONE") return { step: "DONE" };
   const destination = output.nextStep.codeDeliveryDetails?.destination;
   return destination ? { step: "CONFIRM_RESET_PASSWORD", destination } : { step: "CONFIRM_RESET_PASSWORD" };
 }
 
 /** Specification: preferred MFA values NOMFA, SMS_MFA, SOFTWARE_TOKEN_MFA. */
-export function toMfaPreference(preferred: string | undefined): "NOMFA" | "SMS_MFA" | "SOFTWARE_TOKEN_MFA" | "EMAIL_OTP" {
+export function toMfaPreference(
+  preferred: string | undefined,
+): "NOMFA" | "SMS_MFA" | "SOFTWARE_TOKEN_MFA" | "EMAIL_OTP" {
   if (preferred === "SMS") return "SMS_MFA";
   if (preferred === "TOTP") return "SOFTWARE_TOKEN_MFA";
   if (preferred === "EMAIL") return "EMAIL_OTP";

@@ -42,7 +42,10 @@ export function hashBytes(data: string | Uint8Array): string {
 
 /** A payload in the record format. */
 export function encodeEntry(payload: string | Uint8Array): Buffer {
-  const body = typeof payload === "string" ? Buffer.from(payload) : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
+  const body =
+    typeof payload === "string"
+      ? Buffer.from(payload)
+      : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
   return Buffer.concat([Buffer.from(`${MAGIC}${hashBytes(body)} ${body.length}\n`), body]);
 }
 
@@ -51,7 +54,8 @@ export function decodeEntry(bytes: Buffer): { payload: Buffer } | { bad: string 
   const head = HEADER.exec(bytes.subarray(0, 128).toString("latin1"));
   if (!head) return { bad: "no cache header (not written by this cache, or overwritten)" };
   const payload = bytes.subarray(head[0].length);
-  if (payload.length !== Number(head[2])) return { bad: `${payload.length} bytes where the header says ${head[2]} (truncated or appended to)` };
+  if (payload.length !== Number(head[2]))
+    return { bad: `${payload.length} bytes where the header says ${head[2]} (truncated or appended to)` };
   if (hashBytes(payload) !== head[1]) return { bad: "its bytes do not match the hash in its header (corrupt)" };
   return { payload };
 }
@@ -59,7 +63,10 @@ export function decodeEntry(bytes: Buffer): { payload: Buffer } | { bad: string 
 /** Why an entry read as a miss: absent (a plain miss) or bad (a corrupt entry, made again). */
 function readMiss(family: string, file: string, error: unknown): null {
   const code = (error as NodeJS.ErrnoException).code;
-  cacheDebug?.(family, code === "ENOENT" ? `miss ${file}: not there` : `miss ${file}: unreadable (${code ?? String(error)})`);
+  cacheDebug?.(
+    family,
+    code === "ENOENT" ? `miss ${file}: not there` : `miss ${file}: unreadable (${code ?? String(error)})`,
+  );
   return null;
 }
 
@@ -132,7 +139,10 @@ export async function writeJsonEntry(file: string, value: unknown): Promise<void
 /** The error for a cache folder the build cannot use. */
 export function cacheUnusable(path: string, error: unknown): NzfError {
   const reason = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
-  return new NzfError("CACHE_UNUSABLE", `The build cache could not be written at ${path} (${reason}).`, { subject: path, cause: error });
+  return new NzfError("CACHE_UNUSABLE", `The build cache could not be written at ${path} (${reason}).`, {
+    subject: path,
+    cause: error,
+  });
 }
 
 /** File → its hash when it had this identity: hashes only files that changed since this process last read them. */
@@ -169,7 +179,8 @@ function fileHashSync(path: string): string | null {
 /** The hash of a file a record is about to list. */
 export async function hashOfFile(path: string): Promise<string> {
   const hash = await fileHash(path);
-  if (hash === null) throw new NzfError("INTERNAL", `A cache entry's file ${path} vanished while it was recorded`, { subject: path });
+  if (hash === null)
+    throw new NzfError("INTERNAL", `A cache entry's file ${path} vanished while it was recorded`, { subject: path });
   return hash;
 }
 
@@ -179,7 +190,11 @@ export function hashOfFileOrNull(path: string): Promise<string | null> {
 }
 
 /** Null when every file has the hash its record lists, else why not (a miss: the entry is made again). */
-export async function verifyFiles(files: Record<string, string>, family: string, entry: string): Promise<string | null> {
+export async function verifyFiles(
+  files: Record<string, string>,
+  family: string,
+  entry: string,
+): Promise<string | null> {
   const hashes = await Promise.all(Object.keys(files).map(fileHash));
   return explain(files, hashes, family, entry);
 }
@@ -188,11 +203,19 @@ export function verifyFilesSync(files: Record<string, string>, family: string, e
   return explain(files, Object.keys(files).map(fileHashSync), family, entry);
 }
 
-function explain(files: Record<string, string>, hashes: (string | null)[], family: string, entry: string): string | null {
+function explain(
+  files: Record<string, string>,
+  hashes: (string | null)[],
+  family: string,
+  entry: string,
+): string | null {
   const paths = Object.keys(files);
   const index = hashes.findIndex((hash, i) => hash !== files[paths[i]!]);
   if (index < 0) return null;
-  const reason = hashes[index] === null ? `${paths[index]} is missing` : `${paths[index]} does not match its recorded hash (corrupt)`;
+  const reason =
+    hashes[index] === null
+      ? `${paths[index]} is missing`
+      : `${paths[index]} does not match its recorded hash (corrupt)`;
   cacheDebug?.(family, `${hashes[index] === null ? "miss" : "corrupt"} ${entry}: ${reason}; making it again`);
   return reason;
 }

@@ -20,7 +20,9 @@ export async function hashFile(file: string): Promise<string | null> {
   try {
     const known = hashMemo.get(file);
     if (known?.identity === identity) return known.hash;
-    const hash = createHash("sha1").update(await readFile(file)).digest("hex");
+    const hash = createHash("sha1")
+      .update(await readFile(file))
+      .digest("hex");
     hashMemo.set(file, { identity, hash });
     return hash;
   } catch {

@@ -18,11 +18,17 @@ export interface RebuildFacts {
 
 export function explainRebuild(facts: RebuildFacts, say: (family: string, message: string) => void): void {
   if (!facts.incremental) {
-    say("pages", `all ${facts.pages} pages rendered: no record of a build into ${facts.outDir} (or its index.html is gone)`);
+    say(
+      "pages",
+      `all ${facts.pages} pages rendered: no record of a build into ${facts.outDir} (or its index.html is gone)`,
+    );
     return;
   }
   if (!facts.sameGlobals) {
-    say("pages", `all ${facts.pages} pages rendered: what every page depends on changed (templates, bundles, stylesheet, images or site settings)`);
+    say(
+      "pages",
+      `all ${facts.pages} pages rendered: what every page depends on changed (templates, bundles, stylesheet, images or site settings)`,
+    );
     return;
   }
   for (const { file, lastDeps } of facts.rendered) {
@@ -31,7 +37,13 @@ export function explainRebuild(facts: RebuildFacts, say: (family: string, messag
       continue;
     }
     const moved = lastDeps.filter((dep) => facts.changed?.has(dep));
-    say("pages", `${file}: rendered, ${moved.length ? `changed: ${moved.slice(0, 5).join(", ")}${moved.length > 5 ? ` and ${moved.length - 5} more` : ""}` : "no recorded dependencies"}`);
+    say(
+      "pages",
+      `${file}: rendered, ${moved.length ? `changed: ${moved.slice(0, 5).join(", ")}${moved.length > 5 ? ` and ${moved.length - 5} more` : ""}` : "no recorded dependencies"}`,
+    );
   }
-  say("pages", `${facts.pages - facts.rendered.length} of ${facts.pages} pages kept as published: nothing they read changed`);
+  say(
+    "pages",
+    `${facts.pages - facts.rendered.length} of ${facts.pages} pages kept as published: nothing they read changed`,
+  );
 }

@@ -105,18 +105,32 @@ export function createProgram(): Command {
   program.addHelpText("after", environmentHelp(["build", "watch"])).action(() => run("build", program, program));
 
   const buildCommand = program.command("build").description("build the site (the default command)");
-  addDeclaredOptions(buildCommand, ["build", "watch"]).addHelpText("after", environmentHelp(["build", "watch"])).action(() => run("build", program, buildCommand));
+  addDeclaredOptions(buildCommand, ["build", "watch"])
+    .addHelpText("after", environmentHelp(["build", "watch"]))
+    .action(() => run("build", program, buildCommand));
 
-  const fetchCommand = program.command("fetch").description("download the live content into the content folder without building");
-  addDeclaredOptions(fetchCommand, ["fetch"]).addHelpText("after", environmentHelp(["fetch"])).action(() => run("fetch", program, fetchCommand));
+  const fetchCommand = program
+    .command("fetch")
+    .description("download the live content into the content folder without building");
+  addDeclaredOptions(fetchCommand, ["fetch"])
+    .addHelpText("after", environmentHelp(["fetch"]))
+    .action(() => run("fetch", program, fetchCommand));
 
-  const webhookCommand = program.command("webhook").description("run the rebuild server that Prismic's webhook calls when editors publish (see src/server/README.md)");
-  addDeclaredOptions(webhookCommand, ["webhook"]).addHelpText("after", environmentHelp(["webhook"])).action(() => run("webhook", program, webhookCommand));
+  const webhookCommand = program
+    .command("webhook")
+    .description("run the rebuild server that Prismic's webhook calls when editors publish (see src/server/README.md)");
+  addDeclaredOptions(webhookCommand, ["webhook"])
+    .addHelpText("after", environmentHelp(["webhook"]))
+    .action(() => run("webhook", program, webhookCommand));
 
   const deployCommand = program
     .command("deploy")
-    .description("upload the published site to S3 (only the files that differ), then invalidate its changed pages in CloudFront (docs/deploy.md)");
-  addDeclaredOptions(deployCommand, ["deploy"]).addHelpText("after", environmentHelp(["deploy"])).action(() => run("deploy", program, deployCommand));
+    .description(
+      "upload the published site to S3 (only the files that differ), then invalidate its changed pages in CloudFront (docs/deploy.md)",
+    );
+  addDeclaredOptions(deployCommand, ["deploy"])
+    .addHelpText("after", environmentHelp(["deploy"]))
+    .action(() => run("deploy", program, deployCommand));
 
   return program;
 }

@@ -6,7 +6,13 @@
 import { flagName, OPTIONS, type CommandName, type OptionGroup, type OptionSpec } from "../core/options.js";
 
 const ALL: CommandName[] = ["build", "watch", "fetch", "webhook", "deploy"];
-const COMMAND_LABEL: Record<CommandName, string> = { build: "build", watch: "`--watch`", fetch: "`fetch`", webhook: "`webhook`", deploy: "`deploy`" };
+const COMMAND_LABEL: Record<CommandName, string> = {
+  build: "build",
+  watch: "`--watch`",
+  fetch: "`fetch`",
+  webhook: "`webhook`",
+  deploy: "`deploy`",
+};
 
 const code = (text: string) => `\`${text}\``;
 /** Table text: paths, URLs and placeholders (words with / or <) as code, so `<repository>` is not read as HTML. */
@@ -22,7 +28,9 @@ const cell = (text: string) =>
 
 function commandsCell(spec: OptionSpec): string {
   if (ALL.every((c) => spec.commands.includes(c))) return "all";
-  return ALL.filter((c) => spec.commands.includes(c)).map((c) => COMMAND_LABEL[c]).join(", ");
+  return ALL.filter((c) => spec.commands.includes(c))
+    .map((c) => COMMAND_LABEL[c])
+    .join(", ");
 }
 
 function defaultCell(spec: OptionSpec): string {
@@ -38,14 +46,18 @@ export function optionsTable(group: OptionGroup): string {
   for (const spec of rows) {
     const env = spec.env?.length ? spec.env.map(code).join(" or ") : "—";
     const flag = flagName(spec);
-    lines.push(`| ${env} | ${flag ? code(flag) : "—"} | ${defaultCell(spec)} | ${commandsCell(spec)} | ${cell(spec.help)} |`);
+    lines.push(
+      `| ${env} | ${flag ? code(flag) : "—"} | ${defaultCell(spec)} | ${commandsCell(spec)} | ${cell(spec.help)} |`,
+    );
   }
   return lines.join("\n");
 }
 
 /** README's short table: the content and site settings that have a variable. */
 export function readmeTable(): string {
-  const rows = (OPTIONS as readonly OptionSpec[]).filter((s) => (s.group === "content" || s.group === "site") && s.env?.length);
+  const rows = (OPTIONS as readonly OptionSpec[]).filter(
+    (s) => (s.group === "content" || s.group === "site") && s.env?.length,
+  );
   const lines = ["| variable | flag | default |", "|---|---|---|"];
   for (const spec of rows) {
     const flag = flagName(spec);

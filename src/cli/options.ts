@@ -20,7 +20,11 @@ export function helpText(spec: OptionSpec): string {
  * wins). With `acceptOthersHidden`, every other flag is accepted too, out of the help: the root
  * command reads flags written before a subcommand (`nzf-build --port 9123 webhook`).
  */
-export function addDeclaredOptions(command: Command, commands: CommandName[], { acceptOthersHidden = false } = {}): Command {
+export function addDeclaredOptions(
+  command: Command,
+  commands: CommandName[],
+  { acceptOthersHidden = false } = {},
+): Command {
   const seen = new Set<string>();
   const specs = OPTIONS as readonly OptionSpec[];
   const mine = specs.filter((s) => s.commands.some((c) => commands.includes(c)));
@@ -52,9 +56,13 @@ export function givenFlags(program: Command, command: Command): Record<string, u
 
 /** The settings of `commands` read from the environment alone, for the end of the help. */
 export function environmentHelp(commands: CommandName[]): string {
-  const specs = (OPTIONS as readonly OptionSpec[]).filter((s) => !s.flag && s.env && s.commands.some((c) => commands.includes(c)));
+  const specs = (OPTIONS as readonly OptionSpec[]).filter(
+    (s) => !s.flag && s.env && s.commands.some((c) => commands.includes(c)),
+  );
   if (specs.length === 0) return "";
   const width = Math.max(...specs.map((s) => s.env!.join(", ").length));
-  const lines = specs.map((s) => `  ${s.env!.join(", ").padEnd(width)}  ${s.help}${s.default ? ` (default: ${s.default})` : ""}`);
+  const lines = specs.map(
+    (s) => `  ${s.env!.join(", ").padEnd(width)}  ${s.help}${s.default ? ` (default: ${s.default})` : ""}`,
+  );
   return `\nEnvironment variables (flags set above also have one; see docs/configuration.md):\n${lines.join("\n")}`;
 }

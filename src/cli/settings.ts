@@ -6,7 +6,21 @@
  */
 import { NzfError } from "../core/errors.js";
 import { buildConfigFrom, type BuildConfig } from "../core/config.js";
-import { describeSource, flagAttribute, flagName, given, OPTIONS, readOptions, text, type CommandName, type OptionGroup, type OptionKey, type OptionSpec, type OptionValue, type OptionValues } from "../core/options.js";
+import {
+  describeSource,
+  flagAttribute,
+  flagName,
+  given,
+  OPTIONS,
+  readOptions,
+  text,
+  type CommandName,
+  type OptionGroup,
+  type OptionKey,
+  type OptionSpec,
+  type OptionValue,
+  type OptionValues,
+} from "../core/options.js";
 import { authOptionsFromEnv, resolveAuthConfig } from "../auth/config.js";
 import type { PublicAuthConfig } from "../auth/types.js";
 import { readPaymentsBuildConfig, type PaymentsBuildConfig } from "../payments/config.js";
@@ -40,7 +54,12 @@ export interface Settings {
 /** Watch mode serves on loopback only: it is a development server. */
 export const WATCH_HOST = "127.0.0.1";
 
-export function resolveSettings(command: CommandName, flags: Record<string, unknown>, env: Record<string, string | undefined>, defaultRoot?: string): Settings {
+export function resolveSettings(
+  command: CommandName,
+  flags: Record<string, unknown>,
+  env: Record<string, string | undefined>,
+  defaultRoot?: string,
+): Settings {
   refuseForeignFlags(command, flags);
   const values = readOptions(command, flags, env);
   // Ports and the secret first: they are cheap to check and a mistake there would otherwise show
@@ -49,17 +68,28 @@ export function resolveSettings(command: CommandName, flags: Record<string, unkn
   const webhook = command === "webhook" ? webhookConfigFrom(values) : undefined;
   const deploy = deployFrom(command, values);
   if (webhook && deploy && webhook.deployCommand) {
-    throw new NzfError("CONFIG_INVALID", "The webhook server was given both a bucket to deploy to and a deploy command; it runs one of them after each build.", {
-      subject: values.bucket.source,
-      hint: "Keep the bucket (NZF_S3_BUCKET: nzf-build deploys in-process, docs/deploy.md) and remove NZF_DEPLOY_COMMAND, or the other way round.",
-    });
+    throw new NzfError(
+      "CONFIG_INVALID",
+      "The webhook server was given both a bucket to deploy to and a deploy command; it runs one of them after each build.",
+      {
+        subject: values.bucket.source,
+        hint: "Keep the bucket (NZF_S3_BUCKET: nzf-build deploys in-process, docs/deploy.md) and remove NZF_DEPLOY_COMMAND, or the other way round.",
+      },
+    );
   }
   const build = buildConfigFrom(values, { defaultRoot });
   if (command === "deploy") return { command, build, ...(deploy ? { deploy } : {}) };
   if (command === "fetch") return { command, build: { ...build, fetch: true, content: "fetched" } };
   if (command === "webhook") build.fetch = true;
   if (command === "webhook") build.content = "fetched";
-  return { command, build, publicConfig: publicConfigFrom(values), ...(watch ? { watch } : {}), ...(webhook ? { webhook } : {}), ...(deploy ? { deploy } : {}) };
+  return {
+    command,
+    build,
+    publicConfig: publicConfigFrom(values),
+    ...(watch ? { watch } : {}),
+    ...(webhook ? { webhook } : {}),
+    ...(deploy ? { deploy } : {}),
+  };
 }
 
 function deployFrom(command: CommandName, values: OptionValues): DeploySettings | undefined {
@@ -84,7 +114,11 @@ function deployFrom(command: CommandName, values: OptionValues): DeploySettings 
  */
 export function publicConfigFrom(values: OptionValues): PublicConfig {
   const byVariable = (group: OptionGroup) =>
-    Object.fromEntries((OPTIONS as readonly OptionSpec[]).filter((s) => s.group === group).map((s) => [s.env![0]!, text(values, s.key as OptionKey)]));
+    Object.fromEntries(
+      (OPTIONS as readonly OptionSpec[])
+        .filter((s) => s.group === group)
+        .map((s) => [s.env![0]!, text(values, s.key as OptionKey)]),
+    );
   return {
     auth: resolveAuthConfig(authOptionsFromEnv(byVariable("accounts"))),
     payments: readPaymentsBuildConfig(byVariable("payments")),
@@ -102,10 +136,15 @@ export function webhookConfigFrom(values: OptionValues): WebhookConfig {
   const timeout = values.deployTimeout;
   const seconds = Number(timeout.value);
   if (!(seconds > 0) || !Number.isFinite(seconds)) {
-    throw new NzfError("CONFIG_INVALID", `The deploy timeout ${given(timeout)} is not a positive number of seconds.`, { subject: timeout.source });
+    throw new NzfError("CONFIG_INVALID", `The deploy timeout ${given(timeout)} is not a positive number of seconds.`, {
+      subject: timeout.source,
+    });
   }
   const host = text(values, "webhookHost")?.trim();
-  if (!host) throw new NzfError("CONFIG_INVALID", `The webhook host from ${describeSource(values.webhookHost)} is empty.`, { subject: values.webhookHost.source });
+  if (!host)
+    throw new NzfError("CONFIG_INVALID", `The webhook host from ${describeSource(values.webhookHost)} is empty.`, {
+      subject: values.webhookHost.source,
+    });
   const deployCommand = text(values, "deployCommand")?.trim();
   return {
     port: parsePort(values.webhookPort),
@@ -119,7 +158,10 @@ export function webhookConfigFrom(values: OptionValues): WebhookConfig {
 }
 
 /** Options first, then NZF_WEBHOOK_PORT (or PORT), NZF_WEBHOOK_HOST, NZF_WEBHOOK_SECRET, PRISMIC_REPOSITORY, NZF_DEPLOY_COMMAND: the declaration in src/core/options.ts. */
-export function resolveWebhookConfig(options: WebhookCommandOptions, env: NodeJS.ProcessEnv = process.env): WebhookConfig {
+export function resolveWebhookConfig(
+  options: WebhookCommandOptions,
+  env: NodeJS.ProcessEnv = process.env,
+): WebhookConfig {
   return webhookConfigFrom(readOptions("webhook", { ...options }, env));
 }
 
@@ -136,7 +178,13 @@ export function parsePort(port: OptionValue): number {
   return number;
 }
 
-const COMMAND_LINE: Record<CommandName, string> = { build: "nzf-build", watch: "nzf-build --watch", fetch: "nzf-build fetch", webhook: "nzf-build webhook", deploy: "nzf-build deploy" };
+const COMMAND_LINE: Record<CommandName, string> = {
+  build: "nzf-build",
+  watch: "nzf-build --watch",
+  fetch: "nzf-build fetch",
+  webhook: "nzf-build webhook",
+  deploy: "nzf-build deploy",
+};
 
 /** A flag typed for a command that does not use it is an error, never silently dropped. */
 function refuseForeignFlags(command: CommandName, flags: Record<string, unknown>): void {
@@ -145,9 +193,13 @@ function refuseForeignFlags(command: CommandName, flags: Record<string, unknown>
     if (specs.length === 0 || specs.some((s) => s.commands.includes(command))) continue;
     const users = [...new Set(specs.flatMap((s) => s.commands))].map((c) => COMMAND_LINE[c]);
     const flag = flagName(specs[0]!)!;
-    throw new NzfError("CONFIG_INVALID", `${flag} does not apply to ${COMMAND_LINE[command]}; it is an option of ${users.length > 1 ? `${users.slice(0, -1).join(", ")} and ${users.at(-1)}` : users[0]}.`, {
-      subject: flag,
-      hint: `Remove ${flag}, or run the command it belongs to (nzf-build help shows each command's options).`,
-    });
+    throw new NzfError(
+      "CONFIG_INVALID",
+      `${flag} does not apply to ${COMMAND_LINE[command]}; it is an option of ${users.length > 1 ? `${users.slice(0, -1).join(", ")} and ${users.at(-1)}` : users[0]}.`,
+      {
+        subject: flag,
+        hint: `Remove ${flag}, or run the command it belongs to (nzf-build help shows each command's options).`,
+      },
+    );
   }
 }

@@ -64,7 +64,9 @@ describe("hydrating an island with React", () => {
     expect(container.textContent).toBe("rendered on the server");
     hydrateIsland("mismatch", Mismatch, container, {}, "now");
     const reported = errors.mock.calls.map((args) => String(args[0]));
-    expect(reported).toEqual([expect.stringContaining('Island "mismatch" (i0): the server\'s HTML and the browser\'s first render differ')]);
+    expect(reported).toEqual([
+      expect.stringContaining("Island \"mismatch\" (i0): the server's HTML and the browser's first render differ"),
+    ]);
     // React's own error (minified in production) is logged with it.
     expect(String(errors.mock.calls[0]![1])).toMatch(/418|Hydration failed/);
     expect(container.textContent).toBe("rendered in the browser");

@@ -51,7 +51,8 @@ function startIsland<P extends object>(name: string, island: IslandModule<P>, co
   const props = JSON.parse(propsScript?.textContent || "{}") as P;
   // Reached into before its code arrived (src/client/entries/page-scripts.ts): the donor is using it now.
   if (container.dataset.usedEarly === "true") return hydrateIsland(name, island.default, container, props, "now");
-  if (!island.hydrateNow || island.hydrateNow(props)) return hydrateIsland(name, island.default, container, props, "in-slices");
+  if (!island.hydrateNow || island.hydrateNow(props))
+    return hydrateIsland(name, island.default, container, props, "in-slices");
   container.dataset.hydrated = "on-first-use";
   const onFirstUse = () => {
     for (const type of FIRST_USE) container.removeEventListener(type, onFirstUse, true);
@@ -83,15 +84,29 @@ function Hydrated({ container, children }: { container: HTMLElement; children?: 
  * Hydrates one island: `now` synchronously (the visitor is using it), `in-slices` as a transition
  * that yields to the browser every few milliseconds. Exported for the tests.
  */
-export function hydrateIsland<P extends object>(name: string, component: ComponentType<P>, container: HTMLElement, props: P, when: "now" | "in-slices"): void {
+export function hydrateIsland<P extends object>(
+  name: string,
+  component: ComponentType<P>,
+  container: HTMLElement,
+  props: P,
+  when: "now" | "in-slices",
+): void {
   const id = container.dataset.islandId ?? "";
   const prefix = `${id}-`;
-  const tree = createElement(Hydrated, { container }, createElement(IslandPrefixContext.Provider, { value: prefix }, createElement(component, props)));
+  const tree = createElement(
+    Hydrated,
+    { container },
+    createElement(IslandPrefixContext.Provider, { value: prefix }, createElement(component, props)),
+  );
   const hydrate = () => {
     hydrateRoot(container, tree, {
       identifierPrefix: prefix,
       // A mismatch: the server and the browser rendered different markup, and React rendered the island again in the browser.
-      onRecoverableError: reporter("the server's HTML and the browser's first render differ, or hydration hit an error React recovered from", name, id),
+      onRecoverableError: reporter(
+        "the server's HTML and the browser's first render differ, or hydration hit an error React recovered from",
+        name,
+        id,
+      ),
       onCaughtError: reporter("an error boundary caught an error", name, id),
       onUncaughtError: reporter("an error stopped the island, which React has removed; reload the page", name, id),
     });
@@ -118,7 +133,9 @@ function setValueUnseen(field: HTMLInputElement | HTMLTextAreaElement, value: st
  */
 export function takeOverTypedValues(container: HTMLElement): void {
   const changes: (() => void)[] = [];
-  for (const field of container.querySelectorAll<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>("input, textarea, select")) {
+  for (const field of container.querySelectorAll<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>(
+    "input, textarea, select",
+  )) {
     if (field instanceof HTMLSelectElement) {
       const selected = [...field.options].map((o) => o.selected);
       if (![...field.options].some((o) => o.selected !== o.defaultSelected)) continue;

@@ -23,7 +23,8 @@ function loaded(img: Element, failed = false): void {
 
 function onLoadOrError(event: Event): void {
   const target = event.target;
-  if (target instanceof HTMLImageElement && target.classList.contains("nzf-image")) loaded(target, event.type === "error");
+  if (target instanceof HTMLImageElement && target.classList.contains("nzf-image"))
+    loaded(target, event.type === "error");
 }
 
 export function fadePictures(): void {

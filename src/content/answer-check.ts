@@ -10,8 +10,16 @@
  */
 import { NzfError } from "../core/errors.js";
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
-const describe = (value: unknown): string => (value === null ? "null" : Array.isArray(value) ? "an array" : typeof value === "string" ? `a string (${JSON.stringify(value.slice(0, 40))})` : typeof value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+const describe = (value: unknown): string =>
+  value === null
+    ? "null"
+    : Array.isArray(value)
+      ? "an array"
+      : typeof value === "string"
+        ? `a string (${JSON.stringify(value.slice(0, 40))})`
+        : typeof value;
 
 function malformed(message: string, subject: string): NzfError {
   return new NzfError("PRISMIC_MALFORMED_ANSWER", message, { subject });
@@ -23,14 +31,17 @@ export function checkRepositoryAnswer(root: unknown, endpoint: string): void {
   if (!isObject(root)) throw malformed(`${where} is ${describe(root)}, not an object.`, endpoint);
   if (!Array.isArray(root.refs)) throw malformed(`${where} has "refs" ${describe(root.refs)}, not a list.`, endpoint);
   root.refs.forEach((ref, i) => {
-    if (!isObject(ref) || typeof ref.ref !== "string" || ref.ref === "") throw malformed(`${where} has refs[${i}] without a "ref" string.`, endpoint);
+    if (!isObject(ref) || typeof ref.ref !== "string" || ref.ref === "")
+      throw malformed(`${where} has refs[${i}] without a "ref" string.`, endpoint);
   });
   const masters = root.refs.filter((ref) => isObject(ref) && ref.isMasterRef === true).length;
   if (masters > 1) throw malformed(`${where} lists ${masters} master refs.`, endpoint);
   if (root.languages !== undefined) {
-    if (!Array.isArray(root.languages)) throw malformed(`${where} has "languages" ${describe(root.languages)}, not a list.`, endpoint);
+    if (!Array.isArray(root.languages))
+      throw malformed(`${where} has "languages" ${describe(root.languages)}, not a list.`, endpoint);
     root.languages.forEach((language, i) => {
-      if (!isObject(language) || typeof language.id !== "string" || language.id === "") throw malformed(`${where} has languages[${i}] without an "id" string.`, endpoint);
+      if (!isObject(language) || typeof language.id !== "string" || language.id === "")
+        throw malformed(`${where} has languages[${i}] without an "id" string.`, endpoint);
     });
   }
 }
@@ -49,20 +60,27 @@ export interface PageExpectation {
 /** One page of a documents search. Returns its total_pages. */
 export function checkSearchPage(answer: unknown, expected: PageExpectation): number {
   const where = `${expected.label}: page ${expected.page}`;
-  const fail = (message: string) => malformed(`The Prismic API sent a malformed answer for ${where}: ${message}`, expected.subject);
+  const fail = (message: string) =>
+    malformed(`The Prismic API sent a malformed answer for ${where}: ${message}`, expected.subject);
   if (!isObject(answer)) throw fail(`the answer is ${describe(answer)}, not an object.`);
   if (!Array.isArray(answer.results)) throw fail(`"results" is ${describe(answer.results)}, not a list of documents.`);
   if (answer.page !== expected.page) throw fail(`"page" is ${JSON.stringify(answer.page)}, expected ${expected.page}.`);
   const totalPages = answer.total_pages;
-  if (typeof totalPages !== "number" || !Number.isInteger(totalPages) || totalPages < 0) throw fail(`"total_pages" is ${JSON.stringify(totalPages)}, not a whole number.`);
+  if (typeof totalPages !== "number" || !Number.isInteger(totalPages) || totalPages < 0)
+    throw fail(`"total_pages" is ${JSON.stringify(totalPages)}, not a whole number.`);
   if (expected.totalPages !== undefined && totalPages !== expected.totalPages) {
-    throw fail(`"total_pages" is ${totalPages}, but page 1 said ${expected.totalPages} (the pages do not belong to one answer).`);
+    throw fail(
+      `"total_pages" is ${totalPages}, but page 1 said ${expected.totalPages} (the pages do not belong to one answer).`,
+    );
   }
   const total = answer.total_results_size;
   if (typeof total === "number" && Math.ceil(total / expected.pageSize) !== totalPages) {
-    throw fail(`"total_pages" is ${totalPages}, but ${total} documents in pages of ${expected.pageSize} make ${Math.ceil(total / expected.pageSize)}.`);
+    throw fail(
+      `"total_pages" is ${totalPages}, but ${total} documents in pages of ${expected.pageSize} make ${Math.ceil(total / expected.pageSize)}.`,
+    );
   }
-  if (answer.results.length > expected.pageSize) throw fail(`${answer.results.length} results in a page of ${expected.pageSize}.`);
+  if (answer.results.length > expected.pageSize)
+    throw fail(`${answer.results.length} results in a page of ${expected.pageSize}.`);
   if (expected.page < totalPages && answer.results.length !== expected.pageSize) {
     throw fail(`${answer.results.length} results on a page before the last (expected ${expected.pageSize}).`);
   }
@@ -75,7 +93,8 @@ function checkDocument(document: unknown, at: string, fail: (message: string) =>
   const named = typeof document.id === "string" && document.id !== "" ? `${at} (document ${document.id})` : at;
   for (const field of ["id", "type", "lang"] as const) {
     const value = document[field];
-    if (typeof value !== "string" || value === "") throw fail(`${named} has "${field}" ${describe(value)}, not a non-empty string.`);
+    if (typeof value !== "string" || value === "")
+      throw fail(`${named} has "${field}" ${describe(value)}, not a non-empty string.`);
   }
   if (!isObject(document.data)) throw fail(`${named} has "data" ${describe(document.data)}, not an object.`);
 }

@@ -28,7 +28,11 @@ export function titleText(value: unknown): string {
   if (typeof value === "string") return value.trim();
   if (!Array.isArray(value)) return "";
   return value
-    .map((block) => (block && typeof block === "object" && typeof (block as { text?: unknown }).text === "string" ? (block as { text: string }).text : ""))
+    .map((block) =>
+      block && typeof block === "object" && typeof (block as { text?: unknown }).text === "string"
+        ? (block as { text: string }).text
+        : "",
+    )
     .join(" ")
     .trim();
 }
@@ -61,12 +65,17 @@ export function checkDocuments(documents: readonly PrismicDocument[]): ContentPr
 export function checkDocument(doc: PrismicDocument): ContentProblem[] {
   const problems: ContentProblem[] = [];
   const about = `Document ${doc.id} (${doc.type})`;
-  const add = (code: ContentProblem["code"], field: string, message: string) => problems.push({ code, documentId: doc.id, type: doc.type, field, message });
+  const add = (code: ContentProblem["code"], field: string, message: string) =>
+    problems.push({ code, documentId: doc.id, type: doc.type, field, message });
   const data = (doc.data ?? {}) as Record<string, unknown>;
   if (doc.type in REPEATABLE_TYPE_ROUTES && !doc.uid) {
     add("DOCUMENT_UID_MISSING", "uid", `${about} has no uid, so it has no address: it is not published`);
   } else if (TITLED_TYPES.has(doc.type) && !titleText(data.title)) {
-    add("DOCUMENT_FIELD_MISSING", "title", `${about} has no title: its page ${pathForDocument(doc) ?? ""} shows "${fallbackTitle(doc)}" instead`);
+    add(
+      "DOCUMENT_FIELD_MISSING",
+      "title",
+      `${about} has no title: its page ${pathForDocument(doc) ?? ""} shows "${fallbackTitle(doc)}" instead`,
+    );
   }
   walkUrls(data, [], (field, url, use, what) => {
     const reason = unsafeUrlReason(url, use);
@@ -93,7 +102,8 @@ function walkUrls(value: unknown, keys: (string | number)[], onUrl: OnUrl): void
   if (typeof record.url === "string") {
     const image = record.type === "image" || ("dimensions" in record && typeof record.dimensions === "object");
     if (image) onUrl(pathOf(keys), record.url, "image", "the image is not shown");
-    else if (typeof record.link_type === "string") onUrl(pathOf(keys), record.url, "link", "its text is kept without the link");
+    else if (typeof record.link_type === "string")
+      onUrl(pathOf(keys), record.url, "link", "its text is kept without the link");
   }
   if (typeof record.embed_url === "string") onUrl(pathOf(keys), record.embed_url, "link", "the embed is not shown");
   for (const key in record) {

@@ -24,7 +24,10 @@ export function mapFetchError(error: unknown, context: ErrorContext): NzfError {
     return new NzfError("PRISMIC_REF_NOT_FOUND", "Ref could not be found.", { subject, cause: error });
   }
   if (error instanceof prismic.ParsingError) {
-    return new NzfError("PRISMIC_PARSING_ERROR", `The Prismic API rejected the query: ${error.message}`, { subject, cause: error });
+    return new NzfError("PRISMIC_PARSING_ERROR", `The Prismic API rejected the query: ${error.message}`, {
+      subject,
+      cause: error,
+    });
   }
   const status = context.statusOf(url);
   if (error instanceof prismic.ForbiddenError || status === 401 || status === 403) {
@@ -34,11 +37,22 @@ export function mapFetchError(error: unknown, context: ErrorContext): NzfError {
     return new NzfError("PRISMIC_FORBIDDEN", message, { subject, cause: error });
   }
   if (error instanceof prismic.NotFoundError || status === 404) {
-    return new NzfError("PRISMIC_REPOSITORY_NOT_FOUND", `The Prismic ${where} was not found (HTTP 404).`, { subject, cause: error });
+    return new NzfError("PRISMIC_REPOSITORY_NOT_FOUND", `The Prismic ${where} was not found (HTTP 404).`, {
+      subject,
+      cause: error,
+    });
   }
   if (error instanceof prismic.PrismicError) {
-    return new NzfError("PRISMIC_INVALID_RESPONSE", `The Prismic API answered ${subject} with an unexpected HTTP ${status ?? "status"}.`, { subject, cause: error });
+    return new NzfError(
+      "PRISMIC_INVALID_RESPONSE",
+      `The Prismic API answered ${subject} with an unexpected HTTP ${status ?? "status"}.`,
+      { subject, cause: error },
+    );
   }
   const detail = error instanceof Error ? error.message : String(error);
-  return new NzfError("PRISMIC_INVALID_RESPONSE", `The Prismic API sent a response that could not be read for ${where}: ${detail}`, { subject, cause: error });
+  return new NzfError(
+    "PRISMIC_INVALID_RESPONSE",
+    `The Prismic API sent a response that could not be read for ${where}: ${detail}`,
+    { subject, cause: error },
+  );
 }

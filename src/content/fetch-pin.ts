@@ -43,7 +43,11 @@ export function createPinnedFetch(inner: typeof globalThis.fetch, endpoint: stri
     if (path === searchPath && pinned !== undefined) {
       const ref = url.searchParams.get("ref");
       if (ref !== pinned) {
-        throw new NzfError("INTERNAL", `A content query used ref ${ref ?? "(none)"} instead of the pinned master ref ${pinned}`, { subject: redactUrl(url.toString()) });
+        throw new NzfError(
+          "INTERNAL",
+          `A content query used ref ${ref ?? "(none)"} instead of the pinned master ref ${pinned}`,
+          { subject: redactUrl(url.toString()) },
+        );
       }
       const response = await inner(url.toString(), init);
       if (response.status !== 404 && response.status !== 410) return response;

@@ -69,7 +69,10 @@ export function redactUrl(url: string): string {
   return url.replace(/([?&]access_token=)[^&]*/g, "$1***");
 }
 
-export function createRetryingFetch(deps: RetryingFetchDeps, policy: RetryPolicy = DEFAULT_RETRY_POLICY): RetryingFetch {
+export function createRetryingFetch(
+  deps: RetryingFetchDeps,
+  policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+): RetryingFetch {
   let requests = 0;
   const statuses = new Map<string, number>();
 
@@ -100,7 +103,11 @@ export function createRetryingFetch(deps: RetryingFetchDeps, policy: RetryPolicy
           const body = await response.arrayBuffer();
           statuses.set(url, response.status);
           const empty = response.status === 204 || response.status === 304;
-          const read = new Response(empty ? null : body, { status: response.status, statusText: response.statusText, headers: response.headers });
+          const read = new Response(empty ? null : body, {
+            status: response.status,
+            statusText: response.statusText,
+            headers: response.headers,
+          });
           // The client quotes response.url in some errors; a constructed Response has none.
           Object.defineProperty(read, "url", { value: response.url || url });
           return read;
@@ -133,7 +140,8 @@ export function createRetryingFetch(deps: RetryingFetchDeps, policy: RetryPolicy
         exhausted = failures >= policy.maxAttempts;
       }
       const attempts = failures + rateLimited;
-      const pastDeadline = !askedToWait && spent + wait + Math.min(MIN_ATTEMPT_MS, policy.attemptTimeoutMs / 4) > policy.deadlineMs;
+      const pastDeadline =
+        !askedToWait && spent + wait + Math.min(MIN_ATTEMPT_MS, policy.attemptTimeoutMs / 4) > policy.deadlineMs;
       if (exhausted || waited + wait > policy.budgetMs || pastDeadline) {
         const took = formatMs(spent + waited);
         const stalled = timeouts > 0;
@@ -147,7 +155,9 @@ export function createRetryingFetch(deps: RetryingFetchDeps, policy: RetryPolicy
             subject: shown,
             cause: lastError,
             ...(stalled
-              ? { hint: "Prismic accepted the connection but did not answer in time. Check https://status.prismic.io and this machine's network (or PRISMIC_ENDPOINT), then run the build again; the last good content and site are kept." }
+              ? {
+                  hint: "Prismic accepted the connection but did not answer in time. Check https://status.prismic.io and this machine's network (or PRISMIC_ENDPOINT), then run the build again; the last good content and site are kept.",
+                }
               : {}),
           },
         );
@@ -170,7 +180,8 @@ export function createRetryingFetch(deps: RetryingFetchDeps, policy: RetryPolicy
 
 /** Our AbortSignal.timeout fired (fetch rejects with it, or with an error caused by it while reading the body). */
 function isTimeout(error: unknown): boolean {
-  for (let e = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) if (e.name === "TimeoutError") return true;
+  for (let e = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++)
+    if (e.name === "TimeoutError") return true;
   return false;
 }
 

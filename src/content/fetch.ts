@@ -20,7 +20,13 @@ import { mapFetchError } from "./fetch-errors.js";
 import { createPinnedFetch, type PinnedFetch } from "./fetch-pin.js";
 import { createRetryingFetch, DEFAULT_RETRY_POLICY, redactUrl, type RetryPolicy } from "./fetch-retry.js";
 import { realSleep } from "../core/retry.js";
-import { loadSnapshot, snapshotPath, writeAndRememberSnapshot, type Snapshot, type SnapshotMemory } from "./snapshot.js";
+import {
+  loadSnapshot,
+  snapshotPath,
+  writeAndRememberSnapshot,
+  type Snapshot,
+  type SnapshotMemory,
+} from "./snapshot.js";
 import { checkRepositoryAnswer, checkSearchPage } from "./answer-check.js";
 import { checkSiteContent, SITE_SINGLETONS } from "./snapshot-check.js";
 
@@ -81,26 +87,45 @@ export async function fetchContent(options: FetchOptions, deps: FetchDeps): Prom
   const endpoint = options.endpoint ?? `https://${options.repository}.cdn.prismic.io/api/v2`;
   const file = snapshotPath(options.cacheDir, options.repository);
   const retrying = createRetryingFetch(
-    { fetch: deps.fetch ?? globalThis.fetch.bind(globalThis), sleep, random: deps.random ?? Math.random, logger: deps.logger },
+    {
+      fetch: deps.fetch ?? globalThis.fetch.bind(globalThis),
+      sleep,
+      random: deps.random ?? Math.random,
+      logger: deps.logger,
+    },
     { ...DEFAULT_RETRY_POLICY, ...deps.retryPolicy },
   );
   const pinned = createPinnedFetch(retrying.fetch, endpoint);
 
-  const context = { repository: options.repository, endpoint, hasAccessToken: Boolean(options.accessToken), statusOf: retrying.statusOf };
-  const downloaded = await download(options, endpoint, file, pinned, sleep, deps.logger, deps.snapshots).catch((error: unknown) => {
-    throw mapFetchError(error, context);
-  });
+  const context = {
+    repository: options.repository,
+    endpoint,
+    hasAccessToken: Boolean(options.accessToken),
+    statusOf: retrying.statusOf,
+  };
+  const downloaded = await download(options, endpoint, file, pinned, sleep, deps.logger, deps.snapshots).catch(
+    (error: unknown) => {
+      throw mapFetchError(error, context);
+    },
+  );
   if ("cached" in downloaded) {
     deps.logger.info("content", `unchanged at ref ${downloaded.cached.ref}`);
     return { snapshot: downloaded.cached, changed: false, file, documentsFetched: 0, requests: retrying.requests };
   }
 
   // Only now, with every page in hand and the content whole, does the previous snapshot get replaced (atomically).
-  checkSiteContent(downloaded.snapshot, `Prismic repository "${options.repository}" at ref ${downloaded.snapshot.ref}`, options.requiredTypes ?? SITE_SINGLETONS);
+  checkSiteContent(
+    downloaded.snapshot,
+    `Prismic repository "${options.repository}" at ref ${downloaded.snapshot.ref}`,
+    options.requiredTypes ?? SITE_SINGLETONS,
+  );
   const snapshot = await writeAndRememberSnapshot(file, downloaded.snapshot, deps.snapshots);
   const took = formatMs(performance.now() - started);
   const count = snapshot.documents.length;
-  deps.logger.info("content", `${numberFormat.format(count)} documents at ref ${snapshot.ref} in ${took} (${retrying.requests} requests)`);
+  deps.logger.info(
+    "content",
+    `${numberFormat.format(count)} documents at ref ${snapshot.ref} in ${took} (${retrying.requests} requests)`,
+  );
   return { snapshot, changed: true, file, documentsFetched: count, requests: retrying.requests };
 }
 
@@ -126,13 +151,18 @@ async function download(
   const repository = await client.getRepository();
   checkRepositoryAnswer(repository, redactUrl(endpoint));
   const master = repository.refs?.find((r) => r.isMasterRef);
-  if (!master) throw new NzfError("PRISMIC_INVALID_RESPONSE", `The Prismic repository root at ${endpoint} lists no master ref.`, { subject: endpoint });
+  if (!master)
+    throw new NzfError("PRISMIC_INVALID_RESPONSE", `The Prismic repository root at ${endpoint} lists no master ref.`, {
+      subject: endpoint,
+    });
   const ref = master.ref;
   pinned.pin(ref);
 
   const cached = await readCachedSnapshot(file, logger, options.requiredTypes ?? SITE_SINGLETONS, snapshots);
   if (cached && cached.ref === ref) return { cached };
-  const languages = [...(repository.languages ?? [])].sort((a, b) => Number(b.is_master) - Number(a.is_master)).map((l) => l.id);
+  const languages = [...(repository.languages ?? [])]
+    .sort((a, b) => Number(b.is_master) - Number(a.is_master))
+    .map((l) => l.id);
 
   const changed = [...new Set(options.changedIds ?? [])];
   if (cached && changed.length > 0 && changed.length <= MAX_PARTIAL) {
@@ -140,20 +170,41 @@ async function download(
     const fresh: Snapshot["documents"] = [];
     for (let start = 0; start < changed.length; start += PAGE_SIZE) {
       if (start > 0) await sleep(PAGE_PAUSE_MS);
-      const response = await client.get({ ref, lang: "*", pageSize: PAGE_SIZE, filters: [filter.in("document.id", changed.slice(start, start + PAGE_SIZE))] });
-      checkSearchPage(response, { page: 1, pageSize: PAGE_SIZE, label: `the search for changed documents ${start + 1}-${Math.min(start + PAGE_SIZE, changed.length)}`, subject: redactUrl(endpoint) });
+      const response = await client.get({
+        ref,
+        lang: "*",
+        pageSize: PAGE_SIZE,
+        filters: [filter.in("document.id", changed.slice(start, start + PAGE_SIZE))],
+      });
+      checkSearchPage(response, {
+        page: 1,
+        pageSize: PAGE_SIZE,
+        label: `the search for changed documents ${start + 1}-${Math.min(start + PAGE_SIZE, changed.length)}`,
+        subject: redactUrl(endpoint),
+      });
       fresh.push(...response.results);
     }
     const counted = await client.get({ ref, lang: "*", pageSize: 1 });
-    checkSearchPage(counted, { page: 1, pageSize: 1, label: "the count of all documents", subject: redactUrl(endpoint) });
+    checkSearchPage(counted, {
+      page: 1,
+      pageSize: 1,
+      label: "the count of all documents",
+      subject: redactUrl(endpoint),
+    });
     const total = counted.total_results_size;
     const gone = new Set(changed);
     const merged = [...cached.documents.filter((d) => !gone.has(d.id)), ...fresh];
     if (merged.length === total && total > 0) {
-      logger.info("content", `${fresh.length} changed document${fresh.length === 1 ? "" : "s"} fetched at ref ${ref}, ${changed.length - fresh.length} removed`);
+      logger.info(
+        "content",
+        `${fresh.length} changed document${fresh.length === 1 ? "" : "s"} fetched at ref ${ref}, ${changed.length - fresh.length} removed`,
+      );
       return { snapshot: { format: 1, repository: options.repository, ref, languages, documents: merged } };
     }
-    logger.info("content", `the changed documents do not account for the new ref (${merged.length} ≠ ${total}); fetching everything`);
+    logger.info(
+      "content",
+      `the changed documents do not account for the new ref (${merged.length} ≠ ${total}); fetching everything`,
+    );
   }
 
   const documents: Snapshot["documents"] = [];
@@ -169,11 +220,21 @@ async function download(
       integrationFieldsRef: repository.integrationFieldsRef ?? undefined,
     });
     // Every page is checked as it arrives: nothing malformed reaches the snapshot.
-    totalPages = checkSearchPage(response, { page, pageSize: PAGE_SIZE, totalPages, label: "the documents search", subject: redactUrl(endpoint) });
+    totalPages = checkSearchPage(response, {
+      page,
+      pageSize: PAGE_SIZE,
+      totalPages,
+      label: "the documents search",
+      subject: redactUrl(endpoint),
+    });
     totalResults ??= response.total_results_size;
     for (const document of response.results) {
       if (seen.has(document.id)) {
-        throw new NzfError("PRISMIC_MALFORMED_ANSWER", `The Prismic API sent document ${document.id} twice (again on page ${page} of the documents search).`, { subject: redactUrl(endpoint) });
+        throw new NzfError(
+          "PRISMIC_MALFORMED_ANSWER",
+          `The Prismic API sent document ${document.id} twice (again on page ${page} of the documents search).`,
+          { subject: redactUrl(endpoint) },
+        );
       }
       seen.add(document.id);
     }
@@ -182,10 +243,18 @@ async function download(
     await sleep(PAGE_PAUSE_MS);
   }
   if (documents.length === 0) {
-    throw new NzfError("PRISMIC_NO_DOCUMENTS", `No documents were returned by the Prismic repository "${options.repository}" at ref ${ref}.`, { subject: endpoint });
+    throw new NzfError(
+      "PRISMIC_NO_DOCUMENTS",
+      `No documents were returned by the Prismic repository "${options.repository}" at ref ${ref}.`,
+      { subject: endpoint },
+    );
   }
   if (typeof totalResults === "number" && totalResults !== documents.length) {
-    throw new NzfError("PRISMIC_MALFORMED_ANSWER", `The Prismic API said ${totalResults} documents but its ${totalPages} pages held ${documents.length}.`, { subject: redactUrl(endpoint) });
+    throw new NzfError(
+      "PRISMIC_MALFORMED_ANSWER",
+      `The Prismic API said ${totalResults} documents but its ${totalPages} pages held ${documents.length}.`,
+      { subject: redactUrl(endpoint) },
+    );
   }
   return { snapshot: { format: 1, repository: options.repository, ref, languages, documents } };
 }
@@ -194,7 +263,12 @@ async function download(
  * The cached snapshot, or null when there is none, it cannot be read or it is incomplete: then we fetch afresh, and
  * a real file-system problem surfaces when the new snapshot is written.
  */
-async function readCachedSnapshot(file: string, logger: Logger, requiredTypes: readonly string[], snapshots: SnapshotMemory | undefined): Promise<Snapshot | null> {
+async function readCachedSnapshot(
+  file: string,
+  logger: Logger,
+  requiredTypes: readonly string[],
+  snapshots: SnapshotMemory | undefined,
+): Promise<Snapshot | null> {
   try {
     const snapshot = await loadSnapshot(file, snapshots);
     // An incomplete snapshot (from before this check) is not a reason to skip the download.
@@ -202,7 +276,10 @@ async function readCachedSnapshot(file: string, logger: Logger, requiredTypes: r
     return snapshot;
   } catch (error) {
     if (error instanceof NzfError && error.code === "SNAPSHOT_MISSING") return null;
-    logger.warn("content", `ignoring the unreadable snapshot at ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    logger.warn(
+      "content",
+      `ignoring the unreadable snapshot at ${file}: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return null;
   }
 }

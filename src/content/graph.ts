@@ -35,7 +35,10 @@ function sortKey(doc: PrismicDocument): string {
   return published;
 }
 
-export function createContentGraph(documents: readonly PrismicDocument[], languages: readonly string[] = [MASTER_LANG]): ContentGraph {
+export function createContentGraph(
+  documents: readonly PrismicDocument[],
+  languages: readonly string[] = [MASTER_LANG],
+): ContentGraph {
   const ids = new Map<string, PrismicDocument>();
   const byTypeLang = new Map<string, PrismicDocument[]>();
   const uids = new Map<string, PrismicDocument>();
@@ -59,12 +62,15 @@ export function createContentGraph(documents: readonly PrismicDocument[], langua
     documents,
     languages,
     byId: (id) => ids.get(id),
-    single: (type, lang = MASTER_LANG) => byTypeLang.get(`${type}|${lang}`)?.[0] ?? (lang === MASTER_LANG ? undefined : byTypeLang.get(`${type}|${MASTER_LANG}`)?.[0]),
+    single: (type, lang = MASTER_LANG) =>
+      byTypeLang.get(`${type}|${lang}`)?.[0] ??
+      (lang === MASTER_LANG ? undefined : byTypeLang.get(`${type}|${MASTER_LANG}`)?.[0]),
     all: (type, lang = MASTER_LANG) => [...(byTypeLang.get(`${type}|${lang}`) ?? [])],
     byUid: (type, uid, lang = MASTER_LANG) => uids.get(`${type}|${lang}|${uid}`),
     resolveLink(link) {
       if (!link || !link.link_type || link.link_type === "Any") return null;
-      if (link.link_type === "Web" || link.link_type === "Media") return link.url && isSafeUrl(link.url) ? link.url : null;
+      if (link.link_type === "Web" || link.link_type === "Media")
+        return link.url && isSafeUrl(link.url) ? link.url : null;
       if (link.link_type === "Document") {
         if (link.isBroken) return null;
         // Prefer the live document (its uid may have changed since the link was saved).

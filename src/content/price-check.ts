@@ -32,13 +32,26 @@ export function contentPricesOf(data: Record<string, unknown>): ContentPrices {
 }
 
 /** Each disagreement as an error naming the document, its field and both prices. */
-export function contentPriceErrors(documents: readonly PrismicDocument[], rules: Record<Fund, FundRules> = DEFAULT_FUND_RULES): NzfError[] {
+export function contentPriceErrors(
+  documents: readonly PrismicDocument[],
+  rules: Record<Fund, FundRules> = DEFAULT_FUND_RULES,
+): NzfError[] {
   const errors: NzfError[] = [];
   for (const doc of documents) {
     const fund = fundOf(doc.type);
     if (!fund || !rules[fund].quantity) continue;
-    for (const { field, message } of contentPriceDisagreements(fund, rules[fund], contentPricesOf((doc.data ?? {}) as Record<string, unknown>))) {
-      errors.push(new NzfError("CONTENT_PRICE_MISMATCH", `Document ${doc.id} (${doc.type}, ${doc.lang}), field ${field}: ${message}`, { subject: doc.id }));
+    for (const { field, message } of contentPriceDisagreements(
+      fund,
+      rules[fund],
+      contentPricesOf((doc.data ?? {}) as Record<string, unknown>),
+    )) {
+      errors.push(
+        new NzfError(
+          "CONTENT_PRICE_MISMATCH",
+          `Document ${doc.id} (${doc.type}, ${doc.lang}), field ${field}: ${message}`,
+          { subject: doc.id },
+        ),
+      );
     }
   }
   return errors;

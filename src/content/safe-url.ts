@@ -29,7 +29,8 @@ export function unsafeUrlReason(url: string, use: UrlUse): string | null {
   if (scheme === null) return null;
   if (SCRIPT_SCHEMES.has(scheme)) return `a ${scheme}: URL`;
   if (scheme === "data") {
-    if (use === "image" && /^data:image\//i.test(url.replace(/^[\u0000-\u0020]+/, "").replace(/[\t\n\r]/g, ""))) return null;
+    if (use === "image" && /^data:image\//i.test(url.replace(/^[\u0000-\u0020]+/, "").replace(/[\t\n\r]/g, "")))
+      return null;
     return use === "image" ? "a data: URL that is not an image" : "a data: URL";
   }
   return null;

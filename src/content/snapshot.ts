@@ -46,18 +46,38 @@ export async function readSnapshot(file: string): Promise<Snapshot> {
   } catch (error) {
     throw new NzfError("SNAPSHOT_CORRUPT", `The content snapshot is not valid JSON`, { subject: file, cause: error });
   }
-  if (parsed?.format !== 1 || !Array.isArray(parsed.documents) || typeof parsed.ref !== "string" || !Array.isArray(parsed.languages)) {
-    throw new NzfError("SNAPSHOT_CORRUPT", `The content snapshot has an unknown shape (format ${String(parsed?.format)})`, { subject: file });
+  if (
+    parsed?.format !== 1 ||
+    !Array.isArray(parsed.documents) ||
+    typeof parsed.ref !== "string" ||
+    !Array.isArray(parsed.languages)
+  ) {
+    throw new NzfError(
+      "SNAPSHOT_CORRUPT",
+      `The content snapshot has an unknown shape (format ${String(parsed?.format)})`,
+      { subject: file },
+    );
   }
   const bad = parsed.documents.findIndex((d) => !isDocument(d));
-  if (bad >= 0) throw new NzfError("SNAPSHOT_CORRUPT", `The content snapshot's documents[${bad}] is not a document (an id, type and lang, and a data object)`, { subject: file });
+  if (bad >= 0)
+    throw new NzfError(
+      "SNAPSHOT_CORRUPT",
+      `The content snapshot's documents[${bad}] is not a document (an id, type and lang, and a data object)`,
+      { subject: file },
+    );
   return parsed;
 }
 
 function isDocument(value: unknown): boolean {
   if (typeof value !== "object" || value === null) return false;
   const d = value as Record<string, unknown>;
-  return typeof d.id === "string" && typeof d.type === "string" && typeof d.lang === "string" && typeof d.data === "object" && d.data !== null;
+  return (
+    typeof d.id === "string" &&
+    typeof d.type === "string" &&
+    typeof d.lang === "string" &&
+    typeof d.data === "object" &&
+    d.data !== null
+  );
 }
 
 /**
@@ -67,7 +87,10 @@ function isDocument(value: unknown): boolean {
 export async function writeSnapshot(file: string, snapshot: Snapshot): Promise<Snapshot> {
   await mkdir(dirname(file), { recursive: true });
   // Documents sorted by id so the same content always gives the same bytes.
-  const sorted: Snapshot = { ...snapshot, documents: [...snapshot.documents].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) };
+  const sorted: Snapshot = {
+    ...snapshot,
+    documents: [...snapshot.documents].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+  };
   await writeFileAtomic(file, JSON.stringify(sorted, null, 1) + "\n");
   return sorted;
 }
@@ -108,7 +131,11 @@ export async function loadSnapshot(file: string, memory?: SnapshotMemory): Promi
 }
 
 /** Writes the snapshot and remembers it for loadSnapshot (for the fetch, which owns its documents). */
-export async function writeAndRememberSnapshot(file: string, snapshot: Snapshot, memory?: SnapshotMemory): Promise<Snapshot> {
+export async function writeAndRememberSnapshot(
+  file: string,
+  snapshot: Snapshot,
+  memory?: SnapshotMemory,
+): Promise<Snapshot> {
   const written = await writeSnapshot(file, snapshot);
   const identity = await identityOf(file);
   if (identity !== null) remember(file, written, identity, memory);

@@ -55,7 +55,9 @@ export function checkUrl(value: string, source: string): string {
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("not http(s)");
     return value.replace(/\/+$/, "");
   } catch {
-    throw new NzfError("CONFIG_INVALID", `${source} must be an absolute http(s) URL, got "${value}"`, { subject: source });
+    throw new NzfError("CONFIG_INVALID", `${source} must be an absolute http(s) URL, got "${value}"`, {
+      subject: source,
+    });
   }
 }
 
@@ -76,7 +78,8 @@ export function checkSiteUrl(value: string, source: string): string {
   } catch {
     throw refuse("is not an absolute URL.");
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw refuse(`uses ${url.protocol.slice(0, -1)}; only http and https are supported.`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw refuse(`uses ${url.protocol.slice(0, -1)}; only http and https are supported.`);
   if (url.username || url.password) throw refuse("contains credentials.");
   if (value.includes("?")) throw refuse("has a query string.");
   if (value.includes("#")) throw refuse("has a fragment.");
@@ -85,24 +88,36 @@ export function checkSiteUrl(value: string, source: string): string {
 }
 
 /** The build part of resolved option values; `input` may add the programmatic work folders. */
-export function buildConfigFrom(values: OptionValues, extra: { workDir?: string; imageCacheDir?: string; defaultRoot?: string } = {}): BuildConfig {
+export function buildConfigFrom(
+  values: OptionValues,
+  extra: { workDir?: string; imageCacheDir?: string; defaultRoot?: string } = {},
+): BuildConfig {
   const root = resolve(text(values, "root") ?? extra.defaultRoot ?? process.cwd());
   const repository = text(values, "repository") ?? "nzf2020";
   if (!isValidRepositoryName(repository)) {
-    throw new NzfError("REPOSITORY_NAME_INVALID", `An invalid repository name was given. ("${repository}" from ${describeSource(values.repository)})`, {
-      subject: values.repository.source,
-    });
+    throw new NzfError(
+      "REPOSITORY_NAME_INVALID",
+      `An invalid repository name was given. ("${repository}" from ${describeSource(values.repository)})`,
+      {
+        subject: values.repository.source,
+      },
+    );
   }
   const endpointRaw = text(values, "endpoint");
   const endpoint = endpointRaw ? checkUrl(endpointRaw, values.endpoint.source) : undefined;
   const siteUrlRaw = text(values, "siteUrl");
-  const siteUrl = siteUrlRaw === undefined ? "https://nzf.org.au" : checkSiteUrl(siteUrlRaw, describeSource(values.siteUrl));
+  const siteUrl =
+    siteUrlRaw === undefined ? "https://nzf.org.au" : checkSiteUrl(siteUrlRaw, describeSource(values.siteUrl));
   const sample = values.sample.value === true;
   const fetch = values.fetch.value === true;
   if (sample && fetch) {
-    throw new NzfError("CONFIG_INVALID", "--sample and --fetch cannot be used together: --sample builds the bundled sample, --fetch downloads live content", {
-      subject: "--sample",
-    });
+    throw new NzfError(
+      "CONFIG_INVALID",
+      "--sample and --fetch cannot be used together: --sample builds the bundled sample, --fetch downloads live content",
+      {
+        subject: "--sample",
+      },
+    );
   }
   const contentDir = text(values, "contentDir");
   return {
@@ -110,7 +125,11 @@ export function buildConfigFrom(values: OptionValues, extra: { workDir?: string;
     outDir: resolve(root, text(values, "out") ?? "dist"),
     contentDir: resolve(root, contentDir ?? "content-cache"),
     workDir: resolve(root, extra.workDir ?? ".nzf-cache"),
-    imageCacheDir: resolve(root, extra.imageCacheDir ?? extra.workDir ?? ".nzf-cache", extra.imageCacheDir ? "" : "images"),
+    imageCacheDir: resolve(
+      root,
+      extra.imageCacheDir ?? extra.workDir ?? ".nzf-cache",
+      extra.imageCacheDir ? "" : "images",
+    ),
     repository,
     endpoint,
     accessToken: text(values, "accessToken"),

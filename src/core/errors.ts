@@ -32,7 +32,10 @@ export const ERROR_CATALOGUE = {
     hint: "A Prismic repository name has at least 4 characters, letters, digits or hyphens, and starts and ends with a letter or digit.",
   },
   // Content fetch (NZF2xx)
-  PRISMIC_PARSING_ERROR: { kind: "input", hint: "The Prismic API rejected the query. Check the message; if it persists, report it." },
+  PRISMIC_PARSING_ERROR: {
+    kind: "input",
+    hint: "The Prismic API rejected the query. Check the message; if it persists, report it.",
+  },
   PRISMIC_FORBIDDEN: {
     kind: "input",
     hint: "The repository is private or the token is wrong: set PRISMIC_ACCESS_TOKEN to a valid access token (Prismic: Settings > API & Security).",
@@ -41,58 +44,103 @@ export const ERROR_CATALOGUE = {
     kind: "input",
     hint: "Check --repository (or PRISMIC_REPOSITORY) and PRISMIC_ENDPOINT: the repository does not exist there.",
   },
-  PRISMIC_INVALID_RESPONSE: { kind: "input", hint: "The Prismic API answered with an unexpected status. Try again later; the last good content is kept." },
+  PRISMIC_INVALID_RESPONSE: {
+    kind: "input",
+    hint: "The Prismic API answered with an unexpected status. Try again later; the last good content is kept.",
+  },
   PRISMIC_UNAVAILABLE: {
     kind: "input",
     hint: "The Prismic API could not be reached after several attempts. Check the network and try again; the last good content is kept.",
   },
-  PRISMIC_NO_DOCUMENTS: { kind: "input", hint: "No documents were returned. Publish content in Prismic, or check the repository name." },
-  PRISMIC_REF_NOT_FOUND: { kind: "input", hint: "Ref could not be found. The content changed while fetching; run the fetch again." },
+  PRISMIC_NO_DOCUMENTS: {
+    kind: "input",
+    hint: "No documents were returned. Publish content in Prismic, or check the repository name.",
+  },
+  PRISMIC_REF_NOT_FOUND: {
+    kind: "input",
+    hint: "Ref could not be found. The content changed while fetching; run the fetch again.",
+  },
   PRISMIC_MALFORMED_ANSWER: {
     kind: "input",
     hint: "The Prismic API answered with data that is not a valid document list; nothing was written and the last good snapshot is kept. Fetch again later; if it persists, check PRISMIC_ENDPOINT (a proxy or captive portal answering instead of Prismic?).",
   },
   // Snapshot (NZF3xx)
-  SNAPSHOT_MISSING: { kind: "input", hint: "Run `nzf-build --fetch` to download the content, or build the bundled sample with `nzf-build --sample`." },
-  SNAPSHOT_CORRUPT: { kind: "input", hint: "The snapshot file is not valid. Run `nzf-build --fetch` to download it again." },
-  SNAPSHOT_CHANGED: { kind: "input", hint: "Another process (a fetch?) replaced the snapshot while this build read it. Run the build again once it has finished." },
+  SNAPSHOT_MISSING: {
+    kind: "input",
+    hint: "Run `nzf-build --fetch` to download the content, or build the bundled sample with `nzf-build --sample`.",
+  },
+  SNAPSHOT_CORRUPT: {
+    kind: "input",
+    hint: "The snapshot file is not valid. Run `nzf-build --fetch` to download it again.",
+  },
+  SNAPSHOT_CHANGED: {
+    kind: "input",
+    hint: "Another process (a fetch?) replaced the snapshot while this build read it. Run the build again once it has finished.",
+  },
   SNAPSHOT_INCOMPLETE: {
     kind: "input",
     hint: "The content lacks what every page needs (the global and home_page documents), so it was not used: the last good snapshot and the last good dist/ are kept. Publish those documents in Prismic, then run `nzf-build --fetch`.",
   },
   // Content graph and routes (NZF4xx)
-  ROUTE_COLLISION: { kind: "input", hint: "Two documents would be published at the same URL. Change the uid of one of them in Prismic." },
+  ROUTE_COLLISION: {
+    kind: "input",
+    hint: "Two documents would be published at the same URL. Change the uid of one of them in Prismic.",
+  },
   DOCUMENT_INVALID: { kind: "input", hint: "Fix the document in Prismic (or the sample snapshot) and build again." },
   CONTENT_PRICE_MISMATCH: {
     kind: "input",
     hint: "A donation page shows a price the payments API would refuse, so nothing was published. Change the field named in Prismic to the API's price and publish it (or, for a new price, change the API's first: docs/payments-api.md, \"Keeping the content's prices in step\"), then build again.",
   },
   // Content warnings: the page is still built (with the fallback named) or left out, and the build goes on.
-  DOCUMENT_FIELD_MISSING: { kind: "input", hint: "Fill in the field named in Prismic and publish the document again; until then the page shows the fallback named." },
-  DOCUMENT_UID_MISSING: { kind: "input", hint: "Give the document a UID in Prismic and publish it again: a document of this type is published at an address made from its UID." },
+  DOCUMENT_FIELD_MISSING: {
+    kind: "input",
+    hint: "Fill in the field named in Prismic and publish the document again; until then the page shows the fallback named.",
+  },
+  DOCUMENT_UID_MISSING: {
+    kind: "input",
+    hint: "Give the document a UID in Prismic and publish it again: a document of this type is published at an address made from its UID.",
+  },
   UNSAFE_URL: {
     kind: "input",
     hint: "Replace the link in Prismic with an http(s), mailto: or tel: address (or a link to a document). javascript:, vbscript: and non-image data: URLs are never published.",
   },
   // Images (NZF5xx)
-  IMAGE_METADATA: { kind: "input", hint: "The image could not be read. Replace it in Prismic with a valid JPEG, PNG, WebP, GIF or SVG file." },
+  IMAGE_METADATA: {
+    kind: "input",
+    hint: "The image could not be read. Replace it in Prismic with a valid JPEG, PNG, WebP, GIF or SVG file.",
+  },
   IMAGE_DIMENSIONS: { kind: "input", hint: "Image dimensions must be positive. Replace the image in Prismic." },
-  IMAGE_DOWNLOAD: { kind: "input", hint: "The image could not be downloaded. Check the network and that the image still exists in Prismic." },
+  IMAGE_DOWNLOAD: {
+    kind: "input",
+    hint: "The image could not be downloaded. Check the network and that the image still exists in Prismic.",
+  },
   // Render (NZF6xx)
   RENDER_FAILED: {
     kind: "input",
     hint: "A template threw while rendering this page: fix the template at the file and line named (a template must render any content Prismic allows, empty fields included) and build again.",
   },
   TEMPLATE_BUNDLE_FAILED: { kind: "input", hint: "The templates do not compile. Fix the error shown and save again." },
-  ISLAND_BUNDLE_FAILED: { kind: "input", hint: "The browser code in src/client does not compile. Fix the error shown and save again." },
-  ISLAND_PROPS_INVALID: { kind: "bug", hint: "Island props must be plain JSON data. This is a bug in the template: report it." },
-  ISLAND_COMPILE_FAILED: { kind: "input", hint: "An island in src/client/islands does not compile. Fix the file and line shown and save again." },
+  ISLAND_BUNDLE_FAILED: {
+    kind: "input",
+    hint: "The browser code in src/client does not compile. Fix the error shown and save again.",
+  },
+  ISLAND_PROPS_INVALID: {
+    kind: "bug",
+    hint: "Island props must be plain JSON data. This is a bug in the template: report it.",
+  },
+  ISLAND_COMPILE_FAILED: {
+    kind: "input",
+    hint: "An island in src/client/islands does not compile. Fix the file and line shown and save again.",
+  },
   STYLESHEET_INVALID: {
     kind: "input",
     hint: "Fix the stylesheet at the file and line shown. Outside CI these are printed as warnings; with CI set they stop the build, so a broken stylesheet is never deployed.",
   },
   // Publish (NZF7xx)
-  PUBLISH_FAILED: { kind: "input", hint: "The new site could not be moved into place; the previous site is untouched. Check disk space and permissions." },
+  PUBLISH_FAILED: {
+    kind: "input",
+    hint: "The new site could not be moved into place; the previous site is untouched. Check disk space and permissions.",
+  },
   OUTPUT_LOCKED: {
     kind: "input",
     hint: "Another build is writing this output folder. Wait for it to finish (or stop it), then run again; a lock left by a build that died is taken over by itself.",
@@ -107,13 +155,19 @@ export const ERROR_CATALOGUE = {
     hint: "The build cache (.nzf-cache/ in the project) could not be used. It holds nothing that cannot be made again: delete it (rm -rf .nzf-cache) and check the disk has space and the folder is writable. The content and the last good site are not affected.",
   },
   // Watch mode (NZF8xx)
-  WATCH_PORT_UNAVAILABLE: { kind: "input", hint: "Stop what uses those ports, or choose another port with --port (0 picks any free port)." },
+  WATCH_PORT_UNAVAILABLE: {
+    kind: "input",
+    hint: "Stop what uses those ports, or choose another port with --port (0 picks any free port).",
+  },
   CLI_COMPILE_FAILED: {
     kind: "input",
     hint: "nzf-build's own code in src/ does not compile. Fix the error shown and save again; watch mode keeps running the previous nzf-build until then.",
   },
   // Deploy to S3 and CloudFront (NZF10xx), see docs/deploy.md
-  DEPLOY_SITE_MISSING: { kind: "input", hint: "There is no published site to deploy: build it first (nzf-build, or nzf-build --deploy to build and deploy), with the same --out." },
+  DEPLOY_SITE_MISSING: {
+    kind: "input",
+    hint: "There is no published site to deploy: build it first (nzf-build, or nzf-build --deploy to build and deploy), with the same --out.",
+  },
   DEPLOY_BUCKET_UNREADABLE: {
     kind: "input",
     hint: "Check the bucket name (NZF_S3_BUCKET), its region (AWS_REGION) and the credentials (the standard AWS chain: AWS_PROFILE, AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, or an instance role) with the IAM policy of docs/deploy.md. Nothing was changed.",
@@ -155,9 +209,14 @@ export class NzfAggregateError extends NzfError {
 
   constructor(stage: string, errors: NzfError[]) {
     const codes = [...new Set(errors.map((e) => e.code))].join(", ");
-    super(errors[0]?.code ?? "INTERNAL", `${errors.length} ${stage} failure${errors.length === 1 ? "" : "s"} (${codes})`, {
-      hint: errors.length === 1 ? errors[0]!.hint : `Fix each failure listed below; they are independent of each other.`,
-    });
+    super(
+      errors[0]?.code ?? "INTERNAL",
+      `${errors.length} ${stage} failure${errors.length === 1 ? "" : "s"} (${codes})`,
+      {
+        hint:
+          errors.length === 1 ? errors[0]!.hint : `Fix each failure listed below; they are independent of each other.`,
+      },
+    );
     this.name = "NzfAggregateError";
     this.errors = errors;
   }
@@ -182,7 +241,12 @@ export function formatError(error: unknown, verbose = false): string {
       lines.push(`${indent}${String(e)}`);
     }
     if (verbose && e instanceof Error && e.stack) {
-      lines.push(...e.stack.split("\n").slice(1).map((l) => `${indent}  ${l.trim()}`));
+      lines.push(
+        ...e.stack
+          .split("\n")
+          .slice(1)
+          .map((l) => `${indent}  ${l.trim()}`),
+      );
     }
     const cause = e instanceof Error ? e.cause : undefined;
     if (cause !== undefined) {

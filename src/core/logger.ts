@@ -3,7 +3,19 @@
  * progress bars, so CI logs and tests read the same as a terminal.
  */
 
-export type LogLabel = "build" | "content" | "images" | "styles" | "render" | "islands" | "sw" | "publish" | "watch" | "webhook" | "bench" | "deploy";
+export type LogLabel =
+  | "build"
+  | "content"
+  | "images"
+  | "styles"
+  | "render"
+  | "islands"
+  | "sw"
+  | "publish"
+  | "watch"
+  | "webhook"
+  | "bench"
+  | "deploy";
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
 export interface Logger {

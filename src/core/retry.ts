@@ -11,12 +11,20 @@ export const BACKOFF = { baseDelayMs: 100, jitterMs: 100 } as const;
 export const DEFAULT_RETRY_AFTER_MS = 1000;
 
 /** Milliseconds to wait before the attempt after the `failedAttempt`-th failure (1 for the first). */
-export function backoffMs(failedAttempt: number, random: () => number, schedule: { baseDelayMs: number; jitterMs: number } = BACKOFF): number {
+export function backoffMs(
+  failedAttempt: number,
+  random: () => number,
+  schedule: { baseDelayMs: number; jitterMs: number } = BACKOFF,
+): number {
   return schedule.baseDelayMs * 2 ** (failedAttempt - 1) + Math.floor(random() * schedule.jitterMs);
 }
 
 /** Milliseconds to wait from a `retry-after` header: delta seconds or an HTTP date; `fallbackMs` when absent or unreadable. */
-export function retryAfterMs(header: string | null, fallbackMs: number = DEFAULT_RETRY_AFTER_MS, now: number = Date.now()): number {
+export function retryAfterMs(
+  header: string | null,
+  fallbackMs: number = DEFAULT_RETRY_AFTER_MS,
+  now: number = Date.now(),
+): number {
   const trimmed = header?.trim() ?? "";
   if (trimmed === "") return fallbackMs;
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);

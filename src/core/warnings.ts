@@ -15,7 +15,8 @@ export interface BuildWarning {
 export function reportWarnings(logger: Logger, label: LogLabel, warnings: readonly BuildWarning[]): void {
   if (!warnings.length) return;
   for (const warning of warnings) logger.warn(label, `[${warning.code}] ${warning.message}`);
-  for (const code of new Set(warnings.map((w) => w.code))) logger.warn(label, `  hint (${code}): ${ERROR_CATALOGUE[code].hint}`);
+  for (const code of new Set(warnings.map((w) => w.code)))
+    logger.warn(label, `  hint (${code}): ${ERROR_CATALOGUE[code].hint}`);
 }
 
 /** Whether this process runs in CI: `CI` set to anything but an empty string, 0 or false. */

@@ -4,7 +4,14 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { CopyObjectCommand, DeleteObjectsCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import {
+  CopyObjectCommand,
+  DeleteObjectsCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from "@aws-sdk/client-s3";
 import pLimit from "p-limit";
 import type { DeploySettings } from "./settings.js";
 import { HASH_METADATA, RETIRED_METADATA, type RemoteObject, type Upload } from "./plan.js";
@@ -39,7 +46,10 @@ export async function readBucket(client: S3Client, bucket: string): Promise<Map<
         const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
         const retired = head.Metadata?.[RETIRED_METADATA];
         const retiredAt = retired ? Date.parse(retired) : NaN;
-        const object: RemoteObject = { hash: head.Metadata?.[HASH_METADATA] ?? null, ...(Number.isFinite(retiredAt) ? { retiredAt } : {}) };
+        const object: RemoteObject = {
+          hash: head.Metadata?.[HASH_METADATA] ?? null,
+          ...(Number.isFinite(retiredAt) ? { retiredAt } : {}),
+        };
         return [key, object] as const;
       }),
     ),
@@ -61,7 +71,13 @@ export async function uploadFile(client: S3Client, bucket: string, siteDir: stri
 }
 
 /** Marks a hashed file the site stopped using, keeping its bytes and headers (a copy onto itself). */
-export async function markRetired(client: S3Client, bucket: string, key: string, hash: string | null, now: Date): Promise<void> {
+export async function markRetired(
+  client: S3Client,
+  bucket: string,
+  key: string,
+  hash: string | null,
+  now: Date,
+): Promise<void> {
   const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
   await client.send(
     new CopyObjectCommand({
@@ -80,8 +96,13 @@ export async function markRetired(client: S3Client, bucket: string, key: string,
 export async function deleteKeys(client: S3Client, bucket: string, keys: string[]): Promise<void> {
   for (let i = 0; i < keys.length; i += 1000) {
     const batch = keys.slice(i, i + 1000);
-    const answer = await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }));
+    const answer = await client.send(
+      new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
+    );
     const failed = answer.Errors ?? [];
-    if (failed.length) throw new Error(`S3 did not delete ${failed.length} objects, e.g. ${failed[0]!.Key}: ${failed[0]!.Message ?? failed[0]!.Code}`);
+    if (failed.length)
+      throw new Error(
+        `S3 did not delete ${failed.length} objects, e.g. ${failed[0]!.Key}: ${failed[0]!.Message ?? failed[0]!.Code}`,
+      );
   }
 }

@@ -14,7 +14,15 @@ import { formatMs, type Logger } from "../core/logger.js";
 import { listPublishedFiles } from "../publish/publish.js";
 import { deleteKeys, markRetired, readBucket, s3ClientFor, UPLOAD_CONCURRENCY, uploadFile } from "./bucket.js";
 import { invalidate } from "./invalidate.js";
-import { isUploaded, objectHash, planDeploy, type DeployPlan, type LocalFile, type Phase, type Upload } from "./plan.js";
+import {
+  isUploaded,
+  objectHash,
+  planDeploy,
+  type DeployPlan,
+  type LocalFile,
+  type Phase,
+  type Upload,
+} from "./plan.js";
 import type { DeploySettings } from "./settings.js";
 
 export interface DeployReport {
@@ -43,13 +51,19 @@ function publishedSite(outDir: string): string {
   try {
     return realpathSync(outDir);
   } catch (error) {
-    throw new NzfError("DEPLOY_SITE_MISSING", `There is no site at ${outDir} to deploy, so nothing was uploaded.`, { subject: outDir, cause: error });
+    throw new NzfError("DEPLOY_SITE_MISSING", `There is no site at ${outDir} to deploy, so nothing was uploaded.`, {
+      subject: outDir,
+      cause: error,
+    });
   }
 }
 
 async function localFiles(siteDir: string): Promise<LocalFile[]> {
   const keys = [...listPublishedFiles(siteDir)].filter(isUploaded).sort();
-  if (keys.length === 0) throw new NzfError("DEPLOY_SITE_MISSING", `The site at ${siteDir} has no files, so nothing was uploaded.`, { subject: siteDir });
+  if (keys.length === 0)
+    throw new NzfError("DEPLOY_SITE_MISSING", `The site at ${siteDir} has no files, so nothing was uploaded.`, {
+      subject: siteDir,
+    });
   const limit = pLimit(16);
   return Promise.all(
     keys.map((key) =>
@@ -64,7 +78,14 @@ async function localFiles(siteDir: string): Promise<LocalFile[]> {
 const PHASES: Phase[] = ["assets", "pages", "worker"];
 
 /** Uploads one phase; after a failure nothing more is started, and the error names what to do. */
-async function uploadPhase(client: S3Client, settings: DeploySettings, siteDir: string, uploads: Upload[], done: { count: number; bytes: number }, total: number): Promise<void> {
+async function uploadPhase(
+  client: S3Client,
+  settings: DeploySettings,
+  siteDir: string,
+  uploads: Upload[],
+  done: { count: number; bytes: number },
+  total: number,
+): Promise<void> {
   const limit = pLimit(UPLOAD_CONCURRENCY);
   let failure: { key: string; error: unknown } | null = null;
   await Promise.all(
@@ -102,12 +123,24 @@ export async function deploySite(outDir: string, settings: DeploySettings, deps:
       localFiles(siteDir),
       readBucket(client, settings.bucket).catch((error: unknown) => {
         const reason = error instanceof Error ? error.message : String(error);
-        throw new NzfError("DEPLOY_BUCKET_UNREADABLE", `The bucket s3://${settings.bucket} could not be read (${reason}), so nothing was uploaded.`, { subject: settings.bucket, cause: error });
+        throw new NzfError(
+          "DEPLOY_BUCKET_UNREADABLE",
+          `The bucket s3://${settings.bucket} could not be read (${reason}), so nothing was uploaded.`,
+          { subject: settings.bucket, cause: error },
+        );
       }),
     ]);
     const now = new Date();
     const plan = planDeploy(local, remote, now.getTime());
-    const report: DeployReport = { siteDir, plan, uploaded: 0, uploadedBytes: 0, deleted: 0, dryRun: settings.dryRun, durationMs: 0 };
+    const report: DeployReport = {
+      siteDir,
+      plan,
+      uploaded: 0,
+      uploadedBytes: 0,
+      deleted: 0,
+      dryRun: settings.dryRun,
+      durationMs: 0,
+    };
     if (settings.dryRun) {
       printPlan(logger, settings, plan);
       report.durationMs = performance.now() - started;
@@ -115,39 +148,62 @@ export async function deploySite(outDir: string, settings: DeploySettings, deps:
     }
 
     const done = { count: 0, bytes: 0 };
-    for (const phase of PHASES) await uploadPhase(client, settings, siteDir, plan.uploads.filter((u) => u.phase === phase), done, plan.uploads.length);
+    for (const phase of PHASES)
+      await uploadPhase(
+        client,
+        settings,
+        siteDir,
+        plan.uploads.filter((u) => u.phase === phase),
+        done,
+        plan.uploads.length,
+      );
     report.uploaded = done.count;
     report.uploadedBytes = done.bytes;
 
     for (const key of plan.retire) {
       // A mark that fails only delays the file's deletion: the next deploy marks it.
       await markRetired(client, settings.bucket, key, remote.get(key)?.hash ?? null, now).catch((error: unknown) =>
-        logger.warn("deploy", `could not mark ${key} as no longer used (${error instanceof Error ? error.message : String(error)}); the next deploy will`),
+        logger.warn(
+          "deploy",
+          `could not mark ${key} as no longer used (${error instanceof Error ? error.message : String(error)}); the next deploy will`,
+        ),
       );
     }
     try {
       await deleteKeys(client, settings.bucket, plan.deletions);
     } catch (error) {
-      throw new NzfError("DEPLOY_UPLOAD_FAILED", `The new site is uploaded, but deleting the ${plan.deletions.length} files it no longer has from s3://${settings.bucket} failed (${error instanceof Error ? error.message : String(error)}); nothing was invalidated.`, {
-        subject: settings.bucket,
-        cause: error,
-        hint: "Run nzf-build deploy again: it deletes what is left and invalidates. Donors are served the new pages already, except where CloudFront still has an old copy.",
-      });
+      throw new NzfError(
+        "DEPLOY_UPLOAD_FAILED",
+        `The new site is uploaded, but deleting the ${plan.deletions.length} files it no longer has from s3://${settings.bucket} failed (${error instanceof Error ? error.message : String(error)}); nothing was invalidated.`,
+        {
+          subject: settings.bucket,
+          cause: error,
+          hint: "Run nzf-build deploy again: it deletes what is left and invalidates. Donors are served the new pages already, except where CloudFront still has an old copy.",
+        },
+      );
     }
     report.deleted = plan.deletions.length;
 
     if (settings.distribution && plan.invalidations.length) {
       const reference = `nzf-${now.getTime()}-${createHash("sha256").update(plan.invalidations.join("\n")).digest("hex").slice(0, 12)}`;
       try {
-        const id = await invalidate({ ...settings, distribution: settings.distribution }, plan.invalidations, reference);
+        const id = await invalidate(
+          { ...settings, distribution: settings.distribution },
+          plan.invalidations,
+          reference,
+        );
         if (id) report.invalidationId = id;
       } catch (error) {
         // All of them (at most MAX_INVALIDATION_PATHS): the hint says to invalidate them by hand.
         const shown = plan.invalidations.join(" ");
-        throw new NzfError("DEPLOY_INVALIDATION_FAILED", `The new site is in s3://${settings.bucket}, but invalidating ${plan.invalidations.length} paths of CloudFront distribution ${settings.distribution} failed (${error instanceof Error ? error.message : String(error)}): ${shown}`, {
-          subject: settings.distribution,
-          cause: error,
-        });
+        throw new NzfError(
+          "DEPLOY_INVALIDATION_FAILED",
+          `The new site is in s3://${settings.bucket}, but invalidating ${plan.invalidations.length} paths of CloudFront distribution ${settings.distribution} failed (${error instanceof Error ? error.message : String(error)}): ${shown}`,
+          {
+            subject: settings.distribution,
+            cause: error,
+          },
+        );
       }
     }
     report.durationMs = performance.now() - started;
@@ -175,10 +231,22 @@ export function summary(settings: DeploySettings, report: DeployReport): string 
 
 function printPlan(logger: Logger, settings: DeploySettings, plan: DeployPlan): void {
   logger.info("deploy", `dry run: the plan for s3://${settings.bucket} (${settings.region}); nothing is changed`);
-  for (const upload of plan.uploads) logger.info("deploy", `upload ${upload.phase.padEnd(6)} ${upload.key}  (${upload.contentType}; ${upload.cacheControl})`);
+  for (const upload of plan.uploads)
+    logger.info(
+      "deploy",
+      `upload ${upload.phase.padEnd(6)} ${upload.key}  (${upload.contentType}; ${upload.cacheControl})`,
+    );
   for (const key of plan.retire) logger.info("deploy", `mark   unused ${key}  (deleted by a deploy 48 h from now)`);
   for (const key of plan.deletions) logger.info("deploy", `delete        ${key}`);
   const paths = plan.invalidations.join(" ");
-  logger.info("deploy", settings.distribution ? `invalidate ${settings.distribution}: ${paths || "nothing"}` : "no distribution: nothing to invalidate");
-  logger.info("deploy", `would upload ${plan.uploads.length} files, keep ${plan.kept}, delete ${plan.deletions.length}`);
+  logger.info(
+    "deploy",
+    settings.distribution
+      ? `invalidate ${settings.distribution}: ${paths || "nothing"}`
+      : "no distribution: nothing to invalidate",
+  );
+  logger.info(
+    "deploy",
+    `would upload ${plan.uploads.length} files, keep ${plan.kept}, delete ${plan.deletions.length}`,
+  );
 }

@@ -2,9 +2,16 @@
 import { CloudFrontClient, CreateInvalidationCommand } from "@aws-sdk/client-cloudfront";
 import type { DeploySettings } from "./settings.js";
 
-export async function invalidate(settings: DeploySettings & { distribution: string }, paths: string[], reference: string): Promise<string | undefined> {
+export async function invalidate(
+  settings: DeploySettings & { distribution: string },
+  paths: string[],
+  reference: string,
+): Promise<string | undefined> {
   // CloudFront's API is global: its requests are signed for us-east-1 whatever the bucket's region.
-  const client = new CloudFrontClient({ region: "us-east-1", ...(settings.cloudfrontEndpoint ? { endpoint: settings.cloudfrontEndpoint } : {}) });
+  const client = new CloudFrontClient({
+    region: "us-east-1",
+    ...(settings.cloudfrontEndpoint ? { endpoint: settings.cloudfrontEndpoint } : {}),
+  });
   try {
     const answer = await client.send(
       new CreateInvalidationCommand({

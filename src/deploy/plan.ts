@@ -86,7 +86,10 @@ export function cacheControlOf(key: string): string {
  * cache policy uploads the files again with the new headers.
  */
 export function objectHash(bytes: Buffer, key: string): string {
-  return createHash("sha256").update(bytes).update(`\0${contentTypeOf(key)}\0${cacheControlOf(key)}`).digest("hex");
+  return createHash("sha256")
+    .update(bytes)
+    .update(`\0${contentTypeOf(key)}\0${cacheControlOf(key)}`)
+    .digest("hex");
 }
 
 /** The URLs a visitor uses for a file: a folder's index also by its folder (`/about/`). */
@@ -114,14 +117,20 @@ export function planDeploy(local: LocalFile[], remote: Map<string, RemoteObject>
       kept++;
       continue;
     }
-    uploads.push({ ...file, phase: phaseOf(file.key), contentType: contentTypeOf(file.key), cacheControl: cacheControlOf(file.key) });
+    uploads.push({
+      ...file,
+      phase: phaseOf(file.key),
+      contentType: contentTypeOf(file.key),
+      cacheControl: cacheControlOf(file.key),
+    });
   }
   uploads.sort((a, b) => order[a.phase] - order[b.phase] || a.key.localeCompare(b.key));
   const retire: string[] = [];
   const deletions: string[] = [];
   for (const [key, object] of [...remote].sort(([a], [b]) => a.localeCompare(b))) {
     if (site.has(key)) continue;
-    if (!IMMUTABLE.test(key) || (object.retiredAt !== undefined && now - object.retiredAt >= RETIRED_GRACE_MS)) deletions.push(key);
+    if (!IMMUTABLE.test(key) || (object.retiredAt !== undefined && now - object.retiredAt >= RETIRED_GRACE_MS))
+      deletions.push(key);
     else if (object.retiredAt === undefined) retire.push(key);
   }
   // A new object that was never served needs no invalidation, but CloudFront may have cached the

@@ -38,7 +38,8 @@ function endpoint(value: OptionValue): string | undefined {
   } catch {
     url = null;
   }
-  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) refuse(value, "an http(s) endpoint URL", "http://127.0.0.1:4568");
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:"))
+    refuse(value, "an http(s) endpoint URL", "http://127.0.0.1:4568");
   return raw.replace(/\/+$/, "");
 }
 
@@ -46,12 +47,17 @@ function endpoint(value: OptionValue): string | undefined {
  * The deploy settings when a deploy is asked for (`required`), else those given checked and
  * returned if a bucket is set (the webhook server deploys when it has one), else undefined.
  */
-export function deploySettingsFrom(values: OptionValues, { required, dryRun }: { required: boolean; dryRun: boolean }): DeploySettings | undefined {
+export function deploySettingsFrom(
+  values: OptionValues,
+  { required, dryRun }: { required: boolean; dryRun: boolean },
+): DeploySettings | undefined {
   const bucketValue = values.bucket;
   const bucket = text(values, "bucket")?.trim();
-  if (bucket !== undefined && bucket !== "" && !BUCKET.test(bucket)) refuse(bucketValue, "an S3 bucket name (3 to 63 lower-case letters, digits, dots or hyphens)", "nzf-site");
+  if (bucket !== undefined && bucket !== "" && !BUCKET.test(bucket))
+    refuse(bucketValue, "an S3 bucket name (3 to 63 lower-case letters, digits, dots or hyphens)", "nzf-site");
   const distribution = text(values, "distribution")?.trim();
-  if (distribution && !DISTRIBUTION.test(distribution)) refuse(values.distribution, "a CloudFront distribution id (upper-case letters and digits)", "E2QWRUHAPOMQZL");
+  if (distribution && !DISTRIBUTION.test(distribution))
+    refuse(values.distribution, "a CloudFront distribution id (upper-case letters and digits)", "E2QWRUHAPOMQZL");
   const region = text(values, "awsRegion")?.trim() || "ap-southeast-2";
   if (!REGION.test(region)) refuse(values.awsRegion, "an AWS region", "ap-southeast-2");
   const s3Endpoint = endpoint(values.s3Endpoint);

@@ -68,7 +68,8 @@ export class ImageCache {
       throw cacheUnusable(this.dir, error);
     }
     // A source index with wrong hashes would name outputs after content they were not made from.
-    this.index = (await readJsonEntry<Record<string, SourceIndexEntry>>(join(this.dir, "sources.json"), "images")) ?? {};
+    this.index =
+      (await readJsonEntry<Record<string, SourceIndexEntry>>(join(this.dir, "sources.json"), "images")) ?? {};
   }
 
   /** The content hash of a file, from the index when its size and mtime have not changed. */
@@ -88,7 +89,8 @@ export class ImageCache {
   async manifest(key: string): Promise<Manifest | undefined> {
     const file = join(this.dir, "made", `${key}.json`);
     const manifest = await readJsonEntry<Manifest>(file, "images");
-    if (!manifest || !Array.isArray(manifest.outputs) || manifest.outputs.some((o) => typeof o.sha256 !== "string")) return undefined;
+    if (!manifest || !Array.isArray(manifest.outputs) || manifest.outputs.some((o) => typeof o.sha256 !== "string"))
+      return undefined;
     const files = Object.fromEntries(manifest.outputs.map((o) => [join(this.filesDir, o.file), o.sha256!]));
     return (await verifyFiles(files, "images", file)) === null ? manifest : undefined;
   }

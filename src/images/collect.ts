@@ -43,9 +43,19 @@ function walk(value: unknown, keys: (string | number)[], doc: PrismicDocument, o
   if (!value || typeof value !== "object") return;
   const record = value as Record<string, unknown>;
   // An image URL that could run script is not an image to fetch: the templates leave it out and the build names it (src/content/content-checks.ts).
-  if ((isImageField(record) || (record.type === "image" && typeof record.url === "string")) && isSafeUrl(record.url, "image")) {
+  if (
+    (isImageField(record) || (record.type === "image" && typeof record.url === "string")) &&
+    isSafeUrl(record.url, "image")
+  ) {
     const dims = record.dimensions as { width?: number; height?: number } | undefined;
-    out.push({ url: record.url as string, documentId: doc.id, field: pathOf(keys), width: dims?.width, height: dims?.height, alt: (record.alt as string | null) ?? null });
+    out.push({
+      url: record.url as string,
+      documentId: doc.id,
+      field: pathOf(keys),
+      width: dims?.width,
+      height: dims?.height,
+      alt: (record.alt as string | null) ?? null,
+    });
   }
   for (const key in record) {
     if (key === "url" || key === "dimensions" || key === "edit") continue;

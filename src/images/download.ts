@@ -27,16 +27,27 @@ function fileName(url: string): string {
 }
 
 export function cachedOriginalPath(url: string, cacheDir: string): string {
-  const ext = extname(fileName(url)).toLowerCase().replace(/[^.a-z0-9]/g, "").slice(0, 6);
+  const ext = extname(fileName(url))
+    .toLowerCase()
+    .replace(/[^.a-z0-9]/g, "")
+    .slice(0, 6);
   return join(cacheDir, "originals", createHash("sha1").update(url).digest("hex") + ext);
 }
 
 async function isFile(path: string): Promise<boolean> {
-  return stat(path).then((s) => s.isFile(), () => false);
+  return stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  );
 }
 
 /** The path of the original on disk, downloading it first if needed. */
-export async function locateOriginal(url: string, localDir: string | undefined, cacheDir: string, deps: DownloadDeps): Promise<string> {
+export async function locateOriginal(
+  url: string,
+  localDir: string | undefined,
+  cacheDir: string,
+  deps: DownloadDeps,
+): Promise<string> {
   if (localDir) {
     const local = join(localDir, fileName(url));
     if (await isFile(local)) return local;
@@ -46,7 +57,8 @@ export async function locateOriginal(url: string, localDir: string | undefined, 
   // sharp with a hint to replace an image that is fine in Prismic.
   const record = `${cached}.json`;
   const kept = (await isFile(cached)) ? await readJsonEntry<{ sha256?: string }>(record, "originals") : null;
-  if (typeof kept?.sha256 === "string" && (await verifyFiles({ [cached]: kept.sha256 }, "originals", record)) === null) return cached;
+  if (typeof kept?.sha256 === "string" && (await verifyFiles({ [cached]: kept.sha256 }, "originals", record)) === null)
+    return cached;
   const bytes = await download(url, deps);
   try {
     await mkdir(join(cacheDir, "originals"), { recursive: true });
@@ -72,7 +84,10 @@ async function download(url: string, deps: DownloadDeps): Promise<Buffer> {
       problem = `a network error (${(error as Error).message})`;
     }
     if (!retryable || attempt >= DOWNLOAD_ATTEMPTS) {
-      throw new NzfError("IMAGE_DOWNLOAD", `Image ${url} could not be downloaded after ${attempt} attempt${attempt === 1 ? "" : "s"}: ${problem}`);
+      throw new NzfError(
+        "IMAGE_DOWNLOAD",
+        `Image ${url} could not be downloaded after ${attempt} attempt${attempt === 1 ? "" : "s"}: ${problem}`,
+      );
     }
     const wait = backoffMs(attempt, deps.random);
     deps.logger.warn("images", `${problem} for ${url}; retrying in ${wait} ms`);

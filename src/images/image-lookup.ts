@@ -15,7 +15,13 @@ export function imageSourceFor(manifest: Manifest, layout: ImageLayout): ImageSo
   if (types.length === 1) {
     // Passed through as is (SVG, animated GIF): one file, no candidates to choose from.
     const only = manifest.outputs[0]!;
-    return { src: PUBLIC_PREFIX + only.file, width: only.width, height: only.height, sources: [], placeholder: manifest.placeholder };
+    return {
+      src: PUBLIC_PREFIX + only.file,
+      width: only.width,
+      height: only.height,
+      sources: [],
+      placeholder: manifest.placeholder,
+    };
   }
   const available = new Set(manifest.outputs.map((o) => o.width));
   let widths = candidateWidths(layout, manifest.width).filter((w) => available.has(w));
@@ -28,7 +34,13 @@ export function imageSourceFor(manifest: Manifest, layout: ImageLayout): ImageSo
   }));
   const fallbackType = types[types.length - 1];
   const largest = chosen.filter((o) => o.type === fallbackType).sort((a, b) => b.width - a.width)[0]!;
-  return { src: PUBLIC_PREFIX + largest.file, width: largest.width, height: largest.height, sources, placeholder: manifest.placeholder };
+  return {
+    src: PUBLIC_PREFIX + largest.file,
+    width: largest.width,
+    height: largest.height,
+    sources,
+    placeholder: manifest.placeholder,
+  };
 }
 
 export function createImageLookup(manifests: ReadonlyMap<string, Manifest>): ImageLookup {

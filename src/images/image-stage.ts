@@ -19,7 +19,15 @@ import { locateOriginal } from "./download.js";
 import { TRANSFORM_VERSION } from "./formats.js";
 import { createImageLookup } from "./image-lookup.js";
 import { layoutsFor, mergeLayouts } from "./layout-policy.js";
-import { encodeAll, extensionOf, outputTypes, passThroughType, readSourceInfo, sharpOperationCount, type Limit } from "./process.js";
+import {
+  encodeAll,
+  extensionOf,
+  outputTypes,
+  passThroughType,
+  readSourceInfo,
+  sharpOperationCount,
+  type Limit,
+} from "./process.js";
 import { widthsForLayouts } from "./sizes.js";
 import { cacheKey } from "../cache/entry.js";
 
@@ -69,10 +77,23 @@ function where(job: Pick<Job, "uses">): string {
 function checkDeclared(uses: readonly ImageUse[]): NzfError[] {
   return uses
     .filter((u) => (u.width !== undefined && !(u.width > 0)) || (u.height !== undefined && !(u.height > 0)))
-    .map((u) => new NzfError("IMAGE_DIMENSIONS", `Image dimensions must be positive: ${u.url} is declared ${u.width}×${u.height}`, { subject: `document ${u.documentId}, field ${u.field}` }));
+    .map(
+      (u) =>
+        new NzfError(
+          "IMAGE_DIMENSIONS",
+          `Image dimensions must be positive: ${u.url} is declared ${u.width}×${u.height}`,
+          { subject: `document ${u.documentId}, field ${u.field}` },
+        ),
+    );
 }
 
-async function makeOne(job: Job, options: ImageStageOptions, deps: Required<Omit<ImageStageDeps, "logger">> & { logger: Logger }, cache: ImageCache, limit: Limit): Promise<{ manifest: Manifest; made: boolean }> {
+async function makeOne(
+  job: Job,
+  options: ImageStageOptions,
+  deps: Required<Omit<ImageStageDeps, "logger">> & { logger: Logger },
+  cache: ImageCache,
+  limit: Limit,
+): Promise<{ manifest: Manifest; made: boolean }> {
   const path = await locateOriginal(job.url, options.localDir, options.cacheDir, deps);
   const source = await cache.sourceHash(path);
   const key = cacheKey("image", source.hash, TRANSFORM_VERSION, job.layouts);
@@ -97,20 +118,42 @@ async function makeOne(job: Job, options: ImageStageOptions, deps: Required<Omit
     for (const out of made.outputs) {
       const file = `${stem}-${out.width}w.${extensionOf(out.type)}`;
       const hash = await cache.writeOutput(file, out.bytes);
-      outputs.push({ file, type: out.type, width: out.width, height: out.height, bytes: out.bytes.length, sha256: hash });
+      outputs.push({
+        file,
+        type: out.type,
+        width: out.width,
+        height: out.height,
+        bytes: out.bytes.length,
+        sha256: hash,
+      });
     }
   }
-  const manifest: Manifest = { width: info.width, height: info.height, hasAlpha: info.hasAlpha, format: info.format, outputs, placeholder };
+  const manifest: Manifest = {
+    width: info.width,
+    height: info.height,
+    hasAlpha: info.hasAlpha,
+    format: info.format,
+    outputs,
+    placeholder,
+  };
   await cache.writeManifest(key, manifest);
   return { manifest, made: true };
 }
 
-export async function runImageStage(documents: readonly PrismicDocument[], options: ImageStageOptions, deps: ImageStageDeps): Promise<ImageStageResult> {
+export async function runImageStage(
+  documents: readonly PrismicDocument[],
+  options: ImageStageOptions,
+  deps: ImageStageDeps,
+): Promise<ImageStageResult> {
   return runImageStageFor(collectImages(documents), options, deps);
 }
 
 /** runImageStage for the images collectImages found (a build plan carries them; see src/render/content-plan.ts). */
-export async function runImageStageFor(uses: readonly ImageUse[], options: ImageStageOptions, deps: ImageStageDeps): Promise<ImageStageResult> {
+export async function runImageStageFor(
+  uses: readonly ImageUse[],
+  options: ImageStageOptions,
+  deps: ImageStageDeps,
+): Promise<ImageStageResult> {
   const started = performance.now();
   const opsBefore = sharpOperationCount();
   const failures = checkDeclared(uses);
@@ -138,7 +181,10 @@ export async function runImageStageFor(uses: readonly ImageUse[], options: Image
     sleep: deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms))),
     random: deps.random ?? Math.random,
   };
-  const limitedDownloads = { ...full, fetch: ((input, init) => downloadLimit(() => full.fetch(input, init))) as typeof fetch };
+  const limitedDownloads = {
+    ...full,
+    fetch: ((input, init) => downloadLimit(() => full.fetch(input, init))) as typeof fetch,
+  };
   const cache = new ImageCache(options.cacheDir);
   await cache.open();
 
@@ -152,8 +198,19 @@ export async function runImageStageFor(uses: readonly ImageUse[], options: Image
           manifests.set(job.url, result.manifest);
           if (result.made) made += 1;
         } catch (error) {
-          const e = error instanceof NzfError ? error : new NzfError("IMAGE_METADATA", `Image ${job.url} could not be processed: ${(error as Error).message}`, { cause: error });
-          failures.push(new NzfError(e.code, `${e.message} (${job.url})`, { subject: where(job), cause: e.cause ?? (e === error ? undefined : error), hint: e.hint }));
+          const e =
+            error instanceof NzfError
+              ? error
+              : new NzfError("IMAGE_METADATA", `Image ${job.url} could not be processed: ${(error as Error).message}`, {
+                  cause: error,
+                });
+          failures.push(
+            new NzfError(e.code, `${e.message} (${job.url})`, {
+              subject: where(job),
+              cause: e.cause ?? (e === error ? undefined : error),
+              hint: e.hint,
+            }),
+          );
         }
       }),
     ),
@@ -163,11 +220,15 @@ export async function runImageStageFor(uses: readonly ImageUse[], options: Image
 
   const files = new Map<string, { from: string; to: string }>();
   for (const manifest of manifests.values()) {
-    for (const o of manifest.outputs) files.set(o.file, { from: join(cache.filesDir, o.file), to: `_images/${o.file}` });
+    for (const o of manifest.outputs)
+      files.set(o.file, { from: join(cache.filesDir, o.file), to: `_images/${o.file}` });
   }
   const ms = performance.now() - started;
   const sharpOperations = sharpOperationCount() - opsBefore;
-  deps.logger.info("images", `${manifests.size} images (${made} made, ${manifests.size - made} from cache, ${files.size} files) in ${formatMs(ms)}`);
+  deps.logger.info(
+    "images",
+    `${manifests.size} images (${made} made, ${manifests.size - made} from cache, ${files.size} files) in ${formatMs(ms)}`,
+  );
   return {
     lookup: createImageLookup(manifests),
     manifests: [...manifests],

@@ -56,8 +56,10 @@ export async function readSourceInfo(bytes: Buffer, limit: Limit): Promise<Sourc
   }
   const width = meta.autoOrient?.width ?? meta.width;
   const height = meta.autoOrient?.height ?? meta.height;
-  if (!meta.format || width === undefined || height === undefined) throw new NzfError("IMAGE_METADATA", METADATA_MESSAGE);
-  if (!(width > 0 && height > 0)) throw new NzfError("IMAGE_DIMENSIONS", `Image dimensions must be positive (the file says ${width}×${height})`);
+  if (!meta.format || width === undefined || height === undefined)
+    throw new NzfError("IMAGE_METADATA", METADATA_MESSAGE);
+  if (!(width > 0 && height > 0))
+    throw new NzfError("IMAGE_DIMENSIONS", `Image dimensions must be positive (the file says ${width}×${height})`);
   return { format: meta.format, width, height, hasAlpha: Boolean(meta.hasAlpha), animated: (meta.pages ?? 1) > 1 };
 }
 
@@ -79,32 +81,50 @@ function encoder(pipeline: Sharp, type: OutputType): Sharp {
 }
 
 /** Decodes once, then makes every width in every format and the placeholder from clones of the pixels. */
-export async function encodeAll(bytes: Buffer, info: SourceInfo, plan: EncodePlan, limit: Limit): Promise<{ outputs: EncodedOutput[]; placeholder?: string }> {
+export async function encodeAll(
+  bytes: Buffer,
+  info: SourceInfo,
+  plan: EncodePlan,
+  limit: Limit,
+): Promise<{ outputs: EncodedOutput[]; placeholder?: string }> {
   const sharp = await loadSharp();
   let raw: { data: Buffer; info: { width: number; height: number; channels: 1 | 2 | 3 | 4 } };
   try {
     raw = await limit(() => {
       operations += 1;
       // failOn "error": a truncated file fails here instead of publishing a half-grey picture.
-      return sharp(bytes, { failOn: "error" }).rotate().raw().toBuffer({ resolveWithObject: true }) as Promise<typeof raw>;
+      return sharp(bytes, { failOn: "error" }).rotate().raw().toBuffer({ resolveWithObject: true }) as Promise<
+        typeof raw
+      >;
     });
   } catch (error) {
-    throw new NzfError("IMAGE_METADATA", `${METADATA_MESSAGE}: the file could not be decoded (corrupt or truncated?)`, { cause: error });
+    throw new NzfError("IMAGE_METADATA", `${METADATA_MESSAGE}: the file could not be decoded (corrupt or truncated?)`, {
+      cause: error,
+    });
   }
-  const pixels = sharp(raw.data, { raw: { width: raw.info.width, height: raw.info.height, channels: raw.info.channels } });
+  const pixels = sharp(raw.data, {
+    raw: { width: raw.info.width, height: raw.info.height, channels: raw.info.channels },
+  });
   const encode = (width: number, type: OutputType): Promise<EncodedOutput> =>
     limit(async () => {
       operations += 1;
-      const out = await encoder(pixels.clone().resize({ width, withoutEnlargement: true }), type).toBuffer({ resolveWithObject: true });
+      const out = await encoder(pixels.clone().resize({ width, withoutEnlargement: true }), type).toBuffer({
+        resolveWithObject: true,
+      });
       return { type, width: out.info.width, height: out.info.height, bytes: out.data };
     });
   const jobs = plan.widths.flatMap((w) => plan.types.map((t) => encode(w, t)));
   // No placeholder behind transparent images: it would show through the transparent parts.
-  const placeholderJob = info.hasAlpha ? Promise.resolve(undefined) : limit(async () => {
-    operations += 1;
-    const small = pixels.clone().resize({ width: Math.min(PLACEHOLDER_WIDTH, info.width), withoutEnlargement: true }).blur(PLACEHOLDER_BLUR);
-    return `data:image/webp;base64,${(await small.webp(PLACEHOLDER_WEBP).toBuffer()).toString("base64")}`;
-  });
+  const placeholderJob = info.hasAlpha
+    ? Promise.resolve(undefined)
+    : limit(async () => {
+        operations += 1;
+        const small = pixels
+          .clone()
+          .resize({ width: Math.min(PLACEHOLDER_WIDTH, info.width), withoutEnlargement: true })
+          .blur(PLACEHOLDER_BLUR);
+        return `data:image/webp;base64,${(await small.webp(PLACEHOLDER_WEBP).toBuffer()).toString("base64")}`;
+      });
   const [outputs, placeholder] = await Promise.all([Promise.all(jobs), placeholderJob]);
   return { outputs, placeholder };
 }

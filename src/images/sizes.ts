@@ -53,7 +53,10 @@ export function widthsForLayouts(layouts: readonly ImageLayout[], originalWidth:
 
 /** Height for a width, keeping the aspect ratio; 4/3 when the ratio is unknown. Never below 1 px. */
 export function heightFor(width: number, original: Partial<Size>): number {
-  const ratio = original.width && original.height && original.width > 0 && original.height > 0 ? original.width / original.height : ASPECT_FALLBACK;
+  const ratio =
+    original.width && original.height && original.width > 0 && original.height > 0
+      ? original.width / original.height
+      : ASPECT_FALLBACK;
   return Math.max(1, Math.round(width / ratio));
 }
 

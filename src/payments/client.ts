@@ -47,10 +47,22 @@ function toApiError(status: number, body: unknown, retryAfter: string | null): P
   const seconds = retryAfter !== null && /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined;
   if (isApiErrorBody(body)) {
     const { code, message, field, fields } = body.error;
-    return new PaymentsApiError({ status, code, message, field: field ?? fields?.[0]?.field, fields, retryAfterSeconds: seconds });
+    return new PaymentsApiError({
+      status,
+      code,
+      message,
+      field: field ?? fields?.[0]?.field,
+      fields,
+      retryAfterSeconds: seconds,
+    });
   }
   // Not our shape: an API Gateway or proxy error page. Say something true and useful instead.
-  return new PaymentsApiError({ status, code: `http_${status}`, message: fallbackMessage(status), retryAfterSeconds: seconds });
+  return new PaymentsApiError({
+    status,
+    code: `http_${status}`,
+    message: fallbackMessage(status),
+    retryAfterSeconds: seconds,
+  });
 }
 
 export function createPaymentsClient(options: PaymentsClientOptions): PaymentsClient {
@@ -59,7 +71,11 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
   const base = options.baseUrl.replace(/\/+$/, "");
   const inFlight = new Map<string, { body: string; promise: Promise<DonationCreated> }>();
 
-  async function request<T>(method: "GET" | "POST", path: string, init: { body?: string; headers?: Record<string, string>; signal?: AbortSignal }): Promise<T> {
+  async function request<T>(
+    method: "GET" | "POST",
+    path: string,
+    init: { body?: string; headers?: Record<string, string>; signal?: AbortSignal },
+  ): Promise<T> {
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -75,7 +91,11 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
       try {
         response = await doFetch(`${base}${path}`, {
           method,
-          headers: { Accept: "application/json", ...(init.body ? { "Content-Type": "application/json" } : {}), ...init.headers },
+          headers: {
+            Accept: "application/json",
+            ...(init.body ? { "Content-Type": "application/json" } : {}),
+            ...init.headers,
+          },
           body: init.body,
           signal: controller.signal,
         });
@@ -93,7 +113,11 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
       }
       if (!response.ok) throw toApiError(response.status, json, response.headers.get("retry-after"));
       if (json === undefined || json === null || typeof json !== "object") {
-        throw new PaymentsApiError({ status: response.status, code: "bad_response", message: DONOR_MESSAGES.badResponse });
+        throw new PaymentsApiError({
+          status: response.status,
+          code: "bad_response",
+          message: DONOR_MESSAGES.badResponse,
+        });
       }
       return json as T;
     } finally {

@@ -23,10 +23,14 @@ export function readPaymentsBuildConfig(env: Record<string, string | undefined>)
   const apiUrl = env.PAYMENTS_API_URL?.trim() || null;
   const publishableKey = env.STRIPE_PUBLISHABLE_KEY?.trim() || null;
   if (publishableKey && /^(?:sk|rk)_/.test(publishableKey)) {
-    throw new NzfError("CONFIG_INVALID", `STRIPE_PUBLISHABLE_KEY holds a secret key (${mask(publishableKey)}); it would be published to every visitor, so the build stopped.`, {
-      subject: "STRIPE_PUBLISHABLE_KEY",
-      hint: "Use the publishable key (pk_live_… or pk_test_…) from Stripe Dashboard > Developers > API keys, and roll the secret key you pasted if it was ever committed or shared.",
-    });
+    throw new NzfError(
+      "CONFIG_INVALID",
+      `STRIPE_PUBLISHABLE_KEY holds a secret key (${mask(publishableKey)}); it would be published to every visitor, so the build stopped.`,
+      {
+        subject: "STRIPE_PUBLISHABLE_KEY",
+        hint: "Use the publishable key (pk_live_… or pk_test_…) from Stripe Dashboard > Developers > API keys, and roll the secret key you pasted if it was ever committed or shared.",
+      },
+    );
   }
   if (publishableKey && !/^pk_(?:live|test)_[0-9A-Za-z]+$/.test(publishableKey)) {
     throw new NzfError("CONFIG_INVALID", "STRIPE_PUBLISHABLE_KEY is not a Stripe publishable key.", {
@@ -36,23 +40,36 @@ export function readPaymentsBuildConfig(env: Record<string, string | undefined>)
   }
   if (!apiUrl !== !publishableKey) {
     const missing = apiUrl ? "STRIPE_PUBLISHABLE_KEY" : "PAYMENTS_API_URL";
-    throw new NzfError("CONFIG_INVALID", `Card payments need both PAYMENTS_API_URL and STRIPE_PUBLISHABLE_KEY; ${missing} is not set.`, {
-      subject: missing,
-      hint: "Set both (payments on) or neither (the donation pages show the other ways to give).",
-    });
+    throw new NzfError(
+      "CONFIG_INVALID",
+      `Card payments need both PAYMENTS_API_URL and STRIPE_PUBLISHABLE_KEY; ${missing} is not set.`,
+      {
+        subject: missing,
+        hint: "Set both (payments on) or neither (the donation pages show the other ways to give).",
+      },
+    );
   }
   if (!apiUrl) return { apiUrl: null, publishableKey: null };
   let url: URL;
   try {
     url = new URL(apiUrl);
   } catch {
-    throw new NzfError("CONFIG_INVALID", `PAYMENTS_API_URL "${apiUrl}" is not a URL.`, { subject: "PAYMENTS_API_URL", hint: "Use the API's base URL, e.g. https://<api-id>.execute-api.ap-southeast-2.amazonaws.com/main" });
+    throw new NzfError("CONFIG_INVALID", `PAYMENTS_API_URL "${apiUrl}" is not a URL.`, {
+      subject: "PAYMENTS_API_URL",
+      hint: "Use the API's base URL, e.g. https://<api-id>.execute-api.ap-southeast-2.amazonaws.com/main",
+    });
   }
   if (url.protocol !== "https:" && !(url.protocol === "http:" && LOOPBACK.has(url.hostname))) {
-    throw new NzfError("CONFIG_INVALID", `PAYMENTS_API_URL must use https (only a loopback dev server may use http); got ${url.origin}.`, { subject: "PAYMENTS_API_URL" });
+    throw new NzfError(
+      "CONFIG_INVALID",
+      `PAYMENTS_API_URL must use https (only a loopback dev server may use http); got ${url.origin}.`,
+      { subject: "PAYMENTS_API_URL" },
+    );
   }
   if (url.search || url.hash) {
-    throw new NzfError("CONFIG_INVALID", "PAYMENTS_API_URL must not have a query string or fragment.", { subject: "PAYMENTS_API_URL" });
+    throw new NzfError("CONFIG_INVALID", "PAYMENTS_API_URL must not have a query string or fragment.", {
+      subject: "PAYMENTS_API_URL",
+    });
   }
   return { apiUrl: url.href.replace(/\/+$/, ""), publishableKey };
 }

@@ -34,7 +34,14 @@ export class PaymentsApiError extends PaymentsError {
   readonly fields: FieldError[];
   /** Seconds, from Retry-After on 429/503. */
   readonly retryAfterSeconds?: number;
-  constructor(init: { status: number; code: string; message: string; field?: string; fields?: FieldError[]; retryAfterSeconds?: number }) {
+  constructor(init: {
+    status: number;
+    code: string;
+    message: string;
+    field?: string;
+    fields?: FieldError[];
+    retryAfterSeconds?: number;
+  }) {
     super(init.message, init.status >= 500 || init.status === 429);
     this.name = "PaymentsApiError";
     this.status = init.status;

@@ -68,7 +68,13 @@ export const DEFAULT_FUND_RULES: Record<Fund, FundRules> = {
   qurban: {
     ...base,
     frequencies: ["once"],
-    quantity: { unitCents: Math.min(...QURBAN_OPTIONS.map((o) => o.unitCents)), options: QURBAN_OPTIONS, min: 1, max: 20, label: "animals" },
+    quantity: {
+      unitCents: Math.min(...QURBAN_OPTIONS.map((o) => o.unitCents)),
+      options: QURBAN_OPTIONS,
+      min: 1,
+      max: 20,
+      label: "animals",
+    },
   },
   ramadan: { ...base, frequencies: ["once", "ramadan-nightly", "ramadan-last-ten"] },
   "dhul-hijjah": { ...base, frequencies: ["once", "dhul-hijjah-ten-days"] },
@@ -80,7 +86,10 @@ export const DEFAULT_FUND_RULES: Record<Fund, FundRules> = {
  * Narrows a fund's limits with the editor's values from the donation page (in dollars, as Prismic
  * Number fields hold them). Values outside the backend's range are clamped into it.
  */
-export function withContentLimits(rules: FundRules, content: { minimumAmount?: number | null; maximumAmount?: number | null }): FundRules {
+export function withContentLimits(
+  rules: FundRules,
+  content: { minimumAmount?: number | null; maximumAmount?: number | null },
+): FundRules {
   const toCents = (dollars: number | null | undefined) =>
     typeof dollars === "number" && Number.isFinite(dollars) && dollars > 0 ? Math.round(dollars * 100) : undefined;
   const min = toCents(content.minimumAmount);

@@ -31,11 +31,22 @@ export function planGift(input: GiftPlanInput): GiftPlanResult {
   const { frequency, today, giftCents, coverFees, season } = input;
   if (frequency === "monthly-instalments") {
     const count = input.instalmentCount ?? 0;
-    const charges = Number.isInteger(count) && count > 0 ? splitInstalments(giftCents, count).map((g) => chargeFor(g, coverFees)) : [];
-    const result = computeSchedule({ frequency, today, chargeCents: charges[0]?.totalCents ?? 0, instalmentCharges: charges.map((c) => c.totalCents) });
+    const charges =
+      Number.isInteger(count) && count > 0
+        ? splitInstalments(giftCents, count).map((g) => chargeFor(g, coverFees))
+        : [];
+    const result = computeSchedule({
+      frequency,
+      today,
+      chargeCents: charges[0]?.totalCents ?? 0,
+      instalmentCharges: charges.map((c) => c.totalCents),
+    });
     if (!result.ok) return result;
     const endDate = result.schedule.charges.at(-1)!.date;
-    return { ok: true, plan: { charge: charges[0]!, schedule: result.schedule, instalments: { count, giftCents, endDate } } };
+    return {
+      ok: true,
+      plan: { charge: charges[0]!, schedule: result.schedule, instalments: { count, giftCents, endDate } },
+    };
   }
   const charge = chargeFor(giftCents, coverFees);
   const result = computeSchedule({ frequency, today, chargeCents: charge.totalCents, season });

@@ -87,25 +87,41 @@ export function contentPriceDisagreements(fund: Fund, rules: FundRules, content:
     .filter((o) => (o.code ?? "").trim() || (o.label ?? "").trim() || typeof o.price === "number");
   if (!q.options) {
     if (typeof content.unitAmount === "number" && dollarsToCents(content.unitAmount) !== q.unitCents) {
-      add("unit_amount", `${fund}: the page's unit_amount is ${formatDollars(dollarsToCents(content.unitAmount))} but the payments API charges ${formatDollars(q.unitCents)}. Change the page or the API's price so they match.`);
+      add(
+        "unit_amount",
+        `${fund}: the page's unit_amount is ${formatDollars(dollarsToCents(content.unitAmount))} but the payments API charges ${formatDollars(q.unitCents)}. Change the page or the API's price so they match.`,
+      );
     }
-    if (options.length) add("animal_options", `${fund}: the page lists options, but the payments API prices this fund per unit only. Remove the options.`);
+    if (options.length)
+      add(
+        "animal_options",
+        `${fund}: the page lists options, but the payments API prices this fund per unit only. Remove the options.`,
+      );
     return problems;
   }
   const known = q.options.map((o) => o.code).join(", ");
-  if (options.length === 0) add("animal_options", `${fund}: the page lists no options, so nothing can be paid. Add at least one of: ${known}.`);
+  if (options.length === 0)
+    add("animal_options", `${fund}: the page lists no options, so nothing can be paid. Add at least one of: ${known}.`);
   const seen = new Set<string>();
   for (const [i, o] of options.entries()) {
     const code = (o.code ?? "").trim();
     const name = `${fund}: option ${i + 1}${o.label ? ` (${o.label})` : ""}`;
     const at = `animal_options[${o.index}]`;
     const backend = q.options.find((b) => b.code === code);
-    if (code === "") add(`${at}.code`, `${name} has no code. Enter the code the payments API knows it by: one of ${known}.`);
+    if (code === "")
+      add(`${at}.code`, `${name} has no code. Enter the code the payments API knows it by: one of ${known}.`);
     else if (seen.has(code)) add(`${at}.code`, `${name} repeats the code "${code}". Each option needs its own code.`);
-    else if (!backend) add(`${at}.code`, `${name} has the code "${code}", which the payments API does not price. Use one of ${known}, or add it to the API first.`);
+    else if (!backend)
+      add(
+        `${at}.code`,
+        `${name} has the code "${code}", which the payments API does not price. Use one of ${known}, or add it to the API first.`,
+      );
     else if (typeof o.price !== "number" || dollarsToCents(o.price) !== backend.unitCents) {
       const shown = typeof o.price === "number" ? formatDollars(dollarsToCents(o.price)) : "no price";
-      add(`${at}.option_price`, `${name} shows ${shown} but the payments API charges ${formatDollars(backend.unitCents)} for "${code}". Change the page or the API's price so they match.`);
+      add(
+        `${at}.option_price`,
+        `${name} shows ${shown} but the payments API charges ${formatDollars(backend.unitCents)} for "${code}". Change the page or the API's price so they match.`,
+      );
     }
     seen.add(code);
   }

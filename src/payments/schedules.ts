@@ -42,7 +42,11 @@ export interface Schedule {
 
 export type ScheduleResult =
   | { ok: true; schedule: Schedule }
-  | { ok: false; code: "season_required" | "season_invalid" | "schedule_ended" | "instalments_required"; message: string };
+  | {
+      ok: false;
+      code: "season_required" | "season_invalid" | "schedule_ended" | "instalments_required";
+      message: string;
+    };
 
 export function isIsoDate(value: unknown): value is IsoDate {
   if (typeof value !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
@@ -56,7 +60,12 @@ export const addDays = (date: IsoDate, days: number): IsoDate => fromMs(toMs(dat
 
 /** Today's calendar date in a time zone (the backend passes "Australia/Sydney"). */
 export function todayIn(timeZone: string, now: Date = new Date()): IsoDate {
-  const parts = new Intl.DateTimeFormat("en-AU", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).formatToParts(now);
+  const parts = new Intl.DateTimeFormat("en-AU", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  }).formatToParts(now);
   const get = (type: string) => parts.find((p) => p.type === type)!.value;
   return `${get("year")}-${get("month")}-${get("day")}`;
 }
@@ -96,9 +105,15 @@ export interface SeasonProblem {
 
 /** Why a seasonal schedule's season is unusable, or null when it is fine. */
 export function checkSeason(frequency: Frequency, season: Season | undefined): SeasonProblem | null {
-  if (!season || typeof season !== "object") return { code: "season_required", message: "This schedule needs the season's start date. Please reload the page and try again." };
+  if (!season || typeof season !== "object")
+    return {
+      code: "season_required",
+      message: "This schedule needs the season's start date. Please reload the page and try again.",
+    };
   const ramadan = frequency !== "dhul-hijjah-ten-days";
-  const lengthOk = ramadan ? (RAMADAN_LENGTHS as readonly number[]).includes(season.length) : season.length === DHUL_HIJJAH_DAYS;
+  const lengthOk = ramadan
+    ? (RAMADAN_LENGTHS as readonly number[]).includes(season.length)
+    : season.length === DHUL_HIJJAH_DAYS;
   if (!isIsoDate(season.start) || !lengthOk) {
     const expected = ramadan ? "29 or 30 nights" : `${DHUL_HIJJAH_DAYS} days`;
     return { code: "season_invalid", message: `The season must have a start date (YYYY-MM-DD) and ${expected}.` };
@@ -121,7 +136,11 @@ export function computeSchedule(input: ScheduleInput): ScheduleResult {
     case "monthly-instalments": {
       const n = input.instalmentCharges?.length ?? 0;
       if (n < MIN_INSTALMENTS || n > MAX_INSTALMENTS) {
-        return { ok: false, code: "instalments_required", message: `Choose from ${MIN_INSTALMENTS} to ${MAX_INSTALMENTS} monthly payments.` };
+        return {
+          ok: false,
+          code: "instalments_required",
+          message: `Choose from ${MIN_INSTALMENTS} to ${MAX_INSTALMENTS} monthly payments.`,
+        };
       }
       const charges = monthlyDates(today, n).map((date, i) => ({ date, amountCents: input.instalmentCharges![i]! }));
       const totalCents = charges.reduce((sum, c) => sum + c.amountCents, 0);
@@ -140,7 +159,11 @@ export function computeSchedule(input: ScheduleInput): ScheduleResult {
       const from = frequency === "ramadan-last-ten" ? LAST_TEN_FIRST_NIGHT : 1;
       dates = seasonDates(s, from, s.length, today);
       if (dates.length === 0) {
-        return { ok: false, code: "schedule_ended", message: "These nights or days have already passed. Please choose a one-off gift instead." };
+        return {
+          ok: false,
+          code: "schedule_ended",
+          message: "These nights or days have already passed. Please choose a one-off gift instead.",
+        };
       }
       break;
     }

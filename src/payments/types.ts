@@ -27,7 +27,15 @@ export function fundOfType(type: string): Fund | undefined {
   return FUNDS.find((fund) => FUND_TYPES[fund] === type);
 }
 
-export const FREQUENCIES = ["once", "monthly", "monthly-instalments", "weekly-friday", "ramadan-nightly", "ramadan-last-ten", "dhul-hijjah-ten-days"] as const;
+export const FREQUENCIES = [
+  "once",
+  "monthly",
+  "monthly-instalments",
+  "weekly-friday",
+  "ramadan-nightly",
+  "ramadan-last-ten",
+  "dhul-hijjah-ten-days",
+] as const;
 export type Frequency = (typeof FREQUENCIES)[number];
 
 /** Frequencies tied to an Islamic season whose Gregorian dates the editors enter (moon sighting). */

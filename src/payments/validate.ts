@@ -20,12 +20,15 @@ export const MESSAGES = {
   amountNotANumber: "Enter the amount as a number, like 50 or 50.25.",
   amountTooManyDecimals: "Enter the amount in dollars and cents, with no more than two decimal places.",
   amountNotAboveZero: "Enter an amount above $0, without a minus sign, like 50.",
-  amountCommaGrouping: "Check the comma: put cents after a decimal point, like 1.20, and group thousands in threes, like 1,200.",
+  amountCommaGrouping:
+    "Check the comma: put cents after a decimal point, like 1.20, and group thousands in threes, like 1,200.",
   instalmentsCount: `Choose from ${MIN_INSTALMENTS} to ${MAX_INSTALMENTS} monthly payments.`,
-  instalmentTooSmall: (cents: number) => `Each monthly payment must be at least ${formatDollars(cents)}: choose fewer payments.`,
+  instalmentTooSmall: (cents: number) =>
+    `Each monthly payment must be at least ${formatDollars(cents)}: choose fewer payments.`,
   instalmentsNotAllowed: "Send instalments only with the monthly-instalments frequency.",
   belowMinimum: (cents: number) => `The minimum gift is ${formatDollars(cents)}.`,
-  aboveMaximum: (cents: number) => `The maximum gift online is ${formatDollars(cents)}. For a larger gift, please contact us.`,
+  aboveMaximum: (cents: number) =>
+    `The maximum gift online is ${formatDollars(cents)}. For a larger gift, please contact us.`,
   emailInvalid: "Enter an e-mail address, like name@example.com.",
   phoneInvalid: "Enter a phone number, like 0412 345 678.",
   postcodeInvalid: "Enter a 4-digit postcode.",
@@ -91,7 +94,8 @@ function checkDonor(donor: unknown): { donor: Donor; errors: FieldError[] } {
   const firstName = required("donor.firstName", d.firstName, MAX_NAME_LENGTH, "first name");
   const lastName = required("donor.lastName", d.lastName, MAX_NAME_LENGTH, "last name");
   const email = required("donor.email", d.email, MAX_EMAIL_LENGTH, "e-mail address");
-  if (email !== "" && email.length <= MAX_EMAIL_LENGTH && !EMAIL.test(email)) errors.push(err("donor.email", "invalid_email", MESSAGES.emailInvalid));
+  if (email !== "" && email.length <= MAX_EMAIL_LENGTH && !EMAIL.test(email))
+    errors.push(err("donor.email", "invalid_email", MESSAGES.emailInvalid));
   const phone = required("donor.phone", d.phone, 30, "phone number");
   if (phone !== "" && phone.length <= 30 && !PHONE_DIGITS.test(phone.replace(/[\s().-]/g, ""))) {
     errors.push(err("donor.phone", "invalid_phone", MESSAGES.phoneInvalid));
@@ -139,7 +143,9 @@ function checkRest(
   return { fund: fields.fund, frequency, donor, ...(season ? { season } : {}), ...(dedication ? { dedication } : {}) };
 }
 
-function amountMessage(reason: "required" | "not_a_number" | "too_many_decimals" | "negative" | "comma_grouping"): string {
+function amountMessage(
+  reason: "required" | "not_a_number" | "too_many_decimals" | "negative" | "comma_grouping",
+): string {
   return {
     required: MESSAGES.amountRequired,
     not_a_number: MESSAGES.amountNotANumber,
@@ -153,13 +159,24 @@ function amountMessage(reason: "required" | "not_a_number" | "too_many_decimals"
  * Monthly instalments: a whole number of payments in range, each at least the fund's minimum.
  * Any other frequency must not carry a plan. `amountCents` is the whole gift (0 when unknown).
  */
-function checkInstalments(frequency: unknown, count: unknown, amountCents: number, rules: FundRules, errors: FieldError[]): { count: number } | undefined {
+function checkInstalments(
+  frequency: unknown,
+  count: unknown,
+  amountCents: number,
+  rules: FundRules,
+  errors: FieldError[],
+): { count: number } | undefined {
   const given = count !== undefined && count !== null && count !== "";
   if (frequency !== "monthly-instalments") {
     if (given) errors.push(err("instalments", "not_allowed", MESSAGES.instalmentsNotAllowed));
     return undefined;
   }
-  const n = typeof count === "number" ? count : typeof count === "string" && /^\d+$/.test(count.trim()) ? Number(count.trim()) : NaN;
+  const n =
+    typeof count === "number"
+      ? count
+      : typeof count === "string" && /^\d+$/.test(count.trim())
+        ? Number(count.trim())
+        : NaN;
   if (!Number.isInteger(n) || n < MIN_INSTALMENTS || n > MAX_INSTALMENTS) {
     errors.push(err("instalments.count", "out_of_range", MESSAGES.instalmentsCount));
     return undefined;
@@ -186,7 +203,8 @@ export function validateDonation(form: DonationForm, rules: FundRules): Validati
     const count = /^\d+$/.test(raw) ? Number(raw) : NaN;
     const price = priceFor(rules.quantity, form.option, errors);
     if (raw === "") errors.push(err("quantity", "required", `Enter how many ${rules.quantity.label}.`));
-    else if (!(count >= rules.quantity.min && count <= rules.quantity.max)) errors.push(err("quantity", "out_of_range", quantityMessage(rules)));
+    else if (!(count >= rules.quantity.min && count <= rules.quantity.max))
+      errors.push(err("quantity", "out_of_range", quantityMessage(rules)));
     else if (price) {
       quantity = quantityOf(count, price);
       amountCents = count * price.unitCents;
@@ -206,9 +224,19 @@ export function validateDonation(form: DonationForm, rules: FundRules): Validati
     }
   }
   const instalments = checkInstalments(form.frequency, form.instalments, amountCents, rules, errors);
-  const rest = checkRest({ fund: form.fund, frequency: form.frequency, season: form.season, dedication: form.dedication, donor: form.donor }, rules, errors);
+  const rest = checkRest(
+    { fund: form.fund, frequency: form.frequency, season: form.season, dedication: form.dedication, donor: form.donor },
+    rules,
+    errors,
+  );
   if (errors.length > 0) return { ok: false, errors };
-  const request: DonationRequest = { ...rest, amountCents, currency: "AUD", anonymous: form.anonymous === true, coverFees: form.coverFees === true };
+  const request: DonationRequest = {
+    ...rest,
+    amountCents,
+    currency: "AUD",
+    anonymous: form.anonymous === true,
+    coverFees: form.coverFees === true,
+  };
   if (quantity) request.quantity = quantity;
   if (instalments) request.instalments = instalments;
   return { ok: true, request };
@@ -218,28 +246,54 @@ export function validateDonation(form: DonationForm, rules: FundRules): Validati
 export function validateDonationRequest(body: unknown, rulesFor: (fund: Fund) => FundRules): ValidationResult {
   const b = (body && typeof body === "object" && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
   const fund = b.fund as Fund;
-  if (!FUNDS.includes(fund)) return { ok: false, errors: [err("fund", "not_allowed", `Unknown fund. Choose one of: ${FUNDS.join(", ")}.`)] };
+  if (!FUNDS.includes(fund))
+    return { ok: false, errors: [err("fund", "not_allowed", `Unknown fund. Choose one of: ${FUNDS.join(", ")}.`)] };
   const rules = rulesFor(fund);
   const errors: FieldError[] = [];
-  if (b.currency !== "AUD") errors.push(err("currency", "not_allowed", "Gifts are in Australian dollars: currency must be \"AUD\"."));
+  if (b.currency !== "AUD")
+    errors.push(err("currency", "not_allowed", 'Gifts are in Australian dollars: currency must be "AUD".'));
   for (const flag of ["anonymous", "coverFees"] as const) {
-    if (b[flag] !== undefined && typeof b[flag] !== "boolean") errors.push(err(flag, "invalid", `${flag} must be true or false.`));
+    if (b[flag] !== undefined && typeof b[flag] !== "boolean")
+      errors.push(err(flag, "invalid", `${flag} must be true or false.`));
   }
   const amountCents = b.amountCents;
   let quantity: DonationRequest["quantity"];
   if (typeof amountCents !== "number" || !Number.isSafeInteger(amountCents)) {
-    errors.push(err("amount", amountCents === undefined ? "required" : "not_a_number", amountCents === undefined ? MESSAGES.amountRequired : "amountCents must be a whole number of cents."));
+    errors.push(
+      err(
+        "amount",
+        amountCents === undefined ? "required" : "not_a_number",
+        amountCents === undefined ? MESSAGES.amountRequired : "amountCents must be a whole number of cents.",
+      ),
+    );
   } else if (rules.quantity) {
     // The backend's own price list decides; the request's unitCents is what the page showed.
     const q = (b.quantity && typeof b.quantity === "object" ? b.quantity : {}) as Record<string, unknown>;
     const count = q.count;
     const price = priceFor(rules.quantity, q.optionId, errors);
-    if (typeof count !== "number" || !Number.isInteger(count) || count < rules.quantity.min || count > rules.quantity.max) {
+    if (
+      typeof count !== "number" ||
+      !Number.isInteger(count) ||
+      count < rules.quantity.min ||
+      count > rules.quantity.max
+    ) {
       errors.push(err("quantity", "out_of_range", quantityMessage(rules)));
     } else if (price && (typeof q.unitCents !== "number" || !Number.isSafeInteger(q.unitCents))) {
-      errors.push(err("quantity.unitCents", q.unitCents === undefined ? "required" : "invalid", "quantity.unitCents must be the price shown, in whole cents."));
+      errors.push(
+        err(
+          "quantity.unitCents",
+          q.unitCents === undefined ? "required" : "invalid",
+          "quantity.unitCents must be the price shown, in whole cents.",
+        ),
+      );
     } else if (price && q.unitCents !== price.unitCents) {
-      errors.push(err("quantity.unitCents", "price_changed", PRICE_MESSAGES.priceChanged(price.option, price.unitCents, q.unitCents as number)));
+      errors.push(
+        err(
+          "quantity.unitCents",
+          "price_changed",
+          PRICE_MESSAGES.priceChanged(price.option, price.unitCents, q.unitCents as number),
+        ),
+      );
     } else if (price && amountCents !== count * price.unitCents) {
       errors.push(err("amount", "invalid", PRICE_MESSAGES.amountNotCountTimesPrice(count, price.unitCents)));
     } else if (price) {
@@ -251,11 +305,30 @@ export function validateDonationRequest(body: unknown, rulesFor: (fund: Fund) =>
     const range = checkAmountCents(amountCents, rules);
     if (range) errors.push(range);
   }
-  const plan = b.instalments && typeof b.instalments === "object" ? (b.instalments as Record<string, unknown>).count : b.instalments;
-  const instalments = checkInstalments(b.frequency, plan, typeof amountCents === "number" ? amountCents : 0, rules, errors);
-  const rest = checkRest({ fund, frequency: b.frequency, season: b.season, dedication: b.dedication, donor: b.donor }, rules, errors);
+  const plan =
+    b.instalments && typeof b.instalments === "object"
+      ? (b.instalments as Record<string, unknown>).count
+      : b.instalments;
+  const instalments = checkInstalments(
+    b.frequency,
+    plan,
+    typeof amountCents === "number" ? amountCents : 0,
+    rules,
+    errors,
+  );
+  const rest = checkRest(
+    { fund, frequency: b.frequency, season: b.season, dedication: b.dedication, donor: b.donor },
+    rules,
+    errors,
+  );
   if (errors.length > 0) return { ok: false, errors };
-  const request: DonationRequest = { ...rest, amountCents: amountCents as number, currency: "AUD", anonymous: b.anonymous === true, coverFees: b.coverFees === true };
+  const request: DonationRequest = {
+    ...rest,
+    amountCents: amountCents as number,
+    currency: "AUD",
+    anonymous: b.anonymous === true,
+    coverFees: b.coverFees === true,
+  };
   if (quantity) request.quantity = quantity;
   if (instalments) request.instalments = instalments;
   return { ok: true, request };

@@ -47,7 +47,9 @@ function buttons(): string[] {
 }
 function press(key: string, shiftKey = false) {
   act(() => {
-    (document.activeElement ?? document.body).dispatchEvent(new KeyboardEvent("keydown", { key, shiftKey, bubbles: true, cancelable: true }));
+    (document.activeElement ?? document.body).dispatchEvent(
+      new KeyboardEvent("keydown", { key, shiftKey, bubbles: true, cancelable: true }),
+    );
   });
 }
 
@@ -57,7 +59,9 @@ describe("LoadingDialog", () => {
     render(<LoadingDialog onCancel={onCancel} />);
     expect(dialog().open).toBe(true);
     expect(byId(dialog().getAttribute("aria-labelledby")).textContent).toBe("Fetching preview");
-    expect(byId(dialog().getAttribute("aria-describedby")).textContent).toBe("Please wait while your updates are loading…");
+    expect(byId(dialog().getAttribute("aria-describedby")).textContent).toBe(
+      "Please wait while your updates are loading…",
+    );
     expect(buttons()).toEqual(["Cancel Preview"]);
     act(() => dialog().querySelector("button")!.click());
     expect(onCancel).toHaveBeenCalledTimes(1);
@@ -68,7 +72,9 @@ describe("AccessTokenDialog", () => {
   it("has the specified texts, repository, field, link and buttons", () => {
     render(<AccessTokenDialog repositoryName="nzf2020" incorrect={false} onCancel={() => {}} onSubmit={() => {}} />);
     expect(byId(dialog().getAttribute("aria-labelledby")).textContent).toBe("Enter your access token");
-    expect(byId(dialog().getAttribute("aria-describedby")).textContent).toBe("An access token is required to view this preview.");
+    expect(byId(dialog().getAttribute("aria-describedby")).textContent).toBe(
+      "An access token is required to view this preview.",
+    );
     expect(dialog().textContent).toContain("nzf2020");
     const inputs = dialog().querySelectorAll("input");
     expect(inputs).toHaveLength(1);
@@ -121,7 +127,10 @@ describe("ErrorDialog", () => {
   it("has the title, generic text, the message, the button and the footer", () => {
     render(<ErrorDialog repositoryName="nzf2020" error="Unauthorized access" onCancel={() => {}} />);
     expect(byId(dialog().getAttribute("aria-labelledby")).textContent).toBe("Error");
-    const described = dialog().getAttribute("aria-describedby")!.split(" ").map((id) => byId(id).textContent);
+    const described = dialog()
+      .getAttribute("aria-describedby")!
+      .split(" ")
+      .map((id) => byId(id).textContent);
     expect(described).toEqual(["The preview could not be loaded.", "Unauthorized access"]);
     expect(buttons()).toEqual(["Cancel Preview"]);
     const footer = dialog().querySelector("footer")!;
@@ -137,7 +146,15 @@ describe("ErrorDialog", () => {
 });
 
 /** The dialogs driven by the real reducer, as the island uses them. */
-function Harness({ start, hasStoredToken = false, onEvent }: { start: PreviewState; hasStoredToken?: boolean; onEvent?: (e: PreviewEvent) => void }) {
+function Harness({
+  start,
+  hasStoredToken = false,
+  onEvent,
+}: {
+  start: PreviewState;
+  hasStoredToken?: boolean;
+  onEvent?: (e: PreviewEvent) => void;
+}) {
   const [state, dispatch] = useReducer(previewReducer, start);
   const send = (event: PreviewEvent) => {
     onEvent?.(event);
@@ -146,7 +163,12 @@ function Harness({ start, hasStoredToken = false, onEvent }: { start: PreviewSta
   return (
     <>
       <output data-testid="state">{state.previewState}</output>
-      <PreviewDialogs state={state} hasStoredToken={hasStoredToken} onCancel={() => send({ type: "GO_TO_IDLE" })} onSubmitToken={() => send({ type: "GO_TO_IDLE" })} />
+      <PreviewDialogs
+        state={state}
+        hasStoredToken={hasStoredToken}
+        onCancel={() => send({ type: "GO_TO_IDLE" })}
+        onSubmitToken={() => send({ type: "GO_TO_IDLE" })}
+      />
     </>
   );
 }
@@ -174,7 +196,9 @@ describe("PreviewDialogs", () => {
       ["failed", "Error"],
     ];
     for (const [state, expected] of cases) {
-      render(<PreviewDialogs state={at(state, "x")} hasStoredToken={false} onCancel={() => {}} onSubmitToken={() => {}} />);
+      render(
+        <PreviewDialogs state={at(state, "x")} hasStoredToken={false} onCancel={() => {}} onSubmitToken={() => {}} />,
+      );
       expect(title(), state).toBe(expected);
       expect(document.querySelectorAll("dialog").length, state).toBe(expected ? 1 : 0);
     }
@@ -216,7 +240,11 @@ describe("PreviewDialogs", () => {
 
   it("traps Tab and Shift+Tab inside the dialog", () => {
     render(<Harness start={at("prompt-for-access-token")} />);
-    const focusables = [dialog().querySelector("input")!, dialog().querySelector("a")!, ...dialog().querySelectorAll("button")];
+    const focusables = [
+      dialog().querySelector("input")!,
+      dialog().querySelector("a")!,
+      ...dialog().querySelectorAll("button"),
+    ];
     const last = focusables[focusables.length - 1]!;
     expect(last.textContent).toBe("Continue");
     last.focus();

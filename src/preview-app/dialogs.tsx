@@ -18,7 +18,13 @@ export const ACCESS_TOKEN_HELP_URL = "https://user-guides.prismic.io/en/articles
 export function LoadingDialog({ onCancel }: { onCancel: () => void }) {
   const id = useId();
   return (
-    <Modal titleId={`${id}-title`} descriptionId={`${id}-text`} onDismiss={onCancel} className="nzf-dialog--loading" busy>
+    <Modal
+      titleId={`${id}-title`}
+      descriptionId={`${id}-text`}
+      onDismiss={onCancel}
+      className="nzf-dialog--loading"
+      busy
+    >
       <div className="nzf-dialog__spinner" aria-hidden="true" />
       <h2 id={`${id}-title`} className="nzf-dialog__title">
         Fetching preview
@@ -55,7 +61,12 @@ export function AccessTokenDialog({ repositoryName, incorrect, onCancel, onSubmi
     onSubmit(token);
   };
   return (
-    <Modal titleId={`${id}-title`} descriptionId={`${id}-text`} onDismiss={onCancel} className="nzf-dialog--access-token">
+    <Modal
+      titleId={`${id}-title`}
+      descriptionId={`${id}-text`}
+      onDismiss={onCancel}
+      className="nzf-dialog--access-token"
+    >
       <h2 id={`${id}-title`} className="nzf-dialog__title">
         Enter your access token
       </h2>
@@ -118,7 +129,12 @@ export function ErrorDialog({ repositoryName, error, onCancel }: ErrorDialogProp
   // The generic sentence is always shown; the specific message only when it adds something.
   const detail = error && error !== PREVIEW_GENERIC_ERROR ? error : null;
   return (
-    <Modal titleId={`${id}-title`} descriptionId={detail ? `${id}-text ${id}-detail` : `${id}-text`} onDismiss={onCancel} className="nzf-dialog--error">
+    <Modal
+      titleId={`${id}-title`}
+      descriptionId={detail ? `${id}-text ${id}-detail` : `${id}-text`}
+      onDismiss={onCancel}
+      className="nzf-dialog--error"
+    >
       <h2 id={`${id}-title`} className="nzf-dialog__title">
         Error
       </h2>
@@ -172,7 +188,9 @@ export function PreviewDialogs({ state, hasStoredToken, onCancel, onSubmitToken 
       );
       break;
     case "failed":
-      dialog = <ErrorDialog key="error" repositoryName={state.activeRepositoryName} error={state.error} onCancel={onCancel} />;
+      dialog = (
+        <ErrorDialog key="error" repositoryName={state.activeRepositoryName} error={state.error} onCancel={onCancel} />
+      );
       break;
     default:
       return null;

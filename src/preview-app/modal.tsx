@@ -57,7 +57,8 @@ export function Modal({ titleId, descriptionId, onDismiss, className, busy, chil
       }
     }
 
-    const initial = (): HTMLElement => dialog.querySelector<HTMLElement>("[data-autofocus]") ?? focusableIn(dialog)[0] ?? dialog;
+    const initial = (): HTMLElement =>
+      dialog.querySelector<HTMLElement>("[data-autofocus]") ?? focusableIn(dialog)[0] ?? dialog;
     initial().focus();
 
     const onKeyDown = (event: KeyboardEvent) => {

@@ -24,12 +24,19 @@ const DRAFT = makeDocument({ id: "case1", uid: "amina", type: "case", data: { ti
 async function withCors(target: string): Promise<{ endpoint: string; close: () => Promise<void> }> {
   const origin = new URL(target);
   const server: Server = createServer((req, res) => {
-    const cors = { "access-control-allow-origin": "*", "access-control-allow-methods": "GET", "access-control-allow-headers": "*" };
+    const cors = {
+      "access-control-allow-origin": "*",
+      "access-control-allow-methods": "GET",
+      "access-control-allow-headers": "*",
+    };
     if (req.method === "OPTIONS") return void res.writeHead(204, cors).end();
-    const upstream = request({ host: origin.hostname, port: origin.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, { ...answer.headers, ...cors });
-      answer.pipe(res);
-    });
+    const upstream = request(
+      { host: origin.hostname, port: origin.port, path: req.url, method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, { ...answer.headers, ...cors });
+        answer.pipe(res);
+      },
+    );
     upstream.on("error", () => res.destroy());
     req.pipe(upstream);
   });
@@ -57,7 +64,10 @@ afterEach(() => {
   act(() => unmount?.());
   unmount = undefined;
   // Expire every cookie this test set, through the real document.cookie.
-  for (const name of document.cookie.split(/;\s*/).map((c) => c.split("=")[0]).filter(Boolean)) {
+  for (const name of document.cookie
+    .split(/;\s*/)
+    .map((c) => c.split("=")[0])
+    .filter(Boolean)) {
     document.cookie = `${name}=; Path=/; Max-Age=0`;
   }
   document.body.innerHTML = "";
@@ -99,7 +109,11 @@ function typeToken(value: string) {
     Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")!.set!.call(input, value);
     input.dispatchEvent(new Event("input", { bubbles: true }));
   });
-  act(() => [...document.querySelectorAll("dialog button")].find((b) => b.textContent === "Continue")!.dispatchEvent(new MouseEvent("click", { bubbles: true })));
+  act(() =>
+    [...document.querySelectorAll("dialog button")]
+      .find((b) => b.textContent === "Continue")!
+      .dispatchEvent(new MouseEvent("click", { bubbles: true })),
+  );
 }
 const setPreviewCookie = () => {
   document.cookie = `io.prismic.preview=${encodeURIComponent(JSON.stringify({ "nzf2020.prismic.io": { preview: REF } }))}; Path=/`;
@@ -124,7 +138,14 @@ describe("the preview island in happy-dom, against a local API", () => {
     typeToken("MC5wrong");
     expect(document.cookie).toContain("prismic-auth-token-nzf2020=MC5wrong");
     await until(() => t.states.filter((s) => s === "prompt-for-access-token").length === 2, "the second prompt");
-    expect(t.states).toEqual(["idle", "bootstrapping", "prompt-for-access-token", "idle", "bootstrapping", "prompt-for-access-token"]);
+    expect(t.states).toEqual([
+      "idle",
+      "bootstrapping",
+      "prompt-for-access-token",
+      "idle",
+      "bootstrapping",
+      "prompt-for-access-token",
+    ]);
     const input = document.querySelector<HTMLInputElement>('input[name="access-token"]')!;
     expect(input.getAttribute("aria-invalid")).toBe("true");
     expect(document.getElementById(input.getAttribute("aria-describedby")!)!.textContent).toBe("Incorrect token");
@@ -142,7 +163,11 @@ describe("the preview island in happy-dom, against a local API", () => {
     setPreviewCookie();
     const t = mount();
     await until(() => t.last() === "prompt-for-access-token", "the token prompt");
-    act(() => [...document.querySelectorAll("dialog button")].find((b) => b.textContent === "Cancel")!.dispatchEvent(new MouseEvent("click", { bubbles: true })));
+    act(() =>
+      [...document.querySelectorAll("dialog button")]
+        .find((b) => b.textContent === "Cancel")!
+        .dispatchEvent(new MouseEvent("click", { bubbles: true })),
+    );
     expect(t.last()).toBe("idle");
     expect(t.flags.at(-1)).toBeNull();
     expect(document.querySelector("dialog")).toBeNull();

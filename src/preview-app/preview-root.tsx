@@ -80,7 +80,9 @@ export function PreviewRoot(props: PreviewRootProps) {
     setRun((n) => n + 1);
   }, []);
 
-  const hasStoredToken = state.previewState === "prompt-for-access-token" && accessTokenFromCookies(jar().read(), state.activeRepositoryName) !== undefined;
+  const hasStoredToken =
+    state.previewState === "prompt-for-access-token" &&
+    accessTokenFromCookies(jar().read(), state.activeRepositoryName) !== undefined;
   return <PreviewDialogs state={state} hasStoredToken={hasStoredToken} onCancel={cancel} onSubmitToken={submitToken} />;
 }
 

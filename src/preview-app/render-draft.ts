@@ -41,7 +41,11 @@ export function languagesOf(documents: readonly PrismicDocument[]): string[] {
 }
 
 /** The page at `path` rendered from `documents`; null when no page of the site has that path. */
-export function renderDraftPage(documents: readonly PrismicDocument[], path: string, site: SiteSettings): DraftPage | null {
+export function renderDraftPage(
+  documents: readonly PrismicDocument[],
+  path: string,
+  site: SiteSettings,
+): DraftPage | null {
   const graph = createContentGraph(documents, languagesOf(documents));
   const wanted = normalizePath(path);
   const page = planPages(graph).find((p) => p.path === wanted);

@@ -8,11 +8,19 @@ import { runPreview, type RunPreviewOptions } from "./run-preview.js";
 const REPO = "nzf2020";
 const PREVIEW_REF = "https://nzf2020.prismic.io/previews/ZdraftAAA:ZsessionBBB?websitePreviewId=Zsite";
 const published = makeDocument({ id: "home1", type: "home_page", data: { title: "Home" } });
-const draft = makeDocument({ id: "blog1", type: "blog_article", uid: "eid-appeal", data: { title: "Eid appeal (draft)" } });
+const draft = makeDocument({
+  id: "blog1",
+  type: "blog_article",
+  uid: "eid-appeal",
+  data: { title: "Eid appeal (draft)" },
+});
 const settings = makeDocument({ id: "set1", type: "site_settings" });
 
 /** A cookie jar that applies Set-Cookie-style strings the way a browser does (name, value, Max-Age=0). */
-function memoryJar(initial: Record<string, string> = {}, secure = false): CookieJar & { map: Map<string, string>; writes: string[] } {
+function memoryJar(
+  initial: Record<string, string> = {},
+  secure = false,
+): CookieJar & { map: Map<string, string>; writes: string[] } {
   const map = new Map(Object.entries(initial));
   const writes: string[] = [];
   return {
@@ -37,15 +45,29 @@ const previewCookie = (repo = REPO, ref = PREVIEW_REF) => ({
 let publicApi: PrismicStub;
 let privateApi: PrismicStub;
 beforeAll(async () => {
-  publicApi = await startPrismicStub({ documents: [published], previewRefs: { [PREVIEW_REF]: [published, draft, settings] } });
-  privateApi = await startPrismicStub({ documents: [published], previewRefs: { [PREVIEW_REF]: [published, draft] }, accessToken: "MC5secret" });
+  publicApi = await startPrismicStub({
+    documents: [published],
+    previewRefs: { [PREVIEW_REF]: [published, draft, settings] },
+  });
+  privateApi = await startPrismicStub({
+    documents: [published],
+    previewRefs: { [PREVIEW_REF]: [published, draft] },
+    accessToken: "MC5secret",
+  });
 });
 afterAll(async () => {
   await publicApi.stop();
   await privateApi.stop();
 });
 
-function setup(overrides: Partial<RunPreviewOptions> & { jar?: CookieJar; api?: PrismicStub; pathname?: string; search?: string } = {}) {
+function setup(
+  overrides: Partial<RunPreviewOptions> & {
+    jar?: CookieJar;
+    api?: PrismicStub;
+    pathname?: string;
+    search?: string;
+  } = {},
+) {
   const events: PreviewEvent[] = [];
   const navigations: string[] = [];
   const sleeps: number[] = [];
@@ -64,7 +86,8 @@ function setup(overrides: Partial<RunPreviewOptions> & { jar?: CookieJar; api?: 
   const finalState = () => events.reduce(previewReducer, initialPreviewState(REPO));
   return { options, events, navigations, sleeps, finalState, types: () => events.map((e) => e.type) };
 }
-const resolverSearch = (documentId: string, token = PREVIEW_REF) => `?token=${encodeURIComponent(token)}&documentId=${documentId}`;
+const resolverSearch = (documentId: string, token = PREVIEW_REF) =>
+  `?token=${encodeURIComponent(token)}&documentId=${documentId}`;
 
 describe("runPreview on an ordinary page", () => {
   it("is not a preview without the preview cookie, and makes no request", async () => {
@@ -110,7 +133,10 @@ describe("runPreview on an ordinary page", () => {
     await expect(runPreview(t.options)).resolves.toBe("prompt-for-access-token");
     expect(t.finalState().previewState).toBe("prompt-for-access-token");
 
-    const withToken = setup({ api: privateApi, jar: memoryJar({ ...previewCookie(), "prismic-auth-token-nzf2020": "MC5secret" }) });
+    const withToken = setup({
+      api: privateApi,
+      jar: memoryJar({ ...previewCookie(), "prismic-auth-token-nzf2020": "MC5secret" }),
+    });
     await expect(runPreview(withToken.options)).resolves.toBe("active");
     expect(privateApi.requests.at(-1)!.query.access_token).toBe("MC5secret");
   });
@@ -157,13 +183,20 @@ describe("runPreview with a bootstrap step (loading the drafts)", () => {
   });
 
   it("a 401 while loading the drafts still leads to the token prompt", async () => {
-    const t = setup({ api: privateApi, jar: memoryJar(previewCookie()), bootstrap: async (_ref, client) => void (await client.search({ pageSize: "100" })) });
+    const t = setup({
+      api: privateApi,
+      jar: memoryJar(previewCookie()),
+      bootstrap: async (_ref, client) => void (await client.search({ pageSize: "100" })),
+    });
     await expect(runPreview(t.options)).resolves.toBe("prompt-for-access-token");
     expect(t.types()).toEqual(["START_BOOTSTRAPPING", "PROMPT_FOR_ACCESS_TOKEN"]);
   });
 
   it("a rendering error fails with its own message", async () => {
-    const t = setup({ jar: memoryJar(previewCookie()), bootstrap: async () => Promise.reject(new Error("Route collision in the drafts")) });
+    const t = setup({
+      jar: memoryJar(previewCookie()),
+      bootstrap: async () => Promise.reject(new Error("Route collision in the drafts")),
+    });
     await expect(runPreview(t.options)).resolves.toBe("failed");
     expect(t.finalState().error).toBe("Route collision in the drafts");
   });

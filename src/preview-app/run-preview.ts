@@ -21,7 +21,12 @@
  * failures to FAILED with their own message (src/preview/errors.ts).
  */
 
-import { createPreviewClient, defaultEndpoint, type PreviewClient, type PreviewDocument } from "../preview/content-api.js";
+import {
+  createPreviewClient,
+  defaultEndpoint,
+  type PreviewClient,
+  type PreviewDocument,
+} from "../preview/content-api.js";
 import { accessTokenFromCookies, previewCookieFor, previewRefFromCookies, type CookieJar } from "../preview/cookies.js";
 import { eventForError, type FetchLike } from "../preview/errors.js";
 import type { PreviewEvent } from "../preview/machine.js";
@@ -81,7 +86,8 @@ export async function runPreview(options: RunPreviewOptions): Promise<PreviewOut
   const params = new URLSearchParams(options.location.search);
   const documentId = params.get("documentId");
   const token = params.get("token");
-  const resolving = onResolverPage(options.location.pathname, options.resolverPath ?? PREVIEW_RESOLVER_PATH) && !!documentId && !!token;
+  const resolving =
+    onResolverPage(options.location.pathname, options.resolverPath ?? PREVIEW_RESOLVER_PATH) && !!documentId && !!token;
 
   if (!resolving && previewRefFromCookies(cookies.read(), repositoryName) === undefined) {
     emit({ type: "NOT_A_PREVIEW" });

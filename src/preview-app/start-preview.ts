@@ -39,7 +39,8 @@ function loadToolbar(doc: Document, repositoryName: string): void {
   doc.head.append(script);
 }
 
-export const NO_PREVIEW_TEXT = "There is no preview to show. Open the preview again from Prismic with its Preview button.";
+export const NO_PREVIEW_TEXT =
+  "There is no preview to show. Open the preview again from Prismic with its Preview button.";
 
 const isResolverPage = (pathname: string) => pathname.replace(/\/+$/, "") === PREVIEW_RESOLVER_PATH.replace(/\/+$/, "");
 
@@ -64,11 +65,16 @@ export function startPreview(options: StartPreviewOptions = {}): () => void {
   const pathname = doc.location?.pathname ?? "/";
   // The resolver page with a preview link's parameters (a bare /preview/ visit is nobody's preview).
   const params = new URLSearchParams(doc.location?.search ?? "");
-  if (isResolverPage(pathname) && params.get("token") && params.get("documentId") && config) loadToolbar(doc, repositoryName);
+  if (isResolverPage(pathname) && params.get("token") && params.get("documentId") && config)
+    loadToolbar(doc, repositoryName);
 
   const bootstrap = async (_ref: string, client: PreviewClient, signal: AbortSignal) => {
     const documents = await loadAllDocuments(client);
-    const draft = renderDraftPage(documents, pathname, { siteUrl: config?.siteUrl ?? "", repository: repositoryName, public: config?.public ?? {} });
+    const draft = renderDraftPage(documents, pathname, {
+      siteUrl: config?.siteUrl ?? "",
+      repository: repositoryName,
+      public: config?.public ?? {},
+    });
     // Cancelled while loading: the editor chose the published page.
     if (signal.aborted || !draft) return;
     pageNodes = swapPageContent(doc, draft.html, pageNodes);

@@ -15,7 +15,8 @@
  * or the iframe would load.
  */
 function inertNoscript(parsed: Document): void {
-  for (const noscript of parsed.querySelectorAll("noscript")) noscript.replaceChildren(parsed.createTextNode(noscript.innerHTML));
+  for (const noscript of parsed.querySelectorAll("noscript"))
+    noscript.replaceChildren(parsed.createTextNode(noscript.innerHTML));
 }
 
 /** Replaces `current` (nodes of `doc.body`) with the body of `html`; returns the nodes now in their place. */
@@ -29,7 +30,9 @@ export function swapPageContent(doc: Document, html: string, current: readonly N
 
   for (const island of fragment.querySelectorAll<HTMLElement>("[data-island][data-island-id]")) {
     const selector = `[data-island="${CSS.escape(island.dataset.island!)}"][data-island-id="${CSS.escape(island.dataset.islandId!)}"]`;
-    const live = current.map((n) => (n instanceof Element ? (n.matches(selector) ? n : n.querySelector(selector)) : null)).find(Boolean) as HTMLElement | undefined;
+    const live = current
+      .map((n) => (n instanceof Element ? (n.matches(selector) ? n : n.querySelector(selector)) : null))
+      .find(Boolean) as HTMLElement | undefined;
     // "true" or "on-first-use": either way the island's code has taken the element.
     if (live?.dataset.hydrated) island.replaceWith(live);
   }

@@ -5,7 +5,13 @@
  * every editor's browser would add weight for two GET requests.
  */
 
-import { ContentApiError, errorFromResponse, fetchRetrying429, NO_DOCUMENTS_MESSAGE, type FetchLike } from "./errors.js";
+import {
+  ContentApiError,
+  errorFromResponse,
+  fetchRetrying429,
+  NO_DOCUMENTS_MESSAGE,
+  type FetchLike,
+} from "./errors.js";
 
 export interface PreviewDocument {
   id: string;
@@ -59,17 +65,34 @@ export function createPreviewClient(options: PreviewClientOptions): PreviewClien
     const href = url.toString();
     let response: Response;
     try {
-      response = await fetchRetrying429(options.fetch, href, { signal: options.signal, headers: { accept: "application/json" } }, { sleep: options.sleep });
+      response = await fetchRetrying429(
+        options.fetch,
+        href,
+        { signal: options.signal, headers: { accept: "application/json" } },
+        { sleep: options.sleep },
+      );
     } catch (error) {
       if (options.signal?.aborted) throw error;
       const detail = error instanceof Error && error.message ? ` (${error.message})` : "";
-      throw new ContentApiError("network", `The content API could not be reached${detail}. Check the connection and try again.`, null, href, error);
+      throw new ContentApiError(
+        "network",
+        `The content API could not be reached${detail}. Check the connection and try again.`,
+        null,
+        href,
+        error,
+      );
     }
     if (!response.ok) throw await errorFromResponse(response, href, endpoint);
     try {
       return (await response.json()) as SearchResponse;
     } catch (error) {
-      throw new ContentApiError("invalid-response", "An invalid API response was returned (not JSON).", response.status, href, error);
+      throw new ContentApiError(
+        "invalid-response",
+        "An invalid API response was returned (not JSON).",
+        response.status,
+        href,
+        error,
+      );
     }
   };
 

@@ -46,13 +46,21 @@ describe("preview cookie", () => {
   });
 
   it("writes the ref in the toolbar's shape, keeping other keys, and reads back", () => {
-    const setCookie = previewCookieFor(`io.prismic.preview=${TOOLBAR_VALUE}`, "nzf2020", "https://nzf2020.prismic.io/previews/new", {
-      secure: true,
-    });
+    const setCookie = previewCookieFor(
+      `io.prismic.preview=${TOOLBAR_VALUE}`,
+      "nzf2020",
+      "https://nzf2020.prismic.io/previews/new",
+      {
+        secure: true,
+      },
+    );
     expect(setCookie.endsWith("; Path=/; SameSite=Lax; Secure")).toBe(true);
     const pair = setCookie.split(";")[0]!;
     const value = JSON.parse(decodeURIComponent(readCookie(pair, PREVIEW_COOKIE_NAME)!));
-    expect(value).toEqual({ _tracker: "abc", "nzf2020.prismic.io": { preview: "https://nzf2020.prismic.io/previews/new" } });
+    expect(value).toEqual({
+      _tracker: "abc",
+      "nzf2020.prismic.io": { preview: "https://nzf2020.prismic.io/previews/new" },
+    });
     expect(previewRefFromCookies(pair, "nzf2020")).toBe("https://nzf2020.prismic.io/previews/new");
   });
 });
@@ -72,7 +80,9 @@ describe("access token cookie", () => {
   });
 
   it("clears with an empty value and Max-Age=0", () => {
-    expect(clearAccessTokenCookie("nzf2020", { secure: false })).toBe("prismic-auth-token-nzf2020=; Path=/; SameSite=Lax; Max-Age=0");
+    expect(clearAccessTokenCookie("nzf2020", { secure: false })).toBe(
+      "prismic-auth-token-nzf2020=; Path=/; SameSite=Lax; Max-Age=0",
+    );
     expect(accessTokenFromCookies("prismic-auth-token-nzf2020=", "nzf2020")).toBeUndefined();
   });
 });

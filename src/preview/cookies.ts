@@ -44,7 +44,9 @@ function parsePreviewObject(decoded: string): Record<string, unknown> | undefine
   if (!decoded.startsWith("{")) return undefined;
   try {
     const parsed: unknown = JSON.parse(decoded);
-    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+    return parsed && typeof parsed === "object" && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -95,7 +97,12 @@ function serialize(name: string, value: string, attributes: CookieAttributes): s
  * The `Set-Cookie`-style string that records `ref` as this repository's preview, keeping what the
  * toolbar stored for other keys. A session cookie: the preview ends with the browser session.
  */
-export function previewCookieFor(cookieString: string, repositoryName: string, ref: string, attributes: CookieAttributes): string {
+export function previewCookieFor(
+  cookieString: string,
+  repositoryName: string,
+  ref: string,
+  attributes: CookieAttributes,
+): string {
   const raw = readCookie(cookieString, PREVIEW_COOKIE_NAME);
   const existing = raw ? parsePreviewObject(safeDecode(raw)) : undefined;
   const value = { ...existing, [repositoryHostKey(repositoryName)]: { preview: ref } };
@@ -113,7 +120,11 @@ export function accessTokenFromCookies(cookieString: string, repositoryName: str
   return safeDecode(raw);
 }
 
-export function accessTokenCookie(repositoryName: string, token: string, attributes: Pick<CookieAttributes, "secure">): string {
+export function accessTokenCookie(
+  repositoryName: string,
+  token: string,
+  attributes: Pick<CookieAttributes, "secure">,
+): string {
   return serialize(accessTokenCookieName(repositoryName), encodeURIComponent(token), {
     secure: attributes.secure,
     maxAgeSeconds: ACCESS_TOKEN_MAX_AGE_SECONDS,

@@ -44,7 +44,10 @@ describe("content API errors against a real local server", () => {
     const error = await failure(client("wrong").getByID("XoYKjx"));
     expect(error.status).toBe(401);
     expect(eventForError(error)).toEqual({ type: "PROMPT_FOR_ACCESS_TOKEN" });
-    expect(eventForError(error, { promptForAccessToken: false })).toEqual({ type: "FAILED", error: "Unauthorized access" });
+    expect(eventForError(error, { promptForAccessToken: false })).toEqual({
+      type: "FAILED",
+      error: "Unauthorized access",
+    });
   });
 
   it("maps 403 the same way as 401", async () => {
@@ -63,14 +66,28 @@ describe("content API errors against a real local server", () => {
   });
 
   it("says 'Ref could not be found.' for an unknown ref and 'No documents were returned' for an unknown id", async () => {
-    const unknownRef = createPreviewClient({ endpoint: api.endpoint, ref: "https://nzf2020.prismic.io/previews/gone", accessToken: "good-token", fetch });
-    expect(eventForError(await failure(unknownRef.getByID("XoYKjx")))).toEqual({ type: "FAILED", error: "Ref could not be found." });
-    expect(eventForError(await failure(client("good-token").getByID("missing")))).toEqual({ type: "FAILED", error: "No documents were returned" });
+    const unknownRef = createPreviewClient({
+      endpoint: api.endpoint,
+      ref: "https://nzf2020.prismic.io/previews/gone",
+      accessToken: "good-token",
+      fetch,
+    });
+    expect(eventForError(await failure(unknownRef.getByID("XoYKjx")))).toEqual({
+      type: "FAILED",
+      error: "Ref could not be found.",
+    });
+    expect(eventForError(await failure(client("good-token").getByID("missing")))).toEqual({
+      type: "FAILED",
+      error: "No documents were returned",
+    });
   });
 
   it("gives 400 the server's message and other statuses an invalid-response message", async () => {
     api.inject(SEARCH_PATH, { status: 400, body: { message: "unexpected field 'foo'" } });
-    expect(eventForError(await failure(client("good-token").getByID("XoYKjx")))).toEqual({ type: "FAILED", error: "unexpected field 'foo'" });
+    expect(eventForError(await failure(client("good-token").getByID("XoYKjx")))).toEqual({
+      type: "FAILED",
+      error: "unexpected field 'foo'",
+    });
     api.inject(SEARCH_PATH, { status: 502, body: "Bad gateway" });
     const error = await failure(client("good-token").getByID("XoYKjx"));
     expect(error.kind).toBe("invalid-response");
@@ -88,7 +105,12 @@ describe("content API errors against a real local server", () => {
   it("gives up after the retry budget and reports the rate limit", async () => {
     const sleeps: number[] = [];
     const always429 = async () => new Response("", { status: 429 });
-    const response = await fetchRetrying429(always429, "http://x/", {}, { sleep: async (ms) => void sleeps.push(ms), maxRetries: 3 });
+    const response = await fetchRetrying429(
+      always429,
+      "http://x/",
+      {},
+      { sleep: async (ms) => void sleeps.push(ms), maxRetries: 3 },
+    );
     expect(response.status).toBe(429);
     expect(sleeps).toEqual([1000, 1000, 1000]);
   });
@@ -99,7 +121,10 @@ describe("content API errors against a real local server", () => {
     await closed.stop();
     const error = await failure(client("good-token", [], endpoint).getByID("XoYKjx"));
     expect(error.kind).toBe("network");
-    expect(eventForError(error)).toMatchObject({ type: "FAILED", error: expect.stringContaining("could not be reached") });
+    expect(eventForError(error)).toMatchObject({
+      type: "FAILED",
+      error: expect.stringContaining("could not be reached"),
+    });
   });
 });
 

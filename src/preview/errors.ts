@@ -66,12 +66,19 @@ export async function errorFromResponse(response: Response, url: string, endpoin
   const status = response.status;
   const body = await serverBody(response);
   if (status === 400) {
-    return new ContentApiError("parsing", body.message ?? "The content API could not parse the preview query.", status, url);
+    return new ContentApiError(
+      "parsing",
+      body.message ?? "The content API could not parse the preview query.",
+      status,
+      url,
+    );
   }
   if (status === 401 || status === 403) return new ContentApiError("forbidden", UNAUTHORIZED_MESSAGE, status, url);
   if (status === 404) {
-    if (body.type === "api_notfound_error") return new ContentApiError("ref-not-found", REF_NOT_FOUND_MESSAGE, status, url);
-    if (body.type === "api_security_error" && body.message) return new ContentApiError("invalid-response", body.message, status, url);
+    if (body.type === "api_notfound_error")
+      return new ContentApiError("ref-not-found", REF_NOT_FOUND_MESSAGE, status, url);
+    if (body.type === "api_security_error" && body.message)
+      return new ContentApiError("invalid-response", body.message, status, url);
     return new ContentApiError(
       "repository-not-found",
       `Prismic repository not found. Check that "${endpoint}" is pointing to the correct repository.`,
@@ -80,9 +87,19 @@ export async function errorFromResponse(response: Response, url: string, endpoin
     );
   }
   if (status === 429) {
-    return new ContentApiError("rate-limited", "The content API is limiting requests. Wait a minute and open the preview again.", status, url);
+    return new ContentApiError(
+      "rate-limited",
+      "The content API is limiting requests. Wait a minute and open the preview again.",
+      status,
+      url,
+    );
   }
-  return new ContentApiError("invalid-response", body.message ?? `An invalid API response was returned (HTTP ${status}).`, status, url);
+  return new ContentApiError(
+    "invalid-response",
+    body.message ?? `An invalid API response was returned (HTTP ${status}).`,
+    status,
+    url,
+  );
 }
 
 export interface ErrorEventOptions {
@@ -93,7 +110,9 @@ export interface ErrorEventOptions {
 /** The machine event for a failure while resolving or bootstrapping. */
 export function eventForError(error: unknown, options: ErrorEventOptions = {}): PreviewEvent {
   if (error instanceof ContentApiError && error.kind === "forbidden") {
-    return options.promptForAccessToken === false ? { type: "FAILED", error: UNAUTHORIZED_MESSAGE } : { type: "PROMPT_FOR_ACCESS_TOKEN" };
+    return options.promptForAccessToken === false
+      ? { type: "FAILED", error: UNAUTHORIZED_MESSAGE }
+      : { type: "PROMPT_FOR_ACCESS_TOKEN" };
   }
   const message = error instanceof Error ? error.message.trim() : "";
   return { type: "FAILED", error: message || PREVIEW_GENERIC_ERROR };
@@ -107,7 +126,12 @@ export interface RetryOptions {
 }
 
 /** Fetches, waiting and retrying while the answer is 429. Returns the last response either way. */
-export async function fetchRetrying429(fetchFn: FetchLike, url: string, init: RequestInit = {}, options: RetryOptions = {}): Promise<Response> {
+export async function fetchRetrying429(
+  fetchFn: FetchLike,
+  url: string,
+  init: RequestInit = {},
+  options: RetryOptions = {},
+): Promise<Response> {
   const sleep = options.sleep ?? realSleep;
   const maxRetries = options.maxRetries ?? MAX_RATE_LIMIT_RETRIES;
   for (let attempt = 0; ; attempt++) {

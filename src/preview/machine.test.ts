@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { initialPreviewState, isPrismicPreview, previewReducer, type PreviewEvent, type PreviewState, type PreviewStateName } from "./machine.js";
+import {
+  initialPreviewState,
+  isPrismicPreview,
+  previewReducer,
+  type PreviewEvent,
+  type PreviewState,
+  type PreviewStateName,
+} from "./machine.js";
 
 const ALL_STATES: PreviewStateName[] = [
   "idle",

@@ -4,7 +4,12 @@ import { parsePreviewConfig, previewPublicEnv, PREVIEW_CONFIG_ENV } from "./publ
 describe("the preview's public configuration", () => {
   it("round-trips through the bundle constant with only public values", () => {
     const env = previewPublicEnv(
-      { repository: "nzf2020", endpoint: "http://127.0.0.1:9999/api/v2", siteUrl: "https://nzf.org.au", accessToken: "MC5secret" } as never,
+      {
+        repository: "nzf2020",
+        endpoint: "http://127.0.0.1:9999/api/v2",
+        siteUrl: "https://nzf.org.au",
+        accessToken: "MC5secret",
+      } as never,
       { auth: { region: "ap-southeast-2" } },
     );
     expect(Object.keys(env)).toEqual([PREVIEW_CONFIG_ENV]);
@@ -19,7 +24,9 @@ describe("the preview's public configuration", () => {
   });
 
   it("leaves the endpoint out when the build uses the repository's default", () => {
-    const parsed = parsePreviewConfig(previewPublicEnv({ repository: "nzf2020", siteUrl: "https://nzf.org.au" })[PREVIEW_CONFIG_ENV]);
+    const parsed = parsePreviewConfig(
+      previewPublicEnv({ repository: "nzf2020", siteUrl: "https://nzf.org.au" })[PREVIEW_CONFIG_ENV],
+    );
     expect(parsed?.endpoint).toBeUndefined();
     expect(parsed?.public).toEqual({});
   });

@@ -28,7 +28,10 @@ export interface PreviewConfigSource {
 }
 
 /** The `publicEnv` entry for bundleClient. */
-export function previewPublicEnv(config: PreviewConfigSource, publicConfig: Record<string, unknown> = {}): Record<string, string> {
+export function previewPublicEnv(
+  config: PreviewConfigSource,
+  publicConfig: Record<string, unknown> = {},
+): Record<string, string> {
   const value: PreviewPublicConfig = {
     repositoryName: config.repository,
     ...(config.endpoint ? { endpoint: config.endpoint } : {}),

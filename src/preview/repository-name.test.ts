@@ -32,7 +32,9 @@ describe("the build's configuration uses the same rule", async () => {
     expect(resolveConfig({ repository: "nzf-test", root: "/tmp" }, {}).repository).toBe("nzf-test");
     for (const name of ["abc", "-abc", "abc-", "ab_c"]) {
       expect(isValidRepositoryName(name)).toBe(false);
-      expect(() => resolveConfig({ repository: name, root: "/tmp" }, {})).toThrow("An invalid repository name was given.");
+      expect(() => resolveConfig({ repository: name, root: "/tmp" }, {})).toThrow(
+        "An invalid repository name was given.",
+      );
     }
   });
 });

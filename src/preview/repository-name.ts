@@ -8,7 +8,6 @@ import { isValidRepositoryName } from "../core/repository-name.js";
 
 export const INVALID_REPOSITORY_NAME_MESSAGE = "An invalid repository name was given.";
 
-
 /** Returns null when the name is valid, else the specification's message. */
 export function repositoryNameError(name: unknown): string | null {
   return isValidRepositoryName(name) ? null : INVALID_REPOSITORY_NAME_MESSAGE;

@@ -45,7 +45,10 @@ export interface RecordMemory {
   lastWritten: { file: string; identity: string; record: IncrementalRecord } | null;
 }
 
-export async function readIncrementalRecord(file: string, memory: RecordMemory = { lastWritten: null }): Promise<IncrementalRecord | null> {
+export async function readIncrementalRecord(
+  file: string,
+  memory: RecordMemory = { lastWritten: null },
+): Promise<IncrementalRecord | null> {
   const { lastWritten } = memory;
   if (lastWritten?.file === file && lastWritten.identity === (await identityOf(file))) return lastWritten.record;
   // A cache record (src/cache/entry.ts): a damaged one means a full build, never a wrong "unchanged".
@@ -53,7 +56,11 @@ export async function readIncrementalRecord(file: string, memory: RecordMemory =
   return record?.version === 2 ? record : null;
 }
 
-export async function writeIncrementalRecord(file: string, record: IncrementalRecord, memory: RecordMemory = { lastWritten: null }): Promise<void> {
+export async function writeIncrementalRecord(
+  file: string,
+  record: IncrementalRecord,
+  memory: RecordMemory = { lastWritten: null },
+): Promise<void> {
   await writeJsonEntry(file, record);
   const identity = await identityOf(file);
   memory.lastWritten = identity === null ? null : { file, identity, record };

@@ -157,15 +157,25 @@ export async function lockOutput(outDir: string, options: LockOptions = {}): Pro
     // A lock file that cannot be parsed was written by no version of this module; it is judged by age.
     const gone = current.holder ? holderIsGone(current.holder) : Date.now() - statSync(file).mtimeMs > waitMs;
     if (gone) {
-      options.logger?.warn("publish", `Taking over the lock on ${outDir} from ${describeHolder(current.holder)}, which is no longer running`);
+      options.logger?.warn(
+        "publish",
+        `Taking over the lock on ${outDir} from ${describeHolder(current.holder)}, which is no longer running`,
+      );
       takeOver(file, current.ino, holder.token);
       continue;
     }
     if (Date.now() - started >= waitMs) {
-      throw new NzfError("OUTPUT_LOCKED", `Another build is writing ${outDir}: ${describeHolder(current.holder)}; waited ${Math.round(waitMs / 1000)} s for it`, { subject: file });
+      throw new NzfError(
+        "OUTPUT_LOCKED",
+        `Another build is writing ${outDir}: ${describeHolder(current.holder)}; waited ${Math.round(waitMs / 1000)} s for it`,
+        { subject: file },
+      );
     }
     if (!said) {
-      options.logger?.info("publish", `Waiting for another build writing ${outDir} to finish: ${describeHolder(current.holder)}`);
+      options.logger?.info(
+        "publish",
+        `Waiting for another build writing ${outDir} to finish: ${describeHolder(current.holder)}`,
+      );
       said = true;
     }
     await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 100));

@@ -20,7 +20,14 @@ import { readdirSync, renameSync, type Dirent } from "node:fs";
 import { join } from "node:path";
 import { NzfError } from "../core/errors.js";
 import type { SiteOutput } from "./site-output.js";
-import { removeLegacyLeftovers, removeOtherVersions, readManifest, swapLink, writeManifest, type OutputState } from "./versions.js";
+import {
+  removeLegacyLeftovers,
+  removeOtherVersions,
+  readManifest,
+  swapLink,
+  writeManifest,
+  type OutputState,
+} from "./versions.js";
 
 /** The files of a published site, relative to it; empty when there is none. */
 export function listPublishedFiles(dir: string | null): Set<string> {
@@ -45,7 +52,10 @@ export function listPublishedFiles(dir: string | null): Set<string> {
 }
 
 /** Completes the new version and makes it the published one. */
-export async function publishOutput(output: SiteOutput, state: OutputState): Promise<{ placed: number; removed: number }> {
+export async function publishOutput(
+  output: SiteOutput,
+  state: OutputState,
+): Promise<{ placed: number; removed: number }> {
   const { id } = output.target;
   const changed = output.changed();
   const removed = output.removed();
@@ -57,7 +67,11 @@ export async function publishOutput(output: SiteOutput, state: OutputState): Pro
     if (state.legacy) renameSync(state.outDir, join(state.versionsDir, base!));
     swapLink(state.outDir, id);
   } catch (error) {
-    throw new NzfError("PUBLISH_FAILED", `The new site could not be published to ${state.outDir}; the previous site is still published`, { subject: state.outDir, cause: error });
+    throw new NzfError(
+      "PUBLISH_FAILED",
+      `The new site could not be published to ${state.outDir}; the previous site is still published`,
+      { subject: state.outDir, cause: error },
+    );
   }
   // Kept: the new version, the one before (readers mid-request) and the one before that (the next build reuses it).
   const keep = [id, base, readManifest(state.versionsDir, base)?.base].filter((v): v is string => Boolean(v));

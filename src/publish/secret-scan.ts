@@ -33,9 +33,13 @@ export function createSecretScan(): SecretScan {
     scanText,
     assertClean() {
       if (leaks.length) {
-        throw new NzfError("CONFIG_INVALID", `A secret key or token would be published in dist/, so nothing was published:\n  ${leaks.sort().join("\n  ")}`, {
-          hint: "Remove it from the content or configuration (only public values belong in the site: pk_ publishable keys, user pool and app client ids), then roll the leaked key, token or client secret.",
-        });
+        throw new NzfError(
+          "CONFIG_INVALID",
+          `A secret key or token would be published in dist/, so nothing was published:\n  ${leaks.sort().join("\n  ")}`,
+          {
+            hint: "Remove it from the content or configuration (only public values belong in the site: pk_ publishable keys, user pool and app client ids), then roll the leaked key, token or client secret.",
+          },
+        );
       }
       return scanned;
     },
@@ -46,7 +50,9 @@ export function createSecretScan(): SecretScan {
 export function findSecrets(text: string): string[] {
   const found = secretsIn(text);
   const plain = hasFragment(text) ? plainText(text) : text;
-  if (plain !== text) for (const finding of secretsIn(plain)) if (!found.has(finding)) found.add(`${finding} (split by markup or encoded)`);
+  if (plain !== text)
+    for (const finding of secretsIn(plain))
+      if (!found.has(finding)) found.add(`${finding} (split by markup or encoded)`);
   return [...found];
 }
 
@@ -66,7 +72,36 @@ const ENCODED = /[<&%\\\u200b-\u200d\u2060\ufeff\u00ad]/;
  * invisible character. Most pages have none and skip the rewrite; plain substring searches keep
  * this check cheap on every page.
  */
-const FRAGMENTS = ["k_", ">_", "_<", "_live", "live_", "_test", "test_", "whsec", "%5F", "%5f", "&#95", "&#x5f", "&#x5F", "&#X5F", "&lowbar", "&UnderBar", "\\u005", "\\x5", "ecret", "ECRET", "AKIA", "ASIA", "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad"];
+const FRAGMENTS = [
+  "k_",
+  ">_",
+  "_<",
+  "_live",
+  "live_",
+  "_test",
+  "test_",
+  "whsec",
+  "%5F",
+  "%5f",
+  "&#95",
+  "&#x5f",
+  "&#x5F",
+  "&#X5F",
+  "&lowbar",
+  "&UnderBar",
+  "\\u005",
+  "\\x5",
+  "ecret",
+  "ECRET",
+  "AKIA",
+  "ASIA",
+  "\u200b",
+  "\u200c",
+  "\u200d",
+  "\u2060",
+  "\ufeff",
+  "\u00ad",
+];
 const hasFragment = (text: string) => FRAGMENTS.some((f) => text.includes(f));
 
 /** The text with tags removed and encodings undone, so a secret split by markup or encoded reads as one string. */
@@ -84,12 +119,32 @@ export function plainText(text: string): string {
     .replace(/[\u200b-\u200d\u2060\ufeff\u00ad]/g, "")
     .replace(/&#x([0-9a-f]{1,6});?/gi, (_, hex: string) => fromCode(parseInt(hex, 16)))
     .replace(/&#(\d{1,7});?/g, (_, dec: string) => fromCode(Number(dec)))
-    .replace(/&(lowbar|UnderBar|amp|quot|apos|lt|gt|sol|plus|equals|colon|period|hyphen|dash);/g, (_, name: string) => NAMED[name] ?? "")
-    .replace(/\\u([0-9a-f]{4})|\\x([0-9a-f]{2})/gi, (_, u: string | undefined, x: string | undefined) => fromCode(parseInt(u ?? x!, 16)))
+    .replace(
+      /&(lowbar|UnderBar|amp|quot|apos|lt|gt|sol|plus|equals|colon|period|hyphen|dash);/g,
+      (_, name: string) => NAMED[name] ?? "",
+    )
+    .replace(/\\u([0-9a-f]{4})|\\x([0-9a-f]{2})/gi, (_, u: string | undefined, x: string | undefined) =>
+      fromCode(parseInt(u ?? x!, 16)),
+    )
     .replace(/%([0-7][0-9a-f])/gi, (_, hex: string) => fromCode(parseInt(hex, 16)));
 }
 
-const NAMED: Record<string, string> = { lowbar: "_", UnderBar: "_", amp: "&", quot: '"', apos: "'", lt: "<", gt: ">", sol: "/", plus: "+", equals: "=", colon: ":", period: ".", hyphen: "-", dash: "-" };
+const NAMED: Record<string, string> = {
+  lowbar: "_",
+  UnderBar: "_",
+  amp: "&",
+  quot: '"',
+  apos: "'",
+  lt: "<",
+  gt: ">",
+  sol: "/",
+  plus: "+",
+  equals: "=",
+  colon: ":",
+  period: ".",
+  hyphen: "-",
+  dash: "-",
+};
 
 function fromCode(code: number): string {
   return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : "";

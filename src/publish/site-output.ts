@@ -14,7 +14,19 @@
  * existing file only when nothing else links to it (a few microseconds, against about a millisecond
  * to create a file on a slow disk); otherwise the file is replaced.
  */
-import { closeSync, fstatSync, ftruncateSync, linkSync, mkdirSync, openSync, rmdirSync, rmSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  fstatSync,
+  ftruncateSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  rmdirSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { linkOrCopy } from "../core/fs.js";
@@ -107,7 +119,11 @@ export class SiteOutput {
    * name means the same bytes). With `unlessSame`, content identical to the published file is kept
    * as published instead (for small site files that most builds regenerate unchanged).
    */
-  async put(file: string, data: string | Buffer, options: { unlessSame?: boolean; hashedName?: boolean; inspectOnly?: string[] } = {}): Promise<void> {
+  async put(
+    file: string,
+    data: string | Buffer,
+    options: { unlessSame?: boolean; hashedName?: boolean; inspectOnly?: string[] } = {},
+  ): Promise<void> {
     if (options.hashedName && this.published.has(file)) return this.keep(file);
     const bytes = typeof data === "string" ? Buffer.from(data) : data;
     if (options.unlessSame && this.published.has(file)) {
@@ -115,7 +131,9 @@ export class SiteOutput {
       if (current && current.equals(bytes)) return this.keep(file);
     }
     // `inspectOnly`: the parts not inspected before (a page framing a body an earlier, published build inspected).
-    if (this.inspect && TEXT_FILE.test(file)) for (const text of options.inspectOnly ?? [typeof data === "string" ? data : data.toString("utf8")]) this.inspect(file, text);
+    if (this.inspect && TEXT_FILE.test(file))
+      for (const text of options.inspectOnly ?? [typeof data === "string" ? data : data.toString("utf8")])
+        this.inspect(file, text);
     const path = join(this.dir, file);
     // Synchronous on purpose: a page is written in tens of microseconds, and the thread pool's
     // hand-offs cost several times the write itself.
@@ -182,7 +200,10 @@ export class SiteOutput {
    * (everywhere, in a new tree) and removes the files the new site does not have.
    */
   finish(): void {
-    const check = this.target.dirty === null ? this.sources.keys() : new Set([...this.target.dirty, ...this.written, ...this.removed()]);
+    const check =
+      this.target.dirty === null
+        ? this.sources.keys()
+        : new Set([...this.target.dirty, ...this.written, ...this.removed()]);
     for (const file of check) {
       const source = this.sources.get(file);
       if (source === "new") continue;

@@ -12,7 +12,18 @@
  *   reused, so a tree with a manifest is complete and unchanged since.
  * Anything else there (a tree a killed build left, an old version) is removed after the next publish.
  */
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, unlinkSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+} from "node:fs";
 import { rm } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { NzfError } from "../core/errors.js";
@@ -68,7 +79,11 @@ export function writeManifest(versionsDir: string, manifest: VersionManifest): v
 }
 
 function notOurs(outDir: string, what: string): NzfError {
-  return new NzfError("OUTPUT_NOT_OURS", `${outDir} ${what}, so nzf-build will not publish there (it would replace what is there)`, { subject: outDir });
+  return new NzfError(
+    "OUTPUT_NOT_OURS",
+    `${outDir} ${what}, so nzf-build will not publish there (it would replace what is there)`,
+    { subject: outDir },
+  );
 }
 
 /** Files every site nzf-build publishes has: a folder holding them is an earlier build's output. */
@@ -87,13 +102,17 @@ export function guardOutput(outDir: string): void {
   }
   if (info.isSymbolicLink()) {
     const target = resolve(dirname(outDir), readlinkSync(outDir));
-    if (dirname(target) !== versionsDirFor(outDir)) throw notOurs(outDir, `is a symbolic link to ${target}, not to a version in ${versionsDirFor(outDir)}`);
+    if (dirname(target) !== versionsDirFor(outDir))
+      throw notOurs(outDir, `is a symbolic link to ${target}, not to a version in ${versionsDirFor(outDir)}`);
     return;
   }
   if (!info.isDirectory()) throw notOurs(outDir, "is a file");
   const entries = readdirSync(outDir);
   if (entries.length === 0 || SITE_MARKERS.every((name) => entries.includes(name))) return;
-  throw notOurs(outDir, `holds files that are not an nzf-build site (${entries.slice(0, 3).join(", ")}${entries.length > 3 ? ", …" : ""})`);
+  throw notOurs(
+    outDir,
+    `holds files that are not an nzf-build site (${entries.slice(0, 3).join(", ")}${entries.length > 3 ? ", …" : ""})`,
+  );
 }
 
 /** Folders older versions of nzf-build left beside the output folder. */
@@ -106,7 +125,9 @@ function legacyLeftovers(outDir: string): { paths: string[]; interrupted: boolea
   } catch {
     return { paths: [], interrupted: false };
   }
-  const paths = entries.filter((e) => e === `${name}.spare` || e.startsWith(`${name}.staging-`) || e.startsWith(`${name}.retired-`)).map((e) => join(parent, e));
+  const paths = entries
+    .filter((e) => e === `${name}.spare` || e.startsWith(`${name}.staging-`) || e.startsWith(`${name}.retired-`))
+    .map((e) => join(parent, e));
   // A journal: a publish by the older version was cut off, and the folder may hold a mix.
   return { paths, interrupted: paths.some((p) => existsSync(join(p, "journal.json"))) };
 }
@@ -127,7 +148,12 @@ export function readOutputState(outDir: string): OutputState {
   if (info === null) {
     // Only a move cut short: the newest version was made from the older folder moved aside (v0-…).
     // A link deleted by hand (to build afresh, say) is not put back.
-    const newest = readManifest(versionsDir, listVersions(versionsDir).filter((id) => readManifest(versionsDir, id)).at(-1) ?? null);
+    const newest = readManifest(
+      versionsDir,
+      listVersions(versionsDir)
+        .filter((id) => readManifest(versionsDir, id))
+        .at(-1) ?? null,
+    );
     if (newest?.base?.startsWith("v0-") && existsSync(join(versionsDir, newest.base))) {
       swapLink(outDir, newest.id);
       info = lstatSync(outDir);
@@ -140,7 +166,9 @@ export function readOutputState(outDir: string): OutputState {
   }
   const id = basename(readlinkSync(outDir));
   const dir = join(versionsDir, id);
-  return existsSync(dir) ? { outDir, versionsDir, currentId: id, currentDir: dir, legacy: false, trusted: true } : { outDir, versionsDir, currentId: null, currentDir: null, legacy: false, trusted: true };
+  return existsSync(dir)
+    ? { outDir, versionsDir, currentId: id, currentDir: dir, legacy: false, trusted: true }
+    : { outDir, versionsDir, currentId: null, currentDir: null, legacy: false, trusted: true };
 }
 
 /** Version ids in the versions folder, oldest first. */
@@ -181,7 +209,8 @@ export function chooseTarget(state: OutputState): Target {
   const id = newId(versionsDir, state.currentId);
   const current = readManifest(versionsDir, state.currentId);
   const previous = readManifest(versionsDir, current?.base ?? null);
-  const reusable = previous?.base && previous.base !== state.currentId ? readManifest(versionsDir, previous.base) : null;
+  const reusable =
+    previous?.base && previous.base !== state.currentId ? readManifest(versionsDir, previous.base) : null;
   if (current && previous && reusable) {
     const dirty = new Set([...current.changed, ...current.removed, ...previous.changed, ...previous.removed]);
     // The manifest goes first: a tree without one is never trusted again.

@@ -22,7 +22,11 @@ export interface CspInput {
   styleHashes?: string[];
 }
 
-const STRIPE = { script: ["https://js.stripe.com", "https://*.js.stripe.com"], frame: ["https://js.stripe.com", "https://*.js.stripe.com", "https://hooks.stripe.com"], connect: ["https://api.stripe.com"] };
+const STRIPE = {
+  script: ["https://js.stripe.com", "https://*.js.stripe.com"],
+  frame: ["https://js.stripe.com", "https://*.js.stripe.com", "https://hooks.stripe.com"],
+  connect: ["https://api.stripe.com"],
+};
 const GTM = {
   script: ["https://*.googletagmanager.com"],
   img: ["https://*.google-analytics.com", "https://*.googletagmanager.com"],
@@ -72,7 +76,10 @@ export function cspDirectives(input: CspInput = {}): [string, string[]][] {
   const publicConfig = input.publicConfig ?? {};
   return [
     ["default-src", ["'self'"]],
-    ["script-src", unique(["'self'", ...(input.scriptHashes ?? []).sort(), ...STRIPE.script, ...GTM.script, ...PRISMIC.script])],
+    [
+      "script-src",
+      unique(["'self'", ...(input.scriptHashes ?? []).sort(), ...STRIPE.script, ...GTM.script, ...PRISMIC.script]),
+    ],
     ["style-src", unique(["'self'", ...(input.styleHashes ?? []).sort()])],
     // Style attributes: the tag manager's no-JavaScript iframe carries one, and scripts that insert
     // elements of their own (Stripe.js's payment overlays, tags in the container) set them. Attribute
@@ -80,7 +87,17 @@ export function cspDirectives(input: CspInput = {}): [string, string[]][] {
     ["style-src-attr", ["'unsafe-inline'"]],
     ["img-src", unique(["'self'", "data:", ...PRISMIC.img, ...GTM.img])],
     ["font-src", ["'self'"]],
-    ["connect-src", unique(["'self'", ...STRIPE.connect, ...cognitoOrigins(publicConfig), paymentsOrigin(publicConfig), ...PRISMIC.connect, ...GTM.connect])],
+    [
+      "connect-src",
+      unique([
+        "'self'",
+        ...STRIPE.connect,
+        ...cognitoOrigins(publicConfig),
+        paymentsOrigin(publicConfig),
+        ...PRISMIC.connect,
+        ...GTM.connect,
+      ]),
+    ],
     ["frame-src", unique([...STRIPE.frame, ...PRISMIC.frame, ...GTM.frame])],
     ["worker-src", ["'self'"]],
     ["manifest-src", ["'self'"]],

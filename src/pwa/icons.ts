@@ -59,14 +59,19 @@ export async function renderIcons(logoFile: string): Promise<IconFile[]> {
   }
   const { default: sharp } = await import("sharp");
   // A high density rasterises the SVG sharply before downscaling.
-  const square = (size: number) => sharp(svg, { density: 300 }).resize(size, size).png({ compressionLevel: 9 }).toBuffer();
+  const square = (size: number) =>
+    sharp(svg, { density: 300 }).resize(size, size).png({ compressionLevel: 9 }).toBuffer();
   const mark = await sharp(svg, { density: 300 }).resize(320, 320).png().toBuffer();
   const maskable = await sharp({ create: { width: 512, height: 512, channels: 4, background: THEME_COLOUR } })
     .composite([{ input: mark, gravity: "centre" }])
     .png({ compressionLevel: 9 })
     .toBuffer();
   // iOS paints transparent corners black, so the touch icon is flattened onto the purple.
-  const appleTouch = await sharp(svg, { density: 300 }).resize(180, 180).flatten({ background: THEME_COLOUR }).png({ compressionLevel: 9 }).toBuffer();
+  const appleTouch = await sharp(svg, { density: 300 })
+    .resize(180, 180)
+    .flatten({ background: THEME_COLOUR })
+    .png({ compressionLevel: 9 })
+    .toBuffer();
   const [icon192, icon512, favicon32] = await Promise.all([square(192), square(512), square(32)]);
   return [
     { url: ICON_URLS.icon192, bytes: icon192 },
@@ -90,6 +95,9 @@ export async function cachedIcons(logoFile: string, workDir: string): Promise<Ic
     return saved.map((icon) => ({ ...icon, bytes: Buffer.from(icon.bytes, "base64") }) as unknown as IconFile);
   }
   const icons = await renderIcons(logoFile);
-  await writeJsonEntry(file, icons.map((icon) => ({ ...icon, bytes: Buffer.from(icon.bytes).toString("base64") })));
+  await writeJsonEntry(
+    file,
+    icons.map((icon) => ({ ...icon, bytes: Buffer.from(icon.bytes).toString("base64") })),
+  );
   return icons;
 }

@@ -27,7 +27,11 @@ export function inlineFactsOf(html: string): InlineFacts {
 export function framedPageFactsOf(before: string, body: InlineFacts, after: string): PageFacts {
   const frame = inlineHashes([before, after]);
   const union = (a: string[], b: string[]) => [...new Set([...a, ...b])].sort();
-  return { noindex: noindexIn(before), scripts: union(frame.scripts, body.scripts), styles: union(frame.styles, body.styles) };
+  return {
+    noindex: noindexIn(before),
+    scripts: union(frame.scripts, body.scripts),
+    styles: union(frame.styles, body.styles),
+  };
 }
 
 function noindexIn(html: string): boolean {

@@ -33,9 +33,17 @@ import { hashFile } from "../cache/file-hash.js";
 import { hashBytes, readJsonEntry, verifyFiles, writeJsonEntry } from "../cache/entry.js";
 
 /** What the worker precaches, relative to the site root: island code, CSS, offline and 404 pages, app icons. */
-export const PRECACHE_PATTERNS = ["_islands/**/*.js", "_assets/*.css", "offline.html", "404.html", "manifest.webmanifest", "icons/*.png"];
+export const PRECACHE_PATTERNS = [
+  "_islands/**/*.js",
+  "_assets/*.css",
+  "offline.html",
+  "404.html",
+  "manifest.webmanifest",
+  "icons/*.png",
+];
 /** The same patterns for picking the candidates to link into the precache view. */
-const CANDIDATE = /^(_islands\/.+\.js|_assets\/[^/]+\.css|offline\.html|404\.html|manifest\.webmanifest|icons\/[^/]+\.png)$/;
+const CANDIDATE =
+  /^(_islands\/.+\.js|_assets\/[^/]+\.css|offline\.html|404\.html|manifest\.webmanifest|icons\/[^/]+\.png)$/;
 /** Names with a content hash change whenever their content does: they need no revision. */
 const HASHED = /^_(islands|assets)\//;
 const MAX_PRECACHE_BYTES = 5 * 1024 * 1024;
@@ -70,9 +78,12 @@ let injectManifestFn: InjectManifest | undefined;
 function injectManifest(): InjectManifest {
   if (!injectManifestFn) {
     const require = createRequire(import.meta.url);
-    injectManifestFn = (require("workbox-build/build/inject-manifest.js") as { injectManifest: InjectManifest }).injectManifest;
+    injectManifestFn = (require("workbox-build/build/inject-manifest.js") as { injectManifest: InjectManifest })
+      .injectManifest;
     // Its first call compiles the options' JSON schema: do that now too.
-    const { validateInjectManifestOptions } = require("workbox-build/build/lib/validate-options.js") as { validateInjectManifestOptions(o: object): unknown };
+    const { validateInjectManifestOptions } = require("workbox-build/build/lib/validate-options.js") as {
+      validateInjectManifestOptions(o: object): unknown;
+    };
     try {
       validateInjectManifestOptions({ swSrc: "sw-source.js", swDest: "sw.js", globDirectory: "." });
     } catch {
@@ -104,12 +115,19 @@ export async function preloadServiceWorkerTools(workDir: string): Promise<void> 
 async function bundledWorker(root: string, cacheDir: string): Promise<string> {
   const source = join(root, "src/pwa/worker/sw-source.ts");
   const workbox = await hashFile(join(root, "node_modules/workbox-precaching/package.json"));
-  const key = createHash("sha1").update(`${await hashFile(source)}:${workbox}`).digest("hex").slice(0, 16);
+  const key = createHash("sha1")
+    .update(`${await hashFile(source)}:${workbox}`)
+    .digest("hex")
+    .slice(0, 16);
   const cached = join(cacheDir, `sw-source-${key}.js`);
   // workbox reads the source from its file, so the file stays plain JavaScript and its record beside it holds its hash.
   const record = `${cached}.json`;
   const kept = (await exists(cached)) ? await readJsonEntry<{ sha256?: string }>(record, "service worker") : null;
-  if (typeof kept?.sha256 === "string" && (await verifyFiles({ [cached]: kept.sha256 }, "service worker", record)) === null) return cached;
+  if (
+    typeof kept?.sha256 === "string" &&
+    (await verifyFiles({ [cached]: kept.sha256 }, "service worker", record)) === null
+  )
+    return cached;
   const { build } = await import("esbuild");
   try {
     const result = await build({
@@ -132,7 +150,11 @@ async function bundledWorker(root: string, cacheDir: string): Promise<string> {
     await writeJsonEntry(record, { sha256: hashBytes(text) });
     return cached;
   } catch (error) {
-    throw new NzfError("ISLAND_BUNDLE_FAILED", `The service worker (src/pwa/worker/sw-source.ts) did not compile: ${(error as Error).message}`, { cause: error });
+    throw new NzfError(
+      "ISLAND_BUNDLE_FAILED",
+      `The service worker (src/pwa/worker/sw-source.ts) did not compile: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
 }
 
@@ -140,7 +162,9 @@ async function bundledWorker(root: string, cacheDir: string): Promise<string> {
 export type ServiceWorkerMemory = Map<string, ServiceWorkerResult>;
 
 /** Builds the worker for a site; the caller writes it to /sw.js. `ignore`: candidates never precached. */
-export async function generateServiceWorker(options: SiteFiles & { root: string; workDir: string; ignore?: string[]; memory?: ServiceWorkerMemory }): Promise<ServiceWorkerResult> {
+export async function generateServiceWorker(
+  options: SiteFiles & { root: string; workDir: string; ignore?: string[]; memory?: ServiceWorkerMemory },
+): Promise<ServiceWorkerResult> {
   const madeWorkers = options.memory ?? new Map<string, ServiceWorkerResult>();
   const cacheDir = join(options.workDir, "sw");
   await mkdir(cacheDir, { recursive: true });
@@ -157,7 +181,8 @@ export async function generateServiceWorker(options: SiteFiles & { root: string;
   }
   const view = await mkdtemp(join(cacheDir, "view-"));
   try {
-    for (const dir of new Set(candidates.map((file) => dirname(file)))) await mkdir(join(view, "site", dir), { recursive: true });
+    for (const dir of new Set(candidates.map((file) => dirname(file))))
+      await mkdir(join(view, "site", dir), { recursive: true });
     await Promise.all(candidates.map((file) => linkOrCopy(options.pathOf(file), join(view, "site", file))));
     const swDest = join(view, "sw.js");
     const urls: string[] = [];
@@ -172,7 +197,9 @@ export async function generateServiceWorker(options: SiteFiles & { root: string;
       // Sorted, so the same site gives the same sw.js whatever order the glob found files in.
       manifestTransforms: [
         (entries: ManifestEntry[]) => {
-          const manifest = entries.map(({ url, revision }) => ({ url, revision })).sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+          const manifest = entries
+            .map(({ url, revision }) => ({ url, revision }))
+            .sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
           urls.push(...manifest.map((entry) => entry.url));
           return { manifest, warnings: [] };
         },
@@ -182,7 +209,12 @@ export async function generateServiceWorker(options: SiteFiles & { root: string;
     // the site would break offline visits, so the build stops instead. A pattern with nothing to
     // match (a site with no islands yet) is no problem.
     const problems = warnings.filter((warning) => !/doesn't match any files/.test(warning));
-    if (problems.length) throw new NzfError("INTERNAL", `The service worker's precache list could not be made: ${problems.join("; ")}. Make the file smaller, or leave it out of PRECACHE_PATTERNS in src/pwa/service-worker.ts`, { subject: "/sw.js" });
+    if (problems.length)
+      throw new NzfError(
+        "INTERNAL",
+        `The service worker's precache list could not be made: ${problems.join("; ")}. Make the file smaller, or leave it out of PRECACHE_PATTERNS in src/pwa/service-worker.ts`,
+        { subject: "/sw.js" },
+      );
     const text = await readFile(swDest, "utf8");
     const result = { urls, bytes: Buffer.byteLength(text), text };
     madeWorkers.set(storedFile, result);
@@ -194,7 +226,11 @@ export async function generateServiceWorker(options: SiteFiles & { root: string;
 }
 
 /** What a worker is made from, by content: the source bundle, workbox-build's version, the options, and each candidate's bytes. */
-async function contentKey(options: SiteFiles & { root: string; ignore?: string[] }, swSrc: string, candidates: string[]): Promise<string> {
+async function contentKey(
+  options: SiteFiles & { root: string; ignore?: string[] },
+  swSrc: string,
+  candidates: string[],
+): Promise<string> {
   const files = await Promise.all(candidates.map(async (file) => [file, await hashFile(options.pathOf(file))]));
   const workboxBuild = await hashFile(join(options.root, "node_modules/workbox-build/package.json"));
   const made = [swSrc, workboxBuild, PRECACHE_PATTERNS, HASHED.source, MAX_PRECACHE_BYTES, options.ignore ?? [], files];
@@ -204,7 +240,9 @@ async function contentKey(options: SiteFiles & { root: string; ignore?: string[]
 async function readStored(file: string): Promise<ServiceWorkerResult | null> {
   // None yet, or damaged: made again.
   const stored = await readJsonEntry<ServiceWorkerResult>(file, "service worker");
-  return stored && typeof stored.text === "string" && Array.isArray(stored.urls) ? { urls: stored.urls, bytes: Buffer.byteLength(stored.text), text: stored.text } : null;
+  return stored && typeof stored.text === "string" && Array.isArray(stored.urls)
+    ? { urls: stored.urls, bytes: Buffer.byteLength(stored.text), text: stored.text }
+    : null;
 }
 
 /** Keeps a worker (written whole, then renamed) and drops all but the newest few. */
@@ -212,8 +250,13 @@ async function store(file: string, result: ServiceWorkerResult): Promise<void> {
   const dir = dirname(file);
   try {
     await writeJsonEntry(file, { urls: result.urls, text: result.text });
-    const stored = await Promise.all((await readdir(dir)).filter((name) => STORED.test(name)).map(async (name) => ({ name, at: (await stat(join(dir, name))).mtimeMs })));
-    for (const old of stored.sort((a, b) => b.at - a.at).slice(STORED_WORKERS)) await rm(join(dir, old.name), { force: true });
+    const stored = await Promise.all(
+      (await readdir(dir))
+        .filter((name) => STORED.test(name))
+        .map(async (name) => ({ name, at: (await stat(join(dir, name))).mtimeMs })),
+    );
+    for (const old of stored.sort((a, b) => b.at - a.at).slice(STORED_WORKERS))
+      await rm(join(dir, old.name), { force: true });
   } catch {
     // Not kept: the next process makes it again.
   }

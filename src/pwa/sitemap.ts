@@ -26,11 +26,14 @@ export interface SitemapPage {
   lastmod?: string;
 }
 
-const xml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!);
+const xml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!);
 
 function isDisallowed(path: string): boolean {
   // Language-prefixed copies (/ar-ae/account/) are as private as the master ones.
-  return DISALLOWED_PREFIXES.some((prefix) => path.startsWith(prefix) || new RegExp(`^/[a-z]{2}(-[a-z]{2})?${prefix}`).test(path));
+  return DISALLOWED_PREFIXES.some(
+    (prefix) => path.startsWith(prefix) || new RegExp(`^/[a-z]{2}(-[a-z]{2})?${prefix}`).test(path),
+  );
 }
 
 export function sitemapPages(entries: SitemapPage[]): SitemapPage[] {
@@ -53,10 +56,15 @@ export function sitemapXml(siteUrl: string, entries: SitemapPage[]): string {
     const alternates = page.alternates.filter((alt) => listedPaths.has(alt.path));
     if (alternates.length > 1) {
       for (const alt of alternates) {
-        lines.push(`    <xhtml:link rel="alternate" hreflang="${xml(alt.lang)}" href="${xml(canonicalUrl(siteUrl, alt.path))}"/>`);
+        lines.push(
+          `    <xhtml:link rel="alternate" hreflang="${xml(alt.lang)}" href="${xml(canonicalUrl(siteUrl, alt.path))}"/>`,
+        );
       }
       const master = alternates.find((alt) => alt.lang === MASTER_LANG);
-      if (master) lines.push(`    <xhtml:link rel="alternate" hreflang="x-default" href="${xml(canonicalUrl(siteUrl, master.path))}"/>`);
+      if (master)
+        lines.push(
+          `    <xhtml:link rel="alternate" hreflang="x-default" href="${xml(canonicalUrl(siteUrl, master.path))}"/>`,
+        );
     }
     lines.push(`  </url>`);
   }

@@ -31,7 +31,8 @@ export function contentVersions(state: ContentState): (dep: string) => string {
     let version = byType.get(type);
     if (version === undefined) {
       const hash = createHash("sha1");
-      for (const [id, docType] of Object.entries(state.types)) if (docType === type) hash.update(`${id}=${state.documents[id]}\n`);
+      for (const [id, docType] of Object.entries(state.types))
+        if (docType === type) hash.update(`${id}=${state.documents[id]}\n`);
       version = hash.digest("hex");
       byType.set(type, version);
     }
@@ -69,7 +70,12 @@ export class BodyCache {
   set(page: PageEntry, body: RenderedBody): void {
     // A body reused this build is already kept as it is (same key, same page, same versions).
     if (this.entries.get(page.file)?.body === body) return;
-    this.entries.set(page.file, { key: this.key, page: JSON.stringify(page), versions: this.versions(body.deps), body });
+    this.entries.set(page.file, {
+      key: this.key,
+      page: JSON.stringify(page),
+      versions: this.versions(body.deps),
+      body,
+    });
   }
 
   /** Forgets the pages not in this build (deleted documents). */
@@ -85,7 +91,12 @@ export class BodyCache {
  */
 export type PageBodies = Map<string, Map<string, Entry>>;
 
-export function bodyCacheFor(bodies: PageBodies, outDir: string, key: string, versionOf: (dep: string) => string): BodyCache {
+export function bodyCacheFor(
+  bodies: PageBodies,
+  outDir: string,
+  key: string,
+  versionOf: (dep: string) => string,
+): BodyCache {
   let store = bodies.get(outDir);
   if (!store) bodies.set(outDir, (store = new Map()));
   return new BodyCache(key, versionOf, store);

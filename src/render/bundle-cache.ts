@@ -71,7 +71,11 @@ export async function startBundle<T>(file: string, root: string, family = "bundl
  * since the start, or a new input whose file was modified within a second of the start (file times
  * can be that coarse).
  */
-export async function hashInputsAfterBuild(root: string, inputs: string[], start: BundleStart<unknown>): Promise<Record<string, string>> {
+export async function hashInputsAfterBuild(
+  root: string,
+  inputs: string[],
+  start: BundleStart<unknown>,
+): Promise<Record<string, string>> {
   const hashes = await hashInputs(root, inputs);
   await Promise.all(
     Object.keys(hashes).map(async (input) => {
@@ -80,7 +84,10 @@ export async function hashInputsAfterBuild(root: string, inputs: string[], start
         if (before !== hashes[input]) hashes[input] = CHANGED_DURING_BUILD;
         return;
       }
-      const modified = await stat(resolve(root, input)).then((s) => s.mtimeMs, () => Infinity);
+      const modified = await stat(resolve(root, input)).then(
+        (s) => s.mtimeMs,
+        () => Infinity,
+      );
       if (modified > start.startedAt - 1000) hashes[input] = CHANGED_DURING_BUILD;
     }),
   );
@@ -88,7 +95,11 @@ export async function hashInputsAfterBuild(root: string, inputs: string[], start
 }
 
 /** Records a bundle with the hash of each output file it names (absolute paths). */
-export async function writeBundleRecord<T>(file: string, record: Omit<BundleRecord<T>, "outputs">, outputs: string[] = []): Promise<void> {
+export async function writeBundleRecord<T>(
+  file: string,
+  record: Omit<BundleRecord<T>, "outputs">,
+  outputs: string[] = [],
+): Promise<void> {
   const hashes: Record<string, string> = {};
   for (const output of [...outputs].sort()) hashes[output] = await hashOfFile(output);
   await writeJsonEntry(file, { ...record, outputs: hashes });

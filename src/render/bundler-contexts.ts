@@ -33,7 +33,11 @@ export class BundlerContexts {
 }
 
 /** One esbuild build: through a kept context when the caller has contexts, otherwise a plain build. */
-export async function runEsbuild(contexts: BundlerContexts | undefined, slot: string, options: BuildOptions): Promise<BuildResult> {
+export async function runEsbuild(
+  contexts: BundlerContexts | undefined,
+  slot: string,
+  options: BuildOptions,
+): Promise<BuildResult> {
   if (contexts) return contexts.build(slot, options);
   const { build } = await import("esbuild");
   return build(options);

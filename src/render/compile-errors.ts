@@ -16,14 +16,24 @@ const ISLANDS_DIR = "src/client/islands/";
 export function compileError(error: unknown, what: string, code: ErrorCode): NzfError {
   const messages = (error as { errors?: EsbuildMessage[] }).errors ?? [];
   // esbuild's columns count from 0; editors count from 1.
-  const lines = messages.map((m) => `${m.location ? `${m.location.file}:${m.location.line}:${m.location.column + 1}: ` : ""}${m.text}`);
+  const lines = messages.map(
+    (m) => `${m.location ? `${m.location.file}:${m.location.line}:${m.location.column + 1}: ` : ""}${m.text}`,
+  );
   const detail = lines.join("\n  ") || String(error);
   // esbuild's own error repeats every message (columns from 0): kept as the cause only when it had none.
   const cause = messages.length ? undefined : error;
-  const islands = [...new Set(messages.flatMap((m) => (m.location?.file.replace(/\\/g, "/").startsWith(ISLANDS_DIR) ? [m.location.file] : [])))];
+  const islands = [
+    ...new Set(
+      messages.flatMap((m) => (m.location?.file.replace(/\\/g, "/").startsWith(ISLANDS_DIR) ? [m.location.file] : [])),
+    ),
+  ];
   if (islands.length) {
     const names = islands.join(", ");
-    return new NzfError("ISLAND_COMPILE_FAILED", `The island${islands.length === 1 ? "" : "s"} ${names} did not compile:\n  ${detail}`, { subject: islands[0], cause });
+    return new NzfError(
+      "ISLAND_COMPILE_FAILED",
+      `The island${islands.length === 1 ? "" : "s"} ${names} did not compile:\n  ${detail}`,
+      { subject: islands[0], cause },
+    );
   }
   const first = messages.find((m) => m.location)?.location?.file;
   return new NzfError(code, `${what} did not compile:\n  ${detail}`, { cause, ...(first ? { subject: first } : {}) });

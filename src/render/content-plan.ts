@@ -39,7 +39,12 @@ export interface ContentPlan {
  * Plans the build of a snapshot. `origin` is the file it was read from (its document hashes are
  * kept in the work folder by the file's identity).
  */
-export async function planContent(snapshot: Snapshot, graph: ContentGraph, origin: { identity: string } | undefined, workDir: string): Promise<ContentPlan> {
+export async function planContent(
+  snapshot: Snapshot,
+  graph: ContentGraph,
+  origin: { identity: string } | undefined,
+  workDir: string,
+): Promise<ContentPlan> {
   // No site is planned from content without its singletons: the last good dist/ stays instead.
   checkSiteContent(snapshot, `the snapshot of "${snapshot.repository}" at ref ${snapshot.ref}`);
   // Nor one whose donation pages show prices the payments API refuses.

@@ -153,12 +153,20 @@ export function documentHashes(documents: readonly PrismicDocument[]): Record<st
  * hashing thousands of documents again costs a new process its main thread's time (JSON.stringify
  * of every document), on the way to the first rendered page. A changed file has a new identity.
  */
-export async function snapshotDocumentHashes(documents: readonly PrismicDocument[], origin: { identity: string } | undefined, workDir: string): Promise<Record<string, string>> {
+export async function snapshotDocumentHashes(
+  documents: readonly PrismicDocument[],
+  origin: { identity: string } | undefined,
+  workDir: string,
+): Promise<Record<string, string>> {
   // Without a file, or with every document hashed by this process already (watch, webhook): no I/O.
   if (!origin || documents.every((doc) => hashByDocument.has(doc))) return documentHashes(documents);
   const file = join(workDir, "document-hashes.json");
   const kept = await readJsonEntry<{ identity: string; hashes: Record<string, string> }>(file, "document hashes");
-  if (kept?.identity === origin.identity && kept.hashes && documents.every((doc) => typeof kept.hashes[doc.id] === "string")) {
+  if (
+    kept?.identity === origin.identity &&
+    kept.hashes &&
+    documents.every((doc) => typeof kept.hashes[doc.id] === "string")
+  ) {
     for (const doc of documents) if (!hashByDocument.has(doc)) hashByDocument.set(doc, kept.hashes[doc.id]!);
     return documentHashes(documents);
   }
@@ -184,7 +192,9 @@ export function listSignatures(graph: ContentGraph): Record<string, string> {
   for (const doc of graph.documents) groups.set(`${doc.type}|${doc.lang}`, doc);
   const signatures: Record<string, string> = {};
   for (const [key, doc] of groups) {
-    const list = graph.all(doc.type, doc.lang).map((d) => [d.id, d.uid, (d.data as { published?: string }).published, d.alternate_languages?.length ?? 0]);
+    const list = graph
+      .all(doc.type, doc.lang)
+      .map((d) => [d.id, d.uid, (d.data as { published?: string }).published, d.alternate_languages?.length ?? 0]);
     signatures[`list:${key}`] = createHash("sha1").update(JSON.stringify(list)).digest("hex").slice(0, 16);
   }
   return signatures;

@@ -65,7 +65,10 @@ function islandEntryPlugin(clientDir: string): Plugin {
   return {
     name: "nzf-island-entries",
     setup(build) {
-      build.onResolve({ filter: /^nzf-island:/ }, (args) => ({ path: args.path.slice("nzf-island:".length), namespace: "nzf-island" }));
+      build.onResolve({ filter: /^nzf-island:/ }, (args) => ({
+        path: args.path.slice("nzf-island:".length),
+        namespace: "nzf-island",
+      }));
       build.onLoad({ filter: /.*/, namespace: "nzf-island" }, (args) => ({
         resolveDir: clientDir,
         loader: "ts",
@@ -109,8 +112,12 @@ const PREVIEW_ENTRY = "preview";
 
 export async function bundleClient(options: BundleClientOptions): Promise<{ bundle: ClientBundle; cached: boolean }> {
   const clientDir = join(options.root, "src/client");
-  const islands = (await listEntries(join(clientDir, "islands"), /\.tsx?$/)).map((f) => basename(f).replace(/\.tsx?$/, ""));
-  const scripts = (await listEntries(join(clientDir, "entries"), /\.tsx?$/)).map((f) => basename(f).replace(/\.tsx?$/, ""));
+  const islands = (await listEntries(join(clientDir, "islands"), /\.tsx?$/)).map((f) =>
+    basename(f).replace(/\.tsx?$/, ""),
+  );
+  const scripts = (await listEntries(join(clientDir, "entries"), /\.tsx?$/)).map((f) =>
+    basename(f).replace(/\.tsx?$/, ""),
+  );
   const runs: BrowserRun[] = [
     {
       kind: "islands",
@@ -118,16 +125,25 @@ export async function bundleClient(options: BundleClientOptions): Promise<{ bund
       extra: { plugins: [islandEntryPlugin(clientDir)], banner: { js: COMPILE_EAGERLY } },
       publicPath: PUBLIC_PATH,
     },
-    { kind: "scripts", entryPoints: Object.fromEntries(scripts.map((name) => [name, join(clientDir, "entries", `${name}.ts`)])), extra: {}, publicPath: PUBLIC_PATH },
+    {
+      kind: "scripts",
+      entryPoints: Object.fromEntries(scripts.map((name) => [name, join(clientDir, "entries", `${name}.ts`)])),
+      extra: {},
+      publicPath: PUBLIC_PATH,
+    },
   ];
-  const results = await Promise.all(runs.filter((run) => Object.keys(run.entryPoints).length).map((run) => bundleRun(run, options)));
+  const results = await Promise.all(
+    runs.filter((run) => Object.keys(run.entryPoints).length).map((run) => bundleRun(run, options)),
+  );
   const bundle: ClientBundle = { islands: {}, scripts: {}, files: [] };
   for (const result of results) {
     Object.assign(bundle[result.kind === "islands" ? "islands" : "scripts"], result.assets);
     bundle.files.push(...result.files);
   }
   // Both runs publish into one folder; their chunks have content-hashed names, so the same name is the same file.
-  bundle.files = [...new Map(bundle.files.map((f) => [f.path, f])).values()].sort((a, b) => a.path.localeCompare(b.path));
+  bundle.files = [...new Map(bundle.files.map((f) => [f.path, f])).values()].sort((a, b) =>
+    a.path.localeCompare(b.path),
+  );
   return { bundle, cached: results.every((r) => r.cached) };
 }
 
@@ -143,9 +159,21 @@ export interface PreviewBundle {
 export async function bundlePreview(options: BundleClientOptions): Promise<PreviewBundle | null> {
   const entry = join(options.root, "src/preview-app/entry.ts");
   if (!(await exists(entry))) return null;
-  const result = await bundleRun({ kind: "preview", entryPoints: { [PREVIEW_ENTRY]: entry }, extra: { entryNames: "[name]", plugins: [authStandIn(options.root)] }, publicPath: `/${PREVIEW_DIR}` }, options);
+  const result = await bundleRun(
+    {
+      kind: "preview",
+      entryPoints: { [PREVIEW_ENTRY]: entry },
+      extra: { entryNames: "[name]", plugins: [authStandIn(options.root)] },
+      publicPath: `/${PREVIEW_DIR}`,
+    },
+    options,
+  );
   const files = result.files.map((f) => ({ ...f, path: `${PREVIEW_DIR}/${f.path}` }));
-  return { files, hash: createHash("sha1").update(JSON.stringify(result.outputHashes)).digest("hex").slice(0, 16), cached: result.cached };
+  return {
+    files,
+    hash: createHash("sha1").update(JSON.stringify(result.outputHashes)).digest("hex").slice(0, 16),
+    cached: result.cached,
+  };
 }
 
 interface RunResult {
@@ -178,7 +206,8 @@ async function bundleRun(run: BrowserRun, options: BundleClientOptions): Promise
 
   await clearDir(outDir);
   const define: Record<string, string> = { "process.env.NODE_ENV": '"production"' };
-  for (const [key, value] of Object.entries(options.publicEnv ?? {})) define[`process.env.${key}`] = JSON.stringify(value);
+  for (const [key, value] of Object.entries(options.publicEnv ?? {}))
+    define[`process.env.${key}`] = JSON.stringify(value);
   let metafile: Metafile;
   try {
     const result = await runEsbuild(options.contexts, `client:${run.kind}`, {
@@ -224,15 +253,25 @@ async function bundleRun(run: BrowserRun, options: BundleClientOptions): Promise
   for (const [file, out] of Object.entries(outputs)) {
     if (file.endsWith(".map")) continue;
     result.files.push({ path: publicPath(file), from: join(options.root, file) });
-    result.outputHashes[publicPath(file)] = createHash("sha1").update(await readFile(join(options.root, file))).digest("hex");
+    result.outputHashes[publicPath(file)] = createHash("sha1")
+      .update(await readFile(join(options.root, file)))
+      .digest("hex");
     // Dynamically imported modules (Amplify, Stripe's loader) are entry points to esbuild too, but live in chunks/.
     if (!out.entryPoint || file.includes("/chunks/")) continue;
     const name = basename(file).replace(/-[A-Z0-9]+\.js$/, "");
     const deps = [...closure(file)].sort();
-    result.assets[name] = { src: urlOf(file), imports: deps.map(urlOf), bytes: out.bytes + deps.reduce((n, d) => n + (sizes.get(d) ?? 0), 0) };
+    result.assets[name] = {
+      src: urlOf(file),
+      imports: deps.map(urlOf),
+      bytes: out.bytes + deps.reduce((n, d) => n + (sizes.get(d) ?? 0), 0),
+    };
   }
   result.files.sort((a, b) => a.path.localeCompare(b.path));
   const inputs = await hashInputsAfterBuild(options.root, Object.keys(metafile.inputs), start);
-  await writeBundleRecord(recordFile, { inputs, result: { result, envKey } }, result.files.map((f) => f.from));
+  await writeBundleRecord(
+    recordFile,
+    { inputs, result: { result, envKey } },
+    result.files.map((f) => f.from),
+  );
   return result;
 }

@@ -63,7 +63,11 @@ export function Island<P extends object>({ name, component, props }: IslandProps
   return (
     <>
       <div className="nzf-island" data-island={name} data-island-id={id} dangerouslySetInnerHTML={{ __html: markup }} />
-      <script type="application/json" data-island-props={id} dangerouslySetInnerHTML={{ __html: serializeIslandProps(props) }} />
+      <script
+        type="application/json"
+        data-island-props={id}
+        dangerouslySetInnerHTML={{ __html: serializeIslandProps(props) }}
+      />
     </>
   );
 }

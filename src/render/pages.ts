@@ -84,15 +84,41 @@ export function planPages(graph: ContentGraph): PageEntry[] {
     if (!template) continue;
     const path = pathForDocument(doc);
     if (!path) continue;
-    pages.push({ path, file: outputFileFor(path), template, lang: doc.lang, documentId: doc.id, indexable: true, alternates: alternatesOf(doc, graph) });
+    pages.push({
+      path,
+      file: outputFileFor(path),
+      template,
+      lang: doc.lang,
+      documentId: doc.id,
+      indexable: true,
+      alternates: alternatesOf(doc, graph),
+    });
   }
-  for (const [name, spec] of Object.entries(STATIC_PAGES) as [StaticPageName, (typeof STATIC_PAGES)[StaticPageName]][]) {
+  for (const [name, spec] of Object.entries(STATIC_PAGES) as [
+    StaticPageName,
+    (typeof STATIC_PAGES)[StaticPageName],
+  ][]) {
     const path = normalizePath(spec.path);
-    pages.push({ path, file: outputFileFor(path), template: name, lang: MASTER_LANG, indexable: spec.indexable, alternates: [] });
+    pages.push({
+      path,
+      file: outputFileFor(path),
+      template: name,
+      lang: MASTER_LANG,
+      indexable: spec.indexable,
+      alternates: [],
+    });
   }
   for (const [from, to] of Object.entries(REDIRECTS)) {
     const path = normalizePath(from);
-    pages.push({ path, file: outputFileFor(path), template: "redirect", lang: MASTER_LANG, indexable: false, alternates: [], redirectTo: normalizePath(to) });
+    pages.push({
+      path,
+      file: outputFileFor(path),
+      template: "redirect",
+      lang: MASTER_LANG,
+      indexable: false,
+      alternates: [],
+      redirectTo: normalizePath(to),
+    });
   }
 
   const seen = new Map<string, PageEntry>();
@@ -101,9 +127,13 @@ export function planPages(graph: ContentGraph): PageEntry[] {
     const earlier = seen.get(page.file);
     if (earlier) {
       collisions.push(
-        new NzfError("ROUTE_COLLISION", `${describe(page)} and ${describe(earlier)} would both be published at ${page.path}`, {
-          subject: page.path,
-        }),
+        new NzfError(
+          "ROUTE_COLLISION",
+          `${describe(page)} and ${describe(earlier)} would both be published at ${page.path}`,
+          {
+            subject: page.path,
+          },
+        ),
       );
       continue;
     }
@@ -117,9 +147,13 @@ export function planPages(graph: ContentGraph): PageEntry[] {
     const shadowed = pages.find((p) => p !== page && p.template !== "landing" && p.path.split("/")[1] === segment);
     if (sections.has(segment) && shadowed && !collisions.some((c) => c.subject === page.path)) {
       collisions.push(
-        new NzfError("ROUTE_COLLISION", `${describe(page)} has uid "${segment}", which is also the start of ${describe(shadowed)} at ${shadowed.path}`, {
-          subject: page.path,
-        }),
+        new NzfError(
+          "ROUTE_COLLISION",
+          `${describe(page)} has uid "${segment}", which is also the start of ${describe(shadowed)} at ${shadowed.path}`,
+          {
+            subject: page.path,
+          },
+        ),
       );
     }
   }

@@ -57,7 +57,14 @@ export interface PageRendererInput {
 export function createPageRenderer(input: PageRendererInput): PageRenderer {
   const tracking = createTrackingSession(input.graph);
   const memo = input.memoizeFrames === false ? undefined : tracking.memo;
-  const inputFor = (page: PageEntry, deps: Set<Dependency>) => ({ page, graph: tracking.graphFor(deps), images: input.images, site: input.site, assets: input.assets, memo });
+  const inputFor = (page: PageEntry, deps: Set<Dependency>) => ({
+    page,
+    graph: tracking.graphFor(deps),
+    images: input.images,
+    site: input.site,
+    assets: input.assets,
+    memo,
+  });
   return {
     render(page, earlier) {
       let body = earlier;
@@ -70,7 +77,16 @@ export function createPageRenderer(input: PageRendererInput): PageRenderer {
       const frame = input.module.renderFrame(inputFor(page, frameDeps), body);
       const hash = createHash("sha1").update(frame.before).update(body.html).update(frame.after).digest("hex");
       const deps = [...new Set<string>([...body.deps, ...frameDeps])].sort();
-      return { before: frame.before, after: frame.after, body, hash, deps, islands: frame.islands, meta: body.meta, facts: framedPageFactsOf(frame.before, body.facts, frame.after) };
+      return {
+        before: frame.before,
+        after: frame.after,
+        body,
+        hash,
+        deps,
+        islands: frame.islands,
+        meta: body.meta,
+        facts: framedPageFactsOf(frame.before, body.facts, frame.after),
+      };
     },
   };
 }
@@ -89,10 +105,16 @@ export function renderFailureOf(error: unknown): RenderFailure {
 /** The build error for a page that failed to render: the template file and line, the document and the output page. */
 export function renderError(page: PageEntry, failure: RenderFailure, cause?: unknown): NzfError {
   const about = page.documentId ? `document ${page.documentId} (${page.template})` : `the "${page.template}" page`;
-  const where = failure.at ? `${failure.at.file}:${failure.at.line}:${failure.at.column}` : `The "${page.template}" template`;
+  const where = failure.at
+    ? `${failure.at.file}:${failure.at.line}:${failure.at.column}`
+    : `The "${page.template}" template`;
   const hint = failure.at
     ? `Fix ${failure.at.file} line ${failure.at.line}: the template must render this document as it is (empty or unexpected fields included). The document itself is not at fault.`
     : undefined;
   // With the template's line known, the message says all the error did: its bundle stack would only repeat it.
-  return new NzfError("RENDER_FAILED", `${where} threw while rendering ${about} for ${page.path}: ${failure.message}`, { subject: page.file, cause: failure.at ? undefined : cause, hint });
+  return new NzfError("RENDER_FAILED", `${where} threw while rendering ${about} for ${page.path}: ${failure.message}`, {
+    subject: page.file,
+    cause: failure.at ? undefined : cause,
+    hint,
+  });
 }

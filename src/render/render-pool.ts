@@ -40,7 +40,11 @@ export type FromWorker =
   | { type: "fatal"; message: string }
   | { type: "planned"; plan: ContentPlan }
   | { type: "plan-failed"; message: string }
-  | { type: "rendered"; batch: number; results: ({ ok: true; render: PageRender; ms: number } | { ok: false; failure: RenderFailure; ms: number })[] };
+  | {
+      type: "rendered";
+      batch: number;
+      results: ({ ok: true; render: PageRender; ms: number } | { ok: false; failure: RenderFailure; ms: number })[];
+    };
 
 const BATCH = 32;
 
@@ -92,7 +96,13 @@ function workersFor(pool: WorkerPool, file: string, count: number): Worker[] {
 const workerDir = (workDir: string) => join(workDir, "render-worker");
 
 function compileWorker(root: string, workDir: string) {
-  return compileNodeModule(root, workerDir(workDir), "src/render/render-worker.ts", "render-worker", "The render worker");
+  return compileNodeModule(
+    root,
+    workerDir(workDir),
+    "src/render/render-worker.ts",
+    "render-worker",
+    "The render worker",
+  );
 }
 
 /**
@@ -102,10 +112,17 @@ function compileWorker(root: string, workDir: string) {
  * start-up is most of a second, which otherwise came before the first page. A failure here is
  * ignored: the render itself prepares the workers again and reports what is wrong.
  */
-export async function warmRenderWorkers(options: { root: string; workDir: string; snapshot: WorkerInit["snapshot"]; oneShot: boolean; pool: WorkerPool }): Promise<void> {
+export async function warmRenderWorkers(options: {
+  root: string;
+  workDir: string;
+  snapshot: WorkerInit["snapshot"];
+  oneShot: boolean;
+  pool: WorkerPool;
+}): Promise<void> {
   try {
     const warm = (file: string, templateFile: string | null) => {
-      for (const worker of workersFor(options.pool, file, renderWorkerCount())) worker.postMessage({ type: "warm", snapshot: options.snapshot, templateFile } satisfies ToWorker);
+      for (const worker of workersFor(options.pool, file, renderWorkerCount()))
+        worker.postMessage({ type: "warm", snapshot: options.snapshot, templateFile } satisfies ToWorker);
     };
     // The worker the last build compiled starts now: checking its sources takes this thread a while
     // beside the other bundles' checks. If they changed, workersFor replaces it with the new one.
@@ -127,7 +144,12 @@ export async function warmRenderWorkers(options: { root: string; workDir: string
  * unreadable snapshot, a planning error, a dead worker): the caller then plans in its own thread,
  * which reports what is wrong.
  */
-export async function planInWorker(options: { root: string; workDir: string; snapshot: WorkerInit["snapshot"]; pool: WorkerPool }): Promise<ContentPlan> {
+export async function planInWorker(options: {
+  root: string;
+  workDir: string;
+  snapshot: WorkerInit["snapshot"];
+  pool: WorkerPool;
+}): Promise<ContentPlan> {
   const { file } = await compileWorker(options.root, options.workDir);
   const worker = workersFor(options.pool, file, renderWorkerCount())[0]!;
   return new Promise<ContentPlan>((resolve, reject) => {
@@ -165,7 +187,10 @@ export async function planInWorker(options: { root: string; workDir: string; sna
 function heavyFirst(pages: PageEntry[]): PageEntry[] {
   const count = new Map<string, number>();
   for (const page of pages) count.set(page.template, (count.get(page.template) ?? 0) + 1);
-  return pages.map((page, i) => ({ page, i })).sort((a, b) => count.get(a.page.template)! - count.get(b.page.template)! || a.i - b.i).map(({ page }) => page);
+  return pages
+    .map((page, i) => ({ page, i }))
+    .sort((a, b) => count.get(a.page.template)! - count.get(b.page.template)! || a.i - b.i)
+    .map(({ page }) => page);
 }
 
 /**
@@ -236,7 +261,11 @@ export async function renderInWorkers(
       worker.postMessage({ type: "prepare", init: options.init } satisfies ToWorker);
     });
 
-  await Promise.all(workersFor(options.pool, file, Math.min(options.workers, batches.length)).map((worker, slot) => drive(worker, slot)));
+  await Promise.all(
+    workersFor(options.pool, file, Math.min(options.workers, batches.length)).map((worker, slot) =>
+      drive(worker, slot),
+    ),
+  );
   // Batches never handed out (no worker could prepare) are rendered by the caller too.
   for (let i = next; i < batches.length; i++) notRendered.push(...batches[i]!);
   return { notRendered, renderMs: Math.max(0, ...busy) };

@@ -14,7 +14,16 @@ import type { TemplateModule } from "./template-bundle.js";
 import type { ImageLookup, PageMeta, SiteAssets, SiteSettings } from "./types.js";
 import type { PageFacts } from "../pwa/page-facts.js";
 import type { SiteOutput } from "../publish/site-output.js";
-import { createPageRenderer, htmlOf, renderError, renderFailureOf, type PageRender, type PageRenderer, type RenderedBody, type RenderFailure } from "./render-page.js";
+import {
+  createPageRenderer,
+  htmlOf,
+  renderError,
+  renderFailureOf,
+  type PageRender,
+  type PageRenderer,
+  type RenderedBody,
+  type RenderFailure,
+} from "./render-page.js";
 import type { BodyCache } from "./body-cache.js";
 import { renderInWorkers, type WorkerInit, type WorkerPool } from "./render-pool.js";
 import { renderWorkerCount } from "./worker-boot.js";
@@ -46,7 +55,12 @@ export interface RenderStageInput {
   /** The published hash of each page's HTML (by file): identical pages are not rewritten. */
   previousHashes?: Record<string, string>;
   /** Worker threads for large renders (what they read the content and templates from); without it every page renders in this thread. */
-  pool?: { root: string; workDir: string; sources: Pick<WorkerInit, "templateFile" | "snapshot" | "manifests">; workers: WorkerPool };
+  pool?: {
+    root: string;
+    workDir: string;
+    sources: Pick<WorkerInit, "templateFile" | "snapshot" | "manifests">;
+    workers: WorkerPool;
+  };
   /** Render in workers from this many pages (POOL_MIN_PAGES unless set). */
   poolMinPages?: number;
   /** See PageRendererInput.memoizeFrames. */
@@ -102,11 +116,20 @@ export async function renderAndWrite(input: RenderStageInput): Promise<RenderedP
     const workers = renderWorkerCount();
     const { root, workDir, sources, workers: pool } = input.pool;
     const init: WorkerInit = { ...sources, site: input.site, assets: input.assets, memoizeFrames: input.memoizeFrames };
-    pooled = renderInWorkers(whole, { root, workDir, workers, init, pool }, (page, result) => (result.ok ? accept(page, result.render) : fail(page, result.failure)));
+    pooled = renderInWorkers(whole, { root, workDir, workers, init, pool }, (page, result) =>
+      result.ok ? accept(page, result.render) : fail(page, result.failure),
+    );
   } else here = [...here, ...whole];
   let renderer: PageRenderer | null = null;
   const renderHere = async (pages: PageEntry[]) => {
-    renderer ??= createPageRenderer({ module: await input.loadModule(), graph: await input.loadGraph(), images: input.images, site: input.site, assets: input.assets, memoizeFrames: input.memoizeFrames });
+    renderer ??= createPageRenderer({
+      module: await input.loadModule(),
+      graph: await input.loadGraph(),
+      images: input.images,
+      site: input.site,
+      assets: input.assets,
+      memoizeFrames: input.memoizeFrames,
+    });
     for (let i = 0; i < pages.length; i++) {
       const page = pages[i]!;
       const started = performance.now();

@@ -46,7 +46,8 @@ function readContent(origin: WorkerInit["snapshot"]): Promise<{ snapshot: Snapsh
     const before = await identityOf(origin.file);
     const snapshot: Snapshot = await readSnapshot(origin.file);
     const after = await identityOf(origin.file);
-    if (before !== origin.identity || after !== origin.identity) throw new Error(`${origin.file} changed since the build read it`);
+    if (before !== origin.identity || after !== origin.identity)
+      throw new Error(`${origin.file} changed since the build read it`);
     return { snapshot, graph: createContentGraph(snapshot.documents, snapshot.languages) };
   });
 }
@@ -69,7 +70,14 @@ function importTemplates(file: string): Promise<TemplateModule> {
 async function prepare(init: WorkerInit): Promise<void> {
   renderer = null;
   const [{ graph }, module] = await Promise.all([readContent(init.snapshot), importTemplates(init.templateFile)]);
-  renderer = createPageRenderer({ module, graph, images: createImageLookup(new Map(init.manifests)), site: init.site, assets: init.assets, memoizeFrames: init.memoizeFrames });
+  renderer = createPageRenderer({
+    module,
+    graph,
+    images: createImageLookup(new Map(init.manifests)),
+    site: init.site,
+    assets: init.assets,
+    memoizeFrames: init.memoizeFrames,
+  });
 }
 
 function render(request: Extract<ToWorker, { type: "render" }>): FromWorker {
@@ -92,7 +100,11 @@ port.on("message", (message: ToWorker) => {
   if (message.type === "plan") {
     plan(message).then(
       (planned) => port.postMessage({ type: "planned", plan: planned } satisfies FromWorker),
-      (error: unknown) => port.postMessage({ type: "plan-failed", message: error instanceof Error ? error.message : String(error) } satisfies FromWorker),
+      (error: unknown) =>
+        port.postMessage({
+          type: "plan-failed",
+          message: error instanceof Error ? error.message : String(error),
+        } satisfies FromWorker),
     );
     return;
   }
@@ -104,6 +116,10 @@ port.on("message", (message: ToWorker) => {
   }
   prepare(message.init).then(
     () => port.postMessage({ type: "ready" } satisfies FromWorker),
-    (error: unknown) => port.postMessage({ type: "fatal", message: error instanceof Error ? error.message : String(error) } satisfies FromWorker),
+    (error: unknown) =>
+      port.postMessage({
+        type: "fatal",
+        message: error instanceof Error ? error.message : String(error),
+      } satisfies FromWorker),
   );
 });

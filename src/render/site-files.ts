@@ -55,7 +55,12 @@ export async function siteFilesKey(root: string): Promise<string> {
   const { createHash } = await import("node:crypto");
   const hash = createHash("sha1");
   // hashFile reads a file again only when its identity (inode, size, times) changed.
-  for (const file of ["assets/logo.svg", "src/pwa/worker/sw-source.ts", "node_modules/workbox-precaching/package.json", "node_modules/workbox-build/package.json"]) {
+  for (const file of [
+    "assets/logo.svg",
+    "src/pwa/worker/sw-source.ts",
+    "node_modules/workbox-precaching/package.json",
+    "node_modules/workbox-build/package.json",
+  ]) {
     hash.update(`${file}=${(await hashFile(join(root, file))) ?? "missing"}\n`);
   }
   return hash.digest("hex");
@@ -75,7 +80,11 @@ export async function toolBuildId(): Promise<string | null> {
  * files): the site's, and with `account` the one for the account pages' behaviour.
  */
 export function cloudFrontPolicyFile(config: BuildConfig, { account = false } = {}): string {
-  return join(config.workDir, "deploy", account ? "cloudfront-response-headers-policy-account.json" : "cloudfront-response-headers-policy.json");
+  return join(
+    config.workDir,
+    "deploy",
+    account ? "cloudfront-response-headers-policy-account.json" : "cloudfront-response-headers-policy.json",
+  );
 }
 
 function text(value: unknown): string {
@@ -99,7 +108,8 @@ function notPrecached(output: SiteOutput, assets: SiteFilesInput["assets"]): str
     const target = NOT_PRECACHED_ISLANDS.includes(name) ? skipped : precached;
     for (const url of [asset.src, ...asset.imports]) target.add(strip(url));
   }
-  for (const asset of Object.values(assets.scripts)) for (const url of [asset.src, ...asset.imports]) precached.add(strip(url));
+  for (const asset of Object.values(assets.scripts))
+    for (const url of [asset.src, ...asset.imports]) precached.add(strip(url));
   // A chunk shared with a precached island (React) stays precached.
   const onDemand = output.files().filter((file) => /^_islands\/.*\.js$/.test(file) && !precached.has(file));
   return [...new Set([...onDemand, ...[...skipped].filter((f) => !precached.has(f))])].sort();
@@ -116,8 +126,12 @@ export async function writeSiteFiles(input: SiteFilesInput): Promise<void> {
 
   const global = input.content.global;
   const siteName = text(global?.site_name) || "National Zakat Foundation";
-  for (const icon of await cachedIcons(join(config.root, "assets/logo.svg"), config.workDir)) await write(icon.url, icon.bytes);
-  await write(MANIFEST_URL, manifestJson({ name: siteName, description: text(global?.default_meta_description) || undefined }));
+  for (const icon of await cachedIcons(join(config.root, "assets/logo.svg"), config.workDir))
+    await write(icon.url, icon.bytes);
+  await write(
+    MANIFEST_URL,
+    manifestJson({ name: siteName, description: text(global?.default_meta_description) || undefined }),
+  );
 
   const notFound = input.pages.find((p) => p.template === "404");
   const offlineHtml = notFound ? offlinePageFrom((await output.read(notFound.file)).toString("utf8"), siteName) : null;
@@ -134,13 +148,22 @@ export async function writeSiteFiles(input: SiteFilesInput): Promise<void> {
     const date = page.documentId ? input.content.lastPublished[page.documentId] : undefined;
     return date ? date.slice(0, 10) : undefined;
   };
-  await write("/sitemap.xml", sitemapXml(config.siteUrl, input.pages.map((page) => ({ page, noindex: noindex.has(page.path), lastmod: lastmod(page) }))));
+  await write(
+    "/sitemap.xml",
+    sitemapXml(
+      config.siteUrl,
+      input.pages.map((page) => ({ page, noindex: noindex.has(page.path), lastmod: lastmod(page) })),
+    ),
+  );
   await write("/robots.txt", robotsTxt(config.siteUrl));
 
   // Hash whatever inline code the HTML has (JSON data blocks excluded), plus the preview dialogs'
   // <style>, which the preview island renders in the browser.
   if (offlineHtml !== null) facts.push(pageFactsOf(offlineHtml));
-  const inline = { scripts: [...new Set(facts.flatMap((f) => f.scripts))].sort(), styles: [...new Set(facts.flatMap((f) => f.styles))].sort() };
+  const inline = {
+    scripts: [...new Set(facts.flatMap((f) => f.scripts))].sort(),
+    styles: [...new Set(facts.flatMap((f) => f.styles))].sort(),
+  };
   const csp = contentSecurityPolicy({
     publicConfig: input.publicConfig,
     scriptHashes: inline.scripts,
@@ -149,10 +172,20 @@ export async function writeSiteFiles(input: SiteFilesInput): Promise<void> {
   await write("/_headers", headersFile(headerRules(csp)));
   await mkdir(join(config.workDir, "deploy"), { recursive: true });
   for (const account of [false, true]) {
-    await writeFile(cloudFrontPolicyFile(config, { account }), JSON.stringify(cloudFrontPolicy(csp, { account }), null, 2) + "\n");
+    await writeFile(
+      cloudFrontPolicyFile(config, { account }),
+      JSON.stringify(cloudFrontPolicy(csp, { account }), null, 2) + "\n",
+    );
   }
   await writeEdgeFiles(join(config.workDir, "deploy"), csp);
 
-  const worker = await generateServiceWorker({ root: config.root, workDir: config.workDir, files: output.files(), pathOf: (file) => output.pathOf(file), ignore: notPrecached(output, input.assets), memory: input.serviceWorkers });
+  const worker = await generateServiceWorker({
+    root: config.root,
+    workDir: config.workDir,
+    files: output.files(),
+    pathOf: (file) => output.pathOf(file),
+    ignore: notPrecached(output, input.assets),
+    memory: input.serviceWorkers,
+  });
   await write("/sw.js", worker.text);
 }

@@ -44,7 +44,11 @@ export interface StyleWarning {
 
 const STYLES_DIR = "templates/styles";
 
-export async function buildStylesheet(root: string, workDir: string, options: StylesheetOptions = {}): Promise<Stylesheet> {
+export async function buildStylesheet(
+  root: string,
+  workDir: string,
+  options: StylesheetOptions = {},
+): Promise<Stylesheet> {
   const dir = join(root, STYLES_DIR);
   const names = (await readdir(dir)).filter((n) => n.endsWith(".css")).sort();
   const parts = await Promise.all(names.map((n) => readFile(join(dir, n), "utf8")));
@@ -57,9 +61,14 @@ export async function buildStylesheet(root: string, workDir: string, options: St
     // A kept sheet is used only when its bytes are the ones written (src/cache/entry.ts).
     const kept = join(workDir, "styles", `site-${cacheKey("styles", esbuildVersion, source)}.css`);
     const keptCode = (await readEntry(kept, "styles"))?.toString("utf8") ?? null;
-    const { code, warnings } = keptCode !== null ? { code: keptCode, warnings: [] } : await minify(source, kept, sourceFiles(names, parts));
+    const { code, warnings } =
+      keptCode !== null ? { code: keptCode, warnings: [] } : await minify(source, kept, sourceFiles(names, parts));
     const hash = createHash("sha1").update(code).digest("hex").slice(0, 10);
-    last = memory.last = { source, sheet: { url: `/_assets/site-${hash}.css`, file: `_assets/site-${hash}.css`, css: code }, warnings };
+    last = memory.last = {
+      source,
+      sheet: { url: `/_assets/site-${hash}.css`, file: `_assets/site-${hash}.css`, css: code },
+      warnings,
+    };
   }
   report(last.warnings, options);
   return last.sheet;
@@ -69,9 +78,13 @@ function report(warnings: StyleWarning[], options: StylesheetOptions): void {
   if (!warnings.length) return;
   const lines = warnings.map((w) => `${w.file}:${w.line}:${w.column}: ${w.text}`);
   if (options.strict) {
-    throw new NzfError("STYLESHEET_INVALID", `The stylesheet has ${warnings.length} problem${warnings.length === 1 ? "" : "s"}, which stop a build in CI:\n  ${lines.join("\n  ")}`, {
-      subject: warnings[0]!.file,
-    });
+    throw new NzfError(
+      "STYLESHEET_INVALID",
+      `The stylesheet has ${warnings.length} problem${warnings.length === 1 ? "" : "s"}, which stop a build in CI:\n  ${lines.join("\n  ")}`,
+      {
+        subject: warnings[0]!.file,
+      },
+    );
   }
   for (const line of lines) options.logger?.warn("styles", `[STYLESHEET_INVALID] ${line}`);
 }
@@ -86,18 +99,32 @@ function sourceFiles(names: string[], parts: string[]): { file: string; firstLin
   });
 }
 
-async function minify(source: string, keepAt: string, files: { file: string; firstLine: number }[]): Promise<{ code: string; warnings: StyleWarning[] }> {
+async function minify(
+  source: string,
+  keepAt: string,
+  files: { file: string; firstLine: number }[],
+): Promise<{ code: string; warnings: StyleWarning[] }> {
   const { transform } = await import("esbuild");
   let result;
   try {
-    result = await transform(source, { loader: "css", minify: true, target: ["chrome100", "safari15", "firefox100"], logLevel: "silent" });
+    result = await transform(source, {
+      loader: "css",
+      minify: true,
+      target: ["chrome100", "safari15", "firefox100"],
+      logLevel: "silent",
+    });
   } catch (error) {
-    const errors = (error as { errors?: { text: string; location?: { line: number; column: number } | null }[] }).errors ?? [];
+    const errors =
+      (error as { errors?: { text: string; location?: { line: number; column: number } | null }[] }).errors ?? [];
     const lines = errors.map((e) => {
       const at = e.location ? locate(files, e.location.line, e.location.column, e.text) : null;
       return at ? `${at.file}:${at.line}:${at.column}: ${e.text}` : e.text;
     });
-    throw new NzfError("STYLESHEET_INVALID", `The stylesheet did not compile:\n  ${lines.join("\n  ") || String(error)}`, { cause: error });
+    throw new NzfError(
+      "STYLESHEET_INVALID",
+      `The stylesheet did not compile:\n  ${lines.join("\n  ") || String(error)}`,
+      { cause: error },
+    );
   }
   const warnings = result.warnings.map((w) => {
     // A note points at the cause ("The unbalanced "{" is here:"), often far from where esbuild noticed.
@@ -118,7 +145,12 @@ async function minify(source: string, keepAt: string, files: { file: string; fir
   return { code: result.code, warnings };
 }
 
-function locate(files: { file: string; firstLine: number }[], line: number, column: number, text: string): StyleWarning {
+function locate(
+  files: { file: string; firstLine: number }[],
+  line: number,
+  column: number,
+  text: string,
+): StyleWarning {
   let at = files[0] ?? { file: STYLES_DIR, firstLine: 1 };
   for (const f of files) if (f.firstLine <= line) at = f;
   // esbuild's columns count from 0; editors count from 1.

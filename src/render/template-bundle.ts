@@ -36,7 +36,6 @@ export interface TemplateBundle {
   cached: boolean;
 }
 
-
 /** A module compiled for Node with its dependencies left to node_modules, reused while its inputs are unchanged. */
 export interface NodeModuleBundle {
   file: string;
@@ -61,12 +60,25 @@ export async function compileNodeModule(
   options: { bundlePackages?: boolean } = {},
 ): Promise<NodeModuleBundle> {
   const recordFile = join(dir, "record.json");
-  const start = await startBundle<{ file: string; hash: string; imports: Record<string, string[]>; variant?: string[] }>(recordFile, root, basename(dir));
+  const start = await startBundle<{
+    file: string;
+    hash: string;
+    imports: Record<string, string[]>;
+    variant?: string[];
+  }>(recordFile, root, basename(dir));
   const previous = start.reusable;
   // The plugins and whether packages are bundled are part of the key: a bundle made another way is
   // not reused even when no input changed. A record from before import graphs were kept is compiled again.
-  const variant = [...plugins.map((p) => p.name), ...(options.bundlePackages ? ["packages bundled"] : []), "source map"];
-  if (previous?.result.imports && JSON.stringify(previous.result.variant ?? null) === JSON.stringify(variant) && (await exists(previous.result.file))) {
+  const variant = [
+    ...plugins.map((p) => p.name),
+    ...(options.bundlePackages ? ["packages bundled"] : []),
+    "source map",
+  ];
+  if (
+    previous?.result.imports &&
+    JSON.stringify(previous.result.variant ?? null) === JSON.stringify(variant) &&
+    (await exists(previous.result.file))
+  ) {
     const { file, hash, imports } = previous.result;
     return { file, hash, sources: sourcesOf(previous.inputs, imports), cached: true };
   }
@@ -84,7 +96,13 @@ export async function compileNodeModule(
       // the templates load several times faster than with React left to node_modules, in every
       // render worker of a new process. `require` is for the packages'
       // own requires of Node's modules.
-      ...(options.bundlePackages ? { banner: { js: `import { createRequire as __nzfCreateRequire } from "node:module";\nconst require = __nzfCreateRequire(import.meta.url);` } } : { packages: "external" as const }),
+      ...(options.bundlePackages
+        ? {
+            banner: {
+              js: `import { createRequire as __nzfCreateRequire } from "node:module";\nconst require = __nzfCreateRequire(import.meta.url);`,
+            },
+          }
+        : { packages: "external" as const }),
       jsx: "automatic",
       metafile: true,
       logLevel: "silent",
@@ -113,9 +131,14 @@ export async function compileNodeModule(
   // The project's own import graph (node_modules stands as the lock file in the inputs' hashes).
   const ownImports = (path: string) => !path.includes("node_modules/");
   for (const [input, about] of Object.entries(result.metafile!.inputs)) {
-    if (ownImports(input)) imports[input] = about.imports.filter((i) => !i.external && ownImports(i.path)).map((i) => i.path);
+    if (ownImports(input))
+      imports[input] = about.imports.filter((i) => !i.external && ownImports(i.path)).map((i) => i.path);
   }
-  await writeBundleRecord(recordFile, { inputs, result: { file, hash, imports, variant } }, map ? [file, `${file}.map`] : [file]);
+  await writeBundleRecord(
+    recordFile,
+    { inputs, result: { file, hash, imports, variant } },
+    map ? [file, `${file}.map`] : [file],
+  );
   return { file, hash, sources: sourcesOf(inputs, imports), cached: false };
 }
 
@@ -136,7 +159,9 @@ async function writeEntryFile(file: string, code: Uint8Array): Promise<void> {
 }
 
 function sourcesOf(hashes: Record<string, string>, imports: Record<string, string[]>): NodeModuleBundle["sources"] {
-  return Object.fromEntries(Object.entries(hashes).map(([input, hash]) => [input, { hash, imports: imports[input] ?? [] }]));
+  return Object.fromEntries(
+    Object.entries(hashes).map(([input, hash]) => [input, { hash, imports: imports[input] ?? [] }]),
+  );
 }
 
 /** What frames a page (layout, document head): imported by the entry only, so a body never depends on it. */
@@ -159,7 +184,8 @@ export function bodyHashOf(entry: string, sources: NodeModuleBundle["sources"]):
   // A source saved while it compiled has no known content (CHANGED_DURING_BUILD, the same marker in
   // every build): two such builds would share a key, and the later one framed the earlier one's
   // bodies, an older edit's text. Its bodies get a key of their own, never matched again.
-  if ([...seen].some((input) => sources[input]?.hash === CHANGED_DURING_BUILD)) return `${CHANGED_DURING_BUILD}-${randomUUID()}`;
+  if ([...seen].some((input) => sources[input]?.hash === CHANGED_DURING_BUILD))
+    return `${CHANGED_DURING_BUILD}-${randomUUID()}`;
   const hash = createHash("sha1");
   for (const input of [...seen].sort()) hash.update(`${input}=${sources[input]?.hash ?? "not an input"}\n`);
   return hash.digest("hex").slice(0, 16);
@@ -176,12 +202,29 @@ function templatesDir(cacheDir: string, bundlePackages: boolean): string {
   return join(cacheDir, bundlePackages ? "templates-bundled" : "templates");
 }
 
-export async function loadTemplates(root: string, cacheDir: string, contexts?: BundlerContexts): Promise<TemplateBundle> {
+export async function loadTemplates(
+  root: string,
+  cacheDir: string,
+  contexts?: BundlerContexts,
+): Promise<TemplateBundle> {
   // Pages are rendered to HTML only: the auth library the account island loads in an effect is never
   // called here, and importing it was slow in every render worker (src/auth/amplify-stub.ts).
   const bundlePackages = !contexts;
-  const bundle = await compileNodeModule(root, templatesDir(cacheDir, bundlePackages), "templates/entry.tsx", "entry", "The templates", contexts, [authStandIn(root)], { bundlePackages });
-  return { ...bundle, bodyHash: bodyHashOf("templates/entry.tsx", bundle.sources), load: () => importTemplates(bundle.file) };
+  const bundle = await compileNodeModule(
+    root,
+    templatesDir(cacheDir, bundlePackages),
+    "templates/entry.tsx",
+    "entry",
+    "The templates",
+    contexts,
+    [authStandIn(root)],
+    { bundlePackages },
+  );
+  return {
+    ...bundle,
+    bodyHash: bodyHashOf("templates/entry.tsx", bundle.sources),
+    load: () => importTemplates(bundle.file),
+  };
 }
 
 async function importTemplates(file: string): Promise<TemplateModule> {
@@ -195,10 +238,17 @@ async function importTemplates(file: string): Promise<TemplateModule> {
  */
 export function lastCompiledModule(dir: string): string | null {
   const recordFile = join(dir, "record.json");
-  const record = readJsonEntrySync<{ result?: { file?: string }; outputs?: Record<string, string> }>(recordFile, "worker warm-up");
+  const record = readJsonEntrySync<{ result?: { file?: string }; outputs?: Record<string, string> }>(
+    recordFile,
+    "worker warm-up",
+  );
   const file = record?.result?.file;
   // Only a module with the bytes it was compiled to: a worker must never load a corrupt one ahead of the build.
-  return typeof file === "string" && record?.outputs?.[file] !== undefined && verifyFilesSync(record.outputs, "worker warm-up", recordFile) === null ? file : null;
+  return typeof file === "string" &&
+    record?.outputs?.[file] !== undefined &&
+    verifyFilesSync(record.outputs, "worker warm-up", recordFile) === null
+    ? file
+    : null;
 }
 
 /** The one-shot templates module the last build compiled, if it is still there: render workers load it ahead of a build that will likely use it again. */

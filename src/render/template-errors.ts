@@ -55,7 +55,9 @@ export function templateLocationOf(error: unknown): SourceLocation | null {
     } catch {
       continue;
     }
-    const entry = mapFor(file)?.findEntry(Number(frame[2]) - 1, Number(frame[3]) - 1) as { originalSource?: string; originalLine?: number; originalColumn?: number } | undefined;
+    const entry = mapFor(file)?.findEntry(Number(frame[2]) - 1, Number(frame[3]) - 1) as
+      | { originalSource?: string; originalLine?: number; originalColumn?: number }
+      | undefined;
     if (!entry?.originalSource || entry.originalSource.includes("node_modules/")) continue;
     return { file: entry.originalSource, line: (entry.originalLine ?? 0) + 1, column: (entry.originalColumn ?? 0) + 1 };
   }
@@ -64,6 +66,7 @@ export function templateLocationOf(error: unknown): SourceLocation | null {
 
 /** `TypeError: Cannot read …`: the error as a person reads it, name included. */
 export function errorText(error: unknown): string {
-  if (error instanceof Error) return error.name && error.name !== "Error" ? `${error.name}: ${error.message}` : error.message;
+  if (error instanceof Error)
+    return error.name && error.name !== "Error" ? `${error.name}: ${error.message}` : error.message;
   return String(error);
 }

@@ -51,7 +51,13 @@ export interface BuildRecord {
 
 export interface QueueStatus {
   state: "idle" | "waiting" | "building" | "deploying";
-  current: { id: number; state: "building" | "deploying"; startedAt: number; triggers: number; reasons: BuildTrigger["reason"][] } | null;
+  current: {
+    id: number;
+    state: "building" | "deploying";
+    startedAt: number;
+    triggers: number;
+    reasons: BuildTrigger["reason"][];
+  } | null;
   pending: { triggers: number; documentIds: number; oldestReceivedAt: number | null };
   /** Triggers of a failed build, handed to the next one. */
   carried: { triggers: number };
@@ -191,12 +197,25 @@ export function createBuildQueue(runBuild: RunBuild, options: BuildQueueOptions)
       result = await deployFn();
     } catch (error) {
       const message = describeError(error);
-      result = { ok: false, command: "", durationMs: 0, exitCode: null, signal: null, timedOut: false, outputTail: "", error: message };
+      result = {
+        ok: false,
+        command: "",
+        durationMs: 0,
+        exitCode: null,
+        signal: null,
+        timedOut: false,
+        outputTail: "",
+        error: message,
+      };
     }
     lastDeploy = result;
     deployPending = !result.ok;
     if (result.ok) logger.info("webhook", `deploy after build #${id} done in ${formatMs(result.durationMs)}`);
-    else logger.error("webhook", `deploy after build #${id} failed in ${formatMs(result.durationMs)}: ${result.error}; it runs again after the next successful build`);
+    else
+      logger.error(
+        "webhook",
+        `deploy after build #${id} failed in ${formatMs(result.durationMs)}: ${result.error}; it runs again after the next successful build`,
+      );
     return result;
   }
 
@@ -205,7 +224,11 @@ export function createBuildQueue(runBuild: RunBuild, options: BuildQueueOptions)
     return {
       state: current ? current.state : pending.length > 0 ? "waiting" : "idle",
       current: current ? { ...current } : null,
-      pending: { triggers: pending.length, documentIds: new Set(pending.flatMap((t) => t.documentIds ?? [])).size, oldestReceivedAt: oldest },
+      pending: {
+        triggers: pending.length,
+        documentIds: new Set(pending.flatMap((t) => t.documentIds ?? [])).size,
+        oldestReceivedAt: oldest,
+      },
       carried: { triggers: carried.length },
       deploy: { configured: onDeploy !== undefined, pending: deployPending, last: lastDeploy },
       builds: history.map((r) => ({ ...r })),
@@ -250,9 +273,15 @@ function logBuild(logger: Logger, r: BuildRecord): void {
   const waited = r.waitedMs >= 1 ? ` (waited ${formatMs(r.waitedMs)})` : "";
   if (r.ok) {
     const pages = r.pagesTotal === undefined ? `${r.pagesRebuilt}` : `${r.pagesRebuilt} of ${r.pagesTotal}`;
-    logger.info("webhook", `build #${r.id} ok in ${formatMs(r.durationMs)}${waited} for ${what}: ${pages} pages rebuilt`);
+    logger.info(
+      "webhook",
+      `build #${r.id} ok in ${formatMs(r.durationMs)}${waited} for ${what}: ${pages} pages rebuilt`,
+    );
   } else {
-    logger.error("webhook", `build #${r.id} failed in ${formatMs(r.durationMs)}${waited} for ${what}: ${r.error} (the previous site stays live)`);
+    logger.error(
+      "webhook",
+      `build #${r.id} failed in ${formatMs(r.durationMs)}${waited} for ${what}: ${r.error} (the previous site stays live)`,
+    );
   }
 }
 

@@ -89,7 +89,13 @@ export function runDeployCommand(options: DeployOptions): Promise<DeployResult> 
   return new Promise((resolve) => {
     // detached: the command gets its own process group, so a timeout can stop the whole
     // pipeline (`sh` and the `aws` it started), not just the shell.
-    const child = spawn(command, { shell: true, cwd: options.cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const child = spawn(command, {
+      shell: true,
+      cwd: options.cwd,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
     let timedOut = false;
     let killTimer: ReturnType<typeof setTimeout> | undefined;
     const killGroup = (signal: NodeJS.Signals) => {
@@ -134,7 +140,8 @@ function describeFailure(
   outputTail: string,
   spawnError?: Error,
 ): string {
-  if (spawnError) return `the deploy command could not be started (${spawnError.message}); check the shell and the working folder`;
+  if (spawnError)
+    return `the deploy command could not be started (${spawnError.message}); check the shell and the working folder`;
   const lastLine = outputTail.trim().split("\n").at(-1)?.trim();
   const said = lastLine ? `; last output: ${lastLine}` : "";
   if (timedOut) return `the deploy command took longer than ${formatMs(timeoutMs)} and was stopped${said}`;
@@ -151,12 +158,29 @@ export function createInProcessDeployer(label: string, run: () => Promise<string
     const started = performance.now();
     try {
       const said = await run();
-      return { ok: true, command: label, durationMs: performance.now() - started, exitCode: 0, signal: null, timedOut: false, outputTail: said };
+      return {
+        ok: true,
+        command: label,
+        durationMs: performance.now() - started,
+        exitCode: 0,
+        signal: null,
+        timedOut: false,
+        outputTail: said,
+      };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const code = (error as { code?: unknown }).code;
       const text = typeof code === "string" ? `[${code}] ${message}` : message;
-      return { ok: false, command: label, durationMs: performance.now() - started, exitCode: null, signal: null, timedOut: false, outputTail: text, error: text };
+      return {
+        ok: false,
+        command: label,
+        durationMs: performance.now() - started,
+        exitCode: null,
+        signal: null,
+        timedOut: false,
+        outputTail: text,
+        error: text,
+      };
     }
   };
 }

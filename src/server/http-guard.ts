@@ -51,10 +51,12 @@ export interface RequestTarget {
 /** Parses a request target in origin form (`/path?query`); throws BadRequest for anything else. */
 export function parseTarget(raw: string | undefined): RequestTarget {
   const target = raw ?? "/";
-  if (target.length > MAX_TARGET_LENGTH) throw new BadRequest(414, `The request target is longer than ${MAX_TARGET_LENGTH} characters.`);
+  if (target.length > MAX_TARGET_LENGTH)
+    throw new BadRequest(414, `The request target is longer than ${MAX_TARGET_LENGTH} characters.`);
   if (!target.startsWith("/")) throw new BadRequest(400, "The request target must be a path starting with /.");
   // Node's parser refuses most of these; a NUL or space that got through is refused here.
-  if (/[\u0000-\u0020\u007f]/.test(target)) throw new BadRequest(400, "The request target contains a control character or a space.");
+  if (/[\u0000-\u0020\u007f]/.test(target))
+    throw new BadRequest(400, "The request target contains a control character or a space.");
   let url: URL;
   try {
     // The host is fixed: only the path and query are parsed, so `//[` is a path, not a host.
@@ -90,11 +92,20 @@ export interface GuardOptions {
 }
 
 const plainReply = (res: ServerResponse, status: number, message: string) => {
-  res.writeHead(status, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", connection: "close" }).end(message + "\n");
+  res
+    .writeHead(status, {
+      "content-type": "text/plain; charset=utf-8",
+      "cache-control": "no-store",
+      connection: "close",
+    })
+    .end(message + "\n");
 };
 
 /** Wraps a handler in the server's error boundary: nothing it throws leaves the request unanswered or stops the process. */
-export function guard(handler: (req: IncomingMessage, res: ServerResponse) => unknown, options: GuardOptions): RequestListener {
+export function guard(
+  handler: (req: IncomingMessage, res: ServerResponse) => unknown,
+  options: GuardOptions,
+): RequestListener {
   const reply = options.reply ?? plainReply;
   const fail = (req: IncomingMessage, res: ServerResponse, error: unknown) => {
     const bad = error instanceof BadRequest;
@@ -102,7 +113,11 @@ export function guard(handler: (req: IncomingMessage, res: ServerResponse) => un
     const message = bad ? error.message : "Internal error; see the server log.";
     const what = `${options.name}: ${printable(req.method ?? "?", 16)} ${printable(req.url ?? "", 80)} ${status}`;
     if (bad) options.logger?.warn(options.label, `${what}: ${error.message}`);
-    else options.logger?.error(options.label, `${what}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    else
+      options.logger?.error(
+        options.label,
+        `${what}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
     try {
       if (!res.headersSent && !res.destroyed) reply(res, status, message);
       else res.destroy();
@@ -139,10 +154,17 @@ const PARSER_STATUS: Record<string, [number, string]> = {
 };
 
 /** Answers requests Node's parser refuses (and logs them), and keeps idle sockets from piling up. */
-export function hardenServer(server: Server, options: { logger?: Logger; label: GuardOptions["label"]; name: string }): void {
+export function hardenServer(
+  server: Server,
+  options: { logger?: Logger; label: GuardOptions["label"]; name: string },
+): void {
   server.on("clientError", (error: Error & { code?: string }, socket: Socket) => {
     const [status, text] = PARSER_STATUS[error.code ?? ""] ?? [400, "Bad Request"];
-    if (error.code !== "ECONNRESET") options.logger?.warn(options.label, `${options.name}: refused a malformed request (${status}, ${error.code ?? error.message})`);
+    if (error.code !== "ECONNRESET")
+      options.logger?.warn(
+        options.label,
+        `${options.name}: refused a malformed request (${status}, ${error.code ?? error.message})`,
+      );
     if (socket.writable && !(socket as Socket & { _httpMessage?: unknown })._httpMessage) {
       socket.end(`HTTP/1.1 ${status} ${text}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
     }
@@ -196,15 +218,22 @@ export function createBodyBudget(totalBytes: number): BodyBudget {
           resolve(result);
         };
         const onData = (chunk: Buffer) => {
-          if (mine + chunk.length > limit) return settle({ ok: false, status: 413, reason: `the body is larger than ${limit} bytes` });
-          if (held + chunk.length > totalBytes) return settle({ ok: false, status: 503, reason: `request bodies in flight would pass ${totalBytes} bytes` });
+          if (mine + chunk.length > limit)
+            return settle({ ok: false, status: 413, reason: `the body is larger than ${limit} bytes` });
+          if (held + chunk.length > totalBytes)
+            return settle({
+              ok: false,
+              status: 503,
+              reason: `request bodies in flight would pass ${totalBytes} bytes`,
+            });
           held += chunk.length;
           mine += chunk.length;
           peak = Math.max(peak, held);
           chunks.push(chunk);
         };
         const onEnd = () => settle({ ok: true, body: Buffer.concat(chunks) });
-        const onClose = () => settle({ ok: false, status: 400, reason: "the client closed the connection before the body ended" });
+        const onClose = () =>
+          settle({ ok: false, status: 400, reason: "the client closed the connection before the body ended" });
         req.on("data", onData);
         req.once("end", onEnd);
         req.once("close", onClose);

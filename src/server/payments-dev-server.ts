@@ -11,13 +11,30 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { NzfError } from "../core/errors.js";
 import type { Logger } from "../core/logger.js";
-import { BadRequest, createBodyBudget, guard, hardenServer, parseTarget, serverOptions, type ServerLimits } from "./http-guard.js";
+import {
+  BadRequest,
+  createBodyBudget,
+  guard,
+  hardenServer,
+  parseTarget,
+  serverOptions,
+  type ServerLimits,
+} from "./http-guard.js";
 import { canonicalJson } from "../payments/canonical-json.js";
 import { DEFAULT_FUND_RULES, type FundRules } from "../payments/fund-rules.js";
 import { IDEMPOTENCY_KEY_PATTERN } from "../payments/idempotency.js";
 import { todayIn } from "../payments/schedules.js";
 import { planGift } from "../payments/plan.js";
-import { DONATION_STATUSES, type ApiErrorBody, type DonationCreated, type DonationRequest, type DonationState, type DonationStatus, type Fund, type Season } from "../payments/types.js";
+import {
+  DONATION_STATUSES,
+  type ApiErrorBody,
+  type DonationCreated,
+  type DonationRequest,
+  type DonationState,
+  type DonationStatus,
+  type Fund,
+  type Season,
+} from "../payments/types.js";
 import { validateDonationRequest } from "../payments/validate.js";
 
 export const MAX_BODY_BYTES = 16 * 1024;
@@ -72,7 +89,12 @@ export interface PaymentsDevServerOptions {
   seasons?: { ramadan?: Season; dhulHijjah?: Season };
   logger?: Logger;
   /** Told of each new donation (not replays), with the request's Authorization header: the account API records it. */
-  onDonationCreated?: (event: { authorization?: string; created: DonationCreated; request: DonationRequest; status: () => DonationStatus }) => unknown;
+  onDonationCreated?: (event: {
+    authorization?: string;
+    created: DonationCreated;
+    request: DonationRequest;
+    status: () => DonationStatus;
+  }) => unknown;
 }
 
 export interface PaymentsDevServer {
@@ -102,13 +124,33 @@ const TIME_ZONE = "Australia/Sydney";
 const REFERENCE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"; // Crockford base 32: no I, L, O, U to misread.
 
 const CODE_FOR_STATUS: Record<number, { code: string; message: string; retryAfter?: string }> = {
-  429: { code: "rate_limited", message: "There have been too many attempts. Nothing was charged. Please wait a minute and try again.", retryAfter: "60" },
-  500: { code: "internal_error", message: "Something went wrong on our side. Nothing was charged. Please try again in a moment." },
-  502: { code: "bad_gateway", message: "Something went wrong on our side. Nothing was charged. Please try again in a moment." },
-  503: { code: "unavailable", message: "Our payment service is briefly unavailable. Nothing was charged. Please try again in a few minutes.", retryAfter: "30" },
+  429: {
+    code: "rate_limited",
+    message: "There have been too many attempts. Nothing was charged. Please wait a minute and try again.",
+    retryAfter: "60",
+  },
+  500: {
+    code: "internal_error",
+    message: "Something went wrong on our side. Nothing was charged. Please try again in a moment.",
+  },
+  502: {
+    code: "bad_gateway",
+    message: "Something went wrong on our side. Nothing was charged. Please try again in a moment.",
+  },
+  503: {
+    code: "unavailable",
+    message: "Our payment service is briefly unavailable. Nothing was charged. Please try again in a few minutes.",
+    retryAfter: "30",
+  },
 };
 
-function errorReply(status: number, code: string, message: string, extra: Partial<ApiErrorBody["error"]> = {}, headers?: Record<string, string>): Reply {
+function errorReply(
+  status: number,
+  code: string,
+  message: string,
+  extra: Partial<ApiErrorBody["error"]> = {},
+  headers?: Record<string, string>,
+): Reply {
   return { status, body: { error: { code, message, ...extra } } satisfies ApiErrorBody, headers };
 }
 
@@ -126,7 +168,12 @@ const LOOPBACK_ORIGIN = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d{1,5})?$/
 
 export async function startPaymentsDevServer(options: PaymentsDevServerOptions = {}): Promise<PaymentsDevServer> {
   const now = options.now ?? (() => new Date());
-  let origins = options.allowedOrigin === undefined ? null : Array.isArray(options.allowedOrigin) ? options.allowedOrigin : [options.allowedOrigin];
+  let origins =
+    options.allowedOrigin === undefined
+      ? null
+      : Array.isArray(options.allowedOrigin)
+        ? options.allowedOrigin
+        : [options.allowedOrigin];
   if (origins?.includes("*")) {
     throw new NzfError("CONFIG_INVALID", 'The payments dev server does not allow CORS from any origin ("*").', {
       subject: "allowedOrigin",
@@ -142,9 +189,16 @@ export async function startPaymentsDevServer(options: PaymentsDevServerOptions =
   const timers = new Set<NodeJS.Timeout>();
   let intentCounter = 0;
 
-  const originAllowed = (origin: string | undefined) => origin !== undefined && (origins ? origins.includes(origin) : LOOPBACK_ORIGIN.test(origin));
+  const originAllowed = (origin: string | undefined) =>
+    origin !== undefined && (origins ? origins.includes(origin) : LOOPBACK_ORIGIN.test(origin));
   const corsHeaders = (origin: string | undefined): Record<string, string> =>
-    originAllowed(origin) ? { "Access-Control-Allow-Origin": origin!, "Access-Control-Expose-Headers": "Idempotent-Replayed, Retry-After", Vary: "Origin" } : { Vary: "Origin" };
+    originAllowed(origin)
+      ? {
+          "Access-Control-Allow-Origin": origin!,
+          "Access-Control-Expose-Headers": "Idempotent-Replayed, Retry-After",
+          Vary: "Origin",
+        }
+      : { Vary: "Origin" };
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -161,18 +215,61 @@ export async function startPaymentsDevServer(options: PaymentsDevServerOptions =
   }
 
   function findRecord(idOrSecret: string): DonationRecord | undefined {
-    return donations.get(idOrSecret) ?? [...donations.values()].find((r) => r.intentId === idOrSecret || r.created.clientSecret === idOrSecret);
+    return (
+      donations.get(idOrSecret) ??
+      [...donations.values()].find((r) => r.intentId === idOrSecret || r.created.clientSecret === idOrSecret)
+    );
   }
 
   function stateOf(r: DonationRecord): DonationState {
-    const { donationId, reference, frequency, currency, amountCents, feeCents, totalCents, schedule, openEnded, scheduleTotalCents, instalments } = r.created;
-    return { donationId, reference, status: r.status, fund: r.request.fund, frequency, currency, amountCents, feeCents, totalCents, schedule, openEnded, scheduleTotalCents, ...(instalments ? { instalments } : {}), createdAt: r.createdAt };
+    const {
+      donationId,
+      reference,
+      frequency,
+      currency,
+      amountCents,
+      feeCents,
+      totalCents,
+      schedule,
+      openEnded,
+      scheduleTotalCents,
+      instalments,
+    } = r.created;
+    return {
+      donationId,
+      reference,
+      status: r.status,
+      fund: r.request.fund,
+      frequency,
+      currency,
+      amountCents,
+      feeCents,
+      totalCents,
+      schedule,
+      openEnded,
+      scheduleTotalCents,
+      ...(instalments ? { instalments } : {}),
+      createdAt: r.createdAt,
+    };
   }
 
   function createDonation(request: DonationRequest): Reply {
-    const configured = request.frequency.startsWith("ramadan") ? options.seasons?.ramadan : request.frequency === "dhul-hijjah-ten-days" ? options.seasons?.dhulHijjah : undefined;
-    if (configured && request.season && (configured.start !== request.season.start || configured.length !== request.season.length)) {
-      return errorReply(422, "season_mismatch", "The dates on this page are out of date. Please reload the page and try again.", { field: "season" });
+    const configured = request.frequency.startsWith("ramadan")
+      ? options.seasons?.ramadan
+      : request.frequency === "dhul-hijjah-ten-days"
+        ? options.seasons?.dhulHijjah
+        : undefined;
+    if (
+      configured &&
+      request.season &&
+      (configured.start !== request.season.start || configured.length !== request.season.length)
+    ) {
+      return errorReply(
+        422,
+        "season_mismatch",
+        "The dates on this page are out of date. Please reload the page and try again.",
+        { field: "season" },
+      );
     }
     const result = planGift({
       frequency: request.frequency,
@@ -182,7 +279,10 @@ export async function startPaymentsDevServer(options: PaymentsDevServerOptions =
       season: request.season,
       instalmentCount: request.instalments?.count,
     });
-    if (!result.ok) return errorReply(422, result.code, result.message, { field: result.code === "instalments_required" ? "instalments.count" : "season" });
+    if (!result.ok)
+      return errorReply(422, result.code, result.message, {
+        field: result.code === "instalments_required" ? "instalments.count" : "season",
+      });
     const { charge, schedule } = result.plan;
     const n = ++intentCounter;
     const intentType = schedule.firstChargeToday ? "payment" : "setup";
@@ -200,15 +300,28 @@ export async function startPaymentsDevServer(options: PaymentsDevServerOptions =
       scheduleTotalCents: schedule.totalCents,
       ...(result.plan.instalments ? { instalments: result.plan.instalments } : {}),
     };
-    donations.set(created.donationId, { created, request, intentId, status: "requires_payment_method", createdAt: now().toISOString() });
+    donations.set(created.donationId, {
+      created,
+      request,
+      intentId,
+      status: "requires_payment_method",
+      createdAt: now().toISOString(),
+    });
     return { status: 201, body: created };
   }
 
   async function postDonations(req: IncomingMessage, text: string | null): Promise<Reply> {
     const key = req.headers["idempotency-key"];
-    if (typeof key !== "string" || key === "") return errorReply(400, "idempotency_key_missing", "Send an Idempotency-Key header (a UUID) with every POST /donations.");
-    if (!IDEMPOTENCY_KEY_PATTERN.test(key)) return errorReply(400, "idempotency_key_invalid", "The Idempotency-Key header must be a UUID.");
-    if (!/^application\/json\b/i.test(req.headers["content-type"] ?? "")) return errorReply(415, "unsupported_media_type", "Send the body as JSON with Content-Type: application/json.");
+    if (typeof key !== "string" || key === "")
+      return errorReply(
+        400,
+        "idempotency_key_missing",
+        "Send an Idempotency-Key header (a UUID) with every POST /donations.",
+      );
+    if (!IDEMPOTENCY_KEY_PATTERN.test(key))
+      return errorReply(400, "idempotency_key_invalid", "The Idempotency-Key header must be a UUID.");
+    if (!/^application\/json\b/i.test(req.headers["content-type"] ?? ""))
+      return errorReply(415, "unsupported_media_type", "Send the body as JSON with Content-Type: application/json.");
     if (text === null) return bodyTooLarge();
     let body: unknown;
     try {
@@ -220,7 +333,11 @@ export async function startPaymentsDevServer(options: PaymentsDevServerOptions =
     const stored = idempotency.get(key);
     if (stored) {
       if (stored.body === canonical) return { ...stored.reply, replayed: true };
-      return errorReply(409, "idempotency_key_reused", "This Idempotency-Key was already used for a different donation. Use a new key for a new gift.");
+      return errorReply(
+        409,
+        "idempotency_key_reused",
+        "This Idempotency-Key was already used for a different donation. Use a new key for a new gift.",
+      );
     }
     const validation = validateDonationRequest(body, rulesFor);
     if (!validation.ok) {
@@ -232,14 +349,20 @@ export async function startPaymentsDevServer(options: PaymentsDevServerOptions =
     if (reply.status === 201) idempotency.set(key, { body: canonical, reply });
     if (reply.status === 201 && options.onDonationCreated) {
       const record = donations.get((reply.body as DonationCreated).donationId)!;
-      await options.onDonationCreated({ authorization: req.headers.authorization, created: record.created, request: record.request, status: () => record.status });
+      await options.onDonationCreated({
+        authorization: req.headers.authorization,
+        created: record.created,
+        request: record.request,
+        status: () => record.status,
+      });
     }
     return reply;
   }
 
   async function devRoute(req: IncomingMessage, path: string, text: string | null): Promise<Reply> {
     if (req.method === "GET" && path === "/__dev/requests") return { status: 200, body: requests };
-    if (req.method !== "POST") return errorReply(405, "method_not_allowed", "Dev routes take POST (GET for /__dev/requests).");
+    if (req.method !== "POST")
+      return errorReply(405, "method_not_allowed", "Dev routes take POST (GET for /__dev/requests).");
     if (text === null) return bodyTooLarge();
     let body: Record<string, unknown>;
     try {
@@ -255,7 +378,8 @@ export async function startPaymentsDevServer(options: PaymentsDevServerOptions =
       const id = String(body.donationId ?? body.intentId ?? body.clientSecret ?? "");
       const record = findRecord(id);
       if (!record) return errorReply(404, "not_found", `No donation, intent or client secret "${id}".`);
-      if (!DONATION_STATUSES.includes(body.status as DonationStatus)) return errorReply(400, "invalid_status", `status must be one of ${DONATION_STATUSES.join(", ")}.`);
+      if (!DONATION_STATUSES.includes(body.status as DonationStatus))
+        return errorReply(400, "invalid_status", `status must be one of ${DONATION_STATUSES.join(", ")}.`);
       record.status = body.status as DonationStatus;
       return { status: 200, body: stateOf(record) };
     }
@@ -269,30 +393,47 @@ export async function startPaymentsDevServer(options: PaymentsDevServerOptions =
     let text: string | null = "";
     if (method !== "GET" && method !== "HEAD") {
       const read = await budget.read(req, MAX_BODY_BYTES);
-      if (!read.ok && read.status === 503) return errorReply(503, "unavailable", CODE_FOR_STATUS[503]!.message, {}, { "Retry-After": "5" });
-      if (!read.ok && read.status === 400) return errorReply(400, "incomplete_body", "The request body did not arrive in full.");
+      if (!read.ok && read.status === 503)
+        return errorReply(503, "unavailable", CODE_FOR_STATUS[503]!.message, {}, { "Retry-After": "5" });
+      if (!read.ok && read.status === 400)
+        return errorReply(400, "incomplete_body", "The request body did not arrive in full.");
       text = read.ok ? read.body.toString("utf8") : null;
     }
     if (path.startsWith("/__dev/")) {
-      if (!options.devRoutes) return errorReply(404, "not_found", `No route ${method} ${path}. See docs/payments-api.md.`);
+      if (!options.devRoutes)
+        return errorReply(404, "not_found", `No route ${method} ${path}. See docs/payments-api.md.`);
       return devRoute(req, path, text);
     }
     const fault = takeFault(path);
     if (fault?.delayMs) await sleep(fault.delayMs);
     if (fault?.status) {
       const known = CODE_FOR_STATUS[fault.status] ?? { code: `http_${fault.status}`, message: "Injected fault." };
-      if (fault.rawBody !== undefined) return { status: fault.status, body: undefined, raw: fault.rawBody, headers: { "Content-Type": "text/html" } };
-      return errorReply(fault.status, known.code, known.message, {}, known.retryAfter ? { "Retry-After": known.retryAfter } : undefined);
+      if (fault.rawBody !== undefined)
+        return { status: fault.status, body: undefined, raw: fault.rawBody, headers: { "Content-Type": "text/html" } };
+      return errorReply(
+        fault.status,
+        known.code,
+        known.message,
+        {},
+        known.retryAfter ? { "Retry-After": known.retryAfter } : undefined,
+      );
     }
     if (path === "/donations") {
-      if (method !== "POST") return errorReply(405, "method_not_allowed", "Use POST /donations.", {}, { Allow: "POST, OPTIONS" });
+      if (method !== "POST")
+        return errorReply(405, "method_not_allowed", "Use POST /donations.", {}, { Allow: "POST, OPTIONS" });
       return postDonations(req, text);
     }
     const match = /^\/donations\/([^/]+)$/.exec(path);
     if (match) {
-      if (method !== "GET") return errorReply(405, "method_not_allowed", "Use GET /donations/{id}.", {}, { Allow: "GET, OPTIONS" });
+      if (method !== "GET")
+        return errorReply(405, "method_not_allowed", "Use GET /donations/{id}.", {}, { Allow: "GET, OPTIONS" });
       const record = donations.get(decodeURIComponent(match[1]!));
-      if (!record) return errorReply(404, "not_found", "We could not find that donation. If you were charged, the receipt e-mail has your reference.");
+      if (!record)
+        return errorReply(
+          404,
+          "not_found",
+          "We could not find that donation. If you were charged, the receipt e-mail has your reference.",
+        );
       return { status: 200, body: stateOf(record) };
     }
     return errorReply(404, "not_found", `No route ${method} ${path}. See docs/payments-api.md.`);
@@ -311,7 +452,15 @@ export async function startPaymentsDevServer(options: PaymentsDevServerOptions =
     let reply: Reply;
     if (req.method === "OPTIONS") {
       reply = originAllowed(origin)
-        ? { status: 204, body: undefined, headers: { "Access-Control-Allow-Methods": "GET, POST, OPTIONS", "Access-Control-Allow-Headers": "Authorization, Content-Type, Idempotency-Key", "Access-Control-Max-Age": "600" } }
+        ? {
+            status: 204,
+            body: undefined,
+            headers: {
+              "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
+              "Access-Control-Allow-Headers": "Authorization, Content-Type, Idempotency-Key",
+              "Access-Control-Max-Age": "600",
+            },
+          }
         : errorReply(403, "cors_origin_not_allowed", `Origin ${origin ?? "(none)"} may not call this API.`);
     } else {
       try {
@@ -323,7 +472,15 @@ export async function startPaymentsDevServer(options: PaymentsDevServerOptions =
     }
     const key = req.headers["idempotency-key"];
     const donationId = reply.status === 201 ? (reply.body as DonationCreated).donationId : undefined;
-    requests.push({ method: req.method ?? "GET", path, origin, idempotencyKey: typeof key === "string" ? key : undefined, status: reply.status, replayed: reply.replayed === true, ...(donationId ? { donationId } : {}) });
+    requests.push({
+      method: req.method ?? "GET",
+      path,
+      origin,
+      idempotencyKey: typeof key === "string" ? key : undefined,
+      status: reply.status,
+      replayed: reply.replayed === true,
+      ...(donationId ? { donationId } : {}),
+    });
     send(res, origin, reply);
   }
 
@@ -343,7 +500,14 @@ export async function startPaymentsDevServer(options: PaymentsDevServerOptions =
       logger: options.logger,
       label: "watch",
       name: "payments dev server",
-      reply: (res, status, message) => send(res, undefined, status >= 500 ? errorReply(500, "internal_error", CODE_FOR_STATUS[500]!.message) : errorReply(status, "bad_request", message)),
+      reply: (res, status, message) =>
+        send(
+          res,
+          undefined,
+          status >= 500
+            ? errorReply(500, "internal_error", CODE_FOR_STATUS[500]!.message)
+            : errorReply(status, "bad_request", message),
+        ),
     }),
   );
   hardenServer(server, { logger: options.logger, label: "watch", name: "payments dev server" });
@@ -369,7 +533,10 @@ export async function startPaymentsDevServer(options: PaymentsDevServerOptions =
     },
     donationCount: () => donations.size,
     allowOrigins(list) {
-      if (list.includes("*")) throw new NzfError("CONFIG_INVALID", 'The payments dev server does not allow CORS from any origin ("*").', { subject: "allowedOrigin" });
+      if (list.includes("*"))
+        throw new NzfError("CONFIG_INVALID", 'The payments dev server does not allow CORS from any origin ("*").', {
+          subject: "allowedOrigin",
+        });
       origins = [...list];
     },
     stop: () =>

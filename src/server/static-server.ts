@@ -98,7 +98,10 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
         target = parseTarget(req.url);
       } catch (error) {
         if (!(error instanceof BadRequest)) throw error;
-        options.logger?.warn("watch", `static server: refused ${String(req.method)} (${error.status}): ${error.message}`);
+        options.logger?.warn(
+          "watch",
+          `static server: refused ${String(req.method)} (${error.status}): ${error.message}`,
+        );
         res.writeHead(error.status, { "content-type": "text/plain; charset=utf-8" }).end(error.message + "\n");
         return;
       }
@@ -150,7 +153,10 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
       (gzip ? body.pipe(createGzip()) : body).pipe(res);
     }
   };
-  const server = createServer(serverOptions(options.limits), guard(handle, { logger: options.logger, label: "watch", name: "static server" }));
+  const server = createServer(
+    serverOptions(options.limits),
+    guard(handle, { logger: options.logger, label: "watch", name: "static server" }),
+  );
   hardenServer(server, { logger: options.logger, label: "watch", name: "static server" });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? "127.0.0.1", resolve));
   const address = server.address() as AddressInfo;

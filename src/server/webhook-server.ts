@@ -12,7 +12,16 @@ import { NzfError } from "../core/errors.js";
 import { formatMs, type Logger } from "../core/logger.js";
 import { createBuildQueue, type BuildQueue, type RunBuild } from "./build-queue.js";
 import { createDeployer, createInProcessDeployer, isSecretEnvName } from "./deploy.js";
-import { BadRequest, createBodyBudget, guard, hardenServer, parseTarget, printable, serverOptions, type ServerLimits } from "./http-guard.js";
+import {
+  BadRequest,
+  createBodyBudget,
+  guard,
+  hardenServer,
+  parseTarget,
+  printable,
+  serverOptions,
+  type ServerLimits,
+} from "./http-guard.js";
 import { healthOf, publicStatus } from "./webhook-views.js";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -67,21 +76,45 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
     if (path === "/health" || path === "/status") {
       if (method !== "GET" && method !== "HEAD") return methodNotAllowed("GET, HEAD");
       const status = queue.status();
-      if (path === "/status") return { status: 200, body: { ok: true, repository, startedAt, uptimeMs: clock() - startedAt, ...publicStatus(status, redact) }, note: "" };
+      if (path === "/status")
+        return {
+          status: 200,
+          body: { ok: true, repository, startedAt, uptimeMs: clock() - startedAt, ...publicStatus(status, redact) },
+          note: "",
+        };
       const health = healthOf(status);
       return { status: health.ok ? 200 : 503, body: health, note: health.ok ? "" : `unhealthy: ${health.reason}` };
     }
-    if (path !== "/webhook" && path !== "/") return fail(404, `Nothing here. The webhook is POST /webhook; see also GET /status and GET /health.`, "not found");
+    if (path !== "/webhook" && path !== "/")
+      return fail(
+        404,
+        `Nothing here. The webhook is POST /webhook; see also GET /status and GET /health.`,
+        "not found",
+      );
     if (method !== "POST") return methodNotAllowed("POST");
     return webhook(req);
   }
 
   async function webhook(req: IncomingMessage): Promise<Reply> {
     const mediaType = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
-    if (mediaType !== "application/json") return fail(415, "Send the webhook as JSON with content-type: application/json.", `content-type ${mediaType || "missing"}`);
+    if (mediaType !== "application/json")
+      return fail(
+        415,
+        "Send the webhook as JSON with content-type: application/json.",
+        `content-type ${mediaType || "missing"}`,
+      );
     const read = await budget.read(req, maxBodyBytes);
-    if (!read.ok && read.status === 413) return fail(413, `The body is larger than ${maxBodyBytes} bytes; a Prismic webhook is a few kilobytes.`, "body too large");
-    if (!read.ok && read.status === 503) return { ...fail(503, "The server is busy receiving other requests; try again in a few seconds.", read.reason), headers: { "retry-after": "5" } };
+    if (!read.ok && read.status === 413)
+      return fail(
+        413,
+        `The body is larger than ${maxBodyBytes} bytes; a Prismic webhook is a few kilobytes.`,
+        "body too large",
+      );
+    if (!read.ok && read.status === 503)
+      return {
+        ...fail(503, "The server is busy receiving other requests; try again in a few seconds.", read.reason),
+        headers: { "retry-after": "5" },
+      };
     if (!read.ok) return fail(400, "The body did not arrive in full.", read.reason);
     const raw = read.body;
     if (raw.length === 0) return fail(400, "The body is empty; expected a Prismic webhook JSON object.", "empty body");
@@ -91,32 +124,57 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
     } catch {
       return fail(400, "The body is not valid JSON.", "malformed JSON");
     }
-    if (typeof payload !== "object" || payload === null || Array.isArray(payload)) return fail(400, "The body must be a JSON object (a Prismic webhook).", "not an object");
+    if (typeof payload !== "object" || payload === null || Array.isArray(payload))
+      return fail(400, "The body must be a JSON object (a Prismic webhook).", "not an object");
     const body = payload as Record<string, unknown>;
 
     const header = req.headers[SECRET_HEADER];
     const given = typeof body.secret === "string" ? body.secret : typeof header === "string" ? header : undefined;
-    if (given === undefined) return fail(401, "The webhook secret is missing. Set the secret on the webhook in Prismic (Settings > Webhooks).", "secret missing");
-    if (!timingSafeEqual(digest(given), expectedDigest)) return fail(401, "The webhook secret is wrong. Use the same secret in Prismic and in NZF_WEBHOOK_SECRET.", "secret wrong");
+    if (given === undefined)
+      return fail(
+        401,
+        "The webhook secret is missing. Set the secret on the webhook in Prismic (Settings > Webhooks).",
+        "secret missing",
+      );
+    if (!timingSafeEqual(digest(given), expectedDigest))
+      return fail(
+        401,
+        "The webhook secret is wrong. Use the same secret in Prismic and in NZF_WEBHOOK_SECRET.",
+        "secret wrong",
+      );
 
     // Prismic's `domain` is the repository name. A manual trigger may leave it out.
     if (body.domain !== undefined && String(body.domain).toLowerCase() !== repository.toLowerCase()) {
-      return fail(422, `This server builds the Prismic repository "${repository}", not "${String(body.domain)}". Point that repository's webhook elsewhere.`, `domain ${String(body.domain)}`);
+      return fail(
+        422,
+        `This server builds the Prismic repository "${repository}", not "${String(body.domain)}". Point that repository's webhook elsewhere.`,
+        `domain ${String(body.domain)}`,
+      );
     }
-    if (typeof body.type !== "string") return fail(400, 'The webhook has no "type" (expected "api-update" or "test-trigger").', "no type");
-    if (body.type === "test-trigger") return { status: 200, body: { ok: true, build: false }, note: "test-trigger, no build" };
+    if (typeof body.type !== "string")
+      return fail(400, 'The webhook has no "type" (expected "api-update" or "test-trigger").', "no type");
+    if (body.type === "test-trigger")
+      return { status: 200, body: { ok: true, build: false }, note: "test-trigger, no build" };
 
     // api-update, and any type Prismic may add later: an authenticated change notice is worth a
     // build (an unchanged master ref makes it cheap), whereas ignoring it could lose a change.
-    const documentIds = Array.isArray(body.documents) ? body.documents.filter((d): d is string => typeof d === "string") : undefined;
+    const documentIds = Array.isArray(body.documents)
+      ? body.documents.filter((d): d is string => typeof d === "string")
+      : undefined;
     queue.enqueue({ reason: "webhook", ...(documentIds ? { documentIds } : {}), receivedAt: clock() });
-    const docs = documentIds ? `${documentIds.length} document${documentIds.length === 1 ? "" : "s"}` : "documents not listed";
+    const docs = documentIds
+      ? `${documentIds.length} document${documentIds.length === 1 ? "" : "s"}`
+      : "documents not listed";
     const ref = typeof body.masterRef === "string" ? `, ref ${body.masterRef}` : "";
     return { status: 200, body: { ok: true, queued: true }, note: `${body.type} queued (${docs}${ref})` };
   }
 
   const send = (res: ServerResponse, reply: Reply) => {
-    res.writeHead(reply.status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...reply.headers });
+    res.writeHead(reply.status, {
+      "content-type": "application/json; charset=utf-8",
+      "cache-control": "no-store",
+      ...reply.headers,
+    });
     res.end(reply.body === undefined ? "" : JSON.stringify(reply.body));
   };
 
@@ -126,7 +184,12 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
     let note = "";
     res.on("close", () => {
       const status = res.writableFinished ? String(res.statusCode) : "aborted";
-      const from = printable(String(req.headers["x-forwarded-for"] ?? req.socket.remoteAddress ?? "?").split(",")[0]!.trim(), 60);
+      const from = printable(
+        String(req.headers["x-forwarded-for"] ?? req.socket.remoteAddress ?? "?")
+          .split(",")[0]!
+          .trim(),
+        60,
+      );
       const line = `${printable(req.method ?? "?", 16)} ${printable(path, 100)} ${status} ${formatMs(performance.now() - started)} from ${from}${note ? `: ${note}` : ""}`;
       // Monitors ask for /health every few seconds; those lines would drown the rest (an unhealthy
       // answer too: the failed build it reports was logged as an error when it failed).
@@ -162,12 +225,19 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) => {
       const where = `${options.host ?? "127.0.0.1"}:${options.port}`;
-      const why = error.code === "EADDRINUSE" ? "another process uses that port" : error.code === "EADDRNOTAVAIL" ? "that address is not one of this machine's" : error.message;
-      reject(new NzfError("CONFIG_INVALID", `The webhook server could not listen on ${where}: ${why}.`, {
-        subject: where,
-        hint: "Choose another --port (NZF_WEBHOOK_PORT), or an address of this machine for --host (NZF_WEBHOOK_HOST).",
-        cause: error,
-      }));
+      const why =
+        error.code === "EADDRINUSE"
+          ? "another process uses that port"
+          : error.code === "EADDRNOTAVAIL"
+            ? "that address is not one of this machine's"
+            : error.message;
+      reject(
+        new NzfError("CONFIG_INVALID", `The webhook server could not listen on ${where}: ${why}.`, {
+          subject: where,
+          hint: "Choose another --port (NZF_WEBHOOK_PORT), or an address of this machine for --host (NZF_WEBHOOK_HOST).",
+          cause: error,
+        }),
+      );
     });
     server.listen(options.port, options.host ?? "127.0.0.1", () => {
       server.removeAllListeners("error");
@@ -211,7 +281,12 @@ function fail(status: number, error: string, note: string): Reply {
 }
 
 function methodNotAllowed(allow: string): Reply {
-  return { status: 405, body: { ok: false, error: `Method not allowed; use ${allow}.` }, headers: { allow }, note: "method not allowed" };
+  return {
+    status: 405,
+    body: { ok: false, error: `Method not allowed; use ${allow}.` },
+    headers: { allow },
+    note: "method not allowed",
+  };
 }
 
 /** What the CLI passes through from its flags; every field falls back to the environment. */
@@ -268,13 +343,34 @@ export async function startWebhookService(
   const onDeploy = deps.deploy
     ? createInProcessDeployer(deps.deploy.label, deps.deploy.run)
     : config.deployCommand
-      ? createDeployer({ command: config.deployCommand, timeoutMs: config.deployTimeoutMs, env, passEnv: config.deployPassEnv })
+      ? createDeployer({
+          command: config.deployCommand,
+          timeoutMs: config.deployTimeoutMs,
+          env,
+          passEnv: config.deployPassEnv,
+        })
       : undefined;
-  const queue = createBuildQueue(deps.runBuild, { logger, ...(onDeploy ? { onDeploy } : {}), ...(deps.settleMs === undefined ? {} : { settleMs: deps.settleMs }) });
+  const queue = createBuildQueue(deps.runBuild, {
+    logger,
+    ...(onDeploy ? { onDeploy } : {}),
+    ...(deps.settleMs === undefined ? {} : { settleMs: deps.settleMs }),
+  });
   // /status never shows these: the deploy command and the values of secret-looking variables.
   const redact = [...(config.deployCommand ? [config.deployCommand] : []), ...secretValues(env)];
-  const server = await startWebhookServer({ port: config.port, host: config.host, secret: config.secret, repository: config.repository, queue, logger, redact });
-  const deploy = deps.deploy ? `then ${deps.deploy.label}` : config.deployCommand ? `then \`${config.deployCommand}\`` : "no deploy";
+  const server = await startWebhookServer({
+    port: config.port,
+    host: config.host,
+    secret: config.secret,
+    repository: config.repository,
+    queue,
+    logger,
+    redact,
+  });
+  const deploy = deps.deploy
+    ? `then ${deps.deploy.label}`
+    : config.deployCommand
+      ? `then \`${config.deployCommand}\``
+      : "no deploy";
   logger.info("webhook", `listening on ${server.url} for Prismic repository ${config.repository} (${deploy})`);
   if (deps.buildOnStart ?? true) queue.enqueue({ reason: "startup", receivedAt: Date.now() });
   return {

@@ -44,7 +44,14 @@ export function healthOf(status: QueueStatus): Health {
     ok: reason === undefined,
     state: status.state,
     ...(reason ? { reason } : {}),
-    lastBuild: last ? { id: last.id, ok: last.ok, finishedAt: last.finishedAt, ...(errorCode(last.error) ? { errorCode: errorCode(last.error) } : {}) } : null,
+    lastBuild: last
+      ? {
+          id: last.id,
+          ok: last.ok,
+          finishedAt: last.finishedAt,
+          ...(errorCode(last.error) ? { errorCode: errorCode(last.error) } : {}),
+        }
+      : null,
     lastGoodBuildAt: lastGood ? lastGood.finishedAt : null,
     failuresSinceLastGood,
   };
@@ -68,12 +75,23 @@ type PublicDeploy = Omit<DeployResult, "command">;
 
 function publicDeploy(result: DeployResult, secrets: readonly string[]): PublicDeploy {
   const { command: _command, ...rest } = result;
-  return { ...rest, outputTail: redactText(rest.outputTail, secrets), ...(rest.error ? { error: redactText(rest.error, secrets) } : {}) };
+  return {
+    ...rest,
+    outputTail: redactText(rest.outputTail, secrets),
+    ...(rest.error ? { error: redactText(rest.error, secrets) } : {}),
+  };
 }
 
-function publicBuild(build: BuildRecord, secrets: readonly string[]): Omit<BuildRecord, "deploy"> & { deploy?: PublicDeploy } {
+function publicBuild(
+  build: BuildRecord,
+  secrets: readonly string[],
+): Omit<BuildRecord, "deploy"> & { deploy?: PublicDeploy } {
   const { deploy, ...rest } = build;
-  return { ...rest, ...(rest.error ? { error: redactText(rest.error, secrets) } : {}), ...(deploy ? { deploy: publicDeploy(deploy, secrets) } : {}) };
+  return {
+    ...rest,
+    ...(rest.error ? { error: redactText(rest.error, secrets) } : {}),
+    ...(deploy ? { deploy: publicDeploy(deploy, secrets) } : {}),
+  };
 }
 
 /** The queue's status without the deploy command, URLs or secret values. */

@@ -42,11 +42,17 @@ export function createLiveReload(): LiveReload {
   return {
     handle(req, res) {
       if (req.url === "/__nzf/reload.js") {
-        res.writeHead(200, { "content-type": "text/javascript; charset=utf-8", "cache-control": "no-store" }).end(CLIENT);
+        res
+          .writeHead(200, { "content-type": "text/javascript; charset=utf-8", "cache-control": "no-store" })
+          .end(CLIENT);
         return true;
       }
       if (req.url === "/__nzf/events") {
-        res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store", connection: "keep-alive" });
+        res.writeHead(200, {
+          "content-type": "text/event-stream",
+          "cache-control": "no-store",
+          connection: "keep-alive",
+        });
         // Reconnect soon after a restart (the browser's default wait is 3 s).
         res.write("retry: 300\n: connected\n\n");
         clients.add(res);

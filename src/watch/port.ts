@@ -30,7 +30,9 @@ function probe(port: number, host: string): Promise<number | null> {
 export async function findFreePort(preferred: number, host: string, logger: Logger): Promise<number> {
   // The CLI refuses a bad --port before building; this guards other callers.
   if (!Number.isInteger(preferred) || preferred < 0 || preferred > 65535) {
-    throw new NzfError("CONFIG_INVALID", `--port must be a whole number from 0 to 65535, got "${preferred}"`, { subject: "--port" });
+    throw new NzfError("CONFIG_INVALID", `--port must be a whole number from 0 to 65535, got "${preferred}"`, {
+      subject: "--port",
+    });
   }
   const last = preferred === 0 ? 0 : Math.min(65535, preferred + PORT_TRIES - 1);
   for (let port = preferred; port <= last; port++) {
@@ -39,18 +41,27 @@ export async function findFreePort(preferred: number, host: string, logger: Logg
       bound = await probe(port, host);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      throw new NzfError("WATCH_PORT_UNAVAILABLE", `Cannot listen on ${host}:${port} (${code ?? (error as Error).message})`, {
-        subject: "--port",
-        cause: error,
-        hint: code === "EACCES" ? "Ports below 1024 need administrator rights: use a port such as 4321 (--port 4321)." : undefined,
-      });
+      throw new NzfError(
+        "WATCH_PORT_UNAVAILABLE",
+        `Cannot listen on ${host}:${port} (${code ?? (error as Error).message})`,
+        {
+          subject: "--port",
+          cause: error,
+          hint:
+            code === "EACCES"
+              ? "Ports below 1024 need administrator rights: use a port such as 4321 (--port 4321)."
+              : undefined,
+        },
+      );
     }
     if (bound !== null) {
       if (port !== preferred) logger.info("watch", `port ${preferred} is in use, using ${port}`);
       return bound;
     }
   }
-  throw new NzfError("WATCH_PORT_UNAVAILABLE", `Ports ${preferred} to ${last} on ${host} are all in use`, { subject: "--port" });
+  throw new NzfError("WATCH_PORT_UNAVAILABLE", `Ports ${preferred} to ${last} on ${host} are all in use`, {
+    subject: "--port",
+  });
 }
 
 /** Whether an error is a listen() that found its port taken (between the check and the listen). */

@@ -17,7 +17,15 @@ import type { Logger } from "../core/logger.js";
 import { formatError, NzfError } from "../core/errors.js";
 import { startWatch, type WatchSession } from "./watch.js";
 import { currentInstallation, readCliSources, type Installation } from "./cli-sources.js";
-import { CHILD_ENV, PAYMENTS_PORT_ENV, PORT_ENV, RESTART_EXIT_CODE, superviseWatch, type ToChild, type ToSupervisor } from "./supervisor.js";
+import {
+  CHILD_ENV,
+  PAYMENTS_PORT_ENV,
+  PORT_ENV,
+  RESTART_EXIT_CODE,
+  superviseWatch,
+  type ToChild,
+  type ToSupervisor,
+} from "./supervisor.js";
 
 export interface RunWatchOptions {
   logger: Logger;
@@ -51,13 +59,27 @@ export async function runWatch(config: BuildConfig, options: RunWatchOptions): P
     if (code !== 0) process.exitCode = code;
     return;
   }
-  await watchUntilStopped(config, options, isChild ? installation : null, installation?.sources ?? readCliSources(config.root));
+  await watchUntilStopped(
+    config,
+    options,
+    isChild ? installation : null,
+    installation?.sources ?? readCliSources(config.root),
+  );
 }
 
-async function watchUntilStopped(config: BuildConfig, options: RunWatchOptions, restartable: Installation | null, cliSources: ReadonlySet<string> | null): Promise<void> {
+async function watchUntilStopped(
+  config: BuildConfig,
+  options: RunWatchOptions,
+  restartable: Installation | null,
+  cliSources: ReadonlySet<string> | null,
+): Promise<void> {
   const { logger } = options;
   const watchConfig = watchBuildConfig(config);
-  if (watchConfig === config) logger.warn("watch", `building into ${config.outDir} with development settings (the local payments API): build it again without --watch before deploying it`);
+  if (watchConfig === config)
+    logger.warn(
+      "watch",
+      `building into ${config.outDir} with development settings (the local payments API): build it again without --watch before deploying it`,
+    );
 
   // Stop requests: a signal, the supervisor's message, or the supervisor gone.
   let stopAsked!: (reason: "stop" | "restart") => void;
@@ -91,12 +113,25 @@ async function watchUntilStopped(config: BuildConfig, options: RunWatchOptions, 
     if (!configured?.apiUrl) {
       // Developers get the local implementation of the payments API, so the donation forms work end to end.
       payments = await startLocalPaymentsApi(logger, Number(process.env[PAYMENTS_PORT_ENV]) || 0);
-      publicConfig.payments = { apiUrl: payments.url, publishableKey: process.env.STRIPE_PUBLISHABLE_KEY || "pk_test_local_development" };
-      logger.info("watch", `payments: local payments API at ${payments.url}${process.env.STRIPE_PUBLISHABLE_KEY ? "" : " (set STRIPE_PUBLISHABLE_KEY to a Stripe test key for the card step)"}`);
+      publicConfig.payments = {
+        apiUrl: payments.url,
+        publishableKey: process.env.STRIPE_PUBLISHABLE_KEY || "pk_test_local_development",
+      };
+      logger.info(
+        "watch",
+        `payments: local payments API at ${payments.url}${process.env.STRIPE_PUBLISHABLE_KEY ? "" : " (set STRIPE_PUBLISHABLE_KEY to a Stripe test key for the card step)"}`,
+      );
     }
     if (stopping) return;
 
-    const recompile = restartable?.compilable ? createRecompiler(restartable, logger, () => session, () => requestStop("restart")) : null;
+    const recompile = restartable?.compilable
+      ? createRecompiler(
+          restartable,
+          logger,
+          () => session,
+          () => requestStop("restart"),
+        )
+      : null;
     const port = Number(process.env[PORT_ENV]) || options.port;
     const starting = startWatch(watchConfig, {
       logger,
@@ -111,7 +146,10 @@ async function watchUntilStopped(config: BuildConfig, options: RunWatchOptions, 
           recompile();
           return "restarting";
         }
-        logger.warn("watch", `${what}: run \`npm run compile\` and restart watch mode to use the change (the site is rebuilt, but with the nzf-build that is running)`);
+        logger.warn(
+          "watch",
+          `${what}: run \`npm run compile\` and restart watch mode to use the change (the site is rebuilt, but with the nzf-build that is running)`,
+        );
       },
     });
     // Stopped during the first build (which cannot be interrupted): the process ends below.
@@ -125,7 +163,8 @@ async function watchUntilStopped(config: BuildConfig, options: RunWatchOptions, 
     // The site's port is known only now (a busy one moves on): the local payments API answers CORS
     // for this site alone from here on, and for loopback origins during the first build.
     payments?.allowOrigins([`http://127.0.0.1:${session.port}`, `http://localhost:${session.port}`]);
-    if (restartable) process.send!({ type: "listening", port: session.port, paymentsPort: payments?.port } satisfies ToSupervisor);
+    if (restartable)
+      process.send!({ type: "listening", port: session.port, paymentsPort: payments?.port } satisfies ToSupervisor);
     await stopRequested;
   } finally {
     // Everything started above, whatever stopped it (a signal, a restart, an error at start-up).
@@ -162,7 +201,12 @@ async function startLocalPaymentsApi(logger: Logger, port: number) {
  * saved while it compiles compile again after it. A compile error is shown in the terminal and the
  * browser, and the running nzf-build goes on.
  */
-function createRecompiler(installation: Installation, logger: Logger, session: () => WatchSession | undefined, restart: () => void): () => void {
+function createRecompiler(
+  installation: Installation,
+  logger: Logger,
+  session: () => WatchSession | undefined,
+  restart: () => void,
+): () => void {
   let compiling = false;
   let again = false;
   const run = async (): Promise<void> => {
@@ -179,7 +223,9 @@ function createRecompiler(installation: Installation, logger: Logger, session: (
       restart();
       return;
     }
-    const error = new NzfError("CLI_COMPILE_FAILED", `nzf-build could not be recompiled:\n${result.output.trim()}`, { subject: relative(process.cwd(), join(installation.root, "src")) || "src" });
+    const error = new NzfError("CLI_COMPILE_FAILED", `nzf-build could not be recompiled:\n${result.output.trim()}`, {
+      subject: relative(process.cwd(), join(installation.root, "src")) || "src",
+    });
     const text = formatError(error);
     logger.error("watch", text);
     session()?.live.showError(text);
@@ -192,7 +238,10 @@ function createRecompiler(installation: Installation, logger: Logger, session: (
 
 function compile(root: string): Promise<{ ok: boolean; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(root, "scripts", "compile-cli.mjs")], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [join(root, "scripts", "compile-cli.mjs")], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk));

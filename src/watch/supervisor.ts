@@ -46,10 +46,17 @@ export async function superviseWatch(logger: Logger, argv: string[] = process.ar
   process.on("SIGTERM", onSignal);
   try {
     for (;;) {
-      child = fork(argv[1]!, argv.slice(2), { env: { ...process.env, [CHILD_ENV]: "1", ...ports }, execArgv: process.execArgv, stdio: "inherit" });
+      child = fork(argv[1]!, argv.slice(2), {
+        env: { ...process.env, [CHILD_ENV]: "1", ...ports },
+        execArgv: process.execArgv,
+        stdio: "inherit",
+      });
       child.on("message", (message: ToSupervisor) => {
         if (message?.type !== "listening") return;
-        ports = { [PORT_ENV]: String(message.port), ...(message.paymentsPort ? { [PAYMENTS_PORT_ENV]: String(message.paymentsPort) } : {}) };
+        ports = {
+          [PORT_ENV]: String(message.port),
+          ...(message.paymentsPort ? { [PAYMENTS_PORT_ENV]: String(message.paymentsPort) } : {}),
+        };
       });
       const code = await new Promise<number>((resolve) => {
         child!.once("exit", (code, signal) => resolve(code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0)));

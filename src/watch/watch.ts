@@ -60,11 +60,24 @@ export const WATCHED = ["templates", "src"];
 const EDITOR_TEMP = /(^|[/\\])\.|~$|\.tmp$|\.swp$|\.swx$|___jb_(tmp|old)___$|\.\d+\.tmp$/;
 
 /** Starts the server on the first free port at or after `port`, checked before anything is built. */
-async function serve(root: string, port: number, host: string, live: LiveReload, ready: () => boolean, logger: Logger): Promise<StaticServer> {
+async function serve(
+  root: string,
+  port: number,
+  host: string,
+  live: LiveReload,
+  ready: () => boolean,
+  logger: Logger,
+): Promise<StaticServer> {
   for (let attempt = 0; ; attempt++) {
     const free = await findFreePort(port, host, logger);
     try {
-      return await startStaticServer({ root, port: free, host, intercept: (req, res) => live.handle(req, res) || (!ready() && building(req, res, live)), transformHtml: live.inject });
+      return await startStaticServer({
+        root,
+        port: free,
+        host,
+        intercept: (req, res) => live.handle(req, res) || (!ready() && building(req, res, live)),
+        transformHtml: live.inject,
+      });
     } catch (error) {
       // Taken between the check and the listen: the next free one.
       if (!isAddressInUse(error) || attempt > 3 || port === 0) throw error;
@@ -75,9 +88,14 @@ async function serve(root: string, port: number, host: string, live: LiveReload,
 
 /** Before the first build has finished: a page that reloads itself when the site is ready. */
 function building(req: IncomingMessage, res: ServerResponse, live: LiveReload): boolean {
-  if (req.method !== "GET" || !/^\/[^.]*$|\.html$/.test(new URL(req.url ?? "/", "http://localhost").pathname)) return false;
-  const html = live.inject(`<!doctype html><meta charset="utf-8"><title>Building…</title><body><p>nzf-build is building the site; this page reloads when it is ready.</p></body>`);
-  res.writeHead(503, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "retry-after": "1" }).end(html);
+  if (req.method !== "GET" || !/^\/[^.]*$|\.html$/.test(new URL(req.url ?? "/", "http://localhost").pathname))
+    return false;
+  const html = live.inject(
+    `<!doctype html><meta charset="utf-8"><title>Building…</title><body><p>nzf-build is building the site; this page reloads when it is ready.</p></body>`,
+  );
+  res
+    .writeHead(503, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "retry-after": "1" })
+    .end(html);
   return true;
 }
 
@@ -110,7 +128,11 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
       // The first build also reloads pages that showed "building" (or an older site).
       if (outcome.published || number === 1) live.send("reload", "");
       live.clearError();
-      if (files.length) logger.info("watch", `${files.slice(0, 3).join(", ")}${files.length > 3 ? ` and ${files.length - 3} more` : ""} → rebuilt in ${formatMs(performance.now() - started)}`);
+      if (files.length)
+        logger.info(
+          "watch",
+          `${files.slice(0, 3).join(", ")}${files.length > 3 ? ` and ${files.length - 3} more` : ""} → rebuilt in ${formatMs(performance.now() - started)}`,
+        );
     } catch (error) {
       outcome = error as Error;
       const text = formatError(error);
@@ -177,7 +199,10 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
   const contentImages = join(config.contentDir, "*", "images");
   const watcher: FSWatcher = watchFiles([...WATCHED.map((p) => join(config.root, p)), config.contentDir], {
     ignoreInitial: true,
-    ignored: (path) => path.includes(`${sep}node_modules${sep}`) || EDITOR_TEMP.test(relative(config.root, path)) || isUnder(path, contentImages),
+    ignored: (path) =>
+      path.includes(`${sep}node_modules${sep}`) ||
+      EDITOR_TEMP.test(relative(config.root, path)) ||
+      isUnder(path, contentImages),
   });
   watcher.on("all", (_event, path) => onChange(path));
   watcher.on("error", (error) => logger.warn("watch", `file watcher: ${(error as Error).message}`));
@@ -186,7 +211,10 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
   // The first build: a failure here is shown like any other and the server still serves.
   startBuild();
   await Promise.all([running, watcherReady]);
-  logger.info("watch", `serving ${relative(process.cwd(), config.outDir) || "."} at ${server.url}/ — watching templates/, src/ and content; Ctrl+C to stop`);
+  logger.info(
+    "watch",
+    `serving ${relative(process.cwd(), config.outDir) || "."} at ${server.url}/ — watching templates/, src/ and content; Ctrl+C to stop`,
+  );
 
   return {
     url: server.url,
@@ -211,7 +239,10 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
       await Promise.all([watcher.close(), server.stop()]);
       let finished = true;
       if (running) {
-        const wait = waitForBuildMs === undefined ? running : Promise.race([running, new Promise<void>((r) => setTimeout(r, waitForBuildMs).unref())]);
+        const wait =
+          waitForBuildMs === undefined
+            ? running
+            : Promise.race([running, new Promise<void>((r) => setTimeout(r, waitForBuildMs).unref())]);
         await wait;
         finished = running === null;
       }

@@ -16,8 +16,16 @@ const settings: ZakatSettings = {
   longTermShareProxyPercent: "30",
   ratePercent: { lunar: "2.5", solar: "2.577" },
   help: {
-    cash: null, gold_silver: null, shares: null, receivables: null, business: null,
-    property: null, crypto: null, super: null, other: null, liabilities: null,
+    cash: null,
+    gold_silver: null,
+    shares: null,
+    receivables: null,
+    business: null,
+    property: null,
+    crypto: null,
+    super: null,
+    other: null,
+    liabilities: null,
   },
 };
 
@@ -74,7 +82,10 @@ describe("nisab", () => {
 describe("liabilities", () => {
   it("subtracts liabilities due now and shows a negative net but charges nothing", () => {
     // $500 cash − ($600 debts + $200 bills) = −$300
-    const result = calculateZakat(inputs({ assets: { cash: 50_000n }, liabilities: { debts: 60_000n, billsAndTax: 20_000n } }), settings);
+    const result = calculateZakat(
+      inputs({ assets: { cash: 50_000n }, liabilities: { debts: 60_000n, billsAndTax: 20_000n } }),
+      settings,
+    );
     expect(result.totalAssetsCents).toBe(50_000n);
     expect(result.totalLiabilitiesCents).toBe(80_000n);
     expect(result.netCents).toBe(-30_000n);
@@ -85,7 +96,10 @@ describe("liabilities", () => {
 
   it("subtracts the current loan instalment, not a whole mortgage", () => {
     // $5,000 cash − $1,200 instalment due now = $3,800 → due $95.00
-    const result = calculateZakat(inputs({ assets: { cash: 500_000n }, liabilities: { loanInstalments: 120_000n } }), settings);
+    const result = calculateZakat(
+      inputs({ assets: { cash: 500_000n }, liabilities: { loanInstalments: 120_000n } }),
+      settings,
+    );
     expect(result.netCents).toBe(380_000n);
     expect(result.dueCents).toBe(9_500n);
   });
@@ -94,7 +108,10 @@ describe("liabilities", () => {
 describe("gold and silver", () => {
   it("values 18 carat gold by grams × 18/24 × price of pure gold", () => {
     // 12.5 g × 18/24 = 9.375 g pure × 16,020 c/g = 150,187.5 cents (shown $1,501.88)
-    const result = calculateZakat(inputs({ gold: [{ kind: "weight", milligrams: 12_500n, purity: { unit: "carat", value: 18 } }] }), settings);
+    const result = calculateZakat(
+      inputs({ gold: [{ kind: "weight", milligrams: 12_500n, purity: { unit: "carat", value: 18 } }] }),
+      settings,
+    );
     expect(result.lines).toHaveLength(1);
     expect(result.lines[0]!.valueExact).toEqual(ratio(300_375n, 2n));
     expect(result.lines[0]!.zakatableCents).toBe(150_188n);
@@ -115,7 +132,10 @@ describe("gold and silver", () => {
 
   it("values 916 thousandths gold", () => {
     // 10 g × 916/1000 = 9.16 g pure × 16,020 = 146,743.2 cents
-    const result = calculateZakat(inputs({ gold: [{ kind: "weight", milligrams: 10_000n, purity: { unit: "thousandths", value: 916 } }] }), settings);
+    const result = calculateZakat(
+      inputs({ gold: [{ kind: "weight", milligrams: 10_000n, purity: { unit: "thousandths", value: 916 } }] }),
+      settings,
+    );
     expect(result.totalAssetsExact).toEqual(ratio(733_716n, 5n));
     expect(result.totalAssetsCents).toBe(146_743n);
     // due = 146,743.2 / 40 = 3,668.58 → 3,669 cents
@@ -176,10 +196,10 @@ describe("long-term shares", () => {
 
   it("follows a different proxy and counts trading shares in full", () => {
     // 25% of $4,000 = $1,000 plus $2,000 trading shares = $3,000 → $75.00
-    const result = calculateZakat(
-      inputs({ assets: { sharesLongTerm: 400_000n, sharesTrading: 200_000n } }),
-      { ...settings, longTermShareProxyPercent: "25" },
-    );
+    const result = calculateZakat(inputs({ assets: { sharesLongTerm: 400_000n, sharesTrading: 200_000n } }), {
+      ...settings,
+      longTermShareProxyPercent: "25",
+    });
     expect(result.totalAssetsCents).toBe(300_000n);
     expect(result.dueCents).toBe(7_500n);
   });
@@ -230,7 +250,9 @@ describe("very large amounts", () => {
     // 9,007,199,254,740,993 / 40 = 225,179,981,368,524 remainder 33 (0.825) → …525
     expect(result.dueCents).toBe(225_179_981_368_525n);
     // solar: × 2577 = 23,211,552,479,467,538,961 / 100,000 = 232,115,524,794,675.38961 → …675
-    expect(calculateZakat({ ...cash(9_007_199_254_740_993n), yearType: "solar" }, settings).dueCents).toBe(232_115_524_794_675n);
+    expect(calculateZakat({ ...cash(9_007_199_254_740_993n), yearType: "solar" }, settings).dueCents).toBe(
+      232_115_524_794_675n,
+    );
   });
 
   it("handles a 20-digit amount of cents", () => {
@@ -264,6 +286,8 @@ describe("explanation and input checks", () => {
 
   it("refuses unusable settings", () => {
     expect(() => calculateZakat(cash(1n), { ...settings, silverPricePerGram: "0" })).toThrow(/silverPricePerGram/);
-    expect(() => calculateZakat(cash(1n), { ...settings, longTermShareProxyPercent: "101" })).toThrow(/longTermShareProxyPercent/);
+    expect(() => calculateZakat(cash(1n), { ...settings, longTermShareProxyPercent: "101" })).toThrow(
+      /longTermShareProxyPercent/,
+    );
   });
 });

@@ -32,7 +32,14 @@ export function purityFraction(purity: Purity): Ratio {
   return mul(value, ratio(1n, limit));
 }
 
-function line(id: ZakatLine["id"], kind: ZakatLine["kind"], label: string, value: Ratio, zakatable: Ratio, detail?: string): ZakatLine {
+function line(
+  id: ZakatLine["id"],
+  kind: ZakatLine["kind"],
+  label: string,
+  value: Ratio,
+  zakatable: Ratio,
+  detail?: string,
+): ZakatLine {
   const result: ZakatLine = {
     id,
     kind,
@@ -46,7 +53,12 @@ function line(id: ZakatLine["id"], kind: ZakatLine["kind"], label: string, value
   return result;
 }
 
-function metalLines(metal: Metal, label: string, holdings: readonly MetalHolding[], pricePerGramCents: Ratio): ZakatLine[] {
+function metalLines(
+  metal: Metal,
+  label: string,
+  holdings: readonly MetalHolding[],
+  pricePerGramCents: Ratio,
+): ZakatLine[] {
   const lines: ZakatLine[] = [];
   holdings.forEach((holding, index) => {
     const what = `${metal} item ${index + 1}`;
@@ -59,7 +71,8 @@ function metalLines(metal: Metal, label: string, holdings: readonly MetalHolding
     if (milligrams === 0n) return;
     // grams × purity × price per gram of pure metal; grams = milligrams / 1000.
     const value = mul(ratio(milligrams, 1000n), purityFraction(holding.purity), pricePerGramCents);
-    const purityText = holding.purity.unit === "carat" ? `${holding.purity.value} carat` : `${holding.purity.value} thousandths`;
+    const purityText =
+      holding.purity.unit === "carat" ? `${holding.purity.value} carat` : `${holding.purity.value} thousandths`;
     const detail = `${formatGrams(milligrams)} of ${purityText} ${metal} at ${formatAudExact(pricePerGramCents)} per gram of pure ${metal}`;
     lines.push(line(metal, "asset", label, value, value, detail));
   });
@@ -69,7 +82,8 @@ function metalLines(metal: Metal, label: string, holdings: readonly MetalHolding
 /** Calculates zakat due. Throws NzfError INTERNAL for malformed inputs, DOCUMENT_INVALID for unusable settings. */
 export function calculateZakat(inputs: ZakatInputs, settings: ZakatSettings): ZakatResult {
   const exact = exactSettings(settings);
-  if (inputs.yearType !== "lunar" && inputs.yearType !== "solar") invalidInput(`yearType is "${String(inputs.yearType)}"`);
+  if (inputs.yearType !== "lunar" && inputs.yearType !== "solar")
+    invalidInput(`yearType is "${String(inputs.yearType)}"`);
 
   const assetLines: ZakatLine[] = [];
   for (const category of ASSET_CATEGORIES) {
@@ -83,7 +97,16 @@ export function calculateZakat(inputs: ZakatInputs, settings: ZakatSettings): Za
     if (category.id === "sharesLongTerm") {
       const percent = settings.longTermShareProxyPercent;
       const zakatable = mul(ratio(cents), exact.shareProxy);
-      assetLines.push(line(category.id, "asset", category.label, ratio(cents), zakatable, `${percent}% of ${formatAud(cents)} is zakatable`));
+      assetLines.push(
+        line(
+          category.id,
+          "asset",
+          category.label,
+          ratio(cents),
+          zakatable,
+          `${percent}% of ${formatAud(cents)} is zakatable`,
+        ),
+      );
     } else {
       assetLines.push(line(category.id, "asset", category.label, ratio(cents), ratio(cents)));
     }
@@ -101,7 +124,10 @@ export function calculateZakat(inputs: ZakatInputs, settings: ZakatSettings): Za
 
   const basis = settings.nisabBasis;
   if (basis !== "silver" && basis !== "gold") {
-    throw new NzfError("DOCUMENT_INVALID", `The calculator setting nisabBasis is "${String(basis)}"; it must be silver or gold.`);
+    throw new NzfError(
+      "DOCUMENT_INVALID",
+      `The calculator setting nisabBasis is "${String(basis)}"; it must be silver or gold.`,
+    );
   }
   const nisabExact = mul(ratio(BigInt(NISAB_GRAMS[basis])), exact.pricePerGramCents[basis]);
   // At or above the nisab is due; a negative net is below any (positive) nisab, so it is never due.
@@ -131,7 +157,12 @@ export function calculateZakat(inputs: ZakatInputs, settings: ZakatSettings): Za
     netCents,
     netExact,
     aboveNisab,
-    rate: { yearType: inputs.yearType, numerator: rate.numerator, denominator: rate.denominator, percentText: rate.percentText },
+    rate: {
+      yearType: inputs.yearType,
+      numerator: rate.numerator,
+      denominator: rate.denominator,
+      percentText: rate.percentText,
+    },
     dueCents,
     lines: [...assetLines, ...liabilityLines],
     text: {

@@ -46,7 +46,8 @@ export const FALLBACK_HELP: Record<HelpKey, string> = {
     "Shares you bought to sell count at their full market value. For shares you hold long term, only a portion of the market value is zakatable; the calculator applies it for you.",
   receivables: "Money people owe you that you expect to be repaid.",
   business: "Your business's cash, its stock valued at what it would sell for, and the money customers owe it.",
-  property: "Property you bought in order to resell it, at its market value. Your home and rental properties are not included.",
+  property:
+    "Property you bought in order to resell it, at its market value. Your home and rental properties are not included.",
   crypto: "The market value of your cryptocurrency on your zakat date.",
   super:
     "Only voluntary contributions you direct. Compulsory superannuation (your employer's contributions) is not zakatable.",

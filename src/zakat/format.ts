@@ -37,8 +37,18 @@ export function formatAudExact(cents: Ratio): string {
 }
 
 const MONTHS = [
-  "January", "February", "March", "April", "May", "June",
-  "July", "August", "September", "October", "November", "December",
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
 ];
 
 /** "2026-11-01" → "1 November 2026" (the Australian order). Assumes a valid ISO date. */

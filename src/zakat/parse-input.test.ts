@@ -58,8 +58,14 @@ describe("parseGrams", () => {
   });
 
   it("refuses what is not a weight", () => {
-    expect(parseGrams("12.1255")).toEqual({ ok: false, message: "Enter the weight with at most three decimal places, like 12.125." });
-    expect(parseGrams("-2")).toEqual({ ok: false, message: "A weight cannot be negative. Enter it in grams without a minus sign, like 12.5." });
+    expect(parseGrams("12.1255")).toEqual({
+      ok: false,
+      message: "Enter the weight with at most three decimal places, like 12.125.",
+    });
+    expect(parseGrams("-2")).toEqual({
+      ok: false,
+      message: "A weight cannot be negative. Enter it in grams without a minus sign, like 12.5.",
+    });
     expect(parseGrams("ten")).toEqual({ ok: false, message: "Enter the weight in grams, like 12.5." });
   });
 });
@@ -80,8 +86,14 @@ describe("parsePurity", () => {
 
   it("refuses out-of-range and malformed purities with a reason", () => {
     const carat = "Enter the purity in carats from 1 to 24, like 18 for 18 carat gold.";
-    expect(parsePurity("25", "carat")).toEqual({ ok: false, message: "Carats go from 1 to 24. For a hallmark number like 25, choose thousandths instead." });
-    expect(parsePurity("916", "carat")).toEqual({ ok: false, message: "Carats go from 1 to 24. For a hallmark number like 916, choose thousandths instead." });
+    expect(parsePurity("25", "carat")).toEqual({
+      ok: false,
+      message: "Carats go from 1 to 24. For a hallmark number like 25, choose thousandths instead.",
+    });
+    expect(parsePurity("916", "carat")).toEqual({
+      ok: false,
+      message: "Carats go from 1 to 24. For a hallmark number like 916, choose thousandths instead.",
+    });
     expect(parsePurity("0", "carat")).toEqual({ ok: false, message: carat });
     expect(parsePurity("", "carat")).toEqual({ ok: false, message: carat });
     expect(parsePurity("-18", "carat")).toEqual({ ok: false, message: carat });

@@ -105,12 +105,16 @@ export function parsePurity(text: string, unit: Purity["unit"]): ParseResult<{ p
   const s = normaliseSpaces(text).replace(suffix, "");
   if (s === "" || !/^\d+(?:\.\d+)?$/.test(s)) return { ok: false, message };
   const [, fraction = ""] = s.split(".");
-  if (fraction.length > 1) return { ok: false, message: `Enter the purity with at most one decimal place, ${example}.` };
+  if (fraction.length > 1)
+    return { ok: false, message: `Enter the purity with at most one decimal place, ${example}.` };
   const value = Number(s); // at most 4 digits and one decimal: exact as a double, and exact again via String()
   const limit = unit === "carat" ? 24 : 1000;
   if (value < 1 || value > limit) {
     if (unit === "carat" && value > 24 && value <= 1000) {
-      return { ok: false, message: `Carats go from 1 to 24. For a hallmark number like ${s}, choose thousandths instead.` };
+      return {
+        ok: false,
+        message: `Carats go from 1 to 24. For a hallmark number like ${s}, choose thousandths instead.`,
+      };
     }
     return { ok: false, message };
   }

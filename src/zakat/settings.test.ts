@@ -55,7 +55,9 @@ describe("settingsFromPrismic", () => {
   });
 
   it("fails on a zero or negative price", () => {
-    expect(errorOf({ ...complete, gold_price_per_gram: 0 }).message).toContain("gold_price_per_gram is 0; it must be a positive");
+    expect(errorOf({ ...complete, gold_price_per_gram: 0 }).message).toContain(
+      "gold_price_per_gram is 0; it must be a positive",
+    );
     expect(errorOf({ ...complete, gold_price_per_gram: -3 }).message).toContain("gold_price_per_gram is -3");
   });
 
@@ -67,13 +69,21 @@ describe("settingsFromPrismic", () => {
       prices_as_at: null,
       long_term_share_proxy: 150,
     });
-    for (const field of ["nisab_basis", "silver_price_per_gram", "gold_price_per_gram", "prices_as_at", "long_term_share_proxy"]) {
+    for (const field of [
+      "nisab_basis",
+      "silver_price_per_gram",
+      "gold_price_per_gram",
+      "prices_as_at",
+      "long_term_share_proxy",
+    ]) {
       expect(error.message).toContain(field);
     }
   });
 
   it("refuses a date that does not exist", () => {
-    expect(errorOf({ ...complete, prices_as_at: "2026-02-30" }).message).toContain('prices_as_at "2026-02-30" is not a date');
+    expect(errorOf({ ...complete, prices_as_at: "2026-02-30" }).message).toContain(
+      'prices_as_at "2026-02-30" is not a date',
+    );
   });
 });
 
@@ -83,7 +93,9 @@ describe("editor-set zakat rates", () => {
   });
 
   it("take the editor's rates, exactly", () => {
-    expect(settingsFromPrismic({ ...complete, lunar_rate_percent: 2.5, solar_rate_percent: 2.5775 }).ratePercent).toEqual({ lunar: "2.5", solar: "2.5775" });
+    expect(
+      settingsFromPrismic({ ...complete, lunar_rate_percent: 2.5, solar_rate_percent: 2.5775 }).ratePercent,
+    ).toEqual({ lunar: "2.5", solar: "2.5775" });
   });
 
   it("reject a rate that is zero, negative or implausibly high, naming the field", () => {

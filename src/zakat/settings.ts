@@ -17,7 +17,16 @@ export const NISAB_GRAMS: Record<NisabBasis, number> = { silver: 595, gold: 85 }
 export const DEFAULT_RATE_PERCENT: Record<YearType, string> = { lunar: "2.5", solar: "2.577" };
 export const DEFAULT_SHARE_PROXY_PERCENT = "30";
 export const HELP_KEYS: readonly HelpKey[] = [
-  "cash", "gold_silver", "shares", "receivables", "business", "property", "crypto", "super", "other", "liabilities",
+  "cash",
+  "gold_silver",
+  "shares",
+  "receivables",
+  "business",
+  "property",
+  "crypto",
+  "super",
+  "other",
+  "liabilities",
 ];
 
 /** The calculate_page fields this module reads (a subset of the generated document data type). */
@@ -65,7 +74,9 @@ export function settingsFromPrismic(data: CalculatePageData, subject = "calculat
     }
     const text = typeof value === "number" ? numberToDecimal(value) : undefined;
     if (text === undefined || compare(parseDecimal(text)!, ZERO) <= 0) {
-      problems.push(`${field} is ${String(value)}; it must be a positive AUD price per gram of pure ${metal}, like 1.55`);
+      problems.push(
+        `${field} is ${String(value)}; it must be a positive AUD price per gram of pure ${metal}, like 1.55`,
+      );
       return "0";
     }
     return text;
@@ -76,7 +87,9 @@ export function settingsFromPrismic(data: CalculatePageData, subject = "calculat
   const pricesAsAt = data.prices_as_at ?? "";
   if (!isIsoDate(pricesAsAt)) {
     problems.push(
-      pricesAsAt === "" ? "prices_as_at is empty; enter the date the gold and silver prices were taken" : `prices_as_at "${pricesAsAt}" is not a date`,
+      pricesAsAt === ""
+        ? "prices_as_at is empty; enter the date the gold and silver prices were taken"
+        : `prices_as_at "${pricesAsAt}" is not a date`,
     );
   }
 
@@ -93,12 +106,17 @@ export function settingsFromPrismic(data: CalculatePageData, subject = "calculat
 
   // The rates are editor-set so a change of scholarly guidance needs no release; empty means the default.
   const ratePercent = { ...DEFAULT_RATE_PERCENT };
-  for (const [yearType, field] of [["lunar", "lunar_rate_percent"], ["solar", "solar_rate_percent"]] as const) {
+  for (const [yearType, field] of [
+    ["lunar", "lunar_rate_percent"],
+    ["solar", "solar_rate_percent"],
+  ] as const) {
     const value = data[field];
     if (value === null || value === undefined) continue;
     const text = typeof value === "number" ? numberToDecimal(value) : undefined;
     if (text === undefined || value <= 0 || value > 10) {
-      problems.push(`${field} is ${String(value)}; it must be a percentage above 0 and at most 10, like ${DEFAULT_RATE_PERCENT[yearType]}`);
+      problems.push(
+        `${field} is ${String(value)}; it must be a percentage above 0 and at most 10, like ${DEFAULT_RATE_PERCENT[yearType]}`,
+      );
     } else {
       ratePercent[yearType] = text;
     }

@@ -17,9 +17,7 @@ export type Metal = "gold" | "silver";
 export type Purity = { unit: "carat"; value: number } | { unit: "thousandths"; value: number };
 
 /** One gold or silver holding: weighed (grams and purity), or valued by the donor directly. */
-export type MetalHolding =
-  | { kind: "weight"; milligrams: bigint; purity: Purity }
-  | { kind: "value"; cents: bigint };
+export type MetalHolding = { kind: "weight"; milligrams: bigint; purity: Purity } | { kind: "value"; cents: bigint };
 
 /** Asset categories with a single amount, in the order the calculator shows them. */
 export type AmountAssetId =

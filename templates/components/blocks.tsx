@@ -21,7 +21,19 @@ import { RichText } from "./rich-text.js";
  */
 export const HERO_IMAGE_SIZES = "(min-width: 1168px) 548px, (min-width: 910px) calc(50vw - 24px), calc(100vw - 32px)";
 
-export function Hero({ ctx, title, intro, heroImage, children }: { ctx: TemplateContext; title: string; intro?: string; heroImage?: ImageValue; children?: ReactNode }) {
+export function Hero({
+  ctx,
+  title,
+  intro,
+  heroImage,
+  children,
+}: {
+  ctx: TemplateContext;
+  title: string;
+  intro?: string;
+  heroImage?: ImageValue;
+  children?: ReactNode;
+}) {
   const d = dataOf(ctx.doc);
   return (
     <section className={heroImage ? "hero hero-with-image" : "hero"}>
@@ -31,7 +43,9 @@ export function Hero({ ctx, title, intro, heroImage, children }: { ctx: Template
           {intro !== undefined ? <RichText field={rich(d, intro)} ctx={ctx} className="lead" /> : null}
           {children}
         </div>
-        {heroImage ? <Picture image={heroImage} images={ctx.images} layout="full" sizes={HERO_IMAGE_SIZES} priority /> : null}
+        {heroImage ? (
+          <Picture image={heroImage} images={ctx.images} layout="full" sizes={HERO_IMAGE_SIZES} priority />
+        ) : null}
       </div>
     </section>
   );
@@ -45,14 +59,26 @@ export interface CardItem {
   meta?: string;
 }
 
-export function CardList({ ctx, items, headingLevel = 2, label }: { ctx: TemplateContext; items: CardItem[]; headingLevel?: 2 | 3; label?: string }) {
+export function CardList({
+  ctx,
+  items,
+  headingLevel = 2,
+  label,
+}: {
+  ctx: TemplateContext;
+  items: CardItem[];
+  headingLevel?: 2 | 3;
+  label?: string;
+}) {
   if (!items.length) return null;
   const H = headingLevel === 2 ? "h2" : "h3";
   return (
     <ul className="card-grid" aria-label={label}>
       {items.map((item, i) => (
         <li className="card" key={i}>
-          {item.image ? <Picture image={{ ...item.image, alt: null }} images={ctx.images} sizes="(max-width: 700px) 100vw, 33vw" /> : null}
+          {item.image ? (
+            <Picture image={{ ...item.image, alt: null }} images={ctx.images} sizes="(max-width: 700px) 100vw, 33vw" />
+          ) : null}
           <div className="card-body">
             <H className="card-title">{item.href ? <a href={item.href}>{item.title}</a> : item.title}</H>
             {item.meta ? <p className="card-meta">{item.meta}</p> : null}
@@ -78,14 +104,29 @@ export function cardOf(doc: PrismicDocument, imageField = "featured_image"): Car
 }
 
 /** Meta from the SEO tab, falling back to the title, then the given image fields. */
-export function metaFromSeo(ctx: TemplateContext, fallbackTitle = "", imageFields = ["hero_image", "featured_image"]): PageMeta {
+export function metaFromSeo(
+  ctx: TemplateContext,
+  fallbackTitle = "",
+  imageFields = ["hero_image", "featured_image"],
+): PageMeta {
   const d = dataOf(ctx.doc);
   const img = image(d, "meta_image") ?? imageFields.map((f) => image(d, f)).find(Boolean);
   const processed = img ? ctx.images.get(img.url, "constrained") : undefined;
   return {
-    title: str(d, "meta_title") || plain(d, "title").trim() || fallbackTitle || (ctx.doc ? documentFallbackTitle(ctx.doc) : ""),
+    title:
+      str(d, "meta_title") ||
+      plain(d, "title").trim() ||
+      fallbackTitle ||
+      (ctx.doc ? documentFallbackTitle(ctx.doc) : ""),
     description: str(d, "meta_description") || str(d, "summary") || str(d, "excerpt") || undefined,
-    image: img ? { url: processed?.src ?? img.url, width: processed?.width ?? img.width, height: processed?.height ?? img.height, alt: img.alt } : undefined,
+    image: img
+      ? {
+          url: processed?.src ?? img.url,
+          width: processed?.width ?? img.width,
+          height: processed?.height ?? img.height,
+          alt: img.alt,
+        }
+      : undefined,
   };
 }
 

@@ -48,25 +48,50 @@ export interface ImageValue {
 }
 
 export function image(data: Data, key: string): ImageValue | undefined {
-  const value = data[key] as { url?: string; alt?: string | null; dimensions?: { width: number; height: number } } | undefined;
+  const value = data[key] as
+    | { url?: string; alt?: string | null; dimensions?: { width: number; height: number } }
+    | undefined;
   if (!value?.url) return undefined;
-  return { url: value.url, alt: value.alt ?? null, width: value.dimensions?.width ?? 0, height: value.dimensions?.height ?? 0 };
+  return {
+    url: value.url,
+    alt: value.alt ?? null,
+    width: value.dimensions?.width ?? 0,
+    height: value.dimensions?.height ?? 0,
+  };
 }
 
 // Australian English is formatted by hand: a thread's first Intl formatter loads ICU's data (about
 // 30 ms), which every render worker of a new process paid. Other languages use Intl, one formatter
 // each per bundle (about 7 ms to create). test/fields-format.test.ts holds the two to the same text.
-const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** "2026-11-01" → "1 November 2026" (fixed locale and time zone so builds are deterministic). */
 export function formatDate(value: string, lang = "en-AU"): string {
   if (!/^\d{4}-\d{2}-\d{2}/.test(value)) return value;
   const date = new Date(value.slice(0, 10) + "T00:00:00Z");
-  if (!lang.startsWith("ar") && !Number.isNaN(date.getTime())) return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
+  if (!lang.startsWith("ar") && !Number.isNaN(date.getTime()))
+    return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
   const locale = lang.startsWith("ar") ? "ar-AE" : "en-AU";
   let format = dateFormats.get(locale);
-  if (!format) dateFormats.set(locale, (format = new Intl.DateTimeFormat(locale, { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })));
+  if (!format)
+    dateFormats.set(
+      locale,
+      (format = new Intl.DateTimeFormat(locale, { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })),
+    );
   return format.format(date);
 }
 
@@ -75,7 +100,8 @@ const withCommas = (digits: string) => digits.replace(/\B(?=(\d{3})+(?!\d))/g, "
 /** Dollars as "$1,250" (or "$12.50" when there are cents), as en-AU's currency format writes them. */
 export function aud(dollars: number): string {
   const text = String(Math.abs(dollars));
-  if (!Number.isFinite(dollars) || text.includes("e")) return (Number.isInteger(dollars) ? audWhole() : audCents()).format(dollars);
+  if (!Number.isFinite(dollars) || text.includes("e"))
+    return (Number.isInteger(dollars) ? audWhole() : audCents()).format(dollars);
   const sign = dollars < 0 || Object.is(dollars, -0) ? "-" : "";
   if (Number.isInteger(dollars)) return `${sign}$${withCommas(text)}`;
   // Intl rounds the shortest decimal that reads back as the number ("1.005"), half away from zero.
@@ -88,8 +114,10 @@ export function aud(dollars: number): string {
 // Only for numbers too large or small to write by hand (never a real amount).
 let intlWhole: Intl.NumberFormat | undefined;
 let intlCents: Intl.NumberFormat | undefined;
-const audWhole = () => (intlWhole ??= new Intl.NumberFormat("en-AU", { style: "currency", currency: "AUD", maximumFractionDigits: 0 }));
-const audCents = () => (intlCents ??= new Intl.NumberFormat("en-AU", { style: "currency", currency: "AUD", minimumFractionDigits: 2 }));
+const audWhole = () =>
+  (intlWhole ??= new Intl.NumberFormat("en-AU", { style: "currency", currency: "AUD", maximumFractionDigits: 0 }));
+const audCents = () =>
+  (intlCents ??= new Intl.NumberFormat("en-AU", { style: "currency", currency: "AUD", minimumFractionDigits: 2 }));
 
 /**
  * The page's visible title: a Title field, falling back to a given text, else to the document's

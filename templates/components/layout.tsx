@@ -93,7 +93,11 @@ function Header({ ctx, t }: { ctx: TemplateContext; t: ChromeStrings }) {
     <header className="site-header">
       <div className="container header-inner">
         <a className="brand" href={home}>
-          {logo ? <Picture image={logo} images={ctx.images} layout="fixed" sizes="144px" className="brand-logo" /> : <span className="brand-name">{siteName}</span>}
+          {logo ? (
+            <Picture image={logo} images={ctx.images} layout="fixed" sizes="144px" className="brand-logo" />
+          ) : (
+            <span className="brand-name">{siteName}</span>
+          )}
         </a>
         <nav aria-label={t.mainNavigation} className="nav-desktop">
           <ul className="nav-list">{items}</ul>
@@ -178,7 +182,13 @@ function Footer({ ctx, t }: { ctx: TemplateContext; t: ChromeStrings }) {
   );
 }
 
-const SOCIAL_LABELS: Record<string, string> = { facebook: "Facebook", instagram: "Instagram", x: "X (Twitter)", youtube: "YouTube", linkedin: "LinkedIn" };
+const SOCIAL_LABELS: Record<string, string> = {
+  facebook: "Facebook",
+  instagram: "Instagram",
+  x: "X (Twitter)",
+  youtube: "YouTube",
+  linkedin: "LinkedIn",
+};
 
 type Memo = <T>(key: string, compute: () => T) => T;
 
@@ -196,10 +206,14 @@ type Memo = <T>(key: string, compute: () => T) => T;
 export function layoutVariant(ctx: TemplateContext, memo: Memo = (_key, compute) => compute()): string {
   const linked = memo(`layout-links|${ctx.page.lang}`, () => {
     const g = dataOf(ctx.global);
-    return new Set([...group(g, "navigation"), ...group(g, "footer_links")].map((item) => ctx.link(item.link as never)));
+    return new Set(
+      [...group(g, "navigation"), ...group(g, "footer_links")].map((item) => ctx.link(item.link as never)),
+    );
   });
   // The language switcher links to this page's alternates, so pages that have some get their own.
-  const switcher = languageLinks(ctx).map((link) => `${link.lang}=${link.href}${link.samePage ? "" : " (home)"}`).join(",");
+  const switcher = languageLinks(ctx)
+    .map((link) => `${link.lang}=${link.href}${link.samePage ? "" : " (home)"}`)
+    .join(",");
   return `${ctx.page.lang}|${linked.has(ctx.page.path) ? ctx.page.path : ""}|${switcher}`;
 }
 

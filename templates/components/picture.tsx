@@ -53,12 +53,23 @@ export function Picture({ image, images, layout = "constrained", sizes, priority
   // The browser takes the first <source> it supports: the preload names the first, with its type,
   // so a browser without that format preloads nothing rather than a file it will not use.
   if (priority && preload && !preload.first && sources[0]) {
-    preload.first = { srcset: sources[0].srcset, sizes: effectiveSizes, ...(sources.length > 1 ? { type: sources[0].type } : {}) };
+    preload.first = {
+      srcset: sources[0].srcset,
+      sizes: effectiveSizes,
+      ...(sources.length > 1 ? { type: sources[0].type } : {}),
+    };
   }
   return (
     <span className={["nzf-picture", className].filter(Boolean).join(" ")} data-layout={layout}>
       {processed?.placeholder ? (
-        <img className="nzf-placeholder" src={processed.placeholder} width={size.width} height={size.height} alt="" aria-hidden="true" />
+        <img
+          className="nzf-placeholder"
+          src={processed.placeholder}
+          width={size.width}
+          height={size.height}
+          alt=""
+          aria-hidden="true"
+        />
       ) : null}
       <picture>
         {sources.slice(0, -1).map((s) => (

@@ -53,7 +53,13 @@ function block(node: RawNode, options: RichTextHtmlOptions): string {
  * asTree's span splitting: spans sorted by start (longest first); each span takes the later spans
  * it contains as children, and a span crossing its end is cut in two, the head nested inside it.
  */
-function spansHtml(spans: RawNode[], text: string, offset: number, options: RichTextHtmlOptions, escape: (text: string) => string): string {
+function spansHtml(
+  spans: RawNode[],
+  text: string,
+  offset: number,
+  options: RichTextHtmlOptions,
+  escape: (text: string) => string,
+): string {
   if (!spans.length) return escape(text);
   const rest = spans.slice().sort(bySpan);
   let html = "";
@@ -87,10 +93,24 @@ function bySpan(a: RawNode, b: RawNode): number {
 
 // asHTML looks serializers up by name, so the camel-case names it uses internally work as types too.
 const TAGS: Record<string, string> = Object.assign(Object.create(null), {
-  heading1: "h1", heading2: "h2", heading3: "h3", heading4: "h4", heading5: "h5", heading6: "h6",
-  paragraph: "p", strong: "strong", em: "em", label: "span",
-  "list-item": "li", listItem: "li", "o-list-item": "li", oListItem: "li",
-  "group-list-item": "ul", list: "ul", "group-o-list-item": "ol", oList: "ol",
+  heading1: "h1",
+  heading2: "h2",
+  heading3: "h3",
+  heading4: "h4",
+  heading5: "h5",
+  heading6: "h6",
+  paragraph: "p",
+  strong: "strong",
+  em: "em",
+  label: "span",
+  "list-item": "li",
+  listItem: "li",
+  "o-list-item": "li",
+  oListItem: "li",
+  "group-list-item": "ul",
+  list: "ul",
+  "group-o-list-item": "ol",
+  oList: "ol",
 });
 
 /** One node's markup; `text` is the node's own text (a span's slice), `children` its content. */
@@ -133,7 +153,8 @@ function link(node: RawNode, children: string, options: RichTextHtmlOptions): st
       href = attr("href", data.url) + attr("target", data.target) + ' rel="noopener noreferrer"';
       break;
     case "Document": {
-      const resolved = "id" in data && options.linkResolver ? options.linkResolver(data as FilledContentRelationshipField) : null;
+      const resolved =
+        "id" in data && options.linkResolver ? options.linkResolver(data as FilledContentRelationshipField) : null;
       const url = resolved ?? ("url" in data && data.url ? data.url : null);
       if (isUnsafe(url, "link")) return unlinked(node, children);
       href = attr("href", url);
@@ -171,12 +192,27 @@ function attr(name: string, value: unknown): string {
   return typeof value === "boolean" ? ` ${name}` : ` ${name}="${escapeHtml("" + value)}"`;
 }
 
-const ENTITIES: Record<string, string> = { '"': "&quot;", "&": "&amp;", "'": "&#39;", "<": "&lt;", ">": "&gt;", "\n": "<br />" };
+const ENTITIES: Record<string, string> = {
+  '"': "&quot;",
+  "&": "&amp;",
+  "'": "&#39;",
+  "<": "&lt;",
+  ">": "&gt;",
+  "\n": "<br />",
+};
 
 // Most blocks need no escaping at all: one check of the whole text (indexOf is much faster than a
 // regular expression here) spares a check of every piece the spans cut it into.
 function isPlain(text: unknown): boolean {
-  return typeof text === "string" && text.indexOf("&") < 0 && text.indexOf("<") < 0 && text.indexOf(">") < 0 && text.indexOf('"') < 0 && text.indexOf("'") < 0 && text.indexOf("\n") < 0;
+  return (
+    typeof text === "string" &&
+    text.indexOf("&") < 0 &&
+    text.indexOf("<") < 0 &&
+    text.indexOf(">") < 0 &&
+    text.indexOf('"') < 0 &&
+    text.indexOf("'") < 0 &&
+    text.indexOf("\n") < 0
+  );
 }
 
 function asIs(text: string): string {

@@ -15,7 +15,10 @@ export function richTextHtml(field: RichTextField, ctx: Pick<TemplateContext, "l
     linkResolver: (doc) => ctx.link({ ...doc, link_type: "Document" }),
     image: (node) =>
       `<figure class="rt-image">${renderToStaticMarkup(
-        <Picture image={{ url: node.url, alt: node.alt ?? null, width: node.dimensions.width, height: node.dimensions.height }} images={ctx.images} />,
+        <Picture
+          image={{ url: node.url, alt: node.alt ?? null, width: node.dimensions.width, height: node.dimensions.height }}
+          images={ctx.images}
+        />,
       )}${node.copyright ? `<figcaption>${escapeHtml(node.copyright)}</figcaption>` : ""}</figure>`,
   });
 }
@@ -24,7 +27,15 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
 }
 
-export function RichText({ field, ctx, className = "prose" }: { field: RichTextField; ctx: TemplateContext; className?: string }) {
+export function RichText({
+  field,
+  ctx,
+  className = "prose",
+}: {
+  field: RichTextField;
+  ctx: TemplateContext;
+  className?: string;
+}) {
   const html = richTextHtml(field, ctx);
   if (!html) return null;
   return <div className={className} dangerouslySetInnerHTML={{ __html: html }} />;

@@ -73,9 +73,15 @@ function SliceView({ slice, ctx }: { slice: Slice; ctx: TemplateContext }) {
               const href = ctx.link(item.card_link as never);
               return (
                 <li className="card" key={i}>
-                  <Picture image={image(item, "card_image")} images={ctx.images} sizes="(max-width: 700px) 100vw, 33vw" />
+                  <Picture
+                    image={image(item, "card_image")}
+                    images={ctx.images}
+                    sizes="(max-width: 700px) 100vw, 33vw"
+                  />
                   <div className="card-body">
-                    <h3 className="card-title">{href ? <a href={href}>{str(item, "card_title")}</a> : str(item, "card_title")}</h3>
+                    <h3 className="card-title">
+                      {href ? <a href={href}>{str(item, "card_title")}</a> : str(item, "card_title")}
+                    </h3>
                     <RichText field={rich(item, "card_text")} ctx={ctx} />
                   </div>
                 </li>

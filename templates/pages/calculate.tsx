@@ -14,10 +14,20 @@ import { dataOf, pageTitle, rich } from "../components/fields.js";
 import { richTextHtml } from "../components/rich-text.js";
 import { Island } from "../../src/render/islands.js";
 import { normalizePath, pathForDocument, SINGLE_TYPE_ROUTES } from "../../src/content/routes.js";
-import { calculateZakat, FALLBACK_HELP, formatAud, formatIsoDate, HELP_KEYS, settingsFromPrismic, type CalculatePageData, type HelpKey } from "../../src/zakat/index.js";
+import {
+  calculateZakat,
+  FALLBACK_HELP,
+  formatAud,
+  formatIsoDate,
+  HELP_KEYS,
+  settingsFromPrismic,
+  type CalculatePageData,
+  type HelpKey,
+} from "../../src/zakat/index.js";
 import Calculator from "../../src/client/islands/calculator.js";
 
-const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
 
 const NO_SCRIPT_STYLE = ".calc-layout{display:none}";
 
@@ -25,14 +35,24 @@ export const calculate: Template = {
   meta: (ctx) => metaFromSeo(ctx, "Zakat calculator"),
   Body({ ctx }) {
     const d = dataOf(ctx.doc);
-    const { help, ...settings } = settingsFromPrismic(d as CalculatePageData, ctx.doc ? `calculate_page ${ctx.doc.id}` : "calculate_page (missing)");
+    const { help, ...settings } = settingsFromPrismic(
+      d as CalculatePageData,
+      ctx.doc ? `calculate_page ${ctx.doc.id}` : "calculate_page (missing)",
+    );
     const helpHtml = Object.fromEntries(
-      HELP_KEYS.map((key) => [key, help[key] ? richTextHtml(help[key]!, ctx) : `<p>${escapeHtml(FALLBACK_HELP[key])}</p>`]),
+      HELP_KEYS.map((key) => [
+        key,
+        help[key] ? richTextHtml(help[key]!, ctx) : `<p>${escapeHtml(FALLBACK_HELP[key])}</p>`,
+      ]),
     ) as Record<HelpKey, string>;
     // The nisab with nothing entered: the same exact sum the island shows, never a float product.
     const nothing = { yearType: "lunar" as const, assets: {}, liabilities: {} };
     const { nisab } = calculateZakat(nothing, { ...settings, help });
-    const other = calculateZakat(nothing, { ...settings, nisabBasis: settings.nisabBasis === "silver" ? "gold" : "silver", help }).nisab;
+    const other = calculateZakat(nothing, {
+      ...settings,
+      nisabBasis: settings.nisabBasis === "silver" ? "gold" : "silver",
+      help,
+    }).nisab;
     const zakatDoc = ctx.graph.single("zakat", ctx.page.lang);
     const payPath = (zakatDoc && pathForDocument(zakatDoc)) || normalizePath(SINGLE_TYPE_ROUTES.zakat);
     return (
@@ -41,20 +61,25 @@ export const calculate: Template = {
         <div className="container section">
           <div className="nisab-note">
             <p>
-              The nisab is {nisab.grams} g of {nisab.basis} × {nisab.pricePerGramText} per gram = <strong>{formatAud(nisab.valueCents)}</strong>,
-              or {other.grams} g of {other.basis} × {other.pricePerGramText} per gram = <strong>{formatAud(other.valueCents)}</strong> if you
-              measure by {other.basis} (you can choose in the calculator; prices as at {formatIsoDate(nisab.pricesAsAt)}).
+              The nisab is {nisab.grams} g of {nisab.basis} × {nisab.pricePerGramText}
+              {" per gram = "}
+              <strong>{formatAud(nisab.valueCents)}</strong>, or {other.grams} g of {other.basis}
+              {" × "}
+              {other.pricePerGramText} per gram = <strong>{formatAud(other.valueCents)}</strong>
+              {" if you measure by "}
+              {other.basis} (you can choose in the calculator; prices as at {formatIsoDate(nisab.pricesAsAt)}).
             </p>
             <p className="muted">
-              If what you own, less what you owe now, is at or above the nisab, zakat is {settings.ratePercent.lunar}% of it for a lunar year, or {settings.ratePercent.solar}% if you count by the solar year.
+              If what you own, less what you owe now, is at or above the nisab, zakat is {settings.ratePercent.lunar}%
+              of it for a lunar year, or {settings.ratePercent.solar}% if you count by the solar year.
             </p>
           </div>
-          <Island
-            name="calculator"
-            component={Calculator}
-            props={{ settings, helpHtml, payPath }}
+          <Island name="calculator" component={Calculator} props={{ settings, helpHtml, payPath }} />
+          <noscript
+            dangerouslySetInnerHTML={{
+              __html: `<style>${NO_SCRIPT_STYLE}</style><div class="prose calc-fallback">${richTextHtml(rich(d, "how_to"), ctx)}</div>`,
+            }}
           />
-          <noscript dangerouslySetInnerHTML={{ __html: `<style>${NO_SCRIPT_STYLE}</style><div class="prose calc-fallback">${richTextHtml(rich(d, "how_to"), ctx)}</div>` }} />
         </div>
       </>
     );

@@ -27,14 +27,27 @@ export const programs: Template = {
   meta: (ctx) => metaFromSeo(ctx, "Programs"),
   Body: ({ ctx }) => (
     <>
-      <Hero ctx={ctx} title={pageTitle(ctx, "Programs")} intro="intro" heroImage={image(dataOf(ctx.doc), "hero_image")} />
+      <Hero
+        ctx={ctx}
+        title={pageTitle(ctx, "Programs")}
+        intro="intro"
+        heroImage={image(dataOf(ctx.doc), "hero_image")}
+      />
       <section className="container section" aria-labelledby="program-list">
         <h2 id="program-list">Our programs</h2>
-        <CardList ctx={ctx} items={ctx.graph.all("program", ctx.page.lang).map((doc) => cardOf(doc))} headingLevel={3} />
+        <CardList
+          ctx={ctx}
+          items={ctx.graph.all("program", ctx.page.lang).map((doc) => cardOf(doc))}
+          headingLevel={3}
+        />
       </section>
       <section className="container section partner-cards" aria-labelledby="partner-list">
         <h2 id="partner-list">Our partners</h2>
-        <CardList ctx={ctx} items={ctx.graph.all("partner", ctx.page.lang).map((doc) => cardOf(doc, "logo"))} headingLevel={3} />
+        <CardList
+          ctx={ctx}
+          items={ctx.graph.all("partner", ctx.page.lang).map((doc) => cardOf(doc, "logo"))}
+          headingLevel={3}
+        />
       </section>
     </>
   ),
@@ -47,9 +60,16 @@ function Article({ ctx, kicker, children }: { ctx: TemplateContext; kicker?: str
       <header className="article-header">
         {kicker ? <p className="kicker">{kicker}</p> : null}
         <h1>{pageTitle(ctx)}</h1>
-        {str(d, "summary") || str(d, "excerpt") ? <p className="lead">{str(d, "summary") || str(d, "excerpt")}</p> : null}
+        {str(d, "summary") || str(d, "excerpt") ? (
+          <p className="lead">{str(d, "summary") || str(d, "excerpt")}</p>
+        ) : null}
       </header>
-      <Picture image={image(d, "featured_image")} images={ctx.images} sizes="(max-width: 800px) 100vw, 800px" priority />
+      <Picture
+        image={image(d, "featured_image")}
+        images={ctx.images}
+        sizes="(max-width: 800px) 100vw, 800px"
+        priority
+      />
       <RichText field={rich(d, "body")} ctx={ctx} />
       {children}
     </article>
@@ -60,7 +80,9 @@ export const blogArticle: Template = {
   meta: (ctx) => ({ ...metaFromSeo(ctx), type: "article" }),
   Body({ ctx }) {
     const d = dataOf(ctx.doc);
-    const byline = [str(d, "author"), str(d, "published") ? formatDate(str(d, "published"), ctx.page.lang) : ""].filter(Boolean).join(" · ");
+    const byline = [str(d, "author"), str(d, "published") ? formatDate(str(d, "published"), ctx.page.lang) : ""]
+      .filter(Boolean)
+      .join(" · ");
     // The first three other articles, without walking the whole list on every article page.
     const more: PrismicDocument[] = [];
     for (const article of ctx.graph.all("blog_article", ctx.page.lang)) {
@@ -87,7 +109,9 @@ export const caseStudy: Template = {
     const d = dataOf(ctx.doc);
     const programId = (d.program as { id?: string } | undefined)?.id;
     const program = programId ? ctx.graph.byId(programId) : undefined;
-    const programHref = program ? ctx.link({ link_type: "Document", id: program.id, type: program.type, uid: program.uid }) : null;
+    const programHref = program
+      ? ctx.link({ link_type: "Document", id: program.id, type: program.type, uid: program.uid })
+      : null;
     return (
       <Article ctx={ctx} kicker={str(d, "location")}>
         {program && programHref ? (
@@ -112,7 +136,14 @@ export const partner: Template = {
     const website = ctx.link(d.website as never);
     return (
       <article className="container section narrow">
-        <Picture image={image(d, "logo")} images={ctx.images} layout="fixed" sizes="300px" priority className="partner-logo" />
+        <Picture
+          image={image(d, "logo")}
+          images={ctx.images}
+          layout="fixed"
+          sizes="300px"
+          priority
+          className="partner-logo"
+        />
         <h1>{pageTitle(ctx)}</h1>
         {str(d, "summary") ? <p className="lead">{str(d, "summary")}</p> : null}
         <RichText field={rich(d, "body")} ctx={ctx} />

@@ -21,7 +21,9 @@ const TEAMS: [string, string][] = [
 ];
 
 function Members({ ctx }: { ctx: TemplateContext }) {
-  const members = ctx.graph.all("member", ctx.page.lang).sort((a, b) => (Number(dataOf(a).order) || 0) - (Number(dataOf(b).order) || 0));
+  const members = ctx.graph
+    .all("member", ctx.page.lang)
+    .sort((a, b) => (Number(dataOf(a).order) || 0) - (Number(dataOf(b).order) || 0));
   if (!members.length) return null;
   return (
     <section className="container section" aria-labelledby="members">
@@ -153,7 +155,12 @@ export const learn: Template = {
     const articles = ctx.graph.all("blog_article", ctx.page.lang);
     return (
       <>
-        <Hero ctx={ctx} title={pageTitle(ctx, "Learn")} intro="intro" heroImage={image(dataOf(ctx.doc), "hero_image")} />
+        <Hero
+          ctx={ctx}
+          title={pageTitle(ctx, "Learn")}
+          intro="intro"
+          heroImage={image(dataOf(ctx.doc), "hero_image")}
+        />
         <SliceZone ctx={ctx} />
         <section className="container section" aria-labelledby="articles">
           <h2 id="articles">Articles</h2>
@@ -174,7 +181,12 @@ export const guides: Template = {
         <div className="container section">
           <CardList
             ctx={ctx}
-            items={group(d, "guides").map((g) => ({ href: ctx.link(g.guide_link as never), title: str(g, "guide_title"), text: str(g, "guide_summary"), image: image(g, "guide_image") }))}
+            items={group(d, "guides").map((g) => ({
+              href: ctx.link(g.guide_link as never),
+              title: str(g, "guide_title"),
+              text: str(g, "guide_summary"),
+              image: image(g, "guide_image"),
+            }))}
           />
         </div>
       </>

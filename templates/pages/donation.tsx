@@ -16,24 +16,35 @@ import { fundOfType, SEASONAL_FREQUENCIES, type Frequency, type Fund } from "../
 import type { FundConfig, PaymentsConfig } from "../../src/client/donation/config.js";
 import Donation from "../../src/client/islands/donation.js";
 
-const TAINTED_NOTE = "This is purification, not zakat or sadaqah: give it away without expecting reward. It is not counted as your zakat and is not tax-deductible.";
-const UNIT_LABELS: Partial<Record<Fund, [singular: string, plural: string]>> = { fitr: ["person", "people"], fidyah: ["day", "days"], qurban: ["animal", "animals"] };
+const TAINTED_NOTE =
+  "This is purification, not zakat or sadaqah: give it away without expecting reward. It is not counted as your zakat and is not tax-deductible.";
+const UNIT_LABELS: Partial<Record<Fund, [singular: string, plural: string]>> = {
+  fitr: ["person", "people"],
+  fidyah: ["day", "days"],
+  qurban: ["animal", "animals"],
+};
 
 export const fundOf = (doc: PrismicDocument): Fund | undefined => fundOfType(doc.type);
-const cents = (dollars: number | undefined) => (dollars !== undefined && dollars > 0 ? Math.round(dollars * 100) : undefined);
+const cents = (dollars: number | undefined) =>
+  dollars !== undefined && dollars > 0 ? Math.round(dollars * 100) : undefined;
 
 /** The island's settings for one donation page. */
 export function fundConfigOf(doc: PrismicDocument): FundConfig | undefined {
   const fund = fundOf(doc);
   if (!fund) return undefined;
   const d = dataOf(doc);
-  const rules = withContentLimits(DEFAULT_FUND_RULES[fund], { minimumAmount: num(d, "minimum_amount"), maximumAmount: num(d, "maximum_amount") });
+  const rules = withContentLimits(DEFAULT_FUND_RULES[fund], {
+    minimumAmount: num(d, "minimum_amount"),
+    maximumAmount: num(d, "maximum_amount"),
+  });
   const seasonStart = str(d, "season_start");
   const seasonLength = num(d, "season_length");
   const season = seasonStart && seasonLength ? { start: seasonStart, length: seasonLength } : undefined;
   const wanted = group(d, "frequencies").map((f) => str(f, "frequency"));
   const frequencies = rules.frequencies.filter(
-    (f: Frequency) => (wanted.length === 0 || wanted.includes(f)) && (season || !(SEASONAL_FREQUENCIES as readonly string[]).includes(f)),
+    (f: Frequency) =>
+      (wanted.length === 0 || wanted.includes(f)) &&
+      (season || !(SEASONAL_FREQUENCIES as readonly string[]).includes(f)),
   );
   const config: FundConfig = {
     fund,
@@ -41,7 +52,10 @@ export function fundConfigOf(doc: PrismicDocument): FundConfig | undefined {
     path: pathForDocument(doc) ?? `/pay/${fund}/`,
     presets: group(d, "presets")
       .map((p) => ({ amountCents: cents(num(p, "amount"))!, label: str(p, "label") || undefined }))
-      .filter((p) => p.amountCents !== undefined && p.amountCents >= rules.minimumCents && p.amountCents <= rules.maximumCents),
+      .filter(
+        (p) =>
+          p.amountCents !== undefined && p.amountCents >= rules.minimumCents && p.amountCents <= rules.maximumCents,
+      ),
     defaultAmountCents: cents(num(d, "default_amount")),
     minimumCents: rules.minimumCents,
     maximumCents: rules.maximumCents,
@@ -53,7 +67,13 @@ export function fundConfigOf(doc: PrismicDocument): FundConfig | undefined {
     const options = group(d, "animal_options")
       .map((o) => ({ code: str(o, "code"), label: str(o, "option_label"), unitCents: cents(num(o, "option_price"))! }))
       .filter((o) => o.label && o.unitCents);
-    config.quantity = { unitCents: cents(num(d, "unit_amount")) ?? rules.quantity.unitCents, min: rules.quantity.min, max: rules.quantity.max, label: plural, unitLabel: str(d, "unit_label") || singular };
+    config.quantity = {
+      unitCents: cents(num(d, "unit_amount")) ?? rules.quantity.unitCents,
+      min: rules.quantity.min,
+      max: rules.quantity.max,
+      label: plural,
+      unitLabel: str(d, "unit_label") || singular,
+    };
     if (options.length) {
       config.quantity.options = options;
       // The content names the preselected animal by its code; an unknown or empty code keeps the first.
@@ -69,7 +89,11 @@ export function fundConfigOf(doc: PrismicDocument): FundConfig | undefined {
 export function paymentsConfigOf(ctx: TemplateContext): PaymentsConfig | null {
   const p = ctx.site.public.payments as { apiUrl?: unknown; publishableKey?: unknown; timeoutMs?: unknown } | undefined;
   if (!p || typeof p.apiUrl !== "string" || typeof p.publishableKey !== "string") return null;
-  return { apiUrl: p.apiUrl, publishableKey: p.publishableKey, ...(typeof p.timeoutMs === "number" ? { timeoutMs: p.timeoutMs } : {}) };
+  return {
+    apiUrl: p.apiUrl,
+    publishableKey: p.publishableKey,
+    ...(typeof p.timeoutMs === "number" ? { timeoutMs: p.timeoutMs } : {}),
+  };
 }
 
 export const THANK_YOU_PATH = `${STATIC_PAGES["thank-you"].path}/`;
@@ -101,7 +125,8 @@ export function NoScriptNote() {
   return (
     <noscript>
       <p>
-        Our secure card form needs JavaScript. To give another way, <a href={CONTACT_PATH}>contact our donor care team</a> by phone or e-mail.
+        {"Our secure card form needs JavaScript. To give another way, "}
+        <a href={CONTACT_PATH}>contact our donor care team</a> by phone or e-mail.
       </p>
     </noscript>
   );
@@ -110,7 +135,14 @@ export function NoScriptNote() {
 export const donation: Template = {
   meta: (ctx) => ({
     ...metaFromSeo(ctx),
-    jsonLd: [{ "@context": "https://schema.org", "@type": "DonateAction", name: plain(dataOf(ctx.doc), "title"), recipient: { "@type": "NGO", name: "National Zakat Foundation", url: ctx.site.siteUrl } }],
+    jsonLd: [
+      {
+        "@context": "https://schema.org",
+        "@type": "DonateAction",
+        name: plain(dataOf(ctx.doc), "title"),
+        recipient: { "@type": "NGO", name: "National Zakat Foundation", url: ctx.site.siteUrl },
+      },
+    ],
   }),
   Body({ ctx }) {
     const d = dataOf(ctx.doc);
@@ -129,7 +161,17 @@ export const donation: Template = {
             {config ? (
               <>
                 {/* Without payments configured the island says so before any form (PaymentsUnavailable). */}
-                <Island name="donation" component={Donation} props={{ funds: [config], formPath: config.path, thankYouPath: THANK_YOU_PATH, payments, contactPath: CONTACT_PATH }} />
+                <Island
+                  name="donation"
+                  component={Donation}
+                  props={{
+                    funds: [config],
+                    formPath: config.path,
+                    thankYouPath: THANK_YOU_PATH,
+                    payments,
+                    contactPath: CONTACT_PATH,
+                  }}
+                />
                 {payments ? <NoScriptNote /> : null}
               </>
             ) : null}

@@ -11,14 +11,27 @@ import { dataOf, docTitle, pageTitle, str } from "../components/fields.js";
 import { Island } from "../../src/render/islands.js";
 import Donation from "../../src/client/islands/donation.js";
 import ThankYou from "../../src/client/islands/thank-you.js";
-import { CONTACT_PATH, fundConfigOf, GIVE_ID, GiveNowLink, NoScriptNote, paymentsConfigOf, StickyGiveNow, THANK_YOU_PATH } from "./donation.js";
+import {
+  CONTACT_PATH,
+  fundConfigOf,
+  GIVE_ID,
+  GiveNowLink,
+  NoScriptNote,
+  paymentsConfigOf,
+  StickyGiveNow,
+  THANK_YOU_PATH,
+} from "./donation.js";
 
 function fundDocs(ctx: TemplateContext) {
   return DONATION_TYPES.map((type) => ctx.graph.single(type, ctx.page.lang)).filter((doc) => doc !== undefined);
 }
 
 function fundCards(ctx: TemplateContext) {
-  return fundDocs(ctx).map((doc) => ({ href: pathForDocument(doc!), title: docTitle(doc!), text: str(dataOf(doc), "fund_summary") || undefined }));
+  return fundDocs(ctx).map((doc) => ({
+    href: pathForDocument(doc!),
+    title: docTitle(doc!),
+    text: str(dataOf(doc), "fund_summary") || undefined,
+  }));
 }
 
 export const pay: Template = {
@@ -40,7 +53,17 @@ export const pay: Template = {
           </section>
           {funds.length ? (
             <section id={GIVE_ID} className="donation-panel" aria-label="Donation form">
-              <Island name="donation" component={Donation} props={{ funds, formPath: normalizePath(SINGLE_TYPE_ROUTES.pay_page), thankYouPath: THANK_YOU_PATH, payments, contactPath: CONTACT_PATH }} />
+              <Island
+                name="donation"
+                component={Donation}
+                props={{
+                  funds,
+                  formPath: normalizePath(SINGLE_TYPE_ROUTES.pay_page),
+                  thankYouPath: THANK_YOU_PATH,
+                  payments,
+                  contactPath: CONTACT_PATH,
+                }}
+              />
               {payments ? <NoScriptNote /> : null}
             </section>
           ) : null}
@@ -60,7 +83,14 @@ export const thankYou: Template = {
         <Island
           name="thank-you"
           component={ThankYou}
-          props={{ payments: payments && { apiUrl: payments.apiUrl, ...(payments.timeoutMs ? { timeoutMs: payments.timeoutMs } : {}) }, fallbackPath: normalizePath(SINGLE_TYPE_ROUTES.pay_page), contactPath: CONTACT_PATH }}
+          props={{
+            payments: payments && {
+              apiUrl: payments.apiUrl,
+              ...(payments.timeoutMs ? { timeoutMs: payments.timeoutMs } : {}),
+            },
+            fallbackPath: normalizePath(SINGLE_TYPE_ROUTES.pay_page),
+            contactPath: CONTACT_PATH,
+          }}
         />
       </div>
     );

@@ -30,7 +30,12 @@ export const home: Template = {
       .filter((doc): doc is PrismicDocument => Boolean(doc));
     return (
       <>
-        <Hero ctx={ctx} title={pageTitle(ctx, "National Zakat Foundation")} intro="hero_text" heroImage={image(d, "hero_image")}>
+        <Hero
+          ctx={ctx}
+          title={pageTitle(ctx, "National Zakat Foundation")}
+          intro="hero_text"
+          heroImage={image(d, "hero_image")}
+        >
           <p className="actions">
             {primary ? (
               <a className="button button-primary" href={primary}>

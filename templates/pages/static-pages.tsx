@@ -36,7 +36,10 @@ export const serverError: Template = {
   Body: () => (
     <div className="container section narrow">
       <h1>Something went wrong</h1>
-      <p>Sorry, the page could not be loaded. Please try again in a minute. If you were giving, nothing was charged unless you received a receipt.</p>
+      <p>
+        Sorry, the page could not be loaded. Please try again in a minute. If you were giving, nothing was charged
+        unless you received a receipt.
+      </p>
       <p>
         <a href="/">Go to the home page</a>
       </p>
@@ -63,21 +66,28 @@ export const preview: Template = {
 };
 
 export const ramadanCalendars: Template = {
-  meta: () => ({ title: "Ramadan calendars", description: "Prayer times and fasting calendars for Ramadan in Australian cities, and how to give throughout the month." }),
+  meta: () => ({
+    title: "Ramadan calendars",
+    description:
+      "Prayer times and fasting calendars for Ramadan in Australian cities, and how to give throughout the month.",
+  }),
   Body: () => (
     <div className="container section narrow">
       <h1>Ramadan calendars</h1>
       <p>
-        Our Ramadan calendars list suhoor and iftar times for Sydney, Melbourne, Brisbane, Perth, Adelaide, Canberra, Hobart and Darwin, prepared with local
-        mosques. Times follow the sighting of the moon, so please check with your local mosque at the start and end of the month.
+        Our Ramadan calendars list suhoor and iftar times for Sydney, Melbourne, Brisbane, Perth, Adelaide, Canberra,
+        Hobart and Darwin, prepared with local mosques. Times follow the sighting of the moon, so please check with your
+        local mosque at the start and end of the month.
       </p>
       <h2>Give every night</h2>
       <p>
-        Spread your sadaqah across every night of Ramadan, or the last ten nights when Laylat al-Qadr is sought, with our <a href="/pay/ramadan/">Ramadan giving</a>.
+        Spread your sadaqah across every night of Ramadan, or the last ten nights when Laylat al-Qadr is sought, with
+        our <a href="/pay/ramadan/">Ramadan giving</a>.
       </p>
       <h2>Zakat al-fitr</h2>
       <p>
-        Zakat al-fitr is due from every Muslim before the Eid prayer. <a href="/pay/fitr/">Pay your fitr</a> early so it reaches families in time for Eid.
+        Zakat al-fitr is due from every Muslim before the Eid prayer. <a href="/pay/fitr/">Pay your fitr</a> early so it
+        reaches families in time for Eid.
       </p>
     </div>
   ),
@@ -90,8 +100,9 @@ export const rightToZakatDraft: Template = {
       <p className="kicker">Draft for consultation</p>
       <h1>The right to zakat</h1>
       <p>
-        Zakat is not charity given at the donor's discretion: it is the right of those eligible to receive it. This draft sets out how the foundation assesses
-        eligibility under the eight categories named in the Qur'an (9:60), how quickly it aims to decide, and how applicants can ask for a review.
+        Zakat is not charity given at the donor's discretion: it is the right of those eligible to receive it. This
+        draft sets out how the foundation assesses eligibility under the eight categories named in the Qur'an (9:60),
+        how quickly it aims to decide, and how applicants can ask for a review.
       </p>
       <h2>Our commitments</h2>
       <ul>

@@ -20,7 +20,15 @@ describe("folder imports", () => {
       'import {\n  f,\n  g,\n} from "../zakat/f.js";',
       'const text = "imports from somewhere";',
     ].join("\n");
-    expect(importsOf(text)).toEqual(["../core/a.js", "../render/b.js", "./c.js", "../pwa/d.js", "./side-effect.js", "../images/e.js", "../zakat/f.js"]);
+    expect(importsOf(text)).toEqual([
+      "../core/a.js",
+      "../render/b.js",
+      "./c.js",
+      "../pwa/d.js",
+      "./side-effect.js",
+      "../images/e.js",
+      "../zakat/f.js",
+    ]);
   });
 
   it("finds a cycle through three folders", () => {
@@ -38,8 +46,13 @@ describe("folder imports", () => {
     const cycles = folderCycles(edges);
     const inCycles = cycles.map((group) => ({
       folders: group.join(" ⇄ "),
-      edges: edges.filter((e) => group.includes(e.from) && group.includes(e.to)).map((e) => `${e.from} → ${e.to}: ${e.example}`),
+      edges: edges
+        .filter((e) => group.includes(e.from) && group.includes(e.to))
+        .map((e) => `${e.from} → ${e.to}: ${e.example}`),
     }));
-    expect(inCycles.map((c) => c.folders), JSON.stringify(inCycles, null, 2)).toEqual(KNOWN_CYCLES.map((g) => g.join(" ⇄ ")));
+    expect(
+      inCycles.map((c) => c.folders),
+      JSON.stringify(inCycles, null, 2),
+    ).toEqual(KNOWN_CYCLES.map((g) => g.join(" ⇄ ")));
   });
 });

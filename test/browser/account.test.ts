@@ -33,8 +33,17 @@ let browser: Browser;
 let js: AccountJsSize;
 
 beforeAll(async () => {
-  [cognito, fixture, browser] = await Promise.all([startCognitoLocal(), createFixture({ sample: true }), launchBrowser()]);
-  const auth = resolveAuthConfig({ userPoolId: cognito.userPoolId, userPoolClientId: cognito.clientId, userPoolEndpoint: cognito.endpoint, authFlowType: "USER_PASSWORD_AUTH" });
+  [cognito, fixture, browser] = await Promise.all([
+    startCognitoLocal(),
+    createFixture({ sample: true }),
+    launchBrowser(),
+  ]);
+  const auth = resolveAuthConfig({
+    userPoolId: cognito.userPoolId,
+    userPoolClientId: cognito.clientId,
+    userPoolEndpoint: cognito.endpoint,
+    authFlowType: "USER_PASSWORD_AUTH",
+  });
   await fixture.run({ publicConfig: { auth } });
   const rules = parseHeadersFile(await readFile(join(fixture.config.outDir, "_headers"), "utf8"));
   server = await startStaticServer({ root: fixture.config.outDir, headers: (path) => headersFor(rules, path) });
@@ -51,14 +60,20 @@ afterAll(async () => {
 /** A fresh browser profile (one device), with the tag manager answered by a stand-in. */
 async function device(): Promise<BrowserContext> {
   const context = await isolatedContext(browser);
-  await context.route("https://www.googletagmanager.com/**", (route) => route.fulfill({ status: 200, contentType: "text/javascript", body: GTM_STAND_IN }));
+  await context.route("https://www.googletagmanager.com/**", (route) =>
+    route.fulfill({ status: 200, contentType: "text/javascript", body: GTM_STAND_IN }),
+  );
   return context;
 }
 
 function ownProblems(seen: PageProblems): string[] {
   // The emulator answers a wrong code or password with HTTP 400, which Chromium logs as a failed resource.
   const expected = (e: string) => e.startsWith(cognito.endpoint) || /status of 400/.test(e);
-  return [...seen.consoleErrors.filter((e) => !expected(e)), ...seen.pageErrors, ...seen.failedRequests.filter((r) => r.startsWith(server.url))];
+  return [
+    ...seen.consoleErrors.filter((e) => !expected(e)),
+    ...seen.pageErrors,
+    ...seen.failedRequests.filter((r) => r.startsWith(server.url)),
+  ];
 }
 
 const heading = (page: Page) => page.locator(".account-step > h2");
@@ -69,7 +84,11 @@ async function expectStep(page: Page, title: string, options: { focused?: boolea
   await expect.poll(() => page.locator(".account-step").getAttribute("aria-busy")).toBeNull();
   if (options.focused ?? true) {
     // Focus moves in an effect, after the step is painted.
-    await expect.poll(() => page.evaluate(() => document.activeElement?.matches(".account-step > h2") ?? false), { message: `focus on the "${title}" heading` }).toBe(true);
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.matches(".account-step > h2") ?? false), {
+        message: `focus on the "${title}" heading`,
+      })
+      .toBe(true);
   }
 }
 
@@ -83,10 +102,28 @@ async function axeUnderCsp(page: Page): Promise<AxeViolation[]> {
   axeSource ??= await readFile(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
   if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource);
   const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    return axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            ctx: unknown,
+            opts: unknown,
+          ) => Promise<{
+            violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
+          }>;
+        };
+      }
+    ).axe;
+    return axe.run(document, {
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] },
+    });
   });
-  return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(" ")) }));
+  return result.violations.map((v) => ({
+    id: v.id,
+    impact: v.impact,
+    help: v.help,
+    targets: v.nodes.map((n) => n.target.join(" ")),
+  }));
 }
 
 async function expectAxeClean(page: Page, when: string): Promise<void> {
@@ -129,13 +166,20 @@ async function pressButton(page: Page, button: string): Promise<void> {
 }
 
 /** The error shown beside a field (the island puts service errors about a field there too). */
-const fieldError = (page: Page, label: string) => page.locator(".account-field", { has: page.getByLabel(label, { exact: true }) }).locator(".account-field-error").textContent();
-const focusedLabel = (page: Page) => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent ?? null);
+const fieldError = (page: Page, label: string) =>
+  page
+    .locator(".account-field", { has: page.getByLabel(label, { exact: true }) })
+    .locator(".account-field-error")
+    .textContent();
+const focusedLabel = (page: Page) =>
+  page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent ?? null);
 const statusText = (page: Page) => page.locator(".account-step [role=status]").textContent();
 
 /** The auth cookies of this device (Amplify's CookieStorage keys). */
 async function tokenCookies(context: BrowserContext) {
-  return (await context.cookies(server.url)).filter((c) => c.name.startsWith(`CognitoIdentityServiceProvider.${cognito.clientId}.`));
+  return (await context.cookies(server.url)).filter((c) =>
+    c.name.startsWith(`CognitoIdentityServiceProvider.${cognito.clientId}.`),
+  );
 }
 
 async function signInByKeyboard(page: Page, email: string, password: string): Promise<void> {
@@ -177,7 +221,9 @@ describe("donor accounts in Chromium against cognito-local", () => {
 
     await typeInto(page, "Confirmation code", "000000");
     await pressButton(page, "Confirm");
-    await expect.poll(() => fieldError(page, "Confirmation code"), { timeout: 15_000 }).toBe("Error: That code is not correct. Check the e-mail we sent and try again.");
+    await expect
+      .poll(() => fieldError(page, "Confirmation code"), { timeout: 15_000 })
+      .toBe("Error: That code is not correct. Check the e-mail we sent and try again.");
     expect(await page.getByLabel("Confirmation code").getAttribute("aria-invalid")).toBe("true");
     await expect.poll(() => focusedLabel(page)).toBe("Confirmation code");
     expect(await heading(page).textContent()).toBe("Confirm your e-mail address");
@@ -192,14 +238,18 @@ describe("donor accounts in Chromium against cognito-local", () => {
 
     // Tokens are in cookies only: a year, path /, Secure, SameSite Lax (specification section 9).
     const cookies = await tokenCookies(context);
-    expect(cookies.map((c) => c.name.split(".").pop()).sort()).toEqual(expect.arrayContaining(["accessToken", "idToken", "refreshToken"]));
+    expect(cookies.map((c) => c.name.split(".").pop()).sort()).toEqual(
+      expect.arrayContaining(["accessToken", "idToken", "refreshToken"]),
+    );
     for (const c of cookies) {
       expect(c.path).toBe("/");
       expect(c.secure).toBe(true);
       expect(c.sameSite).toBe("Lax");
       expect((c.expires * 1000 - Date.now()) / 86_400_000).toBeGreaterThan(364);
     }
-    expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => /Cognito|amplify|token/i.test(k)))).toEqual([]);
+    expect(
+      await page.evaluate(() => Object.keys(localStorage).filter((k) => /Cognito|amplify|token/i.test(k))),
+    ).toEqual([]);
 
     // A reload (or a new visit) finds the session in the cookies.
     await openAccount(page, "Your details");
@@ -224,13 +274,17 @@ describe("donor accounts in Chromium against cognito-local", () => {
 
     // Empty fields: the specification's messages beside each field.
     await pressButton(page, "Sign in");
-    await expect.poll(() => page.locator(".account-field-error").allTextContents()).toEqual(["Error: Username cannot be empty", "Error: Password cannot be empty"]);
+    await expect
+      .poll(() => page.locator(".account-field-error").allTextContents())
+      .toEqual(["Error: Username cannot be empty", "Error: Password cannot be empty"]);
     // Focus moves in an effect, which runs after the errors are painted: wait for it.
     await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement).type)).toBe("email");
     await expectAxeClean(page, "empty sign-in");
 
     await signInByKeyboard(page, email, "not my password");
-    await expect.poll(() => fieldError(page, "Password"), { timeout: 15_000 }).toBe("Error: The e-mail address or password is not correct.");
+    await expect
+      .poll(() => fieldError(page, "Password"), { timeout: 15_000 })
+      .toBe("Error: The e-mail address or password is not correct.");
     await expect.poll(() => focusedLabel(page)).toBe("Password");
     expect(await heading(page).textContent()).toBe("Sign in");
     expect(await tokenCookies(context)).toEqual([]);
@@ -274,7 +328,9 @@ describe("donor accounts in Chromium against cognito-local", () => {
     expect(await statusText(page)).toBe("Your new password is saved. Please sign in with it.");
 
     await signInByKeyboard(page, email, password);
-    await expect.poll(() => fieldError(page, "Password"), { timeout: 15_000 }).toBe("Error: The e-mail address or password is not correct.");
+    await expect
+      .poll(() => fieldError(page, "Password"), { timeout: 15_000 })
+      .toBe("Error: The e-mail address or password is not correct.");
     await signInByKeyboard(page, email, newPassword);
     await expectStep(page, "Your details");
     expect((await tokenCookies(context)).length).toBeGreaterThanOrEqual(3);
@@ -304,7 +360,10 @@ describe("donor accounts in Chromium against cognito-local", () => {
         await page.waitForLoadState("networkidle");
       });
       expect(urls.filter((u) => u.startsWith("/_islands/")).length, `${path} loads scripts`).toBeGreaterThan(0);
-      expect(urls.filter((u) => accountOnly.includes(u)), path).toEqual([]);
+      expect(
+        urls.filter((u) => accountOnly.includes(u)),
+        path,
+      ).toEqual([]);
     }
     // The same from the built HTML, for every donor page (the editor's /preview/ renders any template).
     expect(js.otherPages.filter((p) => p.page !== "/preview/")).toEqual([]);

@@ -24,7 +24,9 @@ beforeAll(async () => {
   fixture = await createFixture({ sample: true });
   // Payments configured (never called here), so the pay page shows the form the calculator hands its
   // amount to rather than the notice a site without card payments shows.
-  await fixture.run({ publicConfig: { payments: { apiUrl: "http://127.0.0.1:9", publishableKey: "pk_test_standin0000" } } });
+  await fixture.run({
+    publicConfig: { payments: { apiUrl: "http://127.0.0.1:9", publishableKey: "pk_test_standin0000" } },
+  });
   server = await startStaticServer({ root: fixture.config.outDir });
   browser = await launchBrowser();
   context = await isolatedContext(browser);
@@ -61,7 +63,8 @@ async function tabTo(page: Page, target: Target): Promise<void> {
       const el = document.activeElement;
       if (!el) return false;
       if ("label" in t) return (el as HTMLInputElement).labels?.[0]?.textContent === t.label;
-      if ("section" in t) return el.tagName === "SUMMARY" && el.querySelector(".calc-group-title")?.textContent === t.section;
+      if ("section" in t)
+        return el.tagName === "SUMMARY" && el.querySelector(".calc-group-title")?.textContent === t.section;
       return el.textContent === t.text;
     }, target);
     if (found) return;
@@ -71,7 +74,11 @@ async function tabTo(page: Page, target: Target): Promise<void> {
 
 /** Console errors, uncaught exceptions and failed requests to our own server. */
 function ownProblems(seen: PageProblems): string[] {
-  return [...seen.consoleErrors.filter((e) => !/ERR_(NAME_NOT_RESOLVED|BLOCKED_BY_CLIENT)/.test(e)), ...seen.pageErrors, ...seen.failedRequests.filter((r) => r.startsWith(server.url))];
+  return [
+    ...seen.consoleErrors.filter((e) => !/ERR_(NAME_NOT_RESOLVED|BLOCKED_BY_CLIENT)/.test(e)),
+    ...seen.pageErrors,
+    ...seen.failedRequests.filter((r) => r.startsWith(server.url)),
+  ];
 }
 const summary = (page: Page) => page.locator(".calc-summary").textContent();
 
@@ -88,7 +95,11 @@ describe("the zakat calculator in Chromium", () => {
     await tabTo(page, { label: "Debts due now" });
     await page.keyboard.type("$1,000");
     // 12,000 − 1,000 = 11,000 ≥ 922.25; × 2.5% = $275.00.
-    await expect.poll(() => summary(page)).toBe("Assets $12,000.00 less liabilities $1,000.00 leaves $11,000.00, at or above the nisab of $922.25: zakat due at 2.5% is $275.00.");
+    await expect
+      .poll(() => summary(page))
+      .toBe(
+        "Assets $12,000.00 less liabilities $1,000.00 leaves $11,000.00, at or above the nisab of $922.25: zakat due at 2.5% is $275.00.",
+      );
     expect(await page.locator(".calc-summary").getAttribute("role")).toBe("status");
 
     await page.reload();
@@ -119,7 +130,9 @@ describe("the zakat calculator in Chromium", () => {
     await page.waitForLoadState("load");
     await page.waitForTimeout(300);
     expect(await page.locator('[data-island="calculator"]').getAttribute("data-hydrated")).toBe("on-first-use");
-    expect(await summary(page)).toBe("Assets $0.00 less liabilities $0.00 leaves $0.00, below the nisab of $922.25: no zakat is due.");
+    expect(await summary(page)).toBe(
+      "Assets $0.00 less liabilities $0.00 leaves $0.00, below the nisab of $922.25: no zakat is due.",
+    );
 
     // What a browser's form restore or autofill does: values set without the donor's keystrokes.
     await page.getByLabel(CASH, { exact: true }).evaluate((el) => ((el as HTMLInputElement).value = "12,000"));
@@ -128,9 +141,17 @@ describe("the zakat calculator in Chromium", () => {
     await tabTo(page, { section: "What you owe now" });
     expect(await page.locator('[data-island="calculator"]').getAttribute("data-hydrated")).toBe("true");
     // 12,000 at the solar rate of 2.577% = $309.24; the figures were kept, not wiped by the first render.
-    await expect.poll(() => summary(page)).toBe("Assets $12,000.00 less liabilities $0.00 leaves $12,000.00, at or above the nisab of $922.25: zakat due at 2.577% is $309.24.");
+    await expect
+      .poll(() => summary(page))
+      .toBe(
+        "Assets $12,000.00 less liabilities $0.00 leaves $12,000.00, at or above the nisab of $922.25: zakat due at 2.577% is $309.24.",
+      );
     expect(await page.getByLabel(CASH, { exact: true }).inputValue()).toBe("12,000");
-    await expect.poll(() => page.evaluate(() => JSON.parse(localStorage.getItem("nzf:zakat-calculator:v1") ?? "{}").amounts?.cash)).toBe("12,000");
+    await expect
+      .poll(() =>
+        page.evaluate(() => JSON.parse(localStorage.getItem("nzf:zakat-calculator:v1") ?? "{}").amounts?.cash),
+      )
+      .toBe("12,000");
     expect(ownProblems(seen)).toEqual([]);
     await fresh.close();
   }, 60_000);
@@ -152,7 +173,9 @@ describe("the zakat calculator in Chromium", () => {
     const seen = watchProblems(page);
     await openCalculator(page);
     await page.getByRole("button", { name: "Clear my figures" }).click();
-    await expect.poll(() => page.locator(".calc-actions [role=status]").textContent()).toBe("Your figures have been cleared from this form and this browser.");
+    await expect
+      .poll(() => page.locator(".calc-actions [role=status]").textContent())
+      .toBe("Your figures have been cleared from this form and this browser.");
     expect(ownProblems(seen)).toEqual([]);
     await fresh.close();
   }, 60_000);
@@ -195,7 +218,8 @@ describe("the zakat calculator in Chromium", () => {
     // Every section open, with gold items: still clean.
     const sections = page.locator("details.calc-group");
     for (let i = 0; i < (await sections.count()); i++) {
-      if ((await sections.nth(i).getAttribute("open")) === null) await sections.nth(i).locator("> summary").press("Enter");
+      if ((await sections.nth(i).getAttribute("open")) === null)
+        await sections.nth(i).locator("> summary").press("Enter");
     }
     expect(await page.locator("details.calc-group:not([open])").count()).toBe(0);
     await page.getByRole("button", { name: "Add another gold item" }).press("Enter");
@@ -249,7 +273,10 @@ async function view(page: Page) {
   });
 }
 
-for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+for (const viewport of [
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
+]) {
   const phone = viewport.width < 900;
   describe(`the calculate → pay journey at ${viewport.width}×${viewport.height}`, () => {
     it("shows the running total where the donor is, takes them from step to step with focus, and hands the amount to the pay page", async () => {
@@ -258,8 +285,10 @@ for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 
       const seen = watchProblems(page);
       await mkdir(JOURNEY_DIR, { recursive: true });
       let step = 0;
-      const shot = (name: string) => page.screenshot({ path: join(JOURNEY_DIR, `calculator-${viewport.width}-${++step}-${name}.png`) });
-      const axeClean = async (what: string) => expect(formatViolations(`/calculate/ ${what} at ${viewport.width}px`, await axeViolations(page))).toBe("");
+      const shot = (name: string) =>
+        page.screenshot({ path: join(JOURNEY_DIR, `calculator-${viewport.width}-${++step}-${name}.png`) });
+      const axeClean = async (what: string) =>
+        expect(formatViolations(`/calculate/ ${what} at ${viewport.width}px`, await axeViolations(page))).toBe("");
 
       await openCalculator(page);
       let v = await view(page);
@@ -269,7 +298,9 @@ for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 
         expect(v.barAtBottom).toBe(true);
         expect(v.barText).toBe("Zakat due: $0.00");
       } else {
-        expect(await page.locator(".calc-result").evaluate((el) => el.getBoundingClientRect().top < innerHeight)).toBe(true);
+        expect(await page.locator(".calc-result").evaluate((el) => el.getBoundingClientRect().top < innerHeight)).toBe(
+          true,
+        );
       }
       expect(v.scrollWidth).toBeLessThanOrEqual(v.innerWidth);
       await shot("open");
@@ -281,7 +312,12 @@ for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 
       expect(v).toMatchObject({ tag: "INPUT", text: CASH, clear: true });
       // 12,000 × 2.5% = $300.00, shown beside the field the donor is in.
       if (phone) await expect.poll(async () => (await view(page)).barText).toBe("Zakat due: $300.00");
-      else expect(await page.locator(".calc-result .calc-due strong").evaluate((el) => [el.textContent, el.getBoundingClientRect().bottom < innerHeight])).toEqual(["$300.00", true]);
+      else
+        expect(
+          await page
+            .locator(".calc-result .calc-due strong")
+            .evaluate((el) => [el.textContent, el.getBoundingClientRect().bottom < innerHeight]),
+        ).toEqual(["$300.00", true]);
       await shot("cash-entered");
 
       // A mistake: the section's heading stops showing its old total, and so does the running total.
@@ -299,7 +335,11 @@ for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 
 
       // The gold nisab: 12,000 is below 85 g × $165 = $14,025.00, so nothing is due; then back to silver.
       await page.getByLabel("Gold: 85 g, $14,025.00").check();
-      await expect.poll(() => summary(page)).toBe("Assets $12,000.00 less liabilities $0.00 leaves $12,000.00, below the nisab of $14,025.00: no zakat is due.");
+      await expect
+        .poll(() => summary(page))
+        .toBe(
+          "Assets $12,000.00 less liabilities $0.00 leaves $12,000.00, below the nisab of $14,025.00: no zakat is due.",
+        );
       if (phone) expect((await view(page)).barText).toBe("Zakat due: $0.00");
       await shot("gold-nisab");
       await page.getByLabel("Silver: 595 g, $922.25").check();
@@ -313,7 +353,9 @@ for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 
       v = await view(page);
       expect(v).toMatchObject({ tag: "SUMMARY", clear: true });
       expect(v.top).toBeLessThan(80);
-      expect(await page.locator("details.calc-group[open] .calc-group-title").allTextContents()).toEqual(["Gold and silver"]);
+      expect(await page.locator("details.calc-group[open] .calc-group-title").allTextContents()).toEqual([
+        "Gold and silver",
+      ]);
       await shot("next-section");
 
       await tabTo(page, { section: "What you owe now" });
@@ -342,7 +384,9 @@ for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 
       expect(v.top).toBeLessThan(80);
       // With the full result on screen, the bar steps aside (it would repeat it and cover "Pay my zakat").
       await expect.poll(async () => (await view(page)).barShown).toBe(false);
-      expect(await page.locator(".calc-pay").evaluate((el) => el.getBoundingClientRect().bottom <= innerHeight)).toBe(true);
+      expect(await page.locator(".calc-pay").evaluate((el) => el.getBoundingClientRect().bottom <= innerHeight)).toBe(
+        true,
+      );
       await shot("result");
       await axeClean("showing the result");
 
@@ -399,7 +443,10 @@ describe("an invalid calculate_page", () => {
       await writeFile(file, JSON.stringify(snapshot));
       const broken = await createFixture({ sample: true, contentDir });
       try {
-        const error = await broken.run().then(() => null, (e: unknown) => e);
+        const error = await broken.run().then(
+          () => null,
+          (e: unknown) => e,
+        );
         expect(error).toBeInstanceOf(NzfError);
         const text = `${(error as Error).message} ${String((error as { cause?: Error }).cause?.message)}`;
         expect(text).toContain(doc.id);

@@ -55,8 +55,14 @@ const focused = (page: Page) =>
   page.evaluate(() => {
     const el = document.activeElement as HTMLElement | null;
     const box = el?.getBoundingClientRect();
-    const inView = !!box && box.width > 0 && box.top >= 0 && box.bottom <= innerHeight && box.left >= 0 && box.right <= innerWidth;
-    return { tag: el?.tagName.toLowerCase(), text: el?.textContent?.trim() ?? "", inView, inMenu: !!el?.closest(".menu-panel") };
+    const inView =
+      !!box && box.width > 0 && box.top >= 0 && box.bottom <= innerHeight && box.left >= 0 && box.right <= innerWidth;
+    return {
+      tag: el?.tagName.toLowerCase(),
+      text: el?.textContent?.trim() ?? "",
+      inView,
+      inMenu: !!el?.closest(".menu-panel"),
+    };
   });
 
 async function tabUntil(page: Page, selector: string, max = 8): Promise<void> {
@@ -87,13 +93,30 @@ const menuOpen = (page: Page) => page.locator("details.menu").evaluate((el) => (
 
 describe("the header on a 390×844 phone", () => {
   for (const { path, menu, first, lang, dir, other } of [
-    { path: "/", menu: "Menu", first: "Zakat calculator", lang: "en-AU", dir: "ltr", other: { text: "العربية", href: "/ar-ae/" } },
-    { path: "/ar-ae/", menu: "القائمة", first: "حاسبة الزكاة", lang: "ar-AE", dir: "rtl", other: { text: "English", href: "/" } },
+    {
+      path: "/",
+      menu: "Menu",
+      first: "Zakat calculator",
+      lang: "en-AU",
+      dir: "ltr",
+      other: { text: "العربية", href: "/ar-ae/" },
+    },
+    {
+      path: "/ar-ae/",
+      menu: "القائمة",
+      first: "حاسبة الزكاة",
+      lang: "ar-AE",
+      dir: "rtl",
+      other: { text: "English", href: "/" },
+    },
   ]) {
     it(`${path}: one compact row with the donate button; the menu opens, moves focus and closes by keyboard`, async () => {
       const page = await open(phone, path);
       const problems = watchProblems(page);
-      expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual([lang, dir]);
+      expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual([
+        lang,
+        dir,
+      ]);
       expect(await headerHeight(page)).toBeLessThanOrEqual(72);
       const donate = page.locator(".site-header .donate-button");
       expect(await donate.isVisible()).toBe(true);
@@ -150,7 +173,9 @@ describe("the header on a 1280×800 desktop", () => {
       const page = await open(desktop, path);
       expect(await headerHeight(page)).toBeLessThanOrEqual(72);
       expect(await page.locator("summary.menu-button").isVisible()).toBe(false);
-      const rows = await page.$$eval(".nav-desktop a, .lang-desktop a, .site-header .donate-button", (els) => els.map((el) => Math.round(el.getBoundingClientRect().top + el.getBoundingClientRect().height / 2)));
+      const rows = await page.$$eval(".nav-desktop a, .lang-desktop a, .site-header .donate-button", (els) =>
+        els.map((el) => Math.round(el.getBoundingClientRect().top + el.getBoundingClientRect().height / 2)),
+      );
       expect(rows.length).toBeGreaterThan(5);
       expect(Math.max(...rows) - Math.min(...rows)).toBeLessThanOrEqual(2);
       const switcher = page.locator(".lang-desktop a");
@@ -170,7 +195,11 @@ describe("no sideways scrolling at 320 px", () => {
     const overflow: string[] = [];
     for (const path of ["/", "/ar-ae/", "/pay/zakat/", "/ar-ae/pay/zakat/"]) {
       const page = await open(narrow, path);
-      const widths = () => page.evaluate(() => ({ scroll: document.scrollingElement!.scrollWidth, client: document.scrollingElement!.clientWidth }));
+      const widths = () =>
+        page.evaluate(() => ({
+          scroll: document.scrollingElement!.scrollWidth,
+          client: document.scrollingElement!.clientWidth,
+        }));
       const before = await widths();
       if (before.scroll > before.client) overflow.push(`${path}: ${before.scroll} > ${before.client}`);
       await page.keyboard.press("Tab");
@@ -188,10 +217,13 @@ describe("no sideways scrolling at 320 px", () => {
 /** WCAG relative luminance contrast of two CSS rgb()/rgba() colours (alpha ignored: the ring colours are opaque). */
 function contrast(a: string, b: string): number {
   const lum = (css: string) => {
-    const [r, g, bl] = css.match(/[\d.]+/g)!.slice(0, 3).map((v) => {
-      const c = Number(v) / 255;
-      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-    });
+    const [r, g, bl] = css
+      .match(/[\d.]+/g)!
+      .slice(0, 3)
+      .map((v) => {
+        const c = Number(v) / 255;
+        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      });
     return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
   };
   const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
@@ -232,11 +264,22 @@ describe("the focus ring", () => {
       expect(ring.outline.style).toBe("solid");
       expect(ring.outline.width).toBeGreaterThanOrEqual(2);
       // The ring is two colours side by side; the one that contrasts most with the background counts.
-      const ratio = Math.max(contrast(ring.outline.color, ring.background), ring.shadow ? contrast(ring.shadow, ring.background) : 0);
+      const ratio = Math.max(
+        contrast(ring.outline.color, ring.background),
+        ring.shadow ? contrast(ring.shadow, ring.background) : 0,
+      );
       results.push({ where, ratio: Math.round(ratio * 10) / 10 });
       await target.scrollIntoViewIfNeeded();
       const box = (await target.boundingBox())!;
-      await page.screenshot({ path: join(SHOTS, `chrome-focus-${where.replace(/\W+/g, "-")}.png`), clip: { x: Math.max(0, box.x - 24), y: Math.max(0, box.y - 24), width: box.width + 48, height: box.height + 48 } });
+      await page.screenshot({
+        path: join(SHOTS, `chrome-focus-${where.replace(/\W+/g, "-")}.png`),
+        clip: {
+          x: Math.max(0, box.x - 24),
+          y: Math.max(0, box.y - 24),
+          width: box.width + 48,
+          height: box.height + 48,
+        },
+      });
     }
     for (const { where, ratio } of results) expect(ratio, where).toBeGreaterThanOrEqual(3);
     await page.close();

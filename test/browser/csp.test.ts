@@ -29,7 +29,9 @@ beforeAll(async () => {
   server = await startStaticServer({ root: fixture.config.outDir, headers: (path) => headersFor(rules, path) });
   browser = await launchBrowser();
   context = await isolatedContext(browser);
-  await context.route("https://www.googletagmanager.com/**", (route) => route.fulfill({ status: 200, contentType: "text/javascript", body: GTM_STAND_IN }));
+  await context.route("https://www.googletagmanager.com/**", (route) =>
+    route.fulfill({ status: 200, contentType: "text/javascript", body: GTM_STAND_IN }),
+  );
   // Violations are recorded from the first script on, before any of the page's own code runs.
   // Reported through a binding, so pages that navigate away by themselves (redirects, the preview
   // resolver) still report what happened before they left.
@@ -66,7 +68,10 @@ describe("Content-Security-Policy, enforced", () => {
     page.on("console", (msg) => {
       if (/Content Security Policy|Refused to/i.test(msg.text())) problems.push(`${page.url()}: ${msg.text()}`);
     });
-    for (const path of [...pagePaths, "/preview/?documentId=YHh1RBEAACMAx1Ab&token=https%3A%2F%2Fnzf2020.prismic.io%2Fpreviews%2Fabc"]) {
+    for (const path of [
+      ...pagePaths,
+      "/preview/?documentId=YHh1RBEAACMAx1Ab&token=https%3A%2F%2Fnzf2020.prismic.io%2Fpreviews%2Fabc",
+    ]) {
       await page.goto(server.url + path, { waitUntil: "load" });
       // Let deferred work (tag manager, islands, the preview check) run.
       await page.waitForTimeout(path.startsWith("/preview/") ? 1500 : 100);
@@ -86,11 +91,16 @@ describe("Content-Security-Policy, enforced", () => {
       s.textContent = "window.__injected = true";
       document.head.appendChild(s);
       await new Promise((r) => setTimeout(r, 50));
-      return { ran: (window as { __injected?: boolean }).__injected === true, violations: (window as unknown as { __csp: string[] }).__csp.length };
+      return {
+        ran: (window as { __injected?: boolean }).__injected === true,
+        violations: (window as unknown as { __csp: string[] }).__csp.length,
+      };
     });
     expect(ran).toEqual({ ran: false, violations: 1 });
     // The binding the page test relies on did report it.
-    await expect.poll(() => violations.filter((v) => v.includes("/about/") && v.includes("script-src"))).toHaveLength(1);
+    await expect
+      .poll(() => violations.filter((v) => v.includes("/about/") && v.includes("script-src")))
+      .toHaveLength(1);
     violations.length = 0; // the one violation this test caused on purpose
     await page.close();
   });

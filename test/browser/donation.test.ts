@@ -27,14 +27,18 @@ let stripe: StripeStandIn;
 beforeAll(async () => {
   api = await startPaymentsDevServer({ port: 0, host: "127.0.0.1", devRoutes: true });
   fixture = await createFixture({ sample: true });
-  await fixture.run({ publicConfig: { payments: { apiUrl: api.url, publishableKey: "pk_test_standin0000", timeoutMs: TIMEOUT_MS } } });
+  await fixture.run({
+    publicConfig: { payments: { apiUrl: api.url, publishableKey: "pk_test_standin0000", timeoutMs: TIMEOUT_MS } },
+  });
   site = await startStaticServer({ root: fixture.config.outDir });
   browser = await launchBrowser();
   context = await isolatedContext(browser);
   // A failing step should say which one, before the test's own timeout.
   context.setDefaultTimeout(10_000);
   // The tag manager is a third party; an empty script keeps the console clean.
-  await context.route(/^https:\/\/www\.googletagmanager\.com\//, (route) => route.fulfill({ status: 200, contentType: "text/javascript", body: "" }));
+  await context.route(/^https:\/\/www\.googletagmanager\.com\//, (route) =>
+    route.fulfill({ status: 200, contentType: "text/javascript", body: "" }),
+  );
   stripe = await installStripeStandIn(context, { paymentsUrl: api.url });
 });
 
@@ -119,8 +123,17 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
     expect(body).toContain("Your gift is received.");
     const created = posts().at(-1)!;
     expect(created.status).toBe(201);
-    const state = await (await fetch(`${api.url}/donations/${new URL(page.url()).searchParams.get("donation")}`)).json();
-    expect(state).toMatchObject({ reference, fund: "zakat", frequency: "once", amountCents: 123456, feeCents: 0, status: "succeeded" });
+    const state = await (
+      await fetch(`${api.url}/donations/${new URL(page.url()).searchParams.get("donation")}`)
+    ).json();
+    expect(state).toMatchObject({
+      reference,
+      fund: "zakat",
+      frequency: "once",
+      amountCents: 123456,
+      feeCents: 0,
+      status: "succeeded",
+    });
     noProblems(seen);
     await page.close();
   });
@@ -148,7 +161,10 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
     release();
     // Reached into early, the island hydrates as soon as its code runs, and takes over the typed name.
     await page.waitForSelector('[data-island="donation"][data-hydrated="true"]');
-    const kept = () => page.evaluate(() => JSON.parse(sessionStorage.getItem("nzf-donation:/pay/sadaqah/") ?? "{}") as { firstName?: string });
+    const kept = () =>
+      page.evaluate(
+        () => JSON.parse(sessionStorage.getItem("nzf-donation:/pay/sadaqah/") ?? "{}") as { firstName?: string },
+      );
     await expect.poll(kept).toMatchObject({ firstName: "Yusuf" });
     expect(await page.getByLabel("First name").inputValue()).toBe("Yusuf");
     expect(new URL(page.url()).search).toBe("");
@@ -165,7 +181,14 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
     await page.getByLabel("First name").evaluate((el) => ((el as HTMLInputElement).value = "Aisha"));
     await page.getByLabel("Last name").fill("Rahman");
     expect(await island.getAttribute("data-hydrated")).toBe("true");
-    const kept = () => page.evaluate(() => JSON.parse(sessionStorage.getItem("nzf-donation:/pay/sadaqah/") ?? "{}") as { firstName?: string; lastName?: string });
+    const kept = () =>
+      page.evaluate(
+        () =>
+          JSON.parse(sessionStorage.getItem("nzf-donation:/pay/sadaqah/") ?? "{}") as {
+            firstName?: string;
+            lastName?: string;
+          },
+      );
     await expect.poll(kept).toMatchObject({ firstName: "Aisha", lastName: "Rahman" });
     expect(await page.getByLabel("First name").inputValue()).toBe("Aisha");
     noProblems(seen);
@@ -191,7 +214,14 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
     await expectThankYou(page);
     const id = new URL(page.url()).searchParams.get("donation");
     const state = await (await fetch(`${api.url}/donations/${id}`)).json();
-    expect(state).toMatchObject({ fund: "sadaqah", frequency: "monthly", amountCents: 5000, feeCents: 117, totalCents: 5117, openEnded: true });
+    expect(state).toMatchObject({
+      fund: "sadaqah",
+      frequency: "monthly",
+      amountCents: 5000,
+      feeCents: 117,
+      totalCents: 5117,
+      openEnded: true,
+    });
     noProblems(seen);
     await page.close();
   });
@@ -214,7 +244,10 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
   it("qurban by keyboard: two lambs at the page's $450, paid at the API's price, reach the thank-you page", async () => {
     // The island names the option by its content code; without it the API cannot price the gift.
     const html = await (await fetch(site.url + "/pay/qurban/")).text();
-    expect(html.includes('"code":"lamb-australia"'), "templates/pages/donation.tsx must pass animal_options[].code to the donation island").toBe(true);
+    expect(
+      html.includes('"code":"lamb-australia"'),
+      "templates/pages/donation.tsx must pass animal_options[].code to the donation island",
+    ).toBe(true);
     const { page, seen } = await open("/pay/qurban/");
     await page.locator("body").focus();
     // The sample content preselects the lamb (default_option): the checked option takes focus, and
@@ -231,7 +264,12 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
     await page.keyboard.press("ControlOrMeta+A");
     await page.keyboard.type("2");
     await expect.poll(() => page.locator(".don-multiply").textContent()).toBe("2 × $450.00 = $900.00");
-    for (const [label, text] of [["First name", "Aisha"], ["Last name", "Rahman"], ["E-mail address", "aisha@example.com"], ["Phone number", "0412 345 678"]]) {
+    for (const [label, text] of [
+      ["First name", "Aisha"],
+      ["Last name", "Rahman"],
+      ["E-mail address", "aisha@example.com"],
+      ["Phone number", "0412 345 678"],
+    ]) {
       await tabTo(page, label!);
       await page.keyboard.type(text!);
     }
@@ -253,7 +291,13 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
     expect(created.status).toBe(201);
     const id = new URL(page.url()).searchParams.get("donation");
     expect(created.donationId).toBe(id);
-    expect(await (await fetch(`${api.url}/donations/${id}`)).json()).toMatchObject({ reference, fund: "qurban", amountCents: 90000, totalCents: 90000, status: "succeeded" });
+    expect(await (await fetch(`${api.url}/donations/${id}`)).json()).toMatchObject({
+      reference,
+      fund: "qurban",
+      amountCents: 90000,
+      totalCents: 90000,
+      status: "succeeded",
+    });
     noProblems(seen);
     await page.close();
   });
@@ -265,7 +309,12 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
     const errorOf = (label: string) =>
       page.getByLabel(label, { exact: true }).evaluate((input) => {
         const ids = (input.getAttribute("aria-describedby") ?? "").split(" ");
-        return { invalid: input.getAttribute("aria-invalid"), text: ids.map((id) => document.getElementById(id)).find((el) => el?.classList.contains("don-error"))?.textContent ?? null };
+        return {
+          invalid: input.getAttribute("aria-invalid"),
+          text:
+            ids.map((id) => document.getElementById(id)).find((el) => el?.classList.contains("don-error"))
+              ?.textContent ?? null,
+        };
       });
     // Nothing typed yet: every required field says so.
     await amount.fill("");
@@ -340,7 +389,9 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
     const count = api.donationCount();
     api.injectFault({ delayMs: TIMEOUT_MS + 1_500, path: "/donations" });
     await page.getByRole("button", { name: "Continue to payment" }).click();
-    await expect.poll(() => page.locator(".don-alert").textContent(), { timeout: TIMEOUT_MS + 5_000 }).toContain("took too long to answer. Nothing was charged.");
+    await expect
+      .poll(() => page.locator(".don-alert").textContent(), { timeout: TIMEOUT_MS + 5_000 })
+      .toContain("took too long to answer. Nothing was charged.");
     // Let the slow request finish on the server, then try again with the same key.
     await expect.poll(() => api.donationCount(), { timeout: 5_000 }).toBe(count + 1);
     await page.getByRole("button", { name: "Try again" }).click();
@@ -399,7 +450,12 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
     await focusOn("One-off");
     await page.keyboard.press("ArrowDown"); // radio group: the next schedule, Every Friday
     expect(await page.getByLabel("Every Friday").isChecked()).toBe(true);
-    for (const [label, text] of [["First name", "Yusuf"], ["Last name", "Ali"], ["E-mail address", "yusuf@example.com"], ["Phone number", "+61 412 345 678"]]) {
+    for (const [label, text] of [
+      ["First name", "Yusuf"],
+      ["Last name", "Ali"],
+      ["E-mail address", "yusuf@example.com"],
+      ["Phone number", "+61 412 345 678"],
+    ]) {
       await focusOn(label!);
       await page.keyboard.type(text!);
     }
@@ -451,10 +507,18 @@ const JOURNEYS = "test-results/journeys";
 
 /** Where an element sits in the viewport, and whether it has focus. */
 const placeOf = (page: Page, selector: string) =>
-  page.locator(selector).first().evaluate((el) => {
-    const r = el.getBoundingClientRect();
-    return { top: Math.round(r.top), bottom: Math.round(r.bottom), focused: el === document.activeElement, text: el.textContent };
-  });
+  page
+    .locator(selector)
+    .first()
+    .evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return {
+        top: Math.round(r.top),
+        bottom: Math.round(r.bottom),
+        focused: el === document.activeElement,
+        text: el.textContent,
+      };
+    });
 
 const localToday = () => {
   const d = new Date();
@@ -462,7 +526,10 @@ const localToday = () => {
 };
 
 describe("the donor's journey, pay → card → thank you, on a phone and a desktop", { timeout: 90_000 }, () => {
-  for (const [name, viewport] of [["phone", { width: 390, height: 844 }], ["desktop", { width: 1280, height: 800 }]] as const) {
+  for (const [name, viewport] of [
+    ["phone", { width: 390, height: 844 }],
+    ["desktop", { width: 1280, height: 800 }],
+  ] as const) {
     it(`${name} ${viewport.width}×${viewport.height}: each step's heading is in view and focused, axe passes, zakat in 12 instalments that end`, async () => {
       await mkdir(JOURNEYS, { recursive: true });
       const page = await context.newPage();
@@ -499,10 +566,16 @@ describe("the donor's journey, pay → card → thank you, on a phone and a desk
       await amount.fill("1,20");
       await amount.press("Tab");
       const amountError = page.locator(`[id="${await amount.getAttribute("id")}-error"]`);
-      await expect.poll(() => amountError.textContent()).toBe("Check the comma: put cents after a decimal point, like 1.20, and group thousands in threes, like 1,200.");
+      await expect
+        .poll(() => amountError.textContent())
+        .toBe(
+          "Check the comma: put cents after a decimal point, like 1.20, and group thousands in threes, like 1,200.",
+        );
       await amount.fill("-20");
       await amount.press("Tab");
-      await expect.poll(() => amountError.textContent()).toBe("Enter an amount above $0, without a minus sign, like 50.");
+      await expect
+        .poll(() => amountError.textContent())
+        .toBe("Enter an amount above $0, without a minus sign, like 50.");
       await amount.fill("489");
       await amount.press("Tab");
       await expect.poll(() => amountError.count()).toBe(0);
@@ -510,11 +583,21 @@ describe("the donor's journey, pay → card → thank you, on a phone and a desk
       // A year's zakat in twelve payments that stop: the sentence and the end date before paying.
       await page.getByLabel("In monthly instalments").check();
       expect(await page.getByLabel("Split into").inputValue()).toBe("12");
-      const plan = planGift({ frequency: "monthly-instalments", today: localToday(), giftCents: 48_900, coverFees: false, instalmentCount: 12 });
+      const plan = planGift({
+        frequency: "monthly-instalments",
+        today: localToday(),
+        giftCents: 48_900,
+        coverFees: false,
+        instalmentCount: 12,
+      });
       if (!plan.ok) throw new Error(plan.message);
       const sentence = instalmentSentence(plan.plan.instalments!, plan.plan.schedule.charges);
-      expect(sentence).toMatch(/^12 payments of \$40\.75, from \d{1,2} [A-Z][a-z]{2} \d{4} to \d{1,2} [A-Z][a-z]{2} \d{4}$/);
-      await expect.poll(() => page.locator(".don-plan").first().textContent()).toBe(`${sentence}. They stop when your $489.00 is paid.`);
+      expect(sentence).toMatch(
+        /^12 payments of \$40\.75, from \d{1,2} [A-Z][a-z]{2} \d{4} to \d{1,2} [A-Z][a-z]{2} \d{4}$/,
+      );
+      await expect
+        .poll(() => page.locator(".don-plan").first().textContent())
+        .toBe(`${sentence}. They stop when your $489.00 is paid.`);
       expect(await page.locator(".don-summary").first().textContent()).not.toContain("until you cancel");
 
       await fillDonor(page);
@@ -544,7 +627,14 @@ describe("the donor's journey, pay → card → thank you, on a phone and a desk
 
       const request = posts().at(-1)!;
       const created = await (await fetch(`${api.url}/donations/${request.donationId}`)).json();
-      expect(created).toMatchObject({ fund: "zakat", frequency: "monthly-instalments", amountCents: 4075, scheduleTotalCents: 48_900, openEnded: false, instalments: { count: 12, giftCents: 48_900 } });
+      expect(created).toMatchObject({
+        fund: "zakat",
+        frequency: "monthly-instalments",
+        amountCents: 4075,
+        scheduleTotalCents: 48_900,
+        openEnded: false,
+        instalments: { count: 12, giftCents: 48_900 },
+      });
 
       await payWithCard(page);
       await expectThankYou(page);

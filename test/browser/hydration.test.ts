@@ -36,8 +36,18 @@ let browser: Browser;
 
 /** A page with one island, as the build writes it: the island's markup and props, and its module script. */
 async function page(name: string, props: { label: string }, script: string): Promise<string> {
-  const component = ((await import(pathToFileURL(join(root, "src/client/islands", `${name}.tsx`)).href)) as { default: ComponentType<{ label: string }> }).default;
-  const body = renderToString(createElement(IslandCollectorContext.Provider, { value: createIslandCollector() }, createElement(Island<{ label: string }>, { name, component, props })));
+  const component = (
+    (await import(pathToFileURL(join(root, "src/client/islands", `${name}.tsx`)).href)) as {
+      default: ComponentType<{ label: string }>;
+    }
+  ).default;
+  const body = renderToString(
+    createElement(
+      IslandCollectorContext.Provider,
+      { value: createIslandCollector() },
+      createElement(Island<{ label: string }>, { name, component, props }),
+    ),
+  );
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${name}</title><script type="module" src="${script}"></script></head><body><main>${body}</main></body></html>`;
 }
 
@@ -48,7 +58,10 @@ beforeAll(async () => {
   const client = join(root, "src/client");
   await mkdir(join(client, "islands"), { recursive: true });
   // The site's own hydration code.
-  await writeFile(join(client, "hydrate.ts"), `export * from ${JSON.stringify(join(PROJECT_ROOT, "src/client/hydrate.ts"))};\n`);
+  await writeFile(
+    join(client, "hydrate.ts"),
+    `export * from ${JSON.stringify(join(PROJECT_ROOT, "src/client/hydrate.ts"))};\n`,
+  );
   await writeFile(join(client, "islands/mismatch.tsx"), MISMATCH);
   await writeFile(join(client, "islands/matching.tsx"), MATCHING);
   const { bundle } = await bundleClient({ root, cacheDir: join(root, "cache") });
@@ -57,8 +70,14 @@ beforeAll(async () => {
     await mkdir(dirname(join(dist, "_islands", file.path)), { recursive: true });
     await cp(file.from, join(dist, "_islands", file.path));
   }
-  await writeFile(join(dist, "mismatch.html"), await page("mismatch", { label: "Mismatch" }, bundle.islands.mismatch!.src));
-  await writeFile(join(dist, "matching.html"), await page("matching", { label: "Matching" }, bundle.islands.matching!.src));
+  await writeFile(
+    join(dist, "mismatch.html"),
+    await page("mismatch", { label: "Mismatch" }, bundle.islands.mismatch!.src),
+  );
+  await writeFile(
+    join(dist, "matching.html"),
+    await page("matching", { label: "Matching" }, bundle.islands.matching!.src),
+  );
   server = await startStaticServer({ root: dist });
   browser = await launchBrowser();
 }, 120_000);
@@ -78,7 +97,9 @@ describe("a hydration mismatch in Chromium", () => {
     await tab.waitForSelector('[data-island="mismatch"][data-hydrated="true"]');
     // React rendered the island again in the browser.
     expect(await tab.locator("p").textContent()).toBe("Mismatch: rendered in the browser");
-    expect(seen.consoleErrors).toEqual([expect.stringContaining(`Island "mismatch" (i0): the server's HTML and the browser's first render differ`)]);
+    expect(seen.consoleErrors).toEqual([
+      expect.stringContaining(`Island "mismatch" (i0): the server's HTML and the browser's first render differ`),
+    ]);
     // React's production error, with its code, comes with it (#418: hydration failed).
     expect(seen.consoleErrors[0]).toMatch(/react\.dev\/errors\/418|Hydration failed/);
     await context.close();

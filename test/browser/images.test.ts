@@ -39,7 +39,7 @@ async function heroAt(viewport: { width: number; height: number }, deviceScaleFa
   await hero.evaluate((img: HTMLImageElement) => (img.complete ? null : new Promise((r) => (img.onload = r))));
   const info = await hero.evaluate((img: HTMLImageElement) => {
     const source = img.closest("picture")!.querySelector("source")!;
-    const preload = document.head.querySelector<HTMLLinkElement>('link[rel=preload][as=image]');
+    const preload = document.head.querySelector<HTMLLinkElement>("link[rel=preload][as=image]");
     return {
       currentSrc: img.currentSrc,
       displayedWidth: img.getBoundingClientRect().width,
@@ -79,7 +79,10 @@ describe("responsive images in Chromium", () => {
   it("a phone at 3x gets a larger file than a desktop at 1x needs, each the one the srcset calls for", async () => {
     const phone = await heroAt({ width: 390, height: 844 }, 3);
     const desktop = await heroAt({ width: 1440, height: 900 }, 1);
-    for (const [shot, dpr] of [[phone, 3], [desktop, 1]] as const) {
+    for (const [shot, dpr] of [
+      [phone, 3],
+      [desktop, 1],
+    ] as const) {
       expect(shot.type).toBe("image/webp");
       expect(shot.currentSrc.endsWith(".webp")).toBe(true);
       expect(new URL(shot.currentSrc).pathname).toBe(expectedCandidate(shot.srcset, shot.displayedWidth * dpr));
@@ -93,18 +96,21 @@ describe("responsive images in Chromium", () => {
     ["a phone", { width: 390, height: 844 }, 3, "/"],
     ["a desktop", { width: 1280, height: 800 }, 1, "/"],
     ["a phone on a pay page", { width: 390, height: 844 }, 3, "/pay/zakat/"],
-  ] as const)("a page hero on %s is offered at the breakpoints and loads one file, sharp enough, as preloaded", async (_, viewport, dpr, path) => {
-    const shot = await heroAt(viewport, dpr, path);
-    expect(shot.layout).toBe("full");
-    expect(widthsOf(shot.srcset).map((c) => c.width)).toEqual([750, 1080, 1366, 1600]);
-    // Sharp enough: at least the displayed width × DPR, unless that is beyond the original.
-    expect(width(shot.currentSrc)).toBeGreaterThanOrEqual(Math.min(Math.ceil(shot.displayedWidth * dpr), 1600));
-    expect(new URL(shot.currentSrc).pathname).toBe(expectedCandidate(shot.srcset, shot.displayedWidth * dpr));
-    // The head preloads what the picture then uses: same srcset, sizes and type, so it is fetched once.
-    expect(shot.preload).toEqual({ srcset: shot.srcset, sizes: shot.sizes, type: "image/webp" });
-    const hash = /\/_images\/([0-9a-f]+)-/.exec(new URL(shot.currentSrc).pathname)![1]!;
-    expect(shot.requested.filter((p) => p.includes(hash))).toEqual([new URL(shot.currentSrc).pathname]);
-  });
+  ] as const)(
+    "a page hero on %s is offered at the breakpoints and loads one file, sharp enough, as preloaded",
+    async (_, viewport, dpr, path) => {
+      const shot = await heroAt(viewport, dpr, path);
+      expect(shot.layout).toBe("full");
+      expect(widthsOf(shot.srcset).map((c) => c.width)).toEqual([750, 1080, 1366, 1600]);
+      // Sharp enough: at least the displayed width × DPR, unless that is beyond the original.
+      expect(width(shot.currentSrc)).toBeGreaterThanOrEqual(Math.min(Math.ceil(shot.displayedWidth * dpr), 1600));
+      expect(new URL(shot.currentSrc).pathname).toBe(expectedCandidate(shot.srcset, shot.displayedWidth * dpr));
+      // The head preloads what the picture then uses: same srcset, sizes and type, so it is fetched once.
+      expect(shot.preload).toEqual({ srcset: shot.srcset, sizes: shot.sizes, type: "image/webp" });
+      const hash = /\/_images\/([0-9a-f]+)-/.exec(new URL(shot.currentSrc).pathname)![1]!;
+      expect(shot.requested.filter((p) => p.includes(hash))).toEqual([new URL(shot.currentSrc).pathname]);
+    },
+  );
 });
 
 describe("the picture fade", () => {
@@ -150,7 +156,9 @@ describe("the picture fade", () => {
     const transitions = await page.evaluate(() => (window as unknown as { transitions: string[] }).transitions);
     expect(transitions.filter((c) => c.includes("nzf-image")).length).toBe(waiting.filter((s) => !s.main).length);
     expect(transitions.filter((c) => c.includes("nzf-placeholder"))).toEqual([]);
-    expect(await page.$$eval(".nzf-placeholder", (els) => els.map((el) => getComputedStyle(el).display))).not.toContain("none");
+    expect(await page.$$eval(".nzf-placeholder", (els) => els.map((el) => getComputedStyle(el).display))).not.toContain(
+      "none",
+    );
     await context.close();
   });
 
@@ -167,9 +175,17 @@ describe("the picture fade", () => {
           image: getComputedStyle(p.querySelector(".nzf-image")!).opacity,
         })),
       );
-    await expect.poll(async () => (await pictures()).filter((p) => p.broken).length, { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(async () => (await pictures()).filter((p) => p.broken).length, { timeout: 10_000 })
+      .toBeGreaterThan(0);
     // Shown (after its fade), with no placeholder behind it.
-    await expect.poll(async () => (await pictures()).filter((p) => p.broken).every((p) => p.placeholder === "none" && p.image === "1"), { timeout: 5_000 }).toBe(true);
+    await expect
+      .poll(
+        async () =>
+          (await pictures()).filter((p) => p.broken).every((p) => p.placeholder === "none" && p.image === "1"),
+        { timeout: 5_000 },
+      )
+      .toBe(true);
     await context.close();
   });
 });

@@ -48,7 +48,9 @@ beforeAll(async () => {
   });
   browser = await launchBrowser();
   context = await isolatedContext(browser);
-  await context.route("https://www.googletagmanager.com/**", (route) => route.fulfill({ status: 200, contentType: "text/javascript", body: GTM_STAND_IN }));
+  await context.route("https://www.googletagmanager.com/**", (route) =>
+    route.fulfill({ status: 200, contentType: "text/javascript", body: GTM_STAND_IN }),
+  );
   page = await context.newPage();
 }, 240_000);
 
@@ -60,7 +62,10 @@ afterAll(async () => {
 });
 
 const cached = (path: string) =>
-  page.evaluate(async (p) => Boolean(await (await caches.open("nzf-pages")).match(new URL(p, location.href).href)), path);
+  page.evaluate(
+    async (p) => Boolean(await (await caches.open("nzf-pages")).match(new URL(p, location.href).href)),
+    path,
+  );
 
 describe("service worker", () => {
   it("registers /sw.js on localhost and takes control of the page", async () => {
@@ -79,12 +84,22 @@ describe("service worker", () => {
     // The same site at http://nzf.test (an insecure origin), answered from the loopback server.
     await insecure.route("http://nzf.test/**", async (route) => {
       const res = await fetch(server.url + new URL(route.request().url()).pathname);
-      await route.fulfill({ status: res.status, headers: Object.fromEntries(res.headers), body: Buffer.from(await res.arrayBuffer()) });
+      await route.fulfill({
+        status: res.status,
+        headers: Object.fromEntries(res.headers),
+        body: Buffer.from(await res.arrayBuffer()),
+      });
     });
     const tab = await insecure.newPage();
     const seen = watchProblems(tab);
     await tab.goto("http://nzf.test/about/");
-    await expect.poll(() => seen.consoleErrors.filter((e) => e.includes("Service workers can only be used over HTTPS, or on localhost for development"))).toHaveLength(1);
+    await expect
+      .poll(() =>
+        seen.consoleErrors.filter((e) =>
+          e.includes("Service workers can only be used over HTTPS, or on localhost for development"),
+        ),
+      )
+      .toHaveLength(1);
     expect(seen.pageErrors).toEqual([]);
     expect(await tab.evaluate(() => typeof navigator.serviceWorker)).toBe("undefined");
     await insecure.close();
@@ -94,7 +109,15 @@ describe("service worker", () => {
     await page.goto(server.url + "/");
     await expect.poll(() => cached("/")).toBe(true);
     await expect
-      .poll(() => page.evaluate(async () => Boolean(await (await caches.open("nzf-images")).match(document.querySelector<HTMLImageElement>('img[fetchpriority="high"]')!.currentSrc))))
+      .poll(() =>
+        page.evaluate(async () =>
+          Boolean(
+            await (await caches.open("nzf-images")).match(
+              document.querySelector<HTMLImageElement>('img[fetchpriority="high"]')!.currentSrc,
+            ),
+          ),
+        ),
+      )
       .toBe(true);
     await page.goto(server.url + "/about/");
     await page.goto(server.url + "/calculate/");
@@ -110,7 +133,9 @@ describe("service worker", () => {
       expect(await page.locator("h1").first().textContent()).not.toBe("You are offline");
       // The hero, which the head preloads rather than an <img> loading it, was cached with the page.
       const hero = page.locator('img[fetchpriority="high"]');
-      await expect.poll(() => hero.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+      await expect
+        .poll(() => hero.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+        .toBeGreaterThan(0);
       // The stylesheet comes from the precache: the page is styled offline.
       const styled = await page.evaluate(() => [...document.styleSheets].some((s) => s.cssRules.length > 0));
       expect(styled).toBe(true);
@@ -125,7 +150,9 @@ describe("service worker", () => {
   it("picks up a new build: the update installs, the page is flagged, the next navigation is fresh", async () => {
     await page.goto(server.url + "/");
     // The page's own register() call has settled (it checks for updates too).
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null && document.documentElement.dataset.sw === "registered");
+    await page.waitForFunction(
+      () => navigator.serviceWorker.controller !== null && document.documentElement.dataset.sw === "registered",
+    );
     expect(await page.evaluate(() => document.documentElement.dataset.swUpdated)).toBeUndefined();
     const before = await page.evaluate(() => fetch("/sw.js").then((r) => r.text()));
 
@@ -133,7 +160,13 @@ describe("service worker", () => {
     const after = await page.evaluate(() => fetch("/sw.js", { cache: "no-store" }).then((r) => r.text()));
     expect(after).not.toBe(before);
     await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())!.update());
-    await page.waitForFunction(() => document.documentElement.dataset.swUpdated === "true" && (window as { __nzfSwUpdated?: boolean }).__nzfSwUpdated === true, undefined, { timeout: 15_000 });
+    await page.waitForFunction(
+      () =>
+        document.documentElement.dataset.swUpdated === "true" &&
+        (window as { __nzfSwUpdated?: boolean }).__nzfSwUpdated === true,
+      undefined,
+      { timeout: 15_000 },
+    );
 
     await page.goto(server.url + "/about/");
     expect(await page.locator('link[rel="canonical"]').getAttribute("href")).toBe("https://next.example.org/about/");
@@ -145,12 +178,18 @@ describe("tag manager", () => {
     const fresh = await context.newPage();
     for (const path of ["/", "/pay/zakat/"]) {
       await fresh.goto(server.url + path);
-      await fresh.waitForFunction(() => (window as { dataLayer?: { event?: string }[] }).dataLayer?.some((e) => e.event === "gatsby-route-change"));
-      const layer = await fresh.evaluate(() => (window as unknown as { dataLayer: { event?: string }[] }).dataLayer.map((e) => e.event));
+      await fresh.waitForFunction(() =>
+        (window as { dataLayer?: { event?: string }[] }).dataLayer?.some((e) => e.event === "gatsby-route-change"),
+      );
+      const layer = await fresh.evaluate(() =>
+        (window as unknown as { dataLayer: { event?: string }[] }).dataLayer.map((e) => e.event),
+      );
       expect(layer.filter((e) => e === "gatsby-route-change")).toHaveLength(1);
       expect(layer).toContain("gtm.js");
       await fresh.waitForFunction(() => (window as { __gtmStandIn?: string }).__gtmStandIn);
-      expect(await fresh.evaluate(() => (window as { __gtmStandIn?: string }).__gtmStandIn)).toBe("https://www.googletagmanager.com/gtm.js?id=GTM-55LSDKV5");
+      expect(await fresh.evaluate(() => (window as { __gtmStandIn?: string }).__gtmStandIn)).toBe(
+        "https://www.googletagmanager.com/gtm.js?id=GTM-55LSDKV5",
+      );
       expect(layer.some((e) => e && /web-?vitals/i.test(e))).toBe(false);
     }
     await fresh.close();
@@ -162,7 +201,9 @@ describe("tag manager", () => {
     const seen = watchProblems(tab);
     await tab.goto(server.url + "/faq/");
     await tab.waitForSelector('[data-island="faq-filter"][data-hydrated="true"]');
-    await tab.waitForFunction(() => (window as { dataLayer?: { event?: string }[] }).dataLayer?.some((e) => e.event === "gatsby-route-change"));
+    await tab.waitForFunction(() =>
+      (window as { dataLayer?: { event?: string }[] }).dataLayer?.some((e) => e.event === "gatsby-route-change"),
+    );
     expect(seen.pageErrors).toEqual([]);
     // The only trace is the blocked request itself.
     expect(seen.failedRequests.every((r) => r.startsWith("https://www.googletagmanager.com/"))).toBe(true);

@@ -40,14 +40,47 @@ afterAll(async () => {
 
 describe("the sample site in Chromium", () => {
   it("builds every route of the specification", () => {
-    for (const path of ["/", "/about/", "/account/", "/apply/", "/calculate/", "/cases/", "/contact/", "/faq/", "/guides/", "/learn/", "/pay/", "/privacy/", "/programs/"]) {
+    for (const path of [
+      "/",
+      "/about/",
+      "/account/",
+      "/apply/",
+      "/calculate/",
+      "/cases/",
+      "/contact/",
+      "/faq/",
+      "/guides/",
+      "/learn/",
+      "/pay/",
+      "/privacy/",
+      "/programs/",
+    ]) {
       expect(pagePaths).toContain(path);
     }
-    for (const fund of ["dhul-hijjah", "fidyah", "fitr", "jumuah-giving", "qurban", "ramadan", "sadaqah", "tainted-wealth", "zakat"]) {
+    for (const fund of [
+      "dhul-hijjah",
+      "fidyah",
+      "fitr",
+      "jumuah-giving",
+      "qurban",
+      "ramadan",
+      "sadaqah",
+      "tainted-wealth",
+      "zakat",
+    ]) {
       expect(pagePaths).toContain(`/pay/${fund}/`);
     }
-    for (const path of ["/preview/", "/styleguide/", "/ramadan-calendars/", "/right-to-zakat-draft/", "/404.html", "/500.html"]) expect(pagePaths).toContain(path);
-    for (const prefix of ["/blog/", "/case/", "/partner/", "/program/"]) expect(pagePaths.some((p) => p.startsWith(prefix) && p !== prefix)).toBe(true);
+    for (const path of [
+      "/preview/",
+      "/styleguide/",
+      "/ramadan-calendars/",
+      "/right-to-zakat-draft/",
+      "/404.html",
+      "/500.html",
+    ])
+      expect(pagePaths).toContain(path);
+    for (const prefix of ["/blog/", "/case/", "/partner/", "/program/"])
+      expect(pagePaths.some((p) => p.startsWith(prefix) && p !== prefix)).toBe(true);
     expect(pagePaths).toContain("/ar-ae/");
   });
 
@@ -63,18 +96,22 @@ describe("the sample site in Chromium", () => {
       if (path === "/preview/") await page.waitForLoadState("networkidle");
       // The tag manager starts last, after the page's islands: on /account/ (React and the auth
       // library) a busy machine can leave before it arrives, which aborts it. Wait until it ran.
-      if (await page.$("script[data-site-scripts]")) await page.waitForFunction(() => "__gtmStandIn" in window, undefined, { timeout: 15_000 });
+      if (await page.$("script[data-site-scripts]"))
+        await page.waitForFunction(() => "__gtmStandIn" in window, undefined, { timeout: 15_000 });
       const expected = path === "/404.html" ? [200] : [200];
       if (!expected.includes(response?.status() ?? 0)) problems.push(`${path}: HTTP ${response?.status()}`);
       // Lazy images load when scrolled to; load them all to check each one.
       const broken = await page.evaluate(async () => {
         const images = [...document.images];
         images.forEach((img) => (img.loading = "eager"));
-        await Promise.all(images.map((img) => (img.complete ? null : new Promise((r) => ((img.onload = r), (img.onerror = r))))));
+        await Promise.all(
+          images.map((img) => (img.complete ? null : new Promise((r) => ((img.onload = r), (img.onerror = r))))),
+        );
         return images.filter((img) => img.naturalWidth === 0).map((img) => img.currentSrc || img.src);
       });
       for (const src of broken) problems.push(`${path}: image did not load: ${src}`);
-      for (const href of await page.$$eval("a[href^='/']", (as) => as.map((a) => a.getAttribute("href")!))) links.add(href.split("#")[0]!);
+      for (const href of await page.$$eval("a[href^='/']", (as) => as.map((a) => a.getAttribute("href")!)))
+        links.add(href.split("#")[0]!);
       const violations = await axeViolations(page);
       if (violations.length) problems.push(formatViolations(path, violations));
     }
@@ -116,7 +153,9 @@ describe("the sample site in Chromium", () => {
     const ours = scripts.filter((p) => p.startsWith("/_islands/"));
     // One script: the picture fade, the service-worker registration, the tag-manager loader and the preview loader.
     expect(ours).toEqual([expect.stringMatching(/^\/_islands\/page-scripts-[^/]+\.js$/)]);
-    const bytes = await Promise.all(ours.map(async (p) => (await (await fetch(server.url + p)).arrayBuffer()).byteLength));
+    const bytes = await Promise.all(
+      ours.map(async (p) => (await (await fetch(server.url + p)).arrayBuffer()).byteLength),
+    );
     expect(bytes.reduce((a, b) => a + b, 0)).toBeLessThan(8 * 1024);
     // React is only in the islands' one shared chunk, which an island page loads and this page never does.
     const code = async (path: string) => (await fetch(server.url + path)).text();
@@ -134,10 +173,14 @@ describe("the sample site in Chromium", () => {
     expect(react).toEqual([expect.stringMatching(/^\/_islands\/chunks\/chunk-[A-Z0-9]+\.js$/)]);
     // React's production build: the development build carries its warnings, which the production one drops.
     const code = await readFile(join(dist, react[0]!), "utf8");
-    for (const warning of ["A component is changing", "act(...)", "Each child in a list should have a unique"]) expect(code).not.toContain(warning);
+    for (const warning of ["A component is changing", "act(...)", "Each child in a list should have a unique"])
+      expect(code).not.toContain(warning);
     for (const path of ["/calculate/", "/pay/zakat/", "/account/", "/faq/"]) {
       const js = await measurePageJs(dist, `${path.slice(1)}index.html`);
-      expect(js.files.filter((f) => f.react).map((f) => f.url), path).toEqual(react);
+      expect(
+        js.files.filter((f) => f.react).map((f) => f.url),
+        path,
+      ).toEqual(react);
       expect(js.totalGzip, path).toBeLessThanOrEqual(ISLAND_PAGE_BUDGET_GZIP);
     }
   });
@@ -153,10 +196,15 @@ describe("the sample site in Chromium", () => {
     await page.waitForSelector('[data-island="donation"][data-hydrated]');
     // The page's own clock: when the load event ended and when the first contentful paint was shown.
     const timing = await page.evaluate(() => ({
-      loaded: performance.timeOrigin + (performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming).loadEventEnd,
+      loaded:
+        performance.timeOrigin +
+        (performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming).loadEventEnd,
       painted: performance.timeOrigin + performance.getEntriesByName("first-contentful-paint")[0]!.startTime,
       // Where each island file was requested, on the same clock.
-      starts: performance.getEntriesByType("resource").filter((r) => new URL(r.name).pathname.startsWith("/_islands/")).map((r) => ({ path: new URL(r.name).pathname, at: performance.timeOrigin + r.startTime })),
+      starts: performance
+        .getEntriesByType("resource")
+        .filter((r) => new URL(r.name).pathname.startsWith("/_islands/"))
+        .map((r) => ({ path: new URL(r.name).pathname, at: performance.timeOrigin + r.startTime })),
     }));
     const early = timing.starts.filter((s) => s.at < Math.max(timing.loaded, timing.painted) - 1).map((s) => s.path);
     expect(early).toEqual([expect.stringMatching(/^\/_islands\/page-scripts-/)]);

@@ -27,11 +27,15 @@ const logger = createMemoryLogger();
 beforeAll(async () => {
   // A copy of the project's sources, so the test can edit templates without touching the real ones.
   root = await mkdtemp(join(tmpdir(), "nzf-watch-"));
-  for (const dir of ["templates", "src", "assets", "content-cache/sample"]) await cp(join(PROJECT_ROOT, dir), join(root, dir), { recursive: true });
+  for (const dir of ["templates", "src", "assets", "content-cache/sample"])
+    await cp(join(PROJECT_ROOT, dir), join(root, dir), { recursive: true });
   await cp(join(PROJECT_ROOT, "package-lock.json"), join(root, "package-lock.json"));
   await symlink(join(PROJECT_ROOT, "node_modules"), join(root, "node_modules"));
   workDir = await mkdtemp(join(PROJECT_ROOT, ".nzf-cache", "test-watch-"));
-  config = resolveConfig({ root, out: join(root, "dist"), workDir, imageCacheDir: join(PROJECT_ROOT, ".nzf-cache", "images"), sample: true }, {});
+  config = resolveConfig(
+    { root, out: join(root, "dist"), workDir, imageCacheDir: join(PROJECT_ROOT, ".nzf-cache", "images"), sample: true },
+    {},
+  );
   session = await startWatch(config, { logger, port: 0, debounceMs: 30 });
   browser = await launchBrowser();
   page = await browser.newPage();
@@ -64,26 +68,42 @@ describe("nzf-build --watch", { timeout: 90_000 }, () => {
   it("serves the site and reloads the open page after a template edit", async () => {
     await page.goto(`${session.url}/ramadan-calendars/`);
     await expect(page.locator("h1").textContent()).resolves.toBe("Ramadan calendars");
-    const result = await saveAndWait("templates/pages/static-pages.tsx", (t) => t.replace("<h1>Ramadan calendars</h1>", "<h1>Ramadan calendars 1448</h1>"));
+    const result = await saveAndWait("templates/pages/static-pages.tsx", (t) =>
+      t.replace("<h1>Ramadan calendars</h1>", "<h1>Ramadan calendars 1448</h1>"),
+    );
     expect(result).not.toBeInstanceOf(Error);
     // Rebuild latency is measured by `npm run bench`, not here; this only proves the page reloads by itself.
-    await page.waitForFunction(() => document.querySelector("h1")?.textContent === "Ramadan calendars 1448", undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => document.querySelector("h1")?.textContent === "Ramadan calendars 1448",
+      undefined,
+      { timeout: 30_000 },
+    );
   });
 
   it("shows a syntax error in the terminal and the browser, keeps serving, and recovers on the next good save", async () => {
-    const broken = await saveAndWait("templates/pages/static-pages.tsx", (t) => t.replace("<h1>Ramadan calendars 1448</h1>", "<h1>Ramadan calendars 1448</h2>"));
+    const broken = await saveAndWait("templates/pages/static-pages.tsx", (t) =>
+      t.replace("<h1>Ramadan calendars 1448</h1>", "<h1>Ramadan calendars 1448</h2>"),
+    );
     expect(broken).toBeInstanceOf(Error);
     // The terminal names the file and line (templates are bundled for the server and, for previews, the browser).
-    expect(logger.lines.some((l) => l.level === "error" && /_BUNDLE_FAILED\].*\n.*static-pages\.tsx:\d+/s.test(l.message))).toBe(true);
+    expect(
+      logger.lines.some((l) => l.level === "error" && /_BUNDLE_FAILED\].*\n.*static-pages\.tsx:\d+/s.test(l.message)),
+    ).toBe(true);
     await page.waitForSelector("#nzf-build-error", { timeout: 10_000 });
     expect(await page.locator("#nzf-build-error").textContent()).toContain("static-pages.tsx");
     // The last good site is still served.
     const res = await fetch(`${session.url}/ramadan-calendars/`);
     expect(await res.text()).toContain("Ramadan calendars 1448");
 
-    const fixed = await saveAndWait("templates/pages/static-pages.tsx", (t) => t.replace("<h1>Ramadan calendars 1448</h2>", "<h1>Ramadan calendars 1449</h1>"));
+    const fixed = await saveAndWait("templates/pages/static-pages.tsx", (t) =>
+      t.replace("<h1>Ramadan calendars 1448</h2>", "<h1>Ramadan calendars 1449</h1>"),
+    );
     expect(fixed).not.toBeInstanceOf(Error);
-    await page.waitForFunction(() => document.querySelector("h1")?.textContent === "Ramadan calendars 1449", undefined, { timeout: 10_000 });
+    await page.waitForFunction(
+      () => document.querySelector("h1")?.textContent === "Ramadan calendars 1449",
+      undefined,
+      { timeout: 10_000 },
+    );
     expect(await page.locator("#nzf-build-error").count()).toBe(0);
   });
 
@@ -99,7 +119,9 @@ describe("nzf-build --watch", { timeout: 90_000 }, () => {
     expect(result instanceof Error ? result.message : "ok").toBe("ok");
     // The partner's page and /programs/ (which lists partners); nothing else shows it.
     expect(result.pagesRebuilt).toBe(2);
-    expect(await (await fetch(`${session.url}/partner/${partner.uid}/`)).text()).toContain("A summary edited under watch.");
+    expect(await (await fetch(`${session.url}/partner/${partner.uid}/`)).text()).toContain(
+      "A summary edited under watch.",
+    );
   });
 
   it("an open page reloads itself when watch mode comes back on the same port (a restart after nzf-build recompiled itself)", async () => {
@@ -113,7 +135,9 @@ describe("nzf-build --watch", { timeout: 90_000 }, () => {
     session = await startWatch(config, { logger, port, debounceMs: 30 });
     expect(session.port).toBe(port);
     // A reload gives a new window without the mark.
-    await page.waitForFunction(() => !(window as unknown as { beforeRestart?: boolean }).beforeRestart, undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => !(window as unknown as { beforeRestart?: boolean }).beforeRestart, undefined, {
+      timeout: 30_000,
+    });
     expect(await page.locator("h1").textContent()).toBe("Ramadan calendars 1449");
   });
 });

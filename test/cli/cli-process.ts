@@ -36,13 +36,17 @@ export async function removeTemporary(): Promise<void> {
 /** A project folder of its own for one CLI process (see the file comment). */
 export async function projectRoot(): Promise<string> {
   const root = await tempDir("nzf-cli-root-");
-  for (const entry of ["templates", "src", "assets", "node_modules", "package.json"]) await symlink(join(PROJECT_ROOT, entry), join(root, entry));
+  for (const entry of ["templates", "src", "assets", "node_modules", "package.json"])
+    await symlink(join(PROJECT_ROOT, entry), join(root, entry));
   await mkdir(join(root, "content-cache"));
   await symlink(join(PROJECT_ROOT, "content-cache", "sample"), join(root, "content-cache", "sample"));
   // Content fetched for the repository nzf-test (test/cli/stub-content.ts) finds its images beside
   // its snapshot, as the sample does: the build processes no image it has processed before.
   await mkdir(join(root, "content-cache", "nzf-test"));
-  await symlink(join(PROJECT_ROOT, "content-cache", "sample", "images"), join(root, "content-cache", "nzf-test", "images"));
+  await symlink(
+    join(PROJECT_ROOT, "content-cache", "sample", "images"),
+    join(root, "content-cache", "nzf-test", "images"),
+  );
   const images = join(PROJECT_ROOT, ".nzf-cache", "images");
   await mkdir(images, { recursive: true });
   await mkdir(join(root, ".nzf-cache"));
@@ -67,7 +71,11 @@ export interface CliProcess {
 }
 
 export function startCli(args: string[], env: Env = {}): CliProcess {
-  const child = spawn(process.execPath, [BIN, ...args], { env: childEnv(env), cwd: tmpdir(), stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: childEnv(env),
+    cwd: tmpdir(),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -118,7 +126,8 @@ export async function waitForHttp(url: string, proc: CliProcess, timeoutMs = 30_
       await response.arrayBuffer();
       throw new Error("still building");
     } catch {
-      if (proc.child.exitCode !== null) throw new Error(`the CLI exited (${proc.child.exitCode}) before ${url} answered:\n${proc.output()}`);
+      if (proc.child.exitCode !== null)
+        throw new Error(`the CLI exited (${proc.child.exitCode}) before ${url} answered:\n${proc.output()}`);
       if (Date.now() > until) throw new Error(`${url} did not answer within ${timeoutMs} ms:\n${proc.output()}`);
       await new Promise((r) => setTimeout(r, 100));
     }

@@ -10,13 +10,17 @@ import { flagName, OPTIONS, type OptionSpec } from "../../src/core/options.js";
 import { generatedTables, withGeneratedTables } from "../../src/cli/options-doc.js";
 import { PROJECT_ROOT } from "../support/build-fixture.js";
 
-const FILES = { "docs/configuration.md": ["content", "site", "accounts", "payments", "watch", "webhook"], "README.md": ["readme"] };
+const FILES = {
+  "docs/configuration.md": ["content", "site", "accounts", "payments", "watch", "webhook"],
+  "README.md": ["readme"],
+};
 
 describe("the settings tables in the docs", () => {
   it.each(Object.entries(FILES))("%s shows the generated tables", async (file, names) => {
     const path = join(PROJECT_ROOT, file);
     const text = await readFile(path, "utf8");
-    for (const name of names) expect(text, `${file} has the marker of the ${name} table`).toContain(`<!-- options:${name} -->`);
+    for (const name of names)
+      expect(text, `${file} has the marker of the ${name} table`).toContain(`<!-- options:${name} -->`);
     const expected = withGeneratedTables(text, generatedTables());
     if (process.env.UPDATE_OPTIONS_DOCS && expected !== text) await writeFile(path, expected);
     else expect(text, `run UPDATE_OPTIONS_DOCS=1 npx vitest run test/cli/options-docs.test.ts`).toBe(expected);
@@ -30,10 +34,21 @@ describe("the settings tables in the docs", () => {
       settings
         .split("\n")
         .filter((line) => line.startsWith("| "))
-        .flatMap((line) => line.split(" | ").slice(0, 2).join(" ").match(/`[^`]+`/g) ?? [])
+        .flatMap(
+          (line) =>
+            line
+              .split(" | ")
+              .slice(0, 2)
+              .join(" ")
+              .match(/`[^`]+`/g) ?? [],
+        )
         .map((name) => name.slice(1, -1)),
     );
-    const declared = new Set((OPTIONS as readonly OptionSpec[]).flatMap((s) => [flagName(s), ...(s.env ?? [])].filter((n): n is string => Boolean(n))));
+    const declared = new Set(
+      (OPTIONS as readonly OptionSpec[]).flatMap((s) =>
+        [flagName(s), ...(s.env ?? [])].filter((n): n is string => Boolean(n)),
+      ),
+    );
     expect([...named].sort()).toEqual([...declared].sort());
   });
 });

@@ -12,7 +12,17 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { flagName, OPTIONS, type OptionSpec } from "../../src/core/options.js";
 import { PROJECT_ROOT } from "../support/build-fixture.js";
-import { cli, freePort, projectRoot, removeTemporary, startCli, tempDir, waitForHttp, waitUntil, type Env } from "./cli-process.js";
+import {
+  cli,
+  freePort,
+  projectRoot,
+  removeTemporary,
+  startCli,
+  tempDir,
+  waitForHttp,
+  waitUntil,
+  type Env,
+} from "./cli-process.js";
 import { FETCHED_HEADING, SAMPLE_HEADING, startContentStub, STUB_TOKEN, stopContentStubs } from "./stub-content.js";
 import { LOCAL_AWS_ENV, startLocalCloudFront, startLocalS3 } from "../support/aws-local.js";
 
@@ -39,7 +49,10 @@ const POOL: Env = {
   NZF_COGNITO_USER_POOL_ID: "ap-southeast-2_CliTest42",
   NZF_COGNITO_CLIENT_ID: "clitestclient42",
 };
-const PAYMENTS: Env = { PAYMENTS_API_URL: "https://payments.cli-test.example/main", STRIPE_PUBLISHABLE_KEY: "pk_test_CliTest42" };
+const PAYMENTS: Env = {
+  PAYMENTS_API_URL: "https://payments.cli-test.example/main",
+  STRIPE_PUBLISHABLE_KEY: "pk_test_CliTest42",
+};
 
 beforeAll(async () => {
   // The CLI runs lib/, compiled from src/ by `npm run compile` (and by `npm test` first).
@@ -53,186 +66,299 @@ afterAll(async () => {
 });
 
 describe.concurrent("each setting, by its effect", () => {
-  scenario(["root --root", "out --out", "siteUrl --site-url", "repository --repository", "verbose --verbose"], "build with flags after `build`: --root, --out, --site-url, --repository, --verbose", async () => {
-    const root = await projectRoot();
-    const out = join(await tempDir(), "site");
-    const run = await cli(["build", "--root", root, "--out", out, "--site-url", "https://flags.example", "--repository", "nzf-flags", "--verbose"]);
-    expect(run.code, run.output).toBe(0);
-    expect(canonical(await read(join(out, "index.html")))).toBe("https://flags.example/");
-    expect(await read(join(out, "_preview", "preview.js"))).toContain('"repositoryName":"nzf-flags"');
-    // The work folder is made in the project folder given.
-    expect(existsSync(join(root, ".nzf-cache", "last-build.json"))).toBe(true);
-    expect(existsSync(join(root, "dist"))).toBe(false);
-    // Stage timings are debug lines, shown only with --verbose.
-    expect(run.output).toMatch(/^build\s+templates\s+\d/m);
-  });
+  scenario(
+    ["root --root", "out --out", "siteUrl --site-url", "repository --repository", "verbose --verbose"],
+    "build with flags after `build`: --root, --out, --site-url, --repository, --verbose",
+    async () => {
+      const root = await projectRoot();
+      const out = join(await tempDir(), "site");
+      const run = await cli([
+        "build",
+        "--root",
+        root,
+        "--out",
+        out,
+        "--site-url",
+        "https://flags.example",
+        "--repository",
+        "nzf-flags",
+        "--verbose",
+      ]);
+      expect(run.code, run.output).toBe(0);
+      expect(canonical(await read(join(out, "index.html")))).toBe("https://flags.example/");
+      expect(await read(join(out, "_preview", "preview.js"))).toContain('"repositoryName":"nzf-flags"');
+      // The work folder is made in the project folder given.
+      expect(existsSync(join(root, ".nzf-cache", "last-build.json"))).toBe(true);
+      expect(existsSync(join(root, "dist"))).toBe(false);
+      // Stage timings are debug lines, shown only with --verbose.
+      expect(run.output).toMatch(/^build\s+templates\s+\d/m);
+    },
+  );
 
-  scenario(["repository PRISMIC_REPOSITORY", "siteUrl SITE_URL", "out NZF_OUT_DIR", "paymentsApiUrl PAYMENTS_API_URL", "stripePublishableKey STRIPE_PUBLISHABLE_KEY",
-    "cognitoRegion NZF_COGNITO_REGION", "cognitoUserPoolId NZF_COGNITO_USER_POOL_ID", "cognitoClientId NZF_COGNITO_CLIENT_ID",
-      "cognitoIdentityPoolId NZF_COGNITO_IDENTITY_POOL_ID", "cognitoEndpoint NZF_COGNITO_ENDPOINT", "cookieDomain NZF_COOKIE_DOMAIN",
-      "cookieSameSite NZF_COOKIE_SAMESITE", "cookieSecure NZF_COOKIE_SECURE", "authFlow NZF_AUTH_FLOW"], "build from the environment: repository, site URL, output folder, accounts and payments", async () => {
-    const root = await projectRoot();
-    const out = join(await tempDir(), "from-env");
-    const env: Env = {
-      PRISMIC_REPOSITORY: "nzf-env",
-      SITE_URL: "https://env.example",
-      NZF_OUT_DIR: out,
-      ...POOL,
-      ...PAYMENTS,
-      NZF_COGNITO_REGION: "eu-west-1",
-      NZF_COGNITO_IDENTITY_POOL_ID: "eu-west-1:0000-1111",
-      NZF_COGNITO_ENDPOINT: "http://127.0.0.1:9229/",
-      NZF_COOKIE_DOMAIN: "env.example",
-      NZF_COOKIE_SAMESITE: "strict",
-      NZF_COOKIE_SECURE: "false",
-      NZF_AUTH_FLOW: "USER_PASSWORD_AUTH",
-    };
-    const run = await cli(["--root", root], env);
-    expect(run.code, run.output).toBe(0);
-    expect(canonical(await read(join(out, "index.html")))).toBe("https://env.example/");
-    expect(await read(join(out, "_preview", "preview.js"))).toContain('"repositoryName":"nzf-env"');
-    const account = islandProps(await read(join(out, "account", "index.html")), POOL.NZF_COGNITO_USER_POOL_ID!);
-    expect(account.auth).toEqual({
-      region: "eu-west-1",
-      userPoolId: POOL.NZF_COGNITO_USER_POOL_ID,
-      userPoolClientId: POOL.NZF_COGNITO_CLIENT_ID,
-      identityPoolId: "eu-west-1:0000-1111",
-      userPoolEndpoint: "http://127.0.0.1:9229/",
-      cookieDomain: "env.example",
-      sameSite: "strict",
-      secure: false,
-      authFlowType: "USER_PASSWORD_AUTH",
-    });
-    const pay = islandProps(await read(join(out, "pay", "zakat", "index.html")), PAYMENTS.PAYMENTS_API_URL!);
-    expect(pay.payments).toEqual({ apiUrl: PAYMENTS.PAYMENTS_API_URL, publishableKey: PAYMENTS.STRIPE_PUBLISHABLE_KEY });
-  });
+  scenario(
+    [
+      "repository PRISMIC_REPOSITORY",
+      "siteUrl SITE_URL",
+      "out NZF_OUT_DIR",
+      "paymentsApiUrl PAYMENTS_API_URL",
+      "stripePublishableKey STRIPE_PUBLISHABLE_KEY",
+      "cognitoRegion NZF_COGNITO_REGION",
+      "cognitoUserPoolId NZF_COGNITO_USER_POOL_ID",
+      "cognitoClientId NZF_COGNITO_CLIENT_ID",
+      "cognitoIdentityPoolId NZF_COGNITO_IDENTITY_POOL_ID",
+      "cognitoEndpoint NZF_COGNITO_ENDPOINT",
+      "cookieDomain NZF_COOKIE_DOMAIN",
+      "cookieSameSite NZF_COOKIE_SAMESITE",
+      "cookieSecure NZF_COOKIE_SECURE",
+      "authFlow NZF_AUTH_FLOW",
+    ],
+    "build from the environment: repository, site URL, output folder, accounts and payments",
+    async () => {
+      const root = await projectRoot();
+      const out = join(await tempDir(), "from-env");
+      const env: Env = {
+        PRISMIC_REPOSITORY: "nzf-env",
+        SITE_URL: "https://env.example",
+        NZF_OUT_DIR: out,
+        ...POOL,
+        ...PAYMENTS,
+        NZF_COGNITO_REGION: "eu-west-1",
+        NZF_COGNITO_IDENTITY_POOL_ID: "eu-west-1:0000-1111",
+        NZF_COGNITO_ENDPOINT: "http://127.0.0.1:9229/",
+        NZF_COOKIE_DOMAIN: "env.example",
+        NZF_COOKIE_SAMESITE: "strict",
+        NZF_COOKIE_SECURE: "false",
+        NZF_AUTH_FLOW: "USER_PASSWORD_AUTH",
+      };
+      const run = await cli(["--root", root], env);
+      expect(run.code, run.output).toBe(0);
+      expect(canonical(await read(join(out, "index.html")))).toBe("https://env.example/");
+      expect(await read(join(out, "_preview", "preview.js"))).toContain('"repositoryName":"nzf-env"');
+      const account = islandProps(await read(join(out, "account", "index.html")), POOL.NZF_COGNITO_USER_POOL_ID!);
+      expect(account.auth).toEqual({
+        region: "eu-west-1",
+        userPoolId: POOL.NZF_COGNITO_USER_POOL_ID,
+        userPoolClientId: POOL.NZF_COGNITO_CLIENT_ID,
+        identityPoolId: "eu-west-1:0000-1111",
+        userPoolEndpoint: "http://127.0.0.1:9229/",
+        cookieDomain: "env.example",
+        sameSite: "strict",
+        secure: false,
+        authFlowType: "USER_PASSWORD_AUTH",
+      });
+      const pay = islandProps(await read(join(out, "pay", "zakat", "index.html")), PAYMENTS.PAYMENTS_API_URL!);
+      expect(pay.payments).toEqual({
+        apiUrl: PAYMENTS.PAYMENTS_API_URL,
+        publishableKey: PAYMENTS.STRIPE_PUBLISHABLE_KEY,
+      });
+    },
+  );
 
-  scenario(["endpoint --endpoint", "contentDir --content-dir", "accessToken PRISMIC_ACCESS_TOKEN"], "fetch with flags after `fetch`: --endpoint, --content-dir, PRISMIC_ACCESS_TOKEN; builds nothing", async () => {
-    const stub = await startContentStub();
-    const root = await projectRoot();
-    const contentDir = join(await tempDir(), "content");
-    const run = await cli(["fetch", "--root", root, "--endpoint", stub.endpoint, "--repository", "nzf-test", "--content-dir", contentDir], { PRISMIC_ACCESS_TOKEN: STUB_TOKEN });
-    expect(run.code, run.output).toBe(0);
-    expect(stub.requests.length).toBeGreaterThan(0);
-    expect(stub.requests.every((r) => r.query.access_token === STUB_TOKEN && r.status === 200)).toBe(true);
-    expect(await read(join(contentDir, "nzf-test", "snapshot.json"))).toContain(FETCHED_HEADING);
-    expect(existsSync(join(root, "dist"))).toBe(false);
-  });
+  scenario(
+    ["endpoint --endpoint", "contentDir --content-dir", "accessToken PRISMIC_ACCESS_TOKEN"],
+    "fetch with flags after `fetch`: --endpoint, --content-dir, PRISMIC_ACCESS_TOKEN; builds nothing",
+    async () => {
+      const stub = await startContentStub();
+      const root = await projectRoot();
+      const contentDir = join(await tempDir(), "content");
+      const run = await cli(
+        ["fetch", "--root", root, "--endpoint", stub.endpoint, "--repository", "nzf-test", "--content-dir", contentDir],
+        { PRISMIC_ACCESS_TOKEN: STUB_TOKEN },
+      );
+      expect(run.code, run.output).toBe(0);
+      expect(stub.requests.length).toBeGreaterThan(0);
+      expect(stub.requests.every((r) => r.query.access_token === STUB_TOKEN && r.status === 200)).toBe(true);
+      expect(await read(join(contentDir, "nzf-test", "snapshot.json"))).toContain(FETCHED_HEADING);
+      expect(existsSync(join(root, "dist"))).toBe(false);
+    },
+  );
 
-  scenario(["fetch --fetch", "endpoint PRISMIC_ENDPOINT", "sample --sample"], "--fetch from PRISMIC_ENDPOINT into the project folder's defaults, then --sample (given before `build`)", async () => {
-    const stub = await startContentStub();
-    const root = await projectRoot();
-    const env = { PRISMIC_ENDPOINT: stub.endpoint, PRISMIC_ACCESS_TOKEN: STUB_TOKEN };
-    const fetched = await cli(["--fetch", "--root", root, "--repository", "nzf-test"], env);
-    expect(fetched.code, fetched.output).toBe(0);
-    expect(stub.requests.length).toBeGreaterThan(0);
-    // --root: the default content and output folders are in the project folder.
-    expect(existsSync(join(root, "content-cache", "nzf-test", "snapshot.json"))).toBe(true);
-    expect(await read(join(root, "dist", "index.html"))).toContain(FETCHED_HEADING);
+  scenario(
+    ["fetch --fetch", "endpoint PRISMIC_ENDPOINT", "sample --sample"],
+    "--fetch from PRISMIC_ENDPOINT into the project folder's defaults, then --sample (given before `build`)",
+    async () => {
+      const stub = await startContentStub();
+      const root = await projectRoot();
+      const env = { PRISMIC_ENDPOINT: stub.endpoint, PRISMIC_ACCESS_TOKEN: STUB_TOKEN };
+      const fetched = await cli(["--fetch", "--root", root, "--repository", "nzf-test"], env);
+      expect(fetched.code, fetched.output).toBe(0);
+      expect(stub.requests.length).toBeGreaterThan(0);
+      // --root: the default content and output folders are in the project folder.
+      expect(existsSync(join(root, "content-cache", "nzf-test", "snapshot.json"))).toBe(true);
+      expect(await read(join(root, "dist", "index.html"))).toContain(FETCHED_HEADING);
 
-    const out = join(await tempDir(), "sample");
-    const sample = await cli(["--root", root, "--out", out, "--sample", "build", "--repository", "nzf-test"], env);
-    expect(sample.code, sample.output).toBe(0);
-    const home = await read(join(out, "index.html"));
-    expect(home).toContain(SAMPLE_HEADING);
-    expect(home).not.toContain(FETCHED_HEADING);
-  });
+      const out = join(await tempDir(), "sample");
+      const sample = await cli(["--root", root, "--out", out, "--sample", "build", "--repository", "nzf-test"], env);
+      expect(sample.code, sample.output).toBe(0);
+      const home = await read(join(out, "index.html"));
+      expect(home).toContain(SAMPLE_HEADING);
+      expect(home).not.toContain(FETCHED_HEADING);
+    },
+  );
 
-  scenario(["watch --watch", "watchPort --port"], "--watch --port (before and after `build`) serves the site with the accounts settings", async () => {
-    const root = await projectRoot();
-    const port = await freePort();
-    const out = join(await tempDir(), "watched");
-    const watch = startCli(["--port", String(port), "--root", root, "build", "--watch", "--out", out], { ...POOL, ...PAYMENTS });
-    try {
-      const page = await waitForHttp(`http://127.0.0.1:${port}/account/`, watch, 40_000);
-      expect(page.status).toBe(200);
-      const html = await page.text();
-      expect(html).toContain(POOL.NZF_COGNITO_USER_POOL_ID);
-      expect(existsSync(join(out, "index.html"))).toBe(true);
-    } finally {
-      await watch.stop();
-    }
-  });
+  scenario(
+    ["watch --watch", "watchPort --port"],
+    "--watch --port (before and after `build`) serves the site with the accounts settings",
+    async () => {
+      const root = await projectRoot();
+      const port = await freePort();
+      const out = join(await tempDir(), "watched");
+      const watch = startCli(["--port", String(port), "--root", root, "build", "--watch", "--out", out], {
+        ...POOL,
+        ...PAYMENTS,
+      });
+      try {
+        const page = await waitForHttp(`http://127.0.0.1:${port}/account/`, watch, 40_000);
+        expect(page.status).toBe(200);
+        const html = await page.text();
+        expect(html).toContain(POOL.NZF_COGNITO_USER_POOL_ID);
+        expect(existsSync(join(out, "index.html"))).toBe(true);
+      } finally {
+        await watch.stop();
+      }
+    },
+  );
 
-  scenario(["webhookPort --port", "webhookSecret --secret", "deployCommand --deploy-command", "deployTimeout --deploy-timeout", "deployEnv --deploy-env"], "webhook with flags before and after `webhook`: port, secret, repository, deploy command, timeout and environment", async () => {
-    const stub = await startContentStub();
-    const root = await projectRoot();
-    const port = await freePort();
-    const dir = await tempDir();
-    const out = join(dir, "site");
-    const marker = join(dir, "deployed");
-    const args = ["--root", root, "--port", String(port), "webhook", "--secret", "s3cret", "--endpoint", stub.endpoint, "--repository", "nzf-test", "--out", out];
-    args.push("--site-url", "https://hook.example", "--deploy-command", `env > '${marker}' && sleep 20`, "--deploy-timeout", "1", "--deploy-env", "PRISMIC_ACCESS_TOKEN");
-    const hook = startCli(args, { PRISMIC_ACCESS_TOKEN: STUB_TOKEN, ...POOL });
-    try {
-      const base = `http://127.0.0.1:${port}`;
-      expect((await waitForHttp(`${base}/health`, hook)).status).toBe(200);
-      const post = (body: object) => fetch(`${base}/webhook`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-      expect((await post({ type: "test-trigger", secret: "wrong" })).status).toBe(401);
-      expect((await post({ type: "test-trigger", secret: "s3cret" })).status).toBe(200);
-      expect((await post({ type: "test-trigger", secret: "s3cret", domain: "another-repo" })).status).toBe(422);
-      // The start-up build, then the deploy, stopped after one second instead of ten minutes.
-      const deploy = await waitUntil(async () => {
-        const status = (await (await fetch(`${base}/status`)).json()) as { queue: { deploy: { last: { timedOut: boolean; durationMs: number } | null } } };
-        return status.queue.deploy.last ?? undefined;
-      }, "the deploy after the start-up build");
-      expect(deploy.timedOut).toBe(true);
-      expect(deploy.durationMs).toBeLessThan(8000);
-      // --deploy-env let the named secret through to the deploy command.
-      expect(await read(marker)).toContain(`PRISMIC_ACCESS_TOKEN=${STUB_TOKEN}`);
-      // The build used the settings given to the webhook command: site URL, output folder, accounts.
-      expect(canonical(await read(join(out, "index.html")))).toBe("https://hook.example/");
-      expect(await read(join(out, "account", "index.html"))).toContain(POOL.NZF_COGNITO_USER_POOL_ID);
-    } finally {
-      await hook.stop();
-    }
-  });
+  scenario(
+    [
+      "webhookPort --port",
+      "webhookSecret --secret",
+      "deployCommand --deploy-command",
+      "deployTimeout --deploy-timeout",
+      "deployEnv --deploy-env",
+    ],
+    "webhook with flags before and after `webhook`: port, secret, repository, deploy command, timeout and environment",
+    async () => {
+      const stub = await startContentStub();
+      const root = await projectRoot();
+      const port = await freePort();
+      const dir = await tempDir();
+      const out = join(dir, "site");
+      const marker = join(dir, "deployed");
+      const args = [
+        "--root",
+        root,
+        "--port",
+        String(port),
+        "webhook",
+        "--secret",
+        "s3cret",
+        "--endpoint",
+        stub.endpoint,
+        "--repository",
+        "nzf-test",
+        "--out",
+        out,
+      ];
+      args.push(
+        "--site-url",
+        "https://hook.example",
+        "--deploy-command",
+        `env > '${marker}' && sleep 20`,
+        "--deploy-timeout",
+        "1",
+        "--deploy-env",
+        "PRISMIC_ACCESS_TOKEN",
+      );
+      const hook = startCli(args, { PRISMIC_ACCESS_TOKEN: STUB_TOKEN, ...POOL });
+      try {
+        const base = `http://127.0.0.1:${port}`;
+        expect((await waitForHttp(`${base}/health`, hook)).status).toBe(200);
+        const post = (body: object) =>
+          fetch(`${base}/webhook`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify(body),
+          });
+        expect((await post({ type: "test-trigger", secret: "wrong" })).status).toBe(401);
+        expect((await post({ type: "test-trigger", secret: "s3cret" })).status).toBe(200);
+        expect((await post({ type: "test-trigger", secret: "s3cret", domain: "another-repo" })).status).toBe(422);
+        // The start-up build, then the deploy, stopped after one second instead of ten minutes.
+        const deploy = await waitUntil(async () => {
+          const status = (await (await fetch(`${base}/status`)).json()) as {
+            queue: { deploy: { last: { timedOut: boolean; durationMs: number } | null } };
+          };
+          return status.queue.deploy.last ?? undefined;
+        }, "the deploy after the start-up build");
+        expect(deploy.timedOut).toBe(true);
+        expect(deploy.durationMs).toBeLessThan(8000);
+        // --deploy-env let the named secret through to the deploy command.
+        expect(await read(marker)).toContain(`PRISMIC_ACCESS_TOKEN=${STUB_TOKEN}`);
+        // The build used the settings given to the webhook command: site URL, output folder, accounts.
+        expect(canonical(await read(join(out, "index.html")))).toBe("https://hook.example/");
+        expect(await read(join(out, "account", "index.html"))).toContain(POOL.NZF_COGNITO_USER_POOL_ID);
+      } finally {
+        await hook.stop();
+      }
+    },
+  );
 
-  scenario(["webhookPort NZF_WEBHOOK_PORT", "webhookSecret NZF_WEBHOOK_SECRET", "deployCommand NZF_DEPLOY_COMMAND", "deployTimeout NZF_DEPLOY_TIMEOUT", "deployEnv NZF_DEPLOY_ENV"], "webhook from the environment: NZF_WEBHOOK_PORT, NZF_WEBHOOK_SECRET, NZF_DEPLOY_COMMAND, NZF_DEPLOY_TIMEOUT, NZF_DEPLOY_ENV", async () => {
-    const stub = await startContentStub();
-    const root = await projectRoot();
-    const port = await freePort();
-    const dir = await tempDir();
-    const marker = join(dir, "deployed");
-    const hook = startCli(["webhook", "--root", root], {
-      NZF_WEBHOOK_PORT: String(port),
-      NZF_WEBHOOK_SECRET: "env-secret",
-      NZF_DEPLOY_COMMAND: `env > '${marker}' && sleep 20`,
-      NZF_DEPLOY_TIMEOUT: "1",
-      NZF_DEPLOY_ENV: "AWS_SECRET_ACCESS_KEY",
-      AWS_SECRET_ACCESS_KEY: "fake-aws-secret-for-the-test",
-      NZF_OUT_DIR: join(dir, "site"),
-      PRISMIC_REPOSITORY: "nzf-test",
-      PRISMIC_ENDPOINT: stub.endpoint,
-      PRISMIC_ACCESS_TOKEN: STUB_TOKEN,
-    });
-    try {
-      const base = `http://127.0.0.1:${port}`;
-      await waitForHttp(`${base}/health`, hook);
-      const post = (secret: string) => fetch(`${base}/webhook`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "test-trigger", secret }) });
-      expect((await post("wrong")).status).toBe(401);
-      expect((await post("env-secret")).status).toBe(200);
-      const deploy = await waitUntil(async () => {
-        const status = (await (await fetch(`${base}/status`)).json()) as { queue: { deploy: { last: { timedOut: boolean; durationMs: number } | null } } };
-        return status.queue.deploy.last ?? undefined;
-      }, "the deploy after the start-up build");
-      expect(deploy).toMatchObject({ timedOut: true });
-      expect(deploy.durationMs).toBeLessThan(8000);
-      // Only the variable NZF_DEPLOY_ENV names reaches the deploy command; the Prismic token does not.
-      const deployEnv = await read(marker);
-      expect(deployEnv).toContain("AWS_SECRET_ACCESS_KEY=fake-aws-secret-for-the-test");
-      expect(deployEnv).not.toContain("PRISMIC_ACCESS_TOKEN");
-      expect(deployEnv).not.toContain("env-secret");
-    } finally {
-      await hook.stop();
-    }
-  });
+  scenario(
+    [
+      "webhookPort NZF_WEBHOOK_PORT",
+      "webhookSecret NZF_WEBHOOK_SECRET",
+      "deployCommand NZF_DEPLOY_COMMAND",
+      "deployTimeout NZF_DEPLOY_TIMEOUT",
+      "deployEnv NZF_DEPLOY_ENV",
+    ],
+    "webhook from the environment: NZF_WEBHOOK_PORT, NZF_WEBHOOK_SECRET, NZF_DEPLOY_COMMAND, NZF_DEPLOY_TIMEOUT, NZF_DEPLOY_ENV",
+    async () => {
+      const stub = await startContentStub();
+      const root = await projectRoot();
+      const port = await freePort();
+      const dir = await tempDir();
+      const marker = join(dir, "deployed");
+      const hook = startCli(["webhook", "--root", root], {
+        NZF_WEBHOOK_PORT: String(port),
+        NZF_WEBHOOK_SECRET: "env-secret",
+        NZF_DEPLOY_COMMAND: `env > '${marker}' && sleep 20`,
+        NZF_DEPLOY_TIMEOUT: "1",
+        NZF_DEPLOY_ENV: "AWS_SECRET_ACCESS_KEY",
+        AWS_SECRET_ACCESS_KEY: "fake-aws-secret-for-the-test",
+        NZF_OUT_DIR: join(dir, "site"),
+        PRISMIC_REPOSITORY: "nzf-test",
+        PRISMIC_ENDPOINT: stub.endpoint,
+        PRISMIC_ACCESS_TOKEN: STUB_TOKEN,
+      });
+      try {
+        const base = `http://127.0.0.1:${port}`;
+        await waitForHttp(`${base}/health`, hook);
+        const post = (secret: string) =>
+          fetch(`${base}/webhook`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ type: "test-trigger", secret }),
+          });
+        expect((await post("wrong")).status).toBe(401);
+        expect((await post("env-secret")).status).toBe(200);
+        const deploy = await waitUntil(async () => {
+          const status = (await (await fetch(`${base}/status`)).json()) as {
+            queue: { deploy: { last: { timedOut: boolean; durationMs: number } | null } };
+          };
+          return status.queue.deploy.last ?? undefined;
+        }, "the deploy after the start-up build");
+        expect(deploy).toMatchObject({ timedOut: true });
+        expect(deploy.durationMs).toBeLessThan(8000);
+        // Only the variable NZF_DEPLOY_ENV names reaches the deploy command; the Prismic token does not.
+        const deployEnv = await read(marker);
+        expect(deployEnv).toContain("AWS_SECRET_ACCESS_KEY=fake-aws-secret-for-the-test");
+        expect(deployEnv).not.toContain("PRISMIC_ACCESS_TOKEN");
+        expect(deployEnv).not.toContain("env-secret");
+      } finally {
+        await hook.stop();
+      }
+    },
+  );
 
   scenario(["webhookPort PORT"], "webhook on PORT when NZF_WEBHOOK_PORT is not set", async () => {
     const stub = await startContentStub();
     const port = await freePort();
     const hook = startCli(["webhook", "--root", await projectRoot(), "--out", join(await tempDir(), "site")], {
-      PORT: String(port), NZF_WEBHOOK_SECRET: "s", PRISMIC_REPOSITORY: "nzf-test", PRISMIC_ENDPOINT: stub.endpoint, PRISMIC_ACCESS_TOKEN: STUB_TOKEN,
+      PORT: String(port),
+      NZF_WEBHOOK_SECRET: "s",
+      PRISMIC_REPOSITORY: "nzf-test",
+      PRISMIC_ENDPOINT: stub.endpoint,
+      PRISMIC_ACCESS_TOKEN: STUB_TOKEN,
     });
     try {
       expect((await waitForHttp(`http://127.0.0.1:${port}/health`, hook)).status).toBe(200);
@@ -241,74 +367,126 @@ describe.concurrent("each setting, by its effect", () => {
     }
   });
 
-  scenario(["deploy --deploy", "bucket --bucket", "distribution --distribution", "s3Endpoint --s3-endpoint", "cloudfrontEndpoint NZF_CLOUDFRONT_ENDPOINT",
-    "dryRun --dry-run", "bucket NZF_S3_BUCKET", "distribution NZF_CLOUDFRONT_DISTRIBUTION_ID", "s3Endpoint NZF_S3_ENDPOINT", "awsRegion AWS_REGION"],
-  "build --deploy uploads to the bucket and invalidates the distribution given; deploy --dry-run reads the bucket from the environment", async () => {
-    const [s3, cloudFront] = await Promise.all([startLocalS3(), startLocalCloudFront()]);
-    try {
-      await s3.createBucket("nzf-cli-deploy");
-      const root = await projectRoot();
-      const out = join(await tempDir(), "site");
-      const aws = { ...LOCAL_AWS_ENV, NZF_CLOUDFRONT_ENDPOINT: cloudFront.endpoint };
-      const run = await cli(["build", "--root", root, "--out", out, "--deploy", "--bucket", "nzf-cli-deploy", "--distribution", "E2CLIFLAGS01", "--s3-endpoint", s3.endpoint], aws, 80_000);
-      expect(run.code, run.output).toBe(0);
-      expect(s3.requests).toContain("PUT /nzf-cli-deploy/index.html");
-      expect(cloudFront.invalidations.map((i) => i.distribution)).toEqual(["E2CLIFLAGS01"]);
+  scenario(
+    [
+      "deploy --deploy",
+      "bucket --bucket",
+      "distribution --distribution",
+      "s3Endpoint --s3-endpoint",
+      "cloudfrontEndpoint NZF_CLOUDFRONT_ENDPOINT",
+      "dryRun --dry-run",
+      "bucket NZF_S3_BUCKET",
+      "distribution NZF_CLOUDFRONT_DISTRIBUTION_ID",
+      "s3Endpoint NZF_S3_ENDPOINT",
+      "awsRegion AWS_REGION",
+    ],
+    "build --deploy uploads to the bucket and invalidates the distribution given; deploy --dry-run reads the bucket from the environment",
+    async () => {
+      const [s3, cloudFront] = await Promise.all([startLocalS3(), startLocalCloudFront()]);
+      try {
+        await s3.createBucket("nzf-cli-deploy");
+        const root = await projectRoot();
+        const out = join(await tempDir(), "site");
+        const aws = { ...LOCAL_AWS_ENV, NZF_CLOUDFRONT_ENDPOINT: cloudFront.endpoint };
+        const run = await cli(
+          [
+            "build",
+            "--root",
+            root,
+            "--out",
+            out,
+            "--deploy",
+            "--bucket",
+            "nzf-cli-deploy",
+            "--distribution",
+            "E2CLIFLAGS01",
+            "--s3-endpoint",
+            s3.endpoint,
+          ],
+          aws,
+          80_000,
+        );
+        expect(run.code, run.output).toBe(0);
+        expect(s3.requests).toContain("PUT /nzf-cli-deploy/index.html");
+        expect(cloudFront.invalidations.map((i) => i.distribution)).toEqual(["E2CLIFLAGS01"]);
 
-      const uploads = s3.requests.filter((r) => r.startsWith("PUT")).length;
-      const plan = await cli(["deploy", "--root", root, "--out", out, "--dry-run"], {
-        ...aws, NZF_S3_BUCKET: "nzf-cli-deploy", NZF_CLOUDFRONT_DISTRIBUTION_ID: "E2CLIENV0001", NZF_S3_ENDPOINT: s3.endpoint, AWS_REGION: "eu-west-1",
-      });
-      expect(plan.code, plan.output).toBe(0);
-      // It read the bucket the first run filled: everything is kept.
-      expect(plan.output).toMatch(/would upload 0 files, keep [1-9]\d*, delete 0/);
-      expect(plan.output).toContain("the plan for s3://nzf-cli-deploy (eu-west-1)");
-      expect(plan.output).toContain("invalidate E2CLIENV0001: nothing");
-      expect(s3.requests.filter((r) => r.startsWith("PUT")).length).toBe(uploads);
-      expect(cloudFront.invalidations).toHaveLength(1);
-    } finally {
-      await Promise.all([s3.stop(), cloudFront.stop()]);
-    }
-  });
+        const uploads = s3.requests.filter((r) => r.startsWith("PUT")).length;
+        const plan = await cli(["deploy", "--root", root, "--out", out, "--dry-run"], {
+          ...aws,
+          NZF_S3_BUCKET: "nzf-cli-deploy",
+          NZF_CLOUDFRONT_DISTRIBUTION_ID: "E2CLIENV0001",
+          NZF_S3_ENDPOINT: s3.endpoint,
+          AWS_REGION: "eu-west-1",
+        });
+        expect(plan.code, plan.output).toBe(0);
+        // It read the bucket the first run filled: everything is kept.
+        expect(plan.output).toMatch(/would upload 0 files, keep [1-9]\d*, delete 0/);
+        expect(plan.output).toContain("the plan for s3://nzf-cli-deploy (eu-west-1)");
+        expect(plan.output).toContain("invalidate E2CLIENV0001: nothing");
+        expect(s3.requests.filter((r) => r.startsWith("PUT")).length).toBe(uploads);
+        expect(cloudFront.invalidations).toHaveLength(1);
+      } finally {
+        await Promise.all([s3.stop(), cloudFront.stop()]);
+      }
+    },
+  );
 
-  scenario([], "webhook with NZF_S3_BUCKET deploys each published build in-process (nzf-build deploy), shown on /status", async () => {
-    const [stub, s3] = await Promise.all([startContentStub(), startLocalS3()]);
-    await s3.createBucket("nzf-cli-hook");
-    const port = await freePort();
-    const hook = startCli(["webhook", "--root", await projectRoot(), "--out", join(await tempDir(), "site"), "--port", String(port)], {
-      ...LOCAL_AWS_ENV, NZF_WEBHOOK_SECRET: "s", PRISMIC_REPOSITORY: "nzf-test", PRISMIC_ENDPOINT: stub.endpoint, PRISMIC_ACCESS_TOKEN: STUB_TOKEN,
-      NZF_S3_BUCKET: "nzf-cli-hook", NZF_S3_ENDPOINT: s3.endpoint,
-    });
-    try {
-      const base = `http://127.0.0.1:${port}`;
-      expect((await waitForHttp(`${base}/health`, hook)).status).toBe(200);
-      const deploy = await waitUntil(async () => {
-        const status = (await (await fetch(`${base}/status`)).json()) as { queue: { deploy: { last: { ok: boolean; outputTail: string } | null } } };
-        return status.queue.deploy.last ?? undefined;
-      }, "the deploy after the start-up build");
-      expect(deploy.ok, deploy.outputTail).toBe(true);
-      // /status shows URLs as <url>.
-      expect(deploy.outputTail).toMatch(/uploaded [1-9]\d* files \([\d.]+ MB\), kept 0/);
-      expect(s3.requests).toContain("PUT /nzf-cli-hook/index.html");
-    } finally {
-      await hook.stop();
-      await s3.stop();
-    }
-  });
+  scenario(
+    [],
+    "webhook with NZF_S3_BUCKET deploys each published build in-process (nzf-build deploy), shown on /status",
+    async () => {
+      const [stub, s3] = await Promise.all([startContentStub(), startLocalS3()]);
+      await s3.createBucket("nzf-cli-hook");
+      const port = await freePort();
+      const hook = startCli(
+        ["webhook", "--root", await projectRoot(), "--out", join(await tempDir(), "site"), "--port", String(port)],
+        {
+          ...LOCAL_AWS_ENV,
+          NZF_WEBHOOK_SECRET: "s",
+          PRISMIC_REPOSITORY: "nzf-test",
+          PRISMIC_ENDPOINT: stub.endpoint,
+          PRISMIC_ACCESS_TOKEN: STUB_TOKEN,
+          NZF_S3_BUCKET: "nzf-cli-hook",
+          NZF_S3_ENDPOINT: s3.endpoint,
+        },
+      );
+      try {
+        const base = `http://127.0.0.1:${port}`;
+        expect((await waitForHttp(`${base}/health`, hook)).status).toBe(200);
+        const deploy = await waitUntil(async () => {
+          const status = (await (await fetch(`${base}/status`)).json()) as {
+            queue: { deploy: { last: { ok: boolean; outputTail: string } | null } };
+          };
+          return status.queue.deploy.last ?? undefined;
+        }, "the deploy after the start-up build");
+        expect(deploy.ok, deploy.outputTail).toBe(true);
+        // /status shows URLs as <url>.
+        expect(deploy.outputTail).toMatch(/uploaded [1-9]\d* files \([\d.]+ MB\), kept 0/);
+        expect(s3.requests).toContain("PUT /nzf-cli-hook/index.html");
+      } finally {
+        await hook.stop();
+        await s3.stop();
+      }
+    },
+  );
 
   // Tests listen on 127.0.0.1 only; an address that is not this machine's shows that the host
   // setting reaches the server (it fails to listen there, with a clear error), without listening
   // anywhere else. 192.0.2.1 is reserved for documentation (RFC 5737).
-  scenario(["webhookHost --host", "webhookHost NZF_WEBHOOK_HOST"], "webhook --host and NZF_WEBHOOK_HOST are the address listened on", async () => {
-    const [byFlag, byEnv] = await Promise.all([
-      cli(["webhook", "--secret", "s", "--port", "0", "--host", "192.0.2.1"]),
-      cli(["webhook", "--secret", "s", "--port", "0"], { NZF_WEBHOOK_HOST: "192.0.2.1" }),
-    ]);
-    for (const run of [byFlag, byEnv]) {
-      expect(run.code, run.output).toBe(1);
-      expect(run.output).toContain("[CONFIG_INVALID] The webhook server could not listen on 192.0.2.1:0");
-    }
-  });
+  scenario(
+    ["webhookHost --host", "webhookHost NZF_WEBHOOK_HOST"],
+    "webhook --host and NZF_WEBHOOK_HOST are the address listened on",
+    async () => {
+      const [byFlag, byEnv] = await Promise.all([
+        cli(["webhook", "--secret", "s", "--port", "0", "--host", "192.0.2.1"]),
+        cli(["webhook", "--secret", "s", "--port", "0"], { NZF_WEBHOOK_HOST: "192.0.2.1" }),
+      ]);
+      for (const run of [byFlag, byEnv]) {
+        expect(run.code, run.output).toBe(1);
+        expect(run.output).toContain("[CONFIG_INVALID] The webhook server could not listen on 192.0.2.1:0");
+      }
+    },
+  );
 });
 
 /**
@@ -337,7 +515,10 @@ const INVALID: Record<string, { value: string; command?: string[]; env?: Env } |
   cookieSecure: null,
   authFlow: { value: "CUSTOM_AUTH", env: POOL },
   paymentsApiUrl: { value: "http://payments.example.org", env: { STRIPE_PUBLISHABLE_KEY: "pk_test_abc" } },
-  stripePublishableKey: { value: "sk_live_0123456789abcdef", env: { PAYMENTS_API_URL: "https://payments.example.org" } },
+  stripePublishableKey: {
+    value: "sk_live_0123456789abcdef",
+    env: { PAYMENTS_API_URL: "https://payments.example.org" },
+  },
   watch: null,
   watchPort: { value: "abc", command: ["--watch"] },
   webhookPort: { value: "99999", command: ["webhook"], env: { NZF_WEBHOOK_SECRET: "s" } },
@@ -359,7 +540,10 @@ const invalidCases = (OPTIONS as readonly OptionSpec[]).flatMap((spec) => {
   const bad = INVALID[spec.key];
   if (!bad) return [];
   const flag = flagName(spec);
-  const ways = [...(flag ? [{ source: flag, args: [flag, bad.value], env: {} as Env }] : []), ...(spec.env ?? []).map((name) => ({ source: name, args: [] as string[], env: { [name]: bad.value } }))];
+  const ways = [
+    ...(flag ? [{ source: flag, args: [flag, bad.value], env: {} as Env }] : []),
+    ...(spec.env ?? []).map((name) => ({ source: name, args: [] as string[], env: { [name]: bad.value } })),
+  ];
   return ways.map((way) => ({ key: spec.key, ...way, command: bad.command ?? [], extraEnv: bad.env ?? {} }));
 });
 
@@ -380,7 +564,11 @@ describe.concurrent("a refused value stops the command before anything is built,
   });
 
   it("a flag for another command is refused, before or after the subcommand", async () => {
-    const [before, after, plain] = await Promise.all([cli(["--out", "x", "fetch"]), cli(["fetch", "--out", "x"]), cli(["--port", "4000"])]);
+    const [before, after, plain] = await Promise.all([
+      cli(["--out", "x", "fetch"]),
+      cli(["fetch", "--out", "x"]),
+      cli(["--port", "4000"]),
+    ]);
     expect(before.code).toBe(1);
     expect(before.output).toContain("[CONFIG_INVALID] --out does not apply to nzf-build fetch");
     expect(after.code).toBe(1);
@@ -407,7 +595,8 @@ describe.concurrent("version and help", () => {
         expect(run.output).toContain(`Usage: nzf-build ${command}`);
         for (const spec of OPTIONS as readonly OptionSpec[]) {
           if (!spec.commands.some((c) => (names as readonly string[]).includes(c))) continue;
-          for (const name of [flagName(spec), ...(spec.env ?? [])].filter(Boolean)) expect(run.output, `${command}: ${name}`).toContain(name!);
+          for (const name of [flagName(spec), ...(spec.env ?? [])].filter(Boolean))
+            expect(run.output, `${command}: ${name}`).toContain(name!);
         }
       }),
     );
@@ -416,13 +605,20 @@ describe.concurrent("version and help", () => {
 
 describe("coverage", () => {
   it("every declared flag and variable has an effect check above", () => {
-    const expected = (OPTIONS as readonly OptionSpec[]).flatMap((spec) => [flagName(spec), ...(spec.env ?? [])].filter(Boolean).map((source) => `${spec.key} ${source}` as Proof));
-    expect(expected.filter((p) => !proven.has(p)), "declared but not checked").toEqual([]);
-    expect([...proven].filter((p) => !expected.includes(p)), "checked but not declared").toEqual([]);
+    const expected = (OPTIONS as readonly OptionSpec[]).flatMap((spec) =>
+      [flagName(spec), ...(spec.env ?? [])].filter(Boolean).map((source) => `${spec.key} ${source}` as Proof),
+    );
+    expect(
+      expected.filter((p) => !proven.has(p)),
+      "declared but not checked",
+    ).toEqual([]);
+    expect(
+      [...proven].filter((p) => !expected.includes(p)),
+      "checked but not declared",
+    ).toEqual([]);
   });
 
   it("every declared setting says whether and how it can be refused", () => {
     expect(Object.keys(INVALID).sort()).toEqual((OPTIONS as readonly OptionSpec[]).map((s) => s.key).sort());
   });
 });
-

@@ -24,7 +24,9 @@ export async function startContentStub(): Promise<PrismicStub> {
   if (!images) images = await startStaticServer({ root: join(PROJECT_ROOT, "content-cache/sample/images") });
   if (!documents) {
     const sample = (await readSnapshot(join(PROJECT_ROOT, "content-cache/sample/snapshot.json"))).documents;
-    const json = JSON.stringify(sample).replace(/https:\/\/images\.prismic\.io\/nzf-sample\//g, `${images.url}/`).replaceAll(SAMPLE_HEADING, FETCHED_HEADING);
+    const json = JSON.stringify(sample)
+      .replace(/https:\/\/images\.prismic\.io\/nzf-sample\//g, `${images.url}/`)
+      .replaceAll(SAMPLE_HEADING, FETCHED_HEADING);
     documents = JSON.parse(json) as PrismicDocument[];
   }
   const stub = await startPrismicStub({ documents, repository: "nzf-test", accessToken: STUB_TOKEN });

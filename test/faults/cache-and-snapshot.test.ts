@@ -21,7 +21,14 @@ import { join } from "node:path";
 import { tmpdir } from "node:os";
 import type { PrismicDocument } from "@prismicio/client";
 import { PROJECT_ROOT, siteFileHashes } from "../support/build-fixture.js";
-import { MALFORMATIONS, ROOT_PATH, SEARCH_PATH, startPrismicStub, type Malformation, type PrismicStub } from "../support/prismic-stub.js";
+import {
+  MALFORMATIONS,
+  ROOT_PATH,
+  SEARCH_PATH,
+  startPrismicStub,
+  type Malformation,
+  type PrismicStub,
+} from "../support/prismic-stub.js";
 import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
 import { readSnapshot, snapshotPath, writeSnapshot, type Snapshot } from "../../src/content/snapshot.js";
 import { readCacheJson } from "../support/cache-entry.js";
@@ -35,7 +42,14 @@ let scratch: string;
 let stub: PrismicStub;
 let images: StaticServer;
 let docs: PrismicDocument[];
-const counts = { faultsInjected: 0, snapshotsKept: 0, buildsRefused: 0, entriesCorrupted: 0, entriesRebuilt: 0, cliRuns: 0 };
+const counts = {
+  faultsInjected: 0,
+  snapshotsKept: 0,
+  buildsRefused: 0,
+  entriesCorrupted: 0,
+  entriesRebuilt: 0,
+  cliRuns: 0,
+};
 
 interface Run {
   code: number;
@@ -50,20 +64,44 @@ function cli(args: string[]): Promise<Run> {
     execFile(
       process.execPath,
       [join(PROJECT_ROOT, "bin/nzf-build"), "--root", root, ...args],
-      { env: { ...process.env, NZF_DEBUG: "cache", PRISMIC_ACCESS_TOKEN: "", NZF_OUT_DIR: "" }, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      {
+        env: { ...process.env, NZF_DEBUG: "cache", PRISMIC_ACCESS_TOKEN: "", NZF_OUT_DIR: "" },
+        timeout: 120_000,
+        maxBuffer: 16 * 1024 * 1024,
+      },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
 
 const contentDir = () => join(scratch, "content");
 const site = () => join(scratch, "site");
-const fetchArgs = (out = site()) => ["--fetch", "--repository", REPO, "--endpoint", stub.endpoint, "--content-dir", contentDir(), "--out", out];
-const buildArgs = (out: string, content = contentDir()) => ["--repository", REPO, "--content-dir", content, "--out", out];
+const fetchArgs = (out = site()) => [
+  "--fetch",
+  "--repository",
+  REPO,
+  "--endpoint",
+  stub.endpoint,
+  "--content-dir",
+  contentDir(),
+  "--out",
+  out,
+];
+const buildArgs = (out: string, content = contentDir()) => [
+  "--repository",
+  REPO,
+  "--content-dir",
+  content,
+  "--out",
+  out,
+];
 
 /** The sample documents with their images served from a local server instead of the Prismic CDN. */
 function localiseImages(documents: PrismicDocument[], base: string): PrismicDocument[] {
-  return JSON.parse(JSON.stringify(documents).replace(/https:\/\/images\.prismic\.io\/nzf-sample\//g, `${base}/`)) as PrismicDocument[];
+  return JSON.parse(
+    JSON.stringify(documents).replace(/https:\/\/images\.prismic\.io\/nzf-sample\//g, `${base}/`),
+  ) as PrismicDocument[];
 }
 
 let goodSnapshot: Buffer;
@@ -74,10 +112,12 @@ beforeAll(async () => {
   // would replace it under the CLI tests running in parallel.
   await mkdir(join(PROJECT_ROOT, ".nzf-cache"), { recursive: true });
   root = await mkdtemp(join(PROJECT_ROOT, ".nzf-cache", "faults-"));
-  for (const name of ["templates", "src", "assets", "node_modules", "package-lock.json", "content-cache"]) await symlink(join(PROJECT_ROOT, name), join(root, name));
+  for (const name of ["templates", "src", "assets", "node_modules", "package-lock.json", "content-cache"])
+    await symlink(join(PROJECT_ROOT, name), join(root, name));
   // Processed images from earlier builds spare sharp work; entries in another format are misses.
   const shared = join(PROJECT_ROOT, ".nzf-cache", "images");
-  if (existsSync(shared)) await cp(shared, join(root, ".nzf-cache", "images"), { recursive: true }).catch(() => undefined);
+  if (existsSync(shared))
+    await cp(shared, join(root, ".nzf-cache", "images"), { recursive: true }).catch(() => undefined);
   scratch = await mkdtemp(join(tmpdir(), "nzf-faults-"));
   docs = (await readSnapshot(join(PROJECT_ROOT, "content-cache/sample/snapshot.json"))).documents;
   images = await startStaticServer({ root: join(PROJECT_ROOT, "content-cache/sample/images") });
@@ -107,9 +147,18 @@ const where: Record<Malformation, { path: string; says: RegExp }> = {
   "results-string": { path: SEARCH_PATH, says: /\[PRISMIC_MALFORMED_ANSWER\].*page 1: "results" is a string/ },
   "results-missing": { path: SEARCH_PATH, says: /\[PRISMIC_MALFORMED_ANSWER\].*page 1: "results" is undefined/ },
   "missing-id": { path: SEARCH_PATH, says: /\[PRISMIC_MALFORMED_ANSWER\].*page 1: results\[0\] has "id" undefined/ },
-  "missing-data": { path: SEARCH_PATH, says: /\[PRISMIC_MALFORMED_ANSWER\].*page 1: results\[0\] \(document [^)]+\) has "data" null/ },
-  "not-a-document": { path: SEARCH_PATH, says: /\[PRISMIC_MALFORMED_ANSWER\].*page 1: (results\[\d+\] is number|\d+ results in a page of)/ },
-  "wrong-total-pages": { path: SEARCH_PATH, says: /\[PRISMIC_MALFORMED_ANSWER\].*page 1: "total_pages" is \d+, but \d+ documents/ },
+  "missing-data": {
+    path: SEARCH_PATH,
+    says: /\[PRISMIC_MALFORMED_ANSWER\].*page 1: results\[0\] \(document [^)]+\) has "data" null/,
+  },
+  "not-a-document": {
+    path: SEARCH_PATH,
+    says: /\[PRISMIC_MALFORMED_ANSWER\].*page 1: (results\[\d+\] is number|\d+ results in a page of)/,
+  },
+  "wrong-total-pages": {
+    path: SEARCH_PATH,
+    says: /\[PRISMIC_MALFORMED_ANSWER\].*page 1: "total_pages" is \d+, but \d+ documents/,
+  },
   "wrong-page": { path: SEARCH_PATH, says: /\[PRISMIC_MALFORMED_ANSWER\].*page 1: "page" is 2, expected 1/ },
   html: { path: SEARCH_PATH, says: /\[PRISMIC_INVALID_RESPONSE\]/ },
   "truncated-json": { path: SEARCH_PATH, says: /\[PRISMIC_INVALID_RESPONSE\]/ },
@@ -125,32 +174,41 @@ async function expectUntouched(): Promise<void> {
 }
 
 describe("a Prismic answer is checked before it can replace the snapshot", () => {
-  it.each(MALFORMATIONS.map((m) => [m]))("%s: the fetch fails, naming what was wrong, and the snapshot and site stay", async (how) => {
-    stub.setDocuments(docs); // a new ref, so the fetch downloads
-    stub.inject(where[how].path, { malform: how });
-    counts.faultsInjected += 1;
-    if (BY_CLI.has(how)) {
-      const run = await cli(fetchArgs());
-      expect(run.code).toBe(1);
-      expect(run.stderr).toMatch(where[how].says);
-      expect(run.stderr).toMatch(/hint: /);
-      expect(run.stderr).not.toMatch(/Built \d+ pages/);
-    } else {
-      // The same fetch in this process (a new CLI process per answer would cost seconds each).
-      const error = await fetchContent({ repository: REPO, endpoint: stub.endpoint, cacheDir: contentDir() }, { logger: createMemoryLogger(), sleep: async () => {} }).then(
-        () => null,
-        (e: unknown) => e,
-      );
-      expect(formatError(error)).toMatch(where[how].says);
-    }
-    await expectUntouched();
-    counts.snapshotsKept += 1;
-  });
+  it.each(MALFORMATIONS.map((m) => [m]))(
+    "%s: the fetch fails, naming what was wrong, and the snapshot and site stay",
+    async (how) => {
+      stub.setDocuments(docs); // a new ref, so the fetch downloads
+      stub.inject(where[how].path, { malform: how });
+      counts.faultsInjected += 1;
+      if (BY_CLI.has(how)) {
+        const run = await cli(fetchArgs());
+        expect(run.code).toBe(1);
+        expect(run.stderr).toMatch(where[how].says);
+        expect(run.stderr).toMatch(/hint: /);
+        expect(run.stderr).not.toMatch(/Built \d+ pages/);
+      } else {
+        // The same fetch in this process (a new CLI process per answer would cost seconds each).
+        const error = await fetchContent(
+          { repository: REPO, endpoint: stub.endpoint, cacheDir: contentDir() },
+          { logger: createMemoryLogger(), sleep: async () => {} },
+        ).then(
+          () => null,
+          (e: unknown) => e,
+        );
+        expect(formatError(error)).toMatch(where[how].says);
+      }
+      await expectUntouched();
+      counts.snapshotsKept += 1;
+    },
+  );
 
   it("a malformed second page (total_pages changing between pages) is refused too", async () => {
     // Pages of 100: repeat the documents under new ids so there are two pages.
     const many = [...docs, ...docs.map((d) => ({ ...d, id: `${d.id}-copy`, uid: d.uid ? `${d.uid}-copy` : d.uid }))];
-    const copies = many.length > 100 ? many : [...many, ...many.map((d) => ({ ...d, id: `${d.id}-again`, uid: d.uid ? `${d.uid}-again` : d.uid }))];
+    const copies =
+      many.length > 100
+        ? many
+        : [...many, ...many.map((d) => ({ ...d, id: `${d.id}-again`, uid: d.uid ? `${d.uid}-again` : d.uid }))];
     expect(copies.length).toBeGreaterThan(100);
     stub.setDocuments(copies);
     // The stub applies faults in arrival order: page 1 passes (a 1 ms delay), page 2 is malformed.
@@ -216,7 +274,8 @@ async function replace(file: string, bytes: Buffer): Promise<void> {
 
 function corrupt(bytes: Buffer, mode: Mode): Buffer {
   if (mode === "truncated") return bytes.subarray(0, Math.floor(bytes.length / 2));
-  if (mode === "garbage") return Buffer.from(Array.from({ length: Math.max(bytes.length, 64) }, (_, i) => (i * 131 + 7) % 256));
+  if (mode === "garbage")
+    return Buffer.from(Array.from({ length: Math.max(bytes.length, 64) }, (_, i) => (i * 131 + 7) % 256));
   // The same length, one byte changed near the end: only its hash tells it from the original.
   const changed = Buffer.from(bytes);
   const at = Math.max(0, changed.length - 3);
@@ -230,21 +289,33 @@ function corrupt(bytes: Buffer, mode: Mode): Buffer {
  * file), so each mode picks one of each pair.
  */
 async function cacheEntries(cache: string, mode: Mode): Promise<Record<string, string>> {
-  const all = async (dir: string, test: RegExp) => (await readdir(join(cache, dir)).catch(() => [] as string[])).filter((n) => test.test(n)).sort().map((n) => join(dir, n));
+  const all = async (dir: string, test: RegExp) =>
+    (await readdir(join(cache, dir)).catch(() => [] as string[]))
+      .filter((n) => test.test(n))
+      .sort()
+      .map((n) => join(dir, n));
   const first = async (dir: string, test: RegExp) => (await all(dir, test))[0];
   // An image manifest, and a processed image listed by another manifest.
   // Entries copied from the project's cache in an older format are misses the build skipped: pick records.
-  const isRecord = async (file: string) => readCacheJson(join(cache, file)).then(() => true, () => false);
+  const isRecord = async (file: string) =>
+    readCacheJson(join(cache, file)).then(
+      () => true,
+      () => false,
+    );
   const manifests: string[] = [];
   for (const file of await all("images/made", /\.json$/)) if (await isRecord(file)) manifests.push(file);
   expect(manifests.length).toBeGreaterThan(1);
   const listed = (await readCacheJson<{ outputs: { file: string }[] }>(join(cache, manifests[1]!))).outputs;
   const found: Record<string, string | undefined> = {
     stylesheet: await first("styles", /^site-.*\.css$/),
-    ...(mode === "truncated" ? { "island record": "islands/islands/record.json" } : { "island bundle": await first("islands/islands/out", /^calculator-.*\.js$/) }),
+    ...(mode === "truncated"
+      ? { "island record": "islands/islands/record.json" }
+      : { "island bundle": await first("islands/islands/out", /^calculator-.*\.js$/) }),
     "scripts bundle": await first("islands/scripts/out", /\.js$/),
     "preview bundle": "islands/preview/out/preview.js",
-    ...(mode === "garbage" ? { "templates record": "templates-bundled/record.json" } : { "compiled templates": await first("templates-bundled", /^entry-.*\.mjs$/) }),
+    ...(mode === "garbage"
+      ? { "templates record": "templates-bundled/record.json" }
+      : { "compiled templates": await first("templates-bundled", /^entry-.*\.mjs$/) }),
     "image manifest": manifests[0],
     "processed image": join("images/files", listed[0]!.file),
     "image source index": "images/sources.json",
@@ -262,39 +333,50 @@ async function cacheEntries(cache: string, mode: Mode): Promise<Record<string, s
 }
 
 describe("every cache entry is verified before use", () => {
-  it.each([["truncated"], ["garbage"], ["wrong hash"]] as [Mode][])("%s entries in every family are made again, and the site equals a clean build's", async (mode) => {
-    const cache = join(root, ".nzf-cache");
-    // The clean build of this content into a folder of its own: what every later build must publish.
-    const clean = join(scratch, `clean-${mode.replace(" ", "-")}`);
-    const reference = await cli(buildArgs(clean));
-    expect(reference.code).toBe(0);
-    const expected = await siteFileHashes(clean);
-    expect(Object.keys(expected).length).toBeGreaterThan(100);
+  it.each([["truncated"], ["garbage"], ["wrong hash"]] as [Mode][])(
+    "%s entries in every family are made again, and the site equals a clean build's",
+    async (mode) => {
+      const cache = join(root, ".nzf-cache");
+      // The clean build of this content into a folder of its own: what every later build must publish.
+      const clean = join(scratch, `clean-${mode.replace(" ", "-")}`);
+      const reference = await cli(buildArgs(clean));
+      expect(reference.code).toBe(0);
+      const expected = await siteFileHashes(clean);
+      expect(Object.keys(expected).length).toBeGreaterThan(100);
 
-    const entries = await cacheEntries(cache, mode);
-    for (const file of Object.values(entries)) await replace(join(cache, file), corrupt(await readFile(join(cache, file)), mode));
-    counts.faultsInjected += Object.keys(entries).length;
-    counts.entriesCorrupted += Object.keys(entries).length;
+      const entries = await cacheEntries(cache, mode);
+      for (const file of Object.values(entries))
+        await replace(join(cache, file), corrupt(await readFile(join(cache, file)), mode));
+      counts.faultsInjected += Object.keys(entries).length;
+      counts.entriesCorrupted += Object.keys(entries).length;
 
-    const out = join(scratch, `after-${mode.replace(" ", "-")}`);
-    const run = await cli(buildArgs(out));
-    expect(run.code, run.stderr).toBe(0);
-    expect(await siteFileHashes(out)).toEqual(expected);
-    // Each corrupted entry was seen as bad and made again, never used.
-    const rebuilt = run.stderr.split("\n").filter((line) => /^cache +[^:]+: corrupt /.test(line));
-    for (const [family, file] of Object.entries(entries)) {
-      const name = file.split("/").pop()!;
-      expect(rebuilt.some((line) => line.includes(name)), `${family} (${file}) was not reported as corrupt:\n${rebuilt.join("\n")}`).toBe(true);
-      // ...and is whole again.
-      expect(existsSync(join(cache, file)) ? (await readFile(join(cache, file))).length : 0, `${family} was not made again`).toBeGreaterThan(0);
-    }
-    counts.entriesRebuilt += rebuilt.length;
+      const out = join(scratch, `after-${mode.replace(" ", "-")}`);
+      const run = await cli(buildArgs(out));
+      expect(run.code, run.stderr).toBe(0);
+      expect(await siteFileHashes(out)).toEqual(expected);
+      // Each corrupted entry was seen as bad and made again, never used.
+      const rebuilt = run.stderr.split("\n").filter((line) => /^cache +[^:]+: corrupt /.test(line));
+      for (const [family, file] of Object.entries(entries)) {
+        const name = file.split("/").pop()!;
+        expect(
+          rebuilt.some((line) => line.includes(name)),
+          `${family} (${file}) was not reported as corrupt:\n${rebuilt.join("\n")}`,
+        ).toBe(true);
+        // ...and is whole again.
+        expect(
+          existsSync(join(cache, file)) ? (await readFile(join(cache, file))).length : 0,
+          `${family} was not made again`,
+        ).toBeGreaterThan(0);
+      }
+      counts.entriesRebuilt += rebuilt.length;
 
-    // The next build uses the entries made again: nothing is reported corrupt.
-    const again = await cli(buildArgs(join(scratch, `again-${mode.replace(" ", "-")}`)));
-    expect(again.code).toBe(0);
-    expect(again.stderr).not.toMatch(/^cache +[^:]+: corrupt /m);
-  }, 120_000);
+      // The next build uses the entries made again: nothing is reported corrupt.
+      const again = await cli(buildArgs(join(scratch, `again-${mode.replace(" ", "-")}`)));
+      expect(again.code).toBe(0);
+      expect(again.stderr).not.toMatch(/^cache +[^:]+: corrupt /m);
+    },
+    120_000,
+  );
 
   it("a cache folder that cannot be written fails with CACHE_UNUSABLE and a hint about the cache, not the content", async () => {
     const cache = join(root, ".nzf-cache");

@@ -32,14 +32,21 @@ function readSite(dir: string): Map<string, string> {
     for (const entry of readdirSync(join(dir, sub), { withFileTypes: true })) {
       const file = sub ? `${sub}/${entry.name}` : entry.name;
       if (entry.isDirectory()) walk(file);
-      else files.set(file, createHash("sha1").update(readFileSync(join(dir, file))).digest("hex"));
+      else
+        files.set(
+          file,
+          createHash("sha1")
+            .update(readFileSync(join(dir, file)))
+            .digest("hex"),
+        );
     }
   };
   walk("");
   return files;
 }
 
-const same = (a: Map<string, string>, b: Map<string, string>) => a.size === b.size && [...a].every(([file, hash]) => b.get(file) === hash);
+const same = (a: Map<string, string>, b: Map<string, string>) =>
+  a.size === b.size && [...a].every(([file, hash]) => b.get(file) === hash);
 
 type Seen = "A" | "B" | "mixed" | "missing" | "swapped";
 
@@ -63,16 +70,38 @@ function observe(dist: string): { seen: Seen; detail?: string } {
   if (same(files, versions.B)) return { seen: "B" };
   const ofA = [...files].filter(([f, h]) => versions.A.get(f) === h).length;
   const ofB = [...files].filter(([f, h]) => versions.B.get(f) === h).length;
-  return { seen: "mixed", detail: `${files.size} files: ${ofA} as in A, ${ofB} as in B (A has ${versions.A.size}, B ${versions.B.size})` };
+  return {
+    seen: "mixed",
+    detail: `${files.size} files: ${ofA} as in A, ${ofB} as in B (A has ${versions.A.size}, B ${versions.B.size})`,
+  };
 }
 
-function startBuild(out: string, version: "A" | "B"): { child: ChildProcess; exited: Promise<{ code: number | null; stderr: string }> } {
-  const child = spawn(process.execPath, [join(PROJECT_ROOT, "bin/nzf-build"), "--root", root, "--content-dir", contentDirOf(version), "--repository", REPOSITORY, "--out", out], {
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+function startBuild(
+  out: string,
+  version: "A" | "B",
+): { child: ChildProcess; exited: Promise<{ code: number | null; stderr: string }> } {
+  const child = spawn(
+    process.execPath,
+    [
+      join(PROJECT_ROOT, "bin/nzf-build"),
+      "--root",
+      root,
+      "--content-dir",
+      contentDirOf(version),
+      "--repository",
+      REPOSITORY,
+      "--out",
+      out,
+    ],
+    {
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
   let stderr = "";
   child.stderr!.on("data", (chunk) => (stderr += chunk));
-  const exited = new Promise<{ code: number | null; stderr: string }>((resolve) => child.on("exit", (code) => resolve({ code, stderr })));
+  const exited = new Promise<{ code: number | null; stderr: string }>((resolve) =>
+    child.on("exit", (code) => resolve({ code, stderr })),
+  );
   return { child, exited };
 }
 
@@ -88,14 +117,16 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 beforeAll(async () => {
   // A private project folder (as bench/site.ts makes), so the killed builds' work folder is their own.
   root = await mkdtemp(join(tmpdir(), "nzf-kill-loop-"));
-  for (const dir of ["templates", "src", "assets"]) await cp(join(PROJECT_ROOT, dir), join(root, dir), { recursive: true });
+  for (const dir of ["templates", "src", "assets"])
+    await cp(join(PROJECT_ROOT, dir), join(root, dir), { recursive: true });
   await cp(join(PROJECT_ROOT, "package-lock.json"), join(root, "package-lock.json"));
   await symlink(join(PROJECT_ROOT, "node_modules"), join(root, "node_modules"));
   const sample = JSON.parse(await readFile(join(PROJECT_ROOT, "content-cache/sample/snapshot.json"), "utf8"));
   const b = structuredClone(sample);
   // Version B: the site's name, which every page shows, is different.
   // Every language's global document (the Arabic pages show the Arabic one's site name).
-  for (const global of b.documents.filter((d: { type: string }) => d.type === "global")) global.data.site_name = `${global.data.site_name} (version B)`;
+  for (const global of b.documents.filter((d: { type: string }) => d.type === "global"))
+    global.data.site_name = `${global.data.site_name} (version B)`;
   const snapshots = { A: { ...sample, ref: "kill-loop-A" }, B: { ...b, ref: "kill-loop-B" } };
   for (const version of ["A", "B"] as const) {
     await mkdir(join(contentDirOf(version), REPOSITORY), { recursive: true });
@@ -129,7 +160,13 @@ describe("kill -9 during render and publish", () => {
     let current: Seen = observe(dist).seen;
     expect(current).toBe("B");
 
-    const counts = { kills: 0, killsAfterSwap: 0, completed: 0, afterKill: { A: 0, B: 0, mixed: 0, missing: 0 }, sampled: { A: 0, B: 0, mixed: 0, missing: 0, swapped: 0 } };
+    const counts = {
+      kills: 0,
+      killsAfterSwap: 0,
+      completed: 0,
+      afterKill: { A: 0, B: 0, mixed: 0, missing: 0 },
+      sampled: { A: 0, B: 0, mixed: 0, missing: 0, swapped: 0 },
+    };
     const bad: string[] = [];
     const started = Date.now();
     while (counts.kills < KILLS && Date.now() - started < LOOP_BUDGET_MS) {
@@ -150,7 +187,8 @@ describe("kill -9 during render and publish", () => {
       while (!atSwap && !done && performance.now() < killAt) {
         const sample = observe(dist);
         counts.sampled[sample.seen]++;
-        if (sample.seen === "mixed" || sample.seen === "missing") bad.push(`while building: ${sample.seen} ${sample.detail}`);
+        if (sample.seen === "mixed" || sample.seen === "missing")
+          bad.push(`while building: ${sample.seen} ${sample.detail}`);
         await sleep(5);
       }
       if (!done) {
@@ -162,7 +200,8 @@ describe("kill -9 during render and publish", () => {
       const after = observe(dist);
       if (after.seen === "swapped") continue;
       counts.afterKill[after.seen]++;
-      if (after.seen === "mixed" || after.seen === "missing") bad.push(`after ${code === null ? "a kill" : "a build"}: ${after.seen} ${after.detail}`);
+      if (after.seen === "mixed" || after.seen === "missing")
+        bad.push(`after ${code === null ? "a kill" : "a build"}: ${after.seen} ${after.detail}`);
       else {
         if (code === null && after.seen === next) counts.killsAfterSwap++;
         current = after.seen;
@@ -216,10 +255,14 @@ describe("two builds at once into one folder", () => {
       await sleep(5);
     }
     const [a, b] = [await first.exited, await second.exited];
-    console.log(`concurrent builds: sampled A ${seen.A}, B ${seen.B}, mixed ${seen.mixed}, no dist yet ${seen.missing}; in order: ${order.join(" → ")}`);
+    console.log(
+      `concurrent builds: sampled A ${seen.A}, B ${seen.B}, mixed ${seen.mixed}, no dist yet ${seen.missing}; in order: ${order.join(" → ")}`,
+    );
     expect(a.code, a.stderr).toBe(0);
     expect(b.code, b.stderr).toBe(0);
-    expect(b.stderr).toMatch(/Waiting for another build writing .*dist-concurrent to finish: pid \d+ \("nzf-build .*"\) since \d{4}-/);
+    expect(b.stderr).toMatch(
+      /Waiting for another build writing .*dist-concurrent to finish: pid \d+ \("nzf-build .*"\) since \d{4}-/,
+    );
     expect(seen.mixed).toBe(0);
     // No dist until the first publishes, then A (the first build), then B (the second, which waited).
     expect(order.filter((s) => s !== "missing" || order.indexOf(s) === 0)).toEqual(order);

@@ -53,11 +53,17 @@ describe("a stalled Prismic API", () => {
     stub.setDocuments(makeDocuments(4), "newer");
     stub.inject(ROOT_PATH, { stall: "headers" }, 100);
 
-    const { error, ms } = await timedFailure(fetchContent({ repository: REPO, endpoint: stub.endpoint, cacheDir, requiredTypes: [] }, deps()));
-    console.log(`stalled Prismic (no answer): failed after ${Math.round(ms)} ms with ${stub.requestsTo(ROOT_PATH).length - 1} attempts: ${error.message}`);
+    const { error, ms } = await timedFailure(
+      fetchContent({ repository: REPO, endpoint: stub.endpoint, cacheDir, requiredTypes: [] }, deps()),
+    );
+    console.log(
+      `stalled Prismic (no answer): failed after ${Math.round(ms)} ms with ${stub.requestsTo(ROOT_PATH).length - 1} attempts: ${error.message}`,
+    );
     expect(error.code).toBe("PRISMIC_UNAVAILABLE");
     expect(ms).toBeLessThan(policy.deadlineMs + 1500);
-    expect(error.message).toMatch(/^The Prismic API did not answer http:\/\/127\.0\.0\.1:\d+\/api\/v2: 3 of 3 attempts got no complete answer in the time allowed \(at most 1\.0 s each\), and the request gave up after 3\.0 s \(the limit is 3\.0 s\)\.$/);
+    expect(error.message).toMatch(
+      /^The Prismic API did not answer http:\/\/127\.0\.0\.1:\d+\/api\/v2: 3 of 3 attempts got no complete answer in the time allowed \(at most 1\.0 s each\), and the request gave up after 3\.0 s \(the limit is 3\.0 s\)\.$/,
+    );
     expect(error.hint).toMatch(/did not answer in time/);
     expect(await readFile(snapshotPath(cacheDir, REPO))).toEqual(before);
   });
@@ -65,7 +71,9 @@ describe("a stalled Prismic API", () => {
   it("fails within the deadline when a body stops half-way", async () => {
     stub = await startPrismicStub({ documents: makeDocuments(3) });
     stub.inject(SEARCH_PATH, { stall: "body" }, 100);
-    const { error, ms } = await timedFailure(fetchContent({ repository: REPO, endpoint: stub.endpoint, cacheDir, requiredTypes: [] }, deps()));
+    const { error, ms } = await timedFailure(
+      fetchContent({ repository: REPO, endpoint: stub.endpoint, cacheDir, requiredTypes: [] }, deps()),
+    );
     console.log(`stalled Prismic (half a body): failed after ${Math.round(ms)} ms: ${error.message}`);
     expect(error.code).toBe("PRISMIC_UNAVAILABLE");
     expect(ms).toBeLessThan(policy.deadlineMs + 1500);
@@ -77,7 +85,10 @@ describe("a stalled Prismic API", () => {
     stub = await startPrismicStub({ documents: makeDocuments(3) });
     stub.inject(SEARCH_PATH, { stall: "headers" });
     const started = performance.now();
-    const result = await fetchContent({ repository: REPO, endpoint: stub.endpoint, cacheDir, requiredTypes: [] }, deps());
+    const result = await fetchContent(
+      { repository: REPO, endpoint: stub.endpoint, cacheDir, requiredTypes: [] },
+      deps(),
+    );
     expect(result.documentsFetched).toBe(3);
     expect(stub.requestsTo(SEARCH_PATH).map((r) => r.status)).toEqual(["stalled", 200]);
     expect(performance.now() - started).toBeLessThan(policy.attemptTimeoutMs + 1000);

@@ -22,7 +22,22 @@ const REQUESTS_PER_SERVER = 150;
 
 const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {} } as unknown as Logger;
 
-const METHODS = ["GET", "POST", "HEAD", "PUT", "DELETE", "OPTIONS", "PATCH", "TRACE", "CONNECT", "FOO", "get", "G\0T", "", "P".repeat(300)];
+const METHODS = [
+  "GET",
+  "POST",
+  "HEAD",
+  "PUT",
+  "DELETE",
+  "OPTIONS",
+  "PATCH",
+  "TRACE",
+  "CONNECT",
+  "FOO",
+  "get",
+  "G\0T",
+  "",
+  "P".repeat(300),
+];
 const PATHS = [
   "//[",
   "//%5B/../health",
@@ -82,9 +97,21 @@ const HEADER_SETS: ((r: () => number) => string[])[] = [
   () => ["Host: 127.0.0.1", "Expect: 100-continue", "Content-Length: 10"],
   () => ["Host: 127.0.0.1", "Connection: Upgrade", "Upgrade: websocket"],
   () => ["Host: 127.0.0.1", "Idempotency-Key: \u00ff\u00fe", "Content-Type: application/json"],
-  (r) => ["Host: 127.0.0.1", `X-Random: ${Array.from({ length: 40 }, () => String.fromCharCode(Math.floor(r() * 256))).join("")}`],
+  (r) => [
+    "Host: 127.0.0.1",
+    `X-Random: ${Array.from({ length: 40 }, () => String.fromCharCode(Math.floor(r() * 256))).join("")}`,
+  ],
 ];
-const BODIES = ["", "{}", '{"type":"api-update"}', "not json", "\0\0\0", "5\r\nhello\r\n0\r\n\r\n", "zz\r\nbad chunk\r\n", "x".repeat(3000)];
+const BODIES = [
+  "",
+  "{}",
+  '{"type":"api-update"}',
+  "not json",
+  "\0\0\0",
+  "5\r\nhello\r\n0\r\n\r\n",
+  "zz\r\nbad chunk\r\n",
+  "x".repeat(3000),
+];
 
 /**
  * A request with one to three parts broken: its method, path, version, line ending, headers or
@@ -93,15 +120,26 @@ const BODIES = ["", "{}", '{"type":"api-update"}', "not json", "\0\0\0", "5\r\nh
  */
 function badRequest(r: () => number): string {
   const pick = <T>(list: readonly T[]) => list[Math.floor(r() * list.length)]!;
-  const broken = new Set(Array.from({ length: 1 + Math.floor(r() * 3) }, () => pick(["method", "path", "path", "path", "version", "eol", "headers", "headers", "body", "line"])));
+  const broken = new Set(
+    Array.from({ length: 1 + Math.floor(r() * 3) }, () =>
+      pick(["method", "path", "path", "path", "version", "eol", "headers", "headers", "body", "line"]),
+    ),
+  );
   const method = broken.has("method") ? pick(METHODS) : pick(["GET", "POST", "HEAD", "OPTIONS"]);
   const path = broken.has("path") ? pick(PATHS) : pick(["/", "/health", "/webhook", "/donations", "/index.html"]);
   const version = broken.has("version") ? pick(VERSIONS) : pick(["HTTP/1.1", "HTTP/1.0"]);
   const eol = broken.has("eol") ? "\n" : "\r\n";
-  const line = broken.has("line") ? pick(["\r\n", "GET\r\n", "GET /\r\n", " / HTTP/1.1\r\n", "\x16\x03\x01\x02\x00\x01"]) : `${method} ${path} ${version}${eol}`;
-  const headers = broken.has("headers") ? pick(HEADER_SETS)(r) : ["Host: 127.0.0.1", ...(r() < 0.5 ? ["Content-Type: application/json"] : [])];
+  const line = broken.has("line")
+    ? pick(["\r\n", "GET\r\n", "GET /\r\n", " / HTTP/1.1\r\n", "\x16\x03\x01\x02\x00\x01"])
+    : `${method} ${path} ${version}${eol}`;
+  const headers = broken.has("headers")
+    ? pick(HEADER_SETS)(r)
+    : ["Host: 127.0.0.1", ...(r() < 0.5 ? ["Content-Type: application/json"] : [])];
   const body = broken.has("body") || r() < 0.3 ? pick(BODIES) : "";
-  const withLength = body && !headers.some((h) => /^(content-length|transfer-encoding)/i.test(h)) && r() < 0.8 ? [`Content-Length: ${body.length}`] : [];
+  const withLength =
+    body && !headers.some((h) => /^(content-length|transfer-encoding)/i.test(h)) && r() < 0.8
+      ? [`Content-Length: ${body.length}`]
+      : [];
   return line + [...headers, ...withLength].map((h) => h + eol).join("") + eol + body;
 }
 
@@ -123,7 +161,10 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "nzf-fuzz-"));
   await writeFile(join(dir, "index.html"), "<!doctype html><title>t</title><body><p>home</p></body>");
   await writeFile(join(dir, "404.html"), "<!doctype html><title>Not found</title>");
-  const queue = createBuildQueue(async () => ({ ok: true, pagesRebuilt: 0, durationMs: 0 }), { logger: quiet, settleMs: 60_000 });
+  const queue = createBuildQueue(async () => ({ ok: true, pagesRebuilt: 0, durationMs: 0 }), {
+    logger: quiet,
+    settleMs: 60_000,
+  });
   webhook = await startWebhookServer({ port: 0, secret: "fuzz-secret", repository: "nzf-test", queue, logger: quiet });
   site = await startStaticServer({ root: dir, intercept: live.handle, transformHtml: live.inject, logger: quiet });
   payments = await startPaymentsDevServer({ logger: quiet });
@@ -136,9 +177,24 @@ afterAll(async () => {
 
 const portOf = (url: string) => Number(new URL(url).port);
 const targets: Target[] = [
-  { name: "webhook", port: () => webhook.port, good: "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", goodStatus: 200 },
-  { name: "static+live-reload", port: () => portOf(site.url), good: "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", goodStatus: 200 },
-  { name: "payments-dev", port: () => payments.port, good: "GET /donations/none HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", goodStatus: 404 },
+  {
+    name: "webhook",
+    port: () => webhook.port,
+    good: "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+    goodStatus: 200,
+  },
+  {
+    name: "static+live-reload",
+    port: () => portOf(site.url),
+    good: "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+    goodStatus: 200,
+  },
+  {
+    name: "payments-dev",
+    port: () => payments.port,
+    good: "GET /donations/none HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+    goodStatus: 404,
+  },
 ];
 
 describe("every server survives a fuzz of malformed requests", () => {
@@ -152,13 +208,17 @@ describe("every server survives a fuzz of malformed requests", () => {
         const request = badRequest(random);
         const status = await rawRequest(target.port(), request);
         seen.set(status, (seen.get(status) ?? 0) + 1);
-        if (typeof status === "number" && status >= 500) serverErrors.push(`${status} for ${JSON.stringify(request.slice(0, 120))}`);
+        if (typeof status === "number" && status >= 500)
+          serverErrors.push(`${status} for ${JSON.stringify(request.slice(0, 120))}`);
         // A good request is never half-closed early: under load the answer may take longer than a bad one.
         const good = await rawRequest(target.port(), target.good, 10_000, 10_000);
-        if (good !== target.goodStatus) throw new Error(`after request ${i} (${JSON.stringify(request.slice(0, 160))}) the good request got ${good}`);
+        if (good !== target.goodStatus)
+          throw new Error(`after request ${i} (${JSON.stringify(request.slice(0, 160))}) the good request got ${good}`);
       }
       const counts = [...seen].sort((a, b) => String(a[0]).localeCompare(String(b[0]))).map(([s, n]) => `${s}: ${n}`);
-      console.log(`fuzz ${target.name}: ${REQUESTS_PER_SERVER} bad requests + ${REQUESTS_PER_SERVER} good ones in ${Math.round(performance.now() - started)} ms (seed ${SEED}); statuses ${counts.join(", ")}`);
+      console.log(
+        `fuzz ${target.name}: ${REQUESTS_PER_SERVER} bad requests + ${REQUESTS_PER_SERVER} good ones in ${Math.round(performance.now() - started)} ms (seed ${SEED}); statuses ${counts.join(", ")}`,
+      );
       expect(serverErrors).toEqual([]);
       expect(seen.get("timeout") ?? 0).toBe(0);
       // The fuzz reached the handlers, not only Node's parser.
@@ -167,11 +227,18 @@ describe("every server survives a fuzz of malformed requests", () => {
   }
 
   it("the cases from the issue: `//[`, `//%5B/../health`, bad percent-encoding and NUL get 400, not an exit", async () => {
-    const cases = ["GET //[ HTTP/1.1", "GET //%5B/../health HTTP/1.1", "GET /%zz HTTP/1.1", "GET /%00 HTTP/1.1", "GET http://evil.example/ HTTP/1.1"];
+    const cases = [
+      "GET //[ HTTP/1.1",
+      "GET //%5B/../health HTTP/1.1",
+      "GET /%zz HTTP/1.1",
+      "GET /%00 HTTP/1.1",
+      "GET http://evil.example/ HTTP/1.1",
+    ];
     const results: Record<string, RawStatus[]> = {};
     for (const line of cases) {
       results[line] = [];
-      for (const target of targets) results[line]!.push(await rawRequest(target.port(), `${line}\r\nHost: 127.0.0.1\r\n\r\n`));
+      for (const target of targets)
+        results[line]!.push(await rawRequest(target.port(), `${line}\r\nHost: 127.0.0.1\r\n\r\n`));
     }
     console.log(`issue cases (webhook, static, payments): ${JSON.stringify(results)}`);
     // Both are plain paths once the host is fixed (`//%5B/../health` resolves to //health): the
@@ -184,6 +251,7 @@ describe("every server survives a fuzz of malformed requests", () => {
       "GET /%00 HTTP/1.1": [400, 400, 400],
       "GET http://evil.example/ HTTP/1.1": [400, 400, 400],
     });
-    for (const target of targets) expect(await rawRequest(target.port(), target.good, 10_000, 10_000)).toBe(target.goodStatus);
+    for (const target of targets)
+      expect(await rawRequest(target.port(), target.good, 10_000, 10_000)).toBe(target.goodStatus);
   });
 });

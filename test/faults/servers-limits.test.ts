@@ -28,7 +28,12 @@ interface SlowClient {
 
 /** Opens a connection that sends `head`, then `bodyBytes` of body, then nothing more. */
 function slowClient(port: number, head: string, bodyBytes: number, started: number): SlowClient {
-  const client: SlowClient = { socket: connect({ host: "127.0.0.1", port }), status: null, connectedAt: null, closedAt: null };
+  const client: SlowClient = {
+    socket: connect({ host: "127.0.0.1", port }),
+    status: null,
+    connectedAt: null,
+    closedAt: null,
+  };
   let text = "";
   client.socket.on("connect", () => {
     client.connectedAt = performance.now() - started;
@@ -56,18 +61,36 @@ async function until(check: () => boolean, timeoutMs: number): Promise<boolean> 
 
 describe("webhook server under slow clients", () => {
   it("holds at most the in-flight cap of request bodies for 300 slow uploads, answers 503 past it, and cuts them all off", async () => {
-    const queue = createBuildQueue(async () => ({ ok: true, pagesRebuilt: 0, durationMs: 0 }), { logger: quiet, settleMs: 60_000 });
+    const queue = createBuildQueue(async () => ({ ok: true, pagesRebuilt: 0, durationMs: 0 }), {
+      logger: quiet,
+      settleMs: 60_000,
+    });
     const requestTimeoutMs = 5000;
-    const server = await startWebhookServer({ port: 0, secret: "s", repository: "nzf-test", queue, logger: quiet, limits: { headersTimeoutMs: 1000, requestTimeoutMs, checkIntervalMs: 250 } });
+    const server = await startWebhookServer({
+      port: 0,
+      secret: "s",
+      repository: "nzf-test",
+      queue,
+      logger: quiet,
+      limits: { headersTimeoutMs: 1000, requestTimeoutMs, checkIntervalMs: 250 },
+    });
     try {
       const connections = 300;
       const sentPerConnection = 256 * 1024;
-      const head = "POST /webhook HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1048576\r\n\r\n";
+      const head =
+        "POST /webhook HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1048576\r\n\r\n";
       const rssBefore = process.memoryUsage().rss;
       const started = performance.now();
-      const clients = Array.from({ length: connections }, () => slowClient(server.port, head, sentPerConnection, started));
+      const clients = Array.from({ length: connections }, () =>
+        slowClient(server.port, head, sentPerConnection, started),
+      );
       // Every byte sent has reached the server (read and held, or read and dropped after a 503).
-      await until(() => clients.filter((c) => c.status === 503).length + Math.floor(server.bodies().inFlight / sentPerConnection) >= connections, 20_000);
+      await until(
+        () =>
+          clients.filter((c) => c.status === 503).length + Math.floor(server.bodies().inFlight / sentPerConnection) >=
+          connections,
+        20_000,
+      );
       const heldAtPeak = server.bodies().peak;
       const rssPeak = process.memoryUsage().rss;
       const refused = clients.filter((c) => c.status === 503).length;
@@ -87,22 +110,38 @@ describe("webhook server under slow clients", () => {
       expect(longestMs).toBeLessThan(requestTimeoutMs + 4000);
       expect(server.bodies().inFlight).toBe(0);
       // And it still works.
-      expect(await rawRequest(server.port, "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")).toBe(200);
+      expect(
+        await rawRequest(server.port, "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"),
+      ).toBe(200);
     } finally {
       await server.stop();
     }
   }, 30_000);
 
   it("cuts off connections that send their headers slowly", async () => {
-    const queue = createBuildQueue(async () => ({ ok: true, pagesRebuilt: 0, durationMs: 0 }), { logger: quiet, settleMs: 60_000 });
-    const server = await startWebhookServer({ port: 0, secret: "s", repository: "nzf-test", queue, logger: quiet, limits: { headersTimeoutMs: 800, requestTimeoutMs: 2000, checkIntervalMs: 200 } });
+    const queue = createBuildQueue(async () => ({ ok: true, pagesRebuilt: 0, durationMs: 0 }), {
+      logger: quiet,
+      settleMs: 60_000,
+    });
+    const server = await startWebhookServer({
+      port: 0,
+      secret: "s",
+      repository: "nzf-test",
+      queue,
+      logger: quiet,
+      limits: { headersTimeoutMs: 800, requestTimeoutMs: 2000, checkIntervalMs: 200 },
+    });
     try {
       const started = performance.now();
-      const clients = Array.from({ length: 50 }, () => slowClient(server.port, "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ", 0, started));
+      const clients = Array.from({ length: 50 }, () =>
+        slowClient(server.port, "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ", 0, started),
+      );
       expect(await until(() => clients.every((c) => c.closedAt !== null), 5000)).toBe(true);
       const last = Math.max(...clients.map((c) => c.closedAt!));
       const statuses = new Set(clients.map((c) => c.status));
-      console.log(`slow headers: 50 connections closed after at most ${Math.round(last)} ms (headers timeout 800 ms); answers ${[...statuses].join(", ")}`);
+      console.log(
+        `slow headers: 50 connections closed after at most ${Math.round(last)} ms (headers timeout 800 ms); answers ${[...statuses].join(", ")}`,
+      );
       expect(last).toBeLessThan(2500);
       expect([...statuses].every((s) => s === null || s === 408)).toBe(true);
     } finally {
@@ -127,9 +166,16 @@ describe("payments dev server limits", () => {
           controller.close();
         },
       });
-      const chunked = await fetch(server.url + "/donations", { method: "POST", headers, body: stream, duplex: "half" } as RequestInit);
+      const chunked = await fetch(server.url + "/donations", {
+        method: "POST",
+        headers,
+        body: stream,
+        duplex: "half",
+      } as RequestInit);
       expect(chunked.status).toBe(413);
-      console.log(`payments dev server: 10 MB body -> ${declared.status} (content-length), ${chunked.status} (chunked)`);
+      console.log(
+        `payments dev server: 10 MB body -> ${declared.status} (content-length), ${chunked.status} (chunked)`,
+      );
       expect((await fetch(server.url + "/donations/none")).status).toBe(404);
     } finally {
       await server.stop();
@@ -138,7 +184,14 @@ describe("payments dev server limits", () => {
 
   it("answers CORS for the site's origin or loopback only, and refuses *", async () => {
     const preflight = (url: string, origin: string) =>
-      fetch(url + "/donations", { method: "OPTIONS", headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "content-type, idempotency-key" } });
+      fetch(url + "/donations", {
+        method: "OPTIONS",
+        headers: {
+          origin,
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "content-type, idempotency-key",
+        },
+      });
     const loopback = await startPaymentsDevServer({ logger: quiet });
     const told = await startPaymentsDevServer({ logger: quiet, allowedOrigin: "http://127.0.0.1:4321" });
     try {

@@ -34,7 +34,11 @@ export interface LocalCloudFront {
 }
 
 /** Credentials for the SDK's standard chain (s3rver accepts these). */
-export const LOCAL_AWS_ENV = { AWS_ACCESS_KEY_ID: "S3RVER", AWS_SECRET_ACCESS_KEY: "S3RVER", AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" };
+export const LOCAL_AWS_ENV = {
+  AWS_ACCESS_KEY_ID: "S3RVER",
+  AWS_SECRET_ACCESS_KEY: "S3RVER",
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+};
 
 function listen(server: Server): Promise<number> {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)));
@@ -50,7 +54,11 @@ function close(server: Server): Promise<void> {
 function body(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     let text = "";
-    req.setEncoding("utf8").on("data", (c: string) => (text += c)).on("end", () => resolve(text)).on("error", reject);
+    req
+      .setEncoding("utf8")
+      .on("data", (c: string) => (text += c))
+      .on("end", () => resolve(text))
+      .on("error", reject);
   });
 }
 
@@ -83,13 +91,20 @@ export async function startLocalS3(): Promise<LocalS3> {
     local.requests.push(`${req.method} ${path}`);
     if (req.method === "PUT" && local.failUploads?.test(path)) {
       req.resume();
-      res.writeHead(500, { "content-type": "application/xml" }).end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>InternalError</Code><Message>injected fault</Message></Error>');
+      res
+        .writeHead(500, { "content-type": "application/xml" })
+        .end(
+          '<?xml version="1.0" encoding="UTF-8"?><Error><Code>InternalError</Code><Message>injected fault</Message></Error>',
+        );
       return;
     }
-    const upstream = request({ host: "127.0.0.1", port: s3Port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = request(
+      { host: "127.0.0.1", port: s3Port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on("error", () => res.destroy());
     req.pipe(upstream);
   });
@@ -104,7 +119,9 @@ export async function startLocalCloudFront(): Promise<LocalCloudFront> {
     const match = /^\/2020-05-31\/distribution\/([^/]+)\/invalidation$/.exec(req.url ?? "");
     const text = await body(req);
     if (req.method !== "POST" || !match) {
-      res.writeHead(404, { "content-type": "text/xml" }).end("<ErrorResponse><Error><Code>NoSuchResource</Code></Error></ErrorResponse>");
+      res
+        .writeHead(404, { "content-type": "text/xml" })
+        .end("<ErrorResponse><Error><Code>NoSuchResource</Code></Error></ErrorResponse>");
       return;
     }
     const paths = [...text.matchAll(/<Path>([^<]*)<\/Path>/g)].map((m) => m[1]!);
@@ -113,7 +130,10 @@ export async function startLocalCloudFront(): Promise<LocalCloudFront> {
     const id = `I${String(next++).padStart(12, "0")}`;
     const items = paths.map((p) => `<Path>${p}</Path>`).join("");
     res
-      .writeHead(201, { "content-type": "text/xml", location: `https://cloudfront.amazonaws.com/2020-05-31/distribution/${match[1]}/invalidation/${id}` })
+      .writeHead(201, {
+        "content-type": "text/xml",
+        location: `https://cloudfront.amazonaws.com/2020-05-31/distribution/${match[1]}/invalidation/${id}`,
+      })
       .end(
         `<?xml version="1.0"?><Invalidation xmlns="http://cloudfront.amazonaws.com/doc/2020-05-31/"><Id>${id}</Id><Status>InProgress</Status><CreateTime>${new Date().toISOString()}</CreateTime><InvalidationBatch><Paths><Quantity>${paths.length}</Quantity><Items>${items}</Items></Paths><CallerReference>${reference}</CallerReference></InvalidationBatch></Invalidation>`,
       );

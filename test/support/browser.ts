@@ -7,7 +7,16 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 import { resolveChromium } from "./chromium-path.js";
 
 // The flags keep Chromium from reaching the internet (this machine has none) and run it as root.
-const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"];
+const ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-dev-shm-usage",
+];
 
 export async function launchBrowser(): Promise<Browser> {
   const executablePath = await resolveChromium();
@@ -36,7 +45,8 @@ export function watchProblems(page: Page): PageProblems {
   page.on("pageerror", (error) => problems.pageErrors.push(`${page.url()}: ${error.message}`));
   page.on("requestfailed", (req) => problems.failedRequests.push(`${req.url()}: ${req.failure()?.errorText}`));
   page.on("response", (res) => {
-    if (res.status() >= 400 && !res.url().endsWith("/favicon.ico")) problems.failedRequests.push(`${res.url()}: HTTP ${res.status()}`);
+    if (res.status() >= 400 && !res.url().endsWith("/favicon.ico"))
+      problems.failedRequests.push(`${res.url()}: HTTP ${res.status()}`);
   });
   return problems;
 }
@@ -49,12 +59,17 @@ export const GTM_STAND_IN = `window.__gtmStandIn = document.currentScript && doc
  * a local stand-in (the production loader code still runs), everything else is blocked. Tests that
  * need another third party (Stripe.js) route it themselves; later routes take precedence.
  */
-export async function isolatedContext(browser: Browser, options: Parameters<Browser["newContext"]>[0] & { blockTagManager?: boolean } = {}): Promise<BrowserContext> {
+export async function isolatedContext(
+  browser: Browser,
+  options: Parameters<Browser["newContext"]>[0] & { blockTagManager?: boolean } = {},
+): Promise<BrowserContext> {
   const { blockTagManager, ...contextOptions } = options;
   const context = await browser.newContext(contextOptions);
   await context.route(/^https?:\/\/(?!127\.0\.0\.1|localhost)/, (route) => route.abort("blockedbyclient"));
   if (!blockTagManager) {
-    await context.route("https://www.googletagmanager.com/**", (route) => route.fulfill({ status: 200, contentType: "text/javascript", body: GTM_STAND_IN }));
+    await context.route("https://www.googletagmanager.com/**", (route) =>
+      route.fulfill({ status: 200, contentType: "text/javascript", body: GTM_STAND_IN }),
+    );
   }
   return context;
 }

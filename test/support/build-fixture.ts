@@ -28,7 +28,17 @@ export async function createFixture(input: ConfigInput = {}, env: NodeJS.Process
   const workDir = await mkdtemp(join(PROJECT_ROOT, ".nzf-cache", "test-"));
   // Processed images are shared between fixtures (the image cache is written atomically), so only the first build pays for sharp.
   const imageCacheDir = join(PROJECT_ROOT, ".nzf-cache", "images");
-  const config = resolveConfig({ root: PROJECT_ROOT, out: join(dir, "dist"), workDir, imageCacheDir, contentDir: input.contentDir ?? join(PROJECT_ROOT, "content-cache"), ...input }, env);
+  const config = resolveConfig(
+    {
+      root: PROJECT_ROOT,
+      out: join(dir, "dist"),
+      workDir,
+      imageCacheDir,
+      contentDir: input.contentDir ?? join(PROJECT_ROOT, "content-cache"),
+      ...input,
+    },
+    env,
+  );
   const logger = createMemoryLogger();
   // One per fixture, as a long-running caller keeps one: its builds reuse what the last one made.
   const builder = createBuilder();
@@ -49,7 +59,11 @@ export async function createFixture(input: ConfigInput = {}, env: NodeJS.Process
 export async function sitePagePaths(dir: string): Promise<string[]> {
   const fg = (await import("fast-glob")).default;
   const files = await fg("**/*.html", { cwd: dir });
-  return files.map((f) => (f === "index.html" ? "/" : f.endsWith("/index.html") ? `/${f.slice(0, -"index.html".length)}` : `/${f}`)).sort();
+  return files
+    .map((f) =>
+      f === "index.html" ? "/" : f.endsWith("/index.html") ? `/${f.slice(0, -"index.html".length)}` : `/${f}`,
+    )
+    .sort();
 }
 
 /** Every file of a built site (relative path → sha1 of its bytes), to compare two builds byte for byte. */
@@ -58,7 +72,9 @@ export async function siteFileHashes(dir: string): Promise<Record<string, string
   for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
     const file = join(entry.parentPath, entry.name);
-    out[file.slice(dir.length + 1)] = createHash("sha1").update(await readFile(file)).digest("hex");
+    out[file.slice(dir.length + 1)] = createHash("sha1")
+      .update(await readFile(file))
+      .digest("hex");
   }
   return out;
 }

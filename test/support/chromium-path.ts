@@ -9,7 +9,9 @@ const SYSTEM_CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/u
 
 /** A system Chromium or CHROMIUM_PATH, when present. */
 export function findSystemChromium(): string | undefined {
-  return [process.env.CHROMIUM_PATH, ...SYSTEM_CANDIDATES].find((path): path is string => Boolean(path) && existsSync(path!));
+  return [process.env.CHROMIUM_PATH, ...SYSTEM_CANDIDATES].find(
+    (path): path is string => Boolean(path) && existsSync(path!),
+  );
 }
 
 /**

@@ -16,7 +16,13 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import { createServer as createNetServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -57,7 +63,11 @@ async function freePort(): Promise<number> {
 }
 
 export class CognitoCallError extends Error {
-  constructor(readonly type: string, message: string, readonly status: number) {
+  constructor(
+    readonly type: string,
+    message: string,
+    readonly status: number,
+  ) {
     super(message);
     this.name = type;
   }
@@ -78,7 +88,13 @@ function rawRequest(url: string, method: string, headers: Record<string, string>
     const req = httpRequest(url, { method, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => ok({ status: res.statusCode ?? 0, contentType: res.headers["content-type"], text: Buffer.concat(chunks).toString("utf8") }));
+      res.on("end", () =>
+        ok({
+          status: res.statusCode ?? 0,
+          contentType: res.headers["content-type"],
+          text: Buffer.concat(chunks).toString("utf8"),
+        }),
+      );
       res.on("error", fail);
     });
     req.on("error", fail);
@@ -147,7 +163,15 @@ export async function startCognitoLocal(options: StartOptions = {}): Promise<Cog
       PoolName: "nzf-test",
       UsernameAttributes: ["email"],
       AutoVerifiedAttributes: ["email"],
-      Policies: { PasswordPolicy: { MinimumLength: 8, RequireLowercase: false, RequireUppercase: false, RequireNumbers: false, RequireSymbols: false } },
+      Policies: {
+        PasswordPolicy: {
+          MinimumLength: 8,
+          RequireLowercase: false,
+          RequireUppercase: false,
+          RequireNumbers: false,
+          RequireSymbols: false,
+        },
+      },
       MfaConfiguration: "OFF",
     });
     const client = await cognitoCall<{ UserPoolClient: { ClientId: string } }>(upstream, "CreateUserPoolClient", {
@@ -175,7 +199,9 @@ export async function startCognitoLocal(options: StartOptions = {}): Promise<Cog
         const db = JSON.parse(await readFile(join(dataDir, ".cognito", "db", `${userPoolId}.json`), "utf8")) as {
           Users?: Record<string, { ConfirmationCode?: string; Attributes?: { Name: string; Value: string }[] }>;
         };
-        const user = Object.values(db.Users ?? {}).find((u) => u.Attributes?.some((a) => a.Name === "email" && a.Value === email));
+        const user = Object.values(db.Users ?? {}).find((u) =>
+          u.Attributes?.some((a) => a.Name === "email" && a.Value === email),
+        );
         return user?.ConfirmationCode;
       },
       async stop() {
@@ -220,7 +246,12 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
-async function handleBridge(req: IncomingMessage, res: ServerResponse, upstream: string, bridged: string[]): Promise<void> {
+async function handleBridge(
+  req: IncomingMessage,
+  res: ServerResponse,
+  upstream: string,
+  bridged: string[],
+): Promise<void> {
   cors(req, res);
   if (req.method === "OPTIONS") {
     res.writeHead(204).end();
@@ -245,7 +276,9 @@ async function handleBridge(req: IncomingMessage, res: ServerResponse, upstream:
       case "ResendConfirmationCode": {
         bridged.push(action);
         const email = String(input.Username ?? "");
-        send(res, 200, { CodeDeliveryDetails: { AttributeName: "email", DeliveryMedium: "EMAIL", Destination: maskEmail(email) } });
+        send(res, 200, {
+          CodeDeliveryDetails: { AttributeName: "email", DeliveryMedium: "EMAIL", Destination: maskEmail(email) },
+        });
         return;
       }
       case "ListDevices":

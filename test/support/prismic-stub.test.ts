@@ -4,7 +4,14 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import * as prismic from "@prismicio/client";
-import { makeDocument, makeDocuments, startPrismicStub, SEARCH_PATH, ROOT_PATH, type PrismicStub } from "./prismic-stub.js";
+import {
+  makeDocument,
+  makeDocuments,
+  startPrismicStub,
+  SEARCH_PATH,
+  ROOT_PATH,
+  type PrismicStub,
+} from "./prismic-stub.js";
 
 let stub: PrismicStub | undefined;
 afterEach(async () => {
@@ -19,7 +26,10 @@ function clientFor(s: PrismicStub, accessToken?: string): prismic.Client {
 describe("prismic stub with the real client", () => {
   it("serves the repository root with the master ref, releases and languages", async () => {
     stub = await startPrismicStub({
-      documents: [makeDocument({ id: "a", type: "home_page" }), makeDocument({ id: "b", type: "home_page", lang: "ar-ae" })],
+      documents: [
+        makeDocument({ id: "a", type: "home_page" }),
+        makeDocument({ id: "b", type: "home_page", lang: "ar-ae" }),
+      ],
       ref: "master-1",
     });
     stub.addPreviewRef("release-ref", [], "Ramadan release");
@@ -63,7 +73,11 @@ describe("prismic stub with the real client", () => {
     expect((await client.getAllByIDs(["c1", "p1"])).map((d) => d.id)).toEqual(["c1", "p1"]);
     expect((await client.getAllByType("case", { lang: "*" })).map((d) => d.id)).toEqual(["c1", "c2", "c3"]);
     expect((await client.getAllByTag("featured")).map((d) => d.id)).toEqual(["c1"]);
-    expect((await client.get({ filters: [prismic.filter.any("document.type", ["program", "nothing"])] })).results.map((d) => d.id)).toEqual(["p1"]);
+    expect(
+      (await client.get({ filters: [prismic.filter.any("document.type", ["program", "nothing"])] })).results.map(
+        (d) => d.id,
+      ),
+    ).toEqual(["p1"]);
     await expect(client.getByUID("case", "missing")).rejects.toThrow("No documents were returned");
   });
 
@@ -102,11 +116,17 @@ describe("prismic stub with the real client", () => {
     stub.dropRef("v1");
     const response = await fetch(`${stub.endpoint}/documents/search?ref=v1`);
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ type: "api_notfound_error", message: expect.stringContaining(`Master ref is: ${v2}`) });
+    expect(await response.json()).toEqual({
+      type: "api_notfound_error",
+      message: expect.stringContaining(`Master ref is: ${v2}`),
+    });
   });
 
   it("serves preview refs with their own documents", async () => {
-    stub = await startPrismicStub({ documents: makeDocuments(1), previewRefs: { "preview-token": [makeDocument({ id: "draft", type: "home_page" })] } });
+    stub = await startPrismicStub({
+      documents: makeDocuments(1),
+      previewRefs: { "preview-token": [makeDocument({ id: "draft", type: "home_page" })] },
+    });
     expect((await clientFor(stub).get({ ref: "preview-token" })).results.map((d) => d.id)).toEqual(["draft"]);
   });
 

@@ -83,7 +83,10 @@ function malformed(body: unknown, how: Malformation): { body: unknown; contentTy
     case "wrong-page":
       return { body: { ...copy, page: Number(copy.page) + 1 } };
     case "html":
-      return { body: "<!doctype html><html><head><title>Sign in to the Wi-Fi</title></head><body>Captive portal</body></html>", contentType: "text/html" };
+      return {
+        body: "<!doctype html><html><head><title>Sign in to the Wi-Fi</title></head><body>Captive portal</body></html>",
+        contentType: "text/html",
+      };
     case "truncated-json":
       return { body: JSON.stringify(copy).slice(0, 200), contentType: "application/json" };
     case "refs-string":
@@ -197,7 +200,13 @@ export class PrismicStub {
       const all = url.searchParams.getAll(key);
       query[key] = all.length === 1 ? all[0]! : all;
     }
-    const entry: StubRequest = { method: req.method ?? "GET", path, query, time: performance.now() - this.started, status: 200 };
+    const entry: StubRequest = {
+      method: req.method ?? "GET",
+      path,
+      query,
+      time: performance.now() - this.started,
+      status: 200,
+    };
     this.requests.push(entry);
 
     const index = this.faults.findIndex((f) => f.path === "*" || f.path === path);
@@ -238,7 +247,15 @@ export class PrismicStub {
   private answer(path: string, params: URLSearchParams): { status: number; body: unknown } {
     if (this.accessToken !== undefined && params.get("access_token") !== this.accessToken) {
       // The real API answers 401 with this body for a missing and for a wrong token alike.
-      return { status: 401, body: { error: "Invalid access token", message: "Invalid access token", oauth_initiate: this.oauthUrl(), oauth_token: `${this.oauthUrl()}/token` } };
+      return {
+        status: 401,
+        body: {
+          error: "Invalid access token",
+          message: "Invalid access token",
+          oauth_initiate: this.oauthUrl(),
+          oauth_token: `${this.oauthUrl()}/token`,
+        },
+      };
     }
     if (path === ROOT_PATH) return { status: 200, body: this.root() };
     if (path === SEARCH_PATH) return this.search(params);
@@ -261,7 +278,10 @@ export class PrismicStub {
     const types: Record<string, string> = {};
     for (const doc of this.refs.get(this.masterRef) ?? []) types[doc.type] = doc.type.replace(/_/g, " ");
     return {
-      refs: [{ id: "master", ref: this.masterRef, label: "Master", isMasterRef: true }, ...this.releases.map((r) => ({ ...r, isMasterRef: false }))],
+      refs: [
+        { id: "master", ref: this.masterRef, label: "Master", isMasterRef: true },
+        ...this.releases.map((r) => ({ ...r, isMasterRef: false })),
+      ],
       integrationFieldsRef: null,
       bookmarks: {},
       types,
@@ -273,7 +293,21 @@ export class PrismicStub {
           enctype: "application/x-www-form-urlencoded",
           action: this.origin + SEARCH_PATH,
           fields: Object.fromEntries(
-            ["ref", "q", "lang", "page", "pageSize", "after", "fetch", "fetchLinks", "graphQuery", "orderings", "routes", "brokenRoute", "access_token"].map((name) => [
+            [
+              "ref",
+              "q",
+              "lang",
+              "page",
+              "pageSize",
+              "after",
+              "fetch",
+              "fetchLinks",
+              "graphQuery",
+              "orderings",
+              "routes",
+              "brokenRoute",
+              "access_token",
+            ].map((name) => [
               name,
               { type: name === "page" || name === "pageSize" ? "Integer" : "String", multiple: name === "q" },
             ]),
@@ -293,12 +327,20 @@ export class PrismicStub {
     if (!ref) return parsingError("Missing ref parameter");
     const docs = this.refs.get(ref);
     if (!docs) {
-      return { status: 404, body: { type: "api_notfound_error", message: `Ref not found. Ensure you have the correct ref and try again. Master ref is: ${this.masterRef}` } };
+      return {
+        status: 404,
+        body: {
+          type: "api_notfound_error",
+          message: `Ref not found. Ensure you have the correct ref and try again. Master ref is: ${this.masterRef}`,
+        },
+      };
     }
     const page = Number(params.get("page") ?? 1);
     const pageSize = Number(params.get("pageSize") ?? 20);
-    if (!Number.isInteger(page) || page < 1) return parsingError(`page must be a positive integer, got ${params.get("page")}`);
-    if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) return parsingError(`pageSize must be between 1 and 100, got ${params.get("pageSize")}`);
+    if (!Number.isInteger(page) || page < 1)
+      return parsingError(`page must be a positive integer, got ${params.get("page")}`);
+    if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100)
+      return parsingError(`pageSize must be between 1 and 100, got ${params.get("pageSize")}`);
 
     let selected = docs;
     const lang = params.get("lang") ?? this.allLanguages()[0]!.id;
@@ -315,7 +357,9 @@ export class PrismicStub {
 
     const total = selected.length;
     const totalPages = Math.ceil(total / pageSize);
-    const results = selected.slice((page - 1) * pageSize, page * pageSize).map((d) => (resolveUrl ? { ...d, url: resolveUrl(d) } : d));
+    const results = selected
+      .slice((page - 1) * pageSize, page * pageSize)
+      .map((d) => (resolveUrl ? { ...d, url: resolveUrl(d) } : d));
     const pageUrl = (n: number) => {
       const u = new URL(this.origin + SEARCH_PATH);
       params.forEach((v, k) => k !== "page" && u.searchParams.append(k, v));
@@ -343,12 +387,17 @@ export class PrismicStub {
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = typeof body === "string" ? body : JSON.stringify(body);
   // CORS like the real CDN, so browser and happy-dom tests can call the stub from a page origin.
-  res.writeHead(status, { "content-type": typeof body === "string" ? "text/plain" : "application/json", "access-control-allow-origin": "*", ...headers });
+  res.writeHead(status, {
+    "content-type": typeof body === "string" ? "text/plain" : "application/json",
+    "access-control-allow-origin": "*",
+    ...headers,
+  });
   res.end(text);
 }
 
 function faultBody(status: number): unknown {
-  if (status === 400) return { type: "parsing-error", message: "Injected parsing error", line: 1, column: 1, id: 1, location: "q" };
+  if (status === 400)
+    return { type: "parsing-error", message: "Injected parsing error", line: 1, column: 1, id: 1, location: "q" };
   if (status === 401 || status === 403) return { error: "Invalid access token", message: "Invalid access token" };
   if (status === 404) return { message: "Repository not found" };
   if (status === 429) return { message: "Too many requests" };
@@ -403,8 +452,10 @@ function valueAt(doc: PrismicDocument, path: string): unknown {
 }
 
 function makePredicate(name: string, path: string, args: Value[]): Predicate | string {
-  if (!["at", "not", "any", "in"].includes(name)) return `unexpected predicate ${name} (not supported by the local stub)`;
-  if (!/^(document\.(type|id|tags)|my\.[a-z0-9_]+\.[a-z0-9_]+)$/i.test(path)) return `unknown path ${path} (not supported by the local stub)`;
+  if (!["at", "not", "any", "in"].includes(name))
+    return `unexpected predicate ${name} (not supported by the local stub)`;
+  if (!/^(document\.(type|id|tags)|my\.[a-z0-9_]+\.[a-z0-9_]+)$/i.test(path))
+    return `unknown path ${path} (not supported by the local stub)`;
   const [arg] = args;
   switch (name) {
     case "at":
@@ -434,7 +485,11 @@ function order(docs: PrismicDocument[], orderings: string): PrismicDocument[] {
       return { field: field!, desc: direction === "desc" };
     });
   const get = (d: PrismicDocument, field: string): unknown =>
-    field === "document.first_publication_date" ? d.first_publication_date : field === "document.last_publication_date" ? d.last_publication_date : valueAt(d, field);
+    field === "document.first_publication_date"
+      ? d.first_publication_date
+      : field === "document.last_publication_date"
+        ? d.last_publication_date
+        : valueAt(d, field);
   return [...docs].sort((a, b) => {
     for (const { field, desc } of keys) {
       const x = get(a, field) as string | number | undefined;
@@ -456,7 +511,9 @@ interface RouteSpec {
 
 function urlResolver(routes: RouteSpec[], masterLang: string): (doc: PrismicDocument) => string | null {
   return (doc) => {
-    const route = routes.find((r) => r.type === doc.type && (!r.uid || r.uid === doc.uid) && (!r.lang || r.lang === doc.lang));
+    const route = routes.find(
+      (r) => r.type === doc.type && (!r.uid || r.uid === doc.uid) && (!r.lang || r.lang === doc.lang),
+    );
     if (!route) return null;
     return route.path
       .replace(/\/:lang\?/g, doc.lang === masterLang ? "" : `/${doc.lang}`)
@@ -501,7 +558,12 @@ export function makeDocument(input: MakeDocumentInput): PrismicDocument {
 export function makeDocuments(count: number, type = "blog_article", prefix = "doc"): PrismicDocument[] {
   return Array.from({ length: count }, (_, i) => {
     const n = String(i + 1).padStart(4, "0");
-    return makeDocument({ id: `${prefix}${n}`, type, uid: `${type.replace(/_/g, "-")}-${n}`, data: { title: `Title ${n}` } });
+    return makeDocument({
+      id: `${prefix}${n}`,
+      type,
+      uid: `${type.replace(/_/g, "-")}-${n}`,
+      data: { title: `Title ${n}` },
+    });
   });
 }
 

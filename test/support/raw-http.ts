@@ -9,7 +9,12 @@ import { connect } from "node:net";
 export type RawStatus = number | "closed" | "timeout";
 
 /** Sends `bytes` and resolves with the answer's status, "closed" when the server closed without one, or "timeout". */
-export function rawRequest(port: number, bytes: string | Buffer, timeoutMs = 2000, endAfterMs = 200): Promise<RawStatus> {
+export function rawRequest(
+  port: number,
+  bytes: string | Buffer,
+  timeoutMs = 2000,
+  endAfterMs = 200,
+): Promise<RawStatus> {
   return new Promise((resolve) => {
     const socket = connect({ host: "127.0.0.1", port });
     let received = "";

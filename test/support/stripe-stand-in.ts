@@ -31,7 +31,14 @@ function standIn(paymentsUrl: string) {
     if (!/^pk_(test|live)_/.test(publishableKey)) throw new Error("Invalid API Key provided: " + publishableKey);
     const intentIdOf = (secret: string) => secret.split("_secret_")[0]!;
     let cardOf: () => string = () => "";
-    async function confirm(kind: "payment" | "setup", options: { elements: { _clientSecret: string }; confirmParams?: { return_url?: string }; redirect?: "always" | "if_required" }) {
+    async function confirm(
+      kind: "payment" | "setup",
+      options: {
+        elements: { _clientSecret: string };
+        confirmParams?: { return_url?: string };
+        redirect?: "always" | "if_required";
+      },
+    ) {
       const secret = options.elements._clientSecret;
       const returnUrl = options.confirmParams?.return_url;
       if (!returnUrl) throw new Error("stripe.confirmPayment(): the `confirmParams.return_url` argument is required.");
@@ -41,9 +48,16 @@ function standIn(paymentsUrl: string) {
         return { error: { type: "card_error", code: "card_declined", message: "Your card was declined." } };
       }
       // Read the whole answer before leaving the page, so the request is complete, not aborted.
-      const outcome = await fetch(paymentsUrl + "/__dev/outcome", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ clientSecret: secret, status: "succeeded" }) });
+      const outcome = await fetch(paymentsUrl + "/__dev/outcome", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ clientSecret: secret, status: "succeeded" }),
+      });
       await outcome.text();
-      if (!outcome.ok) return { error: { type: "api_error", message: "The stand-in could not record the outcome: HTTP " + outcome.status } };
+      if (!outcome.ok)
+        return {
+          error: { type: "api_error", message: "The stand-in could not record the outcome: HTTP " + outcome.status },
+        };
       // A card needs no redirect: with "if_required", Stripe resolves with the intent and the page moves on itself.
       if (options.redirect === "if_required") {
         const intent = { id: intentIdOf(secret), status: "succeeded", client_secret: secret };
@@ -83,7 +97,13 @@ function standIn(paymentsUrl: string) {
                 host.append(root);
                 const input = root.querySelector<HTMLInputElement>("#stand-in-card")!;
                 cardOf = () => input.value;
-                input.addEventListener("input", () => emit("change", { elementType: "payment", complete: input.value.replace(/\s+/g, "").length === 16, empty: input.value === "" }));
+                input.addEventListener("input", () =>
+                  emit("change", {
+                    elementType: "payment",
+                    complete: input.value.replace(/\s+/g, "").length === 16,
+                    empty: input.value === "",
+                  }),
+                );
                 setTimeout(() => emit("ready", { elementType: "payment" }), 10);
               },
               unmount() {
@@ -97,7 +117,14 @@ function standIn(paymentsUrl: string) {
           },
           async submit() {
             const card = cardOf().replace(/\s+/g, "");
-            if (!/^\d{16}$/.test(card)) return { error: { type: "validation_error", code: "incomplete_number", message: "Your card number is incomplete." } };
+            if (!/^\d{16}$/.test(card))
+              return {
+                error: {
+                  type: "validation_error",
+                  code: "incomplete_number",
+                  message: "Your card number is incomplete.",
+                },
+              };
             return {};
           },
         };
@@ -106,7 +133,13 @@ function standIn(paymentsUrl: string) {
       confirmPayment: (options: Parameters<typeof confirm>[1]) => confirm("payment", options),
       confirmSetup: (options: Parameters<typeof confirm>[1]) => confirm("setup", options),
       async retrievePaymentIntent(clientSecret: string) {
-        return { paymentIntent: { id: intentIdOf(clientSecret), client_secret: clientSecret, status: "requires_payment_method" } };
+        return {
+          paymentIntent: {
+            id: intentIdOf(clientSecret),
+            client_secret: clientSecret,
+            status: "requires_payment_method",
+          },
+        };
       },
     };
   }
@@ -115,7 +148,10 @@ function standIn(paymentsUrl: string) {
   (window as unknown as { Stripe: typeof Stripe }).Stripe = Stripe;
 }
 
-export async function installStripeStandIn(context: BrowserContext, options: { paymentsUrl: string }): Promise<StripeStandIn> {
+export async function installStripeStandIn(
+  context: BrowserContext,
+  options: { paymentsUrl: string },
+): Promise<StripeStandIn> {
   let failing = 0;
   let empty = 0;
   let requests = 0;
@@ -131,7 +167,12 @@ export async function installStripeStandIn(context: BrowserContext, options: { p
       empty--;
       return route.fulfill({ status: 200, contentType: "text/javascript", body: "/* no Stripe here */" });
     }
-    return route.fulfill({ status: 200, contentType: "text/javascript", headers: { "access-control-allow-origin": "*" }, body: script });
+    return route.fulfill({
+      status: 200,
+      contentType: "text/javascript",
+      headers: { "access-control-allow-origin": "*" },
+      body: script,
+    });
   });
   return {
     get requests() {

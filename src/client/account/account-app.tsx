@@ -4,7 +4,13 @@
  * tests), so every step, including MFA challenges, can be driven in component tests. No
  * window/document during render.
  */
-import { validateChallengeResponse, validateCode, validateEmail, validatePassword, describeAuthError } from "../../auth/messages.js";
+import {
+  validateChallengeResponse,
+  validateCode,
+  validateEmail,
+  validatePassword,
+  describeAuthError,
+} from "../../auth/messages.js";
 import type { AuthAdapter } from "../../auth/types.js";
 import { AccountView } from "./account-view.js";
 import { ChallengeForm, challengeTitle } from "./challenge-form.js";
@@ -19,7 +25,8 @@ export interface AccountAppProps {
 }
 
 export function AccountApp({ loadAdapter }: AccountAppProps) {
-  const { view, setView, errors, formError, notice, setNotice, busy, moved, root, go, run, afterSignIn } = useAccountFlow(loadAdapter);
+  const { view, setView, errors, formError, notice, setNotice, busy, moved, root, go, run, afterSignIn } =
+    useAccountFlow(loadAdapter);
   const toSignIn = (email?: string) => () => go({ name: "sign-in", email });
   let title: string;
   let body: React.ReactNode = null;
@@ -40,10 +47,14 @@ export function AccountApp({ loadAdapter }: AccountAppProps) {
           onCreate={() => go({ name: "sign-up", email: view.email })}
           onForgot={() => go({ name: "forgot", email: view.email })}
           onSubmit={({ email = "", password = "" }) =>
-            run("sign-in", onlyErrors({ email: validateEmail(email), password: password ? null : validatePassword(password) }), async (a) => {
-              setView({ name: "sign-in", email: email.trim() });
-              await afterSignIn(a, await a.signIn(email.trim(), password), email.trim());
-            })
+            run(
+              "sign-in",
+              onlyErrors({ email: validateEmail(email), password: password ? null : validatePassword(password) }),
+              async (a) => {
+                setView({ name: "sign-in", email: email.trim() });
+                await afterSignIn(a, await a.signIn(email.trim(), password), email.trim());
+              },
+            )
           }
         />
       );
@@ -56,12 +67,17 @@ export function AccountApp({ loadAdapter }: AccountAppProps) {
           errors={errors}
           onSignIn={toSignIn(view.email)}
           onSubmit={({ email = "", password = "" }) =>
-            run("sign-up", onlyErrors({ email: validateEmail(email), password: validatePassword(password) }), async (a) => {
-              const step = await a.signUp(email.trim(), password);
-              if (step.step === "CONFIRM_SIGN_UP") go({ name: "confirm", email: email.trim(), destination: step.destination });
-              else if (step.step === "AUTO_SIGN_IN") await afterSignIn(a, await a.autoSignIn(), email.trim());
-              else go({ name: "sign-in", email: email.trim() }, { notice: "Your account is ready. Please sign in." });
-            })
+            run(
+              "sign-up",
+              onlyErrors({ email: validateEmail(email), password: validatePassword(password) }),
+              async (a) => {
+                const step = await a.signUp(email.trim(), password);
+                if (step.step === "CONFIRM_SIGN_UP")
+                  go({ name: "confirm", email: email.trim(), destination: step.destination });
+                else if (step.step === "AUTO_SIGN_IN") await afterSignIn(a, await a.autoSignIn(), email.trim());
+                else go({ name: "sign-in", email: email.trim() }, { notice: "Your account is ready. Please sign in." });
+              },
+            )
           }
         />
       );
@@ -84,11 +100,18 @@ export function AccountApp({ loadAdapter }: AccountAppProps) {
           onSubmit={({ code = "" }) =>
             run("confirm", onlyErrors({ code: validateCode(code) }), async (a) => {
               const step = await a.confirmSignUp(view.email, code.trim());
-              if (step.step !== "AUTO_SIGN_IN") return go({ name: "sign-in", email: view.email }, { notice: "Your e-mail address is confirmed. Please sign in." });
+              if (step.step !== "AUTO_SIGN_IN")
+                return go(
+                  { name: "sign-in", email: view.email },
+                  { notice: "Your e-mail address is confirmed. Please sign in." },
+                );
               try {
                 await afterSignIn(a, await a.autoSignIn(), view.email);
               } catch {
-                go({ name: "sign-in", email: view.email }, { notice: "Your e-mail address is confirmed. Please use your credentials to sign in." });
+                go(
+                  { name: "sign-in", email: view.email },
+                  { notice: "Your e-mail address is confirmed. Please use your credentials to sign in." },
+                );
               }
             })
           }
@@ -105,7 +128,8 @@ export function AccountApp({ loadAdapter }: AccountAppProps) {
           onSubmit={({ email = "" }) =>
             run("reset", onlyErrors({ email: validateEmail(email) }), async (a) => {
               const step = await a.resetPassword(email.trim());
-              if (step.step === "DONE") go({ name: "sign-in", email: email.trim() }, { notice: "Your password was reset. Please sign in." });
+              if (step.step === "DONE")
+                go({ name: "sign-in", email: email.trim() }, { notice: "Your password was reset. Please sign in." });
               else go({ name: "reset", email: email.trim(), destination: step.destination });
             })
           }
@@ -123,7 +147,10 @@ export function AccountApp({ loadAdapter }: AccountAppProps) {
           onSubmit={({ code = "", password = "" }) =>
             run("reset", onlyErrors({ code: validateCode(code), password: validatePassword(password) }), async (a) => {
               await a.confirmResetPassword(view.email, code.trim(), password);
-              go({ name: "sign-in", email: view.email }, { notice: "Your new password is saved. Please sign in with it." });
+              go(
+                { name: "sign-in", email: view.email },
+                { notice: "Your new password is saved. Please sign in with it." },
+              );
             })
           }
         />
@@ -138,8 +165,16 @@ export function AccountApp({ loadAdapter }: AccountAppProps) {
           onCancel={toSignIn(view.email)}
           onSubmit={({ response = "" }) => {
             const selecting = view.step.step === "MFA_SELECTION" || view.step.step === "MFA_SETUP_SELECTION";
-            const invalid = selecting ? (response ? null : "Choose one of the methods.") : view.step.step === "NEW_PASSWORD_REQUIRED" ? validatePassword(response) : validateChallengeResponse(response);
-            return run("challenge", onlyErrors({ response: invalid }), async (a) => afterSignIn(a, await a.confirmSignIn(response.trim()), view.email));
+            const invalid = selecting
+              ? response
+                ? null
+                : "Choose one of the methods."
+              : view.step.step === "NEW_PASSWORD_REQUIRED"
+                ? validatePassword(response)
+                : validateChallengeResponse(response);
+            return run("challenge", onlyErrors({ response: invalid }), async (a) =>
+              afterSignIn(a, await a.confirmSignIn(response.trim()), view.email),
+            );
           }}
         />
       );
@@ -154,9 +189,15 @@ export function AccountApp({ loadAdapter }: AccountAppProps) {
               try {
                 await a.signOut({ global });
               } catch (error) {
-                return go({ name: "sign-in" }, { error: `${describeAuthError(error, "account").message} You are signed out on this device.` });
+                return go(
+                  { name: "sign-in" },
+                  { error: `${describeAuthError(error, "account").message} You are signed out on this device.` },
+                );
               }
-              go({ name: "sign-in" }, { notice: global ? "You are signed out on all devices." : "You are signed out." });
+              go(
+                { name: "sign-in" },
+                { notice: global ? "You are signed out on all devices." : "You are signed out." },
+              );
             })
           }
         />

@@ -23,7 +23,11 @@ export function AccountView({ account, onSignOut }: AccountViewProps) {
           {account.email ?? account.username} ({account.emailVerified ? "verified" : "not verified"})
         </dd>
         <dt>Phone number</dt>
-        <dd>{account.phoneNumber ? `${account.phoneNumber} (${account.phoneNumberVerified ? "verified" : "not verified"})` : "Not given"}</dd>
+        <dd>
+          {account.phoneNumber
+            ? `${account.phoneNumber} (${account.phoneNumberVerified ? "verified" : "not verified"})`
+            : "Not given"}
+        </dd>
         <dt>Two-step sign-in</dt>
         <dd>{MFA_TEXT[account.mfaPreference]}</dd>
       </dl>
@@ -43,8 +47,12 @@ export function AccountView({ account, onSignOut }: AccountViewProps) {
         </ul>
       )}
       <Actions>
-        <button type="button" onClick={() => onSignOut(false)}>Sign out</button>
-        <button type="button" onClick={() => onSignOut(true)}>Sign out of all devices</button>
+        <button type="button" onClick={() => onSignOut(false)}>
+          Sign out
+        </button>
+        <button type="button" onClick={() => onSignOut(true)}>
+          Sign out of all devices
+        </button>
       </Actions>
     </>
   );

@@ -79,7 +79,16 @@ export function ChallengeForm({ step, errors, onSubmit, onCancel }: ChallengeFor
   let body: React.ReactNode;
   switch (step.step) {
     case "NEW_PASSWORD_REQUIRED":
-      body = <Field name="response" label="New password" type="password" autoComplete="new-password" hint="At least 8 characters." errors={errors} />;
+      body = (
+        <Field
+          name="response"
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          hint="At least 8 characters."
+          errors={errors}
+        />
+      );
       break;
     case "SMS_CODE":
     case "EMAIL_CODE":
@@ -129,7 +138,9 @@ export function ChallengeForm({ step, errors, onSubmit, onCancel }: ChallengeFor
         <>
           <p>This account needs a sign-in step this site cannot show yet. Please contact NZF for help.</p>
           <Actions>
-            <button type="button" onClick={onCancel}>Back to sign in</button>
+            <button type="button" onClick={onCancel}>
+              Back to sign in
+            </button>
           </Actions>
         </>
       );
@@ -139,7 +150,9 @@ export function ChallengeForm({ step, errors, onSubmit, onCancel }: ChallengeFor
       {body}
       <Actions>
         <button type="submit">Continue</button>
-        <button type="button" onClick={onCancel}>Cancel sign-in</button>
+        <button type="button" onClick={onCancel}>
+          Cancel sign-in
+        </button>
       </Actions>
     </form>
   );

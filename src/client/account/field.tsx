@@ -28,7 +28,11 @@ export function Field({ name, label, type = "text", autoComplete, inputMode, hin
   return (
     <div className="account-field">
       <label htmlFor={id}>{label}</label>
-      {hint ? <p id={hintId} className="account-hint">{hint}</p> : null}
+      {hint ? (
+        <p id={hintId} className="account-hint">
+          {hint}
+        </p>
+      ) : null}
       <input
         id={id}
         name={name}

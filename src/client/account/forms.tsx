@@ -29,12 +29,23 @@ const PASSWORD_HINT = "At least 8 characters. Any characters are fine; a longer 
 export function SignInForm(props: FormProps & { onCreate: () => void; onForgot: () => void }) {
   return (
     <Form onSubmit={props.onSubmit}>
-      <Field name="email" label="E-mail address" type="email" autoComplete="username" defaultValue={props.email} errors={props.errors} />
+      <Field
+        name="email"
+        label="E-mail address"
+        type="email"
+        autoComplete="username"
+        defaultValue={props.email}
+        errors={props.errors}
+      />
       <Field name="password" label="Password" type="password" autoComplete="current-password" errors={props.errors} />
       <Actions>
         <button type="submit">Sign in</button>
-        <button type="button" onClick={props.onForgot}>Forgot your password?</button>
-        <button type="button" onClick={props.onCreate}>Create an account</button>
+        <button type="button" onClick={props.onForgot}>
+          Forgot your password?
+        </button>
+        <button type="button" onClick={props.onCreate}>
+          Create an account
+        </button>
       </Actions>
     </Form>
   );
@@ -43,29 +54,57 @@ export function SignInForm(props: FormProps & { onCreate: () => void; onForgot: 
 export function SignUpForm(props: FormProps & { onSignIn: () => void }) {
   return (
     <Form onSubmit={props.onSubmit}>
-      <Field name="email" label="E-mail address" type="email" autoComplete="username" defaultValue={props.email} errors={props.errors} />
-      <Field name="password" label="Password" type="password" autoComplete="new-password" hint={PASSWORD_HINT} errors={props.errors} />
+      <Field
+        name="email"
+        label="E-mail address"
+        type="email"
+        autoComplete="username"
+        defaultValue={props.email}
+        errors={props.errors}
+      />
+      <Field
+        name="password"
+        label="Password"
+        type="password"
+        autoComplete="new-password"
+        hint={PASSWORD_HINT}
+        errors={props.errors}
+      />
       <Actions>
         <button type="submit">Create account</button>
-        <button type="button" onClick={props.onSignIn}>I already have an account</button>
+        <button type="button" onClick={props.onSignIn}>
+          I already have an account
+        </button>
       </Actions>
     </Form>
   );
 }
 
-export function ConfirmSignUpForm(props: FormProps & { destination?: string; onResend: () => void; onSignIn: () => void }) {
+export function ConfirmSignUpForm(
+  props: FormProps & { destination?: string; onResend: () => void; onSignIn: () => void },
+) {
   return (
     <Form onSubmit={props.onSubmit}>
       <p>
-        We sent a confirmation code to {props.destination ?? props.email ?? "your e-mail address"}. Enter it below to finish creating your
-        account.
+        We sent a confirmation code to {props.destination ?? props.email ?? "your e-mail address"}. Enter it below to
+        finish creating your account.
       </p>
       <input type="hidden" name="email" value={props.email ?? ""} />
-      <Field name="code" label="Confirmation code" inputMode="numeric" autoComplete="one-time-code" errors={props.errors} />
+      <Field
+        name="code"
+        label="Confirmation code"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        errors={props.errors}
+      />
       <Actions>
         <button type="submit">Confirm</button>
-        <button type="button" onClick={props.onResend}>Send a new code</button>
-        <button type="button" onClick={props.onSignIn}>Back to sign in</button>
+        <button type="button" onClick={props.onResend}>
+          Send a new code
+        </button>
+        <button type="button" onClick={props.onSignIn}>
+          Back to sign in
+        </button>
       </Actions>
     </Form>
   );
@@ -75,10 +114,19 @@ export function ForgotPasswordForm(props: FormProps & { onSignIn: () => void }) 
   return (
     <Form onSubmit={props.onSubmit}>
       <p>Enter the e-mail address of your account. We will send you a code to choose a new password.</p>
-      <Field name="email" label="E-mail address" type="email" autoComplete="username" defaultValue={props.email} errors={props.errors} />
+      <Field
+        name="email"
+        label="E-mail address"
+        type="email"
+        autoComplete="username"
+        defaultValue={props.email}
+        errors={props.errors}
+      />
       <Actions>
         <button type="submit">Send code</button>
-        <button type="button" onClick={props.onSignIn}>Back to sign in</button>
+        <button type="button" onClick={props.onSignIn}>
+          Back to sign in
+        </button>
       </Actions>
     </Form>
   );
@@ -89,10 +137,19 @@ export function ResetPasswordForm(props: FormProps & { destination?: string; onS
     <Form onSubmit={props.onSubmit}>
       <p>We sent a code to {props.destination ?? props.email ?? "your e-mail address"}.</p>
       <Field name="code" label="Code" inputMode="numeric" autoComplete="one-time-code" errors={props.errors} />
-      <Field name="password" label="New password" type="password" autoComplete="new-password" hint={PASSWORD_HINT} errors={props.errors} />
+      <Field
+        name="password"
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        hint={PASSWORD_HINT}
+        errors={props.errors}
+      />
       <Actions>
         <button type="submit">Save new password</button>
-        <button type="button" onClick={props.onSignIn}>Back to sign in</button>
+        <button type="button" onClick={props.onSignIn}>
+          Back to sign in
+        </button>
       </Actions>
     </Form>
   );

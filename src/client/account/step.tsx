@@ -30,7 +30,7 @@ export function Step({ title, focus, error, notice, busy, children }: StepProps)
         {title}
       </h2>
       <div role="status" className="account-notice">
-        {busy ? "Please wait…" : notice ?? null}
+        {busy ? "Please wait…" : (notice ?? null)}
       </div>
       <div role="alert" className="account-error">
         {error ? (

@@ -58,11 +58,21 @@ export function useAccountFlow(loadAdapter: () => Promise<AuthAdapter>) {
     if (step.step === "DONE") return showAccount(a);
     if (step.step === "CONFIRM_SIGN_UP") {
       const sent = await a.resendSignUpCode(email);
-      return go({ name: "confirm", email, ...sent }, { notice: "Your e-mail address is not confirmed yet. We sent you a new code." });
+      return go(
+        { name: "confirm", email, ...sent },
+        { notice: "Your e-mail address is not confirmed yet. We sent you a new code." },
+      );
     }
     if (step.step === "RESET_PASSWORD") {
       const reset = await a.resetPassword(email);
-      return go({ name: "reset", email, ...(reset.step === "CONFIRM_RESET_PASSWORD" ? { destination: reset.destination } : {}) }, { notice: "You need to choose a new password." });
+      return go(
+        {
+          name: "reset",
+          email,
+          ...(reset.step === "CONFIRM_RESET_PASSWORD" ? { destination: reset.destination } : {}),
+        },
+        { notice: "You need to choose a new password." },
+      );
     }
     go({ name: "challenge", email, step });
   };
@@ -119,7 +129,8 @@ export function useAccountFlow(loadAdapter: () => Promise<AuthAdapter>) {
       const donor = describeAuthError(error, context);
       const email = "email" in view ? view.email : undefined;
       if (donor.invalidatesSession) go({ name: "sign-in", email }, { error: donor.message });
-      else if (donor.next === "reset-password" && context === "sign-in") go({ name: "forgot", email }, { notice: donor.message });
+      else if (donor.next === "reset-password" && context === "sign-in")
+        go({ name: "forgot", email }, { notice: donor.message });
       else if (donor.field && FIELDS[view.name].includes(donor.field)) setErrors({ [donor.field]: donor.message });
       else setFormError(donor.message);
     } finally {

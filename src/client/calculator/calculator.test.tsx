@@ -28,9 +28,16 @@ const PROPS: CalculatorProps = {
     ratePercent: { lunar: "2.5", solar: "2.577" },
   },
   helpHtml: {
-    cash: help("Cash help"), gold_silver: help("Metal help"), shares: help("Shares help"), receivables: help("Owed help"),
-    business: help("Business help"), property: help("Property help"), crypto: help("Crypto help"),
-    super: help("Compulsory superannuation is not zakatable."), other: help("Other help"), liabilities: help("Liabilities help"),
+    cash: help("Cash help"),
+    gold_silver: help("Metal help"),
+    shares: help("Shares help"),
+    receivables: help("Owed help"),
+    business: help("Business help"),
+    property: help("Property help"),
+    crypto: help("Crypto help"),
+    super: help("Compulsory superannuation is not zakatable."),
+    other: help("Other help"),
+    liabilities: help("Liabilities help"),
   },
   payPath: "/pay/zakat/",
 };
@@ -57,7 +64,10 @@ function mount(props: CalculatorProps = PROPS): string {
   const html = renderToString(<Calculator {...props} />, { identifierPrefix: "i0-" });
   container.innerHTML = html;
   act(() => {
-    root = hydrateRoot(container, <Calculator {...props} />, { identifierPrefix: "i0-", onRecoverableError: (e) => recoverable.push(e) });
+    root = hydrateRoot(container, <Calculator {...props} />, {
+      identifierPrefix: "i0-",
+      onRecoverableError: (e) => recoverable.push(e),
+    });
   });
   return html;
 }
@@ -82,7 +92,9 @@ function leave(input: HTMLInputElement) {
   act(() => input.blur());
 }
 function openSection(title: string) {
-  const summary = [...container.querySelectorAll("summary")].find((s) => s.querySelector(".calc-group-title")?.textContent === title)!;
+  const summary = [...container.querySelectorAll("summary")].find(
+    (s) => s.querySelector(".calc-group-title")?.textContent === title,
+  )!;
   act(() => {
     (summary.parentElement as HTMLDetailsElement).open = true;
     summary.parentElement!.dispatchEvent(new Event("toggle"));
@@ -98,7 +110,9 @@ describe("the calculator island", () => {
     expect(html).toContain("Prices as at 1 November 2026<");
     expect(recoverable).toEqual([]);
     // Nothing entered: below the nisab, nothing to pay.
-    expect(summary()).toBe("Assets $0.00 less liabilities $0.00 leaves $0.00, below the nisab of $922.25: no zakat is due.");
+    expect(summary()).toBe(
+      "Assets $0.00 less liabilities $0.00 leaves $0.00, below the nisab of $922.25: no zakat is due.",
+    );
     expect(payLink()).toBeNull();
   });
 
@@ -106,13 +120,17 @@ describe("the calculator island", () => {
     mount();
     type(field("Cash and bank balances (including offset accounts)"), "1,200.50");
     // $1,200.50 ≥ $922.25; 120,050 c × 2.5% = 3,001.25 c → $30.01.
-    expect(summary()).toBe("Assets $1,200.50 less liabilities $0.00 leaves $1,200.50, at or above the nisab of $922.25: zakat due at 2.5% is $30.01.");
+    expect(summary()).toBe(
+      "Assets $1,200.50 less liabilities $0.00 leaves $1,200.50, at or above the nisab of $922.25: zakat due at 2.5% is $30.01.",
+    );
     expect(payLink()!.getAttribute("href")).toBe("/pay/zakat/?amount=30.01#give");
 
     openSection("What you owe now");
     type(field("Bills and tax due"), " $300 ");
     // 1,200.50 − 300 = 900.50 < 922.25: nothing due, and no Pay button.
-    expect(summary()).toBe("Assets $1,200.50 less liabilities $300.00 leaves $900.50, below the nisab of $922.25: no zakat is due.");
+    expect(summary()).toBe(
+      "Assets $1,200.50 less liabilities $300.00 leaves $900.50, below the nisab of $922.25: no zakat is due.",
+    );
     expect(payLink()).toBeNull();
 
     openSection("Shares");
@@ -121,7 +139,9 @@ describe("the calculator island", () => {
     expect(summary()).toContain("Assets $1,500.50 less liabilities $300.00 leaves $1,200.50");
     expect(container.textContent).toContain("30% of the market value is counted");
 
-    const solar = [...container.querySelectorAll<HTMLInputElement>('input[type="radio"]')].find((r) => r.value === "solar")!;
+    const solar = [...container.querySelectorAll<HTMLInputElement>('input[type="radio"]')].find(
+      (r) => r.value === "solar",
+    )!;
     act(() => solar.click());
     // 120,050 c × 2.577% = 3,093.6885 c → $30.94.
     expect(summary()).toContain("zakat due at 2.577% is $30.94.");
@@ -134,10 +154,14 @@ describe("the calculator island", () => {
     type(field("Weight in grams"), "10");
     type(field("Purity"), "18");
     // 10 g × 18/24 × $165 = $1,237.50; × 2.5% = 3,093.75 c → $30.94 (half up).
-    expect(summary()).toBe("Assets $1,237.50 less liabilities $0.00 leaves $1,237.50, at or above the nisab of $922.25: zakat due at 2.5% is $30.94.");
+    expect(summary()).toBe(
+      "Assets $1,237.50 less liabilities $0.00 leaves $1,237.50, at or above the nisab of $922.25: zakat due at 2.5% is $30.94.",
+    );
     const addGold = [...container.querySelectorAll("button")].find((b) => b.textContent === "Add another gold item")!;
     act(() => addGold.click());
-    const byValue = [...container.querySelectorAll<HTMLInputElement>('fieldset.calc-metal input[type="radio"]')].filter((r) => r.value === "value")[1]!;
+    const byValue = [...container.querySelectorAll<HTMLInputElement>('fieldset.calc-metal input[type="radio"]')].filter(
+      (r) => r.value === "value",
+    )[1]!;
     act(() => byValue.click());
     type(field("Value in dollars"), "62.50");
     expect(summary()).toContain("Assets $1,300.00");
@@ -186,10 +210,14 @@ describe("the calculator island", () => {
     }
     type(field("Cash and bank balances (including offset accounts)"), "10,000");
     // Silver: 10,000 ≥ 922.25, 2.5% = $250.00.
-    expect(summary()).toBe("Assets $10,000.00 less liabilities $0.00 leaves $10,000.00, at or above the nisab of $922.25: zakat due at 2.5% is $250.00.");
+    expect(summary()).toBe(
+      "Assets $10,000.00 less liabilities $0.00 leaves $10,000.00, at or above the nisab of $922.25: zakat due at 2.5% is $250.00.",
+    );
     act(() => gold!.click());
     // Gold: 10,000 < 14,025: nothing due, and the explanation names the gold measure.
-    expect(summary()).toBe("Assets $10,000.00 less liabilities $0.00 leaves $10,000.00, below the nisab of $14,025.00: no zakat is due.");
+    expect(summary()).toBe(
+      "Assets $10,000.00 less liabilities $0.00 leaves $10,000.00, below the nisab of $14,025.00: no zakat is due.",
+    );
     expect(container.querySelector(".calc-explain dt")!.textContent).toBe("Nisab (85 g of gold at $165.00 per gram)");
     expect(JSON.parse(localStorage.getItem(STORAGE_KEY)!).nisabBasis).toBe("gold");
     type(field("Cash and bank balances (including offset accounts)"), "14,025");
@@ -199,7 +227,10 @@ describe("the calculator island", () => {
   });
 
   it("restores the saved nisab choice, and figures saved before the choice existed use silver", () => {
-    localStorage.setItem(STORAGE_KEY, JSON.stringify({ yearType: "lunar", nisabBasis: "gold", amounts: { cash: "20000" } }));
+    localStorage.setItem(
+      STORAGE_KEY,
+      JSON.stringify({ yearType: "lunar", nisabBasis: "gold", amounts: { cash: "20000" } }),
+    );
     mount();
     expect(container.querySelector<HTMLInputElement>('fieldset.calc-nisab input[value="gold"]')!.checked).toBe(true);
     expect(summary()).toContain("nisab of $14,025.00");
@@ -214,7 +245,9 @@ describe("the calculator island", () => {
     mount();
     const cash = field("Cash and bank balances (including offset accounts)");
     const total = (title: string) =>
-      [...container.querySelectorAll("summary")].find((s) => s.querySelector(".calc-group-title")?.textContent === title)!.querySelector(".calc-group-total")?.textContent ?? null;
+      [...container.querySelectorAll("summary")]
+        .find((s) => s.querySelector(".calc-group-title")?.textContent === title)!
+        .querySelector(".calc-group-total")?.textContent ?? null;
     type(cash, "500");
     expect(total("Cash and bank")).toBe("$500.00");
     type(cash, "500x");
@@ -239,7 +272,9 @@ describe("the calculator island", () => {
     expect(focused.tagName).toBe("SUMMARY");
     expect(focused.querySelector(".calc-group-title")!.textContent).toBe("Gold and silver");
     expect((focused.parentElement as HTMLDetailsElement).open).toBe(true);
-    expect([...container.querySelectorAll("details[open] .calc-group-title")].map((t) => t.textContent)).toEqual(["Gold and silver"]);
+    expect([...container.querySelectorAll("details[open] .calc-group-title")].map((t) => t.textContent)).toEqual([
+      "Gold and silver",
+    ]);
     openSection("What you owe now");
     const seeResult = next().find((b) => b.textContent === "See my result")!;
     act(() => seeResult.click());
@@ -272,7 +307,10 @@ describe("the calculator island", () => {
     root = undefined;
     container.innerHTML = "";
 
-    localStorage.setItem(STORAGE_KEY, JSON.stringify({ ...saved, yearType: "solar", amounts: { cash: "12,000", debts: "1,000", crypto: "1.2.3" } }));
+    localStorage.setItem(
+      STORAGE_KEY,
+      JSON.stringify({ ...saved, yearType: "solar", amounts: { cash: "12,000", debts: "1,000", crypto: "1.2.3" } }),
+    );
     mount();
     expect(recoverable).toEqual([]);
     expect(field("Cash and bank balances (including offset accounts)").value).toBe("12,000");

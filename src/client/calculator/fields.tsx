@@ -24,14 +24,28 @@ interface TextFieldProps extends FieldEvents {
   onChange(value: string): void;
 }
 
-export function TextField({ base, field, label, value, hint, money = true, errorOf, onBlur, onChange }: TextFieldProps) {
+export function TextField({
+  base,
+  field,
+  label,
+  value,
+  hint,
+  money = true,
+  errorOf,
+  onBlur,
+  onChange,
+}: TextFieldProps) {
   const id = fieldId(base, field);
   const error = errorOf(field);
   const describedBy = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
   return (
     <div className={error ? "calc-field calc-field-invalid" : "calc-field"}>
       <label htmlFor={id}>{label}</label>
-      {hint ? <p id={`${id}-hint`} className="calc-hint">{hint}</p> : null}
+      {hint ? (
+        <p id={`${id}-hint`} className="calc-hint">
+          {hint}
+        </p>
+      ) : null}
       <div className={money ? "calc-input calc-input-money" : "calc-input"}>
         {money ? <span aria-hidden="true">$</span> : null}
         <input
@@ -48,7 +62,11 @@ export function TextField({ base, field, label, value, hint, money = true, error
           onBlur={() => onBlur(field)}
         />
       </div>
-      {error ? <p id={`${id}-error`} className="calc-error">{error}</p> : null}
+      {error ? (
+        <p id={`${id}-error`} className="calc-error">
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }
@@ -73,17 +91,34 @@ export function MetalItem({ metal, index, row, canRemove, onChange, onRemove, ..
       <div className="calc-choice" role="radiogroup" aria-label={`How to enter ${name.toLowerCase()}`}>
         {(["weight", "value"] as const).map((kind) => (
           <label key={kind}>
-            <input type="radio" name={fieldId(events.base, `${prefix}.kind`)} value={kind} checked={row.kind === kind} onChange={() => set({ kind })} />
+            <input
+              type="radio"
+              name={fieldId(events.base, `${prefix}.kind`)}
+              value={kind}
+              checked={row.kind === kind}
+              onChange={() => set({ kind })}
+            />
             {kind === "weight" ? " By weight and purity" : " By value"}
           </label>
         ))}
       </div>
       {row.kind === "weight" ? (
         <div className="calc-metal-fields">
-          <TextField {...events} field={`${prefix}.grams`} label="Weight in grams" money={false} value={row.grams} onChange={(grams) => set({ grams })} />
+          <TextField
+            {...events}
+            field={`${prefix}.grams`}
+            label="Weight in grams"
+            money={false}
+            value={row.grams}
+            onChange={(grams) => set({ grams })}
+          />
           <div className="calc-field">
             <label htmlFor={unitId}>Purity in</label>
-            <select id={unitId} value={row.purityUnit} onChange={(e) => set({ purityUnit: e.target.value as MetalRow["purityUnit"] })}>
+            <select
+              id={unitId}
+              value={row.purityUnit}
+              onChange={(e) => set({ purityUnit: e.target.value as MetalRow["purityUnit"] })}
+            >
               <option value="carat">Carats</option>
               <option value="thousandths">Thousandths (hallmark)</option>
             </select>
@@ -99,7 +134,13 @@ export function MetalItem({ metal, index, row, canRemove, onChange, onRemove, ..
           />
         </div>
       ) : (
-        <TextField {...events} field={`${prefix}.amount`} label="Value in dollars" value={row.amount} onChange={(amount) => set({ amount })} />
+        <TextField
+          {...events}
+          field={`${prefix}.amount`}
+          label="Value in dollars"
+          value={row.amount}
+          onChange={(amount) => set({ amount })}
+        />
       )}
       {canRemove ? (
         <button type="button" className="calc-link-button" onClick={onRemove}>

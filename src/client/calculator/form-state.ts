@@ -30,22 +30,43 @@ export const METALS: readonly Metal[] = ["gold", "silver"];
 export const MAX_METAL_ROWS = 20;
 
 export const emptyRow = (): MetalRow => ({ kind: "weight", grams: "", purity: "", purityUnit: "carat", amount: "" });
-export const emptyForm = (nisabBasis: NisabBasis = "silver"): CalcForm => ({ yearType: "lunar", nisabBasis, amounts: {}, gold: [emptyRow()], silver: [emptyRow()] });
+export const emptyForm = (nisabBasis: NisabBasis = "silver"): CalcForm => ({
+  yearType: "lunar",
+  nisabBasis,
+  amounts: {},
+  gold: [emptyRow()],
+  silver: [emptyRow()],
+});
 
-const ASSET_IDS = ASSET_CATEGORIES.map((c) => c.id).filter((id): id is AmountAssetId => id !== "gold" && id !== "silver");
+const ASSET_IDS = ASSET_CATEGORIES.map((c) => c.id).filter(
+  (id): id is AmountAssetId => id !== "gold" && id !== "silver",
+);
 const LIABILITY_IDS = LIABILITY_CATEGORIES.map((c) => c.id);
 
 export function toFormText(form: CalcForm): ZakatFormText {
-  const pick = <K extends AmountAssetId | LiabilityId>(ids: readonly K[]) => Object.fromEntries(ids.map((id) => [id, form.amounts[id] ?? ""])) as Record<K, string>;
+  const pick = <K extends AmountAssetId | LiabilityId>(ids: readonly K[]) =>
+    Object.fromEntries(ids.map((id) => [id, form.amounts[id] ?? ""])) as Record<K, string>;
   const rows = (list: MetalRow[]): MetalHoldingText[] =>
-    list.map((r) => (r.kind === "value" ? { kind: "value", amount: r.amount } : { kind: "weight", grams: r.grams, purity: r.purity, purityUnit: r.purityUnit }));
-  return { yearType: form.yearType, assets: pick(ASSET_IDS), liabilities: pick(LIABILITY_IDS), gold: rows(form.gold), silver: rows(form.silver) };
+    list.map((r) =>
+      r.kind === "value"
+        ? { kind: "value", amount: r.amount }
+        : { kind: "weight", grams: r.grams, purity: r.purity, purityUnit: r.purityUnit },
+    );
+  return {
+    yearType: form.yearType,
+    assets: pick(ASSET_IDS),
+    liabilities: pick(LIABILITY_IDS),
+    gold: rows(form.gold),
+    silver: rows(form.silver),
+  };
 }
 
 /** True when the donor has typed nothing at all (the year type and nisab choice alone are not figures). */
 export function isEmpty(form: CalcForm): boolean {
   const rowEmpty = (r: MetalRow) => !r.grams.trim() && !r.purity.trim() && !r.amount.trim();
-  return Object.values(form.amounts).every((v) => !v?.trim()) && form.gold.every(rowEmpty) && form.silver.every(rowEmpty);
+  return (
+    Object.values(form.amounts).every((v) => !v?.trim()) && form.gold.every(rowEmpty) && form.silver.every(rowEmpty)
+  );
 }
 
 /**
@@ -92,7 +113,13 @@ export function readSaved(raw: string | null, defaultBasis: NisabBasis = "silver
     return list.length ? list : [emptyRow()];
   };
   const nisabBasis = d.nisabBasis === "gold" || d.nisabBasis === "silver" ? d.nisabBasis : defaultBasis;
-  return { yearType: d.yearType === "solar" ? "solar" : "lunar", nisabBasis, amounts, gold: rows(d.gold), silver: rows(d.silver) };
+  return {
+    yearType: d.yearType === "solar" ? "solar" : "lunar",
+    nisabBasis,
+    amounts,
+    gold: rows(d.gold),
+    silver: rows(d.silver),
+  };
 }
 
 /** Storage access that never throws: Safari's private mode and disabled storage throw on access. */

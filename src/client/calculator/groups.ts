@@ -21,12 +21,23 @@ export const GROUPS: readonly CalcGroup[] = [
   { id: "metals", title: "Gold and silver", help: "gold_silver", fields: [], metals: true },
   { id: "shares", title: "Shares", help: "shares", fields: ["sharesTrading", "sharesLongTerm"] },
   { id: "receivables", title: "Money owed to you", help: "receivables", fields: ["receivables"] },
-  { id: "business", title: "Business", help: "business", fields: ["businessCash", "businessStock", "businessReceivables"] },
+  {
+    id: "business",
+    title: "Business",
+    help: "business",
+    fields: ["businessCash", "businessStock", "businessReceivables"],
+  },
   { id: "property", title: "Property to resell", help: "property", fields: ["propertyForResale"] },
   { id: "crypto", title: "Cryptocurrency", help: "crypto", fields: ["crypto"] },
   { id: "super", title: "Superannuation", help: "super", fields: ["superVoluntary"] },
   { id: "other", title: "Other assets", help: "other", fields: ["other"] },
-  { id: "liabilities", title: "What you owe now", help: "liabilities", fields: ["debts", "billsAndTax", "wagesOwed", "loanInstalments"], liabilities: true },
+  {
+    id: "liabilities",
+    title: "What you owe now",
+    help: "liabilities",
+    fields: ["debts", "billsAndTax", "wagesOwed", "loanInstalments"],
+    liabilities: true,
+  },
 ];
 
 const LABELS = new Map<string, string>([...ASSET_CATEGORIES, ...LIABILITY_CATEGORIES].map((c) => [c.id, c.label]));

@@ -8,7 +8,8 @@ import { NISAB_GRAMS } from "../../zakat/settings.js";
 
 /** One sentence per basis, read as the option's description. */
 export const NISAB_SENTENCE: Record<NisabBasis, string> = {
-  silver: "Our default, as the Australian Fatwa Council recommends: it is the lower threshold, so more people pay zakat and more people in need receive it.",
+  silver:
+    "Our default, as the Australian Fatwa Council recommends: it is the lower threshold, so more people pay zakat and more people in need receive it.",
   gold: "Choose this if you follow the scholars who use the gold measure: it is the higher threshold, so fewer people owe zakat.",
 };
 
@@ -31,10 +32,19 @@ export function NisabChoice({ base, value, thresholds, onChange }: NisabChoicePr
         return (
           <div key={basis} className="calc-option">
             <label>
-              <input type="radio" name={`${base}-nisab`} value={basis} checked={value === basis} aria-describedby={hintId} onChange={() => onChange(basis)} />
+              <input
+                type="radio"
+                name={`${base}-nisab`}
+                value={basis}
+                checked={value === basis}
+                aria-describedby={hintId}
+                onChange={() => onChange(basis)}
+              />
               {` ${basis === "silver" ? "Silver" : "Gold"}: ${NISAB_GRAMS[basis]} g, ${thresholds[basis]}`}
             </label>
-            <p id={hintId} className="calc-hint calc-option-hint">{NISAB_SENTENCE[basis]}</p>
+            <p id={hintId} className="calc-hint calc-option-hint">
+              {NISAB_SENTENCE[basis]}
+            </p>
           </div>
         );
       })}

@@ -50,7 +50,9 @@ export function Result({ result: r, pendingErrors, payPath, pricesAsAt }: Result
   const year = r.rate.yearType === "lunar" ? "lunar year" : "solar year";
   return (
     <section className="calc-result" aria-labelledby={RESULT_HEADING_ID}>
-      <h2 id={RESULT_HEADING_ID} tabIndex={-1}>Your zakat</h2>
+      <h2 id={RESULT_HEADING_ID} tabIndex={-1}>
+        Your zakat
+      </h2>
       <p className="calc-due" aria-hidden={blocked ? true : undefined}>
         <span className="calc-due-label">Zakat due</span> <strong>{blocked ? "—" : r.text.due}</strong>
       </p>
@@ -69,7 +71,9 @@ export function Result({ result: r, pendingErrors, payPath, pricesAsAt }: Result
         </ul>
       ) : (
         <dl className="calc-explain">
-          <dt>Nisab ({r.nisab.grams} g of {r.nisab.basis} at {r.nisab.pricePerGramText} per gram)</dt>
+          <dt>
+            Nisab ({r.nisab.grams} g of {r.nisab.basis} at {r.nisab.pricePerGramText} per gram)
+          </dt>
           <dd>{r.text.nisab}</dd>
           <dt>Total zakatable assets</dt>
           <dd>{r.text.totalAssets}</dd>

@@ -31,7 +31,10 @@ export function RunningBar({ result, blocked, payPath, onShowResult }: RunningBa
   return (
     <div className={resultInView ? "calc-bar calc-bar-away" : "calc-bar"}>
       <p className="calc-bar-total">
-        Zakat due: <strong className={blocked ? "calc-bar-pending" : undefined}>{blocked ? "check the marked fields" : result.text.due}</strong>
+        {"Zakat due: "}
+        <strong className={blocked ? "calc-bar-pending" : undefined}>
+          {blocked ? "check the marked fields" : result.text.due}
+        </strong>
       </p>
       {due ? (
         <a className="button button-primary calc-bar-action" href={payHref(payPath, result.dueCents)}>

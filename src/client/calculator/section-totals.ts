@@ -12,7 +12,11 @@ import { type CalcForm, emptyRow, toFormText } from "./form-state.js";
 import { GROUPS, groupOfLine } from "./groups.js";
 import type { AmountAssetId, LiabilityId } from "../../zakat/types.js";
 
-export type SectionTotal = { state: "total"; text: string } | { state: "pending" } | { state: "check" } | { state: "none" };
+export type SectionTotal =
+  | { state: "total"; text: string }
+  | { state: "pending" }
+  | { state: "check" }
+  | { state: "none" };
 
 /** The section an error key belongs to: "cash" → "cash", "gold.0.grams" → "metals". */
 export function groupOfErrorKey(key: string): string {
@@ -24,13 +28,15 @@ export function groupOfErrorKey(key: string): string {
 function withoutErrors(form: CalcForm, errorKeys: string[]): CalcForm {
   const amounts = { ...form.amounts };
   for (const key of errorKeys) if (!key.includes(".")) delete amounts[key as AmountAssetId | LiabilityId];
-  const rows = (metal: "gold" | "silver") => form[metal].map((row, i) => (errorKeys.some((k) => k.startsWith(`${metal}.${i}.`)) ? emptyRow() : row));
+  const rows = (metal: "gold" | "silver") =>
+    form[metal].map((row, i) => (errorKeys.some((k) => k.startsWith(`${metal}.${i}.`)) ? emptyRow() : row));
   return { ...form, amounts, gold: rows("gold"), silver: rows("silver") };
 }
 
 function totalsFrom(result: ZakatResult): Map<string, bigint> {
   const totals = new Map<string, bigint>();
-  for (const line of result.lines) totals.set(groupOfLine(line.id), (totals.get(groupOfLine(line.id)) ?? 0n) + line.valueCents);
+  for (const line of result.lines)
+    totals.set(groupOfLine(line.id), (totals.get(groupOfLine(line.id)) ?? 0n) + line.valueCents);
   return totals;
 }
 
@@ -38,7 +44,13 @@ function totalsFrom(result: ZakatResult): Map<string, bigint> {
  * Totals per section id. `result` is the calculation of the whole form when it parsed; `errors`
  * and `shown` are the parser's messages and those the donor has been shown.
  */
-export function sectionTotals(form: CalcForm, result: ZakatResult | null, errors: Record<string, string>, shown: ReadonlySet<string>, settings: ZakatSettings): Map<string, SectionTotal> {
+export function sectionTotals(
+  form: CalcForm,
+  result: ZakatResult | null,
+  errors: Record<string, string>,
+  shown: ReadonlySet<string>,
+  settings: ZakatSettings,
+): Map<string, SectionTotal> {
   const errorKeys = Object.keys(errors);
   let figures: Map<string, bigint>;
   if (result && errorKeys.length === 0) {
@@ -53,7 +65,13 @@ export function sectionTotals(form: CalcForm, result: ZakatResult | null, errors
     const cents = figures.get(group.id);
     out.set(
       group.id,
-      keys.some((k) => shown.has(k)) ? { state: "check" } : keys.length ? { state: "pending" } : cents ? { state: "total", text: formatAud(cents) } : { state: "none" },
+      keys.some((k) => shown.has(k))
+        ? { state: "check" }
+        : keys.length
+          ? { state: "pending" }
+          : cents
+            ? { state: "total", text: formatAud(cents) }
+            : { state: "none" },
     );
   }
   return out;

@@ -68,11 +68,16 @@ export interface DonationIslandProps {
 
 /** The rules validateDonation checks, with the page's options (qurban) priced as the page shows them. */
 export function rulesOf(config: FundConfig): FundRules {
-  const rules: FundRules = { minimumCents: config.minimumCents, maximumCents: config.maximumCents, frequencies: config.frequencies };
+  const rules: FundRules = {
+    minimumCents: config.minimumCents,
+    maximumCents: config.maximumCents,
+    frequencies: config.frequencies,
+  };
   const q = config.quantity;
   if (q) {
     rules.quantity = { unitCents: q.unitCents, min: q.min, max: q.max, label: q.label };
-    if (q.options?.length) rules.quantity.options = q.options.map((o) => ({ code: o.code ?? "", label: o.label, unitCents: o.unitCents }));
+    if (q.options?.length)
+      rules.quantity.options = q.options.map((o) => ({ code: o.code ?? "", label: o.label, unitCents: o.unitCents }));
   }
   return rules;
 }

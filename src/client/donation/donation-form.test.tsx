@@ -41,7 +41,11 @@ const qurban = (lambCents = 45000): FundConfig => ({
   maximumCents: 10_000_000,
   frequencies: ["once"],
   quantity: {
-    unitCents: 11000, min: 1, max: 20, label: "animals", unitLabel: "animal",
+    unitCents: 11000,
+    min: 1,
+    max: 20,
+    label: "animals",
+    unitLabel: "animal",
     options: [
       { code: "cow-share-overseas", label: "One-seventh share of a cow (overseas)", unitCents: 11000 },
       { code: "goat-overseas", label: "Goat (overseas)", unitCents: 15000 },
@@ -49,7 +53,15 @@ const qurban = (lambCents = 45000): FundConfig => ({
     ],
   },
 });
-const zakat: FundConfig = { fund: "zakat", title: "Zakat", path: "/pay/zakat/", presets: [{ amountCents: 10000 }], minimumCents: 1000, maximumCents: 10_000_000, frequencies: ["once", "monthly"] };
+const zakat: FundConfig = {
+  fund: "zakat",
+  title: "Zakat",
+  path: "/pay/zakat/",
+  presets: [{ amountCents: 10000 }],
+  minimumCents: 1000,
+  maximumCents: 10_000_000,
+  frequencies: ["once", "monthly"],
+};
 
 let api: PaymentsDevServer;
 let root: Root | undefined;
@@ -88,7 +100,12 @@ async function type(input: HTMLInputElement, value: string) {
   });
 }
 
-const props = (funds: FundConfig[]): DonationIslandProps => ({ funds, formPath: funds[0]!.path, thankYouPath: "/pay/thank-you/", payments: { apiUrl: api.url, publishableKey: "pk_test_happydom" } });
+const props = (funds: FundConfig[]): DonationIslandProps => ({
+  funds,
+  formPath: funds[0]!.path,
+  thankYouPath: "/pay/thank-you/",
+  payments: { apiUrl: api.url, publishableKey: "pk_test_happydom" },
+});
 
 describe("donation island (happy-dom)", () => {
   it("without payments configured says so before any form, and points to the contact page", async () => {
@@ -104,7 +121,9 @@ describe("donation island (happy-dom)", () => {
     const errorText = () => document.getElementById(`${amount.id}-error`)?.textContent ?? null;
     await type(amount, "1,20");
     await act(async () => amount.dispatchEvent(new FocusEvent("focusout", { bubbles: true })));
-    expect(errorText()).toBe("Check the comma: put cents after a decimal point, like 1.20, and group thousands in threes, like 1,200.");
+    expect(errorText()).toBe(
+      "Check the comma: put cents after a decimal point, like 1.20, and group thousands in threes, like 1,200.",
+    );
     await type(amount, "120");
     await act(async () => amount.dispatchEvent(new FocusEvent("focusout", { bubbles: true })));
     expect(errorText()).toBeNull();
@@ -119,7 +138,9 @@ describe("donation island (happy-dom)", () => {
     await type(byLabel("Amount (AUD)"), "489");
     await act(async () => byLabel("In monthly instalments").click());
     expect(byLabel("Split into").value).toBe("12");
-    expect(container.querySelector(".don-plan")!.textContent).toMatch(/^12 payments of \$40\.75, from .+ to .+\. They stop when your \$489\.00 is paid\.$/);
+    expect(container.querySelector(".don-plan")!.textContent).toMatch(
+      /^12 payments of \$40\.75, from .+ to .+\. They stop when your \$489\.00 is paid\.$/,
+    );
     expect(container.textContent).not.toContain("until you cancel");
   });
 
@@ -144,7 +165,9 @@ describe("donation island (happy-dom)", () => {
     const quantity = byLabel("Number of people");
     expect(quantity.getAttribute("aria-invalid")).toBe("true");
     expect(document.getElementById(`${quantity.id}-error`)!.textContent).toBe("Enter how many people, from 1 to 50.");
-    expect(document.getElementById(`${byLabel("E-mail address").id}-error`)!.textContent).toBe("Enter your e-mail address.");
+    expect(document.getElementById(`${byLabel("E-mail address").id}-error`)!.textContent).toBe(
+      "Enter your e-mail address.",
+    );
     expect(api.requests.filter((r) => r.method === "POST")).toHaveLength(0);
   });
 
@@ -156,7 +179,10 @@ describe("donation island (happy-dom)", () => {
   });
 
   it("restores a saved form after a failed payment, ahead of the defaults", async () => {
-    sessionStorage.setItem(`${STORAGE_PREFIX}/pay/zakat/`, JSON.stringify({ fund: "zakat", amount: "321", frequency: "monthly", firstName: "Omar", coverFees: true }));
+    sessionStorage.setItem(
+      `${STORAGE_PREFIX}/pay/zakat/`,
+      JSON.stringify({ fund: "zakat", amount: "321", frequency: "monthly", firstName: "Omar", coverFees: true }),
+    );
     await mount(props([zakat]));
     // The query amount (from the calculator) still wins over the saved amount.
     expect(byLabel("Amount (AUD)").value).toBe("99.50");
@@ -210,8 +236,13 @@ describe("qurban in the donation island (happy-dom)", () => {
     const created = api.donationCount();
     const logged = await giveTwoLambs(qurban(40000));
     expect(logged.status).toBe(400);
-    const message = "The price of Lamb (in Australia) is $450, not $400. Please reload the page to see the current prices, then try again.";
-    await act(() => vi.waitFor(() => expect(document.getElementById(`${byLabel("Number of animals").id}-error`)?.textContent).toBe(message)));
+    const message =
+      "The price of Lamb (in Australia) is $450, not $400. Please reload the page to see the current prices, then try again.";
+    await act(() =>
+      vi.waitFor(() =>
+        expect(document.getElementById(`${byLabel("Number of animals").id}-error`)?.textContent).toBe(message),
+      ),
+    );
     expect(container.querySelector('[role="alert"]')!.textContent).toBe(message);
     expect(api.donationCount()).toBe(created);
   });
@@ -219,16 +250,22 @@ describe("qurban in the donation island (happy-dom)", () => {
 
 describe("loadStripeJs", () => {
   it("turns a chunk that fails to load into 'Failed to load Stripe.js'", async () => {
-    const error = await loadStripeJs("pk_test_x", () => Promise.reject(new TypeError("Failed to fetch dynamically imported module"))).catch((e) => e);
+    const error = await loadStripeJs("pk_test_x", () =>
+      Promise.reject(new TypeError("Failed to fetch dynamically imported module")),
+    ).catch((e) => e);
     expect(error).toBeInstanceOf(StripeLoadError);
     expect(error.message).toBe("Failed to load Stripe.js");
     expect(error.donorMessage).toMatch(/^Failed to load Stripe\.js\. .*try again\. Nothing was charged\.$/);
   });
 
   it("keeps the library's 'Stripe.js not available' and maps a null Stripe to it", async () => {
-    const notAvailable = await loadStripeJs("pk_test_x", async () => ({ loadStripe: () => Promise.reject(new Error("Stripe.js not available")) })).catch((e) => e);
+    const notAvailable = await loadStripeJs("pk_test_x", async () => ({
+      loadStripe: () => Promise.reject(new Error("Stripe.js not available")),
+    })).catch((e) => e);
     expect(notAvailable.message).toBe("Stripe.js not available");
-    const nullStripe = await loadStripeJs("pk_test_x", async () => ({ default: { loadStripe: async () => null } })).catch((e) => e);
+    const nullStripe = await loadStripeJs("pk_test_x", async () => ({
+      default: { loadStripe: async () => null },
+    })).catch((e) => e);
     expect(nullStripe.message).toBe("Stripe.js not available");
   });
 });

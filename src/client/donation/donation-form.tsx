@@ -131,8 +131,8 @@ function PaymentsUnavailable({ contactPath = "/contact/" }: { contactPath?: stri
           <strong>Online card payments are not available on this copy of the site.</strong>
         </p>
         <p>
-          To give today, <a href={contactPath}>contact our donor care team</a> by phone or e-mail: they can take your gift over the phone or send you our bank details with a
-          reference for your receipt.
+          To give today, <a href={contactPath}>contact our donor care team</a> by phone or e-mail: they can take your
+          gift over the phone or send you our bank details with a reference for your receipt.
         </p>
       </div>
     </div>
@@ -140,7 +140,8 @@ function PaymentsUnavailable({ contactPath = "/contact/" }: { contactPath?: stri
 }
 
 function CardDonationForm({ funds, formPath, thankYouPath, payments: paymentsOrNull }: DonationIslandProps) {
-  const payments = paymentsOrNull!;  const idPrefix = useIslandId("don-");
+  const payments = paymentsOrNull!;
+  const idPrefix = useIslandId("don-");
   const [values, setValues] = useState<FormValues>(() => initialValues(funds[0]!));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [alert, setAlert] = useState<string | null>(null);
@@ -174,8 +175,10 @@ function CardDonationForm({ funds, formPath, thankYouPath, payments: paymentsOrN
     setValues((v) => {
       let next = saved ?? v;
       const fund = new URLSearchParams(window.location.search).get("fund");
-      if (!saved && fund && funds.some((f) => f.fund === fund)) next = { ...next, ...fundDefaults(funds.find((f) => f.fund === fund)!) };
-      if (fromQuery !== null && !funds.find((f) => f.fund === next.fund)?.quantity) next = { ...next, amount: fromQuery };
+      if (!saved && fund && funds.some((f) => f.fund === fund))
+        next = { ...next, ...fundDefaults(funds.find((f) => f.fund === fund)!) };
+      if (fromQuery !== null && !funds.find((f) => f.fund === next.fund)?.quantity)
+        next = { ...next, amount: fromQuery };
       return next;
     });
     restored.current = true;
@@ -288,7 +291,10 @@ function CardDonationForm({ funds, formPath, thankYouPath, payments: paymentsOrN
       // Stripe.js starts loading now, alongside the request.
       const stripeLoad = stripe ? Promise.resolve(stripe) : kit.loadStripeJs(payments.publishableKey);
       stripeLoad.catch(() => undefined); // reported below, after the API's answer
-      const donation = createdFor.current?.key === key ? createdFor.current.created : await client.current.createDonation(result.request, key);
+      const donation =
+        createdFor.current?.key === key
+          ? createdFor.current.created
+          : await client.current.createDonation(result.request, key);
       createdFor.current = { key, created: donation };
       const loaded = await stripeLoad;
       setStripe(loaded);
@@ -328,7 +334,10 @@ function CardDonationForm({ funds, formPath, thankYouPath, payments: paymentsOrN
 
   const figures = phase === "pay" && created ? createdFigures(created) : previewFigures(values, config, today);
   const fee = feeFor(values, config);
-  const returnUrl = created && typeof window !== "undefined" ? new URL(`${thankYouPath}?donation=${encodeURIComponent(created.donationId)}`, window.location.href).href : "";
+  const returnUrl =
+    created && typeof window !== "undefined"
+      ? new URL(`${thankYouPath}?donation=${encodeURIComponent(created.donationId)}`, window.location.href).href
+      : "";
   return (
     <div className="donation-form">
       <h2 id={`${idPrefix}heading`} ref={headingRef} tabIndex={-1}>
@@ -340,7 +349,8 @@ function CardDonationForm({ funds, formPath, thankYouPath, payments: paymentsOrN
             <strong>You have already given — give again?</strong>
           </p>
           <p>
-            Your gift{given.reference ? ` (reference ${given.reference})` : ""} went through and your receipt is on its way by e-mail. To make another gift, start a new one.
+            Your gift{given.reference ? ` (reference ${given.reference})` : ""} went through and your receipt is on its
+            way by e-mail. To make another gift, start a new one.
           </p>
           <p>
             <button type="button" className="button" onClick={giveAgain}>
@@ -366,21 +376,39 @@ function CardDonationForm({ funds, formPath, thankYouPath, payments: paymentsOrN
         }}
         hidden={phase === "pay" || given !== null}
       >
-        <GiftSection idPrefix={idPrefix} funds={funds} config={config} values={values} errors={errors} set={set} chooseFund={chooseFund} check={check} />
+        <GiftSection
+          idPrefix={idPrefix}
+          funds={funds}
+          config={config}
+          values={values}
+          errors={errors}
+          set={set}
+          chooseFund={chooseFund}
+          check={check}
+        />
         <DonorSection idPrefix={idPrefix} values={values} errors={errors} set={set} check={check} />
         <fieldset className="don-section">
           <legend>Card fee</legend>
           <CheckField
             id={`${idPrefix}coverFees`}
             label={fee !== null ? `Add ${formatDollarsAndCents(fee)} to cover the card fee` : "Cover the card fee"}
-            hint={values.frequency === "monthly-instalments" ? "So that we receive your whole gift: added to each payment. Card fees are 1.7% + 30c." : "So that we receive your whole gift. Card fees are 1.7% + 30c."}
+            hint={
+              values.frequency === "monthly-instalments"
+                ? "So that we receive your whole gift: added to each payment. Card fees are 1.7% + 30c."
+                : "So that we receive your whole gift. Card fees are 1.7% + 30c."
+            }
             checked={values.coverFees}
             onChecked={(v) => set("coverFees", v)}
           />
         </fieldset>
         {figures ? <Summary figures={figures} headingId={`${idPrefix}summary`} /> : null}
         <div className="don-actions">
-          <button type="submit" className="button" disabled={phase === "creating"} aria-disabled={phase === "creating" ? true : undefined}>
+          <button
+            type="submit"
+            className="button"
+            disabled={phase === "creating"}
+            aria-disabled={phase === "creating" ? true : undefined}
+          >
             {phase === "creating" ? "Preparing secure payment…" : alert ? "Try again" : "Continue to payment"}
           </button>
         </div>
@@ -392,7 +420,15 @@ function CardDonationForm({ funds, formPath, thankYouPath, payments: paymentsOrN
             Check your gift and pay
           </h3>
           {figures ? <Summary figures={figures} headingId={`${idPrefix}summary-final`} /> : null}
-          <PaymentStep idPrefix={idPrefix} stripe={stripe} created={created} returnUrl={returnUrl} beforeConfirm={beforeConfirm} onPaid={paid} onBack={() => setPhase("form")} />
+          <PaymentStep
+            idPrefix={idPrefix}
+            stripe={stripe}
+            created={created}
+            returnUrl={returnUrl}
+            beforeConfirm={beforeConfirm}
+            onPaid={paid}
+            onBack={() => setPhase("form")}
+          />
         </section>
       ) : null}
     </div>

@@ -16,7 +16,19 @@ export interface DonorSectionProps {
 
 export function DonorSection({ idPrefix, values, errors, set, check }: DonorSectionProps) {
   const id = (name: string) => `${idPrefix}${name}`;
-  const text = (name: "firstName" | "lastName" | "email" | "phone" | "line1" | "line2" | "suburb" | "state" | "postcode" | "country") => ({
+  const text = (
+    name:
+      | "firstName"
+      | "lastName"
+      | "email"
+      | "phone"
+      | "line1"
+      | "line2"
+      | "suburb"
+      | "state"
+      | "postcode"
+      | "country",
+  ) => ({
     id: id(name),
     value: values[name],
     onValue: (v: string) => set(name, v),
@@ -35,7 +47,11 @@ export function DonorSection({ idPrefix, values, errors, set, check }: DonorSect
       live = false;
     };
   }, []);
-  const countryOptions = countries ?? (australia ? [["AU", "Australia"] as const] : [["AU", "Australia"] as const, [values.country, values.country] as const]);
+  const countryOptions =
+    countries ??
+    (australia
+      ? [["AU", "Australia"] as const]
+      : [["AU", "Australia"] as const, [values.country, values.country] as const]);
   return (
     <>
       <fieldset className="don-section">
@@ -47,7 +63,13 @@ export function DonorSection({ idPrefix, values, errors, set, check }: DonorSect
         </div>
         <TextField {...text("email")} label="E-mail address" type="email" autoComplete="email" spellCheck={false} />
         <TextField {...text("phone")} label="Phone number" type="tel" autoComplete="tel" />
-        <CheckField id={id("anonymous")} label="Give anonymously" hint="We will keep your name off any public acknowledgement. Your receipt still has it." checked={values.anonymous} onChecked={(v) => set("anonymous", v)} />
+        <CheckField
+          id={id("anonymous")}
+          label="Give anonymously"
+          hint="We will keep your name off any public acknowledgement. Your receipt still has it."
+          checked={values.anonymous}
+          onChecked={(v) => set("anonymous", v)}
+        />
         <TextField
           id={id("dedication")}
           label="Dedication"
@@ -69,13 +91,25 @@ export function DonorSection({ idPrefix, values, errors, set, check }: DonorSect
         <div className="don-row">
           <TextField {...text("suburb")} label="Suburb or town" autoComplete="address-level2" />
           {australia ? (
-            <SelectField {...text("state")} label="State or territory" optional placeholder="Choose…" options={AU_STATES.map(([code, name]) => [code, name] as const)} autoComplete="address-level1" />
+            <SelectField
+              {...text("state")}
+              label="State or territory"
+              optional
+              placeholder="Choose…"
+              options={AU_STATES.map(([code, name]) => [code, name] as const)}
+              autoComplete="address-level1"
+            />
           ) : (
             <TextField {...text("state")} label="State, province or region" optional autoComplete="address-level1" />
           )}
         </div>
         <div className="don-row">
-          <TextField {...text("postcode")} label="Postcode" inputMode={australia ? "numeric" : "text"} autoComplete="postal-code" />
+          <TextField
+            {...text("postcode")}
+            label="Postcode"
+            inputMode={australia ? "numeric" : "text"}
+            autoComplete="postal-code"
+          />
           <SelectField
             {...text("country")}
             onValue={(v) => {

@@ -22,7 +22,15 @@ export function TextField({ id, label, value, onValue, error, hint, prefix, opti
       {(describedBy) => (
         <div className={prefix ? "don-input-prefixed" : undefined}>
           {prefix ? <span aria-hidden="true">{prefix}</span> : null}
-          <input id={id} name={id} value={value} onChange={(e) => onValue(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
+          <input
+            id={id}
+            name={id}
+            value={value}
+            onChange={(e) => onValue(e.target.value)}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={describedBy}
+            {...input}
+          />
         </div>
       )}
     </FieldFrame>
@@ -30,7 +38,21 @@ export function TextField({ id, label, value, onValue, error, hint, prefix, opti
 }
 
 /** The label, hint and error around one control; the control gets the ids to describe it by. */
-function FieldFrame({ id, label, error, hint, optional, children }: { id: string; label: ReactNode; error?: string; hint?: ReactNode; optional?: boolean; children(describedBy: string | undefined): ReactNode }) {
+function FieldFrame({
+  id,
+  label,
+  error,
+  hint,
+  optional,
+  children,
+}: {
+  id: string;
+  label: ReactNode;
+  error?: string;
+  hint?: ReactNode;
+  optional?: boolean;
+  children(describedBy: string | undefined): ReactNode;
+}) {
   const describedBy = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
   return (
     <div className={error ? "don-field don-field-invalid" : "don-field"}>
@@ -53,10 +75,29 @@ function FieldFrame({ id, label, error, hint, optional, children }: { id: string
   );
 }
 
-export function CheckField({ id, label, checked, onChecked, hint }: { id: string; label: ReactNode; checked: boolean; onChecked(value: boolean): void; hint?: ReactNode }) {
+export function CheckField({
+  id,
+  label,
+  checked,
+  onChecked,
+  hint,
+}: {
+  id: string;
+  label: ReactNode;
+  checked: boolean;
+  onChecked(value: boolean): void;
+  hint?: ReactNode;
+}) {
   return (
     <div className="don-check">
-      <input id={id} name={id} type="checkbox" checked={checked} onChange={(e) => onChecked(e.target.checked)} aria-describedby={hint ? `${id}-hint` : undefined} />
+      <input
+        id={id}
+        name={id}
+        type="checkbox"
+        checked={checked}
+        onChange={(e) => onChecked(e.target.checked)}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+      />
       <label htmlFor={id}>{label}</label>
       {hint ? (
         <p id={`${id}-hint`} className="don-hint">
@@ -69,7 +110,17 @@ export function CheckField({ id, label, checked, onChecked, hint }: { id: string
 
 /** A labelled select with its hint and its error, tied like TextField's. */
 export function SelectField({
-  id, label, value, onValue, options, error, hint, optional, placeholder, autoComplete, onBlur,
+  id,
+  label,
+  value,
+  onValue,
+  options,
+  error,
+  hint,
+  optional,
+  placeholder,
+  autoComplete,
+  onBlur,
 }: {
   id: string;
   label: ReactNode;
@@ -87,7 +138,16 @@ export function SelectField({
   return (
     <FieldFrame id={id} label={label} error={error} hint={hint} optional={optional}>
       {(describedBy) => (
-        <select id={id} name={id} value={value} onChange={(e) => onValue(e.target.value)} onBlur={onBlur} aria-invalid={error ? true : undefined} aria-describedby={describedBy} autoComplete={autoComplete}>
+        <select
+          id={id}
+          name={id}
+          value={value}
+          onChange={(e) => onValue(e.target.value)}
+          onBlur={onBlur}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          autoComplete={autoComplete}
+        >
           {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
           {options.map(([v, text]) => (
             <option key={v} value={v}>

@@ -78,7 +78,9 @@ export function forgetGiven(storage: Storage | undefined): void {
 const dollarsText = (cents: number) => (cents % 100 === 0 ? String(cents / 100) : (cents / 100).toFixed(2));
 
 /** What the form starts with for a fund, before anything saved or carried in the URL. */
-export function fundDefaults(config: FundConfig): Pick<FormValues, "fund" | "amount" | "quantity" | "option" | "frequency" | "instalments"> {
+export function fundDefaults(
+  config: FundConfig,
+): Pick<FormValues, "fund" | "amount" | "quantity" | "option" | "frequency" | "instalments"> {
   return {
     fund: config.fund,
     amount: config.defaultAmountCents ? dollarsText(config.defaultAmountCents) : "",
@@ -148,7 +150,13 @@ export function amountFromQuery(search: string): string | null {
 
 /** The values as the shared validator takes them. */
 export function toDonationForm(values: FormValues, config: FundConfig): DonationForm {
-  const address = { line1: values.line1, line2: values.line2, suburb: values.suburb, state: values.state, postcode: values.postcode };
+  const address = {
+    line1: values.line1,
+    line2: values.line2,
+    suburb: values.suburb,
+    state: values.state,
+    postcode: values.postcode,
+  };
   const hasAddress = Object.values(address).some((v) => v.trim() !== "");
   return {
     fund: config.fund,

@@ -38,7 +38,12 @@ export function GiftSection({ idPrefix, funds, config, values, errors, set, choo
       {funds.length > 1 ? (
         <div className="don-field">
           <label htmlFor={id("fund")}>Where your gift goes</label>
-          <select id={id("fund")} name={id("fund")} value={values.fund} onChange={(e) => chooseFund(e.target.value as Fund)}>
+          <select
+            id={id("fund")}
+            name={id("fund")}
+            value={values.fund}
+            onChange={(e) => chooseFund(e.target.value as Fund)}
+          >
             {funds.map((f) => (
               <option key={f.fund} value={f.fund}>
                 {f.title}
@@ -61,7 +66,14 @@ export function GiftSection({ idPrefix, funds, config, values, errors, set, choo
               <legend>Choose your {q.unitLabel}</legend>
               {q.options.map((o, i) => (
                 <div className="don-choice" key={i}>
-                  <input type="radio" id={id(`option-${i}`)} name={id("option")} value={String(i)} checked={values.option === String(i)} onChange={() => set("option", String(i))} />
+                  <input
+                    type="radio"
+                    id={id(`option-${i}`)}
+                    name={id("option")}
+                    value={String(i)}
+                    checked={values.option === String(i)}
+                    onChange={() => set("option", String(i))}
+                  />
                   <label htmlFor={id(`option-${i}`)}>
                     {o.label}: {formatDollarsAndCents(o.unitCents)}
                   </label>
@@ -87,7 +99,9 @@ export function GiftSection({ idPrefix, funds, config, values, errors, set, choo
           />
           {/^\d+$/.test(values.quantity.trim()) ? (
             <p className="don-multiply" aria-live="polite">
-              {values.quantity.trim()} × {formatDollarsAndCents(unitCents)} = <strong>{formatDollarsAndCents(Number(values.quantity.trim()) * unitCents)}</strong>
+              {values.quantity.trim()} × {formatDollarsAndCents(unitCents)}
+              {" = "}
+              <strong>{formatDollarsAndCents(Number(values.quantity.trim()) * unitCents)}</strong>
             </p>
           ) : null}
         </>
@@ -98,9 +112,19 @@ export function GiftSection({ idPrefix, funds, config, values, errors, set, choo
               {config.presets.map((p) => {
                 const text = dollars(p.amountCents);
                 return (
-                  <button type="button" key={p.amountCents} className="don-preset" aria-pressed={values.amount.trim() === text} onClick={() => set("amount", text)}>
+                  <button
+                    type="button"
+                    key={p.amountCents}
+                    className="don-preset"
+                    aria-pressed={values.amount.trim() === text}
+                    onClick={() => set("amount", text)}
+                  >
                     {formatDollarsAndCents(p.amountCents).replace(/\.00$/, "")}
-                    {p.label && p.label !== `$${text}` && p.label !== formatDollarsAndCents(p.amountCents).replace(/\.00$/, "") ? <span className="don-preset-label"> {p.label}</span> : null}
+                    {p.label &&
+                    p.label !== `$${text}` &&
+                    p.label !== formatDollarsAndCents(p.amountCents).replace(/\.00$/, "") ? (
+                      <span className="don-preset-label"> {p.label}</span>
+                    ) : null}
                   </button>
                 );
               })}
@@ -130,7 +154,14 @@ export function GiftSection({ idPrefix, funds, config, values, errors, set, choo
           <legend>How often</legend>
           {config.frequencies.map((f: Frequency) => (
             <div className="don-choice" key={f}>
-              <input type="radio" id={id(`frequency-${f}`)} name={id("frequency")} value={f} checked={values.frequency === f} onChange={() => set("frequency", f)} />
+              <input
+                type="radio"
+                id={id(`frequency-${f}`)}
+                name={id("frequency")}
+                value={f}
+                checked={values.frequency === f}
+                onChange={() => set("frequency", f)}
+              />
               <label htmlFor={id(`frequency-${f}`)}>{FREQUENCY_LABELS[f]}</label>
             </div>
           ))}

@@ -23,7 +23,10 @@ export interface PaymentStepProps {
 }
 
 /** Matches the site's colours (templates/styles/site.css) inside Stripe's frame. */
-const APPEARANCE = { theme: "stripe" as const, variables: { colorPrimary: "#663399", borderRadius: "6px", fontFamily: "system-ui, sans-serif" } };
+const APPEARANCE = {
+  theme: "stripe" as const,
+  variables: { colorPrimary: "#663399", borderRadius: "6px", fontFamily: "system-ui, sans-serif" },
+};
 
 export function PaymentStep({ idPrefix, stripe, created, returnUrl, beforeConfirm, onPaid, onBack }: PaymentStepProps) {
   const mountRef = useRef<HTMLDivElement>(null);
@@ -64,11 +67,17 @@ export function PaymentStep({ idPrefix, stripe, created, returnUrl, beforeConfir
       // page, so Back does not return to the filled form. Bank redirects still use return_url.
       if (created.intentType === "payment") {
         const result = await stripe.confirmPayment({ elements, confirmParams, redirect: "if_required" });
-        if (result.error) setError(`${result.error.message ?? "Your payment did not go through."} Nothing was charged. Check the details or use another card, then try again.`);
+        if (result.error)
+          setError(
+            `${result.error.message ?? "Your payment did not go through."} Nothing was charged. Check the details or use another card, then try again.`,
+          );
         else onPaid("payment", result.paymentIntent.id);
       } else {
         const result = await stripe.confirmSetup({ elements, confirmParams, redirect: "if_required" });
-        if (result.error) setError(`${result.error.message ?? "Your card could not be saved."} Nothing was charged. Check the details or use another card, then try again.`);
+        if (result.error)
+          setError(
+            `${result.error.message ?? "Your card could not be saved."} Nothing was charged. Check the details or use another card, then try again.`,
+          );
         else onPaid("setup", result.setupIntent.id);
       }
     } catch (e) {
@@ -101,7 +110,13 @@ export function PaymentStep({ idPrefix, stripe, created, returnUrl, beforeConfir
         </p>
       ) : null}
       <div className="don-actions">
-        <button type="button" className="button" onClick={give} disabled={!ready || confirming} aria-describedby={error ? `${idPrefix}pay-error` : undefined}>
+        <button
+          type="button"
+          className="button"
+          onClick={give}
+          disabled={!ready || confirming}
+          aria-describedby={error ? `${idPrefix}pay-error` : undefined}
+        >
           {confirming ? "Processing…" : label}
         </button>
         <button type="button" className="don-link-button" onClick={onBack} disabled={confirming}>

@@ -27,13 +27,24 @@ export function giftCents(values: FormValues, config: FundConfig): number | null
 // and time-zone data (about 50 ms in Chromium), which on /pay/ pages was a long task at load.
 let dateFormat: Intl.DateTimeFormat | undefined;
 export const formatDate = (iso: string) => {
-  dateFormat ??= new Intl.DateTimeFormat("en-AU", { weekday: "short", day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+  dateFormat ??= new Intl.DateTimeFormat("en-AU", {
+    weekday: "short",
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    timeZone: "UTC",
+  });
   return dateFormat.format(new Date(`${iso}T00:00:00Z`));
 };
 let shortDateFormat: Intl.DateTimeFormat | undefined;
 /** "24 Nov 2026": for the instalment sentence. */
 export const formatShortDate = (iso: string) => {
-  shortDateFormat ??= new Intl.DateTimeFormat("en-AU", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+  shortDateFormat ??= new Intl.DateTimeFormat("en-AU", {
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    timeZone: "UTC",
+  });
   return shortDateFormat.format(new Date(`${iso}T00:00:00Z`));
 };
 
@@ -42,7 +53,8 @@ export function instalmentSentence(plan: InstalmentPlan, charges: readonly Sched
   const first = charges[0]!;
   const last = charges.at(-1)!;
   const span = `from ${formatShortDate(first.date)} to ${formatShortDate(plan.endDate)}`;
-  if (first.amountCents === last.amountCents) return `${plan.count} payments of ${formatDollarsAndCents(first.amountCents)}, ${span}`;
+  if (first.amountCents === last.amountCents)
+    return `${plan.count} payments of ${formatDollarsAndCents(first.amountCents)}, ${span}`;
   return `${plan.count} payments, ${span}: ${plan.count - 1} of ${formatDollarsAndCents(first.amountCents)} and a last one of ${formatDollarsAndCents(last.amountCents)}`;
 }
 
@@ -65,10 +77,30 @@ export function previewFigures(values: FormValues, config: FundConfig, today: st
     const charge = chargeFor(instalmentCount ? Math.floor(gift / instalmentCount) : gift, values.coverFees);
     return { ...charge, charges: [], openEnded: false, scheduleTotalCents: null };
   }
-  const result = planGift({ frequency: values.frequency, today, giftCents: gift, coverFees: values.coverFees, season: config.season, instalmentCount });
-  if (!result.ok) return { ...chargeFor(gift, values.coverFees), charges: [], openEnded: false, scheduleTotalCents: null, problem: result.message };
+  const result = planGift({
+    frequency: values.frequency,
+    today,
+    giftCents: gift,
+    coverFees: values.coverFees,
+    season: config.season,
+    instalmentCount,
+  });
+  if (!result.ok)
+    return {
+      ...chargeFor(gift, values.coverFees),
+      charges: [],
+      openEnded: false,
+      scheduleTotalCents: null,
+      problem: result.message,
+    };
   const { charge, schedule, instalments } = result.plan;
-  return { ...charge, charges: schedule.charges, openEnded: schedule.openEnded, scheduleTotalCents: schedule.totalCents, ...(instalments ? { instalments } : {}) };
+  return {
+    ...charge,
+    charges: schedule.charges,
+    openEnded: schedule.openEnded,
+    scheduleTotalCents: schedule.totalCents,
+    ...(instalments ? { instalments } : {}),
+  };
 }
 
 export function createdFigures(created: DonationCharges): Figures {
@@ -92,7 +124,9 @@ export function Summary({ figures, headingId }: { figures: Figures; headingId: s
       <h3 id={headingId}>Summary</h3>
       {instalments && charges.length ? (
         <p className="don-plan">
-          <strong>{instalmentSentence(instalments, charges)}</strong>. They stop when your {formatDollarsAndCents(instalments.giftCents)} is paid.
+          <strong>{instalmentSentence(instalments, charges)}</strong>
+          {". They stop when your "}
+          {formatDollarsAndCents(instalments.giftCents)} is paid.
         </p>
       ) : null}
       <dl>
@@ -126,7 +160,13 @@ export function Summary({ figures, headingId }: { figures: Figures; headingId: s
       {figures.problem ? <p className="don-error">{figures.problem}</p> : null}
       {charges.length && !instalments ? (
         <>
-          <p className="don-dates-heading">{charges.length === 1 ? "Charged on" : figures.openEnded ? "Charged on these dates, then on until you cancel" : "Charged on"}</p>
+          <p className="don-dates-heading">
+            {charges.length === 1
+              ? "Charged on"
+              : figures.openEnded
+                ? "Charged on these dates, then on until you cancel"
+                : "Charged on"}
+          </p>
           <ul className="don-dates">
             {shown.map((c) => (
               <li key={c.date}>{formatDate(c.date)}</li>

@@ -81,7 +81,9 @@ function start(): void {
   for (const url of modules) {
     inTaskOfItsOwn(`start of ${url}`, () => {
       // A module that fails (a flaky connection) must not stop the others; say which one, for developers.
-      import(/* @vite-ignore */ url).catch((error: unknown) => console.error(`The script ${url} could not be loaded; the page works without it, reload to try again.`, error));
+      import(/* @vite-ignore */ url).catch((error: unknown) =>
+        console.error(`The script ${url} could not be loaded; the page works without it, reload to try again.`, error),
+      );
     });
   }
   for (const [name, run] of siteScripts ? SITE_SCRIPTS : []) inTaskOfItsOwn(name, run);

@@ -15,7 +15,18 @@ import { calculateZakat } from "../../zakat/calculate.js";
 import { parseZakatForm } from "../../zakat/form.js";
 import { priceAge } from "../../zakat/price-age.js";
 import type { HelpKey, NisabBasis, ZakatResult, ZakatSettings } from "../../zakat/types.js";
-import { type CalcForm, emptyForm, emptyRow, MAX_METAL_ROWS, METALS, type MetalRow, readSaved, storageGet, storageSet, toFormText } from "../calculator/form-state.js";
+import {
+  type CalcForm,
+  emptyForm,
+  emptyRow,
+  MAX_METAL_ROWS,
+  METALS,
+  type MetalRow,
+  readSaved,
+  storageGet,
+  storageSet,
+  toFormText,
+} from "../calculator/form-state.js";
 import { fieldId, MetalItem, TextField, type FieldEvents } from "../calculator/fields.js";
 import { GROUPS, labelOf } from "../calculator/groups.js";
 import { NisabChoice } from "../calculator/nisab-choice.js";
@@ -52,7 +63,10 @@ export default function Calculator({ settings, helpHtml, payPath }: CalculatorPr
   const [notice, setNotice] = useState("");
   const lastGood = useRef<ZakatResult | null>(null);
   // The donor's nisab choice overrides the editor's default basis; prices and rates stay the editor's.
-  const fullSettings = useMemo(() => ({ ...settings, nisabBasis: form.nisabBasis, help: NO_HELP }), [settings, form.nisabBasis]);
+  const fullSettings = useMemo(
+    () => ({ ...settings, nisabBasis: form.nisabBasis, help: NO_HELP }),
+    [settings, form.nisabBasis],
+  );
   const thresholds = useMemo(() => nisabThresholds(settings), [settings]);
 
   // Save on every change, but not before the saved figures were read: that would overwrite them with
@@ -94,15 +108,31 @@ export default function Calculator({ settings, helpHtml, payPath }: CalculatorPr
   const setAmount = (id: string, value: string) => update((f) => ({ ...f, amounts: { ...f.amounts, [id]: value } }));
   const setRows = (metal: "gold" | "silver", rows: MetalRow[]) => update((f) => ({ ...f, [metal]: rows }));
   const removeRow = (metal: "gold" | "silver", index: number) => {
-    setRows(metal, form[metal].filter((_, i) => i !== index));
+    setRows(
+      metal,
+      form[metal].filter((_, i) => i !== index),
+    );
     // Row numbers shift: re-check the rows that remain so no message lands on the wrong row.
-    setShown((s) => new Set([...s].filter((k) => !k.startsWith(`${metal}.`)).concat(form[metal].slice(1).flatMap((_, i) => [`${metal}.${i}.grams`, `${metal}.${i}.purity`, `${metal}.${i}.amount`]))));
+    setShown(
+      (s) =>
+        new Set(
+          [...s]
+            .filter((k) => !k.startsWith(`${metal}.`))
+            .concat(
+              form[metal]
+                .slice(1)
+                .flatMap((_, i) => [`${metal}.${i}.grams`, `${metal}.${i}.purity`, `${metal}.${i}.amount`]),
+            ),
+        ),
+    );
     requestAnimationFrame(() => document.getElementById(`${base}-add-${metal}`)?.focus());
   };
   const addRow = (metal: "gold" | "silver") => {
     const index = form[metal].length;
     setRows(metal, [...form[metal], emptyRow()]);
-    requestAnimationFrame(() => document.querySelector<HTMLInputElement>(`input[name="${fieldId(base, `${metal}.${index}.kind`)}"]`)?.focus());
+    requestAnimationFrame(() =>
+      document.querySelector<HTMLInputElement>(`input[name="${fieldId(base, `${metal}.${index}.kind`)}"]`)?.focus(),
+    );
   };
   const clear = () => {
     setForm(emptyForm(settings.nisabBasis));
@@ -130,13 +160,29 @@ export default function Calculator({ settings, helpHtml, payPath }: CalculatorPr
             <legend>Which year do you count your zakat by?</legend>
             {(["lunar", "solar"] as const).map((y) => (
               <label key={y}>
-                <input type="radio" name={`${base}-year`} value={y} checked={form.yearType === y} onChange={() => update((f) => ({ ...f, yearType: y }))} />
-                {y === "lunar" ? ` Lunar (Hijri) year: ${settings.ratePercent.lunar}%` : ` Solar (Gregorian) year: ${settings.ratePercent.solar}%`}
+                <input
+                  type="radio"
+                  name={`${base}-year`}
+                  value={y}
+                  checked={form.yearType === y}
+                  onChange={() => update((f) => ({ ...f, yearType: y }))}
+                />
+                {y === "lunar"
+                  ? ` Lunar (Hijri) year: ${settings.ratePercent.lunar}%`
+                  : ` Solar (Gregorian) year: ${settings.ratePercent.solar}%`}
               </label>
             ))}
           </fieldset>
-          <NisabChoice base={base} value={form.nisabBasis} thresholds={thresholds} onChange={(nisabBasis) => update((f) => ({ ...f, nisabBasis }))} />
-          <p className="calc-hint">Enter amounts in Australian dollars as you would write them, like 1,200.50. Leave out what you do not have. Your figures stay in this browser; they are not sent to us.</p>
+          <NisabChoice
+            base={base}
+            value={form.nisabBasis}
+            thresholds={thresholds}
+            onChange={(nisabBasis) => update((f) => ({ ...f, nisabBasis }))}
+          />
+          <p className="calc-hint">
+            Enter amounts in Australian dollars as you would write them, like 1,200.50. Leave out what you do not have.
+            Your figures stay in this browser; they are not sent to us.
+          </p>
           {GROUPS.map((group, index) => (
             <details
               key={group.id}
@@ -144,7 +190,13 @@ export default function Calculator({ settings, helpHtml, payPath }: CalculatorPr
               open={open.has(group.id)}
               onToggle={(e) => {
                 const isOpen = e.currentTarget.open;
-                setOpen((s) => (isOpen === s.has(group.id) ? s : isOpen ? new Set(s).add(group.id) : new Set([...s].filter((g) => g !== group.id))));
+                setOpen((s) =>
+                  isOpen === s.has(group.id)
+                    ? s
+                    : isOpen
+                      ? new Set(s).add(group.id)
+                      : new Set([...s].filter((g) => g !== group.id)),
+                );
               }}
             >
               <summary id={groupHeadingId(group.id)}>
@@ -159,7 +211,11 @@ export default function Calculator({ settings, helpHtml, payPath }: CalculatorPr
                     {...events}
                     field={id}
                     label={labelOf(id)}
-                    hint={id === "sharesLongTerm" ? `${settings.longTermShareProxyPercent}% of the market value is counted, our estimate of the zakatable part of the companies' assets.` : undefined}
+                    hint={
+                      id === "sharesLongTerm"
+                        ? `${settings.longTermShareProxyPercent}% of the market value is counted, our estimate of the zakatable part of the companies' assets.`
+                        : undefined
+                    }
                     value={form.amounts[id] ?? ""}
                     onChange={(v) => setAmount(id, v)}
                   />
@@ -169,10 +225,29 @@ export default function Calculator({ settings, helpHtml, payPath }: CalculatorPr
                       <div key={metal} className="calc-metal-list">
                         <h3>{metal === "gold" ? "Gold" : "Silver"}</h3>
                         {form[metal].map((row, i) => (
-                          <MetalItem key={i} {...events} metal={metal} index={i} row={row} canRemove={form[metal].length > 1} onChange={(r) => setRows(metal, form[metal].map((x, j) => (j === i ? r : x)))} onRemove={() => removeRow(metal, i)} />
+                          <MetalItem
+                            key={i}
+                            {...events}
+                            metal={metal}
+                            index={i}
+                            row={row}
+                            canRemove={form[metal].length > 1}
+                            onChange={(r) =>
+                              setRows(
+                                metal,
+                                form[metal].map((x, j) => (j === i ? r : x)),
+                              )
+                            }
+                            onRemove={() => removeRow(metal, i)}
+                          />
                         ))}
                         {form[metal].length < MAX_METAL_ROWS ? (
-                          <button type="button" id={`${base}-add-${metal}`} className="button button-secondary" onClick={() => addRow(metal)}>
+                          <button
+                            type="button"
+                            id={`${base}-add-${metal}`}
+                            className="button button-secondary"
+                            onClick={() => addRow(metal)}
+                          >
                             Add another {metal} item
                           </button>
                         ) : null}
@@ -180,7 +255,11 @@ export default function Calculator({ settings, helpHtml, payPath }: CalculatorPr
                     ))
                   : null}
                 {GROUPS[index + 1] ? (
-                  <button type="button" className="button button-secondary calc-next" onClick={() => nextSection(group.id, GROUPS[index + 1]!.id)}>
+                  <button
+                    type="button"
+                    className="button button-secondary calc-next"
+                    onClick={() => nextSection(group.id, GROUPS[index + 1]!.id)}
+                  >
                     Next: {GROUPS[index + 1]!.title}
                   </button>
                 ) : (
@@ -195,7 +274,9 @@ export default function Calculator({ settings, helpHtml, payPath }: CalculatorPr
             <button type="button" className="button button-secondary" onClick={clear}>
               Clear my figures
             </button>
-            <p role="status" className="calc-hint">{notice}</p>
+            <p role="status" className="calc-hint">
+              {notice}
+            </p>
           </div>
         </form>
         <Result result={result} pendingErrors={pendingErrors} payPath={payPath} pricesAsAt={settings.pricesAsAt} />
@@ -207,9 +288,15 @@ export default function Calculator({ settings, helpHtml, payPath }: CalculatorPr
 
 function SectionTotalText({ total, liabilities }: { total: SectionTotal | undefined; liabilities?: boolean }) {
   if (!total || total.state === "none") return null;
-  if (total.state === "check") return <span className="calc-group-total calc-group-total-check">Check this section</span>;
+  if (total.state === "check")
+    return <span className="calc-group-total calc-group-total-check">Check this section</span>;
   if (total.state === "pending") return <span className="calc-group-total">Total pending</span>;
-  return <span className="calc-group-total">{liabilities ? "less " : ""}{total.text}</span>;
+  return (
+    <span className="calc-group-total">
+      {liabilities ? "less " : ""}
+      {total.text}
+    </span>
+  );
 }
 
 /** The nisab in dollars on each basis at the editor's prices: the same exact sum as the result's. */

@@ -18,7 +18,11 @@ export interface FaqFilterProps {
   searchLabel?: string;
 }
 
-const normalize = (text: string) => text.toLocaleLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
+const normalize = (text: string) =>
+  text
+    .toLocaleLowerCase()
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "");
 const stripTags = (html: string) => html.replace(/<[^>]*>/g, " ");
 
 export default function FaqFilter({ items, searchLabel = "Search the questions" }: FaqFilterProps) {
@@ -39,7 +43,14 @@ export default function FaqFilter({ items, searchLabel = "Search the questions" 
     <div className="faq-filter">
       <div className="faq-search" hidden={!ready}>
         <label htmlFor={inputId}>{searchLabel}</label>
-        <input id={inputId} type="search" value={query} onChange={(e) => setQuery(e.target.value)} aria-describedby={statusId} autoComplete="off" />
+        <input
+          id={inputId}
+          type="search"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          aria-describedby={statusId}
+          autoComplete="off"
+        />
         <p id={statusId} className="muted" aria-live="polite">
           {words.length ? `${visible} of ${items.length} questions match` : ""}
         </p>

@@ -32,14 +32,18 @@ export const FUND_BLESSING: Record<Fund, string> = {
 };
 
 /** The schedule in one sentence: "One payment of $45.00, on 24 Nov 2026", "12 payments of …", "… each month, until you cancel". */
-export function scheduleSentence(d: Pick<DonationState, "schedule" | "openEnded" | "totalCents" | "frequency" | "instalments" | "scheduleTotalCents">): string {
+export function scheduleSentence(
+  d: Pick<DonationState, "schedule" | "openEnded" | "totalCents" | "frequency" | "instalments" | "scheduleTotalCents">,
+): string {
   const first = d.schedule[0];
   if (!first) return `${formatDollarsAndCents(d.totalCents)}`;
-  if (d.instalments) return `${instalmentSentence(d.instalments, d.schedule)}, ${formatDollarsAndCents(d.scheduleTotalCents ?? 0)} in all`;
+  if (d.instalments)
+    return `${instalmentSentence(d.instalments, d.schedule)}, ${formatDollarsAndCents(d.scheduleTotalCents ?? 0)} in all`;
   if (d.openEnded) {
     const every = d.frequency === "weekly-friday" ? "every Friday" : "each month";
     return `${formatDollarsAndCents(d.totalCents)} ${every}, from ${formatShortDate(first.date)} until you cancel`;
   }
-  if (d.schedule.length === 1) return `One payment of ${formatDollarsAndCents(d.totalCents)}, on ${formatShortDate(first.date)}`;
+  if (d.schedule.length === 1)
+    return `One payment of ${formatDollarsAndCents(d.totalCents)}, on ${formatShortDate(first.date)}`;
   return `${d.schedule.length} payments of ${formatDollarsAndCents(d.totalCents)}, from ${formatShortDate(first.date)} to ${formatShortDate(d.schedule.at(-1)!.date)}, ${formatDollarsAndCents(d.scheduleTotalCents ?? 0)} in all`;
 }

@@ -57,14 +57,23 @@ export default function ThankYou({ payments, fallbackPath, contactPath = "/conta
     if (!id || !payments) return setView({ kind: "no-donation" });
     setView({ kind: "checking" });
     try {
-      const donation = await createPaymentsClient({ baseUrl: payments.apiUrl, timeoutMs: payments.timeoutMs }).getDonation(id);
+      const donation = await createPaymentsClient({
+        baseUrl: payments.apiUrl,
+        timeoutMs: payments.timeoutMs,
+      }).getDonation(id);
       const formPath = last.path ?? `/pay/${donation.fund}/`;
       if (!last.path) setBackPath(formPath);
       // Made: the form's saved values go, and Back to it says the gift is made instead of inviting another.
-      if (donation.status === "succeeded" || donation.status === "processing") markGiven(sessionStore(), { path: formPath, reference: donation.reference });
+      if (donation.status === "succeeded" || donation.status === "processing")
+        markGiven(sessionStore(), { path: formPath, reference: donation.reference });
       setView({ kind: "done", donation });
     } catch (error) {
-      const message = error instanceof PaymentsApiError && error.status === 404 ? error.message : error instanceof PaymentsError ? error.message.replace(/ Nothing was charged\./, "") : String(error);
+      const message =
+        error instanceof PaymentsApiError && error.status === 404
+          ? error.message
+          : error instanceof PaymentsError
+            ? error.message.replace(/ Nothing was charged\./, "")
+            : String(error);
       setView({ kind: "error", message, stripeSaysPaid: params.get("redirect_status") === "succeeded" });
     }
   }, [payments]);
@@ -95,7 +104,10 @@ export default function ThankYou({ payments, fallbackPath, contactPath = "/conta
       <div className="thanks">
         {heading("No recent gift to show")}
         <p>There is no gift made from this browser just now to confirm here.</p>
-        <p>If you gave earlier, your receipt was sent to the e-mail address you gave. For a copy, <a href={contactPath}>contact our donor care team</a>.</p>
+        <p>
+          {"If you gave earlier, your receipt was sent to the e-mail address you gave. For a copy, "}
+          <a href={contactPath}>contact our donor care team</a>.
+        </p>
         <p>
           <a className="button button-primary" href={backPath}>
             Give now
@@ -109,7 +121,11 @@ export default function ThankYou({ payments, fallbackPath, contactPath = "/conta
       <div className="thanks">
         {heading("We could not check your payment")}
         <p role="alert">{view.message}</p>
-        <p>{view.stripeSaysPaid ? "Stripe reported your payment as successful; your receipt will arrive by e-mail with your reference." : "If your payment went through, your receipt will arrive by e-mail."}</p>
+        <p>
+          {view.stripeSaysPaid
+            ? "Stripe reported your payment as successful; your receipt will arrive by e-mail with your reference."
+            : "If your payment went through, your receipt will arrive by e-mail."}
+        </p>
         <p>
           <button type="button" className="button" onClick={() => void check()}>
             Check again
@@ -128,7 +144,12 @@ export default function ThankYou({ payments, fallbackPath, contactPath = "/conta
       <div className="thanks">
         {heading("Thank you")}
         <p className="thanks-lead">
-          {d.status === "succeeded" ? (later ? "Your card is saved and your gift is set up." : "Your gift is received.") : "Your payment is being processed."} {FUND_BLESSING[d.fund]}
+          {d.status === "succeeded"
+            ? later
+              ? "Your card is saved and your gift is set up."
+              : "Your gift is received."
+            : "Your payment is being processed."}{" "}
+          {FUND_BLESSING[d.fund]}
         </p>
         <dl className="thanks-details">
           <dt>Given to</dt>
@@ -136,7 +157,10 @@ export default function ThankYou({ payments, fallbackPath, contactPath = "/conta
           <dt>{recurring ? "Schedule" : "Payment"}</dt>
           <dd>
             {scheduleSentence(d)}
-            {d.feeCents > 0 ? `, including ${formatDollarsAndCents(d.feeCents)} ${recurring ? "each time " : ""}to cover the card fee` : ""}.
+            {d.feeCents > 0
+              ? `, including ${formatDollarsAndCents(d.feeCents)} ${recurring ? "each time " : ""}to cover the card fee`
+              : ""}
+            .
           </dd>
           <dt>Your reference</dt>
           <dd className="thanks-reference">
@@ -157,12 +181,16 @@ export default function ThankYou({ payments, fallbackPath, contactPath = "/conta
         <p>
           {recurring ? (
             <>
-              To change or cancel the {d.instalments ? "remaining payments" : "payments"}, <a href={contactPath}>contact our donor care team</a> with your reference {d.reference}. We stop or
-              change them before the next date.
+              To change or cancel the {d.instalments ? "remaining payments" : "payments"}
+              {", "}
+              <a href={contactPath}>contact our donor care team</a> with your reference {d.reference}. We stop or change
+              them before the next date.
             </>
           ) : (
             <>
-              If anything is wrong, <a href={contactPath}>contact our donor care team</a> with your reference {d.reference}.
+              If anything is wrong, <a href={contactPath}>contact our donor care team</a>
+              {" with your reference "}
+              {d.reference}.
             </>
           )}
         </p>

@@ -25,7 +25,9 @@ describe("hasPreviewCookie", () => {
   it("reads document.cookie without cookieStore, or when cookieStore refuses", async () => {
     cookieReads(`other=1; ${PREVIEW}`);
     expect(await hasPreviewCookie(null)).toBe(true);
-    expect(await hasPreviewCookie({ get: () => Promise.reject(new DOMException("opaque origin", "SecurityError")) })).toBe(true);
+    expect(
+      await hasPreviewCookie({ get: () => Promise.reject(new DOMException("opaque origin", "SecurityError")) }),
+    ).toBe(true);
     cookieReads("other=1; io.prismic.preview=; xio.prismic.preview=1");
     expect(await hasPreviewCookie(null)).toBe(false);
   });

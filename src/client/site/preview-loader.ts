@@ -20,7 +20,9 @@ type CookieReader = { get(name: string): Promise<{ value?: string } | null> };
  * trace of /pay/zakat/. `cookieStore` asks without stopping
  * the page; browsers without it (Firefox, plain-HTTP hosts) read `document.cookie` as before.
  */
-export async function hasPreviewCookie(store: CookieReader | null = (globalThis as { cookieStore?: CookieReader }).cookieStore ?? null): Promise<boolean> {
+export async function hasPreviewCookie(
+  store: CookieReader | null = (globalThis as { cookieStore?: CookieReader }).cookieStore ?? null,
+): Promise<boolean> {
   if (store) {
     try {
       return Boolean((await store.get(PREVIEW_COOKIE_NAME))?.value);
@@ -33,7 +35,9 @@ export async function hasPreviewCookie(store: CookieReader | null = (globalThis 
 
 function loadPreview(): void {
   // An editor on a flaky connection: say why nothing happens rather than fail silently.
-  import(/* @vite-ignore */ PREVIEW_BUNDLE).catch((error: unknown) => console.error("The preview could not be loaded:", error));
+  import(/* @vite-ignore */ PREVIEW_BUNDLE).catch((error: unknown) =>
+    console.error("The preview could not be loaded:", error),
+  );
 }
 
 export function loadPreviewWhenWanted(): void {

@@ -37,20 +37,30 @@ function failedEarlier(): boolean {
   // Failures before the listener was added show in resource timing (responseStatus: Chromium 109+).
   return performance
     .getEntriesByType("resource")
-    .some((e) => isOwnAsset(e.name) && ((e as PerformanceResourceTiming & { responseStatus?: number }).responseStatus ?? 200) >= 400);
+    .some(
+      (e) =>
+        isOwnAsset(e.name) &&
+        ((e as PerformanceResourceTiming & { responseStatus?: number }).responseStatus ?? 200) >= 400,
+    );
 }
 
 function cacheThisPage(worker: ServiceWorker | null): void {
   // The processed images the page loaded: those of its <img> elements, and the main image, which
   // the document head preloads (a resource of initiator "link" that the <img> then takes as it is,
   // so it had no "img" entry and the home page's hero was missing offline).
-  const candidates = [...performance.getEntriesByType("resource").map((e) => e.name), ...[...document.images].map((img) => img.currentSrc)];
+  const candidates = [
+    ...performance.getEntriesByType("resource").map((e) => e.name),
+    ...[...document.images].map((img) => img.currentSrc),
+  ];
   const images = [...new Set(candidates)].filter((url) => {
     const u = new URL(url || "about:blank", location.href);
     return u.origin === location.origin && u.pathname.startsWith("/_images/");
   });
   // Handled by Workbox's router (the same routes as real requests); text/html marks the page.
-  worker?.postMessage({ type: "CACHE_URLS", payload: { urlsToCache: [[location.href, { headers: { accept: "text/html" } }], ...images] } });
+  worker?.postMessage({
+    type: "CACHE_URLS",
+    payload: { urlsToCache: [[location.href, { headers: { accept: "text/html" } }], ...images] },
+  });
 }
 
 /** At most one reload per page and tab, so a still-broken deploy cannot loop. */

@@ -29,7 +29,10 @@ type LoadStripe = (publishableKey: string) => Promise<Stripe | null>;
 type PureModule = { loadStripe?: LoadStripe; default?: { loadStripe?: LoadStripe } };
 
 /** The module loader is injectable so tests can stand in for a chunk that fails to load. */
-export async function loadStripeJs(publishableKey: string, importPure: () => Promise<PureModule> = () => import("@stripe/stripe-js/pure")): Promise<Stripe> {
+export async function loadStripeJs(
+  publishableKey: string,
+  importPure: () => Promise<PureModule> = () => import("@stripe/stripe-js/pure"),
+): Promise<Stripe> {
   let loadStripe: LoadStripe | undefined;
   try {
     const mod = await importPure();
@@ -38,7 +41,8 @@ export async function loadStripeJs(publishableKey: string, importPure: () => Pro
   } catch (error) {
     throw new StripeLoadError(FAILED_TO_LOAD, error);
   }
-  if (typeof loadStripe !== "function") throw new StripeLoadError(FAILED_TO_LOAD, new TypeError("@stripe/stripe-js/pure has no loadStripe"));
+  if (typeof loadStripe !== "function")
+    throw new StripeLoadError(FAILED_TO_LOAD, new TypeError("@stripe/stripe-js/pure has no loadStripe"));
   let stripe: Stripe | null;
   try {
     stripe = await loadStripe(publishableKey);

@@ -37,7 +37,8 @@ precacheAndRoute(self.__WB_MANIFEST);
 // Navigations, and the page's own "cache this page" request (CACHE_URLS messages build plain
 // requests, which are never mode "navigate"; the registration script marks them text/html).
 const isPage = (request: Request, url: URL) =>
-  request.mode === "navigate" || (url.origin === self.location.origin && (request.headers.get("accept") ?? "").startsWith("text/html"));
+  request.mode === "navigate" ||
+  (url.origin === self.location.origin && (request.headers.get("accept") ?? "").startsWith("text/html"));
 const isImage = (request: Request, url: URL) =>
   url.origin === self.location.origin && (request.destination === "image" || url.pathname.startsWith("/_images/"));
 
@@ -46,7 +47,10 @@ registerRoute(
   new NetworkFirst({
     cacheName: PAGE_CACHE,
     networkTimeoutSeconds: 3,
-    plugins: [new CacheableResponsePlugin({ statuses: [200] }), new ExpirationPlugin({ maxEntries: 100, maxAgeSeconds: 30 * 24 * 3600 })],
+    plugins: [
+      new CacheableResponsePlugin({ statuses: [200] }),
+      new ExpirationPlugin({ maxEntries: 100, maxAgeSeconds: 30 * 24 * 3600 }),
+    ],
   }),
 );
 
@@ -54,7 +58,10 @@ registerRoute(
   ({ request, url }) => isImage(request, url),
   new CacheFirst({
     cacheName: IMAGE_CACHE,
-    plugins: [new CacheableResponsePlugin({ statuses: [200] }), new ExpirationPlugin({ maxEntries: 150, maxAgeSeconds: 30 * 24 * 3600, purgeOnQuotaError: true })],
+    plugins: [
+      new CacheableResponsePlugin({ statuses: [200] }),
+      new ExpirationPlugin({ maxEntries: 150, maxAgeSeconds: 30 * 24 * 3600, purgeOnQuotaError: true }),
+    ],
   }),
 );
 
