@@ -19,7 +19,7 @@ import { silentLogger } from "../src/core/logger.js";
 import { runImageStage, sharpOperationCount } from "../src/images/image-stage.js";
 import { JPEG, WEBP, PLACEHOLDER_WEBP } from "../src/images/formats.js";
 import { candidateWidths, PLACEHOLDER_BLUR, PLACEHOLDER_WIDTH } from "../src/images/sizes.js";
-import type { ImageSource } from "../src/render/types.js";
+import type { ImageSource } from "../src/template-kit/types.js";
 
 export interface BenchImagesOptions {
   count?: number;

@@ -23,7 +23,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startStaticServer } from "../src/server/static-server.js";
-import { headersFor, parseHeadersFile } from "../src/pwa/headers.js";
+import { headersFor, parseHeadersFile } from "../src/site-files/headers.js";
 
 export const LIGHTHOUSE_PATHS = ["/", "/calculate/", "/pay/zakat/", "/account/"];
 /** The path the control page is reported under. */

@@ -10,14 +10,14 @@ import { cp, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises"
 import { promisify } from "node:util";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { build, type BuildResult } from "../src/build.js";
-import { createBuilder } from "../src/builder.js";
+import { build, type BuildResult } from "../src/build/build.js";
+import { createBuilder } from "../src/build/builder.js";
 import { resolveConfig, type BuildConfig } from "../src/core/config.js";
 import { silentLogger } from "../src/core/logger.js";
 import { readSnapshot, writeSnapshot } from "../src/content/snapshot.js";
 import { startPrismicStub } from "../test/support/prismic-stub.js";
 import { syntheticDocuments } from "./synthetic.js";
-import { BundlerContexts } from "../src/render/bundler-contexts.js";
+import { BundlerContexts } from "../src/bundle/bundler-contexts.js";
 import { exists } from "../src/core/fs.js";
 
 export interface SiteBenchOptions {

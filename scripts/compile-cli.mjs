@@ -10,11 +10,11 @@ const result = await build({
   absWorkingDir: root,
   metafile: true,
   // worker-boot is its own entry so the launcher can start render workers before it loads the CLI
-  // (src/render/worker-boot.ts); the CLI shares the same module instance through a common chunk.
+  // (src/render/worker/worker-boot.ts); the CLI shares the same module instance through a common chunk.
   entryPoints: {
     "nzf-build": "src/cli/main.ts",
     "nzf-bench": "bench/main.ts",
-    "worker-boot": "src/render/worker-boot.ts",
+    "worker-boot": "src/render/worker/worker-boot.ts",
   },
   outdir: "lib",
   outExtension: { ".js": ".mjs" },
@@ -29,7 +29,7 @@ const result = await build({
   jsx: "automatic",
 });
 
-// The compiled code's identity (lib/build-id), part of every site build's key (src/build.ts): after
+// The compiled code's identity (lib/build-id), part of every site build's key (src/build/build.ts): after
 // an update of nzf-build itself, the next build renders and writes the site files again instead of
 // finding "nothing changed" and keeping, say, the old headers policy.
 const hash = createHash("sha1");

@@ -5,7 +5,7 @@
  * string: the head depends on what the body rendered.
  */
 import { canonicalUrl, MASTER_LANG } from "../src/content/routes.js";
-import type { ImagePreload, PageMeta, RenderInput } from "../src/render/types.js";
+import type { ImagePreload, PageMeta, RenderInput } from "../src/template-kit/types.js";
 import { GTM_ID } from "../src/client/site/tag-manager.js";
 import { htmlLang } from "./i18n/index.js";
 
@@ -122,7 +122,7 @@ export function renderDocument(parts: DocumentParts): string {
   }
   head.push(`<meta name="twitter:card" content="${image?.url ? "summary_large_image" : "summary"}">`);
   head.push(`<meta name="theme-color" content="#663399">`);
-  // Fixed names (src/pwa/icons.ts): browsers and crawlers ask for these paths by name.
+  // Fixed names (src/site-files/icons.ts): browsers and crawlers ask for these paths by name.
   head.push(
     `<link rel="manifest" href="/manifest.webmanifest">`,
     `<link rel="icon" href="/favicon.ico" sizes="32x32">`,

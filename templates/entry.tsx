@@ -5,8 +5,8 @@
  */
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
-import type { PageBody, PageFrame, RenderInput, RenderOutput, TemplateContext } from "../src/render/types.js";
-import { createIslandCollector, IslandCollectorContext } from "../src/render/islands.js";
+import type { PageBody, PageFrame, RenderInput, RenderOutput, TemplateContext } from "../src/template-kit/types.js";
+import { createIslandCollector, IslandCollectorContext } from "../src/template-kit/islands.js";
 import type { Template } from "./template.js";
 import { renderDocument } from "./document.js";
 import { Layout, layoutVariant } from "./components/layout.js";

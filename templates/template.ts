@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { PageMeta, TemplateContext } from "../src/render/types.js";
+import type { PageMeta, TemplateContext } from "../src/template-kit/types.js";
 
 /** A page template: its `<head>` metadata and its body. The layout (header, footer) is added around the body. */
 export interface Template {

@@ -10,8 +10,8 @@ import { tmpdir } from "node:os";
 import { createFixture, PROJECT_ROOT, siteFileHashes, type Fixture } from "./support/build-fixture.js";
 import { readSnapshot, writeSnapshot } from "../src/content/snapshot.js";
 import { BodyCache, contentVersions } from "../src/render/body-cache.js";
-import { bodyHashOf } from "../src/render/template-bundle.js";
-import { CHANGED_DURING_BUILD } from "../src/render/bundle-cache.js";
+import { bodyHashOf } from "../src/bundle/template-bundle.js";
+import { CHANGED_DURING_BUILD } from "../src/bundle/bundle-cache.js";
 import type { RenderedBody } from "../src/render/render-page.js";
 import type { PageEntry } from "../src/render/pages.js";
 import { readCacheJson } from "./support/cache-entry.js";
@@ -39,7 +39,7 @@ async function edit(file: string, change: (text: string) => string): Promise<voi
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), "nzf-bodies-"));
-  // With their times: a bundle input modified as a build starts is not trusted (src/render/bundle-cache.ts).
+  // With their times: a bundle input modified as a build starts is not trusted (src/bundle/bundle-cache.ts).
   for (const dir of ["templates", "src", "assets", "content-cache/sample"])
     await cp(join(PROJECT_ROOT, dir), join(root, dir), { recursive: true, preserveTimestamps: true });
   await cp(join(PROJECT_ROOT, "package-lock.json"), join(root, "package-lock.json"), { preserveTimestamps: true });

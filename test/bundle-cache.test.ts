@@ -13,7 +13,7 @@ import {
   hashInputsAfterBuild,
   startBundle,
   writeBundleRecord,
-} from "../src/render/bundle-cache.js";
+} from "../src/bundle/bundle-cache.js";
 
 let root: string;
 const sha1 = (text: string) => createHash("sha1").update(text).digest("hex");

@@ -1,12 +1,12 @@
 /**
- * Kept esbuild contexts (src/render/bundler-contexts.ts): a rebuild sees edits made since the last
+ * Kept esbuild contexts (src/bundle/bundler-contexts.ts): a rebuild sees edits made since the last
  * one, and changed options make a new context.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { BundlerContexts } from "../src/render/bundler-contexts.js";
+import { BundlerContexts } from "../src/bundle/bundler-contexts.js";
 
 const dirs: string[] = [];
 afterAll(async () => {

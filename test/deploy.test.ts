@@ -31,7 +31,7 @@ import { objectHash, pathsOf } from "../src/deploy/plan.js";
 import type { DeploySettings } from "../src/deploy/settings.js";
 import { EDGE_FILES } from "../src/deploy/edge-files.js";
 import { edgeFunctionCode } from "../src/deploy/edge-function.js";
-import { parseHeadersFile } from "../src/pwa/headers.js";
+import { parseHeadersFile } from "../src/site-files/headers.js";
 
 const BUCKET = "nzf-deploy-test";
 const DISTRIBUTION = "E2TESTDISTRIB1";

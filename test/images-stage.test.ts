@@ -17,7 +17,7 @@ import { createMemoryLogger } from "../src/core/logger.js";
 import { runImageStage, sharpOperationCount, type ImageStageResult } from "../src/images/image-stage.js";
 import { createElement } from "react";
 import { ImagePreloadContext, Picture, type PictureProps } from "../templates/components/picture.js";
-import type { ImagePreload } from "../src/render/types.js";
+import type { ImagePreload } from "../src/template-kit/types.js";
 import { fixtureImages } from "./fixtures/images/generate.js";
 
 let server: Server;

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { renderToString } from "react-dom/server";
-import { createIslandCollector, Island, IslandCollectorContext, serializeIslandProps } from "../src/render/islands.js";
+import {
+  createIslandCollector,
+  Island,
+  IslandCollectorContext,
+  serializeIslandProps,
+} from "../src/template-kit/islands.js";
 
 function Echo({ text }: { text: string }) {
   return <p title={text}>{text}</p>;

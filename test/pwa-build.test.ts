@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import sharp from "sharp";
-import { build } from "../src/build.js";
+import { build } from "../src/build/build.js";
 import { createFixture, type Fixture } from "./support/build-fixture.js";
-import { cloudFrontPolicyFile } from "../src/render/site-files.js";
-import { parseHeadersFile, headersFor } from "../src/pwa/headers.js";
+import { cloudFrontPolicyFile } from "../src/build/site-files-stage.js";
+import { parseHeadersFile, headersFor } from "../src/site-files/headers.js";
 
 let fixture: Fixture;
 const dist = (...parts: string[]) => join(fixture.config.outDir, ...parts);

@@ -1,8 +1,8 @@
 /** The Content-Security-Policy builder and the inline-code hashing. */
 import { describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
-import { contentSecurityPolicy, inlineHashes, sha256Source } from "../src/pwa/csp.js";
-import { headersFile, parseHeadersFile, headersFor, headerRules } from "../src/pwa/headers.js";
+import { contentSecurityPolicy, inlineHashes, sha256Source } from "../src/site-files/csp.js";
+import { headersFile, parseHeadersFile, headersFor, headerRules } from "../src/site-files/headers.js";
 
 const directive = (csp: string, name: string) =>
   csp

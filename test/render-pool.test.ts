@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { createFixture, PROJECT_ROOT, siteFileHashes, type Fixture } from "./support/build-fixture.js";
 import { readSnapshot, writeSnapshot } from "../src/content/snapshot.js";
 import { NzfAggregateError, type NzfError } from "../src/core/errors.js";
-import { BundlerContexts } from "../src/render/bundler-contexts.js";
+import { BundlerContexts } from "../src/bundle/bundler-contexts.js";
 import { readCacheJson, writeCacheJson } from "./support/cache-entry.js";
 import { hashBytes } from "../src/cache/entry.js";
 
@@ -110,7 +110,7 @@ parentPort.on("message", (m) => parentPort.postMessage(m.type === "plan" ? { typ
     const record = await readCacheJson(join(dir, "record.json"));
     record.result.file = stale;
     record.outputs = { [stale]: hashBytes(await readFile(stale)) };
-    record.inputs["src/render/render-worker.ts"] = "0".repeat(40);
+    record.inputs["src/render/worker/render-worker.ts"] = "0".repeat(40);
     await writeCacheJson(join(dir, "record.json"), record);
     // A new output folder: every page renders, and the workers start before the sources are checked.
     f.config.outDir = join(f.dir, "dist-after-change");

@@ -13,7 +13,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { createContentGraph } from "../src/content/graph.js";
 import { readSnapshot } from "../src/content/snapshot.js";
-import type { ImageLookup, TemplateContext } from "../src/render/types.js";
+import type { ImageLookup, TemplateContext } from "../src/template-kit/types.js";
 import { Picture } from "../templates/components/picture.js";
 import { RichText, richTextHtml } from "../templates/components/rich-text.js";
 import { richTextToHtml, type RichTextHtmlOptions } from "../templates/components/rich-text-html.js";

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFile } from "node:fs/promises";
 import fg from "fast-glob";
 import { createFixture, type Fixture } from "./support/build-fixture.js";
-import { robotsTxt, sitemapXml } from "../src/pwa/sitemap.js";
+import { robotsTxt, sitemapXml } from "../src/site-files/sitemap.js";
 import type { PageEntry } from "../src/render/pages.js";
 
 const page = (path: string, extra: Partial<PageEntry> = {}): PageEntry => ({

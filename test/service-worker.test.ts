@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { generateServiceWorker } from "../src/pwa/service-worker.js";
+import { generateServiceWorker } from "../src/site-files/service-worker.js";
 import { readCacheJson, writeCacheJson } from "./support/cache-entry.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -89,7 +89,7 @@ describe("generateServiceWorker", () => {
 
   it("reuses the last worker while the very same files are precached, and notices a file written in place", async () => {
     const files = await site({ "offline.html": "first", "_assets/site-1.css": "x" });
-    // What a long-running caller keeps between builds (src/builder.ts).
+    // What a long-running caller keeps between builds (src/build/builder.ts).
     const memory = new Map();
     const first = await generateServiceWorker({ root, workDir, ...files, memory });
     expect(await generateServiceWorker({ root, workDir, ...files, memory })).toBe(first);
@@ -116,7 +116,7 @@ describe("generateServiceWorker", () => {
 
     // A fresh copy of the module has nothing in memory, like a new CLI process.
     vi.resetModules();
-    const fresh = (await import("../src/pwa/service-worker.js")).generateServiceWorker;
+    const fresh = (await import("../src/site-files/service-worker.js")).generateServiceWorker;
     const same = await fresh({ root, workDir, ...(await site({ "_assets/site-1.css": "x", "offline.html": "a" })) });
     expect(same.text).toBe(`${first.text}/*kept*/`);
     expect(same.urls).toEqual(first.urls);
@@ -127,7 +127,7 @@ describe("generateServiceWorker", () => {
     for (const damaged of ["{", (await readFile(keptFile, "latin1")).replace("/*kept*/", "/*edit*/")]) {
       await writeFile(keptFile, damaged, "latin1");
       vi.resetModules();
-      const again = await (await import("../src/pwa/service-worker.js")).generateServiceWorker({
+      const again = await (await import("../src/site-files/service-worker.js")).generateServiceWorker({
         root,
         workDir,
         ...(await site({ "offline.html": "a", "_assets/site-1.css": "x" })),

@@ -25,7 +25,7 @@ afterEach(async () => {
 /** A fresh copy of the module, with nothing in memory: what a new CLI process has. */
 async function freshBuild() {
   vi.resetModules();
-  return (await import("../src/render/styles.js")).buildStylesheet;
+  return (await import("../src/bundle/styles.js")).buildStylesheet;
 }
 
 describe("buildStylesheet", () => {

@@ -1,9 +1,9 @@
 /**
- * Which command lines start render workers before the CLI loads (src/render/worker-boot.ts): a
+ * Which command lines start render workers before the CLI loads (src/render/worker/worker-boot.ts): a
  * plain build does; watch mode, the webhook server, fetching without a build and help do not.
  */
 import { expect, it } from "vitest";
-import { bootForCommandLine } from "../src/render/worker-boot.js";
+import { bootForCommandLine } from "../src/render/worker/worker-boot.js";
 
 it("boots render workers for a plain build's command line only", () => {
   for (const args of [

@@ -1,7 +1,7 @@
 /**
  * Stands in for src/auth/amplify.ts wherever islands are only rendered to HTML: the templates
  * bundle that renders pages on the build machine, and the preview bundle that renders drafts in
- * the editor's browser (src/render/template-bundle.ts, island-bundle.ts). The account island
+ * the editor's browser (src/bundle/template-bundle.ts, island-bundle.ts). The account island
  * imports the auth library lazily, in an effect, which never runs there; the page's own island
  * bundle, with the real library, hydrates it in the browser.
  *

@@ -11,8 +11,8 @@ import { createConsoleLogger } from "../core/logger.js";
 import { formatError } from "../core/errors.js";
 import { resolveSettings } from "./settings.js";
 import type { CommandName } from "../core/options.js";
-import { build } from "../build.js";
-import { createBuilder } from "../builder.js";
+import { build } from "../build/build.js";
+import { createBuilder } from "../build/builder.js";
 import { addDeclaredOptions, environmentHelp, givenFlags } from "./options.js";
 
 // The project folder: where bin/ and lib/ live. Templates and src/client are read from here.

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 /**
  * The browser side of the islands protocol with React (src/client/hydrate.ts): the server's markup
- * comes from renderToString with the island's identifierPrefix, as src/render/islands.tsx renders it,
+ * comes from renderToString with the island's identifierPrefix, as src/template-kit/islands.tsx renders it,
  * and the island hydrates it as the built bundle does. React runs in production mode, as in the bundles.
  */
 import { useState } from "react";

@@ -3,7 +3,7 @@
  * with its props, with React 19's `hydrateRoot`, the same React that rendered the markup on the
  * server. Each container is its own root with the server's identifierPrefix (`i0-`), and the
  * island's id prefix also reaches the components through IslandPrefixContext (see island-id.ts).
- * Bundled into every island entry: with React, one shared chunk (src/render/island-bundle.ts).
+ * Bundled into every island entry: with React, one shared chunk (src/bundle/island-bundle.ts).
  *
  * When to hydrate. An island module may export `hydrateNow(props)`. When it says false, the
  * server's markup already is what the island would show, so hydration waits until the visitor

@@ -16,7 +16,7 @@ const ids = (html: string) => [...html.matchAll(/ id="([^"]+)"/g)].map((m) => m[
 
 describe("useIslandId", () => {
   it("on the server, takes the island's prefix out of React's useId (what the build renders)", () => {
-    // src/render/islands.tsx renders island n with identifierPrefix `i<n>-`; the browser provides the same prefix.
+    // src/template-kit/islands.tsx renders island n with identifierPrefix `i<n>-`; the browser provides the same prefix.
     const html = renderToString(<Labelled name="email" />, { identifierPrefix: "i7-" });
     expect(ids(html)).toEqual(["i7-field-email"]);
     expect(html).toContain('for="i7-field-email"');

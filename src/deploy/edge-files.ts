@@ -9,7 +9,7 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ACCOUNT_PATHS, cloudFrontPolicy } from "../pwa/headers.js";
+import { ACCOUNT_PATHS, cloudFrontPolicy } from "../site-files/headers.js";
 import { edgeFunctionCode } from "./edge-function.js";
 
 export const EDGE_FILES = {

@@ -8,7 +8,7 @@
  * worker (it precaches pages and assets), and deletions last.
  */
 import { createHash } from "node:crypto";
-import { headerRules, headersFor } from "../pwa/headers.js";
+import { headerRules, headersFor } from "../site-files/headers.js";
 import { contentTypeOf } from "./content-types.js";
 
 /** The metadata key holding the hash (S3 sends it as `x-amz-meta-nzf-sha256`). */

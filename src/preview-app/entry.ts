@@ -1,5 +1,5 @@
 /**
- * The preview bundle's entry (src/render/island-bundle.ts bundlePreview): imported by
+ * The preview bundle's entry (src/bundle/island-bundle.ts bundlePreview): imported by
  * src/client/site/preview-loader.ts when a preview may be running, and loaded directly by the
  * resolver page /preview/. Everything lives in ./start-preview.ts.
  */

@@ -4,7 +4,7 @@
  * is kept as published, without a render or a write; the published files the new site lacks are
  * removed (src/publish/publish.ts).
  */
-import type { PageFacts } from "../pwa/page-facts.js";
+import type { PageFacts } from "../site-files/page-facts.js";
 import { identityOf } from "../core/fs.js";
 import { readJsonEntry, writeJsonEntry } from "../cache/entry.js";
 
@@ -40,7 +40,7 @@ export interface IncrementalRecord {
   published: string;
 }
 
-/** The record a caller wrote last, with its file's identity (src/builder.ts): a rebuild need not parse it again. */
+/** The record a caller wrote last, with its file's identity (src/build/builder.ts): a rebuild need not parse it again. */
 export interface RecordMemory {
   lastWritten: { file: string; identity: string; record: IncrementalRecord } | null;
 }

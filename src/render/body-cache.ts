@@ -6,7 +6,7 @@
  * A body is reused only when it would render the same now:
  * - for the same page entry (template, path, language, alternates);
  * - the body key matches: the sources the page templates are made of (the template bundle's
- *   inputs, without those only the frame imports: src/render/template-bundle.ts), the processed
+ *   inputs, without those only the frame imports: src/bundle/template-bundle.ts), the processed
  *   images and the site settings;
  * - every piece of content the body read (its recorded dependencies) has the version it had.
  * Rendering is a pure function of these, which the byte-identical build tests rely on as well.
@@ -85,7 +85,7 @@ export class BodyCache {
 }
 
 /**
- * The bodies a caller keeps between its builds, per output folder (src/builder.ts). Bounded by the
+ * The bodies a caller keeps between its builds, per output folder (src/build/builder.ts). Bounded by the
  * pages of the sites built: about 1 KB to 30 KB per page. Clearing it makes the next build render
  * every page whole (the benchmark's full render).
  */

@@ -39,27 +39,9 @@ const TEMPLATE_FOR_TYPE: Record<string, string> = {
   ...Object.fromEntries(DONATION_TYPES.map((t) => [t, "donation"])),
 };
 
-export interface Alternate {
-  lang: string;
-  path: string;
-}
-
-export interface PageEntry {
-  /** The normalized URL path, e.g. `/case/water-for-families/`. */
-  path: string;
-  /** The file inside dist/, e.g. `case/water-for-families/index.html`. */
-  file: string;
-  template: string;
-  lang: string;
-  /** The document this page shows, when it comes from one. */
-  documentId?: string;
-  /** Included in the sitemap and without `noindex`. */
-  indexable: boolean;
-  /** The same page in other languages (for hreflang), including itself. */
-  alternates: Alternate[];
-  /** For redirect pages: where to. */
-  redirectTo?: string;
-}
+// The page entry is part of what a template receives, so its type is the template kit's.
+export type { Alternate, PageEntry } from "../template-kit/types.js";
+import type { Alternate, PageEntry } from "../template-kit/types.js";
 
 function describe(page: PageEntry): string {
   return page.documentId ? `document ${page.documentId} (${page.template})` : `the static page "${page.template}"`;

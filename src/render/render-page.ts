@@ -1,7 +1,7 @@
 /**
  * Renders one page through a tracking view of the content graph: its HTML, everything it read from
  * the content (its dependencies), and what the site files need from it. The same function runs in
- * the build's own thread and in the render workers (src/render/render-worker.ts).
+ * the build's own thread and in the render workers (src/render/worker/render-worker.ts).
  *
  * A page is its template's body inside a frame (layout and document head). Both are tracked
  * separately, so a body rendered earlier can be framed again without rendering it (see
@@ -10,12 +10,12 @@
 import { createHash } from "node:crypto";
 import type { ContentGraph } from "../content/graph.js";
 import type { PageEntry } from "./pages.js";
-import type { TemplateModule } from "./template-bundle.js";
-import type { ImageLookup, PageBody, PageMeta, SiteAssets, SiteSettings } from "./types.js";
+import type { TemplateModule } from "../bundle/template-bundle.js";
+import type { ImageLookup, PageBody, PageMeta, SiteAssets, SiteSettings } from "../template-kit/types.js";
 import { createTrackingSession, type Dependency } from "./dependencies.js";
 import { NzfError } from "../core/errors.js";
 import { errorText, templateLocationOf, type SourceLocation } from "./template-errors.js";
-import { framedPageFactsOf, inlineFactsOf, type InlineFacts, type PageFacts } from "../pwa/page-facts.js";
+import { framedPageFactsOf, inlineFactsOf, type InlineFacts, type PageFacts } from "../site-files/page-facts.js";
 
 /** A rendered body with what it read and its inline hashes: everything needed to frame it again. */
 export interface RenderedBody extends PageBody {

@@ -16,9 +16,9 @@ import type { Manifest } from "../images/cache.js";
 import type { PageEntry } from "./pages.js";
 import type { PageRender, RenderFailure } from "./render-page.js";
 import type { ContentPlan } from "./content-plan.js";
-import type { SiteAssets, SiteSettings } from "./types.js";
-import { compileNodeModule, lastCompiledModule, lastCompiledTemplates } from "./template-bundle.js";
-import { bootWorkers, renderWorkerCount, startWorker } from "./worker-boot.js";
+import type { SiteAssets, SiteSettings } from "../template-kit/types.js";
+import { compileNodeModule, lastCompiledModule, lastCompiledTemplates } from "../bundle/template-bundle.js";
+import { bootWorkers, renderWorkerCount, startWorker } from "./worker/worker-boot.js";
 
 export interface WorkerInit {
   templateFile: string;
@@ -57,7 +57,7 @@ export interface PoolOptions {
 }
 
 /**
- * A caller's render workers (src/builder.ts), for the compiled worker file they run (a changed
+ * A caller's render workers (src/build/builder.ts), for the compiled worker file they run (a changed
  * worker source starts new ones). Idle workers are unreferenced: they never keep a process alive.
  */
 export interface WorkerPool {
@@ -99,7 +99,7 @@ function compileWorker(root: string, workDir: string) {
   return compileNodeModule(
     root,
     workerDir(workDir),
-    "src/render/render-worker.ts",
+    "src/render/worker/render-worker.ts",
     "render-worker",
     "The render worker",
   );

@@ -10,9 +10,9 @@ import pLimit from "p-limit";
 import { NzfAggregateError, NzfError } from "../core/errors.js";
 import type { ContentGraph } from "../content/graph.js";
 import type { PageEntry } from "./pages.js";
-import type { TemplateModule } from "./template-bundle.js";
-import type { ImageLookup, PageMeta, SiteAssets, SiteSettings } from "./types.js";
-import type { PageFacts } from "../pwa/page-facts.js";
+import type { TemplateModule } from "../bundle/template-bundle.js";
+import type { ImageLookup, PageMeta, SiteAssets, SiteSettings } from "../template-kit/types.js";
+import type { PageFacts } from "../site-files/page-facts.js";
 import type { SiteOutput } from "../publish/site-output.js";
 import {
   createPageRenderer,
@@ -26,7 +26,7 @@ import {
 } from "./render-page.js";
 import type { BodyCache } from "./body-cache.js";
 import { renderInWorkers, type WorkerInit, type WorkerPool } from "./render-pool.js";
-import { renderWorkerCount } from "./worker-boot.js";
+import { renderWorkerCount } from "./worker/worker-boot.js";
 
 export interface RenderedPage {
   page: PageEntry;

@@ -1,6 +1,6 @@
 /**
  * Where in the templates a render failed. The compiled template module has a source map beside it
- * (`<module>.mjs.map`, sources relative to the project: src/render/template-bundle.ts); a failure
+ * (`<module>.mjs.map`, sources relative to the project: src/bundle/template-bundle.ts); a failure
  * reads it and maps the error's stack frames back to the first one in the project's own code, so
  * the build names `templates/pages/x.tsx:49:7` instead of a line of a bundle. Nothing is read
  * until a page fails: source maps cost nothing when every page renders. Runs in render workers too.

@@ -8,13 +8,13 @@
 import { watch as watchFiles, type FSWatcher } from "chokidar";
 import { join, relative, sep } from "node:path";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { BundlerContexts } from "../render/bundler-contexts.js";
+import { BundlerContexts } from "../bundle/bundler-contexts.js";
 import type { BuildConfig } from "../core/config.js";
 import type { Logger } from "../core/logger.js";
 import { formatError } from "../core/errors.js";
 import { formatMs } from "../core/logger.js";
-import { build, type BuildDeps, type BuildResult } from "../build.js";
-import { createBuilder } from "../builder.js";
+import { build, type BuildDeps, type BuildResult } from "../build/build.js";
+import { createBuilder } from "../build/builder.js";
 import { startStaticServer, type StaticServer } from "../server/static-server.js";
 import { createLiveReload, type LiveReload } from "./live-reload.js";
 import { findFreePort, isAddressInUse } from "./port.js";

@@ -4,7 +4,7 @@
  */
 import type { PrismicDocument } from "@prismicio/client";
 import type { ReactNode } from "react";
-import type { PageMeta, TemplateContext } from "../../src/render/types.js";
+import type { PageMeta, TemplateContext } from "../../src/template-kit/types.js";
 import { pathForDocument } from "../../src/content/routes.js";
 import { fallbackTitle as documentFallbackTitle } from "../../src/content/content-checks.js";
 import { dataOf, formatDate, image, plain, rich, str, type ImageValue } from "./fields.js";

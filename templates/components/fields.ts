@@ -4,7 +4,7 @@
  */
 import { asText } from "@prismicio/client";
 import type { PrismicDocument, RichTextField } from "@prismicio/client";
-import type { TemplateContext } from "../../src/render/types.js";
+import type { TemplateContext } from "../../src/template-kit/types.js";
 import { fallbackTitle } from "../../src/content/content-checks.js";
 
 export type Data = Record<string, unknown>;

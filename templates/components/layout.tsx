@@ -5,7 +5,7 @@
  * except the site's own words (templates/i18n/) and the language switcher (the page's alternates).
  */
 import type { ReactNode } from "react";
-import type { TemplateContext } from "../../src/render/types.js";
+import type { TemplateContext } from "../../src/template-kit/types.js";
 import { MASTER_LANG, pathForDocument } from "../../src/content/routes.js";
 import { chromeStrings, htmlLang, type ChromeStrings } from "../i18n/index.js";
 import { dataOf, group, image, rich, str } from "./fields.js";

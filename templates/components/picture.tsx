@@ -7,7 +7,7 @@
  * so a strict Content-Security-Policy only needs `img-src data:`); see templates/styles/images.css.
  */
 import { createContext, useContext } from "react";
-import type { ImageLayout, ImageLookup, ImagePreload } from "../../src/render/types.js";
+import type { ImageLayout, ImageLookup, ImagePreload } from "../../src/template-kit/types.js";
 import { ASPECT_FALLBACK, defaultSizes, displayWidth, DEFAULT_WIDTH, FIXED_WIDTH } from "../../src/images/sizes.js";
 import type { ImageValue } from "./fields.js";
 import { isSafeUrl } from "../../src/content/safe-url.js";

@@ -5,7 +5,7 @@
  */
 import type { RichTextField } from "@prismicio/client";
 import { renderToStaticMarkup } from "react-dom/server";
-import type { TemplateContext } from "../../src/render/types.js";
+import type { TemplateContext } from "../../src/template-kit/types.js";
 import { Picture } from "./picture.js";
 import { richTextToHtml } from "./rich-text-html.js";
 

@@ -2,7 +2,7 @@
  * The slice zone: renders each shared slice (see slices/) in order. Unknown slice types render
  * nothing, so adding a slice in Prismic before the template knows it never breaks a build.
  */
-import type { TemplateContext } from "../../src/render/types.js";
+import type { TemplateContext } from "../../src/template-kit/types.js";
 import { group, image, rich, str, type Data } from "./fields.js";
 import { Picture } from "./picture.js";
 import { RichText } from "./rich-text.js";

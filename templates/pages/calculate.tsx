@@ -12,7 +12,7 @@ import type { Template } from "../template.js";
 import { Hero, metaFromSeo } from "../components/blocks.js";
 import { dataOf, pageTitle, rich } from "../components/fields.js";
 import { richTextHtml } from "../components/rich-text.js";
-import { Island } from "../../src/render/islands.js";
+import { Island } from "../../src/template-kit/islands.js";
 import { normalizePath, pathForDocument, SINGLE_TYPE_ROUTES } from "../../src/content/routes.js";
 import {
   calculateZakat,

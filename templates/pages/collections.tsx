@@ -4,7 +4,7 @@
  */
 import type { PrismicDocument } from "@prismicio/client";
 import type { Template } from "../template.js";
-import type { TemplateContext } from "../../src/render/types.js";
+import type { TemplateContext } from "../../src/template-kit/types.js";
 import { cardOf, CardList, Hero, metaFromSeo } from "../components/blocks.js";
 import { dataOf, docTitle, formatDate, image, pageTitle, rich, str } from "../components/fields.js";
 import { Picture } from "../components/picture.js";

@@ -4,13 +4,13 @@
  */
 import type { PrismicDocument } from "@prismicio/client";
 import type { Template } from "../template.js";
-import type { TemplateContext } from "../../src/render/types.js";
+import type { TemplateContext } from "../../src/template-kit/types.js";
 import { cardOf, CardList, Hero, metaFromSeo } from "../components/blocks.js";
 import { dataOf, formatDate, group, image, pageTitle, plain, rich, str } from "../components/fields.js";
 import { Picture } from "../components/picture.js";
 import { RichText } from "../components/rich-text.js";
 import { SliceZone } from "../components/slices.js";
-import { Island } from "../../src/render/islands.js";
+import { Island } from "../../src/template-kit/islands.js";
 import type { PublicAuthConfig } from "../../src/auth/types.js";
 import AccountIsland from "../../src/client/islands/account.js";
 

@@ -5,11 +5,11 @@
  */
 import type { PrismicDocument } from "@prismicio/client";
 import type { Template } from "../template.js";
-import type { TemplateContext } from "../../src/render/types.js";
+import type { TemplateContext } from "../../src/template-kit/types.js";
 import { Hero, metaFromSeo } from "../components/blocks.js";
 import { dataOf, docTitle, group, image, num, pageTitle, plain, rich, str } from "../components/fields.js";
 import { RichText } from "../components/rich-text.js";
-import { Island } from "../../src/render/islands.js";
+import { Island } from "../../src/template-kit/islands.js";
 import { normalizePath, pathForDocument, SINGLE_TYPE_ROUTES, STATIC_PAGES } from "../../src/content/routes.js";
 import { DEFAULT_FUND_RULES, withContentLimits } from "../../src/payments/fund-rules.js";
 import { fundOfType, SEASONAL_FREQUENCIES, type Frequency, type Fund } from "../../src/payments/types.js";

@@ -2,7 +2,7 @@ import type { Template } from "../template.js";
 import { Hero, metaFromSeo } from "../components/blocks.js";
 import { dataOf, group, pageTitle, rich, str } from "../components/fields.js";
 import { richTextHtml } from "../components/rich-text.js";
-import { Island } from "../../src/render/islands.js";
+import { Island } from "../../src/template-kit/islands.js";
 import FaqFilter from "../../src/client/islands/faq-filter.js";
 
 export const faq: Template = {

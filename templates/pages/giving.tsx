@@ -4,11 +4,11 @@
  * complete without JavaScript.
  */
 import type { Template } from "../template.js";
-import type { TemplateContext } from "../../src/render/types.js";
+import type { TemplateContext } from "../../src/template-kit/types.js";
 import { DONATION_TYPES, normalizePath, pathForDocument, SINGLE_TYPE_ROUTES } from "../../src/content/routes.js";
 import { CardList, Hero, metaFromSeo } from "../components/blocks.js";
 import { dataOf, docTitle, pageTitle, str } from "../components/fields.js";
-import { Island } from "../../src/render/islands.js";
+import { Island } from "../../src/template-kit/islands.js";
 import Donation from "../../src/client/islands/donation.js";
 import ThankYou from "../../src/client/islands/thank-you.js";
 import {

@@ -1,6 +1,6 @@
 /**
- * The import graph between the folders of src/ (each top-level folder one node; src/build.ts is
- * "build") and templates/, read from the import and export statements of the source files.
+ * The import graph between the folders of src/ (each top-level folder one node, with the folders
+ * inside it; a file directly in src/ is a node of its own) and templates/, read from the import and export statements of the source files.
  * Used by imports.test.ts; `npx vitest run test/architecture` prints the edges of any cycle it finds.
  */
 import { readdirSync, readFileSync } from "node:fs";

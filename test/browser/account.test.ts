@@ -20,7 +20,7 @@ import { startCognitoLocal, type CognitoLocal } from "../support/cognito-local.j
 import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
 import { isolatedContext, launchBrowser, watchProblems, type PageProblems } from "../support/browser.js";
 import { formatViolations, type AxeViolation } from "../support/axe.js";
-import { headersFor, parseHeadersFile } from "../../src/pwa/headers.js";
+import { headersFor, parseHeadersFile } from "../../src/site-files/headers.js";
 import { resolveAuthConfig } from "../../src/auth/config.js";
 import { measureAccountJs, type AccountJsSize } from "../../bench/account.js";
 

@@ -11,7 +11,7 @@ import type { Browser, BrowserContext } from "playwright-core";
 import { createFixture, sitePagePaths, type Fixture } from "../support/build-fixture.js";
 import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
 import { isolatedContext, launchBrowser } from "../support/browser.js";
-import { headersFor, parseHeadersFile } from "../../src/pwa/headers.js";
+import { headersFor, parseHeadersFile } from "../../src/site-files/headers.js";
 
 const GTM_STAND_IN = `(window.dataLayer = window.dataLayer || []).push({ event: "stand-in-loaded" });`;
 

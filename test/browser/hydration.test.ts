@@ -15,8 +15,8 @@ import type { Browser } from "playwright-core";
 import { PROJECT_ROOT } from "../support/build-fixture.js";
 import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
 import { isolatedContext, launchBrowser, watchProblems } from "../support/browser.js";
-import { bundleClient } from "../../src/render/island-bundle.js";
-import { createIslandCollector, Island, IslandCollectorContext } from "../../src/render/islands.js";
+import { bundleClient } from "../../src/bundle/island-bundle.js";
+import { createIslandCollector, Island, IslandCollectorContext } from "../../src/template-kit/islands.js";
 
 /** Differs between the server (no window) and the browser: a hydration mismatch. */
 const MISMATCH = `export default function Mismatch({ label }: { label: string }) {

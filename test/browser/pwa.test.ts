@@ -9,12 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { build } from "../../src/build.js";
+import { build } from "../../src/build/build.js";
 import type { BuildConfig } from "../../src/core/config.js";
 import { createFixture, type Fixture } from "../support/build-fixture.js";
 import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
 import { isolatedContext, launchBrowser, watchProblems } from "../support/browser.js";
-import { headersFor, parseHeadersFile, type HeaderRule } from "../../src/pwa/headers.js";
+import { headersFor, parseHeadersFile, type HeaderRule } from "../../src/site-files/headers.js";
 
 const GTM_STAND_IN = `window.__gtmStandIn = document.currentScript && document.currentScript.src; (window.dataLayer = window.dataLayer || []).push({ event: "stand-in-loaded" });`;
 

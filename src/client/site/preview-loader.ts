@@ -6,7 +6,7 @@
 import { PREVIEW_COOKIE_NAME, readCookie } from "../../preview/cookies.js";
 
 /**
- * The preview bundle's fixed address (PREVIEW_URL in src/render/island-bundle.ts), imported by URL
+ * The preview bundle's fixed address (PREVIEW_URL in src/bundle/island-bundle.ts), imported by URL
  * rather than bundled: the pages' loader then stays the same file when preview code changes.
  */
 const PREVIEW_BUNDLE = "/_preview/preview.js";

@@ -1,5 +1,5 @@
 /**
- * The service worker's source (browser code, bundled by src/pwa/service-worker.ts with esbuild;
+ * The service worker's source (browser code, bundled by src/site-files/service-worker.ts with esbuild;
  * workbox-build's injectManifest then writes the precache list where this reads `self.__WB_MANIFEST`).
  *
  * - Precached: island bundles, CSS, the offline page, the 404 page, manifest and icons.

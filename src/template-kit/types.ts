@@ -1,15 +1,48 @@
 /**
- * Types shared by the render stage (Node side) and the template bundle (templates/ + the render
- * helpers it includes). Type-only: both sides import it, neither pulls code from the other.
+ * The contract between the build and the templates: what a template module receives and returns.
+ * The render stage, the bundler and the template bundle (templates/ + the template kit) share it.
+ * Type-only: every side imports it, none pulls code from another.
  */
 import type { PrismicDocument } from "@prismicio/client";
 import type { ContentGraph } from "../content/graph.js";
-import type { PageEntry } from "./pages.js";
-import type { ClientAsset } from "./island-bundle.js";
 
 // The image types are the image pipeline's (src/images/types.ts); templates read them from here too.
 export type { ImageLayout, ImageLookup, ImageSource } from "../images/types.js";
 import type { ImageLookup } from "../images/types.js";
+
+/** The same page in another language. */
+export interface Alternate {
+  lang: string;
+  path: string;
+}
+
+/** A page the site publishes, as the page plan lists it (src/render/pages.ts makes them). */
+export interface PageEntry {
+  /** The normalized URL path, e.g. `/case/water-for-families/`. */
+  path: string;
+  /** The file inside dist/, e.g. `case/water-for-families/index.html`. */
+  file: string;
+  template: string;
+  lang: string;
+  /** The document this page shows, when it comes from one. */
+  documentId?: string;
+  /** Included in the sitemap and without `noindex`. */
+  indexable: boolean;
+  /** The same page in other languages (for hreflang), including itself. */
+  alternates: Alternate[];
+  /** For redirect pages: where to. */
+  redirectTo?: string;
+}
+
+/** A browser bundle a page names (src/bundle/island-bundle.ts makes them). */
+export interface ClientAsset {
+  /** URL of the entry file, e.g. `/_islands/faq-filter-3KX2.js`. */
+  src: string;
+  /** URLs of the chunks it imports (for modulepreload), in a stable order. */
+  imports: string[];
+  /** Bytes of the entry and everything it imports (uncompressed). */
+  bytes: number;
+}
 
 /** Build-time settings templates may read. Only public values: this ends up in HTML. */
 export interface SiteSettings {

@@ -1,6 +1,6 @@
 /**
  * Generates /sw.js in two steps:
- * 1. esbuild bundles src/pwa/worker/sw-source.ts (Workbox's runtime modules, minified, no source
+ * 1. esbuild bundles src/site-files/worker/sw-source.ts (Workbox's runtime modules, minified, no source
  *    map, no timestamps). The bundle depends only on that source and Workbox's version, so it is
  *    kept in the work folder and reused.
  * 2. workbox-build's `injectManifest` globs the new site for what to precache, gives each file a
@@ -113,7 +113,7 @@ export async function preloadServiceWorkerTools(workDir: string): Promise<void> 
 
 /** The bundled worker source with `self.__WB_MANIFEST` still in it, from the work folder when it is there. */
 async function bundledWorker(root: string, cacheDir: string): Promise<string> {
-  const source = join(root, "src/pwa/worker/sw-source.ts");
+  const source = join(root, "src/site-files/worker/sw-source.ts");
   const workbox = await hashFile(join(root, "node_modules/workbox-precaching/package.json"));
   const key = createHash("sha1")
     .update(`${await hashFile(source)}:${workbox}`)
@@ -152,13 +152,13 @@ async function bundledWorker(root: string, cacheDir: string): Promise<string> {
   } catch (error) {
     throw new NzfError(
       "ISLAND_BUNDLE_FAILED",
-      `The service worker (src/pwa/worker/sw-source.ts) did not compile: ${(error as Error).message}`,
+      `The service worker (src/site-files/worker/sw-source.ts) did not compile: ${(error as Error).message}`,
       { cause: error },
     );
   }
 }
 
-/** Workers a caller made or read (src/builder.ts), by the kept file's name (the hash of what they were made from). */
+/** Workers a caller made or read (src/build/builder.ts), by the kept file's name (the hash of what they were made from). */
 export type ServiceWorkerMemory = Map<string, ServiceWorkerResult>;
 
 /** Builds the worker for a site; the caller writes it to /sw.js. `ignore`: candidates never precached. */
@@ -212,7 +212,7 @@ export async function generateServiceWorker(
     if (problems.length)
       throw new NzfError(
         "INTERNAL",
-        `The service worker's precache list could not be made: ${problems.join("; ")}. Make the file smaller, or leave it out of PRECACHE_PATTERNS in src/pwa/service-worker.ts`,
+        `The service worker's precache list could not be made: ${problems.join("; ")}. Make the file smaller, or leave it out of PRECACHE_PATTERNS in src/site-files/service-worker.ts`,
         { subject: "/sw.js" },
       );
     const text = await readFile(swDest, "utf8");

@@ -4,41 +4,47 @@
  */
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import type { BuildConfig } from "./core/config.js";
-import type { Logger } from "./core/logger.js";
-import { formatMs } from "./core/logger.js";
-import { NzfError } from "./core/errors.js";
-import { loadSnapshot, snapshotOrigin, snapshotPath, SAMPLE_SNAPSHOT_NAME, type Snapshot } from "./content/snapshot.js";
-import { createContentGraph, type ContentGraph } from "./content/graph.js";
-import { planContent, type ContentPlan } from "./render/content-plan.js";
-import { runImageStageFor } from "./images/image-stage.js";
-import { bundleClient, bundlePreview, PREVIEW_URL } from "./render/island-bundle.js";
-import type { BundlerContexts } from "./render/bundler-contexts.js";
-import { loadTemplates } from "./render/template-bundle.js";
-import { buildStylesheet } from "./render/styles.js";
-import { bodyCacheFor, contentVersions } from "./render/body-cache.js";
-import { renderAndWrite, rendersInWorkers, type RenderedPage } from "./render/render-stage.js";
-import { planInWorker, warmRenderWorkers } from "./render/render-pool.js";
-import { changedDependencies, isAffected, type ContentState } from "./render/dependencies.js";
-import { readIncrementalRecord, writeIncrementalRecord, type IncrementalRecord } from "./publish/incremental.js";
-import { discardOutput, listPublishedFiles, publishOutput } from "./publish/publish.js";
-import { createSiteOutput } from "./publish/site-output.js";
-import { chooseTarget, guardOutput, readOutputState } from "./publish/versions.js";
-import { lockOutput } from "./publish/output-lock.js";
-import { preloadServiceWorkerTools } from "./pwa/service-worker.js";
-import { siteFilesKey, toolBuildId, writeSiteFiles } from "./render/site-files.js";
-import { previewPublicEnv } from "./preview/public-config.js";
-import { createSecretScan } from "./publish/secret-scan.js";
-import { exists, identityOf } from "./core/fs.js";
+import type { BuildConfig } from "../core/config.js";
+import type { Logger } from "../core/logger.js";
+import { formatMs } from "../core/logger.js";
+import { NzfError } from "../core/errors.js";
+import {
+  loadSnapshot,
+  snapshotOrigin,
+  snapshotPath,
+  SAMPLE_SNAPSHOT_NAME,
+  type Snapshot,
+} from "../content/snapshot.js";
+import { createContentGraph, type ContentGraph } from "../content/graph.js";
+import { planContent, type ContentPlan } from "../render/content-plan.js";
+import { runImageStageFor } from "../images/image-stage.js";
+import { bundleClient, bundlePreview, PREVIEW_URL } from "../bundle/island-bundle.js";
+import type { BundlerContexts } from "../bundle/bundler-contexts.js";
+import { loadTemplates } from "../bundle/template-bundle.js";
+import { buildStylesheet } from "../bundle/styles.js";
+import { bodyCacheFor, contentVersions } from "../render/body-cache.js";
+import { renderAndWrite, rendersInWorkers, type RenderedPage } from "../render/render-stage.js";
+import { planInWorker, warmRenderWorkers } from "../render/render-pool.js";
+import { changedDependencies, isAffected, type ContentState } from "../render/dependencies.js";
+import { readIncrementalRecord, writeIncrementalRecord, type IncrementalRecord } from "../publish/incremental.js";
+import { discardOutput, listPublishedFiles, publishOutput } from "../publish/publish.js";
+import { createSiteOutput } from "../publish/site-output.js";
+import { chooseTarget, guardOutput, readOutputState } from "../publish/versions.js";
+import { lockOutput } from "../publish/output-lock.js";
+import { preloadServiceWorkerTools } from "../site-files/service-worker.js";
+import { siteFilesKey, toolBuildId, writeSiteFiles } from "./site-files-stage.js";
+import { previewPublicEnv } from "../preview/public-config.js";
+import { createSecretScan } from "../publish/secret-scan.js";
+import { exists, identityOf } from "../core/fs.js";
 import { stat } from "node:fs/promises";
-import { cacheDebug } from "./cache/debug.js";
-import { explainRebuild } from "./cache/rebuild-reasons.js";
-import { isCI, reportWarnings } from "./core/warnings.js";
+import { cacheDebug } from "../cache/debug.js";
+import { explainRebuild } from "../cache/rebuild-reasons.js";
+import { isCI, reportWarnings } from "../core/warnings.js";
 import { createBuilder, type Builder } from "./builder.js";
 
 export interface BuildDeps {
   logger: Logger;
-  /** What this caller keeps between its builds (src/builder.ts); default: a new one, so nothing is kept. */
+  /** What this caller keeps between its builds (src/build/builder.ts); default: a new one, so nothing is kept. */
   builder?: Builder;
   fetch?: typeof globalThis.fetch;
   sleep?: (ms: number) => Promise<void>;
@@ -89,7 +95,7 @@ async function loadContent(
   deps: BuildDeps,
 ): Promise<{ snapshot: Snapshot; name: string; file: string }> {
   if (config.fetch) {
-    const { fetchContent } = await import("./content/fetch.js");
+    const { fetchContent } = await import("../content/fetch.js");
     const result = await fetchContent(
       {
         repository: config.repository,

@@ -21,14 +21,9 @@ import { clearDir, hashInputsAfterBuild, startBundle, writeBundleRecord } from "
 import { authStandIn } from "./auth-stand-in.js";
 import { runEsbuild, type BundlerContexts } from "./bundler-contexts.js";
 
-export interface ClientAsset {
-  /** URL of the entry file, e.g. `/_islands/faq-filter-3KX2.js`. */
-  src: string;
-  /** URLs of the chunks it imports (for modulepreload), in a stable order. */
-  imports: string[];
-  /** Bytes of the entry and everything it imports (uncompressed). */
-  bytes: number;
-}
+// What a page names of a bundle is part of what a template receives: the template kit owns the type.
+export type { ClientAsset } from "../template-kit/types.js";
+import type { ClientAsset } from "../template-kit/types.js";
 
 /** A file of the browser bundles: its path under /_islands/ and where it was written. */
 export interface ClientFile {
@@ -104,7 +99,7 @@ interface BrowserRun {
  * The editor's preview bundle (React, react-dom/server and the templates) at a fixed address. The
  * preview loader every page carries imports it from here, so the loader, and with it every page,
  * does not change when a template does; and the build renders pages while the preview compiles.
- * Served with revalidation (src/pwa/headers.ts); the service worker never precaches it.
+ * Served with revalidation (src/site-files/headers.ts); the service worker never precaches it.
  */
 export const PREVIEW_DIR = "_preview";
 export const PREVIEW_URL = `/${PREVIEW_DIR}/preview.js`;

@@ -3,29 +3,29 @@
  * one identical to the published file is kept as it is:
  * - `_redirects` (Netlify/Cloudflare Pages format); each redirect also has an HTML page with a meta
  *   refresh (the "redirect" template), so other hosts work too;
- * - app icons and `manifest.webmanifest` (src/pwa/icons.ts, manifest.ts);
- * - `offline.html`, the page the service worker shows when offline (src/pwa/offline-page.ts);
- * - `sitemap.xml` and `robots.txt` (src/pwa/sitemap.ts);
+ * - app icons and `manifest.webmanifest` (src/site-files/icons.ts, manifest.ts);
+ * - `offline.html`, the page the service worker shows when offline (src/site-files/offline-page.ts);
+ * - `sitemap.xml` and `robots.txt` (src/site-files/sitemap.ts);
  * - `_headers` with the Content-Security-Policy and security headers, and the same policy for
- *   CloudFront in the work folder (src/pwa/headers.ts, csp.ts; docs/deploy.md), with the other edge
+ *   CloudFront in the work folder (src/site-files/headers.ts, csp.ts; docs/deploy.md), with the other edge
  *   pieces: the CloudFront Function, the deploy's IAM policy, a CloudFormation template (src/deploy/edge-files.ts);
- * - `sw.js` last, because it precaches files written above (src/pwa/service-worker.ts).
+ * - `sw.js` last, because it precaches files written above (src/site-files/service-worker.ts).
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BuildConfig } from "../core/config.js";
-import type { SiteContent } from "./content-plan.js";
-import type { PageEntry } from "./pages.js";
-import type { SiteAssets } from "./types.js";
-import { cachedIcons } from "../pwa/icons.js";
-import { manifestJson, MANIFEST_URL } from "../pwa/manifest.js";
-import { offlinePageFrom, OFFLINE_URL } from "../pwa/offline-page.js";
-import { robotsTxt, sitemapXml } from "../pwa/sitemap.js";
-import { contentSecurityPolicy, sha256Source } from "../pwa/csp.js";
-import { pageFactsOf, type PageFacts } from "../pwa/page-facts.js";
-import { cloudFrontPolicy, headerRules, headersFile } from "../pwa/headers.js";
-import { generateServiceWorker, type ServiceWorkerMemory } from "../pwa/service-worker.js";
+import type { SiteContent } from "../render/content-plan.js";
+import type { PageEntry } from "../render/pages.js";
+import type { SiteAssets } from "../template-kit/types.js";
+import { cachedIcons } from "../site-files/icons.js";
+import { manifestJson, MANIFEST_URL } from "../site-files/manifest.js";
+import { offlinePageFrom, OFFLINE_URL } from "../site-files/offline-page.js";
+import { robotsTxt, sitemapXml } from "../site-files/sitemap.js";
+import { contentSecurityPolicy, sha256Source } from "../site-files/csp.js";
+import { pageFactsOf, type PageFacts } from "../site-files/page-facts.js";
+import { cloudFrontPolicy, headerRules, headersFile } from "../site-files/headers.js";
+import { generateServiceWorker, type ServiceWorkerMemory } from "../site-files/service-worker.js";
 import { hashFile } from "../cache/file-hash.js";
 import { PREVIEW_DIALOG_CSS } from "../preview/dialog-styles.js";
 import type { SiteOutput } from "../publish/site-output.js";
@@ -43,7 +43,7 @@ export interface SiteFilesInput {
   publicConfig?: Record<string, unknown>;
   /** Facts about each page's HTML by file, when known without reading it back. */
   pageFacts?: Record<string, PageFacts>;
-  /** Service workers made by the caller's earlier builds (src/builder.ts). */
+  /** Service workers made by the caller's earlier builds (src/build/builder.ts). */
   serviceWorkers?: ServiceWorkerMemory;
 }
 
@@ -57,7 +57,7 @@ export async function siteFilesKey(root: string): Promise<string> {
   // hashFile reads a file again only when its identity (inode, size, times) changed.
   for (const file of [
     "assets/logo.svg",
-    "src/pwa/worker/sw-source.ts",
+    "src/site-files/worker/sw-source.ts",
     "node_modules/workbox-precaching/package.json",
     "node_modules/workbox-build/package.json",
   ]) {

@@ -9,15 +9,15 @@
  */
 import { parentPort } from "node:worker_threads";
 import { pathToFileURL } from "node:url";
-import { readSnapshot, type Snapshot } from "../content/snapshot.js";
-import { identityOf } from "../core/fs.js";
-import { createContentGraph, type ContentGraph } from "../content/graph.js";
-import { createImageLookup } from "../images/image-lookup.js";
-import { createPageRenderer, renderFailureOf, type PageRenderer } from "./render-page.js";
-import { planContent, type ContentPlan } from "./content-plan.js";
-import { documentHashesKept } from "./dependencies.js";
-import type { TemplateModule } from "./template-bundle.js";
-import type { ToWorker, FromWorker, WorkerInit } from "./render-pool.js";
+import { readSnapshot, type Snapshot } from "../../content/snapshot.js";
+import { identityOf } from "../../core/fs.js";
+import { createContentGraph, type ContentGraph } from "../../content/graph.js";
+import { createImageLookup } from "../../images/image-lookup.js";
+import { createPageRenderer, renderFailureOf, type PageRenderer } from "../render-page.js";
+import { planContent, type ContentPlan } from "../content-plan.js";
+import { documentHashesKept } from "../dependencies.js";
+import type { TemplateModule } from "../../bundle/template-bundle.js";
+import type { ToWorker, FromWorker, WorkerInit } from "../render-pool.js";
 
 let renderer: PageRenderer | null = null;
 

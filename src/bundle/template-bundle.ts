@@ -10,7 +10,7 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { compileError } from "./compile-errors.js";
 import { CHANGED_DURING_BUILD, hashInputsAfterBuild, startBundle, writeBundleRecord } from "./bundle-cache.js";
-import type { PageBody, PageFrame, RenderInput, RenderOutput } from "./types.js";
+import type { PageBody, PageFrame, RenderInput, RenderOutput } from "../template-kit/types.js";
 import { exists, writeFileAtomic } from "../core/fs.js";
 import { cacheUnusable, hashBytes, hashOfFileOrNull, readJsonEntrySync, verifyFilesSync } from "../cache/entry.js";
 import { runEsbuild, type BundlerContexts } from "./bundler-contexts.js";
