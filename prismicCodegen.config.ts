@@ -1,7 +1,7 @@
 import type { Config } from "prismic-ts-codegen";
 
 // `npm run codegen` regenerates the document and slice types from the local models. The models in
-// customtypes/ and slices/ are the source of truth; test/content-model.test.ts fails when the
+// customtypes/ and slices/ are the source of truth; test/content/content-model.test.ts fails when the
 // generated file is out of date.
 const config: Config = {
   output: "./src/content/prismic-types.generated.ts",

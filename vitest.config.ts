@@ -6,7 +6,7 @@ export default defineConfig({
   // Tests run React in production mode (as the build does), so compile JSX for the production runtime.
   oxc: { jsx: { runtime: "automatic", development: false } },
   test: {
-    include: ["src/**/*.test.{ts,tsx}", "test/**/*.test.{ts,tsx}"],
+    include: ["test/**/*.test.{ts,tsx}"],
     environment: "node",
     // Finds or unpacks Chromium once, before the workers start (test/support/chromium-path.ts).
     globalSetup: ["test/support/global-setup.ts"],

@@ -8,7 +8,7 @@
  *   (.css, .webp, .png, .ico, .webmanifest) has an extension too;
  * - `/path/` is served from `/path/index.html` (a rewrite, not a redirect).
  * The query string is kept on redirects. The code is plain ES5.1, which both CloudFront runtimes
- * (cloudfront-js-1.0 and 2.0) run; test/edge-function.test.ts runs it as CloudFront would.
+ * (cloudfront-js-1.0 and 2.0) run; test/deploy/edge-function.test.ts runs it as CloudFront would.
  */
 import { REDIRECTS } from "../content/routes.js";
 

@@ -62,7 +62,7 @@ export function image(data: Data, key: string): ImageValue | undefined {
 
 // Australian English is formatted by hand: a thread's first Intl formatter loads ICU's data (about
 // 30 ms), which every render worker of a new process paid. Other languages use Intl, one formatter
-// each per bundle (about 7 ms to create). test/fields-format.test.ts holds the two to the same text.
+// each per bundle (about 7 ms to create). test/templates/fields-format.test.ts holds the two to the same text.
 const MONTHS = [
   "January",
   "February",

@@ -3,7 +3,7 @@
  * serializer payload per node and was a large share of render time. The output is meant to be
  * byte-for-byte what `asHTML(field, { linkResolver, serializer: { image } })` returns (v7.22), so
  * this follows its algorithm (asTree's span splitting and serializerHelpers' markup) step by step,
- * quirks included. test/rich-text-html.test.ts holds the two to the same output.
+ * quirks included. test/templates/rich-text-html.test.ts holds the two to the same output.
  *
  * One deliberate difference: a URL that would run script (javascript:, vbscript:, data: other than
  * an image; src/content/safe-url.ts) is never written. Its link's text stays, without the link; its

@@ -1,0 +1,269 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createPaymentsClient, type PaymentsClient } from "../../src/payments/client.js";
+import {
+  DONOR_MESSAGES,
+  PaymentsApiError,
+  PaymentsNetworkError,
+  PaymentsTimeoutError,
+} from "../../src/payments/errors.js";
+import { createAttemptKeys, newIdempotencyKey } from "../../src/payments/idempotency.js";
+import type { DonationRequest } from "../../src/payments/types.js";
+import { startPaymentsDevServer, type PaymentsDevServer } from "../../src/server/payments-dev-server.js";
+
+// Midday on Wednesday 5 March 2025 in Sydney.
+const now = () => new Date("2025-03-05T01:00:00Z");
+const SITE = "http://127.0.0.1:8080";
+const donor = { firstName: "Aisha", lastName: "Rahman", email: "aisha@example.com", phone: "0412 345 678" };
+const gift = (over: Partial<DonationRequest> = {}): DonationRequest => ({
+  fund: "zakat",
+  amountCents: 5000,
+  currency: "AUD",
+  frequency: "once",
+  donor,
+  anonymous: false,
+  coverFees: false,
+  ...over,
+});
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected the promise to reject");
+}
+
+let server: PaymentsDevServer;
+let client: PaymentsClient;
+beforeEach(async () => {
+  server = await startPaymentsDevServer({
+    now,
+    allowedOrigin: SITE,
+    devRoutes: true,
+    seasons: { ramadan: { start: "2025-02-28", length: 30 } },
+  });
+  client = createPaymentsClient({ baseUrl: server.url + "/" });
+});
+afterEach(() => server.stop());
+
+const posts = () => server.requests.filter((r) => r.method === "POST" && r.path === "/donations");
+
+describe("creating a donation", () => {
+  it("returns the reference, a payment intent secret, the fee and the schedule", async () => {
+    const created = await client.createDonation(gift({ amountCents: 1000, coverFees: true }), newIdempotencyKey());
+    expect(created).toMatchObject({
+      intentType: "payment",
+      currency: "AUD",
+      frequency: "once",
+      amountCents: 1000,
+      feeCents: 48,
+      totalCents: 1048,
+      schedule: [{ date: "2025-03-05", amountCents: 1048 }],
+      openEnded: false,
+      scheduleTotalCents: 1048,
+    });
+    expect(created.clientSecret).toMatch(/^pi_dev_\d+_secret_[0-9a-f]+$/);
+    expect(created.reference).toMatch(/^NZF-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
+  });
+
+  it("saves the card (setup intent) when Jumuah giving starts on the coming Friday", async () => {
+    const created = await client.createDonation(
+      gift({ fund: "jumuah-giving", frequency: "weekly-friday" }),
+      newIdempotencyKey(),
+    );
+    expect(created.intentType).toBe("setup");
+    expect(created.clientSecret).toMatch(/^seti_dev_/);
+    expect(created.schedule[0]).toEqual({ date: "2025-03-07", amountCents: 5000 });
+    expect(created.openEnded).toBe(true);
+  });
+
+  it("the same key twice makes one donation and the identical answer", async () => {
+    const key = newIdempotencyKey();
+    const first = await client.createDonation(gift(), key);
+    const second = await client.createDonation(gift(), key);
+    expect(second).toEqual(first);
+    expect(server.donationCount()).toBe(1);
+    expect(posts().map((r) => r.replayed)).toEqual([false, true]);
+  });
+
+  it("a double click sends one request", async () => {
+    const keys = createAttemptKeys();
+    const body = gift();
+    const [a, b] = await Promise.all([
+      client.createDonation(body, keys.keyFor(body)),
+      client.createDonation({ ...body }, keys.keyFor({ ...body })),
+    ]);
+    expect(a).toBe(b);
+    expect(posts()).toHaveLength(1);
+    expect(server.donationCount()).toBe(1);
+  });
+
+  it("a changed gift gets a new key; the same key with another body is refused with 409", async () => {
+    const keys = createAttemptKeys();
+    const k1 = keys.keyFor(gift());
+    expect(keys.keyFor(gift({ amountCents: 6000 }))).not.toBe(k1);
+    await client.createDonation(gift(), k1);
+    const error = await rejection(client.createDonation(gift({ amountCents: 6000 }), k1));
+    expect(error).toBeInstanceOf(PaymentsApiError);
+    expect(error).toMatchObject({ status: 409, code: "idempotency_key_reused" });
+    expect(server.donationCount()).toBe(1);
+  });
+
+  it("a validation error names the field and says what to fix", async () => {
+    const error = await rejection(
+      client.createDonation(gift({ amountCents: 500, donor: { ...donor, email: "nope" } }), newIdempotencyKey()),
+    );
+    expect(error).toMatchObject({
+      status: 400,
+      code: "validation_failed",
+      field: "amount",
+      message: "The minimum gift is $10.",
+    });
+    expect((error as PaymentsApiError).fields.map((f) => f.field)).toEqual(["amount", "donor.email"]);
+  });
+
+  it("out-of-date season dates are refused with 422", async () => {
+    const error = await rejection(
+      client.createDonation(
+        gift({ fund: "ramadan", frequency: "ramadan-last-ten", season: { start: "2025-03-01", length: 30 } }),
+        newIdempotencyKey(),
+      ),
+    );
+    expect(error).toMatchObject({ status: 422, code: "season_mismatch", field: "season" });
+  });
+});
+
+describe("when the payments API fails", () => {
+  it("a 500 is a PaymentsApiError a donor can read, and retrying the same key then works once", async () => {
+    server.injectFault({ status: 500 });
+    const key = newIdempotencyKey();
+    const error = await rejection(client.createDonation(gift(), key));
+    expect(error).toBeInstanceOf(PaymentsApiError);
+    expect(error).toMatchObject({
+      status: 500,
+      code: "internal_error",
+      retryable: true,
+      message: DONOR_MESSAGES.server,
+    });
+    await client.createDonation(gift(), key);
+    expect(server.donationCount()).toBe(1);
+  });
+
+  it("a proxy's HTML error page still becomes a readable error", async () => {
+    await fetch(`${server.url}/__dev/faults`, {
+      method: "POST",
+      body: JSON.stringify({ status: 502, rawBody: "<html>Bad Gateway</html>" }),
+    });
+    const error = await rejection(client.createDonation(gift(), newIdempotencyKey()));
+    expect(error).toMatchObject({ status: 502, code: "http_502", message: DONOR_MESSAGES.server });
+  });
+
+  it("429 carries Retry-After", async () => {
+    server.injectFault({ status: 429 });
+    expect(await rejection(client.getDonation("don_x"))).toMatchObject({
+      status: 429,
+      code: "rate_limited",
+      retryAfterSeconds: 60,
+    });
+  });
+
+  it("a slow answer times out; the retry with the same key gets the donation the slow request made", async () => {
+    const impatient = createPaymentsClient({ baseUrl: server.url, timeoutMs: 150 });
+    server.injectFault({ delayMs: 600 });
+    const key = newIdempotencyKey();
+    const error = await rejection(impatient.createDonation(gift(), key));
+    expect(error).toBeInstanceOf(PaymentsTimeoutError);
+    expect((error as Error).message).toBe(
+      "Our payment service took too long to answer. Nothing was charged. Please try again.",
+    );
+    // The server finishes the work after the client gave up.
+    for (let i = 0; i < 50 && server.donationCount() === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(server.donationCount()).toBe(1);
+    await impatient.createDonation(gift(), key);
+    expect(server.donationCount()).toBe(1);
+    expect(posts().at(-1)!.replayed).toBe(true);
+  });
+
+  it("an unreachable API is a network error that says nothing was charged", async () => {
+    const gone = await startPaymentsDevServer();
+    await gone.stop();
+    const error = await rejection(
+      createPaymentsClient({ baseUrl: gone.url }).createDonation(gift(), newIdempotencyKey()),
+    );
+    expect(error).toBeInstanceOf(PaymentsNetworkError);
+    expect((error as Error).message).toBe(
+      "We could not reach our payment service. Nothing was charged. Please try again.",
+    );
+  });
+});
+
+describe("the thank-you page's status", () => {
+  it("starts as requires_payment_method and follows the outcome the Stripe stand-in sets", async () => {
+    const created = await client.createDonation(gift(), newIdempotencyKey());
+    expect(await client.getDonation(created.donationId)).toMatchObject({
+      status: "requires_payment_method",
+      reference: created.reference,
+      totalCents: 5000,
+      fund: "zakat",
+    });
+    server.setOutcome(created.clientSecret, "succeeded");
+    expect((await client.getDonation(created.donationId)).status).toBe("succeeded");
+    const response = await fetch(`${server.url}/__dev/outcome`, {
+      method: "POST",
+      body: JSON.stringify({ intentId: created.clientSecret.split("_secret_")[0], status: "failed" }),
+    });
+    expect(response.status).toBe(200);
+    expect((await client.getDonation(created.donationId)).status).toBe("failed");
+  });
+
+  it("an unknown donation is a 404", async () => {
+    expect(await rejection(client.getDonation("don_missing"))).toMatchObject({ status: 404, code: "not_found" });
+  });
+});
+
+describe("the HTTP surface", () => {
+  it("answers the CORS preflight for the site's origin only", async () => {
+    const preflight = (origin: string) =>
+      fetch(`${server.url}/donations`, {
+        method: "OPTIONS",
+        headers: {
+          Origin: origin,
+          "Access-Control-Request-Method": "POST",
+          "Access-Control-Request-Headers": "content-type,idempotency-key",
+        },
+      });
+    const ok = await preflight(SITE);
+    expect(ok.status).toBe(204);
+    expect(ok.headers.get("access-control-allow-origin")).toBe(SITE);
+    expect(ok.headers.get("access-control-allow-methods")).toContain("POST");
+    expect(ok.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("idempotency-key");
+    const refused = await preflight("https://evil.example");
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
+  it("a real request from the site carries the CORS headers", async () => {
+    const response = await fetch(`${server.url}/donations`, {
+      method: "POST",
+      headers: { Origin: SITE, "Content-Type": "application/json", "Idempotency-Key": newIdempotencyKey() },
+      body: JSON.stringify(gift()),
+    });
+    expect(response.status).toBe(201);
+    expect(response.headers.get("access-control-allow-origin")).toBe(SITE);
+  });
+
+  it("insists on an Idempotency-Key", async () => {
+    const post = (headers: Record<string, string>) =>
+      fetch(`${server.url}/donations`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", ...headers },
+        body: JSON.stringify(gift()),
+      });
+    expect(await (await post({})).json()).toMatchObject({ error: { code: "idempotency_key_missing" } });
+    expect(await (await post({ "Idempotency-Key": "12345" })).json()).toMatchObject({
+      error: { code: "idempotency_key_invalid" },
+    });
+    expect(server.donationCount()).toBe(0);
+  });
+});

@@ -1,0 +1,165 @@
+/**
+ * Rendering in worker threads (src/render/render-pool.ts): the same pages byte for byte as rendering
+ * in the build's thread, and the same failure reports, naming each document and output path.
+ * The sample site has 57 pages, under the pool's usual threshold, so the tests lower it.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { createFixture, PROJECT_ROOT, siteFileHashes, type Fixture } from "../support/build-fixture.js";
+import { readSnapshot, writeSnapshot } from "../../src/content/snapshot.js";
+import { NzfAggregateError, type NzfError } from "../../src/core/errors.js";
+import { BundlerContexts } from "../../src/bundle/bundler-contexts.js";
+import { readCacheJson, writeCacheJson } from "../support/cache-entry.js";
+import { hashBytes } from "../../src/cache/entry.js";
+
+const fixtures: Fixture[] = [];
+
+afterAll(async () => {
+  await Promise.all(fixtures.map((f) => f.cleanup()));
+});
+
+async function fixture(input: Parameters<typeof createFixture>[0]): Promise<Fixture> {
+  const f = await createFixture(input);
+  fixtures.push(f);
+  return f;
+}
+
+/** A fixture that builds the fetched snapshot of `repository`, from a content folder of its own. */
+async function fetchedFixture(repository: string): Promise<{ f: Fixture; contentDir: string }> {
+  const f = await fixture({ repository });
+  const contentDir = join(f.dir, "content-cache");
+  f.config.contentDir = contentDir;
+  f.config.content = "fetched";
+  await mkdir(join(contentDir, repository), { recursive: true });
+  return { f, contentDir };
+}
+
+describe("rendering in worker threads", () => {
+  it("gives byte-identical pages and the same dependency records as rendering in the build's thread", async () => {
+    const pooled = await fixture({ sample: true });
+    const single = await fixture({ sample: true });
+    const a = await pooled.run({ renderPoolMinPages: 1 });
+    const b = await single.run({ renderPoolMinPages: Number.POSITIVE_INFINITY });
+    expect(a.pages).toBe(b.pages);
+    expect(a.renderedInWorkers).toBe(a.pages);
+    expect(b.renderedInWorkers).toBe(0);
+    // Only the pooled build compiled the worker: the pool really ran.
+    expect(existsSync(join(pooled.config.workDir, "render-worker", "record.json"))).toBe(true);
+    expect(existsSync(join(single.config.workDir, "render-worker"))).toBe(false);
+    const hashesA = await siteFileHashes(pooled.config.outDir);
+    const hashesB = await siteFileHashes(single.config.outDir);
+    expect(Object.keys(hashesA).length).toBeGreaterThan(80);
+    expect(hashesA).toEqual(hashesB);
+    const recordA = await readCacheJson(join(pooled.config.workDir, "last-build.json"));
+    const recordB = await readCacheJson(join(single.config.workDir, "last-build.json"));
+    expect(recordA.pages).toEqual(recordB.pages);
+    expect(
+      Object.values(recordA.pages as Record<string, { deps: string[] }>).some((p) =>
+        p.deps.some((d) => d.startsWith("id:")),
+      ),
+    ).toBe(true);
+  });
+
+  it("lets a worker plan the build from the snapshot it reads, with the same site and record as planning in the build's thread", async () => {
+    const byWorker = await fixture({ sample: true });
+    const here = await fixture({ sample: true });
+    // Workers start before the snapshot is read (a first build of this folder) whatever its size.
+    const a = await byWorker.run({ renderPoolMinPages: 1, earlyWorkersFromBytes: 0 });
+    // A long-running process (watch mode's bundler contexts) plans in its own thread, so that its
+    // next build has the snapshot in memory.
+    const bundlers = new BundlerContexts();
+    const b = await here
+      .run({ renderPoolMinPages: 1, earlyWorkersFromBytes: 0, bundlers })
+      .finally(() => bundlers.dispose());
+    expect(a.plannedInWorker).toBe(true);
+    expect(b.plannedInWorker).toBe(false);
+    expect(a.renderedInWorkers).toBe(a.pages);
+    expect(a.snapshot).toEqual(b.snapshot);
+    const hashesA = await siteFileHashes(byWorker.config.outDir);
+    expect(Object.keys(hashesA).length).toBeGreaterThan(80);
+    expect(hashesA).toEqual(await siteFileHashes(here.config.outDir));
+    const recordA = await readCacheJson(join(byWorker.config.workDir, "last-build.json"));
+    const recordB = await readCacheJson(join(here.config.workDir, "last-build.json"));
+    // (Their keys differ: each fixture's bundles live in its own work folder.)
+    for (const field of ["documents", "types", "lists", "pages", "files"])
+      expect(recordA[field], field).toEqual(recordB[field]);
+    // The worker kept the document hashes for the next process, as the build's thread does.
+    const kept = await readCacheJson(join(byWorker.config.workDir, "document-hashes.json"));
+    expect(kept.hashes).toEqual(recordA.documents);
+    // A second build of the folder has a record: it plans in its own thread and finds nothing changed.
+    const again = await byWorker.run({ renderPoolMinPages: 1, earlyWorkersFromBytes: 0 });
+    expect(again.plannedInWorker).toBe(false);
+    expect(again.published).toBe(false);
+  });
+
+  it("replaces workers started with the last build's compiled worker once its sources turn out to have changed", async () => {
+    const f = await fixture({ sample: true });
+    const first = await f.run({ renderPoolMinPages: 1, earlyWorkersFromBytes: 0 });
+    const expected = await siteFileHashes(f.config.outDir);
+    // As if render-worker.ts changed since: its record names an older compiled worker, which fails
+    // whatever it is asked, so a page it had to render would come from the build's thread instead.
+    const dir = join(f.config.workDir, "render-worker");
+    const stale = join(dir, "render-worker-stale.mjs");
+    await writeFile(
+      stale,
+      `import { parentPort } from "node:worker_threads";
+parentPort.on("message", (m) => parentPort.postMessage(m.type === "plan" ? { type: "plan-failed", message: "stale" } : { type: "fatal", message: "stale" }));`,
+    );
+    const record = await readCacheJson(join(dir, "record.json"));
+    record.result.file = stale;
+    record.outputs = { [stale]: hashBytes(await readFile(stale)) };
+    record.inputs["src/render/worker/render-worker.ts"] = "0".repeat(40);
+    await writeCacheJson(join(dir, "record.json"), record);
+    // A new output folder: every page renders, and the workers start before the sources are checked.
+    f.config.outDir = join(f.dir, "dist-after-change");
+    const after = await f.run({ renderPoolMinPages: 1, earlyWorkersFromBytes: 0 });
+    // Workers start with the last build's worker (they may be replaced before it even loads); the new one planned and rendered.
+    expect(after.plannedInWorker).toBe(true);
+    expect(after.renderedInWorkers).toBe(first.pages);
+    expect((await readCacheJson(join(dir, "record.json"))).result.file).not.toBe(stale);
+    expect(await siteFileHashes(f.config.outDir)).toEqual(expected);
+  });
+
+  it("reports a snapshot a worker could not plan from as the build's thread does", async () => {
+    const { f, contentDir } = await fetchedFixture("nzf-corrupt");
+    await writeFile(join(contentDir, "nzf-corrupt", "snapshot.json"), '{"format": 1, "documents": [');
+    const error = await f.run({ renderPoolMinPages: 1, earlyWorkersFromBytes: 0 }).then(
+      () => null,
+      (e: unknown) => e as NzfError,
+    );
+    expect(error?.code).toBe("SNAPSHOT_CORRUPT");
+    expect(error?.subject).toBe(join(contentDir, "nzf-corrupt", "snapshot.json"));
+    expect(existsSync(join(f.config.outDir, "index.html"))).toBe(false);
+  });
+
+  it("reports every page that fails in a worker with its document id and output path, and publishes nothing", async () => {
+    const { f, contentDir } = await fetchedFixture("nzf-broken");
+    await symlink(join(PROJECT_ROOT, "content-cache/sample/images"), join(contentDir, "nzf-broken", "images"));
+    const sample = await readSnapshot(join(PROJECT_ROOT, "content-cache/sample/snapshot.json"));
+    const snapshotFile = join(contentDir, "nzf-broken", "snapshot.json");
+    await writeSnapshot(snapshotFile, sample);
+    expect((await f.run({ renderPoolMinPages: 1 })).renderedInWorkers).toBeGreaterThan(50);
+    const before = await siteFileHashes(f.config.outDir);
+
+    // A null paragraph in every case's body makes the case template throw.
+    const cases = sample.documents.filter((d) => d.type === "case");
+    expect(cases.length).toBeGreaterThan(1);
+    const broken = sample.documents.map((d) => (d.type === "case" ? { ...d, data: { ...d.data, body: [null] } } : d));
+    await writeSnapshot(snapshotFile, { ...sample, ref: `${sample.ref}-broken`, documents: broken });
+    const error = await f.run({ renderPoolMinPages: 1 }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(NzfAggregateError);
+    const failures = (error as NzfAggregateError).errors as NzfError[];
+    for (const doc of cases) {
+      const failure = failures.find((e) => e.message.includes(`document ${doc.id} (case)`));
+      expect(failure, `a failure naming case ${doc.id}`).toBeDefined();
+      expect(failure!.code).toBe("RENDER_FAILED");
+      expect(failure!.subject).toBe(`case/${doc.uid}/index.html`);
+    }
+    expect(await siteFileHashes(f.config.outDir)).toEqual(before);
+  });
+});

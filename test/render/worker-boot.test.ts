@@ -1,0 +1,29 @@
+/**
+ * Which command lines start render workers before the CLI loads (src/render/worker/worker-boot.ts): a
+ * plain build does; watch mode, the webhook server, fetching without a build and help do not.
+ */
+import { expect, it } from "vitest";
+import { bootForCommandLine } from "../../src/render/worker/worker-boot.js";
+
+it("boots render workers for a plain build's command line only", () => {
+  for (const args of [
+    ["--watch"],
+    ["webhook", "--port", "9000"],
+    ["fetch"],
+    ["--help"],
+    ["build", "-h"],
+    ["--version"],
+    ["help", "build"],
+  ]) {
+    expect(bootForCommandLine(args), args.join(" ")).toBe(false);
+  }
+  for (const args of [
+    [],
+    ["build"],
+    ["--fetch"],
+    ["--out", "public", "--site-url", "https://example.org"],
+    ["build", "--sample", "--verbose"],
+  ]) {
+    expect(bootForCommandLine(args), args.join(" ")).toBe(true);
+  }
+});

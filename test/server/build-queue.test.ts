@@ -1,0 +1,201 @@
+import { describe, expect, it } from "vitest";
+import { NzfError } from "../../src/core/errors.js";
+import { createMemoryLogger } from "../../src/core/logger.js";
+import {
+  compactTriggers,
+  createBuildQueue,
+  type BuildRunResult,
+  type BuildTrigger,
+  type RunBuild,
+} from "../../src/server/build-queue.js";
+
+/** A build the test finishes by hand, so it can send triggers while a build is running. */
+function controlledBuild() {
+  const calls: { triggers: BuildTrigger[]; finish: (result?: Partial<BuildRunResult> | Error) => void }[] = [];
+  let running = 0;
+  let maxRunning = 0;
+  const runBuild: RunBuild = (triggers) =>
+    new Promise((resolve, reject) => {
+      running++;
+      maxRunning = Math.max(maxRunning, running);
+      calls.push({
+        triggers,
+        finish: (result) => {
+          running--;
+          if (result instanceof Error) reject(result);
+          else resolve({ ok: true, pagesRebuilt: 3, pagesTotal: 10, durationMs: 1, ...result });
+        },
+      });
+    });
+  return { calls, runBuild, maxRunning: () => maxRunning };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function waitFor(condition: () => boolean, what: string, timeoutMs = 3000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(5);
+  }
+}
+const base = Date.now();
+const trigger = (n: number, ids?: string[]): BuildTrigger => ({
+  reason: "webhook",
+  receivedAt: base + n,
+  ...(ids ? { documentIds: ids } : {}),
+});
+
+describe("build queue", () => {
+  it("runs one build at a time and folds everything that arrives meanwhile into exactly one next build", async () => {
+    const build = controlledBuild();
+    const queue = createBuildQueue(build.runBuild, { logger: createMemoryLogger(), settleMs: 0 });
+    queue.enqueue(trigger(1, ["a"]));
+    await waitFor(() => build.calls.length === 1, "build 1");
+    for (let n = 2; n <= 4; n++) queue.enqueue(trigger(n, [`d${n}`]));
+    await sleep(50);
+    expect(build.calls).toHaveLength(1);
+    expect(queue.status()).toMatchObject({
+      state: "building",
+      current: { id: 1, triggers: 1 },
+      pending: { triggers: 3, documentIds: 3 },
+    });
+
+    build.calls[0]!.finish();
+    await waitFor(() => build.calls.length === 2, "build 2");
+    // Build 1 only ever saw the trigger accepted before it started.
+    expect(build.calls[0]!.triggers.map((t) => t.receivedAt - base)).toEqual([1]);
+    expect(build.calls[1]!.triggers.map((t) => t.receivedAt - base)).toEqual([2, 3, 4]);
+
+    queue.enqueue(trigger(5));
+    build.calls[1]!.finish();
+    await waitFor(() => build.calls.length === 3, "build 3");
+    build.calls[2]!.finish({ pagesRebuilt: 0 });
+    await queue.idle();
+
+    expect(build.maxRunning()).toBe(1);
+    const { builds, state } = queue.status();
+    expect(state).toBe("idle");
+    expect(builds.map((b) => b.id)).toEqual([3, 2, 1]);
+    expect(builds[1]).toMatchObject({
+      triggers: 3,
+      reasons: ["webhook"],
+      documentIds: ["d2", "d3", "d4"],
+      documentCount: 3,
+      pagesRebuilt: 3,
+      pagesTotal: 10,
+      ok: true,
+    });
+    expect(builds[0]).toMatchObject({ triggers: 1, documentIds: [], pagesRebuilt: 0 });
+  });
+
+  it("records a failed build, does not retry it alone, and hands its changes to the next build", async () => {
+    const build = controlledBuild();
+    const logger = createMemoryLogger();
+    const queue = createBuildQueue(build.runBuild, { logger, settleMs: 0 });
+    queue.enqueue(trigger(1, ["a"]));
+    await waitFor(() => build.calls.length === 1, "build 1");
+    build.calls[0]!.finish(new NzfError("RENDER_FAILED", "The page for document a threw while rendering."));
+    await queue.idle();
+    await sleep(50);
+    expect(build.calls).toHaveLength(1);
+    expect(queue.status()).toMatchObject({ state: "idle", carried: { triggers: 1 } });
+    expect(queue.status().builds[0]).toMatchObject({
+      id: 1,
+      ok: false,
+      error: "[RENDER_FAILED] The page for document a threw while rendering.",
+    });
+    expect(logger.lines.at(-1)).toMatchObject({ level: "error" });
+    expect(logger.lines.at(-1)!.message).toMatch(
+      /^build #1 failed in \d+ ms.* for 1 trigger \(webhook, 1 document\): \[RENDER_FAILED\] The page .*\(the previous site stays live\)$/,
+    );
+
+    queue.enqueue(trigger(2, ["b"]));
+    await waitFor(() => build.calls.length === 2, "build 2");
+    expect(build.calls[1]!.triggers.flatMap((t) => t.documentIds ?? [])).toEqual(["a", "b"]);
+    build.calls[1]!.finish({ ok: false, error: "no space left on device" });
+    await queue.idle();
+    expect(queue.status().builds[0]).toMatchObject({
+      ok: false,
+      error: "no space left on device",
+      documentIds: ["a", "b"],
+    });
+
+    queue.enqueue(trigger(3, ["c"]));
+    await waitFor(() => build.calls.length === 3, "build 3");
+    build.calls[2]!.finish();
+    await queue.idle();
+    expect(queue.status()).toMatchObject({ carried: { triggers: 0 } });
+    expect(queue.status().builds[0]).toMatchObject({ id: 3, ok: true, documentIds: ["a", "b", "c"] });
+    expect(logger.lines.at(-1)!.message).toMatch(
+      /^build #3 ok in \d+ ms.* for 2 triggers \(webhook, 3 documents\): 3 of 10 pages rebuilt$/,
+    );
+  });
+
+  it("waits for a burst to settle, but never longer than maxWaitMs", async () => {
+    const build = controlledBuild();
+    const queue = createBuildQueue(build.runBuild, { logger: createMemoryLogger(), settleMs: 400, maxWaitMs: 800 });
+    for (let n = 0; n < 5; n++) {
+      queue.enqueue(trigger(n));
+      await sleep(20);
+    }
+    expect(build.calls).toHaveLength(0);
+    await waitFor(() => build.calls.length === 1, "the settled build");
+    expect(build.calls[0]!.triggers).toHaveLength(5);
+    build.calls[0]!.finish();
+    await queue.idle();
+
+    // A steady stream every 50 ms never has 400 ms of quiet; maxWaitMs starts the build anyway.
+    const start = Date.now();
+    let sent = 0;
+    while (build.calls.length === 1 && Date.now() - start < 3000) {
+      queue.enqueue(trigger(100 + sent++));
+      await sleep(50);
+    }
+    expect(build.calls).toHaveLength(2);
+    expect(Date.now() - start).toBeLessThan(2000);
+    expect(build.calls[1]!.triggers).toHaveLength(sent);
+    build.calls[1]!.finish();
+    await queue.idle();
+    expect(build.calls).toHaveLength(2);
+  });
+
+  it("keeps the last 50 builds, newest first", async () => {
+    const runBuild: RunBuild = async () => ({ ok: true, pagesRebuilt: 1, durationMs: 0 });
+    let now = 0;
+    const queue = createBuildQueue(runBuild, { logger: createMemoryLogger(), settleMs: 0, clock: () => (now += 10) });
+    for (let n = 1; n <= 55; n++) {
+      queue.enqueue(trigger(n));
+      await queue.idle();
+    }
+    const { builds } = queue.status();
+    expect(builds).toHaveLength(50);
+    expect(builds[0]!.id).toBe(55);
+    expect(builds[49]!.id).toBe(6);
+    // The clock advances 10 per reading: start and finish are one reading apart.
+    expect(builds[0]!.finishedAt - builds[0]!.startedAt).toBe(10);
+    expect(builds[0]!.durationMs).toBe(10);
+  });
+
+  it("idle() resolves at once when nothing is queued", async () => {
+    const queue = createBuildQueue(async () => ({ ok: true, pagesRebuilt: 0, durationMs: 0 }), {
+      logger: createMemoryLogger(),
+    });
+    await expect(queue.idle()).resolves.toBeUndefined();
+  });
+});
+
+describe("compactTriggers", () => {
+  it("keeps one trigger per reason with the union of the documents and the earliest arrival", () => {
+    const compacted = compactTriggers([
+      { reason: "webhook", documentIds: ["a", "b"], receivedAt: 30 },
+      { reason: "webhook", documentIds: ["b", "c"], receivedAt: 10 },
+      { reason: "manual", documentIds: ["x"], receivedAt: 20 },
+      { reason: "manual", receivedAt: 25 },
+    ]);
+    expect(compacted).toEqual([
+      { reason: "webhook", documentIds: ["a", "b", "c"], receivedAt: 10 },
+      // A trigger that does not list its documents means "look at everything".
+      { reason: "manual", receivedAt: 20 },
+    ]);
+  });
+});
