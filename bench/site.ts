@@ -17,7 +17,6 @@ import { silentLogger } from "../src/core/logger.js";
 import { readSnapshot, writeSnapshot } from "../src/content/snapshot.js";
 import { startPrismicStub } from "../test/support/prismic-stub.js";
 import { syntheticDocuments } from "./synthetic.js";
-import { BundlerContexts } from "../src/bundle/bundler-contexts.js";
 import { exists } from "../src/core/fs.js";
 
 export interface SiteBenchOptions {
@@ -38,17 +37,15 @@ function stageLine(result: BuildResult): string {
     .join(", ");
 }
 
-/** As in watch mode: esbuild contexts kept between the bench's builds (disposed at the end). */
-const bundlers = new BundlerContexts();
-/** As in watch mode: what the bench's builds keep between them. */
-const builder = createBuilder();
+/** As in watch mode: what the bench's builds keep between them, esbuild contexts included (closed at the end). */
+const builder = createBuilder({ keepBundlers: true });
 
 async function timedBuild(
   config: BuildConfig,
   sleep?: (ms: number) => Promise<void>,
 ): Promise<{ ms: number; result: BuildResult }> {
   const start = performance.now();
-  const result = await build(config, { logger: silentLogger, sleep, bundlers, builder });
+  const result = await build(config, { logger: silentLogger, sleep, builder });
   return { ms: performance.now() - start, result };
 }
 
@@ -215,7 +212,6 @@ export async function benchSite(options: SiteBenchOptions): Promise<void> {
         logger: silentLogger,
         sleep: async () => {},
         changedDocumentIds: [doc.id],
-        bundlers,
         builder,
       });
       const ms = performance.now() - start;
@@ -234,7 +230,6 @@ export async function benchSite(options: SiteBenchOptions): Promise<void> {
     await benchDisk(print);
     print(`site    peak memory (RSS): ${Math.round(peak / 1024 / 1024)} MB`);
   } finally {
-    await bundlers.dispose();
     await builder.close();
     await stub.stop();
     await rm(root, { recursive: true, force: true });

@@ -1,50 +1,41 @@
 /**
- * The pipeline, top to bottom: content → graph → pages → images → islands → render → publish.
- * The CLI, watch mode, the webhook server and the tests all call this one function.
+ * The pipeline, top to bottom: content → plan → images, bundles and stylesheet → what to render →
+ * render → assets and site files → secret scan → publish → record. The CLI, watch mode, the webhook
+ * server, the bench and the tests all call this one function; each stage is a function below with
+ * its inputs and outputs in its signature.
  */
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { BuildConfig } from "../core/config.js";
 import type { Logger } from "../core/logger.js";
 import { formatMs } from "../core/logger.js";
-import { NzfError } from "../core/errors.js";
-import {
-  loadSnapshot,
-  snapshotOrigin,
-  snapshotPath,
-  SAMPLE_SNAPSHOT_NAME,
-  type Snapshot,
-} from "../content/snapshot.js";
-import { createContentGraph, type ContentGraph } from "../content/graph.js";
-import { planContent, type ContentPlan } from "../render/content-plan.js";
-import { runImageStageFor } from "../images/image-stage.js";
-import { bundleClient, bundlePreview, PREVIEW_URL } from "../bundle/island-bundle.js";
-import type { BundlerContexts } from "../bundle/bundler-contexts.js";
+import { exists } from "../core/fs.js";
+import { isCI, reportWarnings } from "../core/warnings.js";
+import { runImageStageFor, type ImageStageResult } from "../images/image-stage.js";
+import { bundleClient, bundlePreview, PREVIEW_URL, type PreviewBundle } from "../bundle/island-bundle.js";
 import { loadTemplates } from "../bundle/template-bundle.js";
 import { buildStylesheet } from "../bundle/styles.js";
-import { bodyCacheFor, contentVersions } from "../render/body-cache.js";
-import { renderAndWrite, rendersInWorkers, type RenderedPage } from "../render/render-stage.js";
-import { planInWorker, warmRenderWorkers } from "../render/render-pool.js";
+import { bodyCacheFor, contentVersions, type BodyCache } from "../render/body-cache.js";
+import { renderAndWrite, type RenderedPage } from "../render/render-stage.js";
 import { changedDependencies, isAffected, type ContentState } from "../render/dependencies.js";
+import type { PageEntry } from "../render/pages.js";
 import { readIncrementalRecord, writeIncrementalRecord, type IncrementalRecord } from "../publish/incremental.js";
 import { discardOutput, listPublishedFiles, publishOutput } from "../publish/publish.js";
-import { createSiteOutput } from "../publish/site-output.js";
-import { chooseTarget, guardOutput, readOutputState } from "../publish/versions.js";
+import { createSiteOutput, type SiteOutput } from "../publish/site-output.js";
+import { chooseTarget, guardOutput, readOutputState, type OutputState } from "../publish/versions.js";
 import { lockOutput } from "../publish/output-lock.js";
-import { preloadServiceWorkerTools } from "../site-files/service-worker.js";
-import { siteFilesKey, toolBuildId, writeSiteFiles } from "./site-files-stage.js";
-import { previewPublicEnv } from "../preview/public-config.js";
 import { createSecretScan } from "../publish/secret-scan.js";
-import { exists, identityOf } from "../core/fs.js";
-import { stat } from "node:fs/promises";
+import { preloadServiceWorkerTools } from "../site-files/service-worker.js";
+import { previewPublicEnv } from "../preview/public-config.js";
 import { cacheDebug } from "../cache/debug.js";
 import { explainRebuild } from "../cache/rebuild-reasons.js";
-import { isCI, reportWarnings } from "../core/warnings.js";
+import { siteFilesKey, toolBuildId, writeSiteFiles } from "./site-files-stage.js";
+import { planStage, type PlannedContent, warmWorkersEarly, warmWorkersForFullRender } from "./content-stage.js";
 import { createBuilder, type Builder } from "./builder.js";
 
 export interface BuildDeps {
   logger: Logger;
-  /** What this caller keeps between its builds (src/build/builder.ts); default: a new one, so nothing is kept. */
+  /** What this caller keeps between its builds and how they render (src/build/builder.ts); default: a new one for this build. */
   builder?: Builder;
   fetch?: typeof globalThis.fetch;
   sleep?: (ms: number) => Promise<void>;
@@ -52,14 +43,6 @@ export interface BuildDeps {
   changedDocumentIds?: string[];
   /** Public, validated configuration handed to islands (auth, payments). */
   publicConfig?: Record<string, unknown>;
-  /** Render in worker threads from this many pages (default in src/render/render-stage.ts; tests lower it). */
-  renderPoolMinPages?: number;
-  /** Start the render workers before the snapshot is read, and have one plan the build, from a snapshot this large (default 1 MB; tests lower it). */
-  earlyWorkersFromBytes?: number;
-  /** Render the layout once per variant (default) or for every page (tests compare the two). */
-  memoizeFrames?: boolean;
-  /** esbuild contexts kept between builds by a long-running caller (watch mode), which disposes them. */
-  bundlers?: BundlerContexts;
   /** Source warnings (the stylesheet's) stop the build; default: when the CI variable is set (src/core/warnings.ts). */
   strictWarnings?: boolean;
   /** How long to wait for another build writing the same output folder (default in src/publish/output-lock.ts). */
@@ -85,148 +68,8 @@ export interface BuildResult {
   outDir: string;
 }
 
-function hashOf(value: unknown): string {
-  return createHash("sha1").update(JSON.stringify(value)).digest("hex");
-}
-
-/** Picks the snapshot to build from, fetching first when asked. */
-async function loadContent(
-  config: BuildConfig,
-  deps: BuildDeps,
-): Promise<{ snapshot: Snapshot; name: string; file: string }> {
-  if (config.fetch) {
-    const { fetchContent } = await import("../content/fetch.js");
-    const result = await fetchContent(
-      {
-        repository: config.repository,
-        endpoint: config.endpoint,
-        accessToken: config.accessToken,
-        cacheDir: config.contentDir,
-        changedIds: deps.changedDocumentIds,
-      },
-      { logger: deps.logger, fetch: deps.fetch, sleep: deps.sleep, snapshots: deps.builder?.snapshots },
-    );
-    return { snapshot: result.snapshot, name: config.repository, file: result.file };
-  }
-  const cached = await cachedContentFile(config);
-  if (cached.sample) sayBuildingSample(config, deps);
-  return { snapshot: await loadSnapshot(cached.file, deps.builder?.snapshots), name: cached.name, file: cached.file };
-}
-
-function sayBuildingSample(config: BuildConfig, deps: BuildDeps): void {
-  deps.logger.info(
-    "content",
-    `building the bundled sample content (no fetched snapshot for "${config.repository}"; use --fetch for live content)`,
-  );
-}
-
-/** The snapshot file a build without --fetch reads: the fetched one when there is one (unless the sample is asked for), else the sample. */
-async function cachedContentFile(config: BuildConfig): Promise<{ file: string; name: string; sample: boolean }> {
-  const fetched = snapshotPath(config.contentDir, config.repository);
-  if (config.content !== "sample" && (await exists(fetched)))
-    return { file: fetched, name: config.repository, sample: false };
-  if (config.content === "fetched") {
-    throw new NzfError("SNAPSHOT_MISSING", `No fetched snapshot for ${config.repository}`, { subject: fetched });
-  }
-  return { file: snapshotPath(config.contentDir, SAMPLE_SNAPSHOT_NAME), name: SAMPLE_SNAPSHOT_NAME, sample: true };
-}
-
-/** A one-shot build keeps no bundler contexts (the CLI; the webhook server too, whose builds always fetch); watch mode keeps them. */
-const isOneShot = (deps: BuildDeps): boolean => !deps.bundlers;
-
-/** A snapshot this large holds content for a few hundred pages or more (the sample: 200 KB for 57 pages). */
-const EARLY_WARM_BYTES = 1024 * 1024;
-
-type CachedContent = Awaited<ReturnType<typeof cachedContentFile>> & { identity: string };
-
-/**
- * Starts the render workers before this thread reads the snapshot, when a full render of many pages
- * is coming: no record of this output folder (so every page renders) and a large snapshot. The
- * workers then read the snapshot and load React at once, instead of after this thread has,
- * and in a one-shot build one of them plans it (plannedByWorker). Returns the snapshot file it warmed them with.
- */
-async function warmWorkersEarly(
-  config: BuildConfig,
-  fullRender: Promise<boolean>,
-  deps: BuildDeps,
-): Promise<CachedContent | null> {
-  if (config.fetch || !rendersInWorkers(Number.MAX_SAFE_INTEGER, deps.renderPoolMinPages) || !(await fullRender))
-    return null;
-  try {
-    const cached = await cachedContentFile(config);
-    const [info, identity] = await Promise.all([stat(cached.file), identityOf(cached.file)]);
-    if (info.size < (deps.earlyWorkersFromBytes ?? EARLY_WARM_BYTES) || identity === null) return null;
-    void warmRenderWorkers({
-      root: config.root,
-      workDir: config.workDir,
-      snapshot: { file: cached.file, identity },
-      oneShot: isOneShot(deps),
-      pool: deps.builder!.workers,
-    });
-    return { ...cached, identity };
-  } catch {
-    return null; // loading the content reports what is wrong
-  }
-}
-
-/** The content a build builds: its plan, where it came from, and its graph for pages rendered in this thread. */
-interface PlannedContent {
-  name: string;
-  plan: ContentPlan;
-  origin: { file: string; identity: string } | undefined;
-  loadGraph: () => Promise<ContentGraph>;
-  inWorker: boolean;
-}
-
-/** Plans the build in this thread: reads (or fetches) the snapshot and builds its graph. */
-async function plannedHere(
-  config: BuildConfig,
-  deps: BuildDeps,
-  stage: <T>(name: string, run: () => Promise<T>) => Promise<T>,
-): Promise<PlannedContent> {
-  const content = await stage("content", () => loadContent(config, deps));
-  const { snapshot } = content;
-  const graph = await stage("graph", async () => createContentGraph(snapshot.documents, snapshot.languages));
-  const origin = snapshotOrigin(snapshot);
-  const plan = await stage("pages", () => planContent(snapshot, graph, origin, config.workDir));
-  return { name: content.name, plan, origin, loadGraph: async () => graph, inWorker: false };
-}
-
-/**
- * Has a warm render worker plan the build from the snapshot it reads for the render anyway, so this
- * thread parses none (src/render/content-plan.ts). Null when the worker could not: planning here
- * then reports what is wrong.
- */
-async function plannedByWorker(
-  config: BuildConfig,
-  deps: BuildDeps,
-  warmed: CachedContent,
-): Promise<PlannedContent | null> {
-  const origin = { file: warmed.file, identity: warmed.identity };
-  let plan: ContentPlan;
-  try {
-    plan = await planInWorker({
-      root: config.root,
-      workDir: config.workDir,
-      snapshot: origin,
-      pool: deps.builder!.workers,
-    });
-  } catch {
-    return null;
-  }
-  if (warmed.sample) sayBuildingSample(config, deps);
-  let graph: Promise<ContentGraph> | undefined;
-  // Only pages a worker failed to render are rendered here; they must see the content the plan saw.
-  const loadGraph = () =>
-    (graph ??= loadSnapshot(origin.file, deps.builder?.snapshots).then((snapshot) => {
-      if (snapshotOrigin(snapshot)?.identity !== origin.identity)
-        throw new NzfError("SNAPSHOT_CHANGED", `The content snapshot ${origin.file} changed during the build`, {
-          subject: origin.file,
-        });
-      return createContentGraph(snapshot.documents, snapshot.languages);
-    }));
-  return { name: warmed.name, plan, origin, loadGraph, inWorker: true };
-}
+type Deps = BuildDeps & { builder: Builder };
+type StageTimer = <T>(name: string, run: () => Promise<T>) => Promise<T>;
 
 /**
  * One build at a time per output folder: the lock is held from before the published state and the
@@ -238,91 +81,155 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   // A caller that keeps no builder gets one for this build alone, whose workers stop with it.
   const builder = deps.builder ?? createBuilder();
   try {
-    return await buildHoldingLock(config, { ...deps, builder });
+    return await runPipeline(config, { ...deps, builder });
   } finally {
     lock.release();
     if (!deps.builder) void builder.close();
   }
 }
 
-async function buildHoldingLock(config: BuildConfig, deps: BuildDeps): Promise<BuildResult> {
+async function runPipeline(config: BuildConfig, deps: Deps): Promise<BuildResult> {
   const started = performance.now();
   const stages: Record<string, number> = {};
-  const stage = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
+  const stage: StageTimer = async (name, run) => {
     const t = performance.now();
     const value = await run();
     stages[name] = performance.now() - t;
     return value;
   };
-  const builder = deps.builder!;
-  const { logger } = deps;
+  const { builder, logger } = deps;
+  const previous = readPrevious(config, builder);
+  const warmed = warmWorkersEarly(config, previous.fullRender, builder);
+  const bundles = startBundles(config, deps, stage);
+
+  const content = await planStage(config, deps, await warmed, stage);
+  reportWarnings(logger, "content", content.plan.problems);
+  if (!(await warmed) && (await previous.fullRender)) warmWorkersForFullRender(config, builder, content);
+  const images = await stage("images", () => imageStage(config, content, deps));
+  const built = await bundles.ready;
+  const keys = await buildKeys(config, deps, built, images, content.plan.state);
+
+  const work = await whatToRender(config, content.plan.pages, keys, await previous.record, bundles.preview);
+  const summary = { content, images, stages, started };
+  if (work.upToDate) {
+    cacheDebug?.("pages", `none rendered: every input has the key of the last build into ${config.outDir}`);
+    const result = resultOf(config, summary, { published: false });
+    logger.info(
+      "build",
+      `Nothing changed: ${config.outDir} is up to date (${result.pages} pages) in ${formatMs(result.ms)}`,
+    );
+    return result;
+  }
+  const { output, secrets } = await stage("published", () => openOutput(config, previous.state, work));
+  const bodies = bodiesFor(config, builder, built, images, keys, content);
+  const renderTimings = { renderMs: 0, inWorkers: 0, bodiesReused: 0 };
+  let rendered: RenderedPage[];
+  try {
+    void preloadServiceWorkerTools(config.workDir);
+    rendered = await stage("render", () =>
+      renderStage(config, builder, { content, images, built, keys, work, output, bodies, timings: renderTimings }),
+    );
+    await stage("assets", () => assetsStage(config, deps, { content, images, built, work, output, rendered, bundles }));
+    await stage("secrets", async () => secrets.assertClean());
+    stages.renderOnly = renderTimings.renderMs;
+    await stage("publish", () => publishOutput(output, previous.state));
+  } catch (error) {
+    await discardOutput(output);
+    throw error;
+  }
+  // Only bodies of a published build are kept: one that failed (a secret found, say) leaves none to reuse.
+  for (const r of rendered) bodies.set(r.page, r.body);
+  await recordStage(config, builder, { content, keys, work, output, rendered, preview: await bundles.preview });
+
+  const pagesRebuilt = rendered.filter((r) => r.written).length;
+  const result = resultOf(config, summary, { published: true, pagesRebuilt, ...renderTimings });
+  for (const [name, t] of Object.entries(stages)) logger.debug("build", `${name.padEnd(9)} ${formatMs(t)}`);
+  const total = content.plan.pages.length;
+  const rebuiltNote = pagesRebuilt === total ? "" : ` (${pagesRebuilt} rewritten, ${work.toRender.length} rendered)`;
+  logger.info(
+    "build",
+    `Built ${total} pages${rebuiltNote}, ${images.count} images in ${formatMs(result.ms)} → ${config.outDir}`,
+  );
+  return result;
+}
+
+/** The published version and the record of the last build, read while the other stages start. */
+function readPrevious(config: BuildConfig, builder: Builder) {
   const recordFile = join(config.workDir, "last-build.json");
   const state = readOutputState(config.outDir);
   // A record of another version than the published one describes files that are not there.
-  const lastRead = readIncrementalRecord(recordFile, builder.record).then((record) =>
-    record && record.published === state.currentId ? record : null,
+  const record = readIncrementalRecord(recordFile, builder.record).then((r) =>
+    r && r.published === state.currentId ? r : null,
   );
   // No record of this output folder: every page will be rendered.
-  const fullRender = lastRead.then((record) => record?.outDir !== config.outDir);
-  const warmedEarly = warmWorkersEarly(config, fullRender, deps);
+  const fullRender = record.then((r) => r?.outDir !== config.outDir);
+  return { state, record, fullRender, recordFile };
+}
 
-  // The bundles depend on the sources, not the content: their checks (and esbuild, when a source
-  // changed) run while the snapshot is read, and esbuild works on all of them at the same time.
+type Built = Awaited<ReturnType<typeof startBundles>["ready"]>;
+
+/**
+ * The bundles depend on the sources, not the content: their checks (and esbuild, when a source
+ * changed) run while the snapshot is read, and esbuild works on all of them at the same time.
+ * No page names the preview bundle's files (it has a fixed address): pages render while it compiles.
+ */
+function startBundles(config: BuildConfig, deps: Deps, stage: StageTimer) {
+  const contexts = deps.builder.bundlers ?? undefined;
   const browser = {
     root: config.root,
     cacheDir: join(config.workDir, "islands"),
     publicEnv: previewPublicEnv(config, deps.publicConfig),
-    contexts: deps.bundlers,
+    contexts,
   };
-  // No page names the preview bundle's files (it has a fixed address): pages render while it compiles.
-  const previewBuild = stage("preview", () => bundlePreview(browser));
-  const bundles = Promise.all([
+  const preview = stage("preview", () => bundlePreview(browser));
+  const ready = Promise.all([
     stage("islands", () => bundleClient(browser)),
-    stage("templates", () => loadTemplates(config.root, config.workDir, deps.bundlers)),
+    stage("templates", () => loadTemplates(config.root, config.workDir, contexts)),
     stage("styles", () =>
       buildStylesheet(config.root, config.workDir, {
-        logger,
+        logger: deps.logger,
         strict: deps.strictWarnings ?? isCI(),
-        memory: builder.styles,
+        memory: deps.builder.styles,
       }),
     ),
-  ]);
-  // Awaited below; an error that stops the build earlier (the content's) makes these moot.
-  previewBuild.catch(() => undefined);
-  bundles.catch(() => undefined);
+  ]).then(([client, templates, stylesheet]) => ({ client, templates, stylesheet }));
+  // Awaited later; an error that stops the build earlier (the content's) makes these moot.
+  preview.catch(() => undefined);
+  ready.catch(() => undefined);
+  return { preview, ready };
+}
 
-  const warmed = await warmedEarly;
-  // A long-running process (watch mode keeps bundler contexts) plans here: its next build would
-  // otherwise parse the snapshot on the way to the first page of a developer's edit.
-  const content =
-    (warmed && isOneShot(deps) && (await stage("content", () => plannedByWorker(config, deps, warmed)))) ||
-    (await plannedHere(config, deps, stage));
-  const { plan, origin } = content;
-  reportWarnings(logger, "content", plan.problems);
-  const { pages } = plan;
-  // With no record of this folder, every page is rendered: start the render workers now (if not
-  // started already), so their start-up (reading the snapshot, loading React) overlaps the stages below.
-  if (origin && rendersInWorkers(pages.length, deps.renderPoolMinPages) && !warmed && (await fullRender)) {
-    void warmRenderWorkers({
-      root: config.root,
-      workDir: config.workDir,
-      snapshot: origin,
-      oneShot: isOneShot(deps),
-      pool: builder.workers,
-    });
-  }
-  const localImages = join(config.contentDir, content.name, "images");
-  const images = await stage("images", () =>
-    runImageStageFor(
-      plan.images,
-      { localDir: localImages, cacheDir: config.imageCacheDir },
-      { logger, fetch: deps.fetch },
-    ),
+function imageStage(config: BuildConfig, content: PlannedContent, deps: Deps): Promise<ImageStageResult> {
+  const localDir = join(config.contentDir, content.name, "images");
+  return runImageStageFor(
+    content.plan.images,
+    { localDir, cacheDir: config.imageCacheDir },
+    { logger: deps.logger, fetch: deps.fetch },
   );
-  const [client, templates, stylesheet] = await bundles;
-  const publicConfig = deps.publicConfig ?? {};
+}
 
-  // What every page depends on; a change here re-renders every page (identical HTML is still not rewritten).
+interface BuildKeys {
+  /** What every page depends on; a change here re-renders every page (identical HTML is still not rewritten). */
+  globalKey: string;
+  /** Everything the output depends on, including the site files' own inputs (logo, service worker source). */
+  key: string;
+  site: { siteUrl: string; repository: string; public: Record<string, unknown> };
+  contentState: ContentState;
+}
+
+function hashOf(value: unknown): string {
+  return createHash("sha1").update(JSON.stringify(value)).digest("hex");
+}
+
+async function buildKeys(
+  config: BuildConfig,
+  deps: Deps,
+  built: Built,
+  images: ImageStageResult,
+  contentState: ContentState,
+): Promise<BuildKeys> {
+  const publicConfig = deps.publicConfig ?? {};
+  const { templates, client, stylesheet } = built;
   const globalKey = hashOf([
     templates.hash,
     client.bundle,
@@ -333,34 +240,31 @@ async function buildHoldingLock(config: BuildConfig, deps: BuildDeps): Promise<B
     publicConfig,
     await toolBuildId(),
   ]);
-  const contentState: ContentState = plan.state;
-  // Everything the output depends on, including the site files' own inputs (logo, service worker source).
   const key = hashOf([globalKey, contentState.documents, await siteFilesKey(config.root)]);
-  const last = await lastRead;
+  const site = { siteUrl: config.siteUrl, repository: config.repository, public: publicConfig };
+  return { globalKey, key, site, contentState };
+}
+
+type Work =
+  | { upToDate: true }
+  | { upToDate: false; incremental: boolean; last: IncrementalRecord | null; toRender: PageEntry[] };
+
+/** Which pages render: none when every input has the last build's key, else those whose recorded dependencies changed. */
+async function whatToRender(
+  config: BuildConfig,
+  pages: PageEntry[],
+  keys: BuildKeys,
+  last: IncrementalRecord | null,
+  preview: Promise<PreviewBundle | null>,
+): Promise<Work> {
   const incremental =
     last !== null && last.outDir === config.outDir && (await exists(join(config.outDir, "index.html")));
-  if (incremental && last.key === key && ((await previewBuild)?.hash ?? null) === (last.preview ?? null)) {
-    const ms = performance.now() - started;
-    cacheDebug?.("pages", `none rendered: every input has the key of the last build into ${config.outDir}`);
-    logger.info("build", `Nothing changed: ${config.outDir} is up to date (${pages.length} pages) in ${formatMs(ms)}`);
-    return {
-      pages: pages.length,
-      pagesRebuilt: 0,
-      renderedInWorkers: 0,
-      plannedInWorker: content.inWorker,
-      bodiesReused: 0,
-      images: images.count,
-      published: false,
-      ms,
-      stages,
-      snapshot: { name: content.name, ref: plan.ref, documents: plan.documentCount },
-      outDir: config.outDir,
-    };
-  }
+  if (incremental && last.key === keys.key && ((await preview)?.hash ?? null) === (last.preview ?? null))
+    return { upToDate: true };
   // Pages whose recorded dependencies did not change keep their published HTML without rendering.
-  const sameGlobals = incremental && last.globalKey === globalKey;
+  const sameGlobals = incremental && last.globalKey === keys.globalKey;
   const changed = sameGlobals
-    ? changedDependencies({ documents: last.documents, types: last.types, lists: last.lists }, contentState)
+    ? changedDependencies({ documents: last.documents, types: last.types, lists: last.lists }, keys.contentState)
     : null;
   const toRender = changed
     ? pages.filter((p) => !last!.pages[p.file] || isAffected(last!.pages[p.file]!.deps, changed))
@@ -372,13 +276,22 @@ async function buildHoldingLock(config: BuildConfig, deps: BuildDeps): Promise<B
       cacheDebug,
     );
   }
+  return { upToDate: false, incremental, last: incremental ? last : null, toRender };
+}
 
+/** The new version's tree: nobody serves it until it is published (src/publish/versions.ts). */
+async function openOutput(
+  config: BuildConfig,
+  state: OutputState,
+  work: Extract<Work, { upToDate: false }>,
+): Promise<{ output: SiteOutput; secrets: ReturnType<typeof createSecretScan> }> {
   // What is published now: from the record when it describes this folder, otherwise from the folder.
-  const published = await stage("published", async () =>
-    incremental ? new Set(last!.files) : state.trusted ? listPublishedFiles(state.currentDir) : new Set<string>(),
-  );
+  const published = work.last
+    ? new Set(work.last.files)
+    : state.trusted
+      ? await listPublishedFiles(state.currentDir)
+      : new Set<string>();
   const secrets = createSecretScan();
-  // The new version's tree: nobody serves it until it is published (src/publish/versions.ts).
   const output = createSiteOutput({
     outDir: config.outDir,
     currentDir: state.trusted ? state.currentDir : null,
@@ -386,128 +299,165 @@ async function buildHoldingLock(config: BuildConfig, deps: BuildDeps): Promise<B
     published,
     inspect: secrets.scanText,
   });
-  // Bodies from this process's earlier builds are reused only if made from the same sources and content.
-  const site = { siteUrl: config.siteUrl, repository: config.repository, public: publicConfig };
+  return { output, secrets };
+}
+
+/** Bodies from this process's earlier builds are reused only if made from the same sources and content. */
+function bodiesFor(
+  config: BuildConfig,
+  builder: Builder,
+  built: Built,
+  images: ImageStageResult,
+  keys: BuildKeys,
+  content: PlannedContent,
+): BodyCache {
+  const { site, contentState } = keys;
   const bodies = bodyCacheFor(
     builder.bodies,
     config.outDir,
-    hashOf([templates.bodyHash, images.files.map((f) => f.to), site]),
+    hashOf([built.templates.bodyHash, images.files.map((f) => f.to), site]),
     contentVersions(contentState),
   );
-  bodies.keepOnly(new Set(pages.map((p) => p.file)));
-  const renderTimings = { renderMs: 0, inWorkers: 0, bodiesReused: 0 };
-  let rendered: RenderedPage[];
-  try {
-    const assets = { css: [stylesheet.url], islands: client.bundle.islands, scripts: client.bundle.scripts };
-    // Render workers read the snapshot from its file (origin); one that is not from a file renders here.
-    const previousHashes = incremental
-      ? Object.fromEntries(Object.entries(last!.pages).map(([file, page]) => [file, page.hash]))
-      : undefined;
-    void preloadServiceWorkerTools(config.workDir);
-    rendered = await stage("render", async () =>
-      renderAndWrite({
-        pages: toRender,
-        loadModule: templates.load,
-        loadGraph: content.loadGraph,
-        images: images.lookup,
-        site,
-        assets,
-        output,
-        previousHashes,
-        bodies,
-        poolMinPages: deps.renderPoolMinPages,
-        memoizeFrames: deps.memoizeFrames,
-        pool: origin
-          ? {
-              root: config.root,
-              workDir: config.workDir,
-              sources: { templateFile: templates.file, snapshot: origin, manifests: images.manifests },
-              workers: builder.workers,
-            }
-          : undefined,
-        timings: renderTimings,
-      }),
-    );
-    for (const page of pages) if (!output.has(page.file)) output.keep(page.file);
-    await stage("assets", async () => {
-      // Content-hashed names: one that is published already has the same bytes and is kept.
-      await output.put(stylesheet.file, stylesheet.css, { hashedName: true });
-      for (const file of client.bundle.files)
-        await output.adopt(`_islands/${file.path}`, file.from, { hashedName: true });
-      const preview = await previewBuild;
-      // Its chunks have content-hashed names; its entry has a fixed one, kept as published while the bundle's hash is the same.
-      const samePreview = incremental && preview !== null && last!.preview === preview.hash;
-      for (const file of preview?.files ?? [])
-        await output.adopt(file.path, file.from, { hashedName: samePreview || `/${file.path}` !== PREVIEW_URL });
-      for (const image of images.files) await output.adopt(image.to, image.from, { hashedName: true });
-      // Pages kept from the live site bring their facts from the record; rendered pages from this render.
-      const kept = incremental
-        ? Object.entries(last!.pages).map(([file, record]) => [file, record.facts] as const)
-        : [];
-      const pageFacts = Object.fromEntries([...kept, ...rendered.map((r) => [r.page.file, r.facts] as const)]);
-      await writeSiteFiles({
-        output,
-        pages,
-        config,
-        content: plan.site,
-        assets,
-        publicConfig,
-        pageFacts,
-        serviceWorkers: builder.serviceWorkers,
-      });
-    });
-    await stage("secrets", async () => secrets.assertClean());
-    stages.renderOnly = renderTimings.renderMs;
-    await stage("publish", () => publishOutput(output, state));
-  } catch (error) {
-    await discardOutput(output);
-    throw error;
-  }
-  // Only bodies of a published build are kept: one that failed (a secret found, say) leaves none to reuse.
-  for (const r of rendered) bodies.set(r.page, r.body);
+  bodies.keepOnly(new Set(content.plan.pages.map((p) => p.file)));
+  return bodies;
+}
+
+interface RenderInputs {
+  content: PlannedContent;
+  images: ImageStageResult;
+  built: Built;
+  keys: BuildKeys;
+  work: Extract<Work, { upToDate: false }>;
+  output: SiteOutput;
+  bodies: BodyCache;
+  timings: { renderMs: number; inWorkers: number; bodiesReused: number };
+}
+
+const assetsOf = (built: Built) => ({
+  css: [built.stylesheet.url],
+  islands: built.client.bundle.islands,
+  scripts: built.client.bundle.scripts,
+});
+
+/** Renders the pages to render (in worker threads for many) and adds the changed HTML to the output; the others are kept. */
+async function renderStage(config: BuildConfig, builder: Builder, input: RenderInputs): Promise<RenderedPage[]> {
+  const { content, images, built, work, output } = input;
+  // Render workers read the snapshot from its file (origin); one that is not from a file renders here.
+  const previousHashes = work.last
+    ? Object.fromEntries(Object.entries(work.last.pages).map(([file, page]) => [file, page.hash]))
+    : undefined;
+  const rendered = await renderAndWrite({
+    pages: work.toRender,
+    loadModule: built.templates.load,
+    loadGraph: content.loadGraph,
+    images: images.lookup,
+    site: input.keys.site,
+    assets: assetsOf(built),
+    output,
+    previousHashes,
+    bodies: input.bodies,
+    policy: builder.render,
+    pool: content.origin
+      ? {
+          root: config.root,
+          workDir: config.workDir,
+          sources: { templateFile: built.templates.file, snapshot: content.origin, manifests: images.manifests },
+          workers: builder.workers,
+        }
+      : undefined,
+    timings: input.timings,
+  });
+  for (const page of content.plan.pages) if (!output.has(page.file)) output.keep(page.file);
+  return rendered;
+}
+
+/** Adds the stylesheet, the browser bundles, the images and the site-wide files to the output. */
+async function assetsStage(
+  config: BuildConfig,
+  deps: Deps,
+  input: Pick<RenderInputs, "content" | "images" | "built" | "work" | "output"> & {
+    rendered: RenderedPage[];
+    bundles: ReturnType<typeof startBundles>;
+  },
+): Promise<void> {
+  const { content, images, built, work, output, rendered } = input;
+  // Content-hashed names: one that is published already has the same bytes and is kept.
+  await output.put(built.stylesheet.file, built.stylesheet.css, { hashedName: true });
+  for (const file of built.client.bundle.files)
+    await output.adopt(`_islands/${file.path}`, file.from, { hashedName: true });
+  const preview = await input.bundles.preview;
+  // Its chunks have content-hashed names; its entry has a fixed one, kept as published while the bundle's hash is the same.
+  const samePreview = work.last !== null && preview !== null && work.last.preview === preview.hash;
+  for (const file of preview?.files ?? [])
+    await output.adopt(file.path, file.from, { hashedName: samePreview || `/${file.path}` !== PREVIEW_URL });
+  for (const image of images.files) await output.adopt(image.to, image.from, { hashedName: true });
+  // Pages kept from the live site bring their facts from the record; rendered pages from this render.
+  const kept = work.last ? Object.entries(work.last.pages).map(([file, record]) => [file, record.facts] as const) : [];
+  const pageFacts = Object.fromEntries([...kept, ...rendered.map((r) => [r.page.file, r.facts] as const)]);
+  await writeSiteFiles({
+    output,
+    pages: content.plan.pages,
+    config,
+    content: content.plan.site,
+    assets: assetsOf(built),
+    publicConfig: deps.publicConfig ?? {},
+    pageFacts,
+    serviceWorkers: deps.builder.serviceWorkers,
+  });
+}
+
+/** Records what was published, so the next build renders only what changed (src/publish/incremental.ts). */
+async function recordStage(
+  config: BuildConfig,
+  builder: Builder,
+  input: Pick<RenderInputs, "content" | "keys" | "work" | "output"> & {
+    rendered: RenderedPage[];
+    preview: PreviewBundle | null;
+  },
+): Promise<void> {
+  const { content, keys, work, output, rendered } = input;
   const fresh = new Map(rendered.map((r) => [r.page.file, r]));
   const pageRecords: IncrementalRecord["pages"] = {};
-  for (const page of pages) {
+  for (const page of content.plan.pages) {
     const render = fresh.get(page.file);
-    const kept = last?.pages[page.file];
+    const kept = work.last?.pages[page.file];
     if (render) pageRecords[page.file] = { deps: render.deps, hash: render.hash, facts: render.facts };
     else if (kept) pageRecords[page.file] = kept;
   }
   await writeIncrementalRecord(
-    recordFile,
+    join(config.workDir, "last-build.json"),
     {
       version: 2,
-      globalKey,
-      key,
+      globalKey: keys.globalKey,
+      key: keys.key,
       outDir: config.outDir,
-      ...contentState,
+      ...keys.contentState,
       pages: pageRecords,
       files: output.files(),
-      preview: (await previewBuild)?.hash ?? null,
+      preview: input.preview?.hash ?? null,
       published: output.target.id,
     },
     builder.record,
   );
-  const pagesRebuilt = rendered.filter((r) => r.written).length;
+}
 
-  const ms = performance.now() - started;
-  for (const [name, t] of Object.entries(stages)) logger.debug("build", `${name.padEnd(9)} ${formatMs(t)}`);
-  const rebuiltNote = pagesRebuilt === pages.length ? "" : ` (${pagesRebuilt} rewritten, ${toRender.length} rendered)`;
-  logger.info(
-    "build",
-    `Built ${pages.length} pages${rebuiltNote}, ${images.count} images in ${formatMs(ms)} → ${config.outDir}`,
-  );
+function resultOf(
+  config: BuildConfig,
+  summary: { content: PlannedContent; images: ImageStageResult; stages: Record<string, number>; started: number },
+  outcome: { published: boolean; pagesRebuilt?: number; inWorkers?: number; bodiesReused?: number },
+): BuildResult {
+  const { plan } = summary.content;
   return {
-    pages: pages.length,
-    pagesRebuilt,
-    renderedInWorkers: renderTimings.inWorkers,
-    plannedInWorker: content.inWorker,
-    bodiesReused: renderTimings.bodiesReused,
-    images: images.count,
-    published: true,
-    ms,
-    stages,
-    snapshot: { name: content.name, ref: plan.ref, documents: plan.documentCount },
+    pages: plan.pages.length,
+    pagesRebuilt: outcome.pagesRebuilt ?? 0,
+    renderedInWorkers: outcome.inWorkers ?? 0,
+    plannedInWorker: summary.content.inWorker,
+    bodiesReused: outcome.bodiesReused ?? 0,
+    images: summary.images.count,
+    published: outcome.published,
+    ms: performance.now() - summary.started,
+    stages: summary.stages,
+    snapshot: { name: summary.content.name, ref: plan.ref, documents: plan.documentCount },
     outDir: config.outDir,
   };
 }

@@ -1,15 +1,29 @@
 /**
- * What a build keeps between the builds of one caller: the CLI makes one per run, watch mode, the
- * webhook server, the bench and each test fixture one for their lifetime, and pass it to build()
- * (`deps.builder`; without one, a build starts from nothing but the work folder). Nothing here
- * changes a build's output: it only saves work the work folder would otherwise redo.
+ * What a build keeps between the builds of one caller, and how that caller's builds run: the CLI
+ * makes one per run, watch mode, the webhook server, the bench and each test fixture one for their
+ * lifetime, and pass it to build() (`deps.builder`; without one, a build starts from nothing but
+ * the work folder). Nothing here changes a build's output: it only saves work the work folder
+ * would otherwise redo, or moves work between threads.
  */
 import type { SnapshotMemory } from "../content/snapshot.js";
 import type { PageBodies } from "../render/body-cache.js";
 import type { StylesheetMemory } from "../bundle/styles.js";
 import type { RecordMemory } from "../publish/incremental.js";
 import type { ServiceWorkerMemory } from "../site-files/service-worker.js";
+import { BundlerContexts } from "../bundle/bundler-contexts.js";
 import { closeWorkerPool, createWorkerPool, type WorkerPool } from "../render/render-pool.js";
+import { DEFAULT_RENDER_POLICY, type RenderPolicy } from "../render/render-policy.js";
+
+export interface BuilderOptions {
+  /**
+   * Keep esbuild's contexts between builds, so an edit recompiles only what changed (watch mode,
+   * the bench). Such a caller builds again soon, so it also plans each build in its own thread and
+   * keeps the parsed snapshot for the next one (planInWorker false).
+   */
+  keepBundlers?: boolean;
+  /** How pages are rendered; every command uses the defaults (src/render/render-policy.ts). */
+  render?: Partial<RenderPolicy>;
+}
 
 export interface Builder {
   /** The content snapshots read or fetched, by file, reused while the file is unchanged (src/content/snapshot.ts). */
@@ -24,12 +38,17 @@ export interface Builder {
   readonly serviceWorkers: ServiceWorkerMemory;
   /** The render worker threads (src/render/render-pool.ts). */
   readonly workers: WorkerPool;
-  /** Stops the render workers; the caller calls it when it will build no more (the builder stays usable). */
+  /** esbuild contexts kept between builds (keepBundlers), or null: each build bundles afresh. */
+  readonly bundlers: BundlerContexts | null;
+  /** How this caller's builds render (src/render/render-policy.ts). */
+  readonly render: RenderPolicy;
+  /** Stops the render workers and disposes the bundlers; the caller calls it when it will build no more. */
   close(): Promise<void>;
 }
 
-export function createBuilder(): Builder {
+export function createBuilder(options: BuilderOptions = {}): Builder {
   const workers = createWorkerPool();
+  const bundlers = options.keepBundlers ? new BundlerContexts() : null;
   return {
     snapshots: new Map(),
     bodies: new Map(),
@@ -37,6 +56,10 @@ export function createBuilder(): Builder {
     record: { lastWritten: null },
     serviceWorkers: new Map(),
     workers,
-    close: () => closeWorkerPool(workers),
+    bundlers,
+    render: { ...DEFAULT_RENDER_POLICY, planInWorker: !options.keepBundlers, ...options.render },
+    close: async () => {
+      await Promise.all([closeWorkerPool(workers), bundlers?.dispose()]);
+    },
   };
 }

@@ -50,13 +50,13 @@ export interface PageRendererInput {
   images: ImageLookup;
   site: SiteSettings;
   assets: SiteAssets;
-  /** Let the frame render once per layout variant (default); false renders it for every page (tests compare the two). */
-  memoizeFrames?: boolean;
+  /** Render the frame once per layout variant and reuse it, or for every page (RenderPolicy.shareFrames). */
+  shareFrames: boolean;
 }
 
 export function createPageRenderer(input: PageRendererInput): PageRenderer {
   const tracking = createTrackingSession(input.graph);
-  const memo = input.memoizeFrames === false ? undefined : tracking.memo;
+  const memo = input.shareFrames ? tracking.memo : undefined;
   const inputFor = (page: PageEntry, deps: Set<Dependency>) => ({
     page,
     graph: tracking.graphFor(deps),

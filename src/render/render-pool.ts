@@ -26,7 +26,8 @@ export interface WorkerInit {
   manifests: [string, Manifest][];
   site: SiteSettings;
   assets: SiteAssets;
-  memoizeFrames?: boolean;
+  /** RenderPolicy.shareFrames. */
+  shareFrames: boolean;
 }
 
 export type ToWorker =
@@ -116,7 +117,8 @@ export async function warmRenderWorkers(options: {
   root: string;
   workDir: string;
   snapshot: WorkerInit["snapshot"];
-  oneShot: boolean;
+  /** Load the templates the last build compiled as well: in a new process (the CLI) they are most likely this build's. */
+  loadLastTemplates: boolean;
   pool: WorkerPool;
 }): Promise<void> {
   try {
@@ -128,7 +130,7 @@ export async function warmRenderWorkers(options: {
     // beside the other bundles' checks. If they changed, workersFor replaces it with the new one.
     // With none compiled yet, the threads boot now and load the worker once it is compiled.
     const last = lastCompiledModule(workerDir(options.workDir));
-    const templateFile = options.oneShot ? lastCompiledTemplates(options.workDir) : null;
+    const templateFile = options.loadLastTemplates ? lastCompiledTemplates(options.workDir) : null;
     if (last) warm(last, templateFile);
     else bootWorkers(renderWorkerCount() - (options.pool.current?.workers.length ?? 0));
     const { file } = await compileWorker(options.root, options.workDir);

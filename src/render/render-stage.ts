@@ -6,6 +6,7 @@
  * Failures are collected: one broken document does not hide the others, and each failure names the
  * document id and the output path.
  */
+import type { RenderPolicy } from "./render-policy.js";
 import pLimit from "p-limit";
 import { NzfAggregateError, NzfError } from "../core/errors.js";
 import type { ContentGraph } from "../content/graph.js";
@@ -61,10 +62,8 @@ export interface RenderStageInput {
     sources: Pick<WorkerInit, "templateFile" | "snapshot" | "manifests">;
     workers: WorkerPool;
   };
-  /** Render in workers from this many pages (POOL_MIN_PAGES unless set). */
-  poolMinPages?: number;
-  /** See PageRendererInput.memoizeFrames. */
-  memoizeFrames?: boolean;
+  /** When to render in workers, and whether frames are shared (src/render/render-policy.ts). */
+  policy: Pick<RenderPolicy, "workersFromPages" | "shareFrames">;
   /** Bodies rendered by earlier builds of this process: a page whose body is still good is only framed again. The caller keeps the new bodies once the build is published. */
   bodies?: BodyCache;
   /** Filled with the time spent rendering (as opposed to waiting for the disk) and how many pages workers rendered. */
@@ -73,12 +72,9 @@ export interface RenderStageInput {
 
 const YIELD_EVERY = 8;
 
-/** Below this many pages, starting workers costs more than it saves (the bench measures both). */
-const POOL_MIN_PAGES = 300;
-
 /** Whether a render of this many pages uses the worker threads (more than one core, enough pages). */
-export function rendersInWorkers(pages: number, minPages = POOL_MIN_PAGES): boolean {
-  return renderWorkerCount() > 1 && pages >= minPages;
+export function rendersInWorkers(pages: number, workersFromPages: number): boolean {
+  return renderWorkerCount() > 1 && pages >= workersFromPages;
 }
 
 export async function renderAndWrite(input: RenderStageInput): Promise<RenderedPage[]> {
@@ -112,10 +108,15 @@ export async function renderAndWrite(input: RenderStageInput): Promise<RenderedP
   const whole = input.pages.filter((page) => !earlier.has(page.file));
   let renderMs = 0;
   let pooled: Promise<{ notRendered: PageEntry[]; renderMs: number }> | null = null;
-  if (input.pool && rendersInWorkers(whole.length, input.poolMinPages)) {
+  if (input.pool && rendersInWorkers(whole.length, input.policy.workersFromPages)) {
     const workers = renderWorkerCount();
     const { root, workDir, sources, workers: pool } = input.pool;
-    const init: WorkerInit = { ...sources, site: input.site, assets: input.assets, memoizeFrames: input.memoizeFrames };
+    const init: WorkerInit = {
+      ...sources,
+      site: input.site,
+      assets: input.assets,
+      shareFrames: input.policy.shareFrames,
+    };
     pooled = renderInWorkers(whole, { root, workDir, workers, init, pool }, (page, result) =>
       result.ok ? accept(page, result.render) : fail(page, result.failure),
     );
@@ -128,7 +129,7 @@ export async function renderAndWrite(input: RenderStageInput): Promise<RenderedP
       images: input.images,
       site: input.site,
       assets: input.assets,
-      memoizeFrames: input.memoizeFrames,
+      shareFrames: input.policy.shareFrames,
     });
     for (let i = 0; i < pages.length; i++) {
       const page = pages[i]!;

@@ -8,7 +8,6 @@
 import { watch as watchFiles, type FSWatcher } from "chokidar";
 import { join, relative, sep } from "node:path";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { BundlerContexts } from "../bundle/bundler-contexts.js";
 import type { BuildConfig } from "../core/config.js";
 import type { Logger } from "../core/logger.js";
 import { formatError } from "../core/errors.js";
@@ -103,9 +102,8 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
   const { logger } = options;
   const host = options.host ?? "127.0.0.1";
   const live = createLiveReload();
-  // Kept between rebuilds so a template edit recompiles only what changed; disposed by stop().
-  const bundlers = new BundlerContexts();
-  const builder = createBuilder();
+  // Keeps esbuild contexts between rebuilds so a template edit recompiles only what changed; closed by stop().
+  const builder = createBuilder({ keepBundlers: true });
   // Each waiter gets the first build that starts after it asked (not one already running).
   const waiters: { after: number; resolve: (r: BuildResult | Error) => void }[] = [];
   let buildsStarted = 0;
@@ -124,7 +122,7 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
     const started = performance.now();
     let outcome: BuildResult | Error;
     try {
-      outcome = await build(config, { logger, bundlers, builder, ...options.buildDeps });
+      outcome = await build(config, { logger, builder, ...options.buildDeps });
       // The first build also reloads pages that showed "building" (or an older site).
       if (outcome.published || number === 1) live.send("reload", "");
       live.clearError();
@@ -246,7 +244,7 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
         await wait;
         finished = running === null;
       }
-      await Promise.all([bundlers.dispose(), builder.close()]);
+      await builder.close();
       return finished;
     },
   };

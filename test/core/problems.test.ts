@@ -34,8 +34,8 @@ async function projectCopy(): Promise<ProjectCopy> {
 }
 
 /** A fixture building the sample content from `root` (a project copy by default the project itself). */
-async function fixture(root = PROJECT_ROOT): Promise<Fixture> {
-  const f = await createFixture({ sample: true, root, contentDir: join(PROJECT_ROOT, "content-cache") });
+async function fixture(root = PROJECT_ROOT, builder: Parameters<typeof createFixture>[2] = {}): Promise<Fixture> {
+  const f = await createFixture({ sample: true, root, contentDir: join(PROJECT_ROOT, "content-cache") }, {}, builder);
   fixtures.push(f);
   return f;
 }
@@ -87,13 +87,13 @@ describe("a template that throws", () => {
   };
 
   it("is named by template file and line, document and output page, in the build's thread", async () => {
-    const f = await fixture(copy.root);
-    expectNamed(await failureOf(f.run({ renderPoolMinPages: Number.POSITIVE_INFINITY })));
+    const f = await fixture(copy.root, { render: { workersFromPages: Number.POSITIVE_INFINITY } });
+    expectNamed(await failureOf(f.run()));
   });
 
   it("and in render workers", async () => {
-    const f = await fixture(copy.root);
-    expectNamed(await failureOf(f.run({ renderPoolMinPages: 1 })));
+    const f = await fixture(copy.root, { render: { workersFromPages: 1 } });
+    expectNamed(await failureOf(f.run()));
   });
 });
 

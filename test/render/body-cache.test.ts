@@ -246,11 +246,11 @@ describe("what a body is made of", () => {
 
 describe("the layout rendered once per variant", { timeout: 120_000 }, () => {
   it("gives the same pages and the same dependency records as rendering it for every page", async () => {
-    const shared = await createFixture();
-    const each = await createFixture();
+    const shared = await createFixture({}, {}, { render: { workersFromPages: 1 } });
+    const each = await createFixture({}, {}, { render: { shareFrames: false } });
     fixtures.push(shared, each);
-    await shared.run({ renderPoolMinPages: 1 });
-    await each.run({ memoizeFrames: false });
+    await shared.run();
+    await each.run();
     expect(await siteFileHashes(shared.config.outDir)).toEqual(await siteFileHashes(each.config.outDir));
     const recordOf = async (f: Fixture) => (await readCacheJson(join(f.config.workDir, "last-build.json"))).pages;
     const pages = await recordOf(shared);

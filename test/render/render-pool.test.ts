@@ -10,7 +10,6 @@ import { join } from "node:path";
 import { createFixture, PROJECT_ROOT, siteFileHashes, type Fixture } from "../support/build-fixture.js";
 import { readSnapshot, writeSnapshot } from "../../src/content/snapshot.js";
 import { NzfAggregateError, type NzfError } from "../../src/core/errors.js";
-import { BundlerContexts } from "../../src/bundle/bundler-contexts.js";
 import { readCacheJson, writeCacheJson } from "../support/cache-entry.js";
 import { hashBytes } from "../../src/cache/entry.js";
 
@@ -20,15 +19,26 @@ afterAll(async () => {
   await Promise.all(fixtures.map((f) => f.cleanup()));
 });
 
-async function fixture(input: Parameters<typeof createFixture>[0]): Promise<Fixture> {
-  const f = await createFixture(input);
+/** Render policies: the 57-page sample renders in worker threads only with the threshold lowered. */
+const IN_WORKERS = { render: { workersFromPages: 1 } };
+const IN_WORKERS_EARLY = { render: { workersFromPages: 1, earlyWorkersFromBytes: 0 } };
+const IN_THIS_THREAD = { render: { workersFromPages: Number.POSITIVE_INFINITY } };
+
+async function fixture(
+  input: Parameters<typeof createFixture>[0],
+  builder: Parameters<typeof createFixture>[2] = IN_WORKERS,
+): Promise<Fixture> {
+  const f = await createFixture(input, {}, builder);
   fixtures.push(f);
   return f;
 }
 
 /** A fixture that builds the fetched snapshot of `repository`, from a content folder of its own. */
-async function fetchedFixture(repository: string): Promise<{ f: Fixture; contentDir: string }> {
-  const f = await fixture({ repository });
+async function fetchedFixture(
+  repository: string,
+  builder: Parameters<typeof createFixture>[2] = IN_WORKERS,
+): Promise<{ f: Fixture; contentDir: string }> {
+  const f = await fixture({ repository }, builder);
   const contentDir = join(f.dir, "content-cache");
   f.config.contentDir = contentDir;
   f.config.content = "fetched";
@@ -38,10 +48,10 @@ async function fetchedFixture(repository: string): Promise<{ f: Fixture; content
 
 describe("rendering in worker threads", () => {
   it("gives byte-identical pages and the same dependency records as rendering in the build's thread", async () => {
-    const pooled = await fixture({ sample: true });
-    const single = await fixture({ sample: true });
-    const a = await pooled.run({ renderPoolMinPages: 1 });
-    const b = await single.run({ renderPoolMinPages: Number.POSITIVE_INFINITY });
+    const pooled = await fixture({ sample: true }, IN_WORKERS);
+    const single = await fixture({ sample: true }, IN_THIS_THREAD);
+    const a = await pooled.run();
+    const b = await single.run();
     expect(a.pages).toBe(b.pages);
     expect(a.renderedInWorkers).toBe(a.pages);
     expect(b.renderedInWorkers).toBe(0);
@@ -63,16 +73,13 @@ describe("rendering in worker threads", () => {
   });
 
   it("lets a worker plan the build from the snapshot it reads, with the same site and record as planning in the build's thread", async () => {
-    const byWorker = await fixture({ sample: true });
-    const here = await fixture({ sample: true });
     // Workers start before the snapshot is read (a first build of this folder) whatever its size.
-    const a = await byWorker.run({ renderPoolMinPages: 1, earlyWorkersFromBytes: 0 });
-    // A long-running process (watch mode's bundler contexts) plans in its own thread, so that its
+    const byWorker = await fixture({ sample: true }, IN_WORKERS_EARLY);
+    // A long-running process (watch mode keeps bundler contexts) plans in its own thread, so that its
     // next build has the snapshot in memory.
-    const bundlers = new BundlerContexts();
-    const b = await here
-      .run({ renderPoolMinPages: 1, earlyWorkersFromBytes: 0, bundlers })
-      .finally(() => bundlers.dispose());
+    const here = await fixture({ sample: true }, { ...IN_WORKERS_EARLY, keepBundlers: true });
+    const a = await byWorker.run();
+    const b = await here.run();
     expect(a.plannedInWorker).toBe(true);
     expect(b.plannedInWorker).toBe(false);
     expect(a.renderedInWorkers).toBe(a.pages);
@@ -89,14 +96,14 @@ describe("rendering in worker threads", () => {
     const kept = await readCacheJson(join(byWorker.config.workDir, "document-hashes.json"));
     expect(kept.hashes).toEqual(recordA.documents);
     // A second build of the folder has a record: it plans in its own thread and finds nothing changed.
-    const again = await byWorker.run({ renderPoolMinPages: 1, earlyWorkersFromBytes: 0 });
+    const again = await byWorker.run();
     expect(again.plannedInWorker).toBe(false);
     expect(again.published).toBe(false);
   });
 
   it("replaces workers started with the last build's compiled worker once its sources turn out to have changed", async () => {
-    const f = await fixture({ sample: true });
-    const first = await f.run({ renderPoolMinPages: 1, earlyWorkersFromBytes: 0 });
+    const f = await fixture({ sample: true }, IN_WORKERS_EARLY);
+    const first = await f.run();
     const expected = await siteFileHashes(f.config.outDir);
     // As if render-worker.ts changed since: its record names an older compiled worker, which fails
     // whatever it is asked, so a page it had to render would come from the build's thread instead.
@@ -114,7 +121,7 @@ parentPort.on("message", (m) => parentPort.postMessage(m.type === "plan" ? { typ
     await writeCacheJson(join(dir, "record.json"), record);
     // A new output folder: every page renders, and the workers start before the sources are checked.
     f.config.outDir = join(f.dir, "dist-after-change");
-    const after = await f.run({ renderPoolMinPages: 1, earlyWorkersFromBytes: 0 });
+    const after = await f.run();
     // Workers start with the last build's worker (they may be replaced before it even loads); the new one planned and rendered.
     expect(after.plannedInWorker).toBe(true);
     expect(after.renderedInWorkers).toBe(first.pages);
@@ -123,9 +130,9 @@ parentPort.on("message", (m) => parentPort.postMessage(m.type === "plan" ? { typ
   });
 
   it("reports a snapshot a worker could not plan from as the build's thread does", async () => {
-    const { f, contentDir } = await fetchedFixture("nzf-corrupt");
+    const { f, contentDir } = await fetchedFixture("nzf-corrupt", IN_WORKERS_EARLY);
     await writeFile(join(contentDir, "nzf-corrupt", "snapshot.json"), '{"format": 1, "documents": [');
-    const error = await f.run({ renderPoolMinPages: 1, earlyWorkersFromBytes: 0 }).then(
+    const error = await f.run().then(
       () => null,
       (e: unknown) => e as NzfError,
     );
@@ -140,7 +147,7 @@ parentPort.on("message", (m) => parentPort.postMessage(m.type === "plan" ? { typ
     const sample = await readSnapshot(join(PROJECT_ROOT, "content-cache/sample/snapshot.json"));
     const snapshotFile = join(contentDir, "nzf-broken", "snapshot.json");
     await writeSnapshot(snapshotFile, sample);
-    expect((await f.run({ renderPoolMinPages: 1 })).renderedInWorkers).toBeGreaterThan(50);
+    expect((await f.run()).renderedInWorkers).toBeGreaterThan(50);
     const before = await siteFileHashes(f.config.outDir);
 
     // A null paragraph in every case's body makes the case template throw.
@@ -148,7 +155,7 @@ parentPort.on("message", (m) => parentPort.postMessage(m.type === "plan" ? { typ
     expect(cases.length).toBeGreaterThan(1);
     const broken = sample.documents.map((d) => (d.type === "case" ? { ...d, data: { ...d.data, body: [null] } } : d));
     await writeSnapshot(snapshotFile, { ...sample, ref: `${sample.ref}-broken`, documents: broken });
-    const error = await f.run({ renderPoolMinPages: 1 }).then(
+    const error = await f.run().then(
       () => null,
       (e: unknown) => e,
     );

@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
 import { build, type BuildDeps, type BuildResult } from "../../src/build/build.js";
-import { createBuilder } from "../../src/build/builder.js";
+import { createBuilder, type BuilderOptions } from "../../src/build/builder.js";
 import { resolveConfig, type BuildConfig, type ConfigInput } from "../../src/core/config.js";
 import { createMemoryLogger, type MemoryLogger } from "../../src/core/logger.js";
 
@@ -22,7 +22,12 @@ export interface Fixture {
   cleanup(): Promise<void>;
 }
 
-export async function createFixture(input: ConfigInput = {}, env: NodeJS.ProcessEnv = {}): Promise<Fixture> {
+/** `builder` sets how the fixture's builds render (src/render/render-policy.ts), e.g. in workers from 1 page. */
+export async function createFixture(
+  input: ConfigInput = {},
+  env: NodeJS.ProcessEnv = {},
+  builder: BuilderOptions = {},
+): Promise<Fixture> {
   const dir = await mkdtemp(join(tmpdir(), "nzf-test-"));
   await mkdir(join(PROJECT_ROOT, ".nzf-cache"), { recursive: true });
   const workDir = await mkdtemp(join(PROJECT_ROOT, ".nzf-cache", "test-"));
@@ -41,14 +46,14 @@ export async function createFixture(input: ConfigInput = {}, env: NodeJS.Process
   );
   const logger = createMemoryLogger();
   // One per fixture, as a long-running caller keeps one: its builds reuse what the last one made.
-  const builder = createBuilder();
+  const kept = createBuilder(builder);
   return {
     config,
     logger,
     dir,
-    run: (deps = {}) => build(config, { logger, builder, ...deps }),
+    run: (deps = {}) => build(config, { logger, builder: kept, ...deps }),
     async cleanup() {
-      await builder.close();
+      await kept.close();
       await rm(dir, { recursive: true, force: true });
       await rm(workDir, { recursive: true, force: true });
     },

@@ -76,7 +76,7 @@ async function prepare(init: WorkerInit): Promise<void> {
     images: createImageLookup(new Map(init.manifests)),
     site: init.site,
     assets: init.assets,
-    memoizeFrames: init.memoizeFrames,
+    shareFrames: init.shareFrames,
   });
 }
 

@@ -1,0 +1,28 @@
+/**
+ * How a caller's builds render, in one place (its Builder holds it: src/build/builder.ts). Every
+ * command uses the defaults; a test sets a field to take a path its small fixture would not (the
+ * 57-page sample renders in worker threads only with workersFromPages lowered), and compares the
+ * site with the default path's.
+ */
+export interface RenderPolicy {
+  /** Render in worker threads from this many pages to render: below it, starting them costs more than it saves (the bench measures both). */
+  workersFromPages: number;
+  /** With no build record of the output folder, start the workers before the snapshot is read, from a snapshot this large (bytes). */
+  earlyWorkersFromBytes: number;
+  /**
+   * Let an early-started worker plan the build from the snapshot it reads anyway, so the build's
+   * thread parses none. A caller that builds again soon (watch mode) plans in its own thread
+   * instead and keeps the parsed snapshot for its next build.
+   */
+  planInWorker: boolean;
+  /** Render the page frame (layout, head) once per variant and reuse it; false renders it for every page. */
+  shareFrames: boolean;
+}
+
+export const DEFAULT_RENDER_POLICY: RenderPolicy = {
+  workersFromPages: 300,
+  // A snapshot this large holds content for a few hundred pages or more (the sample: 200 KB for 57 pages).
+  earlyWorkersFromBytes: 1024 * 1024,
+  planInWorker: true,
+  shareFrames: true,
+};
