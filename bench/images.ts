@@ -183,7 +183,7 @@ export async function benchImages(options: BenchImagesOptions = {}): Promise<Ben
     ["1440px@2x", 1440, 2],
   ] as const) {
     // sizes="(max-width: 800px) 100vw, 800px" (the article template's)
-    const slot = viewport <= 800 ? viewport : 800;
+    const slot = Math.min(viewport, 800);
     articleBytes[label] = articleImages.reduce(
       (sum, s) => sum + sizeOf.get(pickCandidate(s.sources[0]!.srcset, slot, dpr))!,
       0,

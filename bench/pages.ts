@@ -37,12 +37,17 @@ async function digestFolder(folder: string): Promise<Digests> {
 function compare(name: string, now: Digests, before: Digests | undefined, print: (line: string) => void): void {
   const total = createHash("sha256").update(JSON.stringify(now)).digest("hex").slice(0, 16);
   const files = Object.keys(now).length;
-  if (!before) return print(`pages   ${name}: ${files} files, digest ${total} (no earlier run to compare with)`);
+  if (!before) {
+    print(`pages   ${name}: ${files} files, digest ${total} (no earlier run to compare with)`);
+    return;
+  }
   const changed = Object.keys(now).filter((f) => f in before && before[f] !== now[f]);
   const added = Object.keys(now).filter((f) => !(f in before));
   const removed = Object.keys(before).filter((f) => !(f in now));
-  if (!changed.length && !added.length && !removed.length)
-    return print(`pages   ${name}: ${files} files, digest ${total}, every file identical to the last run`);
+  if (!changed.length && !added.length && !removed.length) {
+    print(`pages   ${name}: ${files} files, digest ${total}, every file identical to the last run`);
+    return;
+  }
   print(
     `pages   ${name}: ${files} files, digest ${total}; against the last run ${changed.length} changed, ${added.length} added, ${removed.length} removed`,
   );

@@ -75,7 +75,7 @@ function prng(seedText) {
   };
 }
 
-const escape = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;");
+const escapeXml = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;");
 
 function sceneSvg(name, w, h, palette, caption) {
   const [a, b, accent] = PALETTES[palette];
@@ -102,7 +102,7 @@ function sceneSvg(name, w, h, palette, caption) {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">
 <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${a}"/><stop offset="1" stop-color="${b}"/></linearGradient></defs>
 <rect width="${w}" height="${h}" fill="url(#g)"/>${shapes.join("")}
-<text x="${Math.round(w * 0.06)}" y="${Math.round(h * 0.88)}" font-family="DejaVu Sans, Liberation Sans, sans-serif" font-weight="bold" font-size="${size}" fill="#ffffff">${escape(caption)}</text>
+<text x="${Math.round(w * 0.06)}" y="${Math.round(h * 0.88)}" font-family="DejaVu Sans, Liberation Sans, sans-serif" font-weight="bold" font-size="${size}" fill="#ffffff">${escapeXml(caption)}</text>
 </svg>`;
 }
 
@@ -135,7 +135,7 @@ ${title
   }, [])
   .map(
     (line, i, all) =>
-      `<text x="240" y="${150 - (all.length - 1) * 22 + i * 48}" font-family="DejaVu Sans, sans-serif" font-weight="bold" font-size="40" fill="${a}">${escape(line)}</text>`,
+      `<text x="240" y="${150 - (all.length - 1) * 22 + i * 48}" font-family="DejaVu Sans, sans-serif" font-weight="bold" font-size="40" fill="${a}">${escapeXml(line)}</text>`,
   )
   .join("")}
 </svg>`;

@@ -105,7 +105,7 @@ async function minify(
   files: { file: string; firstLine: number }[],
 ): Promise<{ code: string; warnings: StyleWarning[] }> {
   const { transform } = await import("esbuild");
-  let result;
+  let result: Awaited<ReturnType<typeof transform>>;
   try {
     result = await transform(source, {
       loader: "css",

@@ -82,7 +82,7 @@ export async function compileNodeModule(
     const { file, hash, imports } = previous.result;
     return { file, hash, sources: sourcesOf(previous.inputs, imports), cached: true };
   }
-  let result;
+  let result: Awaited<ReturnType<typeof runEsbuild>>;
   try {
     result = await runEsbuild(contexts, `node:${entry}`, {
       absWorkingDir: root,

@@ -84,7 +84,7 @@ export function checkSearchPage(answer: unknown, expected: PageExpectation): num
   if (expected.page < totalPages && answer.results.length !== expected.pageSize) {
     throw fail(`${answer.results.length} results on a page before the last (expected ${expected.pageSize}).`);
   }
-  answer.results.forEach((document, i) => checkDocument(document, `results[${i}]`, fail));
+  for (const [i, document] of answer.results.entries()) checkDocument(document, `results[${i}]`, fail);
   return totalPages;
 }
 

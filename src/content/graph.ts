@@ -68,7 +68,7 @@ export function createContentGraph(
     all: (type, lang = MASTER_LANG) => [...(byTypeLang.get(`${type}|${lang}`) ?? [])],
     byUid: (type, uid, lang = MASTER_LANG) => uids.get(`${type}|${lang}|${uid}`),
     resolveLink(link) {
-      if (!link || !link.link_type || link.link_type === "Any") return null;
+      if (!link?.link_type || link.link_type === "Any") return null;
       if (link.link_type === "Web" || link.link_type === "Media")
         return link.url && isSafeUrl(link.url) ? link.url : null;
       if (link.link_type === "Document") {

@@ -6,6 +6,8 @@
  *   objects; invalidate the distribution), with placeholders for the bucket, account and distribution;
  * - `cloudformation.json`: bucket, origin access control, function, both headers policies, the
  *   distribution and the deploy policy in one stack (docs/deploy.md).
+ * Strings like "${AWS::AccountId}" are CloudFormation's own substitutions, not template literals
+ * (biome.json turns noTemplateCurlyInString off for this file).
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";

@@ -86,7 +86,10 @@ export class SiteOutput {
 
   /** Frees a path of the tree for a new file (a reused tree may have a file, or a folder, there). */
   private clear(path: string): void {
-    if (this.target.dirty === null && !this.written.has(path)) return this.ensureDir(path);
+    if (this.target.dirty === null && !this.written.has(path)) {
+      this.ensureDir(path);
+      return;
+    }
     try {
       unlinkSync(path);
     } catch (error) {
@@ -128,7 +131,7 @@ export class SiteOutput {
     const bytes = typeof data === "string" ? Buffer.from(data) : data;
     if (options.unlessSame && this.published.has(file)) {
       const current = await readFile(join(this.currentDir!, file)).catch(() => null);
-      if (current && current.equals(bytes)) return this.keep(file);
+      if (current?.equals(bytes)) return this.keep(file);
     }
     // `inspectOnly`: the parts not inspected before (a page framing a body an earlier, published build inspected).
     if (this.inspect && TEXT_FILE.test(file))

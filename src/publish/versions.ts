@@ -15,6 +15,7 @@
 import {
   existsSync,
   lstatSync,
+  type Stats,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -94,7 +95,7 @@ const SITE_MARKERS = ["index.html", "sw.js", "_islands"];
  * an earlier nzf-build's output folder, or a link into the versions folder beside it. Reads only.
  */
 export function guardOutput(outDir: string): void {
-  let info;
+  let info: Stats | null;
   try {
     info = lstatSync(outDir);
   } catch {
@@ -139,7 +140,7 @@ function legacyLeftovers(outDir: string): { paths: string[]; interrupted: boolea
 export function readOutputState(outDir: string): OutputState {
   guardOutput(outDir);
   const versionsDir = versionsDirFor(outDir);
-  let info;
+  let info: Stats | null;
   try {
     info = lstatSync(outDir);
   } catch {

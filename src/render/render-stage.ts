@@ -8,7 +8,7 @@
  */
 import type { RenderPolicy } from "./render-policy.js";
 import pLimit from "p-limit";
-import { NzfAggregateError, NzfError } from "../core/errors.js";
+import { NzfAggregateError, type NzfError } from "../core/errors.js";
 import type { ContentGraph } from "../content/graph.js";
 import type { PageEntry } from "./pages.js";
 import type { TemplateModule } from "../bundle/template-bundle.js";

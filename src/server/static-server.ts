@@ -93,7 +93,7 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
   const rootOf = () => (typeof options.root === "function" ? options.root() : options.root);
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     {
-      let target;
+      let target: ReturnType<typeof parseTarget>;
       try {
         target = parseTarget(req.url);
       } catch (error) {

@@ -69,9 +69,9 @@ interface ManifestEntry {
   url: string;
   revision: string | null;
 }
-interface InjectManifest {
-  (options: Record<string, unknown>): Promise<{ count: number; size: number; warnings: string[] }>;
-}
+type InjectManifest = (
+  options: Record<string, unknown>,
+) => Promise<{ count: number; size: number; warnings: string[] }>;
 
 let injectManifestFn: InjectManifest | undefined;
 /** workbox-build's injectManifest alone (its index would load generateSW, babel and rollup too). */

@@ -33,7 +33,7 @@ export interface WatchOptions {
    */
   cliSources?: ReadonlySet<string>;
   /** Told the changed sources of nzf-build itself; "restarting" when a restart will build them, so this session does not. */
-  onCliChange?: (files: string[]) => "restarting" | void;
+  onCliChange?: (files: string[]) => "restarting" | undefined;
 }
 
 export interface WatchSession {

@@ -102,6 +102,7 @@ let adapter: AuthAdapter;
 beforeEach(() => {
   seen = [];
   jar.clear();
+  // biome-ignore lint/correctness/noComponentHookFactories: keyed by the Cognito call's name, not a React component
   handlers = { RevokeToken: () => ({ body: {} }) };
   adapter = createAmplifyAdapter(
     {

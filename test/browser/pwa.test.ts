@@ -40,7 +40,7 @@ beforeAll(async () => {
   server = await startStaticServer({
     root: () => root,
     headers: (path) => headersFor(rules, path),
-    intercept: (req, res) => {
+    intercept: (_req, res) => {
       if (!down) return false;
       res.destroy();
       return true;

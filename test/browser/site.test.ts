@@ -103,7 +103,7 @@ describe("the sample site in Chromium", () => {
       // Lazy images load when scrolled to; load them all to check each one.
       const broken = await page.evaluate(async () => {
         const images = [...document.images];
-        images.forEach((img) => (img.loading = "eager"));
+        for (const img of images) img.loading = "eager";
         await Promise.all(
           images.map((img) => (img.complete ? null : new Promise((r) => ((img.onload = r), (img.onerror = r))))),
         );

@@ -55,7 +55,7 @@ type Field = { type: string; config?: any };
 
 /** Calls `visit` for every object nested anywhere in `value`, with a readable path. */
 function walk(value: unknown, path: string, visit: (obj: Record<string, any>, path: string) => void): void {
-  if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${path}[${i}]`, visit));
+  if (Array.isArray(value)) for (const [i, v] of value.entries()) walk(v, `${path}[${i}]`, visit);
   else if (value && typeof value === "object") {
     visit(value as Record<string, any>, path);
     for (const [k, v] of Object.entries(value)) walk(v, `${path}.${k}`, visit);
@@ -311,7 +311,7 @@ function checkFields(values: Record<string, any>, fields: Record<string, Field>,
           expect(field.config.customtypes, where).toContain(value.type);
         break;
       case "Group":
-        (value as any[]).forEach((item, i) => checkFields(item, field.config.fields, `${where}[${i}]`));
+        for (const [i, item] of (value as any[]).entries()) checkFields(item, field.config.fields, `${where}[${i}]`);
         break;
       case "Slices":
         for (const [i, slice] of (value as any[]).entries()) {
@@ -320,9 +320,8 @@ function checkFields(values: Record<string, any>, fields: Record<string, Field>,
           expect(slice).toMatchObject({ slice_label: null, variation: "default" });
           expect(slice.id).toMatch(new RegExp(`^${slice.slice_type}\\$[0-9a-f-]{36}$`));
           checkFields(slice.primary, variation.primary, `${where}[${i}].primary`);
-          slice.items.forEach((item: any, j: number) =>
-            checkFields(item, variation.items, `${where}[${i}].items[${j}]`),
-          );
+          for (const [j, item] of (slice.items as any[]).entries())
+            checkFields(item, variation.items, `${where}[${i}].items[${j}]`);
           if (Object.keys(variation.items).length === 0) expect(slice.items, where).toEqual([]);
         }
         break;

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { createSiteOutput } from "../../src/publish/site-output.js";
 import { discardOutput, listPublishedFiles, publishOutput } from "../../src/publish/publish.js";
 import { chooseTarget, readOutputState, versionsDirFor } from "../../src/publish/versions.js";
-import { NzfError } from "../../src/core/errors.js";
+import type { NzfError } from "../../src/core/errors.js";
 import { startStaticServer } from "../../src/server/static-server.js";
 
 let root: string;

@@ -362,7 +362,9 @@ export class PrismicStub {
       .map((d) => (resolveUrl ? { ...d, url: resolveUrl(d) } : d));
     const pageUrl = (n: number) => {
       const u = new URL(this.origin + SEARCH_PATH);
-      params.forEach((v, k) => k !== "page" && u.searchParams.append(k, v));
+      params.forEach((v, k) => {
+        if (k !== "page") u.searchParams.append(k, v);
+      });
       u.searchParams.set("page", String(n));
       return u.toString();
     };
@@ -419,7 +421,7 @@ export function parsePredicates(q: string): Predicate[] | string {
   if (!text.startsWith("[") || !text.endsWith("]")) return `unexpected query ${q}: expected [[...]]`;
   const body = text.slice(1, -1);
   const out: Predicate[] = [];
-  const re = /\[\s*([a-zA-Z.\-]+)\(\s*([a-zA-Z0-9_.]+)\s*(?:,\s*(.*?))?\)\s*\]/gy;
+  const re = /\[\s*([a-zA-Z.-]+)\(\s*([a-zA-Z0-9_.]+)\s*(?:,\s*(.*?))?\)\s*\]/gy;
   let m: RegExpExecArray | null;
   let pos = 0;
   while (pos < body.length && (m = re.exec(body))) {

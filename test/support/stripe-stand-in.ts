@@ -27,6 +27,7 @@ export interface StripeStandIn {
 function standIn(paymentsUrl: string) {
   type Handler = (event: unknown) => void;
   const DECLINED = "4000000000000002";
+  // biome-ignore lint/correctness/noComponentHookFactories: the name is Stripe.js's global constructor, not a React component
   function Stripe(publishableKey: string) {
     if (!/^pk_(test|live)_/.test(publishableKey)) throw new Error("Invalid API Key provided: " + publishableKey);
     const intentIdOf = (secret: string) => secret.split("_secret_")[0]!;
@@ -78,7 +79,9 @@ function standIn(paymentsUrl: string) {
           create(type: string) {
             if (type !== "payment") throw new Error("The stand-in only has the Payment Element.");
             const handlers: Record<string, Handler[]> = {};
-            const emit = (name: string, event: unknown) => (handlers[name] ?? []).forEach((h) => h(event));
+            const emit = (name: string, event: unknown) => {
+              for (const h of handlers[name] ?? []) h(event);
+            };
             let root: HTMLElement | null = null;
             return {
               on(name: string, handler: Handler) {
