@@ -81,6 +81,18 @@ function isDocument(value: unknown): boolean {
 }
 
 /**
+ * The snapshot as JSON with no indentation, one document a line: a quarter smaller than indented
+ * JSON for rich text, so faster to read and parse in every thread that reads it, and still a diff
+ * of whole documents when content changes.
+ */
+export function snapshotText(snapshot: Snapshot): string {
+  const { documents, ...head } = snapshot;
+  const fields = JSON.stringify(head).slice(1, -1);
+  const lines = documents.map((d) => JSON.stringify(d)).join(",\n");
+  return `{${fields}${fields ? "," : ""}"documents":[\n${lines}\n]}\n`;
+}
+
+/**
  * Writes the snapshot atomically: the old file stays whole until the new one is complete. Returns
  * the snapshot as written (documents sorted by id).
  */
@@ -91,7 +103,7 @@ export async function writeSnapshot(file: string, snapshot: Snapshot): Promise<S
     ...snapshot,
     documents: [...snapshot.documents].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
   };
-  await writeFileAtomic(file, JSON.stringify(sorted, null, 1) + "\n");
+  await writeFileAtomic(file, snapshotText(sorted));
   return sorted;
 }
 
