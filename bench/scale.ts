@@ -73,7 +73,8 @@ export async function benchScale(options: { root: string; runs?: number; print?:
   const cli = join(options.root, "bin/nzf-build");
   // A private copy of the sources, so the project's own work folder and build record are untouched.
   const root = await mkdtemp(join(tmpdir(), "nzf-bench-scale-"));
-  for (const dir of ["templates", "src", "assets"]) await cp(join(options.root, dir), join(root, dir), { recursive: true });
+  for (const dir of ["templates", "src", "assets"])
+    await cp(join(options.root, dir), join(root, dir), { recursive: true });
   await cp(join(options.root, "package-lock.json"), join(root, "package-lock.json"));
   await symlink(join(options.root, "node_modules"), join(root, "node_modules"));
   const memory = (await exists("/dev/shm")) ? "/dev/shm" : null;

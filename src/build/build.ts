@@ -79,7 +79,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   guardOutput(config.outDir);
   const lock = await lockOutput(config.outDir, { logger: deps.logger, waitMs: deps.lockWaitMs });
   // A caller that keeps no builder gets one for this build alone, whose workers stop with it.
-  const builder = deps.builder ?? createBuilder();
+  const builder = deps.builder ?? createBuilder({ forOneBuild: true });
   try {
     return await runPipeline(config, { ...deps, builder });
   } finally {
@@ -138,7 +138,7 @@ async function runPipeline(config: BuildConfig, deps: Deps): Promise<BuildResult
     throw error;
   }
   // Only bodies of a published build are kept: one that failed (a secret found, say) leaves none to reuse.
-  for (const r of rendered) bodies.set(r.page, r.body);
+  for (const r of rendered) if (r.body) bodies.set(r.page, r.body);
   await recordStage(config, builder, { content, keys, work, output, rendered, preview: await bundles.preview });
 
   const pagesRebuilt = rendered.filter((r) => r.written).length;
@@ -357,12 +357,14 @@ async function renderStage(config: BuildConfig, builder: Builder, input: RenderI
     previousHashes,
     bodies: input.bodies,
     policy: builder.render,
+    keepBodies: builder.keepsBodies,
     pool: content.origin
       ? {
           root: config.root,
           workDir: config.workDir,
           sources: { templateFile: built.templates.file, snapshot: content.origin, manifests: images.manifests },
           workers: builder.workers,
+          count: content.workerCount,
         }
       : undefined,
     timings: input.timings,

@@ -23,6 +23,11 @@ export interface BuilderOptions {
   keepBundlers?: boolean;
   /** How pages are rendered; every command uses the defaults (src/render/render-policy.ts). */
   render?: Partial<RenderPolicy>;
+  /**
+   * For one build only (what build() makes for a caller that brings none, the CLI): nothing is kept
+   * for a next build, so rendered page bodies are let go as soon as each page is written.
+   */
+  forOneBuild?: boolean;
 }
 
 export interface Builder {
@@ -42,6 +47,8 @@ export interface Builder {
   readonly bundlers: BundlerContexts | null;
   /** How this caller's builds render (src/render/render-policy.ts). */
   readonly render: RenderPolicy;
+  /** Whether page bodies are kept for the next build (false for a builder made for one build). */
+  readonly keepsBodies: boolean;
   /** Stops the render workers and disposes the bundlers; the caller calls it when it will build no more. */
   close(): Promise<void>;
 }
@@ -58,6 +65,7 @@ export function createBuilder(options: BuilderOptions = {}): Builder {
     workers,
     bundlers,
     render: { ...DEFAULT_RENDER_POLICY, planInWorker: !options.keepBundlers, ...options.render },
+    keepsBodies: !options.forOneBuild,
     close: async () => {
       await Promise.all([closeWorkerPool(workers), bundlers?.dispose()]);
     },

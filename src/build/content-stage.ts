@@ -18,7 +18,7 @@ import {
 } from "../content/snapshot.js";
 import { type ContentGraph, createContentGraph } from "../content/graph.js";
 import { type ContentPlan, planContent } from "../render/content-plan.js";
-import { planInWorker, warmRenderWorkers } from "../render/render-pool.js";
+import { planInWorker, warmRenderWorkers, workerCountFor } from "../render/render-pool.js";
 import { rendersInWorkers } from "../render/render-stage.js";
 import type { Builder } from "./builder.js";
 
@@ -40,10 +40,12 @@ export interface PlannedContent {
   origin: { file: string; identity: string } | undefined;
   loadGraph: () => Promise<ContentGraph>;
   inWorker: boolean;
+  /** How many render workers this content calls for (one for a very large snapshot: RenderPolicy.oneWorkerFromBytes). */
+  workerCount: number;
 }
 
 /** The snapshot file found before the build read it, with its identity, when the render workers were started with it. */
-export type WarmedContent = Awaited<ReturnType<typeof cachedContentFile>> & { identity: string };
+export type WarmedContent = Awaited<ReturnType<typeof cachedContentFile>> & { identity: string; bytes: number };
 
 /** Picks the snapshot to build from, fetching first when asked. */
 async function loadContent(
@@ -110,9 +112,10 @@ export async function warmWorkersEarly(
       workDir: config.workDir,
       snapshot: { file: cached.file, identity },
       loadLastTemplates: policy.planInWorker,
+      count: workerCountFor(info.size, policy.oneWorkerFromBytes),
       pool: builder.workers,
     });
-    return { ...cached, identity };
+    return { ...cached, identity, bytes: info.size };
   } catch {
     return null; // loading the content reports what is wrong
   }
@@ -129,6 +132,7 @@ export function warmWorkersForFullRender(config: BuildConfig, builder: Builder, 
     workDir: config.workDir,
     snapshot: content.origin,
     loadLastTemplates: builder.render.planInWorker,
+    count: content.workerCount,
     pool: builder.workers,
   });
 }
@@ -154,7 +158,14 @@ async function plannedHere(config: BuildConfig, deps: ContentStageDeps, stage: S
   const graph = await stage("graph", async () => createContentGraph(snapshot.documents, snapshot.languages));
   const origin = snapshotOrigin(snapshot);
   const plan = await stage("pages", () => planContent(snapshot, graph, origin, config.workDir));
-  return { name: content.name, plan, origin, loadGraph: async () => graph, inWorker: false };
+  const bytes = origin
+    ? await stat(origin.file).then(
+        (s) => s.size,
+        () => 0,
+      )
+    : 0;
+  const workerCount = workerCountFor(bytes, deps.builder.render.oneWorkerFromBytes);
+  return { name: content.name, plan, origin, loadGraph: async () => graph, inWorker: false, workerCount };
 }
 
 /**
@@ -190,5 +201,6 @@ async function plannedByWorker(
         });
       return createContentGraph(snapshot.documents, snapshot.languages);
     }));
-  return { name: warmed.name, plan, origin, loadGraph, inWorker: true };
+  const workerCount = workerCountFor(warmed.bytes, deps.builder.render.oneWorkerFromBytes);
+  return { name: warmed.name, plan, origin, loadGraph, inWorker: true, workerCount };
 }

@@ -17,6 +17,12 @@ export interface RenderPolicy {
   planInWorker: boolean;
   /** Render the page frame (layout, head) once per variant and reuse it; false renders it for every page. */
   shareFrames: boolean;
+  /**
+   * From a snapshot this large (bytes), one worker renders: each worker holds its own parse of the
+   * snapshot (about twice the file's size in memory), so a second one would double the largest cost
+   * of memory, while this thread writes the pages the one worker renders.
+   */
+  oneWorkerFromBytes: number;
 }
 
 export const DEFAULT_RENDER_POLICY: RenderPolicy = {
@@ -25,4 +31,5 @@ export const DEFAULT_RENDER_POLICY: RenderPolicy = {
   earlyWorkersFromBytes: 1024 * 1024,
   planInWorker: true,
   shareFrames: true,
+  oneWorkerFromBytes: 64 * 1024 * 1024,
 };

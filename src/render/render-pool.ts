@@ -76,6 +76,11 @@ export async function closeWorkerPool(pool: WorkerPool): Promise<void> {
   await Promise.all(workers.map((worker) => worker.terminate()));
 }
 
+/** How many render workers for a snapshot of this size (RenderPolicy.oneWorkerFromBytes). */
+export function workerCountFor(snapshotBytes: number, oneWorkerFromBytes: number): number {
+  return snapshotBytes >= oneWorkerFromBytes ? 1 : renderWorkerCount();
+}
+
 function workersFor(pool: WorkerPool, file: string, count: number): Worker[] {
   if (pool.current?.file !== file) {
     for (const worker of pool.current?.workers ?? []) void worker.terminate();
@@ -119,11 +124,13 @@ export async function warmRenderWorkers(options: {
   snapshot: WorkerInit["snapshot"];
   /** Load the templates the last build compiled as well: in a new process (the CLI) they are most likely this build's. */
   loadLastTemplates: boolean;
+  /** How many workers (workerCountFor). */
+  count: number;
   pool: WorkerPool;
 }): Promise<void> {
   try {
     const warm = (file: string, templateFile: string | null) => {
-      for (const worker of workersFor(options.pool, file, renderWorkerCount()))
+      for (const worker of workersFor(options.pool, file, options.count))
         worker.postMessage({ type: "warm", snapshot: options.snapshot, templateFile } satisfies ToWorker);
     };
     // The worker the last build compiled starts now: checking its sources takes this thread a while
@@ -132,7 +139,7 @@ export async function warmRenderWorkers(options: {
     const last = lastCompiledModule(workerDir(options.workDir));
     const templateFile = options.loadLastTemplates ? lastCompiledTemplates(options.workDir) : null;
     if (last) warm(last, templateFile);
-    else bootWorkers(renderWorkerCount() - (options.pool.current?.workers.length ?? 0));
+    else bootWorkers(options.count - (options.pool.current?.workers.length ?? 0));
     const { file } = await compileWorker(options.root, options.workDir);
     if (file !== last) warm(file, templateFile);
   } catch {

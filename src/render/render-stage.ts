@@ -39,8 +39,8 @@ export interface RenderedPage {
   /** False when the page's HTML was identical to the published one and was not rewritten. */
   written: boolean;
   facts: PageFacts;
-  /** The page's body, to keep for the next build once this one is published. */
-  body: RenderedBody;
+  /** The page's body, to keep for the next build once this one is published (absent when the caller keeps none). */
+  body?: RenderedBody;
 }
 
 export interface RenderStageInput {
@@ -61,9 +61,13 @@ export interface RenderStageInput {
     workDir: string;
     sources: Pick<WorkerInit, "templateFile" | "snapshot" | "manifests">;
     workers: WorkerPool;
+    /** How many workers render (workerCountFor: one for a very large snapshot). */
+    count: number;
   };
   /** When to render in workers, and whether frames are shared (src/render/render-policy.ts). */
   policy: Pick<RenderPolicy, "workersFromPages" | "shareFrames">;
+  /** Keep each page's body in the result, for the next build of this process (Builder.keepsBodies). */
+  keepBodies: boolean;
   /** Bodies rendered by earlier builds of this process: a page whose body is still good is only framed again. The caller keeps the new bodies once the build is published. */
   bodies?: BodyCache;
   /** Filled with the time spent rendering (as opposed to waiting for the disk) and how many pages workers rendered. */
@@ -96,8 +100,9 @@ export async function renderAndWrite(input: RenderStageInput): Promise<RenderedP
     const inspectOnly = earlier.has(page.file) ? [render.before, render.after] : undefined;
     if (written) writes.push(limit(() => input.output.put(page.file, html, { inspectOnly })));
     else input.output.keep(page.file);
-    const { before, after, ...rest } = render;
-    rendered.push({ page, ...rest, written });
+    // A caller that builds once keeps no bodies: each page's HTML is then held only until it is written.
+    const { before, after, body, ...rest } = render;
+    rendered.push({ page, ...rest, ...(input.keepBodies ? { body } : {}), written });
   };
   const fail = (page: PageEntry, failure: RenderFailure, cause?: unknown) => {
     failures.push(renderError(page, failure, cause));
@@ -109,7 +114,7 @@ export async function renderAndWrite(input: RenderStageInput): Promise<RenderedP
   let renderMs = 0;
   let pooled: Promise<{ notRendered: PageEntry[]; renderMs: number }> | null = null;
   if (input.pool && rendersInWorkers(whole.length, input.policy.workersFromPages)) {
-    const workers = renderWorkerCount();
+    const workers = input.pool.count;
     const { root, workDir, sources, workers: pool } = input.pool;
     const init: WorkerInit = {
       ...sources,
