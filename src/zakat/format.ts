@@ -5,6 +5,7 @@
  * server-rendered HTML and the hydrated island.
  */
 import { type Ratio, ratio, roundHalfUp, toDecimalString } from "./ratio.js";
+import { MONTHS } from "../core/months.js";
 
 function groupThousands(digits: string): string {
   return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
@@ -35,21 +36,6 @@ export function formatAudExact(cents: Ratio): string {
   const [whole, fraction] = (negative ? text.slice(1) : text).split(".");
   return `${negative ? "-" : ""}$${groupThousands(whole!)}.${fraction}`;
 }
-
-const MONTHS = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
 
 /** "2026-11-01" → "1 November 2026" (the Australian order). Assumes a valid ISO date. */
 export function formatIsoDate(isoDate: string): string {

@@ -6,6 +6,7 @@ import { asText } from "@prismicio/client";
 import type { PrismicDocument, RichTextField } from "@prismicio/client";
 import type { TemplateContext } from "../../src/template-kit/types.js";
 import { fallbackTitle } from "../../src/content/content-checks.js";
+import { MONTHS } from "../../src/core/months.js";
 
 export type Data = Record<string, unknown>;
 
@@ -60,23 +61,9 @@ export function image(data: Data, key: string): ImageValue | undefined {
   };
 }
 
-// Australian English is formatted by hand: a thread's first Intl formatter loads ICU's data (about
-// 30 ms), which every render worker of a new process paid. Other languages use Intl, one formatter
-// each per bundle (about 7 ms to create). test/templates/fields-format.test.ts holds the two to the same text.
-const MONTHS = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
+// Australian English is formatted by hand: a thread's first Intl formatter loads ICU's data, which
+// every render worker of a new process paid before its first page. Other languages use Intl, one
+// formatter each per bundle. test/templates/fields-format.test.ts holds the two to the same text.
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** "2026-11-01" → "1 November 2026" (fixed locale and time zone so builds are deterministic). */
