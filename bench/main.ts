@@ -17,6 +17,7 @@ const SECTIONS: Record<string, string> = {
   lighthouse: "Lighthouse scores on mobile (needs Chromium)",
   scale:
     "2,000 and 20,000 synthetic documents by the CLI in a new process, into memory and onto disk: wall time, CPU, peak memory, and the ratio",
+  hugo: "the 2,000-document CLI build beside Hugo building 2,000 Markdown pages, both into memory (needs hugo on the PATH)",
   pages:
     "every file the CLI writes for the sample and the 2,000-document repository, hashed and compared with the last run",
   deploy: "nzf-build deploy against a local S3 (s3rver): first deploy, no change, one changed document",
@@ -53,6 +54,7 @@ for (const section of sections) {
     await (await import("./images.js")).benchImages({ workDir: join(root, ".nzf-cache/bench") });
   else if (section === "lighthouse") await (await import("./lighthouse-section.js")).benchLighthouse({ root });
   else if (section === "scale") await (await import("./scale.js")).benchScale({ root });
+  else if (section === "hugo") await (await import("./hugo.js")).benchHugo({ root });
   else if (section === "pages") await (await import("./pages.js")).benchPages({ root });
   else if (section === "deploy") await (await import("./deploy.js")).benchDeploy({ root });
   console.log(`bench   ${section} took ${((performance.now() - started) / 1000).toFixed(1)} s`);
