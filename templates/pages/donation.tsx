@@ -89,14 +89,17 @@ export function fundConfigOf(doc: PrismicDocument): FundConfig | undefined {
   return config;
 }
 
-/** The public payments configuration, when this build has one (PAYMENTS_API_URL and the publishable key). */
+/** The public payments configuration, when this build has one (PAYMENTS_API_URL and the publishable key; PayPal's client ID when set). */
 export function paymentsConfigOf(ctx: TemplateContext): PaymentsConfig | null {
-  const p = ctx.site.public.payments as { apiUrl?: unknown; publishableKey?: unknown; timeoutMs?: unknown } | undefined;
+  const p = ctx.site.public.payments as
+    | { apiUrl?: unknown; publishableKey?: unknown; timeoutMs?: unknown; paypalClientId?: unknown }
+    | undefined;
   if (!p || typeof p.apiUrl !== "string" || typeof p.publishableKey !== "string") return null;
   return {
     apiUrl: p.apiUrl,
     publishableKey: p.publishableKey,
     ...(typeof p.timeoutMs === "number" ? { timeoutMs: p.timeoutMs } : {}),
+    ...(typeof p.paypalClientId === "string" && p.paypalClientId ? { paypalClientId: p.paypalClientId } : {}),
   };
 }
 

@@ -53,6 +53,8 @@ export interface PaymentsConfig {
   publishableKey: string;
   /** Client timeout in ms (default 15 s); tests shorten it. */
   timeoutMs?: number;
+  /** NZF_PAYPAL_CLIENT_ID: PayPal is offered beside cards only when set. */
+  paypalClientId?: string;
 }
 
 export interface DonationIslandProps {
