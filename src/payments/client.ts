@@ -11,12 +11,7 @@
 import { canonicalJson } from "./canonical-json.js";
 import { DONOR_MESSAGES, PaymentsApiError, PaymentsNetworkError, PaymentsTimeoutError } from "./errors.js";
 import type { ApiErrorBody, DonationCreated, DonationRequest, DonationState } from "./types.js";
-import type {
-  PayPalCaptured,
-  PayPalCaptureRequest,
-  PayPalOrderCreated,
-  PayPalSubscriptionCreated,
-} from "./paypal.js";
+import type { PayPalCaptured, PayPalCaptureRequest, PayPalOrderCreated, PayPalSubscriptionCreated } from "./paypal.js";
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
 

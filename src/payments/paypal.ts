@@ -4,19 +4,11 @@
  * (the form and its PayPal step) and the backend (the local payments API), like the rest of this
  * folder. Browser-safe.
  */
-import type { DonationState, Frequency } from "./types.js";
+import type { DonationState } from "./types.js";
 
-/**
- * The schedules PayPal takes: a one-off gift is an order (created, approved by the donor in PayPal's
- * window, then captured by the API); monthly and monthly instalments are a PayPal subscription (a
- * plan billed monthly, open-ended or for a fixed number of cycles, the last cycle priced apart when
- * the split leaves cents over). Weekly Friday and the seasonal schedules are cards only: their dates
- * follow the content's season and the moon sighting, and the API moves remaining charges when the
- * editors move the season, which a PayPal plan cannot do.
- */
-export const PAYPAL_FREQUENCIES: readonly Frequency[] = ["once", "monthly", "monthly-instalments"];
+import { PAYPAL_CARDS_ONLY } from "./paypal-schedules.js";
 
-export const paypalFits = (frequency: Frequency): boolean => PAYPAL_FREQUENCIES.includes(frequency);
+export { PAYPAL_CARDS_ONLY, PAYPAL_FREQUENCIES, paypalFits } from "./paypal-schedules.js";
 
 /** How the donor pays; `POST /donations` takes it as `paymentMethod` (default "card"). */
 export type PaymentMethod = "card" | "paypal";
@@ -43,7 +35,7 @@ export type PayPalCaptured = DonationState;
  */
 export const PAYPAL_MESSAGES = {
   /** 400 validation_failed, field paymentMethod. */
-  cardsOnly: "PayPal takes one-off, monthly and instalment gifts; this schedule is paid by card only. Choose card.",
+  cardsOnly: PAYPAL_CARDS_ONLY,
   /** 402: PayPal refused the funding source the donor chose. */
   paypal_declined:
     "PayPal declined this payment. Nothing was charged. Choose another card or bank in PayPal and try again, or pay by card.",

@@ -8,7 +8,8 @@ import type { FundRules } from "./fund-rules.js";
 import { formatDollars, parseAmount } from "./money.js";
 import { checkSeason, MAX_INSTALMENTS, MIN_INSTALMENTS } from "./schedules.js";
 import { PRICE_MESSAGES, priceFor, quantityOf } from "./pricing.js";
-import { PAYPAL_MESSAGES, paypalFits, type PaymentMethod } from "./paypal.js";
+import type { PaymentMethod } from "./paypal.js";
+import { PAYPAL_CARDS_ONLY, paypalFits } from "./paypal-schedules.js";
 import { FREQUENCIES, FUNDS, SEASONAL_FREQUENCIES } from "./types.js";
 import type { DonationRequest, Donor, DonorAddress, FieldError, Frequency, Fund, Season } from "./types.js";
 
@@ -199,7 +200,7 @@ function checkPaymentMethod(method: unknown, frequency: unknown, errors: FieldEr
     return undefined;
   }
   if (!paypalFits(frequency as Frequency)) {
-    errors.push(err("paymentMethod", "not_allowed", PAYPAL_MESSAGES.cardsOnly));
+    errors.push(err("paymentMethod", "not_allowed", PAYPAL_CARDS_ONLY));
     return undefined;
   }
   return "paypal";

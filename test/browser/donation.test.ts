@@ -114,6 +114,9 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
     await fillDonor(page);
     // Stripe.js is not loaded before the donor proceeds.
     expect(stripe.requests).toBe(before);
+    // This build has no PayPal client ID: no word of PayPal, no choice of how to pay.
+    expect(await page.locator("main").innerText()).not.toContain("PayPal");
+    expect(await page.getByText("How to pay").count()).toBe(0);
     await page.getByRole("button", { name: "Continue to payment" }).click();
     await page.getByLabel("Card number").waitFor();
     expect(stripe.requests).toBe(before + 1);

@@ -28,6 +28,7 @@ import {
   LAST_ATTEMPT_KEY,
   loadSaved,
   markGiven,
+  paysWithPayPal,
   save,
   toDonationForm,
   type FormValues,
@@ -36,6 +37,9 @@ import {
 import { DonorSection } from "./donor-section.js";
 import { GiftSection } from "./gift-section.js";
 import { PaymentStep } from "./payment-step.js";
+import { PayPalStep } from "./paypal-step.js";
+import type { startPayPal } from "../paypal/paypal-session.js";
+import { PaymentChoice } from "./payment-choice.js";
 import { createdFigures, feeFor, previewFigures, Summary } from "./summary.js";
 
 type Phase = "form" | "creating" | "pay";
@@ -166,7 +170,10 @@ function CardDonationForm({
   const createdFor = useRef<{ key: string; created: DonationCreated } | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const alertRef = useRef<HTMLDivElement>(null);
+  const [payPalStart, setPayPalStart] = useState<{ start: typeof startPayPal } | null>(null);
   const config = funds.find((f) => f.fund === values.fund) ?? funds[0]!;
+  const paypalOffered = Boolean(payments.paypalClientId);
+  const viaPayPal = paysWithPayPal(values, paypalOffered);
 
   // After hydration only (the server knows neither the donor's date nor their storage).
   useEffect(() => {
@@ -239,7 +246,10 @@ function CardDonationForm({
     // the button from under the pointer before the click lands.
     if (next instanceof HTMLElement && next.matches('button[type="submit"]')) return;
     const current = latest.current ?? values;
-    const result = validateDonation(toDonationForm(current, config), rulesOf(config));
+    const result = validateDonation(
+      toDonationForm(current, config, paysWithPayPal(current, paypalOffered)),
+      rulesOf(config),
+    );
     const message = result.ok ? undefined : fieldErrors(result.errors, f, config)[key];
     const empty = typeof current[key] === "string" && (current[key] as string).trim() === "";
     setErrors((e) => {
@@ -273,7 +283,7 @@ function CardDonationForm({
   async function proceed() {
     if (busy.current) return; // a second click while the first is in flight does nothing
     setAlert(null);
-    const result = validateDonation(toDonationForm(values, config), rulesOf(config));
+    const result = validateDonation(toDonationForm(values, config, viaPayPal), rulesOf(config));
     if (!result.ok) {
       setErrors(fieldErrors(result.errors, f, config));
       focusFirstError();
@@ -282,15 +292,22 @@ function CardDonationForm({
     setErrors({});
     busy.current = true;
     setPhase("creating");
-    // The client, the keys and the Stripe loader arrive now, with the donor's choice to pay.
+    // The client, the keys and the Stripe loader arrive now, with the donor's choice to pay; with
+    // PayPal chosen, the PayPal step instead of Stripe.js (PayPal's SDK loads in that step).
     const kitLoad = import("./pay-kit.js");
+    const paypalKitLoad = viaPayPal ? import("./paypal-kit.js") : null;
+    paypalKitLoad?.catch(() => undefined); // reported below
     try {
       const kit = await kitLoad;
       keys.current ??= kit.createAttemptKeys();
       client.current ??= kit.createPaymentsClient({ baseUrl: payments.apiUrl, timeoutMs: payments.timeoutMs });
       const key = keys.current.keyFor(result.request);
-      // Stripe.js starts loading now, alongside the request.
-      const stripeLoad = stripe ? Promise.resolve(stripe) : kit.loadStripeJs(payments.publishableKey);
+      // Stripe.js starts loading now, alongside the request (not for PayPal).
+      const stripeLoad = viaPayPal
+        ? Promise.resolve(stripe)
+        : stripe
+          ? Promise.resolve(stripe)
+          : kit.loadStripeJs(payments.publishableKey);
       stripeLoad.catch(() => undefined); // reported below, after the API's answer
       const donation =
         createdFor.current?.key === key
@@ -298,6 +315,18 @@ function CardDonationForm({
           : await client.current.createDonation(result.request, key);
       createdFor.current = { key, created: donation };
       const loaded = await stripeLoad;
+      if (paypalKitLoad) {
+        const paypalKit = await paypalKitLoad.catch((cause) => {
+          throw new kit.PaymentsError(
+            w.errors.paypal_script_failed ?? kit.PAYPAL_MESSAGES.paypal_script_failed,
+            false,
+            {
+              cause,
+            },
+          );
+        });
+        setPayPalStart({ start: paypalKit.startPayPal });
+      }
       setStripe(loaded);
       setCreated(donation);
       setPhase("pay");
@@ -325,6 +354,18 @@ function CardDonationForm({
     url.searchParams.set(`${kind}_intent`, intentId);
     url.searchParams.set("redirect_status", "succeeded");
     window.location.replace(url.href);
+  }
+
+  /** Paid through PayPal (captured by the API): as for a card, forget the form and replace the page. */
+  function paidWithPayPal() {
+    markGiven(sessionStore(), { path: formPath, reference: created?.reference });
+    window.location.replace(returnUrl);
+  }
+
+  /** From the PayPal step back to the form with card chosen, everything else as typed. */
+  function payByCard() {
+    set("paymentMethod", "card");
+    setPhase("form");
   }
 
   function beforeConfirm() {
@@ -398,6 +439,15 @@ function CardDonationForm({
             onChecked={(v) => set("coverFees", v)}
           />
         </fieldset>
+        {paypalOffered ? (
+          <PaymentChoice
+            idPrefix={idPrefix}
+            value={values.paymentMethod}
+            frequency={values.frequency}
+            onValue={(v) => set("paymentMethod", v)}
+            f={f}
+          />
+        ) : null}
         {figures ? <Summary figures={figures} headingId={`${idPrefix}summary`} f={f} /> : null}
         <div className="don-actions">
           <button
@@ -411,7 +461,25 @@ function CardDonationForm({
         </div>
         <p className="don-hint">{w.nothingYet}</p>
       </form>
-      {phase === "pay" && created && stripe ? (
+      {phase === "pay" && created?.paymentMethod === "paypal" && payPalStart && client.current ? (
+        <section className="don-step" aria-labelledby={`${idPrefix}step-heading`}>
+          <h3 id={`${idPrefix}step-heading`} ref={payHeadingRef} tabIndex={-1} className="don-step-heading">
+            {w.checkAndPay}
+          </h3>
+          {figures ? <Summary figures={figures} headingId={`${idPrefix}summary-final`} f={f} /> : null}
+          <PayPalStep
+            start={payPalStart.start}
+            idPrefix={idPrefix}
+            clientId={payments.paypalClientId ?? ""}
+            client={client.current}
+            created={created}
+            onPaid={paidWithPayPal}
+            onBack={() => setPhase("form")}
+            onCard={payByCard}
+            f={f}
+          />
+        </section>
+      ) : phase === "pay" && created && stripe ? (
         <section className="don-step" aria-labelledby={`${idPrefix}step-heading`}>
           <h3 id={`${idPrefix}step-heading`} ref={payHeadingRef} tabIndex={-1} className="don-step-heading">
             {w.checkAndPay}

@@ -8,3 +8,4 @@ export { PaymentsApiError, PaymentsError } from "../../payments/errors.js";
 export { createAttemptKeys } from "../../payments/idempotency.js";
 export { loadStripeJs, StripeLoadError } from "../stripe/load-stripe.js";
 export { failureKindOf } from "./failure-kind.js";
+export { PAYPAL_MESSAGES } from "../../payments/paypal.js";

@@ -110,6 +110,18 @@ export const en = {
   tryAgain: "Try again",
   nothingYet: "Nothing is charged until you confirm on the next step.",
   somethingWrong: "Something went wrong ({detail}). Nothing was charged. Please try again.",
+  // How to pay (PayPal offered only when the build has a PayPal client ID)
+  howToPay: "How to pay",
+  payByCard: "Card",
+  payByPayPal: "PayPal",
+  paypalCardsOnly: "{schedule}: paid by card only. PayPal takes one-off, monthly and instalment gifts.",
+  paypalHeading: "Pay with PayPal",
+  paypalHintOnce: "PayPal opens in its own window; nothing is charged until you approve the payment there.",
+  paypalHintMonthly:
+    "PayPal opens in its own window to set up the monthly payments; nothing is charged until you approve them there.",
+  loadingPayPal: "Loading PayPal…",
+  loadPayPalAgain: "Load PayPal again",
+  payByCardInstead: "Pay by card instead",
   // The card step
   checkAndPay: "Check your gift and pay",
   cardDetails: "Card details",
