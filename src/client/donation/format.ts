@@ -47,6 +47,8 @@ export function formatsFor<W extends FormatWords>(words: W): Formats<W> {
         new Intl.NumberFormat(words.locale, {
           style: "currency",
           currency: "AUD",
+          // The currency by name ("دولار أسترالي"): a symbol such as "AU$" is reordered to "$AU" in right-to-left text.
+          currencyDisplay: "name",
           minimumFractionDigits: digits,
           maximumFractionDigits: 2,
         }),
