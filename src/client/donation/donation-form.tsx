@@ -303,11 +303,7 @@ function CardDonationForm({
       client.current ??= kit.createPaymentsClient({ baseUrl: payments.apiUrl, timeoutMs: payments.timeoutMs });
       const key = keys.current.keyFor(result.request);
       // Stripe.js starts loading now, alongside the request (not for PayPal).
-      const stripeLoad = viaPayPal
-        ? Promise.resolve(stripe)
-        : stripe
-          ? Promise.resolve(stripe)
-          : kit.loadStripeJs(payments.publishableKey);
+      const stripeLoad = viaPayPal || stripe ? Promise.resolve(stripe) : kit.loadStripeJs(payments.publishableKey);
       stripeLoad.catch(() => undefined); // reported below, after the API's answer
       const donation =
         createdFor.current?.key === key
@@ -317,13 +313,8 @@ function CardDonationForm({
       const loaded = await stripeLoad;
       if (paypalKitLoad) {
         const paypalKit = await paypalKitLoad.catch((cause) => {
-          throw new kit.PaymentsError(
-            w.errors.paypal_script_failed ?? kit.PAYPAL_MESSAGES.paypal_script_failed,
-            false,
-            {
-              cause,
-            },
-          );
+          const message = w.errors.paypal_script_failed ?? kit.PAYPAL_MESSAGES.paypal_script_failed;
+          throw new kit.PaymentsError(message, true, { cause });
         });
         setPayPalStart({ start: paypalKit.startPayPal });
       }
