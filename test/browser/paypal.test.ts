@@ -209,6 +209,7 @@ describe("PayPal in Chromium, CSP enforced", { timeout: 90_000 }, () => {
       .poll(() => choice.innerText())
       .toContain("Every Friday: paid by card only. PayPal takes one-off, monthly and instalment gifts.");
     expect(await friday.page.getByLabel("PayPal", { exact: true }).count()).toBe(0);
+    await choice.scrollIntoViewIfNeeded();
     await friday.page.screenshot({ path: `${JOURNEYS}/paypal-phone-5-cards-only.png` });
     await friday.page.close();
 
