@@ -114,6 +114,15 @@ export function outputFileFor(path: string): string {
   return normal === "/" ? "index.html" : `${normal.slice(1)}index.html`;
 }
 
+/**
+ * The thank-you page a donation form in this language returns to: /pay/thank-you/ in the master
+ * locale, /<lang>/pay/thank-you/ in another (src/render/pages.ts publishes one per language that
+ * has a donation page), so a donor who gave in Arabic is thanked in Arabic.
+ */
+export function thankYouPathFor(lang: string): string {
+  return `${languagePrefix(lang)}${STATIC_PAGES["thank-you"].path}/`;
+}
+
 /** The language prefix for a document's language: none for the master locale. */
 export function languagePrefix(lang: string | undefined): string {
   if (!lang || lang === "*" || lang === MASTER_LANG) return "";

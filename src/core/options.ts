@@ -211,6 +211,14 @@ export const OPTIONS = [
     group: "payments",
     help: "a pk_… key only: the build refuses sk_/rk_ keys, and refuses to publish any secret found in dist/",
   },
+  {
+    key: "paypalClientId",
+    env: ["NZF_PAYPAL_CLIENT_ID"],
+    defaultText: "none; the donation forms offer cards only",
+    commands: BUILDS,
+    group: "payments",
+    help: "PayPal REST app's client ID (public): the donation forms offer PayPal beside cards; needs PAYMENTS_API_URL",
+  },
   // Watch mode
   {
     key: "watch",

@@ -11,6 +11,7 @@
 import { canonicalJson } from "./canonical-json.js";
 import { DONOR_MESSAGES, PaymentsApiError, PaymentsNetworkError, PaymentsTimeoutError } from "./errors.js";
 import type { ApiErrorBody, DonationCreated, DonationRequest, DonationState } from "./types.js";
+import type { PayPalCaptured, PayPalCaptureRequest, PayPalOrderCreated, PayPalSubscriptionCreated } from "./paypal.js";
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
 
@@ -29,6 +30,12 @@ export interface RequestOptions {
 export interface PaymentsClient {
   createDonation(body: DonationRequest, idempotencyKey: string, options?: RequestOptions): Promise<DonationCreated>;
   getDonation(donationId: string, options?: RequestOptions): Promise<DonationState>;
+  /** PayPal (docs/payments-api.md, "PayPal"): the donation's one order (one-off gifts). */
+  createPayPalOrder(donationId: string, idempotencyKey: string): Promise<PayPalOrderCreated>;
+  /** The donation's one subscription (monthly and instalment gifts). */
+  createPayPalSubscription(donationId: string, idempotencyKey: string): Promise<PayPalSubscriptionCreated>;
+  /** Captures what the donor approved; called again, it returns the first capture's answer. */
+  capturePayPal(donationId: string, body: PayPalCaptureRequest, idempotencyKey: string): Promise<PayPalCaptured>;
 }
 
 function isApiErrorBody(value: unknown): value is ApiErrorBody {
@@ -126,6 +133,13 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
     }
   }
 
+  function paypalCall<T>(donationId: string, action: string, body: object, idempotencyKey: string): Promise<T> {
+    return request<T>("POST", `/donations/${encodeURIComponent(donationId)}/paypal/${action}`, {
+      body: JSON.stringify(body),
+      headers: { "Idempotency-Key": idempotencyKey },
+    });
+  }
+
   return {
     createDonation(body, idempotencyKey, opts = {}) {
       const canonical = canonicalJson(body);
@@ -143,6 +157,15 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
     },
     getDonation(donationId, opts = {}) {
       return request<DonationState>("GET", `/donations/${encodeURIComponent(donationId)}`, { signal: opts.signal });
+    },
+    createPayPalOrder(donationId, idempotencyKey) {
+      return paypalCall<PayPalOrderCreated>(donationId, "order", {}, idempotencyKey);
+    },
+    createPayPalSubscription(donationId, idempotencyKey) {
+      return paypalCall<PayPalSubscriptionCreated>(donationId, "subscription", {}, idempotencyKey);
+    },
+    capturePayPal(donationId, body, idempotencyKey) {
+      return paypalCall<PayPalCaptured>(donationId, "capture", body, idempotencyKey);
     },
   };
 }

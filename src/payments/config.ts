@@ -11,7 +11,17 @@ export interface PaymentsBuildConfig {
   apiUrl: string | null;
   /** STRIPE_PUBLISHABLE_KEY (pk_live_… or pk_test_…); null together with apiUrl. */
   publishableKey: string | null;
+  /**
+   * NZF_PAYPAL_CLIENT_ID: the PayPal REST app's client ID, public by design (it is in the SDK's
+   * script URL). Null without it: the forms offer cards only. Needs the payments API, which creates
+   * and captures the PayPal orders with the app's secret. Absent (not null), so a build without it
+   * writes exactly what it wrote before PayPal existed.
+   */
+  paypalClientId?: string;
 }
+
+/** A PayPal client ID: PayPal's are 80 characters of letters, digits, "-" and "_"; "sb" is the SDK's sandbox shortcut. */
+const PAYPAL_CLIENT_ID = /^(?:sb|[A-Za-z0-9_-]{20,128})$/;
 
 const SECRET_KEY = /\b(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{8,}|\bwhsec_[0-9A-Za-z]{8,}/g;
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
@@ -49,6 +59,23 @@ export function readPaymentsBuildConfig(env: Record<string, string | undefined>)
       },
     );
   }
+  const paypalClientId = env.NZF_PAYPAL_CLIENT_ID?.trim() || null;
+  if (paypalClientId && !PAYPAL_CLIENT_ID.test(paypalClientId)) {
+    throw new NzfError("CONFIG_INVALID", "NZF_PAYPAL_CLIENT_ID is not a PayPal client ID.", {
+      subject: "NZF_PAYPAL_CLIENT_ID",
+      hint: "Copy the Client ID (not the secret) of the REST app from PayPal Developer Dashboard > Apps & Credentials: 80 letters, digits, - and _.",
+    });
+  }
+  if (paypalClientId && !apiUrl) {
+    throw new NzfError(
+      "CONFIG_INVALID",
+      "NZF_PAYPAL_CLIENT_ID is set but the payments API is not: PayPal orders are created and captured by the payments API.",
+      {
+        subject: "NZF_PAYPAL_CLIENT_ID",
+        hint: "Set PAYMENTS_API_URL and STRIPE_PUBLISHABLE_KEY too, or unset NZF_PAYPAL_CLIENT_ID.",
+      },
+    );
+  }
   if (!apiUrl) return { apiUrl: null, publishableKey: null };
   let url: URL;
   try {
@@ -71,7 +98,7 @@ export function readPaymentsBuildConfig(env: Record<string, string | undefined>)
       subject: "PAYMENTS_API_URL",
     });
   }
-  return { apiUrl: url.href.replace(/\/+$/, ""), publishableKey };
+  return { apiUrl: url.href.replace(/\/+$/, ""), publishableKey, ...(paypalClientId ? { paypalClientId } : {}) };
 }
 
 /** Secret-looking Stripe keys in a text (masked), for a build check over every file in dist/. */

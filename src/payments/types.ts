@@ -103,6 +103,8 @@ export interface DonationRequest {
    * (a year's zakat), paid in `count` monthly payments that stop when it is paid.
    */
   instalments?: { count: number };
+  /** "paypal" for a gift paid through PayPal (src/payments/paypal.ts); absent for a card. */
+  paymentMethod?: "card" | "paypal";
 }
 
 /** A finite monthly plan: the whole gift, how many payments, the last date. */
@@ -145,7 +147,10 @@ export interface DonationCharges {
 
 /** `POST /donations` 201 response body. */
 export interface DonationCreated extends DonationCharges {
+  /** The Stripe intent's client secret; "" for a PayPal gift (no Stripe intent is made). */
   clientSecret: string;
+  /** "paypal" when the request asked for PayPal: pay with the PayPal calls, not the Payment Element. */
+  paymentMethod?: "paypal";
   /** "payment": the first charge is today (PaymentIntent). "setup": the first charge is later (SetupIntent). */
   intentType: "payment" | "setup";
 }
@@ -156,6 +161,8 @@ export type DonationStatus = (typeof DONATION_STATUSES)[number];
 /** `GET /donations/{id}` 200 response body: what the thank-you page shows. No donor details. */
 export interface DonationState extends DonationCharges {
   status: DonationStatus;
+  /** "paypal" for a gift paid through PayPal. */
+  paymentMethod?: "paypal";
   fund: Fund;
   createdAt: string;
 }

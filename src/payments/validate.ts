@@ -8,6 +8,8 @@ import type { FundRules } from "./fund-rules.js";
 import { formatDollars, parseAmount } from "./money.js";
 import { checkSeason, MAX_INSTALMENTS, MIN_INSTALMENTS } from "./schedules.js";
 import { PRICE_MESSAGES, priceFor, quantityOf } from "./pricing.js";
+import type { PaymentMethod } from "./paypal.js";
+import { PAYPAL_CARDS_ONLY, paypalFits } from "./paypal-schedules.js";
 import { FREQUENCIES, FUNDS, SEASONAL_FREQUENCIES } from "./types.js";
 import type { DonationRequest, Donor, DonorAddress, FieldError, Frequency, Fund, Season } from "./types.js";
 
@@ -68,6 +70,8 @@ export interface DonationForm {
   coverFees?: boolean;
   /** Frequency monthly-instalments: how many payments, as chosen. */
   instalments?: string | number;
+  /** "paypal" to pay through PayPal (one-off, monthly and instalment gifts only). */
+  paymentMethod?: PaymentMethod;
 }
 
 export type ValidationResult = { ok: true; request: DonationRequest } | { ok: false; errors: FieldError[] };
@@ -188,6 +192,20 @@ function checkInstalments(
   return { count: n };
 }
 
+/** "paypal" only for a schedule PayPal takes; "card" or nothing means a card. */
+function checkPaymentMethod(method: unknown, frequency: unknown, errors: FieldError[]): "paypal" | undefined {
+  if (method === undefined || method === null || method === "card") return undefined;
+  if (method !== "paypal") {
+    errors.push(err("paymentMethod", "not_allowed", 'paymentMethod must be "card" or "paypal".'));
+    return undefined;
+  }
+  if (!paypalFits(frequency as Frequency)) {
+    errors.push(err("paymentMethod", "not_allowed", PAYPAL_CARDS_ONLY));
+    return undefined;
+  }
+  return "paypal";
+}
+
 function quantityMessage(rules: FundRules): string {
   const q = rules.quantity!;
   return `Enter how many ${q.label}, from ${q.min} to ${q.max}.`;
@@ -224,6 +242,7 @@ export function validateDonation(form: DonationForm, rules: FundRules): Validati
     }
   }
   const instalments = checkInstalments(form.frequency, form.instalments, amountCents, rules, errors);
+  const paymentMethod = checkPaymentMethod(form.paymentMethod, form.frequency, errors);
   const rest = checkRest(
     { fund: form.fund, frequency: form.frequency, season: form.season, dedication: form.dedication, donor: form.donor },
     rules,
@@ -239,6 +258,7 @@ export function validateDonation(form: DonationForm, rules: FundRules): Validati
   };
   if (quantity) request.quantity = quantity;
   if (instalments) request.instalments = instalments;
+  if (paymentMethod) request.paymentMethod = paymentMethod;
   return { ok: true, request };
 }
 
@@ -316,6 +336,7 @@ export function validateDonationRequest(body: unknown, rulesFor: (fund: Fund) =>
     rules,
     errors,
   );
+  const paymentMethod = checkPaymentMethod(b.paymentMethod, b.frequency, errors);
   const rest = checkRest(
     { fund, frequency: b.frequency, season: b.season, dedication: b.dedication, donor: b.donor },
     rules,
@@ -331,5 +352,6 @@ export function validateDonationRequest(body: unknown, rulesFor: (fund: Fund) =>
   };
   if (quantity) request.quantity = quantity;
   if (instalments) request.instalments = instalments;
+  if (paymentMethod) request.paymentMethod = paymentMethod;
   return { ok: true, request };
 }

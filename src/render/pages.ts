@@ -13,6 +13,7 @@ import {
   normalizePath,
   outputFileFor,
   pathForDocument,
+  thankYouPathFor,
   type StaticPageName,
 } from "../content/routes.js";
 
@@ -89,6 +90,16 @@ export function planPages(graph: ContentGraph): PageEntry[] {
       indexable: spec.indexable,
       alternates: [],
     });
+  }
+  // The thank-you page again in each other language a donation page is in (thankYouPathFor).
+  const donationLangs = new Set(
+    graph.documents
+      .filter((d) => DONATION_TYPES.includes(d.type as never) && d.lang !== MASTER_LANG)
+      .map((d) => d.lang),
+  );
+  for (const lang of [...donationLangs].sort()) {
+    const path = thankYouPathFor(lang);
+    pages.push({ path, file: outputFileFor(path), template: "thank-you", lang, indexable: false, alternates: [] });
   }
   for (const [from, to] of Object.entries(REDIRECTS)) {
     const path = normalizePath(from);

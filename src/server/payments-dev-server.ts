@@ -36,6 +36,8 @@ import {
   type Season,
 } from "../payments/types.js";
 import { validateDonationRequest } from "../payments/validate.js";
+import { PAYPAL_MESSAGES, type PayPalCaptureRequest } from "../payments/paypal.js";
+import { createPayPalStandIn } from "./paypal-stand-in.js";
 
 export const MAX_BODY_BYTES = 16 * 1024;
 /** Request bodies held at once over all connections. */
@@ -107,6 +109,8 @@ export interface PaymentsDevServer {
   donationCount(): number;
   /** From now on answers CORS for these origins only (watch mode tells it the site's origin once it listens). */
   allowOrigins(origins: string[]): void;
+  /** The PayPal stand-in: make captures decline, and read what PayPal took (never twice for one gift). */
+  paypal: { declineNextCaptures(n: number): void; captures(): string[] };
   stop(): Promise<void>;
 }
 
@@ -116,6 +120,10 @@ interface DonationRecord {
   intentId: string;
   status: DonationStatus;
   createdAt: string;
+  /** A PayPal gift's order or subscription, made once per donation. */
+  paypalId?: string;
+  /** The answer of its successful capture: every later capture call gets this, and PayPal is not asked again. */
+  captured?: Reply;
 }
 
 type Reply = { status: number; body: unknown; headers?: Record<string, string>; replayed?: boolean; raw?: string };
@@ -185,6 +193,7 @@ export async function startPaymentsDevServer(options: PaymentsDevServerOptions =
   const faultQueue: (Fault & { times: number })[] = (options.faults ?? []).map((f) => ({ ...f, times: f.times ?? 1 }));
   const donations = new Map<string, DonationRecord>();
   const idempotency = new Map<string, { body: string; reply: Reply }>();
+  const paypal = createPayPalStandIn();
   const requests: RequestLogEntry[] = [];
   const timers = new Set<NodeJS.Timeout>();
   let intentCounter = 0;
@@ -249,6 +258,7 @@ export async function startPaymentsDevServer(options: PaymentsDevServerOptions =
       openEnded,
       scheduleTotalCents,
       ...(instalments ? { instalments } : {}),
+      ...(r.created.paymentMethod ? { paymentMethod: r.created.paymentMethod } : {}),
       createdAt: r.createdAt,
     };
   }
@@ -286,11 +296,14 @@ export async function startPaymentsDevServer(options: PaymentsDevServerOptions =
     const { charge, schedule } = result.plan;
     const n = ++intentCounter;
     const intentType = schedule.firstChargeToday ? "payment" : "setup";
-    const intentId = `${intentType === "payment" ? "pi" : "seti"}_dev_${n}`;
+    const viaPayPal = request.paymentMethod === "paypal";
+    // A PayPal gift has no Stripe intent: its order or subscription is made when the donor chooses PayPal's button.
+    const intentId = viaPayPal ? `paypal_dev_${n}` : `${intentType === "payment" ? "pi" : "seti"}_dev_${n}`;
     const created: DonationCreated = {
       donationId: `don_${randomBytes(12).toString("hex")}`,
       reference: reference(),
-      clientSecret: `${intentId}_secret_${randomBytes(12).toString("hex")}`,
+      clientSecret: viaPayPal ? "" : `${intentId}_secret_${randomBytes(12).toString("hex")}`,
+      ...(viaPayPal ? { paymentMethod: "paypal" as const } : {}),
       intentType,
       currency: "AUD",
       frequency: request.frequency,
@@ -359,6 +372,100 @@ export async function startPaymentsDevServer(options: PaymentsDevServerOptions =
     return reply;
   }
 
+  /** The checks every PayPal call shares: an Idempotency-Key, a JSON body, a PayPal donation. */
+  function paypalPreamble(
+    req: IncomingMessage,
+    donationId: string,
+    text: string | null,
+  ): { error: Reply } | { key: string; body: Record<string, unknown>; record: DonationRecord } {
+    const key = req.headers["idempotency-key"];
+    if (typeof key !== "string" || key === "")
+      return {
+        error: errorReply(400, "idempotency_key_missing", "Send an Idempotency-Key header (a UUID) with every POST."),
+      };
+    if (!IDEMPOTENCY_KEY_PATTERN.test(key))
+      return { error: errorReply(400, "idempotency_key_invalid", "The Idempotency-Key header must be a UUID.") };
+    if (!/^application\/json\b/i.test(req.headers["content-type"] ?? ""))
+      return {
+        error: errorReply(415, "unsupported_media_type", "Send the body as JSON with Content-Type: application/json."),
+      };
+    if (text === null) return { error: bodyTooLarge() };
+    let body: unknown;
+    try {
+      body = JSON.parse(text || "{}");
+    } catch {
+      return { error: errorReply(400, "invalid_json", "The request body is not valid JSON.") };
+    }
+    if (!body || typeof body !== "object" || Array.isArray(body))
+      return { error: errorReply(400, "invalid_json", "The request body must be a JSON object.") };
+    const record = donations.get(donationId);
+    if (!record) return { error: errorReply(404, "not_found", "We could not find that donation.") };
+    if (record.created.paymentMethod !== "paypal")
+      return { error: errorReply(422, "paypal_not_allowed", PAYPAL_MESSAGES.paypal_not_allowed) };
+    return { key, body: body as Record<string, unknown>, record };
+  }
+
+  /**
+   * POST /donations/{id}/paypal/order | subscription | capture (docs/payments-api.md, "PayPal").
+   * One order or subscription per donation, whatever the key; a capture happens once, and every
+   * capture call after it returns that first answer, marked replayed.
+   */
+  function paypalRoute(req: IncomingMessage, donationId: string, action: string, text: string | null): Reply {
+    const pre = paypalPreamble(req, donationId, text);
+    if ("error" in pre) return pre.error;
+    // The key is required and logged; what keeps a capture to one is the donation's own record.
+    const { body, record } = pre;
+    const once = record.request.frequency === "once";
+    if (action === "order" || action === "subscription") {
+      if ((action === "order") !== once)
+        return errorReply(
+          422,
+          "paypal_not_allowed",
+          once
+            ? "A one-off gift is a PayPal order: POST /donations/{id}/paypal/order."
+            : "A monthly gift is a PayPal subscription: POST /donations/{id}/paypal/subscription.",
+        );
+      const replayed = record.paypalId !== undefined;
+      if (!record.paypalId) {
+        const c = record.created;
+        const last = c.schedule.at(-1)?.amountCents ?? c.totalCents;
+        record.paypalId = once
+          ? paypal.createOrder(c.totalCents)
+          : paypal.createSubscription({
+              cycleCents: c.totalCents,
+              lastCents: last,
+              count: c.openEnded ? null : c.schedule.length,
+            });
+      }
+      return {
+        status: 201,
+        body: once ? { orderId: record.paypalId } : { subscriptionId: record.paypalId },
+        replayed,
+      };
+    }
+    // capture
+    if (record.captured) return { ...record.captured, replayed: true };
+    const given = body as { [K in "orderId" | "subscriptionId"]?: unknown } & Partial<PayPalCaptureRequest>;
+    const id = once ? given.orderId : given.subscriptionId;
+    if (typeof id !== "string" || id === "")
+      return errorReply(
+        400,
+        "validation_failed",
+        once ? "Send the orderId PayPal approved." : "Send the subscriptionId PayPal approved.",
+        {
+          field: once ? "orderId" : "subscriptionId",
+        },
+      );
+    if (!record.paypalId) return errorReply(422, "paypal_not_approved", PAYPAL_MESSAGES.paypal_not_approved);
+    if (id !== record.paypalId) return errorReply(409, "paypal_mismatch", PAYPAL_MESSAGES.paypal_mismatch);
+    const outcome = paypal.capture(id);
+    if (outcome === "declined") return errorReply(402, "paypal_declined", PAYPAL_MESSAGES.paypal_declined);
+    if (outcome !== "completed") return errorReply(409, "paypal_mismatch", PAYPAL_MESSAGES.paypal_mismatch);
+    record.status = "succeeded";
+    record.captured = { status: 200, body: stateOf(record) };
+    return record.captured;
+  }
+
   async function devRoute(req: IncomingMessage, path: string, text: string | null): Promise<Reply> {
     if (req.method === "GET" && path === "/__dev/requests") return { status: 200, body: requests };
     if (req.method !== "POST")
@@ -373,6 +480,12 @@ export async function startPaymentsDevServer(options: PaymentsDevServerOptions =
     if (path === "/__dev/faults") {
       faultQueue.push({ ...(body as Fault), times: typeof body.times === "number" ? body.times : 1 });
       return { status: 204, body: undefined };
+    }
+    if (path === "/__dev/paypal") {
+      if (typeof body.declineNextCaptures !== "number")
+        return errorReply(400, "invalid", 'Send { "declineNextCaptures": <number> }.');
+      paypal.declineNextCaptures(body.declineNextCaptures);
+      return { status: 200, body: { captures: paypal.captures() } };
     }
     if (path === "/__dev/outcome") {
       const id = String(body.donationId ?? body.intentId ?? body.clientSecret ?? "");
@@ -422,6 +535,11 @@ export async function startPaymentsDevServer(options: PaymentsDevServerOptions =
       if (method !== "POST")
         return errorReply(405, "method_not_allowed", "Use POST /donations.", {}, { Allow: "POST, OPTIONS" });
       return postDonations(req, text);
+    }
+    const paypalMatch = /^\/donations\/([^/]+)\/paypal\/(order|subscription|capture)$/.exec(path);
+    if (paypalMatch) {
+      if (method !== "POST") return errorReply(405, "method_not_allowed", "Use POST.", {}, { Allow: "POST, OPTIONS" });
+      return paypalRoute(req, decodeURIComponent(paypalMatch[1]!), paypalMatch[2]!, text);
     }
     const match = /^\/donations\/([^/]+)$/.exec(path);
     if (match) {
@@ -532,6 +650,7 @@ export async function startPaymentsDevServer(options: PaymentsDevServerOptions =
       faultQueue.push({ ...fault, times: fault.times ?? 1 });
     },
     donationCount: () => donations.size,
+    paypal: { declineNextCaptures: (n) => paypal.declineNextCaptures(n), captures: () => paypal.captures() },
     allowOrigins(list) {
       if (list.includes("*"))
         throw new NzfError("CONFIG_INVALID", 'The payments dev server does not allow CORS from any origin ("*").', {

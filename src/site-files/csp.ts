@@ -10,6 +10,11 @@
  * - Cognito (sign-in on /account/): the user pool (cognito-idp) and identity pool (cognito-identity)
  *   of the configured region, or a custom endpoint (cognito-local in development).
  * - The payments API: its origin from the build's public configuration.
+ * - PayPal (only when NZF_PAYPAL_CLIENT_ID is set): PayPal's documented policy for the JavaScript
+ *   SDK (developer.paypal.com/sdk/js/best-practices): *.paypal.com and *.paypalobjects.com for
+ *   scripts, calls, frames and images. Not *.venmo.com (Venmo is for US buyers; the SDK is loaded
+ *   with Venmo disabled) and not 'unsafe-inline' (a static site cannot hand out nonces, and the
+ *   inline script hashes would make a browser ignore it anyway).
  */
 import { createHash } from "node:crypto";
 
@@ -27,6 +32,7 @@ const STRIPE = {
   frame: ["https://js.stripe.com", "https://*.js.stripe.com", "https://hooks.stripe.com"],
   connect: ["https://api.stripe.com"],
 };
+const PAYPAL = ["https://*.paypal.com", "https://*.paypalobjects.com"];
 const GTM = {
   script: ["https://*.googletagmanager.com"],
   img: ["https://*.google-analytics.com", "https://*.googletagmanager.com"],
@@ -70,22 +76,36 @@ export function paymentsOrigin(publicConfig: Record<string, unknown> = {}): stri
   return originOf(record(publicConfig.payments).apiUrl);
 }
 
+/** PayPal's hosts when the build offers PayPal (a client ID in the payments configuration), else none. */
+export function paypalSources(publicConfig: Record<string, unknown> = {}): string[] {
+  const id = record(publicConfig.payments).paypalClientId;
+  return typeof id === "string" && id !== "" ? PAYPAL : [];
+}
+
 const unique = (list: (string | null)[]) => [...new Set(list.filter((s): s is string => Boolean(s)))];
 
 export function cspDirectives(input: CspInput = {}): [string, string[]][] {
   const publicConfig = input.publicConfig ?? {};
+  const paypal = paypalSources(publicConfig);
   return [
     ["default-src", ["'self'"]],
     [
       "script-src",
-      unique(["'self'", ...(input.scriptHashes ?? []).sort(), ...STRIPE.script, ...GTM.script, ...PRISMIC.script]),
+      unique([
+        "'self'",
+        ...(input.scriptHashes ?? []).sort(),
+        ...STRIPE.script,
+        ...paypal,
+        ...GTM.script,
+        ...PRISMIC.script,
+      ]),
     ],
     ["style-src", unique(["'self'", ...(input.styleHashes ?? []).sort()])],
     // Style attributes: the tag manager's no-JavaScript iframe carries one, and scripts that insert
     // elements of their own (Stripe.js's payment overlays, tags in the container) set them. Attribute
     // styles cannot run code; allowing them does not weaken script protection.
     ["style-src-attr", ["'unsafe-inline'"]],
-    ["img-src", unique(["'self'", "data:", ...PRISMIC.img, ...GTM.img])],
+    ["img-src", unique(["'self'", "data:", ...paypal, ...PRISMIC.img, ...GTM.img])],
     ["font-src", ["'self'"]],
     [
       "connect-src",
@@ -94,11 +114,12 @@ export function cspDirectives(input: CspInput = {}): [string, string[]][] {
         ...STRIPE.connect,
         ...cognitoOrigins(publicConfig),
         paymentsOrigin(publicConfig),
+        ...paypal,
         ...PRISMIC.connect,
         ...GTM.connect,
       ]),
     ],
-    ["frame-src", unique([...STRIPE.frame, ...PRISMIC.frame, ...GTM.frame])],
+    ["frame-src", unique([...STRIPE.frame, ...paypal, ...PRISMIC.frame, ...GTM.frame])],
     ["worker-src", ["'self'"]],
     ["manifest-src", ["'self'"]],
     ["object-src", ["'none'"]],

@@ -10,26 +10,27 @@ import { Hero, metaFromSeo } from "../components/blocks.js";
 import { dataOf, docTitle, group, image, num, pageTitle, plain, rich, str } from "../components/fields.js";
 import { RichText } from "../components/rich-text.js";
 import { Island } from "../../src/template-kit/islands.js";
-import { normalizePath, pathForDocument, SINGLE_TYPE_ROUTES, STATIC_PAGES } from "../../src/content/routes.js";
+import {
+  normalizePath,
+  pathForDocument,
+  SINGLE_TYPE_ROUTES,
+  STATIC_PAGES,
+  thankYouPathFor,
+} from "../../src/content/routes.js";
 import { DEFAULT_FUND_RULES, withContentLimits } from "../../src/payments/fund-rules.js";
 import { fundOfType, SEASONAL_FREQUENCIES, type Frequency, type Fund } from "../../src/payments/types.js";
 import type { FundConfig, PaymentsConfig } from "../../src/client/donation/config.js";
 import Donation from "../../src/client/islands/donation.js";
-
-const TAINTED_NOTE =
-  "This is purification, not zakat or sadaqah: give it away without expecting reward. It is not counted as your zakat and is not tax-deductible.";
-const UNIT_LABELS: Partial<Record<Fund, [singular: string, plural: string]>> = {
-  fitr: ["person", "people"],
-  fidyah: ["day", "days"],
-  qurban: ["animal", "animals"],
-};
+import { donationWords } from "../../src/client/donation/words/index.js";
+import type { DonationWords } from "../../src/client/donation/words/en.js";
 
 export const fundOf = (doc: PrismicDocument): Fund | undefined => fundOfType(doc.type);
 const cents = (dollars: number | undefined) =>
   dollars !== undefined && dollars > 0 ? Math.round(dollars * 100) : undefined;
 
-/** The island's settings for one donation page. */
+/** The island's settings for one donation page, in its language. */
 export function fundConfigOf(doc: PrismicDocument): FundConfig | undefined {
+  const words = donationWords(doc.lang);
   const fund = fundOf(doc);
   if (!fund) return undefined;
   const d = dataOf(doc);
@@ -63,7 +64,10 @@ export function fundConfigOf(doc: PrismicDocument): FundConfig | undefined {
   };
   if (season) config.season = season;
   if (rules.quantity) {
-    const [singular, plural] = UNIT_LABELS[fund] ?? ["unit", rules.quantity.label];
+    const [singular, plural] = (words.units as Partial<Record<Fund, [string, string]>>)[fund] ?? [
+      "unit",
+      rules.quantity.label,
+    ];
     const options = group(d, "animal_options")
       .map((o) => ({ code: str(o, "code"), label: str(o, "option_label"), unitCents: cents(num(o, "option_price"))! }))
       .filter((o) => o.label && o.unitCents);
@@ -81,52 +85,60 @@ export function fundConfigOf(doc: PrismicDocument): FundConfig | undefined {
       if (preselected > 0) config.quantity.defaultOption = preselected;
     }
   }
-  if (fund === "tainted-wealth") config.note = plain(d, "purification_note") || TAINTED_NOTE;
+  if (fund === "tainted-wealth") config.note = plain(d, "purification_note") || words.taintedNote;
   return config;
 }
 
-/** The public payments configuration, when this build has one (PAYMENTS_API_URL and the publishable key). */
+/** The public payments configuration, when this build has one (PAYMENTS_API_URL and the publishable key; PayPal's client ID when set). */
 export function paymentsConfigOf(ctx: TemplateContext): PaymentsConfig | null {
-  const p = ctx.site.public.payments as { apiUrl?: unknown; publishableKey?: unknown; timeoutMs?: unknown } | undefined;
+  const p = ctx.site.public.payments as
+    | { apiUrl?: unknown; publishableKey?: unknown; timeoutMs?: unknown; paypalClientId?: unknown }
+    | undefined;
   if (!p || typeof p.apiUrl !== "string" || typeof p.publishableKey !== "string") return null;
   return {
     apiUrl: p.apiUrl,
     publishableKey: p.publishableKey,
     ...(typeof p.timeoutMs === "number" ? { timeoutMs: p.timeoutMs } : {}),
+    ...(typeof p.paypalClientId === "string" && p.paypalClientId ? { paypalClientId: p.paypalClientId } : {}),
   };
 }
 
 export const THANK_YOU_PATH = `${STATIC_PAGES["thank-you"].path}/`;
+export { thankYouPathFor };
 export const CONTACT_PATH = `${normalizePath(SINGLE_TYPE_ROUTES.contact_page)}`;
 /** The form's section: the calculator links to `/pay/zakat/?amount=…#give`. */
 export const GIVE_ID = "give";
 
 /** At the top of a pay page: straight to the form, which on a phone is below the fund's text. */
-export function GiveNowLink() {
+export function GiveNowLink({ words }: { words: DonationWords }) {
   return (
     <p className="don-jump">
       <a className="button button-primary" href={`#${GIVE_ID}`}>
-        Give now
+        {words.giveNow}
       </a>
     </p>
   );
 }
 
-/** On a phone, the same link kept at the bottom of the screen; the island hides it while the form is in view. */
-export function StickyGiveNow() {
+/**
+ * On a phone, the same link kept at the bottom of the screen once the hero's has scrolled away and
+ * while the form is out of view (src/client/donation/sticky-give-now.ts shows it; hidden until then).
+ */
+export function StickyGiveNow({ words }: { words: DonationWords }) {
   return (
-    <a className="don-sticky button button-primary" href={`#${GIVE_ID}`}>
-      Give now
+    <a className="don-sticky button button-primary" href={`#${GIVE_ID}`} hidden>
+      {words.giveNow}
     </a>
   );
 }
 
-export function NoScriptNote() {
+export function NoScriptNote({ words }: { words: DonationWords }) {
   return (
     <noscript>
       <p>
-        {"Our secure card form needs JavaScript. To give another way, "}
-        <a href={CONTACT_PATH}>contact our donor care team</a> by phone or e-mail.
+        {words.noScript}
+        <a href={CONTACT_PATH}>{words.noScriptLink}</a>
+        {words.noScriptAfter}
       </p>
     </noscript>
   );
@@ -148,16 +160,17 @@ export const donation: Template = {
     const d = dataOf(ctx.doc);
     const config = ctx.doc ? fundConfigOf(ctx.doc) : undefined;
     const payments = paymentsConfigOf(ctx);
+    const words = donationWords(ctx.page.lang);
     return (
       <>
         <Hero ctx={ctx} title={pageTitle(ctx)} intro="intro" heroImage={image(d, "hero_image")}>
-          {config ? <GiveNowLink /> : null}
+          {config ? <GiveNowLink words={words} /> : null}
         </Hero>
         <div className="container section two-columns">
           <div>
             <RichText field={rich(d, "body")} ctx={ctx} />
           </div>
-          <section id={GIVE_ID} className="donation-panel" aria-label="Donation form">
+          <section id={GIVE_ID} className="donation-panel" aria-label={words.formLabel}>
             {config ? (
               <>
                 {/* Without payments configured the island says so before any form (PaymentsUnavailable). */}
@@ -167,17 +180,18 @@ export const donation: Template = {
                   props={{
                     funds: [config],
                     formPath: config.path,
-                    thankYouPath: THANK_YOU_PATH,
+                    thankYouPath: thankYouPathFor(ctx.page.lang),
                     payments,
                     contactPath: CONTACT_PATH,
+                    words,
                   }}
                 />
-                {payments ? <NoScriptNote /> : null}
+                {payments ? <NoScriptNote words={words} /> : null}
               </>
             ) : null}
           </section>
         </div>
-        {config ? <StickyGiveNow /> : null}
+        {config ? <StickyGiveNow words={words} /> : null}
       </>
     );
   },

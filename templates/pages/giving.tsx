@@ -11,6 +11,7 @@ import { dataOf, docTitle, pageTitle, str } from "../components/fields.js";
 import { Island } from "../../src/template-kit/islands.js";
 import Donation from "../../src/client/islands/donation.js";
 import ThankYou from "../../src/client/islands/thank-you.js";
+import { donationWords, thankYouWords } from "../../src/client/donation/words/index.js";
 import {
   CONTACT_PATH,
   fundConfigOf,
@@ -19,7 +20,7 @@ import {
   NoScriptNote,
   paymentsConfigOf,
   StickyGiveNow,
-  THANK_YOU_PATH,
+  thankYouPathFor,
 } from "./donation.js";
 
 function fundDocs(ctx: TemplateContext) {
@@ -41,10 +42,11 @@ export const pay: Template = {
     const funds = fundDocs(ctx)
       .map((doc) => fundConfigOf(doc!))
       .filter((c) => c !== undefined);
+    const words = donationWords(ctx.page.lang);
     return (
       <>
         <Hero ctx={ctx} title={pageTitle(ctx, "Give")} intro="intro">
-          {funds.length ? <GiveNowLink /> : null}
+          {funds.length ? <GiveNowLink words={words} /> : null}
         </Hero>
         <div className="container section two-columns">
           <section aria-labelledby="funds">
@@ -52,30 +54,31 @@ export const pay: Template = {
             <CardList ctx={ctx} items={fundCards(ctx)} headingLevel={3} />
           </section>
           {funds.length ? (
-            <section id={GIVE_ID} className="donation-panel" aria-label="Donation form">
+            <section id={GIVE_ID} className="donation-panel" aria-label={words.formLabel}>
               <Island
                 name="donation"
                 component={Donation}
                 props={{
                   funds,
                   formPath: normalizePath(SINGLE_TYPE_ROUTES.pay_page),
-                  thankYouPath: THANK_YOU_PATH,
+                  thankYouPath: thankYouPathFor(ctx.page.lang),
                   payments,
                   contactPath: CONTACT_PATH,
+                  words,
                 }}
               />
-              {payments ? <NoScriptNote /> : null}
+              {payments ? <NoScriptNote words={words} /> : null}
             </section>
           ) : null}
         </div>
-        {funds.length ? <StickyGiveNow /> : null}
+        {funds.length ? <StickyGiveNow words={words} /> : null}
       </>
     );
   },
 };
 
 export const thankYou: Template = {
-  meta: () => ({ title: "Thank you", noindex: true }),
+  meta: (ctx) => ({ title: thankYouWords(ctx.page.lang).thankYou, noindex: true }),
   Body: ({ ctx }) => {
     const payments = paymentsConfigOf(ctx);
     return (
@@ -90,6 +93,7 @@ export const thankYou: Template = {
             },
             fallbackPath: normalizePath(SINGLE_TYPE_ROUTES.pay_page),
             contactPath: CONTACT_PATH,
+            words: thankYouWords(ctx.page.lang),
           }}
         />
       </div>

@@ -15,6 +15,8 @@ import { DONATION_BUDGET_GZIP, measureDonationJs } from "../../bench/donation.js
 import { mkdir } from "node:fs/promises";
 import { planGift } from "../../src/payments/plan.js";
 import { instalmentSentence } from "../../src/client/donation/summary.js";
+import { formatsFor } from "../../src/client/donation/format.js";
+import { en as englishWords } from "../../src/client/donation/words/en.js";
 
 const TIMEOUT_MS = 2_000;
 let fixture: Fixture;
@@ -112,6 +114,9 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
     await fillDonor(page);
     // Stripe.js is not loaded before the donor proceeds.
     expect(stripe.requests).toBe(before);
+    // This build has no PayPal client ID: no word of PayPal, no choice of how to pay.
+    expect(await page.locator("main").innerText()).not.toContain("PayPal");
+    expect(await page.getByText("How to pay").count()).toBe(0);
     await page.getByRole("button", { name: "Continue to payment" }).click();
     await page.getByLabel("Card number").waitFor();
     expect(stripe.requests).toBe(before + 1);
@@ -546,11 +551,26 @@ describe("the donor's journey, pay → card → thank you, on a phone and a desk
       // The way to the form is at the top of the page, in the first screen.
       const jump = page.locator(".don-jump a[href='#give']");
       expect((await placeOf(page, ".don-jump a")).bottom).toBeLessThan(viewport.height);
+      // At the top the hero's "Give now" is the one action: the sticky one waits until it has
+      // scrolled away (on a phone; a desktop never shows it), and showing it shifts nothing.
       const sticky = page.locator(".don-sticky");
-      expect(await sticky.isVisible()).toBe(name === "phone");
+      await page.waitForFunction(() => document.querySelector('[data-island="donation"][data-hydrated]'));
+      expect(await sticky.isVisible()).toBe(false);
       if (name === "phone") {
+        const heroBottom = await page.locator(".don-jump").evaluate((el) => el.getBoundingClientRect().bottom);
+        const bodyTextTop = await page.locator("main h1").evaluate((el) => el.getBoundingClientRect().top);
+        await page.mouse.wheel(0, heroBottom + 50);
+        await expect.poll(() => sticky.isVisible()).toBe(true);
         const box = (await sticky.boundingBox())!;
         expect(box.y + box.height).toBeLessThanOrEqual(viewport.height);
+        expect(box.y).toBeGreaterThan(viewport.height - 120);
+        // The page did not move under the donor when it appeared.
+        const shifted = await page.locator("main h1").evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
+        expect(Math.round(shifted)).toBe(Math.round(bodyTextTop));
+        await page.screenshot({ path: `${JOURNEYS}/donation-${name}-0-sticky.png` });
+        // Back at the top: the hero's action is in view again and the sticky one goes.
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await expect.poll(() => sticky.isVisible()).toBe(false);
       }
       await jump.click();
       await page.waitForFunction(() => location.hash === "#give");
@@ -591,7 +611,7 @@ describe("the donor's journey, pay → card → thank you, on a phone and a desk
         instalmentCount: 12,
       });
       if (!plan.ok) throw new Error(plan.message);
-      const sentence = instalmentSentence(plan.plan.instalments!, plan.plan.schedule.charges);
+      const sentence = instalmentSentence(plan.plan.instalments!, plan.plan.schedule.charges, formatsFor(englishWords));
       expect(sentence).toMatch(
         /^12 payments of \$40\.75, from \d{1,2} [A-Z][a-z]{2} \d{4} to \d{1,2} [A-Z][a-z]{2} \d{4}$/,
       );
@@ -675,7 +695,8 @@ describe("the donor's journey, pay → card → thank you, on a phone and a desk
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(site.url + "/pay/thank-you/");
     await page.locator("main h1").filter({ hasText: "No recent gift to show" }).waitFor();
-    const text = (await page.locator("main").textContent())!;
+    // What the donor reads (innerText): the page's words travel in the island's props, every variant.
+    const text = await page.locator("main").innerText();
     expect(text).not.toMatch(/is on its way|receipt is coming|Thank you/);
     expect(await page.locator("h1").count()).toBe(1);
     expect(await page.getByRole("link", { name: "Give now" }).getAttribute("href")).toMatch(/^\/pay\//);
@@ -690,9 +711,115 @@ describe("the donor's journey, pay → card → thank you, on a phone and a desk
     await page.getByLabel("Card number").waitFor();
     await payWithCard(page);
     await expectThankYou(page);
-    const text = (await page.locator("main").textContent())!;
+    const text = await page.locator("main").innerText();
     expect(text).toContain("purified");
     expect(text).not.toMatch(/reward|sadaqah/i);
+    await page.close();
+  });
+});
+
+describe("the Arabic pay page: the form, its messages and the thank-you page in Arabic, right to left", {
+  timeout: 90_000,
+}, () => {
+  /** Latin words of four letters or more, other than names that stay as they are (Stripe, JavaScript, AU$, e-mail examples). */
+  const englishWords = (text: string) =>
+    (text.match(/[A-Za-z]{4,}/g) ?? []).filter(
+      (w) => !/^(Stripe|JavaScript|name|example|Failed|load|available)$/.test(w),
+    );
+
+  for (const [name, viewport] of [
+    ["phone", { width: 390, height: 844 }],
+    ["desktop", { width: 1280, height: 800 }],
+  ] as const) {
+    it(`${name} ${viewport.width}×${viewport.height}: /ar-ae/pay/zakat/ → card → /ar-ae/pay/thank-you/, every word of the form in Arabic, axe passes`, async () => {
+      await mkdir(JOURNEYS, { recursive: true });
+      const page = await context.newPage();
+      await page.setViewportSize(viewport);
+      const seen = watchProblems(page);
+      await page.goto(site.url + "/ar-ae/pay/zakat/?amount=1250");
+      await page.waitForSelector('[data-island="donation"][data-hydrated="true"]');
+      expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual([
+        "ar-AE",
+        "rtl",
+      ]);
+      expect(await page.locator(".don-jump a").textContent()).toBe("تبرّع الآن");
+      const amount = page.getByLabel("المبلغ (بالدولار الأسترالي)");
+      await expect.poll(() => amount.inputValue()).toBe("1250");
+      // Amounts for the language: the currency named in Arabic, Latin digits as the donor types them.
+      await expect
+        .poll(() => page.locator(".don-summary dd strong").first().textContent())
+        .toBe("1,250.00 دولار أسترالي");
+      // A message as the donor leaves the field, in Arabic.
+      await amount.fill("-20");
+      await amount.press("Tab");
+      const amountError = page.locator(`[id="${await amount.getAttribute("id")}-error"]`);
+      await expect.poll(() => amountError.textContent()).toBe("أدخل مبلغًا أكبر من 0 دولار، دون إشارة ناقص، مثل 50.");
+      await amount.fill("1250");
+      await amount.press("Tab");
+      await expect.poll(() => amountError.count()).toBe(0);
+      // Continue with nothing else filled: every message in Arabic, the first field focused.
+      await page.getByRole("button", { name: "المتابعة إلى الدفع" }).click();
+      await expect.poll(() => page.locator(".don-error").count()).toBeGreaterThan(2);
+      const messages = await page.locator(".don-error").allTextContents();
+      expect(messages).toContain("أدخل اسمك الأول.");
+      expect(messages.flatMap(englishWords)).toEqual([]);
+      expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).id)).toMatch(/firstName$/);
+      // Instalments: the plan sentence with Arabic month names.
+      await page.getByLabel("على أقساط شهرية").check();
+      await expect.poll(() => page.locator(".don-plan").first().textContent()).toMatch(/^12 دفعات/);
+      expect(await page.locator(".don-plan").first().textContent()).toMatch(
+        /(يناير|فبراير|مارس|أبريل|مايو|يونيو|يوليو|أغسطس|سبتمبر|أكتوبر|نوفمبر|ديسمبر)/,
+      );
+      await page.getByLabel("مرة واحدة").check();
+      await page.getByLabel("الاسم الأول").fill("عائشة");
+      await page.getByLabel("اسم العائلة").fill("رحمن");
+      await page.getByLabel("البريد الإلكتروني", { exact: true }).fill("aisha@example.com");
+      await page.getByLabel("رقم الهاتف").fill("0412 345 678");
+      const form = (await page.locator(".donation-form").textContent())!;
+      expect(englishWords(form)).toEqual([]);
+      // Right to left without sideways scrolling.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      const v = await axeViolations(page);
+      expect(formatViolations(`/ar-ae/pay/zakat/ ${name}`, v)).toBe("");
+      await page.screenshot({ path: `${JOURNEYS}/donation-ar-${name}-1-form.png` });
+
+      await page.getByRole("button", { name: "المتابعة إلى الدفع" }).click();
+      await page.getByLabel("Card number").waitFor();
+      await expect.poll(() => placeOf(page, ".don-step-heading").then((p) => p.focused)).toBe(true);
+      expect((await placeOf(page, ".don-step-heading")).text).toBe("راجع تبرعك وادفع");
+      await page.waitForSelector(".don-pay button:not([disabled])");
+      const give = page.locator(".don-pay .don-actions button").first();
+      expect(await give.textContent()).toMatch(/^تبرّع بمبلغ .*1,250\.00/);
+      await page.screenshot({ path: `${JOURNEYS}/donation-ar-${name}-2-payment.png` });
+      await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+      await page.getByLabel("Expiry (MM / YY)").fill("12 / 30");
+      await page.getByLabel("Security code").fill("123");
+      await give.click();
+      await page.waitForURL(/\/ar-ae\/pay\/thank-you\/\?donation=don_/);
+      await page.locator(".thanks-reference strong").waitFor();
+      expect(await page.locator("main h1").allTextContents()).toEqual(["شكرًا لك"]);
+      expect(await page.evaluate(() => document.documentElement.dir)).toBe("rtl");
+      const thanks = (await page.locator(".thanks").textContent())!;
+      expect(thanks).toContain("تقبّل الله زكاتك");
+      expect(thanks).toContain("الزكاة");
+      expect(englishWords(thanks.replace(/NZF-[0-9A-Z-]+/g, ""))).toEqual([]);
+      expect(formatViolations(`/ar-ae/pay/thank-you/ ${name}`, await axeViolations(page))).toBe("");
+      await page.screenshot({ path: `${JOURNEYS}/donation-ar-${name}-3-thank-you.png`, fullPage: true });
+      noProblems(seen);
+      await page.close();
+    });
+  }
+
+  it("at 320 px the Arabic form and its messages fit without sideways scrolling", async () => {
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 320, height: 640 });
+    await page.goto(site.url + "/ar-ae/pay/zakat/");
+    await page.waitForSelector('[data-island="donation"][data-hydrated]');
+    await page.getByRole("button", { name: "المتابعة إلى الدفع" }).click();
+    await expect.poll(() => page.locator(".don-error").count()).toBeGreaterThan(2);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: `${JOURNEYS}/donation-ar-320-errors.png`, fullPage: true });
     await page.close();
   });
 });

@@ -52,6 +52,7 @@ const POOL: Env = {
 const PAYMENTS: Env = {
   PAYMENTS_API_URL: "https://payments.cli-test.example/main",
   STRIPE_PUBLISHABLE_KEY: "pk_test_CliTest42",
+  NZF_PAYPAL_CLIENT_ID: "AcliTest-PayPal_ClientId0123456789",
 };
 
 beforeAll(async () => {
@@ -102,6 +103,7 @@ describe.concurrent("each setting, by its effect", () => {
       "out NZF_OUT_DIR",
       "paymentsApiUrl PAYMENTS_API_URL",
       "stripePublishableKey STRIPE_PUBLISHABLE_KEY",
+      "paypalClientId NZF_PAYPAL_CLIENT_ID",
       "cognitoRegion NZF_COGNITO_REGION",
       "cognitoUserPoolId NZF_COGNITO_USER_POOL_ID",
       "cognitoClientId NZF_COGNITO_CLIENT_ID",
@@ -150,7 +152,10 @@ describe.concurrent("each setting, by its effect", () => {
       expect(pay.payments).toEqual({
         apiUrl: PAYMENTS.PAYMENTS_API_URL,
         publishableKey: PAYMENTS.STRIPE_PUBLISHABLE_KEY,
+        paypalClientId: PAYMENTS.NZF_PAYPAL_CLIENT_ID,
       });
+      // PayPal offered: its hosts join the policy (and only then; test/site-files/csp.test.ts).
+      expect(await read(join(out, "_headers"))).toContain("https://*.paypal.com https://*.paypalobjects.com");
     },
   );
 
@@ -518,6 +523,10 @@ const INVALID: Record<string, { value: string; command?: string[]; env?: Env } |
   stripePublishableKey: {
     value: "sk_live_0123456789abcdef",
     env: { PAYMENTS_API_URL: "https://payments.example.org" },
+  },
+  paypalClientId: {
+    value: "client id with spaces",
+    env: { PAYMENTS_API_URL: "https://payments.example.org", STRIPE_PUBLISHABLE_KEY: "pk_test_abc" },
   },
   watch: null,
   watchPort: { value: "abc", command: ["--watch"] },

@@ -26,6 +26,19 @@ describe("payments build configuration", () => {
     ).toBe("http://127.0.0.1:4010");
   });
 
+  it("offers PayPal with a client ID beside a configured payments API, and refuses one that cannot work", () => {
+    const id = "AeX9-paypal_client_id_0123456789abcdefghij";
+    const cards = { PAYMENTS_API_URL: API, STRIPE_PUBLISHABLE_KEY: "pk_test_51Abc" };
+    expect(readPaymentsBuildConfig({ ...cards, NZF_PAYPAL_CLIENT_ID: ` ${id} ` }).paypalClientId).toBe(id);
+    expect("paypalClientId" in readPaymentsBuildConfig(cards)).toBe(false);
+    const bad = configError({ ...cards, NZF_PAYPAL_CLIENT_ID: "secret: xyz" });
+    expect([bad.code, bad.subject]).toEqual(["CONFIG_INVALID", "NZF_PAYPAL_CLIENT_ID"]);
+    expect(bad.hint).toContain("Client ID (not the secret)");
+    const alone = configError({ NZF_PAYPAL_CLIENT_ID: id });
+    expect(alone.message).toContain("payments API is not");
+    expect(alone.subject).toBe("NZF_PAYPAL_CLIENT_ID");
+  });
+
   it("leaves payments off when neither is set", () => {
     expect(readPaymentsBuildConfig({})).toEqual({ apiUrl: null, publishableKey: null });
   });

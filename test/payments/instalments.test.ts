@@ -10,6 +10,8 @@ import { DEFAULT_FUND_RULES } from "../../src/payments/fund-rules.js";
 import { validateDonation, validateDonationRequest, type DonationForm } from "../../src/payments/validate.js";
 import { startPaymentsDevServer, type PaymentsDevServer } from "../../src/server/payments-dev-server.js";
 import { instalmentSentence } from "../../src/client/donation/summary.js";
+import { formatsFor } from "../../src/client/donation/format.js";
+import { en as englishWords } from "../../src/client/donation/words/en.js";
 
 const donor = { firstName: "Aisha", lastName: "Rahman", email: "aisha@example.com.au", phone: "0412 345 678" };
 const form = (over: Partial<DonationForm> = {}): DonationForm => ({
@@ -38,7 +40,7 @@ describe("the instalment plan", () => {
     expect(schedule).toMatchObject({ openEnded: false, totalCents: 48_900, firstChargeToday: true });
     expect(instalments).toEqual({ count: 12, giftCents: 48_900, endDate: "2027-10-24" });
     expect(charge).toEqual({ amountCents: 4075, feeCents: 0, totalCents: 4075 });
-    expect(instalmentSentence(instalments!, schedule.charges)).toBe(
+    expect(instalmentSentence(instalments!, schedule.charges, formatsFor(englishWords))).toBe(
       "12 payments of $40.75, from 24 Nov 2026 to 24 Oct 2027",
     );
   });
@@ -56,7 +58,7 @@ describe("the instalment plan", () => {
     expect(result.plan.schedule.totalCents).toBe(123_457);
     // The 31st falls on the last day of shorter months.
     expect(result.plan.schedule.charges[1]!.date).toBe("2027-02-28");
-    expect(instalmentSentence(result.plan.instalments!, result.plan.schedule.charges)).toBe(
+    expect(instalmentSentence(result.plan.instalments!, result.plan.schedule.charges, formatsFor(englishWords))).toBe(
       "12 payments, from 31 Jan 2027 to 31 Dec 2027: 11 of $102.88 and a last one of $102.89",
     );
   });

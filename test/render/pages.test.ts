@@ -13,6 +13,21 @@ const doc = (
 ) => ({ id, type, uid, lang, data: {}, alternate_languages: alternates }) as unknown as PrismicDocument;
 
 describe("page plan", () => {
+  it("plans a thank-you page in each other language that has a donation page, and only there", () => {
+    const pages = planPages(
+      createContentGraph([
+        doc("h", "home_page"),
+        doc("z", "zakat", null, "ar-ae"),
+        doc("a", "about_page", null, "fr-fr"),
+      ]),
+    );
+    const thanks = pages.filter((p) => p.template === "thank-you").map((p) => [p.path, p.lang, p.indexable]);
+    expect(thanks).toEqual([
+      ["/ar-ae/pay/thank-you/", "ar-ae", false],
+      ["/pay/thank-you/", "en-au", false],
+    ]);
+  });
+
   it("plans the registry's static pages, the redirect and the documents' pages", () => {
     const pages = planPages(createContentGraph([doc("h", "home_page"), doc("c", "case", "one")]));
     const paths = pages.map((p) => p.path);

@@ -12,6 +12,23 @@ const directive = (csp: string, name: string) =>
     .slice(1) ?? [];
 
 describe("contentSecurityPolicy", () => {
+  it("allows exactly PayPal's SDK hosts, and only in a build with a PayPal client ID", () => {
+    const PAYPAL = ["https://*.paypal.com", "https://*.paypalobjects.com"];
+    const without = contentSecurityPolicy({ publicConfig: { payments: { apiUrl: "https://api.example/main" } } });
+    expect(without).not.toMatch(/paypal|venmo/);
+    const csp = contentSecurityPolicy({
+      publicConfig: { payments: { apiUrl: "https://api.example/main", paypalClientId: "AbC-123_abcdefghijklmnop" } },
+    });
+    for (const name of ["script-src", "connect-src", "frame-src", "img-src"]) {
+      const list = directive(csp, name);
+      expect(list, name).toEqual(expect.arrayContaining(PAYPAL));
+      expect(list.filter((s) => /paypal|venmo/.test(s)).sort(), name).toEqual(PAYPAL);
+    }
+    for (const name of ["style-src", "default-src", "form-action", "frame-ancestors"])
+      expect(directive(csp, name).join(" "), name).not.toMatch(/paypal/);
+    expect(directive(csp, "script-src").join(" ")).not.toMatch(/unsafe-(inline|eval)/);
+  });
+
   it("allows Stripe, the tag manager, Prismic and Cognito in Sydney, and nothing inline for scripts", () => {
     const csp = contentSecurityPolicy();
     expect(directive(csp, "script-src")).toEqual(

@@ -15,9 +15,19 @@ export interface AxeViolation {
   targets: string[];
 }
 
-export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+/** axe-core's source, for a test that serves it from the site's origin (a page under a CSP that allows no inline script). */
+export async function axeSource(): Promise<string> {
   source ??= await readFile(require.resolve("axe-core/axe.min.js"), "utf8");
-  await page.addScriptTag({ content: source });
+  return source;
+}
+
+/**
+ * `scriptUrl`: load axe-core from this address (one the test routes to axeSource()) instead of an
+ * inline script, which the site's Content-Security-Policy blocks.
+ */
+export async function axeViolations(page: Page, options: { scriptUrl?: string } = {}): Promise<AxeViolation[]> {
+  if (options.scriptUrl) await page.addScriptTag({ url: options.scriptUrl });
+  else await page.addScriptTag({ content: await axeSource() });
   const result = await page.evaluate(async () => {
     const axe = (
       window as unknown as {

@@ -5,6 +5,7 @@
  */
 import type { FundRules } from "../../payments/fund-rules.js";
 import type { Frequency, Fund, Season } from "../../payments/types.js";
+import type { DonationWords } from "./words/en.js";
 
 export interface QuantityOption {
   /**
@@ -52,6 +53,8 @@ export interface PaymentsConfig {
   publishableKey: string;
   /** Client timeout in ms (default 15 s); tests shorten it. */
   timeoutMs?: number;
+  /** NZF_PAYPAL_CLIENT_ID: PayPal is offered beside cards only when set. */
+  paypalClientId?: string;
 }
 
 export interface DonationIslandProps {
@@ -64,6 +67,8 @@ export interface DonationIslandProps {
   payments: PaymentsConfig | null;
   /** The contact page: the way to give when card payments are not configured. */
   contactPath?: string;
+  /** The form's words in the page's language (words/index.ts picks them at build time). */
+  words: DonationWords;
 }
 
 /** The rules validateDonation checks, with the page's options (qurban) priced as the page shows them. */
@@ -87,13 +92,3 @@ export function chosenOption(config: FundConfig, optionIndex: string): QuantityO
   const options = config.quantity?.options;
   return options?.[Number(optionIndex)] ?? options?.[0];
 }
-
-export const FREQUENCY_LABELS: Record<Frequency, string> = {
-  once: "One-off",
-  monthly: "Monthly, until you cancel",
-  "monthly-instalments": "In monthly instalments",
-  "weekly-friday": "Every Friday",
-  "ramadan-nightly": "Every night of Ramadan",
-  "ramadan-last-ten": "The last ten nights of Ramadan",
-  "dhul-hijjah-ten-days": "Each of the ten days of Dhul Hijjah",
-};

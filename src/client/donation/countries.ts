@@ -272,3 +272,29 @@ export const COUNTRIES: readonly (readonly [code: string, name: string])[] = [
   ["RH", "Zimbabwe"],
   ["ZW", "Zimbabwe"],
 ];
+
+/**
+ * The list in the page's language: English as above; another language names each country with the
+ * browser's Intl.DisplayNames (the list arrives after hydration, so the server never renders these
+ * names and nothing can differ), sorted in that language, Australia still first.
+ */
+export function countriesIn(locale: string): readonly (readonly [code: string, name: string])[] {
+  if (locale.startsWith("en")) return COUNTRIES;
+  let names: Intl.DisplayNames;
+  try {
+    names = new Intl.DisplayNames([locale], { type: "region" });
+  } catch {
+    return COUNTRIES;
+  }
+  const named = COUNTRIES.map(([code, english]) => {
+    let name: string | undefined;
+    try {
+      name = names.of(code);
+    } catch {
+      name = undefined;
+    }
+    return [code, name && name !== code ? name : english] as const;
+  });
+  const [australia, ...rest] = named;
+  return [australia!, ...rest.sort((a, b) => a[1].localeCompare(b[1], locale))];
+}

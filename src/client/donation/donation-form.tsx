@@ -14,10 +14,10 @@ import { useIslandId } from "../island-id.js";
 import type { Stripe } from "@stripe/stripe-js";
 import type { PaymentsClient } from "../../payments/client.js";
 import type { AttemptKeys } from "../../payments/idempotency.js";
-import { formatDollarsAndCents } from "../../payments/money.js";
 import { validateDonation } from "../../payments/validate.js";
 import type { DonationCreated, FieldError, Fund } from "../../payments/types.js";
-import { rulesOf, type DonationIslandProps } from "./config.js";
+import { rulesOf, type DonationIslandProps, type FundConfig } from "./config.js";
+import { failureOf, fill, formatsFor, messageOf, type Formats } from "./format.js";
 import { CheckField } from "./field.js";
 import {
   amountFromQuery,
@@ -28,6 +28,7 @@ import {
   LAST_ATTEMPT_KEY,
   loadSaved,
   markGiven,
+  paysWithPayPal,
   save,
   toDonationForm,
   type FormValues,
@@ -36,6 +37,9 @@ import {
 import { DonorSection } from "./donor-section.js";
 import { GiftSection } from "./gift-section.js";
 import { PaymentStep } from "./payment-step.js";
+import { PayPalStep } from "./paypal-step.js";
+import type { startPayPal } from "../paypal/paypal-session.js";
+import { PaymentChoice } from "./payment-choice.js";
 import { createdFigures, feeFor, previewFigures, Summary } from "./summary.js";
 
 type Phase = "form" | "creating" | "pay";
@@ -50,9 +54,17 @@ const keyOf = (field: string) => {
   return field.split(".").pop()!;
 };
 
-function fieldErrors(list: FieldError[]): Record<string, string> {
+/** One message per field, in the page's language. */
+function fieldErrors(list: FieldError[], f: Formats, config: FundConfig): Record<string, string> {
+  const values = {
+    minimumCents: config.minimumCents,
+    maximumCents: config.maximumCents,
+    units: config.quantity?.label,
+    qmin: config.quantity?.min,
+    qmax: config.quantity?.max,
+  };
   const out: Record<string, string> = {};
-  for (const e of list) out[keyOf(e.field)] ??= e.message;
+  for (const e of list) out[keyOf(e.field)] ??= messageOf(e, f, values);
   return out;
 }
 
@@ -73,23 +85,6 @@ export function showStep(heading: HTMLElement | null): void {
   if (!heading) return;
   heading.focus({ preventScroll: true });
   heading.scrollIntoView({ block: "start" });
-}
-
-/** The phone's sticky "Give now" (outside the island) is hidden while the form is in view or being paid. */
-function useStickyGiveNow(panel: HTMLElement | null, paying: boolean) {
-  useEffect(() => {
-    const sticky = document.querySelector<HTMLElement>(".don-sticky");
-    if (!sticky || !panel || typeof IntersectionObserver === "undefined") return;
-    if (paying) {
-      sticky.hidden = true;
-      return;
-    }
-    const observer = new IntersectionObserver(([entry]) => {
-      sticky.hidden = entry!.isIntersecting;
-    });
-    observer.observe(panel);
-    return () => observer.disconnect();
-  }, [panel, paying]);
 }
 
 /** The donor's own date, YYYY-MM-DD (local getters: the day they think it is). */
@@ -113,7 +108,12 @@ export function hydrateNow({ funds, formPath, payments }: DonationIslandProps): 
 }
 
 export default function DonationForm(props: DonationIslandProps) {
-  return props.payments ? <CardDonationForm {...props} /> : <PaymentsUnavailable contactPath={props.contactPath} />;
+  const f = formatsFor(props.words);
+  return props.payments ? (
+    <CardDonationForm {...props} f={f} />
+  ) : (
+    <PaymentsUnavailable contactPath={props.contactPath} f={f} />
+  );
 }
 
 /**
@@ -122,25 +122,34 @@ export default function DonationForm(props: DonationIslandProps) {
  * they take a gift by phone or send the bank details with a reference, so no account number is
  * published here (docs/payments-api.md, "Base URL and build configuration").
  */
-function PaymentsUnavailable({ contactPath = "/contact/" }: { contactPath?: string }) {
+function PaymentsUnavailable({ contactPath = "/contact/", f }: { contactPath?: string; f: Formats }) {
+  const w = f.words;
   return (
     <div className="donation-form">
-      <h2>Give now</h2>
+      <h2>{w.giveNow}</h2>
       <div className="don-alert don-unavailable">
         <p>
-          <strong>Online card payments are not available on this copy of the site.</strong>
+          <strong>{w.unavailableTitle}</strong>
         </p>
         <p>
-          To give today, <a href={contactPath}>contact our donor care team</a> by phone or e-mail: they can take your
-          gift over the phone or send you our bank details with a reference for your receipt.
+          {w.unavailableBefore}
+          <a href={contactPath}>{w.unavailableLink}</a>
+          {w.unavailableAfter}
         </p>
       </div>
     </div>
   );
 }
 
-function CardDonationForm({ funds, formPath, thankYouPath, payments: paymentsOrNull }: DonationIslandProps) {
+function CardDonationForm({
+  funds,
+  formPath,
+  thankYouPath,
+  payments: paymentsOrNull,
+  f,
+}: DonationIslandProps & { f: Formats }) {
   const payments = paymentsOrNull!;
+  const w = f.words;
   const idPrefix = useIslandId("don-");
   const [values, setValues] = useState<FormValues>(() => initialValues(funds[0]!));
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -150,7 +159,6 @@ function CardDonationForm({ funds, formPath, thankYouPath, payments: paymentsOrN
   const [created, setCreated] = useState<DonationCreated | null>(null);
   const [stripe, setStripe] = useState<Stripe | null>(null);
   const [given, setGiven] = useState<GivenRecord | null>(null);
-  const [panel, setPanel] = useState<HTMLElement | null>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const payHeadingRef = useRef<HTMLHeadingElement>(null);
   const shownPhase = useRef<Phase>("form");
@@ -162,12 +170,14 @@ function CardDonationForm({ funds, formPath, thankYouPath, payments: paymentsOrN
   const createdFor = useRef<{ key: string; created: DonationCreated } | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const alertRef = useRef<HTMLDivElement>(null);
+  const [payPalStart, setPayPalStart] = useState<{ start: typeof startPayPal } | null>(null);
   const config = funds.find((f) => f.fund === values.fund) ?? funds[0]!;
+  const paypalOffered = Boolean(payments.paypalClientId);
+  const viaPayPal = paysWithPayPal(values, paypalOffered);
 
   // After hydration only (the server knows neither the donor's date nor their storage).
   useEffect(() => {
     setToday(localIsoDate(new Date()));
-    setPanel(formRef.current?.closest<HTMLElement>(".donation-panel") ?? null);
     const already = givenFrom(sessionStore(), formPath);
     if (already) setGiven(already);
     const saved = loadSaved(sessionStore(), formPath, funds);
@@ -215,8 +225,6 @@ function CardDonationForm({ funds, formPath, thankYouPath, payments: paymentsOrN
     else if (from === "pay") showStep(headingRef.current);
   }, [phase]);
 
-  useStickyGiveNow(panel, phase === "pay");
-
   useEffect(() => {
     if (alert) alertRef.current?.focus();
   }, [alert]);
@@ -238,8 +246,11 @@ function CardDonationForm({ funds, formPath, thankYouPath, payments: paymentsOrN
     // the button from under the pointer before the click lands.
     if (next instanceof HTMLElement && next.matches('button[type="submit"]')) return;
     const current = latest.current ?? values;
-    const result = validateDonation(toDonationForm(current, config), rulesOf(config));
-    const message = result.ok ? undefined : fieldErrors(result.errors)[key];
+    const result = validateDonation(
+      toDonationForm(current, config, paysWithPayPal(current, paypalOffered)),
+      rulesOf(config),
+    );
+    const message = result.ok ? undefined : fieldErrors(result.errors, f, config)[key];
     const empty = typeof current[key] === "string" && (current[key] as string).trim() === "";
     setErrors((e) => {
       if (message && !(empty && !(key in e))) return e[key] === message ? e : { ...e, [key]: message };
@@ -272,24 +283,27 @@ function CardDonationForm({ funds, formPath, thankYouPath, payments: paymentsOrN
   async function proceed() {
     if (busy.current) return; // a second click while the first is in flight does nothing
     setAlert(null);
-    const result = validateDonation(toDonationForm(values, config), rulesOf(config));
+    const result = validateDonation(toDonationForm(values, config, viaPayPal), rulesOf(config));
     if (!result.ok) {
-      setErrors(fieldErrors(result.errors));
+      setErrors(fieldErrors(result.errors, f, config));
       focusFirstError();
       return;
     }
     setErrors({});
     busy.current = true;
     setPhase("creating");
-    // The client, the keys and the Stripe loader arrive now, with the donor's choice to pay.
+    // The client, the keys and the Stripe loader arrive now, with the donor's choice to pay; with
+    // PayPal chosen, the PayPal step instead of Stripe.js (PayPal's SDK loads in that step).
     const kitLoad = import("./pay-kit.js");
+    const paypalKitLoad = viaPayPal ? import("./paypal-kit.js") : null;
+    paypalKitLoad?.catch(() => undefined); // reported below
     try {
       const kit = await kitLoad;
       keys.current ??= kit.createAttemptKeys();
       client.current ??= kit.createPaymentsClient({ baseUrl: payments.apiUrl, timeoutMs: payments.timeoutMs });
       const key = keys.current.keyFor(result.request);
-      // Stripe.js starts loading now, alongside the request.
-      const stripeLoad = stripe ? Promise.resolve(stripe) : kit.loadStripeJs(payments.publishableKey);
+      // Stripe.js starts loading now, alongside the request (not for PayPal).
+      const stripeLoad = viaPayPal || stripe ? Promise.resolve(stripe) : kit.loadStripeJs(payments.publishableKey);
       stripeLoad.catch(() => undefined); // reported below, after the API's answer
       const donation =
         createdFor.current?.key === key
@@ -297,19 +311,28 @@ function CardDonationForm({ funds, formPath, thankYouPath, payments: paymentsOrN
           : await client.current.createDonation(result.request, key);
       createdFor.current = { key, created: donation };
       const loaded = await stripeLoad;
+      if (paypalKitLoad) {
+        const paypalKit = await paypalKitLoad.catch((cause) => {
+          const message = w.errors.paypal_script_failed ?? kit.PAYPAL_MESSAGES.paypal_script_failed;
+          throw new kit.PaymentsError(message, true, { cause });
+        });
+        setPayPalStart({ start: paypalKit.startPayPal });
+      }
       setStripe(loaded);
       setCreated(donation);
       setPhase("pay");
     } catch (error) {
       setPhase("form");
       const kit = await kitLoad.catch(() => null);
-      if (kit && error instanceof kit.PaymentsApiError && error.fields.length) setErrors(fieldErrors(error.fields));
+      if (kit && error instanceof kit.PaymentsApiError && error.fields.length)
+        setErrors(fieldErrors(error.fields, f, config));
       if (kit && error instanceof kit.StripeLoadError) {
         // For whoever debugs it: the donor sees the message, the console shows why.
         console.warn(error.message, error.cause);
-        setAlert(error.donorMessage);
-      } else if (kit && error instanceof kit.PaymentsError) setAlert(error.message);
-      else setAlert(`Something went wrong (${(error as Error).message}). Nothing was charged. Please try again.`);
+        setAlert(failureOf(kit.failureKindOf(error), f, error.donorMessage));
+      } else if (kit && error instanceof kit.PaymentsError)
+        setAlert(failureOf(kit.failureKindOf(error), f, error.message));
+      else setAlert(fill(w.somethingWrong, { detail: (error as Error).message }));
     } finally {
       busy.current = false;
     }
@@ -322,6 +345,18 @@ function CardDonationForm({ funds, formPath, thankYouPath, payments: paymentsOrN
     url.searchParams.set(`${kind}_intent`, intentId);
     url.searchParams.set("redirect_status", "succeeded");
     window.location.replace(url.href);
+  }
+
+  /** Paid through PayPal (captured by the API): as for a card, forget the form and replace the page. */
+  function paidWithPayPal() {
+    markGiven(sessionStore(), { path: formPath, reference: created?.reference });
+    window.location.replace(returnUrl);
+  }
+
+  /** From the PayPal step back to the form with card chosen, everything else as typed. */
+  function payByCard() {
+    set("paymentMethod", "card");
+    setPhase("form");
   }
 
   function beforeConfirm() {
@@ -341,20 +376,17 @@ function CardDonationForm({ funds, formPath, thankYouPath, payments: paymentsOrN
   return (
     <div className="donation-form">
       <h2 id={`${idPrefix}heading`} ref={headingRef} tabIndex={-1}>
-        Give now
+        {w.giveNow}
       </h2>
       {given ? (
         <div className="don-given" role="status">
           <p>
-            <strong>You have already given — give again?</strong>
+            <strong>{w.givenTitle}</strong>
           </p>
-          <p>
-            Your gift{given.reference ? ` (reference ${given.reference})` : ""} went through and your receipt is on its
-            way by e-mail. To make another gift, start a new one.
-          </p>
+          <p>{given.reference ? fill(w.givenTextWithReference, { reference: given.reference }) : w.givenText}</p>
           <p>
             <button type="button" className="button" onClick={giveAgain}>
-              Give again
+              {w.giveAgain}
             </button>
           </p>
         </div>
@@ -385,23 +417,29 @@ function CardDonationForm({ funds, formPath, thankYouPath, payments: paymentsOrN
           set={set}
           chooseFund={chooseFund}
           check={check}
+          f={f}
         />
-        <DonorSection idPrefix={idPrefix} values={values} errors={errors} set={set} check={check} />
+        <DonorSection idPrefix={idPrefix} values={values} errors={errors} set={set} check={check} f={f} />
         <fieldset className="don-section">
-          <legend>Card fee</legend>
+          <legend>{w.cardFee}</legend>
           <CheckField
             id={`${idPrefix}coverFees`}
-            label={fee !== null ? `Add ${formatDollarsAndCents(fee)} to cover the card fee` : "Cover the card fee"}
-            hint={
-              values.frequency === "monthly-instalments"
-                ? "So that we receive your whole gift: added to each payment. Card fees are 1.7% + 30c."
-                : "So that we receive your whole gift. Card fees are 1.7% + 30c."
-            }
+            label={fee !== null ? fill(w.coverFee, { fee: f.money(fee) }) : w.coverFeeUnknown}
+            hint={values.frequency === "monthly-instalments" ? w.coverFeeHintInstalments : w.coverFeeHint}
             checked={values.coverFees}
             onChecked={(v) => set("coverFees", v)}
           />
         </fieldset>
-        {figures ? <Summary figures={figures} headingId={`${idPrefix}summary`} /> : null}
+        {paypalOffered ? (
+          <PaymentChoice
+            idPrefix={idPrefix}
+            value={values.paymentMethod}
+            frequency={values.frequency}
+            onValue={(v) => set("paymentMethod", v)}
+            f={f}
+          />
+        ) : null}
+        {figures ? <Summary figures={figures} headingId={`${idPrefix}summary`} f={f} /> : null}
         <div className="don-actions">
           <button
             type="submit"
@@ -409,17 +447,35 @@ function CardDonationForm({ funds, formPath, thankYouPath, payments: paymentsOrN
             disabled={phase === "creating"}
             aria-disabled={phase === "creating" ? true : undefined}
           >
-            {phase === "creating" ? "Preparing secure payment…" : alert ? "Try again" : "Continue to payment"}
+            {phase === "creating" ? w.preparing : alert ? w.tryAgain : w.continue}
           </button>
         </div>
-        <p className="don-hint">Nothing is charged until you confirm on the next step.</p>
+        <p className="don-hint">{w.nothingYet}</p>
       </form>
-      {phase === "pay" && created && stripe ? (
+      {phase === "pay" && created?.paymentMethod === "paypal" && payPalStart && client.current ? (
         <section className="don-step" aria-labelledby={`${idPrefix}step-heading`}>
           <h3 id={`${idPrefix}step-heading`} ref={payHeadingRef} tabIndex={-1} className="don-step-heading">
-            Check your gift and pay
+            {w.checkAndPay}
           </h3>
-          {figures ? <Summary figures={figures} headingId={`${idPrefix}summary-final`} /> : null}
+          {figures ? <Summary figures={figures} headingId={`${idPrefix}summary-final`} f={f} /> : null}
+          <PayPalStep
+            start={payPalStart.start}
+            idPrefix={idPrefix}
+            clientId={payments.paypalClientId ?? ""}
+            client={client.current}
+            created={created}
+            onPaid={paidWithPayPal}
+            onBack={() => setPhase("form")}
+            onCard={payByCard}
+            f={f}
+          />
+        </section>
+      ) : phase === "pay" && created && stripe ? (
+        <section className="don-step" aria-labelledby={`${idPrefix}step-heading`}>
+          <h3 id={`${idPrefix}step-heading`} ref={payHeadingRef} tabIndex={-1} className="don-step-heading">
+            {w.checkAndPay}
+          </h3>
+          {figures ? <Summary figures={figures} headingId={`${idPrefix}summary-final`} f={f} /> : null}
           <PaymentStep
             idPrefix={idPrefix}
             stripe={stripe}
@@ -428,6 +484,7 @@ function CardDonationForm({ funds, formPath, thankYouPath, payments: paymentsOrN
             beforeConfirm={beforeConfirm}
             onPaid={paid}
             onBack={() => setPhase("form")}
+            f={f}
           />
         </section>
       ) : null}

@@ -4,6 +4,7 @@ import { useEffect, useState, type FocusEvent } from "react";
 import { AU_STATES } from "./states.js";
 import { CheckField, SelectField, TextField } from "./field.js";
 import type { FormValues } from "./form-state.js";
+import { fill, type Formats } from "./format.js";
 
 export interface DonorSectionProps {
   idPrefix: string;
@@ -12,9 +13,12 @@ export interface DonorSectionProps {
   set<K extends keyof FormValues>(key: K, value: FormValues[K]): void;
   /** The donor left a field: check it (and clear its message once it is right). */
   check(key: keyof FormValues, next?: EventTarget | null): void;
+  f: Formats;
 }
 
-export function DonorSection({ idPrefix, values, errors, set, check }: DonorSectionProps) {
+export function DonorSection({ idPrefix, values, errors, set, check, f }: DonorSectionProps) {
+  const w = f.words;
+  const optional = w.optional;
   const id = (name: string) => `${idPrefix}${name}`;
   const text = (
     name:
@@ -40,41 +44,41 @@ export function DonorSection({ idPrefix, values, errors, set, check }: DonorSect
   useEffect(() => {
     let live = true;
     import("./countries.js").then(
-      (m) => live && setCountries(m.COUNTRIES),
+      (m) => live && setCountries(m.countriesIn(w.locale)),
       () => undefined, // offline: Australia and the kept value stay on offer
     );
     return () => {
       live = false;
     };
-  }, []);
+  }, [w.locale]);
   const countryOptions =
     countries ??
     (australia
-      ? [["AU", "Australia"] as const]
-      : [["AU", "Australia"] as const, [values.country, values.country] as const]);
+      ? [["AU", w.australia] as const]
+      : [["AU", w.australia] as const, [values.country, values.country] as const]);
   return (
     <>
       <fieldset className="don-section">
-        <legend>Your details</legend>
-        <p className="don-hint">We send your receipt by e-mail. All fields are required unless marked optional.</p>
+        <legend>{w.yourDetails}</legend>
+        <p className="don-hint">{w.detailsHint}</p>
         <div className="don-row">
-          <TextField {...text("firstName")} label="First name" autoComplete="given-name" />
-          <TextField {...text("lastName")} label="Last name" autoComplete="family-name" />
+          <TextField {...text("firstName")} label={w.firstName} autoComplete="given-name" />
+          <TextField {...text("lastName")} label={w.lastName} autoComplete="family-name" />
         </div>
-        <TextField {...text("email")} label="E-mail address" type="email" autoComplete="email" spellCheck={false} />
-        <TextField {...text("phone")} label="Phone number" type="tel" autoComplete="tel" />
+        <TextField {...text("email")} label={w.email} type="email" autoComplete="email" spellCheck={false} />
+        <TextField {...text("phone")} label={w.phone} type="tel" autoComplete="tel" />
         <CheckField
           id={id("anonymous")}
-          label="Give anonymously"
-          hint="We will keep your name off any public acknowledgement. Your receipt still has it."
+          label={w.anonymous}
+          hint={w.anonymousHint}
           checked={values.anonymous}
           onChecked={(v) => set("anonymous", v)}
         />
         <TextField
           id={id("dedication")}
-          label="Dedication"
-          optional
-          hint={`For example "On behalf of my late father". Up to ${MAX_DEDICATION_LENGTH} characters.`}
+          label={w.dedication}
+          optional={optional}
+          hint={fill(w.dedicationHint, { max: MAX_DEDICATION_LENGTH })}
           value={values.dedication}
           onValue={(v) => set("dedication", v)}
           onBlur={(e) => check("dedication", e.relatedTarget)}
@@ -84,29 +88,29 @@ export function DonorSection({ idPrefix, values, errors, set, check }: DonorSect
       </fieldset>
       <fieldset className="don-section">
         <legend>
-          Postal address for the receipt <span className="don-optional">(optional)</span>
+          {w.addressLegend} <span className="don-optional">{optional}</span>
         </legend>
-        <TextField {...text("line1")} label="Street address" autoComplete="address-line1" />
-        <TextField {...text("line2")} label="Unit, building or floor" optional autoComplete="address-line2" />
+        <TextField {...text("line1")} label={w.line1} autoComplete="address-line1" />
+        <TextField {...text("line2")} label={w.line2} optional={optional} autoComplete="address-line2" />
         <div className="don-row">
-          <TextField {...text("suburb")} label="Suburb or town" autoComplete="address-level2" />
+          <TextField {...text("suburb")} label={w.suburb} autoComplete="address-level2" />
           {australia ? (
             <SelectField
               {...text("state")}
-              label="State or territory"
-              optional
-              placeholder="Choose…"
-              options={AU_STATES.map(([code, name]) => [code, name] as const)}
+              label={w.state}
+              optional={optional}
+              placeholder={w.choose}
+              options={AU_STATES.map(([code, name]) => [code, w.stateNames[code] ?? name] as const)}
               autoComplete="address-level1"
             />
           ) : (
-            <TextField {...text("state")} label="State, province or region" optional autoComplete="address-level1" />
+            <TextField {...text("state")} label={w.stateElsewhere} optional={optional} autoComplete="address-level1" />
           )}
         </div>
         <div className="don-row">
           <TextField
             {...text("postcode")}
-            label="Postcode"
+            label={w.postcode}
             inputMode={australia ? "numeric" : "text"}
             autoComplete="postal-code"
           />
@@ -117,7 +121,7 @@ export function DonorSection({ idPrefix, values, errors, set, check }: DonorSect
               // An Australian state means nothing elsewhere, and free text is not a state code.
               if ((v === "AU") !== australia) set("state", "");
             }}
-            label="Country"
+            label={w.country}
             options={countryOptions}
             autoComplete="country"
           />

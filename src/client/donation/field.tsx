@@ -13,7 +13,8 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   hint?: ReactNode;
   /** Text before the input, e.g. "$". */
   prefix?: string;
-  optional?: boolean;
+  /** The words "(optional)" in the page's language, after the label; absent for a required field. */
+  optional?: string;
 }
 
 export function TextField({ id, label, value, onValue, error, hint, prefix, optional, ...input }: TextFieldProps) {
@@ -50,7 +51,7 @@ function FieldFrame({
   label: ReactNode;
   error?: string;
   hint?: ReactNode;
-  optional?: boolean;
+  optional?: string;
   children(describedBy: string | undefined): ReactNode;
 }) {
   const describedBy = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
@@ -58,7 +59,7 @@ function FieldFrame({
     <div className={error ? "don-field don-field-invalid" : "don-field"}>
       <label htmlFor={id}>
         {label}
-        {optional ? <span className="don-optional"> (optional)</span> : null}
+        {optional ? <span className="don-optional">{` ${optional}`}</span> : null}
       </label>
       {hint ? (
         <p id={`${id}-hint`} className="don-hint">
@@ -129,7 +130,7 @@ export function SelectField({
   options: readonly (readonly [value: string, text: string])[];
   error?: string;
   hint?: ReactNode;
-  optional?: boolean;
+  optional?: string;
   /** A first, empty choice ("Choose…"). */
   placeholder?: string;
   autoComplete?: string;

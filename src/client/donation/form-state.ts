@@ -4,6 +4,7 @@
  * never loses what the donor typed. Values are strings and booleans only (what inputs hold).
  */
 import { parseAmount } from "../../payments/money.js";
+import { paypalFits } from "../../payments/paypal-schedules.js";
 import type { DonationForm } from "../../payments/validate.js";
 import type { Frequency, Fund } from "../../payments/types.js";
 import { chosenOption, type FundConfig } from "./config.js";
@@ -30,6 +31,8 @@ export interface FormValues {
   anonymous: boolean;
   dedication: string;
   coverFees: boolean;
+  /** "paypal" when the donor chose PayPal (offered only when the build has a PayPal client ID). */
+  paymentMethod: "card" | "paypal";
 }
 
 export const STORAGE_PREFIX = "nzf-donation:";
@@ -107,6 +110,7 @@ export function initialValues(config: FundConfig): FormValues {
     anonymous: false,
     dedication: "",
     coverFees: false,
+    paymentMethod: "card",
   };
 }
 
@@ -148,8 +152,13 @@ export function amountFromQuery(search: string): string | null {
   return parsed.ok ? dollarsText(parsed.cents) : value.slice(0, 20);
 }
 
-/** The values as the shared validator takes them. */
-export function toDonationForm(values: FormValues, config: FundConfig): DonationForm {
+/** PayPal when the donor chose it, the build offers it and the schedule is one PayPal takes; else a card. */
+export function paysWithPayPal(values: FormValues, paypalOffered: boolean): boolean {
+  return paypalOffered && values.paymentMethod === "paypal" && paypalFits(values.frequency);
+}
+
+/** The values as the shared validator takes them (`paypal`: paysWithPayPal). */
+export function toDonationForm(values: FormValues, config: FundConfig, paypal = false): DonationForm {
   const address = {
     line1: values.line1,
     line2: values.line2,
@@ -177,5 +186,6 @@ export function toDonationForm(values: FormValues, config: FundConfig): Donation
     anonymous: values.anonymous,
     dedication: values.dedication,
     coverFees: values.coverFees,
+    ...(paypal ? { paymentMethod: "paypal" as const } : {}),
   };
 }

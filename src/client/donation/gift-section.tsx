@@ -2,9 +2,9 @@
  * The gift: the fund (on /pay), the amount (presets and the donor's own) or how many people / days /
  * animals, and how often. The total and the dates are in summary.tsx.
  */
-import { formatDollarsAndCents } from "../../payments/money.js";
 import type { Frequency, Fund } from "../../payments/types.js";
-import { chosenOption, FREQUENCY_LABELS, type FundConfig } from "./config.js";
+import { chosenOption, type FundConfig } from "./config.js";
+import { fill, type Formats } from "./format.js";
 import { MAX_INSTALMENTS, MIN_INSTALMENTS } from "../../payments/schedules.js";
 import { SelectField, TextField } from "./field.js";
 import type { FormValues } from "./form-state.js";
@@ -18,26 +18,29 @@ export interface GiftSectionProps {
   set<K extends keyof FormValues>(key: K, value: FormValues[K]): void;
   chooseFund(fund: Fund): void;
   check(key: keyof FormValues, next?: EventTarget | null): void;
+  f: Formats;
 }
 
-const INSTALMENT_CHOICES = Array.from({ length: MAX_INSTALMENTS - MIN_INSTALMENTS + 1 }, (_, i) => {
-  const n = String(MAX_INSTALMENTS - i);
-  return [n, `${n} monthly payments`] as const;
-});
+const instalmentChoices = (template: string) =>
+  Array.from({ length: MAX_INSTALMENTS - MIN_INSTALMENTS + 1 }, (_, i) => {
+    const n = String(MAX_INSTALMENTS - i);
+    return [n, fill(template, { n })] as const;
+  });
 
 const dollars = (cents: number) => (cents % 100 === 0 ? String(cents / 100) : (cents / 100).toFixed(2));
 
-export function GiftSection({ idPrefix, funds, config, values, errors, set, chooseFund, check }: GiftSectionProps) {
+export function GiftSection({ idPrefix, funds, config, values, errors, set, chooseFund, check, f }: GiftSectionProps) {
+  const w = f.words;
   const id = (name: string) => `${idPrefix}${name}`;
   const q = config.quantity;
   const option = chosenOption(config, values.option);
   const unitCents = option?.unitCents ?? q?.unitCents ?? 0;
   return (
     <fieldset className="don-section">
-      <legend>Your gift</legend>
+      <legend>{w.yourGift}</legend>
       {funds.length > 1 ? (
         <div className="don-field">
-          <label htmlFor={id("fund")}>Where your gift goes</label>
+          <label htmlFor={id("fund")}>{w.whereItGoes}</label>
           <select
             id={id("fund")}
             name={id("fund")}
@@ -54,7 +57,7 @@ export function GiftSection({ idPrefix, funds, config, values, errors, set, choo
       ) : null}
       {config.note ? (
         <p className="don-note" id={id("note")}>
-          <strong>Please note: </strong>
+          <strong>{w.pleaseNote}</strong>
           {config.note}
         </p>
       ) : null}
@@ -63,7 +66,7 @@ export function GiftSection({ idPrefix, funds, config, values, errors, set, choo
         <>
           {q.options?.length ? (
             <fieldset className="don-choices" aria-describedby={errors.option ? id("option-error") : undefined}>
-              <legend>Choose your {q.unitLabel}</legend>
+              <legend>{fill(w.chooseUnit, { unit: q.unitLabel })}</legend>
               {q.options.map((o, i) => (
                 <div className="don-choice" key={i}>
                   <input
@@ -75,7 +78,7 @@ export function GiftSection({ idPrefix, funds, config, values, errors, set, choo
                     onChange={() => set("option", String(i))}
                   />
                   <label htmlFor={id(`option-${i}`)}>
-                    {o.label}: {formatDollarsAndCents(o.unitCents)}
+                    {o.label}: {f.money(o.unitCents)}
                   </label>
                 </div>
               ))}
@@ -88,8 +91,8 @@ export function GiftSection({ idPrefix, funds, config, values, errors, set, choo
           ) : null}
           <TextField
             id={id("quantity")}
-            label={`Number of ${q.label}`}
-            hint={`${formatDollarsAndCents(unitCents)} per ${q.unitLabel}, from ${q.min} to ${q.max}.`}
+            label={fill(w.numberOf, { units: q.label })}
+            hint={fill(w.perUnit, { price: f.money(unitCents), unit: q.unitLabel, min: q.min, max: q.max })}
             value={values.quantity}
             onValue={(v) => set("quantity", v)}
             onBlur={(e) => check("quantity", e.relatedTarget)}
@@ -99,18 +102,19 @@ export function GiftSection({ idPrefix, funds, config, values, errors, set, choo
           />
           {/^\d+$/.test(values.quantity.trim()) ? (
             <p className="don-multiply" aria-live="polite">
-              {values.quantity.trim()} × {formatDollarsAndCents(unitCents)}
+              {values.quantity.trim()} × {f.money(unitCents)}
               {" = "}
-              <strong>{formatDollarsAndCents(Number(values.quantity.trim()) * unitCents)}</strong>
+              <strong>{f.money(Number(values.quantity.trim()) * unitCents)}</strong>
             </p>
           ) : null}
         </>
       ) : (
         <>
           {config.presets.length ? (
-            <div className="don-presets" role="group" aria-label="Suggested amounts">
+            <div className="don-presets" role="group" aria-label={w.suggestedAmounts}>
               {config.presets.map((p) => {
                 const text = dollars(p.amountCents);
+                const shown = f.dollars(p.amountCents);
                 return (
                   <button
                     type="button"
@@ -119,10 +123,8 @@ export function GiftSection({ idPrefix, funds, config, values, errors, set, choo
                     aria-pressed={values.amount.trim() === text}
                     onClick={() => set("amount", text)}
                   >
-                    {formatDollarsAndCents(p.amountCents).replace(/\.00$/, "")}
-                    {p.label &&
-                    p.label !== `$${text}` &&
-                    p.label !== formatDollarsAndCents(p.amountCents).replace(/\.00$/, "") ? (
+                    {shown}
+                    {p.label && p.label !== `$${text}` && p.label !== shown ? (
                       <span className="don-preset-label"> {p.label}</span>
                     ) : null}
                   </button>
@@ -132,11 +134,11 @@ export function GiftSection({ idPrefix, funds, config, values, errors, set, choo
           ) : null}
           <TextField
             id={id("amount")}
-            label="Amount (AUD)"
+            label={w.amountLabel}
             hint={
               values.frequency === "monthly-instalments"
-                ? "Your whole zakat for the year: we split it into the monthly payments you choose below."
-                : `Choose an amount above or enter your own, from ${formatDollarsAndCents(config.minimumCents)}.`
+                ? w.amountHintInstalments
+                : fill(w.amountHint, { min: f.money(config.minimumCents) })
             }
             prefix="$"
             value={values.amount}
@@ -151,18 +153,18 @@ export function GiftSection({ idPrefix, funds, config, values, errors, set, choo
 
       {config.frequencies.length > 1 ? (
         <fieldset className="don-choices" aria-describedby={errors.frequency ? id("frequency-error") : undefined}>
-          <legend>How often</legend>
-          {config.frequencies.map((f: Frequency) => (
-            <div className="don-choice" key={f}>
+          <legend>{w.howOften}</legend>
+          {config.frequencies.map((freq: Frequency) => (
+            <div className="don-choice" key={freq}>
               <input
                 type="radio"
-                id={id(`frequency-${f}`)}
+                id={id(`frequency-${freq}`)}
                 name={id("frequency")}
-                value={f}
-                checked={values.frequency === f}
-                onChange={() => set("frequency", f)}
+                value={freq}
+                checked={values.frequency === freq}
+                onChange={() => set("frequency", freq)}
               />
-              <label htmlFor={id(`frequency-${f}`)}>{FREQUENCY_LABELS[f]}</label>
+              <label htmlFor={id(`frequency-${freq}`)}>{w.frequencies[freq]}</label>
             </div>
           ))}
           {errors.frequency ? (
@@ -177,11 +179,11 @@ export function GiftSection({ idPrefix, funds, config, values, errors, set, choo
       {values.frequency === "monthly-instalments" ? (
         <SelectField
           id={id("instalments")}
-          label="Split into"
-          hint="Payments stop when your whole gift is paid. The first is today, then one each month."
+          label={w.splitInto}
+          hint={w.splitHint}
           value={values.instalments}
           onValue={(v) => set("instalments", v)}
-          options={INSTALMENT_CHOICES}
+          options={instalmentChoices(w.monthlyPayments)}
           error={errors.instalments}
         />
       ) : null}

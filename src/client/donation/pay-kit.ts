@@ -7,3 +7,5 @@ export { createPaymentsClient } from "../../payments/client.js";
 export { PaymentsApiError, PaymentsError } from "../../payments/errors.js";
 export { createAttemptKeys } from "../../payments/idempotency.js";
 export { loadStripeJs, StripeLoadError } from "../stripe/load-stripe.js";
+export { failureKindOf } from "./failure-kind.js";
+export { PAYPAL_MESSAGES } from "../../payments/paypal.js";

@@ -6,9 +6,8 @@
  */
 import { useEffect, useRef, useState } from "react";
 import type { Stripe, StripeElements } from "@stripe/stripe-js";
-import { formatDollarsAndCents } from "../../payments/money.js";
 import type { DonationCreated } from "../../payments/types.js";
-import { formatDate } from "./summary.js";
+import { fill, type Formats } from "./format.js";
 
 export interface PaymentStepProps {
   idPrefix: string;
@@ -20,6 +19,7 @@ export interface PaymentStepProps {
   /** Confirmed without a redirect (cards): the page moves on itself. */
   onPaid(kind: "payment" | "setup", intentId: string): void;
   onBack(): void;
+  f: Formats;
 }
 
 /** Matches the site's colours (templates/styles/site.css) inside Stripe's frame. */
@@ -28,7 +28,28 @@ const APPEARANCE = {
   variables: { colorPrimary: "#663399", borderRadius: "6px", fontFamily: "system-ui, sans-serif" },
 };
 
-export function PaymentStep({ idPrefix, stripe, created, returnUrl, beforeConfirm, onPaid, onBack }: PaymentStepProps) {
+/**
+ * Wallets (Apple Pay, Google Pay, Link) appear inside the Payment Element when the Stripe account
+ * has them on, the browser and device support them and, for Apple Pay, the site's domain is
+ * registered with Stripe (docs/payments-api.md, "Wallets"). "auto" lets Stripe decide per browser;
+ * the payment methods themselves come from the intent (automatic payment methods, set by the API).
+ */
+const PAYMENT_ELEMENT_OPTIONS = {
+  wallets: { applePay: "auto", googlePay: "auto" },
+  layout: { type: "tabs", defaultCollapsed: false },
+} as const;
+
+export function PaymentStep({
+  idPrefix,
+  stripe,
+  created,
+  returnUrl,
+  beforeConfirm,
+  onPaid,
+  onBack,
+  f,
+}: PaymentStepProps) {
+  const w = f.words;
   const mountRef = useRef<HTMLDivElement>(null);
   const elementsRef = useRef<StripeElements | null>(null);
   const busy = useRef(false);
@@ -37,8 +58,13 @@ export function PaymentStep({ idPrefix, stripe, created, returnUrl, beforeConfir
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
-    const elements = stripe.elements({ clientSecret: created.clientSecret, appearance: APPEARANCE });
-    const element = elements.create("payment");
+    const elements = stripe.elements({
+      clientSecret: created.clientSecret,
+      appearance: APPEARANCE,
+      // Stripe's own labels in the page's language ("ar", "en").
+      locale: w.locale.slice(0, 2) as "ar" | "en",
+    });
+    const element = elements.create("payment", PAYMENT_ELEMENT_OPTIONS);
     element.on("ready", () => setReady(true));
     element.on("change", () => setError(null));
     element.mount(mountRef.current!);
@@ -47,7 +73,7 @@ export function PaymentStep({ idPrefix, stripe, created, returnUrl, beforeConfir
       element.destroy();
       elementsRef.current = null;
     };
-  }, [stripe, created.clientSecret]);
+  }, [stripe, created.clientSecret, w.locale]);
 
   async function give() {
     const elements = elementsRef.current;
@@ -58,7 +84,7 @@ export function PaymentStep({ idPrefix, stripe, created, returnUrl, beforeConfir
     try {
       const submitted = await elements.submit();
       if (submitted.error) {
-        setError(submitted.error.message ?? "Please check your card details.");
+        setError(submitted.error.message ?? w.checkCard);
         return;
       }
       beforeConfirm();
@@ -67,21 +93,15 @@ export function PaymentStep({ idPrefix, stripe, created, returnUrl, beforeConfir
       // page, so Back does not return to the filled form. Bank redirects still use return_url.
       if (created.intentType === "payment") {
         const result = await stripe.confirmPayment({ elements, confirmParams, redirect: "if_required" });
-        if (result.error)
-          setError(
-            `${result.error.message ?? "Your payment did not go through."} Nothing was charged. Check the details or use another card, then try again.`,
-          );
+        if (result.error) setError(fill(w.declinedAdvice, { reason: result.error.message ?? w.notThrough }));
         else onPaid("payment", result.paymentIntent.id);
       } else {
         const result = await stripe.confirmSetup({ elements, confirmParams, redirect: "if_required" });
-        if (result.error)
-          setError(
-            `${result.error.message ?? "Your card could not be saved."} Nothing was charged. Check the details or use another card, then try again.`,
-          );
+        if (result.error) setError(fill(w.declinedAdvice, { reason: result.error.message ?? w.notSaved }));
         else onPaid("setup", result.setupIntent.id);
       }
     } catch (e) {
-      setError(`Your payment could not be completed (${(e as Error).message}). Nothing was charged. Please try again.`);
+      setError(fill(w.notCompleted, { detail: (e as Error).message }));
     } finally {
       busy.current = false;
       setConfirming(false);
@@ -91,19 +111,22 @@ export function PaymentStep({ idPrefix, stripe, created, returnUrl, beforeConfir
   const first = created.schedule[0];
   const today = created.intentType === "payment";
   const plan = created.instalments;
+  const amount = f.money(created.totalCents);
   const label = !today
-    ? `Save card for ${formatDollarsAndCents(created.totalCents)} from ${first ? formatDate(first.date) : "the first date"}`
+    ? fill(w.saveCard, { amount, date: first ? f.date(first.date) : w.firstDate })
     : plan
-      ? `Give ${formatDollarsAndCents(created.totalCents)} now, payment 1 of ${plan.count}`
-      : `Give ${formatDollarsAndCents(created.totalCents)}`;
+      ? fill(w.giveNowOf, { amount, count: plan.count })
+      : fill(w.giveAmount, { amount });
   return (
     <section className="don-pay" aria-labelledby={`${idPrefix}pay-heading`}>
-      <h4 id={`${idPrefix}pay-heading`}>Card details</h4>
+      <h4 id={`${idPrefix}pay-heading`}>{w.cardDetails}</h4>
       <p className="don-hint">
-        Reference <strong>{created.reference}</strong>. Your card is handled by Stripe; we never see its number.
+        {w.referenceBefore}
+        <strong>{created.reference}</strong>
+        {w.referenceAfter}
       </p>
       <div ref={mountRef} className="don-payment-element" />
-      {!ready ? <p role="status">Loading the secure card form…</p> : null}
+      {!ready ? <p role="status">{w.loadingCard}</p> : null}
       {error ? (
         <p className="don-alert" role="alert" id={`${idPrefix}pay-error`}>
           {error}
@@ -117,10 +140,10 @@ export function PaymentStep({ idPrefix, stripe, created, returnUrl, beforeConfir
           disabled={!ready || confirming}
           aria-describedby={error ? `${idPrefix}pay-error` : undefined}
         >
-          {confirming ? "Processing…" : label}
+          {confirming ? w.processing : label}
         </button>
         <button type="button" className="don-link-button" onClick={onBack} disabled={confirming}>
-          Change my gift or details
+          {w.changeGift}
         </button>
       </div>
     </section>

@@ -4,11 +4,12 @@
  * created (the same functions run there, so they agree).
  */
 import { chargeFor } from "../../payments/fees.js";
-import { formatDollarsAndCents, parseAmount } from "../../payments/money.js";
+import { parseAmount } from "../../payments/money.js";
 import { planGift } from "../../payments/plan.js";
 import type { DonationCharges, InstalmentPlan, ScheduledCharge } from "../../payments/types.js";
 import { chosenOption, type FundConfig } from "./config.js";
 import type { FormValues } from "./form-state.js";
+import { fill, type FormatWords, type Formats } from "./format.js";
 
 /** The gift per charge in cents from what is typed, or null while it is not a usable amount. */
 export function giftCents(values: FormValues, config: FundConfig): number | null {
@@ -23,39 +24,23 @@ export function giftCents(values: FormValues, config: FundConfig): number | null
   return parsed.ok && parsed.cents >= config.minimumCents && parsed.cents <= config.maximumCents ? parsed.cents : null;
 }
 
-// Made on first use, not when the module loads: a browser's first DateTimeFormat loads its locale
-// and time-zone data (about 50 ms in Chromium), which on /pay/ pages was a long task at load.
-let dateFormat: Intl.DateTimeFormat | undefined;
-export const formatDate = (iso: string) => {
-  dateFormat ??= new Intl.DateTimeFormat("en-AU", {
-    weekday: "short",
-    day: "numeric",
-    month: "short",
-    year: "numeric",
-    timeZone: "UTC",
-  });
-  return dateFormat.format(new Date(`${iso}T00:00:00Z`));
-};
-let shortDateFormat: Intl.DateTimeFormat | undefined;
-/** "24 Nov 2026": for the instalment sentence. */
-export const formatShortDate = (iso: string) => {
-  shortDateFormat ??= new Intl.DateTimeFormat("en-AU", {
-    day: "numeric",
-    month: "short",
-    year: "numeric",
-    timeZone: "UTC",
-  });
-  return shortDateFormat.format(new Date(`${iso}T00:00:00Z`));
-};
-
 /** "12 payments of $40.75, from 24 Nov 2026 to 24 Oct 2027" (the last one named when it differs). */
-export function instalmentSentence(plan: InstalmentPlan, charges: readonly ScheduledCharge[]): string {
+export function instalmentSentence(
+  plan: InstalmentPlan,
+  charges: readonly ScheduledCharge[],
+  f: Formats<FormatWords>,
+): string {
   const first = charges[0]!;
   const last = charges.at(-1)!;
-  const span = `from ${formatShortDate(first.date)} to ${formatShortDate(plan.endDate)}`;
-  if (first.amountCents === last.amountCents)
-    return `${plan.count} payments of ${formatDollarsAndCents(first.amountCents)}, ${span}`;
-  return `${plan.count} payments, ${span}: ${plan.count - 1} of ${formatDollarsAndCents(first.amountCents)} and a last one of ${formatDollarsAndCents(last.amountCents)}`;
+  const values = {
+    n: plan.count,
+    rest: plan.count - 1,
+    amount: f.money(first.amountCents),
+    last: f.money(last.amountCents),
+    from: f.shortDate(first.date),
+    to: f.shortDate(plan.endDate),
+  };
+  return fill(first.amountCents === last.amountCents ? f.words.instalmentsEqual : f.words.instalmentsUneven, values);
 }
 
 export interface Figures {
@@ -67,6 +52,8 @@ export interface Figures {
   scheduleTotalCents: number | null;
   instalments?: InstalmentPlan;
   problem?: string;
+  /** The schedule's error code, for the message in the page's language. */
+  problemCode?: string;
 }
 
 export function previewFigures(values: FormValues, config: FundConfig, today: string | null): Figures | null {
@@ -92,6 +79,7 @@ export function previewFigures(values: FormValues, config: FundConfig, today: st
       openEnded: false,
       scheduleTotalCents: null,
       problem: result.message,
+      problemCode: result.code,
     };
   const { charge, schedule, instalments } = result.plan;
   return {
@@ -115,63 +103,61 @@ export function createdFigures(created: DonationCharges): Figures {
   };
 }
 
-export function Summary({ figures, headingId }: { figures: Figures; headingId: string }) {
+export function Summary({ figures, headingId, f }: { figures: Figures; headingId: string; f: Formats }) {
   const { charges, instalments } = figures;
+  const w = f.words;
   const recurring = charges.length > 1;
   const shown = figures.openEnded ? charges.slice(0, 3) : charges;
   return (
     <section className="don-summary" aria-labelledby={headingId}>
-      <h3 id={headingId}>Summary</h3>
+      <h3 id={headingId}>{w.summary}</h3>
       {instalments && charges.length ? (
         <p className="don-plan">
-          <strong>{instalmentSentence(instalments, charges)}</strong>
-          {". They stop when your "}
-          {formatDollarsAndCents(instalments.giftCents)} is paid.
+          <strong>{instalmentSentence(instalments, charges, f)}</strong>
+          {fill(w.planStop, { gift: f.money(instalments.giftCents) })}
         </p>
       ) : null}
       <dl>
         {instalments ? (
           <>
-            <dt>Your whole gift</dt>
-            <dd>{formatDollarsAndCents(instalments.giftCents)}</dd>
+            <dt>{w.wholeGift}</dt>
+            <dd>{f.money(instalments.giftCents)}</dd>
           </>
         ) : null}
-        <dt>Your gift{instalments ? " each month" : recurring ? " each time" : ""}</dt>
-        <dd>{formatDollarsAndCents(figures.amountCents)}</dd>
+        <dt>{instalments ? w.giftEachMonth : recurring ? w.giftEachTime : w.giftOnce}</dt>
+        <dd>{f.money(figures.amountCents)}</dd>
         {figures.feeCents > 0 ? (
           <>
-            <dt>Card fee you are covering</dt>
-            <dd>{formatDollarsAndCents(figures.feeCents)}</dd>
+            <dt>{w.feeCovered}</dt>
+            <dd>{f.money(figures.feeCents)}</dd>
           </>
         ) : null}
-        <dt>{recurring ? "Charged each time" : "Total charged"}</dt>
+        <dt>{recurring ? w.chargedEachTime : w.totalCharged}</dt>
         <dd>
-          <strong>{formatDollarsAndCents(figures.totalCents)}</strong>
+          <strong>{f.money(figures.totalCents)}</strong>
         </dd>
         {figures.scheduleTotalCents !== null && recurring ? (
           <>
-            <dt>Total over {charges.length} charges</dt>
+            <dt>{fill(w.totalOver, { n: charges.length })}</dt>
             <dd>
-              <strong>{formatDollarsAndCents(figures.scheduleTotalCents)}</strong>
+              <strong>{f.money(figures.scheduleTotalCents)}</strong>
             </dd>
           </>
         ) : null}
       </dl>
-      {figures.problem ? <p className="don-error">{figures.problem}</p> : null}
+      {figures.problem ? (
+        <p className="don-error">{(figures.problemCode && w.errors[figures.problemCode]) || figures.problem}</p>
+      ) : null}
       {charges.length && !instalments ? (
         <>
           <p className="don-dates-heading">
-            {charges.length === 1
-              ? "Charged on"
-              : figures.openEnded
-                ? "Charged on these dates, then on until you cancel"
-                : "Charged on"}
+            {figures.openEnded && charges.length > 1 ? w.chargedOnThenUntilCancel : w.chargedOn}
           </p>
           <ul className="don-dates">
             {shown.map((c) => (
-              <li key={c.date}>{formatDate(c.date)}</li>
+              <li key={c.date}>{f.date(c.date)}</li>
             ))}
-            {figures.openEnded ? <li>and so on, until you cancel</li> : null}
+            {figures.openEnded ? <li>{w.andSoOn}</li> : null}
           </ul>
         </>
       ) : null}

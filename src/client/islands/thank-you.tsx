@@ -8,11 +8,11 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { createPaymentsClient } from "../../payments/client.js";
 import { PaymentsApiError, PaymentsError } from "../../payments/errors.js";
-import { formatDollarsAndCents } from "../../payments/money.js";
 import type { DonationState } from "../../payments/types.js";
+import { fill, formatsFor } from "../donation/format.js";
 import { LAST_ATTEMPT_KEY, markGiven } from "../donation/form-state.js";
-import { formatShortDate } from "../donation/summary.js";
-import { FUND_BLESSING, FUND_NAMES, scheduleSentence } from "./thank-you-words.js";
+import type { ThankYouWords } from "../donation/words/thanks-en.js";
+import { scheduleSentence } from "./thank-you-words.js";
 
 export interface ThankYouProps {
   payments: { apiUrl: string; timeoutMs?: number } | null;
@@ -20,6 +20,8 @@ export interface ThankYouProps {
   fallbackPath: string;
   /** Where the donor care team's phone and e-mail are. */
   contactPath?: string;
+  /** The page's words in its language (templates pick them by language at build time). */
+  words: ThankYouWords;
 }
 
 type View =
@@ -44,7 +46,8 @@ function lastAttempt(): { path?: string; donationId?: string } {
   }
 }
 
-export default function ThankYou({ payments, fallbackPath, contactPath = "/contact/" }: ThankYouProps) {
+export default function ThankYou({ payments, fallbackPath, contactPath = "/contact/", words: t }: ThankYouProps) {
+  const f = formatsFor(t);
   const [view, setView] = useState<View>({ kind: "checking" });
   const [backPath, setBackPath] = useState(fallbackPath);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -70,13 +73,13 @@ export default function ThankYou({ payments, fallbackPath, contactPath = "/conta
     } catch (error) {
       const message =
         error instanceof PaymentsApiError && error.status === 404
-          ? error.message
+          ? t.errorText || error.message
           : error instanceof PaymentsError
-            ? error.message.replace(/ Nothing was charged\./, "")
+            ? t.errorText || error.message.replace(/ Nothing was charged\./, "")
             : String(error);
       setView({ kind: "error", message, stripeSaysPaid: params.get("redirect_status") === "succeeded" });
     }
-  }, [payments]);
+  }, [payments, t]);
 
   useEffect(() => {
     void check();
@@ -94,23 +97,23 @@ export default function ThankYou({ payments, fallbackPath, contactPath = "/conta
   if (view.kind === "checking") {
     return (
       <div className="thanks">
-        {heading("Your gift")}
-        <p role="status">Checking your payment…</p>
+        {heading(t.yourGift)}
+        <p role="status">{t.checking}</p>
       </div>
     );
   }
   if (view.kind === "no-donation") {
     return (
       <div className="thanks">
-        {heading("No recent gift to show")}
-        <p>There is no gift made from this browser just now to confirm here.</p>
+        {heading(t.noGiftHeading)}
+        <p>{t.noGiftText}</p>
         <p>
-          {"If you gave earlier, your receipt was sent to the e-mail address you gave. For a copy, "}
-          <a href={contactPath}>contact our donor care team</a>.
+          {t.noGiftReceipt}
+          <a href={contactPath}>{t.contactLink}</a>.
         </p>
         <p>
           <a className="button button-primary" href={backPath}>
-            Give now
+            {t.giveNow}
           </a>
         </p>
       </div>
@@ -119,16 +122,12 @@ export default function ThankYou({ payments, fallbackPath, contactPath = "/conta
   if (view.kind === "error") {
     return (
       <div className="thanks">
-        {heading("We could not check your payment")}
+        {heading(t.errorHeading)}
         <p role="alert">{view.message}</p>
-        <p>
-          {view.stripeSaysPaid
-            ? "Stripe reported your payment as successful; your receipt will arrive by e-mail with your reference."
-            : "If your payment went through, your receipt will arrive by e-mail."}
-        </p>
+        <p>{view.stripeSaysPaid ? t.stripeSaysPaid : t.mayHavePaid}</p>
         <p>
           <button type="button" className="button" onClick={() => void check()}>
-            Check again
+            {t.checkAgain}
           </button>
         </p>
       </div>
@@ -142,69 +141,52 @@ export default function ThankYou({ payments, fallbackPath, contactPath = "/conta
     const later = first !== undefined && new URLSearchParams(window.location.search).has("setup_intent");
     return (
       <div className="thanks">
-        {heading("Thank you")}
+        {heading(t.thankYou)}
         <p className="thanks-lead">
-          {d.status === "succeeded"
-            ? later
-              ? "Your card is saved and your gift is set up."
-              : "Your gift is received."
-            : "Your payment is being processed."}{" "}
-          {FUND_BLESSING[d.fund]}
+          {`${d.status === "succeeded" ? (later ? t.saved : t.received) : t.processing} ${t.blessings[d.fund]}`}
         </p>
         <dl className="thanks-details">
-          <dt>Given to</dt>
-          <dd>{FUND_NAMES[d.fund]}</dd>
-          <dt>{recurring ? "Schedule" : "Payment"}</dt>
+          <dt>{t.givenTo}</dt>
+          <dd>{t.fundNames[d.fund]}</dd>
+          <dt>{recurring ? t.schedule : t.payment}</dt>
           <dd>
-            {scheduleSentence(d)}
-            {d.feeCents > 0
-              ? `, including ${formatDollarsAndCents(d.feeCents)} ${recurring ? "each time " : ""}to cover the card fee`
-              : ""}
-            .
+            {`${scheduleSentence(d, f)}${
+              d.feeCents > 0 ? fill(recurring ? t.feeIncludedEach : t.feeIncluded, { fee: f.money(d.feeCents) }) : ""
+            }.`}
           </dd>
-          <dt>Your reference</dt>
+          <dt>{t.yourReference}</dt>
           <dd className="thanks-reference">
             <strong>{d.reference}</strong>
           </dd>
         </dl>
-        <h2>Your receipt</h2>
+        <h2>{t.receiptHeading}</h2>
         <p>
           {d.status !== "succeeded"
-            ? "We will e-mail your receipt as soon as the payment has gone through."
+            ? t.receiptPending
             : later && first
-              ? `We e-mail a receipt after each payment is taken, the first on ${formatShortDate(first.date)}.`
+              ? fill(t.receiptLater, { date: f.shortDate(first.date) })
               : recurring
-                ? "Your receipt for today's payment is on its way to your e-mail, and a receipt follows each later payment."
-                : "Your receipt is on its way to your e-mail. It has your reference number."}
+                ? t.receiptRecurring
+                : t.receiptOnce}
         </p>
-        <h2>{recurring ? "Changing or cancelling" : "Need to change something?"}</h2>
+        <h2>{recurring ? t.changeHeadingRecurring : t.changeHeadingOnce}</h2>
         <p>
-          {recurring ? (
-            <>
-              To change or cancel the {d.instalments ? "remaining payments" : "payments"}
-              {", "}
-              <a href={contactPath}>contact our donor care team</a> with your reference {d.reference}. We stop or change
-              them before the next date.
-            </>
-          ) : (
-            <>
-              If anything is wrong, <a href={contactPath}>contact our donor care team</a>
-              {" with your reference "}
-              {d.reference}.
-            </>
-          )}
+          {recurring ? (d.instalments ? t.changeRemaining : t.changePayments) : t.changeOnce}
+          <a href={contactPath}>{t.contactLink}</a>
+          {fill(recurring ? t.changeRecurringAfter : t.changeOnceAfter, { reference: d.reference })}
         </p>
       </div>
     );
   }
   return (
     <div className="thanks">
-      {heading("Your payment did not go through")}
+      {heading(t.failedHeading)}
       <p role="alert">
-        {d.status === "failed" ? "The payment was cancelled." : "Your card was not charged."} Reference {d.reference}.
+        {`${d.status === "failed" ? t.failedCancelled : t.failedNotCharged}${fill(t.failedReference, { reference: d.reference })}`}
       </p>
       <p>
-        <a href={backPath}>Go back to your gift and try again</a>: everything you entered is still there.
+        <a href={backPath}>{t.goBack}</a>
+        {t.goBackAfter}
       </p>
     </div>
   );

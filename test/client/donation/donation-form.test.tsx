@@ -5,6 +5,7 @@
  * messages beside fields, the form kept in sessionStorage, and the Stripe loader's errors. The
  * payments API is the real dev server on loopback.
  */
+import { en } from "../../../src/client/donation/words/en.js";
 import { act } from "react";
 import { hydrateRoot, type Root } from "react-dom/client";
 import { renderToString } from "react-dom/server";
@@ -105,6 +106,7 @@ const props = (funds: FundConfig[]): DonationIslandProps => ({
   formPath: funds[0]!.path,
   thankYouPath: "/pay/thank-you/",
   payments: { apiUrl: api.url, publishableKey: "pk_test_happydom" },
+  words: en,
 });
 
 describe("donation island (happy-dom)", () => {
