@@ -1,7 +1,7 @@
 /**
  * Rendering in worker threads (src/render/render-pool.ts): the same pages byte for byte as rendering
  * in the build's thread, and the same failure reports, naming each document and output path.
- * The sample site has 57 pages, under the pool's usual threshold, so the tests lower it.
+ * The sample site has under 60 pages, under the pool's usual threshold, so the tests lower it.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
