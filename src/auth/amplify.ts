@@ -10,6 +10,7 @@ import {
   confirmResetPassword,
   confirmSignIn,
   confirmSignUp,
+  fetchAuthSession,
   fetchDevices,
   fetchMFAPreference,
   fetchUserAttributes,
@@ -136,6 +137,10 @@ export function createAmplifyAdapter(config: PublicAuthConfig, deps: AmplifyDeps
       await confirmResetPassword({ username: email, confirmationCode: code, newPassword });
     },
     loadAccount: () => guard(() => loadAccount()),
+    async sessionToken(forceRefresh) {
+      const session = await guard(() => fetchAuthSession({ forceRefresh }));
+      return session.tokens?.idToken?.toString() ?? null;
+    },
     async signOut({ global }) {
       // A global sign-out that fails (network) must not leave this device signed in.
       try {

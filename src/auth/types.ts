@@ -19,6 +19,8 @@ export interface PublicAuthConfig {
   cookieDomain?: string;
   sameSite: SameSite;
   secure: boolean;
+  /** The account GraphQL API (NZF_ACCOUNT_API_URL); absent: the page says history and gifts cannot be shown. */
+  accountApiUrl?: string;
 }
 
 /** Where a sign-in (or sign-up) stands after a call: the island shows the matching step. */
@@ -82,4 +84,9 @@ export interface AuthAdapter {
   confirmResetPassword(email: string, code: string, newPassword: string): Promise<void>;
   loadAccount(): Promise<AccountDetails>;
   signOut(options: { global: boolean }): Promise<void>;
+  /**
+   * The signed-in donor's ID token for the account API (null when signed out); `forceRefresh`
+   * gets a new one from the refresh token (after the API answered 401).
+   */
+  sessionToken(forceRefresh: boolean): Promise<string | null>;
 }

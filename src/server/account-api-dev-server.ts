@@ -13,7 +13,14 @@ import { createHandler } from "graphql-http";
 import type { Logger } from "../core/logger.js";
 import { accountRootValue, accountSchema, type AccountContext } from "../account-api/resolvers.js";
 import { AccountError, type AccountStore, type DonorKey } from "../account-api/store.js";
-import { bearerToken, KeysUnavailable, TokenRejected, type TokenVerifier } from "../account-api/tokens.js";
+import { createAccountStore } from "../account-api/store.js";
+import {
+  bearerToken,
+  createTokenVerifier,
+  KeysUnavailable,
+  TokenRejected,
+  type TokenVerifier,
+} from "../account-api/tokens.js";
 import type { DonationCreated, DonationRequest, DonationStatus } from "../payments/types.js";
 import { createBodyBudget, guard, hardenServer, parseTarget, serverOptions, type ServerLimits } from "./http-guard.js";
 
@@ -272,4 +279,15 @@ export async function startAccountApiDevServer(options: AccountApiDevServerOptio
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * The account API for `--watch`: a fresh in-memory store, tokens checked against the given pool,
+ * and the hook the payments dev server calls with each new donation, recording into that store.
+ */
+export async function startLocalAccountApi(options: { issuer: string; clientId: string; logger?: Logger }) {
+  const store = createAccountStore();
+  const verifyToken = createTokenVerifier({ issuer: options.issuer, clientId: options.clientId });
+  const server = await startAccountApiDevServer({ store, verifyToken, logger: options.logger });
+  return { ...server, recordDonation: recordDonationsInto(store, verifyToken, options.logger) };
 }

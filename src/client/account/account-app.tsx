@@ -12,6 +12,8 @@ import {
   describeAuthError,
 } from "../../auth/messages.js";
 import type { AuthAdapter } from "../../auth/types.js";
+import { useMemo } from "react";
+import { createAccountApi } from "./account-api.js";
 import { AccountView } from "./account-view.js";
 import { ChallengeForm, challengeTitle } from "./challenge-form.js";
 import { onlyErrors } from "./field.js";
@@ -22,11 +24,23 @@ import { useAccountFlow } from "./use-account-flow.js";
 export interface AccountAppProps {
   /** Resolves the adapter once, in an effect (the browser lazily imports Amplify here). */
   loadAdapter: () => Promise<AuthAdapter>;
+  /** The account GraphQL API (NZF_ACCOUNT_API_URL); without it the page says what it cannot show. */
+  accountApiUrl?: string;
 }
 
-export function AccountApp({ loadAdapter }: AccountAppProps) {
-  const { view, setView, errors, formError, notice, setNotice, busy, moved, root, go, run, afterSignIn } =
+export function AccountApp({ loadAdapter, accountApiUrl }: AccountAppProps) {
+  const { view, setView, errors, formError, notice, setNotice, busy, moved, root, go, run, afterSignIn, adapter } =
     useAccountFlow(loadAdapter);
+  const api = useMemo(
+    () =>
+      accountApiUrl
+        ? createAccountApi({
+            url: accountApiUrl,
+            token: async (forceRefresh) => (adapter.current ? adapter.current.sessionToken(forceRefresh) : null),
+          })
+        : null,
+    [accountApiUrl, adapter],
+  );
   const toSignIn = (email?: string) => () => go({ name: "sign-in", email });
   let title: string;
   let body: React.ReactNode = null;
@@ -180,10 +194,11 @@ export function AccountApp({ loadAdapter }: AccountAppProps) {
       );
       break;
     case "account":
-      title = "Your details";
+      title = "Your account";
       body = (
         <AccountView
           account={view.account}
+          api={api}
           onSignOut={(global) =>
             run("account", {}, async (a) => {
               try {

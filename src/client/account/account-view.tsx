@@ -1,6 +1,8 @@
 /** The signed-in view: details, verification state (in words), devices and MFA preference. */
 import type { AccountDetails, MfaPreference } from "../../auth/types.js";
+import type { AccountApi } from "./account-api.js";
 import { Actions } from "./field.js";
+import { GivingSection } from "./giving-section.js";
 
 const MFA_TEXT: Record<MfaPreference, string> = {
   NOMFA: "Off",
@@ -11,12 +13,16 @@ const MFA_TEXT: Record<MfaPreference, string> = {
 
 export interface AccountViewProps {
   account: AccountDetails;
+  /** The account API, or null when this build has none. */
+  api: AccountApi | null;
   onSignOut: (global: boolean) => void;
 }
 
-export function AccountView({ account, onSignOut }: AccountViewProps) {
+export function AccountView({ account, api, onSignOut }: AccountViewProps) {
   return (
     <>
+      <GivingSection api={api} donorEmail={account.email ?? account.username} />
+      <h3>Your details</h3>
       <dl className="account-details">
         <dt>E-mail address</dt>
         <dd>

@@ -21,7 +21,10 @@ export default function AccountIsland({ auth, texts: overrides }: AccountIslandP
       {auth ? (
         <>
           <p>{texts.intro}</p>
-          <AccountApp loadAdapter={() => import("../../auth/amplify.js").then((m) => m.createAmplifyAdapter(auth))} />
+          <AccountApp
+            loadAdapter={() => import("../../auth/amplify.js").then((m) => m.createAmplifyAdapter(auth))}
+            accountApiUrl={auth.accountApiUrl}
+          />
         </>
       ) : (
         <p role="status">{texts.unavailable}</p>
