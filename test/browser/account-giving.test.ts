@@ -50,7 +50,7 @@ beforeAll(async () => {
   ]);
   const store = createAccountStore();
   const verifyToken = createTokenVerifier({
-    issuer: `${cognito.upstream}/${cognito.userPoolId}`,
+    issuer: cognito.issuer,
     clientId: cognito.clientId,
   });
   payments = await startPaymentsDevServer({
@@ -78,6 +78,26 @@ beforeAll(async () => {
     UserAttributes: [{ Name: "email", Value: EMAIL }],
   });
   await cognito.call("ConfirmSignUp", { ClientId: cognito.clientId, Username: EMAIL, ConfirmationCode: cognito.code });
+  // What the donor's profile holds, for the donation forms to pre-fill.
+  await cognito.call("AdminUpdateUserAttributes", {
+    UserPoolId: cognito.userPoolId,
+    Username: EMAIL,
+    UserAttributes: [
+      { Name: "given_name", Value: "Yusuf" },
+      { Name: "family_name", Value: "Ali" },
+      { Name: "phone_number", Value: "+61412345678" },
+      {
+        Name: "address",
+        Value: JSON.stringify({
+          street_address: "12 Haldon Street",
+          locality: "Lakemba",
+          region: "NSW",
+          postal_code: "2195",
+          country: "AU",
+        }),
+      },
+    ],
+  });
 }, 240_000);
 
 afterAll(async () => {
@@ -113,17 +133,25 @@ async function signIn(page: Page): Promise<void> {
   await expectStep(page, "Your account");
 }
 
-/** Gives through the real donation form (the Stripe stand-in confirms the card). */
+/**
+ * Gives through the real donation form (the Stripe stand-in confirms the card). The donor types
+ * only the amount: name, e-mail, phone and address come from their profile, already filled in.
+ */
 async function give(page: Page, path: string, amount: string, monthly: boolean): Promise<string> {
   await page.goto(server.url + path);
-  await page.waitForSelector('[data-island="donation"][data-hydrated]');
-  await page.waitForFunction(() => document.querySelector("form[aria-labelledby]") !== null);
+  // Signed in, the form hydrates at once (not on first use) to pre-fill.
+  await page.waitForSelector('[data-island="donation"][data-hydrated="true"]');
+  const value = (label: string) => page.getByLabel(label, { exact: true }).inputValue();
+  await expect.poll(() => value("First name"), { timeout: 10_000 }).toBe("Yusuf");
+  expect(await value("Last name")).toBe("Ali");
+  expect(await value("E-mail address")).toBe(EMAIL);
+  expect(await value("Phone number")).toBe("+61412345678");
+  expect(await value("Street address")).toBe("12 Haldon Street");
+  expect(await value("Suburb or town")).toBe("Lakemba");
+  expect(await page.getByLabel("State or territory").inputValue()).toBe("NSW");
+  expect(await value("Postcode")).toBe("2195");
   if (monthly) await page.getByLabel("Monthly, until you cancel").check();
   await page.getByLabel("Amount (AUD)").fill(amount);
-  await page.getByLabel("First name").fill("Yusuf");
-  await page.getByLabel("Last name").fill("Ali");
-  await page.getByLabel("E-mail address", { exact: true }).fill(EMAIL);
-  await page.getByLabel("Phone number").fill("0412 345 678");
   await page.getByRole("button", { name: "Continue to payment" }).click();
   await page.getByLabel("Card number").fill("4242 4242 4242 4242");
   await page.getByLabel("Expiry (MM / YY)").fill("12 / 30");

@@ -32,6 +32,11 @@ export interface CognitoLocal {
   endpoint: string;
   /** The emulator itself, without the bridge (to test what it does and does not support). */
   upstream: string;
+  /**
+   * The tokens' `iss`: the bridge's URL plus the pool id, as a real pool's is its endpoint plus the
+   * pool id, so a page can reach the endpoint from a token and the JWKS is at `<issuer>/.well-known/jwks.json`.
+   */
+  issuer: string;
   userPoolId: string;
   clientId: string;
   /** The fixed confirmation code every message carries. */
@@ -136,10 +141,14 @@ export async function startCognitoLocal(options: StartOptions = {}): Promise<Cog
   const dataDir = await mkdtemp(join(tmpdir(), "nzf-cognito-"));
   const port = await freePort();
   const upstream = `http://127.0.0.1:${port}`;
+  const bridged: string[] = [];
+  const bridge: Server = createServer((req, res) => void handleBridge(req, res, upstream, bridged));
+  await new Promise<void>((ok) => bridge.listen(0, "127.0.0.1", ok));
+  const endpoint = `http://127.0.0.1:${(bridge.address() as AddressInfo).port}`;
   await mkdir(join(dataDir, ".cognito"), { recursive: true });
   await writeFile(
     join(dataDir, ".cognito", "config.json"),
-    JSON.stringify({ TokenConfig: { IssuerDomain: upstream }, UserPoolDefaults: { UsernameAttributes: ["email"] } }),
+    JSON.stringify({ TokenConfig: { IssuerDomain: endpoint }, UserPoolDefaults: { UsernameAttributes: ["email"] } }),
   );
 
   let output = "";
@@ -155,8 +164,6 @@ export async function startCognitoLocal(options: StartOptions = {}): Promise<Cog
   child.stdout!.on("data", collect);
   child.stderr!.on("data", collect);
 
-  const bridged: string[] = [];
-  let bridge: Server | undefined;
   try {
     await waitForHealth(upstream, child, () => output);
     const pool = await cognitoCall<{ UserPool: { Id: string } }>(upstream, "CreateUserPool", {
@@ -180,15 +187,13 @@ export async function startCognitoLocal(options: StartOptions = {}): Promise<Cog
       ExplicitAuthFlows: ["ALLOW_USER_PASSWORD_AUTH", "ALLOW_USER_SRP_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"],
     });
     const clientId = client.UserPoolClient.ClientId;
-    bridge = createServer((req, res) => void handleBridge(req, res, upstream, bridged));
-    await new Promise<void>((ok) => bridge!.listen(0, "127.0.0.1", ok));
-    const endpoint = `http://127.0.0.1:${(bridge.address() as AddressInfo).port}`;
     const userPoolId = pool.UserPool.Id;
     const server = bridge;
 
     return {
       endpoint,
       upstream,
+      issuer: `${endpoint}/${userPoolId}`,
       userPoolId,
       clientId,
       code,
@@ -211,7 +216,7 @@ export async function startCognitoLocal(options: StartOptions = {}): Promise<Cog
       },
     };
   } catch (error) {
-    bridge?.close();
+    bridge.close();
     await stopChild(child);
     await rm(dataDir, { recursive: true, force: true });
     throw error;
@@ -260,6 +265,13 @@ async function handleBridge(
   try {
     const body = await readBody(req);
     const target = String(req.headers["x-amz-target"] ?? "");
+    if (!target) {
+      // Not a service call: the pool's JWKS (`<issuer>/.well-known/jwks.json`), health.
+      const forwarded = await rawRequest(upstream + (req.url ?? "/"), req.method ?? "GET", {});
+      res.writeHead(forwarded.status, { "content-type": forwarded.contentType ?? "application/json" });
+      res.end(forwarded.text);
+      return;
+    }
     const action = target.slice(target.indexOf(".") + 1);
     const input = body ? (JSON.parse(body) as Record<string, unknown>) : {};
     switch (action) {

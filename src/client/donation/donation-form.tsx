@@ -37,6 +37,7 @@ import { DonorSection } from "./donor-section.js";
 import { GiftSection } from "./gift-section.js";
 import { PaymentStep } from "./payment-step.js";
 import { createdFigures, feeFor, previewFigures, Summary } from "./summary.js";
+import { hasAccountSession, prefilled, useSignedInProfile } from "./use-signed-in-profile.js";
 
 type Phase = "form" | "creating" | "pay";
 
@@ -106,6 +107,7 @@ function localIsoDate(d: Date): string {
 export function hydrateNow({ funds, formPath, payments }: DonationIslandProps): boolean {
   if (!payments) return false; // the notice needs no JavaScript
   if (loadSaved(sessionStore(), formPath, funds) || givenFrom(sessionStore(), formPath)) return true;
+  if (hasAccountSession()) return true;
   const query = new URLSearchParams(window.location.search);
   if (query.has("amount") || query.has("fund")) return true;
   const figures = previewFigures(initialValues(funds[0]!), funds[0]!, localIsoDate(new Date()));
@@ -163,6 +165,7 @@ function CardDonationForm({ funds, formPath, thankYouPath, payments: paymentsOrN
   const formRef = useRef<HTMLFormElement>(null);
   const alertRef = useRef<HTMLDivElement>(null);
   const config = funds.find((f) => f.fund === values.fund) ?? funds[0]!;
+  useSignedInProfile((profile) => setValues((v) => prefilled(v, profile)));
 
   // After hydration only (the server knows neither the donor's date nor their storage).
   useEffect(() => {
