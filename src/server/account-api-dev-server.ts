@@ -45,6 +45,12 @@ export interface AccountApiDevServerOptions {
   allowedOrigin?: string[];
   limits?: ServerLimits;
   logger?: Logger;
+  /**
+   * Whether a verified token was revoked (GlobalSignOut, RevokeToken). Cognito keeps that list,
+   * not the token; without this hook a revoked token works here until it expires. Tests pass the
+   * cognito-local bridge's record (test/support/cognito-local.ts).
+   */
+  isRevoked?: (token: string) => boolean | Promise<boolean>;
 }
 
 export interface AccountApiDevServer {
@@ -186,6 +192,7 @@ export async function startAccountApiDevServer(options: AccountApiDevServerOptio
     let donor: AccountContext["donor"];
     try {
       const verified = await options.verifyToken(token);
+      if (await options.isRevoked?.(token)) throw new TokenRejected("revoked by a sign-out");
       donor = { sub: verified.sub, email: verified.email };
     } catch (error) {
       if (error instanceof KeysUnavailable) {
