@@ -89,4 +89,16 @@ export interface AuthAdapter {
    * gets a new one from the refresh token (after the API answered 401).
    */
   sessionToken(forceRefresh: boolean): Promise<string | null>;
+  /** ChangePassword: the current password, then the new one. */
+  changePassword(oldPassword: string, newPassword: string): Promise<void>;
+  /** ForgetDevice: this device or another of the donor's remembered devices. */
+  forgetDevice(id: string): Promise<void>;
+  /** UpdateUserAttributes for e-mail or phone; the pool sends a code to the new address when it must be verified. */
+  updateContact(attribute: ContactAttribute, value: string): Promise<{ codeSent: boolean; destination?: string }>;
+  /** GetUserAttributeVerificationCode: a (new) code for an address not yet verified. */
+  sendContactCode(attribute: ContactAttribute): Promise<{ destination?: string }>;
+  /** VerifyUserAttribute with the code the donor received. */
+  confirmContact(attribute: ContactAttribute, code: string): Promise<void>;
 }
+
+export type ContactAttribute = "email" | "phone_number";

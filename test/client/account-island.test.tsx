@@ -104,6 +104,11 @@ function fakeAdapter(script: Partial<AuthAdapter>): { adapter: AuthAdapter; call
     loadAccount: async () => ACCOUNT,
     signOut: async () => undefined,
     sessionToken: missing("sessionToken"),
+    changePassword: missing("changePassword"),
+    forgetDevice: missing("forgetDevice"),
+    updateContact: missing("updateContact"),
+    sendContactCode: missing("sendContactCode"),
+    confirmContact: missing("confirmContact"),
     ...script,
   };
   const adapter = new Proxy(base, {

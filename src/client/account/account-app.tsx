@@ -26,9 +26,11 @@ export interface AccountAppProps {
   loadAdapter: () => Promise<AuthAdapter>;
   /** The account GraphQL API (NZF_ACCOUNT_API_URL); without it the page says what it cannot show. */
   accountApiUrl?: string;
+  /** The pool allows two-step sign-in (NZF_COGNITO_MFA optional or on): only then is it offered. */
+  mfa?: boolean;
 }
 
-export function AccountApp({ loadAdapter, accountApiUrl }: AccountAppProps) {
+export function AccountApp({ loadAdapter, accountApiUrl, mfa = false }: AccountAppProps) {
   const { view, setView, errors, formError, notice, setNotice, busy, moved, root, go, run, afterSignIn, adapter } =
     useAccountFlow(loadAdapter);
   const api = useMemo(
@@ -199,6 +201,10 @@ export function AccountApp({ loadAdapter, accountApiUrl }: AccountAppProps) {
         <AccountView
           account={view.account}
           api={api}
+          adapter={adapter.current}
+          mfa={mfa}
+          onChanged={(account) => setView({ name: "account", account })}
+          onSessionEnded={(message) => go({ name: "sign-in" }, { error: message })}
           onSignOut={(global) =>
             run("account", {}, async (a) => {
               try {
