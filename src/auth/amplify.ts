@@ -20,18 +20,21 @@ import {
   resendSignUpCode,
   resetPassword,
   sendUserAttributeVerificationCode,
+  setUpTOTP,
   signIn,
   signOut,
   signUp,
+  updateMFAPreference,
   updatePassword,
   updateUserAttribute,
+  verifyTOTPSetup,
 } from "aws-amplify/auth";
 import { cognitoUserPoolsTokenProvider } from "aws-amplify/auth/cognito";
 import { CookieStorage, type KeyValueStorageInterface } from "aws-amplify/utils";
 import { MIN_PASSWORD_LENGTH, SPEC_MESSAGES } from "./messages.js";
 import { cookieNames, invalidatingSessionOn, singlePending, storedSessionKeys } from "./session-guard.js";
 import { toMfaPreference, toResetStep, toSignInStep, toSignUpStep } from "./steps.js";
-import type { AccountDetails, AuthAdapter, PublicAuthConfig } from "./types.js";
+import type { AccountDetails, AuthAdapter, MfaType, PublicAuthConfig } from "./types.js";
 import { userPoolCall, userPoolEndpoint } from "./user-pool-call.js";
 
 /** Specification section 9: auth cookies last one year. */
@@ -67,7 +70,7 @@ export function configureAmplify(config: PublicAuthConfig, storage: KeyValueStor
     loginWith: { email: true },
     signUpVerificationMethod: "code" as const,
     userAttributes: { email: { required: true } },
-    mfa: { status: "off" as const },
+    mfa: config.mfa ? { status: config.mfa, totpEnabled: true, smsEnabled: true } : { status: "off" as const },
     passwordFormat: {
       minLength: MIN_PASSWORD_LENGTH,
       requireLowercase: false,
@@ -205,6 +208,28 @@ export function createAmplifyAdapter(config: PublicAuthConfig, deps: AmplifyDeps
     async confirmContact(attribute, code) {
       await guard(() => confirmUserAttribute({ userAttributeKey: attribute, confirmationCode: code }));
     },
+    async setUpTotp() {
+      const details = await guard(() => setUpTOTP());
+      const user = await storage.getItem(`CognitoIdentityServiceProvider.${config.userPoolClientId}.LastAuthUser`);
+      return {
+        secret: details.sharedSecret,
+        setupUri: details.getSetupUri("National Zakat Foundation", lastUsername ?? user ?? undefined).toString(),
+      };
+    },
+    async verifyTotp(code) {
+      if (!code.trim()) throw Object.assign(new Error(SPEC_MESSAGES.emptyCode), { name: "EmptyVerifyTOTPSetupCode" });
+      await guard(() => verifyTOTPSetup({ code: code.trim() }));
+    },
+    async setMfaPreference(preference) {
+      // Only the chosen method is touched (turning SMS on needs a verified number); Off turns both off.
+      await guard(() =>
+        preference === "SOFTWARE_TOKEN_MFA"
+          ? updateMFAPreference({ totp: "PREFERRED" })
+          : preference === "SMS_MFA"
+            ? updateMFAPreference({ sms: "PREFERRED" })
+            : updateMFAPreference({ totp: "DISABLED", sms: "DISABLED" }),
+      );
+    },
   };
 }
 
@@ -232,6 +257,7 @@ async function loadAccount(): Promise<AccountDetails> {
     ...(attributes.phone_number ? { phoneNumber: attributes.phone_number } : {}),
     phoneNumberVerified: attributes.phone_number_verified === "true",
     mfaPreference: toMfaPreference(mfa.preferred),
+    ...(mfa.enabled?.length ? { mfaEnabled: mfa.enabled as MfaType[] } : {}),
     devices,
   };
 }

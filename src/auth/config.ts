@@ -22,6 +22,8 @@ export interface AuthConfigOptions {
   authFlowType?: string;
   /** NZF_ACCOUNT_API_URL: the account GraphQL API (docs/account-api.md). */
   accountApiUrl?: string;
+  /** NZF_COGNITO_MFA: off, optional or on, as the pool is set. */
+  mfa?: string;
 }
 
 /** Default region: Asia-Pacific (Sydney). */
@@ -52,6 +54,7 @@ export function authOptionsFromEnv(env: Record<string, string | undefined>): Aut
     secure: secure === undefined ? undefined : !/^(0|false|no|off)$/i.test(secure),
     authFlowType: get("NZF_AUTH_FLOW"),
     accountApiUrl: get("NZF_ACCOUNT_API_URL"),
+    mfa: get("NZF_COGNITO_MFA"),
   };
 }
 
@@ -156,7 +159,17 @@ export function resolveAuthConfig(options: AuthConfigOptions): PublicAuthConfig 
     );
   }
 
+  const mfa = (options.mfa ?? "off").toLowerCase();
+  if (mfa !== "off" && mfa !== "optional" && mfa !== "on") {
+    throw invalid(
+      `Unknown MFA setting "${options.mfa}"`,
+      "NZF_COGNITO_MFA",
+      "Use off, optional or on, as the user pool's MFA is set (Sign-in experience > Multi-factor authentication).",
+    );
+  }
+
   const config: PublicAuthConfig = { region, userPoolId, userPoolClientId, authFlowType, sameSite, secure };
+  if (mfa !== "off") config.mfa = mfa;
   if (options.identityPoolId) config.identityPoolId = options.identityPoolId;
   if (endpoint) config.userPoolEndpoint = endpoint;
   if (cookieDomain) config.cookieDomain = cookieDomain;

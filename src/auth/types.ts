@@ -21,6 +21,8 @@ export interface PublicAuthConfig {
   secure: boolean;
   /** The account GraphQL API (NZF_ACCOUNT_API_URL); absent: the page says history and gifts cannot be shown. */
   accountApiUrl?: string;
+  /** The pool allows MFA (NZF_COGNITO_MFA optional or on); absent when it is off, as in the specification. */
+  mfa?: "optional" | "on";
 }
 
 /** Where a sign-in (or sign-up) stands after a call: the island shows the matching step. */
@@ -64,6 +66,8 @@ export interface AccountDetails {
   phoneNumber?: string;
   phoneNumberVerified: boolean;
   mfaPreference: MfaPreference;
+  /** The second steps set up (fetchMFAPreference's `enabled`); absent when none. */
+  mfaEnabled?: MfaType[];
   /** null when the pool does not track devices (the call failed with the device-tracking error). */
   devices: AccountDevice[] | null;
 }
@@ -99,6 +103,12 @@ export interface AuthAdapter {
   sendContactCode(attribute: ContactAttribute): Promise<{ destination?: string }>;
   /** VerifyUserAttribute with the code the donor received. */
   confirmContact(attribute: ContactAttribute, code: string): Promise<void>;
+  /** AssociateSoftwareToken: a new authenticator-app key and its otpauth:// link. */
+  setUpTotp(): Promise<{ secret: string; setupUri: string }>;
+  /** VerifySoftwareToken with the app's current code; the app is then set up. */
+  verifyTotp(code: string): Promise<void>;
+  /** SetUserMFAPreference: which second step is preferred (NOMFA turns both off). */
+  setMfaPreference(preference: MfaPreference): Promise<void>;
 }
 
 export type ContactAttribute = "email" | "phone_number";

@@ -194,6 +194,14 @@ export const OPTIONS = [
     help: "USER_SRP_AUTH, or USER_PASSWORD_AUTH for the emulator",
   },
   {
+    key: "cognitoMfa",
+    env: ["NZF_COGNITO_MFA"],
+    default: "off",
+    commands: BUILDS,
+    group: "accounts",
+    help: "the user pool's MFA setting: off (the specification's pool), optional or on; two-step sign-in is offered on /account/ only when not off",
+  },
+  {
     key: "accountApiUrl",
     env: ["NZF_ACCOUNT_API_URL"],
     defaultText:

@@ -139,6 +139,9 @@ describe("account security in Chromium against cognito-local", () => {
     const seen = watchProblems(page);
     await signIn(page, email, "first long phrase");
     await expectStep(page, "Your account");
+    // The pool's MFA is off (as the specification's): two-step sign-in is not offered at all.
+    expect(await page.locator("h3", { hasText: "Two-step sign-in" }).count()).toBe(0);
+    expect(await page.locator(".account-details").textContent()).not.toContain("Two-step");
     await expectAxeClean(page, "signed in");
 
     await typeInto(page, "Current password", "not my password");

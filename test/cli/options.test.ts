@@ -112,6 +112,7 @@ describe.concurrent("each setting, by its effect", () => {
       "cookieSecure NZF_COOKIE_SECURE",
       "authFlow NZF_AUTH_FLOW",
       "accountApiUrl NZF_ACCOUNT_API_URL",
+      "cognitoMfa NZF_COGNITO_MFA",
     ],
     "build from the environment: repository, site URL, output folder, accounts and payments",
     async () => {
@@ -131,6 +132,7 @@ describe.concurrent("each setting, by its effect", () => {
         NZF_COOKIE_SECURE: "false",
         NZF_AUTH_FLOW: "USER_PASSWORD_AUTH",
         NZF_ACCOUNT_API_URL: "https://account.env.example/graphql",
+        NZF_COGNITO_MFA: "optional",
       };
       const run = await cli(["--root", root], env);
       expect(run.code, run.output).toBe(0);
@@ -148,6 +150,7 @@ describe.concurrent("each setting, by its effect", () => {
         secure: false,
         authFlowType: "USER_PASSWORD_AUTH",
         accountApiUrl: "https://account.env.example/graphql",
+        mfa: "optional",
       });
       // The page may call the account API: its origin is in the CSP's connect-src.
       expect(await read(join(out, "_headers"))).toMatch(/connect-src [^\n]*https:\/\/account\.env\.example/);
@@ -520,6 +523,7 @@ const INVALID: Record<string, { value: string; command?: string[]; env?: Env } |
   cookieSecure: null,
   authFlow: { value: "CUSTOM_AUTH", env: POOL },
   accountApiUrl: { value: "http://account.example.org/graphql", env: POOL },
+  cognitoMfa: { value: "sometimes", env: POOL },
   paymentsApiUrl: { value: "http://payments.example.org", env: { STRIPE_PUBLISHABLE_KEY: "pk_test_abc" } },
   stripePublishableKey: {
     value: "sk_live_0123456789abcdef",

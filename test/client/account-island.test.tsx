@@ -109,6 +109,9 @@ function fakeAdapter(script: Partial<AuthAdapter>): { adapter: AuthAdapter; call
     updateContact: missing("updateContact"),
     sendContactCode: missing("sendContactCode"),
     confirmContact: missing("confirmContact"),
+    setUpTotp: missing("setUpTotp"),
+    verifyTotp: missing("verifyTotp"),
+    setMfaPreference: missing("setMfaPreference"),
     ...script,
   };
   const adapter = new Proxy(base, {

@@ -77,6 +77,8 @@ export interface StartOptions {
   verbose?: boolean;
   /** Answer as a pool with device tracking on (see the bridge's notes above). */
   trackDevices?: boolean;
+  /** The pool's MFA setting; OFF as in the specification unless a test needs the MFA flows. */
+  mfa?: "OFF" | "OPTIONAL" | "ON";
 }
 
 const BIN = resolve(import.meta.dirname, "../../node_modules/cognito-local/lib/bin/start.js");
@@ -202,7 +204,7 @@ export async function startCognitoLocal(options: StartOptions = {}): Promise<Cog
           RequireSymbols: false,
         },
       },
-      MfaConfiguration: "OFF",
+      MfaConfiguration: options.mfa ?? "OFF",
     });
     const client = await cognitoCall<{ UserPoolClient: { ClientId: string } }>(upstream, "CreateUserPoolClient", {
       UserPoolId: pool.UserPool.Id,

@@ -7,6 +7,7 @@ import type { AccountApi } from "./account-api.js";
 import { Actions } from "./field.js";
 import { GivingSection } from "./giving-section.js";
 import { SecuritySection } from "./security-section.js";
+import { TwoStepSection } from "./two-step-section.js";
 
 const MFA_TEXT: Record<MfaPreference, string> = {
   NOMFA: "Off",
@@ -45,6 +46,9 @@ export function AccountView({ account, api, adapter, mfa, onChanged, onSessionEn
       </dl>
       {adapter ? (
         <SecuritySection account={account} adapter={adapter} onChanged={onChanged} onSessionEnded={onSessionEnded} />
+      ) : null}
+      {adapter && mfa ? (
+        <TwoStepSection account={account} adapter={adapter} onChanged={onChanged} onSessionEnded={onSessionEnded} />
       ) : null}
       <h3>Sign out</h3>
       <p>Sign out of all devices ends every session of your account, on this device and any other.</p>

@@ -31,7 +31,7 @@ export function SecuritySection(props: SecurityProps) {
 }
 
 /** A form's notice and error; the notice takes focus when it appears so the result is heard. */
-function Messages({ task }: { task: Task }) {
+export function Messages({ task }: { task: Task }) {
   const notice = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (task.notice) notice.current?.focus();
@@ -57,7 +57,7 @@ function Messages({ task }: { task: Task }) {
 }
 
 /** A form that, after a refused submit, puts the keyboard on the first field needing attention. */
-function SmallForm({
+export function SmallForm({
   onSubmit,
   errors,
   children,

@@ -24,6 +24,7 @@ export default function AccountIsland({ auth, texts: overrides }: AccountIslandP
           <AccountApp
             loadAdapter={() => import("../../auth/amplify.js").then((m) => m.createAmplifyAdapter(auth))}
             accountApiUrl={auth.accountApiUrl}
+            mfa={auth.mfa !== undefined}
           />
         </>
       ) : (
