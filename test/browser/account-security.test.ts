@@ -92,6 +92,7 @@ async function signIn(page: Page, email: string, password: string): Promise<void
   await page.goto(`${server.url}/account/`);
   await page.waitForSelector('[data-island="account"][data-hydrated="true"]');
   await expectStep(page, "Sign in", { focused: false });
+  expect(await page.locator(".account > p").textContent()).toMatch(/^Sign in with your e-mail address/);
   await typeInto(page, "E-mail address", email);
   await typeInto(page, "Password", password);
   await pressButton(page, "Sign in");
@@ -139,6 +140,8 @@ describe("account security in Chromium against cognito-local", () => {
     const seen = watchProblems(page);
     await signIn(page, email, "first long phrase");
     await expectStep(page, "Your account");
+    // The signed-out words ("No account yet? You can create one…") are gone once signed in.
+    expect(await page.locator(".account > p").count()).toBe(0);
     // The pool's MFA is off (as the specification's): two-step sign-in is not offered at all.
     expect(await page.locator("h3", { hasText: "Two-step sign-in" }).count()).toBe(0);
     expect(await page.locator(".account-details").textContent()).not.toContain("Two-step");

@@ -28,9 +28,11 @@ export interface AccountAppProps {
   accountApiUrl?: string;
   /** The pool allows two-step sign-in (NZF_COGNITO_MFA optional or on): only then is it offered. */
   mfa?: boolean;
+  /** The page's words for a donor not signed in ("Sign in with your e-mail address…"); hidden once signed in. */
+  intro?: string;
 }
 
-export function AccountApp({ loadAdapter, accountApiUrl, mfa = false }: AccountAppProps) {
+export function AccountApp({ loadAdapter, accountApiUrl, mfa = false, intro }: AccountAppProps) {
   const { view, setView, errors, formError, notice, setNotice, busy, moved, root, go, run, afterSignIn, adapter } =
     useAccountFlow(loadAdapter);
   const api = useMemo(
@@ -226,10 +228,13 @@ export function AccountApp({ loadAdapter, accountApiUrl, mfa = false }: AccountA
       break;
   }
   return (
-    <div ref={root} className="account-app">
-      <Step title={title} focus={moved} error={formError} notice={notice} busy={busy || view.name === "loading"}>
-        {body}
-      </Step>
-    </div>
+    <>
+      {intro && view.name !== "account" ? <p>{intro}</p> : null}
+      <div ref={root} className="account-app">
+        <Step title={title} focus={moved} error={formError} notice={notice} busy={busy || view.name === "loading"}>
+          {body}
+        </Step>
+      </div>
+    </>
   );
 }

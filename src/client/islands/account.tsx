@@ -19,14 +19,12 @@ export default function AccountIsland({ auth, texts: overrides }: AccountIslandP
   return (
     <div className="account">
       {auth ? (
-        <>
-          <p>{texts.intro}</p>
-          <AccountApp
-            loadAdapter={() => import("../../auth/amplify.js").then((m) => m.createAmplifyAdapter(auth))}
-            accountApiUrl={auth.accountApiUrl}
-            mfa={auth.mfa !== undefined}
-          />
-        </>
+        <AccountApp
+          intro={texts.intro}
+          loadAdapter={() => import("../../auth/amplify.js").then((m) => m.createAmplifyAdapter(auth))}
+          accountApiUrl={auth.accountApiUrl}
+          mfa={auth.mfa !== undefined}
+        />
       ) : (
         <p role="status">{texts.unavailable}</p>
       )}
