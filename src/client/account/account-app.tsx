@@ -15,6 +15,7 @@ import type { AuthAdapter } from "../../auth/types.js";
 import { useMemo } from "react";
 import { createAccountApi } from "./account-api.js";
 import { AccountView } from "./account-view.js";
+import type { ReceiptIssuer } from "./printable.js";
 import { ChallengeForm, challengeTitle } from "./challenge-form.js";
 import { onlyErrors } from "./field.js";
 import { ConfirmSignUpForm, ForgotPasswordForm, ResetPasswordForm, SignInForm, SignUpForm } from "./forms.js";
@@ -30,9 +31,10 @@ export interface AccountAppProps {
   mfa?: boolean;
   /** The page's words for a donor not signed in ("Sign in with your e-mail address…"); hidden once signed in. */
   intro?: string;
+  issuer?: ReceiptIssuer;
 }
 
-export function AccountApp({ loadAdapter, accountApiUrl, mfa = false, intro }: AccountAppProps) {
+export function AccountApp({ loadAdapter, accountApiUrl, mfa = false, intro, issuer }: AccountAppProps) {
   const { view, setView, errors, formError, notice, setNotice, busy, moved, root, go, run, afterSignIn, adapter } =
     useAccountFlow(loadAdapter);
   const api = useMemo(
@@ -203,6 +205,7 @@ export function AccountApp({ loadAdapter, accountApiUrl, mfa = false, intro }: A
         <AccountView
           account={view.account}
           api={api}
+          issuer={issuer}
           adapter={adapter.current}
           mfa={mfa}
           onChanged={(account) => setView({ name: "account", account })}

@@ -6,6 +6,7 @@ import type { AccountDetails, AuthAdapter, MfaPreference } from "../../auth/type
 import type { AccountApi } from "./account-api.js";
 import { Actions } from "./field.js";
 import { GivingSection } from "./giving-section.js";
+import type { ReceiptIssuer } from "./printable.js";
 import { SecuritySection } from "./security-section.js";
 import { TwoStepSection } from "./two-step-section.js";
 
@@ -20,6 +21,7 @@ export interface AccountViewProps {
   account: AccountDetails;
   /** The account API, or null when this build has none. */
   api: AccountApi | null;
+  issuer?: ReceiptIssuer;
   /** Present once the auth library has loaded (always, on this step). */
   adapter: AuthAdapter | null;
   /** Whether the pool allows two-step sign-in (NZF_COGNITO_MFA); the specification's pool does not. */
@@ -29,10 +31,19 @@ export interface AccountViewProps {
   onSignOut: (global: boolean) => void;
 }
 
-export function AccountView({ account, api, adapter, mfa, onChanged, onSessionEnded, onSignOut }: AccountViewProps) {
+export function AccountView({
+  account,
+  api,
+  issuer,
+  adapter,
+  mfa,
+  onChanged,
+  onSessionEnded,
+  onSignOut,
+}: AccountViewProps) {
   return (
     <>
-      <GivingSection api={api} donorEmail={account.email ?? account.username} />
+      <GivingSection api={api} donorEmail={account.email ?? account.username} issuer={issuer} />
       <h3>Your details</h3>
       <dl className="account-details">
         <dt>Signed in as</dt>

@@ -18,26 +18,34 @@ import {
   scheduleName,
   type DonationData,
 } from "./giving-queries.js";
-import { ReceiptDocument, SummaryDocument, TaxTotals } from "./printable.js";
+import { ReceiptDocument, SummaryDocument, TaxTotals, type ReceiptIssuer } from "./printable.js";
 import { RegularGifts } from "./regular-gifts.js";
 import { useGiving } from "./use-giving.js";
 
 export const NO_ACCOUNT_API =
   "Your giving history, receipts and regular gifts cannot be shown on this site yet. For a receipt, or to pause, change or cancel a regular gift, please contact our donor care team.";
 
-export function GivingSection({ api, donorEmail }: { api: AccountApi | null; donorEmail: string }) {
+export function GivingSection({
+  api,
+  donorEmail,
+  issuer,
+}: {
+  api: AccountApi | null;
+  donorEmail: string;
+  issuer?: ReceiptIssuer;
+}) {
   if (!api)
     return (
       <section className="account-giving" aria-label="Your giving">
         <p role="status">{NO_ACCOUNT_API}</p>
       </section>
     );
-  return <Giving api={api} donorEmail={donorEmail} />;
+  return <Giving api={api} donorEmail={donorEmail} issuer={issuer ?? {}} />;
 }
 
 type Open = { kind: "receipt"; donation: DonationData } | { kind: "summary" } | null;
 
-function Giving({ api, donorEmail }: { api: AccountApi; donorEmail: string }) {
+function Giving({ api, donorEmail, issuer }: { api: AccountApi; donorEmail: string; issuer: ReceiptIssuer }) {
   const { giving, summary, year, setYear, years, changeGift } = useGiving(api);
   const [open, setOpen] = useState<Open>(null);
   const opener = useRef<string | null>(null);
@@ -59,13 +67,23 @@ function Giving({ api, donorEmail }: { api: AccountApi; donorEmail: string }) {
   if (open?.kind === "receipt")
     return (
       <div ref={root} className="account-giving">
-        <ReceiptDocument donation={open.donation} donorEmail={donorEmail} onClose={() => setOpen(null)} />
+        <ReceiptDocument
+          donation={open.donation}
+          donorEmail={donorEmail}
+          issuer={issuer}
+          onClose={() => setOpen(null)}
+        />
       </div>
     );
   if (open?.kind === "summary" && summary.state === "ready")
     return (
       <div ref={root} className="account-giving">
-        <SummaryDocument summary={summary.value} donorEmail={donorEmail} onClose={() => setOpen(null)} />
+        <SummaryDocument
+          summary={summary.value}
+          donorEmail={donorEmail}
+          issuer={issuer}
+          onClose={() => setOpen(null)}
+        />
       </div>
     );
 

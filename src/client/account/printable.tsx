@@ -20,13 +20,32 @@ import {
 
 const FOUNDATION = "National Zakat Foundation Australia";
 
-function Printable({ title, onClose, children }: { title: string; onClose: () => void; children: React.ReactNode }) {
+/** Who issues the receipts: the site's name and ABN from the global document (empty: left out). */
+export interface ReceiptIssuer {
+  name?: string;
+  abn?: string;
+}
+
+function Printable({
+  title,
+  issuer,
+  onClose,
+  children,
+}: {
+  title: string;
+  issuer: ReceiptIssuer;
+  onClose: () => void;
+  children: React.ReactNode;
+}) {
   const id = useIslandId("document");
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   return (
     <article className="account-document" aria-labelledby={id}>
-      <p className="account-document-issuer">{FOUNDATION}</p>
+      <p className="account-document-issuer">
+        {issuer.name || FOUNDATION}
+        {issuer.abn ? ` · ABN ${issuer.abn}` : ""}
+      </p>
       <h3 id={id} ref={heading} tabIndex={-1}>
         {title}
       </h3>
@@ -46,15 +65,17 @@ function Printable({ title, onClose, children }: { title: string; onClose: () =>
 export function ReceiptDocument({
   donation,
   donorEmail,
+  issuer,
   onClose,
 }: {
   donation: DonationData;
   donorEmail: string;
+  issuer: ReceiptIssuer;
   onClose: () => void;
 }) {
   const receipt = donation.receipt!;
   return (
-    <Printable title={`Receipt ${receipt.number}`} onClose={onClose}>
+    <Printable title={`Receipt ${receipt.number}`} issuer={issuer} onClose={onClose}>
       <dl className="account-facts">
         <dt>Receipt number</dt>
         <dd>{receipt.number}</dd>
@@ -91,14 +112,16 @@ export function ReceiptDocument({
 export function SummaryDocument({
   summary,
   donorEmail,
+  issuer,
   onClose,
 }: {
   summary: TaxSummaryData;
   donorEmail: string;
+  issuer: ReceiptIssuer;
   onClose: () => void;
 }) {
   return (
-    <Printable title={`Tax summary, ${financialYearName(summary.financialYear)}`} onClose={onClose}>
+    <Printable title={`Tax summary, ${financialYearName(summary.financialYear)}`} issuer={issuer} onClose={onClose}>
       <p>Donor: {donorEmail}</p>
       <TaxTotals summary={summary} />
       {summary.receipts.length > 0 ? (
