@@ -86,7 +86,7 @@ export function TwoStepSection({ account, adapter, onChanged, onSessionEnded }: 
             errors={task.errors}
             onSubmit={({ preference = "" }) => {
               const chosen = offered.find((c) => c.value === preference);
-              if (!chosen) return task.refuse({ preference: "Choose one of the ways." });
+              if (!chosen) return task.refuse({ preference: "Choose how you want to sign in, then press Save." });
               void task.run(async () => {
                 await adapter.setMfaPreference(chosen.value);
                 await reload();
