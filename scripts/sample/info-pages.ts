@@ -119,7 +119,7 @@ export function infoPageDocuments(): DocSpec[] {
         title: title("My account"),
         body: rt(
           p(
-            "Sign in to see the details we hold for your account, choose how you receive sign-in codes, see the devices you are signed in on, and sign out here or on every device. Your gifts and receipts are not listed here: for a copy of a receipt, or to change or cancel a regular gift, e-mail [info@nzf.org.au](mailto:info@nzf.org.au) or call 1300 975 707.",
+            "Sign in to see the gifts you made while signed in, print a receipt for each and a yearly tax summary, pause, change or cancel a regular gift, and look after your sign-in: your password, your e-mail address and phone number, and the devices you are signed in on. For help with a receipt or a regular gift, e-mail [info@nzf.org.au](mailto:info@nzf.org.au) or call 1300 975 707.",
           ),
         ),
         signed_out_text: rt(

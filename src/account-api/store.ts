@@ -4,6 +4,7 @@
  * payments dev server (which records) and the account API dev server (which reads and changes), so
  * a donation made in a test or in `--watch` shows in the donor's history at once.
  */
+import { FUND_NAMES } from "../payments/fund-names.js";
 import { chargeFor } from "../payments/fees.js";
 import { DEFAULT_FUND_RULES, type FundRules } from "../payments/fund-rules.js";
 import { formatDollars } from "../payments/money.js";
@@ -35,18 +36,8 @@ export const TAX_DEDUCTIBLE_FUNDS: Readonly<Record<Fund, boolean>> = {
   "jumuah-giving": true,
 };
 
-/** Names for sentences the donor reads ("Your monthly gift to Zakat is paused."). */
-export const FUND_NAMES: Readonly<Record<Fund, string>> = {
-  zakat: "Zakat",
-  fitr: "Zakat al-Fitr",
-  fidyah: "Fidyah",
-  sadaqah: "Sadaqah",
-  qurban: "Qurban",
-  ramadan: "Ramadan",
-  "dhul-hijjah": "Dhul Hijjah",
-  "tainted-wealth": "Tainted wealth",
-  "jumuah-giving": "Jumu'ah giving",
-};
+/** Names for sentences the donor reads; shared with the account island (src/payments/fund-names.ts). */
+export { FUND_NAMES };
 
 const OPEN_ENDED = new Set(["monthly", "weekly-friday"]);
 

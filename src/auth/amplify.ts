@@ -10,22 +10,32 @@ import {
   confirmResetPassword,
   confirmSignIn,
   confirmSignUp,
+  confirmUserAttribute,
+  fetchAuthSession,
   fetchDevices,
   fetchMFAPreference,
   fetchUserAttributes,
+  forgetDevice,
   getCurrentUser,
   resendSignUpCode,
   resetPassword,
+  sendUserAttributeVerificationCode,
+  setUpTOTP,
   signIn,
   signOut,
   signUp,
+  updateMFAPreference,
+  updatePassword,
+  updateUserAttribute,
+  verifyTOTPSetup,
 } from "aws-amplify/auth";
 import { cognitoUserPoolsTokenProvider } from "aws-amplify/auth/cognito";
 import { CookieStorage, type KeyValueStorageInterface } from "aws-amplify/utils";
 import { MIN_PASSWORD_LENGTH, SPEC_MESSAGES } from "./messages.js";
 import { cookieNames, invalidatingSessionOn, singlePending, storedSessionKeys } from "./session-guard.js";
 import { toMfaPreference, toResetStep, toSignInStep, toSignUpStep } from "./steps.js";
-import type { AccountDetails, AuthAdapter, PublicAuthConfig } from "./types.js";
+import type { AccountDetails, AuthAdapter, MfaType, PublicAuthConfig } from "./types.js";
+import { userPoolCall, userPoolEndpoint } from "./user-pool-call.js";
 
 /** Specification section 9: auth cookies last one year. */
 export const COOKIE_EXPIRY_DAYS = 365;
@@ -60,7 +70,7 @@ export function configureAmplify(config: PublicAuthConfig, storage: KeyValueStor
     loginWith: { email: true },
     signUpVerificationMethod: "code" as const,
     userAttributes: { email: { required: true } },
-    mfa: { status: "off" as const },
+    mfa: config.mfa ? { status: config.mfa, totpEnabled: true, smsEnabled: true } : { status: "off" as const },
     passwordFormat: {
       minLength: MIN_PASSWORD_LENGTH,
       requireLowercase: false,
@@ -88,6 +98,32 @@ export function createAmplifyAdapter(config: PublicAuthConfig, deps: AmplifyDeps
     for (const key of storedSessionKeys(listKeys(), config.userPoolClientId)) await storage.removeItem(key);
   };
   const guard = <T>(call: () => Promise<T>) => invalidatingSessionOn(call, clearSession);
+
+  /**
+   * GlobalSignOut ends every session of the account (its refresh tokens stop working, and its
+   * access tokens at the pool); then this device's refresh token is revoked with RevokeToken,
+   * which also revokes the tokens issued from it. Amplify's own global sign-out swallows a failed
+   * GlobalSignOut and revokes nothing, so the calls are made here and a failure reaches the donor.
+   */
+  const signOutEverywhere = async (): Promise<void> => {
+    const endpoint = userPoolEndpoint(config);
+    const accessToken = (await fetchAuthSession()).tokens?.accessToken?.toString();
+    const user = await storage.getItem(`CognitoIdentityServiceProvider.${config.userPoolClientId}.LastAuthUser`);
+    const refreshToken = user
+      ? await storage.getItem(`CognitoIdentityServiceProvider.${config.userPoolClientId}.${user}.refreshToken`)
+      : null;
+    try {
+      if (!accessToken)
+        throw Object.assign(new Error(SPEC_MESSAGES.notAuthenticated), { name: "NotAuthorizedException" });
+      await userPoolCall(endpoint, "GlobalSignOut", { AccessToken: accessToken });
+      if (refreshToken)
+        await userPoolCall(endpoint, "RevokeToken", { Token: refreshToken, ClientId: config.userPoolClientId }).catch(
+          () => undefined,
+        );
+    } finally {
+      await signOut().catch(() => undefined);
+    }
+  };
 
   const passwordSignIn = singlePending(async (email: string, password: string) => {
     lastUsername = email;
@@ -139,10 +175,60 @@ export function createAmplifyAdapter(config: PublicAuthConfig, deps: AmplifyDeps
     async signOut({ global }) {
       // A global sign-out that fails (network) must not leave this device signed in.
       try {
-        await signOut({ global });
+        if (global) await signOutEverywhere();
+        else await signOut();
       } finally {
         for (const key of storedSessionKeys(listKeys(), config.userPoolClientId)) await storage.removeItem(key);
       }
+    },
+    async sessionToken(forceRefresh) {
+      const session = await guard(() => fetchAuthSession({ forceRefresh }));
+      return session.tokens?.idToken?.toString() ?? null;
+    },
+    async changePassword(oldPassword, newPassword) {
+      await guard(() => updatePassword({ oldPassword, newPassword }));
+    },
+    async forgetDevice(id) {
+      await guard(() => forgetDevice({ device: { id } }));
+    },
+    async updateContact(attribute, value) {
+      const out = await guard(() => updateUserAttribute({ userAttribute: { attributeKey: attribute, value } }));
+      const step = out.nextStep;
+      return step.updateAttributeStep === "CONFIRM_ATTRIBUTE_WITH_CODE"
+        ? {
+            codeSent: true,
+            ...(step.codeDeliveryDetails?.destination ? { destination: step.codeDeliveryDetails.destination } : {}),
+          }
+        : { codeSent: false };
+    },
+    async sendContactCode(attribute) {
+      const out = await guard(() => sendUserAttributeVerificationCode({ userAttributeKey: attribute }));
+      return out.destination ? { destination: out.destination } : {};
+    },
+    async confirmContact(attribute, code) {
+      await guard(() => confirmUserAttribute({ userAttributeKey: attribute, confirmationCode: code }));
+    },
+    async setUpTotp() {
+      const details = await guard(() => setUpTOTP());
+      const user = await storage.getItem(`CognitoIdentityServiceProvider.${config.userPoolClientId}.LastAuthUser`);
+      return {
+        secret: details.sharedSecret,
+        setupUri: details.getSetupUri("National Zakat Foundation", lastUsername ?? user ?? undefined).toString(),
+      };
+    },
+    async verifyTotp(code) {
+      if (!code.trim()) throw Object.assign(new Error(SPEC_MESSAGES.emptyCode), { name: "EmptyVerifyTOTPSetupCode" });
+      await guard(() => verifyTOTPSetup({ code: code.trim() }));
+    },
+    async setMfaPreference(preference) {
+      // Only the chosen method is touched (turning SMS on needs a verified number); Off turns both off.
+      await guard(() =>
+        preference === "SOFTWARE_TOKEN_MFA"
+          ? updateMFAPreference({ totp: "PREFERRED" })
+          : preference === "SMS_MFA"
+            ? updateMFAPreference({ sms: "PREFERRED" })
+            : updateMFAPreference({ totp: "DISABLED", sms: "DISABLED" }),
+      );
     },
   };
 }
@@ -171,6 +257,7 @@ async function loadAccount(): Promise<AccountDetails> {
     ...(attributes.phone_number ? { phoneNumber: attributes.phone_number } : {}),
     phoneNumberVerified: attributes.phone_number_verified === "true",
     mfaPreference: toMfaPreference(mfa.preferred),
+    ...(mfa.enabled?.length ? { mfaEnabled: mfa.enabled as MfaType[] } : {}),
     devices,
   };
 }

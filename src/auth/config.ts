@@ -20,6 +20,10 @@ export interface AuthConfigOptions {
   sameSite?: string;
   secure?: boolean;
   authFlowType?: string;
+  /** NZF_ACCOUNT_API_URL: the account GraphQL API (docs/account-api.md). */
+  accountApiUrl?: string;
+  /** NZF_COGNITO_MFA: off, optional or on, as the pool is set. */
+  mfa?: string;
 }
 
 /** Default region: Asia-Pacific (Sydney). */
@@ -49,6 +53,8 @@ export function authOptionsFromEnv(env: Record<string, string | undefined>): Aut
     sameSite: get("NZF_COOKIE_SAMESITE"),
     secure: secure === undefined ? undefined : !/^(0|false|no|off)$/i.test(secure),
     authFlowType: get("NZF_AUTH_FLOW"),
+    accountApiUrl: get("NZF_ACCOUNT_API_URL"),
+    mfa: get("NZF_COGNITO_MFA"),
   };
 }
 
@@ -59,7 +65,15 @@ function invalid(message: string, subject: string, hint?: string): NzfError {
 /** Validates the options; returns null when no user pool is configured at all. */
 export function resolveAuthConfig(options: AuthConfigOptions): PublicAuthConfig | null {
   const { userPoolId, userPoolClientId } = options;
-  if (!userPoolId && !userPoolClientId) return null;
+  if (!userPoolId && !userPoolClientId) {
+    if (options.accountApiUrl)
+      throw invalid(
+        "NZF_ACCOUNT_API_URL is set but no user pool is: the account API needs a signed-in donor's token",
+        "NZF_ACCOUNT_API_URL",
+        "Set NZF_COGNITO_USER_POOL_ID and NZF_COGNITO_CLIENT_ID too, or remove NZF_ACCOUNT_API_URL.",
+      );
+    return null;
+  }
   if (!userPoolId || !userPoolClientId) {
     throw invalid(
       "Both UserPoolId and ClientId are required",
@@ -145,11 +159,47 @@ export function resolveAuthConfig(options: AuthConfigOptions): PublicAuthConfig 
     );
   }
 
+  const mfa = (options.mfa ?? "off").toLowerCase();
+  if (mfa !== "off" && mfa !== "optional" && mfa !== "on") {
+    throw invalid(
+      `Unknown MFA setting "${options.mfa}"`,
+      "NZF_COGNITO_MFA",
+      "Use off, optional or on, as the user pool's MFA is set (Sign-in experience > Multi-factor authentication).",
+    );
+  }
+
   const config: PublicAuthConfig = { region, userPoolId, userPoolClientId, authFlowType, sameSite, secure };
+  if (mfa !== "off") config.mfa = mfa;
   if (options.identityPoolId) config.identityPoolId = options.identityPoolId;
   if (endpoint) config.userPoolEndpoint = endpoint;
   if (cookieDomain) config.cookieDomain = cookieDomain;
+  if (options.accountApiUrl) config.accountApiUrl = accountApiUrl(options.accountApiUrl);
   return config;
+}
+
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** The account API's GraphQL URL: https, or http on loopback (the local API), no query or fragment. */
+function accountApiUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw invalid(
+      `NZF_ACCOUNT_API_URL "${value}" is not a URL`,
+      "NZF_ACCOUNT_API_URL",
+      "Give the GraphQL endpoint, e.g. https://<api-id>.appsync-api.ap-southeast-2.amazonaws.com/graphql",
+    );
+  }
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && LOOPBACK.has(url.hostname)))
+    throw invalid(
+      `NZF_ACCOUNT_API_URL must use https (only a loopback dev server may use http); got ${url.origin}`,
+      "NZF_ACCOUNT_API_URL",
+      "Donors' tokens are sent to it: use the https address of the account API.",
+    );
+  if (url.search || url.hash)
+    throw invalid("NZF_ACCOUNT_API_URL must not have a query string or fragment", "NZF_ACCOUNT_API_URL");
+  return url.href;
 }
 
 function isSameSite(value: string): value is SameSite {

@@ -19,6 +19,10 @@ export interface PublicAuthConfig {
   cookieDomain?: string;
   sameSite: SameSite;
   secure: boolean;
+  /** The account GraphQL API (NZF_ACCOUNT_API_URL); absent: the page says history and gifts cannot be shown. */
+  accountApiUrl?: string;
+  /** The pool allows MFA (NZF_COGNITO_MFA optional or on); absent when it is off, as in the specification. */
+  mfa?: "optional" | "on";
 }
 
 /** Where a sign-in (or sign-up) stands after a call: the island shows the matching step. */
@@ -62,6 +66,8 @@ export interface AccountDetails {
   phoneNumber?: string;
   phoneNumberVerified: boolean;
   mfaPreference: MfaPreference;
+  /** The second steps set up (fetchMFAPreference's `enabled`); absent when none. */
+  mfaEnabled?: MfaType[];
   /** null when the pool does not track devices (the call failed with the device-tracking error). */
   devices: AccountDevice[] | null;
 }
@@ -82,4 +88,27 @@ export interface AuthAdapter {
   confirmResetPassword(email: string, code: string, newPassword: string): Promise<void>;
   loadAccount(): Promise<AccountDetails>;
   signOut(options: { global: boolean }): Promise<void>;
+  /**
+   * The signed-in donor's ID token for the account API (null when signed out); `forceRefresh`
+   * gets a new one from the refresh token (after the API answered 401).
+   */
+  sessionToken(forceRefresh: boolean): Promise<string | null>;
+  /** ChangePassword: the current password, then the new one. */
+  changePassword(oldPassword: string, newPassword: string): Promise<void>;
+  /** ForgetDevice: this device or another of the donor's remembered devices. */
+  forgetDevice(id: string): Promise<void>;
+  /** UpdateUserAttributes for e-mail or phone; the pool sends a code to the new address when it must be verified. */
+  updateContact(attribute: ContactAttribute, value: string): Promise<{ codeSent: boolean; destination?: string }>;
+  /** GetUserAttributeVerificationCode: a (new) code for an address not yet verified. */
+  sendContactCode(attribute: ContactAttribute): Promise<{ destination?: string }>;
+  /** VerifyUserAttribute with the code the donor received. */
+  confirmContact(attribute: ContactAttribute, code: string): Promise<void>;
+  /** AssociateSoftwareToken: a new authenticator-app key and its otpauth:// link. */
+  setUpTotp(): Promise<{ secret: string; setupUri: string }>;
+  /** VerifySoftwareToken with the app's current code; the app is then set up. */
+  verifyTotp(code: string): Promise<void>;
+  /** SetUserMFAPreference: which second step is preferred (NOMFA turns both off). */
+  setMfaPreference(preference: MfaPreference): Promise<void>;
 }
+
+export type ContactAttribute = "email" | "phone_number";

@@ -193,6 +193,23 @@ export const OPTIONS = [
     group: "accounts",
     help: "USER_SRP_AUTH, or USER_PASSWORD_AUTH for the emulator",
   },
+  {
+    key: "cognitoMfa",
+    env: ["NZF_COGNITO_MFA"],
+    default: "off",
+    commands: BUILDS,
+    group: "accounts",
+    help: "the user pool's MFA setting: off (the specification's pool), optional or on; two-step sign-in is offered on /account/ only when not off",
+  },
+  {
+    key: "accountApiUrl",
+    env: ["NZF_ACCOUNT_API_URL"],
+    defaultText:
+      "none; /account/ says giving history, receipts and regular gifts cannot be shown (--watch starts the local account API instead)",
+    commands: BUILDS,
+    group: "accounts",
+    help: "the account GraphQL API's URL (https, or http on loopback); needs the user pool settings",
+  },
   // Donations; validated by src/payments/config.ts
   {
     key: "paymentsApiUrl",

@@ -13,7 +13,14 @@ import { createHandler } from "graphql-http";
 import type { Logger } from "../core/logger.js";
 import { accountRootValue, accountSchema, type AccountContext } from "../account-api/resolvers.js";
 import { AccountError, type AccountStore, type DonorKey } from "../account-api/store.js";
-import { bearerToken, KeysUnavailable, TokenRejected, type TokenVerifier } from "../account-api/tokens.js";
+import { createAccountStore } from "../account-api/store.js";
+import {
+  bearerToken,
+  createTokenVerifier,
+  KeysUnavailable,
+  TokenRejected,
+  type TokenVerifier,
+} from "../account-api/tokens.js";
 import type { DonationCreated, DonationRequest, DonationStatus } from "../payments/types.js";
 import { createBodyBudget, guard, hardenServer, parseTarget, serverOptions, type ServerLimits } from "./http-guard.js";
 
@@ -38,6 +45,12 @@ export interface AccountApiDevServerOptions {
   allowedOrigin?: string[];
   limits?: ServerLimits;
   logger?: Logger;
+  /**
+   * Whether a verified token was revoked (GlobalSignOut, RevokeToken). Cognito keeps that list,
+   * not the token; without this hook a revoked token works here until it expires. Tests pass the
+   * cognito-local bridge's record (test/support/cognito-local.ts).
+   */
+  isRevoked?: (token: string) => boolean | Promise<boolean>;
 }
 
 export interface AccountApiDevServer {
@@ -179,6 +192,7 @@ export async function startAccountApiDevServer(options: AccountApiDevServerOptio
     let donor: AccountContext["donor"];
     try {
       const verified = await options.verifyToken(token);
+      if (await options.isRevoked?.(token)) throw new TokenRejected("revoked by a sign-out");
       donor = { sub: verified.sub, email: verified.email };
     } catch (error) {
       if (error instanceof KeysUnavailable) {
@@ -272,4 +286,15 @@ export async function startAccountApiDevServer(options: AccountApiDevServerOptio
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * The account API for `--watch`: a fresh in-memory store, tokens checked against the given pool,
+ * and the hook the payments dev server calls with each new donation, recording into that store.
+ */
+export async function startLocalAccountApi(options: { issuer: string; clientId: string; logger?: Logger }) {
+  const store = createAccountStore();
+  const verifyToken = createTokenVerifier({ issuer: options.issuer, clientId: options.clientId });
+  const server = await startAccountApiDevServer({ store, verifyToken, logger: options.logger });
+  return { ...server, recordDonation: recordDonationsInto(store, verifyToken, options.logger) };
 }

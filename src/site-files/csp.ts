@@ -72,6 +72,11 @@ export function cognitoOrigins(publicConfig: Record<string, unknown> = {}): stri
   return [`https://cognito-idp.${region}.amazonaws.com`, `https://cognito-identity.${region}.amazonaws.com`];
 }
 
+/** The account GraphQL API (auth.accountApiUrl), when configured. */
+export function accountApiOrigin(publicConfig: Record<string, unknown> = {}): string | null {
+  return originOf(record(publicConfig.auth).accountApiUrl);
+}
+
 export function paymentsOrigin(publicConfig: Record<string, unknown> = {}): string | null {
   return originOf(record(publicConfig.payments).apiUrl);
 }
@@ -115,6 +120,7 @@ export function cspDirectives(input: CspInput = {}): [string, string[]][] {
         ...cognitoOrigins(publicConfig),
         paymentsOrigin(publicConfig),
         ...paypal,
+        accountApiOrigin(publicConfig),
         ...PRISMIC.connect,
         ...GTM.connect,
       ]),

@@ -5,7 +5,8 @@
  * and the headers' connect-src) never reach a folder that gets deployed; and it keeps its own build
  * record there, so the next plain build of dist/ is still incremental.
  *
- * It starts the local payments API when PAYMENTS_API_URL is not set, the server and the watcher
+ * It starts the local payments API when PAYMENTS_API_URL is not set and the local account API when a
+ * user pool is configured without NZF_ACCOUNT_API_URL (src/watch/local-apis.ts), the server and the watcher
  * (src/watch/watch.ts). One Ctrl+C (SIGINT) or SIGTERM stops all of it within 2 s; a second ends
  * the process at once. Run from a checkout by bin/nzf-build, it runs in a child process that
  * recompiles nzf-build and restarts when its own code in src/ changes (src/watch/supervisor.ts).
@@ -15,6 +16,7 @@ import { join, relative, resolve } from "node:path";
 import type { BuildConfig } from "../core/config.js";
 import type { Logger } from "../core/logger.js";
 import { formatError, NzfError } from "../core/errors.js";
+import { startLocalApis, type LocalApis } from "./local-apis.js";
 import { startWatch, type WatchSession } from "./watch.js";
 import { currentInstallation, readCliSources, type Installation } from "./cli-sources.js";
 import {
@@ -104,24 +106,12 @@ async function watchUntilStopped(
     process.on("disconnect", onDisconnect);
   }
 
-  let payments: { url: string; port: number; allowOrigins(origins: string[]): void; stop(): Promise<void> } | undefined;
+  let apis: LocalApis | undefined;
   let session: WatchSession | undefined;
   let leftBuilding = false;
   try {
-    const publicConfig = { ...options.publicConfig };
-    const configured = publicConfig.payments as { apiUrl?: string | null } | undefined;
-    if (!configured?.apiUrl) {
-      // Developers get the local implementation of the payments API, so the donation forms work end to end.
-      payments = await startLocalPaymentsApi(logger, Number(process.env[PAYMENTS_PORT_ENV]) || 0);
-      publicConfig.payments = {
-        apiUrl: payments.url,
-        publishableKey: process.env.STRIPE_PUBLISHABLE_KEY || "pk_test_local_development",
-      };
-      logger.info(
-        "watch",
-        `payments: local payments API at ${payments.url}${process.env.STRIPE_PUBLISHABLE_KEY ? "" : " (set STRIPE_PUBLISHABLE_KEY to a Stripe test key for the card step)"}`,
-      );
-    }
+    apis = await startLocalApis(logger, options.publicConfig, Number(process.env[PAYMENTS_PORT_ENV]) || 0);
+    const { publicConfig } = apis;
     if (stopping) return;
 
     const recompile = restartable?.compilable
@@ -162,14 +152,18 @@ async function watchUntilStopped(
     session = started;
     // The site's port is known only now (a busy one moves on): the local payments API answers CORS
     // for this site alone from here on, and for loopback origins during the first build.
-    payments?.allowOrigins([`http://127.0.0.1:${session.port}`, `http://localhost:${session.port}`]);
+    apis.payments?.allowOrigins([`http://127.0.0.1:${session.port}`, `http://localhost:${session.port}`]);
     if (restartable)
-      process.send!({ type: "listening", port: session.port, paymentsPort: payments?.port } satisfies ToSupervisor);
+      process.send!({
+        type: "listening",
+        port: session.port,
+        paymentsPort: apis.payments?.port,
+      } satisfies ToSupervisor);
     await stopRequested;
   } finally {
     // Everything started above, whatever stopped it (a signal, a restart, an error at start-up).
     if (session && !(await session.stop({ waitForBuildMs: BUILD_GRACE_MS }))) leftBuilding = true;
-    await payments?.stop();
+    await apis?.stop();
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
     process.off("message", onMessage);
@@ -182,17 +176,6 @@ async function watchUntilStopped(
   function exitNow(reason: "stop" | "restart"): never {
     logger.info("watch", "stopped during a build; the next watch session builds again");
     process.exit(reason === "restart" ? RESTART_EXIT_CODE : 0);
-  }
-}
-
-async function startLocalPaymentsApi(logger: Logger, port: number) {
-  const { startPaymentsDevServer } = await import("../server/payments-dev-server.js");
-  try {
-    return await startPaymentsDevServer({ logger, port });
-  } catch (error) {
-    // The port of the last run (before a restart) is taken: any other will do.
-    if (port === 0) throw error;
-    return startPaymentsDevServer({ logger, port: 0 });
   }
 }
 

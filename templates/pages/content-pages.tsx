@@ -201,11 +201,14 @@ export const account: Template = {
     const auth = (ctx.site.public.auth as PublicAuthConfig | null | undefined) ?? null;
     // Plain text from the document; empty fields fall back to the island's own defaults.
     const texts = { intro: plain(d, "signed_out_text"), unavailable: plain(d, "unavailable_text") };
+    // Who issues the receipts the donor prints: the site's name and ABN from the global document.
+    const g = dataOf(ctx.global);
+    const issuer = { name: str(g, "site_name"), abn: str(g, "abn") };
     return (
       <div className="container section narrow">
         <h1>{pageTitle(ctx, "Your account")}</h1>
         <RichText field={rich(d, "body")} ctx={ctx} />
-        <Island name="account" component={AccountIsland} props={{ auth, texts }} />
+        <Island name="account" component={AccountIsland} props={{ auth, texts, issuer }} />
         {auth ? (
           <noscript>
             <p>Signing in needs JavaScript. Please turn it on, or contact us and we will help.</p>

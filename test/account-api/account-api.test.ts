@@ -119,7 +119,7 @@ beforeAll(async () => {
   const now = () => clock;
   const store = createAccountStore({ now });
   const verifyToken = createTokenVerifier({
-    issuer: `${cognito.upstream}/${cognito.userPoolId}`,
+    issuer: cognito.issuer,
     clientId: cognito.clientId,
     now,
   });

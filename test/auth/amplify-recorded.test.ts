@@ -159,6 +159,8 @@ describe("account details (GetUser, ListDevices)", () => {
       phoneNumber: "+61400000099",
       phoneNumberVerified: false,
       mfaPreference: "SOFTWARE_TOKEN_MFA",
+      // The recorded GetUser lists SOFTWARE_TOKEN_MFA in UserMFASettingList: the app is set up.
+      mfaEnabled: ["TOTP"],
       devices: [
         { id: "ap-southeast-2_dev1", name: "Firefox on Windows", lastSeen: "2025-03-01T10:00:00.000Z" },
         { id: "ap-southeast-2_dev2" },

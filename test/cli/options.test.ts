@@ -113,6 +113,8 @@ describe.concurrent("each setting, by its effect", () => {
       "cookieSameSite NZF_COOKIE_SAMESITE",
       "cookieSecure NZF_COOKIE_SECURE",
       "authFlow NZF_AUTH_FLOW",
+      "accountApiUrl NZF_ACCOUNT_API_URL",
+      "cognitoMfa NZF_COGNITO_MFA",
     ],
     "build from the environment: repository, site URL, output folder, accounts and payments",
     async () => {
@@ -131,6 +133,8 @@ describe.concurrent("each setting, by its effect", () => {
         NZF_COOKIE_SAMESITE: "strict",
         NZF_COOKIE_SECURE: "false",
         NZF_AUTH_FLOW: "USER_PASSWORD_AUTH",
+        NZF_ACCOUNT_API_URL: "https://account.env.example/graphql",
+        NZF_COGNITO_MFA: "optional",
       };
       const run = await cli(["--root", root], env);
       expect(run.code, run.output).toBe(0);
@@ -147,7 +151,11 @@ describe.concurrent("each setting, by its effect", () => {
         sameSite: "strict",
         secure: false,
         authFlowType: "USER_PASSWORD_AUTH",
+        accountApiUrl: "https://account.env.example/graphql",
+        mfa: "optional",
       });
+      // The page may call the account API: its origin is in the CSP's connect-src.
+      expect(await read(join(out, "_headers"))).toMatch(/connect-src [^\n]*https:\/\/account\.env\.example/);
       const pay = islandProps(await read(join(out, "pay", "zakat", "index.html")), PAYMENTS.PAYMENTS_API_URL!);
       expect(pay.payments).toEqual({
         apiUrl: PAYMENTS.PAYMENTS_API_URL,
@@ -519,6 +527,8 @@ const INVALID: Record<string, { value: string; command?: string[]; env?: Env } |
   cookieSameSite: { value: "sometimes", env: POOL },
   cookieSecure: null,
   authFlow: { value: "CUSTOM_AUTH", env: POOL },
+  accountApiUrl: { value: "http://account.example.org/graphql", env: POOL },
+  cognitoMfa: { value: "sometimes", env: POOL },
   paymentsApiUrl: { value: "http://payments.example.org", env: { STRIPE_PUBLISHABLE_KEY: "pk_test_abc" } },
   stripePublishableKey: {
     value: "sk_live_0123456789abcdef",

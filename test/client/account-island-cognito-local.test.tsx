@@ -85,7 +85,7 @@ describe("account island with aws-amplify and cognito-local", () => {
     await step(container, "Confirm your e-mail address");
     input(container, "Confirmation code").value = cognito.code;
     press(container, "Confirm");
-    await step(container, "Your details");
+    await step(container, "Your account");
     expect(container.textContent).toContain("fatima@example.org");
     expect(tokenCookies()).toHaveLength(3);
 
@@ -93,7 +93,7 @@ describe("account island with aws-amplify and cognito-local", () => {
     root!.unmount();
     container.remove();
     mountIsland();
-    await step(container, "Your details");
+    await step(container, "Your account");
 
     press(container, "Sign out");
     await step(container, "Sign in");
@@ -103,7 +103,7 @@ describe("account island with aws-amplify and cognito-local", () => {
     input(container, "E-mail address").value = "fatima@example.org";
     input(container, "Password").value = "donate well";
     press(container, "Sign in");
-    await step(container, "Your details");
+    await step(container, "Your account");
     press(container, "Sign out of all devices");
     await step(container, "Sign in");
     expect(tokenCookies()).toEqual([]);

@@ -103,6 +103,15 @@ function fakeAdapter(script: Partial<AuthAdapter>): { adapter: AuthAdapter; call
     confirmResetPassword: missing("confirmResetPassword"),
     loadAccount: async () => ACCOUNT,
     signOut: async () => undefined,
+    sessionToken: missing("sessionToken"),
+    changePassword: missing("changePassword"),
+    forgetDevice: missing("forgetDevice"),
+    updateContact: missing("updateContact"),
+    sendContactCode: missing("sendContactCode"),
+    confirmContact: missing("confirmContact"),
+    setUpTotp: missing("setUpTotp"),
+    verifyTotp: missing("verifyTotp"),
+    setMfaPreference: missing("setMfaPreference"),
     ...script,
   };
   const adapter = new Proxy(base, {
@@ -226,7 +235,7 @@ describe("account island", () => {
     type(byLabel(c, "Confirmation code"), "123456");
     button(c, "Confirm").click();
 
-    await expectFocusOn(await stepShown(c, "Your details"));
+    await expectFocusOn(await stepShown(c, "Your account"));
     expect(c.textContent).toContain("amina@example.org (verified)");
     expect(c.textContent).toContain("Chromium on Linux, last used 2025-03-01");
     await expectAxeClean(c);
@@ -309,7 +318,7 @@ describe("account island", () => {
       expect(calls.filter((x) => x.method === "confirmSignIn")).toEqual([]);
       challenge.answer(c);
       button(c, "Continue").click();
-      await stepShown(c, "Your details");
+      await stepShown(c, "Your account");
       expect(calls.find((x) => x.method === "confirmSignIn")?.args).toEqual([challenge.expected]);
     });
   }
@@ -384,7 +393,7 @@ describe("account island", () => {
       expect(fieldError(byLabel(c, "Password"))).toBe("Error: The e-mail address or password is not correct."),
     );
     button(c, "Sign in").click();
-    await stepShown(c, "Your details");
+    await stepShown(c, "Your account");
     button(c, "Sign out of all devices").click();
     await expectFocusOn(await stepShown(c, "Sign in"));
     expect(c.querySelector('[role="status"]')?.textContent).toBe("You are signed out on all devices.");

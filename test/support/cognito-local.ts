@@ -9,12 +9,26 @@
  *   InitiateAuth REFRESH_TOKEN_AUTH, which returns the same AuthenticationResult shape.
  * - ResendConfirmationCode: the emulator does not implement it; with a fixed CODE the code already
  *   sent stays valid, so the bridge only reports the delivery details.
- * - ListDevices: the pool does not track devices in the emulator; answers an empty list.
- * - GlobalSignOut: accepted (tokens are not revoked by the emulator; the revocation path is covered
- *   by unit tests with recorded responses).
+ * - Token revocation, which the emulator lacks: the bridge notes every token it hands out (by the
+ *   `event_id` the ID and access tokens of one sign-in or refresh share, per user and per refresh
+ *   token). GlobalSignOut (AccessToken) revokes all of the user's tokens and their refresh tokens
+ *   (the emulator's own RevokeToken, so a refresh fails as Cognito's does); RevokeToken revokes the
+ *   tokens issued from that refresh token. A revoked access token sent to any call is refused with
+ *   Cognito's NotAuthorizedException "Access Token has been revoked"; `isRevoked(token)` lets the
+ *   local account API refuse revoked tokens too.
+ * - Devices, which the emulator lacks: with device tracking off (the specification's pool, the
+ *   default) ListDevices and ForgetDevice answer InvalidParameterException "Device tracking has not
+ *   been configured in this User Pool". With `trackDevices` on, every sign-in through the bridge
+ *   remembers a device named by the browser's user agent (real Cognito remembers one only when the
+ *   client confirms it with ConfirmDevice); ListDevices pages them by Limit (recorded in
+ *   `deviceLimits`), ForgetDevice removes one.
+ * - ChangePassword: the emulator answers a wrong current password with InvalidPasswordException;
+ *   Cognito answers NotAuthorizedException "Incorrect username or password.", so the bridge says
+ *   that when the new password meets the pool's policy (8 characters), the only other cause.
  * Everything else is passed through unchanged; CORS is answered here so browsers can call it.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { mkdtemp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import {
   createServer,
@@ -32,6 +46,11 @@ export interface CognitoLocal {
   endpoint: string;
   /** The emulator itself, without the bridge (to test what it does and does not support). */
   upstream: string;
+  /**
+   * The tokens' `iss`: the bridge's URL plus the pool id, as a real pool's is its endpoint plus the
+   * pool id, so a page can reach the endpoint from a token and the JWKS is at `<issuer>/.well-known/jwks.json`.
+   */
+  issuer: string;
   userPoolId: string;
   clientId: string;
   /** The fixed confirmation code every message carries. */
@@ -43,6 +62,12 @@ export interface CognitoLocal {
   readStoredCode(email: string): Promise<string | undefined>;
   /** Actions the bridge answered itself, in order, so tests can see the bridge was used. */
   bridged: string[];
+  /** Whether the bridge answers as a pool that remembers devices (default: off, as the specification's pool). */
+  trackDevices: boolean;
+  /** The Limit of each ListDevices call. */
+  deviceLimits: number[];
+  /** True for a token (ID or access) revoked by GlobalSignOut or RevokeToken through the bridge. */
+  isRevoked(token: string): boolean;
   stop(): Promise<void>;
 }
 
@@ -50,6 +75,10 @@ export interface StartOptions {
   code?: string;
   /** Print the emulator's output (it logs each confirmation code). */
   verbose?: boolean;
+  /** Answer as a pool with device tracking on (see the bridge's notes above). */
+  trackDevices?: boolean;
+  /** The pool's MFA setting; OFF as in the specification unless a test needs the MFA flows. */
+  mfa?: "OFF" | "OPTIONAL" | "ON";
 }
 
 const BIN = resolve(import.meta.dirname, "../../node_modules/cognito-local/lib/bin/start.js");
@@ -136,10 +165,15 @@ export async function startCognitoLocal(options: StartOptions = {}): Promise<Cog
   const dataDir = await mkdtemp(join(tmpdir(), "nzf-cognito-"));
   const port = await freePort();
   const upstream = `http://127.0.0.1:${port}`;
+  const state = newBridgeState(options.trackDevices ?? false);
+  const bridged = state.bridged;
+  const bridge: Server = createServer((req, res) => void handleBridge(req, res, upstream, state));
+  await new Promise<void>((ok) => bridge.listen(0, "127.0.0.1", ok));
+  const endpoint = `http://127.0.0.1:${(bridge.address() as AddressInfo).port}`;
   await mkdir(join(dataDir, ".cognito"), { recursive: true });
   await writeFile(
     join(dataDir, ".cognito", "config.json"),
-    JSON.stringify({ TokenConfig: { IssuerDomain: upstream }, UserPoolDefaults: { UsernameAttributes: ["email"] } }),
+    JSON.stringify({ TokenConfig: { IssuerDomain: endpoint }, UserPoolDefaults: { UsernameAttributes: ["email"] } }),
   );
 
   let output = "";
@@ -155,8 +189,6 @@ export async function startCognitoLocal(options: StartOptions = {}): Promise<Cog
   child.stdout!.on("data", collect);
   child.stderr!.on("data", collect);
 
-  const bridged: string[] = [];
-  let bridge: Server | undefined;
   try {
     await waitForHealth(upstream, child, () => output);
     const pool = await cognitoCall<{ UserPool: { Id: string } }>(upstream, "CreateUserPool", {
@@ -172,7 +204,7 @@ export async function startCognitoLocal(options: StartOptions = {}): Promise<Cog
           RequireSymbols: false,
         },
       },
-      MfaConfiguration: "OFF",
+      MfaConfiguration: options.mfa ?? "OFF",
     });
     const client = await cognitoCall<{ UserPoolClient: { ClientId: string } }>(upstream, "CreateUserPoolClient", {
       UserPoolId: pool.UserPool.Id,
@@ -180,20 +212,29 @@ export async function startCognitoLocal(options: StartOptions = {}): Promise<Cog
       ExplicitAuthFlows: ["ALLOW_USER_PASSWORD_AUTH", "ALLOW_USER_SRP_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"],
     });
     const clientId = client.UserPoolClient.ClientId;
-    bridge = createServer((req, res) => void handleBridge(req, res, upstream, bridged));
-    await new Promise<void>((ok) => bridge!.listen(0, "127.0.0.1", ok));
-    const endpoint = `http://127.0.0.1:${(bridge.address() as AddressInfo).port}`;
     const userPoolId = pool.UserPool.Id;
     const server = bridge;
 
     return {
       endpoint,
       upstream,
+      issuer: `${endpoint}/${userPoolId}`,
       userPoolId,
       clientId,
       code,
       dataDir,
       bridged,
+      get trackDevices() {
+        return state.trackDevices;
+      },
+      set trackDevices(on: boolean) {
+        state.trackDevices = on;
+      },
+      deviceLimits: state.deviceLimits,
+      isRevoked: (token) => {
+        const claims = claimsOf(token);
+        return typeof claims?.event_id === "string" && state.revoked.has(claims.event_id);
+      },
       call: (action, body) => cognitoCall(endpoint, action, body),
       async readStoredCode(email) {
         const db = JSON.parse(await readFile(join(dataDir, ".cognito", "db", `${userPoolId}.json`), "utf8")) as {
@@ -211,7 +252,7 @@ export async function startCognitoLocal(options: StartOptions = {}): Promise<Cog
       },
     };
   } catch (error) {
-    bridge?.close();
+    bridge.close();
     await stopChild(child);
     await rm(dataDir, { recursive: true, force: true });
     throw error;
@@ -246,12 +287,86 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
+interface Device {
+  DeviceKey: string;
+  DeviceAttributes: { Name: string; Value: string }[];
+  DeviceCreateDate: number;
+  DeviceLastModifiedDate: number;
+  DeviceLastAuthenticatedDate: number;
+}
+
+interface BridgeState {
+  bridged: string[];
+  trackDevices: boolean;
+  deviceLimits: number[];
+  /** event_ids of revoked tokens. */
+  revoked: Set<string>;
+  /** Per user (sub): the event_ids and refresh tokens handed out. */
+  issued: Map<string, { events: Set<string>; refreshTokens: Set<string> }>;
+  /** Per refresh token: the event_ids of the tokens issued from it. */
+  byRefresh: Map<string, Set<string>>;
+  devices: Map<string, Device[]>;
+}
+
+function newBridgeState(trackDevices: boolean): BridgeState {
+  return {
+    bridged: [],
+    trackDevices,
+    deviceLimits: [],
+    revoked: new Set(),
+    issued: new Map(),
+    byRefresh: new Map(),
+    devices: new Map(),
+  };
+}
+
+function claimsOf(token: unknown): Record<string, unknown> | null {
+  if (typeof token !== "string") return null;
+  try {
+    return JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString("utf8")) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+}
+
+const DEVICES_OFF = "Device tracking has not been configured in this User Pool";
+
+/** Notes the tokens of a successful sign-in or refresh; remembers the device when tracking is on. */
+function noteTokens(state: BridgeState, result: unknown, refreshUsed: unknown, userAgent: string): void {
+  const auth = (result as { AuthenticationResult?: Record<string, unknown> } | null)?.AuthenticationResult;
+  const claims = claimsOf(auth?.AccessToken);
+  if (!claims || typeof claims.sub !== "string" || typeof claims.event_id !== "string") return;
+  const mine = state.issued.get(claims.sub) ?? { events: new Set<string>(), refreshTokens: new Set<string>() };
+  state.issued.set(claims.sub, mine);
+  mine.events.add(claims.event_id);
+  const refresh = typeof auth?.RefreshToken === "string" ? auth.RefreshToken : refreshUsed;
+  if (typeof refresh === "string") {
+    mine.refreshTokens.add(refresh);
+    const events = state.byRefresh.get(refresh) ?? new Set<string>();
+    events.add(claims.event_id);
+    state.byRefresh.set(refresh, events);
+  }
+  if (state.trackDevices && typeof auth?.RefreshToken === "string") {
+    const now = Math.floor(Date.now() / 1000);
+    const list = state.devices.get(claims.sub) ?? [];
+    list.push({
+      DeviceKey: `ap-southeast-2_${randomUUID()}`,
+      DeviceAttributes: [{ Name: "device_name", Value: userAgent || "Unknown browser" }],
+      DeviceCreateDate: now,
+      DeviceLastModifiedDate: now,
+      DeviceLastAuthenticatedDate: now,
+    });
+    state.devices.set(claims.sub, list);
+  }
+}
+
 async function handleBridge(
   req: IncomingMessage,
   res: ServerResponse,
   upstream: string,
-  bridged: string[],
+  state: BridgeState,
 ): Promise<void> {
+  const bridged = state.bridged;
   cors(req, res);
   if (req.method === "OPTIONS") {
     res.writeHead(204).end();
@@ -260,8 +375,21 @@ async function handleBridge(
   try {
     const body = await readBody(req);
     const target = String(req.headers["x-amz-target"] ?? "");
+    if (!target) {
+      // Not a service call: the pool's JWKS (`<issuer>/.well-known/jwks.json`), health.
+      const forwarded = await rawRequest(upstream + (req.url ?? "/"), req.method ?? "GET", {});
+      res.writeHead(forwarded.status, { "content-type": forwarded.contentType ?? "application/json" });
+      res.end(forwarded.text);
+      return;
+    }
     const action = target.slice(target.indexOf(".") + 1);
     const input = body ? (JSON.parse(body) as Record<string, unknown>) : {};
+    const access = claimsOf(input.AccessToken);
+    if (typeof access?.event_id === "string" && state.revoked.has(access.event_id)) {
+      send(res, 400, { __type: "NotAuthorizedException", message: "Access Token has been revoked" });
+      return;
+    }
+    const userAgent = String(req.headers["user-agent"] ?? "");
     switch (action) {
       case "GetTokensFromRefreshToken": {
         bridged.push(action);
@@ -270,6 +398,7 @@ async function handleBridge(
           ClientId: input.ClientId,
           AuthParameters: { REFRESH_TOKEN: input.RefreshToken },
         });
+        noteTokens(state, out, input.RefreshToken, userAgent);
         send(res, 200, { AuthenticationResult: out.AuthenticationResult });
         return;
       }
@@ -282,15 +411,80 @@ async function handleBridge(
         return;
       }
       case "ListDevices":
+      case "ForgetDevice": {
         bridged.push(action);
-        send(res, 200, { Devices: [] });
+        // The access token must be good: the emulator's GetUser says so (and refuses a bad one).
+        await cognitoCall(upstream, "GetUser", { AccessToken: input.AccessToken });
+        if (!state.trackDevices) {
+          send(res, 400, { __type: "InvalidParameterException", message: DEVICES_OFF });
+          return;
+        }
+        const sub = String(access?.sub);
+        const list = state.devices.get(sub) ?? [];
+        if (action === "ForgetDevice") {
+          const at = list.findIndex((d) => d.DeviceKey === input.DeviceKey);
+          if (at < 0) {
+            send(res, 400, { __type: "ResourceNotFoundException", message: "Device does not exist." });
+            return;
+          }
+          list.splice(at, 1);
+          send(res, 200, {});
+          return;
+        }
+        const limit = Number(input.Limit ?? 60);
+        state.deviceLimits.push(limit);
+        const start = Number(input.PaginationToken ?? 0);
+        const page = list.slice(start, start + limit);
+        send(res, 200, {
+          Devices: page,
+          ...(start + limit < list.length ? { PaginationToken: String(start + limit) } : {}),
+        });
         return;
-      case "GlobalSignOut":
+      }
+      case "ChangePassword": {
+        const forwarded = await postTarget(upstream, target, body);
+        if (
+          forwarded.status === 400 &&
+          forwarded.text.includes("InvalidPasswordException") &&
+          String(input.ProposedPassword ?? "").length >= 8
+        ) {
+          bridged.push(action);
+          send(res, 400, { __type: "NotAuthorizedException", message: "Incorrect username or password." });
+          return;
+        }
+        res.writeHead(forwarded.status, { "content-type": forwarded.contentType ?? "application/x-amz-json-1.1" });
+        res.end(forwarded.text);
+        return;
+      }
+      case "GlobalSignOut": {
         bridged.push(action);
+        await cognitoCall(upstream, "GetUser", { AccessToken: input.AccessToken });
+        const mine = state.issued.get(String(access?.sub));
+        for (const event of mine?.events ?? []) state.revoked.add(event);
+        for (const token of mine?.refreshTokens ?? [])
+          await cognitoCall(upstream, "RevokeToken", { Token: token, ClientId: access?.client_id }).catch(
+            () => undefined,
+          );
         send(res, 200, {});
         return;
+      }
+      case "RevokeToken": {
+        bridged.push(action);
+        for (const event of state.byRefresh.get(String(input.Token)) ?? []) state.revoked.add(event);
+        // The emulator drops the refresh token; after a GlobalSignOut it is already gone, which Cognito accepts too.
+        await cognitoCall(upstream, "RevokeToken", input).catch(() => undefined);
+        send(res, 200, {});
+        return;
+      }
     }
     const forwarded = await postTarget(upstream, target, body);
+    if (forwarded.status === 200 && (action === "InitiateAuth" || action === "RespondToAuthChallenge"))
+      noteTokens(
+        state,
+        JSON.parse(forwarded.text),
+        (input.AuthParameters as Record<string, unknown> | undefined)?.REFRESH_TOKEN,
+        userAgent,
+      );
     res.writeHead(forwarded.status, { "content-type": forwarded.contentType ?? "application/x-amz-json-1.1" });
     res.end(forwarded.text);
   } catch (error) {

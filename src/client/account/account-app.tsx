@@ -12,7 +12,10 @@ import {
   describeAuthError,
 } from "../../auth/messages.js";
 import type { AuthAdapter } from "../../auth/types.js";
+import { useMemo } from "react";
+import { createAccountApi } from "./account-api.js";
 import { AccountView } from "./account-view.js";
+import type { ReceiptIssuer } from "./printable.js";
 import { ChallengeForm, challengeTitle } from "./challenge-form.js";
 import { onlyErrors } from "./field.js";
 import { ConfirmSignUpForm, ForgotPasswordForm, ResetPasswordForm, SignInForm, SignUpForm } from "./forms.js";
@@ -22,11 +25,28 @@ import { useAccountFlow } from "./use-account-flow.js";
 export interface AccountAppProps {
   /** Resolves the adapter once, in an effect (the browser lazily imports Amplify here). */
   loadAdapter: () => Promise<AuthAdapter>;
+  /** The account GraphQL API (NZF_ACCOUNT_API_URL); without it the page says what it cannot show. */
+  accountApiUrl?: string;
+  /** The pool allows two-step sign-in (NZF_COGNITO_MFA optional or on): only then is it offered. */
+  mfa?: boolean;
+  /** The page's words for a donor not signed in ("Sign in with your e-mail address…"); hidden once signed in. */
+  intro?: string;
+  issuer?: ReceiptIssuer;
 }
 
-export function AccountApp({ loadAdapter }: AccountAppProps) {
-  const { view, setView, errors, formError, notice, setNotice, busy, moved, root, go, run, afterSignIn } =
+export function AccountApp({ loadAdapter, accountApiUrl, mfa = false, intro, issuer }: AccountAppProps) {
+  const { view, setView, errors, formError, notice, setNotice, busy, moved, root, go, run, afterSignIn, adapter } =
     useAccountFlow(loadAdapter);
+  const api = useMemo(
+    () =>
+      accountApiUrl
+        ? createAccountApi({
+            url: accountApiUrl,
+            token: async (forceRefresh) => (adapter.current ? adapter.current.sessionToken(forceRefresh) : null),
+          })
+        : null,
+    [accountApiUrl, adapter],
+  );
   const toSignIn = (email?: string) => () => go({ name: "sign-in", email });
   let title: string;
   let body: React.ReactNode = null;
@@ -180,10 +200,16 @@ export function AccountApp({ loadAdapter }: AccountAppProps) {
       );
       break;
     case "account":
-      title = "Your details";
+      title = "Your account";
       body = (
         <AccountView
           account={view.account}
+          api={api}
+          issuer={issuer}
+          adapter={adapter.current}
+          mfa={mfa}
+          onChanged={(account) => setView({ name: "account", account })}
+          onSessionEnded={(message) => go({ name: "sign-in" }, { error: message })}
           onSignOut={(global) =>
             run("account", {}, async (a) => {
               try {
@@ -205,10 +231,13 @@ export function AccountApp({ loadAdapter }: AccountAppProps) {
       break;
   }
   return (
-    <div ref={root} className="account-app">
-      <Step title={title} focus={moved} error={formError} notice={notice} busy={busy || view.name === "loading"}>
-        {body}
-      </Step>
-    </div>
+    <>
+      {intro && view.name !== "account" ? <p>{intro}</p> : null}
+      <div ref={root} className="account-app">
+        <Step title={title} focus={moved} error={formError} notice={notice} busy={busy || view.name === "loading"}>
+          {body}
+        </Step>
+      </div>
+    </>
   );
 }

@@ -1,6 +1,14 @@
-/** The signed-in view: details, verification state (in words), devices and MFA preference. */
-import type { AccountDetails, MfaPreference } from "../../auth/types.js";
+/**
+ * The signed-in view: the donor's giving (history, receipts, tax summary, regular gifts), then
+ * their account: who is signed in, password, e-mail and phone, devices, and signing out.
+ */
+import type { AccountDetails, AuthAdapter, MfaPreference } from "../../auth/types.js";
+import type { AccountApi } from "./account-api.js";
 import { Actions } from "./field.js";
+import { GivingSection } from "./giving-section.js";
+import type { ReceiptIssuer } from "./printable.js";
+import { SecuritySection } from "./security-section.js";
+import { TwoStepSection } from "./two-step-section.js";
 
 const MFA_TEXT: Record<MfaPreference, string> = {
   NOMFA: "Off",
@@ -11,41 +19,50 @@ const MFA_TEXT: Record<MfaPreference, string> = {
 
 export interface AccountViewProps {
   account: AccountDetails;
+  /** The account API, or null when this build has none. */
+  api: AccountApi | null;
+  issuer?: ReceiptIssuer;
+  /** Present once the auth library has loaded (always, on this step). */
+  adapter: AuthAdapter | null;
+  /** Whether the pool allows two-step sign-in (NZF_COGNITO_MFA); the specification's pool does not. */
+  mfa: boolean;
+  onChanged: (account: AccountDetails) => void;
+  onSessionEnded: (message: string) => void;
   onSignOut: (global: boolean) => void;
 }
 
-export function AccountView({ account, onSignOut }: AccountViewProps) {
+export function AccountView({
+  account,
+  api,
+  issuer,
+  adapter,
+  mfa,
+  onChanged,
+  onSessionEnded,
+  onSignOut,
+}: AccountViewProps) {
   return (
     <>
+      <GivingSection api={api} donorEmail={account.email ?? account.username} issuer={issuer} />
+      <h3>Your details</h3>
       <dl className="account-details">
-        <dt>E-mail address</dt>
-        <dd>
-          {account.email ?? account.username} ({account.emailVerified ? "verified" : "not verified"})
-        </dd>
-        <dt>Phone number</dt>
-        <dd>
-          {account.phoneNumber
-            ? `${account.phoneNumber} (${account.phoneNumberVerified ? "verified" : "not verified"})`
-            : "Not given"}
-        </dd>
-        <dt>Two-step sign-in</dt>
-        <dd>{MFA_TEXT[account.mfaPreference]}</dd>
+        <dt>Signed in as</dt>
+        <dd>{account.email ?? account.username}</dd>
+        {mfa ? (
+          <>
+            <dt>Two-step sign-in</dt>
+            <dd>{MFA_TEXT[account.mfaPreference]}</dd>
+          </>
+        ) : null}
       </dl>
-      <h3>Signed-in devices</h3>
-      {account.devices === null ? (
-        <p>This site does not keep a list of your devices.</p>
-      ) : account.devices.length === 0 ? (
-        <p>No remembered devices.</p>
-      ) : (
-        <ul className="account-devices">
-          {account.devices.map((device) => (
-            <li key={device.id}>
-              {device.name ?? "Unnamed device"}
-              {device.lastSeen ? `, last used ${device.lastSeen.slice(0, 10)}` : ""}
-            </li>
-          ))}
-        </ul>
-      )}
+      {adapter ? (
+        <SecuritySection account={account} adapter={adapter} onChanged={onChanged} onSessionEnded={onSessionEnded} />
+      ) : null}
+      {adapter && mfa ? (
+        <TwoStepSection account={account} adapter={adapter} onChanged={onChanged} onSessionEnded={onSessionEnded} />
+      ) : null}
+      <h3>Sign out</h3>
+      <p>Sign out of all devices ends every session of your account, on this device and any other.</p>
       <Actions>
         <button type="button" onClick={() => onSignOut(false)}>
           Sign out

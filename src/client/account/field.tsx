@@ -11,7 +11,7 @@ export type FieldErrors = Partial<Record<string, string>>;
 export interface FieldProps {
   name: string;
   label: string;
-  type?: "email" | "password" | "text";
+  type?: "email" | "password" | "text" | "tel";
   autoComplete?: string;
   inputMode?: "numeric" | "email" | "text";
   hint?: string;

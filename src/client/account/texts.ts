@@ -5,7 +5,7 @@ export interface AccountTexts {
 }
 
 export const DEFAULT_ACCOUNT_TEXTS: AccountTexts = {
-  intro: "Sign in to see your details and manage where you are signed in.",
+  intro: "Sign in to see your gifts and receipts, manage your regular gifts, and look after your sign-in.",
   unavailable: "Sign-in is unavailable at the moment. You can still calculate and give zakat without an account.",
 };
 

@@ -139,5 +139,5 @@ export function useAccountFlow(loadAdapter: () => Promise<AuthAdapter>) {
     }
   };
 
-  return { view, setView, errors, formError, notice, setNotice, busy, moved, root, go, run, afterSignIn };
+  return { view, setView, errors, formError, notice, setNotice, busy, moved, root, go, run, afterSignIn, adapter };
 }

@@ -41,6 +41,7 @@ import { PayPalStep } from "./paypal-step.js";
 import type { startPayPal } from "../paypal/paypal-session.js";
 import { PaymentChoice } from "./payment-choice.js";
 import { createdFigures, feeFor, previewFigures, Summary } from "./summary.js";
+import { hasAccountSession, prefilled, useSignedInProfile } from "./use-signed-in-profile.js";
 
 type Phase = "form" | "creating" | "pay";
 
@@ -101,6 +102,7 @@ function localIsoDate(d: Date): string {
 export function hydrateNow({ funds, formPath, payments }: DonationIslandProps): boolean {
   if (!payments) return false; // the notice needs no JavaScript
   if (loadSaved(sessionStore(), formPath, funds) || givenFrom(sessionStore(), formPath)) return true;
+  if (hasAccountSession()) return true;
   const query = new URLSearchParams(window.location.search);
   if (query.has("amount") || query.has("fund")) return true;
   const figures = previewFigures(initialValues(funds[0]!), funds[0]!, localIsoDate(new Date()));
@@ -174,6 +176,7 @@ function CardDonationForm({
   const config = funds.find((f) => f.fund === values.fund) ?? funds[0]!;
   const paypalOffered = Boolean(payments.paypalClientId);
   const viaPayPal = paysWithPayPal(values, paypalOffered);
+  useSignedInProfile((profile) => setValues((v) => prefilled(v, profile)));
 
   // After hydration only (the server knows neither the donor's date nor their storage).
   useEffect(() => {

@@ -7,22 +7,28 @@
  */
 import type { PublicAuthConfig } from "../../auth/types.js";
 import { AccountApp } from "../account/account-app.js";
+import type { ReceiptIssuer } from "../account/printable.js";
 import { accountTexts, type AccountTexts } from "../account/texts.js";
 
 export interface AccountIslandProps {
   auth: PublicAuthConfig | null;
   texts?: Partial<AccountTexts>;
+  /** Who issues receipts (the global document's site name and ABN); empty parts are left out. */
+  issuer?: ReceiptIssuer;
 }
 
-export default function AccountIsland({ auth, texts: overrides }: AccountIslandProps) {
+export default function AccountIsland({ auth, texts: overrides, issuer }: AccountIslandProps) {
   const texts = accountTexts(overrides);
   return (
     <div className="account">
       {auth ? (
-        <>
-          <p>{texts.intro}</p>
-          <AccountApp loadAdapter={() => import("../../auth/amplify.js").then((m) => m.createAmplifyAdapter(auth))} />
-        </>
+        <AccountApp
+          intro={texts.intro}
+          issuer={issuer}
+          loadAdapter={() => import("../../auth/amplify.js").then((m) => m.createAmplifyAdapter(auth))}
+          accountApiUrl={auth.accountApiUrl}
+          mfa={auth.mfa !== undefined}
+        />
       ) : (
         <p role="status">{texts.unavailable}</p>
       )}

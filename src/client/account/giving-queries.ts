@@ -1,0 +1,161 @@
+/**
+ * What the account island asks the account API (schema: docs/account-api.graphql) and the shapes
+ * it gets back. Kept apart from the markup so the words and the queries can be tested alone.
+ */
+import { fundName } from "../../payments/fund-names.js";
+import { formatDollarsAndCents } from "../../payments/money.js";
+
+export interface ReceiptData {
+  number: string;
+  donationId: string;
+  fund: string;
+  date: string;
+  totalCents: number;
+  taxDeductible: boolean;
+  financialYear: number;
+}
+
+export type DonationStatusName = "SUCCEEDED" | "PROCESSING" | "REQUIRES_PAYMENT_METHOD" | "FAILED";
+
+export interface DonationData {
+  id: string;
+  reference: string;
+  fund: string;
+  schedule: string;
+  amountCents: number;
+  feeCents: number;
+  totalCents: number;
+  date: string;
+  status: DonationStatusName;
+  regularGiftId: string | null;
+  receipt: ReceiptData | null;
+}
+
+export type GiftStatusName = "PENDING" | "ACTIVE" | "PAUSED" | "CANCELLED";
+
+export interface GiftData {
+  id: string;
+  fund: string;
+  schedule: string;
+  amountCents: number;
+  feeCents: number;
+  totalCents: number;
+  coversFees: boolean;
+  status: GiftStatusName;
+  nextChargeDate: string | null;
+}
+
+export interface TaxSummaryData {
+  financialYear: number;
+  from: string;
+  to: string;
+  deductibleTotalCents: number;
+  nonDeductibleTotalCents: number;
+  funds: { fund: string; totalCents: number; count: number }[];
+  receipts: ReceiptData[];
+}
+
+const RECEIPT_FIELDS = "number donationId fund date totalCents taxDeductible financialYear";
+const GIFT_FIELDS = "id fund schedule amountCents feeCents totalCents coversFees status nextChargeDate";
+
+export const GIVING_QUERY = `query Giving {
+  donations { id reference fund schedule amountCents feeCents totalCents date status regularGiftId receipt { ${RECEIPT_FIELDS} } }
+  regularGifts { ${GIFT_FIELDS} }
+}`;
+
+export const TAX_SUMMARY_QUERY = `query TaxSummary($year: Int!) {
+  taxSummary(financialYear: $year) { financialYear from to deductibleTotalCents nonDeductibleTotalCents
+    funds { fund totalCents count } receipts { ${RECEIPT_FIELDS} } }
+}`;
+
+export type GiftAction = "pause" | "resume" | "change" | "cancel";
+
+const MUTATIONS: Record<GiftAction, string> = {
+  pause: "pauseRegularGift(id: $id)",
+  resume: "resumeRegularGift(id: $id)",
+  change: "changeRegularGiftAmount(id: $id, amountCents: $amountCents)",
+  cancel: "cancelRegularGift(id: $id, confirm: true)",
+};
+
+export function giftMutation(action: GiftAction): string {
+  const args = action === "change" ? "$id: ID!, $amountCents: Int!" : "$id: ID!";
+  return `mutation Gift(${args}) { change: ${MUTATIONS[action]} { changed message gift { ${GIFT_FIELDS} } } }`;
+}
+
+export interface GiftChangeData {
+  change: { changed: boolean; message: string; gift: GiftData };
+}
+
+/** Words for the donor. */
+export const money = formatDollarsAndCents;
+export { fundName };
+
+const SCHEDULES: Record<string, string> = {
+  once: "One-off",
+  monthly: "Monthly",
+  "monthly-instalments": "Monthly instalments",
+  "weekly-friday": "Every Friday",
+  "ramadan-nightly": "Every night of Ramadan",
+  "ramadan-last-ten": "Last ten nights of Ramadan",
+  "dhul-hijjah-ten-days": "First ten days of Dhul Hijjah",
+};
+export const scheduleName = (schedule: string) => SCHEDULES[schedule] ?? schedule;
+
+const DONATION_STATUS: Record<DonationStatusName, string> = {
+  SUCCEEDED: "Paid",
+  PROCESSING: "Processing",
+  REQUIRES_PAYMENT_METHOD: "Not paid: the payment was not completed",
+  FAILED: "Failed: nothing was charged",
+};
+export const donationStatusName = (status: DonationStatusName) => DONATION_STATUS[status] ?? status;
+
+const GIFT_STATUS: Record<GiftStatusName, string> = {
+  PENDING: "Waiting for the first payment",
+  ACTIVE: "Active",
+  PAUSED: "Paused",
+  CANCELLED: "Cancelled",
+};
+export const giftStatusName = (status: GiftStatusName) => GIFT_STATUS[status] ?? status;
+
+/** "monthly gift" / "weekly gift" */
+export const giftKind = (schedule: string) => (schedule === "monthly" ? "monthly gift" : "weekly gift");
+/** "a month" / "a week" */
+export const giftPer = (schedule: string) => (schedule === "monthly" ? "a month" : "a week");
+
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
+
+/** "2026-07-01" → "1 July 2026" (the API's dates are already Sydney days; no time zone maths here). */
+export function longDate(iso: string): string {
+  const [y, m, d] = iso.split("-").map(Number);
+  if (!y || !m || !d) return iso;
+  return `${d} ${MONTHS[m - 1]} ${y}`;
+}
+
+/** The Australian financial year a Sydney day falls in, named by the year it ends. */
+export function financialYearOf(iso: string): number {
+  const [y, m] = iso.split("-").map(Number);
+  return m! >= 7 ? y! + 1 : y!;
+}
+
+/** 2026 → "1 July 2025 to 30 June 2026" */
+export const financialYearName = (year: number) => `1 July ${year - 1} to 30 June ${year}`;
+
+/** "12.50" or "$1,200" → cents; null when it is not an amount. */
+export function parseDollars(text: string): number | null {
+  const clean = text.trim().replace(/^\$/, "").replace(/,/g, "");
+  if (!/^\d+(\.\d{1,2})?$/.test(clean)) return null;
+  return Math.round(Number(clean) * 100);
+}

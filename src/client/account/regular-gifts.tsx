@@ -1,0 +1,195 @@
+/**
+ * Regular gifts managed in place: pause, resume, change the amount, cancel. Every action asks
+ * first (a confirmation step inside the gift), then shows the API's own sentence as the result;
+ * focus goes to the question, then to the result, so keyboard and screen-reader users follow.
+ */
+import { useEffect, useRef, useState } from "react";
+import { useIslandId } from "../island-id.js";
+import { Actions } from "./field.js";
+import {
+  fundName,
+  giftKind,
+  giftPer,
+  giftStatusName,
+  longDate,
+  money,
+  parseDollars,
+  type GiftAction,
+  type GiftData,
+} from "./giving-queries.js";
+
+export interface RegularGiftsProps {
+  gifts: GiftData[];
+  changeGift: (id: string, action: GiftAction, amountCents?: number) => Promise<string>;
+}
+
+export function RegularGifts({ gifts, changeGift }: RegularGiftsProps) {
+  if (gifts.length === 0)
+    return <p>You have no regular gifts. A monthly or weekly gift you start while signed in will show here.</p>;
+  return (
+    <ul className="account-gifts">
+      {gifts.map((gift) => (
+        <GiftItem key={gift.id} gift={gift} changeGift={changeGift} />
+      ))}
+    </ul>
+  );
+}
+
+const QUESTION: Record<GiftAction, (g: GiftData) => string> = {
+  pause: (g) =>
+    `Pause your ${giftKind(g.schedule)} to ${fundName(g.fund)}? Nothing more is charged until you resume it.`,
+  resume: (g) => `Resume your ${giftKind(g.schedule)} to ${fundName(g.fund)}? Charges start again from the next date.`,
+  change: (g) =>
+    `Change the amount of your ${giftKind(g.schedule)} to ${fundName(g.fund)}? The new amount applies from the next charge.`,
+  cancel: (g) =>
+    `Cancel your ${giftKind(g.schedule)} to ${fundName(g.fund)} for good? To give regularly again later you would start a new gift.`,
+};
+
+const CONFIRM: Record<GiftAction, string> = {
+  pause: "Yes, pause this gift",
+  resume: "Yes, resume this gift",
+  change: "Save the new amount",
+  cancel: "Yes, cancel this gift",
+};
+
+function GiftItem({ gift, changeGift }: { gift: GiftData; changeGift: RegularGiftsProps["changeGift"] }) {
+  const id = useIslandId(`gift-${gift.id}`);
+  const [asking, setAsking] = useState<GiftAction | null>(null);
+  const [result, setResult] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [amountError, setAmountError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const question = useRef<HTMLParagraphElement>(null);
+  const resultRef = useRef<HTMLDivElement>(null);
+  const amount = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (asking === "change") amount.current?.focus();
+    else if (asking) question.current?.focus();
+  }, [asking]);
+  useEffect(() => {
+    if (result || error) resultRef.current?.focus();
+  }, [result, error]);
+
+  const ask = (action: GiftAction) => {
+    setAsking(action);
+    setResult(null);
+    setError(null);
+    setAmountError(null);
+  };
+
+  const confirm = async () => {
+    if (!asking || busy) return;
+    let cents: number | undefined;
+    if (asking === "change") {
+      const parsed = parseDollars(amount.current?.value ?? "");
+      if (parsed === null || parsed <= 0) {
+        setAmountError("Enter the new amount in dollars, for example 25 or 25.50.");
+        amount.current?.focus();
+        return;
+      }
+      cents = parsed;
+    }
+    setBusy(true);
+    try {
+      const message = await changeGift(gift.id, asking, cents);
+      setAsking(null);
+      setResult(message);
+    } catch (e) {
+      // A refused amount (below the fund's minimum, above its maximum) belongs beside the field.
+      if (asking === "change") setAmountError((e as Error).message);
+      else {
+        setAsking(null);
+        setError((e as Error).message);
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const active = gift.status === "ACTIVE" || gift.status === "PENDING";
+  return (
+    <li className="account-gift" aria-labelledby={`${id}-title`}>
+      <h4 id={`${id}-title`}>
+        {fundName(gift.fund)}: {money(gift.totalCents)} {giftPer(gift.schedule)}
+      </h4>
+      <dl className="account-facts">
+        <dt>Status</dt>
+        <dd>{giftStatusName(gift.status)}</dd>
+        <dt>Gift</dt>
+        <dd>
+          {money(gift.amountCents)}
+          {gift.coversFees ? ` plus ${money(gift.feeCents)} to cover fees` : ""}
+        </dd>
+        <dt>Next charge</dt>
+        <dd>{gift.nextChargeDate ? longDate(gift.nextChargeDate) : "None"}</dd>
+      </dl>
+      <div role="status" className="account-notice" ref={resultRef} tabIndex={-1}>
+        {busy ? "Please wait…" : result}
+      </div>
+      <div role="alert" className="account-error">
+        {error ? (
+          <p>
+            <strong>Error:</strong> {error}
+          </p>
+        ) : null}
+      </div>
+      {asking ? (
+        <div className="account-confirm" role="group" aria-labelledby={`${id}-question`}>
+          <p id={`${id}-question`} ref={question} tabIndex={-1}>
+            {QUESTION[asking](gift)}
+          </p>
+          {asking === "change" ? (
+            <div className="account-field">
+              <label htmlFor={`${id}-amount`}>New amount per gift (AUD, before fees)</label>
+              <input
+                id={`${id}-amount`}
+                ref={amount}
+                type="text"
+                inputMode="decimal"
+                autoComplete="off"
+                defaultValue={(gift.amountCents / 100).toFixed(2)}
+                aria-invalid={amountError ? true : undefined}
+                aria-describedby={amountError ? `${id}-amount-error` : undefined}
+                onKeyDown={(e) => {
+                  if (e.key === "Enter") void confirm();
+                }}
+              />
+              {amountError ? (
+                <p id={`${id}-amount-error`} className="account-field-error">
+                  <strong>Error:</strong> {amountError}
+                </p>
+              ) : null}
+            </div>
+          ) : null}
+          <Actions>
+            <button type="button" onClick={() => void confirm()} aria-disabled={busy ? true : undefined}>
+              {CONFIRM[asking]}
+            </button>
+            <button type="button" className="account-secondary" onClick={() => setAsking(null)}>
+              No, keep it as it is
+            </button>
+          </Actions>
+        </div>
+      ) : gift.status === "CANCELLED" ? null : (
+        <Actions>
+          {active ? (
+            <button type="button" onClick={() => ask("pause")}>
+              Pause
+            </button>
+          ) : (
+            <button type="button" onClick={() => ask("resume")}>
+              Resume
+            </button>
+          )}
+          <button type="button" onClick={() => ask("change")}>
+            Change amount
+          </button>
+          <button type="button" onClick={() => ask("cancel")}>
+            Cancel gift
+          </button>
+        </Actions>
+      )}
+    </li>
+  );
+}

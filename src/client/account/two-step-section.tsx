@@ -1,0 +1,132 @@
+/**
+ * Two-step sign-in, shown only when the pool allows MFA (NZF_COGNITO_MFA optional or on; off in the
+ * specification's pool): set up an authenticator app (AssociateSoftwareToken: a key to type and an
+ * otpauth:// link, then VerifySoftwareToken with the app's code) and choose the preferred second
+ * step (SetUserMFAPreference: Off, Authenticator app, Text message when the number is verified).
+ */
+import { useEffect, useRef, useState } from "react";
+import { validateCode } from "../../auth/messages.js";
+import type { MfaPreference } from "../../auth/types.js";
+import { Actions, Field } from "./field.js";
+import { Messages, SmallForm, type SecurityProps } from "./security-section.js";
+import { useTask } from "./use-task.js";
+
+const CHOICES: { value: MfaPreference; label: string }[] = [
+  { value: "NOMFA", label: "Off: sign in with your password only" },
+  { value: "SOFTWARE_TOKEN_MFA", label: "Authenticator app" },
+  { value: "SMS_MFA", label: "Text message to your phone" },
+];
+
+export function TwoStepSection({ account, adapter, onChanged, onSessionEnded }: SecurityProps) {
+  const task = useTask(onSessionEnded);
+  const [setup, setSetup] = useState<{ secret: string; setupUri: string } | null>(null);
+  const codeBox = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (setup) codeBox.current?.querySelector("input")?.focus();
+  }, [setup]);
+  const hasApp = account.mfaEnabled?.includes("TOTP") ?? false;
+  const offered = CHOICES.filter(
+    (c) =>
+      c.value === "NOMFA" ||
+      (c.value === "SOFTWARE_TOKEN_MFA" && hasApp) ||
+      (c.value === "SMS_MFA" && account.phoneNumberVerified),
+  );
+  const reload = async () => onChanged(await adapter.loadAccount());
+
+  return (
+    <section className="account-security" aria-labelledby="account-two-step-title">
+      <h3 id="account-two-step-title">Two-step sign-in</h3>
+      <Messages task={task} />
+      {setup ? (
+        <SmallForm
+          errors={task.errors}
+          onSubmit={({ totpCode = "" }) => {
+            const problem = validateCode(totpCode.trim());
+            if (problem) return task.refuse({ totpCode: problem });
+            void task.run(
+              async () => {
+                await adapter.verifyTotp(totpCode);
+                await adapter.setMfaPreference("SOFTWARE_TOKEN_MFA");
+                setSetup(null);
+                await reload();
+                task.setNotice(
+                  "Your authenticator app is set up. From now on you will enter its code after your password.",
+                );
+              },
+              (donor) => (donor.field === "code" || donor.field === "response" ? { field: "totpCode" } : undefined),
+            );
+          }}
+        >
+          <p>
+            Add this key to your authenticator app (such as Google Authenticator or Microsoft Authenticator):{" "}
+            <code className="account-secret">{setup.secret}</code>
+          </p>
+          <p>
+            On this phone you can <a href={setup.setupUri}>open the key in your authenticator app</a> instead.
+          </p>
+          <div ref={codeBox}>
+            <Field
+              name="totpCode"
+              label="Code from the app"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              errors={task.errors}
+            />
+          </div>
+          <Actions>
+            <button type="submit">Turn on the authenticator app</button>
+            <button type="button" onClick={() => setSetup(null)}>
+              Cancel
+            </button>
+          </Actions>
+        </SmallForm>
+      ) : (
+        <>
+          <SmallForm
+            errors={task.errors}
+            onSubmit={({ preference = "" }) => {
+              const chosen = offered.find((c) => c.value === preference);
+              if (!chosen) return task.refuse({ preference: "Choose how you want to sign in, then press Save." });
+              void task.run(async () => {
+                await adapter.setMfaPreference(chosen.value);
+                await reload();
+                task.setNotice(
+                  chosen.value === "NOMFA"
+                    ? "Two-step sign-in is off. You sign in with your password only."
+                    : `Two-step sign-in is on: ${chosen.label.toLowerCase()}.`,
+                );
+              });
+            }}
+          >
+            <fieldset aria-invalid={task.errors.preference ? true : undefined}>
+              <legend>Second step when you sign in</legend>
+              {offered.map((c) => (
+                <div key={c.value}>
+                  <input
+                    type="radio"
+                    id={`account-mfa-${c.value}`}
+                    name="preference"
+                    value={c.value}
+                    defaultChecked={account.mfaPreference === c.value}
+                  />
+                  <label htmlFor={`account-mfa-${c.value}`}>{c.label}</label>
+                </div>
+              ))}
+            </fieldset>
+            {task.errors.preference ? (
+              <p className="account-field-error">
+                <strong>Error:</strong> {task.errors.preference}
+              </p>
+            ) : null}
+            <Actions>
+              <button type="submit">Save</button>
+              <button type="button" onClick={() => void task.run(async () => setSetup(await adapter.setUpTotp()))}>
+                {hasApp ? "Set up a new authenticator app" : "Set up an authenticator app"}
+              </button>
+            </Actions>
+          </SmallForm>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,92 @@
+/**
+ * Helpers for the /account browser tests (test/browser/account*.test.ts): steps and their focus,
+ * a keyboard user's Tab and Enter, and axe-core under the page's enforced CSP.
+ */
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import type { Page } from "playwright-core";
+import { expect } from "vitest";
+import { formatViolations, type AxeViolation } from "./axe.js";
+
+export const heading = (page: Page) => page.locator(".account-step > h2");
+
+/** Waits for a step; after a donor's action, focus must have moved to its heading. */
+export async function expectStep(page: Page, title: string, options: { focused?: boolean } = {}): Promise<void> {
+  await expect.poll(() => heading(page).textContent(), { timeout: 15_000 }).toBe(title);
+  await expect.poll(() => page.locator(".account-step").getAttribute("aria-busy")).toBeNull();
+  if (options.focused ?? true) {
+    // Focus moves in an effect, after the step is painted.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.matches(".account-step > h2") ?? false), {
+        message: `focus on the "${title}" heading`,
+      })
+      .toBe(true);
+  }
+}
+
+let axeSource: string | undefined;
+
+/**
+ * axe-core like test/support/axe.ts, but evaluated through the DevTools protocol: the page's CSP
+ * (enforced here) rightly refuses the inline script tag that helper adds.
+ */
+export async function axeUnderCsp(page: Page): Promise<AxeViolation[]> {
+  axeSource ??= await readFile(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource);
+  const result = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            ctx: unknown,
+            opts: unknown,
+          ) => Promise<{
+            violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
+          }>;
+        };
+      }
+    ).axe;
+    return axe.run(document, {
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] },
+    });
+  });
+  return result.violations.map((v) => ({
+    id: v.id,
+    impact: v.impact,
+    help: v.help,
+    targets: v.nodes.map((n) => n.target.join(" ")),
+  }));
+}
+
+export async function expectAxeClean(page: Page, when: string): Promise<void> {
+  const violations = await axeUnderCsp(page);
+  expect(violations, formatViolations(`${page.url()} (${when})`, violations)).toEqual([]);
+}
+
+export type Target = { label: string } | { button: string };
+
+/** Presses Tab until the target has focus, like a keyboard user looking for a control. */
+export async function tabTo(page: Page, target: Target): Promise<void> {
+  for (let i = 0; i < 60; i++) {
+    await page.keyboard.press("Tab");
+    const found = await page.evaluate((t) => {
+      const el = document.activeElement as HTMLInputElement | null;
+      if (!el) return false;
+      if ("label" in t) return el.labels?.[0]?.textContent === t.label;
+      return el.tagName === "BUTTON" && el.textContent === t.button;
+    }, target);
+    if (found) return;
+  }
+  throw new Error(`Tab never reached ${JSON.stringify(target)}`);
+}
+
+export async function typeInto(page: Page, label: string, text: string): Promise<void> {
+  await tabTo(page, { label });
+  await page.keyboard.press("ControlOrMeta+A");
+  await page.keyboard.type(text);
+}
+
+export async function pressButton(page: Page, button: string): Promise<void> {
+  await tabTo(page, { button });
+  await page.keyboard.press("Enter");
+}
