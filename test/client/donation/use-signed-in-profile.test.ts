@@ -1,7 +1,7 @@
 /** Pre-filling a donation form from the donor's profile: only empty fields, never what was typed. */
 import { describe, expect, it } from "vitest";
 import type { FormValues } from "../../../src/client/donation/form-state.js";
-import { prefilled } from "../../../src/client/donation/use-signed-in-profile.js";
+import { prefilled } from "../../../src/client/donation/signed-in-prefill.js";
 
 const EMPTY: FormValues = {
   fund: "zakat",
