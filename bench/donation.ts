@@ -67,16 +67,13 @@ export async function measureDonationJs(distDir: string, pagePath = "pay/zakat/i
       for (const f of await closure(resolve(url, m[1]!))) if (!all.has(f)) deferred.add(f);
     }
   }
+  // The framework chunk and what it imports (esbuild's CommonJS helpers React runs on) are React's.
+  const framework = new Set<string>();
+  for (const url of all) if (isFrameworkChunk(await load(url))) for (const f of await closure(url)) framework.add(f);
   const files: DonationJsSize["files"] = [];
   for (const url of [...all, ...deferred].sort()) {
     const code = await load(url);
-    const role = deferred.has(url)
-      ? "deferred"
-      : isFrameworkChunk(code)
-        ? "react"
-        : formFiles.has(url)
-          ? "form"
-          : "site";
+    const role = deferred.has(url) ? "deferred" : framework.has(url) ? "react" : formFiles.has(url) ? "form" : "site";
     files.push({ url, role, gzip: gzipSync(code).length });
   }
   const sum = (role: string) => files.filter((f) => f.role === role).reduce((n, f) => n + f.gzip, 0);
