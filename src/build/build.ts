@@ -178,7 +178,7 @@ function startBundles(config: BuildConfig, deps: Deps, stage: StageTimer) {
   const browser = {
     root: config.root,
     cacheDir: join(config.workDir, "islands"),
-    publicEnv: previewPublicEnv(config, deps.publicConfig),
+    publicEnv: { ...previewPublicEnv(config, deps.publicConfig), NZF_PAYPAL_OFFERED: String(offersPayPal(deps)) },
     contexts,
   };
   const preview = stage("preview", () => bundlePreview(browser));
@@ -197,6 +197,11 @@ function startBundles(config: BuildConfig, deps: Deps, stage: StageTimer) {
   preview.catch(() => undefined);
   ready.catch(() => undefined);
   return { preview, ready };
+}
+
+/** Whether the build offers PayPal: islands built without it leave its code out (src/client/donation/donation-form.tsx). */
+function offersPayPal(deps: Deps): boolean {
+  return Boolean((deps.publicConfig?.payments as { paypalClientId?: string } | undefined)?.paypalClientId);
 }
 
 function imageStage(config: BuildConfig, content: PlannedContent, deps: Deps): Promise<ImageStageResult> {

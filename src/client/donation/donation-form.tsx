@@ -41,7 +41,7 @@ import { PayPalStep } from "./paypal-step.js";
 import type { startPayPal } from "../paypal/paypal-session.js";
 import { PaymentChoice } from "./payment-choice.js";
 import { createdFigures, feeFor, previewFigures, Summary } from "./summary.js";
-import { hasAccountSession, prefilled, useSignedInProfile } from "./use-signed-in-profile.js";
+import { hasAccountSession, useSignedInProfile } from "./use-signed-in-profile.js";
 
 type Phase = "form" | "creating" | "pay";
 
@@ -176,7 +176,7 @@ function CardDonationForm({
   const config = funds.find((f) => f.fund === values.fund) ?? funds[0]!;
   const paypalOffered = Boolean(payments.paypalClientId);
   const viaPayPal = paysWithPayPal(values, paypalOffered);
-  useSignedInProfile((profile) => setValues((v) => prefilled(v, profile)));
+  useSignedInProfile((fill) => setValues(fill));
 
   // After hydration only (the server knows neither the donor's date nor their storage).
   useEffect(() => {
@@ -433,7 +433,10 @@ function CardDonationForm({
             onChecked={(v) => set("coverFees", v)}
           />
         </fieldset>
-        {paypalOffered ? (
+        {/* process.env.NZF_PAYPAL_OFFERED is "false" in islands built without a PayPal client id
+            (src/build/build.ts): written here, where esbuild folds it, it leaves PayPal's choice and
+            step out of the form every donor downloads. Tests run the source, where it is unset. */}
+        {process.env.NZF_PAYPAL_OFFERED !== "false" && paypalOffered ? (
           <PaymentChoice
             idPrefix={idPrefix}
             value={values.paymentMethod}
@@ -455,7 +458,11 @@ function CardDonationForm({
         </div>
         <p className="don-hint">{w.nothingYet}</p>
       </form>
-      {phase === "pay" && created?.paymentMethod === "paypal" && payPalStart && client.current ? (
+      {process.env.NZF_PAYPAL_OFFERED !== "false" &&
+      phase === "pay" &&
+      created?.paymentMethod === "paypal" &&
+      payPalStart &&
+      client.current ? (
         <section className="don-step" aria-labelledby={`${idPrefix}step-heading`}>
           <h3 id={`${idPrefix}step-heading`} ref={payHeadingRef} tabIndex={-1} className="don-step-heading">
             {w.checkAndPay}
