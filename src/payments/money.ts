@@ -10,7 +10,18 @@ export type AmountParse =
 /** Digits with optional thousands commas ("1,250"), an optional fraction, an optional leading "$". */
 const AMOUNT = /^\$?\s*(\d{1,3}(?:,\d{3})+|\d*)(?:\.(\d*))?$/;
 
-/** Parses what a donor typed ("50", "$1,250.5", ".75") into cents. Numbers are accepted too (presets). */
+/**
+ * Arabic-Indic (٠-٩) and Persian (۰-۹) digits, the Arabic decimal point (٫) and thousands
+ * separator (٬) as the ASCII the amount pattern reads: a donor on the Arabic pages may type either.
+ * Both digit blocks end in 0-9 in their low four bits.
+ */
+const toAsciiDigits = (text: string) =>
+  text
+    .replace(/[٠-٩۰-۹]/g, (d) => String(d.charCodeAt(0) & 15))
+    .replace(/٫/g, ".")
+    .replace(/٬/g, ",");
+
+/** Parses what a donor typed ("50", "$1,250.5", ".75", "١٢٥٠") into cents. Numbers are accepted too (presets). */
 export function parseAmount(input: string | number | null | undefined): AmountParse {
   if (input === null || input === undefined) return { ok: false, reason: "required" };
   if (typeof input === "number") {
@@ -18,7 +29,7 @@ export function parseAmount(input: string | number | null | undefined): AmountPa
     // Number → shortest round-trip decimal text; 1e21 and 1e-7 come out in exponent form and fail below.
     input = String(input);
   }
-  const text = input.trim();
+  const text = toAsciiDigits(input.trim());
   if (text === "") return { ok: false, reason: "required" };
   const match = AMOUNT.exec(text);
   if (!match) {

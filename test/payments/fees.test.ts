@@ -52,6 +52,11 @@ describe("amounts as typed", () => {
     ["  10  ", 1000],
     [19.99, 1999],
     [0.29, 29],
+    // Typed on the Arabic pages: Arabic-Indic and Persian digits, the Arabic decimal point and comma.
+    ["١٢٥٠", 125000],
+    ["١٬٢٥٠٫٥", 125050],
+    ["۵۰", 5000],
+    ["$٢٠.٧٥", 2075],
   ])("%j is %i cents", (input, cents) => {
     expect(parseAmount(input)).toEqual({ ok: true, cents });
   });
@@ -70,6 +75,8 @@ describe("amounts as typed", () => {
     [".", "not_a_number"],
     [Number.NaN, "not_a_number"],
     ["10.123", "too_many_decimals"],
+    ["١٠٫١٢٣", "too_many_decimals"],
+    ["-٥", "negative"],
   ] as const)("%j is refused as %s", (input, reason) => {
     expect(parseAmount(input)).toEqual({ ok: false, reason });
   });
