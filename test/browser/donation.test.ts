@@ -767,7 +767,10 @@ describe("the Arabic pay page: the form, its messages and the thank-you page in 
       const messages = await page.locator(".don-error").allTextContents();
       expect(messages).toContain("أدخل اسمك الأول.");
       expect(messages.flatMap(englishWords)).toEqual([]);
-      expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).id)).toMatch(/firstName$/);
+      // The form moves focus once the messages have rendered: read it when it has.
+      await expect
+        .poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement).id))
+        .toMatch(/firstName$/);
       // Instalments: the plan sentence with Arabic month names.
       await page.getByLabel("على أقساط شهرية").check();
       await expect.poll(() => page.locator(".don-plan").first().textContent()).toMatch(/^12 دفعات/);
