@@ -7,9 +7,11 @@
  * parses the 16 MB snapshot of a large repository twice (once per worker) instead of three times,
  * and the parse that competed with the workers' on a 2-core machine is gone from the build's thread.
  */
+import type { PrismicDocument } from "@prismicio/client";
 import type { Snapshot } from "../content/snapshot.js";
 import { checkSiteContent } from "../content/snapshot-check.js";
-import { checkContentPrices } from "../content/price-check.js";
+import { contentPriceErrors } from "../content/price-check.js";
+import { NzfAggregateError, type NzfError } from "../core/errors.js";
 import type { ContentGraph } from "../content/graph.js";
 import { collectImages, type ImageUse } from "../images/collect.js";
 import { planPages, type PageEntry } from "./pages.js";
@@ -37,18 +39,31 @@ export interface ContentPlan {
 
 /**
  * Plans the build of a snapshot. `origin` is the file it was read from (its document hashes are
- * kept in the work folder by the file's identity).
+ * kept in the work folder by the file's identity). `eachWhole` walks the documents whole once for
+ * the checks and the images (a snapshot read on demand parses each document for it, and keeps none:
+ * src/content/snapshot-on-demand.ts).
  */
 export async function planContent(
   snapshot: Snapshot,
   graph: ContentGraph,
   origin: { identity: string } | undefined,
   workDir: string,
+  eachWhole: (visit: (document: PrismicDocument) => void) => void = (visit) => snapshot.documents.forEach(visit),
 ): Promise<ContentPlan> {
   // No site is planned from content without its singletons: the last good dist/ stays instead.
   checkSiteContent(snapshot, `the snapshot of "${snapshot.repository}" at ref ${snapshot.ref}`);
+  const priceErrors: NzfError[] = [];
+  const images: ImageUse[] = [];
+  const problems: ContentProblem[] = [];
+  eachWhole((doc) => {
+    const one = [doc];
+    priceErrors.push(...contentPriceErrors(one));
+    images.push(...collectImages(one));
+    problems.push(...checkDocuments(one));
+  });
   // Nor one whose donation pages show prices the payments API refuses.
-  checkContentPrices(snapshot.documents);
+  if (priceErrors.length === 1) throw priceErrors[0]!;
+  if (priceErrors.length > 1) throw new NzfAggregateError("donation page price", priceErrors);
   const pages = planPages(graph);
   const lastPublished: Record<string, string> = {};
   for (const page of pages) {
@@ -59,13 +74,13 @@ export async function planContent(
     ref: snapshot.ref,
     documentCount: snapshot.documents.length,
     pages,
-    images: collectImages(snapshot.documents),
+    images,
     state: {
       documents: await snapshotDocumentHashes(snapshot.documents, origin, workDir),
       types: Object.fromEntries(snapshot.documents.map((d) => [d.id, d.type])),
       lists: listSignatures(graph),
     },
     site: { global: graph.single("global")?.data as Record<string, unknown> | undefined, lastPublished },
-    problems: checkDocuments(snapshot.documents),
+    problems,
   };
 }

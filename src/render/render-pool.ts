@@ -20,9 +20,19 @@ import type { SiteAssets, SiteSettings } from "../template-kit/types.js";
 import { compileNodeModule, lastCompiledModule, lastCompiledTemplates } from "../bundle/template-bundle.js";
 import { bootWorkers, renderWorkerCount, startWorker } from "./worker/worker-boot.js";
 
+/**
+ * The snapshot file a worker reads, by identity. `onDemand`: parse each document's data only when
+ * read (a very large snapshot: RenderPolicy.onDemandFromBytes, src/content/snapshot-on-demand.ts).
+ */
+export interface SnapshotSource {
+  file: string;
+  identity: string;
+  onDemand?: boolean;
+}
+
 export interface WorkerInit {
   templateFile: string;
-  snapshot: { file: string; identity: string };
+  snapshot: SnapshotSource;
   manifests: [string, Manifest][];
   site: SiteSettings;
   assets: SiteAssets;

@@ -10,6 +10,7 @@
 import { parentPort } from "node:worker_threads";
 import { pathToFileURL } from "node:url";
 import { readSnapshot, type Snapshot } from "../../content/snapshot.js";
+import { readSnapshotOnDemand, type OnDemandSnapshot } from "../../content/snapshot-on-demand.js";
 import { identityOf } from "../../core/fs.js";
 import { createContentGraph, type ContentGraph } from "../../content/graph.js";
 import { createImageLookup } from "../../images/image-lookup.js";
@@ -39,23 +40,33 @@ function lastByKey<T>(): (key: string, make: () => Promise<T>) => Promise<T> {
   };
 }
 
+interface Content {
+  snapshot: Snapshot;
+  graph: ContentGraph;
+  /** Set when the snapshot was read on demand: each document whole, once, for the plan. */
+  eachWhole?: OnDemandSnapshot["eachWhole"];
+}
+
 /** The snapshot and its graph, by snapshot identity: read ahead of the render when the build warms the worker. */
-const contentBy = lastByKey<{ snapshot: Snapshot; graph: ContentGraph }>();
-function readContent(origin: WorkerInit["snapshot"]): Promise<{ snapshot: Snapshot; graph: ContentGraph }> {
-  return contentBy(origin.identity, async () => {
+const contentBy = lastByKey<Content>();
+function readContent(origin: WorkerInit["snapshot"]): Promise<Content> {
+  return contentBy(`${origin.identity}|${origin.onDemand === true}`, async () => {
     const before = await identityOf(origin.file);
-    const snapshot: Snapshot = await readSnapshot(origin.file);
+    // A layout snapshotText did not write is read whole (readSnapshot reports what is wrong with it).
+    const onDemand = origin.onDemand ? await readSnapshotOnDemand(origin.file) : null;
+    const snapshot: Snapshot = onDemand ?? (await readSnapshot(origin.file));
     const after = await identityOf(origin.file);
     if (before !== origin.identity || after !== origin.identity)
       throw new Error(`${origin.file} changed since the build read it`);
-    return { snapshot, graph: createContentGraph(snapshot.documents, snapshot.languages) };
+    const graph = createContentGraph(snapshot.documents, snapshot.languages);
+    return onDemand ? { snapshot, graph, eachWhole: onDemand.eachWhole } : { snapshot, graph };
   });
 }
 
 /** The build's plan of the content this worker has read (src/render/content-plan.ts). */
 async function plan(request: Extract<ToWorker, { type: "plan" }>): Promise<ContentPlan> {
-  const { snapshot, graph } = await readContent(request.snapshot);
-  const planned = await planContent(snapshot, graph, request.snapshot, request.workDir);
+  const { snapshot, graph, eachWhole } = await readContent(request.snapshot);
+  const planned = await planContent(snapshot, graph, request.snapshot, request.workDir, eachWhole);
   // The document hashes are kept in the background; a worker may not outlive the build to finish that.
   await documentHashesKept();
   return planned;
