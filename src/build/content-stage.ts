@@ -191,6 +191,7 @@ async function plannedByWorker(
       workDir: config.workDir,
       snapshot: origin,
       pool: deps.builder.workers,
+      count: workerCountFor(warmed.bytes, deps.builder.render.oneWorkerFromBytes),
     });
   } catch {
     return null;

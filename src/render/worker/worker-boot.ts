@@ -41,6 +41,11 @@ export function bootWorkers(count: number): void {
   while (booted.length < count) booted.push(bootWorker());
 }
 
+/** Ends booted threads no pool has taken beyond `keep` (a render that uses fewer workers than cores). */
+export function endBootedWorkers(keep: number): void {
+  for (const worker of booted.splice(Math.max(0, keep))) void worker.terminate();
+}
+
 /** A booted thread (a new one if none waits), running the compiled worker `file`. */
 export function startWorker(file: string): Worker {
   const worker = booted.shift() ?? bootWorker();
