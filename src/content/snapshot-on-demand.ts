@@ -1,15 +1,16 @@
 /**
- * A large snapshot read for a render worker without holding its parse: the file stays one Buffer
- * (outside the JavaScript heap), each document keeps its small top-level fields (id, type, uid,
- * lang, dates, alternate languages), and its `data` is parsed from its line when something reads
- * it, with the last few hundred kept. One parse of a 20,000-document snapshot is several hundred
+ * A large snapshot read for a render worker without holding its parse or its text: the file stays
+ * open (the operating system caches it; an atomic replacement leaves this file as it was), each
+ * document keeps its small top-level fields (id, type, uid, lang, dates, alternate languages), and
+ * its `data` is read and parsed from its line when something reads it, with the last few hundred
+ * kept. One parse of a 20,000-document snapshot is several hundred
  * MB of objects that V8 then grows its heap around; this keeps the heap to the documents in use.
  *
  * It reads the layout snapshotText writes (one document a line). Any other layout, or anything it
  * cannot parse, gives null: the caller reads the file with readSnapshot, which reports what is wrong.
  * A document's `data` getter sits where `data` was, so JSON.stringify and key order are unchanged.
  */
-import { readFile } from "node:fs/promises";
+import { closeSync, openSync, readSync } from "node:fs";
 import type { PrismicDocument } from "@prismicio/client";
 import type { Snapshot } from "./snapshot.js";
 import { hintPublished } from "./graph.js";
@@ -20,46 +21,86 @@ export interface OnDemandSnapshot extends Snapshot {
 }
 
 const NEWLINE = 10;
-const COMMA = 44;
+const TRAILING_COMMA = /,$/;
+/** Bytes read at a time while the lines are found. */
+const CHUNK = 1024 * 1024;
 /** Parsed `data` objects kept: a page reads its own document and a few others many pages share. */
 const KEPT = 512;
 
+/** Each snapshot's open file, closed once the snapshot is gone. */
+const openFiles = new FinalizationRegistry<number>((fd) => closeSync(fd));
+
 export async function readSnapshotOnDemand(file: string): Promise<OnDemandSnapshot | null> {
-  const bytes = await readFile(file);
-  const firstEnd = bytes.indexOf(NEWLINE);
-  if (firstEnd < 0) return null;
-  const first = bytes.toString("utf8", 0, firstEnd);
-  if (!first.endsWith('"documents":[')) return null;
+  const fd = openSync(file, "r");
+  try {
+    const snapshot = indexSnapshot(fd);
+    if (snapshot) openFiles.register(snapshot, fd);
+    else closeSync(fd);
+    return snapshot;
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+}
+
+/** The byte range of every line of the file after the first, and the first line itself. */
+function linesOf(fd: number): { first: string; starts: number[]; ends: number[] } | null {
+  const starts: number[] = [];
+  const ends: number[] = [];
+  const chunk = Buffer.allocUnsafe(CHUNK);
+  let first: string | null = null;
+  let head = Buffer.alloc(0);
+  // `lineStart` is the file offset of the line in progress; `at` the file offset read up to.
+  let lineStart = 0;
+  let at = 0;
+  for (;;) {
+    const read = readSync(fd, chunk, 0, CHUNK, at);
+    if (read === 0) break;
+    let from = 0;
+    for (;;) {
+      const newline = chunk.indexOf(NEWLINE, from);
+      if (newline < 0 || newline >= read) break;
+      const lineEnd = at + newline;
+      if (first === null) {
+        first = Buffer.concat([head, chunk.subarray(0, newline)]).toString("utf8");
+        head = Buffer.alloc(0);
+      } else if (lineEnd > lineStart) {
+        starts.push(lineStart);
+        ends.push(lineEnd);
+      }
+      lineStart = lineEnd + 1;
+      from = newline + 1;
+    }
+    if (first === null) head = Buffer.concat([head, chunk.subarray(0, read)]);
+    at += read;
+  }
+  if (first === null || lineStart !== at) return null;
+  return { first, starts, ends };
+}
+
+function indexSnapshot(fd: number): OnDemandSnapshot | null {
+  const lines = linesOf(fd);
+  if (!lines || !lines.first.endsWith('"documents":[')) return null;
   let head: Snapshot;
   try {
-    head = JSON.parse(`${first}]}`) as Snapshot;
+    head = JSON.parse(`${lines.first}]}`) as Snapshot;
   } catch {
     return null;
   }
   if (head?.format !== 1 || typeof head.ref !== "string" || !Array.isArray(head.languages)) return null;
-
-  const starts: number[] = [];
-  const ends: number[] = [];
-  let at = firstEnd + 1;
-  let closed = false;
-  while (at < bytes.length) {
-    let end = bytes.indexOf(NEWLINE, at);
-    if (end < 0) end = bytes.length;
-    const line = bytes.toString("latin1", at, Math.min(end, at + 2));
-    if (line === "]}") {
-      closed = bytes.length - end <= 1;
-      break;
-    }
-    if (end > at) {
-      const last = bytes[end - 1] === COMMA ? end - 1 : end;
-      starts.push(at);
-      ends.push(last);
-    }
-    at = end + 1;
-  }
-  if (!closed) return null;
-
-  const parse = (i: number): PrismicDocument => JSON.parse(bytes.toString("utf8", starts[i], ends[i]));
+  const { starts, ends } = lines;
+  // The last line closes the document list.
+  const last = starts.length - 1;
+  if (last < 0) return null;
+  let buffer = Buffer.allocUnsafe(64 * 1024);
+  const textOf = (i: number): string => {
+    const length = ends[i]! - starts[i]!;
+    if (buffer.length < length) buffer = Buffer.allocUnsafe(length * 2);
+    const read = readSync(fd, buffer, 0, length, starts[i]!);
+    return buffer.toString("utf8", 0, read);
+  };
+  if (textOf(last) !== "]}") return null;
+  const parse = (i: number): PrismicDocument => JSON.parse(textOf(i).replace(TRAILING_COMMA, ""));
   const kept = new Map<number, unknown>();
   const dataOf = (i: number): unknown => {
     let data = kept.get(i);
@@ -75,7 +116,7 @@ export async function readSnapshotOnDemand(file: string): Promise<OnDemandSnapsh
   };
 
   const documents: PrismicDocument[] = [];
-  for (let i = 0; i < starts.length; i++) {
+  for (let i = 0; i < last; i++) {
     let doc: PrismicDocument;
     try {
       doc = parse(i);
@@ -91,7 +132,7 @@ export async function readSnapshotOnDemand(file: string): Promise<OnDemandSnapsh
     ...head,
     documents,
     eachWhole(visit) {
-      for (let i = 0; i < starts.length; i++) visit(parse(i));
+      for (let i = 0; i < last; i++) visit(parse(i));
     },
   };
 }
