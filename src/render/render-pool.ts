@@ -151,7 +151,7 @@ export async function warmRenderWorkers(options: {
     if (last) warm(last, templateFile);
     else bootWorkers(options.count - (options.pool.current?.workers.length ?? 0));
     // Threads booted with the CLI beyond this render's count would only hold memory.
-    endBootedWorkers(options.count - (options.pool.current?.workers.length ?? 0));
+    void endBootedWorkers(options.count - (options.pool.current?.workers.length ?? 0));
     const { file } = await compileWorker(options.root, options.workDir);
     if (file !== last) warm(file, templateFile);
   } catch {

@@ -42,8 +42,8 @@ export function bootWorkers(count: number): void {
 }
 
 /** Ends booted threads no pool has taken beyond `keep` (a render that uses fewer workers than cores). */
-export function endBootedWorkers(keep: number): void {
-  for (const worker of booted.splice(Math.max(0, keep))) void worker.terminate();
+export function endBootedWorkers(keep: number): Promise<number[]> {
+  return Promise.all(booted.splice(Math.max(0, keep)).map((worker) => worker.terminate()));
 }
 
 /** A booted thread (a new one if none waits), running the compiled worker `file`. */
