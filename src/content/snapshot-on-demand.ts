@@ -15,11 +15,6 @@ import type { PrismicDocument } from "@prismicio/client";
 import type { Snapshot } from "./snapshot.js";
 import { hintPublished } from "./graph.js";
 
-export interface OnDemandSnapshot extends Snapshot {
-  /** Calls `visit` with every document whole (parsed afresh, not kept), in snapshot order. */
-  eachWhole(visit: (document: PrismicDocument) => void): void;
-}
-
 const NEWLINE = 10;
 const TRAILING_COMMA = /,$/;
 /** Bytes read at a time while the lines are found. */
@@ -30,10 +25,18 @@ const KEPT = 512;
 /** Each snapshot's open file, closed once the snapshot is gone. */
 const openFiles = new FinalizationRegistry<number>((fd) => closeSync(fd));
 
-export async function readSnapshotOnDemand(file: string): Promise<OnDemandSnapshot | null> {
+/**
+ * The snapshot in `file` read on demand, or null for another layout. `visit` sees every document
+ * whole once, in snapshot order, while the file is indexed (the plan's checks: content-plan.ts);
+ * after a null it may have seen some.
+ */
+export async function readSnapshotOnDemand(
+  file: string,
+  visit: (document: PrismicDocument) => void = () => undefined,
+): Promise<Snapshot | null> {
   const fd = openSync(file, "r");
   try {
-    const snapshot = indexSnapshot(fd);
+    const snapshot = indexSnapshot(fd, visit);
     if (snapshot) openFiles.register(snapshot, fd);
     else closeSync(fd);
     return snapshot;
@@ -78,7 +81,7 @@ function linesOf(fd: number): { first: string; starts: number[]; ends: number[] 
   return { first, starts, ends };
 }
 
-function indexSnapshot(fd: number): OnDemandSnapshot | null {
+function indexSnapshot(fd: number, visit: (document: PrismicDocument) => void): Snapshot | null {
   const lines = linesOf(fd);
   if (!lines || !lines.first.endsWith('"documents":[')) return null;
   let head: Snapshot;
@@ -124,17 +127,12 @@ function indexSnapshot(fd: number): OnDemandSnapshot | null {
       return null;
     }
     if (!isDocument(doc)) return null;
+    visit(doc);
     hintPublished(doc, (doc.data as { published?: unknown }).published);
     Object.defineProperty(doc, "data", { get: () => dataOf(i), enumerable: true, configurable: true });
     documents.push(doc);
   }
-  return {
-    ...head,
-    documents,
-    eachWhole(visit) {
-      for (let i = 0; i < last; i++) visit(parse(i));
-    },
-  };
+  return { ...head, documents };
 }
 
 function isDocument(value: unknown): value is PrismicDocument {

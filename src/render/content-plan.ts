@@ -37,30 +37,52 @@ export interface ContentPlan {
   problems: ContentProblem[];
 }
 
+/** What the plan needs from each document whole: its price disagreements, images and problems. */
+export interface DocumentFacts {
+  priceErrors: NzfError[];
+  images: ImageUse[];
+  problems: ContentProblem[];
+}
+
+/**
+ * Collects DocumentFacts one document at a time, in snapshot order: a snapshot read on demand
+ * (src/content/snapshot-on-demand.ts) hands each document whole to `visit` while it indexes the
+ * file, so the plan needs no second parse of every document.
+ */
+export function documentFactsCollector(): { facts: DocumentFacts; visit: (document: PrismicDocument) => void } {
+  const facts: DocumentFacts = { priceErrors: [], images: [], problems: [] };
+  return {
+    facts,
+    visit(doc) {
+      const one = [doc];
+      facts.priceErrors.push(...contentPriceErrors(one));
+      facts.images.push(...collectImages(one));
+      facts.problems.push(...checkDocuments(one));
+    },
+  };
+}
+
 /**
  * Plans the build of a snapshot. `origin` is the file it was read from (its document hashes are
- * kept in the work folder by the file's identity). `eachWhole` walks the documents whole once for
- * the checks and the images (a snapshot read on demand parses each document for it, and keeps none:
- * src/content/snapshot-on-demand.ts).
+ * kept in the work folder by the file's identity). `facts`: collected already while the snapshot
+ * was read (documentFactsCollector); without them they are collected from `snapshot.documents`.
  */
 export async function planContent(
   snapshot: Snapshot,
   graph: ContentGraph,
   origin: { identity: string } | undefined,
   workDir: string,
-  eachWhole: (visit: (document: PrismicDocument) => void) => void = (visit) => snapshot.documents.forEach(visit),
+  facts?: DocumentFacts,
 ): Promise<ContentPlan> {
   // No site is planned from content without its singletons: the last good dist/ stays instead.
   checkSiteContent(snapshot, `the snapshot of "${snapshot.repository}" at ref ${snapshot.ref}`);
-  const priceErrors: NzfError[] = [];
-  const images: ImageUse[] = [];
-  const problems: ContentProblem[] = [];
-  eachWhole((doc) => {
-    const one = [doc];
-    priceErrors.push(...contentPriceErrors(one));
-    images.push(...collectImages(one));
-    problems.push(...checkDocuments(one));
-  });
+  let known = facts;
+  if (!known) {
+    const collector = documentFactsCollector();
+    for (const doc of snapshot.documents) collector.visit(doc);
+    known = collector.facts;
+  }
+  const { priceErrors, images, problems } = known;
   // Nor one whose donation pages show prices the payments API refuses.
   if (priceErrors.length === 1) throw priceErrors[0]!;
   if (priceErrors.length > 1) throw new NzfAggregateError("donation page price", priceErrors);
