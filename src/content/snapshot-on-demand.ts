@@ -22,7 +22,11 @@ const CHUNK = 1024 * 1024;
 /** Parsed `data` objects kept: a page reads its own document and a few others many pages share. */
 const KEPT = 512;
 
-/** Each snapshot's open file, closed once the snapshot is gone. */
+/**
+ * Each on-demand snapshot's open file, closed once nothing can read from it: the registered object
+ * is the one every document's `data` getter reads through, so a document that outlives its
+ * snapshot still reads its own file, never a descriptor number reused for another.
+ */
 const openFiles = new FinalizationRegistry<number>((fd) => closeSync(fd));
 
 /**
@@ -36,8 +40,9 @@ export async function readSnapshotOnDemand(
 ): Promise<Snapshot | null> {
   const fd = openSync(file, "r");
   try {
-    const snapshot = indexSnapshot(fd, visit);
-    if (snapshot) openFiles.register(snapshot, fd);
+    const handle = { fd };
+    const snapshot = indexSnapshot(handle, visit);
+    if (snapshot) openFiles.register(handle, fd);
     else closeSync(fd);
     return snapshot;
   } catch (error) {
@@ -81,8 +86,8 @@ function linesOf(fd: number): { first: string; starts: number[]; ends: number[] 
   return { first, starts, ends };
 }
 
-function indexSnapshot(fd: number, visit: (document: PrismicDocument) => void): Snapshot | null {
-  const lines = linesOf(fd);
+function indexSnapshot(handle: { fd: number }, visit: (document: PrismicDocument) => void): Snapshot | null {
+  const lines = linesOf(handle.fd);
   if (!lines || !lines.first.endsWith('"documents":[')) return null;
   let head: Snapshot;
   try {
@@ -99,7 +104,7 @@ function indexSnapshot(fd: number, visit: (document: PrismicDocument) => void): 
   const textOf = (i: number): string => {
     const length = ends[i]! - starts[i]!;
     if (buffer.length < length) buffer = Buffer.allocUnsafe(length * 2);
-    const read = readSync(fd, buffer, 0, length, starts[i]!);
+    const read = readSync(handle.fd, buffer, 0, length, starts[i]!);
     return buffer.toString("utf8", 0, read);
   };
   if (textOf(last) !== "]}") return null;
