@@ -18,7 +18,7 @@ import {
 } from "../content/snapshot.js";
 import { type ContentGraph, createContentGraph } from "../content/graph.js";
 import { type ContentPlan, planContent } from "../render/content-plan.js";
-import { planInWorker, warmRenderWorkers, workerCountFor } from "../render/render-pool.js";
+import { planInWorker, warmRenderWorkers, workerCountFor, type SnapshotSource } from "../render/render-pool.js";
 import { rendersInWorkers } from "../render/render-stage.js";
 import type { Builder } from "./builder.js";
 
@@ -37,7 +37,7 @@ type StageTimer = <T>(name: string, run: () => Promise<T>) => Promise<T>;
 export interface PlannedContent {
   name: string;
   plan: ContentPlan;
-  origin: { file: string; identity: string } | undefined;
+  origin: SnapshotSource | undefined;
   loadGraph: () => Promise<ContentGraph>;
   inWorker: boolean;
   /** How many render workers this content calls for (one for a very large snapshot: RenderPolicy.oneWorkerFromBytes). */
@@ -110,7 +110,7 @@ export async function warmWorkersEarly(
     void warmRenderWorkers({
       root: config.root,
       workDir: config.workDir,
-      snapshot: { file: cached.file, identity },
+      snapshot: { file: cached.file, identity, onDemand: info.size >= policy.onDemandFromBytes },
       loadLastTemplates: policy.planInWorker,
       count: workerCountFor(info.size, policy.oneWorkerFromBytes),
       pool: builder.workers,
@@ -156,15 +156,16 @@ async function plannedHere(config: BuildConfig, deps: ContentStageDeps, stage: S
   const content = await stage("content", () => loadContent(config, deps));
   const { snapshot } = content;
   const graph = await stage("graph", async () => createContentGraph(snapshot.documents, snapshot.languages));
-  const origin = snapshotOrigin(snapshot);
-  const plan = await stage("pages", () => planContent(snapshot, graph, origin, config.workDir));
-  const bytes = origin
-    ? await stat(origin.file).then(
+  const read = snapshotOrigin(snapshot);
+  const plan = await stage("pages", () => planContent(snapshot, graph, read, config.workDir));
+  const bytes = read
+    ? await stat(read.file).then(
         (s) => s.size,
         () => 0,
       )
     : 0;
   const workerCount = workerCountFor(bytes, deps.builder.render.oneWorkerFromBytes);
+  const origin = read && { ...read, onDemand: bytes >= deps.builder.render.onDemandFromBytes };
   return { name: content.name, plan, origin, loadGraph: async () => graph, inWorker: false, workerCount };
 }
 
@@ -178,7 +179,11 @@ async function plannedByWorker(
   deps: ContentStageDeps,
   warmed: WarmedContent,
 ): Promise<PlannedContent | null> {
-  const origin = { file: warmed.file, identity: warmed.identity };
+  const origin = {
+    file: warmed.file,
+    identity: warmed.identity,
+    onDemand: warmed.bytes >= deps.builder.render.onDemandFromBytes,
+  };
   let plan: ContentPlan;
   try {
     plan = await planInWorker({
@@ -186,6 +191,7 @@ async function plannedByWorker(
       workDir: config.workDir,
       snapshot: origin,
       pool: deps.builder.workers,
+      count: workerCountFor(warmed.bytes, deps.builder.render.oneWorkerFromBytes),
     });
   } catch {
     return null;

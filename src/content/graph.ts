@@ -29,10 +29,25 @@ export interface ContentGraph {
   resolveLink(link: LinkLike | null | undefined): string | null;
 }
 
+/**
+ * `data.published` of documents whose data is parsed only when read (src/content/snapshot-on-demand.ts):
+ * lists are sorted and signed by it, which must not parse every document of a type.
+ */
+const publishedHints = new WeakMap<PrismicDocument, { value: unknown }>();
+
+export function hintPublished(doc: PrismicDocument, value: unknown): void {
+  publishedHints.set(doc, { value });
+}
+
+/** The document's `data.published` as it is (any type, or undefined). */
+export function publishedOf(doc: PrismicDocument): unknown {
+  const hint = publishedHints.get(doc);
+  return hint ? hint.value : (doc.data as Record<string, unknown>).published;
+}
+
 function sortKey(doc: PrismicDocument): string {
-  const data = doc.data as Record<string, unknown>;
-  const published = typeof data.published === "string" ? data.published : "";
-  return published;
+  const published = publishedOf(doc);
+  return typeof published === "string" ? published : "";
 }
 
 export function createContentGraph(

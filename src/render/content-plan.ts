@@ -7,9 +7,11 @@
  * parses the 16 MB snapshot of a large repository twice (once per worker) instead of three times,
  * and the parse that competed with the workers' on a 2-core machine is gone from the build's thread.
  */
+import type { PrismicDocument } from "@prismicio/client";
 import type { Snapshot } from "../content/snapshot.js";
 import { checkSiteContent } from "../content/snapshot-check.js";
-import { checkContentPrices } from "../content/price-check.js";
+import { contentPriceErrors } from "../content/price-check.js";
+import { NzfAggregateError, type NzfError } from "../core/errors.js";
 import type { ContentGraph } from "../content/graph.js";
 import { collectImages, type ImageUse } from "../images/collect.js";
 import { planPages, type PageEntry } from "./pages.js";
@@ -35,20 +37,55 @@ export interface ContentPlan {
   problems: ContentProblem[];
 }
 
+/** What the plan needs from each document whole: its price disagreements, images and problems. */
+export interface DocumentFacts {
+  priceErrors: NzfError[];
+  images: ImageUse[];
+  problems: ContentProblem[];
+}
+
+/**
+ * Collects DocumentFacts one document at a time, in snapshot order: a snapshot read on demand
+ * (src/content/snapshot-on-demand.ts) hands each document whole to `visit` while it indexes the
+ * file, so the plan needs no second parse of every document.
+ */
+export function documentFactsCollector(): { facts: DocumentFacts; visit: (document: PrismicDocument) => void } {
+  const facts: DocumentFacts = { priceErrors: [], images: [], problems: [] };
+  return {
+    facts,
+    visit(doc) {
+      const one = [doc];
+      facts.priceErrors.push(...contentPriceErrors(one));
+      facts.images.push(...collectImages(one));
+      facts.problems.push(...checkDocuments(one));
+    },
+  };
+}
+
 /**
  * Plans the build of a snapshot. `origin` is the file it was read from (its document hashes are
- * kept in the work folder by the file's identity).
+ * kept in the work folder by the file's identity). `facts`: collected already while the snapshot
+ * was read (documentFactsCollector); without them they are collected from `snapshot.documents`.
  */
 export async function planContent(
   snapshot: Snapshot,
   graph: ContentGraph,
   origin: { identity: string } | undefined,
   workDir: string,
+  facts?: DocumentFacts,
 ): Promise<ContentPlan> {
   // No site is planned from content without its singletons: the last good dist/ stays instead.
   checkSiteContent(snapshot, `the snapshot of "${snapshot.repository}" at ref ${snapshot.ref}`);
+  let known = facts;
+  if (!known) {
+    const collector = documentFactsCollector();
+    for (const doc of snapshot.documents) collector.visit(doc);
+    known = collector.facts;
+  }
+  const { priceErrors, images, problems } = known;
   // Nor one whose donation pages show prices the payments API refuses.
-  checkContentPrices(snapshot.documents);
+  if (priceErrors.length === 1) throw priceErrors[0]!;
+  if (priceErrors.length > 1) throw new NzfAggregateError("donation page price", priceErrors);
   const pages = planPages(graph);
   const lastPublished: Record<string, string> = {};
   for (const page of pages) {
@@ -59,13 +96,13 @@ export async function planContent(
     ref: snapshot.ref,
     documentCount: snapshot.documents.length,
     pages,
-    images: collectImages(snapshot.documents),
+    images,
     state: {
       documents: await snapshotDocumentHashes(snapshot.documents, origin, workDir),
       types: Object.fromEntries(snapshot.documents.map((d) => [d.id, d.type])),
       lists: listSignatures(graph),
     },
     site: { global: graph.single("global")?.data as Record<string, unknown> | undefined, lastPublished },
-    problems: checkDocuments(snapshot.documents),
+    problems,
   };
 }

@@ -17,7 +17,7 @@ import { join } from "node:path";
 import type { PrismicDocument } from "@prismicio/client";
 import { readJsonEntry, writeJsonEntry } from "../cache/entry.js";
 import { cacheDebug } from "../cache/debug.js";
-import type { ContentGraph } from "../content/graph.js";
+import { publishedOf, type ContentGraph } from "../content/graph.js";
 import { MASTER_LANG } from "../content/routes.js";
 
 export type Dependency = `id:${string}` | `list:${string}` | `type:${string}`;
@@ -194,7 +194,7 @@ export function listSignatures(graph: ContentGraph): Record<string, string> {
   for (const [key, doc] of groups) {
     const list = graph
       .all(doc.type, doc.lang)
-      .map((d) => [d.id, d.uid, (d.data as { published?: string }).published, d.alternate_languages?.length ?? 0]);
+      .map((d) => [d.id, d.uid, publishedOf(d), d.alternate_languages?.length ?? 0]);
     signatures[`list:${key}`] = createHash("sha1").update(JSON.stringify(list)).digest("hex").slice(0, 16);
   }
   return signatures;

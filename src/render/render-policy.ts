@@ -23,6 +23,11 @@ export interface RenderPolicy {
    * of memory, while this thread writes the pages the one worker renders.
    */
   oneWorkerFromBytes: number;
+  /**
+   * From a snapshot this large (bytes), a render worker parses each document's data only when a page
+   * reads it (src/content/snapshot-on-demand.ts): a whole parse of 20,000 documents is several hundred MB.
+   */
+  onDemandFromBytes: number;
 }
 
 export const DEFAULT_RENDER_POLICY: RenderPolicy = {
@@ -32,4 +37,5 @@ export const DEFAULT_RENDER_POLICY: RenderPolicy = {
   planInWorker: true,
   shareFrames: true,
   oneWorkerFromBytes: 64 * 1024 * 1024,
+  onDemandFromBytes: 64 * 1024 * 1024,
 };

@@ -18,11 +18,21 @@ import type { PageRender, RenderFailure } from "./render-page.js";
 import type { ContentPlan } from "./content-plan.js";
 import type { SiteAssets, SiteSettings } from "../template-kit/types.js";
 import { compileNodeModule, lastCompiledModule, lastCompiledTemplates } from "../bundle/template-bundle.js";
-import { bootWorkers, renderWorkerCount, startWorker } from "./worker/worker-boot.js";
+import { bootWorkers, endBootedWorkers, renderWorkerCount, startWorker } from "./worker/worker-boot.js";
+
+/**
+ * The snapshot file a worker reads, by identity. `onDemand`: parse each document's data only when
+ * read (a very large snapshot: RenderPolicy.onDemandFromBytes, src/content/snapshot-on-demand.ts).
+ */
+export interface SnapshotSource {
+  file: string;
+  identity: string;
+  onDemand?: boolean;
+}
 
 export interface WorkerInit {
   templateFile: string;
-  snapshot: { file: string; identity: string };
+  snapshot: SnapshotSource;
   manifests: [string, Manifest][];
   site: SiteSettings;
   assets: SiteAssets;
@@ -140,6 +150,8 @@ export async function warmRenderWorkers(options: {
     const templateFile = options.loadLastTemplates ? lastCompiledTemplates(options.workDir) : null;
     if (last) warm(last, templateFile);
     else bootWorkers(options.count - (options.pool.current?.workers.length ?? 0));
+    // Threads booted with the CLI beyond this render's count would only hold memory.
+    void endBootedWorkers(options.count - (options.pool.current?.workers.length ?? 0));
     const { file } = await compileWorker(options.root, options.workDir);
     if (file !== last) warm(file, templateFile);
   } catch {
@@ -158,9 +170,11 @@ export async function planInWorker(options: {
   workDir: string;
   snapshot: WorkerInit["snapshot"];
   pool: WorkerPool;
+  /** How many workers the render will use (workerCountFor): no more are started for the plan. */
+  count: number;
 }): Promise<ContentPlan> {
   const { file } = await compileWorker(options.root, options.workDir);
-  const worker = workersFor(options.pool, file, renderWorkerCount())[0]!;
+  const worker = workersFor(options.pool, file, options.count)[0]!;
   return new Promise<ContentPlan>((resolve, reject) => {
     const settle = () => {
       worker.off("message", onMessage);

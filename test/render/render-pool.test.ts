@@ -141,6 +141,29 @@ parentPort.on("message", (m) => parentPort.postMessage(m.type === "plan" ? { typ
     expect(existsSync(join(f.config.outDir, "index.html"))).toBe(false);
   });
 
+  it("gives byte-identical pages from a snapshot read on demand (a very large one's path)", async () => {
+    const sample = await readSnapshot(join(PROJECT_ROOT, "content-cache/sample/snapshot.json"));
+    const built: Record<string, string>[] = [];
+    // One repository name for both: the preview bundle carries it.
+    const repository = "nzf-on-demand";
+    for (const [onDemand, render] of [
+      [true, { workersFromPages: 1, earlyWorkersFromBytes: 0, onDemandFromBytes: 0, oneWorkerFromBytes: 0 }],
+      [false, { workersFromPages: Number.POSITIVE_INFINITY }],
+    ] as const) {
+      const { f, contentDir } = await fetchedFixture(repository, { render });
+      await symlink(join(PROJECT_ROOT, "content-cache/sample/images"), join(contentDir, repository, "images"));
+      await writeSnapshot(join(contentDir, repository, "snapshot.json"), sample);
+      const result = await f.run();
+      if (onDemand) {
+        expect(result.plannedInWorker).toBe(true);
+        expect(result.renderedInWorkers).toBe(result.pages);
+      } else expect(result.renderedInWorkers).toBe(0);
+      built.push(await siteFileHashes(f.config.outDir));
+    }
+    expect(Object.keys(built[0]!).length).toBeGreaterThan(50);
+    expect(built[0]).toEqual(built[1]);
+  });
+
   it("reports every page that fails in a worker with its document id and output path, and publishes nothing", async () => {
     const { f, contentDir } = await fetchedFixture("nzf-broken");
     await symlink(join(PROJECT_ROOT, "content-cache/sample/images"), join(contentDir, "nzf-broken", "images"));

@@ -1,9 +1,10 @@
 /**
  * Which command lines start render workers before the CLI loads (src/render/worker/worker-boot.ts): a
- * plain build does; watch mode, the webhook server, fetching without a build and help do not.
+ * plain build does; watch mode, the webhook server, fetching without a build and help do not. A
+ * render that uses fewer workers than were booted ends the others.
  */
 import { expect, it } from "vitest";
-import { bootForCommandLine } from "../../src/render/worker/worker-boot.js";
+import { bootForCommandLine, bootWorkers, endBootedWorkers } from "../../src/render/worker/worker-boot.js";
 
 it("boots render workers for a plain build's command line only", () => {
   for (const args of [
@@ -26,4 +27,13 @@ it("boots render workers for a plain build's command line only", () => {
   ]) {
     expect(bootForCommandLine(args), args.join(" ")).toBe(true);
   }
+});
+
+it("ends the booted threads a render does not take, beyond those it keeps", async () => {
+  await endBootedWorkers(0);
+  bootWorkers(3);
+  // One exit code per thread ended (terminate settles once the thread has stopped).
+  expect(await endBootedWorkers(1)).toHaveLength(2);
+  expect(await endBootedWorkers(0)).toHaveLength(1);
+  expect(await endBootedWorkers(0)).toHaveLength(0);
 });

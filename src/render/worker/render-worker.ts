@@ -10,11 +10,12 @@
 import { parentPort } from "node:worker_threads";
 import { pathToFileURL } from "node:url";
 import { readSnapshot, type Snapshot } from "../../content/snapshot.js";
+import { readSnapshotOnDemand } from "../../content/snapshot-on-demand.js";
 import { identityOf } from "../../core/fs.js";
 import { createContentGraph, type ContentGraph } from "../../content/graph.js";
 import { createImageLookup } from "../../images/image-lookup.js";
 import { createPageRenderer, renderFailureOf, type PageRenderer } from "../render-page.js";
-import { planContent, type ContentPlan } from "../content-plan.js";
+import { documentFactsCollector, planContent, type ContentPlan, type DocumentFacts } from "../content-plan.js";
 import { documentHashesKept } from "../dependencies.js";
 import type { TemplateModule } from "../../bundle/template-bundle.js";
 import type { ToWorker, FromWorker, WorkerInit } from "../render-pool.js";
@@ -39,23 +40,35 @@ function lastByKey<T>(): (key: string, make: () => Promise<T>) => Promise<T> {
   };
 }
 
+interface Content {
+  snapshot: Snapshot;
+  graph: ContentGraph;
+  /** Set when the snapshot was read on demand: what the plan needs from each document whole. */
+  facts?: DocumentFacts;
+}
+
 /** The snapshot and its graph, by snapshot identity: read ahead of the render when the build warms the worker. */
-const contentBy = lastByKey<{ snapshot: Snapshot; graph: ContentGraph }>();
-function readContent(origin: WorkerInit["snapshot"]): Promise<{ snapshot: Snapshot; graph: ContentGraph }> {
-  return contentBy(origin.identity, async () => {
+const contentBy = lastByKey<Content>();
+function readContent(origin: WorkerInit["snapshot"]): Promise<Content> {
+  return contentBy(`${origin.identity}|${origin.onDemand === true}`, async () => {
     const before = await identityOf(origin.file);
-    const snapshot: Snapshot = await readSnapshot(origin.file);
+    // A layout snapshotText did not write is read whole (readSnapshot reports what is wrong with it).
+    let collector = documentFactsCollector();
+    const onDemand = origin.onDemand ? await readSnapshotOnDemand(origin.file, collector.visit) : null;
+    if (!onDemand) collector = documentFactsCollector();
+    const snapshot: Snapshot = onDemand ?? (await readSnapshot(origin.file));
     const after = await identityOf(origin.file);
     if (before !== origin.identity || after !== origin.identity)
       throw new Error(`${origin.file} changed since the build read it`);
-    return { snapshot, graph: createContentGraph(snapshot.documents, snapshot.languages) };
+    const graph = createContentGraph(snapshot.documents, snapshot.languages);
+    return onDemand ? { snapshot, graph, facts: collector.facts } : { snapshot, graph };
   });
 }
 
 /** The build's plan of the content this worker has read (src/render/content-plan.ts). */
 async function plan(request: Extract<ToWorker, { type: "plan" }>): Promise<ContentPlan> {
-  const { snapshot, graph } = await readContent(request.snapshot);
-  const planned = await planContent(snapshot, graph, request.snapshot, request.workDir);
+  const { snapshot, graph, facts } = await readContent(request.snapshot);
+  const planned = await planContent(snapshot, graph, request.snapshot, request.workDir, facts);
   // The document hashes are kept in the background; a worker may not outlive the build to finish that.
   await documentHashesKept();
   return planned;

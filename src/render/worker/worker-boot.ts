@@ -41,6 +41,11 @@ export function bootWorkers(count: number): void {
   while (booted.length < count) booted.push(bootWorker());
 }
 
+/** Ends booted threads no pool has taken beyond `keep` (a render that uses fewer workers than cores). */
+export function endBootedWorkers(keep: number): Promise<number[]> {
+  return Promise.all(booted.splice(Math.max(0, keep)).map((worker) => worker.terminate()));
+}
+
 /** A booted thread (a new one if none waits), running the compiled worker `file`. */
 export function startWorker(file: string): Worker {
   const worker = booted.shift() ?? bootWorker();

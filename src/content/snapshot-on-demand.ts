@@ -1,0 +1,153 @@
+/**
+ * A large snapshot read for a render worker without holding its parse or its text: the file stays
+ * open (the operating system caches it; an atomic replacement leaves this file as it was), each
+ * document keeps its small top-level fields (id, type, uid, lang, dates, alternate languages), and
+ * its `data` is read and parsed from its line when something reads it, with the last few hundred
+ * kept. One parse of a 20,000-document snapshot is several hundred
+ * MB of objects that V8 then grows its heap around; this keeps the heap to the documents in use.
+ *
+ * It reads the layout snapshotText writes (one document a line). Any other layout, or anything it
+ * cannot parse, gives null: the caller reads the file with readSnapshot, which reports what is wrong.
+ * A document's `data` getter sits where `data` was, so JSON.stringify and key order are unchanged.
+ */
+import { closeSync, openSync, readSync } from "node:fs";
+import type { PrismicDocument } from "@prismicio/client";
+import type { Snapshot } from "./snapshot.js";
+import { hintPublished } from "./graph.js";
+
+const NEWLINE = 10;
+const TRAILING_COMMA = /,$/;
+/** Bytes read at a time while the lines are found. */
+const CHUNK = 1024 * 1024;
+/** Parsed `data` objects kept: a page reads its own document and a few others many pages share. */
+const KEPT = 512;
+
+/**
+ * Each on-demand snapshot's open file, closed once nothing can read from it: the registered object
+ * is the one every document's `data` getter reads through, so a document that outlives its
+ * snapshot still reads its own file, never a descriptor number reused for another.
+ */
+const openFiles = new FinalizationRegistry<number>((fd) => closeSync(fd));
+
+/**
+ * The snapshot in `file` read on demand, or null for another layout. `visit` sees every document
+ * whole once, in snapshot order, while the file is indexed (the plan's checks: content-plan.ts);
+ * after a null it may have seen some.
+ */
+export async function readSnapshotOnDemand(
+  file: string,
+  visit: (document: PrismicDocument) => void = () => undefined,
+): Promise<Snapshot | null> {
+  const fd = openSync(file, "r");
+  try {
+    const handle = { fd };
+    const snapshot = indexSnapshot(handle, visit);
+    if (snapshot) openFiles.register(handle, fd);
+    else closeSync(fd);
+    return snapshot;
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+}
+
+/** The byte range of every line of the file after the first, and the first line itself. */
+function linesOf(fd: number): { first: string; starts: number[]; ends: number[] } | null {
+  const starts: number[] = [];
+  const ends: number[] = [];
+  const chunk = Buffer.allocUnsafe(CHUNK);
+  let first: string | null = null;
+  let head = Buffer.alloc(0);
+  // `lineStart` is the file offset of the line in progress; `at` the file offset read up to.
+  let lineStart = 0;
+  let at = 0;
+  for (;;) {
+    const read = readSync(fd, chunk, 0, CHUNK, at);
+    if (read === 0) break;
+    let from = 0;
+    for (;;) {
+      const newline = chunk.indexOf(NEWLINE, from);
+      if (newline < 0 || newline >= read) break;
+      const lineEnd = at + newline;
+      if (first === null) {
+        first = Buffer.concat([head, chunk.subarray(0, newline)]).toString("utf8");
+        head = Buffer.alloc(0);
+      } else if (lineEnd > lineStart) {
+        starts.push(lineStart);
+        ends.push(lineEnd);
+      }
+      lineStart = lineEnd + 1;
+      from = newline + 1;
+    }
+    if (first === null) head = Buffer.concat([head, chunk.subarray(0, read)]);
+    at += read;
+  }
+  if (first === null || lineStart !== at) return null;
+  return { first, starts, ends };
+}
+
+function indexSnapshot(handle: { fd: number }, visit: (document: PrismicDocument) => void): Snapshot | null {
+  const lines = linesOf(handle.fd);
+  if (!lines || !lines.first.endsWith('"documents":[')) return null;
+  let head: Snapshot;
+  try {
+    head = JSON.parse(`${lines.first}]}`) as Snapshot;
+  } catch {
+    return null;
+  }
+  if (head?.format !== 1 || typeof head.ref !== "string" || !Array.isArray(head.languages)) return null;
+  const { starts, ends } = lines;
+  // The last line closes the document list.
+  const last = starts.length - 1;
+  if (last < 0) return null;
+  let buffer = Buffer.allocUnsafe(64 * 1024);
+  const textOf = (i: number): string => {
+    const length = ends[i]! - starts[i]!;
+    if (buffer.length < length) buffer = Buffer.allocUnsafe(length * 2);
+    const read = readSync(handle.fd, buffer, 0, length, starts[i]!);
+    return buffer.toString("utf8", 0, read);
+  };
+  if (textOf(last) !== "]}") return null;
+  const parse = (i: number): PrismicDocument => JSON.parse(textOf(i).replace(TRAILING_COMMA, ""));
+  const kept = new Map<number, unknown>();
+  const dataOf = (i: number): unknown => {
+    let data = kept.get(i);
+    if (data !== undefined) {
+      // Most recently read last, so the oldest is the first to go.
+      kept.delete(i);
+    } else {
+      data = parse(i).data;
+      if (kept.size >= KEPT) kept.delete(kept.keys().next().value as number);
+    }
+    kept.set(i, data);
+    return data;
+  };
+
+  const documents: PrismicDocument[] = [];
+  for (let i = 0; i < last; i++) {
+    let doc: PrismicDocument;
+    try {
+      doc = parse(i);
+    } catch {
+      return null;
+    }
+    if (!isDocument(doc)) return null;
+    visit(doc);
+    hintPublished(doc, (doc.data as { published?: unknown }).published);
+    Object.defineProperty(doc, "data", { get: () => dataOf(i), enumerable: true, configurable: true });
+    documents.push(doc);
+  }
+  return { ...head, documents };
+}
+
+function isDocument(value: unknown): value is PrismicDocument {
+  if (typeof value !== "object" || value === null) return false;
+  const d = value as Record<string, unknown>;
+  return (
+    typeof d.id === "string" &&
+    typeof d.type === "string" &&
+    typeof d.lang === "string" &&
+    typeof d.data === "object" &&
+    d.data !== null
+  );
+}
