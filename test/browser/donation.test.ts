@@ -205,9 +205,9 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
     await page.getByRole("button", { name: "$50", exact: true }).click();
     expect(await page.getByLabel("Amount (AUD)").inputValue()).toBe("50");
     await page.getByLabel("Monthly").check();
-    await page.getByLabel(/cover the card fee/).check();
+    await page.getByLabel(/cover the payment fee/).check();
     // $50 with the fee covered: ceil((5000 + 30) / 0.983) = 5117 cents (docs/payments-api.md).
-    await expect(page.getByLabel("Add $1.17 to cover the card fee").isChecked()).resolves.toBe(true);
+    await expect(page.getByLabel("Add $1.17 to cover the payment fee").isChecked()).resolves.toBe(true);
     const summary = page.locator(".don-summary").first();
     await expect.poll(() => summary.textContent()).toContain("$51.17");
     expect(await summary.textContent()).toContain("until you cancel");

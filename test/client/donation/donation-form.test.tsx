@@ -177,7 +177,7 @@ describe("donation island (happy-dom)", () => {
     await mount(props([zakat]));
     expect(byLabel("Amount (AUD)").value).toBe("99.50");
     // ceil((9950 + 30) × 10000 / 9830) = 10153 → fee $2.03 (docs/payments-api.md).
-    expect(container.textContent).toContain("Add $2.03 to cover the card fee");
+    expect(container.textContent).toContain("Add $2.03 to cover the payment fee");
   });
 
   it("restores a saved form after a failed payment, ahead of the defaults", async () => {
