@@ -31,8 +31,11 @@ export interface IslandModule<P> {
   hydrateNow?: (props: P) => boolean;
 }
 
-/** The first sign that the visitor is reaching into an island. All of them bubble or are captured. */
-const FIRST_USE = ["focusin", "pointerdown", "keydown", "input", "change"] as const;
+/**
+ * The first sign that the visitor is reaching into an island. All of them bubble or are captured.
+ * "submit" too: assistive technology may activate a button with a click and no pointer or key event.
+ */
+const FIRST_USE = ["focusin", "pointerdown", "keydown", "input", "change", "submit"] as const;
 
 /** Runs `work` in a task of its own, so the page's main thread is never blocked for long at once. */
 function inNextTask(work: () => void): void {
@@ -76,8 +79,22 @@ function Hydrated({ container, children }: { container: HTMLElement; children?: 
     container.dataset.hydrated = "true";
     // After React's commit has finished (events dispatched now reach a fully hydrated island).
     queueMicrotask(() => takeOverTypedValues(container));
+    // After React has rendered what was typed: the submit then sees the donor's values.
+    setTimeout(() => submitHeld(container), 0);
   }, [container]);
   return children;
+}
+
+/**
+ * A submit the page held back while the island was not hydrated yet (src/client/entries/page-scripts.ts)
+ * was the visitor's: send it now, through the island, from the button that made it.
+ */
+function submitHeld(container: HTMLElement): void {
+  const held = container.querySelector<HTMLElement>("[data-held-submit]");
+  if (!held) return;
+  held.removeAttribute("data-held-submit");
+  if (held instanceof HTMLFormElement) held.requestSubmit();
+  else (held as HTMLButtonElement).form?.requestSubmit(held as HTMLButtonElement);
 }
 
 /**

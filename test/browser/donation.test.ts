@@ -817,6 +817,22 @@ describe("the Arabic pay page: the form, its messages and the thank-you page in 
     });
   }
 
+  it("a first activation of Continue before the form has hydrated is not lost", async () => {
+    const own = await isolatedContext(browser, { viewport: { width: 390, height: 844 } });
+    const page = await own.newPage();
+    await page.goto(site.url + "/pay/zakat/");
+    await page.waitForSelector('[data-island="donation"][data-hydrated="on-first-use"]');
+    // A click with no pointer or key event before it, as some assistive technology sends: the page
+    // holds the submit back (src/client/entries/page-scripts.ts), the island hydrates and sends it.
+    await page.evaluate(() =>
+      document.querySelector<HTMLButtonElement>('[data-island="donation"] form button[type="submit"]')!.click(),
+    );
+    await expect.poll(() => page.locator(".don-error").count(), { timeout: 15_000 }).toBeGreaterThan(2);
+    expect(await page.locator('[data-island="donation"]').getAttribute("data-hydrated")).toBe("true");
+    expect(new URL(page.url()).search).toBe("");
+    await own.close();
+  });
+
   it("at 320 px the Arabic form and its messages fit without sideways scrolling", async () => {
     // A context of its own: the journeys before it leave a donor's details in storage, which the
     // form restores, and then there would be no messages to measure.

@@ -117,8 +117,9 @@ function afterLoad(then: () => void): void {
 
 /**
  * An island's form that is submitted before its code has run would be sent by the browser itself:
- * a GET to this page with every field in the address, where logs and history keep it. Hold it back
- * and start the code; the donor submits again once the island has taken over.
+ * a GET to this page with every field in the address, where logs and history keep it. Hold it back,
+ * mark what submitted it, and start the code: the island submits it again once it has taken over
+ * (src/client/hydrate.ts), so a donor whose first tap was "Continue" is not left waiting.
  */
 document.addEventListener(
   "submit",
@@ -128,6 +129,7 @@ document.addEventListener(
     const island = form.closest<HTMLElement>("[data-island]");
     if (!island || island.dataset.hydrated === "true") return;
     event.preventDefault();
+    ((event as SubmitEvent).submitter ?? form).setAttribute("data-held-submit", "");
     island.dataset.usedEarly = "true";
     start();
   },
