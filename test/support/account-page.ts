@@ -6,7 +6,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
 import { expect } from "vitest";
-import { formatViolations, type AxeViolation } from "./axe.js";
+import { formatViolations, runAxe, type AxeViolation } from "./axe.js";
 
 export const heading = (page: Page) => page.locator(".account-step > h2");
 
@@ -33,29 +33,7 @@ let axeSource: string | undefined;
 export async function axeUnderCsp(page: Page): Promise<AxeViolation[]> {
   axeSource ??= await readFile(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
   if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource);
-  const result = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run: (
-            ctx: unknown,
-            opts: unknown,
-          ) => Promise<{
-            violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
-          }>;
-        };
-      }
-    ).axe;
-    return axe.run(document, {
-      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] },
-    });
-  });
-  return result.violations.map((v) => ({
-    id: v.id,
-    impact: v.impact,
-    help: v.help,
-    targets: v.nodes.map((n) => n.target.join(" ")),
-  }));
+  return runAxe(page);
 }
 
 export async function expectAxeClean(page: Page, when: string): Promise<void> {

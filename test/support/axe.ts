@@ -28,6 +28,15 @@ export async function axeSource(): Promise<string> {
 export async function axeViolations(page: Page, options: { scriptUrl?: string } = {}): Promise<AxeViolation[]> {
   if (options.scriptUrl) await page.addScriptTag({ url: options.scriptUrl });
   else await page.addScriptTag({ content: await axeSource() });
+  return runAxe(page);
+}
+
+export function formatViolations(url: string, violations: AxeViolation[]): string {
+  return violations.map((v) => `${url}: [${v.id}] ${v.help} → ${v.targets.slice(0, 3).join(", ")}`).join("\n");
+}
+
+/** Runs axe-core, already loaded in the page, for WCAG 2.2 AA and returns its violations. */
+export async function runAxe(page: Page): Promise<AxeViolation[]> {
   const result = await page.evaluate(async () => {
     const axe = (
       window as unknown as {
@@ -51,8 +60,4 @@ export async function axeViolations(page: Page, options: { scriptUrl?: string } 
     help: v.help,
     targets: v.nodes.map((n) => n.target.join(" ")),
   }));
-}
-
-export function formatViolations(url: string, violations: AxeViolation[]): string {
-  return violations.map((v) => `${url}: [${v.id}] ${v.help} → ${v.targets.slice(0, 3).join(", ")}`).join("\n");
 }

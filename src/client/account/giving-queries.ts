@@ -4,6 +4,7 @@
  */
 import { fundName } from "../../payments/fund-names.js";
 import { formatDollarsAndCents } from "../../payments/money.js";
+import { MONTHS } from "../../core/months.js";
 
 export interface ReceiptData {
   number: string;
@@ -121,21 +122,6 @@ export const giftStatusName = (status: GiftStatusName) => GIFT_STATUS[status] ??
 export const giftKind = (schedule: string) => (schedule === "monthly" ? "monthly gift" : "weekly gift");
 /** "a month" / "a week" */
 export const giftPer = (schedule: string) => (schedule === "monthly" ? "a month" : "a week");
-
-const MONTHS = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
 
 /** "2026-07-01" → "1 July 2026" (the API's dates are already Sydney days; no time zone maths here). */
 export function longDate(iso: string): string {
