@@ -91,10 +91,13 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
 async function runPipeline(config: BuildConfig, deps: Deps): Promise<BuildResult> {
   const started = performance.now();
   const stages: Record<string, number> = {};
+  // When each stage ran, in ms since the process started: stages overlap, and --verbose shows how.
+  const spans: Record<string, [number, number]> = {};
   const stage: StageTimer = async (name, run) => {
     const t = performance.now();
     const value = await run();
     stages[name] = performance.now() - t;
+    spans[name] = [t, performance.now()];
     return value;
   };
   const { builder, logger } = deps;
@@ -143,7 +146,11 @@ async function runPipeline(config: BuildConfig, deps: Deps): Promise<BuildResult
 
   const pagesRebuilt = rendered.filter((r) => r.written).length;
   const result = resultOf(config, summary, { published: true, pagesRebuilt, ...renderTimings });
-  for (const [name, t] of Object.entries(stages)) logger.debug("build", `${name.padEnd(9)} ${formatMs(t)}`);
+  for (const [name, t] of Object.entries(stages)) {
+    const span = spans[name];
+    const when = span ? ` (${(span[0] / 1000).toFixed(2)}–${(span[1] / 1000).toFixed(2)} s after start)` : "";
+    logger.debug("build", `${name.padEnd(9)} ${formatMs(t).padStart(7)}${when}`);
+  }
   const total = content.plan.pages.length;
   const rebuiltNote = pagesRebuilt === total ? "" : ` (${pagesRebuilt} rewritten, ${work.toRender.length} rendered)`;
   logger.info(
