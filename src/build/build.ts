@@ -309,7 +309,7 @@ async function openOutput(
     currentDir: state.trusted ? state.currentDir : null,
     target: chooseTarget(state),
     published,
-    inspect: secrets.scanText,
+    scan: secrets,
   });
   return { output, secrets };
 }

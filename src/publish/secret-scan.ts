@@ -18,6 +18,8 @@ import { findAuthSecrets } from "../auth/dist-scan.js";
 export interface SecretScan {
   /** Scans one file's text (relative path inside the site). */
   scanText(file: string, text: string): void;
+  /** Takes what a scan elsewhere (a render worker's, with findSecrets) found in one file. */
+  addFindings(file: string, findings: string[]): void;
   /** Fails if anything scanned holds a secret. Returns how many files were scanned. */
   assertClean(): number;
 }
@@ -25,12 +27,13 @@ export interface SecretScan {
 export function createSecretScan(): SecretScan {
   const leaks: string[] = [];
   let scanned = 0;
-  const scanText = (file: string, text: string) => {
+  const addFindings = (file: string, findings: string[]) => {
     scanned++;
-    for (const finding of findSecrets(text)) leaks.push(`${file}: ${finding}`);
+    for (const finding of findings) leaks.push(`${file}: ${finding}`);
   };
   return {
-    scanText,
+    scanText: (file, text) => addFindings(file, findSecrets(text)),
+    addFindings,
     assertClean() {
       if (leaks.length) {
         throw new NzfError(
@@ -67,42 +70,45 @@ function secretsIn(text: string): Set<string> {
 /** Only worth undoing when one of these occurs: markup, an entity, a percent or backslash escape, an invisible character. */
 const ENCODED = /[<&%\\\u200b-\u200d\u2060\ufeff\u00ad]/;
 /**
- * ...and when a piece of a secret does: a key's prefix or an underscore next to live/test (a
- * Stripe key split by markup keeps one of them, or an underscore touching a tag), an encoded underscore, an AWS label or key id, an
- * invisible character. Most pages have none and skip the rewrite; plain substring searches keep
- * this check cheap on every page.
+ * ...and when a piece of a secret does: a key's prefix or an underscore next to live/test (a Stripe
+ * key split by markup keeps one of them, or an underscore touching a tag), an encoded underscore,
+ * an AWS label or key id, an invisible character. Most pages have none and skip the rewrite. Every
+ * page is checked, so the check reads the text as few times as it can: once for underscores (a page
+ * has a handful), once for invisible characters, and the rarer pieces only when their first
+ * character occurs at all.
  */
-const FRAGMENTS = [
-  "k_",
-  ">_",
-  "_<",
-  "_live",
-  "live_",
-  "_test",
-  "test_",
-  "whsec",
-  "%5F",
-  "%5f",
-  "&#95",
-  "&#x5f",
-  "&#x5F",
-  "&#X5F",
-  "&lowbar",
-  "&UnderBar",
-  "\\u005",
-  "\\x5",
-  "ecret",
-  "ECRET",
-  "AKIA",
-  "ASIA",
-  "\u200b",
-  "\u200c",
-  "\u200d",
-  "\u2060",
-  "\ufeff",
-  "\u00ad",
-];
-const hasFragment = (text: string) => FRAGMENTS.some((f) => text.includes(f));
+export function hasFragment(text: string): boolean {
+  return underscoreFragment(text) || INVISIBLE.test(text) || encodedFragment(text) || wordFragment(text);
+}
+
+const INVISIBLE = /[\u200b-\u200d\u2060\ufeff\u00ad]/;
+const LT = 60;
+const GT = 62;
+const K = 107;
+
+/** k_, >_, _<, _live, live_, _test, test_. */
+function underscoreFragment(text: string): boolean {
+  for (let i = text.indexOf("_"); i !== -1; i = text.indexOf("_", i + 1)) {
+    const before = text.charCodeAt(i - 1);
+    if (before === K || before === GT || text.charCodeAt(i + 1) === LT) return true;
+    for (const word of ["live", "test"]) if (text.startsWith(word, i + 1) || text.startsWith(word, i - 4)) return true;
+  }
+  return false;
+}
+
+/** %5F, &#95, &#x5F, &lowbar, &UnderBar, \u005…, \x5…: an underscore written another way. */
+function encodedFragment(text: string): boolean {
+  return (
+    (text.includes("%") && /%5f/i.test(text)) ||
+    (text.includes("&") && /&#(?:95|x5f)|&lowbar|&UnderBar/i.test(text)) ||
+    (text.includes("\\") && /\\u005|\\x5/.test(text))
+  );
+}
+
+/** whsec, (s)ecret, (S)ECRET, AKIA, ASIA. */
+function wordFragment(text: string): boolean {
+  return ["whsec", "ecret", "ECRET", "AKIA", "ASIA"].some((word) => text.includes(word));
+}
 
 /** The text with tags removed and encodings undone, so a secret split by markup or encoded reads as one string. */
 export function plainText(text: string): string {

@@ -30,6 +30,7 @@ import {
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { linkOrCopy } from "../core/fs.js";
+import type { SecretScan } from "./secret-scan.js";
 import type { Target } from "./versions.js";
 
 /** Text files the secret scan reads (images and other binary files cannot hold a key by accident). */
@@ -44,8 +45,8 @@ export interface SiteOutputOptions {
   target: Target;
   /** Files of the published site, relative to it. */
   published: ReadonlySet<string>;
-  /** Sees the text of every new text file (the secret scan). */
-  inspect?: (file: string, text: string) => void;
+  /** The secret scan every new text file goes through. */
+  scan?: Pick<SecretScan, "scanText" | "addFindings">;
 }
 
 type Source = "new" | "published";
@@ -62,7 +63,7 @@ export class SiteOutput {
   private readonly sources = new Map<string, Source>();
   /** Paths of the tree written by this build. */
   private readonly written = new Set<string>();
-  private readonly inspect?: (file: string, text: string) => void;
+  private readonly scan?: Pick<SecretScan, "scanText" | "addFindings">;
   private readonly madeDirs = new Set<string>();
 
   constructor(options: SiteOutputOptions) {
@@ -70,7 +71,7 @@ export class SiteOutput {
     this.currentDir = options.currentDir;
     this.target = options.target;
     this.published = options.currentDir ? options.published : new Set();
-    this.inspect = options.inspect;
+    this.scan = options.scan;
   }
 
   get dir(): string {
@@ -125,7 +126,7 @@ export class SiteOutput {
   async put(
     file: string,
     data: string | Buffer,
-    options: { unlessSame?: boolean; hashedName?: boolean; inspectOnly?: string[] } = {},
+    options: { unlessSame?: boolean; hashedName?: boolean; inspectOnly?: string[]; scanned?: string[] } = {},
   ): Promise<void> {
     if (options.hashedName && this.published.has(file)) return this.keep(file);
     const bytes = typeof data === "string" ? Buffer.from(data) : data;
@@ -133,10 +134,14 @@ export class SiteOutput {
       const current = await readFile(join(this.currentDir!, file)).catch(() => null);
       if (current?.equals(bytes)) return this.keep(file);
     }
-    // `inspectOnly`: the parts not inspected before (a page framing a body an earlier, published build inspected).
-    if (this.inspect && TEXT_FILE.test(file))
-      for (const text of options.inspectOnly ?? [typeof data === "string" ? data : data.toString("utf8")])
-        this.inspect(file, text);
+    // `scanned`: what a scan elsewhere found (the render worker's). `inspectOnly`: the parts not
+    // inspected before (a page framing a body an earlier, published build inspected).
+    if (this.scan && TEXT_FILE.test(file)) {
+      if (options.scanned) this.scan.addFindings(file, options.scanned);
+      else
+        for (const text of options.inspectOnly ?? [typeof data === "string" ? data : data.toString("utf8")])
+          this.scan.scanText(file, text);
+    }
     const path = join(this.dir, file);
     // Synchronous on purpose: a page is written in tens of microseconds, and the thread pool's
     // hand-offs cost several times the write itself.
@@ -154,7 +159,7 @@ export class SiteOutput {
    */
   async adopt(file: string, from: string, options: { hashedName?: boolean } = {}): Promise<void> {
     if (options.hashedName && this.published.has(file)) return this.keep(file);
-    if (this.inspect && TEXT_FILE.test(file)) this.inspect(file, await readFile(from, "utf8"));
+    if (this.scan && TEXT_FILE.test(file)) this.scan.scanText(file, await readFile(from, "utf8"));
     const path = join(this.dir, file);
     this.clear(path);
     await linkOrCopy(from, path);

@@ -54,7 +54,11 @@ export type FromWorker =
   | {
       type: "rendered";
       batch: number;
-      results: ({ ok: true; render: PageRender; ms: number } | { ok: false; failure: RenderFailure; ms: number })[];
+      /** `secrets`: what the secret scan found in the page's HTML (src/publish/secret-scan.ts). */
+      results: (
+        | { ok: true; render: PageRender; secrets: string[]; ms: number }
+        | { ok: false; failure: RenderFailure; ms: number }
+      )[];
     };
 
 const BATCH = 32;
@@ -225,7 +229,10 @@ function heavyFirst(pages: PageEntry[]): PageEntry[] {
 export async function renderInWorkers(
   pages: PageEntry[],
   options: PoolOptions,
-  onPage: (page: PageEntry, result: { ok: true; render: PageRender } | { ok: false; failure: RenderFailure }) => void,
+  onPage: (
+    page: PageEntry,
+    result: { ok: true; render: PageRender; secrets: string[] } | { ok: false; failure: RenderFailure },
+  ) => void,
 ): Promise<{ notRendered: PageEntry[]; renderMs: number }> {
   const { file } = await compileWorker(options.root, options.workDir);
   const batches: PageEntry[][] = [];

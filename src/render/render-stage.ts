@@ -93,12 +93,13 @@ export async function renderAndWrite(input: RenderStageInput): Promise<RenderedP
   // Each page is staged as soon as it is rendered, so the disk works while the next page renders.
   const limit = pLimit(4);
   const writes: Promise<void>[] = [];
-  const accept = (page: PageEntry, render: PageRender) => {
+  // `scanned`: the secret scan's findings when the render worker scanned the page.
+  const accept = (page: PageEntry, render: PageRender, scanned?: string[]) => {
     const html = htmlOf(render);
     const written = input.previousHashes?.[page.file] !== render.hash;
     // A kept body was inspected for secrets by the build that published it: only the frame is new.
     const inspectOnly = earlier.has(page.file) ? [render.before, render.after] : undefined;
-    if (written) writes.push(limit(() => input.output.put(page.file, html, { inspectOnly })));
+    if (written) writes.push(limit(() => input.output.put(page.file, html, { inspectOnly, scanned })));
     else input.output.keep(page.file);
     // A caller that builds once keeps no bodies: each page's HTML is then held only until it is written.
     const { before, after, body, ...rest } = render;
@@ -123,7 +124,7 @@ export async function renderAndWrite(input: RenderStageInput): Promise<RenderedP
       shareFrames: input.policy.shareFrames,
     };
     pooled = renderInWorkers(whole, { root, workDir, workers, init, pool }, (page, result) =>
-      result.ok ? accept(page, result.render) : fail(page, result.failure),
+      result.ok ? accept(page, result.render, result.secrets) : fail(page, result.failure),
     );
   } else here = [...here, ...whole];
   let renderer: PageRenderer | null = null;

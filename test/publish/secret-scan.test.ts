@@ -4,7 +4,13 @@
  * publishable keys, prose about keys) are not.
  */
 import { describe, expect, it } from "vitest";
-import { createSecretScan, findAwsSecretKeys, findSecrets, plainText } from "../../src/publish/secret-scan.js";
+import {
+  createSecretScan,
+  findAwsSecretKeys,
+  findSecrets,
+  hasFragment,
+  plainText,
+} from "../../src/publish/secret-scan.js";
 
 // AWS's documented example pair (not a real key).
 const AWS_ID = "AKIAIOSFODNN7EXAMPLE";
@@ -57,6 +63,20 @@ describe("secret scan", () => {
     ];
     for (const text of ordinary) expect(findSecrets(text), text).toEqual([]);
     expect(findAwsSecretKeys(`${AWS_ID} ${"a".repeat(40)}`)).toBe(false);
+  });
+
+  it("sees every piece a split or encoded secret keeps, wherever it sits in a page", () => {
+    // Each piece after which the scan reads the text with markup and encodings undone.
+    const pieces = ["k_", ">_", "_<", "_live", "live_", "_test", "test_", "whsec", "%5F", "%5f", "&#95", "&#x5f"];
+    pieces.push("&#x5F", "&#X5F", "&lowbar", "&UnderBar", "\\u005", "\\x5", "ecret", "ECRET", "AKIA", "ASIA");
+    pieces.push("\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad");
+    const page = `<main class="page_body"><p>Zakat — العطاء</p>${"<p>Text with a_b and 50% & more.</p>".repeat(20)}</main>`;
+    expect(hasFragment(page)).toBe(false);
+    for (const piece of pieces)
+      for (const at of [0, page.length >> 1, page.length])
+        expect(hasFragment(page.slice(0, at) + piece + page.slice(at)), `${JSON.stringify(piece)} at ${at}`).toBe(true);
+    // Underscores and words near, but not forming, a piece.
+    expect(hasFragment("a_b live test k-_ _ <_ _>")).toBe(false);
   });
 
   it("undoes markup and encodings only where a page has them", () => {

@@ -192,4 +192,33 @@ parentPort.on("message", (m) => parentPort.postMessage(m.type === "plan" ? { typ
     }
     expect(await siteFileHashes(f.config.outDir)).toEqual(before);
   });
+
+  it("finds a secret key in a page a worker rendered, names the page, and publishes nothing", async () => {
+    const { f, contentDir } = await fetchedFixture("nzf-leak");
+    await symlink(join(PROJECT_ROOT, "content-cache/sample/images"), join(contentDir, "nzf-leak", "images"));
+    const sample = await readSnapshot(join(PROJECT_ROOT, "content-cache/sample/snapshot.json"));
+    const snapshotFile = join(contentDir, "nzf-leak", "snapshot.json");
+    await writeSnapshot(snapshotFile, sample);
+    await f.run();
+    const before = await siteFileHashes(f.config.outDir);
+
+    // An editor pastes a live Stripe key into one case, split by bold text.
+    const leaking = sample.documents.find((d) => d.type === "case")!;
+    const paragraph = {
+      type: "paragraph",
+      text: "Key: sk_live_51HabcdEFGH12345678",
+      spans: [{ start: 13, end: 21, type: "strong" }],
+    };
+    const documents = sample.documents.map((d) =>
+      d === leaking ? { ...d, data: { ...d.data, body: [...((d.data.body as unknown[]) ?? []), paragraph] } } : d,
+    );
+    await writeSnapshot(snapshotFile, { ...sample, ref: `${sample.ref}-leak`, documents });
+    const error = await f.run().then(
+      () => null,
+      (e: unknown) => e as NzfError,
+    );
+    expect(error?.message).toContain(`case/${leaking.uid}/index.html: sk_live_51Ha… (split by markup or encoded)`);
+    expect(error?.message).not.toContain("EFGH12345678");
+    expect(await siteFileHashes(f.config.outDir)).toEqual(before);
+  });
 });

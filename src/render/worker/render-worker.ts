@@ -14,7 +14,8 @@ import { readSnapshotOnDemand } from "../../content/snapshot-on-demand.js";
 import { identityOf } from "../../core/fs.js";
 import { createContentGraph, type ContentGraph } from "../../content/graph.js";
 import { createImageLookup } from "../../images/image-lookup.js";
-import { createPageRenderer, renderFailureOf, type PageRenderer } from "../render-page.js";
+import { createPageRenderer, htmlOf, renderFailureOf, type PageRenderer } from "../render-page.js";
+import { findSecrets } from "../../publish/secret-scan.js";
 import { documentFactsCollector, planContent, type ContentPlan, type DocumentFacts } from "../content-plan.js";
 import { documentHashesKept } from "../dependencies.js";
 import type { TemplateModule } from "../../bundle/template-bundle.js";
@@ -98,7 +99,10 @@ function render(request: Extract<ToWorker, { type: "render" }>): FromWorker {
   for (const page of request.pages) {
     const started = performance.now();
     try {
-      results.push({ ok: true, render: renderer!.render(page), ms: performance.now() - started });
+      const render = renderer!.render(page);
+      const ms = performance.now() - started;
+      // Scanned here, on the worker's core, rather than in the build's thread, which writes the pages.
+      results.push({ ok: true, render, secrets: findSecrets(htmlOf(render)), ms });
     } catch (error) {
       // Mapped here, where the stack is: the template file and line (src/render/template-errors.ts).
       results.push({ ok: false, failure: renderFailureOf(error), ms: performance.now() - started });
