@@ -1,14 +1,14 @@
 /**
  * A large snapshot read for a render worker without holding its parse or its text: the file stays
  * open (the operating system caches it; an atomic replacement leaves this file as it was), each
- * document keeps its small top-level fields (id, type, uid, lang, dates, alternate languages), and
- * its `data` is read and parsed from its line when something reads it, with the last few hundred
- * kept. One parse of a 20,000-document snapshot is several hundred
+ * document keeps its small top-level fields (id, type, uid, lang, dates, alternate languages) and
+ * the small fields of its `data`, and a large `data` field is read and parsed from its line when
+ * something reads it, with the last few hundred documents' data kept. One parse of a 20,000-document snapshot is several hundred
  * MB of objects that V8 then grows its heap around; this keeps the heap to the documents in use.
  *
  * It reads the layout snapshotText writes (one document a line). Any other layout, or anything it
  * cannot parse, gives null: the caller reads the file with readSnapshot, which reports what is wrong.
- * A document's `data` getter sits where `data` was, so JSON.stringify and key order are unchanged.
+ * A large field's getter sits where the field was, so JSON.stringify and key order are unchanged.
  */
 import { closeSync, openSync, readSync } from "node:fs";
 import type { PrismicDocument } from "@prismicio/client";
@@ -134,10 +134,42 @@ function indexSnapshot(handle: { fd: number }, visit: (document: PrismicDocument
     if (!isDocument(doc)) return null;
     visit(doc);
     hintPublished(doc, (doc.data as { published?: unknown }).published);
-    Object.defineProperty(doc, "data", { get: () => dataOf(i), enumerable: true, configurable: true });
+    const data = lightData(doc.data as Record<string, unknown>, (key) => (dataOf(i) as Record<string, unknown>)[key]);
+    Object.defineProperty(doc, "data", { value: data, enumerable: true, configurable: true, writable: true });
     documents.push(doc);
   }
   return { ...head, documents };
+}
+
+/**
+ * A document's `data` with its small fields kept (a title, a summary, an image, a date: what a
+ * listing's card reads) and each large one (a body, the slices) read from the file when a page reads
+ * it. A page listing every case then parses none of them; the case's own page parses its body.
+ * Keys keep their order, so JSON.stringify gives the document's JSON.
+ */
+function lightData(data: Record<string, unknown>, large: (key: string) => unknown): Record<string, unknown> {
+  const light: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data)) {
+    if (weightWithin(value, SMALL_FIELD)) light[key] = value;
+    else Object.defineProperty(light, key, { get: () => large(key), enumerable: true, configurable: true });
+  }
+  return light;
+}
+
+/** A field is small up to this many values and string bytes / 64 (a rich text title, an image with its views). */
+const SMALL_FIELD = 48;
+
+/** Whether `value` weighs at most `budget`: each value counts one, each 64 characters of a string one more. */
+function weightWithin(value: unknown, budget: number): boolean {
+  let left = budget;
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const next = stack.pop();
+    left -= typeof next === "string" ? 1 + (next.length >> 6) : 1;
+    if (left < 0) return false;
+    if (typeof next === "object" && next !== null) for (const child of Object.values(next)) stack.push(child);
+  }
+  return true;
 }
 
 function isDocument(value: unknown): value is PrismicDocument {

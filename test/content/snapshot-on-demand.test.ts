@@ -3,7 +3,7 @@
  * through JSON.stringify, as readSnapshot gives, in the same graph order, with `data` parsed only
  * when read; and null for anything it does not read, so the caller falls back to readSnapshot.
  */
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -69,6 +69,35 @@ describe("reading a snapshot on demand", () => {
     // Sorted by `published` without parsing: newest first.
     const graph = createContentGraph(onDemand!.documents);
     expect(graph.all("page").map((d) => d.id)).toEqual(["b", "a"]);
+  });
+
+  it("keeps a document's small fields and reads a large one from the file only when a page reads it", async () => {
+    const body = Array.from({ length: 100 }, (_, n) => ({ type: "paragraph", text: `Paragraph ${n}`, spans: [] }));
+    const doc = {
+      id: "c",
+      type: "case",
+      lang: "en-au",
+      data: { title: [{ type: "heading1", text: "A case", spans: [] }], summary: "Short", body, location: "Perth" },
+    };
+    const file = await written(
+      "snapshot.json",
+      `{"format":1,"repository":"r","ref":"x","languages":["en-au"],"documents":[\n${JSON.stringify(doc)}\n]}\n`,
+    );
+    const onDemand = await readSnapshotOnDemand(file);
+    const parse = vi.spyOn(JSON, "parse");
+    try {
+      const data = onDemand!.documents[0]!.data as typeof doc.data;
+      // What a listing's card reads: no parse.
+      expect([data.title[0]!.text, data.summary, data.location]).toEqual(["A case", "Short", "Perth"]);
+      expect(parse).not.toHaveBeenCalled();
+      // The case's own page reads its body: one parse of its line.
+      expect(data.body).toEqual(body);
+      expect(parse).toHaveBeenCalledTimes(1);
+      expect(JSON.stringify(onDemand!.documents[0])).toBe(JSON.stringify(doc));
+      expect(Object.keys(data)).toEqual(["title", "summary", "body", "location"]);
+    } finally {
+      parse.mockRestore();
+    }
   });
 
   it("reads the empty snapshot snapshotText writes", async () => {
