@@ -849,3 +849,32 @@ describe("the Arabic pay page: the form, its messages and the thank-you page in 
     await own.close();
   });
 });
+
+describe("a donor's first tap on Continue, which hydrates the form", () => {
+  for (const [path, size, today] of [
+    ["/ar-ae/pay/zakat/", { width: 320, height: 640 }, "اليوم"],
+    ["/pay/zakat/", { width: 390, height: 844 }, "Today"],
+  ] as const)
+    it(`${size.width}×${size.height} ${path}: the Continue button stays where it was when the form hydrates`, async () => {
+      // A donor's first tap hydrates the form; if the form then grew above the button, the finger's
+      // release would land beside it and the tap would be lost (seen on a loaded machine).
+      const own = await isolatedContext(browser, { viewport: size });
+      const page = await own.newPage();
+      await page.goto(site.url + path);
+      await page.waitForSelector('[data-island="donation"][data-hydrated="on-first-use"]');
+      const dates = page.locator('[data-island="donation"] .don-dates li');
+      expect(await dates.allTextContents()).toEqual([today]);
+      const button = page.locator('[data-island="donation"] form button[type="submit"]');
+      await button.scrollIntoViewIfNeeded();
+      const before = await button.boundingBox();
+      await page.evaluate(() =>
+        document.querySelector('[data-island="donation"]')!.dispatchEvent(new FocusEvent("focusin", { bubbles: true })),
+      );
+      await expect.poll(() => page.locator('[data-island="donation"]').getAttribute("data-hydrated")).toBe("true");
+      // After the effects that ran on hydration (the date, the countries, the storage): still today.
+      await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200)));
+      expect(await dates.allTextContents()).toEqual([today]);
+      expect(await button.boundingBox()).toEqual(before);
+      await own.close();
+    });
+});

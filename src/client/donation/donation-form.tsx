@@ -97,7 +97,7 @@ function localIsoDate(d: Date): string {
  * Hydrate while the page loads only when the browser changes what the server rendered: values kept
  * from an earlier visit, an amount or fund in the address (from the calculator), or a schedule
  * whose dates depend on today. Otherwise the island hydrates when the donor first uses the form
- * (src/client/hydrate.ts); the single "charged on" date of a one-off gift appears then.
+ * (src/client/hydrate.ts); a one-off gift is charged "Today" either way.
  */
 export function hydrateNow({ funds, formPath, payments }: DonationIslandProps): boolean {
   if (!payments) return false; // the notice needs no JavaScript
@@ -445,7 +445,7 @@ function CardDonationForm({
             f={f}
           />
         ) : null}
-        {figures ? <Summary figures={figures} headingId={`${idPrefix}summary`} f={f} /> : null}
+        {figures ? <Summary figures={figures} headingId={`${idPrefix}summary`} f={f} today={today} /> : null}
         <div className="don-actions">
           <button
             type="submit"
@@ -467,7 +467,7 @@ function CardDonationForm({
           <h3 id={`${idPrefix}step-heading`} ref={payHeadingRef} tabIndex={-1} className="don-step-heading">
             {w.checkAndPay}
           </h3>
-          {figures ? <Summary figures={figures} headingId={`${idPrefix}summary-final`} f={f} /> : null}
+          {figures ? <Summary figures={figures} headingId={`${idPrefix}summary-final`} f={f} today={today} /> : null}
           <PayPalStep
             start={payPalStart.start}
             idPrefix={idPrefix}
@@ -485,7 +485,7 @@ function CardDonationForm({
           <h3 id={`${idPrefix}step-heading`} ref={payHeadingRef} tabIndex={-1} className="don-step-heading">
             {w.checkAndPay}
           </h3>
-          {figures ? <Summary figures={figures} headingId={`${idPrefix}summary-final`} f={f} /> : null}
+          {figures ? <Summary figures={figures} headingId={`${idPrefix}summary-final`} f={f} today={today} /> : null}
           <PaymentStep
             idPrefix={idPrefix}
             stripe={stripe}

@@ -54,6 +54,11 @@ export interface Figures {
   problem?: string;
   /** The schedule's error code, for the message in the page's language. */
   problemCode?: string;
+  /**
+   * A one-off gift before the browser knows the donor's date (the server's render, and the
+   * browser's first): its one charge is today.
+   */
+  chargedToday?: true;
 }
 
 export function previewFigures(values: FormValues, config: FundConfig, today: string | null): Figures | null {
@@ -62,7 +67,8 @@ export function previewFigures(values: FormValues, config: FundConfig, today: st
   const instalmentCount = values.frequency === "monthly-instalments" ? Number(values.instalments) : undefined;
   if (!today) {
     const charge = chargeFor(instalmentCount ? Math.floor(gift / instalmentCount) : gift, values.coverFees);
-    return { ...charge, charges: [], openEnded: false, scheduleTotalCents: null };
+    const once = values.frequency === "once" ? { chargedToday: true as const } : {};
+    return { ...charge, charges: [], openEnded: false, scheduleTotalCents: null, ...once };
   }
   const result = planGift({
     frequency: values.frequency,
@@ -103,7 +109,23 @@ export function createdFigures(created: DonationCharges): Figures {
   };
 }
 
-export function Summary({ figures, headingId, f }: { figures: Figures; headingId: string; f: Formats }) {
+/**
+ * `today`: the donor's date, once the browser knows it. A charge on that date reads "Today", as a
+ * one-off gift's does before the date is known: the summary keeps its height when the form hydrates
+ * (a longer date can take two lines on a phone), so the Continue button does not move under the
+ * donor's first tap, which hydrates it.
+ */
+export function Summary({
+  figures,
+  headingId,
+  f,
+  today,
+}: {
+  figures: Figures;
+  headingId: string;
+  f: Formats;
+  today: string | null;
+}) {
   const { charges, instalments } = figures;
   const w = f.words;
   const recurring = charges.length > 1;
@@ -148,14 +170,15 @@ export function Summary({ figures, headingId, f }: { figures: Figures; headingId
       {figures.problem ? (
         <p className="don-error">{(figures.problemCode && w.errors[figures.problemCode]) || figures.problem}</p>
       ) : null}
-      {charges.length && !instalments ? (
+      {(charges.length || figures.chargedToday) && !instalments ? (
         <>
           <p className="don-dates-heading">
             {figures.openEnded && charges.length > 1 ? w.chargedOnThenUntilCancel : w.chargedOn}
           </p>
           <ul className="don-dates">
+            {figures.chargedToday ? <li>{w.today}</li> : null}
             {shown.map((c) => (
-              <li key={c.date}>{f.date(c.date)}</li>
+              <li key={c.date}>{c.date === today ? w.today : f.date(c.date)}</li>
             ))}
             {figures.openEnded ? <li>{w.andSoOn}</li> : null}
           </ul>

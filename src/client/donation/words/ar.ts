@@ -99,6 +99,7 @@ export const ar: DonationWords = {
   chargedEachTime: "يُخصم في كل مرة",
   totalOver: "المجموع على {n} دفعات",
   chargedOn: "يُخصم في",
+  today: "اليوم",
   chargedOnThenUntilCancel: "يُخصم في هذه التواريخ، ثم يستمر حتى تلغيه",
   andSoOn: "وهكذا، حتى تلغيه",
   instalmentsEqual: "{n} دفعات بقيمة {amount}، من {from} إلى {to}",

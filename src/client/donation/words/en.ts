@@ -101,6 +101,7 @@ export const en = {
   chargedEachTime: "Charged each time",
   totalOver: "Total over {n} charges",
   chargedOn: "Charged on",
+  today: "Today",
   chargedOnThenUntilCancel: "Charged on these dates, then on until you cancel",
   andSoOn: "and so on, until you cancel",
   instalmentsEqual: "{n} payments of {amount}, from {from} to {to}",
