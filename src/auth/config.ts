@@ -62,6 +62,18 @@ function invalid(message: string, subject: string, hint?: string): NzfError {
   return new NzfError("CONFIG_INVALID", message, { subject, hint });
 }
 
+/** The settings that mean something only with a user pool, by the variable that sets each. */
+const POOL_SETTINGS: [keyof AuthConfigOptions, string][] = [
+  ["mfa", "NZF_COGNITO_MFA"],
+  ["authFlowType", "NZF_AUTH_FLOW"],
+  ["identityPoolId", "NZF_COGNITO_IDENTITY_POOL_ID"],
+  ["userPoolEndpoint", "NZF_COGNITO_ENDPOINT"],
+  ["region", "NZF_COGNITO_REGION"],
+  ["cookieDomain", "NZF_COOKIE_DOMAIN"],
+  ["sameSite", "NZF_COOKIE_SAMESITE"],
+  ["secure", "NZF_COOKIE_SECURE"],
+];
+
 /** Validates the options; returns null when no user pool is configured at all. */
 export function resolveAuthConfig(options: AuthConfigOptions): PublicAuthConfig | null {
   const { userPoolId, userPoolClientId } = options;
@@ -71,6 +83,15 @@ export function resolveAuthConfig(options: AuthConfigOptions): PublicAuthConfig 
         "NZF_ACCOUNT_API_URL is set but no user pool is: the account API needs a signed-in donor's token",
         "NZF_ACCOUNT_API_URL",
         "Set NZF_COGNITO_USER_POOL_ID and NZF_COGNITO_CLIENT_ID too, or remove NZF_ACCOUNT_API_URL.",
+      );
+    // A sign-in setting without a pool would be dropped without a word (MFA "on", say, on a site
+    // that then has no accounts at all): say which, as for the account API.
+    const given = POOL_SETTINGS.find(([key]) => options[key] !== undefined);
+    if (given)
+      throw invalid(
+        `${given[1]} is set but no user pool is, so it would have no effect: the site would be built without sign-in`,
+        given[1],
+        `Set NZF_COGNITO_USER_POOL_ID and NZF_COGNITO_CLIENT_ID too, or remove ${given[1]}.`,
       );
     return null;
   }

@@ -113,14 +113,17 @@ function deployFrom(command: CommandName, values: OptionValues): DeploySettings 
  * which read them by variable name and name the variable in their errors; these settings have no flag.
  */
 export function publicConfigFrom(values: OptionValues): PublicConfig {
-  const byVariable = (group: OptionGroup) =>
+  const byVariable = (group: OptionGroup, given?: "given") =>
     Object.fromEntries(
       (OPTIONS as readonly OptionSpec[])
         .filter((s) => s.group === group)
+        .filter((s) => !given || values[s.key as OptionKey].source !== "default")
         .map((s) => [s.env![0]!, text(values, s.key as OptionKey)]),
     );
   return {
-    auth: resolveAuthConfig(authOptionsFromEnv(byVariable("accounts"))),
+    // Only what was given: the sign-in settings' defaults are resolveAuthConfig's own, and a setting
+    // given without a user pool is an error there (it would have no effect).
+    auth: resolveAuthConfig(authOptionsFromEnv(byVariable("accounts", "given"))),
     payments: readPaymentsBuildConfig(byVariable("payments")),
   };
 }

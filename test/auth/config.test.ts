@@ -23,6 +23,22 @@ describe("resolveAuthConfig", () => {
     ).toBeNull();
   });
 
+  it("refuses a sign-in setting given without a user pool, naming it, instead of dropping it", () => {
+    for (const [variable, value] of [
+      ["NZF_COGNITO_MFA", "on"],
+      ["NZF_AUTH_FLOW", "USER_PASSWORD_AUTH"],
+      ["NZF_COGNITO_REGION", "ap-southeast-2"],
+      ["NZF_COOKIE_SECURE", "false"],
+      ["NZF_COOKIE_DOMAIN", "nzf.org.au"],
+    ]) {
+      const error = errorOf(() => resolveAuthConfig(authOptionsFromEnv({ [variable!]: value })));
+      expect(error.code).toBe("CONFIG_INVALID");
+      expect(error.subject).toBe(variable);
+      expect(error.message).toContain(`${variable} is set but no user pool is`);
+      expect(error.hint).toContain("NZF_COGNITO_USER_POOL_ID");
+    }
+  });
+
   it("applies the defaults: Sydney, lax, secure, SRP", () => {
     expect(resolveAuthConfig({ userPoolId: POOL, userPoolClientId: CLIENT })).toEqual({
       region: "ap-southeast-2",

@@ -66,6 +66,17 @@ describe("resolveSettings", () => {
     );
   });
 
+  it("refuses a sign-in setting given without a user pool; the defaults alone build without sign-in", () => {
+    expect(resolveSettings("build", {}, {}, "/p").publicConfig?.auth).toBeNull();
+    expect(() => resolveSettings("build", {}, { NZF_COGNITO_MFA: "on" }, "/p")).toThrow(
+      expect.objectContaining({ code: "CONFIG_INVALID", subject: "NZF_COGNITO_MFA" }),
+    );
+    // Given as the default value is still given: it says what the site was meant to have.
+    expect(() => resolveSettings("build", {}, { NZF_COGNITO_REGION: "ap-southeast-2" }, "/p")).toThrow(
+      expect.objectContaining({ subject: "NZF_COGNITO_REGION" }),
+    );
+  });
+
   it("refuses a flag the command does not take", () => {
     expect(() => resolveSettings("fetch", { out: "x" }, {}, "/p")).toThrow(
       /--out does not apply to nzf-build fetch; it is an option of nzf-build, nzf-build --watch, nzf-build webhook and nzf-build deploy/,
