@@ -46,6 +46,16 @@ async function fetchedFixture(
   return { f, contentDir };
 }
 
+/** A fetched repository holding the sample content (and its images), built in worker threads. */
+async function sampleFetchedFixture(repository: string) {
+  const { f, contentDir } = await fetchedFixture(repository);
+  await symlink(join(PROJECT_ROOT, "content-cache/sample/images"), join(contentDir, repository, "images"));
+  const sample = await readSnapshot(join(PROJECT_ROOT, "content-cache/sample/snapshot.json"));
+  const snapshotFile = join(contentDir, repository, "snapshot.json");
+  await writeSnapshot(snapshotFile, sample);
+  return { f, sample, snapshotFile };
+}
+
 describe("rendering in worker threads", () => {
   it("gives byte-identical pages and the same dependency records as rendering in the build's thread", async () => {
     const pooled = await fixture({ sample: true }, IN_WORKERS);
@@ -165,11 +175,7 @@ parentPort.on("message", (m) => parentPort.postMessage(m.type === "plan" ? { typ
   });
 
   it("reports every page that fails in a worker with its document id and output path, and publishes nothing", async () => {
-    const { f, contentDir } = await fetchedFixture("nzf-broken");
-    await symlink(join(PROJECT_ROOT, "content-cache/sample/images"), join(contentDir, "nzf-broken", "images"));
-    const sample = await readSnapshot(join(PROJECT_ROOT, "content-cache/sample/snapshot.json"));
-    const snapshotFile = join(contentDir, "nzf-broken", "snapshot.json");
-    await writeSnapshot(snapshotFile, sample);
+    const { f, sample, snapshotFile } = await sampleFetchedFixture("nzf-broken");
     expect((await f.run()).renderedInWorkers).toBeGreaterThan(50);
     const before = await siteFileHashes(f.config.outDir);
 
@@ -194,11 +200,7 @@ parentPort.on("message", (m) => parentPort.postMessage(m.type === "plan" ? { typ
   });
 
   it("finds a secret key in a page a worker rendered, names the page, and publishes nothing", async () => {
-    const { f, contentDir } = await fetchedFixture("nzf-leak");
-    await symlink(join(PROJECT_ROOT, "content-cache/sample/images"), join(contentDir, "nzf-leak", "images"));
-    const sample = await readSnapshot(join(PROJECT_ROOT, "content-cache/sample/snapshot.json"));
-    const snapshotFile = join(contentDir, "nzf-leak", "snapshot.json");
-    await writeSnapshot(snapshotFile, sample);
+    const { f, sample, snapshotFile } = await sampleFetchedFixture("nzf-leak");
     await f.run();
     const before = await siteFileHashes(f.config.outDir);
 
