@@ -71,6 +71,8 @@ type Receipt {
   "The donation's reference."
   number: String!
   donationId: ID!
+  "Who the receipt is made out to: the first and last name given with the donation."
+  donorName: String!
   fund: String!
   date: String!
   "What was paid: the gift and any covered fee."

@@ -72,6 +72,7 @@ export interface StoredGift {
 export interface Receipt {
   number: string;
   donationId: string;
+  donorName: string;
   fund: Fund;
   date: string;
   totalCents: number;
@@ -162,6 +163,7 @@ export function createAccountStore(options: AccountStoreOptions = {}) {
     return {
       number: d.created.reference,
       donationId: d.created.donationId,
+      donorName: `${d.request.donor.firstName} ${d.request.donor.lastName}`.trim(),
       fund: d.request.fund,
       date: d.date,
       totalCents: d.created.totalCents,

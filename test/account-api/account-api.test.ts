@@ -291,8 +291,10 @@ describe("account API", () => {
     expect(donations[1].receipt).toBeNull();
     expect(donations[3].regularGiftId).toMatch(/^gift_/);
 
-    const receipts = (await gql("{ receipts { fund totalCents } }")).json.data.receipts;
+    const receipts = (await gql("{ receipts { fund totalCents donorName } }")).json.data.receipts;
     expect(receipts).toHaveLength(5);
+    // Made out to the name given with each donation.
+    expect(receipts.map((r: { donorName: string }) => r.donorName)).toEqual(Array(5).fill("Amina Khan"));
 
     const fy = `query($y: Int!) { taxSummary(financialYear: $y) { financialYear from to deductibleTotalCents nonDeductibleTotalCents funds { fund totalCents count } receipts { fund } } }`;
     // 2026: zakat 10204 + sadaqah 2500 = 12704 deductible; qurban 45000 not.

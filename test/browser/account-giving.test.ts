@@ -226,6 +226,8 @@ describe("a signed-in donor's giving in Chromium", () => {
     // The issuer from the global document: the site's name and ABN, as in the footer.
     expect(receipt).toContain("National Zakat Foundation · ABN 41 600 273 915");
     expect(receipt).toContain(EMAIL);
+    // Made out to the name given with the donation (pre-filled from the profile).
+    expect(receipt).toMatch(/Donor\s+Yusuf Ali/);
     expect(receipt).toContain("$120.50");
     expect(receipt).toContain("tax-deductible");
     await expectAxeClean(page, "receipt");

@@ -9,6 +9,7 @@ import { MONTHS } from "../../core/months.js";
 export interface ReceiptData {
   number: string;
   donationId: string;
+  donorName: string;
   fund: string;
   date: string;
   totalCents: number;
@@ -56,7 +57,7 @@ export interface TaxSummaryData {
   receipts: ReceiptData[];
 }
 
-const RECEIPT_FIELDS = "number donationId fund date totalCents taxDeductible financialYear";
+const RECEIPT_FIELDS = "number donationId donorName fund date totalCents taxDeductible financialYear";
 const GIFT_FIELDS = "id fund schedule amountCents feeCents totalCents coversFees status nextChargeDate";
 
 export const GIVING_QUERY = `query Giving {

@@ -82,6 +82,8 @@ export function ReceiptDocument({
         <dt>Date</dt>
         <dd>{longDate(receipt.date)}</dd>
         <dt>Donor</dt>
+        <dd>{receipt.donorName}</dd>
+        <dt>Account e-mail</dt>
         <dd>{donorEmail}</dd>
         <dt>Fund</dt>
         <dd>{fundName(receipt.fund)}</dd>
