@@ -90,7 +90,7 @@ function building(req: IncomingMessage, res: ServerResponse, live: LiveReload): 
   if (req.method !== "GET" || !/^\/[^.]*$|\.html$/.test(new URL(req.url ?? "/", "http://localhost").pathname))
     return false;
   const html = live.inject(
-    `<!doctype html><meta charset="utf-8"><title>Building…</title><body><p>nzf-build is building the site; this page reloads when it is ready.</p></body>`,
+    `<!doctype html><html lang="en-AU"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Building…</title><body><p>nzf-build is building the site; this page reloads when it is ready.</p></body></html>`,
   );
   res
     .writeHead(503, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "retry-after": "1" })
