@@ -407,6 +407,30 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
     await page.close();
   });
 
+  it("a reload at the card step, then Continue with the same gift, gets the donation already made, not a second", async () => {
+    const { page } = await open("/pay/zakat/?amount=61");
+    await fillDonor(page);
+    const count = api.donationCount();
+    await page.getByRole("button", { name: "Continue to payment" }).click();
+    await page.getByLabel("Card number").waitFor();
+    expect(api.donationCount()).toBe(count + 1);
+    // The page hung, say: the donor reloads. What they typed is kept; Continue again.
+    await page.reload();
+    await page.waitForSelector('[data-island="donation"][data-hydrated="true"]');
+    expect(await page.getByLabel("First name").inputValue()).toBe("Aisha");
+    await page.getByRole("button", { name: "Continue to payment" }).click();
+    await page.getByLabel("Card number").waitFor();
+    expect(posts().at(-1)).toMatchObject({ status: 201, replayed: true });
+    expect(api.donationCount()).toBe(count + 1);
+    // A changed gift is a new donation.
+    await page.getByRole("button", { name: "Change my gift or details" }).click();
+    await page.getByLabel("Amount (AUD)").fill("62");
+    await page.getByRole("button", { name: "Continue to payment" }).click();
+    await page.getByLabel("Card number").waitFor();
+    expect(api.donationCount()).toBe(count + 2);
+    await page.close();
+  });
+
   it("Stripe.js failing to load shows 'Failed to load Stripe.js', then loads on retry; a script without Stripe shows 'Stripe.js not available'", async () => {
     const { page } = await open("/pay/zakat/?amount=20");
     await fillDonor(page);

@@ -110,6 +110,26 @@ describe("creating a donation", () => {
     expect(server.donationCount()).toBe(1);
   });
 
+  it("a kept attempt gives the same key after a reload for the same gift, and keeps no donor details", async () => {
+    const kept = new Map<string, string>();
+    const store = {
+      load: () => (kept.has("a") ? JSON.parse(kept.get("a")!) : null),
+      save: (attempt: unknown) => (attempt ? kept.set("a", JSON.stringify(attempt)) : kept.delete("a")),
+    };
+    const k1 = createAttemptKeys(undefined, store).keyFor(gift());
+    // The page reloaded: new keys from what was kept.
+    const again = createAttemptKeys(undefined, store);
+    expect(again.keyFor(gift())).toBe(k1);
+    const first = await client.createDonation(gift(), k1);
+    expect(await client.createDonation(gift(), again.keyFor(gift()))).toEqual(first);
+    expect(server.donationCount()).toBe(1);
+    expect(kept.get("a")).not.toContain(donor.email);
+    // Another gift after the reload: a new key; reset forgets the attempt.
+    expect(again.keyFor(gift({ amountCents: 6000 }))).not.toBe(k1);
+    again.reset();
+    expect(kept.has("a")).toBe(false);
+  });
+
   it("a validation error names the field and says what to fix", async () => {
     const error = await rejection(
       client.createDonation(gift({ amountCents: 500, donor: { ...donor, email: "nope" } }), newIdempotencyKey()),

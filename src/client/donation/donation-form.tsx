@@ -24,6 +24,7 @@ import {
   forgetGiven,
   fundDefaults,
   givenFrom,
+  keptAttempt,
   initialValues,
   LAST_ATTEMPT_KEY,
   loadSaved,
@@ -302,7 +303,7 @@ function CardDonationForm({
     paypalKitLoad?.catch(() => undefined); // reported below
     try {
       const kit = await kitLoad;
-      keys.current ??= kit.createAttemptKeys();
+      keys.current ??= kit.createAttemptKeys(undefined, keptAttempt(sessionStore(), formPath));
       client.current ??= kit.createPaymentsClient({ baseUrl: payments.apiUrl, timeoutMs: payments.timeoutMs });
       const key = keys.current.keyFor(result.request);
       // Stripe.js starts loading now, alongside the request (not for PayPal).

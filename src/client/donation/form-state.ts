@@ -3,6 +3,8 @@
  * sessionStorage under the form's path, so an error, a reload or a return from a failed payment
  * never loses what the donor typed. Values are strings and booleans only (what inputs hold).
  */
+// Types only: the keys' code loads with the payment step (pay-kit.ts), not with the form.
+import type { Attempt, AttemptStore } from "../../payments/idempotency.js";
 import { parseAmount } from "../../payments/money.js";
 import { paypalFits } from "../../payments/paypal-schedules.js";
 import type { DonationForm } from "../../payments/validate.js";
@@ -68,6 +70,34 @@ export function givenFrom(storage: Storage | undefined, formPath: string): Given
   } catch {
     return null;
   }
+}
+
+/**
+ * The form's last attempt to give (its idempotency key and a fingerprint of the gift), kept beside
+ * its values: a donor who reloads the page at the card step, or comes back to it, and continues
+ * with the same gift gets the donation already made, not a second one. Cleared with the values
+ * when a payment succeeds (markGiven).
+ */
+export function keptAttempt(storage: Storage | undefined, formPath: string): AttemptStore {
+  const key = `${STORAGE_PREFIX}attempt:${formPath}`;
+  return {
+    load() {
+      try {
+        const kept = JSON.parse(storage?.getItem(key) ?? "null") as Attempt | null;
+        return kept && typeof kept.fingerprint === "string" && typeof kept.key === "string" ? kept : null;
+      } catch {
+        return null;
+      }
+    },
+    save(attempt) {
+      try {
+        if (attempt) storage?.setItem(key, JSON.stringify(attempt));
+        else storage?.removeItem(key);
+      } catch {
+        // storage blocked: the attempt is kept for this page only
+      }
+    },
+  };
 }
 
 export function forgetGiven(storage: Storage | undefined): void {
