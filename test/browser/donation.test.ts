@@ -728,6 +728,45 @@ describe("the donor's journey, pay → card → thank you, on a phone and a desk
     await page.close();
   });
 
+  for (const [path, heading, notCharged] of [
+    ["/pay/thank-you/", "We are confirming your payment", "not charged"],
+    ["/ar-ae/pay/thank-you/", "جارٍ تأكيد الدفع", "لم يُخصم"],
+  ] as const)
+    it(`${path}: Stripe says paid, the API has not recorded it yet: no 'not charged', no invitation to pay again`, async () => {
+      // A donation the API still has as awaiting payment (its record of the payment is late).
+      const created = await fetch(`${api.url}/donations`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "idempotency-key": crypto.randomUUID() },
+        body: JSON.stringify({
+          fund: "zakat",
+          amountCents: 5_000,
+          currency: "AUD",
+          frequency: "once",
+          anonymous: false,
+          coverFees: false,
+          donor: { firstName: "Aisha", lastName: "Rahman", email: "aisha@example.com", phone: "0412 345 678" },
+        }),
+      }).then((r) => r.json() as Promise<{ donationId: string; reference: string }>);
+      const page = await context.newPage();
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(
+        `${site.url}${path}?donation=${created.donationId}&payment_intent=pi_late&redirect_status=succeeded`,
+      );
+      await page.locator("main h1").filter({ hasText: heading }).waitFor();
+      const text = await page.locator("main").innerText();
+      expect(text).toContain(created.reference);
+      expect(text).not.toContain(notCharged);
+      // No way back to the form from here: the gift is made, as far as Stripe knows.
+      expect(await page.locator('main a[href*="/pay/"]').count()).toBe(0);
+      await page.screenshot({ path: `${JOURNEYS}/donation-confirming${path.startsWith("/ar-ae/") ? "-ar" : ""}.png` });
+      expect(formatViolations(`${path} confirming`, await axeViolations(page))).toBe("");
+      // Once the API has it, "Check again" shows the thanks.
+      api.setOutcome(created.donationId, "succeeded");
+      await page.getByRole("button", { name: path.startsWith("/ar-ae/") ? "تحقق مرة أخرى" : "Check again" }).click();
+      await page.locator(".thanks-reference strong").filter({ hasText: created.reference }).waitFor();
+      await page.close();
+    });
+
   it("tainted wealth is thanked as purification, never with reward or sadaqah", async () => {
     const { page } = await open("/pay/tainted-wealth/?amount=120");
     await fillDonor(page);

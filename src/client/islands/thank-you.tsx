@@ -38,6 +38,15 @@ const sessionStore = () => {
   }
 };
 
+/**
+ * Stripe redirected here saying the payment succeeded while the payments API still says it awaits
+ * a payment method: the API's record of the payment is late (a webhook not yet arrived). The page
+ * must not say "not charged" then, or the donor pays again.
+ */
+function stripeSaysPaidOf(params: URLSearchParams, donation: DonationState): boolean {
+  return donation.status === "requires_payment_method" && params.get("redirect_status") === "succeeded";
+}
+
 function lastAttempt(): { path?: string; donationId?: string } {
   try {
     return JSON.parse(sessionStore()?.getItem(LAST_ATTEMPT_KEY) ?? "{}") as { path?: string; donationId?: string };
@@ -67,7 +76,8 @@ export default function ThankYou({ payments, fallbackPath, contactPath = "/conta
       const formPath = last.path ?? `/pay/${donation.fund}/`;
       if (!last.path) setBackPath(formPath);
       // Made: the form's saved values go, and Back to it says the gift is made instead of inviting another.
-      if (donation.status === "succeeded" || donation.status === "processing")
+      // So when Stripe sent the donor here as paid and the API has not recorded it yet: no second gift.
+      if (donation.status === "succeeded" || donation.status === "processing" || stripeSaysPaidOf(params, donation))
         markGiven(sessionStore(), { path: formPath, reference: donation.reference });
       setView({ kind: "done", donation });
     } catch (error) {
@@ -174,6 +184,23 @@ export default function ThankYou({ payments, fallbackPath, contactPath = "/conta
           {recurring ? (d.instalments ? t.changeRemaining : t.changePayments) : t.changeOnce}
           <a href={contactPath}>{t.contactLink}</a>
           {fill(recurring ? t.changeRecurringAfter : t.changeOnceAfter, { reference: d.reference })}
+        </p>
+      </div>
+    );
+  }
+  if (stripeSaysPaidOf(new URLSearchParams(window.location.search), d)) {
+    return (
+      <div className="thanks">
+        {heading(t.confirmingHeading)}
+        <p role="status">
+          {t.confirmingText}
+          <a href={contactPath}>{t.contactLink}</a>
+          {fill(t.confirmingAfter, { reference: d.reference })}
+        </p>
+        <p>
+          <button type="button" className="button" onClick={() => void check()}>
+            {t.checkAgain}
+          </button>
         </p>
       </div>
     );

@@ -19,6 +19,10 @@ export const thanksAr: ThankYouWords = {
   stripeSaysPaid: "أفادت Stripe بنجاح الدفع؛ وسيصلك إيصالك بالبريد الإلكتروني مع الرقم المرجعي.",
   mayHavePaid: "إن تمت عملية الدفع، فسيصلك إيصالك بالبريد الإلكتروني.",
   checkAgain: "تحقق مرة أخرى",
+  confirmingHeading: "جارٍ تأكيد الدفع",
+  confirmingText:
+    "أفادت Stripe بنجاح الدفع، لكن سجلاتنا لا تُظهره بعد. يُرجى عدم الدفع مرة أخرى: تحقق مرة أخرى بعد دقيقة، أو ",
+  confirmingAfter: " واذكر رقمك المرجعي {reference}.",
   thankYou: "شكرًا لك",
   saved: "تم حفظ بطاقتك وإعداد تبرعك.",
   received: "تم استلام تبرعك.",

@@ -23,6 +23,11 @@ export const thanksEn = {
   stripeSaysPaid: "Stripe reported your payment as successful; your receipt will arrive by e-mail with your reference.",
   mayHavePaid: "If your payment went through, your receipt will arrive by e-mail.",
   checkAgain: "Check again",
+  /** Stripe said paid, the payments API does not show it yet (its record of the payment is late). */
+  confirmingHeading: "We are confirming your payment",
+  confirmingText:
+    "Stripe reported your payment as successful, but our records do not show it yet. Please do not pay again: check again in a minute, or ",
+  confirmingAfter: " with your reference {reference}.",
   thankYou: "Thank you",
   saved: "Your card is saved and your gift is set up.",
   received: "Your gift is received.",
