@@ -2,6 +2,7 @@
  * The gift: the fund (on /pay), the amount (presets and the donor's own) or how many people / days /
  * animals, and how often. The total and the dates are in summary.tsx.
  */
+import { parseAmount } from "../../payments/money.js";
 import type { Frequency, Fund } from "../../payments/types.js";
 import { chosenOption, type FundConfig } from "./config.js";
 import { fill, type Formats } from "./format.js";
@@ -124,7 +125,7 @@ export function GiftSection({ idPrefix, funds, config, values, errors, set, choo
                     onClick={() => set("amount", text)}
                   >
                     {shown}
-                    {p.label && p.label !== `$${text}` && p.label !== shown ? (
+                    {p.label && !repeatsAmount(p.label, p.amountCents) ? (
                       <span className="don-preset-label"> {p.label}</span>
                     ) : null}
                   </button>
@@ -189,4 +190,14 @@ export function GiftSection({ idPrefix, funds, config, values, errors, set, choo
       ) : null}
     </fieldset>
   );
+}
+
+/**
+ * Whether an editor's label for a suggested amount only says the amount again ("$1,000", "1,000
+ * دولار"): the button shows the amount in the page's own format already, and a screen reader
+ * would read it twice. A label with words of its own ("feeds a family") is shown beside it.
+ */
+export function repeatsAmount(label: string, amountCents: number): boolean {
+  const parsed = parseAmount(label.replace(/A\$|AUD|dollars?|دولار\S*|أسترالي|استرالي/gi, ""));
+  return parsed.ok && parsed.cents === amountCents;
 }

@@ -5,6 +5,7 @@
  * messages beside fields, the form kept in sessionStorage, and the Stripe loader's errors. The
  * payments API is the real dev server on loopback.
  */
+import { repeatsAmount } from "../../../src/client/donation/gift-section.js";
 import { en } from "../../../src/client/donation/words/en.js";
 import { act } from "react";
 import { hydrateRoot, type Root } from "react-dom/client";
@@ -107,6 +108,16 @@ const props = (funds: FundConfig[]): DonationIslandProps => ({
   thankYouPath: "/pay/thank-you/",
   payments: { apiUrl: api.url, publishableKey: "pk_test_happydom" },
   words: en,
+});
+
+describe("suggested amounts", () => {
+  it("show an editor's label only when it says more than the amount", () => {
+    for (const label of ["$1,000", "1,000 دولار", "١٬٠٠٠ دولار أسترالي", "$1000.00", "AUD 1,000"])
+      expect(repeatsAmount(label, 100_000), label).toBe(true);
+    for (const label of ["Feeds a family for a month", "$1,000 feeds a family", "$100", "100 people"])
+      expect(repeatsAmount(label, 100_000), label).toBe(false);
+    expect(repeatsAmount("$12.50", 1_250)).toBe(true);
+  });
 });
 
 describe("donation island (happy-dom)", () => {
