@@ -767,6 +767,27 @@ describe("the donor's journey, pay → card → thank you, on a phone and a desk
       await page.close();
     });
 
+  it("on /pay/, choosing another fund keeps the amount the donor typed, and the default otherwise", async () => {
+    const { page } = await open("/pay/");
+    const amount = page.locator('[data-island="donation"]').getByLabel("Amount (AUD)");
+    const fund = page.locator('[data-island="donation"]').getByLabel("Where your gift goes");
+    const defaultOf = async (value: string) => {
+      await fund.selectOption(value);
+      return amount.inputValue();
+    };
+    // Untouched: each fund's own default amount.
+    const sadaqahDefault = await defaultOf("sadaqah");
+    const zakatDefault = await defaultOf("zakat");
+    expect(sadaqahDefault).not.toBe(zakatDefault);
+    // Typed: kept across funds.
+    await amount.fill("333");
+    await fund.selectOption("sadaqah");
+    expect(await amount.inputValue()).toBe("333");
+    await fund.selectOption("zakat");
+    expect(await amount.inputValue()).toBe("333");
+    await page.close();
+  });
+
   it("tainted wealth is thanked as purification, never with reward or sadaqah", async () => {
     const { page } = await open("/pay/tainted-wealth/?amount=120");
     await fillDonor(page);

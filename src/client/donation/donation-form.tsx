@@ -270,9 +270,19 @@ function CardDonationForm({
     requestAnimationFrame(() => showStep(headingRef.current));
   }
 
+  /**
+   * Another fund on /pay/: its defaults, but an amount the donor typed (not the last fund's default)
+   * and a schedule the new fund also offers are kept; a donor who typed 333 then picks the fund
+   * should not find $50 there.
+   */
   function chooseFund(fund: Fund) {
     const next = funds.find((f) => f.fund === fund)!;
-    setValues((v) => ({ ...v, ...fundDefaults(next) }));
+    setValues((v) => {
+      const chosen = { ...v, ...fundDefaults(next) };
+      if (v.amount !== fundDefaults(config).amount && !next.quantity) chosen.amount = v.amount;
+      if (next.frequencies.includes(v.frequency)) chosen.frequency = v.frequency;
+      return chosen;
+    });
     setErrors({});
   }
 
