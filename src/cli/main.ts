@@ -105,21 +105,21 @@ export function createProgram(): Command {
   program.addHelpText("after", environmentHelp(["build", "watch"])).action(() => run("build", program, program));
 
   const buildCommand = program.command("build").description("build the site (the default command)");
-  addDeclaredOptions(buildCommand, ["build", "watch"])
+  addDeclaredOptions(buildCommand, ["build", "watch"], { acceptOthersHidden: true })
     .addHelpText("after", environmentHelp(["build", "watch"]))
     .action(() => run("build", program, buildCommand));
 
   const fetchCommand = program
     .command("fetch")
     .description("download the live content into the content folder without building");
-  addDeclaredOptions(fetchCommand, ["fetch"])
+  addDeclaredOptions(fetchCommand, ["fetch"], { acceptOthersHidden: true })
     .addHelpText("after", environmentHelp(["fetch"]))
     .action(() => run("fetch", program, fetchCommand));
 
   const webhookCommand = program
     .command("webhook")
     .description("run the rebuild server that Prismic's webhook calls when editors publish (see src/server/README.md)");
-  addDeclaredOptions(webhookCommand, ["webhook"])
+  addDeclaredOptions(webhookCommand, ["webhook"], { acceptOthersHidden: true })
     .addHelpText("after", environmentHelp(["webhook"]))
     .action(() => run("webhook", program, webhookCommand));
 
@@ -128,7 +128,7 @@ export function createProgram(): Command {
     .description(
       "upload the published site to S3 (only the files that differ), then invalidate its changed pages in CloudFront (docs/deploy.md)",
     );
-  addDeclaredOptions(deployCommand, ["deploy"])
+  addDeclaredOptions(deployCommand, ["deploy"], { acceptOthersHidden: true })
     .addHelpText("after", environmentHelp(["deploy"]))
     .action(() => run("deploy", program, deployCommand));
 

@@ -18,7 +18,9 @@ export function helpText(spec: OptionSpec): string {
 /**
  * Declares the flags of `commands` on `command` (one option per flag; the first declaration's help
  * wins). With `acceptOthersHidden`, every other flag is accepted too, out of the help: the root
- * command reads flags written before a subcommand (`nzf-build --port 9123 webhook`).
+ * command reads flags written before a subcommand (`nzf-build --port 9123 webhook`), and a flag of
+ * another command, before or after the subcommand, reaches the settings, which say whose it is
+ * (`--out does not apply to nzf-build fetch`) rather than commander's "unknown option".
  */
 export function addDeclaredOptions(
   command: Command,

@@ -591,7 +591,8 @@ describe.concurrent("a refused value stops the command before anything is built,
     expect(before.code).toBe(1);
     expect(before.output).toContain("[CONFIG_INVALID] --out does not apply to nzf-build fetch");
     expect(after.code).toBe(1);
-    expect(after.output).toContain("unknown option '--out'");
+    expect(after.output).toContain("[CONFIG_INVALID] --out does not apply to nzf-build fetch");
+    expect(after.output).not.toContain("Did you mean");
     expect(plain.code).toBe(1);
     expect(plain.output).toContain("[CONFIG_INVALID] --port does not apply to nzf-build;");
   });
