@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { createConsoleLogger } from "../core/logger.js";
-import { formatError } from "../core/errors.js";
+import { formatError, NzfError } from "../core/errors.js";
 import { resolveSettings } from "./settings.js";
 import type { CommandName } from "../core/options.js";
 import { build } from "../build/build.js";
@@ -89,6 +89,32 @@ async function run(verb: Verb, program: Command, command: Command): Promise<void
   }
 }
 
+const COMMANDS = ["build", "fetch", "webhook", "deploy", "help"];
+
+function unknownCommand(word: string): NzfError {
+  const near = COMMANDS.find((command) => editDistance(word, command) <= 2);
+  return new NzfError(
+    "CONFIG_INVALID",
+    `"${word}" is not an nzf-build command${near ? `: did you mean ${near}?` : "."}`,
+    {
+      subject: word,
+      hint: `The commands are ${COMMANDS.join(", ")}; with none, nzf-build builds the site (nzf-build --help).`,
+    },
+  );
+}
+
+/** Letters to add, remove or change to turn one word into the other. */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}
+
 function version(): string {
   return (JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "utf8")) as { version: string }).version;
 }
@@ -102,7 +128,14 @@ export function createProgram(): Command {
     // Options given after a subcommand belong to it; those before it are read too (givenFlags).
     .enablePositionalOptions();
   addDeclaredOptions(program, ["build", "watch"], { acceptOthersHidden: true });
-  program.addHelpText("after", environmentHelp(["build", "watch"])).action(() => run("build", program, program));
+  program
+    .addHelpText("after", environmentHelp(["build", "watch"]))
+    // A word that is no command (`nzf-build biuld`) is named, with the command it is closest to.
+    .allowExcessArguments(true)
+    .action(() => {
+      if (program.args.length) throw unknownCommand(program.args[0]!);
+      return run("build", program, program);
+    });
 
   const buildCommand = program.command("build").description("build the site (the default command)");
   addDeclaredOptions(buildCommand, ["build", "watch"], { acceptOthersHidden: true })

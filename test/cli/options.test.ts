@@ -582,6 +582,15 @@ describe.concurrent("a refused value stops the command before anything is built,
     expect(run.output).toContain("[CONFIG_INVALID] The webhook server needs a secret");
   });
 
+  it("a word that is no command is named, with the nearest command", async () => {
+    const [typo, other] = await Promise.all([cli(["biuld"]), cli(["publish"])]);
+    expect(typo.code).toBe(1);
+    expect(typo.output).toContain('[CONFIG_INVALID] "biuld" is not an nzf-build command: did you mean build?');
+    expect(other.code).toBe(1);
+    expect(other.output).toContain('"publish" is not an nzf-build command.');
+    expect(other.output).toContain("The commands are build, fetch, webhook, deploy, help");
+  });
+
   it("a flag for another command is refused, before or after the subcommand", async () => {
     const [before, after, plain] = await Promise.all([
       cli(["--out", "x", "fetch"]),
