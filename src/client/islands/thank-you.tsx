@@ -98,6 +98,13 @@ export default function ThankYou({ payments, fallbackPath, contactPath = "/conta
     if (view.kind !== "checking") headingRef.current?.focus();
   }, [view.kind]);
 
+  const checkAgain = (
+    <p>
+      <button type="button" className="button" onClick={() => void check()}>
+        {t.checkAgain}
+      </button>
+    </p>
+  );
   const heading = (text: string) => (
     <h1 ref={headingRef} tabIndex={-1}>
       {text}
@@ -135,11 +142,7 @@ export default function ThankYou({ payments, fallbackPath, contactPath = "/conta
         {heading(t.errorHeading)}
         <p role="alert">{view.message}</p>
         <p>{view.stripeSaysPaid ? t.stripeSaysPaid : t.mayHavePaid}</p>
-        <p>
-          <button type="button" className="button" onClick={() => void check()}>
-            {t.checkAgain}
-          </button>
-        </p>
+        {checkAgain}
       </div>
     );
   }
@@ -197,11 +200,7 @@ export default function ThankYou({ payments, fallbackPath, contactPath = "/conta
           <a href={contactPath}>{t.contactLink}</a>
           {fill(t.confirmingAfter, { reference: d.reference })}
         </p>
-        <p>
-          <button type="button" className="button" onClick={() => void check()}>
-            {t.checkAgain}
-          </button>
-        </p>
+        {checkAgain}
       </div>
     );
   }
