@@ -12,7 +12,7 @@
  */
 import { closeSync, openSync, readSync } from "node:fs";
 import type { PrismicDocument } from "@prismicio/client";
-import type { Snapshot } from "./snapshot.js";
+import { isDocument, type Snapshot } from "./snapshot.js";
 import { hintPublished } from "./graph.js";
 
 const NEWLINE = 10;
@@ -170,16 +170,4 @@ function weightWithin(value: unknown, budget: number): boolean {
     if (typeof next === "object" && next !== null) for (const child of Object.values(next)) stack.push(child);
   }
   return true;
-}
-
-function isDocument(value: unknown): value is PrismicDocument {
-  if (typeof value !== "object" || value === null) return false;
-  const d = value as Record<string, unknown>;
-  return (
-    typeof d.id === "string" &&
-    typeof d.type === "string" &&
-    typeof d.lang === "string" &&
-    typeof d.data === "object" &&
-    d.data !== null
-  );
 }

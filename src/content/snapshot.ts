@@ -68,7 +68,8 @@ export async function readSnapshot(file: string): Promise<Snapshot> {
   return parsed;
 }
 
-function isDocument(value: unknown): boolean {
+/** Whether a parsed value has what every document has: an id, type and lang, and a data object. */
+export function isDocument(value: unknown): value is PrismicDocument {
   if (typeof value !== "object" || value === null) return false;
   const d = value as Record<string, unknown>;
   return (
