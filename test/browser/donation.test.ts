@@ -17,6 +17,7 @@ import { planGift } from "../../src/payments/plan.js";
 import { instalmentSentence } from "../../src/client/donation/summary.js";
 import { formatsFor } from "../../src/client/donation/format.js";
 import { en as englishWords } from "../../src/client/donation/words/en.js";
+import { donationRequest } from "../support/donation-request.js";
 
 const TIMEOUT_MS = 2_000;
 let fixture: Fixture;
@@ -737,15 +738,7 @@ describe("the donor's journey, pay → card → thank you, on a phone and a desk
       const created = await fetch(`${api.url}/donations`, {
         method: "POST",
         headers: { "content-type": "application/json", "idempotency-key": crypto.randomUUID() },
-        body: JSON.stringify({
-          fund: "zakat",
-          amountCents: 5_000,
-          currency: "AUD",
-          frequency: "once",
-          anonymous: false,
-          coverFees: false,
-          donor: { firstName: "Aisha", lastName: "Rahman", email: "aisha@example.com", phone: "0412 345 678" },
-        }),
+        body: JSON.stringify(donationRequest()),
       }).then((r) => r.json() as Promise<{ donationId: string; reference: string }>);
       const page = await context.newPage();
       await page.setViewportSize({ width: 390, height: 844 });

@@ -7,23 +7,14 @@ import {
   PaymentsTimeoutError,
 } from "../../src/payments/errors.js";
 import { createAttemptKeys, newIdempotencyKey } from "../../src/payments/idempotency.js";
-import type { DonationRequest } from "../../src/payments/types.js";
 import { startPaymentsDevServer, type PaymentsDevServer } from "../../src/server/payments-dev-server.js";
+import { donationRequest, TEST_DONOR } from "../support/donation-request.js";
 
 // Midday on Wednesday 5 March 2025 in Sydney.
 const now = () => new Date("2025-03-05T01:00:00Z");
 const SITE = "http://127.0.0.1:8080";
-const donor = { firstName: "Aisha", lastName: "Rahman", email: "aisha@example.com", phone: "0412 345 678" };
-const gift = (over: Partial<DonationRequest> = {}): DonationRequest => ({
-  fund: "zakat",
-  amountCents: 5000,
-  currency: "AUD",
-  frequency: "once",
-  donor,
-  anonymous: false,
-  coverFees: false,
-  ...over,
-});
+const donor = TEST_DONOR;
+const gift = donationRequest;
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   try {

@@ -13,20 +13,11 @@ import { DEFAULT_FUND_RULES } from "../../src/payments/fund-rules.js";
 import { validateDonationRequest } from "../../src/payments/validate.js";
 import type { DonationRequest } from "../../src/payments/types.js";
 import { startPaymentsDevServer, type PaymentsDevServer } from "../../src/server/payments-dev-server.js";
+import { donationRequest } from "../support/donation-request.js";
 
 const now = () => new Date("2025-03-05T01:00:00Z");
-const donor = { firstName: "Aisha", lastName: "Rahman", email: "aisha@example.com", phone: "0412 345 678" };
-const gift = (over: Partial<DonationRequest> = {}): DonationRequest => ({
-  fund: "sadaqah",
-  amountCents: 5000,
-  currency: "AUD",
-  frequency: "once",
-  donor,
-  anonymous: false,
-  coverFees: false,
-  paymentMethod: "paypal",
-  ...over,
-});
+const gift = (over: Partial<DonationRequest> = {}): DonationRequest =>
+  donationRequest({ fund: "sadaqah", paymentMethod: "paypal", ...over });
 
 async function apiError(promise: Promise<unknown>): Promise<PaymentsApiError> {
   try {

@@ -9,10 +9,11 @@ import { PaymentsApiError } from "../../src/payments/errors.js";
 import { newIdempotencyKey } from "../../src/payments/idempotency.js";
 import type { ApiErrorBody, DonationCreated, DonationRequest } from "../../src/payments/types.js";
 import { startPaymentsDevServer, type PaymentsDevServer } from "../../src/server/payments-dev-server.js";
+import { TEST_DONOR } from "../support/donation-request.js";
 
 // Midday on Wednesday 5 March 2025 in Sydney.
 const now = () => new Date("2025-03-05T01:00:00Z");
-const donor = { firstName: "Aisha", lastName: "Rahman", email: "aisha@example.com", phone: "0412 345 678" };
+const donor = TEST_DONOR;
 const qurban = (quantity: Record<string, unknown>, amountCents: number): Record<string, unknown> => ({
   fund: "qurban",
   amountCents,
