@@ -17,7 +17,7 @@ import { planGift } from "../../src/payments/plan.js";
 import { instalmentSentence } from "../../src/client/donation/summary.js";
 import { formatsFor } from "../../src/client/donation/format.js";
 import { en as englishWords } from "../../src/client/donation/words/en.js";
-import { donationRequest } from "../support/donation-request.js";
+import { donationRequest, fillDonor } from "../support/donation-request.js";
 
 const TIMEOUT_MS = 2_000;
 let fixture: Fixture;
@@ -65,13 +65,6 @@ async function open(path: string): Promise<{ page: Page; seen: PageProblems }> {
   // The restore-from-storage effect runs right after hydration.
   await page.waitForFunction(() => document.querySelector("form[aria-labelledby]") !== null);
   return { page, seen };
-}
-
-async function fillDonor(page: Page) {
-  await page.getByLabel("First name").fill("Aisha");
-  await page.getByLabel("Last name").fill("Rahman");
-  await page.getByLabel("E-mail address", { exact: true }).fill("aisha@example.com");
-  await page.getByLabel("Phone number").fill("0412 345 678");
 }
 
 async function payWithCard(page: Page, card = "4242 4242 4242 4242") {

@@ -18,6 +18,7 @@ import { axeSource, axeViolations, formatViolations } from "../support/axe.js";
 import { installPayPalStandIn, type PayPalStandIn } from "../support/paypal-stand-in.js";
 import { installStripeStandIn } from "../support/stripe-stand-in.js";
 import { PAYPAL_MESSAGES } from "../../src/payments/paypal.js";
+import { fillDonor as fillDonorFields } from "../support/donation-request.js";
 
 const JOURNEYS = "test-results/journeys";
 const CLIENT_ID = "AtestPayPalClientId-0123456789_abcdefghij";
@@ -78,12 +79,8 @@ async function open(path: string, viewport = { width: 390, height: 844 }): Promi
   return { page, seen };
 }
 
-async function fillDonor(page: Page) {
-  await page.getByLabel("First name").fill("Yusuf");
-  await page.getByLabel("Last name").fill("Ali");
-  await page.getByLabel("E-mail address", { exact: true }).fill("yusuf@example.com");
-  await page.getByLabel("Phone number").fill("0412 345 678");
-}
+const fillDonor = (page: Page) =>
+  fillDonorFields(page, { firstName: "Yusuf", lastName: "Ali", email: "yusuf@example.com", phone: "0412 345 678" });
 
 /** Chooses PayPal and continues: the PayPal step with its button ready. */
 async function toPayPal(page: Page) {
