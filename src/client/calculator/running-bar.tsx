@@ -10,6 +10,9 @@ import { useEffect, useState } from "react";
 import type { ZakatResult } from "../../zakat/types.js";
 import { payHref } from "./form-state.js";
 
+/** The share of the result panel on screen at which the bar steps aside. */
+const SHOWN_ENOUGH = 0.25;
+
 interface RunningBarProps {
   result: ZakatResult;
   /** A field's message is showing: the total waits for it. */
@@ -23,7 +26,11 @@ export function RunningBar({ result, blocked, payPath, onShowResult }: RunningBa
   useEffect(() => {
     const panel = document.querySelector(".calc-result");
     if (!panel || typeof IntersectionObserver === "undefined") return;
-    const observer = new IntersectionObserver(([entry]) => setResultInView(entry!.isIntersecting), { threshold: 0.25 });
+    // The ratio, not isIntersecting: scrolling from a third of the panel in view to a sliver of it
+    // crosses the threshold while still "intersecting", and the bar must come back then.
+    const observer = new IntersectionObserver(([entry]) => setResultInView(entry!.intersectionRatio >= SHOWN_ENOUGH), {
+      threshold: SHOWN_ENOUGH,
+    });
     observer.observe(panel);
     return () => observer.disconnect();
   }, []);
