@@ -127,16 +127,23 @@ async function runPipeline(config: BuildConfig, deps: Deps): Promise<BuildResult
   const bodies = bodiesFor(config, builder, built, images, keys, content);
   const renderTimings = { renderMs: 0, inWorkers: 0, bodiesReused: 0 };
   let rendered: RenderedPage[];
+  // The stylesheet, scripts and images do not depend on the pages: they are linked into the new
+  // site while the pages render, so that waiting on the disk is off the build's critical path.
+  const assetFiles = stage("assets", () => assetFilesStage({ images, built, work, output, bundles }));
+  // Handled here so a failure while the pages render is not an unhandled rejection; awaited below.
+  assetFiles.catch(() => undefined);
   try {
     void preloadServiceWorkerTools(config.workDir);
     rendered = await stage("render", () =>
       renderStage(config, builder, { content, images, built, keys, work, output, bodies, timings: renderTimings }),
     );
-    await stage("assets", () => assetsStage(config, deps, { content, images, built, work, output, rendered, bundles }));
+    await assetFiles;
+    await stage("siteFiles", () => siteFilesStage(config, deps, { content, built, work, output, rendered }));
     await stage("secrets", async () => secrets.assertClean());
     stages.renderOnly = renderTimings.renderMs;
     await stage("publish", () => publishOutput(output, previous.state));
   } catch (error) {
+    await assetFiles.catch(() => undefined);
     await discardOutput(output);
     throw error;
   }
@@ -386,15 +393,11 @@ async function renderStage(config: BuildConfig, builder: Builder, input: RenderI
 }
 
 /** Adds the stylesheet, the browser bundles, the images and the site-wide files to the output. */
-async function assetsStage(
-  config: BuildConfig,
-  deps: Deps,
-  input: Pick<RenderInputs, "content" | "images" | "built" | "work" | "output"> & {
-    rendered: RenderedPage[];
-    bundles: ReturnType<typeof startBundles>;
-  },
+/** Links the site's stylesheet, scripts and images into the new site. */
+async function assetFilesStage(
+  input: Pick<RenderInputs, "images" | "built" | "work" | "output"> & { bundles: ReturnType<typeof startBundles> },
 ): Promise<void> {
-  const { content, images, built, work, output, rendered } = input;
+  const { images, built, work, output } = input;
   // Content-hashed names: one that is published already has the same bytes and is kept.
   await output.put(built.stylesheet.file, built.stylesheet.css, { hashedName: true });
   for (const file of built.client.bundle.files)
@@ -405,6 +408,15 @@ async function assetsStage(
   for (const file of preview?.files ?? [])
     await output.adopt(file.path, file.from, { hashedName: samePreview || `/${file.path}` !== PREVIEW_URL });
   for (const image of images.files) await output.adopt(image.to, image.from, { hashedName: true });
+}
+
+/** The files made from every page: sitemap, headers and CSP, service worker, and the rest (src/build/site-files-stage.ts). */
+async function siteFilesStage(
+  config: BuildConfig,
+  deps: Deps,
+  input: Pick<RenderInputs, "content" | "built" | "work" | "output"> & { rendered: RenderedPage[] },
+): Promise<void> {
+  const { content, built, work, output, rendered } = input;
   // Pages kept from the live site bring their facts from the record; rendered pages from this render.
   const kept = work.last ? Object.entries(work.last.pages).map(([file, record]) => [file, record.facts] as const) : [];
   const pageFacts = Object.fromEntries([...kept, ...rendered.map((r) => [r.page.file, r.facts] as const)]);
