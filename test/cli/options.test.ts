@@ -591,6 +591,15 @@ describe.concurrent("a refused value stops the command before anything is built,
     expect(other.output).toContain("The commands are build, fetch, webhook, deploy, help");
   });
 
+  it("help for a word that is no command names it, rather than printing the general help", async () => {
+    const [typo, known] = await Promise.all([cli(["help", "biuld"]), cli(["help", "fetch"])]);
+    expect(typo.code).toBe(1);
+    expect(typo.output).toContain('[CONFIG_INVALID] "biuld" is not an nzf-build command: did you mean build?');
+    expect(typo.output).not.toContain("Usage:");
+    expect(known.code).toBe(0);
+    expect(known.output).toContain("Usage: nzf-build fetch [options]");
+  });
+
   it("a flag for another command is refused, before or after the subcommand", async () => {
     const [before, after, plain] = await Promise.all([
       cli(["--out", "x", "fetch"]),
