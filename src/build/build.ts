@@ -392,7 +392,6 @@ async function renderStage(config: BuildConfig, builder: Builder, input: RenderI
   return rendered;
 }
 
-/** Adds the stylesheet, the browser bundles, the images and the site-wide files to the output. */
 /** Links the site's stylesheet, scripts and images into the new site. */
 async function assetFilesStage(
   input: Pick<RenderInputs, "images" | "built" | "work" | "output"> & { bundles: ReturnType<typeof startBundles> },
