@@ -169,15 +169,17 @@ export function createProgram(): Command {
 }
 
 /** `nzf-build help biuld`: commander would print the general help; the word is named as for `nzf-build biuld`. */
-function checkHelpTopic(program: Command, args: string[]): void {
-  const [command, topic] = program.parseOptions(args).operands;
+function checkHelpTopic(args: string[]): void {
+  // Only when "help" is there at all: parsing the words costs a second program, on every start otherwise.
+  if (!args.includes("help")) return;
+  const [command, topic] = createProgram().parseOptions(args).operands;
   if (command === "help" && topic !== undefined && !COMMANDS.includes(topic)) throw unknownCommand(topic);
 }
 
 async function main(): Promise<void> {
   const program = createProgram();
   try {
-    checkHelpTopic(createProgram(), process.argv.slice(2));
+    checkHelpTopic(process.argv.slice(2));
     await program.parseAsync(process.argv);
   } catch (error) {
     const verbose = process.argv.includes("--verbose");
