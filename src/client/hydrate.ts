@@ -14,7 +14,8 @@
  * transition: React then hydrates in slices of a few milliseconds, yielding to the browser between
  * them, instead of one long task on a slow phone; a visitor's click or key meanwhile makes React
  * hydrate at once. Islands reached into before their code arrived (page-scripts.ts starts the code
- * then) hydrate at once when it has run.
+ * then), and islands whose fields the browser filled in before then (autofill, a restored form),
+ * hydrate at once when it has run.
  *
  * Errors. A hydration mismatch (the browser's first render differs from the server's HTML) and any
  * error React recovers from are logged with console.error and the island's name, in every build: the
@@ -56,6 +57,9 @@ function startIsland<P extends object>(name: string, island: IslandModule<P>, co
   if (container.dataset.usedEarly === "true") return hydrateIsland(name, island.default, container, props, "now");
   if (!island.hydrateNow || island.hydrateNow(props))
     return hydrateIsland(name, island.default, container, props, "in-slices");
+  // Filled in before the page's scripts ran (autofill, a paste, the browser restoring a form): the
+  // fields already differ from the server's markup, so waiting for a next use would show a stale total.
+  if (hasTypedValues(container)) return hydrateIsland(name, island.default, container, props, "now");
   container.dataset.hydrated = "on-first-use";
   const onFirstUse = () => {
     for (const type of FIRST_USE) container.removeEventListener(type, onFirstUse, true);
@@ -150,12 +154,10 @@ function setValueUnseen(field: HTMLInputElement | HTMLTextAreaElement, value: st
  */
 export function takeOverTypedValues(container: HTMLElement): void {
   const changes: (() => void)[] = [];
-  for (const field of container.querySelectorAll<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>(
-    "input, textarea, select",
-  )) {
+  for (const field of fieldsOf(container)) {
+    if (!isTyped(field)) continue;
     if (field instanceof HTMLSelectElement) {
       const selected = [...field.options].map((o) => o.selected);
-      if (![...field.options].some((o) => o.selected !== o.defaultSelected)) continue;
       // React reports a select's every change event, whatever it saw before.
       changes.push(() => {
         [...field.options].forEach((o, i) => (o.selected = selected[i]!));
@@ -163,14 +165,14 @@ export function takeOverTypedValues(container: HTMLElement): void {
       });
     } else if (field instanceof HTMLInputElement && (field.type === "checkbox" || field.type === "radio")) {
       // A radio group changes through the one now checked; the one unchecked by it needs no event.
-      if (field.checked === field.defaultChecked || (!field.checked && field.type === "radio")) continue;
+      if (!field.checked && field.type === "radio") continue;
       const checked = field.checked;
       // Set against the typed state, then a click, as the visitor's: the browser sets it as it was typed and React reports it.
       changes.push(() => {
         field.checked = !checked;
         field.click();
       });
-    } else if (field.value !== field.defaultValue) {
+    } else {
       const typed = field.value;
       changes.push(() => {
         field.value = field.defaultValue;
@@ -180,4 +182,22 @@ export function takeOverTypedValues(container: HTMLElement): void {
     }
   }
   for (const change of changes) change();
+}
+
+type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
+
+function fieldsOf(container: HTMLElement): NodeListOf<Field> {
+  return container.querySelectorAll<Field>("input, textarea, select");
+}
+
+/** Whether the browser changed this field from the server's markup (its default value, check or selection). */
+function isTyped(field: Field): boolean {
+  if (field instanceof HTMLSelectElement) return [...field.options].some((o) => o.selected !== o.defaultSelected);
+  if (field instanceof HTMLInputElement && (field.type === "checkbox" || field.type === "radio"))
+    return field.checked !== field.defaultChecked;
+  return field.value !== field.defaultValue;
+}
+
+function hasTypedValues(container: HTMLElement): boolean {
+  return [...fieldsOf(container)].some(isTyped);
 }

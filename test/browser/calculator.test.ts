@@ -156,6 +156,33 @@ describe("the zakat calculator in Chromium", () => {
     await fresh.close();
   }, 60_000);
 
+  it("a figure the browser filled in before any of the page's code ran is counted at once, with no further tap", async () => {
+    const fresh = await isolatedContext(browser);
+    const page = await fresh.newPage();
+    const seen = watchProblems(page);
+    await page.clock.setFixedTime(DONORS_DAY);
+    // Hold the calculator's code back until the browser has filled the field, as autofill or a paste does.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/_islands\/calculator-[^/]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(server.url + "/calculate/");
+    // No input event: the page's own scripts see nothing, as with a value restored by the browser.
+    await page.getByLabel(CASH, { exact: true }).evaluate((el) => ((el as HTMLInputElement).value = "12,000"));
+    release();
+    await page.waitForSelector('[data-island="calculator"][data-hydrated="true"]');
+    await expect
+      .poll(() => summary(page))
+      .toBe(
+        "Assets $12,000.00 less liabilities $0.00 leaves $12,000.00, at or above the nisab of $922.25: zakat due at 2.5% is $300.00.",
+      );
+    expect(await page.getByLabel(CASH, { exact: true }).inputValue()).toBe("12,000");
+    expect(ownProblems(seen)).toEqual([]);
+    await fresh.close();
+  }, 60_000);
+
   it("hydrates while the page loads when the prices are over 30 days old, to show the warning", async () => {
     const fresh = await isolatedContext(browser);
     const page = await fresh.newPage();

@@ -103,6 +103,16 @@ describe("hydrating an island with React", () => {
     expect(errors).not.toHaveBeenCalled();
   });
 
+  it("an island that could wait hydrates at once when the browser filled a field before its code ran", async () => {
+    const container = serverRender("amount", <Amount start="10" />, { start: "10" });
+    // Autofill or a restored form: the value changed with no event the page could have seen.
+    container.querySelector<HTMLInputElement>("#i0-amount")!.value = "40";
+    hydrateIslands("amount", { default: Amount, hydrateNow: () => false });
+    await vi.waitFor(() => expect(container.dataset.hydrated).toBe("true"));
+    await vi.waitFor(() => expect(container.querySelector("output")!.textContent).toBe("40|false"));
+    expect(errors).not.toHaveBeenCalled();
+  });
+
   it("an island that can wait hydrates inside the visitor's first focus", async () => {
     const container = serverRender("amount", <Amount start="10" />, { start: "10" });
     hydrateIslands("amount", { default: Amount, hydrateNow: () => false });
