@@ -16,7 +16,7 @@ import { bundleClient, bundlePreview, PREVIEW_URL, type PreviewBundle } from "..
 import { loadTemplates } from "../bundle/template-bundle.js";
 import { buildStylesheet } from "../bundle/styles.js";
 import { bodyCacheFor, contentVersions, type BodyCache } from "../render/body-cache.js";
-import { renderAndWrite, type RenderedPage } from "../render/render-stage.js";
+import { renderAndWrite, type RenderedPage, type RenderTimings } from "../render/render-stage.js";
 import { changedDependencies, isAffected, type ContentState } from "../render/dependencies.js";
 import type { PageEntry } from "../render/pages.js";
 import { readIncrementalRecord, writeIncrementalRecord, type IncrementalRecord } from "../publish/incremental.js";
@@ -55,6 +55,8 @@ export interface BuildResult {
   pagesRebuilt: number;
   /** Pages rendered in worker threads (the rest rendered in the build's thread). */
   renderedInWorkers: number;
+  /** Of those, pages the worker wrote into the new site itself (a first build of the folder: src/render/render-stage.ts). */
+  writtenInWorkers: number;
   /** Whether a render worker planned the build from the snapshot (src/render/content-plan.ts), so this thread did not parse it. */
   plannedInWorker: boolean;
   /** Pages framed around a body rendered by an earlier build of this process (src/render/body-cache.ts). */
@@ -125,7 +127,7 @@ async function runPipeline(config: BuildConfig, deps: Deps): Promise<BuildResult
   }
   const { output, secrets } = await stage("published", () => openOutput(config, previous.state, work));
   const bodies = bodiesFor(config, builder, built, images, keys, content);
-  const renderTimings = { renderMs: 0, inWorkers: 0, bodiesReused: 0 };
+  const renderTimings: RenderTimings = { renderMs: 0, inWorkers: 0, writtenInWorkers: 0, bodiesReused: 0 };
   let rendered: RenderedPage[];
   // The stylesheet, scripts and images do not depend on the pages: they are linked into the new
   // site while the pages render, so that waiting on the disk is off the build's critical path.
@@ -349,7 +351,7 @@ interface RenderInputs {
   work: Extract<Work, { upToDate: false }>;
   output: SiteOutput;
   bodies: BodyCache;
-  timings: { renderMs: number; inWorkers: number; bodiesReused: number };
+  timings: RenderTimings;
 }
 
 const assetsOf = (built: Built) => ({
@@ -469,13 +471,14 @@ async function recordStage(
 function resultOf(
   config: BuildConfig,
   summary: { content: PlannedContent; images: ImageStageResult; stages: Record<string, number>; started: number },
-  outcome: { published: boolean; pagesRebuilt?: number; inWorkers?: number; bodiesReused?: number },
+  outcome: { published: boolean; pagesRebuilt?: number } & Partial<RenderTimings>,
 ): BuildResult {
   const { plan } = summary.content;
   return {
     pages: plan.pages.length,
     pagesRebuilt: outcome.pagesRebuilt ?? 0,
     renderedInWorkers: outcome.inWorkers ?? 0,
+    writtenInWorkers: outcome.writtenInWorkers ?? 0,
     plannedInWorker: summary.content.inWorker,
     bodiesReused: outcome.bodiesReused ?? 0,
     images: summary.images.count,

@@ -78,6 +78,11 @@ export class SiteOutput {
     return this.target.dir;
   }
 
+  /** Whether the tree started empty, so a new file may be written straight into it (no file there is shared with a published version). */
+  get isNewTree(): boolean {
+    return this.target.dirty === null;
+  }
+
   private ensureDir(path: string): void {
     const dir = dirname(path);
     if (this.madeDirs.has(dir)) return;
@@ -149,6 +154,16 @@ export class SiteOutput {
       this.clear(path);
       writeFileSync(path, bytes);
     }
+    this.written.add(file);
+    this.sources.set(file, "new");
+  }
+
+  /**
+   * Records a file a render worker wrote into the tree itself (WorkerInit.writeTo), with what the
+   * worker's secret scan found in it.
+   */
+  writtenByWorker(file: string, scanned: string[]): void {
+    if (this.scan && TEXT_FILE.test(file)) this.scan.addFindings(file, scanned);
     this.written.add(file);
     this.sources.set(file, "new");
   }

@@ -37,6 +37,9 @@ export interface PageRender {
   facts: PageFacts;
 }
 
+/** What the build keeps of a page a render worker wrote to disk itself: everything but the HTML. */
+export type PageSummary = Omit<PageRender, "before" | "after" | "body">;
+
 export const htmlOf = (render: PageRender): string => render.before + render.body.html + render.after;
 
 export interface PageRenderer {

@@ -3,7 +3,7 @@
  * a 2,000-page render on one thread leaves the other core idle. Each worker reads the build's
  * snapshot file and imports the compiled templates itself (nothing large crosses threads); the
  * build's thread hands out batches of pages and stages the HTML that comes back while the workers
- * go on rendering.
+ * go on rendering, or, in a new tree, records the pages the workers wrote themselves (WorkerInit.writeTo).
  *
  * The workers outlive a build (they are unreferenced between builds, so they never keep a finished
  * CLI alive): the webhook server and watch mode render with warm workers. The worker's code is
@@ -14,7 +14,7 @@ import { join } from "node:path";
 import type { Worker } from "node:worker_threads";
 import type { Manifest } from "../images/cache.js";
 import type { PageEntry } from "./pages.js";
-import type { PageRender, RenderFailure } from "./render-page.js";
+import type { PageRender, PageSummary, RenderFailure } from "./render-page.js";
 import type { ContentPlan } from "./content-plan.js";
 import type { SiteAssets, SiteSettings } from "../template-kit/types.js";
 import { compileNodeModule, lastCompiledModule, lastCompiledTemplates } from "../bundle/template-bundle.js";
@@ -38,6 +38,12 @@ export interface WorkerInit {
   assets: SiteAssets;
   /** RenderPolicy.shareFrames. */
   shareFrames: boolean;
+  /**
+   * A new, empty tree no page is compared into (src/publish/site-output.ts): the worker writes each
+   * page there itself and returns it without its HTML, so no page crosses threads or waits for the
+   * build's thread to write it.
+   */
+  writeTo?: string;
 }
 
 export type ToWorker =
@@ -55,11 +61,14 @@ export type FromWorker =
       type: "rendered";
       batch: number;
       /** `secrets`: what the secret scan found in the page's HTML (src/publish/secret-scan.ts). */
-      results: (
-        | { ok: true; render: PageRender; secrets: string[]; ms: number }
-        | { ok: false; failure: RenderFailure; ms: number }
-      )[];
+      results: (WorkerResult & { ms: number })[];
     };
+
+/** A page a worker rendered (with its HTML, or `written` into WorkerInit.writeTo), or why it could not. */
+export type WorkerResult =
+  | { ok: true; render: PageRender; secrets: string[] }
+  | { ok: true; written: PageSummary; secrets: string[] }
+  | { ok: false; failure: RenderFailure };
 
 const BATCH = 32;
 
@@ -229,10 +238,7 @@ function heavyFirst(pages: PageEntry[]): PageEntry[] {
 export async function renderInWorkers(
   pages: PageEntry[],
   options: PoolOptions,
-  onPage: (
-    page: PageEntry,
-    result: { ok: true; render: PageRender; secrets: string[] } | { ok: false; failure: RenderFailure },
-  ) => void,
+  onPage: (page: PageEntry, result: WorkerResult) => void,
 ): Promise<{ notRendered: PageEntry[]; renderMs: number }> {
   const { file } = await compileWorker(options.root, options.workDir);
   const batches: PageEntry[][] = [];

@@ -71,7 +71,15 @@ export interface RenderStageInput {
   /** Bodies rendered by earlier builds of this process: a page whose body is still good is only framed again. The caller keeps the new bodies once the build is published. */
   bodies?: BodyCache;
   /** Filled with the time spent rendering (as opposed to waiting for the disk) and how many pages workers rendered. */
-  timings?: { renderMs: number; inWorkers: number; bodiesReused: number };
+  timings?: RenderTimings;
+}
+
+export interface RenderTimings {
+  renderMs: number;
+  inWorkers: number;
+  /** Pages a worker wrote into the new tree itself (WorkerInit.writeTo). */
+  writtenInWorkers: number;
+  bodiesReused: number;
 }
 
 const YIELD_EVERY = 8;
@@ -123,9 +131,15 @@ export async function renderAndWrite(input: RenderStageInput): Promise<RenderedP
       assets: input.assets,
       shareFrames: input.policy.shareFrames,
     };
-    pooled = renderInWorkers(whole, { root, workDir, workers, init, pool }, (page, result) =>
-      result.ok ? accept(page, result.render, result.secrets) : fail(page, result.failure),
-    );
+    // A new tree with no published page to compare with and no body to keep: the workers write the pages.
+    if (input.output.isNewTree && !input.previousHashes && !input.keepBodies) init.writeTo = input.output.dir;
+    pooled = renderInWorkers(whole, { root, workDir, workers, init, pool }, (page, result) => {
+      if (!result.ok) return fail(page, result.failure);
+      if ("render" in result) return accept(page, result.render, result.secrets);
+      input.output.writtenByWorker(page.file, result.secrets);
+      if (input.timings) input.timings.writtenInWorkers++;
+      rendered.push({ page, ...result.written, written: true });
+    });
   } else here = [...here, ...whole];
   let renderer: PageRenderer | null = null;
   const renderHere = async (pages: PageEntry[]) => {

@@ -4,7 +4,7 @@
  * The sample site has under 60 pages, under the pool's usual threshold, so the tests lower it.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createFixture, PROJECT_ROOT, siteFileHashes, type Fixture } from "../support/build-fixture.js";
@@ -80,6 +80,24 @@ describe("rendering in worker threads", () => {
         p.deps.some((d) => d.startsWith("id:")),
       ),
     ).toBe(true);
+  });
+
+  it("has the workers write a first build's pages themselves, byte-identical to pages written by the build's thread", async () => {
+    // A builder for one build (the CLI's): no page bodies are kept, so a worker may write what it renders.
+    const pooled = await fixture({ sample: true }, { ...IN_WORKERS, forOneBuild: true });
+    const single = await fixture({ sample: true }, { ...IN_THIS_THREAD, forOneBuild: true });
+    const a = await pooled.run();
+    await single.run();
+    expect(a.writtenInWorkers).toBe(a.pages);
+    const hashesA = await siteFileHashes(pooled.config.outDir);
+    expect(Object.keys(hashesA).length).toBeGreaterThan(80);
+    expect(hashesA).toEqual(await siteFileHashes(single.config.outDir));
+    // A second build of the folder compares pages with the published ones: the build's thread writes what changed.
+    const again = await pooled.run();
+    expect(again.writtenInWorkers).toBe(0);
+    // Kept bodies (watch mode, the webhook server) need the HTML in the build's thread.
+    const keeping = await fixture({ sample: true }, IN_WORKERS);
+    expect((await keeping.run()).writtenInWorkers).toBe(0);
   });
 
   it("lets a worker plan the build from the snapshot it reads, with the same site and record as planning in the build's thread", async () => {
@@ -222,5 +240,26 @@ parentPort.on("message", (m) => parentPort.postMessage(m.type === "plan" ? { typ
     expect(error?.message).toContain(`case/${leaking.uid}/index.html: sk_live_51Ha… (split by markup or encoded)`);
     expect(error?.message).not.toContain("EFGH12345678");
     expect(await siteFileHashes(f.config.outDir)).toEqual(before);
+  });
+
+  it("finds a secret key in a page a worker wrote itself, in a first build, and publishes nothing", async () => {
+    const repository = "nzf-leak-first";
+    const { f, contentDir } = await fetchedFixture(repository, { ...IN_WORKERS, forOneBuild: true });
+    await symlink(join(PROJECT_ROOT, "content-cache/sample/images"), join(contentDir, repository, "images"));
+    const sample = await readSnapshot(join(PROJECT_ROOT, "content-cache/sample/snapshot.json"));
+    const leaking = sample.documents.find((d) => d.type === "case")!;
+    const paragraph = { type: "paragraph", text: "Key: sk_live_51HabcdEFGH12345678", spans: [] };
+    const documents = sample.documents.map((d) =>
+      d === leaking ? { ...d, data: { ...d.data, body: [...((d.data.body as unknown[]) ?? []), paragraph] } } : d,
+    );
+    await writeSnapshot(join(contentDir, repository, "snapshot.json"), { ...sample, documents });
+    const error = await f.run().then(
+      () => null,
+      (e: unknown) => e as NzfError,
+    );
+    expect(error?.message).toContain(`case/${leaking.uid}/index.html: sk_live_51Ha`);
+    // Nothing was published: no site at the output folder, and the tree the workers wrote into is gone.
+    expect(existsSync(f.config.outDir)).toBe(false);
+    expect(existsSync(`${f.config.outDir}.versions`) ? await readdir(`${f.config.outDir}.versions`) : []).toEqual([]);
   });
 });

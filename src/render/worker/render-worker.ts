@@ -20,8 +20,10 @@ import { documentFactsCollector, planContent, type ContentPlan, type DocumentFac
 import { documentHashesKept } from "../dependencies.js";
 import type { TemplateModule } from "../../bundle/template-bundle.js";
 import type { ToWorker, FromWorker, WorkerInit } from "../render-pool.js";
+import { createPageWriter, type PageWriter } from "./page-writer.js";
 
 let renderer: PageRenderer | null = null;
+let writer: PageWriter | null = null;
 
 /**
  * Keeps the last value made, by key: made once whether a warm-up or a build asks first. A failure is
@@ -83,6 +85,7 @@ function importTemplates(file: string): Promise<TemplateModule> {
 
 async function prepare(init: WorkerInit): Promise<void> {
   renderer = null;
+  writer = init.writeTo ? createPageWriter(init.writeTo) : null;
   const [{ graph }, module] = await Promise.all([readContent(init.snapshot), importTemplates(init.templateFile)]);
   renderer = createPageRenderer({
     module,
@@ -101,8 +104,13 @@ function render(request: Extract<ToWorker, { type: "render" }>): FromWorker {
     try {
       const render = renderer!.render(page);
       const ms = performance.now() - started;
-      // Scanned here, on the worker's core, rather than in the build's thread, which writes the pages.
-      results.push({ ok: true, render, secrets: findSecrets(htmlOf(render)), ms });
+      const html = htmlOf(render);
+      // Scanned here, on the worker's core, rather than in the build's thread.
+      const secrets = findSecrets(html);
+      if (writer?.write(page.file, html)) {
+        const { before, after, body, ...written } = render;
+        results.push({ ok: true, written, secrets, ms });
+      } else results.push({ ok: true, render, secrets, ms });
     } catch (error) {
       // Mapped here, where the stack is: the template file and line (src/render/template-errors.ts).
       results.push({ ok: false, failure: renderFailureOf(error), ms: performance.now() - started });
