@@ -177,8 +177,10 @@ function readPrevious(config: BuildConfig, builder: Builder) {
   const record = readIncrementalRecord(recordFile, builder.record).then((r) =>
     r && r.published === state.currentId ? r : null,
   );
-  // No record of this output folder: every page will be rendered.
-  const fullRender = record.then((r) => r?.outDir !== config.outDir);
+  // No record of this output folder: every page will be rendered. Nothing published there means no
+  // record can describe it, known without reading the record (large for a large site) first.
+  const fullRender =
+    state.currentId === null ? Promise.resolve(true) : record.then((r) => r?.outDir !== config.outDir);
   return { state, record, fullRender, recordFile };
 }
 
