@@ -16,6 +16,8 @@ import type { Manifest } from "../images/cache.js";
 import type { PageEntry } from "./pages.js";
 import type { PageRender, PageSummary, RenderFailure } from "./render-page.js";
 import type { ContentPlan } from "./content-plan.js";
+import type { ImageUse } from "../images/collect.js";
+import type { ContentProblem } from "../content/content-checks.js";
 import type { SiteAssets, SiteSettings } from "../template-kit/types.js";
 import { compileNodeModule, lastCompiledModule, lastCompiledTemplates } from "../bundle/template-bundle.js";
 import { bootWorkers, endBootedWorkers, renderWorkerCount, startWorker } from "./worker/worker-boot.js";
@@ -48,7 +50,9 @@ export interface WorkerInit {
 
 export type ToWorker =
   | { type: "warm"; snapshot: WorkerInit["snapshot"]; templateFile: string | null }
-  | { type: "plan"; snapshot: WorkerInit["snapshot"]; workDir: string }
+  /** `withFacts` false: another worker collects the documents' facts at the same time ("facts"). */
+  | { type: "plan"; snapshot: WorkerInit["snapshot"]; workDir: string; withFacts: boolean }
+  | { type: "facts"; snapshot: WorkerInit["snapshot"] }
   | { type: "prepare"; init: WorkerInit }
   | { type: "render"; batch: number; pages: PageEntry[] };
 
@@ -57,6 +61,8 @@ export type FromWorker =
   | { type: "fatal"; message: string }
   | { type: "planned"; plan: ContentPlan }
   | { type: "plan-failed"; message: string }
+  /** The documents' images and problems; prices the payments API refuses are only counted (planning in the build's thread reports them). */
+  | { type: "facts"; images: ImageUse[]; problems: ContentProblem[]; priceErrors: number }
   | {
       type: "rendered";
       batch: number;
@@ -187,21 +193,42 @@ export async function planInWorker(options: {
   count: number;
 }): Promise<ContentPlan> {
   const { file } = await compileWorker(options.root, options.workDir);
-  const worker = workersFor(options.pool, file, options.count)[0]!;
-  return new Promise<ContentPlan>((resolve, reject) => {
+  const [planner, collector] = workersFor(options.pool, file, options.count);
+  const failed = (message: FromWorker) => (message.type === "plan-failed" ? new Error(message.message) : undefined);
+  // With a second worker, which would otherwise wait for the plan, the documents' facts are collected
+  // there at the same time. A snapshot read on demand collected them while it was read.
+  const split = collector !== undefined && !options.snapshot.onDemand;
+  const plan = ask(
+    planner!,
+    { type: "plan", snapshot: options.snapshot, workDir: options.workDir, withFacts: !split },
+    (message) => (message.type === "planned" ? message.plan : failed(message)),
+  );
+  if (!split) return plan;
+  const facts = ask(collector, { type: "facts", snapshot: options.snapshot }, (message) =>
+    message.type === "facts" ? message : failed(message),
+  );
+  const [planned, found] = await Promise.all([plan, facts]);
+  if (found.priceErrors) throw new Error("Donation pages show prices the payments API refuses");
+  return { ...planned, images: found.images, problems: found.problems };
+}
+
+/**
+ * Sends a worker one request and waits for its answer: what `answer` makes of a message (an Error
+ * rejects, undefined is not the answer), or a rejection if the worker stops first.
+ */
+function ask<T>(worker: Worker, request: ToWorker, answer: (message: FromWorker) => T | Error | undefined): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
     const settle = () => {
       worker.off("message", onMessage);
       worker.off("exit", onExit);
       worker.unref();
     };
     const onMessage = (message: FromWorker) => {
-      if (message.type === "planned") {
-        settle();
-        resolve(message.plan);
-      } else if (message.type === "plan-failed") {
-        settle();
-        reject(new Error(message.message));
-      }
+      const result = answer(message);
+      if (result === undefined) return;
+      settle();
+      if (result instanceof Error) reject(result);
+      else resolve(result);
     };
     const onExit = () => {
       settle();
@@ -210,7 +237,7 @@ export async function planInWorker(options: {
     worker.on("message", onMessage);
     worker.once("exit", onExit);
     worker.ref();
-    worker.postMessage({ type: "plan", snapshot: options.snapshot, workDir: options.workDir } satisfies ToWorker);
+    worker.postMessage(request);
   });
 }
 

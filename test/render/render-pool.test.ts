@@ -169,6 +169,43 @@ parentPort.on("message", (m) => parentPort.postMessage(m.type === "plan" ? { typ
     expect(existsSync(join(f.config.outDir, "index.html"))).toBe(false);
   });
 
+  it("collects the documents' problems and images in a second worker while the first plans, as the build's thread would", async () => {
+    const sample = await readSnapshot(join(PROJECT_ROOT, "content-cache/sample/snapshot.json"));
+    const untitled = sample.documents.find((d) => d.type === "case")!;
+    const documents = sample.documents.map((d) => (d === untitled ? { ...d, data: { ...d.data, title: [] } } : d));
+    const builds = [];
+    // Planned by workers (the first build of a folder), then in the build's own thread (watch mode's way).
+    for (const builder of [IN_WORKERS_EARLY, { ...IN_WORKERS_EARLY, keepBundlers: true }]) {
+      const { f, contentDir } = await fetchedFixture("nzf-untitled", builder);
+      await symlink(join(PROJECT_ROOT, "content-cache/sample/images"), join(contentDir, "nzf-untitled", "images"));
+      await writeSnapshot(join(contentDir, "nzf-untitled", "snapshot.json"), { ...sample, documents });
+      builds.push({ f, result: await f.run() });
+    }
+    const [byWorkers, here] = builds;
+    expect(byWorkers!.result.plannedInWorker).toBe(true);
+    expect(here!.result.plannedInWorker).toBe(false);
+    const warnings = (f: Fixture) => f.logger.lines.filter((l) => l.level === "warn").map((l) => l.message);
+    expect(warnings(byWorkers!.f).some((w) => w.includes(untitled.id))).toBe(true);
+    expect(warnings(byWorkers!.f)).toEqual(warnings(here!.f));
+    expect(byWorkers!.result.images).toBe(here!.result.images);
+    expect(await siteFileHashes(byWorkers!.f.config.outDir)).toEqual(await siteFileHashes(here!.f.config.outDir));
+  });
+
+  it("refuses a donation page whose price the payments API refuses when workers plan the build", async () => {
+    const { f, contentDir } = await fetchedFixture("nzf-price", IN_WORKERS_EARLY);
+    const sample = await readSnapshot(join(PROJECT_ROOT, "content-cache/sample/snapshot.json"));
+    const fitr = sample.documents.find((d) => d.type === "fitr")!;
+    const documents = sample.documents.map((d) => (d === fitr ? { ...d, data: { ...d.data, unit_amount: 12 } } : d));
+    await writeSnapshot(join(contentDir, "nzf-price", "snapshot.json"), { ...sample, documents });
+    const error = await f.run().then(
+      () => null,
+      (e: unknown) => e as NzfError,
+    );
+    expect(error?.code).toBe("CONTENT_PRICE_MISMATCH");
+    expect(error?.message).toContain(`Document ${fitr.id} (fitr, en-au), field unit_amount`);
+    expect(existsSync(join(f.config.outDir, "index.html"))).toBe(false);
+  });
+
   it("gives byte-identical pages from a snapshot read on demand (a very large one's path)", async () => {
     const sample = await readSnapshot(join(PROJECT_ROOT, "content-cache/sample/snapshot.json"));
     const built: Record<string, string>[] = [];

@@ -71,10 +71,24 @@ function readContent(origin: WorkerInit["snapshot"]): Promise<Content> {
 /** The build's plan of the content this worker has read (src/render/content-plan.ts). */
 async function plan(request: Extract<ToWorker, { type: "plan" }>): Promise<ContentPlan> {
   const { snapshot, graph, facts } = await readContent(request.snapshot);
-  const planned = await planContent(snapshot, graph, request.snapshot, request.workDir, facts);
+  // Without facts: another worker collects them (collectFacts) and the build's thread adds them.
+  const known = request.withFacts ? facts : { priceErrors: [], images: [], problems: [] };
+  const planned = await planContent(snapshot, graph, request.snapshot, request.workDir, known);
   // The document hashes are kept in the background; a worker may not outlive the build to finish that.
   await documentHashesKept();
   return planned;
+}
+
+/** The documents' facts for a plan another worker makes at the same time (planInWorker). */
+async function collectFacts(request: Extract<ToWorker, { type: "facts" }>): Promise<FromWorker> {
+  const { snapshot, facts } = await readContent(request.snapshot);
+  let known = facts;
+  if (!known) {
+    const collector = documentFactsCollector();
+    for (const doc of snapshot.documents) collector.visit(doc);
+    known = collector.facts;
+  }
+  return { type: "facts", images: known.images, problems: known.problems, priceErrors: known.priceErrors.length };
 }
 
 /** The templates module, by file. */
@@ -120,31 +134,35 @@ function render(request: Extract<ToWorker, { type: "render" }>): FromWorker {
 }
 
 const port = parentPort!;
+
+/** Posts what `work` answers, or its failure as a message of type `failure`. */
+function reply(work: Promise<FromWorker>, failure: "plan-failed" | "fatal"): void {
+  work.then(
+    (answer) => port.postMessage(answer),
+    (error: unknown) =>
+      port.postMessage({
+        type: failure,
+        message: error instanceof Error ? error.message : String(error),
+      } satisfies FromWorker),
+  );
+}
+
 port.on("message", (message: ToWorker) => {
   if (message.type === "render") return port.postMessage(render(message));
-  if (message.type === "plan") {
-    plan(message).then(
-      (planned) => port.postMessage({ type: "planned", plan: planned } satisfies FromWorker),
-      (error: unknown) =>
-        port.postMessage({
-          type: "plan-failed",
-          message: error instanceof Error ? error.message : String(error),
-        } satisfies FromWorker),
+  if (message.type === "facts") return reply(collectFacts(message), "plan-failed");
+  if (message.type === "plan")
+    return reply(
+      plan(message).then((planned) => ({ type: "planned", plan: planned })),
+      "plan-failed",
     );
-    return;
-  }
   if (message.type === "warm") {
     // The templates (React is bundled in them) the last build compiled: most builds use them again.
     if (message.templateFile) importTemplates(message.templateFile).catch(() => undefined);
     readContent(message.snapshot).catch(() => undefined);
     return;
   }
-  prepare(message.init).then(
-    () => port.postMessage({ type: "ready" } satisfies FromWorker),
-    (error: unknown) =>
-      port.postMessage({
-        type: "fatal",
-        message: error instanceof Error ? error.message : String(error),
-      } satisfies FromWorker),
+  reply(
+    prepare(message.init).then(() => ({ type: "ready" })),
+    "fatal",
   );
 });
