@@ -425,6 +425,51 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
     await page.close();
   });
 
+  for (const viewport of [
+    { width: 390, height: 844 },
+    { width: 1280, height: 800 },
+  ]) {
+    it(`${viewport.width}×${viewport.height}: Back at the card step (a phone's Back button) returns to the form on the same page, as typed`, async () => {
+      const page = await context.newPage();
+      await page.setViewportSize(viewport);
+      // The donor came from the calculator: Back must not take them there from the card step.
+      await page.goto(site.url + "/calculate/", { waitUntil: "load" });
+      await page.goto(site.url + "/pay/zakat/?amount=63");
+      // Watched on the giving page only: leaving a page may cut off its late third-party script.
+      const seen = watchProblems(page);
+      await page.waitForSelector('[data-island="donation"][data-hydrated]');
+      await fillDonor(page);
+      await page.getByRole("button", { name: "Continue to payment" }).click();
+      await page.getByLabel("Card number").waitFor();
+      await page.goBack();
+      // The form again, on the giving page, with its heading in view and focused, and nothing lost.
+      await page.getByRole("button", { name: "Continue to payment" }).waitFor();
+      expect(new URL(page.url()).pathname).toBe("/pay/zakat/");
+      expect(await page.getByLabel("First name").inputValue()).toBe("Aisha");
+      expect(await page.getByLabel("Amount (AUD)").inputValue()).toBe("63");
+      expect(await page.getByLabel("Card number").count()).toBe(0);
+      // The focused heading is the form's, at the top of the screen, not where Continue was.
+      const heading = await page.evaluate(() => {
+        const el = document.activeElement!;
+        return { tag: el.tagName, top: el.getBoundingClientRect().top, text: el.textContent };
+      });
+      expect(heading.tag).toMatch(/^H[1-6]$/);
+      expect(heading.top).toBeGreaterThanOrEqual(0);
+      expect(heading.top).toBeLessThan(viewport.height / 4);
+      // Continue again, then the step's own button: it takes the step's entry away, as Back does.
+      await page.getByRole("button", { name: "Continue to payment" }).click();
+      await page.getByLabel("Card number").waitFor();
+      await page.getByRole("button", { name: "Change my gift or details" }).click();
+      await page.getByRole("button", { name: "Continue to payment" }).waitFor();
+      expect(new URL(page.url()).pathname).toBe("/pay/zakat/");
+      noProblems(seen);
+      // So the next Back leaves the giving page for the calculator, with no step left in between.
+      await page.goBack();
+      await page.waitForURL(/\/calculate\/$/);
+      await page.close();
+    });
+  }
+
   it("Stripe.js failing to load shows 'Failed to load Stripe.js', then loads on retry; a script without Stripe shows 'Stripe.js not available'", async () => {
     const { page } = await open("/pay/zakat/?amount=20");
     await fillDonor(page);

@@ -37,9 +37,8 @@ import {
 } from "./form-state.js";
 import { DonorSection } from "./donor-section.js";
 import { GiftSection } from "./gift-section.js";
-import { PaymentStep } from "./payment-step.js";
-import { PayPalStep } from "./paypal-step.js";
-import type { startPayPal } from "../paypal/paypal-session.js";
+import type * as PayKit from "./pay-kit.js";
+import type * as PayPalKit from "./paypal-kit.js";
 import { PaymentChoice } from "./payment-choice.js";
 import { createdFigures, feeFor, previewFigures, Summary } from "./summary.js";
 import { hasAccountSession, useSignedInProfile } from "./use-signed-in-profile.js";
@@ -173,7 +172,11 @@ function CardDonationForm({
   const createdFor = useRef<{ key: string; created: DonationCreated } | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const alertRef = useRef<HTMLDivElement>(null);
-  const [payPalStart, setPayPalStart] = useState<{ start: typeof startPayPal } | null>(null);
+  // The steps after the form arrive with the code that pays (deferred chunks), not with the form.
+  const [payKit, setPayKit] = useState<typeof PayKit | null>(null);
+  const [payPalKit, setPayPalKit] = useState<typeof PayPalKit | null>(null);
+  /** Leaves the step for the form, taking its history entry away (null while no step is in history). */
+  const leaveStep = useRef<(() => void) | null>(null);
   const config = funds.find((f) => f.fund === values.fund) ?? funds[0]!;
   const paypalOffered = Boolean(payments.paypalClientId);
   const viaPayPal = paysWithPayPal(values, paypalOffered);
@@ -211,6 +214,7 @@ function CardDonationForm({
       if (!already) return;
       setGiven(already);
       setPhase("form");
+      leaveStep.current = null;
       setCreated(null);
       createdFor.current = null;
       keys.current = null;
@@ -330,11 +334,16 @@ function CardDonationForm({
           const message = w.errors.paypal_script_failed ?? kit.PAYPAL_MESSAGES.paypal_script_failed;
           throw new kit.PaymentsError(message, true, { cause });
         });
-        setPayPalStart({ start: paypalKit.startPayPal });
+        setPayPalKit(paypalKit);
       }
+      setPayKit(kit);
       setStripe(loaded);
       setCreated(donation);
       setPhase("pay");
+      leaveStep.current ??= kit.enterStepInHistory(() => {
+        leaveStep.current = null;
+        setPhase("form");
+      });
     } catch (error) {
       setPhase("form");
       const kit = await kitLoad.catch(() => null);
@@ -367,10 +376,16 @@ function CardDonationForm({
     window.location.replace(returnUrl);
   }
 
+  /** From a step back to the form (its own button; Back does the same), everything as typed. */
+  function backToForm() {
+    if (leaveStep.current) leaveStep.current();
+    else setPhase("form");
+  }
+
   /** From the PayPal step back to the form with card chosen, everything else as typed. */
   function payByCard() {
     set("paymentMethod", "card");
-    setPhase("form");
+    backToForm();
   }
 
   function beforeConfirm() {
@@ -472,39 +487,39 @@ function CardDonationForm({
       {process.env.NZF_PAYPAL_OFFERED !== "false" &&
       phase === "pay" &&
       created?.paymentMethod === "paypal" &&
-      payPalStart &&
+      payPalKit &&
       client.current ? (
         <section className="don-step" aria-labelledby={`${idPrefix}step-heading`}>
           <h3 id={`${idPrefix}step-heading`} ref={payHeadingRef} tabIndex={-1} className="don-step-heading">
             {w.checkAndPay}
           </h3>
           {figures ? <Summary figures={figures} headingId={`${idPrefix}summary-final`} f={f} today={today} /> : null}
-          <PayPalStep
-            start={payPalStart.start}
+          <payPalKit.PayPalStep
+            start={payPalKit.startPayPal}
             idPrefix={idPrefix}
             clientId={payments.paypalClientId ?? ""}
             client={client.current}
             created={created}
             onPaid={paidWithPayPal}
-            onBack={() => setPhase("form")}
+            onBack={backToForm}
             onCard={payByCard}
             f={f}
           />
         </section>
-      ) : phase === "pay" && created && stripe ? (
+      ) : phase === "pay" && created && stripe && payKit ? (
         <section className="don-step" aria-labelledby={`${idPrefix}step-heading`}>
           <h3 id={`${idPrefix}step-heading`} ref={payHeadingRef} tabIndex={-1} className="don-step-heading">
             {w.checkAndPay}
           </h3>
           {figures ? <Summary figures={figures} headingId={`${idPrefix}summary-final`} f={f} today={today} /> : null}
-          <PaymentStep
+          <payKit.PaymentStep
             idPrefix={idPrefix}
             stripe={stripe}
             created={created}
             returnUrl={returnUrl}
             beforeConfirm={beforeConfirm}
             onPaid={paid}
-            onBack={() => setPhase("form")}
+            onBack={backToForm}
             f={f}
           />
         </section>

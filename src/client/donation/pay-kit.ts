@@ -1,6 +1,6 @@
 /**
  * What the form needs only once the donor chooses to pay: the payments API client, its errors, the
- * idempotency keys and the Stripe.js loader. Imported on "Continue to payment" (a deferred chunk),
+ * idempotency keys, the Stripe.js loader, the card step and its entry in the browser's history. Imported on "Continue to payment" (a deferred chunk),
  * so none of it weighs on a page where the donor only reads or types.
  */
 export { createPaymentsClient } from "../../payments/client.js";
@@ -9,3 +9,5 @@ export { createAttemptKeys } from "../../payments/idempotency.js";
 export { loadStripeJs, StripeLoadError } from "../stripe/load-stripe.js";
 export { failureKindOf } from "./failure-kind.js";
 export { PAYPAL_MESSAGES } from "../../payments/paypal.js";
+export { PaymentStep } from "./payment-step.js";
+export { enterStepInHistory } from "./step-history.js";
