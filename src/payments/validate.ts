@@ -233,9 +233,8 @@ export function validateDonation(form: DonationForm, rules: FundRules): Validati
     const parsed = parseAmount(form.amount);
     if (!parsed.ok) {
       errors.push(err("amount", parsed.reason, amountMessage(parsed.reason)));
-    } else if (parsed.cents === 0) {
-      errors.push(err("amount", "negative", MESSAGES.amountNotAboveZero));
     } else {
+      // 0 is below the minimum, and the minimum's message says what to give ("The minimum gift is $10.").
       amountCents = parsed.cents;
       const range = checkAmountCents(amountCents, rules);
       if (range) errors.push(range);

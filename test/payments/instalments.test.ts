@@ -159,7 +159,9 @@ describe("amounts said as precisely as the calculator says them", () => {
   it.each([
     ["1,20", "Check the comma: put cents after a decimal point, like 1.20, and group thousands in threes, like 1,200."],
     ["-20", "Enter an amount above $0, without a minus sign, like 50."],
-    ["0", "Enter an amount above $0, without a minus sign, like 50."],
+    // Nothing about a minus sign for a 0: what the donor needs to know is the smallest gift.
+    ["0", "The minimum gift is $10."],
+    ["0.00", "The minimum gift is $10."],
     ["fifty", "Enter the amount as a number, like 50 or 50.25."],
   ])("%j: %s", (amount, message) => {
     expect(
