@@ -140,7 +140,10 @@ function Footer({ ctx, t }: { ctx: TemplateContext; t: ChromeStrings }) {
             )}
             {phone && (
               <li>
-                <a href={`tel:${phone.replace(/[^+\d]/g, "")}`}>{phone}</a>
+                {/* dir="ltr": in an Arabic page the digit groups would otherwise read right to left (707 975 1300). */}
+                <a href={`tel:${phone.replace(/[^+\d]/g, "")}`} dir="ltr">
+                  {phone}
+                </a>
               </li>
             )}
           </ul>

@@ -117,7 +117,10 @@ export const contact: Template = {
             <h2>Get in touch</h2>
             {str(g, "contact_phone") ? (
               <p>
-                Phone: <a href={`tel:${str(g, "contact_phone").replace(/[^+\d]/g, "")}`}>{str(g, "contact_phone")}</a>
+                Phone:{" "}
+                <a href={`tel:${str(g, "contact_phone").replace(/[^+\d]/g, "")}`} dir="ltr">
+                  {str(g, "contact_phone")}
+                </a>
               </p>
             ) : null}
             {str(g, "contact_email") ? (

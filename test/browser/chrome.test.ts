@@ -305,4 +305,25 @@ describe("the Arabic chrome", () => {
     expect(await page.locator(".site-footer").textContent()).not.toMatch(/Contact us|Follow us|More/);
     await page.close();
   });
+
+  it("shows the phone number's digit groups in their order, left to right, inside the Arabic footer", async () => {
+    const page = await open(phone, "/ar-ae/");
+    const link = page.locator('.site-footer a[href^="tel:"]');
+    const number = (await link.textContent())!;
+    expect(number).toMatch(/^\d+( \d+)+$/);
+    // Where each group is drawn: left to right in the order written (not 707 975 1300).
+    const lefts = await link.evaluate((a) => {
+      const text = a.firstChild as Text;
+      const starts = [...text.data.matchAll(/\d+/g)].map((m) => m.index!);
+      return starts.map((start) => {
+        const range = document.createRange();
+        range.setStart(text, start);
+        range.setEnd(text, start + 1);
+        return range.getBoundingClientRect().left;
+      });
+    });
+    expect(lefts.length).toBeGreaterThan(1);
+    expect(lefts).toEqual([...lefts].sort((a, b) => a - b));
+    await page.close();
+  });
 });

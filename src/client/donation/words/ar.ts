@@ -165,7 +165,8 @@ export const ar: DonationWords = {
     "donor.address.country:required": "اختر البلد.",
     too_long: "هذا النص أطول من المسموح. يُرجى اختصاره.",
     invalid_email: "أدخل بريدًا إلكترونيًا، مثل name@example.com.",
-    invalid_phone: "أدخل رقم هاتف، مثل 0412 345 678.",
+    // The number between LRI and PDI marks: left to right inside the Arabic sentence, so its groups keep their order.
+    invalid_phone: "أدخل رقم هاتف، مثل \u20660412 345 678\u2069.",
     invalid_postcode: "أدخل رمزًا بريديًا من 4 أرقام.",
     price_changed: "تغيّر السعر. يُرجى إعادة تحميل الصفحة لرؤية الأسعار الحالية، ثم المحاولة مرة أخرى.",
     invalid: "تحقق من هذا الحقل وحاول مرة أخرى.",
