@@ -15,7 +15,7 @@ const AMOUNT = /^\$?\s*(\d{1,3}(?:,\d{3})+|\d*)(?:\.(\d*))?$/;
  * separator (٬) as the ASCII the amount pattern reads: a donor on the Arabic pages may type either.
  * Both digit blocks end in 0-9 in their low four bits.
  */
-const toAsciiDigits = (text: string) =>
+export const toAsciiDigits = (text: string) =>
   text
     .replace(/[٠-٩۰-۹]/g, (d) => String(d.charCodeAt(0) & 15))
     .replace(/٫/g, ".")

@@ -5,7 +5,7 @@
  * message the server returns reads exactly like the one the page would have shown.
  */
 import type { FundRules } from "./fund-rules.js";
-import { formatDollars, parseAmount } from "./money.js";
+import { formatDollars, parseAmount, toAsciiDigits } from "./money.js";
 import { checkSeason, MAX_INSTALMENTS, MIN_INSTALMENTS } from "./schedules.js";
 import { PRICE_MESSAGES, priceFor, quantityOf } from "./pricing.js";
 import type { PaymentMethod } from "./paypal.js";
@@ -100,7 +100,8 @@ function checkDonor(donor: unknown): { donor: Donor; errors: FieldError[] } {
   const email = required("donor.email", d.email, MAX_EMAIL_LENGTH, "e-mail address");
   if (email !== "" && email.length <= MAX_EMAIL_LENGTH && !EMAIL.test(email))
     errors.push(err("donor.email", "invalid_email", MESSAGES.emailInvalid));
-  const phone = required("donor.phone", d.phone, 30, "phone number");
+  // Digits as an Arabic keyboard types them are the same number: kept (and sent to Stripe) in ASCII.
+  const phone = toAsciiDigits(required("donor.phone", d.phone, 30, "phone number"));
   if (phone !== "" && phone.length <= 30 && !PHONE_DIGITS.test(phone.replace(/[\s().-]/g, ""))) {
     errors.push(err("donor.phone", "invalid_phone", MESSAGES.phoneInvalid));
   }
@@ -111,7 +112,7 @@ function checkDonor(donor: unknown): { donor: Donor; errors: FieldError[] } {
     const address: DonorAddress = {
       line1: required("donor.address.line1", a.line1, 200, "street address"),
       suburb: required("donor.address.suburb", a.suburb, 100, "suburb"),
-      postcode: required("donor.address.postcode", a.postcode, 10, "postcode"),
+      postcode: toAsciiDigits(required("donor.address.postcode", a.postcode, 10, "postcode")),
       country: required("donor.address.country", a.country || "AU", 2, "country code").toUpperCase(),
     };
     if (text(a.line2)) address.line2 = text(a.line2);

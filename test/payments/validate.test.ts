@@ -65,6 +65,24 @@ describe("validateDonation (the form as typed)", () => {
     });
   });
 
+  it("takes a phone number and postcode typed in Arabic-Indic digits as the same number, kept in ASCII", () => {
+    const result = validateDonation(
+      form({
+        donor: {
+          ...donor,
+          phone: "٠٤١٢ ٣٤٥ ٦٧٨",
+          address: { line1: "1 George St", suburb: "Sydney", postcode: "٢٠٠٠", country: "AU" },
+        },
+      }),
+      DEFAULT_FUND_RULES.zakat,
+    );
+    expect(result.ok).toBe(true);
+    if (result.ok) {
+      expect(result.request.donor.phone).toBe("0412 345 678");
+      expect(result.request.donor.address?.postcode).toBe("2000");
+    }
+  });
+
   it("asks for e-mail and phone when they are empty", () => {
     expect(
       messages(validateDonation(form({ donor: { firstName: "A", lastName: "B" } }), DEFAULT_FUND_RULES.zakat)),
