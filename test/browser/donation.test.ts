@@ -470,6 +470,29 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
     });
   }
 
+  it("390×844 qurban: each animal's label sits beside its radio button, a long one wrapping there", async () => {
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(site.url + "/pay/qurban/");
+    const rows = await page.locator(".don-choice").evaluateAll((choices) =>
+      choices.map((c) => {
+        const radio = c.querySelector("input")!.getBoundingClientRect();
+        const label = c.querySelector("label")!.getBoundingClientRect();
+        return { radio: { right: radio.right, top: radio.top, bottom: radio.bottom }, label };
+      }),
+    );
+    expect(rows.length).toBeGreaterThan(1);
+    for (const { radio, label } of rows) {
+      expect(label.left).toBeGreaterThanOrEqual(radio.right);
+      // Beside it: the label's box spans the radio's row (a wrapped label is taller, not lower).
+      expect(label.top).toBeLessThanOrEqual(radio.bottom);
+      expect(label.bottom).toBeGreaterThanOrEqual(radio.top);
+    }
+    // The sample's first choice is long enough to wrap at this width.
+    expect(Math.max(...rows.map((r) => r.label.height))).toBeGreaterThan(30);
+    await page.close();
+  });
+
   it("Stripe.js failing to load shows 'Failed to load Stripe.js', then loads on retry; a script without Stripe shows 'Stripe.js not available'", async () => {
     const { page } = await open("/pay/zakat/?amount=20");
     await fillDonor(page);
