@@ -232,6 +232,7 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
     await fillDonor(page);
     await page.getByRole("button", { name: "Continue to payment" }).click();
     await page.getByRole("button", { name: "Give $75.00" }).waitFor();
+    expect(await page.locator(".don-step .don-summary dl").innerText()).toMatch(/^Number of people\s+5\s+Your gift/);
     await payWithCard(page);
     await expectThankYou(page);
     const id = new URL(page.url()).searchParams.get("donation");
@@ -261,7 +262,8 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
     expect(await page.getByLabel("Lamb (in Australia): $450.00").isChecked()).toBe(true);
     await tabTo(page, "Number of animals");
     await page.keyboard.press("ControlOrMeta+A");
-    await page.keyboard.type("2");
+    await page.keyboard.type("02");
+    // Echoed as the number it is, not as typed.
     await expect.poll(() => page.locator(".don-multiply").textContent()).toBe("2 × $450.00 = $900.00");
     for (const [label, text] of [
       ["First name", "Aisha"],
@@ -275,6 +277,10 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
     await tabTo(page, "Continue to payment");
     await page.keyboard.press("Enter");
     await page.getByLabel("Card number").waitFor();
+    // The check before paying names the animal and how many (two lambs and three goats cost the same).
+    const summary = page.locator(".don-step .don-summary");
+    expect(await summary.locator("dt").first().textContent()).toBe("Number of animals");
+    expect(await summary.locator("dd").first().textContent()).toBe("2 × Lamb (in Australia)");
     await page.waitForSelector(".don-pay button:not([disabled])");
     await tabTo(page, "Card number");
     await page.keyboard.type("4242424242424242");

@@ -40,7 +40,7 @@ import { GiftSection } from "./gift-section.js";
 import type * as PayKit from "./pay-kit.js";
 import type * as PayPalKit from "./paypal-kit.js";
 import { PaymentChoice } from "./payment-choice.js";
-import { createdFigures, feeFor, previewFigures, Summary } from "./summary.js";
+import { countedItem, createdFigures, feeFor, previewFigures, Summary } from "./summary.js";
 import { hasAccountSession, useSignedInProfile } from "./use-signed-in-profile.js";
 
 type Phase = "form" | "creating" | "pay";
@@ -397,6 +397,7 @@ function CardDonationForm({
   }
 
   const figures = phase === "pay" && created ? createdFigures(created) : previewFigures(values, config, today);
+  const item = countedItem(values, config, f);
   const fee = feeFor(values, config);
   const returnUrl =
     created && typeof window !== "undefined"
@@ -471,7 +472,7 @@ function CardDonationForm({
             f={f}
           />
         ) : null}
-        {figures ? <Summary figures={figures} headingId={`${idPrefix}summary`} f={f} today={today} /> : null}
+        {figures ? <Summary figures={figures} headingId={`${idPrefix}summary`} f={f} today={today} item={item} /> : null}
         <div className="don-actions">
           <button
             type="submit"
@@ -493,7 +494,7 @@ function CardDonationForm({
           <h3 id={`${idPrefix}step-heading`} ref={payHeadingRef} tabIndex={-1} className="don-step-heading">
             {w.checkAndPay}
           </h3>
-          {figures ? <Summary figures={figures} headingId={`${idPrefix}summary-final`} f={f} today={today} /> : null}
+          {figures ? <Summary figures={figures} headingId={`${idPrefix}summary-final`} f={f} today={today} item={item} /> : null}
           <payPalKit.PayPalStep
             start={payPalKit.startPayPal}
             idPrefix={idPrefix}
@@ -511,7 +512,7 @@ function CardDonationForm({
           <h3 id={`${idPrefix}step-heading`} ref={payHeadingRef} tabIndex={-1} className="don-step-heading">
             {w.checkAndPay}
           </h3>
-          {figures ? <Summary figures={figures} headingId={`${idPrefix}summary-final`} f={f} today={today} /> : null}
+          {figures ? <Summary figures={figures} headingId={`${idPrefix}summary-final`} f={f} today={today} item={item} /> : null}
           <payKit.PaymentStep
             idPrefix={idPrefix}
             stripe={stripe}

@@ -103,7 +103,7 @@ export function GiftSection({ idPrefix, funds, config, values, errors, set, choo
           />
           {/^\d+$/.test(values.quantity.trim()) ? (
             <p className="don-multiply" aria-live="polite">
-              {values.quantity.trim()} × {f.money(unitCents)}
+              {Number(values.quantity.trim())} × {f.money(unitCents)}
               {" = "}
               <strong>{f.money(Number(values.quantity.trim()) * unitCents)}</strong>
             </p>

@@ -24,6 +24,24 @@ export function giftCents(values: FormValues, config: FundConfig): number | null
   return parsed.ok && parsed.cents >= config.minimumCents && parsed.cents <= config.maximumCents ? parsed.cents : null;
 }
 
+/**
+ * What a counted gift is for, as the summary's first row: "Number of animals" "3 × Goat (overseas)",
+ * "Number of people" "5". Null for a gift given as an amount, or while the count is not usable.
+ */
+export function countedItem(
+  values: FormValues,
+  config: FundConfig,
+  f: Formats,
+): { label: string; value: string } | null {
+  const q = config.quantity;
+  const count = values.quantity.trim();
+  if (!q || giftCents(values, config) === null) return null;
+  const option = q.options?.length ? chosenOption(config, values.option) : undefined;
+  // Written back as a number: "04" typed is 4.
+  const n = String(Number(count));
+  return { label: fill(f.words.numberOf, { units: q.label }), value: option ? `${n} × ${option.label}` : n };
+}
+
 /** "12 payments of $40.75, from 24 Nov 2026 to 24 Oct 2027" (the last one named when it differs). */
 export function instalmentSentence(
   plan: InstalmentPlan,
@@ -120,11 +138,14 @@ export function Summary({
   headingId,
   f,
   today,
+  item,
 }: {
   figures: Figures;
   headingId: string;
   f: Formats;
   today: string | null;
+  /** countedItem: what a counted gift (qurban, fitr, fidyah) is for, shown first. */
+  item?: { label: string; value: string } | null;
 }) {
   const { charges, instalments } = figures;
   const w = f.words;
@@ -140,6 +161,12 @@ export function Summary({
         </p>
       ) : null}
       <dl>
+        {item ? (
+          <>
+            <dt>{item.label}</dt>
+            <dd className="don-item">{item.value}</dd>
+          </>
+        ) : null}
         {instalments ? (
           <>
             <dt>{w.wholeGift}</dt>
