@@ -499,6 +499,23 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
     await page.close();
   });
 
+  it("390×844: a reload at the card step shows the form the donor was in, not the top of the page", async () => {
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(site.url + "/pay/zakat/?amount=64");
+    await page.waitForSelector('[data-island="donation"][data-hydrated]');
+    await fillDonor(page);
+    await page.getByRole("button", { name: "Continue to payment" }).click();
+    await page.getByLabel("Card number").waitFor();
+    await page.reload();
+    await page.waitForSelector('[data-island="donation"][data-hydrated="true"]');
+    const heading = page.getByRole("heading", { name: "Give now" });
+    await expect.poll(() => heading.evaluate((h) => Math.round(h.getBoundingClientRect().top))).toBeLessThan(844 / 4);
+    expect(await heading.evaluate((h) => h.getBoundingClientRect().top)).toBeGreaterThanOrEqual(0);
+    expect(await page.getByLabel("First name").inputValue()).toBe("Aisha");
+    await page.close();
+  });
+
   it("Stripe.js failing to load shows 'Failed to load Stripe.js', then loads on retry; a script without Stripe shows 'Stripe.js not available'", async () => {
     const { page } = await open("/pay/zakat/?amount=20");
     await fillDonor(page);

@@ -199,6 +199,12 @@ function CardDonationForm({
       return next;
     });
     restored.current = true;
+    // An entry the card step made (step-history.ts keeps its scroll itself), reloaded or returned to
+    // from the thank-you page: the browser left the page at its top, above the form the donor was in.
+    if (history.scrollRestoration === "manual") {
+      history.scrollRestoration = "auto";
+      headingRef.current?.scrollIntoView({ block: "start" });
+    }
   }, [funds, formPath]);
 
   useEffect(() => {
