@@ -185,7 +185,7 @@ export function infoPageDocuments(): DocSpec[] {
           p(
             "Questions about your zakat, a receipt or an application? Call or e-mail our donor care team. If you need help urgently, say so and we will call you back the same day.",
           ),
-          p("For media enquiries, please e-mail and mark your message *Media*."),
+          p("For media enquiries, e-mail [info@nzf.org.au](mailto:info@nzf.org.au) and mark your message *Media*."),
         ),
         hours: rt(
           p("Monday to Friday, 9 am to 5 pm (Sydney time)"),
