@@ -179,8 +179,7 @@ function readPrevious(config: BuildConfig, builder: Builder) {
   );
   // No record of this output folder: every page will be rendered. Nothing published there means no
   // record can describe it, known without reading the record (large for a large site) first.
-  const fullRender =
-    state.currentId === null ? Promise.resolve(true) : record.then((r) => r?.outDir !== config.outDir);
+  const fullRender = state.currentId === null ? Promise.resolve(true) : record.then((r) => r?.outDir !== config.outDir);
   return { state, record, fullRender, recordFile };
 }
 

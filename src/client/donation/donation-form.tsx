@@ -478,7 +478,9 @@ function CardDonationForm({
             f={f}
           />
         ) : null}
-        {figures ? <Summary figures={figures} headingId={`${idPrefix}summary`} f={f} today={today} item={item} /> : null}
+        {figures ? (
+          <Summary figures={figures} headingId={`${idPrefix}summary`} f={f} today={today} item={item} />
+        ) : null}
         <div className="don-actions">
           <button
             type="submit"
@@ -500,7 +502,9 @@ function CardDonationForm({
           <h3 id={`${idPrefix}step-heading`} ref={payHeadingRef} tabIndex={-1} className="don-step-heading">
             {w.checkAndPay}
           </h3>
-          {figures ? <Summary figures={figures} headingId={`${idPrefix}summary-final`} f={f} today={today} item={item} /> : null}
+          {figures ? (
+            <Summary figures={figures} headingId={`${idPrefix}summary-final`} f={f} today={today} item={item} />
+          ) : null}
           <payPalKit.PayPalStep
             start={payPalKit.startPayPal}
             idPrefix={idPrefix}
@@ -518,7 +522,9 @@ function CardDonationForm({
           <h3 id={`${idPrefix}step-heading`} ref={payHeadingRef} tabIndex={-1} className="don-step-heading">
             {w.checkAndPay}
           </h3>
-          {figures ? <Summary figures={figures} headingId={`${idPrefix}summary-final`} f={f} today={today} item={item} /> : null}
+          {figures ? (
+            <Summary figures={figures} headingId={`${idPrefix}summary-final`} f={f} today={today} item={item} />
+          ) : null}
           <payKit.PaymentStep
             idPrefix={idPrefix}
             stripe={stripe}
