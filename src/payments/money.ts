@@ -7,8 +7,13 @@ export type AmountParse =
   | { ok: true; cents: number }
   | { ok: false; reason: "required" | "not_a_number" | "too_many_decimals" | "negative" | "comma_grouping" };
 
-/** Digits with optional thousands commas ("1,250"), an optional fraction, an optional leading "$". */
-const AMOUNT = /^\$?\s*(\d{1,3}(?:,\d{3})+|\d*)(?:\.(\d*))?$/;
+/**
+ * Digits with optional thousands grouping by commas or spaces ("1,250", "1 250", as the zakat
+ * calculator reads them), an optional fraction, an optional leading "$".
+ */
+const AMOUNT = /^\$?\s*(\d{1,3}(?:[, ]\d{3})+|\d*)(?:\.(\d*))?$/;
+/** No-break and thin spaces (copied, or from some keyboards) group digits as a space does. */
+const GROUPING_SPACE = /[\u00a0\u2007\u2009\u202f]/g;
 
 /**
  * Arabic-Indic (٠-٩) and Persian (۰-۹) digits, the Arabic decimal point (٫) and thousands
@@ -29,7 +34,7 @@ export function parseAmount(input: string | number | null | undefined): AmountPa
     // Number → shortest round-trip decimal text; 1e21 and 1e-7 come out in exponent form and fail below.
     input = String(input);
   }
-  const text = toAsciiDigits(input.trim());
+  const text = toAsciiDigits(input.replace(GROUPING_SPACE, " ").trim());
   if (text === "") return { ok: false, reason: "required" };
   const match = AMOUNT.exec(text);
   if (!match) {
@@ -38,7 +43,7 @@ export function parseAmount(input: string | number | null | undefined): AmountPa
     if (/^\$?\s*[\d,]+(?:\.\d*)?$/.test(text) && text.includes(",")) return { ok: false, reason: "comma_grouping" };
     return { ok: false, reason: "not_a_number" };
   }
-  const whole = match[1]!.replace(/,/g, "");
+  const whole = match[1]!.replace(/[, ]/g, "");
   const fraction = match[2] ?? "";
   if (whole === "" && fraction === "") return { ok: false, reason: "not_a_number" };
   if (fraction.length > 2) return { ok: false, reason: "too_many_decimals" };

@@ -57,6 +57,12 @@ describe("amounts as typed", () => {
     ["١٬٢٥٠٫٥", 125050],
     ["۵۰", 5000],
     ["$٢٠.٧٥", 2075],
+    // Thousands grouped by spaces, as the zakat calculator reads them (and copied no-break or thin spaces).
+    ["1 000", 100000],
+    ["12 000.50", 1200050],
+    ["$1 000 000", 100000000],
+    ["1\u00a0000", 100000],
+    ["1\u202f000", 100000],
   ])("%j is %i cents", (input, cents) => {
     expect(parseAmount(input)).toEqual({ ok: true, cents });
   });
@@ -77,6 +83,8 @@ describe("amounts as typed", () => {
     ["10.123", "too_many_decimals"],
     ["١٠٫١٢٣", "too_many_decimals"],
     ["-٥", "negative"],
+    ["1 00", "not_a_number"],
+    ["10 0000", "not_a_number"],
   ] as const)("%j is refused as %s", (input, reason) => {
     expect(parseAmount(input)).toEqual({ ok: false, reason });
   });
