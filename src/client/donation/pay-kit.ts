@@ -3,6 +3,8 @@
  * idempotency keys, the Stripe.js loader, the card step and its entry in the browser's history. Imported on "Continue to payment" (a deferred chunk),
  * so none of it weighs on a page where the donor only reads or types.
  */
+// React renders its step: see src/client/framework.ts.
+import "../framework.js";
 export { createPaymentsClient } from "../../payments/client.js";
 export { PaymentsApiError, PaymentsError } from "../../payments/errors.js";
 export { createAttemptKeys } from "../../payments/idempotency.js";

@@ -4,5 +4,7 @@
  * src/client/paypal/paypal-session.ts). Imported on "Continue to payment" with PayPal chosen (a
  * deferred chunk), like the pay kit for cards.
  */
+// React renders its step: see src/client/framework.ts.
+import "../framework.js";
 export { startPayPal, type PayPalSessionOptions } from "../paypal/paypal-session.js";
 export { PayPalStep } from "./paypal-step.js";
