@@ -138,6 +138,13 @@ describe("the sample site in Chromium", () => {
     await expect.poll(() => page.locator(".faq-item:visible").count()).toBeLessThan(total);
     expect(await page.locator(".faq-item:visible").count()).toBeGreaterThan(0);
     await expect(page.getByText(/of \d+ questions match/).isVisible()).resolves.toBe(true);
+    // No match is not a dead end: every question again, or a person to ask.
+    await search.fill("xyzzy");
+    await page.getByText("Try other words or another spelling").waitFor();
+    expect(await page.getByRole("link", { name: "ask us your question" }).getAttribute("href")).toBe("/contact/");
+    await page.getByRole("button", { name: "show every question" }).click();
+    await expect.poll(() => page.locator(".faq-item:visible").count()).toBe(total);
+    expect(await search.inputValue()).toBe("");
     expect([...seen.consoleErrors, ...seen.pageErrors]).toEqual([]);
     await page.close();
   });

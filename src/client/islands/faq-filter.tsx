@@ -16,6 +16,8 @@ export interface FaqItem {
 export interface FaqFilterProps {
   items: FaqItem[];
   searchLabel?: string;
+  /** Where a visitor whose question is not here can ask it. */
+  contactHref?: string;
 }
 
 const normalize = (text: string) =>
@@ -25,7 +27,11 @@ const normalize = (text: string) =>
     .replace(/[\u0300-\u036f]/g, "");
 const stripTags = (html: string) => html.replace(/<[^>]*>/g, " ");
 
-export default function FaqFilter({ items, searchLabel = "Search the questions" }: FaqFilterProps) {
+export default function FaqFilter({
+  items,
+  searchLabel = "Search the questions",
+  contactHref = "/contact/",
+}: FaqFilterProps) {
   const [ready, setReady] = useState(false);
   const [query, setQuery] = useState("");
   const inputId = useIslandId("faq-search");
@@ -54,6 +60,16 @@ export default function FaqFilter({ items, searchLabel = "Search the questions" 
         <p id={statusId} className="muted" aria-live="polite">
           {words.length ? `${visible} of ${items.length} questions match` : ""}
         </p>
+        {words.length && !visible ? (
+          // Not a dead end: another spelling, every question again, or a person to ask.
+          <p className="faq-none">
+            Try other words or another spelling,{" "}
+            <button type="button" className="link-button" onClick={() => setQuery("")}>
+              show every question
+            </button>
+            , or <a href={contactHref}>ask us your question</a>.
+          </p>
+        ) : null}
       </div>
       <div className="faq-list">
         {items.map((item, i) => (
