@@ -18,13 +18,36 @@ function logoOf(g: ReturnType<typeof dataOf>, siteName: string) {
   return logo ? { ...logo, alt: siteName } : undefined;
 }
 
-function NavLink({ href, label, current }: { href: string | null; label: string; current: string }) {
+function NavLink({
+  href,
+  label,
+  current,
+  lang,
+  t,
+}: {
+  href: string | null;
+  label: string;
+  current: string;
+  lang: string;
+  t: ChromeStrings;
+}) {
   if (!href || !label) return null;
   const isCurrent = href === current;
+  // A page of the site with no version in this page's language (the Arabic menu's calculator, say):
+  // the link says so, so an Arabic reader is not taken to English unwarned.
+  const inEnglish = lang !== MASTER_LANG && href.startsWith("/") && !href.startsWith(`/${lang}/`);
   return (
     <li>
-      <a href={href} aria-current={isCurrent ? "page" : undefined}>
+      <a href={href} aria-current={isCurrent ? "page" : undefined} hrefLang={inEnglish ? MASTER_LANG : undefined}>
         {label}
+        {inEnglish ? (
+          <>
+            <span className="visually-hidden"> ({t.inEnglish})</span>
+            <span className="link-lang" lang="en">
+              EN
+            </span>
+          </>
+        ) : null}
       </a>
     </li>
   );
@@ -84,7 +107,14 @@ function Header({ ctx, t }: { ctx: TemplateContext; t: ChromeStrings }) {
   const donateHref = ctx.link(g.donate_link as never) ?? "/pay/";
   const logo = logoOf(g, siteName);
   const items = group(g, "navigation").map((item, i) => (
-    <NavLink key={i} href={ctx.link(item.link as never)} label={str(item, "label")} current={ctx.page.path} />
+    <NavLink
+      key={i}
+      href={ctx.link(item.link as never)}
+      label={str(item, "label")}
+      current={ctx.page.path}
+      lang={ctx.page.lang}
+      t={t}
+    />
   ));
   // Two copies of the navigation, one shown at a time by the stylesheet: the desktop row, and the
   // phone's menu, a <details> disclosure that opens and closes without JavaScript
@@ -153,7 +183,14 @@ function Footer({ ctx, t }: { ctx: TemplateContext; t: ChromeStrings }) {
           <h2 id="footer-links">{t.more}</h2>
           <ul className="plain-list">
             {group(g, "footer_links").map((item, i) => (
-              <NavLink key={i} href={ctx.link(item.link as never)} label={str(item, "label")} current={ctx.page.path} />
+              <NavLink
+                key={i}
+                href={ctx.link(item.link as never)}
+                label={str(item, "label")}
+                current={ctx.page.path}
+                lang={ctx.page.lang}
+                t={t}
+              />
             ))}
           </ul>
         </nav>

@@ -18,4 +18,5 @@ export const ar: ChromeStrings = {
   more: "المزيد",
   followUs: "تابعنا",
   abn: "الرقم التجاري الأسترالي (ABN)",
+  inEnglish: "بالإنجليزية",
 };

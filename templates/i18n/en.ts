@@ -16,6 +16,8 @@ export const en = {
   more: "More",
   followUs: "Follow us",
   abn: "ABN",
+  /** Said after a link to a page that has no version in this language (none for English, the site's first language). */
+  inEnglish: "in English",
 };
 
 export type ChromeStrings = typeof en;

@@ -104,7 +104,8 @@ describe("the header on a 390×844 phone", () => {
     {
       path: "/ar-ae/",
       menu: "القائمة",
-      first: "حاسبة الزكاة",
+      // The calculator has no Arabic version yet: its link says it leads to English.
+      first: "حاسبة الزكاة (بالإنجليزية)EN",
       lang: "ar-AE",
       dir: "rtl",
       other: { text: "English", href: "/" },
@@ -303,6 +304,35 @@ describe("the Arabic chrome", () => {
     expect(await page.locator(".skip-link").textContent()).toBe("انتقل إلى المحتوى");
     expect(await page.locator("#footer-contact").textContent()).toBe("اتصل بنا");
     expect(await page.locator(".site-footer").textContent()).not.toMatch(/Contact us|Follow us|More/);
+    await page.close();
+  });
+
+  it("marks each menu and footer link that leads to an English-only page, and no other", async () => {
+    const page = await open(phone, "/ar-ae/");
+    const links = await page.locator(".menu-list a, .site-footer nav a").evaluateAll((as) =>
+      as.map((a) => ({
+        href: a.getAttribute("href")!,
+        hreflang: a.getAttribute("hreflang"),
+        marker: a.querySelector(".link-lang")?.textContent ?? null,
+        name: a.textContent,
+      })),
+    );
+    const toEnglish = links.filter((l) => l.href.startsWith("/") && !l.href.startsWith("/ar-ae/"));
+    expect(toEnglish.length).toBeGreaterThan(0);
+    for (const link of toEnglish) {
+      expect(link, link.href).toMatchObject({ hreflang: "en-au", marker: "EN" });
+      expect(link.name, link.href).toContain("(بالإنجليزية)");
+    }
+    for (const link of links.filter((l) => !toEnglish.includes(l))) expect(link.marker, link.href).toBeNull();
+    // The desktop row has no room for the marker: the brand keeps its width there.
+    const desktopPage = await open(desktop, "/ar-ae/");
+    expect(await desktopPage.locator(".nav-desktop .link-lang").first().isVisible()).toBe(false);
+    expect(await desktopPage.locator(".brand").evaluate((b) => b.getBoundingClientRect().width)).toBeGreaterThan(100);
+    await desktopPage.close();
+    // The English pages' own links carry no marker.
+    const english = await open(phone, "/");
+    expect(await english.locator(".link-lang").count()).toBe(0);
+    await english.close();
     await page.close();
   });
 
