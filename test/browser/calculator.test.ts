@@ -183,6 +183,36 @@ describe("the zakat calculator in Chromium", () => {
     await fresh.close();
   }, 60_000);
 
+  it("a tap on Clear my figures by mistake loses nothing: Bring my figures back restores them", async () => {
+    const fresh = await isolatedContext(browser);
+    const page = await fresh.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    const seen = watchProblems(page);
+    await openCalculator(page);
+    await page.getByLabel(CASH, { exact: true }).fill("12,000");
+    await expect.poll(() => summary(page)).toContain("zakat due at 2.5% is $300.00.");
+    await page.getByRole("button", { name: "Clear my figures" }).click();
+    await expect.poll(() => summary(page)).toContain("no zakat is due");
+    expect(await page.getByLabel(CASH, { exact: true }).inputValue()).toBe("");
+    await page.getByRole("button", { name: "Bring my figures back" }).click();
+    await expect.poll(() => page.getByLabel(CASH, { exact: true }).inputValue()).toBe("12,000");
+    await expect.poll(() => summary(page)).toContain("zakat due at 2.5% is $300.00.");
+    expect(await page.locator(".calc-actions [role=status]").textContent()).toBe("Your figures are back.");
+    expect(await page.getByRole("button", { name: "Bring my figures back" }).count()).toBe(0);
+    // Kept in the browser again, as before the clear.
+    await expect
+      .poll(() =>
+        page.evaluate(() => JSON.parse(localStorage.getItem("nzf:zakat-calculator:v1") ?? "{}").amounts?.cash),
+      )
+      .toBe("12,000");
+    // Once the donor types again after a clear, the old figures are not offered back over the new.
+    await page.getByRole("button", { name: "Clear my figures" }).click();
+    await page.getByLabel(CASH, { exact: true }).fill("500");
+    expect(await page.getByRole("button", { name: "Bring my figures back" }).count()).toBe(0);
+    expect(ownProblems(seen)).toEqual([]);
+    await fresh.close();
+  }, 60_000);
+
   it("hydrates while the page loads when the prices are over 30 days old, to show the warning", async () => {
     const fresh = await isolatedContext(browser);
     const page = await fresh.newPage();

@@ -61,6 +61,8 @@ export default function Calculator({ settings, helpHtml, payPath }: CalculatorPr
   const [shown, setShown] = useState<ReadonlySet<string>>(new Set());
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set(["cash"]));
   const [notice, setNotice] = useState("");
+  /** The figures "Clear my figures" took away, until the donor brings them back or changes the form. */
+  const [cleared, setCleared] = useState<CalcForm | null>(null);
   const lastGood = useRef<ZakatResult | null>(null);
   // The donor's nisab choice overrides the editor's default basis; prices and rates stay the editor's.
   const fullSettings = useMemo(
@@ -103,6 +105,7 @@ export default function Calculator({ settings, helpHtml, payPath }: CalculatorPr
   };
   const update = (change: (f: CalcForm) => CalcForm) => {
     setNotice("");
+    setCleared(null);
     setForm(change);
   };
   const setAmount = (id: string, value: string) => update((f) => ({ ...f, amounts: { ...f.amounts, [id]: value } }));
@@ -135,12 +138,21 @@ export default function Calculator({ settings, helpHtml, payPath }: CalculatorPr
     );
   };
   const clear = () => {
+    setCleared(form);
     setForm(emptyForm(settings.nisabBasis));
     setShown(new Set());
     lastGood.current = null;
     storageSet(null);
     setOpen((s) => new Set(s).add("cash"));
     setNotice("Your figures have been cleared from this form and this browser.");
+    requestAnimationFrame(() => document.getElementById(fieldId(base, "cash"))?.focus());
+  };
+  /** A tap on "Clear my figures" by mistake (it sits near the result on a phone) loses nothing. */
+  const undoClear = () => {
+    if (!cleared) return;
+    setForm(cleared);
+    setCleared(null);
+    setNotice("Your figures are back.");
     requestAnimationFrame(() => document.getElementById(fieldId(base, "cash"))?.focus());
   };
   const totals = sectionTotals(form, current, errors, shown, fullSettings);
@@ -277,6 +289,11 @@ export default function Calculator({ settings, helpHtml, payPath }: CalculatorPr
             <p role="status" className="calc-hint">
               {notice}
             </p>
+            {cleared ? (
+              <button type="button" className="link-button" onClick={undoClear}>
+                Bring my figures back
+              </button>
+            ) : null}
           </div>
         </form>
         <Result result={result} pendingErrors={pendingErrors} payPath={payPath} pricesAsAt={settings.pricesAsAt} />
