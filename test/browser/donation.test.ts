@@ -233,6 +233,10 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
     await page.getByRole("button", { name: "Continue to payment" }).click();
     await page.getByRole("button", { name: "Give $75.00" }).waitFor();
     expect(await page.locator(".don-step .don-summary dl").innerText()).toMatch(/^Number of people\s+5\s+Your gift/);
+    // Where the receipt goes, before paying: a mistyped address can still be changed.
+    expect(await page.locator(".don-receipt-to").textContent()).toBe(
+      "We will e-mail your receipt to aisha@example.com.",
+    );
     await payWithCard(page);
     await expectThankYou(page);
     const id = new URL(page.url()).searchParams.get("donation");

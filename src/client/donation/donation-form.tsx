@@ -505,6 +505,7 @@ function CardDonationForm({
           {figures ? (
             <Summary figures={figures} headingId={`${idPrefix}summary-final`} f={f} today={today} item={item} />
           ) : null}
+          <p className="don-hint don-receipt-to">{fill(w.receiptTo, { email: values.email })}</p>
           <payPalKit.PayPalStep
             start={payPalKit.startPayPal}
             idPrefix={idPrefix}
@@ -525,6 +526,7 @@ function CardDonationForm({
           {figures ? (
             <Summary figures={figures} headingId={`${idPrefix}summary-final`} f={f} today={today} item={item} />
           ) : null}
+          <p className="don-hint don-receipt-to">{fill(w.receiptTo, { email: values.email })}</p>
           <payKit.PaymentStep
             idPrefix={idPrefix}
             stripe={stripe}

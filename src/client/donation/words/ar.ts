@@ -120,6 +120,8 @@ export const ar: DonationWords = {
   loadPayPalAgain: "حمّل PayPal مرة أخرى",
   payByCardInstead: "ادفع بالبطاقة بدلًا من ذلك",
   checkAndPay: "راجع تبرعك وادفع",
+  // The address between LRI and PDI marks: left to right inside the Arabic sentence.
+  receiptTo: "سنرسل إيصالك بالبريد الإلكتروني إلى \u2066{email}\u2069.",
   cardDetails: "بيانات البطاقة",
   referenceBefore: "الرقم المرجعي ",
   referenceAfter: ". تتولى Stripe معالجة بطاقتك؛ ولا نرى رقمها أبدًا.",

@@ -125,6 +125,8 @@ export const en = {
   payByCardInstead: "Pay by card instead",
   // The card step
   checkAndPay: "Check your gift and pay",
+  /** Under the summary at the card step: a mistyped address shows here, before paying. */
+  receiptTo: "We will e-mail your receipt to {email}.",
   cardDetails: "Card details",
   referenceBefore: "Reference ",
   referenceAfter: ". Your card is handled by Stripe; we never see its number.",
