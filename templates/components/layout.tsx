@@ -53,6 +53,20 @@ function NavLink({
   );
 }
 
+/** The global document's list of links (the header's navigation, the footer's links) as list items. */
+function navLinks(ctx: TemplateContext, t: ChromeStrings, field: "navigation" | "footer_links") {
+  return group(dataOf(ctx.global), field).map((item, i) => (
+    <NavLink
+      key={i}
+      href={ctx.link(item.link as never)}
+      label={str(item, "label")}
+      current={ctx.page.path}
+      lang={ctx.page.lang}
+      t={t}
+    />
+  ));
+}
+
 /** A link to this page in another language: its alternate when it has one, else that language's home page. */
 export interface LanguageLink {
   lang: string;
@@ -106,16 +120,7 @@ function Header({ ctx, t }: { ctx: TemplateContext; t: ChromeStrings }) {
   const home = ctx.page.lang === MASTER_LANG ? "/" : `/${ctx.page.lang}/`;
   const donateHref = ctx.link(g.donate_link as never) ?? "/pay/";
   const logo = logoOf(g, siteName);
-  const items = group(g, "navigation").map((item, i) => (
-    <NavLink
-      key={i}
-      href={ctx.link(item.link as never)}
-      label={str(item, "label")}
-      current={ctx.page.path}
-      lang={ctx.page.lang}
-      t={t}
-    />
-  ));
+  const items = navLinks(ctx, t, "navigation");
   // Two copies of the navigation, one shown at a time by the stylesheet: the desktop row, and the
   // phone's menu, a <details> disclosure that opens and closes without JavaScript
   // (src/client/site/menu.ts adds Escape and putting focus back on the button).
@@ -181,18 +186,7 @@ function Footer({ ctx, t }: { ctx: TemplateContext; t: ChromeStrings }) {
         </section>
         <nav aria-labelledby="footer-links">
           <h2 id="footer-links">{t.more}</h2>
-          <ul className="plain-list">
-            {group(g, "footer_links").map((item, i) => (
-              <NavLink
-                key={i}
-                href={ctx.link(item.link as never)}
-                label={str(item, "label")}
-                current={ctx.page.path}
-                lang={ctx.page.lang}
-                t={t}
-              />
-            ))}
-          </ul>
+          <ul className="plain-list">{navLinks(ctx, t, "footer_links")}</ul>
         </nav>
         <section aria-labelledby="footer-social">
           <h2 id="footer-social">{t.followUs}</h2>
