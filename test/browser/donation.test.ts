@@ -520,6 +520,22 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
     await page.close();
   });
 
+  it("the dedication counts its characters as the donor nears the limit, and says when it is over", async () => {
+    const { page, seen } = await open("/pay/sadaqah/");
+    const dedication = page.getByLabel(/^Dedication/);
+    const hint = async () => page.locator(`#${await dedication.getAttribute("id")}-hint`).textContent();
+    await dedication.fill("In memory of my father");
+    expect(await hint()).toBe('For example "On behalf of my late father". Up to 200 characters.');
+    await dedication.fill("a".repeat(185));
+    await expect.poll(hint).toBe("185 of 200 characters.");
+    await dedication.fill("a".repeat(210));
+    await expect.poll(hint).toBe("210 of 200 characters.");
+    await dedication.press("Tab");
+    await page.getByText("Keep the dedication to 200 characters or fewer.").waitFor();
+    noProblems(seen);
+    await page.close();
+  });
+
   it("Stripe.js failing to load shows 'Failed to load Stripe.js', then loads on retry; a script without Stripe shows 'Stripe.js not available'", async () => {
     const { page } = await open("/pay/zakat/?amount=20");
     await fillDonor(page);

@@ -78,7 +78,12 @@ export function DonorSection({ idPrefix, values, errors, set, check, f }: DonorS
           id={id("dedication")}
           label={w.dedication}
           optional={optional}
-          hint={fill(w.dedicationHint, { max: MAX_DEDICATION_LENGTH })}
+          hint={
+            // Counted once the limit is near, so the donor sees it coming rather than after leaving the field.
+            values.dedication.length > MAX_DEDICATION_LENGTH - 20
+              ? fill(w.charactersUsed, { n: values.dedication.length, max: MAX_DEDICATION_LENGTH })
+              : fill(w.dedicationHint, { max: MAX_DEDICATION_LENGTH })
+          }
           value={values.dedication}
           onValue={(v) => set("dedication", v)}
           onBlur={(e) => check("dedication", e.relatedTarget)}

@@ -62,6 +62,7 @@ export const ar: DonationWords = {
   anonymousHint: "لن نذكر اسمك في أي شكر علني. يبقى اسمك على الإيصال.",
   dedication: "إهداء",
   dedicationHint: "مثلًا «عن والدي رحمه الله». حتى {max} حرف.",
+  charactersUsed: "{n} من {max} حرفًا.",
   optional: "(اختياري)",
   addressLegend: "العنوان البريدي للإيصال",
   line1: "عنوان الشارع",

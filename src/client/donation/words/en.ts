@@ -71,6 +71,8 @@ export const en = {
   anonymousHint: "We will keep your name off any public acknowledgement. Your receipt still has it.",
   dedication: "Dedication",
   dedicationHint: 'For example "On behalf of my late father". Up to {max} characters.',
+  /** The dedication's hint while the donor nears the limit: counted as they type. */
+  charactersUsed: "{n} of {max} characters.",
   optional: "(optional)",
   addressLegend: "Postal address for the receipt",
   line1: "Street address",
