@@ -9,6 +9,7 @@ import { pathForDocument } from "../../src/content/routes.js";
 import { fallbackTitle as documentFallbackTitle } from "../../src/content/content-checks.js";
 import { dataOf, formatDate, image, plain, rich, str, type ImageValue } from "./fields.js";
 import { Picture } from "./picture.js";
+import { htmlLang } from "../i18n/index.js";
 import { RichText } from "./rich-text.js";
 
 /**
@@ -57,6 +58,8 @@ export interface CardItem {
   text?: string;
   image?: ImageValue;
   meta?: string;
+  /** The document's language, when it may differ from the page's (an English case on the Arabic home page). */
+  lang?: string;
 }
 
 export function CardList({
@@ -75,7 +78,8 @@ export function CardList({
   return (
     <ul className="card-grid" aria-label={label}>
       {items.map((item, i) => (
-        <li className="card" key={i}>
+        // An English card on an Arabic page is marked English, so a screen reader reads it as English (WCAG 3.1.2).
+        <li className="card" key={i} lang={item.lang && item.lang !== ctx.page.lang ? htmlLang(item.lang) : undefined}>
           {item.image ? (
             <Picture image={{ ...item.image, alt: null }} images={ctx.images} sizes="(max-width: 700px) 100vw, 33vw" />
           ) : null}
@@ -100,6 +104,7 @@ export function cardOf(doc: PrismicDocument, imageField = "featured_image"): Car
     text: str(d, "summary") || str(d, "excerpt") || undefined,
     image: image(d, imageField) ?? image(d, "logo"),
     meta: published ? formatDate(published, doc.lang) : str(d, "location") || undefined,
+    lang: doc.lang,
   };
 }
 

@@ -336,6 +336,24 @@ describe("the Arabic chrome", () => {
     await page.close();
   });
 
+  it("marks English cards on the Arabic home page as English, for screen readers (WCAG 3.1.2)", async () => {
+    const page = await open(phone, "/ar-ae/");
+    const cards = await page.locator(".card").evaluateAll((items) =>
+      items.map((li) => ({
+        lang: li.getAttribute("lang"),
+        title: li.querySelector(".card-title")?.textContent ?? "",
+      })),
+    );
+    const english = cards.filter((c) => /^[\x20-\x7e]+$/.test(c.title));
+    expect(english.length).toBeGreaterThan(0);
+    for (const card of english) expect(card, card.title).toMatchObject({ lang: "en-AU" });
+    for (const card of cards.filter((c) => !english.includes(c))) expect(card.lang, card.title).toBeNull();
+    const home = await open(phone, "/");
+    expect(await home.locator(".card[lang]").count()).toBe(0);
+    await home.close();
+    await page.close();
+  });
+
   it("shows the phone number's digit groups in their order, left to right, inside the Arabic footer", async () => {
     const page = await open(phone, "/ar-ae/");
     const link = page.locator('.site-footer a[href^="tel:"]');
