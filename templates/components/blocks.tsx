@@ -9,7 +9,7 @@ import { pathForDocument } from "../../src/content/routes.js";
 import { fallbackTitle as documentFallbackTitle } from "../../src/content/content-checks.js";
 import { dataOf, formatDate, image, plain, rich, str, type ImageValue } from "./fields.js";
 import { Picture } from "./picture.js";
-import { htmlLang } from "../i18n/index.js";
+import { htmlLang } from "../i18n/html-lang.js";
 import { RichText } from "./rich-text.js";
 
 /**

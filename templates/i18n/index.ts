@@ -13,8 +13,4 @@ export function chromeStrings(lang: string): ChromeStrings {
   return DICTIONARIES[lang.split("-")[0]!.toLowerCase()] ?? en;
 }
 
-/** The BCP 47 tag as HTML writes it (en-au → en-AU). */
-export function htmlLang(lang: string): string {
-  const [primary, region] = lang.split("-");
-  return region ? `${primary}-${region.toUpperCase()}` : primary!;
-}
+export { htmlLang } from "./html-lang.js";
