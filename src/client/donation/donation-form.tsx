@@ -9,7 +9,7 @@
  * Every value is kept in sessionStorage, so nothing typed is lost on an error, a reload or a
  * return from a failed payment.
  */
-import { useEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { useIslandId } from "../island-id.js";
 import type { Stripe } from "@stripe/stripe-js";
 import type { PaymentsClient } from "../../payments/client.js";
@@ -409,6 +409,38 @@ function CardDonationForm({
     created && typeof window !== "undefined"
       ? new URL(`${thankYouPath}?donation=${encodeURIComponent(created.donationId)}`, window.location.href).href
       : "";
+  // The step after the form, once the code that pays has arrived: PayPal's, or the card's.
+  let payStep: ReactNode = null;
+  if (phase === "pay" && created) {
+    if (process.env.NZF_PAYPAL_OFFERED !== "false" && created.paymentMethod === "paypal" && payPalKit && client.current)
+      payStep = (
+        <payPalKit.PayPalStep
+          start={payPalKit.startPayPal}
+          idPrefix={idPrefix}
+          clientId={payments.paypalClientId ?? ""}
+          client={client.current}
+          created={created}
+          onPaid={paidWithPayPal}
+          onBack={backToForm}
+          onCard={payByCard}
+          f={f}
+        />
+      );
+    else if (stripe && payKit)
+      payStep = (
+        <payKit.PaymentStep
+          idPrefix={idPrefix}
+          stripe={stripe}
+          created={created}
+          returnUrl={returnUrl}
+          beforeConfirm={beforeConfirm}
+          onPaid={paid}
+          onBack={backToForm}
+          f={f}
+        />
+      );
+  }
+
   return (
     <div className="donation-form">
       <h2 id={`${idPrefix}heading`} ref={headingRef} tabIndex={-1}>
@@ -493,11 +525,7 @@ function CardDonationForm({
         </div>
         <p className="don-hint">{w.nothingYet}</p>
       </form>
-      {process.env.NZF_PAYPAL_OFFERED !== "false" &&
-      phase === "pay" &&
-      created?.paymentMethod === "paypal" &&
-      payPalKit &&
-      client.current ? (
+      {payStep ? (
         <section className="don-step" aria-labelledby={`${idPrefix}step-heading`}>
           <h3 id={`${idPrefix}step-heading`} ref={payHeadingRef} tabIndex={-1} className="don-step-heading">
             {w.checkAndPay}
@@ -506,37 +534,7 @@ function CardDonationForm({
             <Summary figures={figures} headingId={`${idPrefix}summary-final`} f={f} today={today} item={item} />
           ) : null}
           <p className="don-hint don-receipt-to">{fill(w.receiptTo, { email: values.email })}</p>
-          <payPalKit.PayPalStep
-            start={payPalKit.startPayPal}
-            idPrefix={idPrefix}
-            clientId={payments.paypalClientId ?? ""}
-            client={client.current}
-            created={created}
-            onPaid={paidWithPayPal}
-            onBack={backToForm}
-            onCard={payByCard}
-            f={f}
-          />
-        </section>
-      ) : phase === "pay" && created && stripe && payKit ? (
-        <section className="don-step" aria-labelledby={`${idPrefix}step-heading`}>
-          <h3 id={`${idPrefix}step-heading`} ref={payHeadingRef} tabIndex={-1} className="don-step-heading">
-            {w.checkAndPay}
-          </h3>
-          {figures ? (
-            <Summary figures={figures} headingId={`${idPrefix}summary-final`} f={f} today={today} item={item} />
-          ) : null}
-          <p className="don-hint don-receipt-to">{fill(w.receiptTo, { email: values.email })}</p>
-          <payKit.PaymentStep
-            idPrefix={idPrefix}
-            stripe={stripe}
-            created={created}
-            returnUrl={returnUrl}
-            beforeConfirm={beforeConfirm}
-            onPaid={paid}
-            onBack={backToForm}
-            f={f}
-          />
+          {payStep}
         </section>
       ) : null}
     </div>
