@@ -28,6 +28,7 @@ import { createSecretScan } from "../publish/secret-scan.js";
 import { preloadServiceWorkerTools } from "../site-files/service-worker.js";
 import { previewPublicEnv } from "../preview/public-config.js";
 import { cacheDebug } from "../cache/debug.js";
+import { loadFileHashes, saveFileHashes } from "../cache/file-hash-memo.js";
 import { explainRebuild } from "../cache/rebuild-reasons.js";
 import { siteFilesKey, toolBuildId, writeSiteFiles } from "./site-files-stage.js";
 import { planStage, type PlannedContent, warmWorkersEarly, warmWorkersForFullRender } from "./content-stage.js";
@@ -79,11 +80,15 @@ type StageTimer = <T>(name: string, run: () => Promise<T>) => Promise<T>;
  */
 export async function build(config: BuildConfig, deps: BuildDeps): Promise<BuildResult> {
   guardOutput(config.outDir);
+  loadFileHashes(config.workDir);
   const lock = await lockOutput(config.outDir, { logger: deps.logger, waitMs: deps.lockWaitMs });
   // A caller that keeps no builder gets one for this build alone, whose workers stop with it.
   const builder = deps.builder ?? createBuilder({ forOneBuild: true });
   try {
-    return await runPipeline(config, { ...deps, builder });
+    const result = await runPipeline(config, { ...deps, builder });
+    // What this build hashed, for the next process (src/cache/file-hash-memo.ts).
+    await saveFileHashes();
+    return result;
   } finally {
     lock.release();
     if (!deps.builder) void builder.close();

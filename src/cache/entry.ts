@@ -12,19 +12,20 @@
  *   the whole published site unstyled).
  * - **Files a record lists** (bundles Node imports or the site publishes, processed images): kept as
  *   plain files, with their sha256 in the record; `verifyFiles` hashes them before the record is
- *   trusted, remembering a hash by the file's identity (inode, size, times) so a long-running
- *   process does not read unchanged files again.
+ *   trusted, remembering a hash by the file's identity (inode, size, times; ./file-hash-memo.ts) so
+ *   that a file no one wrote since is not read again, in this process or the next.
  *
  * A bad entry is a miss with a reason; `NZF_DEBUG=cache` prints each miss and why (./debug.ts).
  * What cannot be recovered (the cache folder cannot be written) is CACHE_UNUSABLE, whose hint is
  * about the cache, not the content.
  */
 import { createHash } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { NzfError } from "../core/errors.js";
-import { identityOf, writeFileAtomic } from "../core/fs.js";
+import { writeFileAtomic } from "../core/fs.js";
+import { memoizedHash } from "./file-hash-memo.js";
 import { cacheDebug } from "./debug.js";
 
 const MAGIC = "nzf-cache 1 sha256:";
@@ -145,35 +146,12 @@ export function cacheUnusable(path: string, error: unknown): NzfError {
   });
 }
 
-/** File → its hash when it had this identity: hashes only files that changed since this process last read them. */
-const verified = new Map<string, { identity: string; hash: string }>();
-
 async function fileHash(path: string): Promise<string | null> {
-  const identity = await identityOf(path);
-  if (identity === null) return null;
-  const known = verified.get(path);
-  if (known?.identity === identity) return known.hash;
-  try {
-    const hash = hashBytes(await readFile(path));
-    verified.set(path, { identity, hash });
-    return hash;
-  } catch {
-    return null;
-  }
+  return memoizedHash(path, "sha256", hashBytes);
 }
 
 function fileHashSync(path: string): string | null {
-  try {
-    const info = statSync(path);
-    const identity = `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
-    const known = verified.get(path);
-    if (known?.identity === identity) return known.hash;
-    const hash = hashBytes(readFileSync(path));
-    verified.set(path, { identity, hash });
-    return hash;
-  } catch {
-    return null;
-  }
+  return memoizedHash(path, "sha256", hashBytes);
 }
 
 /** The hash of a file a record is about to list. */
