@@ -144,6 +144,7 @@ async function runPipeline(config: BuildConfig, deps: Deps): Promise<BuildResult
     rendered = await stage("render", () =>
       renderStage(config, builder, { content, images, built, keys, work, output, bodies, timings: renderTimings }),
     );
+    builder.pagesRendered();
     await assetFiles;
     await stage("siteFiles", () => siteFilesStage(config, deps, { content, built, work, output, rendered }));
     await stage("secrets", async () => secrets.assertClean());

@@ -87,6 +87,8 @@ describe("rendering in worker threads", () => {
     const pooled = await fixture({ sample: true }, { ...IN_WORKERS, forOneBuild: true });
     const single = await fixture({ sample: true }, { ...IN_THIS_THREAD, forOneBuild: true });
     const a = await pooled.run();
+    // Its workers end once the pages are rendered, so their teardown overlaps the last stages.
+    expect(pooled.builder.workers.current).toBeNull();
     await single.run();
     expect(a.writtenInWorkers).toBe(a.pages);
     const hashesA = await siteFileHashes(pooled.config.outDir);
@@ -98,6 +100,8 @@ describe("rendering in worker threads", () => {
     // Kept bodies (watch mode, the webhook server) need the HTML in the build's thread.
     const keeping = await fixture({ sample: true }, IN_WORKERS);
     expect((await keeping.run()).writtenInWorkers).toBe(0);
+    // Their workers stay warm for the next build.
+    expect(keeping.builder.workers.current?.workers.length).toBeGreaterThan(0);
   });
 
   it("lets a worker plan the build from the snapshot it reads, with the same site and record as planning in the build's thread", async () => {

@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
 import { build, type BuildDeps, type BuildResult } from "../../src/build/build.js";
-import { createBuilder, type BuilderOptions } from "../../src/build/builder.js";
+import { createBuilder, type Builder, type BuilderOptions } from "../../src/build/builder.js";
 import { resolveConfig, type BuildConfig, type ConfigInput } from "../../src/core/config.js";
 import { createMemoryLogger, type MemoryLogger } from "../../src/core/logger.js";
 
@@ -18,6 +18,8 @@ export interface Fixture {
   config: BuildConfig;
   logger: MemoryLogger;
   dir: string;
+  /** The builder the fixture's builds share (its render workers, memories). */
+  builder: Builder;
   run(deps?: Partial<BuildDeps>): Promise<BuildResult>;
   cleanup(): Promise<void>;
 }
@@ -51,6 +53,7 @@ export async function createFixture(
     config,
     logger,
     dir,
+    builder: kept,
     run: (deps = {}) => build(config, { logger, builder: kept, ...deps }),
     async cleanup() {
       await kept.close();
