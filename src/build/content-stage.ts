@@ -5,6 +5,7 @@
  * one-off build of many pages parses it in no more threads than it must.
  */
 import { stat } from "node:fs/promises";
+import { join } from "node:path";
 import type { BuildConfig } from "../core/config.js";
 import type { Logger } from "../core/logger.js";
 import { NzfError } from "../core/errors.js";
@@ -21,6 +22,7 @@ import { type ContentPlan, planContent } from "../render/content-plan.js";
 import { planInWorker, warmRenderWorkers, workerCountFor, type SnapshotSource } from "../render/render-pool.js";
 import { rendersInWorkers } from "../render/render-stage.js";
 import type { Builder } from "./builder.js";
+import type { RenderPolicy } from "../render/render-policy.js";
 
 export interface ContentStageDeps {
   logger: Logger;
@@ -110,7 +112,7 @@ export async function warmWorkersEarly(
     void warmRenderWorkers({
       root: config.root,
       workDir: config.workDir,
-      snapshot: { file: cached.file, identity, onDemand: info.size >= policy.onDemandFromBytes },
+      snapshot: sourceFor(config, policy, cached.file, identity, info.size),
       loadLastTemplates: policy.planInWorker,
       count: workerCountFor(info.size, policy.oneWorkerFromBytes),
       pool: builder.workers,
@@ -119,6 +121,25 @@ export async function warmWorkersEarly(
   } catch {
     return null; // loading the content reports what is wrong
   }
+}
+
+/**
+ * What a worker is told of the snapshot it reads: the same for the warm-up and the plan, so that it
+ * reads the file once. A caller that plans in a worker (the CLI) has it use the snapshot's index.
+ */
+function sourceFor(config: BuildConfig, policy: RenderPolicy, file: string, identity: string, bytes: number) {
+  const onDemand = bytes >= policy.onDemandFromBytes;
+  return policy.planInWorker
+    ? {
+        file,
+        identity,
+        onDemand,
+        index: {
+          file: join(config.workDir, "snapshot-index.json"),
+          facts: join(config.workDir, "snapshot-facts.json"),
+        },
+      }
+    : { file, identity, onDemand };
 }
 
 /**
@@ -179,11 +200,7 @@ async function plannedByWorker(
   deps: ContentStageDeps,
   warmed: WarmedContent,
 ): Promise<PlannedContent | null> {
-  const origin = {
-    file: warmed.file,
-    identity: warmed.identity,
-    onDemand: warmed.bytes >= deps.builder.render.onDemandFromBytes,
-  };
+  const origin = sourceFor(config, deps.builder.render, warmed.file, warmed.identity, warmed.bytes);
   let plan: ContentPlan;
   try {
     plan = await planInWorker({

@@ -52,7 +52,7 @@ export async function readSnapshotOnDemand(
 }
 
 /** The byte range of every line of the file after the first, and the first line itself. */
-function linesOf(fd: number): { first: string; starts: number[]; ends: number[] } | null {
+export function linesOf(fd: number): { first: string; starts: number[]; ends: number[] } | null {
   const starts: number[] = [];
   const ends: number[] = [];
   const chunk = Buffer.allocUnsafe(CHUNK);
@@ -100,28 +100,9 @@ function indexSnapshot(handle: { fd: number }, visit: (document: PrismicDocument
   // The last line closes the document list.
   const last = starts.length - 1;
   if (last < 0) return null;
-  let buffer = Buffer.allocUnsafe(64 * 1024);
-  const textOf = (i: number): string => {
-    const length = ends[i]! - starts[i]!;
-    if (buffer.length < length) buffer = Buffer.allocUnsafe(length * 2);
-    const read = readSync(handle.fd, buffer, 0, length, starts[i]!);
-    return buffer.toString("utf8", 0, read);
-  };
-  if (textOf(last) !== "]}") return null;
-  const parse = (i: number): PrismicDocument => JSON.parse(textOf(i).replace(TRAILING_COMMA, ""));
-  const kept = new Map<number, unknown>();
-  const dataOf = (i: number): unknown => {
-    let data = kept.get(i);
-    if (data !== undefined) {
-      // Most recently read last, so the oldest is the first to go.
-      kept.delete(i);
-    } else {
-      data = parse(i).data;
-      if (kept.size >= KEPT) kept.delete(kept.keys().next().value as number);
-    }
-    kept.set(i, data);
-    return data;
-  };
+  const reader = lineReader(handle, starts, ends);
+  if (reader.textOf(last) !== "]}") return null;
+  const { parse, dataOf } = reader;
 
   const documents: PrismicDocument[] = [];
   for (let i = 0; i < last; i++) {
@@ -134,11 +115,40 @@ function indexSnapshot(handle: { fd: number }, visit: (document: PrismicDocument
     if (!isDocument(doc)) return null;
     visit(doc);
     hintPublished(doc, (doc.data as { published?: unknown }).published);
-    const data = lightData(doc.data as Record<string, unknown>, (key) => (dataOf(i) as Record<string, unknown>)[key]);
+    const data = lightData(doc.data as Record<string, unknown>, (key) => dataOf(i)[key]);
     Object.defineProperty(doc, "data", { value: data, enumerable: true, configurable: true, writable: true });
     documents.push(doc);
   }
   return { ...head, documents };
+}
+
+/**
+ * Reads and parses a document's line of the file on demand (the layout snapshotText writes), with
+ * the `data` of the last KEPT documents read kept.
+ */
+export function lineReader(handle: { fd: number }, starts: number[], ends: number[]) {
+  let buffer = Buffer.allocUnsafe(64 * 1024);
+  const textOf = (i: number): string => {
+    const length = ends[i]! - starts[i]!;
+    if (buffer.length < length) buffer = Buffer.allocUnsafe(length * 2);
+    const read = readSync(handle.fd, buffer, 0, length, starts[i]!);
+    return buffer.toString("utf8", 0, read);
+  };
+  const parse = (i: number): PrismicDocument => JSON.parse(textOf(i).replace(TRAILING_COMMA, ""));
+  const kept = new Map<number, unknown>();
+  const dataOf = (i: number): Record<string, unknown> => {
+    let data = kept.get(i);
+    if (data !== undefined) {
+      // Most recently read last, so the oldest is the first to go.
+      kept.delete(i);
+    } else {
+      data = parse(i).data;
+      if (kept.size >= KEPT) kept.delete(kept.keys().next().value as number);
+    }
+    kept.set(i, data);
+    return data as Record<string, unknown>;
+  };
+  return { textOf, parse, dataOf };
 }
 
 /**
@@ -157,10 +167,10 @@ function lightData(data: Record<string, unknown>, large: (key: string) => unknow
 }
 
 /** A field is small up to this many values and string bytes / 64 (a rich text title, an image with its views). */
-const SMALL_FIELD = 48;
+export const SMALL_FIELD = 48;
 
 /** Whether `value` weighs at most `budget`: each value counts one, each 64 characters of a string one more. */
-function weightWithin(value: unknown, budget: number): boolean {
+export function weightWithin(value: unknown, budget: number): boolean {
   let left = budget;
   const stack: unknown[] = [value];
   while (stack.length) {

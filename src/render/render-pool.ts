@@ -30,6 +30,11 @@ export interface SnapshotSource {
   file: string;
   identity: string;
   onDemand?: boolean;
+  /**
+   * Where the worker may find the snapshot's index and its documents' facts, or keep them for the
+   * next process (src/render/snapshot-index.ts): set for a caller that plans in a worker (the CLI).
+   */
+  index?: { file: string; facts: string };
 }
 
 export interface WorkerInit {

@@ -47,8 +47,8 @@ async function fetchedFixture(
 }
 
 /** A fetched repository holding the sample content (and its images), built in worker threads. */
-async function sampleFetchedFixture(repository: string) {
-  const { f, contentDir } = await fetchedFixture(repository);
+async function sampleFetchedFixture(repository: string, builder: Parameters<typeof createFixture>[2] = IN_WORKERS) {
+  const { f, contentDir } = await fetchedFixture(repository, builder);
   await symlink(join(PROJECT_ROOT, "content-cache/sample/images"), join(contentDir, repository, "images"));
   const sample = await readSnapshot(join(PROJECT_ROOT, "content-cache/sample/snapshot.json"));
   const snapshotFile = join(contentDir, repository, "snapshot.json");
@@ -131,6 +131,38 @@ describe("rendering in worker threads", () => {
     const again = await byWorker.run();
     expect(again.plannedInWorker).toBe(false);
     expect(again.published).toBe(false);
+  });
+
+  it("has a later process's workers read the snapshot through the index a first build kept, with the same pages", async () => {
+    // The CLI's builder: its workers end with each build, so each build's workers read the snapshot anew.
+    const { f, sample } = await sampleFetchedFixture("nzf-indexed", { ...IN_WORKERS_EARLY, forOneBuild: true });
+    expect((await f.run()).plannedInWorker).toBe(true);
+    const expected = await siteFileHashes(f.config.outDir);
+    const indexFile = join(f.config.workDir, "snapshot-index.json");
+    const factsFile = join(f.config.workDir, "snapshot-facts.json");
+    const index = await readCacheJson(indexFile);
+    expect(index.documents).toHaveLength(sample.documents.length);
+    // Another folder, so a full render again: the same pages through the index.
+    f.config.outDir = join(f.dir, "second");
+    expect((await f.run()).plannedInWorker).toBe(true);
+    expect(await siteFileHashes(f.config.outDir)).toEqual(expected);
+
+    // Read through the index and the kept facts indeed: what only they say shows in the third build.
+    const at = index.documents.findIndex((d: { type: string }) => d.type === "case");
+    index.documents[at].data.title = [{ type: "heading1", text: "A title only the index has", spans: [] }];
+    await writeCacheJson(indexFile, index);
+    const facts = await readCacheJson(factsFile);
+    const { id, type } = index.documents[at];
+    facts.problems.push({ code: "UNSAFE_URL", documentId: id, type, field: "body[0]", message: "A kept problem" });
+    await writeCacheJson(factsFile, facts);
+    f.config.outDir = join(f.dir, "third");
+    await f.run();
+    const pages = await readdir(f.config.outDir, { recursive: true });
+    const html = await Promise.all(
+      pages.filter((p) => p.endsWith(".html")).map((p) => readFile(join(f.config.outDir, p), "utf8")),
+    );
+    expect(html.some((page) => page.includes("A title only the index has"))).toBe(true);
+    expect(f.logger.lines.some((l) => l.level === "warn" && l.message.includes("A kept problem"))).toBe(true);
   });
 
   it("replaces workers started with the last build's compiled worker once its sources turn out to have changed", async () => {

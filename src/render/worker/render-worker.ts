@@ -16,8 +16,9 @@ import { createContentGraph, type ContentGraph } from "../../content/graph.js";
 import { createImageLookup } from "../../images/image-lookup.js";
 import { createPageRenderer, htmlOf, renderFailureOf, type PageRenderer } from "../render-page.js";
 import { findSecrets } from "../../publish/secret-scan.js";
-import { documentFactsCollector, planContent, type ContentPlan, type DocumentFacts } from "../content-plan.js";
+import { documentFactsCollector, planContent, type DocumentFacts } from "../content-plan.js";
 import { documentHashesKept } from "../dependencies.js";
+import { keepDocumentFacts, keepSnapshotIndex, keptDocumentFacts, readIndexedSnapshot } from "../snapshot-index.js";
 import type { TemplateModule } from "../../bundle/template-bundle.js";
 import type { ToWorker, FromWorker, WorkerInit } from "../render-pool.js";
 import { createPageWriter, type PageWriter } from "./page-writer.js";
@@ -46,6 +47,8 @@ function lastByKey<T>(): (key: string, make: () => Promise<T>) => Promise<T> {
 interface Content {
   snapshot: Snapshot;
   graph: ContentGraph;
+  /** Set when the snapshot was read through its index (its large fields parsed when read). */
+  indexed?: Snapshot;
   /** Set when the snapshot was read on demand: what the plan needs from each document whole. */
   facts?: DocumentFacts;
 }
@@ -53,7 +56,10 @@ interface Content {
 /** The snapshot and its graph, by snapshot identity: read ahead of the render when the build warms the worker. */
 const contentBy = lastByKey<Content>();
 function readContent(origin: WorkerInit["snapshot"]): Promise<Content> {
-  return contentBy(`${origin.identity}|${origin.onDemand === true}`, async () => {
+  return contentBy(`${origin.identity}|${origin.onDemand === true}|${origin.index?.file ?? ""}`, async () => {
+    const indexed =
+      origin.index && !origin.onDemand ? readIndexedSnapshot(origin.index.file, origin.file, origin.identity) : null;
+    if (indexed) return { snapshot: indexed, graph: createContentGraph(indexed.documents, indexed.languages), indexed };
     const before = await identityOf(origin.file);
     // A layout snapshotText did not write is read whole (readSnapshot reports what is wrong with it).
     let collector = documentFactsCollector();
@@ -68,27 +74,55 @@ function readContent(origin: WorkerInit["snapshot"]): Promise<Content> {
   });
 }
 
+/** This compiled worker: what its kept facts were found by (its file name changes with its sources). */
+const FINDER = import.meta.url.slice(import.meta.url.lastIndexOf("/") + 1);
+
+/** An answer to the build, and what to keep for the next process once the answer is on its way. */
+interface Answer<T> {
+  value: T;
+  keep(): void;
+}
+
+const keepNothing = () => undefined;
+
+/**
+ * The documents' facts: collected while an on-demand snapshot was read, kept by an earlier process
+ * for this snapshot, or found now (and then kept, for a snapshot with an index).
+ */
+function documentFacts(origin: WorkerInit["snapshot"], content: Content): Answer<DocumentFacts> {
+  if (content.facts) return { value: content.facts, keep: keepNothing };
+  const { index } = origin;
+  const kept = index ? keptDocumentFacts(index.facts, origin.identity, FINDER) : null;
+  if (kept) return { value: kept, keep: keepNothing };
+  const collector = documentFactsCollector();
+  for (const doc of content.snapshot.documents) collector.visit(doc);
+  const keep = () => index && keepDocumentFacts(index.facts, origin.identity, FINDER, collector.facts);
+  return { value: collector.facts, keep };
+}
+
 /** The build's plan of the content this worker has read (src/render/content-plan.ts). */
-async function plan(request: Extract<ToWorker, { type: "plan" }>): Promise<ContentPlan> {
-  const { snapshot, graph, facts } = await readContent(request.snapshot);
+async function plan(request: Extract<ToWorker, { type: "plan" }>): Promise<Answer<FromWorker>> {
+  const origin = request.snapshot;
+  const content = await readContent(origin);
+  const { snapshot, graph, indexed } = content;
   // Without facts: another worker collects them (collectFacts) and the build's thread adds them.
-  const known = request.withFacts ? facts : { priceErrors: [], images: [], problems: [] };
-  const planned = await planContent(snapshot, graph, request.snapshot, request.workDir, known);
+  const facts = request.withFacts ? documentFacts(origin, content) : null;
+  const known = facts?.value ?? { priceErrors: [], images: [], problems: [] };
+  const planned = await planContent(snapshot, graph, origin, request.workDir, known);
   // The document hashes are kept in the background; a worker may not outlive the build to finish that.
   await documentHashesKept();
-  return planned;
+  const keep = () => {
+    facts?.keep();
+    if (origin.index && !indexed) keepSnapshotIndex(origin.index.file, origin.file, origin.identity, snapshot);
+  };
+  return { value: { type: "planned", plan: planned }, keep };
 }
 
 /** The documents' facts for a plan another worker makes at the same time (planInWorker). */
-async function collectFacts(request: Extract<ToWorker, { type: "facts" }>): Promise<FromWorker> {
-  const { snapshot, facts } = await readContent(request.snapshot);
-  let known = facts;
-  if (!known) {
-    const collector = documentFactsCollector();
-    for (const doc of snapshot.documents) collector.visit(doc);
-    known = collector.facts;
-  }
-  return { type: "facts", images: known.images, problems: known.problems, priceErrors: known.priceErrors.length };
+async function collectFacts(request: Extract<ToWorker, { type: "facts" }>): Promise<Answer<FromWorker>> {
+  const facts = documentFacts(request.snapshot, await readContent(request.snapshot));
+  const { images, problems, priceErrors } = facts.value;
+  return { value: { type: "facts", images, problems, priceErrors: priceErrors.length }, keep: facts.keep };
 }
 
 /** The templates module, by file. */
@@ -135,9 +169,24 @@ function render(request: Extract<ToWorker, { type: "render" }>): FromWorker {
 
 const port = parentPort!;
 
-/** Posts what `work` answers, or its failure as a message of type `failure`. */
-function reply(work: Promise<FromWorker>, failure: "plan-failed" | "fatal"): void {
-  work.then(
+/**
+ * Answers a plan or facts request, then keeps what the next process may reuse (the snapshot's index,
+ * the documents' facts) while the build goes on. Not kept (a full disk, say): the next process
+ * parses and finds them again.
+ */
+function answerAndKeep(work: Promise<Answer<FromWorker>>): void {
+  void reply(
+    work.then((answer) => answer.value),
+    "plan-failed",
+  )
+    .then(() => work)
+    .then(({ keep }) => keep())
+    .catch(() => undefined);
+}
+
+/** Posts what `work` answers, or its failure as a message of type `failure`; settles once posted. */
+function reply(work: Promise<FromWorker>, failure: "plan-failed" | "fatal"): Promise<void> {
+  return work.then(
     (answer) => port.postMessage(answer),
     (error: unknown) =>
       port.postMessage({
@@ -149,12 +198,8 @@ function reply(work: Promise<FromWorker>, failure: "plan-failed" | "fatal"): voi
 
 port.on("message", (message: ToWorker) => {
   if (message.type === "render") return port.postMessage(render(message));
-  if (message.type === "facts") return reply(collectFacts(message), "plan-failed");
-  if (message.type === "plan")
-    return reply(
-      plan(message).then((planned) => ({ type: "planned", plan: planned })),
-      "plan-failed",
-    );
+  if (message.type === "facts" || message.type === "plan")
+    return answerAndKeep(message.type === "facts" ? collectFacts(message) : plan(message));
   if (message.type === "warm") {
     // The templates (React is bundled in them) the last build compiled: most builds use them again.
     if (message.templateFile) importTemplates(message.templateFile).catch(() => undefined);

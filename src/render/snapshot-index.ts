@@ -1,0 +1,146 @@
+/**
+ * An index of a content snapshot, kept in the work folder for the file's identity, so that the
+ * render threads of a later process need not parse the whole file before their first page. It holds
+ * each document with the small fields of its `data` (what the plan, the graph and a listing's cards
+ * read) and where the document's line is in the file. A large field (a body, the slices) is parsed
+ * from that line when a page reads it, as src/content/snapshot-on-demand.ts reads a snapshot too
+ * large to parse whole: each render thread then parses the bodies of the pages it renders, and the
+ * two threads together parse the file about once instead of twice. Bodies are nine tenths of the
+ * 2,000-document bench's 11 MB; its index is about 1 MB.
+ *
+ * The index is made from a whole parse (the first build of a snapshot) and only for the layout
+ * snapshotText writes (one document a line). It is trusted only for a file of the identity it was
+ * made from, checked on the open file itself, so a snapshot replaced meanwhile is never read
+ * through another's index; anything else about it that is wrong makes it a miss (a whole parse).
+ *
+ * Beside it, the documents' facts the plan needs whole (their images and problems:
+ * src/render/content-plan.ts), kept for the snapshot's identity and the compiled render worker that
+ * found them (its file name changes with any of its sources, the content checks among them): with
+ * the index, finding them again would parse every body.
+ */
+import { closeSync, fstatSync, openSync } from "node:fs";
+import type { PrismicDocument } from "@prismicio/client";
+import type { Snapshot } from "../content/snapshot.js";
+import { hintPublished } from "../content/graph.js";
+import { lineReader, linesOf, SMALL_FIELD, weightWithin } from "../content/snapshot-on-demand.js";
+import { encodeEntry, readJsonEntrySync } from "../cache/entry.js";
+import { writeFileAtomicSync } from "../core/fs.js";
+import type { DocumentFacts } from "./content-plan.js";
+
+interface SnapshotIndex {
+  format: typeof FORMAT;
+  identity: string;
+  head: Omit<Snapshot, "documents">;
+  /** Each document, its large `data` fields null (their keys stay where they were, for key order). */
+  documents: PrismicDocument[];
+  /** The keys of each document's large fields (0: none). */
+  large: (string[] | 0)[];
+  /** Where each document's line starts and ends in the file (bytes). */
+  starts: number[];
+  ends: number[];
+}
+
+const FORMAT = 1;
+
+const identityOfFd = (fd: number): string => {
+  const info = fstatSync(fd);
+  return `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
+};
+
+/**
+ * Writes the index of `snapshot`, a whole parse of `file` with this `identity`, to `indexFile`.
+ * Nothing is written for another layout or a file that is no longer that version.
+ */
+export function keepSnapshotIndex(indexFile: string, file: string, identity: string, snapshot: Snapshot): void {
+  const fd = openSync(file, "r");
+  let lines: ReturnType<typeof linesOf>;
+  try {
+    if (identityOfFd(fd) !== identity) return;
+    lines = linesOf(fd);
+  } finally {
+    closeSync(fd);
+  }
+  // One line a document and the line closing the list.
+  if (!lines?.first.endsWith('"documents":[') || lines.starts.length !== snapshot.documents.length + 1) return;
+  const { documents: all, ...head } = snapshot;
+  const documents: PrismicDocument[] = [];
+  const large: SnapshotIndex["large"] = [];
+  for (const doc of all) {
+    const light: Record<string, unknown> = {};
+    const keys: string[] = [];
+    for (const [key, value] of Object.entries(doc.data as Record<string, unknown>)) {
+      const small = weightWithin(value, SMALL_FIELD);
+      light[key] = small ? value : null;
+      if (!small) keys.push(key);
+    }
+    documents.push({ ...doc, data: light });
+    large.push(keys.length ? keys : 0);
+  }
+  const index: SnapshotIndex = {
+    format: FORMAT,
+    identity,
+    head,
+    documents,
+    large,
+    starts: lines.starts.slice(0, -1),
+    ends: lines.ends.slice(0, -1),
+  };
+  writeFileAtomicSync(indexFile, encodeEntry(JSON.stringify(index)));
+}
+
+/**
+ * The snapshot in `file` read through its index, its large fields parsed when read; null when
+ * there is no index of this version of the file.
+ */
+export function readIndexedSnapshot(indexFile: string, file: string, identity: string): Snapshot | null {
+  const index = readJsonEntrySync<SnapshotIndex>(indexFile, "snapshot index");
+  if (index?.format !== FORMAT || index.identity !== identity) return null;
+  const { documents, large, starts, ends } = index;
+  if (documents.length !== large.length || documents.length !== starts.length || starts.length !== ends.length)
+    return null;
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch {
+    return null;
+  }
+  if (identityOfFd(fd) !== identity) {
+    closeSync(fd);
+    return null;
+  }
+  const handle = { fd };
+  openFiles.register(handle, fd);
+  const { dataOf } = lineReader(handle, starts, ends);
+  documents.forEach((doc, i) => {
+    const data = doc.data as Record<string, unknown>;
+    for (const key of large[i] || [])
+      Object.defineProperty(data, key, { get: () => dataOf(i)[key], enumerable: true, configurable: true });
+    hintPublished(doc, data.published);
+  });
+  return { ...index.head, documents } as Snapshot;
+}
+
+interface KeptFacts {
+  identity: string;
+  finder: string;
+  images: DocumentFacts["images"];
+  problems: DocumentFacts["problems"];
+}
+
+/** Keeps the facts of the snapshot with this identity, as `finder` found them; none that stop the build. */
+export function keepDocumentFacts(factsFile: string, identity: string, finder: string, facts: DocumentFacts): void {
+  if (facts.priceErrors.length) return;
+  const kept: KeptFacts = { identity, finder, images: facts.images, problems: facts.problems };
+  writeFileAtomicSync(factsFile, encodeEntry(JSON.stringify(kept)));
+}
+
+/** The facts kept for this snapshot and finder, or null. */
+export function keptDocumentFacts(factsFile: string, identity: string, finder: string): DocumentFacts | null {
+  const kept = readJsonEntrySync<KeptFacts>(factsFile, "document facts");
+  if (kept?.identity !== identity || kept.finder !== finder) return null;
+  if (!Array.isArray(kept.images) || !Array.isArray(kept.problems)) return null;
+  return { priceErrors: [], images: kept.images, problems: kept.problems };
+}
+
+/** Closes a snapshot's file once no document can read from it (see snapshot-on-demand.ts). */
+const openFiles = new FinalizationRegistry<number>((fd) => closeSync(fd));
