@@ -137,6 +137,7 @@ function sourceFor(config: BuildConfig, policy: RenderPolicy, file: string, iden
         index: {
           file: join(config.workDir, "snapshot-index.json"),
           facts: join(config.workDir, "snapshot-facts.json"),
+          plan: join(config.workDir, "snapshot-plan.json"),
         },
       }
     : { file, identity, onDemand };

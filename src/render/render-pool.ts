@@ -34,7 +34,7 @@ export interface SnapshotSource {
    * Where the worker may find the snapshot's index and its documents' facts, or keep them for the
    * next process (src/render/snapshot-index.ts): set for a caller that plans in a worker (the CLI).
    */
-  index?: { file: string; facts: string };
+  index?: { file: string; facts: string; plan: string };
 }
 
 export interface WorkerInit {
@@ -54,12 +54,20 @@ export interface WorkerInit {
 }
 
 export type ToWorker =
-  | { type: "warm"; snapshot: WorkerInit["snapshot"]; templateFile: string | null }
-  /** `withFacts` false: another worker collects the documents' facts at the same time ("facts"). */
-  | { type: "plan"; snapshot: WorkerInit["snapshot"]; workDir: string; withFacts: boolean }
-  | { type: "facts"; snapshot: WorkerInit["snapshot"] }
+  /**
+   * `first`: the request (a plan, the facts) the build will make of this worker, answered before
+   * the templates load: their compile holds the thread for tens of milliseconds, and the build
+   * waits for the answer.
+   */
+  | { type: "warm"; snapshot: WorkerInit["snapshot"]; templateFile: string | null; first?: PlanRequest }
+  | PlanRequest
   | { type: "prepare"; init: WorkerInit }
   | { type: "render"; batch: number; pages: PageEntry[] };
+
+/** `withFacts` false: another worker collects the documents' facts at the same time ("facts"). */
+type PlanRequest =
+  | { type: "plan"; snapshot: WorkerInit["snapshot"]; workDir: string; withFacts: boolean }
+  | { type: "facts"; snapshot: WorkerInit["snapshot"] };
 
 export type FromWorker =
   | { type: "ready" }
@@ -163,9 +171,14 @@ export async function warmRenderWorkers(options: {
   pool: WorkerPool;
 }): Promise<void> {
   try {
+    // A caller that plans in a worker (loadLastTemplates) asks planInWorker's requests now.
+    const requests = options.loadLastTemplates ? planRequests(options) : [];
     const warm = (file: string, templateFile: string | null) => {
-      for (const worker of workersFor(options.pool, file, options.count))
-        worker.postMessage({ type: "warm", snapshot: options.snapshot, templateFile } satisfies ToWorker);
+      workersFor(options.pool, file, options.count).forEach((worker, i) => {
+        const first = requests[i];
+        worker.postMessage({ type: "warm", snapshot: options.snapshot, templateFile, first } satisfies ToWorker);
+        if (first) asked.set(worker, { request: first, answer: listen(worker, answerTo(first)) });
+      });
     };
     // The worker the last build compiled starts now: checking its sources takes this thread a while
     // beside the other bundles' checks. If they changed, workersFor replaces it with the new one.
@@ -198,30 +211,67 @@ export async function planInWorker(options: {
   count: number;
 }): Promise<ContentPlan> {
   const { file } = await compileWorker(options.root, options.workDir);
-  const [planner, collector] = workersFor(options.pool, file, options.count);
-  const failed = (message: FromWorker) => (message.type === "plan-failed" ? new Error(message.message) : undefined);
-  // With a second worker, which would otherwise wait for the plan, the documents' facts are collected
-  // there at the same time. A snapshot read on demand collected them while it was read.
-  const split = collector !== undefined && !options.snapshot.onDemand;
-  const plan = ask(
-    planner!,
-    { type: "plan", snapshot: options.snapshot, workDir: options.workDir, withFacts: !split },
-    (message) => (message.type === "planned" ? message.plan : failed(message)),
-  );
-  if (!split) return plan;
-  const facts = ask(collector, { type: "facts", snapshot: options.snapshot }, (message) =>
-    message.type === "facts" ? message : failed(message),
-  );
-  const [planned, found] = await Promise.all([plan, facts]);
+  const workers = workersFor(options.pool, file, options.count);
+  const answers = planRequests(options).map((request, i) => answerOf(workers[i]!, request));
+  const planned = await answers[0]!;
+  if (planned.type !== "planned") throw new Error("The render worker did not plan the build");
+  if (answers.length === 1) return planned.plan;
+  const found = await answers[1]!;
+  if (found.type !== "facts") throw new Error("The render worker did not collect the documents' facts");
   if (found.priceErrors) throw new Error("Donation pages show prices the payments API refuses");
-  return { ...planned, images: found.images, problems: found.problems };
+  return { ...planned.plan, images: found.images, problems: found.problems };
+}
+
+/**
+ * What planInWorker asks of its workers, in order: the plan, and from a second worker (which would
+ * otherwise wait for the plan) the documents' facts, at the same time. A snapshot read on demand
+ * has its facts collected while it is read.
+ */
+function planRequests(options: { workDir: string; snapshot: WorkerInit["snapshot"]; count: number }): PlanRequest[] {
+  const { snapshot, workDir } = options;
+  const split = options.count > 1 && !snapshot.onDemand;
+  const plan: PlanRequest = { type: "plan", snapshot, workDir, withFacts: !split };
+  return split ? [plan, { type: "facts", snapshot }] : [plan];
+}
+
+/** Requests sent with a worker's warm-up (warmRenderWorkers), by worker, with their answers to come. */
+const asked = new WeakMap<Worker, { request: PlanRequest; answer: Promise<FromWorker> }>();
+
+/** The worker's answer to `request`: the one it is giving already if its warm-up asked the same, else asked now. */
+function answerOf(worker: Worker, request: PlanRequest): Promise<FromWorker> {
+  const early = asked.get(worker);
+  asked.delete(worker);
+  if (early && JSON.stringify(early.request) === JSON.stringify(request)) return early.answer;
+  // A worker whose warm-up asked something else answers that first.
+  return (early?.answer.catch(() => undefined) ?? Promise.resolve()).then(() =>
+    ask(worker, request, answerTo(request)),
+  );
+}
+
+/** Takes the message that answers `request` (an Error for a failure); undefined for any other message. */
+function answerTo(request: PlanRequest): (message: FromWorker) => FromWorker | Error | undefined {
+  const answerType = request.type === "plan" ? "planned" : "facts";
+  return (message) =>
+    message.type === "plan-failed" ? new Error(message.message) : message.type === answerType ? message : undefined;
+}
+
+/** The next message of `worker` that `answer` takes, without sending anything. */
+function listen<T>(worker: Worker, answer: (message: FromWorker) => T | Error | undefined): Promise<T> {
+  const answered = ask(worker, null, answer);
+  // Not every warm-up's answer is waited for (a build that renders in its own thread, say).
+  answered.catch(() => undefined);
+  return answered;
 }
 
 /**
  * Sends a worker one request and waits for its answer: what `answer` makes of a message (an Error
  * rejects, undefined is not the answer), or a rejection if the worker stops first.
  */
-function ask<T>(worker: Worker, request: ToWorker, answer: (message: FromWorker) => T | Error | undefined): Promise<T> {
+function ask<T>(
+  worker: Worker,
+  request: ToWorker | null,
+  answer: (message: FromWorker) => T | Error | undefined,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const settle = () => {
       worker.off("message", onMessage);
@@ -242,7 +292,7 @@ function ask<T>(worker: Worker, request: ToWorker, answer: (message: FromWorker)
     worker.on("message", onMessage);
     worker.once("exit", onExit);
     worker.ref();
-    worker.postMessage(request);
+    if (request) worker.postMessage(request);
   });
 }
 

@@ -13,10 +13,12 @@
  * made from, checked on the open file itself, so a snapshot replaced meanwhile is never read
  * through another's index; anything else about it that is wrong makes it a miss (a whole parse).
  *
- * Beside it, the documents' facts the plan needs whole (their images and problems:
- * src/render/content-plan.ts), kept for the snapshot's identity and the compiled render worker that
- * found them (its file name changes with any of its sources, the content checks among them): with
- * the index, finding them again would parse every body.
+ * Beside it, what a worker found from the whole snapshot: the documents' facts (their images and
+ * problems: src/render/content-plan.ts) and the build's plan, kept for the snapshot's identity and
+ * the compiled render worker that found them (its file name changes with any of its sources, the
+ * content checks and the page plan among them). With the index, finding the facts again would parse
+ * every body; with the plan kept, a render thread answers the build's first question as soon as it
+ * has started, before it reads any content.
  */
 import { closeSync, fstatSync, openSync } from "node:fs";
 import type { PrismicDocument } from "@prismicio/client";
@@ -120,25 +122,37 @@ export function readIndexedSnapshot(indexFile: string, file: string, identity: s
   return { ...index.head, documents } as Snapshot;
 }
 
-interface KeptFacts {
+interface Found<T> {
   identity: string;
   finder: string;
-  images: DocumentFacts["images"];
-  problems: DocumentFacts["problems"];
+  value: T;
 }
 
-/** Keeps the facts of the snapshot with this identity, as `finder` found them; none that stop the build. */
-export function keepDocumentFacts(factsFile: string, identity: string, finder: string, facts: DocumentFacts): void {
+/**
+ * Keeps what `finder` (a compiled render worker, by file name) found from the snapshot with this
+ * identity: its documents' facts, the build's plan. Pure functions of the two, so a later process
+ * with the same pair uses them instead of reading every document again.
+ */
+export function keepFound(file: string, identity: string, finder: string, value: unknown): void {
+  writeFileAtomicSync(file, encodeEntry(JSON.stringify({ identity, finder, value } satisfies Found<unknown>)));
+}
+
+/** What keepFound kept for this snapshot and finder, or null. */
+export function keptFound<T>(file: string, identity: string, finder: string): T | null {
+  const kept = readJsonEntrySync<Found<T>>(file, "found from the snapshot");
+  return kept?.identity === identity && kept.finder === finder && kept.value ? kept.value : null;
+}
+
+/** Keeps the documents' facts, unless a price stops the build (those are errors, found again). */
+export function keepDocumentFacts(file: string, identity: string, finder: string, facts: DocumentFacts): void {
   if (facts.priceErrors.length) return;
-  const kept: KeptFacts = { identity, finder, images: facts.images, problems: facts.problems };
-  writeFileAtomicSync(factsFile, encodeEntry(JSON.stringify(kept)));
+  keepFound(file, identity, finder, { images: facts.images, problems: facts.problems });
 }
 
-/** The facts kept for this snapshot and finder, or null. */
-export function keptDocumentFacts(factsFile: string, identity: string, finder: string): DocumentFacts | null {
-  const kept = readJsonEntrySync<KeptFacts>(factsFile, "document facts");
-  if (kept?.identity !== identity || kept.finder !== finder) return null;
-  if (!Array.isArray(kept.images) || !Array.isArray(kept.problems)) return null;
+/** The documents' facts kept for this snapshot and finder, or null. */
+export function keptDocumentFacts(file: string, identity: string, finder: string): DocumentFacts | null {
+  const kept = keptFound<Omit<DocumentFacts, "priceErrors">>(file, identity, finder);
+  if (!Array.isArray(kept?.images) || !Array.isArray(kept.problems)) return null;
   return { priceErrors: [], images: kept.images, problems: kept.problems };
 }
 

@@ -133,7 +133,7 @@ describe("rendering in worker threads", () => {
     expect(again.published).toBe(false);
   });
 
-  it("has a later process's workers read the snapshot through the index a first build kept, with the same pages", async () => {
+  it("has a later process's workers read the snapshot through the index and plan a first build kept, with the same pages", async () => {
     // The CLI's builder: its workers end with each build, so each build's workers read the snapshot anew.
     const { f, sample } = await sampleFetchedFixture("nzf-indexed", { ...IN_WORKERS_EARLY, forOneBuild: true });
     expect((await f.run()).plannedInWorker).toBe(true);
@@ -147,16 +147,29 @@ describe("rendering in worker threads", () => {
     expect((await f.run()).plannedInWorker).toBe(true);
     expect(await siteFileHashes(f.config.outDir)).toEqual(expected);
 
-    // Read through the index and the kept facts indeed: what only they say shows in the third build.
+    // Read through the index, the kept facts and the kept plan indeed: what only they say shows in the third build.
     const at = index.documents.findIndex((d: { type: string }) => d.type === "case");
     index.documents[at].data.title = [{ type: "heading1", text: "A title only the index has", spans: [] }];
     await writeCacheJson(indexFile, index);
     const facts = await readCacheJson(factsFile);
     const { id, type } = index.documents[at];
-    facts.problems.push({ code: "UNSAFE_URL", documentId: id, type, field: "body[0]", message: "A kept problem" });
+    facts.value.problems.push({
+      code: "UNSAFE_URL",
+      documentId: id,
+      type,
+      field: "body[0]",
+      message: "A kept problem",
+    });
     await writeCacheJson(factsFile, facts);
+    const planFile = join(f.config.workDir, "snapshot-plan.json");
+    const plan = await readCacheJson(planFile);
+    const dropped = plan.value.pages.findIndex((p: { template: string }) => p.template === "blog-article");
+    const [droppedPage] = plan.value.pages.splice(dropped, 1);
+    await writeCacheJson(planFile, plan);
     f.config.outDir = join(f.dir, "third");
     await f.run();
+    expect(existsSync(join(f.config.outDir, droppedPage.file))).toBe(false);
+    expect(existsSync(join(f.config.outDir, plan.value.pages[dropped].file))).toBe(true);
     const pages = await readdir(f.config.outDir, { recursive: true });
     const html = await Promise.all(
       pages.filter((p) => p.endsWith(".html")).map((p) => readFile(join(f.config.outDir, p), "utf8")),

@@ -14,8 +14,10 @@ import { identityOf } from "../../src/core/fs.js";
 import { listSignatures } from "../../src/render/dependencies.js";
 import {
   keepDocumentFacts,
+  keepFound,
   keepSnapshotIndex,
   keptDocumentFacts,
+  keptFound,
   readIndexedSnapshot,
 } from "../../src/render/snapshot-index.js";
 import { NzfError } from "../../src/core/errors.js";
@@ -125,6 +127,15 @@ describe("the documents' facts kept beside the index", () => {
     expect(keptDocumentFacts(file, "1:2:3:4", "render-worker-aaa.mjs")).toEqual(facts);
     expect(keptDocumentFacts(file, "1:2:3:5", "render-worker-aaa.mjs")).toBeNull();
     expect(keptDocumentFacts(file, "1:2:3:4", "render-worker-bbb.mjs")).toBeNull();
+  });
+
+  it("are kept as any value found from the snapshot is (the plan), for the same snapshot and worker only", async () => {
+    const file = join(await folder(), "snapshot-plan.json");
+    keepFound(file, "1:2:3:4", "render-worker-aaa.mjs", { pages: ["/"] });
+    expect(keptFound(file, "1:2:3:4", "render-worker-aaa.mjs")).toEqual({ pages: ["/"] });
+    expect(keptFound(file, "1:2:3:4", "render-worker-aaa.mjs|facts:true")).toBeNull();
+    await writeFile(file, (await readFile(file, "utf8")).replace("pages", "pagez"));
+    expect(keptFound(file, "1:2:3:4", "render-worker-aaa.mjs")).toBeNull();
   });
 
   it("are not kept when a price stops the build", async () => {

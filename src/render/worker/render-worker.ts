@@ -16,9 +16,16 @@ import { createContentGraph, type ContentGraph } from "../../content/graph.js";
 import { createImageLookup } from "../../images/image-lookup.js";
 import { createPageRenderer, htmlOf, renderFailureOf, type PageRenderer } from "../render-page.js";
 import { findSecrets } from "../../publish/secret-scan.js";
-import { documentFactsCollector, planContent, type DocumentFacts } from "../content-plan.js";
+import { documentFactsCollector, planContent, type ContentPlan, type DocumentFacts } from "../content-plan.js";
 import { documentHashesKept } from "../dependencies.js";
-import { keepDocumentFacts, keepSnapshotIndex, keptDocumentFacts, readIndexedSnapshot } from "../snapshot-index.js";
+import {
+  keepDocumentFacts,
+  keepFound,
+  keepSnapshotIndex,
+  keptDocumentFacts,
+  keptFound,
+  readIndexedSnapshot,
+} from "../snapshot-index.js";
 import type { TemplateModule } from "../../bundle/template-bundle.js";
 import type { ToWorker, FromWorker, WorkerInit } from "../render-pool.js";
 import { createPageWriter, type PageWriter } from "./page-writer.js";
@@ -89,38 +96,50 @@ const keepNothing = () => undefined;
  * The documents' facts: collected while an on-demand snapshot was read, kept by an earlier process
  * for this snapshot, or found now (and then kept, for a snapshot with an index).
  */
-function documentFacts(origin: WorkerInit["snapshot"], content: Content): Answer<DocumentFacts> {
-  if (content.facts) return { value: content.facts, keep: keepNothing };
+async function documentFacts(origin: WorkerInit["snapshot"]): Promise<Answer<DocumentFacts>> {
   const { index } = origin;
+  // Kept ones need no content read: answered before this thread reads the snapshot.
   const kept = index ? keptDocumentFacts(index.facts, origin.identity, FINDER) : null;
   if (kept) return { value: kept, keep: keepNothing };
+  const content = await readContent(origin);
+  if (content.facts) return { value: content.facts, keep: keepNothing };
   const collector = documentFactsCollector();
   for (const doc of content.snapshot.documents) collector.visit(doc);
   const keep = () => index && keepDocumentFacts(index.facts, origin.identity, FINDER, collector.facts);
   return { value: collector.facts, keep };
 }
 
-/** The build's plan of the content this worker has read (src/render/content-plan.ts). */
+/**
+ * The build's plan of the content this worker has read (src/render/content-plan.ts), or the plan this
+ * worker made of the same snapshot in an earlier process.
+ */
 async function plan(request: Extract<ToWorker, { type: "plan" }>): Promise<Answer<FromWorker>> {
   const origin = request.snapshot;
+  const { index } = origin;
+  const finder = `${FINDER}|facts:${request.withFacts}`;
+  const kept = index ? keptFound<ContentPlan>(index.plan, origin.identity, finder) : null;
+  if (kept) return { value: { type: "planned", plan: kept }, keep: keepNothing };
   const content = await readContent(origin);
   const { snapshot, graph, indexed } = content;
   // Without facts: another worker collects them (collectFacts) and the build's thread adds them.
-  const facts = request.withFacts ? documentFacts(origin, content) : null;
+  const facts = request.withFacts ? await documentFacts(origin) : null;
   const known = facts?.value ?? { priceErrors: [], images: [], problems: [] };
   const planned = await planContent(snapshot, graph, origin, request.workDir, known);
   // The document hashes are kept in the background; a worker may not outlive the build to finish that.
   await documentHashesKept();
   const keep = () => {
     facts?.keep();
-    if (origin.index && !indexed) keepSnapshotIndex(origin.index.file, origin.file, origin.identity, snapshot);
+    if (!index) return;
+    // A plan that saw a price refused threw instead: none is kept.
+    keepFound(index.plan, origin.identity, finder, planned);
+    if (!indexed) keepSnapshotIndex(index.file, origin.file, origin.identity, snapshot);
   };
   return { value: { type: "planned", plan: planned }, keep };
 }
 
 /** The documents' facts for a plan another worker makes at the same time (planInWorker). */
 async function collectFacts(request: Extract<ToWorker, { type: "facts" }>): Promise<Answer<FromWorker>> {
-  const facts = documentFacts(request.snapshot, await readContent(request.snapshot));
+  const facts = await documentFacts(request.snapshot);
   const { images, problems, priceErrors } = facts.value;
   return { value: { type: "facts", images, problems, priceErrors: priceErrors.length }, keep: facts.keep };
 }
@@ -174,14 +193,18 @@ const port = parentPort!;
  * the documents' facts) while the build goes on. Not kept (a full disk, say): the next process
  * parses and finds them again.
  */
-function answerAndKeep(work: Promise<Answer<FromWorker>>): void {
-  void reply(
+function answerAndKeep(work: Promise<Answer<FromWorker>>): Promise<void> {
+  return reply(
     work.then((answer) => answer.value),
     "plan-failed",
   )
     .then(() => work)
     .then(({ keep }) => keep())
     .catch(() => undefined);
+}
+
+function answerTo(request: Extract<ToWorker, { type: "plan" | "facts" }>): Promise<Answer<FromWorker>> {
+  return request.type === "facts" ? collectFacts(request) : plan(request);
 }
 
 /** Posts what `work` answers, or its failure as a message of type `failure`; settles once posted. */
@@ -198,12 +221,19 @@ function reply(work: Promise<FromWorker>, failure: "plan-failed" | "fatal"): Pro
 
 port.on("message", (message: ToWorker) => {
   if (message.type === "render") return port.postMessage(render(message));
-  if (message.type === "facts" || message.type === "plan")
-    return answerAndKeep(message.type === "facts" ? collectFacts(message) : plan(message));
+  if (message.type === "facts" || message.type === "plan") return void answerAndKeep(answerTo(message));
   if (message.type === "warm") {
-    // The templates (React is bundled in them) the last build compiled: most builds use them again.
-    if (message.templateFile) importTemplates(message.templateFile).catch(() => undefined);
-    readContent(message.snapshot).catch(() => undefined);
+    const { first, templateFile } = message;
+    // The build's first request is answered first (from what an earlier process kept, when it
+    // can), then the content is read and the templates (React is bundled in them) the last build
+    // compiled are loaded: most builds use them again.
+    const answered = first ? answerAndKeep(answerTo(first)) : Promise.resolve();
+    const read = () => readContent(message.snapshot);
+    const load = () => (templateFile ? importTemplates(templateFile) : undefined);
+    answered
+      .then(read)
+      .then(load, load)
+      .catch(() => undefined);
     return;
   }
   reply(
