@@ -8,6 +8,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { loadWithCodeCache } from "./code-cache.js";
 import { compileError } from "./compile-errors.js";
 import { CHANGED_DURING_BUILD, hashInputsAfterBuild, startBundle, writeBundleRecord } from "./bundle-cache.js";
 import type { PageBody, PageFrame, RenderInput, RenderOutput } from "../template-kit/types.js";
@@ -46,8 +47,9 @@ export interface NodeModuleBundle {
 }
 
 /**
- * Compiles `entry` (relative to the project) into `dir` as `<name>-<hash>.mjs`. The folder must be
- * inside the project (not the OS temp dir) so bare imports like "react" resolve from node_modules.
+ * Compiles `entry` (relative to the project) into `dir` as `<name>-<hash>.mjs` (`.cjs` with its
+ * packages bundled). The folder must be inside the project (not the OS temp dir) so bare imports
+ * like "react" resolve from node_modules.
  */
 export async function compileNodeModule(
   root: string,
@@ -71,7 +73,7 @@ export async function compileNodeModule(
   // not reused even when no input changed. A record from before import graphs were kept is compiled again.
   const variant = [
     ...plugins.map((p) => p.name),
-    ...(options.bundlePackages ? ["packages bundled"] : []),
+    ...(options.bundlePackages ? ["packages bundled", "commonjs"] : []),
     "source map",
   ];
   if (
@@ -82,6 +84,7 @@ export async function compileNodeModule(
     const { file, hash, imports } = previous.result;
     return { file, hash, sources: sourcesOf(previous.inputs, imports), cached: true };
   }
+  const extension = options.bundlePackages ? ".cjs" : ".mjs";
   let result: Awaited<ReturnType<typeof runEsbuild>>;
   try {
     result = await runEsbuild(contexts, `node:${entry}`, {
@@ -90,19 +93,13 @@ export async function compileNodeModule(
       bundle: true,
       write: false,
       platform: "node",
-      format: "esm",
+      // Bundled packages need no resolving when the module is loaded, so the templates load several
+      // times faster than with React left to node_modules, in every render worker of a new process.
+      // Such a module is CommonJS, loaded through V8's code cache (./code-cache.ts); one that
+      // imports its packages is ES, imported.
+      format: options.bundlePackages ? "cjs" : "esm",
       target: "node20.19",
-      // Bundled packages need no resolving and no CommonJS loader when the module is imported, so
-      // the templates load several times faster than with React left to node_modules, in every
-      // render worker of a new process. `require` is for the packages'
-      // own requires of Node's modules.
-      ...(options.bundlePackages
-        ? {
-            banner: {
-              js: `import { createRequire as __nzfCreateRequire } from "node:module";\nconst require = __nzfCreateRequire(import.meta.url);`,
-            },
-          }
-        : { packages: "external" as const }),
+      ...(options.bundlePackages ? {} : { packages: "external" as const }),
       jsx: "automatic",
       metafile: true,
       logLevel: "silent",
@@ -111,16 +108,16 @@ export async function compileNodeModule(
       // render is named by template file and line (src/render/template-errors.ts).
       sourcemap: "external",
       sourcesContent: false,
-      outfile: join(dir, `${name}.mjs`),
+      outfile: join(dir, `${name}${extension}`),
       plugins,
     });
   } catch (error) {
     throw compileError(error, what, "TEMPLATE_BUNDLE_FAILED");
   }
-  const code = result.outputFiles!.find((f) => f.path.endsWith(".mjs"))!.contents;
+  const code = result.outputFiles!.find((f) => f.path.endsWith(extension))!.contents;
   const map = result.outputFiles!.find((f) => f.path.endsWith(".map"));
   const hash = createHash("sha1").update(code).digest("hex").slice(0, 12);
-  const file = join(dir, `${name}-${hash}.mjs`);
+  const file = join(dir, `${name}-${hash}${extension}`);
   // The map is written first, so a module on disk has its map; and always, since a comment-only
   // edit moves lines without changing the module's code (nor its name).
   if (map) await writeEntryFile(`${file}.map`, Buffer.from(projectRelativeMap(map.text, dirname(map.path), root)));
@@ -227,8 +224,11 @@ export async function loadTemplates(
   };
 }
 
-async function importTemplates(file: string): Promise<TemplateModule> {
-  return (await import(pathToFileURL(file).href)) as TemplateModule;
+/** The compiled templates: CommonJS through V8's code cache (packages bundled), or an ES module. */
+export async function importTemplates(file: string): Promise<TemplateModule> {
+  return file.endsWith(".cjs")
+    ? loadWithCodeCache<TemplateModule>(file).exports
+    : ((await import(pathToFileURL(file).href)) as TemplateModule);
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Where in the templates a render failed. The compiled template module has a source map beside it
- * (`<module>.mjs.map`, sources relative to the project: src/bundle/template-bundle.ts); a failure
+ * (`<module>.cjs.map` or `.mjs.map`, sources relative to the project: src/bundle/template-bundle.ts); a failure
  * reads it and maps the error's stack frames back to the first one in the project's own code, so
  * the build names `templates/pages/x.tsx:49:7` instead of a line of a bundle. Nothing is read
  * until a page fails: source maps cost nothing when every page renders. Runs in render workers too.
@@ -40,8 +40,8 @@ function mapFor(moduleFile: string): SourceMap | null {
 }
 
 // `    at Body (file:///…/entry-abc.mjs:1234:56)`, `    at file:///…/entry-abc.mjs:1234:56`, or a plain
-// path where the module was loaded by another loader (vitest's).
-const FRAME = /((?:file:\/\/)?\/[^\s()]+?\.mjs):(\d+):(\d+)\)?\s*$/;
+// path where the module was loaded by another loader (vitest's, or the code cache's: entry-abc.cjs).
+const FRAME = /((?:file:\/\/)?\/[^\s()]+?\.[cm]js):(\d+):(\d+)\)?\s*$/;
 
 /** The first frame of the error's stack in the project's own sources (not node_modules), or null. */
 export function templateLocationOf(error: unknown): SourceLocation | null {

@@ -315,7 +315,7 @@ async function cacheEntries(cache: string, mode: Mode): Promise<Record<string, s
     "preview bundle": "islands/preview/out/preview.js",
     ...(mode === "garbage"
       ? { "templates record": "templates-bundled/record.json" }
-      : { "compiled templates": await first("templates-bundled", /^entry-.*\.mjs$/) }),
+      : { "compiled templates": await first("templates-bundled", /^entry-.*\.cjs$/) }),
     "image manifest": manifests[0],
     "processed image": join("images/files", listed[0]!.file),
     "image source index": "images/sources.json",

@@ -27,6 +27,7 @@ import {
   readIndexedSnapshot,
 } from "../snapshot-index.js";
 import type { TemplateModule } from "../../bundle/template-bundle.js";
+import { loadWithCodeCache } from "../../bundle/code-cache.js";
 import type { ToWorker, FromWorker, WorkerInit } from "../render-pool.js";
 import { createPageWriter, type PageWriter } from "./page-writer.js";
 
@@ -147,8 +148,22 @@ async function collectFacts(request: Extract<ToWorker, { type: "facts" }>): Prom
 /** The templates module, by file. */
 const templatesBy = lastByKey<TemplateModule>();
 function importTemplates(file: string): Promise<TemplateModule> {
-  return templatesBy(file, () => import(pathToFileURL(file).href) as Promise<TemplateModule>);
+  return templatesBy(file, async () => {
+    if (!file.endsWith(".cjs")) return (await import(pathToFileURL(file).href)) as TemplateModule;
+    const loaded = loadWithCodeCache<TemplateModule>(file);
+    keepCodeCache = loaded.keep;
+    pagesSinceLoaded = 0;
+    return loaded.exports;
+  });
 }
+
+/**
+ * Keeps V8's code of the templates for the next process once this thread has rendered this many
+ * pages: by then the pages of every template have compiled what they call (src/bundle/code-cache.ts).
+ */
+const KEEP_CODE_AFTER_PAGES = 256;
+let keepCodeCache: () => void = () => undefined;
+let pagesSinceLoaded = 0;
 
 async function prepare(init: WorkerInit): Promise<void> {
   renderer = null;
@@ -183,6 +198,8 @@ function render(request: Extract<ToWorker, { type: "render" }>): FromWorker {
       results.push({ ok: false, failure: renderFailureOf(error), ms: performance.now() - started });
     }
   }
+  pagesSinceLoaded += request.pages.length;
+  if (pagesSinceLoaded >= KEEP_CODE_AFTER_PAGES) keepCodeCache();
   return { type: "rendered", batch: request.batch, results };
 }
 
