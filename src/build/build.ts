@@ -179,12 +179,15 @@ async function runPipeline(config: BuildConfig, deps: Deps): Promise<BuildResult
 function readPrevious(config: BuildConfig, builder: Builder) {
   const recordFile = join(config.workDir, "last-build.json");
   const state = readOutputState(config.outDir);
-  // A record of another version than the published one describes files that are not there.
-  const record = readIncrementalRecord(recordFile, builder.record).then((r) =>
-    r && r.published === state.currentId ? r : null,
-  );
-  // No record of this output folder: every page will be rendered. Nothing published there means no
-  // record can describe it, known without reading the record (large for a large site) first.
+  // A record of another version than the published one describes files that are not there. With
+  // nothing published, no record can describe the folder: it is not read (1.5 MB to parse for
+  // 2,000 pages, on this thread while the render threads start) and every page renders.
+  const record =
+    state.currentId === null
+      ? Promise.resolve(null)
+      : readIncrementalRecord(recordFile, builder.record).then((r) =>
+          r && r.published === state.currentId ? r : null,
+        );
   const fullRender = state.currentId === null ? Promise.resolve(true) : record.then((r) => r?.outDir !== config.outDir);
   return { state, record, fullRender, recordFile };
 }
