@@ -70,9 +70,11 @@ export function keepSnapshotIndex(indexFile: string, file: string, identity: str
   for (const doc of all) {
     const light: Record<string, unknown> = {};
     const keys: string[] = [];
-    for (const [key, value] of Object.entries(doc.data as Record<string, unknown>)) {
-      const small = weightWithin(value, SMALL_FIELD);
-      light[key] = small ? value : null;
+    // A snapshot read on demand has its large fields as getters already: not read (parsed) here.
+    for (const [key, field] of Object.entries(Object.getOwnPropertyDescriptors(doc.data))) {
+      if (!field.enumerable) continue;
+      const small = !field.get && weightWithin(field.value, SMALL_FIELD);
+      light[key] = small ? field.value : null;
       if (!small) keys.push(key);
     }
     documents.push({ ...doc, data: light });

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readSnapshot, writeSnapshot, type Snapshot } from "../../src/content/snapshot.js";
 import { createContentGraph } from "../../src/content/graph.js";
+import { readSnapshotOnDemand } from "../../src/content/snapshot-on-demand.js";
 import { identityOf } from "../../src/core/fs.js";
 import { listSignatures } from "../../src/render/dependencies.js";
 import {
@@ -66,6 +67,22 @@ describe("a snapshot read through its index", () => {
     for (const type of ["blog_article", "case", "program"])
       expect(b.all(type).map((d) => d.id)).toEqual(a.all(type).map((d) => d.id));
     expect(listSignatures(b)).toEqual(listSignatures(a));
+  });
+
+  it("is the same made from a snapshot read on demand, whose large fields it does not read", async () => {
+    const { dir, file, whole, identity, index } = await indexed(300);
+    const onDemand = (await readSnapshotOnDemand(file))!;
+    const again = join(dir, "from-on-demand.json");
+    const parse = vi.spyOn(JSON, "parse");
+    try {
+      keepSnapshotIndex(again, file, identity, onDemand);
+      expect(parse).not.toHaveBeenCalled();
+    } finally {
+      parse.mockRestore();
+    }
+    expect(await readFile(again, "utf8")).toBe(await readFile(index, "utf8"));
+    const read = readIndexedSnapshot(again, file, identity)!;
+    expect(read.documents.map((d) => JSON.stringify(d))).toEqual(whole.documents.map((d) => JSON.stringify(d)));
   });
 
   it("is about a tenth of the snapshot, and parses a body only when a page reads it", async () => {

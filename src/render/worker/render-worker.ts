@@ -65,8 +65,7 @@ interface Content {
 const contentBy = lastByKey<Content>();
 function readContent(origin: WorkerInit["snapshot"]): Promise<Content> {
   return contentBy(`${origin.identity}|${origin.onDemand === true}|${origin.index?.file ?? ""}`, async () => {
-    const indexed =
-      origin.index && !origin.onDemand ? readIndexedSnapshot(origin.index.file, origin.file, origin.identity) : null;
+    const indexed = origin.index ? readIndexedSnapshot(origin.index.file, origin.file, origin.identity) : null;
     if (indexed) return { snapshot: indexed, graph: createContentGraph(indexed.documents, indexed.languages), indexed };
     const before = await identityOf(origin.file);
     // A layout snapshotText did not write is read whole (readSnapshot reports what is wrong with it).
