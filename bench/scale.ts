@@ -114,14 +114,15 @@ export async function benchScale(options: { root: string; runs?: number; print?:
         const run: Run = {
           wallMs: median(results.map((r) => r.wallMs)),
           cpuMs: median(results.map((r) => r.cpuMs)),
-          peakMb: median(results.map((r) => r.peakMb)),
+          // The highest of the runs': the target is a ceiling (the first run, which makes the caches, may peak higher).
+          peakMb: Math.max(...results.map((r) => r.peakMb)),
         };
         figures[`${count} ${where}`] = run;
         const each = results.map((r) => `${(r.wallMs / 1000).toFixed(2)}`).join(", ");
         print(
           `scale   ${count.toLocaleString("en-AU")} documents into ${where === "memory" ? `memory (${base})` : "a folder on disk"}: ` +
             `wall ${(run.wallMs / 1000).toFixed(2)} s (runs ${each}), CPU ${(run.cpuMs / 1000).toFixed(2)} s, ` +
-            `peak memory ${Math.round(run.peakMb)} MB (the process tree's resident set); ${snapshot.documents.length} documents`,
+            `peak memory ${Math.round(run.peakMb)} MB (the process tree's resident set, highest run; runs ${results.map((r) => Math.round(r.peakMb)).join(", ")}); ${snapshot.documents.length} documents`,
         );
       }
     }
