@@ -14,6 +14,7 @@ import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { cachedDataVersionTag } from "node:v8";
+import { pathToFileURL } from "node:url";
 import { Script } from "node:vm";
 import { encodeEntry, readEntrySync } from "../cache/entry.js";
 import { writeFileAtomicSync } from "../core/fs.js";
@@ -27,6 +28,16 @@ export interface CachedModule<T> {
 }
 
 const SUFFIX = ".v8cache";
+
+/**
+ * A compiled templates module, whichever its format: CommonJS (packages bundled, the one-shot
+ * builds) through the code cache, an ES module (watch mode's) imported, with nothing to keep.
+ */
+export async function loadCompiledModule<T>(file: string): Promise<CachedModule<T>> {
+  if (file.endsWith(".cjs")) return loadWithCodeCache<T>(file);
+  const exports = (await import(pathToFileURL(file).href)) as T;
+  return { exports, fromCache: false, keep: () => undefined };
+}
 
 export function loadWithCodeCache<T>(file: string): CachedModule<T> {
   const source = readFileSync(file, "utf8");

@@ -7,8 +7,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
-import { loadWithCodeCache } from "./code-cache.js";
+import { loadCompiledModule } from "./code-cache.js";
 import { compileError } from "./compile-errors.js";
 import { CHANGED_DURING_BUILD, hashInputsAfterBuild, startBundle, writeBundleRecord } from "./bundle-cache.js";
 import type { PageBody, PageFrame, RenderInput, RenderOutput } from "../template-kit/types.js";
@@ -220,15 +219,8 @@ export async function loadTemplates(
   return {
     ...bundle,
     bodyHash: bodyHashOf("templates/entry.tsx", bundle.sources),
-    load: () => importTemplates(bundle.file),
+    load: async () => (await loadCompiledModule<TemplateModule>(bundle.file)).exports,
   };
-}
-
-/** The compiled templates: CommonJS through V8's code cache (packages bundled), or an ES module. */
-export async function importTemplates(file: string): Promise<TemplateModule> {
-  return file.endsWith(".cjs")
-    ? loadWithCodeCache<TemplateModule>(file).exports
-    : ((await import(pathToFileURL(file).href)) as TemplateModule);
 }
 
 /**

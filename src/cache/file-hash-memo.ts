@@ -16,6 +16,7 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { identityOfStats } from "../core/fs.js";
 import { readJsonEntrySync, writeJsonEntry } from "./entry.js";
 
 /** Coarser than any file system's timestamps (FAT's are 2 s). */
@@ -70,7 +71,7 @@ export async function saveFileHashes(): Promise<void> {
 export function memoizedHash(path: string, kind: HashKind, hash: (bytes: Buffer) => string): string | null {
   try {
     const info = statSync(path);
-    const identity = `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
+    const identity = identityOfStats(info);
     used.add(path);
     let known = memo.get(path);
     const value = known?.identity === identity ? known.hashes[kind] : undefined;
@@ -80,7 +81,7 @@ export function memoizedHash(path: string, kind: HashKind, hash: (bytes: Buffer)
     // Read whole, then checked again: a file that changed meanwhile is hashed but not remembered.
     const after = statSync(path);
     const fresh = hash(bytes);
-    if (`${after.ino}:${after.size}:${after.mtimeMs}:${after.ctimeMs}` !== identity) return fresh;
+    if (identityOfStats(after) !== identity) return fresh;
     if (known?.identity !== identity) known = { identity, hashes: {}, settled };
     known.hashes[kind] = fresh;
     memo.set(path, known);

@@ -29,6 +29,11 @@ const KEPT = 512;
  */
 const openFiles = new FinalizationRegistry<number>((fd) => closeSync(fd));
 
+/** Closes `fd` once `handle`, which everything reading the file reads through, is collected. */
+export function closeWhenUnreachable(handle: { fd: number }, fd: number): void {
+  openFiles.register(handle, fd);
+}
+
 /**
  * The snapshot in `file` read on demand, or null for another layout. `visit` sees every document
  * whole once, in snapshot order, while the file is indexed (the plan's checks: content-plan.ts);
@@ -42,7 +47,7 @@ export async function readSnapshotOnDemand(
   try {
     const handle = { fd };
     const snapshot = indexSnapshot(handle, visit);
-    if (snapshot) openFiles.register(handle, fd);
+    if (snapshot) closeWhenUnreachable(handle, fd);
     else closeSync(fd);
     return snapshot;
   } catch (error) {

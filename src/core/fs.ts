@@ -7,11 +7,15 @@ import { copyFile, link, rename, rm, stat, writeFile } from "node:fs/promises";
  */
 export async function identityOf(file: string): Promise<string | null> {
   try {
-    const info = await stat(file);
-    return `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
+    return identityOfStats(await stat(file));
   } catch {
     return null;
   }
+}
+
+/** identityOf from stats read already (statSync, fstatSync): the same string, compared across threads. */
+export function identityOfStats(info: { ino: number; size: number; mtimeMs: number; ctimeMs: number }): string {
+  return `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
 }
 
 /** Whether a file or folder exists (any error reading it counts as no). */

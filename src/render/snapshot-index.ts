@@ -24,9 +24,9 @@ import { closeSync, fstatSync, openSync } from "node:fs";
 import type { PrismicDocument } from "@prismicio/client";
 import type { Snapshot } from "../content/snapshot.js";
 import { hintPublished } from "../content/graph.js";
-import { lineReader, linesOf, SMALL_FIELD, weightWithin } from "../content/snapshot-on-demand.js";
+import { closeWhenUnreachable, lineReader, linesOf, SMALL_FIELD, weightWithin } from "../content/snapshot-on-demand.js";
 import { encodeEntry, readJsonEntrySync } from "../cache/entry.js";
-import { writeFileAtomicSync } from "../core/fs.js";
+import { identityOfStats, writeFileAtomicSync } from "../core/fs.js";
 import type { DocumentFacts } from "./content-plan.js";
 
 interface SnapshotIndex {
@@ -44,10 +44,7 @@ interface SnapshotIndex {
 
 const FORMAT = 1;
 
-const identityOfFd = (fd: number): string => {
-  const info = fstatSync(fd);
-  return `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
-};
+const identityOfFd = (fd: number): string => identityOfStats(fstatSync(fd));
 
 /**
  * Writes the index of `snapshot`, a whole parse of `file` with this `identity`, to `indexFile`.
@@ -113,7 +110,7 @@ export function readIndexedSnapshot(indexFile: string, file: string, identity: s
     return null;
   }
   const handle = { fd };
-  openFiles.register(handle, fd);
+  closeWhenUnreachable(handle, fd);
   const { dataOf } = lineReader(handle, starts, ends);
   documents.forEach((doc, i) => {
     const data = doc.data as Record<string, unknown>;
@@ -157,6 +154,3 @@ export function keptDocumentFacts(file: string, identity: string, finder: string
   if (!Array.isArray(kept?.images) || !Array.isArray(kept.problems)) return null;
   return { priceErrors: [], images: kept.images, problems: kept.problems };
 }
-
-/** Closes a snapshot's file once no document can read from it (see snapshot-on-demand.ts). */
-const openFiles = new FinalizationRegistry<number>((fd) => closeSync(fd));

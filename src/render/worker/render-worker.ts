@@ -8,7 +8,6 @@
  * read (src/render/content-plan.ts), so the build's thread need not parse it too.
  */
 import { parentPort } from "node:worker_threads";
-import { pathToFileURL } from "node:url";
 import { readSnapshot, type Snapshot } from "../../content/snapshot.js";
 import { readSnapshotOnDemand } from "../../content/snapshot-on-demand.js";
 import { identityOf } from "../../core/fs.js";
@@ -27,7 +26,7 @@ import {
   readIndexedSnapshot,
 } from "../snapshot-index.js";
 import type { TemplateModule } from "../../bundle/template-bundle.js";
-import { loadWithCodeCache } from "../../bundle/code-cache.js";
+import { loadCompiledModule } from "../../bundle/code-cache.js";
 import type { ToWorker, FromWorker, WorkerInit } from "../render-pool.js";
 import { createPageWriter, type PageWriter } from "./page-writer.js";
 
@@ -55,8 +54,8 @@ function lastByKey<T>(): (key: string, make: () => Promise<T>) => Promise<T> {
 interface Content {
   snapshot: Snapshot;
   graph: ContentGraph;
-  /** Set when the snapshot was read through its index (its large fields parsed when read). */
-  indexed?: Snapshot;
+  /** Whether the snapshot was read through its index (its large fields parsed when read). */
+  indexed?: boolean;
   /** Set when the snapshot was read on demand: what the plan needs from each document whole. */
   facts?: DocumentFacts;
 }
@@ -66,7 +65,8 @@ const contentBy = lastByKey<Content>();
 function readContent(origin: WorkerInit["snapshot"]): Promise<Content> {
   return contentBy(`${origin.identity}|${origin.onDemand === true}|${origin.index?.file ?? ""}`, async () => {
     const indexed = origin.index ? readIndexedSnapshot(origin.index.file, origin.file, origin.identity) : null;
-    if (indexed) return { snapshot: indexed, graph: createContentGraph(indexed.documents, indexed.languages), indexed };
+    if (indexed)
+      return { snapshot: indexed, graph: createContentGraph(indexed.documents, indexed.languages), indexed: true };
     const before = await identityOf(origin.file);
     // A layout snapshotText did not write is read whole (readSnapshot reports what is wrong with it).
     let collector = documentFactsCollector();
@@ -148,8 +148,7 @@ async function collectFacts(request: Extract<ToWorker, { type: "facts" }>): Prom
 const templatesBy = lastByKey<TemplateModule>();
 function importTemplates(file: string): Promise<TemplateModule> {
   return templatesBy(file, async () => {
-    if (!file.endsWith(".cjs")) return (await import(pathToFileURL(file).href)) as TemplateModule;
-    const loaded = loadWithCodeCache<TemplateModule>(file);
+    const loaded = await loadCompiledModule<TemplateModule>(file);
     keepCodeCache = loaded.keep;
     pagesSinceLoaded = 0;
     return loaded.exports;
