@@ -212,11 +212,10 @@ export async function planInWorker(options: {
 }): Promise<ContentPlan> {
   const { file } = await compileWorker(options.root, options.workDir);
   const workers = workersFor(options.pool, file, options.count);
-  const answers = planRequests(options).map((request, i) => answerOf(workers[i]!, request));
-  const planned = await answers[0]!;
-  if (planned.type !== "planned") throw new Error("The render worker did not plan the build");
-  if (answers.length === 1) return planned.plan;
-  const found = await answers[1]!;
+  // Awaited together: when both fail (an unreadable snapshot), neither rejection goes unhandled.
+  const [planned, found] = await Promise.all(planRequests(options).map((request, i) => answerOf(workers[i]!, request)));
+  if (planned?.type !== "planned") throw new Error("The render worker did not plan the build");
+  if (!found) return planned.plan;
   if (found.type !== "facts") throw new Error("The render worker did not collect the documents' facts");
   if (found.priceErrors) throw new Error("Donation pages show prices the payments API refuses");
   return { ...planned.plan, images: found.images, problems: found.problems };

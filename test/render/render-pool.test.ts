@@ -240,6 +240,26 @@ parentPort.on("message", (m) => parentPort.postMessage(m.type === "plan" ? { typ
     expect(await siteFileHashes(byWorkers!.f.config.outDir)).toEqual(await siteFileHashes(here!.f.config.outDir));
   });
 
+  it("reports a snapshot no worker can read as the build's thread would, with no stray rejection", async () => {
+    const { f, contentDir } = await fetchedFixture("nzf-corrupt", IN_WORKERS_EARLY);
+    await writeFile(join(contentDir, "nzf-corrupt", "snapshot.json"), '{"format":1,"documents":[\n{"id":');
+    const stray: unknown[] = [];
+    const onStray = (reason: unknown) => stray.push(reason);
+    process.on("unhandledRejection", onStray);
+    try {
+      // Both workers are asked (the plan and the documents' facts) and both fail.
+      const error = await f.run().then(
+        () => null,
+        (e: unknown) => e as NzfError,
+      );
+      expect(error?.code).toBe("SNAPSHOT_CORRUPT");
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(stray).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onStray);
+    }
+  });
+
   it("refuses a donation page whose price the payments API refuses when workers plan the build", async () => {
     const { f, contentDir } = await fetchedFixture("nzf-price", IN_WORKERS_EARLY);
     const sample = await readSnapshot(join(PROJECT_ROOT, "content-cache/sample/snapshot.json"));
