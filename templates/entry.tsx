@@ -139,14 +139,15 @@ export function renderFrame(input: RenderInput, body: PageBody): PageFrame {
     islands: collector.names,
     siteName: str(g, "site_name") || "National Zakat Foundation",
     defaultDescription: str(g, "default_meta_description"),
-    defaultImage: defaultImage
-      ? {
-          url: processedDefault?.src ?? defaultImage.url,
-          width: processedDefault?.width ?? defaultImage.width,
-          height: processedDefault?.height ?? defaultImage.height,
-          alt: defaultImage.alt,
-        }
-      : undefined,
+    defaultImage:
+      defaultImage && processedDefault !== null
+        ? {
+            url: processedDefault?.src ?? defaultImage.url,
+            width: processedDefault?.width ?? defaultImage.width,
+            height: processedDefault?.height ?? defaultImage.height,
+            alt: defaultImage.alt,
+          }
+        : undefined,
   });
   const at = html.indexOf(BODY_SLOT);
   if (at === -1 || html.indexOf(BODY_SLOT, at + 1) !== -1)

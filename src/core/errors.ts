@@ -114,6 +114,18 @@ export const ERROR_CATALOGUE = {
     kind: "input",
     hint: "The image could not be downloaded. Check the network and that the image still exists in Prismic.",
   },
+  IMAGE_REFUSED: {
+    kind: "input",
+    hint: "The picture was left out: images are taken only from the repository's Prismic image CDN (https://images.prismic.io/<repository>/…) and the hosts in NZF_IMAGE_HOSTS, never from a private, loopback or link-local address, and a file name may not leave the local images folder. Upload the image to Prismic's media library and choose it in the field named.",
+  },
+  IMAGE_TOO_LARGE: {
+    kind: "input",
+    hint: "Replace the image in Prismic with a smaller one: the build takes images of at most 25 MB and 50 megapixels (8000 × 6000 is 48), and a web page needs no more than 2000 px across.",
+  },
+  IMAGE_TIMEOUT: {
+    kind: "input",
+    hint: "The image server was too slow (the build gives an image 30 s in all, and drops a download slower than 32 KB/s once 5 s have passed). Build again; if it persists, replace the image in Prismic.",
+  },
   // Render (NZF6xx)
   RENDER_FAILED: {
     kind: "input",

@@ -35,6 +35,11 @@ export interface Manifest {
   format: string;
   outputs: CachedOutput[];
   placeholder?: string;
+  /**
+   * Set, with no outputs, for an image the build refused to take (image-stage.ts): the lookup then
+   * answers null and the templates leave the picture out. Never written to the cache.
+   */
+  refused?: true;
 }
 
 interface SourceIndexEntry {

@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { mkdir, stat } from "node:fs/promises";
-import { basename, extname, join } from "node:path";
+import { basename, extname, join, resolve, sep } from "node:path";
 import { NzfError } from "../core/errors.js";
 import type { Logger } from "../core/logger.js";
 import { writeFileAtomic } from "../core/fs.js";
@@ -26,8 +26,38 @@ function fileName(url: string): string {
   return decodeURIComponent(basename(new URL(url).pathname));
 }
 
+/**
+ * The original's path in the local images folder, or null when the file is not there. The name
+ * comes from the content: `..%2F..%2Fetc%2Fhost.png` decodes to a path that leaves the folder, and
+ * would publish a file of the build host. The name is resolved first, then must still be inside the
+ * folder; a name that cannot be decoded or that leaves it is refused (IMAGE_REFUSED), never looked
+ * up elsewhere.
+ */
+export async function localOriginal(url: string, localDir: string): Promise<string | null> {
+  let name: string;
+  try {
+    name = fileName(url);
+  } catch {
+    throw new NzfError("IMAGE_REFUSED", `Image ${url} was refused: its file name is not valid percent-encoding`);
+  }
+  const folder = resolve(localDir);
+  const local = resolve(folder, name);
+  if (!local.startsWith(folder + sep))
+    throw new NzfError(
+      "IMAGE_REFUSED",
+      `Image ${url} was refused: its file name ${JSON.stringify(name)} leaves the local images folder`,
+    );
+  return (await isFile(local)) ? local : null;
+}
+
 export function cachedOriginalPath(url: string, cacheDir: string): string {
-  const ext = extname(fileName(url))
+  let name: string;
+  try {
+    name = fileName(url);
+  } catch {
+    name = basename(new URL(url).pathname);
+  }
+  const ext = extname(name)
     .toLowerCase()
     .replace(/[^.a-z0-9]/g, "")
     .slice(0, 6);
@@ -49,8 +79,8 @@ export async function locateOriginal(
   deps: DownloadDeps,
 ): Promise<string> {
   if (localDir) {
-    const local = join(localDir, fileName(url));
-    if (await isFile(local)) return local;
+    const local = await localOriginal(url, localDir);
+    if (local) return local;
   }
   const cached = cachedOriginalPath(url, cacheDir);
   // A kept original is used only with the bytes that were downloaded: a truncated one would fail in

@@ -44,14 +44,14 @@ export function imageSourceFor(manifest: Manifest, layout: ImageLayout): ImageSo
 }
 
 export function createImageLookup(manifests: ReadonlyMap<string, Manifest>): ImageLookup {
-  const memo = new Map<string, ImageSource | undefined>();
+  const memo = new Map<string, ImageSource | null | undefined>();
   return {
     get(url, layout = "constrained") {
       const original = originalUrl(url);
       const memoKey = `${layout} ${original}`;
       if (memo.has(memoKey)) return memo.get(memoKey);
       const manifest = manifests.get(original);
-      const source = manifest ? imageSourceFor(manifest, layout) : undefined;
+      const source = manifest?.refused ? null : manifest ? imageSourceFor(manifest, layout) : undefined;
       memo.set(memoKey, source);
       return source;
     },

@@ -12,6 +12,7 @@ import pLimit from "p-limit";
 import type { PrismicDocument } from "@prismicio/client";
 import { NzfAggregateError, NzfError } from "../core/errors.js";
 import { formatMs, type Logger } from "../core/logger.js";
+import { reportWarnings, type BuildWarning } from "../core/warnings.js";
 import type { ImageLayout, ImageLookup } from "./types.js";
 import { ImageCache, sha256, type CachedOutput, type Manifest } from "./cache.js";
 import { collectImages, originalUrl, type ImageUse } from "./collect.js";
@@ -32,6 +33,9 @@ import { widthsForLayouts } from "./sizes.js";
 import { cacheKey } from "../cache/entry.js";
 
 export { sharpOperationCount } from "./process.js";
+
+/** What the lookup holds for an image the build refused: the templates leave it out. */
+const REFUSED: Manifest = { width: 0, height: 0, hasAlpha: false, format: "", outputs: [], refused: true };
 
 export interface ImageStageOptions {
   /** Folder of local originals, by file name (content-cache/<snapshot>/images). */
@@ -189,6 +193,7 @@ export async function runImageStageFor(
   await cache.open();
 
   const manifests = new Map<string, Manifest>();
+  const refusals: BuildWarning[] = [];
   let made = 0;
   await Promise.all(
     jobs.map((job) =>
@@ -198,6 +203,12 @@ export async function runImageStageFor(
           manifests.set(job.url, result.manifest);
           if (result.made) made += 1;
         } catch (error) {
+          // Refused, not failed: the picture is left out and the rest of the site is still right to publish.
+          if (error instanceof NzfError && error.code === "IMAGE_REFUSED") {
+            manifests.set(job.url, REFUSED);
+            refusals.push({ code: error.code, message: `${error.message} (${where(job)}): the picture is left out` });
+            return;
+          }
           const e =
             error instanceof NzfError
               ? error
@@ -216,6 +227,7 @@ export async function runImageStageFor(
     ),
   );
   await cache.close();
+  reportWarnings(deps.logger, "images", refusals);
   if (failures.length) throw failures.length === 1 ? failures[0] : new NzfAggregateError("image", failures);
 
   const files = new Map<string, { from: string; to: string }>();
@@ -225,15 +237,17 @@ export async function runImageStageFor(
   }
   const ms = performance.now() - started;
   const sharpOperations = sharpOperationCount() - opsBefore;
+  const count = manifests.size - refusals.length;
+  const refusedNote = refusals.length ? `, ${refusals.length} refused` : "";
   deps.logger.info(
     "images",
-    `${manifests.size} images (${made} made, ${manifests.size - made} from cache, ${files.size} files) in ${formatMs(ms)}`,
+    `${count} images (${made} made, ${count - made} from cache${refusedNote}, ${files.size} files) in ${formatMs(ms)}`,
   );
   return {
     lookup: createImageLookup(manifests),
     manifests: [...manifests],
     files: [...files.values()].sort((a, b) => a.to.localeCompare(b.to)),
-    count: manifests.size,
-    stats: { made, cached: manifests.size - made, sharpOperations, ms },
+    count,
+    stats: { made, cached: count - made, sharpOperations, ms },
   };
 }

@@ -15,9 +15,13 @@ export interface ImageSource {
   placeholder?: string;
 }
 
-/** Looks up the processed version of a Prismic image URL. */
+/**
+ * Looks up the processed version of a Prismic image URL: undefined when it was not processed (the
+ * editor preview shows the original), null when the build refused it (a host images may not come
+ * from, a file name outside the images folder): the picture is then left out, never linked.
+ */
 export interface ImageLookup {
-  get(url: string, layout?: ImageLayout): ImageSource | undefined;
+  get(url: string, layout?: ImageLayout): ImageSource | null | undefined;
 }
 
 /** How an image is displayed: full-width (breakpoints), constrained to a width (densities), or fixed. */

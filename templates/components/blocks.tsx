@@ -117,6 +117,8 @@ export function metaFromSeo(
   const d = dataOf(ctx.doc);
   const img = image(d, "meta_image") ?? imageFields.map((f) => image(d, f)).find(Boolean);
   const processed = img ? ctx.images.get(img.url, "constrained") : undefined;
+  // An image the build refused (src/images/source-policy.ts) is not named in the page's meta either.
+  const shown = processed === null ? undefined : img;
   return {
     title:
       str(d, "meta_title") ||
@@ -124,12 +126,12 @@ export function metaFromSeo(
       fallbackTitle ||
       (ctx.doc ? documentFallbackTitle(ctx.doc) : ""),
     description: str(d, "meta_description") || str(d, "summary") || str(d, "excerpt") || undefined,
-    image: img
+    image: shown
       ? {
-          url: processed?.src ?? img.url,
-          width: processed?.width ?? img.width,
-          height: processed?.height ?? img.height,
-          alt: img.alt,
+          url: processed?.src ?? shown.url,
+          width: processed?.width ?? shown.width,
+          height: processed?.height ?? shown.height,
+          alt: shown.alt,
         }
       : undefined,
   };

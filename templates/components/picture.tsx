@@ -46,6 +46,8 @@ export function Picture({ image, images, layout = "constrained", sizes, priority
   // An image URL that could run script is never written (the build names it: src/content/content-checks.ts).
   if (!image?.url || !isSafeUrl(image.url, "image")) return null;
   const processed = images.get(image.url, layout);
+  // Refused by the build (a host images may not come from: src/images/source-policy.ts): left out, never linked.
+  if (processed === null) return null;
   const size = pictureSize(layout, processed?.width ?? image.width, processed?.height ?? image.height);
   const effectiveSizes = sizes ?? defaultSizes(layout, size.width);
   const sources = processed?.sources ?? [];
