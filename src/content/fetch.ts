@@ -43,9 +43,10 @@ export interface FetchOptions {
   /** Route resolvers sent to the API so documents come back with `url` filled. */
   routes?: Route[];
   /**
-   * Ids of the documents a webhook said changed. With a cached snapshot, only these are downloaded
-   * at the new ref and merged in; when the merged count disagrees with the repository's, everything
-   * is fetched as usual.
+   * Ids of the documents a webhook said changed: a hint, never the truth. With a cached snapshot,
+   * these and every document published since the snapshot's newest are downloaded at the new ref
+   * and merged in (fetchChangedOnly); when the merged count disagrees with the repository's,
+   * everything is fetched as usual.
    */
   changedIds?: string[];
   /**
@@ -164,47 +165,10 @@ async function download(
     .sort((a, b) => Number(b.is_master) - Number(a.is_master))
     .map((l) => l.id);
 
-  const changed = [...new Set(options.changedIds ?? [])];
-  if (cached && changed.length > 0 && changed.length <= MAX_PARTIAL) {
-    const { filter } = await import("@prismicio/client");
-    const fresh: Snapshot["documents"] = [];
-    for (let start = 0; start < changed.length; start += PAGE_SIZE) {
-      if (start > 0) await sleep(PAGE_PAUSE_MS);
-      const response = await client.get({
-        ref,
-        lang: "*",
-        pageSize: PAGE_SIZE,
-        filters: [filter.in("document.id", changed.slice(start, start + PAGE_SIZE))],
-      });
-      checkSearchPage(response, {
-        page: 1,
-        pageSize: PAGE_SIZE,
-        label: `the search for changed documents ${start + 1}-${Math.min(start + PAGE_SIZE, changed.length)}`,
-        subject: redactUrl(endpoint),
-      });
-      fresh.push(...response.results);
-    }
-    const counted = await client.get({ ref, lang: "*", pageSize: 1 });
-    checkSearchPage(counted, {
-      page: 1,
-      pageSize: 1,
-      label: "the count of all documents",
-      subject: redactUrl(endpoint),
-    });
-    const total = counted.total_results_size;
-    const gone = new Set(changed);
-    const merged = [...cached.documents.filter((d) => !gone.has(d.id)), ...fresh];
-    if (merged.length === total && total > 0) {
-      logger.info(
-        "content",
-        `${fresh.length} changed document${fresh.length === 1 ? "" : "s"} fetched at ref ${ref}, ${changed.length - fresh.length} removed`,
-      );
-      return { snapshot: { format: 1, repository: options.repository, ref, languages, documents: merged } };
-    }
-    logger.info(
-      "content",
-      `the changed documents do not account for the new ref (${merged.length} ≠ ${total}); fetching everything`,
-    );
+  const named = [...new Set(options.changedIds ?? [])];
+  if (cached && named.length > 0 && named.length <= MAX_PARTIAL) {
+    const merged = await fetchChangedOnly(client, cached, named, ref, endpoint, sleep, logger);
+    if (merged) return { snapshot: { format: 1, repository: options.repository, ref, languages, documents: merged } };
   }
 
   const documents: Snapshot["documents"] = [];
@@ -257,6 +221,104 @@ async function download(
     );
   }
   return { snapshot: { format: 1, repository: options.repository, ref, languages, documents } };
+}
+
+type PrismicClient = ReturnType<typeof import("@prismicio/client").createClient>;
+
+/**
+ * A webhook's list of documents is a hint, never the truth: a webhook can name the wrong ids (a
+ * release, a retried delivery, a hand-made trigger), and a snapshot marked with the new ref but
+ * holding old documents would make every later fetch say "unchanged" over stale content. So besides
+ * the named documents, every document published since the snapshot's newest publication (less a
+ * margin for the API's clocks and its one-second dates) is downloaded, and the repository's count
+ * must then add up (it catches unpublished documents the webhook did not name). Returns the merged
+ * documents, or null when they do not add up or too many changed (then everything is fetched).
+ */
+async function fetchChangedOnly(
+  client: PrismicClient,
+  cached: Snapshot,
+  named: string[],
+  ref: string,
+  endpoint: string,
+  sleep: (ms: number) => Promise<void>,
+  logger: Logger,
+): Promise<Snapshot["documents"] | null> {
+  const { filter } = await import("@prismicio/client");
+  const fresh = new Map<string, Snapshot["documents"][number]>();
+  const search = async (filters: string[], label: string): Promise<boolean> => {
+    for (let page = 1; ; page++) {
+      if (page > 1) await sleep(PAGE_PAUSE_MS);
+      const response = await client.get({ ref, lang: "*", pageSize: PAGE_SIZE, page, filters });
+      checkSearchPage(response, { page, pageSize: PAGE_SIZE, label, subject: redactUrl(endpoint) });
+      if (response.total_results_size > MAX_PARTIAL) return false;
+      for (const document of response.results) fresh.set(document.id, document);
+      if (!response.next_page || page >= response.total_pages) return true;
+    }
+  };
+  for (let start = 0; start < named.length; start += PAGE_SIZE) {
+    if (start > 0) await sleep(PAGE_PAUSE_MS);
+    const ids = named.slice(start, start + PAGE_SIZE);
+    await search(
+      [filter.in("document.id", ids)],
+      `the search for changed documents ${start + 1}-${start + ids.length}`,
+    );
+  }
+  const since = newestPublication(cached) - PUBLICATION_MARGIN_MS;
+  const namedSet = new Set(named);
+  if (
+    !(await search(
+      [filter.dateAfter("document.last_publication_date", since)],
+      "the search for documents published since the snapshot",
+    ))
+  ) {
+    logger.info("content", `more than ${MAX_PARTIAL} documents were published since the snapshot; fetching everything`);
+    return null;
+  }
+  const counted = await client.get({ ref, lang: "*", pageSize: 1 });
+  checkSearchPage(counted, { page: 1, pageSize: 1, label: "the count of all documents", subject: redactUrl(endpoint) });
+  const total = counted.total_results_size;
+  const merged = [...cached.documents.filter((d) => !namedSet.has(d.id) && !fresh.has(d.id)), ...fresh.values()];
+  if (merged.length !== total || total === 0) {
+    logger.info(
+      "content",
+      `the changed documents do not account for the new ref (${merged.length} ≠ ${total}); fetching everything`,
+    );
+    return null;
+  }
+  const unnamed = [...fresh.values()].filter((d) => !namedSet.has(d.id) && newerThan(cached, d)).length;
+  const removed = named.filter((id) => !fresh.has(id)).length;
+  logger.info(
+    "content",
+    `${fresh.size} changed document${fresh.size === 1 ? "" : "s"} fetched at ref ${ref}, ${removed} removed` +
+      (unnamed > 0 ? ` (${unnamed} changed that the webhook did not name)` : ""),
+  );
+  return merged;
+}
+
+/** Prismic's dates have one-second precision and come from more than one server: re-read a little before the newest. */
+const PUBLICATION_MARGIN_MS = 10 * 60_000;
+
+/** The newest `last_publication_date` in the snapshot, in epoch ms (0 when none can be read). */
+function newestPublication(snapshot: Snapshot): number {
+  let newest = 0;
+  for (const document of snapshot.documents) {
+    const at = parsePrismicDate(document.last_publication_date);
+    if (at > newest) newest = at;
+  }
+  return newest;
+}
+
+/** Prismic writes `2024-01-01T00:00:00+0000`; Date.parse wants the offset with a colon. */
+function parsePrismicDate(value: string | null | undefined): number {
+  if (typeof value !== "string") return 0;
+  const at = Date.parse(value.replace(/([+-]\d\d)(\d\d)$/, "$1:$2"));
+  return Number.isFinite(at) ? at : 0;
+}
+
+/** Whether `document` was published after the snapshot's copy of it, or is new (for the log). */
+function newerThan(snapshot: Snapshot, document: Snapshot["documents"][number]): boolean {
+  const old = snapshot.documents.find((d) => d.id === document.id);
+  return !old || old.last_publication_date !== document.last_publication_date;
 }
 
 /**

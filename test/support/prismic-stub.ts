@@ -155,6 +155,11 @@ export class PrismicStub {
     return ref;
   }
 
+  /** The documents a ref shows (the master ref's: `stub.documentsAt(stub.ref)`). */
+  documentsAt(ref: string): PrismicDocument[] {
+    return [...(this.refs.get(ref) ?? [])];
+  }
+
   /** Adds a preview or release ref. With a label it is listed in the root's refs like a release. */
   addPreviewRef(ref: string, documents: PrismicDocument[], label?: string): void {
     this.refs.set(ref, documents);
@@ -453,7 +458,21 @@ function valueAt(doc: PrismicDocument, path: string): unknown {
   return undefined;
 }
 
+/** Prismic's `date.after(document.last_publication_date, <epoch ms or ISO date>)`: strictly after. */
+function datePredicate(path: string, args: Value[]): Predicate | string {
+  const field = /^document\.(first|last)_publication_date$/.exec(path);
+  if (!field) return `date.after on ${path} is not supported by the local stub`;
+  const [arg] = args;
+  const after = typeof arg === "number" ? arg : typeof arg === "string" ? Date.parse(arg) : Number.NaN;
+  if (!Number.isFinite(after)) return `date.after expects a date, got ${JSON.stringify(arg)}`;
+  return (d) => {
+    const value = field[1] === "first" ? d.first_publication_date : d.last_publication_date;
+    return Date.parse(value.replace(/([+-]\d\d)(\d\d)$/, "$1:$2")) > after;
+  };
+}
+
 function makePredicate(name: string, path: string, args: Value[]): Predicate | string {
+  if (name === "date.after") return datePredicate(path, args);
   if (!["at", "not", "any", "in"].includes(name))
     return `unexpected predicate ${name} (not supported by the local stub)`;
   if (!/^(document\.(type|id|tags)|my\.[a-z0-9_]+\.[a-z0-9_]+)$/i.test(path))
