@@ -13,6 +13,9 @@ const PRIMARY_DARK = "#4b2472";
 const LINE = "#d9d2e3";
 const TINT = "#f4eff9";
 
+/** "ABN 51 824 753 556" kept on one line: a number broken across lines is misread. */
+const keepAbnTogether = (text: string) => text.replace(/ABN [\d ]+\d/g, (abn) => abn.replace(/ /g, "\u00a0"));
+
 const FONT = "-apple-system, 'Segoe UI', Roboto, Arial, sans-serif";
 
 function ReceiptEmail({ receipt }: { receipt: Receipt }) {
@@ -37,7 +40,9 @@ function ReceiptEmail({ receipt }: { receipt: Receipt }) {
             lineHeight: 1.5,
           }}
         >
-          <p style={{ margin: "0 0 8px", color: MUTED, fontSize: "14px", overflowWrap: "anywhere" }}>{w.issuerLine}</p>
+          <p style={{ margin: "0 0 8px", color: MUTED, fontSize: "14px", overflowWrap: "anywhere" }}>
+            {keepAbnTogether(w.issuerLine)}
+          </p>
           <h1
             style={{ margin: "0 0 12px", fontSize: "24px", lineHeight: 1.25, color: isVoid ? "#b3261e" : PRIMARY_DARK }}
           >
@@ -83,7 +88,9 @@ function ReceiptEmail({ receipt }: { receipt: Receipt }) {
           >
             {w.deductibility}
           </p>
-          <p style={{ margin: 0, color: MUTED, fontSize: "14px", overflowWrap: "anywhere" }}>{w.footer}</p>
+          <p style={{ margin: 0, color: MUTED, fontSize: "14px", overflowWrap: "anywhere" }}>
+            {keepAbnTogether(w.footer)}
+          </p>
         </main>
       </body>
     </html>
