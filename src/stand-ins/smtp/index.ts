@@ -1,0 +1,1 @@
+export { type CaughtMessage, type SmtpCatcher, type SmtpCatcherOptions, startSmtpCatcher } from "./catcher.js";
