@@ -12,6 +12,8 @@ import { customerRoutes } from "./resources/customers.js";
 import { eventRoutes } from "./resources/events.js";
 import { paymentIntentRoutes } from "./resources/payment-intents.js";
 import { paymentMethodRoutes } from "./resources/payment-methods.js";
+import { refundRoutes } from "./resources/refunds.js";
+import { setupIntentRoutes } from "./resources/setup-intents.js";
 import { createApp, type RequestRecord, type Route } from "./server.js";
 import { API_VERSION, type Obj, Store, type StripeEventJson } from "./store.js";
 
@@ -77,6 +79,8 @@ const modules: StandInModule[] = [
   { routes: customerRoutes },
   { routes: paymentMethodRoutes },
   { routes: paymentIntentRoutes },
+  { routes: setupIntentRoutes },
+  { routes: refundRoutes },
   { routes: eventRoutes },
 ];
 

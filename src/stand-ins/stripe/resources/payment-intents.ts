@@ -75,7 +75,7 @@ function readAutomatic(p: Params): Obj | null | undefined {
 }
 
 /** Reads `payment_method` or `payment_method_data` into a PaymentMethod (Stripe.js sends the latter). */
-function readPaymentMethod(store: Store, p: Params, auth: AuthKind): Obj | undefined {
+export function readPaymentMethod(store: Store, p: Params, auth: AuthKind): Obj | undefined {
   const id = p.string("payment_method", { max: 255 });
   const data = p.object("payment_method_data");
   if (id !== undefined && data)
