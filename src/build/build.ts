@@ -22,6 +22,7 @@ import type { PageEntry } from "../render/pages.js";
 import { readIncrementalRecord, writeIncrementalRecord, type IncrementalRecord } from "../publish/incremental.js";
 import { discardOutput, listPublishedFiles, publishOutput } from "../publish/publish.js";
 import { createSiteOutput, type SiteOutput } from "../publish/site-output.js";
+import { writeFailureOf } from "../publish/write-failure.js";
 import { chooseTarget, guardOutput, readOutputState, type OutputState } from "../publish/versions.js";
 import { lockOutput } from "../publish/output-lock.js";
 import { createSecretScan } from "../publish/secret-scan.js";
@@ -85,7 +86,9 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   // A caller that keeps no builder gets one for this build alone, whose workers stop with it.
   const builder = deps.builder ?? createBuilder({ forOneBuild: true });
   try {
-    const result = await runPipeline(config, { ...deps, builder });
+    const result = await runPipeline(config, { ...deps, builder }).catch((error: unknown) => {
+      throw writeFailureOf(error, config.outDir);
+    });
     // What this build hashed, for the next process (src/cache/file-hash-memo.ts).
     await saveFileHashes();
     return result;

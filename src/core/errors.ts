@@ -161,6 +161,10 @@ export const ERROR_CATALOGUE = {
     kind: "input",
     hint: "Choose a new or empty folder with --out (nzf-build makes it a link to the published version), or move the files there elsewhere first.",
   },
+  OUTPUT_WRITE_FAILED: {
+    kind: "input",
+    hint: "The disk is full, read-only or failing, or the folder is not writable (the code in the message: ENOSPC, EROFS, EACCES, EIO...). The previous site is still published and the unfinished one was removed: free space or fix the permissions, then build again (the webhook server builds on the next webhook).",
+  },
   // Build cache (NZF8xx)
   CACHE_UNUSABLE: {
     kind: "input",
@@ -191,6 +195,10 @@ export const ERROR_CATALOGUE = {
   DEPLOY_INVALIDATION_FAILED: {
     kind: "input",
     hint: "The bucket has the new site; CloudFront may serve the old copies of the paths named until they expire. Invalidate them by hand (aws cloudfront create-invalidation --distribution-id <id> --paths <paths>) and check the distribution id and the cloudfront:CreateInvalidation permission.",
+  },
+  DEPLOY_TIMED_OUT: {
+    kind: "input",
+    hint: "S3 or CloudFront did not answer in time, so the deploy was abandoned. Check the network and the endpoints (NZF_S3_ENDPOINT, NZF_CLOUDFRONT_ENDPOINT), then run nzf-build deploy again (the webhook server retries after the next build): it uploads only what the bucket still lacks.",
   },
   // Invariants (NZF9xx)
   INTERNAL: { kind: "bug", hint: "This is a bug in nzf-build. Run again with --verbose and report the output." },

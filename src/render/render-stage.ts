@@ -107,8 +107,14 @@ export async function renderAndWrite(input: RenderStageInput): Promise<RenderedP
     const written = input.previousHashes?.[page.file] !== render.hash;
     // A kept body was inspected for secrets by the build that published it: only the frame is new.
     const inspectOnly = earlier.has(page.file) ? [render.before, render.after] : undefined;
-    if (written) writes.push(limit(() => input.output.put(page.file, html, { inspectOnly, scanned })));
-    else input.output.keep(page.file);
+    if (written) {
+      const write = limit(() => input.output.put(page.file, html, { inspectOnly, scanned }));
+      // Handled at once: a write that fails (a full disk) while pages still render must not be an
+      // unhandled rejection, which would end a long-running process (the webhook server). It is
+      // still awaited below, and the build fails with it.
+      write.catch(() => undefined);
+      writes.push(write);
+    } else input.output.keep(page.file);
     // A caller that builds once keeps no bodies: each page's HTML is then held only until it is written.
     const { before, after, body, ...rest } = render;
     rendered.push({ page, ...rest, ...(input.keepBodies ? { body } : {}), written });
@@ -165,18 +171,28 @@ export async function renderAndWrite(input: RenderStageInput): Promise<RenderedP
       if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
     }
   };
-  if (here.length) await renderHere(here);
-  if (pooled) {
-    const { notRendered, renderMs: workerMs } = await pooled;
-    renderMs = Math.max(renderMs, workerMs);
-    if (input.timings) input.timings.inWorkers += whole.length - notRendered.length;
-    // A worker problem costs time, never a page: what no worker rendered renders here.
-    if (notRendered.length) await renderHere(notRendered);
+  try {
+    await renderRest();
+  } catch (error) {
+    // No write may still be running when the caller removes the unfinished tree.
+    await Promise.allSettled(writes);
+    throw error;
   }
-  if (input.timings) input.timings.renderMs += renderMs;
   await Promise.all(writes);
   if (failures.length) throw failures.length === 1 ? failures[0] : new NzfAggregateError("render", failures);
   // Workers return pages in the order they finish; the record and the site files want plan order.
   const order = new Map(input.pages.map((page, i) => [page.file, i]));
   return rendered.sort((a, b) => order.get(a.page.file)! - order.get(b.page.file)!);
+
+  async function renderRest(): Promise<void> {
+    if (here.length) await renderHere(here);
+    if (pooled) {
+      const { notRendered, renderMs: workerMs } = await pooled;
+      renderMs = Math.max(renderMs, workerMs);
+      if (input.timings) input.timings.inWorkers += whole.length - notRendered.length;
+      // A worker problem costs time, never a page: what no worker rendered renders here.
+      if (notRendered.length) await renderHere(notRendered);
+    }
+    if (input.timings) input.timings.renderMs += renderMs;
+  }
 }

@@ -70,8 +70,10 @@ export interface CliProcess {
   stop(graceMs?: number): Promise<Run>;
 }
 
-export function startCli(args: string[], env: Env = {}): CliProcess {
-  const child = spawn(process.execPath, [BIN, ...args], {
+/** `wrap`: a command the CLI is started by (`unshare -m sh -c ...`), given `node bin/nzf-build args` as its last arguments. */
+export function startCli(args: string[], env: Env = {}, wrap: string[] = []): CliProcess {
+  const [command, ...argv] = [...wrap, process.execPath, BIN, ...args];
+  const child = spawn(command!, argv, {
     env: childEnv(env),
     cwd: tmpdir(),
     stdio: ["ignore", "pipe", "pipe"],

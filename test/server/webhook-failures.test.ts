@@ -1,0 +1,148 @@
+/**
+ * Nothing that fails on the way takes the webhook server down (issue 36), through the compiled
+ * CLI over HTTP: a full disk (a small tmpfs in a mount namespace of its own), and the server answers
+ * throughout, reports a coded error, leaves no partial version and recovers once there is space.
+ */
+import { spawnSync } from "node:child_process";
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PROJECT_ROOT } from "../support/build-fixture.js";
+import {
+  freePort,
+  projectRoot,
+  removeTemporary,
+  startCli,
+  tempDir,
+  waitForHttp,
+  waitUntil,
+} from "../cli/cli-process.js";
+import { startContentStub, STUB_TOKEN, stopContentStubs } from "../cli/stub-content.js";
+
+const SECRET = "failures-test-secret";
+
+interface Build {
+  id: number;
+  ok: boolean;
+  error?: string;
+}
+interface Status {
+  queue: { state: string; builds: Build[] };
+}
+
+/** Whether this process may mount a tmpfs in a mount namespace of its own (root, or the capability). */
+function tmpfsAllowed(): { ok: true } | { ok: false; reason: string } {
+  const probe = spawnSync("unshare", ["-m", "sh", "-c", 'mount -t tmpfs -o size=1m tmpfs "$0"', PROJECT_ROOT], {
+    encoding: "utf8",
+  });
+  if (probe.error) return { ok: false, reason: `unshare cannot run: ${probe.error.message}` };
+  if (probe.status !== 0) return { ok: false, reason: `unshare -m + mount tmpfs refused: ${probe.stderr.trim()}` };
+  return { ok: true };
+}
+const tmpfs = tmpfsAllowed();
+if (!tmpfs.ok) console.warn(`skipping the full-disk test: ${tmpfs.reason}`);
+
+beforeAll(async () => {
+  const lib = await stat(join(PROJECT_ROOT, "lib", "nzf-build.mjs")).catch(() => null);
+  expect(lib, "lib/ is missing: run npm run compile").not.toBeNull();
+});
+
+afterAll(async () => {
+  await stopContentStubs();
+  await removeTemporary();
+});
+
+const post = (base: string, body: object) =>
+  fetch(`${base}/webhook`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-nzf-webhook-secret": SECRET },
+    body: JSON.stringify(body),
+  });
+
+async function buildsDone(base: string, count: number): Promise<Build[]> {
+  return waitUntil(
+    async () => {
+      const { queue } = (await (await fetch(`${base}/status`)).json()) as Status;
+      return queue.builds.length >= count && queue.state === "idle" ? queue.builds : undefined;
+    },
+    `build ${count}`,
+    90_000,
+  );
+}
+
+/**
+ * Where the small disk is mounted: under the output folder alone (the images are copied onto it and
+ * fill it first), or under the project's .nzf-cache/ with the output inside it (images are hard
+ * links, so the pages' own writes fill it while pages still render: the path that ended the server).
+ */
+const LAYOUTS = [
+  { name: "the output folder", size: "3m", project: false },
+  { name: "the build cache and the output folder", size: "4m", project: true },
+];
+
+describe.each(LAYOUTS)("a full disk under $name", (layout) => {
+  it.skipIf(!tmpfs.ok)(
+    "fails the build with a coded error, keeps the server up, removes the partial version, and recovers",
+    async () => {
+      const stub = await startContentStub();
+      const root = await projectRoot();
+      const disk = layout.project ? join(root, ".nzf-cache") : await tempDir("nzf-disk-");
+      const out = layout.project ? join(disk, "out", "site") : join(disk, "site");
+      // The image cache is a link into the machine's shared one: put it back on the new mount.
+      const mount = layout.project
+        ? `images=$(readlink "$0/images") && mount -t tmpfs -o size=${layout.size} tmpfs "$0" && ln -s "$images" "$0/images" && mkdir "$0/out"`
+        : `mount -t tmpfs -o size=${layout.size} tmpfs "$0"`;
+      const port = await freePort();
+      // The small tmpfs is seen by the CLI alone (its own mount namespace).
+      const hook = startCli(
+        ["webhook", "--root", root, "--out", out, "--port", String(port)],
+        {
+          NZF_WEBHOOK_SECRET: SECRET,
+          PRISMIC_REPOSITORY: "nzf-test",
+          PRISMIC_ENDPOINT: stub.endpoint,
+          PRISMIC_ACCESS_TOKEN: STUB_TOKEN,
+        },
+        ["unshare", "-m", "sh", "-c", `${mount} && exec "$@"`, disk],
+      );
+      const base = `http://127.0.0.1:${port}`;
+      const inside = (command: string) =>
+        spawnSync("nsenter", ["-t", String(hook.child.pid), "-m", "sh", "-c", command], { encoding: "utf8" });
+      // Versions left in the versions folder (a failed build's tree is removed).
+      const versions = () =>
+        inside(`ls '${out}.versions'`)
+          .stdout.split("\n")
+          .filter((e) => /^v\d+-[a-z0-9]+$/.test(e));
+      try {
+        await waitForHttp(`${base}/health`, hook);
+        const [first] = await buildsDone(base, 1);
+        expect(first, hook.output()).toMatchObject({ ok: false });
+        expect(first!.error).toMatch(/^\[(OUTPUT_WRITE_FAILED|CACHE_UNUSABLE)\].*ENOSPC/);
+        const health = await fetch(`${base}/health`);
+        expect(health.status).toBe(503);
+        expect(((await health.json()) as { lastBuild: { errorCode: string } }).lastBuild.errorCode).toMatch(
+          /^(OUTPUT_WRITE_FAILED|CACHE_UNUSABLE)$/,
+        );
+        expect(versions()).toEqual([]);
+        // A second failing build, while the server keeps answering.
+        expect((await post(base, { type: "api-update" })).status).toBe(200);
+        const [second] = await buildsDone(base, 2);
+        expect(second).toMatchObject({ ok: false });
+        expect(versions()).toEqual([]);
+
+        // Space is freed: the next webhook builds and publishes.
+        expect(inside(`mount -o remount,size=64m '${disk}'`).status).toBe(0);
+        expect((await post(base, { type: "api-update" })).status).toBe(200);
+        const [third] = await buildsDone(base, 3);
+        expect(third, hook.output()).toMatchObject({ ok: true });
+        expect((await fetch(`${base}/health`)).status).toBe(200);
+        expect(inside(`cat '${out}/index.html'`).stdout).toContain("<html");
+        expect(versions()).toHaveLength(1);
+      } finally {
+        const run = await hook.stop();
+        // No raw stack: every failure was a coded error.
+        expect(run.output).not.toMatch(/^\s+at /m);
+      }
+    },
+    180_000,
+  );
+});
