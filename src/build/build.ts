@@ -237,8 +237,12 @@ function imageStage(config: BuildConfig, content: PlannedContent, deps: Deps): P
   const localDir = join(config.contentDir, content.name, "images");
   return runImageStageFor(
     content.plan.images,
-    { localDir, cacheDir: config.imageCacheDir },
-    { logger: deps.logger, fetch: deps.fetch },
+    {
+      localDir,
+      cacheDir: config.imageCacheDir,
+      policy: { repository: content.plan.repository ?? config.repository, hosts: config.imageHosts },
+    },
+    { logger: deps.logger },
   );
 }
 

@@ -31,6 +31,8 @@ export interface BuildConfig {
   content: ContentSource;
   /** Absolute site URL used in canonical links, Open Graph and the sitemap. */
   siteUrl: string;
+  /** Hosts (`host` or `host:port`) images may come from besides the repository's Prismic image CDN. */
+  imageHosts: string[];
   verbose: boolean;
 }
 
@@ -45,6 +47,7 @@ export interface ConfigInput {
   fetch?: boolean;
   sample?: boolean;
   siteUrl?: string;
+  imageHosts?: string;
   verbose?: boolean;
 }
 
@@ -85,6 +88,35 @@ export function checkSiteUrl(value: string, source: string): string {
   if (value.includes("#")) throw refuse("has a fragment.");
   if (url.pathname !== "/") throw refuse(`has a path (${url.pathname}); base paths are not supported.`);
   return url.origin;
+}
+
+/**
+ * NZF_IMAGE_HOSTS: `host` or `host:port` entries, comma-separated, as a URL's host writes them
+ * (lower case, IPv6 in brackets, no default port), so the image download compares them as they are.
+ */
+export function checkImageHosts(value: string | undefined, source: string): string[] {
+  if (value === undefined) return [];
+  return value
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      let host: string | undefined;
+      try {
+        const url = new URL(`http://${entry}`);
+        if (url.pathname === "/" && !url.search && !url.hash && !url.username && !url.password) host = url.host;
+      } catch {
+        host = undefined;
+      }
+      // The https default port would be dropped from a URL's host: say it without the port instead.
+      if (host === undefined || entry.endsWith(":443") || entry.endsWith(":80"))
+        throw new NzfError(
+          "CONFIG_INVALID",
+          `${source} must list hosts as host or host:port (not a default port), separated by commas; "${entry}" is not one`,
+          { subject: source },
+        );
+      return host;
+    });
 }
 
 /** The build part of resolved option values; `input` may add the programmatic work folders. */
@@ -136,6 +168,7 @@ export function buildConfigFrom(
     fetch,
     content: sample ? "sample" : fetch ? "fetched" : "auto",
     siteUrl,
+    imageHosts: checkImageHosts(text(values, "imageHosts"), values.imageHosts.source),
     verbose: values.verbose.value === true,
   };
 }

@@ -79,6 +79,15 @@ export const OPTIONS = [
     help: "build the bundled sample content, even if fetched content exists",
   },
   {
+    key: "imageHosts",
+    flag: "--image-hosts <hosts>",
+    env: ["NZF_IMAGE_HOSTS"],
+    defaultText: "none: images come only from https://images.prismic.io/<repository>/",
+    commands: BUILDS,
+    group: "content",
+    help: "more hosts images may be downloaded from, comma-separated host or host:port (e.g. media.nzf.org.au); a name that resolves to a private, loopback or link-local address is still refused, an address listed as such (127.0.0.1:4567, a local image server) is not",
+  },
+  {
     key: "contentDir",
     flag: "--content-dir <dir>",
     defaultText: "content-cache/ in the project folder",

@@ -1,8 +1,9 @@
 /**
  * Originals: from the snapshot's local image folder when the file is there (the bundled sample needs
  * no network), otherwise downloaded once into the cache folder, keyed by URL (Prismic image URLs
- * are immutable: a changed image gets a new URL). Downloads retry network errors, 429 and 5xx with
- * the shared back-off (src/core/retry.ts).
+ * are immutable: a changed image gets a new URL). Every URL is first checked against the source
+ * policy (source-policy.ts), local copy or not. Downloads (image-request.ts: size cap, pace) retry
+ * network errors, 429 and 5xx with the shared back-off (src/core/retry.ts), within a total time cap.
  */
 import { createHash } from "node:crypto";
 import { mkdir, stat } from "node:fs/promises";
@@ -12,12 +13,20 @@ import type { Logger } from "../core/logger.js";
 import { writeFileAtomic } from "../core/fs.js";
 import { backoffMs } from "../core/retry.js";
 import { cacheUnusable, hashBytes, readJsonEntry, verifyFiles, writeJsonEntry } from "../cache/entry.js";
+import { requestImage, type ImageRequestLimits } from "./image-request.js";
+import { imageUrlRefusal, refused, type ImageSourcePolicy } from "./source-policy.js";
 
 export interface DownloadDeps {
-  fetch: typeof globalThis.fetch;
+  /** Where images may come from (source-policy.ts). */
+  policy: ImageSourcePolicy;
   sleep: (ms: number) => Promise<void>;
   random: () => number;
   logger: Logger;
+  /** Bounds parallel downloads; none by default. */
+  limit?: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** The size and pace limits, and the total time cap (IMAGE_REQUEST_LIMITS, DOWNLOAD_TOTAL_MS by default). */
+  limits?: ImageRequestLimits;
+  totalMs?: number;
 }
 
 export const DOWNLOAD_ATTEMPTS = 4;
@@ -78,6 +87,9 @@ export async function locateOriginal(
   cacheDir: string,
   deps: DownloadDeps,
 ): Promise<string> {
+  // Checked first, whether or not a copy is at hand: the same content makes the same site.
+  const why = imageUrlRefusal(url, deps.policy);
+  if (why) throw refused(url, why);
   if (localDir) {
     const local = await localOriginal(url, localDir);
     if (local) return local;
@@ -89,7 +101,7 @@ export async function locateOriginal(
   const kept = (await isFile(cached)) ? await readJsonEntry<{ sha256?: string }>(record, "originals") : null;
   if (typeof kept?.sha256 === "string" && (await verifyFiles({ [cached]: kept.sha256 }, "originals", record)) === null)
     return cached;
-  const bytes = await download(url, deps);
+  const bytes = await (deps.limit ?? ((fn) => fn()))(() => download(url, deps));
   try {
     await mkdir(join(cacheDir, "originals"), { recursive: true });
     await writeFileAtomic(cached, bytes);
@@ -100,17 +112,22 @@ export async function locateOriginal(
   return cached;
 }
 
+/** The whole download of one image, every attempt included, ends within this (a slow or stalled server). */
+export const DOWNLOAD_TOTAL_MS = 30_000;
+
 async function download(url: string, deps: DownloadDeps): Promise<Buffer> {
+  const deadline = AbortSignal.timeout(deps.totalMs ?? DOWNLOAD_TOTAL_MS);
   let problem = "";
   for (let attempt = 1; ; attempt++) {
     let retryable = true;
     try {
-      const response = await deps.fetch(url, { signal: AbortSignal.timeout(60_000) });
-      if (response.ok) return Buffer.from(await response.arrayBuffer());
-      await response.body?.cancel();
+      const response = await requestImage(url, deps.policy, deadline, deps.limits);
+      if (response.ok) return response.bytes;
       problem = `HTTP ${response.status}`;
       retryable = response.status === 429 || response.status >= 500;
     } catch (error) {
+      // Refused, too large or too slow: the same again would be, and a tarpit must not be given four chances.
+      if (error instanceof NzfError) throw error;
       problem = `a network error (${(error as Error).message})`;
     }
     if (!retryable || attempt >= DOWNLOAD_ATTEMPTS) {

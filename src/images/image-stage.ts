@@ -16,7 +16,8 @@ import { reportWarnings, type BuildWarning } from "../core/warnings.js";
 import type { ImageLayout, ImageLookup } from "./types.js";
 import { ImageCache, sha256, type CachedOutput, type Manifest } from "./cache.js";
 import { collectImages, originalUrl, type ImageUse } from "./collect.js";
-import { locateOriginal } from "./download.js";
+import { locateOriginal, type DownloadDeps } from "./download.js";
+import type { ImageSourcePolicy } from "./source-policy.js";
 import { TRANSFORM_VERSION } from "./formats.js";
 import { createImageLookup } from "./image-lookup.js";
 import { layoutsFor, mergeLayouts } from "./layout-policy.js";
@@ -46,10 +47,11 @@ export interface ImageStageOptions {
   concurrency?: number;
   /** Parallel downloads of originals. */
   downloadConcurrency?: number;
+  /** Where images may come from (source-policy.ts): the content's Prismic repository and NZF_IMAGE_HOSTS. */
+  policy: ImageSourcePolicy;
 }
 
 export interface ImageStageDeps {
-  fetch?: typeof globalThis.fetch;
   logger: Logger;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
@@ -94,7 +96,7 @@ function checkDeclared(uses: readonly ImageUse[]): NzfError[] {
 async function makeOne(
   job: Job,
   options: ImageStageOptions,
-  deps: Required<Omit<ImageStageDeps, "logger">> & { logger: Logger },
+  deps: DownloadDeps,
   cache: ImageCache,
   limit: Limit,
 ): Promise<{ manifest: Manifest; made: boolean }> {
@@ -179,15 +181,12 @@ export async function runImageStageFor(
   // Twice the cores of images in flight keeps the CPU busy while bounding decoded pixels in memory.
   const imageLimit = pLimit(cores * 2);
   const downloadLimit = pLimit(options.downloadConcurrency ?? 6);
-  const full = {
+  const limitedDownloads: DownloadDeps = {
     logger: deps.logger,
-    fetch: deps.fetch ?? globalThis.fetch,
+    policy: options.policy,
     sleep: deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms))),
     random: deps.random ?? Math.random,
-  };
-  const limitedDownloads = {
-    ...full,
-    fetch: ((input, init) => downloadLimit(() => full.fetch(input, init))) as typeof fetch,
+    limit: downloadLimit,
   };
   const cache = new ImageCache(options.cacheDir);
   await cache.open();
@@ -216,7 +215,7 @@ export async function runImageStageFor(
                   cause: error,
                 });
           failures.push(
-            new NzfError(e.code, `${e.message} (${job.url})`, {
+            new NzfError(e.code, e.message.includes(job.url) ? e.message : `${e.message} (${job.url})`, {
               subject: where(job),
               cause: e.cause ?? (e === error ? undefined : error),
               hint: e.hint,

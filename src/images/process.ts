@@ -42,6 +42,13 @@ export interface EncodedOutput {
 
 const METADATA_MESSAGE = "Something went wrong fetching the image metadata";
 
+/**
+ * The most pixels a source may have: 50 megapixels (8000 × 6000 is 48). A 750 KB PNG can declare
+ * 256 megapixels and take gigabytes to decode; the header says so before any decoding, and sharp is
+ * also given the cap (`limitInputPixels`) for every decode, in case a header understates it.
+ */
+export const MAX_INPUT_PIXELS = 50_000_000;
+
 /** Reads the header; a clear error when it cannot be read or the dimensions are not positive. */
 export async function readSourceInfo(bytes: Buffer, limit: Limit): Promise<SourceInfo> {
   const sharp = await loadSharp();
@@ -49,7 +56,8 @@ export async function readSourceInfo(bytes: Buffer, limit: Limit): Promise<Sourc
   try {
     meta = await limit(() => {
       operations += 1;
-      return sharp(bytes).metadata();
+      // The header only (no decoding): the pixel count is checked below, with the dimensions named.
+      return sharp(bytes, { limitInputPixels: false }).metadata();
     });
   } catch (error) {
     throw new NzfError("IMAGE_METADATA", METADATA_MESSAGE, { cause: error });
@@ -60,6 +68,12 @@ export async function readSourceInfo(bytes: Buffer, limit: Limit): Promise<Sourc
     throw new NzfError("IMAGE_METADATA", METADATA_MESSAGE);
   if (!(width > 0 && height > 0))
     throw new NzfError("IMAGE_DIMENSIONS", `Image dimensions must be positive (the file says ${width}×${height})`);
+  const pixels = width * height;
+  if (pixels > MAX_INPUT_PIXELS)
+    throw new NzfError(
+      "IMAGE_TOO_LARGE",
+      `Image is ${width}×${height} pixels (${(pixels / 1e6).toFixed(0)} megapixels): more than the ${MAX_INPUT_PIXELS / 1e6} the build decodes`,
+    );
   return { format: meta.format, width, height, hasAlpha: Boolean(meta.hasAlpha), animated: (meta.pages ?? 1) > 1 };
 }
 
@@ -93,9 +107,10 @@ export async function encodeAll(
     raw = await limit(() => {
       operations += 1;
       // failOn "error": a truncated file fails here instead of publishing a half-grey picture.
-      return sharp(bytes, { failOn: "error" }).rotate().raw().toBuffer({ resolveWithObject: true }) as Promise<
-        typeof raw
-      >;
+      return sharp(bytes, { failOn: "error", limitInputPixels: MAX_INPUT_PIXELS })
+        .rotate()
+        .raw()
+        .toBuffer({ resolveWithObject: true }) as Promise<typeof raw>;
     });
   } catch (error) {
     throw new NzfError("IMAGE_METADATA", `${METADATA_MESSAGE}: the file could not be decoded (corrupt or truncated?)`, {

@@ -27,6 +27,8 @@ export interface SiteContent {
 }
 
 export interface ContentPlan {
+  /** The snapshot's Prismic repository: images come from its path of the image CDN (src/images/source-policy.ts). */
+  repository?: string;
   ref: string;
   documentCount: number;
   pages: PageEntry[];
@@ -93,6 +95,7 @@ export async function planContent(
     if (date) lastPublished[page.documentId!] = date;
   }
   return {
+    repository: snapshot.repository,
     ref: snapshot.ref,
     documentCount: snapshot.documents.length,
     pages,

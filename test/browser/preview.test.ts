@@ -70,7 +70,7 @@ async function buildSite(accessToken?: string): Promise<Site> {
     previewRefs: { [PREVIEW_REF]: drafts() },
   });
   const fixture = await createFixture(
-    { fetch: true, repository: REPO, endpoint: stub.endpoint },
+    { fetch: true, repository: REPO, endpoint: stub.endpoint, imageHosts: new URL(imageServer.url).host },
     accessToken ? { PRISMIC_ACCESS_TOKEN: accessToken } : {},
   );
   fixture.config.contentDir = join(fixture.dir, "content-cache");

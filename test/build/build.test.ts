@@ -25,7 +25,13 @@ function localiseImages(docs: PrismicDocument[], base: string): PrismicDocument[
 }
 
 async function fetchFixture(): Promise<Fixture> {
-  const fixture = await createFixture({ fetch: true, repository: "nzf-test", endpoint: stub.endpoint });
+  // The local image server is a loopback address: listed by its address, the one way the build takes images from one.
+  const fixture = await createFixture({
+    fetch: true,
+    repository: "nzf-test",
+    endpoint: stub.endpoint,
+    imageHosts: new URL(imageServer.url).host,
+  });
   // Fetched snapshots go to the fixture's own folder, never the project's content-cache.
   fixture.config.contentDir = join(fixture.dir, "content-cache");
   fixtures.push(fixture);

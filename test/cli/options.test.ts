@@ -23,7 +23,14 @@ import {
   waitUntil,
   type Env,
 } from "./cli-process.js";
-import { FETCHED_HEADING, SAMPLE_HEADING, startContentStub, STUB_TOKEN, stopContentStubs } from "./stub-content.js";
+import {
+  FETCHED_HEADING,
+  SAMPLE_HEADING,
+  startContentStub,
+  startImageServerStub,
+  STUB_TOKEN,
+  stopContentStubs,
+} from "./stub-content.js";
 import { LOCAL_AWS_ENV, startLocalCloudFront, startLocalS3 } from "../support/aws-local.js";
 
 /** `<key> <flag or variable>`: one effect check of one way of giving a setting. */
@@ -483,6 +490,39 @@ describe.concurrent("each setting, by its effect", () => {
     },
   );
 
+  scenario(
+    ["imageHosts --image-hosts", "imageHosts NZF_IMAGE_HOSTS"],
+    "--image-hosts and NZF_IMAGE_HOSTS are where images may be downloaded from besides Prismic's CDN",
+    async () => {
+      const { stub, images } = await startImageServerStub();
+      const host = new URL(images.url).host;
+      const fetched = async (args: string[], env: Env = {}) => {
+        const root = await projectRoot();
+        const run = await cli(
+          ["--fetch", "--root", root, "--repository", "nzf-hosts", "--endpoint", stub.endpoint, ...args],
+          { PRISMIC_ACCESS_TOKEN: STUB_TOKEN, ...env },
+        );
+        return { run, about: await read(join(root, "dist", "about", "index.html")) };
+      };
+      const [byFlag, byEnv, unlisted] = await Promise.all([
+        fetched(["--image-hosts", `cdn.example.org, ${host}`]),
+        fetched([], { NZF_IMAGE_HOSTS: host }),
+        fetched([]),
+      ]);
+      for (const { run, about } of [byFlag, byEnv]) {
+        expect(run.code, run.output).toBe(0);
+        expect(run.output).not.toContain("IMAGE_REFUSED");
+        expect(about).toMatch(/<img class="nzf-image" src="\/_images\/[0-9a-f]{16}-\d+w\.jpg"/);
+      }
+      // Unlisted, the local server is a loopback address like any other: refused, pictures left out.
+      expect(unlisted.run.code, unlisted.run.output).toBe(0);
+      expect(unlisted.run.output).toMatch(
+        /\[IMAGE_REFUSED\] Image http:\/\/127\.0\.0\.1:\d+\/hero-about\.jpg was refused/,
+      );
+      expect(unlisted.about).not.toContain("nzf-image");
+    },
+  );
+
   // Tests listen on 127.0.0.1 only; an address that is not this machine's shows that the host
   // setting reaches the server (it fails to listen there, with a clear error), without listening
   // anywhere else. 192.0.2.1 is reserved for documentation (RFC 5737).
@@ -514,6 +554,7 @@ const INVALID: Record<string, { value: string; command?: string[]; env?: Env } |
   fetch: null,
   sample: null,
   contentDir: null,
+  imageHosts: { value: "cdn.example.org/images" },
   siteUrl: { value: "https://nzf.org.au?utm=1" },
   out: null,
   root: null,

@@ -87,6 +87,7 @@ const fetchArgs = (out = site()) => [
   contentDir(),
   "--out",
   out,
+  ...imageHosts(),
 ];
 const buildArgs = (out: string, content = contentDir()) => [
   "--repository",
@@ -95,7 +96,10 @@ const buildArgs = (out: string, content = contentDir()) => [
   content,
   "--out",
   out,
+  ...imageHosts(),
 ];
+/** The local image server is a loopback address: listed by its address, the one way the build takes images from one. */
+const imageHosts = () => ["--image-hosts", new URL(images.url).host];
 
 /** The sample documents with their images served from a local server instead of the Prismic CDN. */
 function localiseImages(documents: PrismicDocument[], base: string): PrismicDocument[] {

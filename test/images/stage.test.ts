@@ -78,6 +78,8 @@ function goodDocuments(): PrismicDocument[] {
   ];
 }
 
+/** The fixture server is a local address: listed by its address, as an operator would list one. */
+const policy = () => ({ hosts: [new URL(base).host] });
 const sleeps: number[] = [];
 const deps = () => ({
   logger: createMemoryLogger(),
@@ -92,7 +94,7 @@ describe("image stage on generated fixtures", () => {
 
   beforeAll(async () => {
     cacheDir = join(dir, "cache");
-    first = await runImageStage(goodDocuments(), { cacheDir, concurrency: 2 }, deps());
+    first = await runImageStage(goodDocuments(), { cacheDir, concurrency: 2, policy: policy() }, deps());
   }, 180_000);
 
   it("processes every image, retrying the flaky one with the foundation's backoff", () => {
@@ -273,13 +275,13 @@ describe("image stage on generated fixtures", () => {
   it("runs no sharp operation and no download the second time, and lists only the outputs in use", async () => {
     const opsBefore = sharpOperationCount();
     const requestsBefore = requests.length;
-    const second = await runImageStage(goodDocuments(), { cacheDir, concurrency: 2 }, deps());
+    const second = await runImageStage(goodDocuments(), { cacheDir, concurrency: 2, policy: policy() }, deps());
     expect(sharpOperationCount()).toBe(opsBefore);
     expect(second.stats).toMatchObject({ made: 0, cached: 9, sharpOperations: 0 });
     expect(requests.length).toBe(requestsBefore);
     expect(second.files).toEqual(first.files);
 
-    const fewer = await runImageStage(goodDocuments().slice(0, 1), { cacheDir }, deps());
+    const fewer = await runImageStage(goodDocuments().slice(0, 1), { cacheDir, policy: policy() }, deps());
     // The publish step removes published images the new site does not list (test/publish/publish.test.ts).
     const listed = fewer.files.map((f) => f.to);
     expect(listed.every((file) => file.startsWith("_images/"))).toBe(true);
@@ -299,7 +301,7 @@ describe("image stage errors", () => {
       doc("zero", { hero_image: img("photo.jpg", { dimensions: { width: 0, height: -3 } }) }),
       doc("fine", { hero_image: img("tiny.jpg") }),
     ];
-    const error = await runImageStage(documents, { cacheDir: join(dir, "bad-cache") }, deps()).then(
+    const error = await runImageStage(documents, { cacheDir: join(dir, "bad-cache"), policy: policy() }, deps()).then(
       () => undefined,
       (e: unknown) => e,
     );
