@@ -1,37 +1,90 @@
 /**
- * The account API's executable schema: the SDL plus root resolvers over the shared store. Each
- * resolver gets the verified donor from the context; the HTTP layer refuses a request without one,
- * so nothing here runs for a guest.
+ * The account API's executable schema: the SDL plus resolvers over the account store. Each
+ * resolver gets the verified donor (the access token's `sub`) from the context; the HTTP layer
+ * (graphql.ts) refuses a request without one, so nothing here runs for a guest.
  */
-// graphql 15 ships CommonJS (main) and ESM (module) builds with no "exports" map: Node gives
-// graphql-http the CommonJS one, while bundlers and vitest would give us the ESM one, and a schema
-// from one build fails the other's instanceof checks. Naming the file picks the same build for both.
-import { buildSchema, type GraphQLSchema } from "graphql/index.js";
+import { createSchema } from "graphql-yoga";
 import { ACCOUNT_SCHEMA_SDL } from "./schema.js";
-import type { AccountStore, DonorKey } from "./store.js";
+import { AccountError, type AccountStore } from "./store.js";
+import type { PoolProfile, UserPoolDirectory } from "./user-pool.js";
 
-export type AccountContext = {
-  donor: DonorKey & { sub: string };
-};
+export interface AccountContext {
+  donor: { sub: string };
+  /** The donor's verified access token, for GetUser on their behalf. */
+  accessToken: string;
+}
 
-export function accountSchema(): GraphQLSchema {
-  return buildSchema(ACCOUNT_SCHEMA_SDL);
+export interface ResolverDeps {
+  store: AccountStore;
+  userPool: UserPoolDirectory;
 }
 
 type Args = Record<string, unknown>;
 
-export function accountRootValue(store: AccountStore) {
+/** What the pool says of the donor, asked once per request (several fields may need it). */
+const profiles = new WeakMap<AccountContext, Promise<PoolProfile>>();
+function profileOf(deps: ResolverDeps, ctx: AccountContext): Promise<PoolProfile> {
+  let profile = profiles.get(ctx);
+  if (!profile) {
+    profile = deps.userPool.profile(ctx.accessToken);
+    profiles.set(ctx, profile);
+  }
+  return profile;
+}
+
+export function accountResolvers(deps: ResolverDeps) {
+  const { store } = deps;
   return {
-    me: (_: Args, ctx: AccountContext) => ({ id: ctx.donor.sub, email: ctx.donor.email ?? null }),
-    donations: (_: Args, ctx: AccountContext) => store.donations(ctx.donor),
-    receipts: (_: Args, ctx: AccountContext) => store.receipts(ctx.donor),
-    taxSummary: (args: Args, ctx: AccountContext) => store.taxSummary(ctx.donor, args.financialYear as number),
-    regularGifts: (_: Args, ctx: AccountContext) => store.regularGifts(ctx.donor),
-    pauseRegularGift: (args: Args, ctx: AccountContext) => store.pause(ctx.donor, String(args.id)),
-    resumeRegularGift: (args: Args, ctx: AccountContext) => store.resume(ctx.donor, String(args.id)),
-    changeRegularGiftAmount: (args: Args, ctx: AccountContext) =>
-      store.changeAmount(ctx.donor, String(args.id), args.amountCents as number),
-    cancelRegularGift: (args: Args, ctx: AccountContext) =>
-      store.cancel(ctx.donor, String(args.id), args.confirm === true),
+    Query: {
+      me: async (_: unknown, __: Args, ctx: AccountContext) => {
+        const profile = await profileOf(deps, ctx);
+        return { id: ctx.donor.sub, email: profile.email, emailVerified: profile.emailVerified };
+      },
+      donations: (_: unknown, __: Args, ctx: AccountContext) => store.donations(ctx.donor),
+      receipts: (_: unknown, __: Args, ctx: AccountContext) => store.receipts(ctx.donor),
+      taxSummary: (_: unknown, args: Args, ctx: AccountContext) =>
+        store.taxSummary(ctx.donor, args.financialYear as number),
+      regularGifts: (_: unknown, __: Args, ctx: AccountContext) => store.regularGifts(ctx.donor),
+      claimableGuestGifts: async (_: unknown, __: Args, ctx: AccountContext) => {
+        const profile = await profileOf(deps, ctx);
+        // An unverified e-mail is only what someone typed: it is offered nothing.
+        return profile.emailVerified && profile.email ? store.guestGiftsFor(profile.email) : 0;
+      },
+    },
+    Mutation: {
+      pauseRegularGift: (_: unknown, args: Args, ctx: AccountContext) => store.pause(ctx.donor, String(args.id)),
+      resumeRegularGift: (_: unknown, args: Args, ctx: AccountContext) => store.resume(ctx.donor, String(args.id)),
+      changeRegularGiftAmount: (_: unknown, args: Args, ctx: AccountContext) =>
+        store.changeAmount(ctx.donor, String(args.id), args.amountCents as number),
+      cancelRegularGift: (_: unknown, args: Args, ctx: AccountContext) =>
+        store.cancel(ctx.donor, String(args.id), args.confirm === true),
+      claimGuestGifts: async (_: unknown, args: Args, ctx: AccountContext) => {
+        if (args.confirm !== true) {
+          throw new AccountError(
+            "CONFIRMATION_REQUIRED",
+            "Confirm that the gifts given with your e-mail address are yours, then try again.",
+          );
+        }
+        const profile = await profileOf(deps, ctx);
+        if (!profile.email || !profile.emailVerified) {
+          throw new AccountError(
+            "EMAIL_NOT_VERIFIED",
+            "Verify your e-mail address first (we send a code to it), then add the gifts you gave with it.",
+          );
+        }
+        const claimed = store.claimGuestGifts(ctx.donor, profile.email);
+        return {
+          claimed,
+          message:
+            claimed === 0
+              ? "There are no gifts given with your e-mail address waiting to be added."
+              : `${claimed === 1 ? "1 gift" : `${claimed} gifts`} given with ${profile.email} ${claimed === 1 ? "is" : "are"} now in your account.`,
+        };
+      },
+    },
   };
+}
+
+export function accountSchema(deps: ResolverDeps) {
+  return createSchema<AccountContext>({ typeDefs: ACCOUNT_SCHEMA_SDL, resolvers: accountResolvers(deps) });
 }

@@ -5,13 +5,14 @@
  * than toggling one, and says whether anything changed.
  */
 export const ACCOUNT_SCHEMA_SDL = `"""
-The signed-in donor's account. Every field needs a user pool token (Authorization: Bearer <ID or
-access token>); without one the whole request is refused with 401.
+The signed-in donor's account. Every field needs the donor's user pool ACCESS token
+(Authorization: Bearer <access token>); without a valid one the whole request is refused with 401.
+The donor is the token's sub: an e-mail never grants access.
 """
 type Query {
-  "Who is signed in, from the token."
+  "Who is signed in: the token's sub, and the e-mail the user pool holds."
   me: Profile!
-  "Every donation made while signed in (or with the account's e-mail), newest first."
+  "Every donation made while signed in, and guest gifts the donor added (claimGuestGifts), newest first."
   donations: [Donation!]!
   "One receipt per paid donation, newest first."
   receipts: [Receipt!]!
@@ -19,6 +20,11 @@ type Query {
   taxSummary(financialYear: Int!): TaxSummary!
   "Monthly and weekly gifts, active, paused or cancelled."
   regularGifts: [RegularGift!]!
+  """
+  How many gifts were given without signing in with this account's e-mail, which the donor may add
+  (claimGuestGifts). 0 unless the user pool has verified the e-mail.
+  """
+  claimableGuestGifts: Int!
 }
 
 type Mutation {
@@ -30,13 +36,28 @@ type Mutation {
   changeRegularGiftAmount(id: ID!, amountCents: Int!): RegularGiftChange!
   "Ends the gift for good; confirm must be true (the page asks the donor first). Repeating it changes nothing."
   cancelRegularGift(id: ID!, confirm: Boolean!): RegularGiftChange!
+  """
+  Adds the gifts given without signing in with this account's e-mail to the account. Needs the
+  e-mail verified by the user pool, a match after Unicode NFC (the domain's letters A-Z in any
+  case, the part before @ exactly), and confirm: true. Repeating it adds nothing more.
+  """
+  claimGuestGifts(confirm: Boolean!): GuestGiftClaim!
 }
 
 type Profile {
   "The user pool's sub: the account's permanent id."
   id: ID!
-  "From the ID token; null when only an access token was sent."
+  "The e-mail the user pool holds for the account (GetUser)."
   email: String
+  "Whether the user pool has verified that e-mail."
+  emailVerified: Boolean!
+}
+
+type GuestGiftClaim {
+  "How many gifts were added by this request."
+  claimed: Int!
+  "A plain sentence for the donor."
+  message: String!
 }
 
 enum DonationStatus {

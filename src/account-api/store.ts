@@ -4,11 +4,13 @@
  * payments dev server (which records) and the account API dev server (which reads and changes), so
  * a donation made in a test or in `--watch` shows in the donor's history at once.
  */
+import { randomUUID } from "node:crypto";
 import { FUND_NAMES } from "../payments/fund-names.js";
 import { chargeFor } from "../payments/fees.js";
 import { DEFAULT_FUND_RULES, type FundRules } from "../payments/fund-rules.js";
 import { formatDollars } from "../payments/money.js";
 import { todayIn } from "../payments/schedules.js";
+import { sameMailbox } from "./same-mailbox.js";
 import {
   FUNDS,
   type DonationCreated,
@@ -20,19 +22,21 @@ import {
 const TIME_ZONE = "Australia/Sydney";
 
 /**
- * Funds whose gifts are tax-deductible. A placeholder until the foundation confirms it with its
- * accountant (neither the specification nor the payments contract says): qurban buys an animal
- * sacrificed for the donor, a benefit in return, so it is left out; the rest are gifts.
+ * Funds whose gifts are tax-deductible, until the payments service's one deductibility setting
+ * lands (the page, the receipt and the account must all read that one). What the content says
+ * wins: the zakat page and the FAQ say zakat is not tax-deductible, the tainted-wealth page says
+ * that purification is not either; qurban buys an animal sacrificed for the donor, a benefit in
+ * return. The rest are gifts, a placeholder the foundation must confirm with its accountant.
  */
 export const TAX_DEDUCTIBLE_FUNDS: Readonly<Record<Fund, boolean>> = {
-  zakat: true,
+  zakat: false,
   fitr: true,
   fidyah: true,
   sadaqah: true,
   qurban: false,
   ramadan: true,
   "dhul-hijjah": true,
-  "tainted-wealth": true,
+  "tainted-wealth": false,
   "jumuah-giving": true,
 };
 
@@ -41,10 +45,13 @@ export { FUND_NAMES };
 
 const OPEN_ENDED = new Set(["monthly", "weekly-friday"]);
 
-/** Who made a donation: the account's sub when a token came with it, and the donor's e-mail. */
+/**
+ * Whose a donation is: the account's `sub` when a verified access token came with it. A guest
+ * gift has no `sub` until its donor claims it (claimGuestGifts); its e-mail is only the address
+ * the donor typed, kept to offer that claim, and never decides who may read it.
+ */
 export interface DonorKey {
   sub?: string;
-  email?: string;
 }
 
 export interface StoredDonation {
@@ -127,11 +134,9 @@ export function createAccountStore(options: AccountStoreOptions = {}) {
   const rulesFor = (fund: Fund): FundRules => options.fundRules?.[fund] ?? DEFAULT_FUND_RULES[fund];
   const donations: StoredDonation[] = [];
   const gifts = new Map<string, StoredGift>();
-  let giftCounter = 0;
 
-  const belongs = (owner: DonorKey, who: DonorKey) =>
-    (owner.sub !== undefined && owner.sub === who.sub) ||
-    (owner.email !== undefined && who.email !== undefined && owner.email === who.email.toLowerCase());
+  // Identity is the token's sub and nothing else: a guest gift (no sub) belongs to nobody yet.
+  const belongs = (owner: DonorKey, who: DonorKey) => owner.sub !== undefined && owner.sub === who.sub;
 
   const donationOf = (gift: StoredGift) => donations.find((d) => d.created.donationId === gift.donationId)!;
 
@@ -207,13 +212,10 @@ export function createAccountStore(options: AccountStoreOptions = {}) {
       donor: DonorKey;
       status: () => DonationStatus;
     }): void {
-      const donor = {
-        sub: donation.donor.sub,
-        email: (donation.donor.email ?? donation.request.donor.email).toLowerCase(),
-      };
+      const donor: DonorKey = donation.donor.sub ? { sub: donation.donor.sub } : {};
       const stored: StoredDonation = { ...donation, donor, date: todayIn(TIME_ZONE, now()) };
       if (OPEN_ENDED.has(donation.created.frequency)) {
-        const id = `gift_${++giftCounter}`;
+        const id = `gift_${randomUUID()}`;
         stored.regularGiftId = id;
         gifts.set(id, {
           id,
@@ -227,6 +229,26 @@ export function createAccountStore(options: AccountStoreOptions = {}) {
         });
       }
       donations.push(stored);
+    },
+
+    /** Guest gifts (given without signing in) whose e-mail names this mailbox (same-mailbox.ts). */
+    guestGiftsFor(email: string): number {
+      return donations.filter((d) => d.donor.sub === undefined && sameMailbox(d.request.donor.email, email)).length;
+    },
+
+    /**
+     * Files the guest gifts given with this e-mail under the account. The caller has checked that
+     * the pool verified this e-mail for this account and that the donor asked for it.
+     */
+    claimGuestGifts(who: { sub: string }, verifiedEmail: string): number {
+      let claimed = 0;
+      for (const d of donations) {
+        if (d.donor.sub === undefined && sameMailbox(d.request.donor.email, verifiedEmail)) {
+          d.donor = { sub: who.sub };
+          claimed++;
+        }
+      }
+      return claimed;
     },
 
     donations(who: DonorKey) {

@@ -1,25 +1,40 @@
 /**
- * Verifies user pool tokens as API Gateway's or AppSync's Cognito authorizer does: an RS256 JWT
- * signed by a key in the pool's JWKS (`<issuer>/.well-known/jwks.json`, which both Cognito and
- * cognito-local serve), from this pool (`iss`), for this app client (`aud` on ID tokens,
- * `client_id` on access tokens), not expired. node:crypto only; the JWKS is fetched once and again
- * when a token names a key it does not have (key rotation), at most once a minute.
+ * Who is calling: the `sub` of a user pool ACCESS token, verified with AWS's own library
+ * (aws-jwt-verify) against the pool's JWKS, as the API Gateway Cognito authorizer does. Checked:
+ * the RS256 signature by a key of the pool, `iss` the pool, `token_use` "access", `client_id` the
+ * site's app client, `exp`. ID tokens are refused: they carry the e-mail, and an e-mail is data
+ * here, never a key to data (the donor's verified e-mail is read from the pool when needed, see
+ * user-pool.ts).
+ *
+ * A real pool's issuer is `https://cognito-idp.<region>.amazonaws.com/<poolId>`, which
+ * CognitoJwtVerifier derives from the pool id. cognito-local (tests, --watch) issues tokens under
+ * its own URL over plain HTTP, which CognitoJwtVerifier cannot name, so there the library's
+ * generic JwtVerifier checks the same issuer and JWKS with the library's own Cognito claim check
+ * (`validateCognitoJwtFields`).
  */
-import { createPublicKey, verify, type JsonWebKey, type KeyObject } from "node:crypto";
+import { CognitoJwtVerifier } from "aws-jwt-verify";
+import { validateCognitoJwtFields } from "aws-jwt-verify/cognito-verifier";
+import { FetchError, JwtBaseError } from "aws-jwt-verify/error";
+import { SimpleJwksCache } from "aws-jwt-verify/jwk";
+import { JwtVerifier } from "aws-jwt-verify/jwt-verifier";
 
 export interface VerifiedToken {
+  /** The account's permanent id in the pool. */
   sub: string;
-  /** ID tokens carry it; access tokens do not. */
-  email?: string;
-  tokenUse: "id" | "access";
+  /** The verified access token itself, for calls to the pool on the donor's behalf (GetUser). */
+  accessToken: string;
 }
 
 export interface TokenVerifierOptions {
-  /** `https://cognito-idp.<region>.amazonaws.com/<poolId>`, or cognito-local's `http://127.0.0.1:<port>/<poolId>`. */
-  issuer: string;
+  userPoolId: string;
   clientId: string;
-  now?: () => Date;
-  fetchJwks?: (url: string) => Promise<{ keys: (JsonWebKey & { kid?: string })[] }>;
+  /**
+   * A custom pool endpoint (cognito-local): tokens are then issued by `<endpoint>/<poolId>`. Unset
+   * for a real pool.
+   */
+  endpoint?: string;
+  /** Fetches a JWKS (tests); default `fetch` with a 5-second time-out. */
+  fetchJwks?: (uri: string) => Promise<unknown>;
 }
 
 /** Why a token was refused; the message is for the server log, the donor sees the catalogue's sentence. */
@@ -38,86 +53,74 @@ export class KeysUnavailable extends Error {
   }
 }
 
-/** A token naming an unknown key refetches the JWKS at most this often, so forged tokens cannot make us hammer the pool. */
-const REFETCH_INTERVAL_MS = 60_000;
+export type TokenVerifier = (token: string) => Promise<VerifiedToken>;
 
-const base64url = (text: string) => Buffer.from(text, "base64url");
-
-function decodePart(text: string | undefined): Record<string, unknown> {
-  if (!text || !/^[A-Za-z0-9_-]+$/.test(text)) throw new TokenRejected("not a JWT");
-  try {
-    const value = JSON.parse(base64url(text).toString("utf8")) as unknown;
-    if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error();
-    return value as Record<string, unknown>;
-  } catch {
-    throw new TokenRejected("not a JWT");
-  }
+/** The issuer of the pool's tokens: Cognito's URL for a real pool, or the custom endpoint's. */
+export function poolIssuer(options: Pick<TokenVerifierOptions, "userPoolId" | "endpoint">): string {
+  if (options.endpoint) return `${options.endpoint.replace(/\/+$/, "")}/${options.userPoolId}`;
+  const region = options.userPoolId.slice(0, options.userPoolId.lastIndexOf("_"));
+  return `https://cognito-idp.${region}.amazonaws.com/${options.userPoolId}`;
 }
 
-export function createTokenVerifier(options: TokenVerifierOptions) {
-  const issuer = options.issuer.replace(/\/+$/, "");
-  const now = options.now ?? (() => new Date());
-  const fetchJwks =
-    options.fetchJwks ??
-    (async (url: string) => {
-      const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
-      if (!res.ok) throw new Error(`GET ${url} answered ${res.status}`);
-      return (await res.json()) as { keys: (JsonWebKey & { kid?: string })[] };
+function jwksCache(fetchJwks: TokenVerifierOptions["fetchJwks"]) {
+  const get =
+    fetchJwks ??
+    (async (uri: string) => {
+      let res: Response;
+      try {
+        res = await fetch(uri, { signal: AbortSignal.timeout(5000) });
+      } catch (error) {
+        throw new FetchError(uri, (error as Error).message);
+      }
+      if (!res.ok) throw new FetchError(uri, `answered ${res.status}`);
+      return res.json();
     });
-  let keys: Map<string, KeyObject> | null = null;
-  let loading: Promise<Map<string, KeyObject>> | null = null;
-  let loadedAt = -Infinity;
+  return new SimpleJwksCache({
+    fetcher: {
+      fetch: async (uri: string) => new TextEncoder().encode(JSON.stringify(await get(uri))).buffer as ArrayBuffer,
+    },
+  });
+}
 
-  async function load(): Promise<Map<string, KeyObject>> {
-    const url = `${issuer}/.well-known/jwks.json`;
-    loading ??= fetchJwks(url)
-      .then(
-        (jwks) =>
-          new Map(jwks.keys.filter((k) => k.kid).map((k) => [k.kid!, createPublicKey({ key: k, format: "jwk" })])),
-      )
-      .catch((error: unknown) => {
-        throw new KeysUnavailable(`could not load ${url}: ${error instanceof Error ? error.message : String(error)}`);
-      })
-      .finally(() => (loading = null));
-    keys = await loading;
-    loadedAt = Date.now();
-    return keys;
+export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifier {
+  const cache = jwksCache(options.fetchJwks);
+  const checks = { tokenUse: "access", clientId: options.clientId } as const;
+  let verify: (token: string) => Promise<{ sub?: unknown; exp?: unknown }>;
+  if (options.endpoint) {
+    const issuer = poolIssuer(options);
+    const verifier = JwtVerifier.create(
+      {
+        issuer,
+        jwksUri: `${issuer}/.well-known/jwks.json`,
+        audience: null, // access tokens have no aud; validateCognitoJwtFields checks client_id
+        customJwtCheck: ({ payload }) => validateCognitoJwtFields(payload, checks),
+      },
+      { jwksCache: cache },
+    );
+    verify = (token) => verifier.verify(token);
+  } else {
+    const verifier = CognitoJwtVerifier.create({ userPoolId: options.userPoolId, ...checks }, { jwksCache: cache });
+    verify = (token) => verifier.verify(token);
   }
-
-  return async function verifyToken(token: string): Promise<VerifiedToken> {
-    const parts = token.split(".");
-    if (parts.length !== 3) throw new TokenRejected("not a JWT");
-    const header = decodePart(parts[0]);
-    const claims = decodePart(parts[1]);
-    if (header.alg !== "RS256") throw new TokenRejected(`alg ${String(header.alg)} is not RS256`);
-    const kid = String(header.kid ?? "");
-    let key = (keys ?? (await load())).get(kid);
-    if (!key && Date.now() - loadedAt >= REFETCH_INTERVAL_MS) key = (await load()).get(kid);
-    if (!key) throw new TokenRejected(`no key ${kid} in the pool's JWKS`);
-    const signed = verify("RSA-SHA256", Buffer.from(`${parts[0]}.${parts[1]}`), key, base64url(parts[2]!));
-    if (!signed) throw new TokenRejected("bad signature");
-    if (claims.iss !== issuer) throw new TokenRejected(`issuer ${String(claims.iss)} is not ${issuer}`);
-    if (typeof claims.exp !== "number" || claims.exp * 1000 <= now().getTime()) throw new TokenRejected("expired");
-    const use = claims.token_use;
-    if (
-      use === "id" ? claims.aud !== options.clientId : use === "access" ? claims.client_id !== options.clientId : true
-    ) {
-      throw new TokenRejected("not an ID or access token for this app client");
+  return async (token: string) => {
+    let claims: { sub?: unknown; exp?: unknown };
+    try {
+      claims = await verify(token);
+    } catch (error) {
+      if (error instanceof FetchError) throw new KeysUnavailable(error.message);
+      if (error instanceof JwtBaseError) throw new TokenRejected(`${error.name}: ${error.message}`);
+      throw error;
     }
     if (typeof claims.sub !== "string" || claims.sub === "") throw new TokenRejected("no sub");
-    return {
-      sub: claims.sub,
-      email: typeof claims.email === "string" ? claims.email.toLowerCase() : undefined,
-      tokenUse: use as "id" | "access",
-    };
+    // The library checks exp only when present; every Cognito token has one, so one without is refused.
+    if (typeof claims.exp !== "number") throw new TokenRejected("no exp");
+    return { sub: claims.sub, accessToken: token };
   };
 }
 
-export type TokenVerifier = ReturnType<typeof createTokenVerifier>;
-
-/** The token from `Authorization: Bearer <token>` (AppSync also accepts the bare token). */
-export function bearerToken(header: string | undefined): string | undefined {
+/** The token from `Authorization: Bearer <token>`. */
+export function bearerToken(header: string | null | undefined): string | undefined {
   if (!header) return undefined;
-  const match = /^\s*(?:Bearer\s+)?(\S+)\s*$/i.exec(header);
+  const match = /^\s*Bearer\s+(\S+)\s*$/i.exec(header);
   return match?.[1];
 }

@@ -183,7 +183,8 @@ export function createAmplifyAdapter(config: PublicAuthConfig, deps: AmplifyDeps
     },
     async sessionToken(forceRefresh) {
       const session = await guard(() => fetchAuthSession({ forceRefresh }));
-      return session.tokens?.idToken?.toString() ?? null;
+      // The account API takes access tokens only: an ID token carries the e-mail, which is never a key to data.
+      return session.tokens?.accessToken?.toString() ?? null;
     },
     async changePassword(oldPassword, newPassword) {
       await guard(() => updatePassword({ oldPassword, newPassword }));

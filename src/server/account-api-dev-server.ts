@@ -1,56 +1,37 @@
 /**
- * The local account API (docs/account-api.md): GraphQL over HTTP at `POST /graphql`, served by
- * graphql-http (the GraphQL over HTTP reference server) on node:http with the same guard as the
- * other local servers. Every request needs a user pool token (`Authorization: Bearer <JWT>`),
- * verified against the pool's JWKS; a guest gets 401 and no data. It reads and changes the shared
- * AccountStore that the payments dev server records donations into (`onDonationCreated`).
+ * The local account API (docs/account-api.md) on node:http, for tests and `--watch`, until the
+ * payments service mounts the same handler (src/account-api/graphql.ts: tokens, body cap, yoga
+ * with GraphQL Armor, time budget). This file adds only what a bare local server needs: the shared
+ * guard (bad targets, slow clients, body budget over all connections), CORS for loopback origins,
+ * and 404 off /graphql. It reads and changes the store the payments dev server records into.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { GraphQLError } from "graphql/index.js";
-import { createHandler } from "graphql-http";
 import type { Logger } from "../core/logger.js";
-import { accountRootValue, accountSchema, type AccountContext } from "../account-api/resolvers.js";
-import { AccountError, type AccountStore, type DonorKey } from "../account-api/store.js";
-import { createAccountStore } from "../account-api/store.js";
 import {
-  bearerToken,
-  createTokenVerifier,
-  KeysUnavailable,
-  TokenRejected,
-  type TokenVerifier,
-} from "../account-api/tokens.js";
+  arrayBufferOf,
+  createAccountGraphql,
+  INTERNAL,
+  MAX_GRAPHQL_BODY_BYTES,
+  type AccountGraphqlDeps,
+} from "../account-api/graphql.js";
+import { type AccountStore, createAccountStore, type DonorKey } from "../account-api/store.js";
+import { bearerToken, createTokenVerifier, type TokenVerifier } from "../account-api/tokens.js";
+import { createUserPoolDirectory } from "../account-api/user-pool.js";
 import type { DonationCreated, DonationRequest, DonationStatus } from "../payments/types.js";
 import { createBodyBudget, guard, hardenServer, parseTarget, serverOptions, type ServerLimits } from "./http-guard.js";
 
-export const MAX_GRAPHQL_BODY_BYTES = 32 * 1024;
+export { MAX_GRAPHQL_BODY_BYTES, NO_CURRENT_USER, NOT_AUTHENTICATED } from "../account-api/graphql.js";
 const MAX_BODIES_IN_FLIGHT = 1024 * 1024;
 const LOOPBACK_ORIGIN = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d{1,5})?$/;
 
-/** The user pool's own sentences (the specification's catalogue), each followed by what to do. */
-export const NO_CURRENT_USER =
-  "No current user. Sign in to your account to see your donations, receipts and regular gifts.";
-export const NOT_AUTHENTICATED =
-  "The user is not authenticated. Your sign-in has expired or is not valid: sign in again, then try again.";
-const KEYS_UNAVAILABLE = "We cannot check your sign-in right now. Nothing was changed. Please try again in a minute.";
-const INTERNAL = "Something went wrong on our side. Nothing was changed. Please try again in a moment.";
-
-export interface AccountApiDevServerOptions {
-  store: AccountStore;
-  verifyToken: TokenVerifier;
+export interface AccountApiDevServerOptions extends AccountGraphqlDeps {
   port?: number;
   host?: string;
   /** CORS origins, exactly; default any http loopback origin (where tests and watch serve the site). */
   allowedOrigin?: string[];
-  limits?: ServerLimits;
-  logger?: Logger;
-  /**
-   * Whether a verified token was revoked (GlobalSignOut, RevokeToken). Cognito keeps that list,
-   * not the token; without this hook a revoked token works here until it expires. Tests pass the
-   * cognito-local bridge's record (test/support/cognito-local.ts).
-   */
-  isRevoked?: (token: string) => boolean | Promise<boolean>;
+  serverLimits?: ServerLimits;
 }
 
 export interface AccountApiDevServer {
@@ -65,9 +46,9 @@ function errorBody(message: string, code: string): string {
 }
 
 /**
- * The payments dev server's `onDonationCreated` hook: records each donation under the token's
- * account when the request carried a valid one, else under the donor's e-mail (a donor who gave
- * before signing in, or as a guest with the account's address, still sees the gift).
+ * The payments dev server's `onDonationCreated` hook: files each donation under the account of a
+ * verified access token that came with it; without one it is a guest gift, which joins an account
+ * only when that account's donor, with the same e-mail verified, asks (claimGuestGifts).
  */
 export function recordDonationsInto(store: AccountStore, verifyToken: TokenVerifier, logger?: Logger) {
   return async (event: {
@@ -80,12 +61,11 @@ export function recordDonationsInto(store: AccountStore, verifyToken: TokenVerif
     const token = bearerToken(event.authorization);
     if (token) {
       try {
-        const verified = await verifyToken(token);
-        donor = { sub: verified.sub, email: verified.email };
+        donor = { sub: (await verifyToken(token)).sub };
       } catch (error) {
         logger?.warn(
           "watch",
-          `account API: a donation came with a token that was refused (${(error as Error).message}); recorded by e-mail only`,
+          `account API: a donation came with a token that was refused (${(error as Error).message}); recorded as a guest gift`,
         );
       }
     }
@@ -95,40 +75,16 @@ export function recordDonationsInto(store: AccountStore, verifyToken: TokenVerif
 
 export async function startAccountApiDevServer(options: AccountApiDevServerOptions): Promise<AccountApiDevServer> {
   const budget = createBodyBudget(MAX_BODIES_IN_FLIGHT);
-  const schema = accountSchema();
-  const rootValue = accountRootValue(options.store);
+  const api = createAccountGraphql(options);
   const originAllowed = (origin: string | undefined) =>
     origin !== undefined &&
     (options.allowedOrigin ? options.allowedOrigin.includes(origin) : LOOPBACK_ORIGIN.test(origin));
-
-  const graphql = createHandler<IncomingMessage, { donor: AccountContext["donor"] }, AccountContext>({
-    schema,
-    rootValue,
-    context: (req) => ({ donor: req.context.donor }),
-    formatError(error) {
-      const original = (error as GraphQLError).originalError;
-      // Resolver crashes are logged, not shown: the donor gets a sentence, not a stack.
-      if (original && !(original instanceof AccountError) && !(original instanceof GraphQLError)) {
-        options.logger?.error("watch", `account API: ${original.stack ?? original.message}`);
-        return new GraphQLError(
-          INTERNAL,
-          (error as GraphQLError).nodes,
-          undefined,
-          undefined,
-          (error as GraphQLError).path,
-          undefined,
-          { code: "INTERNAL" },
-        );
-      }
-      return error;
-    },
-  });
 
   function send(
     res: ServerResponse,
     origin: string | undefined,
     status: number,
-    body: string,
+    body: string | Uint8Array,
     headers: Record<string, string> = {},
   ) {
     const cors: Record<string, string> = originAllowed(origin)
@@ -139,15 +95,16 @@ export async function startAccountApiDevServer(options: AccountApiDevServerOptio
       .writeHead(status, {
         "Content-Type": "application/json; charset=utf-8",
         "Cache-Control": "no-store",
-        ...cors,
         ...headers,
+        ...cors,
       })
       .end(body);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const origin = typeof req.headers.origin === "string" ? req.headers.origin : undefined;
-    const path = parseTarget(req.url).path.replace(/\/+$/, "") || "/";
+    const target = parseTarget(req.url);
+    const path = target.path.replace(/\/+$/, "") || "/";
     if (path !== "/graphql")
       return send(
         res,
@@ -185,28 +142,14 @@ export async function startAccountApiDevServer(options: AccountApiDevServerOptio
         Allow: "GET, POST, OPTIONS",
       });
     }
-    // Guests get nothing: the token is checked before the query is even parsed.
-    const token = bearerToken(typeof req.headers.authorization === "string" ? req.headers.authorization : undefined);
-    if (!token)
-      return send(res, origin, 401, errorBody(NO_CURRENT_USER, "UNAUTHENTICATED"), { "WWW-Authenticate": "Bearer" });
-    let donor: AccountContext["donor"];
-    try {
-      const verified = await options.verifyToken(token);
-      if (await options.isRevoked?.(token)) throw new TokenRejected("revoked by a sign-out");
-      donor = { sub: verified.sub, email: verified.email };
-    } catch (error) {
-      if (error instanceof KeysUnavailable) {
-        options.logger?.error("watch", `account API: ${error.message}`);
-        return send(res, origin, 503, errorBody(KEYS_UNAVAILABLE, "UNAVAILABLE"), { "Retry-After": "30" });
-      }
-      if (!(error instanceof TokenRejected)) throw error;
-      options.logger?.warn("watch", `account API: refused a token (${error.message})`);
-      return send(res, origin, 401, errorBody(NOT_AUTHENTICATED, "UNAUTHENTICATED"), {
-        "WWW-Authenticate": 'Bearer error="invalid_token"',
-      });
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (typeof value === "string") headers.set(name, value);
+      else if (Array.isArray(value)) headers.set(name, value.join(", "));
     }
-    let body: string | null = null;
-    if (req.method === "POST") {
+    let body: Buffer | undefined;
+    // A guest's body is never read: the handler answers 401 first, so only then is it drained.
+    if (req.method === "POST" && bearerToken(headers.get("authorization"))) {
       const read = await budget.read(req, MAX_GRAPHQL_BODY_BYTES);
       if (!read.ok) {
         const message =
@@ -225,38 +168,23 @@ export async function startAccountApiDevServer(options: AccountApiDevServerOptio
           ),
         );
       }
-      body = read.body.toString("utf8");
+      body = read.body;
+    } else {
+      req.resume();
     }
-    const [payload, init] = await graphql({
-      method: req.method,
-      url: req.url ?? "/graphql",
-      headers: req.headers,
-      body,
-      raw: req,
-      context: { donor },
-    });
-    let status = init.status;
-    // A result without `data` is a request error (e.g. a variable of the wrong type): the GraphQL
-    // over HTTP spec asks for 4xx with application/graphql-response+json, graphql-http sends 200.
-    const type = String((init.headers as Record<string, string> | undefined)?.["content-type"] ?? "");
-    if (
-      status === 200 &&
-      payload &&
-      type.startsWith("application/graphql-response+json") &&
-      !("data" in (JSON.parse(payload) as object))
-    )
-      status = 400;
-    send(
-      res,
-      origin,
-      status,
-      payload ?? errorBody(init.statusText ?? "Bad request.", "BAD_REQUEST"),
-      init.headers as Record<string, string> | undefined,
+    const url = `http://127.0.0.1/graphql${target.search}`;
+    const response = await api.fetch(
+      new Request(url, { method: req.method, headers, ...(body !== undefined ? { body: arrayBufferOf(body) } : {}) }),
     );
+    const out: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+      out[name] = value;
+    });
+    send(res, origin, response.status, new Uint8Array(await response.arrayBuffer()), out);
   }
 
   const server = createServer(
-    serverOptions(options.limits),
+    serverOptions(options.serverLimits),
     guard(handle, {
       logger: options.logger,
       label: "watch",
@@ -289,12 +217,25 @@ export async function startAccountApiDevServer(options: AccountApiDevServerOptio
 }
 
 /**
- * The account API for `--watch`: a fresh in-memory store, tokens checked against the given pool,
- * and the hook the payments dev server calls with each new donation, recording into that store.
+ * The account API for `--watch`: a fresh in-memory store, access tokens checked against the given
+ * pool, and the hook the payments dev server calls with each new donation, recording into that store.
  */
-export async function startLocalAccountApi(options: { issuer: string; clientId: string; logger?: Logger }) {
+export async function startLocalAccountApi(options: {
+  userPoolId: string;
+  clientId: string;
+  endpoint?: string;
+  logger?: Logger;
+}) {
   const store = createAccountStore();
-  const verifyToken = createTokenVerifier({ issuer: options.issuer, clientId: options.clientId });
-  const server = await startAccountApiDevServer({ store, verifyToken, logger: options.logger });
+  const verifyToken = createTokenVerifier({
+    userPoolId: options.userPoolId,
+    clientId: options.clientId,
+    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+  });
+  const userPool = createUserPoolDirectory({
+    userPoolId: options.userPoolId,
+    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+  });
+  const server = await startAccountApiDevServer({ store, verifyToken, userPool, logger: options.logger });
   return { ...server, recordDonation: recordDonationsInto(store, verifyToken, options.logger) };
 }

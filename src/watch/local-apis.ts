@@ -51,7 +51,12 @@ export async function startLocalApis(
     let record: RecordDonation | undefined;
     if (auth?.userPoolId && auth.userPoolClientId && !auth.accountApiUrl) {
       const { startLocalAccountApi } = await import("../server/account-api-dev-server.js");
-      const account = await startLocalAccountApi({ issuer: poolIssuer(auth), clientId: auth.userPoolClientId, logger });
+      const account = await startLocalAccountApi({
+        userPoolId: auth.userPoolId,
+        clientId: auth.userPoolClientId,
+        ...(auth.userPoolEndpoint ? { endpoint: auth.userPoolEndpoint } : {}),
+        logger,
+      });
       stops.push(account.stop);
       record = account.recordDonation;
       publicConfig.auth = { ...auth, accountApiUrl: account.graphqlUrl };

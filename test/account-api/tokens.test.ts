@@ -1,18 +1,24 @@
 /**
- * The token checks on their own, with a key pair made here: each claim the Cognito authorizer
- * checks is broken once and must be refused.
+ * The token checks on their own, with a key pair made here: AWS's verifier (aws-jwt-verify) must
+ * take only this pool's access tokens for this app client, and refuse each broken claim once.
  */
 import { generateKeyPairSync, sign, type JsonWebKey } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { financialYearOf } from "../../src/account-api/store.js";
-import { bearerToken, createTokenVerifier, KeysUnavailable, TokenRejected } from "../../src/account-api/tokens.js";
+import {
+  bearerToken,
+  createTokenVerifier,
+  KeysUnavailable,
+  poolIssuer,
+  TokenRejected,
+} from "../../src/account-api/tokens.js";
 
-const ISSUER = "https://cognito-idp.ap-southeast-2.amazonaws.com/ap-southeast-2_TEST";
+const POOL = "ap-southeast-2_TEST";
+const ISSUER = `https://cognito-idp.ap-southeast-2.amazonaws.com/${POOL}`;
 const CLIENT = "client-1";
-const NOW = new Date("2026-06-30T02:00:00Z");
 const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
 const other = generateKeyPairSync("rsa", { modulusLength: 2048 });
-const jwk = { ...(publicKey.export({ format: "jwk" }) as JsonWebKey), kid: "k1" };
+const jwk = { ...(publicKey.export({ format: "jwk" }) as JsonWebKey), kid: "k1", alg: "RS256", use: "sig" };
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
 function jwt(
@@ -23,74 +29,87 @@ function jwt(
   const input = `${b64(header)}.${b64(claims)}`;
   return `${input}.${sign("RSA-SHA256", Buffer.from(input), key).toString("base64url")}`;
 }
-const exp = Math.floor(NOW.getTime() / 1000) + 3600;
-const idClaims = { sub: "u-1", email: "Amina@Example.com", token_use: "id", aud: CLIENT, iss: ISSUER, exp };
+const now = Math.floor(Date.now() / 1000);
+const exp = now + 3600;
+const access = { sub: "u-1", token_use: "access", client_id: CLIENT, iss: ISSUER, exp, iat: now };
+const idToken = {
+  sub: "u-1",
+  email: "victim@example.com",
+  email_verified: true,
+  token_use: "id",
+  aud: CLIENT,
+  iss: ISSUER,
+  exp,
+  iat: now,
+};
 
-function verifier() {
+function verifier(endpoint?: string) {
   const fetched: string[] = [];
   const verify = createTokenVerifier({
-    issuer: ISSUER,
+    userPoolId: POOL,
     clientId: CLIENT,
-    now: () => NOW,
+    ...(endpoint ? { endpoint } : {}),
     fetchJwks: async (url) => (fetched.push(url), { keys: [jwk] }),
   });
   return { verify, fetched };
 }
 
-describe("user pool token verifier", () => {
-  it("accepts the pool's ID and access tokens for this client", async () => {
+describe("user pool access-token verifier (aws-jwt-verify)", () => {
+  it("accepts the pool's access token for this client and answers its sub only", async () => {
     const { verify, fetched } = verifier();
-    expect(await verify(jwt(idClaims))).toEqual({ sub: "u-1", email: "amina@example.com", tokenUse: "id" });
-    expect(await verify(jwt({ sub: "u-1", token_use: "access", client_id: CLIENT, iss: ISSUER, exp }))).toEqual({
-      sub: "u-1",
-      email: undefined,
-      tokenUse: "access",
-    });
+    const token = jwt(access);
+    expect(await verify(token)).toEqual({ sub: "u-1", accessToken: token });
     expect(fetched).toEqual([`${ISSUER}/.well-known/jwks.json`]);
   });
 
+  it("checks a custom endpoint's issuer (cognito-local) the same way", async () => {
+    const endpoint = "http://127.0.0.1:9229";
+    const issuer = poolIssuer({ userPoolId: POOL, endpoint });
+    expect(issuer).toBe(`${endpoint}/${POOL}`);
+    const { verify, fetched } = verifier(endpoint);
+    expect((await verify(jwt({ ...access, iss: issuer }))).sub).toBe("u-1");
+    expect(fetched).toEqual([`${issuer}/.well-known/jwks.json`]);
+    // Cognito's own issuer is not this pool's here, and the other way round.
+    await expect(verify(jwt(access))).rejects.toBeInstanceOf(TokenRejected);
+    await expect(verifier().verify(jwt({ ...access, iss: issuer }))).rejects.toBeInstanceOf(TokenRejected);
+  });
+
   it.each([
-    ["another pool", { ...idClaims, iss: `${ISSUER}x` }],
-    ["another app client", { ...idClaims, aud: "client-2" }],
-    [
-      "an access token for another client",
-      { sub: "u-1", token_use: "access", client_id: "client-2", iss: ISSUER, exp },
-    ],
-    ["expired", { ...idClaims, exp: Math.floor(NOW.getTime() / 1000) }],
-    ["no expiry", { ...idClaims, exp: undefined }],
-    ["a refresh-like token with no token_use", { ...idClaims, token_use: undefined }],
-    ["no sub", { ...idClaims, sub: "" }],
+    ["an ID token, even a valid one with a verified e-mail", idToken],
+    ["another pool", { ...access, iss: `${ISSUER}x` }],
+    ["another app client", { ...access, client_id: "client-2" }],
+    ["an access token with the client in aud only", { ...access, client_id: undefined, aud: CLIENT }],
+    ["expired", { ...access, exp: now - 60 }],
+    ["no expiry", { ...access, exp: undefined }],
+    ["no token_use", { ...access, token_use: undefined }],
+    ["no sub", { ...access, sub: "" }],
   ])("refuses %s", async (_, claims) => {
     await expect(verifier().verify(jwt(claims))).rejects.toBeInstanceOf(TokenRejected);
   });
 
   it("refuses forged, unsigned and malformed tokens", async () => {
-    const { verify, fetched } = verifier();
-    await expect(verify(jwt(idClaims, undefined, other.privateKey))).rejects.toThrow("bad signature");
-    await expect(verify(`${b64({ alg: "none" })}.${b64(idClaims)}.`)).rejects.toThrow("alg none is not RS256");
-    await expect(verify("a.b")).rejects.toThrow("not a JWT");
-    await expect(verify("!!.??.##")).rejects.toThrow("not a JWT");
-    await expect(verify(`${b64([1])}.${b64(idClaims)}.x`)).rejects.toThrow("not a JWT");
-    // An unknown key id refetches the JWKS, but not again within a minute.
-    await expect(verify(jwt(idClaims, { alg: "RS256", kid: "k9" }))).rejects.toThrow("no key k9");
-    await expect(verify(jwt(idClaims, { alg: "RS256", kid: "k8" }))).rejects.toThrow("no key k8");
-    expect(fetched).toHaveLength(1);
+    const { verify } = verifier();
+    await expect(verify(jwt(access, undefined, other.privateKey))).rejects.toBeInstanceOf(TokenRejected);
+    await expect(verify(`${b64({ alg: "none", kid: "k1" })}.${b64(access)}.`)).rejects.toBeInstanceOf(TokenRejected);
+    await expect(verify(jwt(access, { alg: "HS256", kid: "k1" }))).rejects.toBeInstanceOf(TokenRejected);
+    await expect(verify("a.b")).rejects.toBeInstanceOf(TokenRejected);
+    await expect(verify("!!.??.##")).rejects.toBeInstanceOf(TokenRejected);
+    await expect(verify(jwt(access, { alg: "RS256", kid: "k9" }))).rejects.toBeInstanceOf(TokenRejected);
   });
 
   it("reports an unreachable JWKS as unavailable, not as a bad token", async () => {
     const verify = createTokenVerifier({
-      issuer: ISSUER,
+      userPoolId: POOL,
       clientId: CLIENT,
-      now: () => NOW,
-      fetchJwks: async () => Promise.reject(new Error("ECONNREFUSED")),
+      endpoint: "http://127.0.0.1:9",
     });
-    await expect(verify(jwt(idClaims))).rejects.toBeInstanceOf(KeysUnavailable);
+    await expect(verify(jwt({ ...access, iss: `http://127.0.0.1:9/${POOL}` }))).rejects.toBeInstanceOf(KeysUnavailable);
   });
 
   it("reads the bearer token", () => {
     expect(bearerToken("Bearer abc.def.ghi")).toBe("abc.def.ghi");
     expect(bearerToken("bearer  abc")).toBe("abc");
-    expect(bearerToken("abc")).toBe("abc");
+    expect(bearerToken("abc")).toBeUndefined();
     expect(bearerToken("Bearer a b")).toBeUndefined();
     expect(bearerToken(undefined)).toBeUndefined();
   });

@@ -74,13 +74,12 @@ describe("aws-amplify against cognito-local", () => {
 
   it("shows the account: e-mail, no MFA, no devices tracked", async () => {
     const account = await adapter.loadAccount();
-    // emailVerified is false only because the emulator does not set email_verified on
-    // ConfirmSignUp (real Cognito does, with AutoVerifiedAttributes email); the verified display is
-    // covered by the recorded-response tests.
+    // The confirmed sign-up verified the e-mail (the bridge marks it, as Cognito does with
+    // AutoVerifiedAttributes email; the emulator alone would not).
     expect(account).toEqual({
       username: email,
       email,
-      emailVerified: false,
+      emailVerified: true,
       phoneNumberVerified: false,
       mfaPreference: "NOMFA",
       // The pool does not track devices: ListDevices answers "Device tracking has not been

@@ -17,6 +17,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccountStore } from "../../src/account-api/store.js";
 import { createTokenVerifier } from "../../src/account-api/tokens.js";
+import { createUserPoolDirectory } from "../../src/account-api/user-pool.js";
 import { resolveAuthConfig } from "../../src/auth/config.js";
 import { startAccountApiDevServer, type AccountApiDevServer } from "../../src/server/account-api-dev-server.js";
 import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
@@ -42,8 +43,18 @@ beforeAll(async () => {
     createFixture({ sample: true }),
     launchBrowser(),
   ]);
-  const verifyToken = createTokenVerifier({ issuer: cognito.issuer, clientId: cognito.clientId });
-  account = await startAccountApiDevServer({ store: createAccountStore(), verifyToken, isRevoked: cognito.isRevoked });
+  const verifyToken = createTokenVerifier({
+    userPoolId: cognito.userPoolId,
+    clientId: cognito.clientId,
+    endpoint: cognito.endpoint,
+  });
+  const userPool = createUserPoolDirectory({ userPoolId: cognito.userPoolId, endpoint: cognito.endpoint });
+  account = await startAccountApiDevServer({
+    store: createAccountStore(),
+    verifyToken,
+    userPool,
+    isRevoked: cognito.isRevoked,
+  });
   const auth = resolveAuthConfig({
     userPoolId: cognito.userPoolId,
     userPoolClientId: cognito.clientId,
@@ -125,9 +136,9 @@ function callApi(token: string): Promise<{ status: number; body: string }> {
   });
 }
 
-async function idTokenOf(context: BrowserContext): Promise<string> {
-  const cookie = (await context.cookies(server.url)).find((c) => c.name.endsWith(".idToken"));
-  if (!cookie) throw new Error("no ID token cookie");
+async function accessTokenOf(context: BrowserContext): Promise<string> {
+  const cookie = (await context.cookies(server.url)).find((c) => c.name.endsWith(".accessToken"));
+  if (!cookie) throw new Error("no access token cookie");
   return decodeURIComponent(cookie.value);
 }
 
@@ -296,8 +307,8 @@ describe("account security in Chromium against cognito-local", () => {
     await expectStep(here, "Your account");
     await signIn(there, email, password);
     await expectStep(there, "Your account");
-    const oldToken = await idTokenOf(phone);
-    const otherToken = await idTokenOf(laptop);
+    const oldToken = await accessTokenOf(phone);
+    const otherToken = await accessTokenOf(laptop);
     expect((await callApi(oldToken)).status).toBe(200);
 
     const before = cognito.bridged.length;

@@ -123,10 +123,12 @@ describe("npm start with a user pool", () => {
       .toContain("No donations yet.");
 
     // A gift through the local payments API with the donor's token, as the form would send it.
-    const idToken = decodeURIComponent((await context.cookies(site)).find((c) => c.name.endsWith(".idToken"))!.value);
+    const accessToken = decodeURIComponent(
+      (await context.cookies(site)).find((c) => c.name.endsWith(".accessToken"))!.value,
+    );
     const created = await post(
       `${payments}/donations`,
-      { authorization: `Bearer ${idToken}`, "idempotency-key": randomUUID(), origin: site },
+      { authorization: `Bearer ${accessToken}`, "idempotency-key": randomUUID(), origin: site },
       {
         fund: "sadaqah",
         amountCents: 5000,

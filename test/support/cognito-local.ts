@@ -25,6 +25,10 @@
  * - ChangePassword: the emulator answers a wrong current password with InvalidPasswordException;
  *   Cognito answers NotAuthorizedException "Incorrect username or password.", so the bridge says
  *   that when the new password meets the pool's policy (8 characters), the only other cause.
+ * - E-mail verification, which the emulator does not track: a ConfirmSignUp that succeeds marks
+ *   the e-mail verified (the code went to it; Cognito does the same for an auto-verified e-mail),
+ *   and an UpdateUserAttributes that changes the e-mail marks it unverified again, as Cognito does
+ *   until the new address is confirmed. The account API's guest-gift claim reads `email_verified`.
  * Everything else is passed through unchanged; CORS is answered here so browsers can call it.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -478,6 +482,8 @@ async function handleBridge(
       }
     }
     const forwarded = await postTarget(upstream, target, body);
+    if (forwarded.status === 200 && (action === "ConfirmSignUp" || action === "UpdateUserAttributes"))
+      await markEmailVerified(upstream, action, input);
     if (forwarded.status === 200 && (action === "InitiateAuth" || action === "RespondToAuthChallenge"))
       noteTokens(
         state,
@@ -493,6 +499,45 @@ async function handleBridge(
     } else {
       send(res, 500, { __type: "BridgeError", message: String(error) });
     }
+  }
+}
+
+/** The emulator's missing e-mail verification (see the bridge's notes at the top). */
+async function markEmailVerified(upstream: string, action: string, input: Record<string, unknown>): Promise<void> {
+  let username: string;
+  let verified: boolean;
+  if (action === "ConfirmSignUp") {
+    username = String(input.Username);
+    verified = true;
+  } else {
+    const changed = (input.UserAttributes as { Name: string }[] | undefined)?.some((a) => a.Name === "email");
+    if (!changed) return;
+    username = String(claimsOf(input.AccessToken)?.sub);
+    verified = false;
+  }
+  const clientId = String(input.ClientId ?? claimsOf(input.AccessToken)?.client_id ?? "");
+  const pools = await cognitoCall<{ UserPools: { Id: string }[] }>(upstream, "ListUserPools", { MaxResults: 60 });
+  for (const pool of pools.UserPools) {
+    const clients = await cognitoCall<{ UserPoolClients?: { ClientId: string }[] }>(upstream, "ListUserPoolClients", {
+      UserPoolId: pool.Id,
+      MaxResults: 60,
+    });
+    if (!clients.UserPoolClients?.some((c) => c.ClientId === clientId)) continue;
+    const user = await cognitoCall<{ UserAttributes: { Name: string; Value: string }[] }>(upstream, "AdminGetUser", {
+      UserPoolId: pool.Id,
+      Username: username,
+    });
+    const email = user.UserAttributes.find((a) => a.Name === "email")?.Value;
+    if (!email) return;
+    await cognitoCall(upstream, "AdminUpdateUserAttributes", {
+      UserPoolId: pool.Id,
+      Username: username,
+      UserAttributes: [
+        { Name: "email", Value: email },
+        { Name: "email_verified", Value: String(verified) },
+      ],
+    });
+    return;
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * The account island's GraphQL client (docs/account-api.md): POST with the donor's ID token. On a
+ * The account island's GraphQL client (docs/account-api.md): POST with the donor's access token. On a
  * 401 it gets a fresh token (the refresh token) and tries once more, as the API's docs ask; a
  * second 401 means the sign-in is gone. Every failure becomes an AccountApiError whose message a
  * donor can read: the API's own sentences when it sent one, else ours.
@@ -27,7 +27,7 @@ export interface AccountApi {
 
 export interface AccountApiOptions {
   url: string;
-  /** The current ID token; `forceRefresh` asks for a new one. */
+  /** The current access token; `forceRefresh` asks for a new one. */
   token: (forceRefresh: boolean) => Promise<string | null>;
   fetch?: typeof fetch;
 }

@@ -63,7 +63,11 @@ const GIFT_FIELDS = "id fund schedule amountCents feeCents totalCents coversFees
 export const GIVING_QUERY = `query Giving {
   donations { id reference fund schedule amountCents feeCents totalCents date status regularGiftId receipt { ${RECEIPT_FIELDS} } }
   regularGifts { ${GIFT_FIELDS} }
+  claimableGuestGifts
 }`;
+
+/** Adds the gifts given as a guest with the account's verified e-mail (the donor pressed the button). */
+export const CLAIM_GUEST_GIFTS = `mutation Claim { claim: claimGuestGifts(confirm: true) { claimed message } }`;
 
 export const TAX_SUMMARY_QUERY = `query TaxSummary($year: Int!) {
   taxSummary(financialYear: $year) { financialYear from to deductibleTotalCents nonDeductibleTotalCents

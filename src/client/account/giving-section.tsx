@@ -43,10 +43,55 @@ export function GivingSection({
   return <Giving api={api} donorEmail={donorEmail} issuer={issuer ?? {}} />;
 }
 
+/**
+ * Gifts given without signing in, with this account's verified e-mail, join the account only when
+ * the donor asks: pressing the button is that request. The sentence after it is the API's.
+ */
+function GuestGiftsOffer({ count, claim }: { count: number; claim: () => Promise<string> }) {
+  const [state, setState] = useState<{ busy: boolean; said?: string; error?: string }>({ busy: false });
+  if (count === 0 && !state.said) return null;
+  const gifts = count === 1 ? "1 gift" : `${count} gifts`;
+  return (
+    <div className="account-offer">
+      {count > 0 ? (
+        <>
+          <p>
+            We found {gifts} given with your e-mail address while you were not signed in. Add{" "}
+            {count === 1 ? "it" : "them"} to your account to see {count === 1 ? "it" : "them"} here with
+            {count === 1 ? " its receipt" : " their receipts"}.
+          </p>
+          <Actions>
+            <button
+              type="button"
+              aria-disabled={state.busy}
+              onClick={() => {
+                if (state.busy) return;
+                setState({ busy: true });
+                claim().then(
+                  (said) => setState({ busy: false, said }),
+                  (error: Error) => setState({ busy: false, error: error.message }),
+                );
+              }}
+            >
+              Add {gifts} to my account
+            </button>
+          </Actions>
+        </>
+      ) : null}
+      {state.error ? (
+        <p role="alert" className="account-error-text">
+          <strong>Error:</strong> {state.error}
+        </p>
+      ) : null}
+      <p role="status">{state.said ?? ""}</p>
+    </div>
+  );
+}
+
 type Open = { kind: "receipt"; donation: DonationData } | { kind: "summary" } | null;
 
 function Giving({ api, donorEmail, issuer }: { api: AccountApi; donorEmail: string; issuer: ReceiptIssuer }) {
-  const { giving, summary, year, setYear, years, changeGift } = useGiving(api);
+  const { giving, summary, year, setYear, years, changeGift, claimGuestGifts } = useGiving(api);
   const [open, setOpen] = useState<Open>(null);
   const opener = useRef<string | null>(null);
   const root = useRef<HTMLDivElement>(null);
@@ -90,6 +135,7 @@ function Giving({ api, donorEmail, issuer }: { api: AccountApi; donorEmail: stri
   return (
     <div ref={root} className="account-giving">
       <h3>Your giving history</h3>
+      <GuestGiftsOffer count={giving.state === "ready" ? giving.value.claimable : 0} claim={claimGuestGifts} />
       {giving.state === "loading" ? (
         <p role="status">Loading your donations…</p>
       ) : giving.state === "failed" ? (
@@ -97,7 +143,10 @@ function Giving({ api, donorEmail, issuer }: { api: AccountApi; donorEmail: stri
           <strong>Error:</strong> {giving.message}
         </p>
       ) : giving.value.donations.length === 0 ? (
-        <p>No donations yet. Donations you make while signed in show here, with a receipt for each.</p>
+        <p>
+          No donations yet. Donations you make while signed in show here, with a receipt for each; gifts given with your
+          e-mail address without signing in can be added here.
+        </p>
       ) : (
         <ul className="account-donations">
           {giving.value.donations.map((d) => (

@@ -8,6 +8,7 @@ import { useEffect, useState } from "react";
 import { todayIn } from "../../payments/schedules.js";
 import { AccountApiError, type AccountApi } from "./account-api.js";
 import {
+  CLAIM_GUEST_GIFTS,
   financialYearOf,
   giftMutation,
   GIVING_QUERY,
@@ -25,9 +26,11 @@ const messageOf = (error: unknown) =>
   error instanceof AccountApiError ? error.message : "Something went wrong. Please reload the page and try again.";
 
 export function useGiving(api: AccountApi) {
-  const [giving, setGiving] = useState<Loaded<{ donations: DonationData[]; gifts: GiftData[] }>>({
+  const [giving, setGiving] = useState<Loaded<{ donations: DonationData[]; gifts: GiftData[]; claimable: number }>>({
     state: "loading",
   });
+  /** Bumped to load the giving again (after guest gifts joined the account). */
+  const [version, setVersion] = useState(0);
   const [year, setYear] = useState<number | null>(null);
   const [summary, setSummary] = useState<Loaded<TaxSummaryData>>({ state: "loading" });
 
@@ -35,15 +38,20 @@ export function useGiving(api: AccountApi) {
     let live = true;
     setYear(financialYearOf(todayIn("Australia/Sydney")));
     api
-      .request<{ donations: DonationData[]; regularGifts: GiftData[] }>(GIVING_QUERY)
+      .request<{ donations: DonationData[]; regularGifts: GiftData[]; claimableGuestGifts: number }>(GIVING_QUERY)
       .then(
-        (data) => live && setGiving({ state: "ready", value: { donations: data.donations, gifts: data.regularGifts } }),
+        (data) =>
+          live &&
+          setGiving({
+            state: "ready",
+            value: { donations: data.donations, gifts: data.regularGifts, claimable: data.claimableGuestGifts },
+          }),
       )
       .catch((error: unknown) => live && setGiving({ state: "failed", message: messageOf(error) }));
     return () => {
       live = false;
     };
-  }, [api]);
+  }, [api, version]);
 
   useEffect(() => {
     if (year === null) return;
@@ -56,7 +64,7 @@ export function useGiving(api: AccountApi) {
     return () => {
       live = false;
     };
-  }, [api, year]);
+  }, [api, year, version]);
 
   /** Runs one change; resolves with the API's sentence, or rejects with a donor-facing message. */
   async function changeGift(id: string, action: GiftAction, amountCents?: number): Promise<string> {
@@ -76,6 +84,17 @@ export function useGiving(api: AccountApi) {
     }
   }
 
+  /** Adds the guest gifts given with the account's verified e-mail; resolves with the API's sentence. */
+  async function claimGuestGifts(): Promise<string> {
+    try {
+      const { claim } = await api.request<{ claim: { claimed: number; message: string } }>(CLAIM_GUEST_GIFTS);
+      setVersion((v) => v + 1);
+      return claim.message;
+    } catch (error) {
+      throw new Error(messageOf(error));
+    }
+  }
+
   /** The years a donor can pick: this one and every year with a donation, newest first. */
   const years =
     year === null
@@ -87,5 +106,5 @@ export function useGiving(api: AccountApi) {
           ]),
         ].sort((a, b) => b - a);
 
-  return { giving, summary, year, setYear, years, changeGift };
+  return { giving, summary, year, setYear, years, changeGift, claimGuestGifts };
 }
