@@ -1,8 +1,9 @@
 /**
  * Catalog products, billing plans and subscriptions (monthly gifts and instalments). A subscription
  * waits for the payer's approval (`approve`: PayPal's window), then is ACTIVE and its first cycle is
- * charged at once; `chargeCycle` plays PayPal's billing of the next cycle. After a plan's last cycle
- * (total_cycles, 0 = no end) it is EXPIRED. Each charge raises PAYMENT.SALE.COMPLETED; each change
+ * charged at once; `chargeCycle` plays PayPal's billing of the next cycle. A plan's billing cycles
+ * run in sequence order (each `total_cycles` times, 0 = no end), so 11 instalments of one price and
+ * a last of another are two cycles; after the last it is EXPIRED. Each charge raises PAYMENT.SALE.COMPLETED; each change
  * of state BILLING.SUBSCRIPTION.CREATED, ACTIVATED, SUSPENDED, CANCELLED or EXPIRED.
  */
 import { centsOf, money, paypalFeeCents } from "./amounts.js";
@@ -51,7 +52,8 @@ interface Subscription {
   custom_id?: string;
   subscriber?: Record<string, unknown>;
   returnUrl?: string;
-  cyclesCompleted: number;
+  /** Cycles completed, per billing cycle of the plan in sequence order. */
+  completed: number[];
   lastPayment?: { cents: number; time: string };
   create_time: string;
   update_time: string;
@@ -112,7 +114,7 @@ export class Subscriptions {
     const rawCycles = body.billing_cycles;
     if (!Array.isArray(rawCycles) || rawCycles.length === 0 || rawCycles.length > 12)
       throw invalid("/billing_cycles", "MISSING_REQUIRED_PARAMETER", "A plan has from 1 to 12 billing cycles.");
-    const cycles = rawCycles.map((raw, i): Cycle => {
+    const unsorted = rawCycles.map((raw, i): Cycle => {
       const c = raw as Record<string, unknown>;
       const f = (c.frequency ?? {}) as Record<string, unknown>;
       if (!UNITS.includes(String(f.interval_unit)))
@@ -156,6 +158,15 @@ export class Subscriptions {
         currency: price.currency,
       };
     });
+    const cycles = [...unsorted].sort((a, b) => a.sequence - b.sequence);
+    if (new Set(cycles.map((c) => c.sequence)).size !== cycles.length)
+      throw invalid("/billing_cycles", "INVALID_PARAMETER_VALUE", "Each billing cycle needs a sequence of its own.");
+    if (cycles.slice(0, -1).some((c) => c.total_cycles === 0))
+      throw invalid(
+        "/billing_cycles",
+        "INVALID_PARAMETER_VALUE",
+        "Only the last billing cycle may repeat without end (total_cycles 0).",
+      );
     const now = this.ctx.now().toISOString();
     const status = (body.status ?? "ACTIVE") as Plan["status"];
     if (!["CREATED", "ACTIVE", "INACTIVE"].includes(status))
@@ -206,7 +217,7 @@ export class Subscriptions {
       status: "APPROVAL_PENDING",
       status_update_time: now,
       start_time: start,
-      cyclesCompleted: 0,
+      completed: plan.cycles.map(() => 0),
       create_time: now,
       update_time: now,
       ...(body.custom_id === undefined ? {} : { custom_id: text(body.custom_id, "/custom_id", 127, false)! }),
@@ -242,9 +253,11 @@ export class Subscriptions {
     const sub = this.find(id);
     if (sub.status !== "ACTIVE")
       throw new Error(`Subscription ${id} is ${sub.status}: PayPal bills only an ACTIVE one.`);
-    const cycle = sub.plan.cycles[0]!;
+    const index = currentCycle(sub);
+    if (index === -1) throw new Error(`Subscription ${id} has no cycle left to bill.`);
+    const cycle = sub.plan.cycles[index]!;
     const now = this.ctx.now().toISOString();
-    sub.cyclesCompleted += 1;
+    sub.completed[index]! += 1;
     sub.lastPayment = { cents: cycle.cents, time: now };
     sub.update_time = now;
     const fee = paypalFeeCents(cycle.cents);
@@ -272,7 +285,7 @@ export class Subscriptions {
       },
       "1.0",
     );
-    if (cycle.total_cycles > 0 && sub.cyclesCompleted >= cycle.total_cycles) {
+    if (currentCycle(sub) === -1) {
       this.setStatus(sub, "EXPIRED");
       this.ctx.emit("BILLING.SUBSCRIPTION.EXPIRED", "subscription", "Subscription expired", this.view(sub), "2.0");
     }
@@ -363,6 +376,7 @@ export class Subscriptions {
 
   private view(s: Subscription) {
     const cycle = s.plan.cycles[0]!;
+    const paidCycle = s.plan.cycles[Math.max(0, lastIndex(s))]!;
     const self = `${this.ctx.baseUrl}/v1/billing/subscriptions/${s.id}`;
     const live = s.status === "ACTIVE" || s.status === "SUSPENDED";
     return {
@@ -380,18 +394,16 @@ export class Subscriptions {
         : {
             billing_info: {
               outstanding_balance: money(0, cycle.currency),
-              cycle_executions: [
-                {
-                  tenure_type: cycle.tenure_type,
-                  sequence: cycle.sequence,
-                  cycles_completed: s.cyclesCompleted,
-                  cycles_remaining: cycle.total_cycles === 0 ? 0 : Math.max(0, cycle.total_cycles - s.cyclesCompleted),
-                  current_pricing_scheme_version: 1,
-                  total_cycles: cycle.total_cycles,
-                },
-              ],
+              cycle_executions: s.plan.cycles.map((c, i) => ({
+                tenure_type: c.tenure_type,
+                sequence: c.sequence,
+                cycles_completed: s.completed[i]!,
+                cycles_remaining: c.total_cycles === 0 ? 0 : Math.max(0, c.total_cycles - s.completed[i]!),
+                current_pricing_scheme_version: 1,
+                total_cycles: c.total_cycles,
+              })),
               ...(s.lastPayment
-                ? { last_payment: { amount: money(s.lastPayment.cents, cycle.currency), time: s.lastPayment.time } }
+                ? { last_payment: { amount: money(s.lastPayment.cents, paidCycle.currency), time: s.lastPayment.time } }
                 : {}),
               ...(live ? { next_billing_time: this.nextBilling(s) } : {}),
               failed_payments_count: 0,
@@ -418,11 +430,25 @@ export class Subscriptions {
   private nextBilling(s: Subscription): string {
     const { interval_unit: unit, interval_count: count } = s.plan.cycles[0]!.frequency;
     const next = new Date(s.start_time);
-    const n = count * s.cyclesCompleted;
+    const n = count * s.completed.reduce((a, b) => a + b, 0);
     if (unit === "DAY") next.setUTCDate(next.getUTCDate() + n);
     else if (unit === "WEEK") next.setUTCDate(next.getUTCDate() + 7 * n);
     else if (unit === "MONTH") next.setUTCMonth(next.getUTCMonth() + n);
     else next.setUTCFullYear(next.getUTCFullYear() + n);
     return next.toISOString();
   }
+}
+
+/** The plan's cycle billed next: the first not yet completed (one with total_cycles 0 never is); -1 when none. */
+function currentCycle(sub: Subscription): number {
+  return sub.plan.cycles.findIndex((c, i) => c.total_cycles === 0 || sub.completed[i]! < c.total_cycles);
+}
+
+/** The cycle billed last, for the last payment's currency. */
+function lastIndex(sub: Subscription): number {
+  let last = -1;
+  sub.completed.forEach((n, i) => {
+    if (n > 0) last = i;
+  });
+  return last;
 }

@@ -312,22 +312,21 @@ describe("refunds and disputes", () => {
 });
 
 describe("subscriptions", () => {
-  async function plan(totalCycles: number, value: string): Promise<string> {
+  /** A plan of cycles in order: [times, "price"]; times 0 repeats without end. */
+  async function plan(...cycles: [number, string][]): Promise<string> {
     const product = await rest("POST", "/v1/catalogs/products", { name: "Zakat instalments", type: "SERVICE" });
     expect(product.status).toBe(201);
     const created = await subscriptions.createBillingPlan({
       body: {
         productId: product.body!.id,
         name: "Zakat in 12 monthly instalments",
-        billingCycles: [
-          {
-            frequency: { intervalUnit: IntervalUnit.Month, intervalCount: 1 },
-            tenureType: TenureType.Regular,
-            sequence: 1,
-            totalCycles,
-            pricingScheme: { fixedPrice: { currencyCode: "AUD", value } },
-          },
-        ],
+        billingCycles: cycles.map(([totalCycles, value], i) => ({
+          frequency: { intervalUnit: IntervalUnit.Month, intervalCount: 1 },
+          tenureType: TenureType.Regular,
+          sequence: i + 1,
+          totalCycles,
+          pricingScheme: { fixedPrice: { currencyCode: "AUD", value } },
+        })),
         paymentPreferences: { autoBillOutstanding: true, paymentFailureThreshold: 3 },
       },
     });
@@ -335,8 +334,8 @@ describe("subscriptions", () => {
     return created.result.id!;
   }
 
-  it("zakat in 12 instalments: approved, charged 12 times, then EXPIRED and charged no more", async () => {
-    const planId = await plan(12, "38.13");
+  it("$457.50 zakat in 12 instalments: approved, charged 11 × $38.13 and $38.07, then EXPIRED and charged no more", async () => {
+    const planId = await plan([11, "38.13"], [1, "38.07"]);
     const created = await subscriptions.createSubscription({ body: { planId, customId: "don_zakat12" } });
     expect(created.result.status).toBe("APPROVAL_PENDING");
     const approve = created.result.links!.find((l) => l.rel === "approve")!.href;
@@ -346,11 +345,10 @@ describe("subscriptions", () => {
     expect(() => paypal.chargeSubscriptionCycle(created.result.id!)).toThrow(/EXPIRED/);
     const shown = await subscriptions.getSubscription({ id: created.result.id! });
     expect(shown.result.status).toBe("EXPIRED");
-    expect(shown.result.billingInfo?.cycleExecutions?.[0]).toMatchObject({
-      cyclesCompleted: 12,
-      cyclesRemaining: 0,
-      totalCycles: 12,
-    });
+    expect(shown.result.billingInfo?.cycleExecutions?.map((c) => [c.cyclesCompleted, c.cyclesRemaining])).toEqual([
+      [11, 0],
+      [1, 0],
+    ]);
     await paypal.settled();
     const sales = received.filter((r) => r.event.event_type === "PAYMENT.SALE.COMPLETED");
     expect(sales).toHaveLength(12);
@@ -359,6 +357,9 @@ describe("subscriptions", () => {
       custom: "don_zakat12",
       amount: { total: "38.13" },
     });
+    const cents = sales.map((s) => Math.round(Number((s.event.resource.amount as { total: string }).total) * 100));
+    expect(cents.reduce((a, b) => a + b, 0)).toBe(45_750);
+    expect(cents.at(-1)).toBe(3_807);
     expect(received.map((r) => r.event.event_type).filter((t) => t.startsWith("BILLING.SUBSCRIPTION."))).toEqual([
       "BILLING.SUBSCRIPTION.CREATED",
       "BILLING.SUBSCRIPTION.ACTIVATED",
@@ -371,7 +372,7 @@ describe("subscriptions", () => {
   });
 
   it("a monthly gift suspends, resumes and cancels", async () => {
-    const planId = await plan(0, "25.00");
+    const planId = await plan([0, "25.00"]);
     const { result } = await subscriptions.createSubscription({ body: { planId } });
     const id = result.id!;
     paypal.approveSubscription(id);
