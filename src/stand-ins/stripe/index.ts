@@ -6,14 +6,20 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
+import { registerInvoiceHooks } from "./billing.js";
+import { advance } from "./clock.js";
 import { WebhookDelivery } from "./delivery.js";
 import { newId } from "./ids.js";
 import { customerRoutes } from "./resources/customers.js";
 import { eventRoutes } from "./resources/events.js";
+import { invoiceRoutes } from "./resources/invoices.js";
 import { paymentIntentRoutes } from "./resources/payment-intents.js";
 import { paymentMethodRoutes } from "./resources/payment-methods.js";
+import { productRoutes } from "./resources/products.js";
 import { refundRoutes } from "./resources/refunds.js";
+import { scheduleRoutes } from "./resources/schedules.js";
 import { setupIntentRoutes } from "./resources/setup-intents.js";
+import { subscriptionRoutes } from "./resources/subscriptions.js";
 import { createApp, type RequestRecord, type Route } from "./server.js";
 import { API_VERSION, type Obj, Store, type StripeEventJson } from "./store.js";
 
@@ -81,6 +87,10 @@ const modules: StandInModule[] = [
   { routes: paymentIntentRoutes },
   { routes: setupIntentRoutes },
   { routes: refundRoutes },
+  { routes: productRoutes },
+  { routes: subscriptionRoutes },
+  { routes: scheduleRoutes },
+  { routes: invoiceRoutes, advance },
   { routes: eventRoutes },
 ];
 
@@ -88,6 +98,7 @@ export async function startStripeStandIn(opts: StripeStandInOptions): Promise<St
   if (!opts.webhookSecret) throw new Error("startStripeStandIn: webhookSecret is required");
   let clock = opts.now ?? (() => new Date());
   const store = new Store(() => clock());
+  registerInvoiceHooks(store);
   const delivery = new WebhookDelivery({
     secret: opts.webhookSecret,
     retryDelaysMs: opts.webhookRetryDelaysMs ?? [100, 400, 1600],

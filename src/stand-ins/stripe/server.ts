@@ -29,6 +29,8 @@ export interface Ctx {
   /** The `:id` of the path, when the route has one. */
   id: string;
   auth: AuthKind;
+  /** The request's Stripe-Version, or the default: some parameters exist only in some versions. */
+  version: string;
 }
 
 export interface Route {
@@ -219,7 +221,13 @@ export function createApp(store: Store, routes: readonly Route[], keys: KeyRules
         let body: string;
         store.request = { id: requestId, idempotencyKey };
         try {
-          const result = route.handler({ store, params: reader, id: c.req.param("id") ?? "", auth });
+          const result = route.handler({
+            store,
+            params: reader,
+            id: c.req.param("id") ?? "",
+            auth,
+            version: version ?? API_VERSION,
+          });
           reader.done();
           body = JSON.stringify(render(store, result, expand), null, 2);
           status = 200;

@@ -57,13 +57,26 @@ export class Store {
     this.clock = clock;
   }
 
+  private pinned: number | null = null;
+
   /** Now on the test clock, in Unix seconds as Stripe writes times. */
   now(): number {
-    return Math.floor(this.clock().getTime() / 1000);
+    return this.pinned ?? Math.floor(this.clock().getTime() / 1000);
   }
 
-  put<T extends Obj>(obj: T): T {
-    if (!this.objects.has(obj.id)) (obj as Obj)._order = this.order++;
+  /** Runs `fn` as if now were `time`: what falls due while the clock moves is dated when it fell due. */
+  at<T>(time: number, fn: () => T): T {
+    const before = this.pinned;
+    this.pinned = time;
+    try {
+      return fn();
+    } finally {
+      this.pinned = before;
+    }
+  }
+
+  put(obj: Obj): Obj {
+    if (!this.objects.has(obj.id)) obj._order = this.order++;
     this.objects.set(obj.id, obj);
     return obj;
   }
