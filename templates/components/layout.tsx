@@ -129,7 +129,7 @@ function Header({ ctx, t }: { ctx: TemplateContext; t: ChromeStrings }) {
       <div className="container header-inner">
         <a className="brand" href={home}>
           {logo ? (
-            <Picture image={logo} images={ctx.images} layout="fixed" sizes="144px" className="brand-logo" />
+            <Picture image={logo} images={ctx.images} layout="fixed" sizes="144px" eager className="brand-logo" />
           ) : (
             <span className="brand-name">{siteName}</span>
           )}

@@ -2,8 +2,8 @@
  * The image component: `<picture>` with a `<source>` per modern format and the fallback in the
  * `<img>`'s own `srcset`, `sizes`, explicit width and height (no layout shift), and alt text from the
  * content: decorative images (empty alt in Prismic) get `alt=""` so screen readers skip them. Only
- * the page's main image (`priority`) loads eagerly with high fetch priority; every other image is
- * lazy. The blurred placeholder is a data-URL `<img>` under the picture (no inline style or script,
+ * the page's main image (`priority`) loads eagerly with high fetch priority, the header's logo
+ * (`eager`) eagerly at the usual priority; every other image is lazy. The blurred placeholder is a data-URL `<img>` under the picture (no inline style or script,
  * so a strict Content-Security-Policy only needs `img-src data:`); see templates/styles/images.css.
  */
 import { createContext, useContext } from "react";
@@ -20,6 +20,11 @@ export interface PictureProps {
   sizes?: string;
   /** The page's largest image: eager, high fetch priority. */
   priority?: boolean;
+  /**
+   * Eager without priority: an image small and always in view at the top (the header's logo), which
+   * a lazy load left blank on a slow line while the hero painted.
+   */
+  eager?: boolean;
   className?: string;
 }
 
@@ -41,7 +46,15 @@ export function pictureSize(layout: ImageLayout, width: number, height: number):
  */
 export const ImagePreloadContext = createContext<{ first?: ImagePreload } | null>(null);
 
-export function Picture({ image, images, layout = "constrained", sizes, priority = false, className }: PictureProps) {
+export function Picture({
+  image,
+  images,
+  layout = "constrained",
+  sizes,
+  priority = false,
+  eager = false,
+  className,
+}: PictureProps) {
   const preload = useContext(ImagePreloadContext);
   // An image URL that could run script is never written (the build names it: src/content/content-checks.ts).
   if (!image?.url || !isSafeUrl(image.url, "image")) return null;
@@ -85,7 +98,7 @@ export function Picture({ image, images, layout = "constrained", sizes, priority
           width={size.width}
           height={size.height}
           alt={image.alt ?? ""}
-          loading={priority ? "eager" : "lazy"}
+          loading={priority || eager ? "eager" : "lazy"}
           decoding={priority ? "auto" : "async"}
           fetchPriority={priority ? "high" : undefined}
         />
