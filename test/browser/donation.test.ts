@@ -14,6 +14,7 @@ import { installStripeStandIn, type StripeStandIn } from "../support/stripe-stan
 import { DONATION_BUDGET_GZIP, measureDonationJs } from "../../bench/donation.js";
 import { mkdir } from "node:fs/promises";
 import { planGift } from "../../src/payments/plan.js";
+import { todayIn } from "../../src/payments/schedules.js";
 import { instalmentSentence } from "../../src/client/donation/summary.js";
 import { formatsFor } from "../../src/client/donation/format.js";
 import { en as englishWords } from "../../src/client/donation/words/en.js";
@@ -201,7 +202,7 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
     await page.getByLabel("Monthly").check();
     await page.getByLabel(/cover the payment fee/).check();
     // $50 with the fee covered: ceil((5000 + 30) / 0.983) = 5117 cents (docs/payments-api.md).
-    await expect(page.getByLabel("Add $1.17 to cover the payment fee").isChecked()).resolves.toBe(true);
+    await expect(page.getByLabel("Add $1.17 to each payment to cover the payment fee").isChecked()).resolves.toBe(true);
     const summary = page.locator(".don-summary").first();
     await expect.poll(() => summary.textContent()).toContain("$51.17");
     expect(await summary.textContent()).toContain("until you cancel");
@@ -654,10 +655,8 @@ const placeOf = (page: Page, selector: string) =>
       };
     });
 
-const localToday = () => {
-  const d = new Date();
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
-};
+/** "Today" as the form and the payments backend take it: Sydney's date. */
+const sydneyToday = () => todayIn("Australia/Sydney");
 
 describe("the donor's journey, pay → card → thank you, on a phone and a desktop", { timeout: 90_000 }, () => {
   for (const [name, viewport] of [
@@ -734,7 +733,7 @@ describe("the donor's journey, pay → card → thank you, on a phone and a desk
       expect(await page.getByLabel("Split into").inputValue()).toBe("12");
       const plan = planGift({
         frequency: "monthly-instalments",
-        today: localToday(),
+        today: sydneyToday(),
         giftCents: 48_900,
         coverFees: false,
         instalmentCount: 12,
@@ -954,7 +953,7 @@ describe("the Arabic pay page: the form, its messages and the thank-you page in 
         .toMatch(/firstName$/);
       // Instalments: the plan sentence with Arabic month names.
       await page.getByLabel("على أقساط شهرية").check();
-      await expect.poll(() => page.locator(".don-plan").first().textContent()).toMatch(/^12 دفعات/);
+      await expect.poll(() => page.locator(".don-plan").first().textContent()).toMatch(/^12 دفعة[، ]/);
       expect(await page.locator(".don-plan").first().textContent()).toMatch(
         /(يناير|فبراير|مارس|أبريل|مايو|يونيو|يوليو|أغسطس|سبتمبر|أكتوبر|نوفمبر|ديسمبر)/,
       );
@@ -1039,7 +1038,8 @@ describe("a donor's first tap on Continue, which hydrates the form", () => {
     it(`${size.width}×${size.height} ${path}: the Continue button stays where it was when the form hydrates`, async () => {
       // A donor's first tap hydrates the form; if the form then grew above the button, the finger's
       // release would land beside it and the tap would be lost (seen on a loaded machine).
-      const own = await isolatedContext(browser, { viewport: size });
+      // A donor in Sydney's day: elsewhere, after Sydney's midnight, today is shown as Sydney's date.
+      const own = await isolatedContext(browser, { viewport: size, timezoneId: "Australia/Sydney" });
       const page = await own.newPage();
       await page.goto(site.url + path);
       await page.waitForSelector('[data-island="donation"][data-hydrated="on-first-use"]');

@@ -40,7 +40,8 @@ import { GiftSection } from "./gift-section.js";
 import type * as PayKit from "./pay-kit.js";
 import type * as PayPalKit from "./paypal-kit.js";
 import { PaymentChoice } from "./payment-choice.js";
-import { countedItem, createdFigures, feeFor, previewFigures, Summary } from "./summary.js";
+import { countedItem, createdFigures, feeLabel, previewFigures, Summary } from "./summary.js";
+import { todayIn } from "../../payments/schedules.js";
 import { hasAccountSession, useSignedInProfile } from "./use-signed-in-profile.js";
 
 type Phase = "form" | "creating" | "pay";
@@ -88,10 +89,12 @@ export function showStep(heading: HTMLElement | null): void {
   heading.scrollIntoView({ block: "start" });
 }
 
-/** The donor's own date, YYYY-MM-DD (local getters: the day they think it is). */
-function localIsoDate(d: Date): string {
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
-}
+/**
+ * "Today" as the payments backend takes it: Sydney's date (src/payments/schedules.ts). A donor in
+ * Perth late in the evening is already on Sydney's next day; the form, the card step and the
+ * thank-you page all show that one date, and say it is Sydney's.
+ */
+const backendToday = () => todayIn("Australia/Sydney");
 
 /**
  * Hydrate while the page loads only when the browser changes what the server rendered: values kept
@@ -105,7 +108,7 @@ export function hydrateNow({ funds, formPath, payments }: DonationIslandProps): 
   if (hasAccountSession()) return true;
   const query = new URLSearchParams(window.location.search);
   if (query.has("amount") || query.has("fund")) return true;
-  const figures = previewFigures(initialValues(funds[0]!), funds[0]!, localIsoDate(new Date()));
+  const figures = previewFigures(initialValues(funds[0]!), funds[0]!, backendToday());
   return figures !== null && (figures.charges.length > 1 || figures.problem !== undefined);
 }
 
@@ -184,7 +187,7 @@ function CardDonationForm({
 
   // After hydration only (the server knows neither the donor's date nor their storage).
   useEffect(() => {
-    setToday(localIsoDate(new Date()));
+    setToday(backendToday());
     const already = givenFrom(sessionStore(), formPath);
     if (already) setGiven(already);
     const saved = loadSaved(sessionStore(), formPath, funds);
@@ -404,7 +407,6 @@ function CardDonationForm({
 
   const figures = phase === "pay" && created ? createdFigures(created) : previewFigures(values, config, today);
   const item = countedItem(values, config, f);
-  const fee = feeFor(values, config);
   const returnUrl =
     created && typeof window !== "undefined"
       ? new URL(`${thankYouPath}?donation=${encodeURIComponent(created.donationId)}`, window.location.href).href
@@ -492,7 +494,7 @@ function CardDonationForm({
           <legend>{w.cardFee}</legend>
           <CheckField
             id={`${idPrefix}coverFees`}
-            label={fee !== null ? fill(w.coverFee, { fee: f.money(fee) }) : w.coverFeeUnknown}
+            label={feeLabel(values, config, today, f)}
             hint={values.frequency === "monthly-instalments" ? w.coverFeeHintInstalments : w.coverFeeHint}
             checked={values.coverFees}
             onChecked={(v) => set("coverFees", v)}

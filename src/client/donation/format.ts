@@ -12,6 +12,13 @@ export function fill(template: string, values: Record<string, string | number>):
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
 }
 
+/**
+ * A phrase with a count, one form per plural category of the language (Intl.PluralRules): English
+ * needs `one` and `other`; Arabic also `zero`, `two`, `few` ("3 دفعات") and `many` ("12 دفعة").
+ * `{n}` is the count, in the locale's digits (Intl.NumberFormat).
+ */
+export type Plural = { other: string } & Partial<Record<Exclude<Intl.LDMLPluralRule, "other">, string>>;
+
 /** What formatting needs from a dictionary (the thank-you page's has these too). */
 export type FormatWords = Pick<DonationWords, "locale" | "intlMoney" | "instalmentsEqual" | "instalmentsUneven">;
 
@@ -25,6 +32,8 @@ export interface Formats<W extends FormatWords = DonationWords> {
   date(iso: string): string;
   /** "24 Nov 2026". */
   shortDate(iso: string): string;
+  /** The phrase for `n` in its plural form, filled: ({one: "{n} payment", other: "{n} payments"}, 12) → "12 payments". */
+  count(phrase: Plural, n: number, values?: Record<string, string | number>): string;
 }
 
 const cache = new Map<FormatWords, Formats<FormatWords>>();
@@ -36,9 +45,9 @@ const cache = new Map<FormatWords, Formats<FormatWords>>();
 export function formatsFor<W extends FormatWords>(words: W): Formats<W> {
   const known = cache.get(words);
   if (known) return known as Formats<W>;
-  const made: Record<string, Intl.DateTimeFormat | Intl.NumberFormat> = {};
-  const once = <T extends Intl.DateTimeFormat | Intl.NumberFormat>(key: string, make: () => T): T =>
-    (made[key] ??= make()) as T;
+  type Made = Intl.DateTimeFormat | Intl.NumberFormat | Intl.PluralRules;
+  const made: Record<string, Made> = {};
+  const once = <T extends Made>(key: string, make: () => T): T => (made[key] ??= make()) as T;
   const utc = (iso: string) => new Date(`${iso}T00:00:00Z`);
   const currency = (digits: number) =>
     once(
@@ -76,6 +85,11 @@ export function formatsFor<W extends FormatWords>(words: W): Formats<W> {
         () =>
           new Intl.DateTimeFormat(words.locale, { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" }),
       ).format(utc(iso)),
+    count: (phrase, n, values) =>
+      fill(phrase[once("plural", () => new Intl.PluralRules(words.locale)).select(n)] ?? phrase.other, {
+        ...values,
+        n: once("number", () => new Intl.NumberFormat(words.locale)).format(n),
+      }),
   };
   cache.set(words, formats);
   return formats;

@@ -2,6 +2,7 @@
  * The gift: the fund (on /pay), the amount (presets and the donor's own) or how many people / days /
  * animals, and how often. The total and the dates are in summary.tsx.
  */
+import type { FocusEvent } from "react";
 import { parseAmount } from "../../payments/money.js";
 import type { Frequency, Fund } from "../../payments/types.js";
 import { chosenOption, type FundConfig } from "./config.js";
@@ -22,13 +23,23 @@ export interface GiftSectionProps {
   f: Formats;
 }
 
-const instalmentChoices = (template: string) =>
+const instalmentChoices = (f: Formats) =>
   Array.from({ length: MAX_INSTALMENTS - MIN_INSTALMENTS + 1 }, (_, i) => {
-    const n = String(MAX_INSTALMENTS - i);
-    return [n, fill(template, { n })] as const;
+    const n = MAX_INSTALMENTS - i;
+    return [String(n), f.count(f.words.monthlyPayments, n)] as const;
   });
 
 const dollars = (cents: number) => (cents % 100 === 0 ? String(cents / 100) : (cents / 100).toFixed(2));
+
+/**
+ * Focusing the amount selects it, so a tap and the donor's own figure replace the default ("250"
+ * then "457.50" is 457.50, not 250457.50). The click or tap that focused the field would put the
+ * caret where it lands when released: that one release is held back, so the selection stays.
+ */
+function selectAll(e: FocusEvent<HTMLInputElement>) {
+  e.currentTarget.select();
+  e.currentTarget.addEventListener("mouseup", (up) => up.preventDefault(), { once: true });
+}
 
 export function GiftSection({ idPrefix, funds, config, values, errors, set, chooseFund, check, f }: GiftSectionProps) {
   const w = f.words;
@@ -145,6 +156,7 @@ export function GiftSection({ idPrefix, funds, config, values, errors, set, choo
             value={values.amount}
             onValue={(v) => set("amount", v)}
             onBlur={(e) => check("amount", e.relatedTarget)}
+            onFocus={selectAll}
             error={errors.amount}
             inputMode="decimal"
             autoComplete="off"
@@ -184,7 +196,7 @@ export function GiftSection({ idPrefix, funds, config, values, errors, set, choo
           hint={w.splitHint}
           value={values.instalments}
           onValue={(v) => set("instalments", v)}
-          options={instalmentChoices(w.monthlyPayments)}
+          options={instalmentChoices(f)}
           error={errors.instalments}
         />
       ) : null}

@@ -51,14 +51,14 @@ export function instalmentSentence(
   const first = charges[0]!;
   const last = charges.at(-1)!;
   const values = {
-    n: plan.count,
     rest: plan.count - 1,
     amount: f.money(first.amountCents),
     last: f.money(last.amountCents),
     from: f.shortDate(first.date),
     to: f.shortDate(plan.endDate),
   };
-  return fill(first.amountCents === last.amountCents ? f.words.instalmentsEqual : f.words.instalmentsUneven, values);
+  const phrase = first.amountCents === last.amountCents ? f.words.instalmentsEqual : f.words.instalmentsUneven;
+  return f.count(phrase, plan.count, values);
 }
 
 export interface Figures {
@@ -128,7 +128,7 @@ export function createdFigures(created: DonationCharges): Figures {
 }
 
 /**
- * `today`: the donor's date, once the browser knows it. A charge on that date reads "Today", as a
+ * `today`: Sydney's date (the backend's), once the browser knows it. A charge on that date reads "Today", as a
  * one-off gift's does before the date is known: the summary keeps its height when the form hydrates
  * (a longer date can take two lines on a phone), so the Continue button does not move under the
  * donor's first tap, which hydrates it.
@@ -143,6 +143,7 @@ export function Summary({
   figures: Figures;
   headingId: string;
   f: Formats;
+  /** Sydney's date, the backend's "today". */
   today: string | null;
   /** countedItem: what a counted gift (qurban, fitr, fidyah) is for, shown first. */
   item?: { label: string; value: string } | null;
@@ -187,7 +188,7 @@ export function Summary({
         </dd>
         {figures.scheduleTotalCents !== null && recurring ? (
           <>
-            <dt>{fill(w.totalOver, { n: charges.length })}</dt>
+            <dt>{f.count(w.totalOver, charges.length)}</dt>
             <dd>
               <strong>{f.money(figures.scheduleTotalCents)}</strong>
             </dd>
@@ -205,7 +206,15 @@ export function Summary({
           <ul className="don-dates">
             {figures.chargedToday ? <li>{w.today}</li> : null}
             {shown.map((c) => (
-              <li key={c.date}>{c.date === today ? w.today : f.date(c.date)}</li>
+              <li key={c.date}>
+                {/* A donor whose own date is not Sydney's (in Perth late in the evening) is shown the
+                    date, as Sydney's. Swedish writes a date as YYYY-MM-DD: the donor's own, in ISO form. */}
+                {c.date !== today
+                  ? f.date(c.date)
+                  : new Date().toLocaleDateString("sv") === today
+                    ? w.today
+                    : fill(w.todayDated, { date: f.date(today) })}
+              </li>
             ))}
             {figures.openEnded ? <li>{w.andSoOn}</li> : null}
           </ul>
@@ -215,8 +224,25 @@ export function Summary({
   );
 }
 
-/** The cover-the-fees choice, with the fee in dollars for the amount typed. */
-export function feeFor(values: FormValues, config: FundConfig): number | null {
-  const gift = giftCents(values, config);
-  return gift === null ? null : chargeFor(gift, true).feeCents;
+/**
+ * The cover-the-fee checkbox's label: what covering the fee adds, as the summary will charge it (the
+ * plan with the fee covered): on each charge, and in all when the schedule has an end. Instalments
+ * split the whole gift first, so the fee is on each payment, and the last, which takes the
+ * remainder, may carry a cent more.
+ */
+export function feeLabel(values: FormValues, config: FundConfig, today: string | null, f: Formats): string {
+  const w = f.words;
+  const covered = previewFigures({ ...values, coverFees: true }, config, today);
+  if (!covered) return w.coverFeeUnknown;
+  const fee = f.money(covered.feeCents);
+  const n = covered.charges.length;
+  if (values.frequency === "once" || n === 1) return fill(w.coverFee, { fee });
+  if (covered.openEnded || !n) return fill(w.coverFeeEach, { fee });
+  const total = covered.scheduleTotalCents! - (covered.instalments?.giftCents ?? covered.amountCents * n);
+  const last = total - covered.feeCents * (n - 1);
+  return fill(last === covered.feeCents ? w.coverFeeEachTotal : w.coverFeeUneven, {
+    fee,
+    last: f.money(last),
+    total: f.money(total),
+  });
 }

@@ -24,8 +24,7 @@ export function scheduleSentence(
       from: f.shortDate(first.date),
     });
   if (d.schedule.length === 1) return fill(t.onePayment, { amount, date: f.shortDate(first.date) });
-  return fill(t.severalPayments, {
-    n: d.schedule.length,
+  return f.count(t.severalPayments, d.schedule.length, {
     amount,
     from: f.shortDate(first.date),
     to: f.shortDate(d.schedule.at(-1)!.date),

@@ -7,6 +7,7 @@
  * gives one per error code.
  */
 import type { Frequency, Fund } from "../../../payments/types.js";
+import type { Plural } from "../format.js";
 
 export const en = {
   /** BCP 47 tag for dates and amounts; Latin digits in every language (as the donor types them). */
@@ -53,7 +54,7 @@ export const en = {
   } satisfies Record<Frequency, string>,
   splitInto: "Split into",
   splitHint: "Payments stop when your whole gift is paid. The first is today, then one each month.",
-  monthlyPayments: "{n} monthly payments",
+  monthlyPayments: { one: "{n} monthly payment", other: "{n} monthly payments" } as Plural,
   /** Singular and plural of what fitr, fidyah and qurban count, when the content names none. */
   units: {
     fitr: ["person", "people"],
@@ -89,6 +90,12 @@ export const en = {
   // Fee, summary, actions
   cardFee: "Payment fee",
   coverFee: "Add {fee} to cover the payment fee",
+  /** A gift charged more than once: the fee on each charge, which the summary charges. */
+  coverFeeEach: "Add {fee} to each payment to cover the payment fee",
+  /** …and, for a schedule with an end, the fees in all. */
+  coverFeeEachTotal: "Add {fee} to each payment to cover the payment fee, {total} in all",
+  /** Instalments whose last payment is larger, so its fee may be a cent more. */
+  coverFeeUneven: "Add {fee} to each payment ({last} to the last) to cover the payment fee, {total} in all",
   coverFeeUnknown: "Cover the payment fee",
   coverFeeHint: "So that we receive your whole gift. Payment fees are 1.7% + 30c.",
   coverFeeHintInstalments: "So that we receive your whole gift: added to each payment. Payment fees are 1.7% + 30c.",
@@ -101,13 +108,20 @@ export const en = {
   feeCovered: "Payment fee you are covering",
   totalCharged: "Total charged",
   chargedEachTime: "Charged each time",
-  totalOver: "Total over {n} charges",
+  totalOver: { one: "Total over {n} charge", other: "Total over {n} charges" } as Plural,
   chargedOn: "Charged on",
   today: "Today",
+  /**
+   * Today when the donor's own date is not Sydney's, the date the payments backend charges on (a
+   * donor in Perth late in the evening): the date itself, said to be Sydney's.
+   */
+  todayDated: "{date} (today in Sydney)",
   chargedOnThenUntilCancel: "Charged on these dates, then on until you cancel",
   andSoOn: "and so on, until you cancel",
-  instalmentsEqual: "{n} payments of {amount}, from {from} to {to}",
-  instalmentsUneven: "{n} payments, from {from} to {to}: {rest} of {amount} and a last one of {last}",
+  instalmentsEqual: { other: "{n} payments of {amount}, from {from} to {to}" } as Plural,
+  instalmentsUneven: {
+    other: "{n} payments, from {from} to {to}: {rest} of {amount} and a last one of {last}",
+  } as Plural,
   continue: "Continue to payment",
   preparing: "Preparing secure payment…",
   tryAgain: "Try again",

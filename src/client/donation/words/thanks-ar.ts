@@ -55,7 +55,12 @@ export const thanksAr: ThankYouWords = {
   everyFriday: "{amount} كل يوم جمعة، من {from} حتى تلغيه",
   eachMonth: "{amount} كل شهر، من {from} حتى تلغيه",
   onePayment: "دفعة واحدة بقيمة {amount}، في {date}",
-  severalPayments: "{n} دفعات بقيمة {amount}، من {from} إلى {to}، والمجموع {total}",
+  severalPayments: {
+    two: "دفعتان بقيمة {amount}، من {from} إلى {to}، والمجموع {total}",
+    few: "{n} دفعات بقيمة {amount}، من {from} إلى {to}، والمجموع {total}",
+    many: "{n} دفعة بقيمة {amount}، من {from} إلى {to}، والمجموع {total}",
+    other: "{n} دفعة بقيمة {amount}، من {from} إلى {to}، والمجموع {total}",
+  },
   fundNames: {
     zakat: "الزكاة",
     fitr: "زكاة الفطر",

@@ -3,6 +3,7 @@
  * the fund: tainted wealth is purification, so it is thanked without any mention of reward or sadaqah.
  */
 import type { Fund } from "../../../payments/types.js";
+import type { Plural } from "../format.js";
 import { en } from "./en.js";
 
 export const thanksEn = {
@@ -61,7 +62,7 @@ export const thanksEn = {
   everyFriday: "{amount} every Friday, from {from} until you cancel",
   eachMonth: "{amount} each month, from {from} until you cancel",
   onePayment: "One payment of {amount}, on {date}",
-  severalPayments: "{n} payments of {amount}, from {from} to {to}, {total} in all",
+  severalPayments: { other: "{n} payments of {amount}, from {from} to {to}, {total} in all" } as Plural,
   fundNames: {
     zakat: "Zakat",
     fitr: "Zakat al-Fitr",
