@@ -18,6 +18,7 @@ import { paymentMethodRoutes } from "./resources/payment-methods.js";
 import { productRoutes } from "./resources/products.js";
 import { refundRoutes } from "./resources/refunds.js";
 import { scheduleRoutes } from "./resources/schedules.js";
+import { searchRoutes } from "./resources/search.js";
 import { setupIntentRoutes } from "./resources/setup-intents.js";
 import { subscriptionRoutes } from "./resources/subscriptions.js";
 import { createApp, type RequestRecord, type Route } from "./server.js";
@@ -82,6 +83,7 @@ export interface StandInModule {
 }
 
 const modules: StandInModule[] = [
+  { routes: searchRoutes },
   { routes: customerRoutes },
   { routes: paymentMethodRoutes },
   { routes: paymentIntentRoutes },

@@ -67,7 +67,7 @@ export function render(store: Store, obj: Obj, expand: readonly string[] = []): 
 
 /** Expands `parts` inside `out` (the copy being answered), whose stored original is `source`. */
 function expandPath(store: Store, out: Obj, source: Obj | undefined, parts: string[], full: string): void {
-  if (out.object === "list" && Array.isArray(out.data)) {
+  if ((out.object === "list" || out.object === "search_result") && Array.isArray(out.data)) {
     if (parts[0] !== "data") throw cannotExpand(full);
     const rest = parts.slice(1);
     if (rest.length === 0) return;

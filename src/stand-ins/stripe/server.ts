@@ -58,6 +58,7 @@ export interface RequestRecord {
 
 export const MAX_BODY_BYTES = 256 * 1024;
 const MAX_RECORDS = 2000;
+const MAX_IDEMPOTENT_RESULTS = 50_000;
 
 const JSON_HEADERS = {
   "content-type": "application/json",
@@ -239,8 +240,12 @@ export function createApp(store: Store, routes: readonly Route[], keys: KeyRules
         } finally {
           store.request = null;
         }
-        if (idempotencyKey !== null)
+        if (idempotencyKey !== null) {
           store.idempotency.set(idempotencyKey, { method, path, params, status, body, requestId });
+          // Stripe forgets keys after 24 hours; a long watch session forgets the oldest first.
+          if (store.idempotency.size > MAX_IDEMPOTENT_RESULTS)
+            store.idempotency.delete(store.idempotency.keys().next().value!);
+        }
         const extra: Record<string, string> = { "request-id": requestId };
         if (idempotencyKey !== null) extra["idempotency-key"] = idempotencyKey;
         return answer(status, body, extra);

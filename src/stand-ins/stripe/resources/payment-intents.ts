@@ -225,6 +225,14 @@ export const paymentIntentRoutes: Route[] = [
       const automatic = types ? null : (apm ?? { allow_redirects: "always", enabled: true });
       if (confirm) checkReturnUrl({ automatic_payment_methods: automatic }, auth, returnUrl, offSession);
       const pm = pmId ? resolvePaymentMethod(store, pmId) : undefined;
+      // Stripe refuses a payment method of another customer before it makes anything.
+      if (pm?.customer && pm.customer !== customer)
+        throw invalidRequest(
+          customer
+            ? "The provided PaymentMethod belongs to a different Customer than the one on this PaymentIntent."
+            : "The provided PaymentMethod was previously attached to a Customer. To use it with this PaymentIntent, you must provide the same Customer ID in the customer parameter.",
+          "payment_method",
+        );
       const pi = newPaymentIntent(store, {
         amount,
         currency,
