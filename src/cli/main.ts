@@ -18,7 +18,7 @@ import { addDeclaredOptions, environmentHelp, givenFlags } from "./options.js";
 // The project folder: where bin/ and lib/ live. Templates and src/client are read from here.
 const PROJECT_ROOT = fileURLToPath(new URL("..", import.meta.url));
 
-type Verb = "build" | "fetch" | "webhook" | "deploy";
+type Verb = "build" | "fetch" | "webhook" | "deploy" | "api";
 
 async function run(verb: Verb, program: Command, command: Command): Promise<void> {
   const flags = givenFlags(program, command);
@@ -30,6 +30,15 @@ async function run(verb: Verb, program: Command, command: Command): Promise<void
   if (settings.watch && publicConfig) {
     const { runWatch } = await import("../watch/run-watch.js");
     await runWatch(settings.build, { logger, port: settings.watch.port, host: settings.watch.host, publicConfig });
+    return;
+  }
+  if (settings.api) {
+    const { startApiServer } = await import("../api/node-server.js");
+    const server = await startApiServer({ ...settings.api, logger });
+    await new Promise<void>((resolve) => {
+      for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => resolve());
+    });
+    await server.stop();
     return;
   }
   if (name === "fetch") {
@@ -89,7 +98,7 @@ async function run(verb: Verb, program: Command, command: Command): Promise<void
   }
 }
 
-const COMMANDS = ["build", "fetch", "webhook", "deploy", "help"];
+const COMMANDS = ["build", "fetch", "webhook", "deploy", "api", "help"];
 
 function unknownCommand(word: string): NzfError {
   const near = COMMANDS.find((command) => editDistance(word, command) <= 2);
@@ -164,6 +173,13 @@ export function createProgram(): Command {
   addDeclaredOptions(deployCommand, ["deploy"], { acceptOthersHidden: true })
     .addHelpText("after", environmentHelp(["deploy"]))
     .action(() => run("deploy", program, deployCommand));
+
+  const apiCommand = program
+    .command("api")
+    .description("run the payments API (docs/payments-api.md) on PGlite in --data-dir, or on DATABASE_URL");
+  addDeclaredOptions(apiCommand, ["api"], { acceptOthersHidden: true })
+    .addHelpText("after", environmentHelp(["api"]))
+    .action(() => run("api", program, apiCommand));
 
   return program;
 }

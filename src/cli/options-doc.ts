@@ -5,13 +5,14 @@
  */
 import { flagName, OPTIONS, type CommandName, type OptionGroup, type OptionSpec } from "../core/options.js";
 
-const ALL: CommandName[] = ["build", "watch", "fetch", "webhook", "deploy"];
+const ALL: CommandName[] = ["build", "watch", "fetch", "webhook", "deploy", "api"];
 const COMMAND_LABEL: Record<CommandName, string> = {
   build: "build",
   watch: "`--watch`",
   fetch: "`fetch`",
   webhook: "`webhook`",
   deploy: "`deploy`",
+  api: "`api`",
 };
 
 const code = (text: string) => `\`${text}\``;
@@ -68,7 +69,7 @@ export function readmeTable(): string {
 
 /** Every generated table, by the name of its marker (`<!-- options:NAME -->` … `<!-- /options -->`). */
 export function generatedTables(): Record<string, string> {
-  const groups: OptionGroup[] = ["content", "site", "accounts", "payments", "watch", "webhook", "deploy"];
+  const groups: OptionGroup[] = ["content", "site", "accounts", "payments", "watch", "webhook", "deploy", "api"];
   return { ...Object.fromEntries(groups.map((g) => [g, optionsTable(g)])), readme: readmeTable() };
 }
 

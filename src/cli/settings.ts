@@ -4,6 +4,7 @@
  * the public configuration for the browser (accounts, payments) from here, so a setting means the
  * same in each of them and a bad value stops each of them before anything is built.
  */
+import { resolve } from "node:path";
 import { NzfError } from "../core/errors.js";
 import { buildConfigFrom, type BuildConfig } from "../core/config.js";
 import {
@@ -26,6 +27,9 @@ import type { PublicAuthConfig } from "../auth/types.js";
 import { readPaymentsBuildConfig, type PaymentsBuildConfig } from "../payments/config.js";
 import type { WebhookCommandOptions, WebhookConfig } from "../server/webhook-server.js";
 import { deploySettingsFrom, type DeploySettings } from "../deploy/settings.js";
+import { readApiSettings } from "../api/config.js";
+import { corsPolicy } from "../api/cors.js";
+import { createStripeClient } from "../api/stripe/client.js";
 
 /** Handed to islands through the HTML: only public values (each part refuses secrets). */
 export type PublicConfig = {
@@ -49,6 +53,16 @@ export interface Settings {
   webhook?: WebhookConfig;
   /** Present when the command deploys: `deploy`, a build with `--deploy`, the webhook server with a bucket. */
   deploy?: DeploySettings;
+  /** Present for `api`. */
+  api?: ApiCommandSettings;
+}
+
+export interface ApiCommandSettings {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** The service's own settings (Stripe, the database URL, CORS), checked by src/api/config.ts. */
+  env: Record<string, string | undefined>;
 }
 
 /** Watch mode serves on loopback only: it is a development server. */
@@ -78,6 +92,10 @@ export function resolveSettings(
     );
   }
   const build = buildConfigFrom(values, { defaultRoot });
+  if (command === "api") {
+    const api = apiConfigFrom(values);
+    return { command, build, api: { ...api, dataDir: resolve(build.root, api.dataDir) } };
+  }
   if (command === "deploy") return { command, build, ...(deploy ? { deploy } : {}) };
   if (command === "fetch") return { command, build: { ...build, fetch: true, content: "fetched" } };
   if (command === "webhook") build.fetch = true;
@@ -181,12 +199,44 @@ export function parsePort(port: OptionValue): number {
   return number;
 }
 
+/** `nzf-build api`: the port, address and data folder, and the service's variables checked here, naming their source. */
+export function apiConfigFrom(values: OptionValues): ApiCommandSettings {
+  const host = text(values, "apiHost")?.trim();
+  if (!host)
+    throw new NzfError("CONFIG_INVALID", `The API host from ${describeSource(values.apiHost)} is empty.`, {
+      subject: values.apiHost.source,
+    });
+  const env: Record<string, string | undefined> = {
+    DATABASE_URL: text(values, "databaseUrl"),
+    STRIPE_SECRET_KEY: text(values, "stripeSecretKey"),
+    STRIPE_WEBHOOK_SECRET: text(values, "stripeWebhookSecret"),
+    STRIPE_API_BASE: text(values, "stripeApiBase"),
+    NZF_API_ALLOWED_ORIGINS: text(values, "apiAllowedOrigins"),
+  };
+  try {
+    const settings = readApiSettings(env);
+    if (settings.stripe) createStripeClient(settings.stripe);
+    if (settings.databaseUrl && !/^postgres(ql)?:\/\//.test(settings.databaseUrl))
+      throw new NzfError("API_CONFIG_INVALID", "DATABASE_URL is not a postgres:// URL.", { subject: "DATABASE_URL" });
+    corsPolicy(settings.allowedOrigins);
+  } catch (error) {
+    if (!(error instanceof NzfError)) throw error;
+    // The service's own check, named as every setting's error is: by where the value came from.
+    throw new NzfError("CONFIG_INVALID", `${error.message} (${error.subject ?? "environment"})`, {
+      subject: error.subject,
+      hint: error.hint,
+    });
+  }
+  return { port: parsePort(values.apiPort), host, dataDir: text(values, "dataDir") ?? ".nzf-data", env };
+}
+
 const COMMAND_LINE: Record<CommandName, string> = {
   build: "nzf-build",
   watch: "nzf-build --watch",
   fetch: "nzf-build fetch",
   webhook: "nzf-build webhook",
   deploy: "nzf-build deploy",
+  api: "nzf-build api",
 };
 
 /** A flag typed for a command that does not use it is an error, never silently dropped. */

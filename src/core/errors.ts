@@ -200,6 +200,15 @@ export const ERROR_CATALOGUE = {
     kind: "input",
     hint: "S3 or CloudFront did not answer in time, so the deploy was abandoned. Check the network and the endpoints (NZF_S3_ENDPOINT, NZF_CLOUDFRONT_ENDPOINT), then run nzf-build deploy again (the webhook server retries after the next build): it uploads only what the bucket still lacks.",
   },
+  // The payments API service (NZF11xx), see docs/payments-api.md and src/api/README.md
+  API_DATABASE_FAILED: {
+    kind: "input",
+    hint: "Check DATABASE_URL (a postgres:// URL the service can reach) or the data folder (--data-dir: writable, not used by another process); the message names the step that failed.",
+  },
+  API_CONFIG_INVALID: {
+    kind: "input",
+    hint: "Set STRIPE_SECRET_KEY (sk_test_… or sk_live_…) and STRIPE_WEBHOOK_SECRET (whsec_…) in the service's environment (or its Secrets Manager secret), and STRIPE_API_BASE only to an http(s) origin.",
+  },
   // Invariants (NZF9xx)
   INTERNAL: { kind: "bug", hint: "This is a bug in nzf-build. Run again with --verbose and report the output." },
 } as const satisfies Record<string, CatalogueEntry>;

@@ -5,6 +5,7 @@
 
 export type LogLabel =
   | "build"
+  | "api"
   | "content"
   | "images"
   | "styles"

@@ -11,10 +11,10 @@
  */
 
 /** `watch` is `nzf-build --watch` (or `nzf-build build --watch`). */
-export type CommandName = "build" | "watch" | "fetch" | "webhook" | "deploy";
+export type CommandName = "build" | "watch" | "fetch" | "webhook" | "deploy" | "api";
 
 /** Sections of docs/configuration.md. */
-export type OptionGroup = "content" | "site" | "accounts" | "payments" | "watch" | "webhook" | "deploy";
+export type OptionGroup = "content" | "site" | "accounts" | "payments" | "watch" | "webhook" | "deploy" | "api";
 
 export interface OptionSpec {
   /** Unique name of the setting; the key of its value in resolved option values. */
@@ -118,14 +118,14 @@ export const OPTIONS = [
     key: "root",
     flag: "--root <dir>",
     defaultText: "this installation",
-    commands: ["build", "watch", "fetch", "webhook", "deploy"],
+    commands: ["build", "watch", "fetch", "webhook", "deploy", "api"],
     group: "site",
     help: "project folder with templates/, src/client/ and assets/; the work folder .nzf-cache/ is made there",
   },
   {
     key: "verbose",
     flag: "--verbose",
-    commands: ["build", "watch", "fetch", "webhook", "deploy"],
+    commands: ["build", "watch", "fetch", "webhook", "deploy", "api"],
     group: "site",
     help: "log every stage's timing and show stack traces",
   },
@@ -373,6 +373,74 @@ export const OPTIONS = [
     commands: DEPLOYS,
     group: "deploy",
     help: "a CloudFront API endpoint instead of AWS's (tests)",
+  },
+  // The payments API service (nzf-build api, src/api/, docs/payments-api.md)
+  {
+    key: "apiPort",
+    flag: "--port <port>",
+    env: ["NZF_API_PORT"],
+    default: "8787",
+    commands: ["api"],
+    group: "api",
+    help: "port the payments API listens on",
+  },
+  {
+    key: "apiHost",
+    flag: "--host <host>",
+    env: ["NZF_API_HOST"],
+    default: "127.0.0.1",
+    commands: ["api"],
+    group: "api",
+    help: "address the payments API listens on",
+  },
+  {
+    key: "dataDir",
+    flag: "--data-dir <dir>",
+    env: ["NZF_DATA_DIR"],
+    default: ".nzf-data",
+    commands: ["api"],
+    group: "api",
+    help: "folder of the embedded PostgreSQL (PGlite) database, relative to the project folder; used when DATABASE_URL is not set",
+  },
+  {
+    key: "databaseUrl",
+    env: ["DATABASE_URL"],
+    defaultText: "none; PGlite in --data-dir",
+    commands: ["api"],
+    group: "api",
+    help: "a postgres:// URL: keep the donations in that PostgreSQL server",
+  },
+  {
+    key: "stripeSecretKey",
+    env: ["STRIPE_SECRET_KEY"],
+    defaultText: "none; card gifts answer 503",
+    commands: ["api"],
+    group: "api",
+    help: "the Stripe secret key (sk_test_… or sk_live_…); never logged",
+  },
+  {
+    key: "stripeWebhookSecret",
+    env: ["STRIPE_WEBHOOK_SECRET"],
+    defaultText: "none; required with STRIPE_SECRET_KEY",
+    commands: ["api"],
+    group: "api",
+    help: "the signing secret (whsec_…) of the Stripe webhook endpoint /stripe/webhook",
+  },
+  {
+    key: "stripeApiBase",
+    env: ["STRIPE_API_BASE"],
+    defaultText: "Stripe's API",
+    commands: ["api"],
+    group: "api",
+    help: "another Stripe API origin, e.g. http://127.0.0.1:12111 (a local stand-in)",
+  },
+  {
+    key: "apiAllowedOrigins",
+    env: ["NZF_API_ALLOWED_ORIGINS"],
+    defaultText: "loopback origins",
+    commands: ["api"],
+    group: "api",
+    help: "the site's origins that may call the API from a browser (CORS), comma-separated, e.g. https://nzf.org.au",
   },
 ] as const satisfies readonly OptionSpec[];
 

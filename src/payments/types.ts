@@ -155,7 +155,18 @@ export interface DonationCreated extends DonationCharges {
   intentType: "payment" | "setup";
 }
 
-export const DONATION_STATUSES = ["succeeded", "processing", "requires_payment_method", "failed"] as const;
+/**
+ * Where a donation stands, as the signed Stripe (or PayPal) events left it: `refunded` and
+ * `disputed` follow a `succeeded` one when the money went back or the donor's bank contested it.
+ */
+export const DONATION_STATUSES = [
+  "succeeded",
+  "processing",
+  "requires_payment_method",
+  "failed",
+  "refunded",
+  "disputed",
+] as const;
 export type DonationStatus = (typeof DONATION_STATUSES)[number];
 
 /** `GET /donations/{id}` 200 response body: what the thank-you page shows. No donor details. */

@@ -11,7 +11,7 @@ import { generatedTables, withGeneratedTables } from "../../src/cli/options-doc.
 import { PROJECT_ROOT } from "../support/build-fixture.js";
 
 const FILES = {
-  "docs/configuration.md": ["content", "site", "accounts", "payments", "watch", "webhook"],
+  "docs/configuration.md": ["content", "site", "accounts", "payments", "watch", "webhook", "api"],
   "README.md": ["readme"],
 };
 

@@ -547,6 +547,139 @@ describe.concurrent("each setting, by its effect", () => {
  * for settings that accept any text (paths, commands) or are switches. `env` adds what the value
  * needs around it (a pool id is checked only with a client id).
  */
+/**
+ * `nzf-build api` in a new process, killed with SIGKILL after a gift and started again: the
+ * donation, its status (set by the Stripe stand-in's signed webhook) and its idempotency record
+ * are still there. The flags prove themselves on the first start, the variables on the second.
+ */
+async function giveAndRestart(
+  firstArgs: string[],
+  firstEnv: Env,
+  secondArgs: string[],
+  secondEnv: Env,
+  base: string,
+): Promise<void> {
+  const { startStripeStandIn } = await import("../../src/stand-ins/stripe/index.js");
+  const secret = "whsec_CliApiTest0123456789";
+  const stripe = await startStripeStandIn({ webhookSecret: secret, publishableKey: "pk_test_CliApiTest42" });
+  const stripeEnv = {
+    STRIPE_SECRET_KEY: "sk_test_CliApiTest0123456789",
+    STRIPE_WEBHOOK_SECRET: secret,
+    STRIPE_API_BASE: stripe.url,
+    NZF_API_ALLOWED_ORIGINS: "https://site.cli-test.example",
+  };
+  stripe.setWebhookUrl(`${base}/stripe/webhook`);
+  let api = startCli(["api", ...firstArgs], { ...stripeEnv, ...firstEnv });
+  try {
+    await waitForHttp(`${base}/donations/none`, api, 60_000);
+    const key = "6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f";
+    const body = JSON.stringify({
+      fund: "sadaqah",
+      amountCents: 10_000,
+      currency: "AUD",
+      frequency: "once",
+      anonymous: false,
+      coverFees: false,
+      donor: { firstName: "Aisha", lastName: "Rahman", email: "aisha@example.com", phone: "0412 345 678" },
+    });
+    const post = () =>
+      fetch(`${base}/donations`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "Idempotency-Key": key },
+        body,
+      });
+    const created = await post();
+    const text = await created.text();
+    expect(created.status, text).toBe(201);
+    const { donationId, clientSecret } = JSON.parse(text) as { donationId: string; clientSecret: string };
+    const preflight = await fetch(`${base}/donations`, {
+      method: "OPTIONS",
+      headers: { Origin: "https://site.cli-test.example" },
+    });
+    expect(preflight.status).toBe(204);
+    const confirmed = await fetch(`${stripe.url}/v1/payment_intents/${clientSecret.split("_secret_")[0]}/confirm`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        key: "pk_test_CliApiTest42",
+        client_secret: clientSecret,
+        payment_method: "pm_card_visa",
+      }),
+    });
+    expect(confirmed.status).toBe(200);
+    await stripe.settled();
+    api.child.kill("SIGKILL");
+    await api.exited;
+    api = startCli(["api", ...secondArgs], { ...stripeEnv, ...secondEnv });
+    const state = await waitForHttp(`${base}/donations/${donationId}`, api, 60_000);
+    expect(state.status).toBe(200);
+    expect(((await state.json()) as { status: string }).status).toBe("succeeded");
+    const replay = await post();
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(await replay.text()).toBe(text);
+    expect(api.output()).not.toContain("sk_test_CliApiTest");
+  } finally {
+    await api.stop();
+    await stripe.stop();
+  }
+}
+
+describe.concurrent("nzf-build api", () => {
+  scenario(
+    [
+      "apiPort --port",
+      "apiHost --host",
+      "dataDir --data-dir",
+      "apiPort NZF_API_PORT",
+      "apiHost NZF_API_HOST",
+      "dataDir NZF_DATA_DIR",
+      "stripeSecretKey STRIPE_SECRET_KEY",
+      "stripeWebhookSecret STRIPE_WEBHOOK_SECRET",
+      "stripeApiBase STRIPE_API_BASE",
+      "apiAllowedOrigins NZF_API_ALLOWED_ORIGINS",
+    ],
+    "api on PGlite: a gift paid by the signed webhook survives kill -9 and a restart",
+    async () => {
+      const port = await freePort();
+      const data = join(await tempDir(), "data");
+      await giveAndRestart(
+        ["--port", String(port), "--host", "127.0.0.1", "--data-dir", data],
+        {},
+        [],
+        { NZF_API_PORT: String(port), NZF_API_HOST: "127.0.0.1", NZF_DATA_DIR: data },
+        `http://127.0.0.1:${port}`,
+      );
+    },
+  );
+  scenario(
+    ["databaseUrl DATABASE_URL"],
+    "api on DATABASE_URL: PostgreSQL when there is one, refused when unreachable",
+    async () => {
+      const unreachable = await cli(
+        ["api", "--port", "0"],
+        { DATABASE_URL: "postgres://nobody:x@127.0.0.1:1/none" },
+        60_000,
+      );
+      expect(unreachable.code).toBe(1);
+      expect(unreachable.output).toContain("[API_DATABASE_FAILED]");
+      expect(unreachable.output).not.toContain("nobody:x");
+      const url = process.env.NZF_TEST_DATABASE_URL;
+      if (!url) {
+        console.info("nzf-build api on PostgreSQL skipped: NZF_TEST_DATABASE_URL is not set (.ci/run sets it).");
+        return;
+      }
+      const port = await freePort();
+      await giveAndRestart(
+        ["--port", String(port)],
+        { DATABASE_URL: url },
+        ["--port", String(port)],
+        { DATABASE_URL: url },
+        `http://127.0.0.1:${port}`,
+      );
+    },
+  );
+});
+
 const INVALID: Record<string, { value: string; command?: string[]; env?: Env } | null> = {
   repository: { value: "ab" },
   endpoint: { value: "ftp://example.org/api/v2" },
@@ -594,6 +727,18 @@ const INVALID: Record<string, { value: string; command?: string[]; env?: Env } |
   awsRegion: { value: "mars", command: ["deploy"], env: { NZF_S3_BUCKET: "nzf-site" } },
   s3Endpoint: { value: "ftp://s3.example", command: ["deploy"], env: { NZF_S3_BUCKET: "nzf-site" } },
   cloudfrontEndpoint: { value: "ftp://cloudfront.example", command: ["deploy"], env: { NZF_S3_BUCKET: "nzf-site" } },
+  apiPort: { value: "99999", command: ["api"] },
+  apiHost: null, // an address of another machine fails at listen, as the webhook's
+  dataDir: null,
+  databaseUrl: { value: "mysql://db.example/nzf", command: ["api"] },
+  stripeSecretKey: { value: "pk_test_notasecret", command: ["api"], env: { STRIPE_WEBHOOK_SECRET: "whsec_x" } },
+  stripeWebhookSecret: { value: "not-a-whsec", command: ["api"], env: { STRIPE_SECRET_KEY: "sk_test_CliApi42" } },
+  stripeApiBase: {
+    value: "ftp://stripe.example",
+    command: ["api"],
+    env: { STRIPE_SECRET_KEY: "sk_test_CliApi42", STRIPE_WEBHOOK_SECRET: "whsec_CliApi42" },
+  },
+  apiAllowedOrigins: { value: "*", command: ["api"] },
 };
 
 const invalidCases = (OPTIONS as readonly OptionSpec[]).flatMap((spec) => {
@@ -629,7 +774,7 @@ describe.concurrent("a refused value stops the command before anything is built,
     expect(typo.output).toContain('[CONFIG_INVALID] "biuld" is not an nzf-build command: did you mean build?');
     expect(other.code).toBe(1);
     expect(other.output).toContain('"publish" is not an nzf-build command.');
-    expect(other.output).toContain("The commands are build, fetch, webhook, deploy, help");
+    expect(other.output).toContain("The commands are build, fetch, webhook, deploy, api, help");
   });
 
   it("help for a word that is no command names it, rather than printing the general help", async () => {

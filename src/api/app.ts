@@ -1,0 +1,62 @@
+/**
+ * The payments API as one Hono application (docs/payments-api.md), used three ways: `nzf-build api`
+ * (src/api/node-server.ts), the Lambda handler (src/api/lambda.ts) and in process by the tests.
+ * Everything it needs arrives in `deps`, so each way chooses its database, Stripe and clock.
+ */
+import { Hono, type MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { EXPOSED_HEADERS, PREFLIGHT_HEADERS } from "./cors.js";
+import type { ApiDeps } from "./deps.js";
+import { errorReply, errors, GENERIC, MAX_BODY_BYTES } from "./errors.js";
+import { send } from "./reply.js";
+import { donationRoutes } from "./routes/donations.js";
+import { paypalRoutes } from "./routes/paypal.js";
+import { webhookRoutes } from "./routes/webhook.js";
+
+export interface ApiAppOptions {
+  /** Runs after CORS and before the routes: the tests' fault injection and request log. */
+  before?: MiddlewareHandler[];
+}
+
+export function createApiApp(deps: ApiDeps, options: ApiAppOptions = {}): Hono {
+  const app = new Hono({ strict: false });
+
+  app.use("*", async (c, next) => {
+    const origin = c.req.header("origin");
+    const allowed = deps.cors.allows(origin);
+    if (c.req.method === "OPTIONS") {
+      if (!allowed)
+        return send(c, {
+          ...errorReply(403, "cors_origin_not_allowed", `Origin ${origin ?? "(none)"} may not call this API.`),
+          headers: { Vary: "Origin" },
+        });
+      return send(c, {
+        status: 204,
+        headers: { ...PREFLIGHT_HEADERS, "Access-Control-Allow-Origin": origin!, Vary: "Origin" },
+      });
+    }
+    await next();
+    c.res.headers.set("Vary", "Origin");
+    if (allowed) {
+      c.res.headers.set("Access-Control-Allow-Origin", origin!);
+      c.res.headers.set("Access-Control-Expose-Headers", EXPOSED_HEADERS);
+    }
+  });
+  app.use("*", bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => send(c, errors.tooLarge()) }));
+  for (const middleware of options.before ?? []) app.use("*", middleware);
+
+  donationRoutes(app, deps);
+  paypalRoutes(app, deps);
+  webhookRoutes(app, deps);
+
+  app.notFound((c) =>
+    send(c, errorReply(404, "not_found", `No route ${c.req.method} ${c.req.path}. See docs/payments-api.md.`)),
+  );
+  app.onError((error, c) => {
+    const stripeDown = (error as { type?: string }).type === "StripeConnectionError";
+    deps.logger?.error("api", `${c.req.method} ${c.req.path}: ${(error as Error).stack ?? String(error)}`);
+    if (stripeDown) return send(c, errors.unavailable());
+    return send(c, errorReply(500, "internal_error", GENERIC.internal));
+  });
+  return app;
+}

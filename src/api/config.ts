@@ -1,0 +1,45 @@
+/**
+ * The service's settings from its environment (`nzf-build api`, the Lambda), read once. Secrets
+ * (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, the database password in DATABASE_URL) are only
+ * handed on, never printed: `describe` says which are set, not what they are.
+ */
+import { NzfError } from "../core/errors.js";
+import type { StripeSettings } from "./stripe/client.js";
+
+export interface ApiSettings {
+  stripe: StripeSettings | null;
+  webhookSecret: string;
+  databaseUrl?: string;
+  /** The site's origins (NZF_API_ALLOWED_ORIGINS, comma-separated); "loopback" for local runs. */
+  allowedOrigins: string[] | "loopback";
+}
+
+export function readApiSettings(env: Record<string, string | undefined>): ApiSettings {
+  const secretKey = env.STRIPE_SECRET_KEY?.trim();
+  const webhookSecret = env.STRIPE_WEBHOOK_SECRET?.trim() ?? "";
+  if (secretKey && !webhookSecret.startsWith("whsec_"))
+    throw new NzfError("API_CONFIG_INVALID", "STRIPE_WEBHOOK_SECRET is missing or is not a whsec_… signing secret.", {
+      subject: "STRIPE_WEBHOOK_SECRET",
+    });
+  const databaseUrl = env.DATABASE_URL?.trim() || undefined;
+  const origins = (env.NZF_API_ALLOWED_ORIGINS ?? "")
+    .split(",")
+    .map((o) => o.trim())
+    .filter(Boolean);
+  return {
+    stripe: secretKey
+      ? { secretKey, ...(env.STRIPE_API_BASE?.trim() ? { apiBase: env.STRIPE_API_BASE.trim() } : {}) }
+      : null,
+    webhookSecret,
+    ...(databaseUrl ? { databaseUrl } : {}),
+    allowedOrigins: origins.length ? origins : "loopback",
+  };
+}
+
+/** One line for the log: what is configured, with no secret in it. */
+export function describe(settings: ApiSettings, driver: string): string {
+  const stripe = settings.stripe
+    ? `Stripe ${settings.stripe.secretKey.startsWith("sk_live_") ? "live" : "test"} mode${settings.stripe.apiBase ? ` at ${settings.stripe.apiBase}` : ""}`
+    : "no Stripe key (card gifts answer 503)";
+  return `${driver === "postgres" ? "PostgreSQL" : "PGlite"}, ${stripe}, CORS ${settings.allowedOrigins === "loopback" ? "loopback origins" : settings.allowedOrigins.join(" ")}`;
+}

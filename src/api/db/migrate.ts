@@ -1,0 +1,32 @@
+/**
+ * Applies the versioned migrations (src/api/db/migrations/) at start, with Kysely's Migrator, which
+ * takes a lock and records each one in kysely_migration, so two processes starting together apply
+ * each once. The list is static (not a folder read at run time) because the CLI and the Lambda are
+ * bundled into single files.
+ */
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
+import { NzfError } from "../../core/errors.js";
+import * as initial from "./migrations/0001-donations.js";
+
+export const MIGRATIONS: Record<string, Migration> = {
+  "0001-donations": initial,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "(before any migration)";
+    throw new NzfError(
+      "API_DATABASE_FAILED",
+      `The database migration ${failed} failed, so the payments API did not start.`,
+      {
+        subject: failed,
+        cause: error,
+      },
+    );
+  }
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}

@@ -1,0 +1,71 @@
+/**
+ * Opens the service's database: PostgreSQL when given a `postgres://` URL (DATABASE_URL), else
+ * PGlite in a data folder (`.nzf-data/` by default; "memory://" keeps nothing, for tests that need
+ * no files), and brings its schema up to date before anything is served.
+ */
+import { mkdir } from "node:fs/promises";
+import { Kysely, PostgresDialect } from "kysely";
+import { NzfError } from "../../core/errors.js";
+import { migrateToLatest } from "./migrate.js";
+import { PGliteDialect } from "./pglite-dialect.js";
+import type { ApiDatabase } from "./schema.js";
+
+export interface DatabaseTarget {
+  /** A `postgres://` (or `postgresql://`) URL: use that server. */
+  url?: string;
+  /** PGlite's data folder, or "memory://" for a database that lives only in this process. */
+  dataDir?: string;
+  /** A PGlite dump (`dumpDataDir`) to start from: tests load one migrated copy instead of making it again. */
+  loadDataDir?: Blob;
+}
+
+export interface ApiDb {
+  db: Kysely<ApiDatabase>;
+  /** "postgres" or "pglite", for logs and the bench. */
+  driver: "postgres" | "pglite";
+  /** The PGlite instance (tests dump it); absent on PostgreSQL. */
+  pglite?: import("@electric-sql/pglite").PGlite;
+  close(): Promise<void>;
+}
+
+export async function openDatabase(target: DatabaseTarget): Promise<ApiDb> {
+  let db: Kysely<ApiDatabase>;
+  let driver: ApiDb["driver"];
+  let pgliteHandle: ApiDb["pglite"];
+  if (target.url) {
+    if (!/^postgres(ql)?:\/\//.test(target.url))
+      throw new NzfError("API_DATABASE_FAILED", "DATABASE_URL is not a postgres:// URL.", { subject: "DATABASE_URL" });
+    const { default: pg } = await import("pg");
+    // Lambda runs one request at a time per instance: a small pool is enough and spares the server.
+    const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    db = new Kysely<ApiDatabase>({ dialect: new PostgresDialect({ pool }) });
+    driver = "postgres";
+  } else {
+    const dataDir = target.dataDir ?? ".nzf-data";
+    const { PGlite } = await import("@electric-sql/pglite");
+    if (!dataDir.startsWith("memory://")) await mkdir(dataDir, { recursive: true });
+    let pglite: InstanceType<typeof PGlite>;
+    try {
+      pglite = await PGlite.create(dataDir, target.loadDataDir ? { loadDataDir: target.loadDataDir } : {});
+    } catch (error) {
+      throw new NzfError("API_DATABASE_FAILED", `The embedded database in ${dataDir} could not be opened.`, {
+        subject: dataDir,
+        cause: error,
+      });
+    }
+    db = new Kysely<ApiDatabase>({ dialect: new PGliteDialect(pglite) });
+    pgliteHandle = pglite;
+    driver = "pglite";
+  }
+  try {
+    await migrateToLatest(db as Kysely<unknown>);
+  } catch (error) {
+    await db.destroy().catch(() => undefined);
+    if (error instanceof NzfError) throw error;
+    throw new NzfError("API_DATABASE_FAILED", "The payments database could not be reached or migrated.", {
+      subject: target.url ? "DATABASE_URL" : (target.dataDir ?? ".nzf-data"),
+      cause: error,
+    });
+  }
+  return { db, driver, ...(pgliteHandle ? { pglite: pgliteHandle } : {}), close: () => db.destroy() };
+}

@@ -1,0 +1,84 @@
+/** The tables as Kysely sees them (src/api/db/migrations/ makes them). */
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { DonationStatus, InstalmentPlan, Quantity, ScheduledCharge, Season } from "../../payments/types.js";
+
+type Json<T> = ColumnType<T, string | T, string | T>;
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+
+export interface DonationsTable {
+  id: string;
+  reference: string;
+  idempotency_key: string;
+  revision: Generated<number>;
+  fund: string;
+  frequency: string;
+  payment_method: Generated<string>;
+  intent_type: "payment" | "setup";
+  currency: Generated<string>;
+  amount_cents: number;
+  fee_cents: number;
+  total_cents: number;
+  schedule_total_cents: number | null;
+  open_ended: boolean;
+  schedule: Json<ScheduledCharge[]>;
+  instalments: Json<InstalmentPlan> | null;
+  quantity: Json<Quantity> | null;
+  season: Json<Season> | null;
+  status: DonationStatus;
+  donor_first_name: string;
+  donor_last_name: string;
+  donor_email: string;
+  donor_phone: string;
+  donor_address: Json<Record<string, string>> | null;
+  anonymous: Generated<boolean>;
+  dedication: string | null;
+  cover_fees: boolean;
+  client_secret: string;
+  stripe_customer_id: string | null;
+  stripe_intent_id: string | null;
+  stripe_subscription_id: string | null;
+  stripe_schedule_id: string | null;
+  stripe_payment_method_id: string | null;
+  paypal_id: string | null;
+  paypal_capture_response: string | null;
+  user_sub: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  expires_at: Timestamp | null;
+}
+
+export interface IdempotencyKeysTable {
+  key: string;
+  scope: string;
+  body_hash: string;
+  status: number;
+  response: string;
+  donation_id: string | null;
+  created_at: Timestamp;
+}
+
+export interface StripeEventsTable {
+  id: string;
+  type: string;
+  donation_id: string | null;
+  processed_at: Timestamp;
+}
+
+export interface ChargesTable {
+  id: string;
+  donation_id: string;
+  amount_cents: number;
+  status: string;
+  charged_at: Generated<Timestamp>;
+}
+
+export interface ApiDatabase {
+  donations: DonationsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  stripe_events: StripeEventsTable;
+  charges: ChargesTable;
+}
+
+export type DonationRow = Selectable<DonationsTable>;
+export type NewDonation = Insertable<DonationsTable>;
+export type DonationUpdate = Updateable<DonationsTable>;

@@ -1,0 +1,54 @@
+/**
+ * The payments API as an AWS Lambda function behind API Gateway's HTTP API (stage `main`,
+ * ap-southeast-2; src/api/deploy/). The secrets come from Secrets Manager (the template passes
+ * their ARNs) or the environment; the database from DATABASE_URL (or its parts in a secret). One
+ * application per warm instance: the database pool and the Stripe client outlive a request.
+ */
+import { Hono } from "hono";
+import { handle } from "hono/aws-lambda";
+import { DEFAULT_FUND_RULES } from "../payments/fund-rules.js";
+import { createApiApp } from "./app.js";
+import { readApiSettings } from "./config.js";
+import { corsPolicy } from "./cors.js";
+import { openDatabase } from "./db/open.js";
+import { readLambdaSecrets } from "./deploy/secrets.js";
+import { sweepExpiredDonations } from "./donations/expire.js";
+import { createStripeClient } from "./stripe/client.js";
+
+type Handler = ReturnType<typeof handle>;
+
+let ready: Promise<{ handler: Handler; sweep: () => Promise<unknown> }> | undefined;
+
+async function start() {
+  const env = { ...process.env, ...(await readLambdaSecrets(process.env)) };
+  const settings = readApiSettings(env);
+  const database = await openDatabase({ url: settings.databaseUrl ?? "" });
+  const deps = {
+    db: database.db,
+    stripe: settings.stripe ? createStripeClient(settings.stripe) : null,
+    webhookSecret: settings.webhookSecret,
+    // PayPal answers 503 until the PayPal SDK backs the provider (src/api/paypal/provider.ts).
+    paypal: null,
+    cors: corsPolicy(settings.allowedOrigins),
+    rulesFor: (fund: keyof typeof DEFAULT_FUND_RULES) => DEFAULT_FUND_RULES[fund],
+  };
+  const api = createApiApp(deps);
+  // API Gateway's path carries the stage (/main/donations); a custom domain's does not.
+  const app = new Hono().route("/main", api).route("/", api);
+  return { handler: handle(app), sweep: () => sweepExpiredDonations(deps) };
+}
+
+export const handler: Handler = async (event, context) => {
+  ready ??= start().catch((error) => {
+    ready = undefined;
+    throw error;
+  });
+  const { handler: run } = await ready;
+  return run(event, context);
+};
+
+/** The scheduled expiry sweep (an EventBridge rule every 15 minutes, src/api/deploy/). */
+export async function sweep(): Promise<unknown> {
+  ready ??= start();
+  return (await ready).sweep();
+}

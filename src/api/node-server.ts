@@ -1,0 +1,111 @@
+/**
+ * The payments API on Node's HTTP server: `nzf-build api`, watch mode and the tests that need a
+ * real port (the browser, the compiled CLI). Slow clients are cut off (headers in 10 s, the
+ * request in 15 s), and the database is closed after the last answer on stop.
+ */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { getRequestListener } from "@hono/node-server";
+import type { Logger } from "../core/logger.js";
+import { DEFAULT_FUND_RULES } from "../payments/fund-rules.js";
+import { type ApiAppOptions, createApiApp } from "./app.js";
+import { describe, readApiSettings, type ApiSettings } from "./config.js";
+import { corsPolicy } from "./cors.js";
+import { type ApiDb, openDatabase } from "./db/open.js";
+import type { ApiDeps } from "./deps.js";
+import { sweepExpiredDonations } from "./donations/expire.js";
+import { createLocalPayPal } from "./paypal/local-provider.js";
+import { createStripeClient } from "./stripe/client.js";
+
+export interface ApiServerOptions {
+  port?: number;
+  host?: string;
+  /** PGlite's folder when there is no DATABASE_URL (default `.nzf-data/`). */
+  dataDir?: string;
+  env?: Record<string, string | undefined>;
+  logger?: Logger;
+  /** Replaces parts of what the settings give (tests: a clock, fund rules, hooks). */
+  deps?: Partial<ApiDeps>;
+  /** An open database to use instead of DATABASE_URL or the data folder (tests); not closed on stop. */
+  database?: ApiDb;
+  app?: ApiAppOptions;
+  /** Runs the expiry sweep this often (default 15 minutes; 0: never). */
+  sweepEveryMs?: number;
+}
+
+export interface ApiServer {
+  url: string;
+  port: number;
+  deps: ApiDeps;
+  settings: ApiSettings;
+  stop(): Promise<void>;
+}
+
+export async function startApiServer(options: ApiServerOptions = {}): Promise<ApiServer> {
+  const settings = readApiSettings(options.env ?? process.env);
+  const ownDatabase = !options.database;
+  const database =
+    options.database ??
+    (await openDatabase(
+      settings.databaseUrl ? { url: settings.databaseUrl } : { dataDir: options.dataDir ?? ".nzf-data" },
+    ));
+  const closeDatabase = () => (ownDatabase ? database.close() : Promise.resolve());
+  const deps: ApiDeps = {
+    db: database.db,
+    stripe: settings.stripe ? createStripeClient(settings.stripe) : null,
+    webhookSecret: settings.webhookSecret,
+    paypal: createLocalPayPal(),
+    cors: corsPolicy(settings.allowedOrigins),
+    rulesFor: (fund) => DEFAULT_FUND_RULES[fund],
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...options.deps,
+  };
+  const app = createApiApp(deps, options.app);
+  const server = createServer(
+    getRequestListener(app.fetch, {
+      errorHandler: (error) => {
+        options.logger?.error("api", `request failed: ${(error as Error).stack ?? String(error)}`);
+      },
+    }),
+  );
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 15_000;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port ?? 8787, options.host ?? "127.0.0.1", () => resolve());
+    });
+  } catch (error) {
+    await closeDatabase();
+    throw error;
+  }
+  const sweepEvery = options.sweepEveryMs ?? 15 * 60_000;
+  const sweeper =
+    sweepEvery > 0
+      ? setInterval(() => {
+          sweepExpiredDonations(deps).then(
+            (r) => r.expired && options.logger?.info("api", `expired ${r.expired} never-paid donations`),
+            (error) => options.logger?.warn("api", `expiry sweep failed: ${(error as Error).message}`),
+          );
+        }, sweepEvery).unref()
+      : undefined;
+  const { port } = server.address() as AddressInfo;
+  const host = options.host ?? "127.0.0.1";
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  options.logger?.info("api", `payments API on ${url} (${describe(settings, database.driver)})`);
+  return {
+    url,
+    port,
+    deps,
+    settings,
+    stop: async () => {
+      clearInterval(sweeper);
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 2_000).unref();
+      });
+      await closeDatabase();
+    },
+  };
+}

@@ -1,0 +1,170 @@
+/**
+ * What each signed Stripe event does to a donation. Events may arrive in any order and more than
+ * once (each id is applied once, src/api/stripe/webhook.ts): a paid donation is never set back to
+ * unpaid, and only refunds and disputes follow a payment.
+ */
+import type Stripe from "stripe";
+import type { DonationStatus } from "../../payments/types.js";
+import type { DonationRow } from "../db/schema.js";
+import type { ApiDeps } from "../deps.js";
+import { startInstalmentSchedule } from "./intents.js";
+
+export interface EventChange {
+  donationId: string;
+  status?: DonationStatus;
+}
+
+type Db = ApiDeps["db"];
+
+const idOf = (value: string | { id: string } | null | undefined) =>
+  typeof value === "string" ? value : (value?.id ?? null);
+
+async function findDonation(
+  db: Db,
+  by: { donationId?: string | null; intentId?: string | null; subscriptionId?: string | null },
+): Promise<DonationRow | undefined> {
+  if (by.donationId) {
+    const row = await db.selectFrom("donations").selectAll().where("id", "=", by.donationId).executeTakeFirst();
+    if (row) return row;
+  }
+  if (by.intentId) {
+    const row = await db
+      .selectFrom("donations")
+      .selectAll()
+      .where("stripe_intent_id", "=", by.intentId)
+      .executeTakeFirst();
+    if (row) return row;
+  }
+  if (by.subscriptionId)
+    return db
+      .selectFrom("donations")
+      .selectAll()
+      .where("stripe_subscription_id", "=", by.subscriptionId)
+      .executeTakeFirst();
+  return undefined;
+}
+
+/** Which statuses may follow which: paid stays paid except for refunds and disputes. */
+function allowed(from: DonationStatus, to: DonationStatus): boolean {
+  if (from === to) return false;
+  if (from === "succeeded") return to === "refunded" || to === "disputed";
+  if (from === "refunded" || from === "disputed") return to === "refunded" || to === "disputed";
+  if (from === "failed") return to === "succeeded" || to === "processing";
+  return true;
+}
+
+async function setStatus(
+  deps: ApiDeps,
+  row: DonationRow,
+  status: DonationStatus,
+  extra: { payment_method?: string | null } = {},
+): Promise<EventChange> {
+  if (!allowed(row.status, status)) return { donationId: row.id };
+  const paid = status === "succeeded" || status === "processing";
+  await deps.db
+    .updateTable("donations")
+    .set({
+      status,
+      updated_at: new Date(),
+      // A paid donation is history: it no longer expires.
+      ...(paid ? { expires_at: null } : {}),
+      ...(extra.payment_method ? { stripe_payment_method_id: extra.payment_method } : {}),
+    })
+    .where("id", "=", row.id)
+    .execute();
+  return { donationId: row.id, status };
+}
+
+async function recordCharge(deps: ApiDeps, row: DonationRow, id: string, amountCents: number): Promise<void> {
+  await deps.db
+    .insertInto("charges")
+    .values({ id, donation_id: row.id, amount_cents: amountCents, status: "succeeded" })
+    .onConflict((c) => c.column("id").doNothing())
+    .execute();
+}
+
+function subscriptionOfInvoice(invoice: Stripe.Invoice): { subscriptionId: string | null; donationId: string | null } {
+  const details = invoice.parent?.subscription_details;
+  const legacy = invoice as unknown as { subscription?: string | { id: string } | null };
+  return {
+    subscriptionId: idOf(details?.subscription ?? legacy.subscription ?? null),
+    donationId: details?.metadata?.donation_id ?? invoice.metadata?.donation_id ?? null,
+  };
+}
+
+export async function applyEvent(deps: ApiDeps, event: Stripe.Event): Promise<EventChange | undefined> {
+  switch (event.type) {
+    case "payment_intent.succeeded":
+    case "payment_intent.processing":
+    case "payment_intent.payment_failed":
+    case "payment_intent.canceled": {
+      const intent = event.data.object;
+      const row = await findDonation(deps.db, { intentId: intent.id, donationId: intent.metadata?.donation_id });
+      if (!row) return undefined;
+      const status: DonationStatus =
+        event.type === "payment_intent.succeeded"
+          ? "succeeded"
+          : event.type === "payment_intent.processing"
+            ? "processing"
+            : event.type === "payment_intent.canceled"
+              ? "failed"
+              : "requires_payment_method";
+      if (status !== "succeeded") return setStatus(deps, row, status);
+      const paymentMethod = idOf(intent.payment_method);
+      // A subscription's first payment is recorded from its invoice; a plain intent's here.
+      if (!row.stripe_subscription_id)
+        await recordCharge(deps, row, intent.id, intent.amount_received || intent.amount);
+      const change = await setStatus(deps, row, status, { payment_method: paymentMethod });
+      if (row.frequency === "monthly-instalments" && !row.stripe_schedule_id && deps.stripe && row.stripe_customer_id) {
+        const scheduleId = await startInstalmentSchedule(deps.stripe, row, row.stripe_customer_id, paymentMethod);
+        if (scheduleId)
+          await deps.db
+            .updateTable("donations")
+            .set({ stripe_schedule_id: scheduleId })
+            .where("id", "=", row.id)
+            .execute();
+      }
+      return change;
+    }
+    case "setup_intent.succeeded":
+    case "setup_intent.setup_failed":
+    case "setup_intent.canceled": {
+      const intent = event.data.object;
+      const row = await findDonation(deps.db, { intentId: intent.id, donationId: intent.metadata?.donation_id });
+      if (!row) return undefined;
+      const status: DonationStatus =
+        event.type === "setup_intent.succeeded"
+          ? "succeeded"
+          : event.type === "setup_intent.canceled"
+            ? "failed"
+            : "requires_payment_method";
+      return setStatus(deps, row, status, { payment_method: idOf(intent.payment_method) });
+    }
+    case "invoice.paid":
+    case "invoice.payment_succeeded":
+    case "invoice.payment_failed": {
+      const invoice = event.data.object;
+      const row = await findDonation(deps.db, subscriptionOfInvoice(invoice));
+      if (!row) return undefined;
+      if (event.type === "invoice.payment_failed") return setStatus(deps, row, "requires_payment_method");
+      if (invoice.id && invoice.amount_paid > 0) await recordCharge(deps, row, invoice.id, invoice.amount_paid);
+      return setStatus(deps, row, "succeeded");
+    }
+    case "charge.refunded": {
+      const charge = event.data.object;
+      const row = await findDonation(deps.db, {
+        intentId: idOf(charge.payment_intent),
+        donationId: charge.metadata?.donation_id,
+      });
+      if (!row || !charge.refunded) return row ? { donationId: row.id } : undefined;
+      return setStatus(deps, row, "refunded");
+    }
+    case "charge.dispute.created": {
+      const dispute = event.data.object;
+      const row = await findDonation(deps.db, { intentId: idOf(dispute.payment_intent) });
+      return row ? setStatus(deps, row, "disputed") : undefined;
+    }
+    default:
+      return undefined;
+  }
+}

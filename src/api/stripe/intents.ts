@@ -1,0 +1,192 @@
+/**
+ * What a card gift asks Stripe for, by schedule (docs/payments-api.md, "Stripe objects"):
+ *
+ * - first charge today, `once`: a PaymentIntent for the total;
+ * - `monthly`: a Subscription (price_data, `default_incomplete`), whose first invoice's client
+ *   secret the page confirms; the card is saved on the subscription;
+ * - `monthly-instalments`, `weekly-friday` and the seasons when the first charge is today: a
+ *   PaymentIntent with `setup_future_usage: off_session` (the card is saved); instalments then get a
+ *   SubscriptionSchedule once the first payment's webhook arrives (`startInstalmentSchedule`);
+ * - first charge later: a SetupIntent.
+ *
+ * Every call carries an idempotency key made from the donation id and its revision, so a retry (the
+ * SDK's, the donor's, or ours after a crash) returns the same object and never charges twice.
+ * Amounts in cents, currency aud, intents with automatic payment methods (wallets), and the fund,
+ * fee and reference in the metadata.
+ */
+import type Stripe from "stripe";
+import type { DonationRow } from "../db/schema.js";
+
+export interface OpenedIntent {
+  clientSecret: string;
+  /** The PaymentIntent or SetupIntent the page confirms (a subscription's first invoice's intent). */
+  intentId: string;
+  subscriptionId?: string;
+}
+
+type Gift = Pick<
+  DonationRow,
+  | "id"
+  | "revision"
+  | "reference"
+  | "fund"
+  | "frequency"
+  | "intent_type"
+  | "amount_cents"
+  | "fee_cents"
+  | "total_cents"
+  | "schedule"
+  | "instalments"
+>;
+
+export const keyOf = (gift: Pick<Gift, "id" | "revision">, what: string) => `${gift.id}/r${gift.revision}/${what}`;
+
+export function metadataOf(gift: Gift): Stripe.MetadataParam {
+  return {
+    donation_id: gift.id,
+    reference: gift.reference,
+    fund: gift.fund,
+    frequency: gift.frequency,
+    amount_cents: String(gift.amount_cents),
+    fee_cents: String(gift.fee_cents),
+    total_cents: String(gift.total_cents),
+    currency: "aud",
+  };
+}
+
+const describe = (gift: Gift) => `NZF ${gift.fund} ${gift.reference}`;
+
+/** The client secret names its intent: `pi_123_secret_abc` → `pi_123`. */
+export const intentIdOf = (clientSecret: string) => clientSecret.split("_secret_")[0]!;
+
+export async function openIntent(stripe: Stripe, gift: Gift, customerId: string): Promise<OpenedIntent> {
+  const metadata = metadataOf(gift);
+  if (gift.intent_type === "setup") {
+    const setup = await stripe.setupIntents.create(
+      { customer: customerId, usage: "off_session", automatic_payment_methods: { enabled: true }, metadata },
+      { idempotencyKey: keyOf(gift, "setup_intent") },
+    );
+    return { clientSecret: setup.client_secret!, intentId: setup.id };
+  }
+  if (gift.frequency === "monthly") {
+    const product = await ensureFundProduct(stripe, gift.fund);
+    const subscription = await stripe.subscriptions.create(
+      {
+        customer: customerId,
+        items: [
+          {
+            price_data: {
+              currency: "aud",
+              product,
+              unit_amount: gift.total_cents,
+              recurring: { interval: "month" },
+            },
+          },
+        ],
+        payment_behavior: "default_incomplete",
+        payment_settings: { save_default_payment_method: "on_subscription" },
+        description: describe(gift),
+        metadata,
+        expand: ["latest_invoice.confirmation_secret"],
+      },
+      { idempotencyKey: keyOf(gift, "subscription") },
+    );
+    const invoice = subscription.latest_invoice as Stripe.Invoice | null;
+    const secret = invoice?.confirmation_secret?.client_secret;
+    if (!secret) throw new Error(`Stripe made subscription ${subscription.id} without a first invoice to confirm.`);
+    return { clientSecret: secret, intentId: intentIdOf(secret), subscriptionId: subscription.id };
+  }
+  const recurring = gift.frequency !== "once";
+  const intent = await stripe.paymentIntents.create(
+    {
+      amount: gift.schedule[0]?.amountCents ?? gift.total_cents,
+      currency: "aud",
+      customer: customerId,
+      automatic_payment_methods: { enabled: true },
+      ...(recurring ? { setup_future_usage: "off_session" as const } : {}),
+      description: describe(gift),
+      metadata,
+    },
+    { idempotencyKey: keyOf(gift, "payment_intent") },
+  );
+  return { clientSecret: intent.client_secret!, intentId: intent.id };
+}
+
+/**
+ * After the first instalment is paid: the rest as a SubscriptionSchedule that starts on the second
+ * payment's date and ends by itself after the last (which may differ by the cents left over).
+ */
+export async function startInstalmentSchedule(
+  stripe: Stripe,
+  gift: Gift,
+  customerId: string,
+  paymentMethodId: string | null,
+): Promise<string | null> {
+  const rest = gift.schedule.slice(1);
+  if (rest.length === 0) return null;
+  const product = await ensureFundProduct(stripe, gift.fund);
+  const phaseOf = (cents: number, months: number): Stripe.SubscriptionScheduleCreateParams.Phase => ({
+    items: [{ price_data: { currency: "aud", product, unit_amount: cents, recurring: { interval: "month" } } }],
+    duration: { interval: "month", interval_count: months },
+    metadata: metadataOf(gift),
+  });
+  const regular = rest[0]!.amountCents;
+  const last = rest.at(-1)!.amountCents;
+  const phases =
+    last === regular || rest.length === 1
+      ? [phaseOf(regular, rest.length)]
+      : [phaseOf(regular, rest.length - 1), phaseOf(last, 1)];
+  const schedule = await stripe.subscriptionSchedules.create(
+    {
+      customer: customerId,
+      start_date: Math.floor(Date.parse(`${rest[0]!.date}T00:00:00+10:00`) / 1000),
+      end_behavior: "cancel",
+      default_settings: {
+        collection_method: "charge_automatically",
+        ...(paymentMethodId ? { default_payment_method: paymentMethodId } : {}),
+        description: describe(gift),
+      },
+      phases,
+      metadata: metadataOf(gift),
+    },
+    { idempotencyKey: keyOf(gift, "subscription_schedule") },
+  );
+  return schedule.id;
+}
+
+/** One product per fund, with a fixed id: made once, found after (a second create says it exists). */
+async function ensureFundProduct(stripe: Stripe, fund: string): Promise<string> {
+  const id = `nzf_fund_${fund.replace(/-/g, "_")}`;
+  try {
+    await stripe.products.create({ id, name: `NZF ${fund}` }, { idempotencyKey: `product/${id}` });
+  } catch (error) {
+    if ((error as { code?: string }).code !== "resource_already_exists") throw error;
+  }
+  return id;
+}
+
+/** Cancels what a pending donation opened (a change of gift, or its expiry); already-final intents are left. */
+export async function cancelIntent(stripe: Stripe, row: DonationRow): Promise<void> {
+  const ignoreFinal = (error: unknown) => {
+    const code = (error as { code?: string }).code;
+    if (
+      code !== "payment_intent_unexpected_state" &&
+      code !== "setup_intent_unexpected_state" &&
+      code !== "resource_missing"
+    )
+      throw error;
+  };
+  if (row.stripe_subscription_id) {
+    await stripe.subscriptions.cancel(row.stripe_subscription_id).catch(ignoreFinal);
+    return;
+  }
+  if (!row.stripe_intent_id) return;
+  if (row.stripe_intent_id.startsWith("seti_"))
+    await stripe.setupIntents
+      .cancel(row.stripe_intent_id, {}, { idempotencyKey: keyOf(row, "cancel") })
+      .catch(ignoreFinal);
+  else
+    await stripe.paymentIntents
+      .cancel(row.stripe_intent_id, {}, { idempotencyKey: keyOf(row, "cancel") })
+      .catch(ignoreFinal);
+}
