@@ -104,7 +104,8 @@ async function makeOne(
   const source = await cache.sourceHash(path);
   const key = cacheKey("image", source.hash, TRANSFORM_VERSION, job.layouts);
   const cached = await cache.manifest(key);
-  if (cached) return { manifest: cached, made: false };
+  // An SVG published as it is (as builds did before SVGs were drawn into pixels) is made again.
+  if (cached && !cached.outputs.some((o) => o.type === "image/svg+xml")) return { manifest: cached, made: false };
 
   const bytes = source.bytes ?? (await readFile(path));
   const info = await readSourceInfo(bytes, limit);

@@ -31,6 +31,23 @@ export interface SourceInfo {
   hasAlpha: boolean;
   /** More than one frame (animated GIF/WebP): published as is, not resized. */
   animated: boolean;
+  /** SVG only: the density it is drawn at (72 is its own size), so the largest width needed is sharp. */
+  density?: number;
+}
+
+/**
+ * SVGs are drawn into pixels (librsvg, through sharp) and published as WebP and PNG like any
+ * picture: an SVG published as it is runs its scripts when opened as a document, and no scrubbing
+ * of an XML language with scripts, events, foreign objects and external references is as sure as
+ * publishing none of it. librsvg runs no script and, given bytes without a base URL, loads nothing
+ * (test/images/svg.test.ts). A vector is drawn at least 1600 px wide (2 × the constrained width),
+ * so a small logo stays sharp, within a quarter of the pixel cap.
+ */
+export function svgDensity(width: number, height: number): number {
+  const wanted = Math.max(1, 1600 / width);
+  const allowed = Math.sqrt(MAX_INPUT_PIXELS / 4 / (width * height));
+  // librsvg takes 1 to 100000; an SVG too large even at 1 is then refused by the pixel cap.
+  return Math.max(1, 72 * Math.max(Math.min(wanted, allowed, 16), Math.min(1, allowed)));
 }
 
 export interface EncodedOutput {
@@ -68,6 +85,18 @@ export async function readSourceInfo(bytes: Buffer, limit: Limit): Promise<Sourc
     throw new NzfError("IMAGE_METADATA", METADATA_MESSAGE);
   if (!(width > 0 && height > 0))
     throw new NzfError("IMAGE_DIMENSIONS", `Image dimensions must be positive (the file says ${width}×${height})`);
+  if (meta.format === "svg") {
+    const density = svgDensity(width, height);
+    const scale = density / 72;
+    return {
+      format: "svg",
+      width: Math.max(1, Math.round(width * scale)),
+      height: Math.max(1, Math.round(height * scale)),
+      hasAlpha: true,
+      animated: false,
+      density,
+    };
+  }
   const pixels = width * height;
   if (pixels > MAX_INPUT_PIXELS)
     throw new NzfError(
@@ -107,7 +136,7 @@ export async function encodeAll(
     raw = await limit(() => {
       operations += 1;
       // failOn "error": a truncated file fails here instead of publishing a half-grey picture.
-      return sharp(bytes, { failOn: "error", limitInputPixels: MAX_INPUT_PIXELS })
+      return sharp(bytes, { failOn: "error", limitInputPixels: MAX_INPUT_PIXELS, density: info.density })
         .rotate()
         .raw()
         .toBuffer({ resolveWithObject: true }) as Promise<typeof raw>;
@@ -144,9 +173,8 @@ export async function encodeAll(
   return { outputs, placeholder };
 }
 
-/** Animated images and SVGs are published as they are (resizing would lose animation or vectors). */
+/** Animated images are published as they are (resizing would lose the animation); SVGs never are (svgDensity). */
 export function passThroughType(info: SourceInfo): OutputType | undefined {
-  if (info.format === "svg") return "image/svg+xml";
   if (info.animated && info.format === "gif") return "image/gif";
   if (info.animated && info.format === "webp") return "image/webp";
   return undefined;

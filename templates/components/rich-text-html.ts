@@ -5,9 +5,10 @@
  * this follows its algorithm (asTree's span splitting and serializerHelpers' markup) step by step,
  * quirks included. test/templates/rich-text-html.test.ts holds the two to the same output.
  *
- * One deliberate difference: a URL that would run script (javascript:, vbscript:, data: other than
+ * Two deliberate differences: a URL that would run script (javascript:, vbscript:, data: other than
  * an image; src/content/safe-url.ts) is never written. Its link's text stays, without the link; its
- * image or embed is left out. The build names each one (src/content/content-checks.ts).
+ * image or embed is left out. The build names each one (src/content/content-checks.ts). And an
+ * embed is a link card (embedHtml), never the provider's HTML.
  */
 import type { FilledContentRelationshipField, RichTextField, RTImageNode } from "@prismicio/client";
 import { isSafeUrl, type UrlUse } from "../../src/content/safe-url.js";
@@ -128,14 +129,28 @@ function element(node: RawNode, text: unknown, children: string, options: RichTe
     case "image":
       if (isUnsafe(node.url, "image")) return "";
       return options.image?.(node as RTImageNode) || defaultImage(node, options);
-    case "embed": {
-      const { oembed } = node;
-      if (isUnsafe(oembed?.embed_url, "link")) return "";
-      return `<div${attr("data-oembed", oembed.embed_url)}${attr("data-oembed-type", oembed.type)}${attr("data-oembed-provider", oembed.provider_name)}${attrs(node)}>${oembed.html}</div>`;
-    }
+    case "embed":
+      return embedHtml(node);
     default:
       return "";
   }
+}
+
+/**
+ * An embed as a link card: the title linked to the embedded page, and the provider's name. Never
+ * the provider's `html`: it comes through the CMS as any text does, and asHTML publishes it raw
+ * (a `<script>`, an `onerror`, an iframe from anywhere); the site's CSP allows no frame from a
+ * video host either, so an iframe would show an empty box. The wrapper keeps asHTML's
+ * `data-oembed*` attributes. An embed without a URL to link to shows nothing.
+ */
+export function embedHtml(node: RawNode): string {
+  const oembed: RawNode = node.oembed ?? {};
+  const url = typeof oembed.embed_url === "string" ? oembed.embed_url.trim() : "";
+  if (!url || isUnsafe(url, "link")) return "";
+  const title = typeof oembed.title === "string" && oembed.title.trim() ? oembed.title.trim() : url;
+  const provider = typeof oembed.provider_name === "string" ? oembed.provider_name.trim() : "";
+  const from = provider ? ` <span class="embed-provider">(${escapeHtml(provider)})</span>` : "";
+  return `<div${attr("data-oembed", url)}${attr("data-oembed-type", oembed.type)}${attr("data-oembed-provider", provider)}${attrs(node)}><p class="embed-card"><a${attr("href", url)} rel="noopener noreferrer">${escapeHtml(title)}</a>${from}</p></div>`;
 }
 
 /** A URL that is there and must not be written (an empty one is left to asHTML's behaviour). */

@@ -176,9 +176,16 @@ describe("image stage on generated fixtures", () => {
     expect([m.width, m.height, m.orientation]).toEqual([200, 300, undefined]);
   });
 
-  it("publishes SVG and animated GIF as they are, and turns a still GIF into WebP + PNG", async () => {
+  it("draws SVG into WebP + PNG at 1600 px, publishes animated GIF as it is, and a still GIF as WebP + PNG", async () => {
     const svg = first.lookup.get(`${base}/logo.svg`)!;
-    expect([svg.src.endsWith(".svg"), svg.width, svg.height, svg.sources]).toEqual([true, 120, 60, []]);
+    expect(svg.sources.map((x) => x.type)).toEqual(["image/webp", "image/png"]);
+    expect([svg.src.endsWith("-1600w.png"), svg.width, svg.height, svg.placeholder]).toEqual([
+      true,
+      1600,
+      800,
+      undefined,
+    ]);
+    expect(first.files.some((f) => f.to.endsWith(".svg"))).toBe(false);
     const anim = first.lookup.get(`${base}/anim.gif`)!;
     expect(anim.src).toMatch(/\.gif$/);
     expect((await metaOf(anim.src)).pages).toBe(2);
@@ -260,13 +267,13 @@ describe("image stage on generated fixtures", () => {
       sizes: "(max-width: 900px) 100vw, 50vw",
       type: photo.sources[0]!.type,
     });
-    // An image with no srcset (an SVG, drawn at any size) is left to the <img> itself.
+    // An image with no srcset (an animated GIF, published as it is) is left to the <img> itself.
     const single: { first?: ImagePreload } = {};
     renderToStaticMarkup(
       createElement(
         ImagePreloadContext.Provider,
         { value: single },
-        picture({ image: { url: `${base}/logo.svg`, alt: null, width: 120, height: 60 }, priority: true }),
+        picture({ image: { url: `${base}/anim.gif`, alt: null, width: 120, height: 60 }, priority: true }),
       ),
     );
     expect(single.first).toBeUndefined();

@@ -16,7 +16,7 @@ import { readSnapshot } from "../../src/content/snapshot.js";
 import type { ImageLookup, TemplateContext } from "../../src/template-kit/types.js";
 import { Picture } from "../../templates/components/picture.js";
 import { RichText, richTextHtml } from "../../templates/components/rich-text.js";
-import { richTextToHtml, type RichTextHtmlOptions } from "../../templates/components/rich-text-html.js";
+import { embedHtml, richTextToHtml, type RichTextHtmlOptions } from "../../templates/components/rich-text-html.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -25,14 +25,21 @@ type Outcome = { html: string; calls: Call[] };
 type Options = Required<RichTextHtmlOptions>;
 type Any = any;
 
+const NOTHING = "<!--nothing-->";
+
 /** asHTML with the given link resolver and image serializer, recording what they were called with. */
 function reference(field: unknown, options: Partial<Options>): Outcome {
   const calls: Call[] = [];
   const { linkResolver, image } = options;
+  // Embeds are ours by design (a link card, never the provider's HTML: embedHtml, tested below).
   const html = asHTML(field as RichTextField, {
     linkResolver: linkResolver && ((doc) => (calls.push(["link", doc]), linkResolver(doc))),
-    serializer: image && { image: ({ node }) => (calls.push(["image", node]), image(node)) },
-  });
+    serializer: {
+      ...(image && { image: ({ node }) => (calls.push(["image", node]), image(node)) }),
+      // asHTML takes "" as "use the default": an empty card is marked, then removed.
+      embed: ({ node }) => embedHtml(node) || NOTHING,
+    },
+  }).replaceAll(NOTHING, "");
   return { html, calls };
 }
 
@@ -279,9 +286,29 @@ describe("richTextToHtml: hand-written edge cases match asHTML", () => {
       '<p dir="rtl"><span class="big">x</span></p>',
     );
     expect(expectSame([li("a"), oli("b")])).toBe("<ul><li>a</li></ul><ol><li>b</li></ol>");
-    expect(expectSame([embed({ type: "video", embed_url: "u", provider_name: null, html: null })])).toBe(
-      '<div data-oembed="u" data-oembed-type="video">null</div>',
+  });
+
+  it("writes an embed as a link card, never the provider's HTML", () => {
+    const attack = embed(
+      {
+        type: "rich",
+        embed_url: "https://evil.example/post?a=1&b=2",
+        title: 'Look <img src=x onerror="alert(1)">',
+        provider_name: "Evil <script>",
+        html: '<script>alert(1)</script><img src=x onerror="alert(2)"><iframe src="https://evil.example/"></iframe>',
+      },
+      { direction: "rtl" },
     );
+    expect(richTextToHtml([attack])).toBe(
+      '<div data-oembed="https://evil.example/post?a=1&amp;b=2" data-oembed-type="rich" data-oembed-provider="Evil &lt;script&gt;" dir="rtl">' +
+        '<p class="embed-card"><a href="https://evil.example/post?a=1&amp;b=2" rel="noopener noreferrer">Look &lt;img src=x onerror=&quot;alert(1)&quot;&gt;</a>' +
+        ' <span class="embed-provider">(Evil &lt;script&gt;)</span></p></div>',
+    );
+    expect(richTextToHtml([embed({ type: "video", embed_url: "u", provider_name: null, html: null })])).toBe(
+      '<div data-oembed="u" data-oembed-type="video"><p class="embed-card"><a href="u" rel="noopener noreferrer">u</a></p></div>',
+    );
+    expect(richTextToHtml([embed({ embed_url: "", html: "<script>x</script>" })])).toBe("");
+    expect(richTextToHtml([embed({ embed_url: "javascript:alert(1)", html: "<b>x</b>" })])).toBe("");
   });
 });
 
