@@ -6,9 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { createFixture, type Fixture } from "../support/build-fixture.js";
+import { createFixture, sitePagePaths, type Fixture } from "../support/build-fixture.js";
 import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
 import { isolatedContext, launchBrowser } from "../support/browser.js";
+import type { DonationState } from "../../src/payments/types.js";
 
 /** Nothing listens here: a request the test does not answer fails loudly. */
 const API = "http://127.0.0.1:9";
@@ -118,4 +119,118 @@ describe("a donor on a phone", { timeout: 60_000 }, () => {
     ).toBe(true);
     await page.close();
   });
+});
+
+/** 12 monthly instalments of $457.50 with the fee covered, as the payments API reports them. */
+const DONATION: DonationState = {
+  donationId: "don_0123456789abcdef",
+  reference: "NZF-ABCD-EFGH",
+  currency: "AUD",
+  frequency: "monthly-instalments",
+  amountCents: 3812,
+  feeCents: 97,
+  totalCents: 3909,
+  schedule: Array.from({ length: 12 }, (_, i) => ({
+    date: `${2026 + Math.floor((10 + i) / 12)}-${String(((10 + i) % 12) + 1).padStart(2, "0")}-28`,
+    amountCents: i === 11 ? 3915 : 3909,
+  })),
+  openEnded: false,
+  scheduleTotalCents: 46914,
+  instalments: { count: 12, giftCents: 45750, endDate: "2027-10-28" },
+  status: "succeeded",
+  fund: "zakat",
+  createdAt: "2026-11-28T00:00:00.000Z",
+};
+
+/**
+ * The page's cumulative layout shift as Chromium reports it (layout-shift entries without recent
+ * input, all summed: these pages are short-lived, so one session window), after it has settled.
+ */
+async function layoutShift(page: Page, settle: () => Promise<unknown>): Promise<number> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __shift: number; __shifts: string[] };
+    w.__shift = 0;
+    w.__shifts = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & {
+        value: number;
+        hadRecentInput: boolean;
+        sources?: { node?: Node }[];
+      })[]) {
+        if (entry.hadRecentInput) continue;
+        w.__shift += entry.value;
+        w.__shifts.push(
+          `${entry.value.toFixed(4)} ${(entry.sources ?? []).map((s) => (s.node as Element | undefined)?.className || s.node?.nodeName).join(",")}`,
+        );
+      }
+    }).observe({ type: "layout-shift", buffered: true });
+  });
+  await settle();
+  // Two frames after the last change, so its shift is reported.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await page.waitForTimeout(300);
+  return page.evaluate(() => (window as unknown as { __shift: number }).__shift);
+}
+
+describe("layout shift on the donor's pages, measured in Chromium", { timeout: 120_000 }, () => {
+  for (const [name, viewport] of [
+    ["phone", { width: 390, height: 844 }],
+    ["desktop", { width: 1280, height: 800 }],
+  ] as const) {
+    it(`${name}: the thank-you page reserves its space while it checks the payment (CLS < 0.02)`, async () => {
+      const own = await isolatedContext(browser, { viewport });
+      // The payments API answers after a moment, as over a phone's connection.
+      await own.route(`${API}/donations/**`, async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        await route.fulfill({
+          status: 200,
+          contentType: "application/json",
+          headers: { "access-control-allow-origin": "*" },
+          body: JSON.stringify(DONATION),
+        });
+      });
+      for (const prefix of ["", "/ar-ae"]) {
+        const page = await own.newPage();
+        const cls = await layoutShift(page, async () => {
+          await page.goto(
+            `${site.url}${prefix}/pay/thank-you/?donation=${DONATION.donationId}&payment_intent=pi_1&redirect_status=succeeded`,
+          );
+          await page.locator(".thanks-reference").waitFor();
+        });
+        const shifts = await page.evaluate(() => (window as unknown as { __shifts: string[] }).__shifts);
+        expect(await page.locator(".thanks-reference").textContent()).toBe(DONATION.reference);
+        expect(cls, shifts.join("; ")).toBeLessThan(0.02);
+        console.log(`${prefix}/pay/thank-you/ CLS at ${viewport.width}×${viewport.height}: ${cls.toFixed(4)}`);
+        await page.close();
+      }
+      await own.close();
+    });
+
+    it(`${name}: no donor page (the calculator, every pay page, in each language) shifts by 0.02 or more`, async () => {
+      const paths = (await sitePagePaths(fixture.config.outDir)).filter(
+        (p) =>
+          /^(\/[a-z]{2}-[a-z]{2})?\/(pay|calculate)\//.test(p) &&
+          !p.includes("thank-you") &&
+          p !== "/pay/tainted_wealth/",
+      );
+      expect(paths).toContain("/calculate/");
+      expect(paths).toContain("/ar-ae/pay/zakat/");
+      const own = await isolatedContext(browser, { viewport });
+      const worst: string[] = [];
+      for (const path of paths) {
+        const page = await own.newPage();
+        const cls = await layoutShift(page, async () => {
+          await page.goto(site.url + path, { waitUntil: "load" });
+          await page.waitForSelector("[data-island][data-hydrated]");
+        });
+        if (cls >= 0.02)
+          worst.push(
+            `${path}: ${cls.toFixed(4)} (${(await page.evaluate(() => (window as unknown as { __shifts: string[] }).__shifts)).join("; ")})`,
+          );
+        await page.close();
+      }
+      expect(worst).toEqual([]);
+      await own.close();
+    });
+  }
 });
