@@ -7,9 +7,11 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
 import { NzfError } from "../../core/errors.js";
 import * as initial from "./migrations/0001-donations.js";
+import * as receipts from "./migrations/0002-receipts.js";
 
 export const MIGRATIONS: Record<string, Migration> = {
   "0001-donations": initial,
+  "0002-receipts": receipts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
