@@ -58,6 +58,8 @@ export function accountResolvers(deps: ResolverDeps) {
         store.changeAmount(ctx.donor, String(args.id), args.amountCents as number),
       cancelRegularGift: (_: unknown, args: Args, ctx: AccountContext) =>
         store.cancel(ctx.donor, String(args.id), args.confirm === true),
+      changeRegularGiftCard: (_: unknown, args: Args, ctx: AccountContext) =>
+        store.changeCard(ctx.donor, String(args.id)),
       claimGuestGifts: async (_: unknown, args: Args, ctx: AccountContext) => {
         if (args.confirm !== true) {
           throw new AccountError(

@@ -12,13 +12,16 @@ The donor is the token's sub: an e-mail never grants access.
 type Query {
   "Who is signed in: the token's sub, and the e-mail the user pool holds."
   me: Profile!
-  "Every donation made while signed in, and guest gifts the donor added (claimGuestGifts), newest first."
+  """
+  Every charge of every donation made while signed in (and of guest gifts the donor added with
+  claimGuestGifts), paid, failed or processing, newest first. A checkout never paid is not listed.
+  """
   donations: [Donation!]!
-  "One receipt per paid donation, newest first."
+  "One receipt per paid charge, newest first."
   receipts: [Receipt!]!
   "The tax summary of one Australian financial year (1 July to 30 June), e.g. 2026 for 2025-07-01 to 2026-06-30."
   taxSummary(financialYear: Int!): TaxSummary!
-  "Monthly and weekly gifts, active, paused or cancelled."
+  "Every plan: monthly and weekly gifts, instalments, seasonal series; active, paused, cancelled or complete."
   regularGifts: [RegularGift!]!
   """
   How many gifts were given without signing in with this account's e-mail, which the donor may add
@@ -36,6 +39,8 @@ type Mutation {
   changeRegularGiftAmount(id: ID!, amountCents: Int!): RegularGiftChange!
   "Ends the gift for good; confirm must be true (the page asks the donor first). Repeating it changes nothing."
   cancelRegularGift(id: ID!, confirm: Boolean!): RegularGiftChange!
+  "The payment provider's own page where the donor enters a new card for this gift; nothing changes until they do."
+  changeRegularGiftCard(id: ID!): CardChange!
   """
   Adds the gifts given without signing in with this account's e-mail to the account. Needs the
   e-mail verified by the user pool, a match after Unicode NFC (the domain's letters A-Z in any
@@ -67,29 +72,37 @@ enum DonationStatus {
   FAILED
 }
 
+"One charge of a donation: a one-off gift, or one payment of a plan."
 type Donation {
+  "The charge's id: the donation's id for its first charge."
   id: ID!
+  "The donation (the gift or plan) this charge belongs to."
+  donationId: ID!
   "What the donor quotes to the office, e.g. NZF-7K2M-Q9XD."
   reference: String!
   "The fund's id, as in /pay/<fund>/: zakat, sadaqah, fitr, ..."
   fund: String!
-  "once, monthly, weekly-friday, ramadan-nightly, ramadan-last-ten, dhul-hijjah-ten-days"
+  "once, monthly, monthly-instalments, weekly-friday, ramadan-nightly, ramadan-last-ten, dhul-hijjah-ten-days"
   schedule: String!
   amountCents: Int!
   feeCents: Int!
   totalCents: Int!
   currency: String!
-  "The day it was made, in Australia/Sydney."
+  "The day of the charge, in Australia/Sydney."
   date: String!
   status: DonationStatus!
-  "Set for a monthly or weekly gift."
+  "The plan it belongs to, for any schedule but once."
   regularGiftId: ID
+  "Which charge of its schedule this is: 1 for the first."
+  chargeNumber: Int!
+  "How many charges the schedule has; null for one-off and open-ended gifts."
+  chargeCount: Int
   "Null until the payment has succeeded."
   receipt: Receipt
 }
 
 type Receipt {
-  "The donation's reference."
+  "The donation's reference; a plan's later charges add -02, -03, ..."
   number: String!
   donationId: ID!
   "Who the receipt is made out to: the first and last name given with the donation."
@@ -129,23 +142,48 @@ enum RegularGiftStatus {
   ACTIVE
   PAUSED
   CANCELLED
+  "Every charge of a finite schedule is paid."
+  COMPLETED
 }
 
 type RegularGift {
   id: ID!
+  "The donation's reference, e.g. NZF-7K2M-Q9XD."
+  reference: String!
   fund: String!
-  "monthly or weekly-friday"
+  "monthly, weekly-friday, monthly-instalments, ramadan-nightly, ramadan-last-ten, dhul-hijjah-ten-days"
   schedule: String!
+  "True for monthly and weekly gifts: charges go on until cancelled."
+  openEnded: Boolean!
+  "The gift per charge before fees, in cents."
   amountCents: Int!
   "The covered fee per charge (0 when the donor does not cover fees)."
   feeCents: Int!
   totalCents: Int!
   coversFees: Boolean!
   status: RegularGiftStatus!
-  "The next charge, YYYY-MM-DD; null when paused or cancelled."
+  "The next charge, YYYY-MM-DD; null when paused, cancelled or complete."
   nextChargeDate: String
+  "The last charge of a finite schedule, YYYY-MM-DD; null when open-ended."
+  endDate: String
+  "The day it was started, YYYY-MM-DD."
+  startDate: String!
+  "Charges paid so far (the 3 of '3 of 12')."
+  paidCount: Int!
+  "Charges in all of a finite schedule (the 12 of '3 of 12'); null when open-ended."
+  chargeCount: Int
+  "The whole gift of a finite schedule, every charge added up; null when open-ended."
+  scheduleTotalCents: Int
   "The donation that started it."
   donationId: ID!
+}
+
+type CardChange {
+  gift: RegularGift!
+  "The payment provider's page for the new card; null when it cannot be changed online."
+  url: String
+  "A plain sentence for the donor."
+  message: String!
 }
 
 type RegularGiftChange {

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { request as httpRequest } from "node:http";
+import type { PlanProvider } from "../../src/account-api/plan-provider.js";
 import { createAccountStore, type AccountStore } from "../../src/account-api/store.js";
 import { createTokenVerifier, type TokenVerifier } from "../../src/account-api/tokens.js";
 import { createUserPoolDirectory } from "../../src/account-api/user-pool.js";
@@ -80,7 +81,9 @@ export interface Harness {
 
 export const PASSWORD = "long enough";
 
-export async function startAccountHarness(options: { now?: () => Date } = {}): Promise<Harness> {
+export async function startAccountHarness(
+  options: { now?: () => Date; provider?: PlanProvider } = {},
+): Promise<Harness> {
   const cognito = await startCognitoLocal();
   const logged: string[] = [];
   const logger = {
@@ -89,7 +92,10 @@ export async function startAccountHarness(options: { now?: () => Date } = {}): P
     warn: (_: string, m: string) => void logged.push(`warn ${m}`),
     error: (_: string, m: string) => void logged.push(`error ${m}`),
   };
-  const store = createAccountStore(options.now ? { now: options.now } : {});
+  const store = createAccountStore({
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.provider ? { provider: options.provider } : {}),
+  });
   const verifyToken = createTokenVerifier({
     userPoolId: cognito.userPoolId,
     clientId: cognito.clientId,

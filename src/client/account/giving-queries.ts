@@ -21,6 +21,7 @@ export type DonationStatusName = "SUCCEEDED" | "PROCESSING" | "REQUIRES_PAYMENT_
 
 export interface DonationData {
   id: string;
+  donationId: string;
   reference: string;
   fund: string;
   schedule: string;
@@ -30,21 +31,32 @@ export interface DonationData {
   date: string;
   status: DonationStatusName;
   regularGiftId: string | null;
+  /** Which charge of its schedule: 1 for the first. */
+  chargeNumber: number;
+  /** Charges in all of a finite schedule; null for one-off and open-ended gifts. */
+  chargeCount: number | null;
   receipt: ReceiptData | null;
 }
 
-export type GiftStatusName = "PENDING" | "ACTIVE" | "PAUSED" | "CANCELLED";
+export type GiftStatusName = "PENDING" | "ACTIVE" | "PAUSED" | "CANCELLED" | "COMPLETED";
 
 export interface GiftData {
   id: string;
+  reference: string;
   fund: string;
   schedule: string;
+  openEnded: boolean;
   amountCents: number;
   feeCents: number;
   totalCents: number;
   coversFees: boolean;
   status: GiftStatusName;
   nextChargeDate: string | null;
+  endDate: string | null;
+  startDate: string;
+  paidCount: number;
+  chargeCount: number | null;
+  scheduleTotalCents: number | null;
 }
 
 export interface TaxSummaryData {
@@ -58,10 +70,11 @@ export interface TaxSummaryData {
 }
 
 const RECEIPT_FIELDS = "number donationId donorName fund date totalCents taxDeductible financialYear";
-const GIFT_FIELDS = "id fund schedule amountCents feeCents totalCents coversFees status nextChargeDate";
+const GIFT_FIELDS =
+  "id reference fund schedule openEnded amountCents feeCents totalCents coversFees status nextChargeDate endDate startDate paidCount chargeCount scheduleTotalCents";
 
 export const GIVING_QUERY = `query Giving {
-  donations { id reference fund schedule amountCents feeCents totalCents date status regularGiftId receipt { ${RECEIPT_FIELDS} } }
+  donations { id donationId reference fund schedule amountCents feeCents totalCents date status regularGiftId chargeNumber chargeCount receipt { ${RECEIPT_FIELDS} } }
   regularGifts { ${GIFT_FIELDS} }
   claimableGuestGifts
 }`;
@@ -74,22 +87,24 @@ export const TAX_SUMMARY_QUERY = `query TaxSummary($year: Int!) {
     funds { fund totalCents count } receipts { ${RECEIPT_FIELDS} } }
 }`;
 
-export type GiftAction = "pause" | "resume" | "change" | "cancel";
+export type GiftAction = "pause" | "resume" | "change" | "card" | "cancel";
 
 const MUTATIONS: Record<GiftAction, string> = {
   pause: "pauseRegularGift(id: $id)",
   resume: "resumeRegularGift(id: $id)",
   change: "changeRegularGiftAmount(id: $id, amountCents: $amountCents)",
+  card: "changeRegularGiftCard(id: $id)",
   cancel: "cancelRegularGift(id: $id, confirm: true)",
 };
 
 export function giftMutation(action: GiftAction): string {
   const args = action === "change" ? "$id: ID!, $amountCents: Int!" : "$id: ID!";
-  return `mutation Gift(${args}) { change: ${MUTATIONS[action]} { changed message gift { ${GIFT_FIELDS} } } }`;
+  const result = action === "card" ? "url message" : "changed message";
+  return `mutation Gift(${args}) { change: ${MUTATIONS[action]} { ${result} gift { ${GIFT_FIELDS} } } }`;
 }
 
 export interface GiftChangeData {
-  change: { changed: boolean; message: string; gift: GiftData };
+  change: { changed?: boolean; url?: string | null; message: string; gift: GiftData };
 }
 
 /** Words for the donor. */
@@ -120,13 +135,32 @@ const GIFT_STATUS: Record<GiftStatusName, string> = {
   ACTIVE: "Active",
   PAUSED: "Paused",
   CANCELLED: "Cancelled",
+  COMPLETED: "Complete: every payment made",
 };
 export const giftStatusName = (status: GiftStatusName) => GIFT_STATUS[status] ?? status;
 
-/** "monthly gift" / "weekly gift" */
-export const giftKind = (schedule: string) => (schedule === "monthly" ? "monthly gift" : "weekly gift");
-/** "a month" / "a week" */
-export const giftPer = (schedule: string) => (schedule === "monthly" ? "a month" : "a week");
+/** "monthly gift", "weekly gift", "instalment plan", "scheduled gift" */
+export function giftKind(schedule: string): string {
+  if (schedule === "monthly") return "monthly gift";
+  if (schedule === "weekly-friday") return "weekly gift";
+  if (schedule === "monthly-instalments") return "instalment plan";
+  return "scheduled gift";
+}
+
+/** "a month" / "a week" / "each time" */
+export function giftPer(schedule: string): string {
+  if (schedule === "monthly" || schedule === "monthly-instalments") return "a month";
+  if (schedule === "weekly-friday") return "a week";
+  return "each time";
+}
+
+/** "3 of 12 paid", or "3 paid so far" for an open-ended gift. */
+export const giftProgress = (g: Pick<GiftData, "paidCount" | "chargeCount">) =>
+  g.chargeCount === null ? `${g.paidCount} paid so far` : `${g.paidCount} of ${g.chargeCount} paid`;
+
+/** "Payment 3 of 12" for a finite schedule's charge; null for a one-off or open-ended one. */
+export const chargeOf = (d: Pick<DonationData, "chargeNumber" | "chargeCount">) =>
+  d.chargeCount === null ? null : `Payment ${d.chargeNumber} of ${d.chargeCount}`;
 
 /** "2026-07-01" → "1 July 2026" (the API's dates are already Sydney days; no time zone maths here). */
 export function longDate(iso: string): string {

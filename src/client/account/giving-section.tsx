@@ -10,6 +10,7 @@ import { useIslandId } from "../island-id.js";
 import type { AccountApi } from "./account-api.js";
 import { Actions } from "./field.js";
 import {
+  chargeOf,
   donationStatusName,
   financialYearName,
   fundName,
@@ -159,7 +160,10 @@ function Giving({ api, donorEmail, issuer }: { api: AccountApi; donorEmail: stri
                 <dt>Date</dt>
                 <dd>{longDate(d.date)}</dd>
                 <dt>Schedule</dt>
-                <dd>{scheduleName(d.schedule)}</dd>
+                <dd>
+                  {scheduleName(d.schedule)}
+                  {chargeOf(d) ? `: ${chargeOf(d)}` : ""}
+                </dd>
                 <dt>Status</dt>
                 <dd>{donationStatusName(d.status)}</dd>
                 <dt>Reference</dt>
@@ -183,7 +187,7 @@ function Giving({ api, donorEmail, issuer }: { api: AccountApi; donorEmail: stri
         </ul>
       )}
 
-      <h3>Regular gifts</h3>
+      <h3 id="regular-gifts">Regular gifts</h3>
       {giving.state === "ready" ? (
         <RegularGifts gifts={giving.value.gifts} changeGift={changeGift} />
       ) : giving.state === "loading" ? (

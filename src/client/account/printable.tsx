@@ -126,8 +126,9 @@ export function SummaryDocument({
     <Printable title={`Tax summary, ${financialYearName(summary.financialYear)}`} issuer={issuer} onClose={onClose}>
       <p>Donor: {donorEmail}</p>
       <TaxTotals summary={summary} />
+      {summary.receipts.length > 0 ? <ReceiptCards receipts={summary.receipts} /> : null}
       {summary.receipts.length > 0 ? (
-        <table className="account-table">
+        <table className="account-table account-wide">
           <caption>Receipts in this financial year</caption>
           <thead>
             <tr>
@@ -152,6 +153,36 @@ export function SummaryDocument({
         </table>
       ) : null}
     </Printable>
+  );
+}
+
+/**
+ * The receipts as cards, for phones: a five-column table cannot fit 320 px. Either the cards or
+ * the table is shown (CSS, by width; print takes the table), so each is read once.
+ */
+function ReceiptCards({ receipts }: { receipts: TaxSummaryData["receipts"] }) {
+  return (
+    <section className="account-narrow" aria-label="Receipts in this financial year">
+      <h4>Receipts in this financial year</h4>
+      <ul className="account-receipt-cards">
+        {receipts.map((r) => (
+          <li key={r.number}>
+            <dl className="account-facts">
+              <dt>Receipt</dt>
+              <dd>{r.number}</dd>
+              <dt>Date</dt>
+              <dd>{longDate(r.date)}</dd>
+              <dt>Fund</dt>
+              <dd>{fundName(r.fund)}</dd>
+              <dt>Amount</dt>
+              <dd>{money(r.totalCents)}</dd>
+              <dt>Deductible</dt>
+              <dd>{r.taxDeductible ? "Yes" : "No"}</dd>
+            </dl>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

@@ -1,7 +1,9 @@
 /**
- * Regular gifts managed in place: pause, resume, change the amount, cancel. Every action asks
- * first (a confirmation step inside the gift), then shows the API's own sentence as the result;
- * focus goes to the question, then to the result, so keyboard and screen-reader users follow.
+ * Every plan managed in place (monthly and weekly gifts, instalments, seasonal series), with its
+ * schedule, "3 of 12 paid", the next and the last date: pause, resume, change the amount, change
+ * the card, cancel. Every action asks first (a confirmation step inside the gift), then shows the
+ * API's own sentence as the result; focus goes to the question, then to the result, so keyboard
+ * and screen-reader users follow. Changing the card continues on the payment provider's page.
  */
 import { useEffect, useRef, useState } from "react";
 import { useIslandId } from "../island-id.js";
@@ -10,22 +12,33 @@ import {
   fundName,
   giftKind,
   giftPer,
+  giftProgress,
   giftStatusName,
   longDate,
   money,
   parseDollars,
+  scheduleName,
   type GiftAction,
   type GiftData,
 } from "./giving-queries.js";
 
 export interface RegularGiftsProps {
   gifts: GiftData[];
-  changeGift: (id: string, action: GiftAction, amountCents?: number) => Promise<string>;
+  changeGift: (
+    id: string,
+    action: GiftAction,
+    amountCents?: number,
+  ) => Promise<{ message: string; url?: string | null }>;
 }
 
 export function RegularGifts({ gifts, changeGift }: RegularGiftsProps) {
   if (gifts.length === 0)
-    return <p>You have no regular gifts. A monthly or weekly gift you start while signed in will show here.</p>;
+    return (
+      <p>
+        You have no regular gifts. Monthly and weekly gifts, instalments, and Ramadan or Dhul Hijjah series you start
+        while signed in show here.
+      </p>
+    );
   return (
     <ul className="account-gifts">
       {gifts.map((gift) => (
@@ -41,6 +54,8 @@ const QUESTION: Record<GiftAction, (g: GiftData) => string> = {
   resume: (g) => `Resume your ${giftKind(g.schedule)} to ${fundName(g.fund)}? Charges start again from the next date.`,
   change: (g) =>
     `Change the amount of your ${giftKind(g.schedule)} to ${fundName(g.fund)}? The new amount applies from the next charge.`,
+  card: (g) =>
+    `Change the card for your ${giftKind(g.schedule)} to ${fundName(g.fund)}? You enter the new card on our payment provider's secure page; nothing changes until you do.`,
   cancel: (g) =>
     `Cancel your ${giftKind(g.schedule)} to ${fundName(g.fund)} for good? To give regularly again later you would start a new gift.`,
 };
@@ -49,6 +64,7 @@ const CONFIRM: Record<GiftAction, string> = {
   pause: "Yes, pause this gift",
   resume: "Yes, resume this gift",
   change: "Save the new amount",
+  card: "Go to the secure card page",
   cancel: "Yes, cancel this gift",
 };
 
@@ -92,9 +108,11 @@ function GiftItem({ gift, changeGift }: { gift: GiftData; changeGift: RegularGif
     }
     setBusy(true);
     try {
-      const message = await changeGift(gift.id, asking, cents);
+      const { message, url } = await changeGift(gift.id, asking, cents);
       setAsking(null);
       setResult(message);
+      // The provider's own page for the new card; it brings the donor back to this list.
+      if (asking === "card" && url) window.location.assign(url);
     } catch (e) {
       // A refused amount (below the fund's minimum, above its maximum) belongs beside the field.
       if (asking === "change") setAmountError((e as Error).message);
@@ -116,13 +134,27 @@ function GiftItem({ gift, changeGift }: { gift: GiftData; changeGift: RegularGif
       <dl className="account-facts">
         <dt>Status</dt>
         <dd>{giftStatusName(gift.status)}</dd>
+        <dt>Schedule</dt>
+        <dd>
+          {scheduleName(gift.schedule)}
+          {gift.chargeCount !== null ? `, ${gift.chargeCount} payments` : ""}
+          {gift.scheduleTotalCents !== null ? ` (${money(gift.scheduleTotalCents)} in all)` : ""}
+        </dd>
+        <dt>Payments</dt>
+        <dd>{giftProgress(gift)}</dd>
         <dt>Gift</dt>
         <dd>
           {money(gift.amountCents)}
           {gift.coversFees ? ` plus ${money(gift.feeCents)} to cover fees` : ""}
         </dd>
+        <dt>Started</dt>
+        <dd>{longDate(gift.startDate)}</dd>
         <dt>Next charge</dt>
         <dd>{gift.nextChargeDate ? longDate(gift.nextChargeDate) : "None"}</dd>
+        <dt>Ends</dt>
+        <dd>{gift.endDate ? longDate(gift.endDate) : "When you cancel it"}</dd>
+        <dt>Reference</dt>
+        <dd>{gift.reference}</dd>
       </dl>
       <div role="status" className="account-notice" ref={resultRef} tabIndex={-1}>
         {busy ? "Please wait…" : result}
@@ -171,7 +203,7 @@ function GiftItem({ gift, changeGift }: { gift: GiftData; changeGift: RegularGif
             </button>
           </Actions>
         </div>
-      ) : gift.status === "CANCELLED" ? null : (
+      ) : gift.status === "CANCELLED" || gift.status === "COMPLETED" ? null : (
         <Actions>
           {active ? (
             <button type="button" onClick={() => ask("pause")}>
@@ -184,6 +216,9 @@ function GiftItem({ gift, changeGift }: { gift: GiftData; changeGift: RegularGif
           )}
           <button type="button" onClick={() => ask("change")}>
             Change amount
+          </button>
+          <button type="button" onClick={() => ask("card")}>
+            Change card
           </button>
           <button type="button" onClick={() => ask("cancel")}>
             Cancel gift

@@ -66,8 +66,12 @@ export function useGiving(api: AccountApi) {
     };
   }, [api, year, version]);
 
-  /** Runs one change; resolves with the API's sentence, or rejects with a donor-facing message. */
-  async function changeGift(id: string, action: GiftAction, amountCents?: number): Promise<string> {
+  /** Runs one change; resolves with the API's sentence (and the card page's address), or rejects with a donor-facing message. */
+  async function changeGift(
+    id: string,
+    action: GiftAction,
+    amountCents?: number,
+  ): Promise<{ message: string; url?: string | null }> {
     try {
       const { change } = await api.request<GiftChangeData>(giftMutation(action), {
         id,
@@ -78,7 +82,7 @@ export function useGiving(api: AccountApi) {
           ? { ...now, value: { ...now.value, gifts: now.value.gifts.map((g) => (g.id === id ? change.gift : g)) } }
           : now,
       );
-      return change.message;
+      return { message: change.message, url: change.url ?? null };
     } catch (error) {
       throw new Error(messageOf(error));
     }

@@ -183,6 +183,13 @@ export default function ThankYou({ payments, fallbackPath, contactPath = "/conta
                 : t.receiptOnce}
         </p>
         <h2>{recurring ? t.changeHeadingRecurring : t.changeHeadingOnce}</h2>
+        {recurring ? (
+          <p>
+            {t.manageBefore}
+            <a href="/account/#regular-gifts">{t.manageLink}</a>
+            {t.manageAfter}
+          </p>
+        ) : null}
         <p>
           {recurring ? (d.instalments ? t.changeRemaining : t.changePayments) : t.changeOnce}
           <a href={contactPath}>{t.contactLink}</a>

@@ -1,0 +1,239 @@
+/**
+ * Issue 38's journey, as a donor on a phone (390×844) in real Chromium: sign up on /account/, give
+ * $1,200 of zakat in 12 monthly instalments through the real zakat form (Stripe.js replaced at the
+ * network layer), add the gift to the account, see the plan "1 of 12 paid" with its next and last
+ * date, pause it, cancel it, each after a question; the receipt says what the zakat page says
+ * about deductibility; the tax summary fits a 320 px screen. axe-core at each step.
+ *
+ * The account API is the local dev server (in-memory store) until the payments service serves
+ * it; the payments dev server takes the gift.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAccountStore } from "../../src/account-api/store.js";
+import { createTokenVerifier } from "../../src/account-api/tokens.js";
+import { createUserPoolDirectory } from "../../src/account-api/user-pool.js";
+import { resolveAuthConfig } from "../../src/auth/config.js";
+import { todayIn } from "../../src/payments/schedules.js";
+import {
+  type AccountApiDevServer,
+  recordDonationsInto,
+  startAccountApiDevServer,
+} from "../../src/server/account-api-dev-server.js";
+import { type PaymentsDevServer, startPaymentsDevServer } from "../../src/server/payments-dev-server.js";
+import { type StaticServer, startStaticServer } from "../../src/server/static-server.js";
+import { headersFor, parseHeadersFile } from "../../src/site-files/headers.js";
+import { expectAxeClean, expectStep, pressButton, typeInto } from "../support/account-page.js";
+import { isolatedContext, launchBrowser, type PageProblems, watchProblems } from "../support/browser.js";
+import { createFixture, type Fixture, PROJECT_ROOT } from "../support/build-fixture.js";
+import { type CognitoLocal, startCognitoLocal } from "../support/cognito-local.js";
+import { installStripeStandIn } from "../support/stripe-stand-in.js";
+
+let cognito: CognitoLocal;
+let payments: PaymentsDevServer;
+let account: AccountApiDevServer;
+let fixture: Fixture;
+let server: StaticServer;
+let browser: Browser;
+
+const SHOTS = join(PROJECT_ROOT, "test-results/journeys");
+const EMAIL = "maryam@example.org";
+const PASSWORD = "a long zakat phrase";
+
+beforeAll(async () => {
+  [cognito, fixture, browser] = await Promise.all([
+    startCognitoLocal(),
+    createFixture({ sample: true }),
+    launchBrowser(),
+  ]);
+  const store = createAccountStore();
+  const verifyToken = createTokenVerifier({
+    userPoolId: cognito.userPoolId,
+    clientId: cognito.clientId,
+    endpoint: cognito.endpoint,
+  });
+  const userPool = createUserPoolDirectory({ userPoolId: cognito.userPoolId, endpoint: cognito.endpoint });
+  payments = await startPaymentsDevServer({
+    devRoutes: true,
+    onDonationCreated: recordDonationsInto(store, verifyToken),
+  });
+  account = await startAccountApiDevServer({ store, verifyToken, userPool });
+  const auth = resolveAuthConfig({
+    userPoolId: cognito.userPoolId,
+    userPoolClientId: cognito.clientId,
+    userPoolEndpoint: cognito.endpoint,
+    authFlowType: "USER_PASSWORD_AUTH",
+    accountApiUrl: account.graphqlUrl,
+  });
+  await fixture.run({
+    publicConfig: { auth, payments: { apiUrl: payments.url, publishableKey: "pk_test_standin0000" } },
+  });
+  const rules = parseHeadersFile(await readFile(join(fixture.config.outDir, "_headers"), "utf8"));
+  server = await startStaticServer({ root: fixture.config.outDir, headers: (path) => headersFor(rules, path) });
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await account?.stop();
+  await payments?.stop();
+  await cognito?.stop();
+  await fixture?.cleanup();
+});
+
+function ownProblems(seen: PageProblems): string[] {
+  // The pool answers ListDevices with 400 (device tracking is off), which Chromium logs.
+  const expected = (e: string) => e.startsWith(cognito.endpoint) || /status of 400/.test(e);
+  return [
+    ...seen.consoleErrors.filter((e) => !expected(e)),
+    ...seen.pageErrors,
+    ...seen.failedRequests.filter((r) => r.startsWith(server.url)),
+  ];
+}
+
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
+/** "2026-12-27" → "27 December 2026", as the site writes dates. */
+const long = (iso: string) => {
+  const [y, m, d] = iso.split("-").map(Number);
+  return `${d} ${MONTHS[m! - 1]} ${y}`;
+};
+/** The same day n months on, or the month's last day (the schedule's rule). */
+function monthsOn(iso: string, n: number): string {
+  const [y, m, d] = iso.split("-").map(Number) as [number, number, number];
+  const last = new Date(Date.UTC(y, m - 1 + n + 1, 0)).getUTCDate();
+  return new Date(Date.UTC(y, m - 1 + n, Math.min(d, last))).toISOString().slice(0, 10);
+}
+
+async function signUp(page: Page): Promise<void> {
+  await page.goto(`${server.url}/account/`);
+  await page.waitForSelector('[data-island="account"][data-hydrated="true"]');
+  await expectStep(page, "Sign in", { focused: false });
+  await pressButton(page, "Create an account");
+  await expectStep(page, "Create an account");
+  await typeInto(page, "E-mail address", EMAIL);
+  await typeInto(page, "Password", PASSWORD);
+  await pressButton(page, "Create account");
+  await expectStep(page, "Confirm your e-mail address");
+  await typeInto(page, "Confirmation code", cognito.code);
+  await pressButton(page, "Confirm");
+  await expectStep(page, "Your account");
+}
+
+describe("a donor's zakat instalments, from the zakat page to the account (390×844)", () => {
+  it("gives 12 monthly instalments, sees 1 of 12, pauses and cancels; the receipt agrees with the zakat page", async () => {
+    const context = await isolatedContext(browser, { viewport: { width: 390, height: 844 } });
+    await installStripeStandIn(context, { paymentsUrl: payments.url });
+    const page = await context.newPage();
+    const seen = watchProblems(page);
+    await signUp(page);
+
+    // The zakat page says whether zakat is tax-deductible; the receipt must say the same.
+    await page.goto(`${server.url}/pay/zakat/`);
+    await page.waitForSelector('[data-island="donation"][data-hydrated]');
+    const payPage = await page.locator("main").innerText();
+    expect(payPage).toContain("Zakat payments are not tax-deductible.");
+    await page.getByLabel("In monthly instalments").check();
+    await page.getByLabel("Amount (AUD)").fill("1200");
+    await page.getByLabel("Split into").selectOption({ label: "12 monthly payments" });
+    await page.getByLabel("First name").fill("Maryam");
+    await page.getByLabel("Last name").fill("Haddad");
+    await expect.poll(() => page.getByLabel("E-mail address", { exact: true }).inputValue()).toBe(EMAIL);
+    await page.getByLabel("Phone number").fill("0412 345 678");
+    await page.getByLabel("Street address").fill("3 Wattle Street");
+    await page.getByLabel("Suburb or town").fill("Auburn");
+    await page.getByLabel("State or territory").selectOption("NSW");
+    await page.getByLabel("Postcode").fill("2144");
+    await page.getByRole("button", { name: "Continue to payment" }).click();
+    await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+    await page.getByLabel("Expiry (MM / YY)").fill("12 / 30");
+    await page.getByLabel("Security code").fill("123");
+    await page.getByRole("button", { name: /^(Give|Save card)/ }).click();
+    await page.waitForURL(/\/pay\/thank-you\//);
+    const reference = (await page.locator(".thanks-reference strong").textContent())!;
+    // The thank-you page sends the donor to the plan, not to the phone.
+    const manage = page.getByRole("link", { name: "Regular gifts on your account page" });
+    expect(await manage.getAttribute("href")).toBe("/account/#regular-gifts");
+
+    // The account: the gift was given without a token, so the donor adds it.
+    await page.goto(`${server.url}/account/`);
+    await expectStep(page, "Your account", { focused: false });
+    await page.getByRole("button", { name: "Add 1 gift to my account" }).waitFor({ timeout: 15_000 });
+    await expectAxeClean(page, "guest gift offered");
+    await pressButton(page, "Add 1 gift to my account");
+    const plan = page.locator(".account-gift");
+    await expect.poll(() => plan.count(), { timeout: 15_000 }).toBe(1);
+
+    const today = todayIn("Australia/Sydney");
+    const text = await plan.innerText();
+    expect(text).toMatch(/Zakat: \$100(\.00)? a month/);
+    expect(text).toMatch(/Monthly instalments, 12 payments \(\$1,200(\.00)? in all\)/);
+    expect(text).toContain("1 of 12 paid");
+    expect(text).toMatch(new RegExp(`Next charge\\s+${long(monthsOn(today, 1))}`));
+    expect(text).toMatch(new RegExp(`Ends\\s+${long(monthsOn(today, 11))}`));
+    expect(text).toContain(reference);
+    const row = await page.locator(".account-donation").innerText();
+    expect(row).toContain("Monthly instalments: Payment 1 of 12");
+    expect(row).toContain("Paid");
+    await expectAxeClean(page, "plan 1 of 12");
+    await page.screenshot({ path: join(SHOTS, "account-plan-390.png"), fullPage: true });
+
+    // The receipt says what the zakat page says.
+    await pressButton(page, `View receipt ${reference}`);
+    const receipt = await page.locator(".account-document").innerText();
+    expect(receipt).toContain("Gifts to Zakat are not tax-deductible, so this receipt is for your records only.");
+    expect(receipt).not.toMatch(/This gift is listed as tax-deductible/);
+    await expectAxeClean(page, "zakat receipt");
+    await pressButton(page, "Back to your account");
+
+    // Pause, asked first.
+    const status = plan.locator("[role=status]");
+    await pressButton(page, "Pause");
+    await expect
+      .poll(() => plan.locator(".account-confirm p").first().textContent())
+      .toMatch(/^Pause your instalment plan to Zakat\?/);
+    await expectAxeClean(page, "pause question");
+    await pressButton(page, "Yes, pause this gift");
+    await expect
+      .poll(() => status.textContent())
+      .toBe("Your Zakat instalment plan is paused. Nothing more will be charged until you resume it.");
+    expect(await plan.innerText()).toMatch(/Next charge\s+None/);
+
+    // Cancel, asked first; the plan stays listed, cancelled, with no buttons.
+    await pressButton(page, "Cancel gift");
+    await expect
+      .poll(() => plan.locator(".account-confirm p").first().textContent())
+      .toMatch(/^Cancel your instalment plan to Zakat for good\?/);
+    await pressButton(page, "Yes, cancel this gift");
+    await expect.poll(() => plan.innerText()).toContain("Cancelled");
+    expect(await plan.locator("button").count()).toBe(0);
+    await expectAxeClean(page, "plan cancelled");
+
+    // The tax summary fits a 320 px screen (zakat is not deductible, so it lists no receipt here;
+    // account-giving.test.ts checks the receipt cards at 320 px).
+    await page.setViewportSize({ width: 320, height: 700 });
+    await pressButton(page, "Open the printable summary");
+    await page.locator(".account-document").waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await expectAxeClean(page, "tax summary at 320 px");
+    await page.screenshot({ path: join(SHOTS, "account-summary-320.png"), fullPage: true });
+
+    expect(ownProblems(seen)).toEqual([]);
+    await context.close();
+  }, 180_000);
+});
