@@ -35,7 +35,7 @@ function check(origins: string[] | "loopback"): string[] | "loopback" {
 
 export const PREFLIGHT_HEADERS = {
   "Access-Control-Allow-Methods": "GET, POST, PATCH, OPTIONS",
-  "Access-Control-Allow-Headers": "Authorization, Content-Type, Idempotency-Key",
+  "Access-Control-Allow-Headers": "Authorization, Content-Type, Idempotency-Key, Donation-Key",
   "Access-Control-Max-Age": "600",
 };
 

@@ -29,6 +29,16 @@ export interface RequestOptions {
 
 export interface PaymentsClient {
   createDonation(body: DonationRequest, idempotencyKey: string, options?: RequestOptions): Promise<DonationCreated>;
+  /**
+   * "Change my gift or details": the pending donation made with `donationKey` (the Idempotency-Key
+   * of its creation or last change) takes the new body; same id and reference, a new client secret.
+   */
+  updateDonation(
+    donationId: string,
+    donationKey: string,
+    body: DonationRequest,
+    idempotencyKey: string,
+  ): Promise<DonationCreated>;
   getDonation(donationId: string, options?: RequestOptions): Promise<DonationState>;
   /** PayPal (docs/payments-api.md, "PayPal"): the donation's one order (one-off gifts). */
   createPayPalOrder(donationId: string, idempotencyKey: string): Promise<PayPalOrderCreated>;
@@ -79,7 +89,7 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
   const inFlight = new Map<string, { body: string; promise: Promise<DonationCreated> }>();
 
   async function request<T>(
-    method: "GET" | "POST",
+    method: "GET" | "POST" | "PATCH",
     path: string,
     init: { body?: string; headers?: Record<string, string>; signal?: AbortSignal },
   ): Promise<T> {
@@ -154,6 +164,12 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
       });
       inFlight.set(idempotencyKey, { body: canonical, promise });
       return promise;
+    },
+    updateDonation(donationId, donationKey, body, idempotencyKey) {
+      return request<DonationCreated>("PATCH", `/donations/${encodeURIComponent(donationId)}`, {
+        body: JSON.stringify(body),
+        headers: { "Idempotency-Key": idempotencyKey, "Donation-Key": donationKey },
+      });
     },
     getDonation(donationId, opts = {}) {
       return request<DonationState>("GET", `/donations/${encodeURIComponent(donationId)}`, { signal: opts.signal });

@@ -69,7 +69,7 @@ export interface ChargesTable {
   donation_id: string;
   amount_cents: number;
   status: string;
-  charged_at: Generated<Timestamp>;
+  charged_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
 export interface ApiDatabase {

@@ -2,6 +2,7 @@
 import type { Hono } from "hono";
 import { createDonation } from "../donations/create.js";
 import { stateBody } from "../donations/rows.js";
+import { updateDonation } from "../donations/update.js";
 import type { ApiDeps } from "../deps.js";
 import { errors } from "../errors.js";
 import { send } from "../reply.js";
@@ -26,4 +27,19 @@ export function donationRoutes(app: Hono, deps: ApiDeps): void {
       .executeTakeFirst();
     return send(c, row ? { status: 200, body: stateBody(row) } : errors.notFound());
   });
+
+  app.patch("/donations/:id", async (c) => {
+    const read = await readKeyedJson(c);
+    if (!read.ok) return send(c, read.reply);
+    return send(
+      c,
+      await updateDonation(deps, {
+        donationId: c.req.param("id"),
+        donationKey: c.req.header("donation-key"),
+        key: read.key,
+        body: read.body,
+      }),
+    );
+  });
+  app.all("/donations/:id", (c) => send(c, errors.method("GET, PATCH")));
 }

@@ -44,6 +44,12 @@ async function findDonation(
   return undefined;
 }
 
+/** Whether an intent's event is about the donation as it is now, not a version changed since. */
+function isCurrent(row: DonationRow, intentId: string, metadata: Stripe.Metadata | null | undefined): boolean {
+  if (row.stripe_intent_id === intentId) return true;
+  return metadata?.revision === undefined ? row.stripe_intent_id === null : metadata.revision === String(row.revision);
+}
+
 /** Which statuses may follow which: paid stays paid except for refunds and disputes. */
 function allowed(from: DonationStatus, to: DonationStatus): boolean {
   if (from === to) return false;
@@ -109,7 +115,9 @@ export async function applyEvent(deps: ApiDeps, event: Stripe.Event): Promise<Ev
             : event.type === "payment_intent.canceled"
               ? "failed"
               : "requires_payment_method";
-      if (status !== "succeeded") return setStatus(deps, row, status);
+      // An intent the donation no longer uses (the gift was changed) only counts if it was paid.
+      const current = isCurrent(row, intent.id, intent.metadata);
+      if (status !== "succeeded") return current ? setStatus(deps, row, status) : { donationId: row.id };
       const paymentMethod = idOf(intent.payment_method);
       // A subscription's first payment is recorded from its invoice; a plain intent's here.
       if (!row.stripe_subscription_id)
@@ -138,6 +146,7 @@ export async function applyEvent(deps: ApiDeps, event: Stripe.Event): Promise<Ev
           : event.type === "setup_intent.canceled"
             ? "failed"
             : "requires_payment_method";
+      if (status !== "succeeded" && !isCurrent(row, intent.id, intent.metadata)) return { donationId: row.id };
       return setStatus(deps, row, status, { payment_method: idOf(intent.payment_method) });
     }
     case "invoice.paid":

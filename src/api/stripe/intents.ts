@@ -44,6 +44,8 @@ export const keyOf = (gift: Pick<Gift, "id" | "revision">, what: string) => `${g
 export function metadataOf(gift: Gift): Stripe.MetadataParam {
   return {
     donation_id: gift.id,
+    // Which version of the gift: an intent of an earlier one (changed since) never sets its status.
+    revision: String(gift.revision),
     reference: gift.reference,
     fund: gift.fund,
     frequency: gift.frequency,

@@ -335,7 +335,10 @@ function CardDonationForm({
       const donation =
         createdFor.current?.key === key
           ? createdFor.current.created
-          : await client.current.createDonation(result.request, key);
+          : createdFor.current
+            ? // A changed gift changes the pending donation (same reference) rather than making another.
+              await kit.changeOrCreate(client.current, createdFor.current, result.request, key)
+            : await client.current.createDonation(result.request, key);
       createdFor.current = { key, created: donation };
       const loaded = await stripeLoad;
       if (paypalKitLoad) {

@@ -13,3 +13,4 @@ export { failureKindOf } from "./failure-kind.js";
 export { PAYPAL_MESSAGES } from "../../payments/paypal.js";
 export { PaymentStep } from "./payment-step.js";
 export { enterStepInHistory } from "./step-history.js";
+export { changeOrCreate } from "./change-gift.js";
