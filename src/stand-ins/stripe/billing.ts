@@ -390,7 +390,7 @@ export function chargeInvoice(
     return false;
   }
   try {
-    confirmIntent(store, pi, pm);
+    confirmIntent(store, pi, pm, { offSession: true });
     return true;
   } catch (error) {
     if (opts.throwOnDecline || !(error instanceof StripeApiError) || error.status !== 402) throw error;

@@ -16,6 +16,12 @@ export interface TestCard {
   chargeDecline: Decline | null;
   /** Whether saving the card (SetupIntent, attach) is declined too. */
   declinesOnSetup: boolean;
+  /**
+   * 3-D Secure: "none"; "until_setup" (asks on a payment unless the card was saved with a
+   * SetupIntent, which asks once); "always" (asks on every payment and setup; off session it
+   * declines with authentication_required).
+   */
+  authentication?: "none" | "until_setup" | "always";
 }
 
 export interface Decline {
@@ -52,6 +58,19 @@ const declined = (last4: string, decline: Decline, declinesOnSetup = true): Test
   declinesOnSetup,
 });
 
+const threeDs = (
+  last4: string,
+  authentication: "until_setup" | "always",
+  decline: Decline | null = null,
+): TestCard => ({
+  brand: "visa",
+  last4,
+  funding: "credit",
+  chargeDecline: decline,
+  declinesOnSetup: false,
+  authentication,
+});
+
 export const TEST_PAYMENT_METHODS: Record<string, TestCard> = {
   pm_card_visa: ok("visa", "4242"),
   pm_card_visa_debit: ok("visa", "5556", "debit"),
@@ -65,6 +84,9 @@ export const TEST_PAYMENT_METHODS: Record<string, TestCard> = {
   pm_card_chargeDeclinedIncorrectCvc: declined("0127", CVC),
   // Saves fine, declines when charged: a saved card that fails on a later instalment.
   pm_card_chargeCustomerFail: declined("0341", GENERIC, false),
+  pm_card_authenticationRequiredOnSetup: threeDs("3155", "until_setup"),
+  pm_card_authenticationRequired: threeDs("3184", "always"),
+  pm_card_authenticationRequiredChargeDeclinedInsufficientFunds: threeDs("3178", "always", FUNDS),
 };
 
 export const TEST_CARD_NUMBERS: Record<string, TestCard> = {
@@ -78,6 +100,9 @@ export const TEST_CARD_NUMBERS: Record<string, TestCard> = {
   "4000000000000069": declined("0069", EXPIRED),
   "4000000000000127": declined("0127", CVC),
   "4000000000000341": declined("0341", GENERIC, false),
+  "4000002500003155": threeDs("3155", "until_setup"),
+  "4000002760003184": threeDs("3184", "always"),
+  "4000008260003178": threeDs("3178", "always", FUNDS),
 };
 
 export function cardOf(pm: Obj): TestCard {

@@ -143,7 +143,7 @@ function createCharge(store: Store, pi: Obj, pm: Obj, decline: Decline | null): 
  * Confirms `pi` with `pm` (or the one it has). Returns the intent, succeeded; on a decline updates
  * the intent and throws the 402 Stripe answers with.
  */
-export function confirmIntent(store: Store, pi: Obj, pm: Obj | null): Obj {
+export function confirmIntent(store: Store, pi: Obj, pm: Obj | null, opts: { offSession?: boolean } = {}): Obj {
   if (!CONFIRMABLE.includes(pi.status)) {
     if (pi.status === "succeeded")
       throw unexpectedState(
@@ -173,7 +173,69 @@ export function confirmIntent(store: Store, pi: Obj, pm: Obj | null): Obj {
       "payment_method",
     );
   const card = cardOf(method);
-  const decline = card.chargeDecline;
+  pi.payment_method = method.id;
+  const auth = card.authentication ?? "none";
+  const asks = auth === "always" || (auth === "until_setup" && !method._authenticated_setup);
+  if (asks && !opts.offSession) {
+    // The bank asks the cardholder (3-D Secure): Stripe.js shows the challenge.
+    pi.status = "requires_action";
+    pi.next_action = {
+      type: "use_stripe_sdk",
+      use_stripe_sdk: {
+        type: "three_d_secure_redirect",
+        stripe_js: `https://hooks.stripe.com/3d_secure_2/hosted?intent=${pi.id}`,
+        source: newId("src"),
+      },
+    };
+    pi._pending_method = method.id;
+    store.emit("payment_intent.requires_action", pi);
+    return pi;
+  }
+  const decline = asks ? AUTHENTICATION_REQUIRED : card.chargeDecline;
+  return chargeCard(store, pi, method, decline);
+}
+
+const AUTHENTICATION_REQUIRED: Decline = {
+  code: "authentication_required",
+  decline_code: "authentication_required",
+  message: "Your card was declined. This transaction requires authentication.",
+};
+
+/**
+ * The cardholder's answer to 3-D Secure (what Stripe.js's challenge ends with): the intent is
+ * charged, or goes back to requires_payment_method with payment_intent_authentication_failure.
+ */
+export function completeAuthentication(store: Store, pi: Obj, outcome: "succeed" | "fail"): Obj {
+  if (pi.status !== "requires_action")
+    throw unexpectedState(`This PaymentIntent has a status of ${pi.status}, not requires_action.`);
+  const method = store.get(pi._pending_method, "payment_method")!;
+  pi.next_action = null;
+  if (outcome === "fail") {
+    pi.status = "requires_payment_method";
+    pi.payment_method = null;
+    pi.last_payment_error = {
+      code: "payment_intent_authentication_failure",
+      doc_url: "https://stripe.com/docs/error-codes/payment-intent-authentication-failure",
+      message:
+        "We are unable to authenticate your payment method. Please choose a different payment method and try again.",
+      payment_method: snapshot(method),
+      type: "invalid_request_error",
+    };
+    store.emit("payment_intent.payment_failed", pi);
+    store.fire("intent.failed", pi);
+    return pi;
+  }
+  // A card authenticated while being saved for later needs no challenge off session.
+  if (pi.setup_future_usage) method._authenticated_setup = true;
+  try {
+    return chargeCard(store, pi, method, cardOf(method).chargeDecline);
+  } catch (error) {
+    if (error instanceof StripeApiError && error.status === 402) return pi;
+    throw error;
+  }
+}
+
+function chargeCard(store: Store, pi: Obj, method: Obj, decline: Decline | null): Obj {
   pi.payment_method = method.id;
   const charge = createCharge(store, pi, method, decline);
   pi.latest_charge = charge.id;
@@ -209,6 +271,7 @@ export function confirmIntent(store: Store, pi: Obj, pm: Obj | null): Obj {
   else if (!method.customer) method._used_without_customer = true;
   pi.status = "succeeded";
   pi.amount_received = pi.amount;
+  delete pi._pending_method;
   pi.last_payment_error = null;
   pi.next_action = null;
   store.emit("charge.succeeded", charge);

@@ -17,7 +17,8 @@ export interface DeliveryRecord {
 }
 
 export interface DeliveryOptions {
-  secret: string;
+  /** The signing secrets: the current one, then any old one still honoured while rolling. */
+  secrets: string[];
   /** Waits before the 2nd, 3rd, ... attempt (Stripe waits hours; tests cannot). */
   retryDelaysMs: readonly number[];
   timeoutMs: number;
@@ -33,6 +34,11 @@ export class WebhookDelivery {
   private stopped = false;
 
   constructor(private readonly options: DeliveryOptions) {}
+
+  setSecrets(secrets: string[]): void {
+    if (secrets.length === 0 || secrets.some((x) => !x)) throw new Error("setWebhookSecrets: give at least one secret");
+    this.options.secrets = [...secrets];
+  }
 
   setUrl(url: string | null): void {
     if (url !== null) new URL(url); // refuses a malformed URL at once
@@ -82,7 +88,7 @@ export class WebhookDelivery {
         headers: {
           "content-type": "application/json; charset=utf-8",
           "user-agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks)",
-          "stripe-signature": signatureHeader(payload, opts.secret ?? this.options.secret, timestamp),
+          "stripe-signature": signatureHeader(payload, opts.secret ?? this.options.secrets, timestamp),
         },
         body: payload,
         signal: AbortSignal.timeout(this.options.timeoutMs),

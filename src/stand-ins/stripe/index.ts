@@ -10,6 +10,7 @@ import { registerInvoiceHooks } from "./billing.js";
 import { advance } from "./clock.js";
 import { WebhookDelivery } from "./delivery.js";
 import { newId } from "./ids.js";
+import { authenticate, authenticationRoutes } from "./resources/authentication.js";
 import { customerRoutes } from "./resources/customers.js";
 import { eventRoutes } from "./resources/events.js";
 import { invoiceRoutes } from "./resources/invoices.js";
@@ -44,6 +45,8 @@ export interface StripeStandInOptions {
   publishableKey?: string;
   /** Only this secret key is accepted; default any well-formed `sk_test_...` (live keys never). */
   secretKey?: string;
+  /** Event types sent to the endpoint (Stripe's `enabled_events`); default `["*"]`: all. */
+  webhookEvents?: string[];
   /** Waits before webhook retries (default 100, 400, 1600 ms: four attempts). */
   webhookRetryDelaysMs?: number[];
   /** Per-attempt time-out of a webhook POST (default 10 s). */
@@ -54,6 +57,8 @@ export interface StripeStandIn {
   /** e.g. http://127.0.0.1:41234 — what STRIPE_API_BASE gets. */
   url: string;
   setWebhookUrl(url: string | null): void;
+  /** Signs with these secrets from now on: the new one first, the old one while rolling (one `v1=` each). */
+  setWebhookSecrets(secrets: string[]): void;
   /** Every event made, in order. */
   events(): StripeEventJson[];
   /** Every webhook attempt, in order. */
@@ -68,6 +73,8 @@ export interface StripeStandIn {
   advanceTo(d: Date): Promise<void>;
   /** Opens a dispute on the intent's charge (`charge.dispute.created`), as a cardholder's bank would. */
   dispute(paymentIntentId: string, opts?: { reason?: string }): Obj;
+  /** Ends a 3-D Secure challenge (an intent in requires_action): the cardholder passed or failed it. */
+  authenticate(intentId: string, outcome: "succeed" | "fail"): Promise<Obj>;
   /** Closes a dispute (`charge.dispute.closed`), won or lost. */
   closeDispute(disputeId: string, outcome: "won" | "lost"): Obj;
   /** The API requests received (method, path, status, idempotency key, Stripe-Version), last 2000. */
@@ -93,6 +100,7 @@ const modules: StandInModule[] = [
   { routes: subscriptionRoutes },
   { routes: scheduleRoutes },
   { routes: invoiceRoutes, advance },
+  { routes: authenticationRoutes },
   { routes: eventRoutes },
 ];
 
@@ -102,13 +110,16 @@ export async function startStripeStandIn(opts: StripeStandInOptions): Promise<St
   const store = new Store(() => clock());
   registerInvoiceHooks(store);
   const delivery = new WebhookDelivery({
-    secret: opts.webhookSecret,
+    secrets: [opts.webhookSecret],
     retryDelaysMs: opts.webhookRetryDelaysMs ?? [100, 400, 1600],
     timeoutMs: opts.webhookTimeoutMs ?? 10_000,
     signingTime: () => Math.floor(Date.now() / 1000),
   });
   if (opts.webhookUrl) delivery.setUrl(opts.webhookUrl);
-  store.onEvent = (event) => delivery.enqueue(event);
+  const enabled = new Set(opts.webhookEvents ?? ["*"]);
+  store.onEvent = (event) => {
+    if (enabled.has("*") || enabled.has(event.type)) delivery.enqueue(event);
+  };
   const records: RequestRecord[] = [];
   const app = createApp(
     store,
@@ -144,6 +155,7 @@ export async function startStripeStandIn(opts: StripeStandInOptions): Promise<St
   return {
     url: `http://${host}:${address.port}`,
     setWebhookUrl: (url) => delivery.setUrl(url),
+    setWebhookSecrets: (secrets) => delivery.setSecrets(secrets),
     events: () => [...store.events],
     deliveries: () => delivery.records.map((r) => ({ ...r })),
     async redeliver(eventId, o = {}) {
@@ -190,6 +202,11 @@ export async function startStripeStandIn(opts: StripeStandInOptions): Promise<St
       ch.disputed = true;
       store.emit("charge.dispute.created", dispute);
       return dispute;
+    },
+    async authenticate(intentId, outcome) {
+      const result = authenticate(store, intentId, outcome);
+      await delivery.settled();
+      return result;
     },
     closeDispute(disputeId, outcome) {
       const dispute = store.get(disputeId, "dispute");

@@ -10,6 +10,11 @@ export function signPayload(payload: string, secret: string, timestamp: number):
   return createHmac("sha256", secret).update(`${timestamp}.${payload}`, "utf8").digest("hex");
 }
 
-export function signatureHeader(payload: string, secret: string, timestamp: number): string {
-  return `t=${timestamp},v1=${signPayload(payload, secret, timestamp)}`;
+/**
+ * The header; with several secrets (while a secret is rolled, Stripe signs with the new and the
+ * old one for a while) one `v1=` per secret, which the SDK accepts when any matches.
+ */
+export function signatureHeader(payload: string, secrets: string | readonly string[], timestamp: number): string {
+  const list = typeof secrets === "string" ? [secrets] : secrets;
+  return [`t=${timestamp}`, ...list.map((secret) => `v1=${signPayload(payload, secret, timestamp)}`)].join(",");
 }

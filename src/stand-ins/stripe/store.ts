@@ -42,6 +42,8 @@ export const API_VERSION = "2026-10-28.endive";
 
 export class Store {
   private readonly objects = new Map<string, Obj>();
+  /** Each kind's objects in creation order, so a list walks one kind only. */
+  private readonly byKind = new Map<string, Obj[]>();
   readonly events: StripeEventJson[] = [];
   readonly idempotency = new Map<string, IdempotentResult>();
   request: RequestContext | null = null;
@@ -76,7 +78,12 @@ export class Store {
   }
 
   put(obj: Obj): Obj {
-    if (!this.objects.has(obj.id)) obj._order = this.order++;
+    if (!this.objects.has(obj.id)) {
+      obj._order = this.order++;
+      let kind = this.byKind.get(obj.object);
+      if (!kind) this.byKind.set(obj.object, (kind = []));
+      kind.push(obj);
+    }
     this.objects.set(obj.id, obj);
     return obj;
   }
@@ -96,8 +103,10 @@ export class Store {
   /** Objects of one kind, newest first (Stripe's list order). */
   list(object: string, filter: (o: Obj) => boolean = () => true): Obj[] {
     const out: Obj[] = [];
-    for (const o of this.objects.values()) if (o.object === object && filter(o)) out.push(o);
-    return out.sort((a, b) => b._order - a._order);
+    const kind = this.byKind.get(object) ?? [];
+    // Kept in creation order: walking it backwards is newest first, without a sort.
+    for (let i = kind.length - 1; i >= 0; i--) if (filter(kind[i]!)) out.push(kind[i]!);
+    return out;
   }
 
   on(hook: "intent.succeeded" | "intent.failed", fn: (obj: Obj) => void): void {

@@ -7,7 +7,11 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
-import { type StripeStandIn, startStripeStandIn } from "../../../src/stand-ins/stripe/index.js";
+import {
+  type StripeStandIn,
+  type StripeStandInOptions,
+  startStripeStandIn,
+} from "../../../src/stand-ins/stripe/index.js";
 
 export const SECRET_KEY = "sk_test_standInSecret0001";
 export const PUBLISHABLE_KEY = "pk_test_standInPublic0001";
@@ -47,7 +51,9 @@ export function sdkFor(apiBase: string, key = SECRET_KEY): Stripe {
   });
 }
 
-export async function startHarness(opts: { now?: () => Date } = {}): Promise<Harness> {
+export async function startHarness(
+  opts: { now?: () => Date; standIn?: Partial<StripeStandInOptions>; verifySecret?: string } = {},
+): Promise<Harness> {
   const received: Received[] = [];
   let failures = 0;
   const verifier = new Stripe(SECRET_KEY);
@@ -63,7 +69,11 @@ export async function startHarness(opts: { now?: () => Date } = {}): Promise<Har
         return;
       }
       try {
-        const event = verifier.webhooks.constructEvent(raw, String(req.headers["stripe-signature"]), WEBHOOK_SECRET);
+        const event = verifier.webhooks.constructEvent(
+          raw,
+          String(req.headers["stripe-signature"]),
+          opts.verifySecret ?? WEBHOOK_SECRET,
+        );
         received.push({ raw, event });
         res.writeHead(200, { "content-type": "application/json" }).end('{"received":true}');
       } catch (error) {
@@ -80,6 +90,7 @@ export async function startHarness(opts: { now?: () => Date } = {}): Promise<Har
     publishableKey: PUBLISHABLE_KEY,
     webhookRetryDelaysMs: [10, 20, 40],
     now: opts.now,
+    ...opts.standIn,
   });
   return {
     standIn,

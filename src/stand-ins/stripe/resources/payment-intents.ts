@@ -248,7 +248,7 @@ export const paymentIntentRoutes: Route[] = [
         statement_descriptor_suffix,
       });
       store.emit("payment_intent.created", pi);
-      if (confirm) confirmIntent(store, pi, pm ?? null);
+      if (confirm) confirmIntent(store, pi, pm ?? null, { offSession });
       return pi;
     },
   },
@@ -329,7 +329,7 @@ export const paymentIntentRoutes: Route[] = [
       if (receipt_email !== undefined) pi.receipt_email = receipt_email;
       if (sfu !== undefined) pi.setup_future_usage = sfu;
       try {
-        confirmIntent(store, pi, pm ?? null);
+        confirmIntent(store, pi, pm ?? null, { offSession });
       } catch (error) {
         if (auth === "publishable" && error instanceof StripeApiError && error.status === 402) {
           const extra = { ...error.fields.extra, payment_intent: publicView(pi) };

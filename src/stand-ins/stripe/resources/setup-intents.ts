@@ -52,9 +52,56 @@ function confirmSetup(store: Store, si: Obj, pm: Obj | null): Obj {
   }
   si.payment_method = method.id;
   si.last_setup_error = null;
+  if ((card.authentication ?? "none") !== "none") {
+    // Saving this card asks the cardholder once (3-D Secure), then off-session payments need not.
+    si.status = "requires_action";
+    si.next_action = {
+      type: "use_stripe_sdk",
+      use_stripe_sdk: {
+        type: "three_d_secure_redirect",
+        stripe_js: `https://hooks.stripe.com/3d_secure_2/hosted?setup_intent=${si.id}`,
+        source: newId("src"),
+      },
+    };
+    store.emit("setup_intent.requires_action", si);
+    return si;
+  }
+  return finishSetup(store, si, method);
+}
+
+function finishSetup(store: Store, si: Obj, method: Obj): Obj {
+  si.payment_method = method.id;
+  si.next_action = null;
   if (si.customer) attachPaymentMethod(store, method, si.customer);
   si.status = "succeeded";
   store.emit("setup_intent.succeeded", si);
+  return si;
+}
+
+/** The cardholder's answer to the 3-D Secure asked when saving a card. */
+export function completeSetupAuthentication(store: Store, si: Obj, outcome: "succeed" | "fail"): Obj {
+  if (si.status !== "requires_action")
+    throw unexpectedState(
+      `This SetupIntent has a status of ${si.status}, not requires_action.`,
+      "setup_intent_unexpected_state",
+    );
+  const method = store.get(si.payment_method, "payment_method")!;
+  if (outcome === "succeed") {
+    method._authenticated_setup = true;
+    return finishSetup(store, si, method);
+  }
+  si.status = "requires_payment_method";
+  si.payment_method = null;
+  si.next_action = null;
+  si.last_setup_error = {
+    code: "setup_intent_authentication_failure",
+    doc_url: "https://stripe.com/docs/error-codes/setup-intent-authentication-failure",
+    message:
+      "We are unable to authenticate your payment method. Please choose a different payment method and try again.",
+    payment_method: snapshot(method),
+    type: "invalid_request_error",
+  };
+  store.emit("setup_intent.setup_failed", si);
   return si;
 }
 
