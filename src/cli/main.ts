@@ -64,9 +64,9 @@ async function run(verb: Verb, program: Command, command: Command): Promise<void
         ? {
             deploy: {
               label: `nzf-build deploy to s3://${deploy.bucket}`,
-              run: async () => {
+              run: async (signal) => {
                 const { deploySite, summary } = await import("../deploy/deploy.js");
-                return summary(deploy, await deploySite(settings.build.outDir, deploy, { logger }));
+                return summary(deploy, await deploySite(settings.build.outDir, deploy, { logger, signal }));
               },
             },
           }

@@ -303,9 +303,9 @@ export const OPTIONS = [
     flag: "--deploy-timeout <seconds>",
     env: ["NZF_DEPLOY_TIMEOUT"],
     default: "600",
-    commands: ["webhook"],
+    commands: DEPLOYS,
     group: "webhook",
-    help: "how long the deploy command may run, in seconds",
+    help: "how long a deploy may run, in seconds: the deploy command, or the upload to S3 and the CloudFront invalidation (abandoned, reported and retried after it)",
   },
   {
     key: "deployEnv",

@@ -13,16 +13,29 @@ import {
   S3Client,
 } from "@aws-sdk/client-s3";
 import pLimit from "p-limit";
-import type { DeploySettings } from "./settings.js";
+import { DEFAULT_DEPLOY_DEADLINE_MS, type DeploySettings } from "./settings.js";
 import { HASH_METADATA, RETIRED_METADATA, type RemoteObject, type Upload } from "./plan.js";
 
 // Head requests are small: many at once. Uploads carry bodies: fewer.
 const HEAD_CONCURRENCY = 32;
 export const UPLOAD_CONCURRENCY = 8;
 
+/**
+ * Time-outs of one request: connecting, and a socket with nothing to read for this long. The SDK
+ * retries a request that timed out (3 attempts); the deploy's deadline (an abort signal) bounds
+ * the whole. Without them one upload to an endpoint that accepts and never answers waits forever.
+ */
+export function requestTimeouts(settings: Pick<DeploySettings, "timeoutMs">) {
+  return {
+    connectionTimeout: 10_000,
+    requestTimeout: Math.min(60_000, settings.timeoutMs ?? DEFAULT_DEPLOY_DEADLINE_MS),
+  };
+}
+
 export function s3ClientFor(settings: DeploySettings): S3Client {
   return new S3Client({
     region: settings.region,
+    requestHandler: requestTimeouts(settings),
     ...(settings.s3Endpoint ? { endpoint: settings.s3Endpoint, forcePathStyle: true } : {}),
     // Checksums only where S3 requires them: S3-compatible stores do not all accept the newer ones.
     requestChecksumCalculation: "WHEN_REQUIRED",
@@ -31,11 +44,17 @@ export function s3ClientFor(settings: DeploySettings): S3Client {
 }
 
 /** Every object of the bucket with its hash and retirement mark. */
-export async function readBucket(client: S3Client, bucket: string): Promise<Map<string, RemoteObject>> {
+export async function readBucket(
+  client: S3Client,
+  bucket: string,
+  signal?: AbortSignal,
+): Promise<Map<string, RemoteObject>> {
   const keys: string[] = [];
   let token: string | undefined;
   do {
-    const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token }));
+    const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token }), {
+      abortSignal: signal,
+    });
     for (const object of page.Contents ?? []) if (object.Key) keys.push(object.Key);
     token = page.IsTruncated ? page.NextContinuationToken : undefined;
   } while (token);
@@ -43,7 +62,7 @@ export async function readBucket(client: S3Client, bucket: string): Promise<Map<
   const heads = await Promise.all(
     keys.map((key) =>
       limit(async () => {
-        const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+        const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal });
         const retired = head.Metadata?.[RETIRED_METADATA];
         const retiredAt = retired ? Date.parse(retired) : NaN;
         const object: RemoteObject = {
@@ -57,7 +76,13 @@ export async function readBucket(client: S3Client, bucket: string): Promise<Map<
   return new Map(heads);
 }
 
-export async function uploadFile(client: S3Client, bucket: string, siteDir: string, upload: Upload): Promise<void> {
+export async function uploadFile(
+  client: S3Client,
+  bucket: string,
+  siteDir: string,
+  upload: Upload,
+  signal?: AbortSignal,
+): Promise<void> {
   await client.send(
     new PutObjectCommand({
       Bucket: bucket,
@@ -67,6 +92,7 @@ export async function uploadFile(client: S3Client, bucket: string, siteDir: stri
       CacheControl: upload.cacheControl,
       Metadata: { [HASH_METADATA]: upload.hash },
     }),
+    { abortSignal: signal },
   );
 }
 
@@ -77,8 +103,9 @@ export async function markRetired(
   key: string,
   hash: string | null,
   now: Date,
+  signal?: AbortSignal,
 ): Promise<void> {
-  const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+  const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal });
   await client.send(
     new CopyObjectCommand({
       Bucket: bucket,
@@ -89,15 +116,22 @@ export async function markRetired(
       ...(head.CacheControl ? { CacheControl: head.CacheControl } : {}),
       Metadata: { ...(hash ? { [HASH_METADATA]: hash } : {}), [RETIRED_METADATA]: now.toISOString() },
     }),
+    { abortSignal: signal },
   );
 }
 
 /** Deletes keys, 1,000 a request (S3's limit); throws when S3 reports any key it could not delete. */
-export async function deleteKeys(client: S3Client, bucket: string, keys: string[]): Promise<void> {
+export async function deleteKeys(
+  client: S3Client,
+  bucket: string,
+  keys: string[],
+  signal?: AbortSignal,
+): Promise<void> {
   for (let i = 0; i < keys.length; i += 1000) {
     const batch = keys.slice(i, i + 1000);
     const answer = await client.send(
       new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
+      { abortSignal: signal },
     );
     const failed = answer.Errors ?? [];
     if (failed.length)

@@ -23,7 +23,7 @@ import {
   type Phase,
   type Upload,
 } from "./plan.js";
-import type { DeploySettings } from "./settings.js";
+import { DEFAULT_DEPLOY_DEADLINE_MS, type DeploySettings } from "./settings.js";
 
 export interface DeployReport {
   /** The version folder that was deployed. */
@@ -41,6 +41,8 @@ export interface DeployDeps {
   logger: Logger;
   /** Tests pass a client of their own; the CLI makes one from the settings. */
   client?: S3Client;
+  /** Aborts the deploy from outside (the webhook server's own deadline); the settings' deadline applies too. */
+  signal?: AbortSignal;
 }
 
 // The SDK warns on every run that versions published from 2027 need Node 22; the project pins the
@@ -85,15 +87,16 @@ async function uploadPhase(
   uploads: Upload[],
   done: { count: number; bytes: number },
   total: number,
+  signal: AbortSignal,
 ): Promise<void> {
   const limit = pLimit(UPLOAD_CONCURRENCY);
   let failure: { key: string; error: unknown } | null = null;
   await Promise.all(
     uploads.map((upload) =>
       limit(async () => {
-        if (failure) return;
+        if (failure || signal.aborted) return;
         try {
-          await uploadFile(client, settings.bucket, siteDir, upload);
+          await uploadFile(client, settings.bucket, siteDir, upload, signal);
           done.count++;
           done.bytes += upload.size;
         } catch (error) {
@@ -102,6 +105,7 @@ async function uploadPhase(
       }),
     ),
   );
+  signal.throwIfAborted();
   if (failure) {
     const { key, error } = failure as { key: string; error: unknown };
     const reason = error instanceof Error ? error.message : String(error);
@@ -113,7 +117,35 @@ async function uploadPhase(
   }
 }
 
+/**
+ * Deploys within the deadline (settings.timeoutMs): past it every request in flight is aborted,
+ * nothing more is started, and the deploy fails with DEPLOY_TIMED_OUT, saying how far it got. What
+ * was uploaded stays (each object is whole); the next deploy sends what is still missing.
+ */
 export async function deploySite(outDir: string, settings: DeploySettings, deps: DeployDeps): Promise<DeployReport> {
+  const deadlineMs = settings.timeoutMs ?? DEFAULT_DEPLOY_DEADLINE_MS;
+  const deadline = AbortSignal.timeout(deadlineMs);
+  const signal = deps.signal ? AbortSignal.any([deadline, deps.signal]) : deadline;
+  const progress = { step: "reading the bucket" };
+  try {
+    return await deployWithin(outDir, settings, deps, signal, progress);
+  } catch (error) {
+    if (!signal.aborted) throw error;
+    throw new NzfError(
+      "DEPLOY_TIMED_OUT",
+      `The deploy to s3://${settings.bucket} did not finish within ${formatMs(deadlineMs)} and was abandoned while ${progress.step}`,
+      { subject: settings.s3Endpoint ?? settings.bucket, cause: error },
+    );
+  }
+}
+
+async function deployWithin(
+  outDir: string,
+  settings: DeploySettings,
+  deps: DeployDeps,
+  signal: AbortSignal,
+  progress: { step: string },
+): Promise<DeployReport> {
   const { logger } = deps;
   const started = performance.now();
   const siteDir = publishedSite(outDir);
@@ -121,7 +153,8 @@ export async function deploySite(outDir: string, settings: DeploySettings, deps:
   try {
     const [local, remote] = await Promise.all([
       localFiles(siteDir),
-      readBucket(client, settings.bucket).catch((error: unknown) => {
+      readBucket(client, settings.bucket, signal).catch((error: unknown) => {
+        if (signal.aborted) throw error;
         const reason = error instanceof Error ? error.message : String(error);
         throw new NzfError(
           "DEPLOY_BUCKET_UNREADABLE",
@@ -148,7 +181,8 @@ export async function deploySite(outDir: string, settings: DeploySettings, deps:
     }
 
     const done = { count: 0, bytes: 0 };
-    for (const phase of PHASES)
+    for (const phase of PHASES) {
+      progress.step = `uploading (${phase}; ${done.count} of ${plan.uploads.length} changed files were uploaded)`;
       await uploadPhase(
         client,
         settings,
@@ -156,22 +190,28 @@ export async function deploySite(outDir: string, settings: DeploySettings, deps:
         plan.uploads.filter((u) => u.phase === phase),
         done,
         plan.uploads.length,
+        signal,
       );
+    }
     report.uploaded = done.count;
     report.uploadedBytes = done.bytes;
 
+    progress.step = `marking and deleting the files the site no longer uses (all ${done.count} changed files were uploaded)`;
     for (const key of plan.retire) {
+      signal.throwIfAborted();
       // A mark that fails only delays the file's deletion: the next deploy marks it.
-      await markRetired(client, settings.bucket, key, remote.get(key)?.hash ?? null, now).catch((error: unknown) =>
-        logger.warn(
-          "deploy",
-          `could not mark ${key} as no longer used (${error instanceof Error ? error.message : String(error)}); the next deploy will`,
-        ),
+      await markRetired(client, settings.bucket, key, remote.get(key)?.hash ?? null, now, signal).catch(
+        (error: unknown) =>
+          logger.warn(
+            "deploy",
+            `could not mark ${key} as no longer used (${error instanceof Error ? error.message : String(error)}); the next deploy will`,
+          ),
       );
     }
     try {
-      await deleteKeys(client, settings.bucket, plan.deletions);
+      await deleteKeys(client, settings.bucket, plan.deletions, signal);
     } catch (error) {
+      if (signal.aborted) throw error;
       throw new NzfError(
         "DEPLOY_UPLOAD_FAILED",
         `The new site is uploaded, but deleting the ${plan.deletions.length} files it no longer has from s3://${settings.bucket} failed (${error instanceof Error ? error.message : String(error)}); nothing was invalidated.`,
@@ -186,14 +226,17 @@ export async function deploySite(outDir: string, settings: DeploySettings, deps:
 
     if (settings.distribution && plan.invalidations.length) {
       const reference = `nzf-${now.getTime()}-${createHash("sha256").update(plan.invalidations.join("\n")).digest("hex").slice(0, 12)}`;
+      progress.step = `invalidating ${plan.invalidations.length} paths in CloudFront (the bucket has the new site)`;
       try {
         const id = await invalidate(
           { ...settings, distribution: settings.distribution },
           plan.invalidations,
           reference,
+          signal,
         );
         if (id) report.invalidationId = id;
       } catch (error) {
+        if (signal.aborted) throw error;
         // All of them (at most MAX_INVALIDATION_PATHS): the hint says to invalidate them by hand.
         const shown = plan.invalidations.join(" ");
         throw new NzfError(

@@ -14,7 +14,12 @@ export interface DeploySettings {
   s3Endpoint?: string;
   cloudfrontEndpoint?: string;
   dryRun: boolean;
+  /** The deploy's deadline (NZF_DEPLOY_TIMEOUT): past it every request is aborted and the deploy fails with DEPLOY_TIMED_OUT. */
+  timeoutMs?: number;
 }
+
+/** NZF_DEPLOY_TIMEOUT's default: a first upload of every image of the site can take minutes. */
+export const DEFAULT_DEPLOY_DEADLINE_MS = 600_000;
 
 // S3's rules for new buckets: 3-63 lower-case letters, digits, dots and hyphens.
 const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
@@ -60,6 +65,10 @@ export function deploySettingsFrom(
     refuse(values.distribution, "a CloudFront distribution id (upper-case letters and digits)", "E2QWRUHAPOMQZL");
   const region = text(values, "awsRegion")?.trim() || "ap-southeast-2";
   if (!REGION.test(region)) refuse(values.awsRegion, "an AWS region", "ap-southeast-2");
+  const timeout = values.deployTimeout;
+  const seconds =
+    timeout === undefined || timeout.value === undefined ? DEFAULT_DEPLOY_DEADLINE_MS / 1000 : Number(timeout.value);
+  if (!(seconds > 0) || !Number.isFinite(seconds)) refuse(timeout!, "a positive number of seconds", "600");
   const s3Endpoint = endpoint(values.s3Endpoint);
   const cloudfrontEndpoint = endpoint(values.cloudfrontEndpoint);
   if (!bucket) {
@@ -76,5 +85,6 @@ export function deploySettingsFrom(
     ...(s3Endpoint ? { s3Endpoint } : {}),
     ...(cloudfrontEndpoint ? { cloudfrontEndpoint } : {}),
     dryRun,
+    timeoutMs: seconds * 1000,
   };
 }

@@ -55,6 +55,8 @@ export interface QueueStatus {
     id: number;
     state: "building" | "deploying";
     startedAt: number;
+    /** When the deploy after this build started (while `state` is deploying). */
+    deployStartedAt?: number;
     triggers: number;
     reasons: BuildTrigger["reason"][];
   } | null;
@@ -185,7 +187,7 @@ export function createBuildQueue(runBuild: RunBuild, options: BuildQueueOptions)
 
     // Nothing changed and the target is up to date: an `aws s3 sync` would only cost time.
     if (result.ok && onDeploy && (result.pagesRebuilt > 0 || deployPending)) {
-      current = { ...current, state: "deploying" };
+      current = { ...current, state: "deploying", deployStartedAt: clock() };
       record.deploy = await runDeploy(id, onDeploy);
     }
     current = null;

@@ -152,35 +152,64 @@ function describeFailure(
 /**
  * The in-process deploy (`nzf-build deploy` to the configured bucket, src/deploy/) as the queue's
  * deploy step: its summary becomes the output shown by /status, its error the failure.
+ *
+ * It has a deadline of its own (`timeoutMs`, NZF_DEPLOY_TIMEOUT): the signal given to `run` is
+ * aborted then (the deploy stops its requests and fails with DEPLOY_TIMED_OUT), and should the
+ * deploy still not return `graceMs` later, it is abandoned and reported as timed out, so a stuck
+ * deploy never holds the queue. It stays pending, and runs again after the next successful build.
  */
-export function createInProcessDeployer(label: string, run: () => Promise<string>): () => Promise<DeployResult> {
+export function createInProcessDeployer(
+  label: string,
+  run: (signal: AbortSignal) => Promise<string>,
+  timeoutMs: number = DEFAULT_DEPLOY_TIMEOUT_MS,
+  graceMs = 10_000,
+): () => Promise<DeployResult> {
   return async () => {
     const started = performance.now();
+    const controller = new AbortController();
+    const result = (ok: boolean, text: string, timedOut = false): DeployResult => ({
+      ok,
+      command: label,
+      durationMs: performance.now() - started,
+      exitCode: ok ? 0 : null,
+      signal: null,
+      timedOut,
+      outputTail: text,
+      ...(ok ? {} : { error: text }),
+    });
+    let abandon: ReturnType<typeof setTimeout> | undefined;
+    const deadline = setTimeout(() => {
+      controller.abort(new Error(`the deploy passed its deadline of ${formatMs(timeoutMs)}`));
+    }, timeoutMs);
+    const abandoned = new Promise<DeployResult>((resolve) => {
+      controller.signal.addEventListener("abort", () => {
+        abandon = setTimeout(
+          () =>
+            resolve(
+              result(
+                false,
+                `[DEPLOY_TIMED_OUT] ${label} did not finish within ${formatMs(timeoutMs)} and did not stop when told to; it was abandoned and runs again after the next successful build`,
+                true,
+              ),
+            ),
+          graceMs,
+        );
+      });
+    });
+    const finished = run(controller.signal).then(
+      (said) => result(true, said),
+      (error: unknown) => {
+        const message = error instanceof Error ? error.message : String(error);
+        const code = (error as { code?: unknown }).code;
+        const text = typeof code === "string" ? `[${code}] ${message}` : message;
+        return result(false, text, code === "DEPLOY_TIMED_OUT");
+      },
+    );
     try {
-      const said = await run();
-      return {
-        ok: true,
-        command: label,
-        durationMs: performance.now() - started,
-        exitCode: 0,
-        signal: null,
-        timedOut: false,
-        outputTail: said,
-      };
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      const code = (error as { code?: unknown }).code;
-      const text = typeof code === "string" ? `[${code}] ${message}` : message;
-      return {
-        ok: false,
-        command: label,
-        durationMs: performance.now() - started,
-        exitCode: null,
-        signal: null,
-        timedOut: false,
-        outputTail: text,
-        error: text,
-      };
+      return await Promise.race([finished, abandoned]);
+    } finally {
+      clearTimeout(deadline);
+      clearTimeout(abandon);
     }
   };
 }

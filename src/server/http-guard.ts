@@ -26,6 +26,13 @@ export interface ServerLimits {
   requestTimeoutMs?: number;
   /** How often Node checks the two above (default 1 s, so a slow client is cut close to the limit). */
   checkIntervalMs?: number;
+  /**
+   * A connection with nothing sent or received for this long is closed (default 30 s): one opened
+   * and left silent, or a slow reader of an answer. Node closes neither on its own.
+   */
+  idleTimeoutMs?: number;
+  /** How long a kept-alive connection waits for its next request (default 5 s). */
+  keepAliveTimeoutMs?: number;
 }
 
 /** An answer for the client's mistake: the boundary turns it into a 4xx, not a 500. */
@@ -156,8 +163,11 @@ const PARSER_STATUS: Record<string, [number, string]> = {
 /** Answers requests Node's parser refuses (and logs them), and keeps idle sockets from piling up. */
 export function hardenServer(
   server: Server,
-  options: { logger?: Logger; label: GuardOptions["label"]; name: string },
+  options: { logger?: Logger; label: GuardOptions["label"]; name: string; limits?: ServerLimits },
 ): void {
+  // Without a "timeout" listener Node destroys a socket idle for this long.
+  server.setTimeout(options.limits?.idleTimeoutMs ?? 30_000);
+  server.keepAliveTimeout = options.limits?.keepAliveTimeoutMs ?? 5_000;
   server.on("clientError", (error: Error & { code?: string }, socket: Socket) => {
     const [status, text] = PARSER_STATUS[error.code ?? ""] ?? [400, "Bad Request"];
     if (error.code !== "ECONNRESET")

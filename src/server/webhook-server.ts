@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import { NzfError } from "../core/errors.js";
 import { formatMs, type Logger } from "../core/logger.js";
 import { createBuildQueue, type BuildQueue, type RunBuild } from "./build-queue.js";
-import { createDeployer, createInProcessDeployer, isSecretEnvName } from "./deploy.js";
+import { createDeployer, createInProcessDeployer, DEFAULT_DEPLOY_TIMEOUT_MS, isSecretEnvName } from "./deploy.js";
 import {
   BadRequest,
   createBodyBudget,
@@ -42,6 +42,8 @@ export interface WebhookServerOptions {
   maxBodiesInFlight?: number;
   /** Timeouts that cut off slow clients (tests shorten them). */
   limits?: ServerLimits;
+  /** A deploy running longer than this makes /health fail (stuck); default 10 minutes and 15 s. */
+  deployStuckAfterMs?: number;
   /** Strings never shown by /status (the secret is always added). */
   redact?: string[];
   clock?: () => number;
@@ -82,7 +84,10 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
           body: { ok: true, repository, startedAt, uptimeMs: clock() - startedAt, ...publicStatus(status, redact) },
           note: "",
         };
-      const health = healthOf(status);
+      const health = healthOf(status, {
+        now: clock(),
+        deployStuckAfterMs: options.deployStuckAfterMs ?? DEFAULT_DEPLOY_TIMEOUT_MS + 15_000,
+      });
       return { status: health.ok ? 200 : 503, body: health, note: health.ok ? "" : `unhealthy: ${health.reason}` };
     }
     if (path !== "/webhook" && path !== "/")
@@ -220,7 +225,7 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
       reply: (res, status, error) => send(res, fail(status, error, "")),
     }),
   );
-  hardenServer(server, { logger, label: "webhook", name: "webhook server" });
+  hardenServer(server, { logger, label: "webhook", name: "webhook server", limits: options.limits });
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) => {
@@ -335,13 +340,13 @@ export async function startWebhookService(
     settleMs?: number;
     env?: NodeJS.ProcessEnv;
     /** The in-process deploy (`nzf-build deploy`, with a bucket configured), instead of a deploy command. */
-    deploy?: { label: string; run: () => Promise<string> };
+    deploy?: { label: string; run: (signal: AbortSignal) => Promise<string> };
   },
 ): Promise<WebhookService> {
   const { logger } = deps;
   const env = deps.env ?? process.env;
   const onDeploy = deps.deploy
-    ? createInProcessDeployer(deps.deploy.label, deps.deploy.run)
+    ? createInProcessDeployer(deps.deploy.label, deps.deploy.run, config.deployTimeoutMs)
     : config.deployCommand
       ? createDeployer({
           command: config.deployCommand,
@@ -365,6 +370,8 @@ export async function startWebhookService(
     queue,
     logger,
     redact,
+    // The deploy's deadline, then the grace before an in-process deploy is abandoned, then a margin.
+    deployStuckAfterMs: config.deployTimeoutMs + 15_000,
   });
   const deploy = deps.deploy
     ? `then ${deps.deploy.label}`
@@ -372,6 +379,15 @@ export async function startWebhookService(
       ? `then \`${config.deployCommand}\``
       : "no deploy";
   logger.info("webhook", `listening on ${server.url} for Prismic repository ${config.repository} (${deploy})`);
+  // The last net: a promise some library forgot to handle must not end a server that editors'
+  // publishes depend on (Node's default for an unhandled rejection is to exit). It is logged as
+  // an error; the build or request it belonged to has failed or answered already.
+  const stray = (reason: unknown) =>
+    logger.error(
+      "webhook",
+      `[INTERNAL] an operation failed outside any build or request; the server keeps running: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`,
+    );
+  process.on("unhandledRejection", stray);
   if (deps.buildOnStart ?? true) queue.enqueue({ reason: "startup", receivedAt: Date.now() });
   return {
     url: server.url,
@@ -379,6 +395,7 @@ export async function startWebhookService(
     stop: async () => {
       await server.stop();
       await queue.idle();
+      process.off("unhandledRejection", stray);
     },
   };
 }

@@ -4,6 +4,7 @@
  * internal URL: error texts and deploy output are redacted, the deploy command is left out, and
  * `/health` gives error codes only. The full texts are in the server's log.
  */
+import { findSecrets } from "../publish/secret-scan.js";
 import type { DeployResult } from "./deploy.js";
 import type { BuildRecord, QueueStatus } from "./build-queue.js";
 
@@ -27,18 +28,27 @@ export interface Health {
  * No build finished yet (the server just started) counts as healthy. Either way the previous site
  * stays live: unhealthy means "stale, look at the log", not "down".
  */
-export function healthOf(status: QueueStatus): Health {
+export interface HealthClock {
+  now: number;
+  /** A deploy running longer than this is stuck (its deadline, NZF_DEPLOY_TIMEOUT, plus a grace). */
+  deployStuckAfterMs: number;
+}
+
+export function healthOf(status: QueueStatus, clock?: HealthClock): Health {
   const builds = status.builds;
   const last = builds[0];
   const failures = builds.findIndex((b) => b.ok);
   const failuresSinceLastGood = failures < 0 ? builds.length : failures;
   const lastGood = builds.find((b) => b.ok);
   const deployFailed = status.deploy.last !== null && !status.deploy.last.ok;
-  const reason =
-    last && !last.ok
+  const deploying = status.current?.state === "deploying" ? status.current.deployStartedAt : undefined;
+  const stuck = clock && deploying !== undefined && clock.now - deploying > clock.deployStuckAfterMs;
+  const reason = stuck
+    ? `the deploy after build #${status.current!.id} has run for ${Math.round((clock.now - deploying) / 1000)} s, past its deadline; the host has an older build`
+    : last && !last.ok
       ? `the last ${failuresSinceLastGood === 1 ? "build" : `${failuresSinceLastGood} builds`} failed${errorCode(last.error) ? ` (${errorCode(last.error)})` : ""}; the previous site is still served`
       : deployFailed
-        ? "the last deploy failed; the host still has an older build"
+        ? `the last deploy failed${errorCode(status.deploy.last?.error) ? ` (${errorCode(status.deploy.last?.error)})` : ""}; the host still has an older build`
         : undefined;
   return {
     ok: reason === undefined,
@@ -64,11 +74,39 @@ function errorCode(error: string | undefined): string | undefined {
 
 const URL_PATTERN = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'`<>)\]]+/gi;
 
-/** Text with every URL and every listed secret value replaced. */
+/** An AWS access key id (AKIA…, ASIA…): not a secret alone, but it names the account and the user. */
+const AWS_KEY_ID = /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g;
+
+/**
+ * Text with every URL and every listed secret value replaced, and every line in which the site's
+ * secret scan (src/publish/secret-scan.ts, the check that refuses to publish a page) finds a
+ * secret replaced whole: a deploy's output may print a key it was given, which the list of
+ * configured values cannot know.
+ */
 export function redactText(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) if (secret.length >= 8) out = out.split(secret).join("***");
-  return out.replace(URL_PATTERN, "<url>");
+  out = out.replace(URL_PATTERN, "<url>");
+  return out
+    .split("\n")
+    .map((line) => {
+      const found = findSecrets(line);
+      return found.length
+        ? `[a line holding a secret was removed: ${kinds(found)}]`
+        : line.replace(AWS_KEY_ID, "<aws-access-key-id>");
+    })
+    .join("\n");
+}
+
+/** The kinds of secrets found, without any of their characters (a Stripe finding is a key's first characters). */
+function kinds(found: string[]): string {
+  const kind = (f: string) => {
+    const stripe = /^([rs]k_(?:live|test))_/.exec(f);
+    if (stripe) return `a Stripe ${stripe[1]} key`;
+    if (f.startsWith("whsec_")) return "a Stripe webhook secret";
+    return f.replace(/\s*\(split by markup or encoded\)$/, "");
+  };
+  return [...new Set(found.map(kind))].join(", ");
 }
 
 type PublicDeploy = Omit<DeployResult, "command">;

@@ -96,6 +96,7 @@ describe("resolveSettings: the deploy", () => {
       bucket: "nzf-site",
       region: "ap-southeast-2",
       dryRun: false,
+      timeoutMs: 600_000,
     });
   });
 

@@ -5,10 +5,12 @@
  */
 import { spawnSync } from "node:child_process";
 import { stat } from "node:fs/promises";
+import type { IncomingMessage } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../support/build-fixture.js";
 import {
+  cli,
   freePort,
   projectRoot,
   removeTemporary,
@@ -18,6 +20,8 @@ import {
   waitUntil,
 } from "../cli/cli-process.js";
 import { startContentStub, STUB_TOKEN, stopContentStubs } from "../cli/stub-content.js";
+import { LOCAL_AWS_ENV, startLocalCloudFront, startLocalS3 } from "../support/aws-local.js";
+import { startHangingProxy } from "../support/hanging-proxy.js";
 
 const SECRET = "failures-test-secret";
 
@@ -26,8 +30,14 @@ interface Build {
   ok: boolean;
   error?: string;
 }
+interface Deploy {
+  ok: boolean;
+  timedOut: boolean;
+  durationMs: number;
+  error?: string;
+}
 interface Status {
-  queue: { state: string; builds: Build[] };
+  queue: { state: string; builds: Build[]; deploy: { pending: boolean; last: Deploy | null } };
 }
 
 /** Whether this process may mount a tmpfs in a mount namespace of its own (root, or the capability). */
@@ -145,4 +155,88 @@ describe.each(LAYOUTS)("a full disk under $name", (layout) => {
     },
     180_000,
   );
+});
+
+describe("a hung upload", () => {
+  it("is abandoned at the deploy's deadline, reported, and retried by the next webhook; the server answers throughout", async () => {
+    const [stub, s3, cloudFront] = await Promise.all([startContentStub(), startLocalS3(), startLocalCloudFront()]);
+    const proxy = await startHangingProxy(s3.endpoint);
+    await s3.createBucket("nzf-hung");
+    // S3 accepts every page upload's connection and never answers one (the pages' files went up
+    // first, so the retry has only the pages left to send).
+    const pages = (req: IncomingMessage) => req.method === "PUT" && /\.html(\?|$)/.test(req.url ?? "");
+    proxy.hang = pages;
+    const port = await freePort();
+    const out = join(await tempDir(), "site");
+    const env = {
+      ...LOCAL_AWS_ENV,
+      NZF_WEBHOOK_SECRET: SECRET,
+      PRISMIC_REPOSITORY: "nzf-test",
+      PRISMIC_ENDPOINT: stub.endpoint,
+      PRISMIC_ACCESS_TOKEN: STUB_TOKEN,
+      NZF_S3_BUCKET: "nzf-hung",
+      NZF_S3_ENDPOINT: proxy.endpoint,
+      NZF_CLOUDFRONT_DISTRIBUTION_ID: "E2HUNGTEST01",
+      NZF_CLOUDFRONT_ENDPOINT: cloudFront.endpoint,
+      NZF_DEPLOY_TIMEOUT: "6",
+    };
+    const root = await projectRoot();
+    const hook = startCli(["webhook", "--root", root, "--out", out, "--port", String(port)], env);
+    const base = `http://127.0.0.1:${port}`;
+    const status = async () => ((await (await fetch(`${base}/status`)).json()) as Status).queue;
+    try {
+      await waitForHttp(`${base}/health`, hook);
+      const deploy = await waitUntil(async () => (await status()).deploy.last ?? undefined, "the first deploy", 90_000);
+      expect(deploy).toMatchObject({ ok: false, timedOut: true });
+      expect(deploy.error).toMatch(/^\[DEPLOY_TIMED_OUT\] .*abandoned while uploading/);
+      expect(deploy.durationMs).toBeLessThan(30_000);
+      expect((await status()).deploy.pending).toBe(true);
+      const health = await fetch(`${base}/health`);
+      expect(health.status).toBe(503);
+      expect(((await health.json()) as { reason: string }).reason).toContain("DEPLOY_TIMED_OUT");
+      expect(cloudFront.invalidations).toHaveLength(0);
+
+      // S3 answers again: the next webhook's build (nothing changed) deploys what is pending.
+      proxy.hang = null;
+      expect((await post(base, { type: "api-update" })).status).toBe(200);
+      const retried = await waitUntil(
+        async () => {
+          const queue = await status();
+          return queue.state === "idle" && queue.deploy.last?.ok ? queue.deploy.last : undefined;
+        },
+        "the retried deploy",
+        90_000,
+      ).catch(async (error: unknown) => {
+        throw new Error(`${String(error)}: ${JSON.stringify((await status()).deploy)}\n${hook.output()}`);
+      });
+      expect(retried.ok).toBe(true);
+      expect((await fetch(`${base}/health`)).status).toBe(200);
+      expect(cloudFront.invalidations).toHaveLength(1);
+    } finally {
+      await hook.stop();
+    }
+
+    // `nzf-build deploy` on its own ends at its deadline too, with the code and what to do.
+    proxy.hang = (req) => req.method === "PUT";
+    await s3.stop();
+    const fresh = await startLocalS3();
+    await fresh.createBucket("nzf-hung");
+    const again = await startHangingProxy(fresh.endpoint);
+    again.hang = (req) => req.method === "PUT";
+    try {
+      const started = Date.now();
+      const run = await cli(
+        ["deploy", "--root", root, "--out", out, "--deploy-timeout", "2"],
+        { ...env, NZF_S3_ENDPOINT: again.endpoint },
+        60_000,
+      );
+      expect(run.code, run.output).not.toBe(0);
+      expect(run.code).not.toBeNull();
+      expect(run.output).toContain("[DEPLOY_TIMED_OUT]");
+      expect(run.output).toContain("run nzf-build deploy again");
+      expect(Date.now() - started).toBeLessThan(50_000);
+    } finally {
+      await Promise.all([again.stop(), proxy.stop(), fresh.stop(), cloudFront.stop()]);
+    }
+  }, 180_000);
 });
