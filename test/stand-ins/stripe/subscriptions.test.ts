@@ -147,6 +147,12 @@ describe("Stripe stand-in: subscriptions on the test clock", () => {
       expand: ["latest_invoice.payments"],
     });
     const intentId = (sub.latest_invoice as Stripe.Invoice).payments!.data[0]!.payment.payment_intent as string;
+    const deep = await h.stripe.subscriptions.retrieve(sub.id, {
+      expand: ["latest_invoice.payments.data.payment.payment_intent", "customer"],
+    });
+    const payment = (deep.latest_invoice as Stripe.Invoice).payments!.data[0]!.payment;
+    expect((payment.payment_intent as Stripe.PaymentIntent).client_secret).toMatch(new RegExp(`^${intentId}_secret_`));
+    expect((deep.customer as Stripe.Customer).email).toBe("abandons@example.org");
     const cannot = await stripeError(h.stripe.paymentIntents.cancel(intentId));
     expect(cannot.code).toBe("payment_intent_unexpected_state");
     const canceled = await h.stripe.subscriptions.cancel(sub.id);
@@ -154,7 +160,7 @@ describe("Stripe stand-in: subscriptions on the test clock", () => {
     expect((await h.stripe.invoices.retrieve((sub.latest_invoice as Stripe.Invoice).id)).status).toBe("void");
     expect((await h.stripe.paymentIntents.retrieve(intentId)).status).toBe("canceled");
     const again = await stripeError(h.stripe.subscriptions.cancel(sub.id));
-    expect(again.statusCode).toBe(400);
+    expect(again).toMatchObject({ statusCode: 404, code: "resource_missing" });
   });
 
   it("an unpaid first invoice expires the subscription after 23 hours", async () => {

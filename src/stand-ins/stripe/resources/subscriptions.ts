@@ -375,10 +375,11 @@ export const subscriptionRoutes: Route[] = [
       }
       p.done();
       if (sub.status === "canceled" || sub.status === "incomplete_expired")
-        throw invalidRequest(
+        throw new StripeApiError(
+          404,
+          "invalid_request_error",
           `No such subscription: '${sub.id}'. This subscription has already been canceled.`,
-          "id",
-          "resource_missing",
+          { param: "id", code: "resource_missing" },
         );
       endSubscription(store, sub, "cancellation_requested", details);
       const schedule = sub.schedule ? store.get(sub.schedule, "subscription_schedule") : undefined;
