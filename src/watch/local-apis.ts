@@ -1,13 +1,23 @@
 /**
- * The local APIs watch mode starts so `npm start` works end to end: the payments dev server when
- * PAYMENTS_API_URL is not set, and the account API dev server when a user pool is configured and
- * NZF_ACCOUNT_API_URL is not set. Both share one in-memory account store, so a donation given on
- * the local site while signed in shows in that donor's history on /account/.
+ * The local APIs watch mode starts so `npm start` works end to end: the payments service
+ * (src/api/, on PGlite in `.nzf-data/`) when PAYMENTS_API_URL is not set, with the local Stripe
+ * stand-in (src/stand-ins/stripe/) unless STRIPE_SECRET_KEY is set (then real Stripe test mode:
+ * forward its webhooks with `stripe listen --forward-to <api>/stripe/webhook`), and the account
+ * API dev server when a user pool is configured and NZF_ACCOUNT_API_URL is not set. A donation
+ * given on the local site while signed in shows in that donor's history on /account/.
  */
 import type { Logger } from "../core/logger.js";
-import type { PaymentsDevServerOptions } from "../server/payments-dev-server.js";
+import type { DonationCreated, DonationRequest, DonationStatus } from "../payments/types.js";
 
-type RecordDonation = NonNullable<PaymentsDevServerOptions["onDonationCreated"]>;
+type RecordDonation = (event: {
+  authorization?: string;
+  created: DonationCreated;
+  request: DonationRequest;
+  status: () => DonationStatus;
+}) => unknown;
+
+/** The publishable key the local Stripe stand-in takes (Stripe.js in the browser is still Stripe's own). */
+const LOCAL_PUBLISHABLE_KEY = "pk_test_LocalStandIn0000000000";
 
 export interface LocalApis {
   /** The public configuration with the local APIs' URLs filled in. */
@@ -39,6 +49,7 @@ export async function startLocalApis(
   logger: Logger,
   given: Record<string, unknown>,
   paymentsPort: number,
+  dataDir = ".nzf-data",
 ): Promise<LocalApis> {
   const publicConfig = { ...given };
   const auth = publicConfig.auth as PoolConfig | null | undefined;
@@ -72,16 +83,13 @@ export async function startLocalApis(
     const configured = publicConfig.payments as { apiUrl?: string | null } | undefined;
     if (!configured?.apiUrl) {
       // Developers get the local implementation of the payments API, so the donation forms work end to end.
-      const started = await startLocalPaymentsApi(logger, paymentsPort, record);
+      const started = await startLocalPaymentsApi(logger, paymentsPort, dataDir, record);
       stops.push(started.stop);
       payments = started;
-      publicConfig.payments = {
-        apiUrl: started.url,
-        publishableKey: process.env.STRIPE_PUBLISHABLE_KEY || "pk_test_local_development",
-      };
+      publicConfig.payments = { apiUrl: started.url, publishableKey: started.publishableKey };
       logger.info(
         "watch",
-        `payments: local payments API at ${started.url}${process.env.STRIPE_PUBLISHABLE_KEY ? "" : " (set STRIPE_PUBLISHABLE_KEY to a Stripe test key for the card step)"}`,
+        `payments: local payments API at ${started.url} on ${dataDir}${started.standIn ? ` with the local Stripe stand-in at ${started.standIn} (set STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and STRIPE_PUBLISHABLE_KEY for Stripe's test mode)` : " with Stripe test mode"}`,
       );
     } else if (record) {
       logger.info(
@@ -96,14 +104,64 @@ export async function startLocalApis(
   }
 }
 
-async function startLocalPaymentsApi(logger: Logger, port: number, onDonationCreated?: RecordDonation) {
-  const { startPaymentsDevServer } = await import("../server/payments-dev-server.js");
-  const options = { logger, ...(onDonationCreated ? { onDonationCreated } : {}) };
-  try {
-    return await startPaymentsDevServer({ ...options, port });
-  } catch (error) {
-    // The port of the last run (before a restart) is taken: any other will do.
-    if (port === 0) throw error;
-    return startPaymentsDevServer({ ...options, port: 0 });
+async function startLocalPaymentsApi(logger: Logger, port: number, dataDir: string, record?: RecordDonation) {
+  const { startApiServer } = await import("../api/node-server.js");
+  const env = process.env;
+  let standIn: { url: string; setWebhookUrl(url: string): void; stop(): Promise<void> } | undefined;
+  let apiEnv: Record<string, string | undefined> = env;
+  let publishableKey = env.STRIPE_PUBLISHABLE_KEY || LOCAL_PUBLISHABLE_KEY;
+  if (!env.STRIPE_SECRET_KEY) {
+    const { startStripeStandIn } = await import("../stand-ins/stripe/index.js");
+    const webhookSecret = "whsec_LocalStandIn0000000000";
+    standIn = await startStripeStandIn({ webhookSecret });
+    publishableKey = LOCAL_PUBLISHABLE_KEY;
+    apiEnv = {
+      STRIPE_SECRET_KEY: "sk_test_LocalStandIn0000000000",
+      STRIPE_WEBHOOK_SECRET: webhookSecret,
+      STRIPE_API_BASE: standIn.url,
+    };
   }
+  // The account API's store shows each gift's current status: kept here from the service's events.
+  const statuses = new Map<string, DonationStatus>();
+  const options = {
+    logger,
+    dataDir,
+    env: apiEnv,
+    deps: {
+      onStatusChanged: (id: string, status: DonationStatus) => void statuses.set(id, status),
+      ...(record
+        ? {
+            onDonationCreated: (event: {
+              authorization?: string;
+              created: DonationCreated;
+              request: DonationRequest;
+            }) =>
+              record({ ...event, status: () => statuses.get(event.created.donationId) ?? "requires_payment_method" }),
+          }
+        : {}),
+    },
+  };
+  let server: Awaited<ReturnType<typeof startApiServer>>;
+  try {
+    server = await startApiServer({ ...options, port }).catch((error) => {
+      // The port of the last run (before a restart) is taken: any other will do.
+      if (port === 0) throw error;
+      return startApiServer({ ...options, port: 0 });
+    });
+  } catch (error) {
+    await standIn?.stop();
+    throw error;
+  }
+  standIn?.setWebhookUrl(`${server.url}/stripe/webhook`);
+  return {
+    url: server.url,
+    port: server.port,
+    publishableKey,
+    standIn: standIn?.url,
+    allowOrigins: (origins: string[]) => server.deps.cors.set(origins),
+    stop: async () => {
+      await server.stop();
+      await standIn?.stop();
+    },
+  };
 }

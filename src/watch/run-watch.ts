@@ -110,7 +110,13 @@ async function watchUntilStopped(
   let session: WatchSession | undefined;
   let leftBuilding = false;
   try {
-    apis = await startLocalApis(logger, options.publicConfig, Number(process.env[PAYMENTS_PORT_ENV]) || 0);
+    apis = await startLocalApis(
+      logger,
+      options.publicConfig,
+      Number(process.env[PAYMENTS_PORT_ENV]) || 0,
+      // Its own data folder: never the one `nzf-build api` may have open, nor another watch's.
+      watchConfig.outDir === config.outDir ? `${watchConfig.outDir}.nzf-data` : join(config.root, ".nzf-data", "watch"),
+    );
     const { publicConfig } = apis;
     if (stopping) return;
 

@@ -146,5 +146,3 @@ if (modules.length || siteScripts) {
   });
   afterLoad(() => setTimeout(start, WAIT_MS));
 }
-
-export {};
