@@ -14,6 +14,9 @@ import { join } from "node:path";
 import { ACCOUNT_PATHS, cloudFrontPolicy } from "../site-files/headers.js";
 import { edgeFunctionCode } from "./edge-function.js";
 
+/** The origin and edge errors CloudFront answers with the site's 500.html (with their own status). */
+export const SERVER_ERRORS = [500, 502, 503, 504] as const;
+
 export const EDGE_FILES = {
   function: "cloudfront-function.js",
   iamPolicy: "iam-deploy-policy.json",
@@ -160,12 +163,18 @@ export function cloudFormationTemplate(csp: string): Record<string, unknown> {
             ],
             DefaultCacheBehavior: behaviour("SiteHeaders"),
             CacheBehaviors: [{ PathPattern: ACCOUNT_PATHS, ...behaviour("AccountHeaders") }],
-            // A private bucket answers 403 for a missing key.
-            CustomErrorResponses: [403, 404].map((code) => ({
-              ErrorCode: code,
-              ResponseCode: 404,
-              ResponsePagePath: "/404.html",
-            })),
+            // A private bucket answers 403 for a missing key. A server error (S3 failing, CloudFront
+            // unable to reach it) shows the site's own 500 page with the same status, cached for
+            // 10 s only so that the site is back as soon as the origin is.
+            CustomErrorResponses: [
+              ...[403, 404].map((code) => ({ ErrorCode: code, ResponseCode: 404, ResponsePagePath: "/404.html" })),
+              ...SERVER_ERRORS.map((code) => ({
+                ErrorCode: code,
+                ResponseCode: code,
+                ResponsePagePath: "/500.html",
+                ErrorCachingMinTTL: 10,
+              })),
+            ],
           },
         },
       },

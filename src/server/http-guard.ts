@@ -96,6 +96,8 @@ export interface GuardOptions {
   name: string;
   /** How a refusal is written (JSON servers send JSON); plain text by default. */
   reply?: (res: ServerResponse, status: number, message: string) => void;
+  /** The site's page for server errors (its 500.html), sent instead of plain text for a 500 when there is one. */
+  errorPage?: () => string | null;
 }
 
 const plainReply = (res: ServerResponse, status: number, message: string) => {
@@ -126,8 +128,17 @@ export function guard(
         `${what}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
       );
     try {
-      if (!res.headersSent && !res.destroyed) reply(res, status, message);
-      else res.destroy();
+      const page = !bad ? options.errorPage?.() : null;
+      if (res.headersSent || res.destroyed) res.destroy();
+      else if (page)
+        res
+          .writeHead(status, {
+            "content-type": "text/html; charset=utf-8",
+            "cache-control": "no-store",
+            connection: "close",
+          })
+          .end(page);
+      else reply(res, status, message);
     } catch {
       res.destroy();
     }

@@ -9,8 +9,8 @@
  * A file is served only if its real path (symlinks resolved) is inside the real path of the root,
  * resolved per request because the root itself may be a symlink that a publish swaps.
  */
-import { createReadStream } from "node:fs";
-import { readFile, realpath, stat } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { open, readFile, realpath, stat } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createGzip, gzipSync } from "node:zlib";
 import type { AddressInfo } from "node:net";
@@ -144,18 +144,34 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
         res.writeHead(status, headers).end(req.method === "HEAD" ? undefined : gzip ? gzipSync(html) : html);
         return;
       }
+      // Opened before the answer starts: a file that cannot be read (EACCES, EIO) is a 500 with the
+      // site's 500.html (the guard), not a 200 cut short.
+      const handle = await open(file, "r");
       res.writeHead(status, headers);
       if (req.method === "HEAD") {
+        await handle.close();
         res.end();
         return;
       }
-      const body = createReadStream(file).on("error", () => res.destroy());
+      const body = handle.createReadStream().on("error", () => res.destroy());
       (gzip ? body.pipe(createGzip()) : body).pipe(res);
     }
   };
   const server = createServer(
     serverOptions(options.limits),
-    guard(handle, { logger: options.logger, label: "watch", name: "static server" }),
+    guard(handle, {
+      logger: options.logger,
+      label: "watch",
+      name: "static server",
+      // The built site's own page for server errors, as CloudFront serves it (src/deploy/edge-files.ts).
+      errorPage: () => {
+        try {
+          return readFileSync(join(rootOf(), "500.html"), "utf8");
+        } catch {
+          return null;
+        }
+      },
+    }),
   );
   hardenServer(server, { logger: options.logger, label: "watch", name: "static server" });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? "127.0.0.1", resolve));

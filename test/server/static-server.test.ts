@@ -69,3 +69,27 @@ describe("static server compression", () => {
     expect(gunzipSync(missing.body).toString()).toContain("Not found");
   });
 });
+
+describe("server errors", () => {
+  it("answer 500 with the site's own 500.html, and the server keeps serving", async () => {
+    await writeFile(join(dir, "500.html"), "<!doctype html><title>Something went wrong</title>");
+    let fail = true;
+    const failing = await startStaticServer({
+      root: dir,
+      intercept: () => {
+        if (fail) throw new Error("a handler broke");
+        return false;
+      },
+    });
+    try {
+      const res = await fetch(`${failing.url}/`);
+      expect(res.status).toBe(500);
+      expect(res.headers.get("content-type")).toContain("text/html");
+      expect(await res.text()).toContain("Something went wrong");
+      fail = false;
+      expect((await fetch(`${failing.url}/`)).status).toBe(200);
+    } finally {
+      await failing.stop();
+    }
+  });
+});
