@@ -178,4 +178,68 @@ describe("Stripe stand-in: subscription schedules", () => {
     const direct = await stripeError(h.stripe.subscriptionSchedules.release(schedule.id));
     expect(direct.code).toBe("subscription_schedule_unexpected_state");
   });
+
+  it("as the service does instalments: the first paid by a saving PaymentIntent, the rest by a schedule from the next date", async () => {
+    h.standIn.setNow(new Date("2029-01-10T00:00:00Z"));
+    const customer = await h.stripe.customers.create({ email: "service-way@example.org" });
+    const first = await h.stripe.paymentIntents.create({
+      amount: 3_813,
+      currency: "aud",
+      customer: customer.id,
+      automatic_payment_methods: { enabled: true },
+      setup_future_usage: "off_session",
+      metadata: { donation_id: "don_service" },
+    });
+    const paid = await h.confirmAsStripeJs("payment_intents", first.client_secret!, {
+      payment_method: "pm_card_authenticationRequiredOnSetup",
+    });
+    expect(paid.body.status).toBe("requires_action");
+    const done = await h.standIn.authenticate(first.id, "succeed");
+    expect(done.status).toBe("succeeded");
+    const pm = done.payment_method as string;
+    expect((await h.stripe.paymentMethods.retrieve(pm)).customer).toBe(customer.id);
+
+    const schedule = await h.stripe.subscriptionSchedules.create({
+      customer: customer.id,
+      start_date: Math.floor(Date.parse("2029-02-10T00:00:00+10:00") / 1000),
+      end_behavior: "cancel",
+      default_settings: {
+        collection_method: "charge_automatically",
+        default_payment_method: pm,
+        description: "NZF zakat",
+      },
+      metadata: { donation_id: "don_service" },
+      phases: [
+        {
+          items: [{ price_data: priceData(3_813) }],
+          duration: { interval: "month", interval_count: 10 },
+          metadata: { donation_id: "don_service" },
+        },
+        {
+          items: [{ price_data: priceData(3_807) }],
+          duration: { interval: "month", interval_count: 1 },
+          metadata: { donation_id: "don_service" },
+        },
+      ],
+    });
+    expect(schedule.status).toBe("not_started");
+    await h.standIn.advanceTo(new Date("2030-02-01T00:00:00Z"));
+    const sub = (await h.stripe.subscriptionSchedules.retrieve(schedule.id)).subscription as string;
+    const invoices = (await h.stripe.invoices.list({ subscription: sub, limit: 100 })).data;
+    expect(invoices.map((i) => i.amount_paid).reverse()).toEqual([...Array(10).fill(3_813), 3_807]);
+    // The webhook the service reads names the gift through the subscription's metadata.
+    const paidEvents = h
+      .verified()
+      .filter(
+        (e) =>
+          e.type === "invoice.paid" &&
+          (e.data.object as Stripe.Invoice).parent?.subscription_details?.subscription === sub,
+      );
+    expect(paidEvents).toHaveLength(11);
+    for (const e of paidEvents)
+      expect((e.data.object as Stripe.Invoice).parent?.subscription_details?.metadata).toEqual({
+        donation_id: "don_service",
+      });
+    expect((await h.stripe.subscriptions.retrieve(sub)).status).toBe("canceled");
+  });
 });
