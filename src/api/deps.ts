@@ -7,6 +7,7 @@ import type { DonationCreated, DonationRequest, DonationStatus, Fund, Season } f
 import type { CorsPolicy } from "./cors.js";
 import type { ApiDatabase } from "./db/schema.js";
 import type { PayPalProvider } from "./paypal/provider.js";
+import type { ReceiptsService } from "./receipts/service.js";
 
 export interface DonationCreatedEvent {
   /** The request's Authorization header, as sent (the account API of watch mode reads it). */
@@ -31,6 +32,8 @@ export interface ApiDeps {
   seasons?: { ramadan?: Season; dhulHijjah?: Season };
   now?: () => Date;
   logger?: Logger;
+  /** Receipts (src/api/receipts/): issued and e-mailed from the signed webhooks; absent without the foundation's name and ABN. */
+  receipts?: ReceiptsService | null;
   /**
    * The `sub` of a valid user pool token in `Authorization: Bearer …`, or null. The account API
    * (src/account-api/) verifies tokens with aws-jwt-verify; until it moves in, the service is given

@@ -14,6 +14,8 @@ import { openDatabase } from "./db/open.js";
 import { readLambdaSecrets } from "./deploy/secrets.js";
 import { sweepExpiredDonations } from "./donations/expire.js";
 import { createStripeClient } from "./stripe/client.js";
+import { readReceiptSettings } from "../receipts/settings.js";
+import { createReceiptsService } from "./receipts/service.js";
 
 type Handler = ReturnType<typeof handle>;
 
@@ -32,10 +34,15 @@ async function start() {
     cors: corsPolicy(settings.allowedOrigins),
     rulesFor: (fund: keyof typeof DEFAULT_FUND_RULES) => DEFAULT_FUND_RULES[fund],
   };
-  const api = createApiApp(deps);
+  // Receipts through Amazon SES (NZF_MAIL_TRANSPORT=ses) with the function's role.
+  const receipts = createReceiptsService(database.db, { settings: readReceiptSettings(env) });
+  const api = createApiApp({ ...deps, receipts });
   // API Gateway's path carries the stage (/main/donations); a custom domain's does not.
   const app = new Hono().route("/main", api).route("/", api);
-  return { handler: handle(app), sweep: () => sweepExpiredDonations(deps) };
+  return {
+    handler: handle(app),
+    sweep: async () => ({ expired: await sweepExpiredDonations(deps), receipts: await receipts?.deliverDue() }),
+  };
 }
 
 export const handler: Handler = async (event, context) => {

@@ -16,6 +16,8 @@ import type { ApiDeps } from "./deps.js";
 import { sweepExpiredDonations } from "./donations/expire.js";
 import { createLocalPayPal } from "./paypal/local-provider.js";
 import { createStripeClient } from "./stripe/client.js";
+import { readReceiptSettings } from "../receipts/settings.js";
+import { createReceiptsService } from "./receipts/service.js";
 
 export interface ApiServerOptions {
   port?: number;
@@ -31,6 +33,8 @@ export interface ApiServerOptions {
   app?: ApiAppOptions;
   /** Runs the expiry sweep this often (default 15 minutes; 0: never). */
   sweepEveryMs?: number;
+  /** Sends receipts whose e-mail is due again this often (default 1 minute; 0: never). */
+  receiptsEveryMs?: number;
 }
 
 export interface ApiServer {
@@ -43,6 +47,8 @@ export interface ApiServer {
 
 export async function startApiServer(options: ApiServerOptions = {}): Promise<ApiServer> {
   const settings = readApiSettings(options.env ?? process.env);
+  // Checked before the database opens: a wrong ABN must stop the start, not every receipt.
+  const receiptSettings = readReceiptSettings(options.env ?? process.env);
   const ownDatabase = !options.database;
   const database =
     options.database ??
@@ -60,6 +66,12 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     ...(options.logger ? { logger: options.logger } : {}),
     ...options.deps,
   };
+  if (deps.receipts === undefined)
+    deps.receipts = createReceiptsService(deps.db, {
+      settings: receiptSettings,
+      ...(deps.now ? { now: deps.now } : {}),
+      ...(options.logger ? { logger: options.logger } : {}),
+    });
   const app = createApiApp(deps, options.app);
   const server = createServer(
     getRequestListener(app.fetch, {
@@ -89,6 +101,16 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
           );
         }, sweepEvery).unref()
       : undefined;
+  const receiptsEvery = options.receiptsEveryMs ?? 60_000;
+  const receiptTimer =
+    receiptsEvery > 0 && deps.receipts
+      ? setInterval(() => {
+          deps.receipts?.deliverDue().then(
+            (r) => r.sent.length && options.logger?.info("api", `sent ${r.sent.length} receipt e-mails`),
+            (error) => options.logger?.warn("api", `receipt e-mails not sent: ${(error as Error).message}`),
+          );
+        }, receiptsEvery).unref()
+      : undefined;
   const { port } = server.address() as AddressInfo;
   const host = options.host ?? "127.0.0.1";
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
@@ -100,12 +122,14 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     settings,
     stop: async () => {
       clearInterval(sweeper);
+      clearInterval(receiptTimer);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
         setTimeout(() => server.closeAllConnections(), 2_000).unref();
       });
       await closeDatabase();
+      deps.receipts?.close();
     },
   };
 }

@@ -127,8 +127,8 @@ export interface VoidCause {
   chargeId: string;
   /** The refund's or dispute's id: one correction per refund. */
   causeId: string;
-  /** What this refund returned (a dispute: the whole current amount). */
-  refundedCents: number;
+  /** What the foundation keeps of the payment after this refund (a dispute: 0). */
+  keptCents: number;
   /** In the donor's words: "$30.00 was refunded to your card on 2 December 2026." */
   reason: string;
   at: Date;
@@ -154,7 +154,9 @@ export async function voidForRefund(
     .orderBy("issued_at", "desc")
     .executeTakeFirst();
   if (!current) return [];
-  const kept = Math.max(0, current.amount_cents - cause.refundedCents);
+  const kept = Math.max(0, Math.min(current.amount_cents, cause.keptCents));
+  // Nothing changed for the donor (a refund event repeated with the same total): nothing to void.
+  if (kept === current.amount_cents) return [];
   const voidKey = `void:${current.number}`;
   const correctionKey = `correction:${cause.causeId}`;
   try {

@@ -12,6 +12,10 @@ import { startInstalmentSchedule } from "./intents.js";
 export interface EventChange {
   donationId: string;
   status?: DonationStatus;
+  /** A payment that took money: its receipt is issued once the event is recorded (src/api/receipts/). */
+  paid?: { chargeId: string; amountCents: number; paymentMethodId: string | null };
+  /** A refund or dispute: the payment's receipt is voided (and corrected for what was kept). */
+  voided?: { chargeId: string; causeId: string; keptCents: number; reason: string };
 }
 
 type Db = ApiDeps["db"];
@@ -98,6 +102,10 @@ function subscriptionOfInvoice(invoice: Stripe.Invoice): { subscriptionId: strin
   };
 }
 
+/** "$30.00", as a refund's reason says it. */
+const dollars = (cents: number) =>
+  `$${Math.floor(cents / 100).toLocaleString("en-AU")}.${String(cents % 100).padStart(2, "0")}`;
+
 export async function applyEvent(deps: ApiDeps, event: Stripe.Event): Promise<EventChange | undefined> {
   switch (event.type) {
     case "payment_intent.succeeded":
@@ -122,7 +130,13 @@ export async function applyEvent(deps: ApiDeps, event: Stripe.Event): Promise<Ev
       // A subscription's first payment is recorded from its invoice; a plain intent's here.
       if (!row.stripe_subscription_id)
         await recordCharge(deps, row, intent.id, intent.amount_received || intent.amount);
-      const change = await setStatus(deps, row, status, { payment_method: paymentMethod });
+      const change: EventChange = await setStatus(deps, row, status, { payment_method: paymentMethod });
+      if (!row.stripe_subscription_id)
+        change.paid = {
+          chargeId: intent.id,
+          amountCents: intent.amount_received || intent.amount,
+          paymentMethodId: paymentMethod,
+        };
       if (row.frequency === "monthly-instalments" && !row.stripe_schedule_id && deps.stripe && row.stripe_customer_id) {
         const scheduleId = await startInstalmentSchedule(deps.stripe, row, row.stripe_customer_id, paymentMethod);
         if (scheduleId)
@@ -157,7 +171,14 @@ export async function applyEvent(deps: ApiDeps, event: Stripe.Event): Promise<Ev
       if (!row) return undefined;
       if (event.type === "invoice.payment_failed") return setStatus(deps, row, "requires_payment_method");
       if (invoice.id && invoice.amount_paid > 0) await recordCharge(deps, row, invoice.id, invoice.amount_paid);
-      return setStatus(deps, row, "succeeded");
+      const paid: EventChange = await setStatus(deps, row, "succeeded");
+      if (invoice.id && invoice.amount_paid > 0)
+        paid.paid = {
+          chargeId: invoice.id,
+          amountCents: invoice.amount_paid,
+          paymentMethodId: row.stripe_payment_method_id,
+        };
+      return paid;
     }
     case "charge.refunded": {
       const charge = event.data.object;
@@ -165,13 +186,33 @@ export async function applyEvent(deps: ApiDeps, event: Stripe.Event): Promise<Ev
         intentId: idOf(charge.payment_intent),
         donationId: charge.metadata?.donation_id,
       });
-      if (!row || !charge.refunded) return row ? { donationId: row.id } : undefined;
-      return setStatus(deps, row, "refunded");
+      const intentId = idOf(charge.payment_intent);
+      const voided =
+        row && intentId && charge.amount_refunded > 0
+          ? {
+              chargeId: intentId,
+              causeId: `${charge.id}:${charge.amount_refunded}`,
+              keptCents: Math.max(0, charge.amount - charge.amount_refunded),
+              reason: `${dollars(charge.amount_refunded)} of this payment was refunded.`,
+            }
+          : undefined;
+      if (!row || !charge.refunded) return row ? { donationId: row.id, ...(voided ? { voided } : {}) } : undefined;
+      return { ...(await setStatus(deps, row, "refunded")), ...(voided ? { voided } : {}) };
     }
     case "charge.dispute.created": {
       const dispute = event.data.object;
-      const row = await findDonation(deps.db, { intentId: idOf(dispute.payment_intent) });
-      return row ? setStatus(deps, row, "disputed") : undefined;
+      const intentId = idOf(dispute.payment_intent);
+      const row = await findDonation(deps.db, { intentId });
+      if (!row) return undefined;
+      const change: EventChange = await setStatus(deps, row, "disputed");
+      if (intentId)
+        change.voided = {
+          chargeId: intentId,
+          causeId: dispute.id,
+          keptCents: 0,
+          reason: "The payment was disputed with your bank.",
+        };
+      return change;
     }
     default:
       return undefined;

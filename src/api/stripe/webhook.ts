@@ -9,7 +9,8 @@
 import Stripe from "stripe";
 import type { ApiDeps } from "../deps.js";
 import { errorReply, type Reply } from "../errors.js";
-import { applyEvent } from "./apply-event.js";
+import { cardOf } from "../receipts/card.js";
+import { applyEvent, type EventChange } from "./apply-event.js";
 
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
@@ -41,5 +42,31 @@ export async function receiveWebhook(deps: ApiDeps, raw: string, signature: stri
   });
   if (!changed.duplicate && changed.change?.status)
     await deps.onStatusChanged?.(changed.change.donationId, changed.change.status);
+  if (!changed.duplicate && changed.change) await receiptsFor(deps, changed.change);
   return { status: 200, body: { received: true, ...(changed.duplicate ? { duplicate: true } : {}) } };
+}
+
+/**
+ * After the event is recorded: the payment's receipt, or the void of it. A failure here is logged,
+ * not answered with a 500 (the event is applied; the outbox job sends what was not sent).
+ */
+async function receiptsFor(deps: ApiDeps, change: EventChange): Promise<void> {
+  if (!deps.receipts) return;
+  const at = (deps.now ?? (() => new Date()))();
+  try {
+    if (change.paid)
+      await deps.receipts.paid({
+        donationId: change.donationId,
+        chargeId: change.paid.chargeId,
+        amountCents: change.paid.amountCents,
+        paidAt: at,
+        paymentMethod: await cardOf(deps.stripe, change.paid.paymentMethodId),
+      });
+    if (change.voided) await deps.receipts.voided({ ...change.voided, at });
+  } catch (error) {
+    deps.logger?.error(
+      "api",
+      `receipt for ${change.donationId} not issued: ${(error as Error).stack ?? String(error)}`,
+    );
+  }
 }

@@ -141,7 +141,7 @@ describe("refunds and disputes", () => {
     const cause = {
       chargeId: "cap_1",
       causeId: "re_1",
-      refundedCents: 3_000,
+      keptCents: 7_000,
       reason: "$30.00 was refunded to your card.",
       at: new Date("2026-12-01T00:00:00Z"),
     };
@@ -160,7 +160,7 @@ describe("refunds and disputes", () => {
       {
         chargeId: "cap_1",
         causeId: "dp_1",
-        refundedCents: 7_000,
+        keptCents: 0,
         reason: "The payment was disputed.",
         at: new Date("2026-12-05T00:00:00Z"),
       },
@@ -174,7 +174,7 @@ describe("refunds and disputes", () => {
     expect(
       await voidForRefund(
         db,
-        { chargeId: "cap_none", causeId: "re_x", refundedCents: 1, reason: "x", at: new Date() },
+        { chargeId: "cap_none", causeId: "re_x", keptCents: 0, reason: "x", at: new Date() },
         issuing,
       ),
     ).toEqual([]);

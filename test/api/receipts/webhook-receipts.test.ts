@@ -1,0 +1,102 @@
+/**
+ * Receipts from the signed Stripe webhooks, end to end: a card gift paid at the Stripe stand-in
+ * gets its receipt by e-mail (read from the SMTP catcher) the moment the webhook arrives, never
+ * from the browser; a refund voids it and e-mails a corrected receipt.
+ */
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { receiptsOf } from "../../../src/api/receipts/issue.js";
+import { createReceiptsService } from "../../../src/api/receipts/service.js";
+import { readReceiptSettings } from "../../../src/receipts/settings.js";
+import { type SmtpCatcher, startSmtpCatcher } from "../../../src/stand-ins/smtp/catcher.js";
+import { donationRequest } from "../../support/donation-request.js";
+import {
+  startTestPaymentsService,
+  TEST_PUBLISHABLE_KEY,
+  type TestPaymentsService,
+} from "../../support/payments-service.js";
+
+let service: TestPaymentsService;
+let catcher: SmtpCatcher;
+beforeAll(async () => {
+  [service, catcher] = await Promise.all([startTestPaymentsService(), startSmtpCatcher()]);
+  service.deps.receipts = createReceiptsService(service.db, {
+    settings: readReceiptSettings({
+      NZF_FOUNDATION_NAME: "National Zakat Foundation Australia",
+      NZF_FOUNDATION_ABN: "51 824 753 556",
+      NZF_RECEIPT_FROM: "National Zakat Foundation <receipts@nzf.org.au>",
+      NZF_MAIL_TRANSPORT: "smtp",
+      NZF_SMTP_URL: catcher.smtpUrl,
+    }),
+    taxDeductible: (fund) => fund === "sadaqah",
+  });
+});
+afterAll(async () => {
+  service?.deps.receipts?.close();
+  await Promise.all([service?.stop(), catcher?.stop()]);
+});
+beforeEach(async () => {
+  await service.reset();
+  catcher.clear();
+});
+
+async function payByCard(
+  fund: "zakat" | "sadaqah",
+  amountCents: number,
+): Promise<{ donationId: string; intentId: string }> {
+  const res = await fetch(`${service.url}/donations`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "Idempotency-Key": randomUUID() },
+    body: JSON.stringify(donationRequest({ fund, amountCents })),
+  });
+  expect(res.status).toBe(201);
+  const { donationId, clientSecret } = (await res.json()) as { donationId: string; clientSecret: string };
+  const intentId = clientSecret.split("_secret_")[0]!;
+  const confirmed = await fetch(`${service.stripe.url}/v1/payment_intents/${intentId}/confirm`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      key: TEST_PUBLISHABLE_KEY,
+      client_secret: clientSecret,
+      payment_method: "pm_card_visa",
+    }),
+  });
+  expect(confirmed.status).toBe(200);
+  await service.stripe.settled();
+  return { donationId, intentId };
+}
+
+describe("receipts from Stripe's signed webhooks", () => {
+  it("e-mails the receipt of a paid zakat gift once, with the card's last digits and no deductibility claim", async () => {
+    const { donationId } = await payByCard("zakat", 5_000);
+    const mail = await catcher.waitFor((m) => m.subject.startsWith("Your receipt"));
+    expect(mail.envelope.to).toEqual(["aisha@example.com"]);
+    expect(mail.text).toMatch(/^Received from: +Aisha Rahman$/m);
+    expect(mail.text).toMatch(/^Paid with: +Visa ending 4242$/m);
+    expect(mail.text).toContain("Gifts to Zakat are not tax-deductible");
+    const rows = await receiptsOf(service.db, donationId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ kind: "receipt", email_status: "sent" });
+    // The webhook replayed: nothing new.
+    for (const delivery of service.stripe.deliveries()) await service.stripe.redeliver(delivery.eventId);
+    await service.stripe.settled();
+    expect(await receiptsOf(service.db, donationId)).toHaveLength(1);
+    expect(catcher.messages()).toHaveLength(1);
+  });
+
+  it("a partial refund voids the receipt and e-mails a corrected one for what was kept", async () => {
+    const { donationId, intentId } = await payByCard("sadaqah", 10_000);
+    await catcher.waitFor((m) => m.subject.startsWith("Your receipt"));
+    expect(catcher.messages()[0]!.text).toContain("This is a tax-deductible gift");
+    await service.deps.stripe!.refunds.create({ payment_intent: intentId, amount: 3_000 });
+    await service.stripe.settled();
+    const corrected = await catcher.waitFor((m) => m.subject.startsWith("Corrected receipt"));
+    const voided = await catcher.waitFor((m) => m.subject.includes("is void"));
+    const rows = await receiptsOf(service.db, donationId);
+    expect(rows.map((r) => r.kind).sort()).toEqual(["correction", "receipt", "void"]);
+    const kept = rows.find((r) => r.kind === "correction")!;
+    expect(kept.amount_cents).toBe(rows.find((r) => r.kind === "receipt")!.amount_cents - 3_000);
+    expect(corrected.text).toContain(`replaces receipt ${rows.find((r) => r.kind === "receipt")!.number}`);
+    expect(voided.text).toContain("$30.00 of this payment was refunded.");
+  });
+});
