@@ -290,6 +290,7 @@ describe("Stripe stand-in: customers and PaymentIntents through the real SDK", (
   });
 
   it("retries a webhook the endpoint failed, recording every attempt", async () => {
+    await h.standIn.settled(); // so the two failures fall on this test's event
     h.failNext(2);
     const customer = await h.stripe.customers.create({ email: "retry@example.org" });
     await h.standIn.settled();
