@@ -9,32 +9,38 @@
  * editor's formatting split (`sk_live_51H<strong>…`) or a link encoded (`sk%5Flive…`) is found too.
  * AWS secret access keys (40 characters of base64 with no fixed prefix) count when they are
  * labelled as one or stand near an access key id (AKIA…/ASIA…): alone they look like any other
- * random string.
+ * random string. On top of these, secretlint's maintained preset (secret-rules.ts) reads both
+ * versions too: GitHub, Slack, npm and other tokens, private keys, connection strings.
  */
 import { NzfError } from "../core/errors.js";
 import { findSecretKeys } from "../payments/config.js";
 import { findAuthSecrets } from "../auth/dist-scan.js";
+import { findPresetSecrets, hasGoogleApiKey } from "./secret-rules.js";
 
 export interface SecretScan {
-  /** Scans one file's text (relative path inside the site). */
+  /** Scans one file's text (relative path inside the site); the preset's part finishes by assertClean. */
   scanText(file: string, text: string): void;
-  /** Takes what a scan elsewhere (a render worker's, with findSecrets) found in one file. */
+  /** Takes what a scan elsewhere (a render worker's, with findAllSecrets) found in one file. */
   addFindings(file: string, findings: string[]): void;
   /** Fails if anything scanned holds a secret. Returns how many files were scanned. */
-  assertClean(): number;
+  assertClean(): Promise<number>;
 }
 
 export function createSecretScan(): SecretScan {
   const leaks: string[] = [];
+  const pending: Promise<void>[] = [];
   let scanned = 0;
   const addFindings = (file: string, findings: string[]) => {
     scanned++;
     for (const finding of findings) leaks.push(`${file}: ${finding}`);
   };
   return {
-    scanText: (file, text) => addFindings(file, findSecrets(text)),
+    scanText: (file, text) => {
+      pending.push(findAllSecrets(text).then((findings) => addFindings(file, findings)));
+    },
     addFindings,
-    assertClean() {
+    async assertClean() {
+      await Promise.all(pending);
       if (leaks.length) {
         throw new NzfError(
           "CONFIG_INVALID",
@@ -49,7 +55,22 @@ export function createSecretScan(): SecretScan {
   };
 }
 
-/** What a scan of one text finds: masked Stripe keys and the kinds of other secrets, each once. */
+/**
+ * findSecrets and secretlint's preset (secret-rules.ts), on the text as it is and, when something
+ * could have split or encoded a token (splitOrEncoded), with markup removed. The preset costs about
+ * 3 ms a page a pass, so the second pass runs only where it can find more.
+ */
+export async function findAllSecrets(text: string): Promise<string[]> {
+  const found = new Set(findSecrets(text));
+  for (const finding of await findPresetSecrets(text)) found.add(finding);
+  const plain = splitOrEncoded(text) ? plainText(text) : text;
+  if (plain !== text)
+    for (const finding of await findPresetSecrets(plain))
+      if (!found.has(finding)) found.add(`${finding} (split by markup or encoded)`);
+  return [...found];
+}
+
+/** What the project's own checks find in one text: masked Stripe keys and the kinds of other secrets, each once. */
 export function findSecrets(text: string): string[] {
   const found = secretsIn(text);
   const plain = hasFragment(text) ? plainText(text) : text;
@@ -64,7 +85,30 @@ function secretsIn(text: string): Set<string> {
   // Auth and AWS findings name the kind only: even a prefix of a token or secret stays out of logs.
   for (const f of findAuthSecrets(text)) found.add(f.kind);
   if (findAwsSecretKeys(text)) found.add("aws-secret-access-key");
+  if (hasGoogleApiKey(text)) found.add("google-api-key");
   return found;
+}
+
+// An inline tag inside a word (tok<strong>en), or a token character written another way.
+const SPLIT_WORD =
+  /[\w-](?:<\/?(?:strong|em|b|i|u|s|span|a|small|sub|sup|mark|code|kbd|wbr|font|del|ins)\b[^>]*>)+[\w-]/i;
+const ESCAPE = /&#x?[0-9a-f]{1,7};?|&lowbar;|&UnderBar;|%[0-9a-f]{2}|\\u[0-9a-f]{4}|\\x[0-9a-f]{2}/gi;
+
+/**
+ * Whether markup or an encoding could hide a token from the preset: an inline tag inside a word,
+ * an invisible character, a private key (its lines may be broken by markup), or a letter, digit, `_` or `-` written as an entity or escape (React's
+ * `&#x27;` for an apostrophe, a `%20` in a URL do not count).
+ */
+export function splitOrEncoded(text: string): boolean {
+  if (INVISIBLE.test(text) || (text.includes("<") && SPLIT_WORD.test(text))) return true;
+  // A key's lines broken by <br> or paragraphs: the preset reads it only without the markup.
+  if (text.includes("PRIVATE KEY")) return true;
+  if (!/[&%\\]/.test(text)) return false;
+  for (const m of text.matchAll(ESCAPE)) {
+    const decoded = plainText(m[0]);
+    if (/^[\w-]$/.test(decoded)) return true;
+  }
+  return false;
 }
 
 /** Only worth undoing when one of these occurs: markup, an entity, a percent or backslash escape, an invisible character. */
@@ -105,20 +149,21 @@ function encodedFragment(text: string): boolean {
   );
 }
 
-/** whsec, (s)ecret, (S)ECRET, AKIA, ASIA. */
+/** whsec, (s)ecret, (S)ECRET, AKIA, ASIA, AIza. */
 function wordFragment(text: string): boolean {
-  return ["whsec", "ecret", "ECRET", "AKIA", "ASIA"].some((word) => text.includes(word));
+  return ["whsec", "ecret", "ECRET", "AKIA", "ASIA", "AIza"].some((word) => text.includes(word));
 }
 
 /** The text with tags removed and encodings undone, so a secret split by markup or encoded reads as one string. */
 export function plainText(text: string): string {
   if (!ENCODED.test(text)) return text;
-  // Tags go (a key split by <strong> joins up); their quoted attribute values (a key may sit in an
-  // href) are kept at the end, one a line, so they join nothing.
+  // Inline tags go (a key split by <strong> joins up); a block's tags end a line, so a key at the
+  // end of a paragraph does not join the next one's first word. Quoted attribute values (a key may
+  // sit in an href) are kept at the end, one a line, so they join nothing.
   const values: string[] = [];
   const stripped = text.replace(/<[^>]*>/g, (tag) => {
     for (const m of tag.matchAll(/=\s*(?:"([^"]*)"|'([^']*)')/g)) values.push(m[1] ?? m[2]!);
-    return "";
+    return BLOCK_TAG.test(tag) ? "\n" : "";
   });
   return [stripped, ...values]
     .join("\n")
@@ -134,6 +179,10 @@ export function plainText(text: string): string {
     )
     .replace(/%([0-7][0-9a-f])/gi, (_, hex: string) => fromCode(parseInt(hex, 16)));
 }
+
+/** Tags that end a line of text as a browser shows it. */
+const BLOCK_TAG =
+  /^<\/?(?:p|div|br|li|ul|ol|dl|dt|dd|h[1-6]|pre|table|tr|td|th|section|article|aside|header|footer|main|nav|figure|figcaption|blockquote|hr|head|body|html|title|script|style|meta|link|form|fieldset|details|summary|option|button|label)\b/i;
 
 const NAMED: Record<string, string> = {
   lowbar: "_",

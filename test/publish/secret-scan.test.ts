@@ -3,13 +3,16 @@
  * by markup or encoded, are found; look-alikes that every site has (hashes, SRI digests,
  * publishable keys, prose about keys) are not.
  */
+import { generateKeyPairSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import {
   createSecretScan,
+  findAllSecrets,
   findAwsSecretKeys,
   findSecrets,
   hasFragment,
   plainText,
+  splitOrEncoded,
 } from "../../src/publish/secret-scan.js";
 
 // AWS's documented example pair (not a real key).
@@ -84,13 +87,89 @@ describe("secret scan", () => {
     expect(plainText("a<b>b</b>&#99;%64\\u0065")).toBe("abcde");
   });
 
-  it("stops the publish naming the file, and counts the files scanned", () => {
+  it("stops the publish naming the file, and counts the files scanned", async () => {
     const scan = createSecretScan();
     scan.scanText("index.html", "<p>fine</p>");
     scan.scanText("give/index.html", `<p>sk_live_51H<strong>abcdEFGH</strong>12345678</p>`);
-    expect(() => scan.assertClean()).toThrow(/give\/index\.html: sk_live_51Ha… \(split by markup or encoded\)/);
+    await expect(scan.assertClean()).rejects.toThrow(/give\/index\.html: sk_live_51Ha… \(split by markup or encoded\)/);
     const clean = createSecretScan();
     clean.scanText("index.html", "<p>fine</p>");
-    expect(clean.assertClean()).toBe(1);
+    await expect(clean.assertClean()).resolves.toBe(1);
   });
+});
+
+// Made at run time, so this file holds no token a scanner of the repository would flag.
+const GITHUB = ["ghp", "_", "R8mKq2Xv7LbN4sTc9WdE1fYh6JpA3uZg0QoV"].join("");
+const GITHUB_FINE = [
+  "github_pat",
+  "_",
+  "11ABCDEFG0abcdefghijkl",
+  "_",
+  "A".repeat(20),
+  "b".repeat(20),
+  "0123456789abcdefghi",
+].join("");
+const GOOGLE = ["AI", "za", "SyD4k9Lm2Qx8Vb7Nc3Wf6Hj1Tp5Rs0Ue-Yg"].join("");
+const SLACK = ["xo", "xb-", "263984702123-1946825738241-Xk4qP9vL2mN7bR3tW8cY6dF1"].join("");
+const PEM = generateKeyPairSync("rsa", { modulusLength: 1024 }).privateKey.export({
+  type: "pkcs1",
+  format: "pem",
+}) as string;
+
+describe("the maintained rules (secretlint's recommended preset) and Google API keys", () => {
+  it.each([
+    ["a GitHub token", GITHUB, "github GITHUB_TOKEN"],
+    ["a fine-grained GitHub token", GITHUB_FINE, "github GITHUB_TOKEN"],
+    ["a Google API key", GOOGLE, "google-api-key"],
+    ["a Slack token", SLACK, "slack SLACK_TOKEN"],
+    ["a PEM private key", PEM, "privatekey PrivateKey"],
+  ])("finds %s in a page, naming the kind only", async (_, secret, kind) => {
+    const found = await findAllSecrets(`<main><p>Our key: ${secret}</p></main>`);
+    expect(found).toContain(kind);
+    expect(found.join()).not.toContain(secret.slice(6, 20));
+  });
+
+  it("finds them split by markup or encoded", async () => {
+    const split = (s: string) => `${s.slice(0, 8)}<strong>${s.slice(8, 16)}</strong>${s.slice(16)}`;
+    expect(await findAllSecrets(`<p>${split(GITHUB)}</p>`)).toContain(
+      "github GITHUB_TOKEN (split by markup or encoded)",
+    );
+    expect(await findAllSecrets(`<p>${split(SLACK)}</p>`)).toContain("slack SLACK_TOKEN (split by markup or encoded)");
+    expect(await findAllSecrets(`<p>${split(GOOGLE)}</p>`)).toContain("google-api-key (split by markup or encoded)");
+    expect(await findAllSecrets(`<pre>${PEM.replaceAll("\n", "<br>\n")}</pre>`)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^privatekey PrivateKey/)]),
+    );
+  });
+
+  it("is not turned off by a secretlint-disable comment the content writes", async () => {
+    const page = `<!-- secretlint-disable --><p>${GITHUB}</p><!-- secretlint-enable -->`;
+    expect(await findAllSecrets(page)).toContain("github GITHUB_TOKEN");
+  });
+
+  it("does not flag what ordinary pages hold", async () => {
+    const ordinary = [
+      '<img src="https://images.prismic.io/nzf/hero.jpg?auto=format" alt="">',
+      '<a href="mailto:info@nzf.org.au">info@nzf.org.au</a> <a href="tel:+61299999999">call</a>',
+      '<script integrity="sha384-oqVuAfXRKap7fdgcCY5uykM6+R9GqQ8K/uxy9rx7HNQlGYl1kPzQho1wx4JwY8wC"></script>',
+      "<p>Keep your API key and private key secret; never share a token.</p>",
+      '<meta name="google-site-verification" content="AbCdEfGh12345">',
+    ];
+    for (const text of ordinary) expect(await findAllSecrets(text), text).toEqual([]);
+  });
+});
+
+describe("splitOrEncoded", () => {
+  it.each([
+    ["a word split by a tag", "<p>tok<strong>en</strong></p>"],
+    ["an entity for a letter", "tok&#101;n"],
+    ["an underscore in hex", "ghp&#x5F;x"],
+    ["a percent-encoded letter", "tok%65n"],
+    ["an invisible character", "tok\u200ben"],
+  ])("is true for %s", (_, text) => expect(splitOrEncoded(text)).toBe(true));
+
+  it.each([
+    ["paragraphs", "<p>One.</p><p>Two <strong>bold</strong> words.</p>"],
+    ["React's apostrophe", "<p>It&#x27;s fine &amp; good</p>"],
+    ["a URL with a space", '<a href="/a%20b">x</a>'],
+  ])("is false for %s", (_, text) => expect(splitOrEncoded(text)).toBe(false));
 });

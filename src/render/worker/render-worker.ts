@@ -14,7 +14,7 @@ import { identityOf } from "../../core/fs.js";
 import { createContentGraph, type ContentGraph } from "../../content/graph.js";
 import { createImageLookup } from "../../images/image-lookup.js";
 import { createPageRenderer, htmlOf, renderFailureOf, type PageRenderer } from "../render-page.js";
-import { findSecrets } from "../../publish/secret-scan.js";
+import { findAllSecrets } from "../../publish/secret-scan.js";
 import { documentFactsCollector, planContent, type ContentPlan, type DocumentFacts } from "../content-plan.js";
 import { documentHashesKept } from "../dependencies.js";
 import {
@@ -177,7 +177,7 @@ async function prepare(init: WorkerInit): Promise<void> {
   });
 }
 
-function render(request: Extract<ToWorker, { type: "render" }>): FromWorker {
+async function render(request: Extract<ToWorker, { type: "render" }>): Promise<FromWorker> {
   const results: Extract<FromWorker, { type: "rendered" }>["results"] = [];
   for (const page of request.pages) {
     const started = performance.now();
@@ -186,7 +186,7 @@ function render(request: Extract<ToWorker, { type: "render" }>): FromWorker {
       const ms = performance.now() - started;
       const html = htmlOf(render);
       // Scanned here, on the worker's core, rather than in the build's thread.
-      const secrets = findSecrets(html);
+      const secrets = await findAllSecrets(html);
       if (writer?.write(page.file, html)) {
         const { before, after, body, ...written } = render;
         results.push({ ok: true, written, secrets, ms });
@@ -235,7 +235,8 @@ function reply(work: Promise<FromWorker>, failure: "plan-failed" | "fatal"): Pro
 }
 
 port.on("message", (message: ToWorker) => {
-  if (message.type === "render") return port.postMessage(render(message));
+  // The scan's preset half is a promise, settled in microtasks (no I/O): no other message is handled meanwhile.
+  if (message.type === "render") return void render(message).then((answer) => port.postMessage(answer));
   if (message.type === "facts" || message.type === "plan") return void answerAndKeep(answerTo(message));
   if (message.type === "warm") {
     const { first, templateFile } = message;
