@@ -7,7 +7,7 @@
  * A method that throws leaves the plan as it was: the store changes nothing and tells the donor
  * the provider could not be reached.
  */
-import type { GiftView } from "./store.js";
+import type { GiftView } from "./facts.js";
 
 export interface PlanProvider {
   pause(plan: GiftView): Promise<void>;

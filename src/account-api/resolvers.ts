@@ -74,7 +74,7 @@ export function accountResolvers(deps: ResolverDeps) {
             "Verify your e-mail address first (we send a code to it), then add the gifts you gave with it.",
           );
         }
-        const claimed = store.claimGuestGifts(ctx.donor, profile.email);
+        const claimed = await store.claimGuestGifts(ctx.donor, profile.email);
         return {
           claimed,
           message:

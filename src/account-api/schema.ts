@@ -70,6 +70,10 @@ enum DonationStatus {
   PROCESSING
   REQUIRES_PAYMENT_METHOD
   FAILED
+  "Paid, then returned to the donor."
+  REFUNDED
+  "Paid, then contested by the donor's bank."
+  DISPUTED
 }
 
 "One charge of a donation: a one-off gift, or one payment of a plan."

@@ -1,15 +1,9 @@
 /**
- * The donor data the account API reads and changes: donations, each charge of each donation, and
- * the plans (regular gifts, instalments, seasonal series) those donations started. In memory here,
- * behind the `AccountStore` shape, until the payments service's database takes it over (the same
- * shape over its tables). One store is shared by the payments dev server (which records) and the
- * account API dev server (which reads and changes), so a donation made in a test or in `--watch`
- * shows in the donor's account at once.
- *
- * What the history tells is what happened: one row per charge, paid or failed; a checkout that was
- * never paid (`requires_payment_method`: abandoned, or waiting for the card) is nobody's history.
+ * The donor data the account API reads and changes, over any `AccountRecords`: the payments
+ * service's database in production (db-records.ts), memory for the local dev server
+ * (`createAccountStore`, below). Ownership is the `sub` and nothing else; every change of a plan
+ * goes to the payment provider first (plan-provider.ts) and is kept only when the provider took it.
  */
-import { randomUUID } from "node:crypto";
 import { chargeFor } from "../payments/fees.js";
 import { FUND_NAMES } from "../payments/fund-names.js";
 import { DEFAULT_FUND_RULES, type FundRules } from "../payments/fund-rules.js";
@@ -22,109 +16,44 @@ import {
   FUNDS,
   type Fund,
 } from "../payments/types.js";
+import {
+  counts,
+  type DonationFacts,
+  describePlan,
+  type GiftView,
+  giftView,
+  historyOf,
+  isPlan,
+  type PlanState,
+  planId,
+  type Receipt,
+  receiptOf,
+  shownCharges,
+} from "./facts.js";
 import { localPlanProvider, type PlanProvider } from "./plan-provider.js";
 import { sameMailbox } from "./same-mailbox.js";
 
-const TIME_ZONE = "Australia/Sydney";
-
-/**
- * Funds whose gifts are tax-deductible, until the payments service's one deductibility setting
- * lands (the page, the receipt and the account must all read that one). What the content says
- * wins: the zakat page and the FAQ say zakat is not tax-deductible, the tainted-wealth page says
- * that purification is not either; qurban buys an animal sacrificed for the donor, a benefit in
- * return. The rest are gifts, a placeholder the foundation must confirm with its accountant.
- */
-export const TAX_DEDUCTIBLE_FUNDS: Readonly<Record<Fund, boolean>> = {
-  zakat: false,
-  fitr: true,
-  fidyah: true,
-  sadaqah: true,
-  qurban: false,
-  ramadan: true,
-  "dhul-hijjah": true,
-  "tainted-wealth": false,
-  "jumuah-giving": true,
-};
-
+export { financialYearOf, type GiftStatus, type GiftView, type Receipt, TAX_DEDUCTIBLE_FUNDS } from "./facts.js";
 /** Names for sentences the donor reads; shared with the account island (src/payments/fund-names.ts). */
 export { FUND_NAMES };
 
-/**
- * Whose a donation is: the account's `sub` when a verified access token came with it. A guest
- * gift has no `sub` until its donor claims it (claimGuestGifts); its e-mail is only the address
- * the donor typed, kept to offer that claim, and never decides who may read it.
- */
+const TIME_ZONE = "Australia/Sydney";
+
+/** Who is asking: the verified access token's `sub`. */
 export interface DonorKey {
   sub?: string;
 }
 
-/** One attempt to take a payment of a donation's schedule: the nth charge. */
-export interface StoredCharge {
-  n: number;
-  /** YYYY-MM-DD in Sydney. */
-  date: string;
-  amountCents: number;
-  feeCents: number;
-  totalCents: number;
-  status: () => DonationStatus;
-}
-
-export interface StoredDonation {
-  created: DonationCreated;
-  request: DonationRequest;
-  donor: DonorKey;
-  /** The first payment's live status (for a SetupIntent: whether the card was saved). */
-  status: () => DonationStatus;
-  /** The day it was made, YYYY-MM-DD in Sydney. */
-  date: string;
-  planId?: string;
-  /** Charges after the first, as the provider's webhooks report them (recordCharge). */
-  laterCharges: StoredCharge[];
-}
-
-export interface StoredPlan {
-  id: string;
-  donationId: string;
-  amountCents: number;
-  paused: boolean;
-  cancelled: boolean;
-}
-
-export interface Receipt {
-  number: string;
-  donationId: string;
-  donorName: string;
-  fund: Fund;
-  date: string;
-  totalCents: number;
-  taxDeductible: boolean;
-  financialYear: number;
-}
-
-export type GiftStatus = "PENDING" | "ACTIVE" | "PAUSED" | "CANCELLED" | "COMPLETED";
-
-export interface GiftView {
-  id: string;
-  donationId: string;
-  reference: string;
-  fund: Fund;
-  schedule: string;
-  openEnded: boolean;
-  amountCents: number;
-  feeCents: number;
-  totalCents: number;
-  coversFees: boolean;
-  status: GiftStatus;
-  nextChargeDate: string | null;
-  /** The last date of a finite schedule; null when open-ended. */
-  endDate: string | null;
-  /** Charges paid so far. */
-  paidCount: number;
-  /** Charges in all for a finite schedule; null when open-ended. */
-  chargeCount: number | null;
-  /** The whole gift of a finite schedule (its charges added up); null when open-ended. */
-  scheduleTotalCents: number | null;
-  startDate: string;
+/** Where the donations live. Every method is scoped: nothing lists donations across accounts. */
+export interface AccountRecords {
+  /** The donations of one account, oldest first. */
+  ofSub(sub: string): Promise<DonationFacts[]>;
+  /** Guest gifts (no account yet) that may be this e-mail's: a superset, checked with sameMailbox. */
+  guestsLike(email: string): Promise<DonationFacts[]>;
+  /** Files these guest gifts under the account (only those still without one). */
+  claim(donationIds: string[], sub: string): Promise<void>;
+  /** Keeps the donor's choice about a plan. */
+  savePlan(donationId: string, state: PlanState): Promise<void>;
 }
 
 /** A refusal the donor can act on: the GraphQL error's message and `extensions.code`. */
@@ -141,167 +70,54 @@ export class AccountError extends Error {
   }
 }
 
-/** The Australian financial year a date falls in, named by the year it ends: 2025-07-01 → 2026. */
-export function financialYearOf(date: string): number {
-  const year = Number(date.slice(0, 4));
-  return Number(date.slice(5, 7)) >= 7 ? year + 1 : year;
-}
-
 export interface AccountStoreOptions {
   now?: () => Date;
-  fundRules?: Partial<Record<Fund, FundRules>>;
+  fundRules?: (fund: Fund) => FundRules;
   /** Pauses, resumes, changes and cancels plans at the payment provider; the local one moves no money. */
   provider?: PlanProvider;
 }
 
-export type AccountStore = ReturnType<typeof createAccountStore>;
+const byDateNewestFirst = <T extends { date: string }>(rows: T[]) =>
+  // Stable: rows already newest first within a day stay so.
+  rows.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
 
-/** Newest first: the later of two made the same day comes first (a stable sort by date keeps it so). */
-const newestFirst = <T>(items: T[]) => [...items].reverse();
-
-/** A payment that counts: paid, failed, or on its way. Never-paid checkouts are not history. */
-const HAPPENED = new Set<DonationStatus>(["succeeded", "failed", "processing"]);
-
-export function createAccountStore(options: AccountStoreOptions = {}) {
+export function createStoreOver(records: AccountRecords, options: AccountStoreOptions = {}) {
   const now = options.now ?? (() => new Date());
   const provider = options.provider ?? localPlanProvider();
-  const rulesFor = (fund: Fund): FundRules => options.fundRules?.[fund] ?? DEFAULT_FUND_RULES[fund];
-  const donations: StoredDonation[] = [];
-  const plans = new Map<string, StoredPlan>();
+  const rulesFor = options.fundRules ?? ((fund: Fund) => DEFAULT_FUND_RULES[fund]);
   const today = () => todayIn(TIME_ZONE, now());
 
-  // Identity is the token's sub and nothing else: a guest gift (no sub) belongs to nobody yet.
-  const belongs = (owner: DonorKey, who: DonorKey) => owner.sub !== undefined && owner.sub === who.sub;
-
-  const donationOf = (plan: StoredPlan) => donations.find((d) => d.created.donationId === plan.donationId)!;
-
-  /** Every charge of a donation, first to last. A SetupIntent's first charge is later, by webhook. */
-  function chargesOf(d: StoredDonation): StoredCharge[] {
-    const first: StoredCharge[] =
-      d.created.intentType === "payment"
-        ? [
-            {
-              n: 1,
-              date: d.date,
-              amountCents: d.created.amountCents,
-              feeCents: d.created.feeCents,
-              totalCents: d.created.totalCents,
-              status: d.status,
-            },
-          ]
-        : [];
-    return [...first, ...d.laterCharges].sort((a, b) => a.n - b.n);
+  /** The account's donations that count, newest first. */
+  async function mine(who: DonorKey): Promise<DonationFacts[]> {
+    if (!who.sub) return [];
+    return (await records.ofSub(who.sub)).filter(counts).reverse();
   }
 
-  const shownCharges = (d: StoredDonation) => chargesOf(d).filter((c) => HAPPENED.has(c.status()));
-
-  /** A donation is the donor's once a payment happened, or (saved card, first charge later) the card was saved. */
-  const counts = (d: StoredDonation) =>
-    shownCharges(d).length > 0 || (d.created.intentType === "setup" && d.status() === "succeeded");
-
-  function giftView(plan: StoredPlan): GiftView {
-    const d = donationOf(plan);
-    const c = d.created;
-    const coversFees = d.request.coverFees;
-    const { feeCents, totalCents } = chargeFor(plan.amountCents, coversFees);
-    const charges = chargesOf(d);
-    const paidCount = charges.filter((x) => x.status() === "succeeded").length;
-    const attempted = charges.filter((x) => HAPPENED.has(x.status())).length;
-    const chargeCount = c.openEnded ? null : c.schedule.length;
-    const firstPaid = charges[0]
-      ? ["succeeded", "processing"].includes(charges[0].status())
-      : d.status() === "succeeded";
-    const status: GiftStatus = plan.cancelled
-      ? "CANCELLED"
-      : chargeCount !== null && paidCount >= chargeCount
-        ? "COMPLETED"
-        : plan.paused
-          ? "PAUSED"
-          : firstPaid
-            ? "ACTIVE"
-            : "PENDING";
-    const upcoming = c.schedule
-      .slice(attempted)
-      .find((s) => s.date > today() || (attempted === 0 && s.date >= today()));
-    const next = status === "ACTIVE" || status === "PENDING" ? (upcoming?.date ?? null) : null;
-    return {
-      id: plan.id,
-      donationId: plan.donationId,
-      reference: c.reference,
-      fund: d.request.fund,
-      schedule: c.frequency,
-      openEnded: c.openEnded,
-      amountCents: plan.amountCents,
-      feeCents,
-      totalCents,
-      coversFees,
-      status,
-      nextChargeDate: next,
-      endDate: c.openEnded ? null : (c.instalments?.endDate ?? c.schedule.at(-1)?.date ?? null),
-      paidCount,
-      chargeCount,
-      scheduleTotalCents: c.openEnded ? null : c.scheduleTotalCents,
-      startDate: d.date,
-    };
-  }
-
-  const receiptNumber = (d: StoredDonation, n: number) =>
-    n === 1 ? d.created.reference : `${d.created.reference}-${String(n).padStart(2, "0")}`;
-  const chargeId = (d: StoredDonation, n: number) => (n === 1 ? d.created.donationId : `${d.created.donationId}-${n}`);
-
-  function receiptOf(d: StoredDonation, charge: StoredCharge): Receipt | null {
-    if (charge.status() !== "succeeded") return null;
-    return {
-      number: receiptNumber(d, charge.n),
-      donationId: chargeId(d, charge.n),
-      donorName: `${d.request.donor.firstName} ${d.request.donor.lastName}`.trim(),
-      fund: d.request.fund,
-      date: charge.date,
-      totalCents: charge.totalCents,
-      taxDeductible: TAX_DEDUCTIBLE_FUNDS[d.request.fund],
-      financialYear: financialYearOf(charge.date),
-    };
-  }
-
-  function ownPlan(who: DonorKey, id: string): StoredPlan {
-    const plan = plans.get(id);
-    if (!plan || !belongs(donationOf(plan).donor, who) || !counts(donationOf(plan))) {
+  async function ownPlan(who: DonorKey, id: string): Promise<DonationFacts> {
+    const found = (await mine(who)).find((f) => isPlan(f) && planId(f) === id);
+    if (!found) {
       throw new AccountError(
         "GIFT_NOT_FOUND",
         "We could not find that regular gift in your account. Reload the page to see your current gifts.",
       );
     }
-    return plan;
+    return found;
   }
 
-  const describe = (p: StoredPlan) => {
-    const c = donationOf(p).created;
-    const fund = FUND_NAMES[donationOf(p).request.fund];
-    if (c.frequency === "monthly") return `Your monthly gift to ${fund}`;
-    if (c.frequency === "weekly-friday") return `Your weekly gift to ${fund}`;
-    if (c.frequency === "monthly-instalments") return `Your ${fund} instalment plan`;
-    return `Your scheduled gift to ${fund}`;
-  };
-
-  function change(plan: StoredPlan, changed: boolean, message: string) {
-    return { gift: giftView(plan), changed, message };
-  }
-
-  function refuseIfOver(plan: StoredPlan) {
-    const view = giftView(plan);
+  function refuseIfOver(f: DonationFacts) {
+    const view = giftView(f, today());
     if (view.status === "CANCELLED" || view.status === "COMPLETED") {
-      const fund = FUND_NAMES[view.fund];
       throw new AccountError(
         "GIFT_CANCELLED",
-        `${describe(plan)} ${view.status === "CANCELLED" ? "was cancelled" : "is complete"} and cannot be changed. To give regularly again, start a new gift on the ${fund} page.`,
+        `${describePlan(f)} ${view.status === "CANCELLED" ? "was cancelled" : "is complete"} and cannot be changed. To give regularly again, start a new gift on the ${FUND_NAMES[f.fund]} page.`,
       );
     }
   }
 
   /** The provider first: if it refuses or fails, nothing here changes, and the donor is told so. */
-  async function atProvider(call: () => Promise<void>) {
+  async function atProvider<T>(call: () => Promise<T>): Promise<T> {
     try {
-      await call();
+      return await call();
     } catch (error) {
       if (error instanceof AccountError) throw error;
       throw new AccountError(
@@ -311,122 +127,44 @@ export function createAccountStore(options: AccountStoreOptions = {}) {
     }
   }
 
-  const visible = (who: DonorKey) => donations.filter((d) => belongs(d.donor, who) && counts(d));
+  async function setPlan(f: DonationFacts, state: Partial<PlanState>, changed: boolean, message: string) {
+    const next = { ...f.plan, ...state };
+    if (changed) await records.savePlan(f.donationId, next);
+    return { gift: giftView({ ...f, plan: next }, today()), changed, message };
+  }
 
-  function receipts(who: DonorKey): Receipt[] {
-    return newestFirst(visible(who))
-      .flatMap((d) => newestFirst(chargesOf(d)).map((c) => receiptOf(d, c)))
-      .filter((r): r is Receipt => r !== null)
-      .sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
+  async function receipts(who: DonorKey): Promise<Receipt[]> {
+    return byDateNewestFirst(
+      (await mine(who))
+        .flatMap((f) =>
+          shownCharges(f)
+            .reverse()
+            .map((c) => receiptOf(f, c)),
+        )
+        .filter((r): r is Receipt => r !== null),
+    );
   }
 
   return {
-    /** Records a donation the payments server created; called by its `onDonationCreated` hook. */
-    record(donation: {
-      created: DonationCreated;
-      request: DonationRequest;
-      donor: DonorKey;
-      status: () => DonationStatus;
-    }): void {
-      const donor: DonorKey = donation.donor.sub ? { sub: donation.donor.sub } : {};
-      const stored: StoredDonation = { ...donation, donor, date: today(), laterCharges: [] };
-      if (donation.created.frequency !== "once") {
-        const id = `gift_${randomUUID()}`;
-        stored.planId = id;
-        plans.set(id, {
-          id,
-          donationId: donation.created.donationId,
-          amountCents: donation.created.amountCents,
-          paused: false,
-          cancelled: false,
-        });
-      }
-      donations.push(stored);
-    },
-
-    /**
-     * A later charge of a plan (the second instalment, next month's gift), as the provider's
-     * webhook reports it; the same n again replaces the earlier report (a retried payment).
-     */
-    recordCharge(
-      donationId: string,
-      charge: { n: number; date: string; status: DonationStatus; amountCents?: number; totalCents?: number },
-    ): void {
-      const d = donations.find((x) => x.created.donationId === donationId);
-      if (!d) throw new Error(`No donation ${donationId} in the account store.`);
-      const plan = d.planId ? plans.get(d.planId) : undefined;
-      // What the provider charged when it says; else the plan's amount now, with its fee.
-      const fees = chargeFor(charge.amountCents ?? plan?.amountCents ?? d.created.amountCents, d.request.coverFees);
-      if (charge.totalCents !== undefined) {
-        fees.feeCents = charge.totalCents - fees.amountCents;
-        fees.totalCents = charge.totalCents;
-      }
-      const status = charge.status;
-      d.laterCharges = d.laterCharges.filter((c) => c.n !== charge.n);
-      d.laterCharges.push({ n: charge.n, date: charge.date, ...fees, status: () => status });
-    },
-
-    /** Guest gifts (given without signing in) whose e-mail names this mailbox (same-mailbox.ts). */
-    guestGiftsFor(email: string): number {
-      return donations.filter(
-        (d) => d.donor.sub === undefined && counts(d) && sameMailbox(d.request.donor.email, email),
-      ).length;
-    },
-
-    /**
-     * Files the guest gifts given with this e-mail under the account. The caller has checked that
-     * the pool verified this e-mail for this account and that the donor asked for it.
-     */
-    claimGuestGifts(who: { sub: string }, verifiedEmail: string): number {
-      let claimed = 0;
-      for (const d of donations) {
-        if (d.donor.sub === undefined && counts(d) && sameMailbox(d.request.donor.email, verifiedEmail)) {
-          d.donor = { sub: who.sub };
-          claimed++;
-        }
-      }
-      return claimed;
-    },
-
-    /** One row per charge that happened (paid, failed or processing), newest first. */
-    donations(who: DonorKey) {
-      return newestFirst(visible(who))
-        .flatMap((d) =>
-          newestFirst(shownCharges(d)).map((charge) => ({
-            id: chargeId(d, charge.n),
-            donationId: d.created.donationId,
-            reference: d.created.reference,
-            fund: d.request.fund,
-            schedule: d.created.frequency,
-            amountCents: charge.amountCents,
-            feeCents: charge.feeCents,
-            totalCents: charge.totalCents,
-            currency: d.created.currency,
-            date: charge.date,
-            status: charge.status().toUpperCase(),
-            regularGiftId: d.planId ?? null,
-            chargeNumber: charge.n,
-            chargeCount: d.created.openEnded || d.created.frequency === "once" ? null : d.created.schedule.length,
-            receipt: receiptOf(d, charge),
-          })),
-        )
-        .sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
+    /** One row per charge that happened (paid, failed, processing, refunded), newest first. */
+    async donations(who: DonorKey) {
+      return byDateNewestFirst((await mine(who)).flatMap(historyOf));
     },
 
     receipts,
 
-    taxSummary(who: DonorKey, financialYear: number) {
+    async taxSummary(who: DonorKey, financialYear: number) {
       if (!Number.isInteger(financialYear) || financialYear < 2000 || financialYear > 2100) {
         throw new AccountError(
           "INVALID_FINANCIAL_YEAR",
           "Choose a financial year between 2000 and 2100, named by the year it ends (2026 is 1 July 2025 to 30 June 2026).",
         );
       }
-      const inYear = receipts(who).filter((r) => r.financialYear === financialYear);
+      const inYear = (await receipts(who)).filter((r) => r.financialYear === financialYear);
       const deductible = inYear.filter((r) => r.taxDeductible);
       const funds = FUNDS.map((fund) => {
-        const mine = deductible.filter((r) => r.fund === fund);
-        return { fund, totalCents: mine.reduce((s, r) => s + r.totalCents, 0), count: mine.length };
+        const ofFund = deductible.filter((r) => r.fund === fund);
+        return { fund, totalCents: ofFund.reduce((s, r) => s + r.totalCents, 0), count: ofFund.length };
       }).filter((f) => f.count > 0);
       return {
         financialYear,
@@ -439,40 +177,58 @@ export function createAccountStore(options: AccountStoreOptions = {}) {
       };
     },
 
-    regularGifts(who: DonorKey): GiftView[] {
-      return visible(who)
-        .filter((d) => d.planId)
-        .reverse()
-        .map((d) => giftView(plans.get(d.planId!)!));
+    async regularGifts(who: DonorKey): Promise<GiftView[]> {
+      return (await mine(who)).filter(isPlan).map((f) => giftView(f, today()));
+    },
+
+    /** Guest gifts whose e-mail names this mailbox (same-mailbox.ts). */
+    async guestGiftsFor(email: string): Promise<number> {
+      return (await records.guestsLike(email)).filter((f) => counts(f) && sameMailbox(f.donorEmail, email)).length;
+    },
+
+    /**
+     * Files the guest gifts given with this e-mail under the account. The caller has checked that
+     * the pool verified this e-mail for this account and that the donor asked for it.
+     */
+    async claimGuestGifts(who: { sub: string }, verifiedEmail: string): Promise<number> {
+      const ids = (await records.guestsLike(verifiedEmail))
+        .filter((f) => f.sub === null && counts(f) && sameMailbox(f.donorEmail, verifiedEmail))
+        .map((f) => f.donationId);
+      if (ids.length > 0) await records.claim(ids, who.sub);
+      return ids.length;
     },
 
     async pause(who: DonorKey, id: string) {
-      const plan = ownPlan(who, id);
-      refuseIfOver(plan);
-      if (plan.paused)
-        return change(
-          plan,
+      const f = await ownPlan(who, id);
+      refuseIfOver(f);
+      if (f.plan.paused)
+        return setPlan(
+          f,
+          {},
           false,
-          `${describe(plan)} is already paused. Nothing more will be charged until you resume it.`,
+          `${describePlan(f)} is already paused. Nothing more will be charged until you resume it.`,
         );
-      await atProvider(() => provider.pause(giftView(plan)));
-      plan.paused = true;
-      return change(plan, true, `${describe(plan)} is paused. Nothing more will be charged until you resume it.`);
+      await atProvider(() => provider.pause(giftView(f, today())));
+      return setPlan(
+        f,
+        { paused: true },
+        true,
+        `${describePlan(f)} is paused. Nothing more will be charged until you resume it.`,
+      );
     },
 
     async resume(who: DonorKey, id: string) {
-      const plan = ownPlan(who, id);
-      refuseIfOver(plan);
-      if (!plan.paused) return change(plan, false, `${describe(plan)} is already active.`);
-      await atProvider(() => provider.resume(giftView(plan)));
-      plan.paused = false;
-      return change(plan, true, `${describe(plan)} is active again.`);
+      const f = await ownPlan(who, id);
+      refuseIfOver(f);
+      if (!f.plan.paused) return setPlan(f, {}, false, `${describePlan(f)} is already active.`);
+      await atProvider(() => provider.resume(giftView(f, today())));
+      return setPlan(f, { paused: false }, true, `${describePlan(f)} is active again.`);
     },
 
     async changeAmount(who: DonorKey, id: string, amountCents: number) {
-      const plan = ownPlan(who, id);
-      refuseIfOver(plan);
-      const rules = rulesFor(donationOf(plan).request.fund);
+      const f = await ownPlan(who, id);
+      refuseIfOver(f);
+      const rules = rulesFor(f.fund);
       if (!Number.isInteger(amountCents) || amountCents < rules.minimumCents) {
         throw new AccountError(
           "BELOW_MINIMUM",
@@ -486,47 +242,176 @@ export function createAccountStore(options: AccountStoreOptions = {}) {
         );
       }
       const amount = formatDollars(amountCents);
-      if (plan.amountCents === amountCents) return change(plan, false, `${describe(plan)} is already ${amount}.`);
-      await atProvider(() => provider.changeAmount(giftView(plan), chargeFor(amountCents, giftView(plan).coversFees)));
-      plan.amountCents = amountCents;
-      return change(plan, true, `${describe(plan)} is now ${amount} each time, from the next charge.`);
+      if ((f.plan.amountCents ?? f.amountCents) === amountCents)
+        return setPlan(f, {}, false, `${describePlan(f)} is already ${amount}.`);
+      await atProvider(() => provider.changeAmount(giftView(f, today()), chargeFor(amountCents, f.coverFees)));
+      return setPlan(f, { amountCents }, true, `${describePlan(f)} is now ${amount} each time, from the next charge.`);
     },
 
     /** Where the donor changes the card (the provider's own page); nothing changes here. */
     async changeCard(who: DonorKey, id: string) {
-      const plan = ownPlan(who, id);
-      refuseIfOver(plan);
-      let url: string | null = null;
-      await atProvider(async () => {
-        url = await provider.cardChangeUrl(giftView(plan));
-      });
+      const f = await ownPlan(who, id);
+      refuseIfOver(f);
+      const gift = giftView(f, today());
+      const url = await atProvider(() => provider.cardChangeUrl(gift));
       return {
-        gift: giftView(plan),
+        gift,
         url,
         message: url
-          ? `${describe(plan)}: change the card on our payment provider's secure page, then come back here.`
-          : `${describe(plan)}: the card cannot be changed online here yet. Please call us on 1300 975 707 with your reference ${giftView(plan).reference}.`,
+          ? `${describePlan(f)}: change the card on our payment provider's secure page, then come back here.`
+          : `${describePlan(f)}: the card cannot be changed online here yet. Please call us on 1300 975 707 with your reference ${f.reference}.`,
       };
     },
 
     async cancel(who: DonorKey, id: string, confirm: boolean) {
-      const plan = ownPlan(who, id);
-      if (plan.cancelled)
-        return change(plan, false, `${describe(plan)} is already cancelled. Nothing more will be charged.`);
-      refuseIfOver(plan);
+      const f = await ownPlan(who, id);
+      if (f.plan.cancelled)
+        return setPlan(f, {}, false, `${describePlan(f)} is already cancelled. Nothing more will be charged.`);
+      refuseIfOver(f);
       if (!confirm) {
         throw new AccountError(
           "CONFIRMATION_REQUIRED",
-          `Cancelling cannot be undone. Confirm that you want to cancel ${describe(plan).replace(/^Your/, "your")}, then try again.`,
+          `Cancelling cannot be undone. Confirm that you want to cancel ${describePlan(f).replace(/^Your/, "your")}, then try again.`,
         );
       }
-      await atProvider(() => provider.cancel(giftView(plan)));
-      plan.cancelled = true;
-      return change(
-        plan,
+      await atProvider(() => provider.cancel(giftView(f, today())));
+      return setPlan(
+        f,
+        { cancelled: true },
         true,
-        `${describe(plan)} is cancelled. Nothing more will be charged. Thank you for your support.`,
+        `${describePlan(f)} is cancelled. Nothing more will be charged. Thank you for your support.`,
       );
     },
   };
 }
+
+export type AccountStore = ReturnType<typeof createStoreOver>;
+
+interface MemoryDonation {
+  created: DonationCreated;
+  request: DonationRequest;
+  sub: string | null;
+  status: () => DonationStatus;
+  date: string;
+  later: {
+    n: number;
+    date: string;
+    amountCents: number;
+    feeCents: number;
+    totalCents: number;
+    status: DonationStatus;
+  }[];
+  plan: PlanState;
+}
+
+/**
+ * The store in memory, for the local dev server and --watch until the payments service serves
+ * the account API: the payments dev server records into it (`record`), tests report later
+ * charges (`recordCharge`). A restart forgets everything.
+ */
+export function createAccountStore(options: AccountStoreOptions = {}) {
+  const now = options.now ?? (() => new Date());
+  const donations: MemoryDonation[] = [];
+
+  const facts = (d: MemoryDonation): DonationFacts => {
+    const c = d.created;
+    const first =
+      c.intentType === "payment"
+        ? [
+            {
+              n: 1,
+              date: d.date,
+              amountCents: c.amountCents,
+              feeCents: c.feeCents,
+              totalCents: c.totalCents,
+              status: d.status(),
+            },
+          ]
+        : [];
+    return {
+      donationId: c.donationId,
+      reference: c.reference,
+      fund: d.request.fund,
+      frequency: c.frequency,
+      intentType: c.intentType,
+      openEnded: c.openEnded,
+      schedule: c.schedule,
+      instalments: c.instalments ?? null,
+      scheduleTotalCents: c.scheduleTotalCents,
+      amountCents: c.amountCents,
+      coverFees: d.request.coverFees,
+      currency: c.currency,
+      date: d.date,
+      status: d.status(),
+      donorName: `${d.request.donor.firstName} ${d.request.donor.lastName}`.trim(),
+      donorEmail: d.request.donor.email,
+      sub: d.sub,
+      charges: [...first, ...d.later],
+      plan: d.plan,
+    };
+  };
+  const find = (id: string) => donations.find((d) => d.created.donationId === id);
+
+  const records: AccountRecords = {
+    async ofSub(sub) {
+      return donations.filter((d) => d.sub === sub).map(facts);
+    },
+    async guestsLike() {
+      return donations.filter((d) => d.sub === null).map(facts);
+    },
+    async claim(ids, sub) {
+      for (const id of ids) {
+        const d = find(id);
+        if (d && d.sub === null) d.sub = sub;
+      }
+    },
+    async savePlan(id, state) {
+      const d = find(id);
+      if (d) d.plan = state;
+    },
+  };
+
+  return {
+    ...createStoreOver(records, options),
+
+    /** Records a donation the payments dev server created (its `onDonationCreated` hook). */
+    record(donation: {
+      created: DonationCreated;
+      request: DonationRequest;
+      donor: DonorKey;
+      status: () => DonationStatus;
+    }): void {
+      donations.push({
+        created: donation.created,
+        request: donation.request,
+        sub: donation.donor.sub ?? null,
+        status: donation.status,
+        date: todayIn(TIME_ZONE, now()),
+        later: [],
+        plan: { amountCents: null, paused: false, cancelled: false },
+      });
+    },
+
+    /**
+     * A later charge of a plan (the second instalment, next month's gift), as the provider's
+     * webhook reports it; the same n again replaces the earlier report (a retried payment).
+     */
+    recordCharge(
+      donationId: string,
+      charge: { n: number; date: string; status: DonationStatus; amountCents?: number; totalCents?: number },
+    ): void {
+      const d = find(donationId);
+      if (!d) throw new Error(`No donation ${donationId} in the account store.`);
+      // What the provider charged when it says; else the plan's amount now, with its fee.
+      const fees = chargeFor(charge.amountCents ?? d.plan.amountCents ?? d.created.amountCents, d.request.coverFees);
+      if (charge.totalCents !== undefined) {
+        fees.feeCents = charge.totalCents - fees.amountCents;
+        fees.totalCents = charge.totalCents;
+      }
+      d.later = d.later.filter((c) => c.n !== charge.n);
+      d.later.push({ n: charge.n, date: charge.date, ...fees, status: charge.status });
+    },
+  };
+}
+
+export type MemoryAccountStore = ReturnType<typeof createAccountStore>;

@@ -16,6 +16,8 @@ import { webhookRoutes } from "./routes/webhook.js";
 export interface ApiAppOptions {
   /** Runs after CORS and before the routes: the tests' fault injection and request log. */
   before?: MiddlewareHandler[];
+  /** The donor account API (src/account-api/service.ts), served at /graphql. */
+  graphql?: { fetch(request: Request): Promise<Response> };
 }
 
 export function createApiApp(deps: ApiDeps, options: ApiAppOptions = {}): Hono {
@@ -48,6 +50,8 @@ export function createApiApp(deps: ApiDeps, options: ApiAppOptions = {}): Hono {
   donationRoutes(app, deps);
   paypalRoutes(app, deps);
   webhookRoutes(app, deps);
+  const { graphql } = options;
+  if (graphql) app.on(["GET", "POST"], "/graphql", (c) => graphql.fetch(c.req.raw));
 
   app.notFound((c) =>
     send(c, errorReply(404, "not_found", `No route ${c.req.method} ${c.req.path}. See docs/payments-api.md.`)),

@@ -6,6 +6,7 @@
  */
 import { Hono } from "hono";
 import { handle } from "hono/aws-lambda";
+import { accountServiceFromEnv } from "../account-api/service.js";
 import { DEFAULT_FUND_RULES } from "../payments/fund-rules.js";
 import { createApiApp } from "./app.js";
 import { readApiSettings } from "./config.js";
@@ -36,7 +37,12 @@ async function start() {
   };
   // Receipts through Amazon SES (NZF_MAIL_TRANSPORT=ses) with the function's role.
   const receipts = createReceiptsService(database.db, { settings: readReceiptSettings(env) });
-  const api = createApiApp({ ...deps, receipts });
+  // The donor account API on the same database, when the site's user pool is configured.
+  const account = accountServiceFromEnv(env, database.db as never);
+  const api = createApiApp(
+    { ...deps, receipts, ...(account ? { identifyDonor: account.identifyDonor } : {}) },
+    account ? { graphql: account.graphql } : {},
+  );
   // API Gateway's path carries the stage (/main/donations); a custom domain's does not.
   const app = new Hono().route("/main", api).route("/", api);
   return {

@@ -6,6 +6,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
+import { accountServiceFromEnv } from "../account-api/service.js";
 import type { Logger } from "../core/logger.js";
 import { DEFAULT_FUND_RULES } from "../payments/fund-rules.js";
 import { type ApiAppOptions, createApiApp } from "./app.js";
@@ -72,7 +73,10 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       ...(deps.now ? { now: deps.now } : {}),
       ...(options.logger ? { logger: options.logger } : {}),
     });
-  const app = createApiApp(deps, options.app);
+  // The donor account API, on the same database, when the site's user pool is configured.
+  const account = accountServiceFromEnv(options.env ?? process.env, database.db as never, options.logger);
+  if (account) deps.identifyDonor ??= account.identifyDonor;
+  const app = createApiApp(deps, { ...(account ? { graphql: account.graphql } : {}), ...options.app });
   const server = createServer(
     getRequestListener(app.fetch, {
       errorHandler: (error) => {

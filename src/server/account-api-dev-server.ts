@@ -16,7 +16,7 @@ import {
   MAX_GRAPHQL_BODY_BYTES,
   type AccountGraphqlDeps,
 } from "../account-api/graphql.js";
-import { type AccountStore, createAccountStore, type DonorKey } from "../account-api/store.js";
+import { createAccountStore, type DonorKey, type MemoryAccountStore } from "../account-api/store.js";
 import { bearerToken, createTokenVerifier, type TokenVerifier } from "../account-api/tokens.js";
 import { createUserPoolDirectory } from "../account-api/user-pool.js";
 import type { DonationCreated, DonationRequest, DonationStatus } from "../payments/types.js";
@@ -50,7 +50,7 @@ function errorBody(message: string, code: string): string {
  * verified access token that came with it; without one it is a guest gift, which joins an account
  * only when that account's donor, with the same e-mail verified, asks (claimGuestGifts).
  */
-export function recordDonationsInto(store: AccountStore, verifyToken: TokenVerifier, logger?: Logger) {
+export function recordDonationsInto(store: MemoryAccountStore, verifyToken: TokenVerifier, logger?: Logger) {
   return async (event: {
     authorization?: string;
     created: DonationCreated;

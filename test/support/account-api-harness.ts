@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import type { PlanProvider } from "../../src/account-api/plan-provider.js";
-import { createAccountStore, type AccountStore } from "../../src/account-api/store.js";
+import { createAccountStore, type MemoryAccountStore } from "../../src/account-api/store.js";
 import { createTokenVerifier, type TokenVerifier } from "../../src/account-api/tokens.js";
 import { createUserPoolDirectory } from "../../src/account-api/user-pool.js";
 import {
@@ -63,7 +63,7 @@ export interface Harness {
   cognito: CognitoLocal;
   payments: PaymentsDevServer;
   account: AccountApiDevServer;
-  store: AccountStore;
+  store: MemoryAccountStore;
   verifyToken: TokenVerifier;
   logged: string[];
   /** Signs up, confirms (the e-mail is then verified) and signs in. */

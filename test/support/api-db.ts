@@ -46,7 +46,9 @@ export async function openTestApiDb(): Promise<ApiDb> {
 
 /** Empties every table (between tests of one file). */
 export async function resetApiDb(db: ApiDb["db"]): Promise<void> {
-  await sql`truncate receipts, receipt_counters, charges, stripe_events, idempotency_keys, donations`.execute(db);
+  await sql`truncate account_plans, receipts, receipt_counters, charges, stripe_events, idempotency_keys, donations`.execute(
+    db,
+  );
 }
 
 /** CI's PostgreSQL (NZF_TEST_DATABASE_URL), or null with the reason printed once. */

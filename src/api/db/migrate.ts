@@ -8,10 +8,12 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator } from "k
 import { NzfError } from "../../core/errors.js";
 import * as initial from "./migrations/0001-donations.js";
 import * as receipts from "./migrations/0002-receipts.js";
+import * as accountPlans from "./migrations/0003-account-plans.js";
 
 export const MIGRATIONS: Record<string, Migration> = {
   "0001-donations": initial,
   "0002-receipts": receipts,
+  "0003-account-plans": accountPlans,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -17,7 +17,13 @@ export interface ReceiptData {
   financialYear: number;
 }
 
-export type DonationStatusName = "SUCCEEDED" | "PROCESSING" | "REQUIRES_PAYMENT_METHOD" | "FAILED";
+export type DonationStatusName =
+  | "SUCCEEDED"
+  | "PROCESSING"
+  | "REQUIRES_PAYMENT_METHOD"
+  | "FAILED"
+  | "REFUNDED"
+  | "DISPUTED";
 
 export interface DonationData {
   id: string;
@@ -127,6 +133,8 @@ const DONATION_STATUS: Record<DonationStatusName, string> = {
   PROCESSING: "Processing",
   REQUIRES_PAYMENT_METHOD: "Not paid: the payment was not completed",
   FAILED: "Failed: nothing was charged",
+  REFUNDED: "Refunded to you",
+  DISPUTED: "Contested by your bank",
 };
 export const donationStatusName = (status: DonationStatusName) => DONATION_STATUS[status] ?? status;
 

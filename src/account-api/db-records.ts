@@ -1,0 +1,228 @@
+/**
+ * The account's records in the payments service's database (PostgreSQL, or PGlite), through
+ * Kysely: donations by `user_sub`, their charges (one row per paid intent or invoice), the
+ * receipts the service issued for them, and the donor's plan choices (`account_plans`, migration
+ * 0003). The tables are named here by the columns read, so this folder needs nothing from the
+ * service's code (the service imports this one, not the other way round).
+ */
+import type { ColumnType, Kysely, Selectable } from "kysely";
+import { todayIn } from "../payments/schedules.js";
+import type { DonationStatus, Fund, InstalmentPlan, ScheduledCharge } from "../payments/types.js";
+import type { ChargeFacts, DonationFacts, PlanState } from "./facts.js";
+import type { AccountRecords } from "./store.js";
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type Json<T> = ColumnType<T, string | T, string | T>;
+
+/** The columns of the service's tables that the account reads or writes. */
+export interface AccountTables {
+  donations: {
+    id: string;
+    reference: string;
+    fund: string;
+    frequency: string;
+    intent_type: "payment" | "setup";
+    currency: string;
+    amount_cents: number;
+    fee_cents: number;
+    total_cents: number;
+    schedule_total_cents: number | null;
+    open_ended: boolean;
+    schedule: Json<ScheduledCharge[]>;
+    instalments: Json<InstalmentPlan> | null;
+    status: DonationStatus;
+    donor_first_name: string;
+    donor_last_name: string;
+    donor_email: string;
+    cover_fees: boolean;
+    user_sub: string | null;
+    created_at: Timestamp;
+    updated_at: Timestamp;
+  };
+  charges: { id: string; donation_id: string; amount_cents: number; status: string; charged_at: Timestamp };
+  receipts: {
+    number: string;
+    kind: string;
+    donation_id: string;
+    charge_id: string;
+    body: Json<{ taxDeductible?: boolean }>;
+    voided_at: Timestamp | null;
+  };
+  account_plans: {
+    donation_id: string;
+    amount_cents: number | null;
+    paused: boolean;
+    cancelled: boolean;
+    updated_at: Timestamp;
+  };
+}
+
+const TIME_ZONE = "Australia/Sydney";
+/** A guest's e-mail is looked up case-blind; at most this many candidates are checked exactly. */
+const GUEST_CANDIDATES = 200;
+
+type Row = Selectable<AccountTables["donations"]>;
+
+export function createDbRecords(anyDb: Kysely<never>, options: { now?: () => Date } = {}): AccountRecords {
+  const db = anyDb as unknown as Kysely<AccountTables>;
+  const now = options.now ?? (() => new Date());
+
+  async function factsOf(rows: Row[]): Promise<DonationFacts[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => r.id);
+    const [charges, receipts, plans] = await Promise.all([
+      db.selectFrom("charges").selectAll().where("donation_id", "in", ids).orderBy("charged_at").execute(),
+      db
+        .selectFrom("receipts")
+        .select(["number", "charge_id", "body", "voided_at"])
+        .where("donation_id", "in", ids)
+        .where("kind", "=", "receipt")
+        .execute(),
+      db.selectFrom("account_plans").selectAll().where("donation_id", "in", ids).execute(),
+    ]);
+    return rows.map((r) => {
+      const fee = r.cover_fees ? r.fee_cents : 0;
+      const paid: ChargeFacts[] = charges
+        .filter((c) => c.donation_id === r.id)
+        .map((c, i) => {
+          const receipt = receipts.find((x) => x.charge_id === c.id);
+          // A one-off gift refunded or disputed: its one charge went back.
+          const status: DonationStatus =
+            r.frequency === "once" && (r.status === "refunded" || r.status === "disputed")
+              ? r.status
+              : (c.status as DonationStatus);
+          return {
+            n: i + 1,
+            id: c.id,
+            date: todayIn(TIME_ZONE, new Date(c.charged_at)),
+            amountCents: c.amount_cents - fee,
+            feeCents: fee,
+            totalCents: c.amount_cents,
+            status,
+            // The receipt as the service issued it; a voided one is no longer a receipt.
+            ...(receipt
+              ? {
+                  receipt: receipt.voided_at
+                    ? null
+                    : { number: receipt.number, taxDeductible: receipt.body.taxDeductible === true },
+                }
+              : {}),
+          };
+        });
+      // No paid charge yet: the first payment's own state, when it happened (failed, processing).
+      const first: ChargeFacts[] =
+        paid.length === 0 && r.intent_type === "payment" && r.status !== "requires_payment_method"
+          ? [
+              {
+                n: 1,
+                date: todayIn(TIME_ZONE, new Date(r.created_at)),
+                amountCents: r.amount_cents,
+                feeCents: r.fee_cents,
+                totalCents: r.total_cents,
+                status: r.status === "succeeded" ? "processing" : r.status,
+              },
+            ]
+          : [];
+      const plan = plans.find((p) => p.donation_id === r.id);
+      const state: PlanState = plan
+        ? { amountCents: plan.amount_cents, paused: plan.paused, cancelled: plan.cancelled }
+        : { amountCents: null, paused: false, cancelled: false };
+      return {
+        donationId: r.id,
+        reference: r.reference,
+        fund: r.fund as Fund,
+        frequency: r.frequency,
+        intentType: r.intent_type,
+        openEnded: r.open_ended,
+        schedule: r.schedule,
+        instalments: r.instalments,
+        scheduleTotalCents: r.schedule_total_cents,
+        amountCents: r.amount_cents,
+        coverFees: r.cover_fees,
+        currency: r.currency,
+        date: todayIn(TIME_ZONE, new Date(r.created_at)),
+        status: r.status,
+        donorName: `${r.donor_first_name} ${r.donor_last_name}`.trim(),
+        donorEmail: r.donor_email,
+        sub: r.user_sub,
+        charges: [...first, ...paid],
+        plan: state,
+      };
+    });
+  }
+
+  const donationColumns = [
+    "id",
+    "reference",
+    "fund",
+    "frequency",
+    "intent_type",
+    "currency",
+    "amount_cents",
+    "fee_cents",
+    "total_cents",
+    "schedule_total_cents",
+    "open_ended",
+    "schedule",
+    "instalments",
+    "status",
+    "donor_first_name",
+    "donor_last_name",
+    "donor_email",
+    "cover_fees",
+    "user_sub",
+    "created_at",
+    "updated_at",
+  ] as const;
+
+  return {
+    async ofSub(sub) {
+      const rows = await db
+        .selectFrom("donations")
+        .select(donationColumns)
+        .where("user_sub", "=", sub)
+        .orderBy("created_at")
+        .orderBy("id")
+        .execute();
+      return factsOf(rows);
+    },
+
+    async guestsLike(email) {
+      // Case-blind and in both normal forms: a superset of same-mailbox matches, checked exactly after.
+      const forms = [...new Set([email.normalize("NFC"), email.normalize("NFD")].map((e) => e.trim().toLowerCase()))];
+      const rows = await db
+        .selectFrom("donations")
+        .select(donationColumns)
+        .where("user_sub", "is", null)
+        .where((eb) => eb(eb.fn("lower", ["donor_email"]), "in", forms))
+        .orderBy("created_at")
+        .limit(GUEST_CANDIDATES)
+        .execute();
+      return factsOf(rows);
+    },
+
+    async claim(ids, sub) {
+      if (ids.length === 0) return;
+      await db
+        .updateTable("donations")
+        .set({ user_sub: sub, updated_at: now() })
+        .where("id", "in", ids)
+        .where("user_sub", "is", null)
+        .execute();
+    },
+
+    async savePlan(donationId, state) {
+      const values = {
+        amount_cents: state.amountCents,
+        paused: state.paused,
+        cancelled: state.cancelled,
+        updated_at: now(),
+      };
+      await db
+        .insertInto("account_plans")
+        .values({ donation_id: donationId, ...values })
+        .onConflict((c) => c.column("donation_id").doUpdateSet(values))
+        .execute();
+    },
+  };
+}

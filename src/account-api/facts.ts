@@ -1,0 +1,222 @@
+/**
+ * What the account knows of one donation, whichever store holds it (memory for --watch and the
+ * dev server, the payments service's database in production), and the views worked out from it:
+ * the history's rows (one per charge that happened), the receipts, and the plan. Pure: the
+ * stores map their storage into `DonationFacts`; everything the donor reads is decided here once.
+ */
+import { chargeFor } from "../payments/fees.js";
+import { FUND_NAMES } from "../payments/fund-names.js";
+import type { DonationStatus, Fund, InstalmentPlan, ScheduledCharge } from "../payments/types.js";
+
+/**
+ * Funds whose gifts are tax-deductible, until the payments service's one deductibility setting
+ * lands (the page, the receipt and the account must all read that one). What the content says
+ * wins: the zakat page and the FAQ say zakat is not tax-deductible, the tainted-wealth page says
+ * that purification is not either; qurban buys an animal sacrificed for the donor, a benefit in
+ * return. The rest are gifts, a placeholder the foundation must confirm with its accountant. A
+ * receipt the service issued says what it said when issued (`ChargeFacts.receipt`).
+ */
+export const TAX_DEDUCTIBLE_FUNDS: Readonly<Record<Fund, boolean>> = {
+  zakat: false,
+  fitr: true,
+  fidyah: true,
+  sadaqah: true,
+  qurban: false,
+  ramadan: true,
+  "dhul-hijjah": true,
+  "tainted-wealth": false,
+  "jumuah-giving": true,
+};
+
+export interface ChargeFacts {
+  /** 1 for the first charge of the schedule. */
+  n: number;
+  /** The provider's id of the payment, when there is one (receipts are keyed by it). */
+  id?: string;
+  /** YYYY-MM-DD in Sydney. */
+  date: string;
+  amountCents: number;
+  feeCents: number;
+  totalCents: number;
+  status: DonationStatus;
+  /** The receipt the service issued for it, as issued; absent: worked out here (memory store). */
+  receipt?: { number: string; taxDeductible: boolean } | null;
+}
+
+/** The donor's choices about a plan, kept by the account (the provider was told first). */
+export interface PlanState {
+  /** The gift per charge before fees; null: as given. */
+  amountCents: number | null;
+  paused: boolean;
+  cancelled: boolean;
+}
+
+export interface DonationFacts {
+  donationId: string;
+  reference: string;
+  fund: Fund;
+  frequency: string;
+  intentType: "payment" | "setup";
+  openEnded: boolean;
+  schedule: ScheduledCharge[];
+  instalments?: InstalmentPlan | null;
+  scheduleTotalCents: number | null;
+  amountCents: number;
+  coverFees: boolean;
+  currency: string;
+  /** The day it was made, YYYY-MM-DD in Sydney. */
+  date: string;
+  /** The first payment's status (for a SetupIntent: whether the card was saved). */
+  status: DonationStatus;
+  donorName: string;
+  donorEmail: string;
+  /** The account it belongs to; null for a guest gift not yet claimed. */
+  sub: string | null;
+  /** Every charge that the store knows of, in any order. */
+  charges: ChargeFacts[];
+  plan: PlanState;
+}
+
+export interface Receipt {
+  number: string;
+  donationId: string;
+  donorName: string;
+  fund: Fund;
+  date: string;
+  totalCents: number;
+  taxDeductible: boolean;
+  financialYear: number;
+}
+
+export type GiftStatus = "PENDING" | "ACTIVE" | "PAUSED" | "CANCELLED" | "COMPLETED";
+
+export interface GiftView {
+  id: string;
+  donationId: string;
+  reference: string;
+  fund: Fund;
+  schedule: string;
+  openEnded: boolean;
+  amountCents: number;
+  feeCents: number;
+  totalCents: number;
+  coversFees: boolean;
+  status: GiftStatus;
+  nextChargeDate: string | null;
+  /** The last date of a finite schedule; null when open-ended. */
+  endDate: string | null;
+  paidCount: number;
+  /** Charges in all of a finite schedule; null when open-ended. */
+  chargeCount: number | null;
+  scheduleTotalCents: number | null;
+  startDate: string;
+}
+
+/** The Australian financial year a date falls in, named by the year it ends: 2025-07-01 → 2026. */
+export function financialYearOf(date: string): number {
+  const year = Number(date.slice(0, 4));
+  return Number(date.slice(5, 7)) >= 7 ? year + 1 : year;
+}
+
+/** A payment that counts: paid, failed, on its way, or paid then returned. Never-paid checkouts are not history. */
+const HAPPENED = new Set<DonationStatus>(["succeeded", "failed", "processing", "refunded", "disputed"]);
+const PAID = new Set<DonationStatus>(["succeeded"]);
+
+export const isPlan = (f: DonationFacts) => f.frequency !== "once";
+export const planId = (f: DonationFacts) => `gift_${f.donationId}`;
+
+export const chargeId = (f: DonationFacts, n: number) => (n === 1 ? f.donationId : `${f.donationId}-${n}`);
+
+export const shownCharges = (f: DonationFacts) =>
+  [...f.charges].filter((c) => HAPPENED.has(c.status)).sort((a, b) => a.n - b.n);
+
+/** A donation is the donor's once a payment happened, or (first charge later) the card was saved. */
+export const counts = (f: DonationFacts) =>
+  shownCharges(f).length > 0 || (f.intentType === "setup" && f.status === "succeeded");
+
+export function receiptOf(f: DonationFacts, c: ChargeFacts): Receipt | null {
+  if (!PAID.has(c.status)) return null;
+  if (c.receipt === null) return null;
+  return {
+    number: c.receipt?.number ?? (c.n === 1 ? f.reference : `${f.reference}-${String(c.n).padStart(2, "0")}`),
+    donationId: chargeId(f, c.n),
+    donorName: f.donorName,
+    fund: f.fund,
+    date: c.date,
+    totalCents: c.totalCents,
+    taxDeductible: c.receipt?.taxDeductible ?? TAX_DEDUCTIBLE_FUNDS[f.fund],
+    financialYear: financialYearOf(c.date),
+  };
+}
+
+/** The history's rows of one donation: one per charge that happened, newest first. */
+export function historyOf(f: DonationFacts) {
+  return shownCharges(f)
+    .reverse()
+    .map((c) => ({
+      id: chargeId(f, c.n),
+      donationId: f.donationId,
+      reference: f.reference,
+      fund: f.fund,
+      schedule: f.frequency,
+      amountCents: c.amountCents,
+      feeCents: c.feeCents,
+      totalCents: c.totalCents,
+      currency: f.currency,
+      date: c.date,
+      status: c.status.toUpperCase(),
+      regularGiftId: isPlan(f) ? planId(f) : null,
+      chargeNumber: c.n,
+      chargeCount: f.openEnded || f.frequency === "once" ? null : f.schedule.length,
+      receipt: receiptOf(f, c),
+    }));
+}
+
+export function giftView(f: DonationFacts, today: string): GiftView {
+  const amountCents = f.plan.amountCents ?? f.amountCents;
+  const { feeCents, totalCents } = chargeFor(amountCents, f.coverFees);
+  const charges = shownCharges(f);
+  const paidCount = charges.filter((c) => c.status === "succeeded").length;
+  const chargeCount = f.openEnded ? null : f.schedule.length;
+  const first = charges[0];
+  const started = first ? first.status === "succeeded" || first.status === "processing" : f.status === "succeeded";
+  const status: GiftStatus = f.plan.cancelled
+    ? "CANCELLED"
+    : chargeCount !== null && paidCount >= chargeCount
+      ? "COMPLETED"
+      : f.plan.paused
+        ? "PAUSED"
+        : started
+          ? "ACTIVE"
+          : "PENDING";
+  const attempted = charges.length;
+  const upcoming = f.schedule.slice(attempted).find((s) => s.date > today || (attempted === 0 && s.date >= today));
+  return {
+    id: planId(f),
+    donationId: f.donationId,
+    reference: f.reference,
+    fund: f.fund,
+    schedule: f.frequency,
+    openEnded: f.openEnded,
+    amountCents,
+    feeCents,
+    totalCents,
+    coversFees: f.coverFees,
+    status,
+    nextChargeDate: status === "ACTIVE" || status === "PENDING" ? (upcoming?.date ?? null) : null,
+    endDate: f.openEnded ? null : (f.instalments?.endDate ?? f.schedule.at(-1)?.date ?? null),
+    paidCount,
+    chargeCount,
+    scheduleTotalCents: f.openEnded ? null : f.scheduleTotalCents,
+    startDate: f.date,
+  };
+}
+
+/** "Your monthly gift to Zakat", for the sentences the donor reads. */
+export function describePlan(f: Pick<DonationFacts, "frequency" | "fund">): string {
+  const fund = FUND_NAMES[f.fund];
+  if (f.frequency === "monthly") return `Your monthly gift to ${fund}`;
+  if (f.frequency === "weekly-friday") return `Your weekly gift to ${fund}`;
+  if (f.frequency === "monthly-instalments") return `Your ${fund} instalment plan`;
+  return `Your scheduled gift to ${fund}`;
+}
