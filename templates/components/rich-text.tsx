@@ -1,6 +1,6 @@
 /**
  * Rich text from Prismic as HTML. Links to documents go through the route table; images go through
- * the image pipeline; headings keep their levels. The serializer (./rich-text-html.ts) escapes text
+ * the image pipeline; headings follow the page's outline (outlinedHeadings). The serializer (./rich-text-html.ts) escapes text
  * and matches @prismicio/client's asHTML byte for byte, only faster.
  */
 import type { RichTextField } from "@prismicio/client";
@@ -9,9 +9,30 @@ import type { TemplateContext } from "../../src/template-kit/types.js";
 import { Picture } from "./picture.js";
 import { richTextToHtml } from "./rich-text-html.js";
 
+/**
+ * Headings as the page's outline needs them: under the page's h1, a field's first heading is at
+ * most an h2 and each next one at most one level below the one before ("Heading 3" straight after
+ * the title is written as h2), so no level is skipped whatever levels the editor picked. Levels the
+ * editor went back up to are kept.
+ */
+export function outlinedHeadings(field: RichTextField): RichTextField {
+  let last = 1;
+  let changed = false;
+  const out = field.map((node) => {
+    const match = /^heading([1-6])$/.exec(node.type);
+    if (!match) return node;
+    const level = Math.min(Math.max(Number(match[1]), 2), last + 1);
+    last = level;
+    if (`heading${level}` === node.type) return node;
+    changed = true;
+    return { ...node, type: `heading${level}` } as typeof node;
+  });
+  return changed ? (out as RichTextField) : field;
+}
+
 export function richTextHtml(field: RichTextField, ctx: Pick<TemplateContext, "link" | "images">): string {
   if (!field?.length) return "";
-  return richTextToHtml(field, {
+  return richTextToHtml(outlinedHeadings(field), {
     linkResolver: (doc) => ctx.link({ ...doc, link_type: "Document" }),
     image: (node) =>
       `<figure class="rt-image">${renderToStaticMarkup(

@@ -1,9 +1,9 @@
 /**
  * /calculate: the zakat calculator. The static page states the current nisab and the rates; the
  * calculator island (src/client/islands/calculator.tsx) paints its empty form with the page and
- * does the sums live once used. Visitors without JavaScript get the editor's how-to text instead,
- * and a style that hides the form, which would do nothing for them: both in `<noscript>` (the
- * style's hash reaches the Content-Security-Policy like any inline style's).
+ * does the sums live once used. Visitors without JavaScript get the editor's how-to text instead, in
+ * `<noscript>`; the stylesheet hides the form, which would do nothing for them, with
+ * `@media (scripting: none)` (no `<style>` in the body, which HTML allows only in the head).
  *
  * The settings are read with settingsFromPrismic, which throws DOCUMENT_INVALID listing every bad
  * field; the render stage turns that into a build failure naming this document.
@@ -28,8 +28,6 @@ import Calculator from "../../src/client/islands/calculator.js";
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
-
-const NO_SCRIPT_STYLE = ".calc-layout{display:none}";
 
 export const calculate: Template = {
   meta: (ctx) => metaFromSeo(ctx, "Zakat calculator"),
@@ -77,7 +75,7 @@ export const calculate: Template = {
           <Island name="calculator" component={Calculator} props={{ settings, helpHtml, payPath }} />
           <noscript
             dangerouslySetInnerHTML={{
-              __html: `<style>${NO_SCRIPT_STYLE}</style><div class="prose calc-fallback">${richTextHtml(rich(d, "how_to"), ctx)}</div>`,
+              __html: `<div class="prose calc-fallback">${richTextHtml(rich(d, "how_to"), ctx)}</div>`,
             }}
           />
         </div>

@@ -10,6 +10,7 @@ import { dataOf, docTitle, formatDate, image, pageTitle, rich, str } from "../co
 import { Picture } from "../components/picture.js";
 import { RichText } from "../components/rich-text.js";
 import { SliceZone } from "../components/slices.js";
+import { articleJsonLd } from "../components/json-ld.js";
 
 export const cases: Template = {
   meta: (ctx) => metaFromSeo(ctx, "Cases"),
@@ -77,7 +78,10 @@ function Article({ ctx, kicker, children }: { ctx: TemplateContext; kicker?: str
 }
 
 export const blogArticle: Template = {
-  meta: (ctx) => ({ ...metaFromSeo(ctx), type: "article" }),
+  meta: (ctx) => {
+    const meta = metaFromSeo(ctx);
+    return { ...meta, type: "article", jsonLd: [articleJsonLd(ctx, meta, "Article")] };
+  },
   Body({ ctx }) {
     const d = dataOf(ctx.doc);
     const byline = [str(d, "author"), str(d, "published") ? formatDate(str(d, "published"), ctx.page.lang) : ""]
@@ -104,7 +108,10 @@ export const blogArticle: Template = {
 };
 
 export const caseStudy: Template = {
-  meta: (ctx) => ({ ...metaFromSeo(ctx), type: "article" }),
+  meta: (ctx) => {
+    const meta = metaFromSeo(ctx);
+    return { ...meta, type: "article", jsonLd: [articleJsonLd(ctx, meta, "Report")] };
+  },
   Body({ ctx }) {
     const d = dataOf(ctx.doc);
     const programId = (d.program as { id?: string } | undefined)?.id;

@@ -113,25 +113,28 @@ export const contact: Template = {
         <Hero ctx={ctx} title={pageTitle(ctx, "Contact us")} />
         <div className="container section two-columns">
           <RichText field={rich(d, "body")} ctx={ctx} />
-          <address className="contact-card">
-            <h2>Get in touch</h2>
-            {str(g, "contact_phone") ? (
-              <p>
-                Phone:{" "}
-                <a href={`tel:${str(g, "contact_phone").replace(/[^+\d]/g, "")}`} dir="ltr">
-                  {str(g, "contact_phone")}
-                </a>
-              </p>
-            ) : null}
-            {str(g, "contact_email") ? (
-              <p>
-                E-mail: <a href={`mailto:${str(g, "contact_email")}`}>{str(g, "contact_email")}</a>
-              </p>
-            ) : null}
-            <RichText field={rich(g, "address")} ctx={ctx} />
+          {/* The headings sit outside <address>, which may hold no heading (HTML: address's content model). */}
+          <section className="contact-card" aria-labelledby="contact-heading">
+            <h2 id="contact-heading">Get in touch</h2>
+            <address>
+              {str(g, "contact_phone") ? (
+                <p>
+                  Phone:{" "}
+                  <a href={`tel:${str(g, "contact_phone").replace(/[^+\d]/g, "")}`} dir="ltr">
+                    {str(g, "contact_phone")}
+                  </a>
+                </p>
+              ) : null}
+              {str(g, "contact_email") ? (
+                <p>
+                  E-mail: <a href={`mailto:${str(g, "contact_email")}`}>{str(g, "contact_email")}</a>
+                </p>
+              ) : null}
+              <RichText field={rich(g, "address")} ctx={ctx} />
+            </address>
             <h3>Office hours</h3>
             <RichText field={rich(d, "hours")} ctx={ctx} />
-          </address>
+          </section>
         </div>
       </>
     );

@@ -21,6 +21,7 @@ import { DEFAULT_FUND_RULES, withContentLimits } from "../../src/payments/fund-r
 import { fundOfType, SEASONAL_FREQUENCIES, type Frequency, type Fund } from "../../src/payments/types.js";
 import type { FundConfig, PaymentsConfig } from "../../src/client/donation/config.js";
 import Donation from "../../src/client/islands/donation.js";
+import { repeatsAmount } from "../../src/client/donation/gift-section.js";
 import { donationWords } from "../../src/client/donation/words/index.js";
 import type { DonationWords } from "../../src/client/donation/words/en.js";
 
@@ -52,7 +53,11 @@ export function fundConfigOf(doc: PrismicDocument): FundConfig | undefined {
     title: docTitle(doc),
     path: pathForDocument(doc) ?? `/pay/${fund}/`,
     presets: group(d, "presets")
-      .map((p) => ({ amountCents: cents(num(p, "amount"))!, label: str(p, "label") || undefined }))
+      .map((p) => {
+        const amountCents = cents(num(p, "amount"))!;
+        const label = str(p, "label");
+        return { amountCents, label: label && !repeatsAmount(label, amountCents) ? label : undefined };
+      })
       .filter(
         (p) =>
           p.amountCents !== undefined && p.amountCents >= rules.minimumCents && p.amountCents <= rules.maximumCents,

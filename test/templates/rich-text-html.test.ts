@@ -15,7 +15,7 @@ import { createContentGraph } from "../../src/content/graph.js";
 import { readSnapshot } from "../../src/content/snapshot.js";
 import type { ImageLookup, TemplateContext } from "../../src/template-kit/types.js";
 import { Picture } from "../../templates/components/picture.js";
-import { RichText, richTextHtml } from "../../templates/components/rich-text.js";
+import { outlinedHeadings, RichText, richTextHtml } from "../../templates/components/rich-text.js";
 import { embedHtml, richTextToHtml, type RichTextHtmlOptions } from "../../templates/components/rich-text-html.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -316,9 +316,10 @@ describe("richTextToHtml: hand-written edge cases match asHTML", () => {
 // The committed sample snapshot, through richTextHtml itself.
 
 /** richTextHtml as it was before the fast serializer: asHTML with the same resolver and <Picture>. */
+/** asHTML over the field with its headings outlined, as richTextHtml renders it. */
 function previousRichTextHtml(field: RichTextField, ctx: Pick<TemplateContext, "link" | "images">): string {
   if (!field?.length) return "";
-  return asHTML(field, {
+  return asHTML(outlinedHeadings(field), {
     linkResolver: (d) => ctx.link({ ...d, link_type: "Document" }),
     serializer: {
       image: ({ node }) =>
@@ -611,5 +612,29 @@ describe("richTextToHtml over seeded random fields", () => {
     expect(difference(same, { ...same, html: "<p>a</p> " })).not.toBeNull();
     expect(difference(same, { ...same, calls: [["link", {}]] })).not.toBeNull();
     expect(difference(same, same)).toBeNull();
+  });
+});
+
+describe("outlinedHeadings: rich text's headings under the page's h1", () => {
+  const heading = (level: number, text: string) => ({ type: `heading${level}`, text, spans: [] });
+  const levels = (field: RichTextField) => field.map((n) => n.type);
+
+  it("writes a first Heading 3 after the title as h2, and never skips a level going down", () => {
+    const field = [
+      heading(3, "How much"),
+      { type: "paragraph", text: "…", spans: [] },
+      heading(5, "Detail"),
+      heading(2, "Next part"),
+      heading(4, "Its detail"),
+    ] as unknown as RichTextField;
+    expect(levels(outlinedHeadings(field))).toEqual(["heading2", "paragraph", "heading3", "heading2", "heading3"]);
+    // The editor's text and spans are kept; only the level changes.
+    expect(outlinedHeadings(field)[0]).toMatchObject({ text: "How much", spans: [] });
+  });
+
+  it("makes a Heading 1 in the body an h2 (the page has its own h1) and leaves a good outline as it is", () => {
+    expect(levels(outlinedHeadings([heading(1, "Title again")] as unknown as RichTextField))).toEqual(["heading2"]);
+    const good = [heading(2, "A"), heading(3, "B"), heading(2, "C")] as unknown as RichTextField;
+    expect(outlinedHeadings(good)).toBe(good);
   });
 });

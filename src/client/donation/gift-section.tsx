@@ -136,9 +136,7 @@ export function GiftSection({ idPrefix, funds, config, values, errors, set, choo
                     onClick={() => set("amount", text)}
                   >
                     {shown}
-                    {p.label && !repeatsAmount(p.label, p.amountCents) ? (
-                      <span className="don-preset-label"> {p.label}</span>
-                    ) : null}
+                    {p.label ? <span className="don-preset-label"> {p.label}</span> : null}
                   </button>
                 );
               })}
@@ -207,7 +205,9 @@ export function GiftSection({ idPrefix, funds, config, values, errors, set, choo
 /**
  * Whether an editor's label for a suggested amount only says the amount again ("$1,000", "1,000
  * دولار"): the button shows the amount in the page's own format already, and a screen reader
- * would read it twice. A label with words of its own ("feeds a family") is shown beside it.
+ * would read it twice. A label with words of its own ("feeds a family") is shown beside it. The
+ * template (fundConfigOf) leaves such a label out of the island's settings, so the island's code
+ * carries none of this.
  */
 export function repeatsAmount(label: string, amountCents: number): boolean {
   const parsed = parseAmount(label.replace(/A\$|AUD|dollars?|دولار\S*|أسترالي|استرالي/gi, ""));

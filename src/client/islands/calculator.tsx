@@ -167,7 +167,15 @@ export default function Calculator({ settings, helpHtml, payPath }: CalculatorPr
   return (
     <div className="calc">
       <div className="calc-layout">
-        <form className="calc-form" aria-label="Zakat calculator" onSubmit={(e) => e.preventDefault()} noValidate>
+        <form
+          className="calc-form"
+          aria-label="Zakat calculator"
+          onSubmit={(e) => {
+            e.preventDefault();
+            showResult();
+          }}
+          noValidate
+        >
           <fieldset className="calc-year">
             <legend>Which year do you count your zakat by?</legend>
             {(["lunar", "solar"] as const).map((y) => (
@@ -235,7 +243,7 @@ export default function Calculator({ settings, helpHtml, payPath }: CalculatorPr
                 {group.metals
                   ? METALS.map((metal) => (
                       <div key={metal} className="calc-metal-list">
-                        <h3>{metal === "gold" ? "Gold" : "Silver"}</h3>
+                        <h2>{metal === "gold" ? "Gold" : "Silver"}</h2>
                         {form[metal].map((row, i) => (
                           <MetalItem
                             key={i}
@@ -275,7 +283,9 @@ export default function Calculator({ settings, helpHtml, payPath }: CalculatorPr
                     Next: {GROUPS[index + 1]!.title}
                   </button>
                 ) : (
-                  <button type="button" className="button button-primary calc-next" onClick={showResult}>
+                  // The form's submit button (Enter in a field does the same): a form without one is an
+                  // accessibility error (WCAG H32), and there is nothing to send, only the result to show.
+                  <button type="submit" className="button button-primary calc-next">
                     See my result
                   </button>
                 )}
