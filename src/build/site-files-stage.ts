@@ -11,7 +11,8 @@
  *   pieces: the CloudFront Function, the deploy's IAM policy, a CloudFormation template (src/deploy/edge-files.ts);
  * - `sw.js` last, because it precaches files written above (src/site-files/service-worker.ts).
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
+import { writeFileAtomic } from "../core/fs.js";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BuildConfig } from "../core/config.js";
@@ -172,7 +173,7 @@ export async function writeSiteFiles(input: SiteFilesInput): Promise<void> {
   await write("/_headers", headersFile(headerRules(csp)));
   await mkdir(join(config.workDir, "deploy"), { recursive: true });
   for (const account of [false, true]) {
-    await writeFile(
+    await writeFileAtomic(
       cloudFrontPolicyFile(config, { account }),
       JSON.stringify(cloudFrontPolicy(csp, { account }), null, 2) + "\n",
     );

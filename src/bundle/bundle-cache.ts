@@ -7,10 +7,10 @@
  * truncated or overwritten bundle makes the record a miss and the bundle is compiled again, never
  * imported or published.
  */
-import { mkdir, rm, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { hashFile } from "../cache/file-hash.js";
 import { join, resolve } from "node:path";
-import { cacheUnusable, hashOfFile, readJsonEntry, verifyFiles, writeJsonEntry } from "../cache/entry.js";
+import { hashOfFile, readJsonEntry, verifyFiles, writeJsonEntry } from "../cache/entry.js";
 import { cacheDebug } from "../cache/debug.js";
 
 export interface BundleRecord<T> {
@@ -103,13 +103,4 @@ export async function writeBundleRecord<T>(
   const hashes: Record<string, string> = {};
   for (const output of [...outputs].sort()) hashes[output] = await hashOfFile(output);
   await writeJsonEntry(file, { ...record, outputs: hashes });
-}
-
-export async function clearDir(dir: string): Promise<void> {
-  try {
-    await rm(dir, { recursive: true, force: true });
-    await mkdir(dir, { recursive: true });
-  } catch (error) {
-    throw cacheUnusable(dir, error);
-  }
 }

@@ -12,12 +12,14 @@
  * the browser with react-dom/server (see PREVIEW_URL).
  */
 import { createHash } from "node:crypto";
-import { readdir, readFile } from "node:fs/promises";
-import { basename, join, relative } from "node:path";
+import { mkdir, readdir, readFile, rm, stat, utimes } from "node:fs/promises";
+import { basename, dirname, join, relative } from "node:path";
 import type { BuildOptions, Metafile, Plugin } from "esbuild";
 import { compileError } from "./compile-errors.js";
-import { exists } from "../core/fs.js";
-import { clearDir, hashInputsAfterBuild, startBundle, writeBundleRecord } from "./bundle-cache.js";
+import { exists, writeFileAtomic } from "../core/fs.js";
+import { NzfError } from "../core/errors.js";
+import { cacheUnusable } from "../cache/entry.js";
+import { hashInputsAfterBuild, startBundle, writeBundleRecord } from "./bundle-cache.js";
 import { authStandIn } from "./auth-stand-in.js";
 import { runEsbuild, type BundlerContexts } from "./bundler-contexts.js";
 
@@ -197,9 +199,12 @@ async function bundleRun(run: BrowserRun, options: BundleClientOptions): Promise
   });
   const start = await startBundle<{ result: RunResult; envKey: string }>(recordFile, options.root, run.kind);
   const previous = start.reusable;
-  if (previous && previous.result.envKey === envKey) return { ...previous.result.result, cached: true };
+  if (previous && previous.result.envKey === envKey) {
+    // Touched, so that another process's build with other outputs does not prune them (pruneOutputs).
+    await touch(previous.result.result.files.map((f) => f.from));
+    return { ...previous.result.result, cached: true };
+  }
 
-  await clearDir(outDir);
   const define: Record<string, string> = { "process.env.NODE_ENV": '"production"' };
   for (const [key, value] of Object.entries(options.publicEnv ?? {}))
     define[`process.env.${key}`] = JSON.stringify(value);
@@ -215,7 +220,11 @@ async function bundleRun(run: BrowserRun, options: BundleClientOptions): Promise
       target: ["es2020", "chrome100", "safari15", "firefox100"],
       minify: true,
       metafile: true,
-      write: true,
+      // Written by us, each file atomically beside the others: another nzf-build process on the same
+      // project may be linking this folder's files into its site right now (issue 36), so nothing
+      // here is ever cleared or half-written. Names carry a content hash; the preview's fixed
+      // names are replaced whole.
+      write: false,
       entryNames: "[name]-[hash]",
       chunkNames: "chunks/[name]-[hash]",
       jsx: "automatic",
@@ -226,7 +235,20 @@ async function bundleRun(run: BrowserRun, options: BundleClientOptions): Promise
       ...run.extra,
     });
     metafile = result.metafile!;
+    await mkdir(outDir, { recursive: true }).catch((error: unknown) => {
+      throw cacheUnusable(outDir, error);
+    });
+    await Promise.all(
+      (result.outputFiles ?? []).map(async (output) => {
+        await mkdir(dirname(output.path), { recursive: true });
+        const bytes = Buffer.from(output.contents.buffer, output.contents.byteOffset, output.contents.byteLength);
+        await writeFileAtomic(output.path, bytes).catch((error: unknown) => {
+          throw cacheUnusable(output.path, error);
+        });
+      }),
+    );
   } catch (error) {
+    if (error instanceof NzfError && error.code === "CACHE_UNUSABLE") throw error;
     // An island's own error is labelled as the island's (ISLAND_COMPILE_FAILED), naming its file and line.
     throw compileError(error, "The browser code", "ISLAND_BUNDLE_FAILED");
   }
@@ -268,5 +290,30 @@ async function bundleRun(run: BrowserRun, options: BundleClientOptions): Promise
     { inputs, result: { result, envKey } },
     result.files.map((f) => f.from),
   );
+  await pruneOutputs(outDir, new Set(Object.keys(outputs).map((file) => join(options.root, file))));
   return result;
+}
+
+/** Files of earlier compiles that another process may still be linking: kept this long after last use. */
+const PRUNE_AFTER_MS = 10 * 60_000;
+
+/** Removes the output files of earlier compiles that nothing has used for PRUNE_AFTER_MS. */
+async function pruneOutputs(outDir: string, keep: Set<string>): Promise<void> {
+  const cutoff = Date.now() - PRUNE_AFTER_MS;
+  const entries = await readdir(outDir, { recursive: true, withFileTypes: true }).catch(() => []);
+  await Promise.all(
+    entries
+      .filter((entry) => entry.isFile())
+      .map(async (entry) => {
+        const file = join(entry.parentPath, entry.name);
+        if (keep.has(file)) return;
+        const info = await stat(file).catch(() => null);
+        if (info && info.mtimeMs < cutoff) await rm(file, { force: true });
+      }),
+  );
+}
+
+async function touch(files: string[]): Promise<void> {
+  const now = new Date();
+  await Promise.all(files.map((file) => utimes(file, now, now).catch(() => undefined)));
 }

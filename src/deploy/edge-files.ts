@@ -9,7 +9,8 @@
  * Strings like "${AWS::AccountId}" are CloudFormation's own substitutions, not template literals
  * (biome.json turns noTemplateCurlyInString off for this file).
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
+import { writeFileAtomic } from "../core/fs.js";
 import { join } from "node:path";
 import { ACCOUNT_PATHS, cloudFrontPolicy } from "../site-files/headers.js";
 import { edgeFunctionCode } from "./edge-function.js";
@@ -209,8 +210,9 @@ export function cloudFormationTemplate(csp: string): Record<string, unknown> {
 export async function writeEdgeFiles(dir: string, csp: string): Promise<void> {
   await mkdir(dir, { recursive: true });
   const json = (value: unknown) => JSON.stringify(value, null, 2) + "\n";
-  await writeFile(join(dir, EDGE_FILES.function), edgeFunctionCode());
-  await writeFile(
+  // Atomic: two builds of one project write these at the same time (a reader sees one whole file).
+  await writeFileAtomic(join(dir, EDGE_FILES.function), edgeFunctionCode());
+  await writeFileAtomic(
     join(dir, EDGE_FILES.iamPolicy),
     json(
       deployPolicy(
@@ -220,5 +222,5 @@ export async function writeEdgeFiles(dir: string, csp: string): Promise<void> {
       ),
     ),
   );
-  await writeFile(join(dir, EDGE_FILES.cloudFormation), json(cloudFormationTemplate(csp)));
+  await writeFileAtomic(join(dir, EDGE_FILES.cloudFormation), json(cloudFormationTemplate(csp)));
 }
