@@ -7,6 +7,7 @@ import type { DonationCreated, DonationRequest, DonationStatus, Fund, Season } f
 import type { CorsPolicy } from "./cors.js";
 import type { ApiDatabase } from "./db/schema.js";
 import type { PayPalProvider } from "./paypal/provider.js";
+import type { PayPalApi } from "./paypal/sdk.js";
 import type { ReceiptsService } from "./receipts/service.js";
 
 export interface DonationCreatedEvent {
@@ -25,6 +26,8 @@ export interface ApiDeps {
   /** `whsec_…`: the signing secret of the webhook endpoint. */
   webhookSecret: string;
   paypal: PayPalProvider | null;
+  /** PayPal's SDK (src/api/paypal/sdk.ts) when PayPal is configured: verifies PayPal's webhooks, and a capture then waits for PayPal's signed event to mark the gift paid. */
+  paypalApi?: PayPalApi | null;
   cors: CorsPolicy;
   /** The fund's prices, limits and schedules (the content's, src/api/fund-rules-source.ts). */
   rulesFor(fund: Fund): FundRules;

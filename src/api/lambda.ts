@@ -16,6 +16,9 @@ import { readLambdaSecrets } from "./deploy/secrets.js";
 import { sweepExpiredDonations } from "./donations/expire.js";
 import { createStripeClient } from "./stripe/client.js";
 import { readReceiptSettings } from "../receipts/settings.js";
+import { createPayPalApi } from "./paypal/sdk.js";
+import { createSdkPayPal } from "./paypal/sdk-provider.js";
+import { readPayPalSettings } from "./paypal/settings.js";
 import { createReceiptsService } from "./receipts/service.js";
 
 type Handler = ReturnType<typeof handle>;
@@ -30,8 +33,13 @@ async function start() {
     db: database.db,
     stripe: settings.stripe ? createStripeClient(settings.stripe) : null,
     webhookSecret: settings.webhookSecret,
-    // PayPal answers 503 until the PayPal SDK backs the provider (src/api/paypal/provider.ts).
-    paypal: null,
+    // PayPal through its SDK when its credentials are set; otherwise PayPal calls answer 503.
+    ...(() => {
+      const paypal = readPayPalSettings(env);
+      if (!paypal) return { paypal: null, paypalApi: null };
+      const api = createPayPalApi(paypal);
+      return { paypal: createSdkPayPal(api), paypalApi: api };
+    })(),
     cors: corsPolicy(settings.allowedOrigins),
     rulesFor: (fund: keyof typeof DEFAULT_FUND_RULES) => DEFAULT_FUND_RULES[fund],
   };

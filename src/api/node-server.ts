@@ -16,6 +16,9 @@ import { type ApiDb, openDatabase } from "./db/open.js";
 import type { ApiDeps } from "./deps.js";
 import { sweepExpiredDonations } from "./donations/expire.js";
 import { createLocalPayPal } from "./paypal/local-provider.js";
+import { createPayPalApi } from "./paypal/sdk.js";
+import { createSdkPayPal } from "./paypal/sdk-provider.js";
+import { readPayPalSettings } from "./paypal/settings.js";
 import { createStripeClient } from "./stripe/client.js";
 import { readReceiptSettings } from "../receipts/settings.js";
 import { createReceiptsService } from "./receipts/service.js";
@@ -61,7 +64,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     db: database.db,
     stripe: settings.stripe ? createStripeClient(settings.stripe) : null,
     webhookSecret: settings.webhookSecret,
-    paypal: createLocalPayPal(),
+    ...paypalDeps(options.env ?? process.env),
     cors: corsPolicy(settings.allowedOrigins),
     rulesFor: (fund) => DEFAULT_FUND_RULES[fund],
     ...(options.logger ? { logger: options.logger } : {}),
@@ -136,4 +139,12 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       deps.receipts?.close();
     },
   };
+}
+
+/** PayPal through its SDK when NZF_PAYPAL_CLIENT_SECRET is set (a local stand-in with NZF_PAYPAL_API_BASE), else the local provider. */
+function paypalDeps(env: Record<string, string | undefined>): Pick<ApiDeps, "paypal" | "paypalApi"> {
+  const settings = readPayPalSettings(env);
+  if (!settings) return { paypal: createLocalPayPal(), paypalApi: null };
+  const api = createPayPalApi(settings);
+  return { paypal: createSdkPayPal(api), paypalApi: api };
 }

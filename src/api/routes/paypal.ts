@@ -82,13 +82,24 @@ async function paypalCall(
   if (outcome !== "completed") return errorReply(409, "paypal_mismatch", PAYPAL_MESSAGES.paypal_mismatch);
   // PayPal's capture answer is its own proof of payment (a signed PayPal webhook will confirm it
   // when the PayPal SDK backs the provider).
-  const paid = { ...row, status: "succeeded" as const };
+  // With PayPal's SDK (deps.paypalApi), PayPal's signed webhook (POST /paypal/webhook) is what marks
+  // the gift paid: the capture's answer says "processing" until it comes. The local provider has
+  // no webhooks, so its capture answer stands in.
+  const status = deps.paypalApi ? ("processing" as const) : ("succeeded" as const);
+  const paid = { ...row, status };
   const response = JSON.stringify(stateBody(paid));
   await deps.db
     .updateTable("donations")
-    .set({ status: "succeeded", expires_at: null, paypal_capture_response: response, updated_at: new Date() })
+    .set({ expires_at: null, paypal_capture_response: response, updated_at: new Date() })
     .where("id", "=", row.id)
     .execute();
-  await deps.onStatusChanged?.(row.id, "succeeded");
+  // Never over a status the webhook already wrote (it may come before this answer).
+  const changed = await deps.db
+    .updateTable("donations")
+    .set({ status })
+    .where("id", "=", row.id)
+    .where("status", "not in", ["succeeded", "refunded", "disputed"])
+    .executeTakeFirst();
+  if (Number(changed.numUpdatedRows) > 0) await deps.onStatusChanged?.(row.id, status);
   return { status: 200, raw: response };
 }

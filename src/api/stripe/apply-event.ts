@@ -23,7 +23,7 @@ type Db = ApiDeps["db"];
 const idOf = (value: string | { id: string } | null | undefined) =>
   typeof value === "string" ? value : (value?.id ?? null);
 
-async function findDonation(
+export async function findDonation(
   db: Db,
   by: { donationId?: string | null; intentId?: string | null; subscriptionId?: string | null },
 ): Promise<DonationRow | undefined> {
@@ -63,7 +63,7 @@ function allowed(from: DonationStatus, to: DonationStatus): boolean {
   return true;
 }
 
-async function setStatus(
+export async function setStatus(
   deps: ApiDeps,
   row: DonationRow,
   status: DonationStatus,
@@ -85,7 +85,7 @@ async function setStatus(
   return { donationId: row.id, status };
 }
 
-async function recordCharge(deps: ApiDeps, row: DonationRow, id: string, amountCents: number): Promise<void> {
+export async function recordCharge(deps: ApiDeps, row: DonationRow, id: string, amountCents: number): Promise<void> {
   await deps.db
     .insertInto("charges")
     .values({ id, donation_id: row.id, amount_cents: amountCents, status: "succeeded" })
