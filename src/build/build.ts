@@ -23,6 +23,9 @@ import { readIncrementalRecord, writeIncrementalRecord, type IncrementalRecord }
 import { discardOutput, listPublishedFiles, publishOutput } from "../publish/publish.js";
 import { createSiteOutput, type SiteOutput } from "../publish/site-output.js";
 import { writeFailureOf } from "../publish/write-failure.js";
+import { missingSettings, missingSettingsError, missingSettingsMessage } from "./missing-settings.js";
+import { ERROR_CATALOGUE } from "../core/errors.js";
+import { SAMPLE_SNAPSHOT_NAME } from "../content/snapshot.js";
 import { chooseTarget, guardOutput, readOutputState, type OutputState } from "../publish/versions.js";
 import { lockOutput } from "../publish/output-lock.js";
 import { createSecretScan } from "../publish/secret-scan.js";
@@ -116,6 +119,17 @@ async function runPipeline(config: BuildConfig, deps: Deps): Promise<BuildResult
   const bundles = startBundles(config, deps, stage);
 
   const content = await planStage(config, deps, await warmed, stage);
+  // Live content without payments or sign-in: an error in CI, a warning at the end elsewhere.
+  const missing =
+    deps.publicConfig && content.name !== SAMPLE_SNAPSHOT_NAME && !config.allowMissingSettings
+      ? missingSettings(deps.publicConfig)
+      : [];
+  if (missing.length && isCI()) throw missingSettingsError(missing);
+  const warnMissing = () => {
+    if (!missing.length) return;
+    logger.warn("build", `[SETTINGS_MISSING] ${missingSettingsMessage(missing)}.`);
+    logger.warn("build", `  hint (SETTINGS_MISSING): ${ERROR_CATALOGUE.SETTINGS_MISSING.hint}`);
+  };
   reportWarnings(logger, "content", content.plan.problems);
   if (!(await warmed) && (await previous.fullRender)) warmWorkersForFullRender(config, builder, content);
   const images = await stage("images", () => imageStage(config, content, deps));
@@ -131,6 +145,7 @@ async function runPipeline(config: BuildConfig, deps: Deps): Promise<BuildResult
       "build",
       `Nothing changed: ${config.outDir} is up to date (${result.pages} pages) in ${formatMs(result.ms)}`,
     );
+    warnMissing();
     return result;
   }
   const { output, secrets } = await stage("published", () => openOutput(config, previous.state, work));
@@ -175,6 +190,7 @@ async function runPipeline(config: BuildConfig, deps: Deps): Promise<BuildResult
     "build",
     `Built ${total} pages${rebuiltNote}, ${images.count} images in ${formatMs(result.ms)} → ${config.outDir}`,
   );
+  warnMissing();
   return result;
 }
 

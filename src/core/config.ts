@@ -34,6 +34,8 @@ export interface BuildConfig {
   /** Hosts (`host` or `host:port`) images may come from besides the repository's Prismic image CDN. */
   imageHosts: string[];
   verbose: boolean;
+  /** A build of fetched content may lack the payment or sign-in settings without failing in CI (--allow-missing-settings). */
+  allowMissingSettings?: boolean;
 }
 
 export interface ConfigInput {
@@ -170,7 +172,16 @@ export function buildConfigFrom(
     siteUrl,
     imageHosts: checkImageHosts(text(values, "imageHosts"), values.imageHosts.source),
     verbose: values.verbose.value === true,
+    allowMissingSettings: allowed(values),
   };
+}
+
+/** --allow-missing-settings, or NZF_ALLOW_MISSING_SETTINGS set to anything but "", 0 or false. */
+function allowed(values: OptionValues): boolean {
+  const value = values.allowMissingSettings?.value;
+  if (typeof value === "boolean") return value;
+  const word = value?.trim().toLowerCase();
+  return word !== undefined && word !== "" && word !== "0" && word !== "false";
 }
 
 /** The build configuration from programmatic input (tests, the benchmark) and the environment. */

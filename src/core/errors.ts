@@ -27,6 +27,10 @@ interface CatalogueEntry {
 export const ERROR_CATALOGUE = {
   // Configuration (NZF1xx)
   CONFIG_INVALID: { kind: "input", hint: "Fix the option or environment variable named in the message and run again." },
+  SETTINGS_MISSING: {
+    kind: "input",
+    hint: "Set the variables named (docs/configuration.md, Payments and Accounts) in the build's environment. If the site is meant to ship without them, say so: --allow-missing-settings or NZF_ALLOW_MISSING_SETTINGS=1.",
+  },
   REPOSITORY_NAME_INVALID: {
     kind: "input",
     hint: "A Prismic repository name has at least 4 characters, letters, digits or hyphens, and starts and ends with a letter or digit.",

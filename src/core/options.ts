@@ -106,6 +106,14 @@ export const OPTIONS = [
     help: "the site's origin (http or https, no path, query or fragment), for canonical links, Open Graph and the sitemap",
   },
   {
+    key: "allowMissingSettings",
+    flag: "--allow-missing-settings",
+    env: ["NZF_ALLOW_MISSING_SETTINGS"],
+    commands: ["build", "webhook"],
+    group: "site",
+    help: "build fetched content in CI without the payment or sign-in settings (the pay pages then show the other ways to give, the account page cannot sign in); without it such a build fails with SETTINGS_MISSING",
+  },
+  {
     key: "out",
     flag: "--out <dir>",
     env: ["NZF_OUT_DIR"],

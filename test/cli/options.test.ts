@@ -194,6 +194,72 @@ describe.concurrent("each setting, by its effect", () => {
   );
 
   scenario(
+    ["allowMissingSettings --allow-missing-settings", "allowMissingSettings NZF_ALLOW_MISSING_SETTINGS"],
+    "with CI set, live content without payment and sign-in settings fails with SETTINGS_MISSING unless allowed; the sample is allowed; outside CI one warning at the end",
+    async () => {
+      const stub = await startContentStub();
+      const root = await projectRoot();
+      const live = {
+        PRISMIC_ENDPOINT: stub.endpoint,
+        PRISMIC_ACCESS_TOKEN: STUB_TOKEN,
+        PRISMIC_REPOSITORY: "nzf-test",
+      };
+      const build = async (env: Env, ...flags: string[]) => {
+        const out = join(await tempDir(), "site");
+        return {
+          out,
+          run: await cli(["--fetch", "--root", root, "--out", out, ...flags], { ...live, ...env }, 60_000),
+        };
+      };
+      const refused = await build({ CI: "true" });
+      expect(refused.run.code, refused.run.output).toBe(1);
+      expect(refused.run.output).toContain("[SETTINGS_MISSING]");
+      for (const name of [
+        "payments",
+        "PAYMENTS_API_URL",
+        "sign-in",
+        "NZF_COGNITO_USER_POOL_ID",
+        "--allow-missing-settings",
+      ])
+        expect(refused.run.output).toContain(name);
+      expect(existsSync(join(refused.out, "index.html"))).toBe(false);
+      // Payments given, sign-in missing: still refused, naming sign-in alone.
+      const half = await build({ CI: "1", ...PAYMENTS });
+      expect(half.run.code).toBe(1);
+      expect(half.run.output).toMatch(/\[SETTINGS_MISSING\] This build of live content has no sign-in/);
+      expect(half.run.output).not.toContain("no payments");
+
+      for (const allowed of [
+        await build({ CI: "true" }, "--allow-missing-settings"),
+        await build({ CI: "true", NZF_ALLOW_MISSING_SETTINGS: "1" }),
+      ]) {
+        expect(allowed.run.code, allowed.run.output).toBe(0);
+        expect(allowed.run.output).not.toContain("SETTINGS_MISSING");
+      }
+      // Everything set: no word about it.
+      const complete = await build({ CI: "true", ...PAYMENTS, ...POOL });
+      expect(complete.run.code, complete.run.output).toBe(0);
+      expect(complete.run.output).not.toContain("SETTINGS_MISSING");
+      // The bundled sample stays allowed in CI.
+      const sample = await cli(
+        ["--root", root, "--sample", "--out", join(await tempDir(), "s")],
+        { CI: "true" },
+        60_000,
+      );
+      expect(sample.code, sample.output).toBe(0);
+      expect(sample.output).not.toContain("SETTINGS_MISSING");
+      // Outside CI: built, with one warning after the build's last line.
+      const local = await build({});
+      expect(local.run.code, local.run.output).toBe(0);
+      expect(local.run.output.match(/\[SETTINGS_MISSING\]/g)).toHaveLength(1);
+      const lines = local.run.output.trim().split("\n");
+      expect(lines.findIndex((l) => l.includes("[SETTINGS_MISSING]"))).toBeGreaterThan(
+        lines.findIndex((l) => l.includes("Built ")),
+      );
+    },
+  );
+
+  scenario(
     ["fetch --fetch", "endpoint PRISMIC_ENDPOINT", "sample --sample"],
     "--fetch from PRISMIC_ENDPOINT into the project folder's defaults, then --sample (given before `build`)",
     async () => {
@@ -692,6 +758,7 @@ const INVALID: Record<string, { value: string; command?: string[]; env?: Env } |
   out: null,
   root: null,
   verbose: null,
+  allowMissingSettings: null,
   cognitoRegion: { value: "mars", env: POOL },
   cognitoUserPoolId: { value: "not a pool id", env: { NZF_COGNITO_CLIENT_ID: "client1" } },
   cognitoClientId: { value: "bad client id!", env: { NZF_COGNITO_USER_POOL_ID: POOL.NZF_COGNITO_USER_POOL_ID! } },
