@@ -14,6 +14,7 @@ import { corsPolicy } from "./cors.js";
 import { openDatabase } from "./db/open.js";
 import { readLambdaSecrets } from "./deploy/secrets.js";
 import { sweepExpiredDonations } from "./donations/expire.js";
+import { runScheduledCharges } from "./jobs/scheduled-charges.js";
 import { createStripeClient } from "./stripe/client.js";
 import { readReceiptSettings } from "../receipts/settings.js";
 import { createPayPalApi } from "./paypal/sdk.js";
@@ -23,7 +24,7 @@ import { createReceiptsService } from "./receipts/service.js";
 
 type Handler = ReturnType<typeof handle>;
 
-let ready: Promise<{ handler: Handler; sweep: () => Promise<unknown> }> | undefined;
+let ready: Promise<{ handler: Handler; sweep: () => Promise<unknown>; jobs: () => Promise<unknown> }> | undefined;
 
 async function start() {
   const env = { ...process.env, ...(await readLambdaSecrets(process.env)) };
@@ -56,6 +57,10 @@ async function start() {
   return {
     handler: handle(app),
     sweep: async () => ({ expired: await sweepExpiredDonations(deps), receipts: await receipts?.deliverDue() }),
+    jobs: async () => ({
+      charges: await runScheduledCharges({ ...deps, receipts }),
+      receipts: await receipts?.deliverDue(),
+    }),
   };
 }
 
@@ -72,4 +77,10 @@ export const handler: Handler = async (event, context) => {
 export async function sweep(): Promise<unknown> {
   ready ??= start();
   return (await ready).sweep();
+}
+
+/** The scheduled jobs (an EventBridge rule every 15 minutes, src/api/deploy/): scheduled charges, then due receipts. */
+export async function runJobs(): Promise<unknown> {
+  ready ??= start();
+  return (await ready).jobs();
 }

@@ -15,6 +15,7 @@ import { corsPolicy } from "./cors.js";
 import { type ApiDb, openDatabase } from "./db/open.js";
 import type { ApiDeps } from "./deps.js";
 import { sweepExpiredDonations } from "./donations/expire.js";
+import { runScheduledCharges } from "./jobs/scheduled-charges.js";
 import { createLocalPayPal } from "./paypal/local-provider.js";
 import { createPayPalApi } from "./paypal/sdk.js";
 import { createSdkPayPal } from "./paypal/sdk-provider.js";
@@ -39,6 +40,8 @@ export interface ApiServerOptions {
   sweepEveryMs?: number;
   /** Sends receipts whose e-mail is due again this often (default 1 minute; 0: never). */
   receiptsEveryMs?: number;
+  /** Runs the scheduled charges job this often (default 15 minutes; 0: never). */
+  jobsEveryMs?: number;
 }
 
 export interface ApiServer {
@@ -118,6 +121,16 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
           );
         }, receiptsEvery).unref()
       : undefined;
+  const jobsEvery = options.jobsEveryMs ?? 15 * 60_000;
+  const jobTimer =
+    jobsEvery > 0
+      ? setInterval(() => {
+          runScheduledCharges(deps).then(
+            (r) => r.charged.length && options.logger?.info("api", `charged ${r.charged.length} scheduled gifts`),
+            (error) => options.logger?.warn("api", `scheduled charges job failed: ${(error as Error).message}`),
+          );
+        }, jobsEvery).unref()
+      : undefined;
   const { port } = server.address() as AddressInfo;
   const host = options.host ?? "127.0.0.1";
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
@@ -130,6 +143,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     stop: async () => {
       clearInterval(sweeper);
       clearInterval(receiptTimer);
+      clearInterval(jobTimer);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();

@@ -27,7 +27,10 @@ describe("the CloudFormation template", () => {
       ofType("AWS::Lambda::Function")
         .map((f) => f.Properties.Handler)
         .sort(),
-    ).toEqual(["lambda.handler", "lambda.sweep"]);
+    ).toEqual(["lambda.handler", "lambda.runJobs", "lambda.sweep"]);
+    // Scheduled gifts and due receipts (issue 39) every 15 minutes; receipts through SES.
+    expect(template.Resources.JobsSchedule!.Properties).toMatchObject({ ScheduleExpression: "rate(15 minutes)" });
+    expect(JSON.stringify(template.Resources.FunctionRole)).toContain("ses:SendRawEmail");
     for (const f of ofType("AWS::Lambda::Function")) expect(f.Properties.Runtime).toBe("nodejs20.x");
     const [api] = ofType("AWS::ApiGatewayV2::Api");
     expect(api!.Properties).toMatchObject({

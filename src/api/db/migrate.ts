@@ -10,12 +10,14 @@ import * as initial from "./migrations/0001-donations.js";
 import * as receipts from "./migrations/0002-receipts.js";
 import * as accountPlans from "./migrations/0003-account-plans.js";
 import * as paypalEvents from "./migrations/0004-paypal-events.js";
+import * as scheduledCharges from "./migrations/0005-scheduled-charges.js";
 
 export const MIGRATIONS: Record<string, Migration> = {
   "0001-donations": initial,
   "0002-receipts": receipts,
   "0003-account-plans": accountPlans,
   "0004-paypal-events": paypalEvents,
+  "0005-scheduled-charges": scheduledCharges,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -141,6 +141,8 @@ export function apiStackTemplate(): Record<string, unknown> {
                     Action: "secretsmanager:GetSecretValue",
                     Resource: [ref("StripeSecret"), getAtt("Database", "MasterUserSecret.SecretArn")],
                   },
+                  // Receipts by e-mail through Amazon SES (NZF_MAIL_TRANSPORT=ses).
+                  { Effect: "Allow", Action: ["ses:SendEmail", "ses:SendRawEmail"], Resource: "*" },
                 ],
               },
             },
@@ -164,6 +166,26 @@ export function apiStackTemplate(): Record<string, unknown> {
           Action: "lambda:InvokeFunction",
           Principal: "events.amazonaws.com",
           SourceArn: getAtt("SweepSchedule", "Arn"),
+        },
+      },
+      // Scheduled gifts (every Friday, the nights of Ramadan, ...) charged on their dates, and
+      // receipts whose e-mail is due again (issue 39): lambda.runJobs, idempotent per (plan, date).
+      JobsFunction: { Type: "AWS::Lambda::Function", Properties: functionProperties("lambda.runJobs", 300) },
+      JobsSchedule: {
+        Type: "AWS::Events::Rule",
+        Properties: {
+          Description: "Charge scheduled gifts due today (Australia/Sydney) and send due receipt e-mails",
+          ScheduleExpression: "rate(15 minutes)",
+          Targets: [{ Arn: getAtt("JobsFunction", "Arn"), Id: "jobs" }],
+        },
+      },
+      JobsPermission: {
+        Type: "AWS::Lambda::Permission",
+        Properties: {
+          FunctionName: ref("JobsFunction"),
+          Action: "lambda:InvokeFunction",
+          Principal: "events.amazonaws.com",
+          SourceArn: getAtt("JobsSchedule", "Arn"),
         },
       },
       HttpApi: {
