@@ -6,27 +6,17 @@
  */
 import { chargeFor } from "../payments/fees.js";
 import { FUND_NAMES } from "../payments/fund-names.js";
-import type { DonationStatus, Fund, InstalmentPlan, ScheduledCharge } from "../payments/types.js";
+import { isTaxDeductible } from "../payments/fund-rules.js";
+import { type DonationStatus, FUNDS, type Fund, type InstalmentPlan, type ScheduledCharge } from "../payments/types.js";
 
 /**
- * Funds whose gifts are tax-deductible, until the payments service's one deductibility setting
- * lands (the page, the receipt and the account must all read that one). What the content says
- * wins: the zakat page and the FAQ say zakat is not tax-deductible, the tainted-wealth page says
- * that purification is not either; qurban buys an animal sacrificed for the donor, a benefit in
- * return. The rest are gifts, a placeholder the foundation must confirm with its accountant. A
- * receipt the service issued says what it said when issued (`ChargeFacts.receipt`).
+ * Funds whose gifts are tax-deductible: the one setting, `taxDeductible` in the fund rules
+ * (src/payments/fund-rules.ts), which the donation page and the receipts read too. A receipt the
+ * service issued says what it said when issued (`ChargeFacts.receipt`).
  */
-export const TAX_DEDUCTIBLE_FUNDS: Readonly<Record<Fund, boolean>> = {
-  zakat: false,
-  fitr: true,
-  fidyah: true,
-  sadaqah: true,
-  qurban: false,
-  ramadan: true,
-  "dhul-hijjah": true,
-  "tainted-wealth": false,
-  "jumuah-giving": true,
-};
+export const TAX_DEDUCTIBLE_FUNDS: Readonly<Record<Fund, boolean>> = Object.fromEntries(
+  FUNDS.map((fund) => [fund, isTaxDeductible(fund)]),
+) as Record<Fund, boolean>;
 
 export interface ChargeFacts {
   /** 1 for the first charge of the schedule. */

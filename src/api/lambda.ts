@@ -7,7 +7,7 @@
 import { Hono } from "hono";
 import { handle } from "hono/aws-lambda";
 import { accountServiceFromEnv } from "../account-api/service.js";
-import { DEFAULT_FUND_RULES } from "../payments/fund-rules.js";
+import { DEFAULT_FUND_RULES, isTaxDeductible } from "../payments/fund-rules.js";
 import { createApiApp } from "./app.js";
 import { readApiSettings } from "./config.js";
 import { corsPolicy } from "./cors.js";
@@ -45,7 +45,10 @@ async function start() {
     rulesFor: (fund: keyof typeof DEFAULT_FUND_RULES) => DEFAULT_FUND_RULES[fund],
   };
   // Receipts through Amazon SES (NZF_MAIL_TRANSPORT=ses) with the function's role.
-  const receipts = createReceiptsService(database.db, { settings: readReceiptSettings(env) });
+  const receipts = createReceiptsService(database.db, {
+    settings: readReceiptSettings(env),
+    taxDeductible: (fund) => isTaxDeductible(fund),
+  });
   // The donor account API on the same database, when the site's user pool is configured.
   const account = accountServiceFromEnv(env, database.db as never);
   const api = createApiApp(

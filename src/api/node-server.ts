@@ -9,6 +9,7 @@ import { getRequestListener } from "@hono/node-server";
 import { accountServiceFromEnv } from "../account-api/service.js";
 import type { Logger } from "../core/logger.js";
 import { DEFAULT_FUND_RULES } from "../payments/fund-rules.js";
+import type { Fund } from "../payments/types.js";
 import { type ApiAppOptions, createApiApp } from "./app.js";
 import { describe, readApiSettings, type ApiSettings } from "./config.js";
 import { corsPolicy } from "./cors.js";
@@ -76,6 +77,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   if (deps.receipts === undefined)
     deps.receipts = createReceiptsService(deps.db, {
       settings: receiptSettings,
+      taxDeductible: (fund) => deps.rulesFor(fund as Fund).taxDeductible === true,
       ...(deps.now ? { now: deps.now } : {}),
       ...(options.logger ? { logger: options.logger } : {}),
     });

@@ -34,6 +34,11 @@ export interface FundRules {
   maximumCents: number;
   frequencies: readonly Frequency[];
   quantity?: QuantityRule;
+  /**
+   * Whether gifts to the fund are tax-deductible: the one setting the donation page, the receipt
+   * and the donor's account all read (absent: not deductible; never claim what is not set).
+   */
+  taxDeductible?: boolean;
 }
 
 /** $10: "The minimum gift is $10." */
@@ -58,15 +63,30 @@ export const QURBAN_OPTIONS: readonly PriceOption[] = [
  * does not give them); they live only here, so changing them is one edit, and the sample content
  * carries the same figures.
  */
+// Tax-deductibility (`taxDeductible`): the content says zakat is not deductible (the zakat page and
+// the FAQ), nor tainted-wealth purification; qurban buys an animal sacrificed for the donor, a
+// benefit in return. The other funds are gifts: a placeholder the foundation must confirm with its
+// accountant, changed here only, and the page, the receipt and the account follow.
 export const DEFAULT_FUND_RULES: Record<Fund, FundRules> = {
   // Zakat is a yearly due: paid at once or split into monthly instalments that end when it is paid,
   // never an open-ended monthly charge of the whole amount.
-  zakat: { ...base, frequencies: ["once", "monthly-instalments"] },
-  fitr: { ...base, frequencies: ["once"], quantity: { unitCents: 1_500, min: 1, max: 50, label: "people" } },
-  fidyah: { ...base, frequencies: ["once"], quantity: { unitCents: 1_500, min: 1, max: 60, label: "days" } },
-  sadaqah: { ...base, frequencies: ["once", "monthly"] },
+  zakat: { ...base, frequencies: ["once", "monthly-instalments"], taxDeductible: false },
+  fitr: {
+    ...base,
+    frequencies: ["once"],
+    quantity: { unitCents: 1_500, min: 1, max: 50, label: "people" },
+    taxDeductible: true,
+  },
+  fidyah: {
+    ...base,
+    frequencies: ["once"],
+    quantity: { unitCents: 1_500, min: 1, max: 60, label: "days" },
+    taxDeductible: true,
+  },
+  sadaqah: { ...base, frequencies: ["once", "monthly"], taxDeductible: true },
   qurban: {
     ...base,
+    taxDeductible: false,
     frequencies: ["once"],
     quantity: {
       unitCents: Math.min(...QURBAN_OPTIONS.map((o) => o.unitCents)),
@@ -76,11 +96,16 @@ export const DEFAULT_FUND_RULES: Record<Fund, FundRules> = {
       label: "animals",
     },
   },
-  ramadan: { ...base, frequencies: ["once", "ramadan-nightly", "ramadan-last-ten"] },
-  "dhul-hijjah": { ...base, frequencies: ["once", "dhul-hijjah-ten-days"] },
-  "tainted-wealth": { ...base, frequencies: ["once"] },
-  "jumuah-giving": { ...base, frequencies: ["once", "weekly-friday"] },
+  ramadan: { ...base, frequencies: ["once", "ramadan-nightly", "ramadan-last-ten"], taxDeductible: true },
+  "dhul-hijjah": { ...base, frequencies: ["once", "dhul-hijjah-ten-days"], taxDeductible: true },
+  "tainted-wealth": { ...base, frequencies: ["once"], taxDeductible: false },
+  "jumuah-giving": { ...base, frequencies: ["once", "weekly-friday"], taxDeductible: true },
 };
+
+/** Whether gifts to `fund` are tax-deductible: the one setting (page, receipt, account). */
+export function isTaxDeductible(fund: string, rules: Partial<Record<string, FundRules>> = DEFAULT_FUND_RULES): boolean {
+  return rules[fund]?.taxDeductible === true;
+}
 
 /**
  * Narrows a fund's limits with the editor's values from the donation page (in dollars, as Prismic

@@ -17,7 +17,7 @@ import {
   STATIC_PAGES,
   thankYouPathFor,
 } from "../../src/content/routes.js";
-import { DEFAULT_FUND_RULES, withContentLimits } from "../../src/payments/fund-rules.js";
+import { DEFAULT_FUND_RULES, isTaxDeductible, withContentLimits } from "../../src/payments/fund-rules.js";
 import { fundOfType, SEASONAL_FREQUENCIES, type Frequency, type Fund } from "../../src/payments/types.js";
 import type { FundConfig, PaymentsConfig } from "../../src/client/donation/config.js";
 import Donation from "../../src/client/islands/donation.js";
@@ -192,6 +192,7 @@ export const donation: Template = {
                   }}
                 />
                 {payments ? <NoScriptNote words={words} /> : null}
+                <p className="don-tax">{isTaxDeductible(config.fund) ? words.taxDeductible : words.notTaxDeductible}</p>
               </>
             ) : null}
           </section>

@@ -9,6 +9,8 @@ export const ar: DonationWords = {
   locale: "ar-AE-u-nu-latn",
   intlMoney: true,
   giveNow: "تبرّع الآن",
+  taxDeductible: "التبرعات لهذا الصندوق قابلة للخصم من الضريبة، ويذكر ذلك إيصالك.",
+  notTaxDeductible: "التبرعات لهذا الصندوق غير قابلة للخصم من الضريبة، وإيصالك لسجلاتك.",
   formLabel: "نموذج التبرع",
   noScript: "يحتاج نموذج الدفع الآمن بالبطاقة إلى JavaScript. للتبرع بطريقة أخرى، ",
   noScriptLink: "تواصل مع فريق خدمة المتبرعين",

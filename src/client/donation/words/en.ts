@@ -15,6 +15,9 @@ export const en = {
   /** False: amounts as the validator writes them ("$1,250.00"); true: Intl's currency format for `locale`. */
   intlMoney: false,
   giveNow: "Give now",
+  /** Under the form, from the fund's one tax-deductibility setting (src/payments/fund-rules.ts). */
+  taxDeductible: "Gifts to this fund are tax-deductible; your receipt says so.",
+  notTaxDeductible: "Gifts to this fund are not tax-deductible; your receipt is for your records.",
   formLabel: "Donation form",
   noScript: "Our secure card form needs JavaScript. To give another way, ",
   noScriptLink: "contact our donor care team",
