@@ -11,6 +11,8 @@ import type { Logger } from "../core/logger.js";
 import { formatMs } from "../core/logger.js";
 import { exists } from "../core/fs.js";
 import { isCI, reportWarnings } from "../core/warnings.js";
+import { ERROR_CATALOGUE, NzfAggregateError, NzfError } from "../core/errors.js";
+import type { ContentProblem } from "../content/content-checks.js";
 import { runImageStageFor, type ImageStageResult } from "../images/image-stage.js";
 import { bundleClient, bundlePreview, PREVIEW_URL, type PreviewBundle } from "../bundle/island-bundle.js";
 import { loadTemplates } from "../bundle/template-bundle.js";
@@ -24,7 +26,6 @@ import { discardOutput, listPublishedFiles, publishOutput } from "../publish/pub
 import { createSiteOutput, type SiteOutput } from "../publish/site-output.js";
 import { writeFailureOf } from "../publish/write-failure.js";
 import { missingSettings, missingSettingsError, missingSettingsMessage } from "./missing-settings.js";
-import { ERROR_CATALOGUE } from "../core/errors.js";
 import { SAMPLE_SNAPSHOT_NAME } from "../content/snapshot.js";
 import { chooseTarget, guardOutput, readOutputState, type OutputState } from "../publish/versions.js";
 import { lockOutput } from "../publish/output-lock.js";
@@ -130,7 +131,7 @@ async function runPipeline(config: BuildConfig, deps: Deps): Promise<BuildResult
     logger.warn("build", `[SETTINGS_MISSING] ${missingSettingsMessage(missing)}.`);
     logger.warn("build", `  hint (SETTINGS_MISSING): ${ERROR_CATALOGUE.SETTINGS_MISSING.hint}`);
   };
-  reportWarnings(logger, "content", content.plan.problems);
+  stopOnInvalidContent(logger, content.plan.problems);
   if (!(await warmed) && (await previous.fullRender)) warmWorkersForFullRender(config, builder, content);
   const images = await stage("images", () => imageStage(config, content, deps));
   const built = await bundles.ready;
@@ -242,6 +243,24 @@ function startBundles(config: BuildConfig, deps: Deps, stage: StageTimer) {
   preview.catch(() => undefined);
   ready.catch(() => undefined);
   return { preview, ready };
+}
+
+/**
+ * Prints the content's problems, all of them: the warnings, then the ones no page can be made
+ * from (DOCUMENT_INVALID, src/content/content-checks.ts), which stop the build naming each document.
+ */
+function stopOnInvalidContent(logger: Deps["logger"], problems: readonly ContentProblem[]): void {
+  const invalid = problems.filter((p) => p.code === "DOCUMENT_INVALID");
+  reportWarnings(
+    logger,
+    "content",
+    problems.filter((p) => p.code !== "DOCUMENT_INVALID"),
+  );
+  const errors = invalid.map(
+    (p) => new NzfError("DOCUMENT_INVALID", p.message, { subject: `document ${p.documentId} (${p.type}), ${p.field}` }),
+  );
+  if (errors.length === 1) throw errors[0]!;
+  if (errors.length > 1) throw new NzfAggregateError("content", errors);
 }
 
 /** Whether the build offers PayPal: islands built without it leave its code out (src/client/donation/donation-form.tsx). */

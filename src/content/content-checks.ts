@@ -2,7 +2,13 @@
  * Content problems the build survives but must name: a page whose title is empty (it is published
  * with a fallback title instead of an empty <h1>), a document routed by uid that has none (it has
  * no address, so it is left out), and a link or image whose URL would run script (dropped by the
- * templates, src/content/safe-url.ts). Each names the document id, its type and the field.
+ * templates, src/content/safe-url.ts), a contact e-mail, phone or ABN that is not one
+ * (field-values.ts: left out of every page). Each names the document id, its type, the field and
+ * the value, and says to fix it in Prismic.
+ *
+ * One is not a warning: calculator settings out of range (a rate of 20 %) make no calculator page,
+ * so DOCUMENT_INVALID stops the build, after every problem of the run is listed, naming the document
+ * rather than the template that would have thrown (src/build/build.ts).
  *
  * They are warnings, not errors: the fix is an editor's, in Prismic, and the rest of the site is
  * still right to publish. Pure, so a render worker planning the build reports the same ones.
@@ -10,9 +16,20 @@
 import type { PrismicDocument } from "@prismicio/client";
 import { DONATION_TYPES, REPEATABLE_TYPE_ROUTES, pathForDocument } from "./routes.js";
 import { unsafeUrlReason, type UrlUse } from "./safe-url.js";
+import { CONTACT_FIELDS } from "./field-values.js";
+import { settingsFromPrismic, type CalculatePageData } from "../zakat/settings.js";
 
 export interface ContentProblem {
-  code: "DOCUMENT_FIELD_MISSING" | "DOCUMENT_UID_MISSING" | "UNSAFE_URL";
+  /**
+   * DOCUMENT_INVALID is the one that stops the build (the page cannot be made from the document:
+   * the calculator's settings); the others are warnings, the page made without the value.
+   */
+  code:
+    | "DOCUMENT_FIELD_MISSING"
+    | "DOCUMENT_UID_MISSING"
+    | "UNSAFE_URL"
+    | "DOCUMENT_FIELD_INVALID"
+    | "DOCUMENT_INVALID";
   documentId: string;
   type: string;
   /** The field path inside the document's data, e.g. `body[2].spans[0].data`. */
@@ -76,6 +93,31 @@ export function checkDocument(doc: PrismicDocument): ContentProblem[] {
       "title",
       `${about} has no title: its page ${pathForDocument(doc) ?? ""} shows "${fallbackTitle(doc)}" instead`,
     );
+  }
+  if (doc.type === "global") {
+    for (const [field, rule] of Object.entries(CONTACT_FIELDS)) {
+      const value = data[field];
+      if (typeof value !== "string" || value.trim() === "" || rule.valid(value.trim())) continue;
+      add(
+        "DOCUMENT_FIELD_INVALID",
+        field,
+        `${about}, field ${field}: ${JSON.stringify(value)} is not ${rule.what}: every page leaves it out. Fix it in Prismic`,
+      );
+    }
+  }
+  if (doc.type === "calculate_page") {
+    // The numbers the calculator works with, in range (the rates at most 10 %, the prices positive):
+    // checked here so a bad one is the document's problem, named with the rest, not a template's.
+    try {
+      settingsFromPrismic(data as CalculatePageData, `${doc.type} ${doc.id}`);
+    } catch (error) {
+      const message = error instanceof Error ? error.message.replace(/^The calculator settings are invalid: /, "") : "";
+      add(
+        "DOCUMENT_INVALID",
+        "calculator settings",
+        `${about}: ${message} Fix it in Prismic; nothing is published until then`,
+      );
+    }
   }
   walkUrls(data, [], (field, url, use, what) => {
     const reason = unsafeUrlReason(url, use);

@@ -104,6 +104,10 @@ export const ERROR_CATALOGUE = {
     kind: "input",
     hint: "Give the document a UID in Prismic and publish it again: a document of this type is published at an address made from its UID.",
   },
+  DOCUMENT_FIELD_INVALID: {
+    kind: "input",
+    hint: "Correct the field named in Prismic (its value is shown) and publish the document again; until then the pages leave that value out.",
+  },
   UNSAFE_URL: {
     kind: "input",
     hint: "Replace the link in Prismic with an http(s), mailto: or tel: address (or a link to a document). javascript:, vbscript: and non-image data: URLs are never published.",

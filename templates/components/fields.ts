@@ -2,6 +2,7 @@
  * Small readers for Prismic fields. Templates read loosely typed document data through these, so an
  * empty or missing field renders as nothing instead of throwing.
  */
+import { CONTACT_FIELDS, type ContactField } from "../../src/content/field-values.js";
 import { asText } from "@prismicio/client";
 import type { PrismicDocument, RichTextField } from "@prismicio/client";
 import type { TemplateContext } from "../../src/template-kit/types.js";
@@ -18,6 +19,15 @@ export function dataOf(doc: PrismicDocument | undefined): Data {
 export function str(data: Data, key: string): string {
   const value = data[key];
   return typeof value === "string" ? value : typeof value === "number" ? String(value) : "";
+}
+
+/**
+ * A contact fact of the global document (e-mail, phone, ABN), trimmed, or "" when it is not one: a
+ * bad value is left out of every page and named by the build (src/content/field-values.ts).
+ */
+export function contactField(data: Data, key: ContactField): string {
+  const value = str(data, key).trim();
+  return value && CONTACT_FIELDS[key].valid(value) ? value : "";
 }
 
 export function num(data: Data, key: string): number | undefined {

@@ -8,7 +8,7 @@ import type { ReactNode } from "react";
 import type { TemplateContext } from "../../src/template-kit/types.js";
 import { MASTER_LANG, pathForDocument } from "../../src/content/routes.js";
 import { chromeStrings, htmlLang, type ChromeStrings } from "../i18n/index.js";
-import { dataOf, group, image, rich, str } from "./fields.js";
+import { contactField, dataOf, group, image, rich, str } from "./fields.js";
 import { Picture } from "./picture.js";
 import { RichText } from "./rich-text.js";
 
@@ -160,8 +160,8 @@ function Header({ ctx, t }: { ctx: TemplateContext; t: ChromeStrings }) {
 
 function Footer({ ctx, t }: { ctx: TemplateContext; t: ChromeStrings }) {
   const g = dataOf(ctx.global);
-  const email = str(g, "contact_email");
-  const phone = str(g, "contact_phone");
+  const email = contactField(g, "contact_email");
+  const phone = contactField(g, "contact_phone");
   return (
     <footer className="site-footer">
       <div className="container footer-grid">
@@ -209,7 +209,7 @@ function Footer({ ctx, t }: { ctx: TemplateContext; t: ChromeStrings }) {
         <RichText field={rich(g, "acknowledgement")} ctx={ctx} className="acknowledgement" />
         <p>
           {str(g, "site_name") || t.siteName}
-          {str(g, "abn") ? ` · ${t.abn} ${str(g, "abn")}` : ""}
+          {contactField(g, "abn") ? ` · ${t.abn} ${contactField(g, "abn")}` : ""}
         </p>
       </div>
     </footer>

@@ -6,7 +6,7 @@ import type { PrismicDocument } from "@prismicio/client";
 import type { Template } from "../template.js";
 import type { TemplateContext } from "../../src/template-kit/types.js";
 import { cardOf, CardList, Hero, metaFromSeo } from "../components/blocks.js";
-import { dataOf, formatDate, group, image, pageTitle, plain, rich, str } from "../components/fields.js";
+import { contactField, dataOf, formatDate, group, image, pageTitle, plain, rich, str } from "../components/fields.js";
 import { Picture } from "../components/picture.js";
 import { RichText } from "../components/rich-text.js";
 import { SliceZone } from "../components/slices.js";
@@ -117,17 +117,17 @@ export const contact: Template = {
           <section className="contact-card" aria-labelledby="contact-heading">
             <h2 id="contact-heading">Get in touch</h2>
             <address>
-              {str(g, "contact_phone") ? (
+              {contactField(g, "contact_phone") ? (
                 <p>
                   Phone:{" "}
-                  <a href={`tel:${str(g, "contact_phone").replace(/[^+\d]/g, "")}`} dir="ltr">
-                    {str(g, "contact_phone")}
+                  <a href={`tel:${contactField(g, "contact_phone").replace(/[^+\d]/g, "")}`} dir="ltr">
+                    {contactField(g, "contact_phone")}
                   </a>
                 </p>
               ) : null}
-              {str(g, "contact_email") ? (
+              {contactField(g, "contact_email") ? (
                 <p>
-                  E-mail: <a href={`mailto:${str(g, "contact_email")}`}>{str(g, "contact_email")}</a>
+                  E-mail: <a href={`mailto:${contactField(g, "contact_email")}`}>{contactField(g, "contact_email")}</a>
                 </p>
               ) : null}
               <RichText field={rich(g, "address")} ctx={ctx} />

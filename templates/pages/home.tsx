@@ -1,6 +1,6 @@
 import type { Template } from "../template.js";
 import { cardOf, CardList, Hero, metaFromSeo } from "../components/blocks.js";
-import { dataOf, group, image, pageTitle, str } from "../components/fields.js";
+import { contactField, dataOf, group, image, pageTitle, str } from "../components/fields.js";
 import { SliceZone } from "../components/slices.js";
 import type { PrismicDocument } from "@prismicio/client";
 
@@ -14,8 +14,8 @@ export const home: Template = {
         "@type": "NGO",
         name: str(dataOf(ctx.global), "site_name") || "National Zakat Foundation",
         url: ctx.site.siteUrl,
-        email: str(dataOf(ctx.global), "contact_email") || undefined,
-        telephone: str(dataOf(ctx.global), "contact_phone") || undefined,
+        email: contactField(dataOf(ctx.global), "contact_email") || undefined,
+        telephone: contactField(dataOf(ctx.global), "contact_phone") || undefined,
         areaServed: "AU",
       },
     ],

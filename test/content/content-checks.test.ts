@@ -156,3 +156,50 @@ describe("the content checks", () => {
     expect(collectImages([docs[5]!]).map((u) => u.url)).toEqual([]);
   });
 });
+
+describe("field values the templates publish", () => {
+  const global = (data: Record<string, unknown>) =>
+    ({ id: "g1", type: "global", uid: null, lang: "en-au", data }) as unknown as PrismicDocument;
+
+  it("names a contact e-mail, phone or ABN that is not one, with its value, and says to fix it in Prismic", () => {
+    const problems = checkDocuments([
+      global({ contact_email: "Nisl pretium fusce", contact_phone: "call us", abn: "12 345" }),
+    ]);
+    expect(problems.map((p) => [p.code, p.documentId, p.type, p.field])).toEqual([
+      ["DOCUMENT_FIELD_INVALID", "g1", "global", "contact_email"],
+      ["DOCUMENT_FIELD_INVALID", "g1", "global", "contact_phone"],
+      ["DOCUMENT_FIELD_INVALID", "g1", "global", "abn"],
+    ]);
+    expect(problems[0]!.message).toBe(
+      'Document g1 (global), field contact_email: "Nisl pretium fusce" is not an e-mail address: every page leaves it out. Fix it in Prismic',
+    );
+  });
+
+  it("takes real contact values and empty ones", () => {
+    expect(
+      checkDocuments([
+        global({ contact_email: "info@nzf.org.au", contact_phone: "1300 975 707", abn: "41 600 273 915" }),
+      ]),
+    ).toEqual([]);
+    expect(checkDocuments([global({ contact_email: "", contact_phone: null })])).toEqual([]);
+  });
+
+  it("names a calculator rate out of range as the document's problem, with every bad field", () => {
+    const calculate = {
+      id: "c1",
+      type: "calculate_page",
+      uid: null,
+      lang: "en-au",
+      data: { nisab_basis: "silver", silver_price_per_gram: -1, lunar_rate_percent: 20 },
+    } as unknown as PrismicDocument;
+    const [problem, ...rest] = checkDocuments([calculate]).filter((p) => p.code === "DOCUMENT_INVALID");
+    expect(rest).toEqual([]);
+    expect(problem).toMatchObject({ documentId: "c1", type: "calculate_page" });
+    expect(problem!.message).toMatch(
+      /^Document c1 \(calculate_page\): .*lunar_rate_percent is 20; it must be a percentage above 0 and at most 10/,
+    );
+    expect(problem!.message).toContain("silver_price_per_gram");
+    expect(problem!.message).toContain("Fix it in Prismic");
+    expect(problem!.message).not.toContain("settings.ts");
+  });
+});
