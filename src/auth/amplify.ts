@@ -32,6 +32,7 @@ import {
 import { cognitoUserPoolsTokenProvider } from "aws-amplify/auth/cognito";
 import { CookieStorage, type KeyValueStorageInterface } from "aws-amplify/utils";
 import { MIN_PASSWORD_LENGTH, SPEC_MESSAGES } from "./messages.js";
+import { type BackoffOptions, retryWithBackoff } from "./backoff.js";
 import { cookieNames, invalidatingSessionOn, singlePending, storedSessionKeys } from "./session-guard.js";
 import { toMfaPreference, toResetStep, toSignInStep, toSignUpStep } from "./steps.js";
 import type { AccountDetails, AuthAdapter, MfaType, PublicAuthConfig } from "./types.js";
@@ -45,6 +46,8 @@ export interface AmplifyDeps {
   storage?: KeyValueStorageInterface;
   /** Every key in that storage, to clean a dead session; the browser default reads document.cookie. */
   listKeys?: () => string[];
+  /** The RevokeToken retry's clock and dice (tests); section 9's figures either way. */
+  backoff?: BackoffOptions;
 }
 
 /** The token cookies' attributes (specification section 9: 365 days, path /, secure). */
@@ -105,7 +108,7 @@ export function createAmplifyAdapter(config: PublicAuthConfig, deps: AmplifyDeps
    * which also revokes the tokens issued from it. Amplify's own global sign-out swallows a failed
    * GlobalSignOut and revokes nothing, so the calls are made here and a failure reaches the donor.
    */
-  const signOutEverywhere = async (): Promise<void> => {
+  const signOutEverywhere = async (): Promise<{ complete: boolean }> => {
     const endpoint = userPoolEndpoint(config);
     const accessToken = (await fetchAuthSession()).tokens?.accessToken?.toString();
     const user = await storage.getItem(`CognitoIdentityServiceProvider.${config.userPoolClientId}.LastAuthUser`);
@@ -116,10 +119,13 @@ export function createAmplifyAdapter(config: PublicAuthConfig, deps: AmplifyDeps
       if (!accessToken)
         throw Object.assign(new Error(SPEC_MESSAGES.notAuthenticated), { name: "NotAuthorizedException" });
       await userPoolCall(endpoint, "GlobalSignOut", { AccessToken: accessToken });
-      if (refreshToken)
-        await userPoolCall(endpoint, "RevokeToken", { Token: refreshToken, ClientId: config.userPoolClientId }).catch(
-          () => undefined,
-        );
+      if (!refreshToken) return { complete: true };
+      // Section 9: RevokeToken retried from 100 ms, doubling, with up to 100 ms jitter, 5 s in all.
+      const revoked = await retryWithBackoff(
+        () => userPoolCall(endpoint, "RevokeToken", { Token: refreshToken, ClientId: config.userPoolClientId }),
+        deps.backoff ?? {},
+      );
+      return { complete: revoked.ok };
     } finally {
       await signOut().catch(() => undefined);
     }
@@ -171,12 +177,24 @@ export function createAmplifyAdapter(config: PublicAuthConfig, deps: AmplifyDeps
     async confirmResetPassword(email, code, newPassword) {
       await confirmResetPassword({ username: email, confirmationCode: code, newPassword });
     },
-    loadAccount: () => guard(() => loadAccount()),
+    loadAccount: () =>
+      guard(async () => {
+        const account = await loadAccount();
+        // Amplify keeps this browser's device key beside the session; that device is "this device".
+        const user = await storage.getItem(`CognitoIdentityServiceProvider.${config.userPoolClientId}.LastAuthUser`);
+        const key = user
+          ? await storage.getItem(`CognitoIdentityServiceProvider.${config.userPoolClientId}.${user}.deviceKey`)
+          : null;
+        if (key && account.devices)
+          account.devices = account.devices.map((d) => (d.id === key ? { ...d, current: true } : d));
+        return account;
+      }),
     async signOut({ global }) {
       // A global sign-out that fails (network) must not leave this device signed in.
       try {
-        if (global) await signOutEverywhere();
-        else await signOut();
+        if (global) return await signOutEverywhere();
+        await signOut();
+        return { complete: true };
       } finally {
         for (const key of storedSessionKeys(listKeys(), config.userPoolClientId)) await storage.removeItem(key);
       }

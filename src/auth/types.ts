@@ -57,6 +57,8 @@ export interface AccountDevice {
   id: string;
   name?: string;
   lastSeen?: string;
+  /** The device this browser signed in as (its key is the one Amplify keeps for this sign-in). */
+  current?: boolean;
 }
 
 export interface AccountDetails {
@@ -87,7 +89,11 @@ export interface AuthAdapter {
   resetPassword(email: string): Promise<ResetStep>;
   confirmResetPassword(email: string, code: string, newPassword: string): Promise<void>;
   loadAccount(): Promise<AccountDetails>;
-  signOut(options: { global: boolean }): Promise<void>;
+  /**
+   * Signs out here, or (global) everywhere. `complete: false`: the global sign-out worked but this
+   * device's refresh token could not be revoked within the retry budget (it lapses by itself).
+   */
+  signOut(options: { global: boolean }): Promise<void | { complete: boolean }>;
   /**
    * The signed-in donor's ID token for the account API (null when signed out); `forceRefresh`
    * gets a new one from the refresh token (after the API answered 401).

@@ -97,8 +97,20 @@ describe("two-step sign-in where the pool allows it", () => {
     await pressButton(page, "Set up an authenticator app");
     const key = page.locator(".account-secret");
     await key.waitFor({ timeout: 15_000 });
-    const secret = (await key.textContent())!;
+    // The key in groups of four, beside a QR code drawn in the page (no image fetched from anywhere).
+    const grouped = (await key.textContent())!;
+    expect(grouped).toMatch(/^([A-Z2-7=]{4} )+[A-Z2-7=]{1,4}$/);
+    const secret = grouped.replace(/ /g, "");
     expect(secret).toMatch(/^[A-Z2-7]{16,}=*$/);
+    const qr = page.getByRole("img", { name: "QR code of your authenticator key for National Zakat Foundation" });
+    expect(await qr.evaluate((el) => el.tagName.toLowerCase())).toBe("svg");
+    expect((await qr.boundingBox())!.width).toBe(200);
+    // No group is broken across lines at 390 px.
+    const groupTops = await key
+      .locator(".account-secret-group")
+      .evaluateAll((els) => els.map((el) => el.getClientRects().length));
+    expect(groupTops.every((n) => n === 1)).toBe(true);
+    await twoStep(page).screenshot({ path: join(PROJECT_ROOT, "test-results/journeys/account-mfa-key-390.png") });
     expect(
       await page.getByRole("link", { name: "open the key in your authenticator app" }).getAttribute("href"),
     ).toMatch(/^otpauth:\/\/totp\/.*secret=/);
@@ -110,7 +122,13 @@ describe("two-step sign-in where the pool allows it", () => {
     await pressButton(page, "Turn on the authenticator app");
     await expect
       .poll(() => twoStep(page).locator(".account-field-error").textContent(), { timeout: 15_000 })
-      .toMatch(/^Error: /);
+      .toMatch(/^Error: That is not the code your authenticator app shows for National Zakat Foundation now\./);
+    // Too short: said before asking the pool.
+    await typeInto(page, "Code from the app", "12345");
+    await pressButton(page, "Turn on the authenticator app");
+    await expect
+      .poll(() => twoStep(page).locator(".account-field-error").textContent())
+      .toBe("Error: The code has 6 digits; you typed 5. Type the whole number your authenticator app shows.");
     await typeInto(page, "Code from the app", totp(secret));
     await pressButton(page, "Turn on the authenticator app");
     await expect

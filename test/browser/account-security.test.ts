@@ -281,7 +281,12 @@ describe("account security in Chromium against cognito-local", () => {
       expect(cognito.deviceLimits.every((limit) => limit === 60)).toBe(true);
       await expectAxeClean(page, "devices");
       const firstName = (await items.first().locator("button").getAttribute("aria-label"))!.replace(/^Forget /, "");
-      expect(firstName).toMatch(/HeadlessChrome/);
+      // Named from the user agent the pool stored, as a person would say it.
+      expect(firstName).toBe("Chrome on Linux");
+      expect(await items.first().innerText()).toMatch(/Last used \d{1,2} [A-Z][a-z]+ \d{4}/);
+      // A 44 px target.
+      const box = (await items.first().locator("button").boundingBox())!;
+      expect(Math.min(box.width, box.height)).toBeGreaterThanOrEqual(44);
       await pressButton(page, "Forget");
       await expect
         .poll(() => section(page, "Signed-in devices").locator("[role=status]").textContent(), { timeout: 15_000 })
@@ -313,6 +318,7 @@ describe("account security in Chromium against cognito-local", () => {
 
     const before = cognito.bridged.length;
     await pressButton(here, "Sign out of all devices");
+    await pressButton(here, "Yes, sign out everywhere");
     await expectStep(here, "Sign in");
     expect(await here.locator(".account-step [role=status]").textContent()).toBe("You are signed out on all devices.");
     expect(cognito.bridged.slice(before)).toEqual(["GlobalSignOut", "RevokeToken"]);

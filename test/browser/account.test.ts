@@ -215,6 +215,7 @@ describe("donor accounts in Chromium against cognito-local", () => {
 
     const before = cognito.bridged.filter((a) => a === "GlobalSignOut").length;
     await pressButton(page, "Sign out of all devices");
+    await pressButton(page, "Yes, sign out everywhere");
     await expectStep(page, "Sign in");
     expect(await statusText(page)).toBe("You are signed out on all devices.");
     expect(cognito.bridged.filter((a) => a === "GlobalSignOut").length).toBe(before + 1);

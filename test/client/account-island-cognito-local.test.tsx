@@ -105,6 +105,8 @@ describe("account island with aws-amplify and cognito-local", () => {
     press(container, "Sign in");
     await step(container, "Your account");
     press(container, "Sign out of all devices");
+    await waitFor(() => expect(container.textContent).toContain("Yes, sign out everywhere"));
+    press(container, "Yes, sign out everywhere");
     await step(container, "Sign in");
     expect(tokenCookies()).toEqual([]);
   });

@@ -83,7 +83,16 @@ const ACCOUNT: AccountDetails = {
   emailVerified: true,
   phoneNumberVerified: false,
   mfaPreference: "NOMFA",
-  devices: [{ id: "d1", name: "Chromium on Linux", lastSeen: "2025-03-01T10:00:00.000Z" }],
+  devices: [
+    { id: "d1", name: "Chromium on Linux", lastSeen: "2025-03-01T10:00:00.000Z" },
+    {
+      id: "d2",
+      name: "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36",
+      // 23:30 UTC on 27 November is 10:30 on the 28th in Sydney.
+      lastSeen: "2026-11-27T23:30:00.000Z",
+      current: true,
+    },
+  ],
 };
 
 function fakeAdapter(script: Partial<AuthAdapter>): { adapter: AuthAdapter; calls: Calls } {
@@ -237,7 +246,15 @@ describe("account island", () => {
 
     await expectFocusOn(await stepShown(c, "Your account"));
     expect(c.textContent).toContain("amina@example.org (verified)");
-    expect(c.textContent).toContain("Chromium on Linux, last used 2025-03-01");
+    // Devices by name, this device first and marked, dates as the rest of the site writes them.
+    const devices = [...c.querySelectorAll(".account-device")].map((li) => li.textContent);
+    expect(devices).toEqual([
+      "Chrome on Android (this device)Last used 28 November 2026Forget",
+      "Chromium on LinuxLast used 1 March 2025Forget",
+    ]);
+    expect(c.querySelector(".account-device button")?.getAttribute("aria-label")).toBe(
+      "Forget Chrome on Android (this device)",
+    );
     await expectAxeClean(c);
     expect(calls.map((x) => x.method)).toEqual([
       "currentUser",
@@ -395,6 +412,12 @@ describe("account island", () => {
     button(c, "Sign in").click();
     await stepShown(c, "Your account");
     button(c, "Sign out of all devices").click();
+    // Asked first: "No" keeps the donor signed in, nothing called.
+    await waitFor(() => expect(document.activeElement?.textContent).toMatch(/^Sign out of all devices\? Every phone/));
+    button(c, "No, stay signed in").click();
+    expect(calls.some((x) => x.method === "signOut")).toBe(false);
+    await waitFor(() => button(c, "Sign out of all devices").click());
+    await waitFor(() => button(c, "Yes, sign out everywhere").click());
     await expectFocusOn(await stepShown(c, "Sign in"));
     expect(c.querySelector('[role="status"]')?.textContent).toBe("You are signed out on all devices.");
     expect(calls.find((x) => x.method === "signOut")?.args).toEqual([{ global: true }]);

@@ -212,8 +212,9 @@ export function AccountApp({ loadAdapter, accountApiUrl, mfa = false, intro, iss
           onSessionEnded={(message) => go({ name: "sign-in" }, { error: message })}
           onSignOut={(global) =>
             run("account", {}, async (a) => {
+              let done: void | { complete: boolean };
               try {
-                await a.signOut({ global });
+                done = await a.signOut({ global });
               } catch (error) {
                 return go(
                   { name: "sign-in" },
@@ -222,7 +223,13 @@ export function AccountApp({ loadAdapter, accountApiUrl, mfa = false, intro, iss
               }
               go(
                 { name: "sign-in" },
-                { notice: global ? "You are signed out on all devices." : "You are signed out." },
+                {
+                  notice: !global
+                    ? "You are signed out."
+                    : done && done.complete === false
+                      ? "You are signed out on all devices, but we could not finish cancelling this device's sign-in: the sign-in service did not answer for 5 seconds. It stops working by itself within an hour; until then, close this browser if others use this device."
+                      : "You are signed out on all devices.",
+                },
               );
             })
           }

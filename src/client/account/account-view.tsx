@@ -2,6 +2,7 @@
  * The signed-in view: the donor's giving (history, receipts, tax summary, regular gifts), then
  * their account: who is signed in, password, e-mail and phone, devices, and signing out.
  */
+import { useEffect, useRef, useState } from "react";
 import type { AccountDetails, AuthAdapter, MfaPreference } from "../../auth/types.js";
 import type { AccountApi } from "./account-api.js";
 import { Actions } from "./field.js";
@@ -61,16 +62,47 @@ export function AccountView({
       {adapter && mfa ? (
         <TwoStepSection account={account} adapter={adapter} onChanged={onChanged} onSessionEnded={onSessionEnded} />
       ) : null}
+      <SignOut onSignOut={onSignOut} />
+    </>
+  );
+}
+
+/** Sign out here at once; everywhere only after a question, since every device then needs the password again. */
+function SignOut({ onSignOut }: { onSignOut: (global: boolean) => void }) {
+  const [asking, setAsking] = useState(false);
+  const question = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (asking) question.current?.focus();
+  }, [asking]);
+  return (
+    <>
       <h3>Sign out</h3>
       <p>Sign out of all devices ends every session of your account, on this device and any other.</p>
-      <Actions>
-        <button type="button" onClick={() => onSignOut(false)}>
-          Sign out
-        </button>
-        <button type="button" onClick={() => onSignOut(true)}>
-          Sign out of all devices
-        </button>
-      </Actions>
+      {asking ? (
+        <div className="account-confirm" role="group" aria-labelledby="account-sign-out-question">
+          <p id="account-sign-out-question" ref={question} tabIndex={-1}>
+            Sign out of all devices? Every phone and computer signed in to your account, this one too, will need your
+            password again.
+          </p>
+          <Actions>
+            <button type="button" onClick={() => onSignOut(true)}>
+              Yes, sign out everywhere
+            </button>
+            <button type="button" onClick={() => setAsking(false)}>
+              No, stay signed in
+            </button>
+          </Actions>
+        </div>
+      ) : (
+        <Actions>
+          <button type="button" onClick={() => onSignOut(false)}>
+            Sign out
+          </button>
+          <button type="button" onClick={() => setAsking(true)}>
+            Sign out of all devices
+          </button>
+        </Actions>
+      )}
     </>
   );
 }

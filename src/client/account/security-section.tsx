@@ -7,7 +7,10 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { SPEC_MESSAGES, validateCode, validateEmail, validatePassword } from "../../auth/messages.js";
 import type { AccountDetails, AuthAdapter, ContactAttribute } from "../../auth/types.js";
+import { todayIn } from "../../payments/schedules.js";
+import { deviceName } from "./device-name.js";
 import { Actions, Field, formValues, onlyErrors } from "./field.js";
+import { longDate } from "./giving-queries.js";
 import { useTask, type Task } from "./use-task.js";
 
 export interface SecurityProps {
@@ -331,33 +334,42 @@ function Devices({ account, adapter, onChanged, onSessionEnded }: SecurityProps)
         <p>No remembered devices.</p>
       ) : (
         <ul className="account-devices">
-          {account.devices.map((device) => {
-            const name = device.name ?? "Unnamed device";
-            return (
-              <li key={device.id}>
-                <span>
-                  {name}
-                  {device.lastSeen ? `, last used ${device.lastSeen.slice(0, 10)}` : ""}
-                </span>
-                <button
-                  type="button"
-                  className="account-inline-button"
-                  aria-label={`Forget ${name}`}
-                  onClick={() =>
-                    void task.run(async () => {
-                      await adapter.forgetDevice(device.id);
-                      onChanged(await adapter.loadAccount());
-                      task.setNotice(
-                        `${name} is forgotten. It will be treated as a new device the next time it signs in.`,
-                      );
-                    })
-                  }
-                >
-                  Forget
-                </button>
-              </li>
-            );
-          })}
+          {[...account.devices]
+            .sort((a, b) => Number(b.current ?? false) - Number(a.current ?? false))
+            .map((device) => {
+              const name = deviceName(device.name);
+              return (
+                <li key={device.id} className="account-device">
+                  <p>
+                    <strong>{name}</strong>
+                    {device.current ? <span className="account-this-device"> (this device)</span> : null}
+                    {device.lastSeen ? (
+                      <>
+                        <br />
+                        Last used {longDate(todayIn("Australia/Sydney", new Date(device.lastSeen)))}
+                      </>
+                    ) : null}
+                  </p>
+                  <Actions>
+                    <button
+                      type="button"
+                      aria-label={`Forget ${name}${device.current ? " (this device)" : ""}`}
+                      onClick={() =>
+                        void task.run(async () => {
+                          await adapter.forgetDevice(device.id);
+                          onChanged(await adapter.loadAccount());
+                          task.setNotice(
+                            `${name} is forgotten. It will be treated as a new device the next time it signs in.`,
+                          );
+                        })
+                      }
+                    >
+                      Forget
+                    </button>
+                  </Actions>
+                </li>
+              );
+            })}
         </ul>
       )}
     </section>

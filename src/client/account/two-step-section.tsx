@@ -7,6 +7,7 @@
 import { useEffect, useRef, useState } from "react";
 import { validateCode } from "../../auth/messages.js";
 import type { MfaPreference } from "../../auth/types.js";
+import { GroupedKey, QrCode } from "./authenticator-key.js";
 import { Actions, Field } from "./field.js";
 import { Messages, SmallForm, type SecurityProps } from "./security-section.js";
 import { useTask } from "./use-task.js";
@@ -16,6 +17,16 @@ const CHOICES: { value: MfaPreference; label: string }[] = [
   { value: "SOFTWARE_TOKEN_MFA", label: "Authenticator app" },
   { value: "SMS_MFA", label: "Text message to your phone" },
 ];
+
+/** What is wrong with a typed authenticator code, said plainly; null when it looks like one. */
+export function totpCodeProblem(typed: string): string | null {
+  const digits = typed.replace(/[\s-]/g, "");
+  if (/\D/.test(digits))
+    return "The code is 6 digits only, with no letters: type the number your authenticator app shows.";
+  if (digits.length !== 6)
+    return `The code has 6 digits; you typed ${digits.length}. Type the whole number your authenticator app shows.`;
+  return null;
+}
 
 export function TwoStepSection({ account, adapter, onChanged, onSessionEnded }: SecurityProps) {
   const task = useTask(onSessionEnded);
@@ -41,11 +52,11 @@ export function TwoStepSection({ account, adapter, onChanged, onSessionEnded }: 
         <SmallForm
           errors={task.errors}
           onSubmit={({ totpCode = "" }) => {
-            const problem = validateCode(totpCode.trim());
+            const problem = validateCode(totpCode.trim()) ?? totpCodeProblem(totpCode);
             if (problem) return task.refuse({ totpCode: problem });
             void task.run(
               async () => {
-                await adapter.verifyTotp(totpCode);
+                await adapter.verifyTotp(totpCode.replace(/[\s-]/g, ""));
                 await adapter.setMfaPreference("SOFTWARE_TOKEN_MFA");
                 setSetup(null);
                 await reload();
@@ -53,16 +64,34 @@ export function TwoStepSection({ account, adapter, onChanged, onSessionEnded }: 
                   "Your authenticator app is set up. From now on you will enter its code after your password.",
                 );
               },
-              (donor) => (donor.field === "code" || donor.field === "response" ? { field: "totpCode" } : undefined),
+              // The pool's "code mismatch" is about the app's code here, not an e-mail's.
+              (donor) =>
+                donor.field === "code" || donor.field === "response"
+                  ? {
+                      field: "totpCode",
+                      message:
+                        "That is not the code your authenticator app shows for National Zakat Foundation now. Codes change every 30 seconds: type the 6 digits it shows at this moment. If it never matches, check that the phone's clock is set automatically.",
+                    }
+                  : undefined,
             );
           }}
         >
           <p>
-            Add this key to your authenticator app (such as Google Authenticator or Microsoft Authenticator):{" "}
-            <code className="account-secret">{setup.secret}</code>
+            Scan this code with your authenticator app (such as Google Authenticator or Microsoft Authenticator), or
+            type the key below it.
+          </p>
+          <QrCode text={setup.setupUri} label="QR code of your authenticator key for National Zakat Foundation" />
+          <p>
+            Key: <GroupedKey secret={setup.secret} />
           </p>
           <p>
             On this phone you can <a href={setup.setupUri}>open the key in your authenticator app</a> instead.
+          </p>
+          <p className="account-hint">
+            <strong>If you lose your phone:</strong> keep the key above somewhere safe (on paper, or in a password
+            manager): it sets the same codes up on a new phone. Without it, contact our donor care team on 1300 975 707
+            or info@nzf.org.au; once we have checked it is you, we turn two-step sign-in off so you can sign in with
+            your password and set up a new app. The sign-in service has no backup codes.
           </p>
           <div ref={codeBox}>
             <Field
