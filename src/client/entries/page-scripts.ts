@@ -81,12 +81,73 @@ function start(): void {
   for (const url of modules) {
     inTaskOfItsOwn(`start of ${url}`, () => {
       // A module that fails (a flaky connection) must not stop the others; say which one, for developers.
-      import(/* @vite-ignore */ url).catch((error: unknown) =>
-        console.error(`The script ${url} could not be loaded; the page works without it, reload to try again.`, error),
-      );
+      import(/* @vite-ignore */ url).catch((error: unknown) => islandFailed(url, error));
     });
   }
   for (const [name, run] of siteScripts ? SITE_SCRIPTS : []) inTaskOfItsOwn(name, run);
+}
+
+/**
+ * An island's code that does not load (a deploy replaced it, a flaky connection) leaves a form
+ * that looks ready and does nothing. The specification (§8): a failed chunk load goes to the path
+ * in one full navigation, which fetches the page and its scripts afresh. Guarded against a loop: a
+ * mark in sessionStorage (or, where storage is refused, a query flag) says the page was reloaded
+ * for this; when the code fails again, each island says so and offers the contact page instead.
+ */
+const RELOAD_MARK = "nzf-island-reload";
+const RELOAD_FLAG = "nzf-reloaded";
+/** A mark older than this is from an earlier visit: that failure may retry once more. */
+const MARK_LIFETIME_MS = 60_000;
+let failureShown = false;
+
+function islandFailed(url: string, error: unknown): void {
+  console.error(`The script ${url} could not be loaded.`, error);
+  if (failureShown) return;
+  if (!reloadedForThis()) return reloadOnce();
+  failureShown = true;
+  forgetReload();
+  for (const island of document.querySelectorAll<HTMLElement>("[data-island]")) {
+    if (island.dataset.hydrated === "true") continue;
+    island.dataset.islandFailed = "true";
+    const message = document.createElement("p");
+    message.className = "island-failed";
+    message.setAttribute("role", "alert");
+    message.tabIndex = -1;
+    message.append("This part of the page could not load. Please try again later, or ");
+    const contact = document.createElement("a");
+    contact.href = "/contact/";
+    contact.textContent = "contact us";
+    message.append(contact, " and we will help.");
+    island.prepend(message);
+  }
+}
+
+function reloadedForThis(): boolean {
+  try {
+    const at = Number(sessionStorage.getItem(`${RELOAD_MARK}:${location.pathname}`));
+    return at > 0 && Date.now() - at < MARK_LIFETIME_MS;
+  } catch {
+    return new URLSearchParams(location.search).has(RELOAD_FLAG);
+  }
+}
+
+function reloadOnce(): void {
+  try {
+    sessionStorage.setItem(`${RELOAD_MARK}:${location.pathname}`, String(Date.now()));
+    location.reload();
+  } catch {
+    const url = new URL(location.href);
+    url.searchParams.set(RELOAD_FLAG, "1");
+    location.replace(url.href);
+  }
+}
+
+function forgetReload(): void {
+  try {
+    sessionStorage.removeItem(`${RELOAD_MARK}:${location.pathname}`);
+  } catch {
+    // Storage refused: the query flag stays in this page's address, which is all it affects.
+  }
 }
 
 function onFirstUse(event: Event): void {
@@ -129,6 +190,11 @@ document.addEventListener(
     const island = form.closest<HTMLElement>("[data-island]");
     if (!island || island.dataset.hydrated === "true") return;
     event.preventDefault();
+    // Its code could not load: the button answers with the message and the way to the contact page.
+    if (island.dataset.islandFailed === "true") {
+      island.querySelector<HTMLElement>(".island-failed")?.focus();
+      return;
+    }
     ((event as SubmitEvent).submitter ?? form).setAttribute("data-held-submit", "");
     island.dataset.usedEarly = "true";
     start();
