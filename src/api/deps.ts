@@ -31,6 +31,8 @@ export interface ApiDeps {
   cors: CorsPolicy;
   /** The fund's prices, limits and schedules (the content's, src/api/fund-rules-source.ts). */
   rulesFor(fund: Fund): FundRules;
+  /** The rules one request is checked with: also a price shown before a change, within its grace period. */
+  rulesForRequest?(body: unknown): (fund: Fund) => FundRules;
   /** The seasons' dates the service holds; a request with others gets 422 season_mismatch. */
   seasons?: { ramadan?: Season; dhulHijjah?: Season };
   now?: () => Date;

@@ -7,8 +7,9 @@
 import { Hono } from "hono";
 import { handle } from "hono/aws-lambda";
 import { accountServiceFromEnv } from "../account-api/service.js";
-import { DEFAULT_FUND_RULES, isTaxDeductible } from "../payments/fund-rules.js";
+import { isTaxDeductible } from "../payments/fund-rules.js";
 import { createApiApp } from "./app.js";
+import { createRulesSource, prismicLoader } from "./fund-rules-source.js";
 import { readApiSettings } from "./config.js";
 import { corsPolicy } from "./cors.js";
 import { openDatabase } from "./db/open.js";
@@ -30,6 +31,11 @@ async function start() {
   const env = { ...process.env, ...(await readLambdaSecrets(process.env)) };
   const settings = readApiSettings(env);
   const database = await openDatabase({ url: settings.databaseUrl ?? "" });
+  const rulesSource = createRulesSource({
+    load: prismicLoader(env.PRISMIC_REPOSITORY || "nzf2020", env.PRISMIC_ACCESS_TOKEN || undefined),
+    refreshMs: 5 * 60_000,
+  });
+  await rulesSource.ready;
   const deps = {
     db: database.db,
     stripe: settings.stripe ? createStripeClient(settings.stripe) : null,
@@ -42,7 +48,9 @@ async function start() {
       return { paypal: createSdkPayPal(api), paypalApi: api };
     })(),
     cors: corsPolicy(settings.allowedOrigins),
-    rulesFor: (fund: keyof typeof DEFAULT_FUND_RULES) => DEFAULT_FUND_RULES[fund],
+    // Prices and limits from the content at Prismic's master ref (last good kept), read every 5 minutes.
+    rulesFor: rulesSource.rulesFor,
+    rulesForRequest: rulesSource.rulesForRequest,
   };
   // Receipts through Amazon SES (NZF_MAIL_TRANSPORT=ses) with the function's role.
   const receipts = createReceiptsService(database.db, {

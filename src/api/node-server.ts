@@ -10,6 +10,7 @@ import { accountServiceFromEnv } from "../account-api/service.js";
 import type { Logger } from "../core/logger.js";
 import { DEFAULT_FUND_RULES } from "../payments/fund-rules.js";
 import type { Fund } from "../payments/types.js";
+import { createRulesSource, snapshotLoader } from "./fund-rules-source.js";
 import { type ApiAppOptions, createApiApp } from "./app.js";
 import { describe, readApiSettings, type ApiSettings } from "./config.js";
 import { corsPolicy } from "./cors.js";
@@ -43,6 +44,12 @@ export interface ApiServerOptions {
   receiptsEveryMs?: number;
   /** Runs the scheduled charges job this often (default 15 minutes; 0: never). */
   jobsEveryMs?: number;
+  /**
+   * Where the funds' prices and limits come from: the content snapshot the build uses (the
+   * fetched one for `repository` in `dir`, else the sample), read again every 5 minutes. Without
+   * it, DEFAULT_FUND_RULES (the sample's prices).
+   */
+  content?: { dir: string; repository: string };
 }
 
 export interface ApiServer {
@@ -57,6 +64,14 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const settings = readApiSettings(options.env ?? process.env);
   // Checked before the database opens: a wrong ABN must stop the start, not every receipt.
   const receiptSettings = readReceiptSettings(options.env ?? process.env);
+  const rulesSource = options.content
+    ? createRulesSource({
+        load: snapshotLoader(options.content.dir, options.content.repository),
+        refreshMs: 5 * 60_000,
+        ...(options.logger ? { logger: options.logger } : {}),
+      })
+    : undefined;
+  await rulesSource?.ready;
   const ownDatabase = !options.database;
   const database =
     options.database ??
@@ -71,6 +86,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     ...paypalDeps(options.env ?? process.env),
     cors: corsPolicy(settings.allowedOrigins),
     rulesFor: (fund) => DEFAULT_FUND_RULES[fund],
+    ...(rulesSource ? { rulesFor: rulesSource.rulesFor, rulesForRequest: rulesSource.rulesForRequest } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     ...options.deps,
   };
@@ -143,6 +159,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     deps,
     settings,
     stop: async () => {
+      rulesSource?.stop();
       clearInterval(sweeper);
       clearInterval(receiptTimer);
       clearInterval(jobTimer);

@@ -34,7 +34,11 @@ async function run(verb: Verb, program: Command, command: Command): Promise<void
   }
   if (settings.api) {
     const { startApiServer } = await import("../api/node-server.js");
-    const server = await startApiServer({ ...settings.api, logger });
+    const server = await startApiServer({
+      ...settings.api,
+      logger,
+      content: { dir: settings.build.contentDir, repository: settings.build.repository },
+    });
     await new Promise<void>((resolve) => {
       for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => resolve());
     });

@@ -1,9 +1,9 @@
 /**
  * The prices editors type on the per-person, per-day and per-animal donation pages (fitr, fidyah,
- * qurban) are display copies of the payments API's (docs/payments-api.md, "Keeping the content's
- * prices in step"). A page showing another price would have every donor's payment refused, so the
- * build stops instead of publishing it: every disagreement of every document is collected first,
- * so one run names all the fields to fix.
+ * qurban) are the prices: the page shows them and the payments service charges them
+ * (docs/payments-api.md, "Prices"). The build checks only that they can be charged (positive,
+ * dollars and cents, each qurban option with its own code) and stops otherwise: every problem of
+ * every document is collected first, so one run names all the fields to fix.
  *
  * Pure and run where the build is planned (src/render/content-plan.ts), so a render worker planning
  * the build refuses the same content.
@@ -47,7 +47,7 @@ export function contentPriceErrors(
     )) {
       errors.push(
         new NzfError(
-          "CONTENT_PRICE_MISMATCH",
+          "CONTENT_PRICE_INVALID",
           `Document ${doc.id} (${doc.type}, ${doc.lang}), field ${field}: ${message}`,
           { subject: doc.id },
         ),
@@ -57,7 +57,7 @@ export function contentPriceErrors(
   return errors;
 }
 
-/** Throws when any donation page's prices disagree with the payments API's: all of them at once. */
+/** Throws when any donation page's prices cannot be charged: all of them at once. */
 export function checkContentPrices(documents: readonly PrismicDocument[], rules?: Record<Fund, FundRules>): void {
   const errors = contentPriceErrors(documents, rules);
   if (errors.length === 1) throw errors[0]!;

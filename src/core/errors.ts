@@ -91,9 +91,9 @@ export const ERROR_CATALOGUE = {
     hint: "Two documents would be published at the same URL. Change the uid of one of them in Prismic.",
   },
   DOCUMENT_INVALID: { kind: "input", hint: "Fix the document in Prismic (or the sample snapshot) and build again." },
-  CONTENT_PRICE_MISMATCH: {
+  CONTENT_PRICE_INVALID: {
     kind: "input",
-    hint: "A donation page shows a price the payments API would refuse, so nothing was published. Change the field named in Prismic to the API's price and publish it (or, for a new price, change the API's first: docs/payments-api.md, \"Keeping the content's prices in step\"), then build again.",
+    hint: "A donation page shows a price that cannot be charged (none, zero or less, fractions of a cent, an option without its own code), so nothing was published. Fix the field named in Prismic and publish it, then build again.",
   },
   // Content warnings: the page is still built (with the fallback named) or left out, and the build goes on.
   DOCUMENT_FIELD_MISSING: {

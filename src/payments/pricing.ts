@@ -1,8 +1,9 @@
 /**
- * Prices of quantity gifts (fitr per person, fidyah per day, qurban per animal option). The backend
- * is the authority: it charges its own price and refuses a request that names another one. The page
- * content repeats the prices for display, so they must agree; `contentPriceProblems` says where
- * they do not (docs/payments-api.md, "Prices"), for the build and for tests of the content.
+ * Prices of quantity gifts (fitr per person, fidyah per day, qurban per animal option). The content
+ * is where they live: the page shows them and the payments service charges them (it reads the same
+ * content, src/api/fund-rules-source.ts), refusing a request that names another price than its own
+ * or one it honoured in the grace period after a change. `contentPriceProblems` says where a
+ * page's prices cannot be charged (docs/payments-api.md, "Prices"), for the build.
  */
 import type { FundRules, PriceOption, QuantityRule } from "./fund-rules.js";
 import { formatDollars } from "./money.js";
@@ -59,17 +60,29 @@ export interface ContentPrices {
 }
 
 const dollarsToCents = (dollars: number) => Math.round(dollars * 100);
+const validPrice = (dollars: unknown): dollars is number =>
+  typeof dollars === "number" &&
+  Number.isFinite(dollars) &&
+  dollars > 0 &&
+  Math.abs(dollars * 100 - Math.round(dollars * 100)) < 1e-6;
 
-/** One disagreement: the content field to change (`unit_amount`, `animal_options[2].option_price`) and why. */
+/** One problem: the content field to change (`unit_amount`, `animal_options[2].option_price`) and why. */
 export interface PriceDisagreement {
   field: string;
   message: string;
 }
 
+/** Empty group items (Prismic keeps one when an editor clears it) are not options. */
+function optionsOf(content: ContentPrices) {
+  return (content.options ?? [])
+    .map((o, index) => ({ ...o, index }))
+    .filter((o) => (o.code ?? "").trim() || (o.label ?? "").trim() || typeof o.price === "number");
+}
+
 /**
- * Every way the page's prices disagree with the payments API's, as sentences naming the fund and
- * what to change. Empty when they agree. Content may offer fewer options than the API prices, never
- * other ones or other prices: a donor must be charged what the page showed.
+ * The content is where prices live (docs/payments-api.md, "Prices"): the page shows them and the
+ * service charges them. The build checks only that they can be charged: a positive price in dollars
+ * and cents, and for an option-priced fund at least one option, each with its own code.
  */
 export function contentPriceProblems(fund: Fund, rules: FundRules, content: ContentPrices): string[] {
   return contentPriceDisagreements(fund, rules, content).map((p) => p.message);
@@ -81,49 +94,63 @@ export function contentPriceDisagreements(fund: Fund, rules: FundRules, content:
   if (!q) return [];
   const problems: PriceDisagreement[] = [];
   const add = (field: string, message: string) => problems.push({ field, message });
-  // Empty group items (Prismic keeps one when an editor clears it) are not options.
-  const options = (content.options ?? [])
-    .map((o, index) => ({ ...o, index }))
-    .filter((o) => (o.code ?? "").trim() || (o.label ?? "").trim() || typeof o.price === "number");
+  const options = optionsOf(content);
   if (!q.options) {
-    if (typeof content.unitAmount === "number" && dollarsToCents(content.unitAmount) !== q.unitCents) {
+    if (content.unitAmount !== null && content.unitAmount !== undefined && !validPrice(content.unitAmount))
       add(
         "unit_amount",
-        `${fund}: the page's unit_amount is ${formatDollars(dollarsToCents(content.unitAmount))} but the payments API charges ${formatDollars(q.unitCents)}. Change the page or the API's price so they match.`,
+        `${fund}: the page's unit_amount is ${String(content.unitAmount)}, not a price above $0 in dollars and cents. Enter the price, like 15 or 15.50.`,
       );
-    }
     if (options.length)
       add(
         "animal_options",
-        `${fund}: the page lists options, but the payments API prices this fund per unit only. Remove the options.`,
+        `${fund}: the page lists options, but this fund is priced per unit only. Remove the options.`,
       );
     return problems;
   }
-  const known = q.options.map((o) => o.code).join(", ");
   if (options.length === 0)
-    add("animal_options", `${fund}: the page lists no options, so nothing can be paid. Add at least one of: ${known}.`);
+    add(
+      "animal_options",
+      `${fund}: the page lists no options, so nothing can be paid. Add at least one, with a code and a price.`,
+    );
   const seen = new Set<string>();
   for (const [i, o] of options.entries()) {
     const code = (o.code ?? "").trim();
     const name = `${fund}: option ${i + 1}${o.label ? ` (${o.label})` : ""}`;
     const at = `animal_options[${o.index}]`;
-    const backend = q.options.find((b) => b.code === code);
-    if (code === "")
-      add(`${at}.code`, `${name} has no code. Enter the code the payments API knows it by: one of ${known}.`);
+    if (code === "") add(`${at}.code`, `${name} has no code. Give it a permanent code, like lamb-australia.`);
     else if (seen.has(code)) add(`${at}.code`, `${name} repeats the code "${code}". Each option needs its own code.`);
-    else if (!backend)
-      add(
-        `${at}.code`,
-        `${name} has the code "${code}", which the payments API does not price. Use one of ${known}, or add it to the API first.`,
-      );
-    else if (typeof o.price !== "number" || dollarsToCents(o.price) !== backend.unitCents) {
-      const shown = typeof o.price === "number" ? formatDollars(dollarsToCents(o.price)) : "no price";
+    if (!validPrice(o.price))
       add(
         `${at}.option_price`,
-        `${name} shows ${shown} but the payments API charges ${formatDollars(backend.unitCents)} for "${code}". Change the page or the API's price so they match.`,
+        `${name} has ${typeof o.price === "number" ? `the price ${o.price}` : "no price"}: enter a price above $0 in dollars and cents.`,
       );
-    }
     seen.add(code);
   }
   return problems;
+}
+
+/**
+ * A fund's rules with the prices its page shows: the unit price (fitr, fidyah) or the options with
+ * their labels and prices (qurban). What the content cannot price (a bad entry, refused by the
+ * build) keeps the rules' own.
+ */
+export function rulesWithContentPrices(rules: FundRules, content: ContentPrices): FundRules {
+  const q = rules.quantity;
+  if (!q) return rules;
+  if (!q.options) {
+    return validPrice(content.unitAmount)
+      ? { ...rules, quantity: { ...q, unitCents: dollarsToCents(content.unitAmount) } }
+      : rules;
+  }
+  const seen = new Set<string>();
+  const options: PriceOption[] = [];
+  for (const o of optionsOf(content)) {
+    const code = (o.code ?? "").trim();
+    if (!code || seen.has(code) || !validPrice(o.price)) continue;
+    seen.add(code);
+    options.push({ code, label: (o.label ?? "").trim() || code, unitCents: dollarsToCents(o.price) });
+  }
+  if (options.length === 0) return rules;
+  return { ...rules, quantity: { ...q, options, unitCents: Math.min(...options.map((o) => o.unitCents)) } };
 }

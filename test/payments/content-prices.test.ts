@@ -1,14 +1,15 @@
 /**
- * The page content repeats the payments API's prices for display. These tests hold the sample
- * content and the backend's price list (DEFAULT_FUND_RULES, what the dev server charges) in step,
- * and check that contentPriceProblems names each way an editor's prices can drift, and that the
- * build's check (src/content/price-check.ts) refuses such content naming document, field and prices.
+ * The content holds the prices: the page shows them and the payments service charges them. The
+ * build checks only that they can be charged (contentPriceProblems: positive, dollars and cents,
+ * each qurban option with its own code) and refuses the content otherwise, naming document and
+ * field; a price an editor changes is not an error. The sample's prices are DEFAULT_FUND_RULES'
+ * (what the service charges without content).
  */
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_FUND_RULES } from "../../src/payments/fund-rules.js";
-import { contentPriceProblems, type ContentPrices } from "../../src/payments/pricing.js";
+import { contentPriceProblems, rulesWithContentPrices, type ContentPrices } from "../../src/payments/pricing.js";
 import { readSnapshot } from "../../src/content/snapshot.js";
 import { checkContentPrices, contentPriceErrors, contentPricesOf } from "../../src/content/price-check.js";
 import { formatError, NzfAggregateError, NzfError } from "../../src/core/errors.js";
@@ -31,7 +32,7 @@ const pricesOf = (doc: Doc): ContentPrices => ({
   })),
 });
 
-describe("the sample content charges what the payments API charges", () => {
+describe("the sample content's prices are the defaults", () => {
   it.each(["fitr", "fidyah", "qurban"] as const)("%s", (fund) => {
     const pages = docs.filter((d) => d.type === fund);
     expect(pages.length).toBeGreaterThan(0);
@@ -57,40 +58,61 @@ describe("contentPriceProblems", () => {
   const qurban = DEFAULT_FUND_RULES.qurban;
   const lamb = { code: "lamb-australia", label: "Lamb (in Australia)", price: 450 };
 
-  it("names a price that differs, a code the API does not know, a missing and a repeated code", () => {
+  it("takes another price or another animal as the content's to set", () => {
+    expect(
+      contentPriceProblems("qurban", qurban, {
+        options: [
+          { ...lamb, price: 500 },
+          { code: "camel", label: "Camel", price: 900 },
+        ],
+      }),
+    ).toEqual([]);
+    expect(contentPriceProblems("fitr", DEFAULT_FUND_RULES.fitr, { unitAmount: 16.5 })).toEqual([]);
+  });
+
+  it("names a price that cannot be charged, a missing and a repeated code, and no options", () => {
     const problems = contentPriceProblems("qurban", qurban, {
       options: [
-        { ...lamb, price: 400 },
-        { code: "camel", label: "Camel", price: 900 },
+        { ...lamb, price: 0 },
         { code: "", label: "Goat", price: 150 },
         lamb,
+        { code: "cow", label: "Cow", price: 1.234 },
       ],
     });
     expect(problems).toEqual([
-      'qurban: option 1 (Lamb (in Australia)) shows $400 but the payments API charges $450 for "lamb-australia". Change the page or the API\'s price so they match.',
-      'qurban: option 2 (Camel) has the code "camel", which the payments API does not price. Use one of cow-share-overseas, goat-overseas, lamb-australia, or add it to the API first.',
-      "qurban: option 3 (Goat) has no code. Enter the code the payments API knows it by: one of cow-share-overseas, goat-overseas, lamb-australia.",
-      'qurban: option 4 (Lamb (in Australia)) repeats the code "lamb-australia". Each option needs its own code.',
+      "qurban: option 1 (Lamb (in Australia)) has the price 0: enter a price above $0 in dollars and cents.",
+      "qurban: option 2 (Goat) has no code. Give it a permanent code, like lamb-australia.",
+      'qurban: option 3 (Lamb (in Australia)) repeats the code "lamb-australia". Each option needs its own code.',
+      "qurban: option 4 (Cow) has the price 1.234: enter a price above $0 in dollars and cents.",
     ]);
-  });
-
-  it("accepts fewer options than the API prices, but not none", () => {
-    expect(contentPriceProblems("qurban", qurban, { options: [lamb] })).toEqual([]);
     expect(contentPriceProblems("qurban", qurban, { options: [] })).toEqual([
-      "qurban: the page lists no options, so nothing can be paid. Add at least one of: cow-share-overseas, goat-overseas, lamb-australia.",
+      "qurban: the page lists no options, so nothing can be paid. Add at least one, with a code and a price.",
     ]);
   });
 
   it("checks a per-unit price, and ignores funds without one", () => {
-    expect(contentPriceProblems("fitr", DEFAULT_FUND_RULES.fitr, { unitAmount: 15 })).toEqual([]);
-    expect(contentPriceProblems("fitr", DEFAULT_FUND_RULES.fitr, { unitAmount: 16.5 })).toEqual([
-      "fitr: the page's unit_amount is $16.50 but the payments API charges $15. Change the page or the API's price so they match.",
+    expect(contentPriceProblems("fitr", DEFAULT_FUND_RULES.fitr, { unitAmount: -15 })).toEqual([
+      "fitr: the page's unit_amount is -15, not a price above $0 in dollars and cents. Enter the price, like 15 or 15.50.",
     ]);
-    expect(contentPriceProblems("zakat", DEFAULT_FUND_RULES.zakat, { unitAmount: 99 })).toEqual([]);
+    expect(contentPriceProblems("zakat", DEFAULT_FUND_RULES.zakat, { unitAmount: -1 })).toEqual([]);
+  });
+
+  it("gives the service the content's prices, keeping the defaults where the content has none", () => {
+    const rules = rulesWithContentPrices(qurban, {
+      options: [
+        { ...lamb, price: 500 },
+        { code: "goat-overseas", label: "Goat", price: 0 },
+      ],
+    });
+    expect(rules.quantity!.options).toEqual([
+      { code: "lamb-australia", label: "Lamb (in Australia)", unitCents: 50_000 },
+    ]);
+    expect(rulesWithContentPrices(DEFAULT_FUND_RULES.fitr, { unitAmount: 16.5 }).quantity!.unitCents).toBe(1650);
+    expect(rulesWithContentPrices(DEFAULT_FUND_RULES.fitr, {}).quantity!.unitCents).toBe(1500);
   });
 });
 
-describe("the build refuses content whose prices the payments API refuses", () => {
+describe("the build refuses content whose prices cannot be charged", () => {
   const edited = (edit: (doc: Doc) => void) =>
     (snapshot.documents as unknown as Doc[]).map((d) => {
       const copy = structuredClone(d);
@@ -98,14 +120,18 @@ describe("the build refuses content whose prices the payments API refuses", () =
       return copy;
     }) as unknown as PrismicDocument[];
 
-  it("passes the sample content", () => {
+  it("passes the sample content, and a changed price", () => {
     expect(() => checkContentPrices(snapshot.documents)).not.toThrow();
+    const changed = edited((d) => {
+      if (d.type === "qurban") d.data.animal_options[2].option_price = 500;
+    });
+    expect(() => checkContentPrices(changed)).not.toThrow();
   });
 
-  it("names the document, the field and both prices of every mismatch, all at once", () => {
+  it("names the document and the field of every problem, all at once", () => {
     const docs = edited((d) => {
-      if (d.type === "qurban") d.data.animal_options[2].option_price = 400;
-      if (d.type === "fidyah") d.data.unit_amount = 12;
+      if (d.type === "qurban") d.data.animal_options[2].option_price = -400;
+      if (d.type === "fidyah") d.data.unit_amount = 0;
     });
     let thrown: unknown;
     try {
@@ -116,22 +142,21 @@ describe("the build refuses content whose prices the payments API refuses", () =
     expect(thrown).toBeInstanceOf(NzfAggregateError);
     const errors = (thrown as NzfAggregateError).errors;
     expect(errors.map((e) => [e.code, e.subject])).toEqual([
-      ["CONTENT_PRICE_MISMATCH", "8QMtUcKFkHr2dYrZ"],
-      ["CONTENT_PRICE_MISMATCH", "hXOn5toTSeVvsub9"],
+      ["CONTENT_PRICE_INVALID", "8QMtUcKFkHr2dYrZ"],
+      ["CONTENT_PRICE_INVALID", "hXOn5toTSeVvsub9"],
     ]);
     expect(errors[0]!.message).toBe(
-      "Document 8QMtUcKFkHr2dYrZ (fidyah, en-au), field unit_amount: fidyah: the page's unit_amount is $12 but the payments API charges $15. Change the page or the API's price so they match.",
+      "Document 8QMtUcKFkHr2dYrZ (fidyah, en-au), field unit_amount: fidyah: the page's unit_amount is 0, not a price above $0 in dollars and cents. Enter the price, like 15 or 15.50.",
     );
     expect(errors[1]!.message).toContain(
       "Document hXOn5toTSeVvsub9 (qurban, en-au), field animal_options[2].option_price:",
     );
-    expect(errors[1]!.message).toContain("shows $400 but the payments API charges $450");
     expect(formatError(thrown)).toContain("2 donation page price failures");
   });
 
   it("stops the build's planning (here and in a render worker) before any page or image", async () => {
     const docs = edited((d) => {
-      if (d.type === "fitr") d.data.unit_amount = 16.5;
+      if (d.type === "fitr") d.data.unit_amount = -16.5;
     });
     const plan = planContent(
       { ...snapshot, documents: docs },
@@ -139,23 +164,18 @@ describe("the build refuses content whose prices the payments API refuses", () =
       undefined,
       root,
     );
-    await expect(plan).rejects.toMatchObject({ code: "CONTENT_PRICE_MISMATCH", subject: "Dt5VKtEz14QFSIkH" });
-    await expect(plan).rejects.toThrow(
-      "field unit_amount: fitr: the page's unit_amount is $16.50 but the payments API charges $15",
-    );
+    await expect(plan).rejects.toMatchObject({ code: "CONTENT_PRICE_INVALID", subject: "Dt5VKtEz14QFSIkH" });
   });
 
   it("throws the one error itself when there is one, and counts group items as Prismic shows them", () => {
     const docs = edited((d) => {
       if (d.type === "qurban")
-        d.data.animal_options = [{}, { code: "goat-overseas", option_label: "Goat", option_price: 140 }];
+        d.data.animal_options = [{}, { code: "goat-overseas", option_label: "Goat", option_price: -1 }];
     });
     expect(() => checkContentPrices(docs)).toThrow(NzfError);
     const [only] = contentPriceErrors(docs);
-    expect(only!.code).toBe("CONTENT_PRICE_MISMATCH");
-    expect(only!.message).toContain(
-      "field animal_options[1].option_price: qurban: option 1 (Goat) shows $140 but the payments API charges $150",
-    );
+    expect(only!.code).toBe("CONTENT_PRICE_INVALID");
+    expect(only!.message).toContain("field animal_options[1].option_price: qurban: option 1 (Goat) has the price -1");
   });
 
   it("reads the fields the way an editor may leave them: missing, text, or no group", () => {

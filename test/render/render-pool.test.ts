@@ -260,17 +260,17 @@ parentPort.on("message", (m) => parentPort.postMessage(m.type === "plan" ? { typ
     }
   });
 
-  it("refuses a donation page whose price the payments API refuses when workers plan the build", async () => {
+  it("refuses a donation page whose price cannot be charged when workers plan the build", async () => {
     const { f, contentDir } = await fetchedFixture("nzf-price", IN_WORKERS_EARLY);
     const sample = await readSnapshot(join(PROJECT_ROOT, "content-cache/sample/snapshot.json"));
     const fitr = sample.documents.find((d) => d.type === "fitr")!;
-    const documents = sample.documents.map((d) => (d === fitr ? { ...d, data: { ...d.data, unit_amount: 12 } } : d));
+    const documents = sample.documents.map((d) => (d === fitr ? { ...d, data: { ...d.data, unit_amount: -12 } } : d));
     await writeSnapshot(join(contentDir, "nzf-price", "snapshot.json"), { ...sample, documents });
     const error = await f.run().then(
       () => null,
       (e: unknown) => e as NzfError,
     );
-    expect(error?.code).toBe("CONTENT_PRICE_MISMATCH");
+    expect(error?.code).toBe("CONTENT_PRICE_INVALID");
     expect(error?.message).toContain(`Document ${fitr.id} (fitr, en-au), field unit_amount`);
     expect(existsSync(join(f.config.outDir, "index.html"))).toBe(false);
   });

@@ -159,7 +159,7 @@ describe("the documents' facts kept beside the index", () => {
     const file = join(await folder(), "snapshot-facts.json");
     keepDocumentFacts(file, "1:2:3:4", "w.mjs", {
       ...facts,
-      priceErrors: [new NzfError("CONTENT_PRICE_MISMATCH", "x")],
+      priceErrors: [new NzfError("CONTENT_PRICE_INVALID", "x")],
     });
     expect(keptDocumentFacts(file, "1:2:3:4", "w.mjs")).toBeNull();
   });

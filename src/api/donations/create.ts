@@ -36,7 +36,7 @@ export async function createDonation(deps: ApiDeps, input: CreateInput): Promise
   if (stored && stored.bodyHash !== hash) return errors.keyReused();
   if (stored && stored.status !== PENDING) return { status: stored.status, raw: stored.response, replayed: true };
 
-  const validation = validateDonationRequest(input.body, deps.rulesFor);
+  const validation = validateDonationRequest(input.body, deps.rulesForRequest?.(input.body) ?? deps.rulesFor);
   if (!validation.ok) return errors.validation(validation.errors);
   const request = validation.request;
 

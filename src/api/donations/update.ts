@@ -51,7 +51,7 @@ export async function updateDonation(
   if (row.status !== "requires_payment_method" || row.paypal_id)
     return errorReply(409, "donation_not_pending", NOT_PENDING);
 
-  const validation = validateDonationRequest(input.body, deps.rulesFor);
+  const validation = validateDonationRequest(input.body, deps.rulesForRequest?.(input.body) ?? deps.rulesFor);
   if (!validation.ok) return errors.validation(validation.errors);
   let cancelAfter: DonationRow | undefined;
   if (!resuming) {
