@@ -1,7 +1,8 @@
 /**
- * The local account API (docs/account-api.md) on node:http, for tests and `--watch`, until the
- * payments service mounts the same handler (src/account-api/graphql.ts: tokens, body cap, yoga
- * with GraphQL Armor, time budget). This file adds only what a bare local server needs: the shared
+ * The account API (docs/account-api.md) on node:http over an in-memory store, for the browser
+ * tests that still run the payments dev server. Production, `nzf-build api` and `--watch` serve
+ * the same handler (src/account-api/graphql.ts: tokens, body cap, yoga with GraphQL Armor, time
+ * budget) from the payments service at /graphql, on its database. This file adds only what a bare local server needs: the shared
  * guard (bad targets, slow clients, body budget over all connections), CORS for loopback origins,
  * and 404 off /graphql. It reads and changes the store the payments dev server records into.
  */
@@ -16,9 +17,8 @@ import {
   MAX_GRAPHQL_BODY_BYTES,
   type AccountGraphqlDeps,
 } from "../account-api/graphql.js";
-import { createAccountStore, type DonorKey, type MemoryAccountStore } from "../account-api/store.js";
-import { bearerToken, createTokenVerifier, type TokenVerifier } from "../account-api/tokens.js";
-import { createUserPoolDirectory } from "../account-api/user-pool.js";
+import type { DonorKey, MemoryAccountStore } from "../account-api/store.js";
+import { bearerToken, type TokenVerifier } from "../account-api/tokens.js";
 import type { DonationCreated, DonationRequest, DonationStatus } from "../payments/types.js";
 import { createBodyBudget, guard, hardenServer, parseTarget, serverOptions, type ServerLimits } from "./http-guard.js";
 
@@ -214,28 +214,4 @@ export async function startAccountApiDevServer(options: AccountApiDevServerOptio
         server.closeAllConnections();
       }),
   };
-}
-
-/**
- * The account API for `--watch`: a fresh in-memory store, access tokens checked against the given
- * pool, and the hook the payments dev server calls with each new donation, recording into that store.
- */
-export async function startLocalAccountApi(options: {
-  userPoolId: string;
-  clientId: string;
-  endpoint?: string;
-  logger?: Logger;
-}) {
-  const store = createAccountStore();
-  const verifyToken = createTokenVerifier({
-    userPoolId: options.userPoolId,
-    clientId: options.clientId,
-    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-  });
-  const userPool = createUserPoolDirectory({
-    userPoolId: options.userPoolId,
-    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-  });
-  const server = await startAccountApiDevServer({ store, verifyToken, userPool, logger: options.logger });
-  return { ...server, recordDonation: recordDonationsInto(store, verifyToken, options.logger) };
 }

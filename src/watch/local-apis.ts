@@ -2,19 +2,12 @@
  * The local APIs watch mode starts so `npm start` works end to end: the payments service
  * (src/api/, on PGlite in `.nzf-data/`) when PAYMENTS_API_URL is not set, with the local Stripe
  * stand-in (src/stand-ins/stripe/) unless STRIPE_SECRET_KEY is set (then real Stripe test mode:
- * forward its webhooks with `stripe listen --forward-to <api>/stripe/webhook`), and the account
- * API dev server when a user pool is configured and NZF_ACCOUNT_API_URL is not set. A donation
- * given on the local site while signed in shows in that donor's history on /account/.
+ * forward its webhooks with `stripe listen --forward-to <api>/stripe/webhook`). When a user pool
+ * is configured and NZF_ACCOUNT_API_URL is not set, the same service serves the account API at
+ * `<api>/graphql` on the same database (src/account-api/service.ts), as in production: a gift
+ * given on the local site while signed in, once paid, shows in that donor's history on /account/.
  */
 import type { Logger } from "../core/logger.js";
-import type { DonationCreated, DonationRequest, DonationStatus } from "../payments/types.js";
-
-type RecordDonation = (event: {
-  authorization?: string;
-  created: DonationCreated;
-  request: DonationRequest;
-  status: () => DonationStatus;
-}) => unknown;
 
 /** The publishable key the local Stripe stand-in takes (Stripe.js in the browser is still Stripe's own). */
 const LOCAL_PUBLISHABLE_KEY = "pk_test_LocalStandIn0000000000";
@@ -58,21 +51,9 @@ export async function startLocalApis(
     for (const s of stops.reverse()) await s().catch(() => undefined);
   };
   try {
-    // The account API first: the payments dev server records donations into its store.
-    let record: RecordDonation | undefined;
-    if (auth?.userPoolId && auth.userPoolClientId && !auth.accountApiUrl) {
-      const { startLocalAccountApi } = await import("../server/account-api-dev-server.js");
-      const account = await startLocalAccountApi({
-        userPoolId: auth.userPoolId,
-        clientId: auth.userPoolClientId,
-        ...(auth.userPoolEndpoint ? { endpoint: auth.userPoolEndpoint } : {}),
-        logger,
-      });
-      stops.push(account.stop);
-      record = account.recordDonation;
-      publicConfig.auth = { ...auth, accountApiUrl: account.graphqlUrl };
-      logger.info("watch", `accounts: local account API at ${account.graphqlUrl} (tokens of ${poolIssuer(auth)})`);
-    } else if (!auth) {
+    // The account API is the payments service's own (/graphql), when a pool is configured.
+    const pool = auth?.userPoolId && auth.userPoolClientId && !auth.accountApiUrl ? auth : undefined;
+    if (!auth) {
       logger.info(
         "watch",
         "accounts: no user pool configured (NZF_COGNITO_USER_POOL_ID, NZF_COGNITO_CLIENT_ID), so /account/ says sign-in is unavailable",
@@ -83,7 +64,7 @@ export async function startLocalApis(
     const configured = publicConfig.payments as { apiUrl?: string | null } | undefined;
     if (!configured?.apiUrl) {
       // Developers get the local implementation of the payments API, so the donation forms work end to end.
-      const started = await startLocalPaymentsApi(logger, paymentsPort, dataDir, record);
+      const started = await startLocalPaymentsApi(logger, paymentsPort, dataDir, pool);
       stops.push(started.stop);
       payments = started;
       publicConfig.payments = { apiUrl: started.url, publishableKey: started.publishableKey };
@@ -91,10 +72,17 @@ export async function startLocalApis(
         "watch",
         `payments: local payments API at ${started.url} on ${dataDir}${started.standIn ? ` with the local Stripe stand-in at ${started.standIn} (set STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and STRIPE_PUBLISHABLE_KEY for Stripe's test mode)` : " with Stripe test mode"}`,
       );
-    } else if (record) {
+      if (pool) {
+        publicConfig.auth = { ...auth, accountApiUrl: `${started.url}/graphql` };
+        logger.info(
+          "watch",
+          `accounts: local account API at ${started.url}/graphql (in the payments service, tokens of ${poolIssuer(pool)})`,
+        );
+      }
+    } else if (pool) {
       logger.info(
         "watch",
-        "accounts: PAYMENTS_API_URL is set, so donations go there and the local account API's history stays empty",
+        "accounts: PAYMENTS_API_URL is set and NZF_ACCOUNT_API_URL is not, so /account/ shows no giving history (the account API is that service's /graphql)",
       );
     }
     return { publicConfig, ...(payments ? { payments } : {}), stop };
@@ -103,8 +91,7 @@ export async function startLocalApis(
     throw error;
   }
 }
-
-async function startLocalPaymentsApi(logger: Logger, port: number, dataDir: string, record?: RecordDonation) {
+async function startLocalPaymentsApi(logger: Logger, port: number, dataDir: string, pool?: PoolConfig) {
   const { startApiServer } = await import("../api/node-server.js");
   const env = process.env;
   let standIn: { url: string; setWebhookUrl(url: string): void; stop(): Promise<void> } | undefined;
@@ -121,26 +108,15 @@ async function startLocalPaymentsApi(logger: Logger, port: number, dataDir: stri
       STRIPE_API_BASE: standIn.url,
     };
   }
-  // The account API's store shows each gift's current status: kept here from the service's events.
-  const statuses = new Map<string, DonationStatus>();
-  const options = {
-    logger,
-    dataDir,
-    env: apiEnv,
-    deps: {
-      onStatusChanged: (id: string, status: DonationStatus) => void statuses.set(id, status),
-      ...(record
-        ? {
-            onDonationCreated: (event: {
-              authorization?: string;
-              created: DonationCreated;
-              request: DonationRequest;
-            }) =>
-              record({ ...event, status: () => statuses.get(event.created.donationId) ?? "requires_payment_method" }),
-          }
-        : {}),
-    },
-  };
+  // The account API in the service reads the pool's settings as nzf-build api does.
+  if (pool)
+    apiEnv = {
+      ...apiEnv,
+      NZF_COGNITO_USER_POOL_ID: pool.userPoolId,
+      NZF_COGNITO_CLIENT_ID: pool.userPoolClientId,
+      ...(pool.userPoolEndpoint ? { NZF_COGNITO_ENDPOINT: pool.userPoolEndpoint } : {}),
+    };
+  const options = { logger, dataDir, env: apiEnv };
   let server: Awaited<ReturnType<typeof startApiServer>>;
   try {
     server = await startApiServer({ ...options, port }).catch((error) => {

@@ -1,9 +1,10 @@
 /**
  * `npm start` with a user pool shows a working account page: the compiled CLI (`bin/nzf-build
  * --watch`) in a new process, configured for cognito-local (through the test bridge), starts the
- * local account API beside the local payments API and builds the site with its URL. In Chromium a
- * donor signs in on the watch site, gives through the local payments API while signed in, and
- * finds the gift in the history. One Ctrl+C stops both APIs.
+ * local payments service, which serves the account API at /graphql on its own database, and
+ * builds the site with that URL. In Chromium a donor signs in on the watch site, gives through the
+ * service while signed in (the local Stripe stand-in takes the card and sends the signed webhook),
+ * and finds the paid gift in the history. One Ctrl+C stops everything.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -103,8 +104,12 @@ afterAll(async () => {
 
 describe("npm start with a user pool", () => {
   it("starts the local account API, and a gift made while signed in shows on /account/", async () => {
-    const api = (await waitFor(/accounts: local account API at (http:\/\/127\.0\.0\.1:(\d+)\/graphql)/))!;
+    const api = (await waitFor(
+      /accounts: local account API at (http:\/\/127\.0\.0\.1:(\d+)\/graphql) \(in the payments service/,
+    ))!;
     const payments = (await waitFor(/payments: local payments API at (http:\/\/127\.0\.0\.1:\d+)/))![1]!;
+    const standIn = (await waitFor(/local Stripe stand-in at (http:\/\/127\.0\.0\.1:\d+)/))![1]!;
+    expect(api[1]).toBe(`${payments}/graphql`);
     const site = (await waitFor(/serving \S+ at (http:\/\/127\.0\.0\.1:\d+)\//))![1]!;
     const html = await (await fetch(`${site}/account/`)).text();
     expect(html).toContain(JSON.stringify(api[1]).slice(1, -1));
@@ -140,6 +145,34 @@ describe("npm start with a user pool", () => {
       },
     );
     expect(created.status, JSON.stringify(created.json)).toBe(201);
+    // Not paid yet: a checkout never paid is nobody's history.
+    await page.reload();
+    await expectStep(page, "Your account", { focused: false });
+    await expect
+      .poll(() => page.locator(".account-giving").innerText(), { timeout: 15_000 })
+      .toContain("No donations yet.");
+    // The card, as Stripe.js would confirm it; the stand-in sends the signed webhook to the service.
+    const intent = String(created.json.clientSecret).split("_secret_")[0];
+    const confirmed = await new Promise<{ status: number; text: string }>((ok, fail) => {
+      const req = httpRequest(
+        `${standIn}/v1/payment_intents/${intent}/confirm`,
+        {
+          method: "POST",
+          headers: {
+            authorization: "Bearer sk_test_LocalStandIn0000000000",
+            "content-type": "application/x-www-form-urlencoded",
+          },
+        },
+        (res) => {
+          let text = "";
+          res.on("data", (c: Buffer) => (text += c));
+          res.on("end", () => ok({ status: res.statusCode ?? 0, text }));
+        },
+      );
+      req.on("error", fail);
+      req.end(`payment_method=pm_card_visa&return_url=${encodeURIComponent(`${site}/pay/thank-you/`)}`);
+    });
+    expect(confirmed.status, confirmed.text).toBe(200);
     await page.reload();
     await expectStep(page, "Your account", { focused: false });
     await expect.poll(() => page.locator(".account-donation").count(), { timeout: 15_000 }).toBe(1);
@@ -147,6 +180,7 @@ describe("npm start with a user pool", () => {
     expect(row).toContain("Sadaqah");
     expect(row).toContain("$50.00");
     expect(row).toContain(created.json.reference);
+    expect(row).toContain("Paid");
     await context.close();
 
     process.kill(-child!.pid!, "SIGINT");
