@@ -222,7 +222,7 @@ export const OPTIONS = [
     key: "accountApiUrl",
     env: ["NZF_ACCOUNT_API_URL"],
     defaultText:
-      "none; /account/ says giving history, receipts and regular gifts cannot be shown (--watch starts the local account API instead)",
+      "none; /account/ says giving history, receipts and regular gifts cannot be shown (--watch serves it from the local payments service at /graphql instead)",
     commands: BUILDS,
     group: "accounts",
     help: "the account GraphQL API's URL (https, or http on loopback); needs the user pool settings",
