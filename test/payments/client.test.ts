@@ -7,7 +7,12 @@ import {
   PaymentsTimeoutError,
 } from "../../src/payments/errors.js";
 import { createAttemptKeys, newIdempotencyKey } from "../../src/payments/idempotency.js";
-import { startPaymentsDevServer, type PaymentsDevServer } from "../../src/server/payments-dev-server.js";
+import {
+  startTestPaymentsService,
+  TEST_PUBLISHABLE_KEY,
+  TEST_SECRET_KEY,
+  type TestPaymentsService,
+} from "../support/payments-service.js";
 import { donationRequest, TEST_DONOR } from "../support/donation-request.js";
 
 // Midday on Wednesday 5 March 2025 in Sydney.
@@ -25,15 +30,14 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
   throw new Error("expected the promise to reject");
 }
 
-let server: PaymentsDevServer;
+let server: TestPaymentsService;
 let client: PaymentsClient;
 beforeEach(async () => {
-  server = await startPaymentsDevServer({
-    now,
-    allowedOrigin: SITE,
-    devRoutes: true,
-    seasons: { ramadan: { start: "2025-02-28", length: 30 } },
+  server = await startTestPaymentsService({
+    deps: { now, seasons: { ramadan: { start: "2025-02-28", length: 30 } } },
+    allowedOrigin: [SITE],
   });
+  await server.reset();
   client = createPaymentsClient({ baseUrl: server.url + "/" });
 });
 afterEach(() => server.stop());
@@ -54,7 +58,7 @@ describe("creating a donation", () => {
       openEnded: false,
       scheduleTotalCents: 1048,
     });
-    expect(created.clientSecret).toMatch(/^pi_dev_\d+_secret_[0-9a-f]+$/);
+    expect(created.clientSecret).toMatch(/^pi_\w+_secret_\w+$/);
     expect(created.reference).toMatch(/^NZF-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
   });
 
@@ -64,7 +68,7 @@ describe("creating a donation", () => {
       newIdempotencyKey(),
     );
     expect(created.intentType).toBe("setup");
-    expect(created.clientSecret).toMatch(/^seti_dev_/);
+    expect(created.clientSecret).toMatch(/^seti_\w+_secret_/);
     expect(created.schedule[0]).toEqual({ date: "2025-03-07", amountCents: 5000 });
     expect(created.openEnded).toBe(true);
   });
@@ -74,7 +78,7 @@ describe("creating a donation", () => {
     const first = await client.createDonation(gift(), key);
     const second = await client.createDonation(gift(), key);
     expect(second).toEqual(first);
-    expect(server.donationCount()).toBe(1);
+    expect(await server.donationCount()).toBe(1);
     expect(posts().map((r) => r.replayed)).toEqual([false, true]);
   });
 
@@ -87,7 +91,7 @@ describe("creating a donation", () => {
     ]);
     expect(a).toBe(b);
     expect(posts()).toHaveLength(1);
-    expect(server.donationCount()).toBe(1);
+    expect(await server.donationCount()).toBe(1);
   });
 
   it("a changed gift gets a new key; the same key with another body is refused with 409", async () => {
@@ -98,7 +102,7 @@ describe("creating a donation", () => {
     const error = await rejection(client.createDonation(gift({ amountCents: 6000 }), k1));
     expect(error).toBeInstanceOf(PaymentsApiError);
     expect(error).toMatchObject({ status: 409, code: "idempotency_key_reused" });
-    expect(server.donationCount()).toBe(1);
+    expect(await server.donationCount()).toBe(1);
   });
 
   it("a kept attempt gives the same key after a reload for the same gift, and keeps no donor details", async () => {
@@ -113,7 +117,7 @@ describe("creating a donation", () => {
     expect(again.keyFor(gift())).toBe(k1);
     const first = await client.createDonation(gift(), k1);
     expect(await client.createDonation(gift(), again.keyFor(gift()))).toEqual(first);
-    expect(server.donationCount()).toBe(1);
+    expect(await server.donationCount()).toBe(1);
     expect(kept.get("a")).not.toContain(donor.email);
     // Another gift after the reload: a new key; reset forgets the attempt.
     expect(again.keyFor(gift({ amountCents: 6000 }))).not.toBe(k1);
@@ -158,14 +162,11 @@ describe("when the payments API fails", () => {
       message: DONOR_MESSAGES.server,
     });
     await client.createDonation(gift(), key);
-    expect(server.donationCount()).toBe(1);
+    expect(await server.donationCount()).toBe(1);
   });
 
   it("a proxy's HTML error page still becomes a readable error", async () => {
-    await fetch(`${server.url}/__dev/faults`, {
-      method: "POST",
-      body: JSON.stringify({ status: 502, rawBody: "<html>Bad Gateway</html>" }),
-    });
+    server.injectFault({ status: 502, rawBody: "<html>Bad Gateway</html>" });
     const error = await rejection(client.createDonation(gift(), newIdempotencyKey()));
     expect(error).toMatchObject({ status: 502, code: "http_502", message: DONOR_MESSAGES.server });
   });
@@ -189,15 +190,15 @@ describe("when the payments API fails", () => {
       "Our payment service took too long to answer. Nothing was charged. Please try again.",
     );
     // The server finishes the work after the client gave up.
-    for (let i = 0; i < 50 && server.donationCount() === 0; i++) await new Promise((r) => setTimeout(r, 50));
-    expect(server.donationCount()).toBe(1);
+    for (let i = 0; i < 100 && posts().length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await server.donationCount()).toBe(1);
     await impatient.createDonation(gift(), key);
-    expect(server.donationCount()).toBe(1);
+    expect(await server.donationCount()).toBe(1);
     expect(posts().at(-1)!.replayed).toBe(true);
   });
 
   it("an unreachable API is a network error that says nothing was charged", async () => {
-    const gone = await startPaymentsDevServer();
+    const gone = await startTestPaymentsService();
     await gone.stop();
     const error = await rejection(
       createPaymentsClient({ baseUrl: gone.url }).createDonation(gift(), newIdempotencyKey()),
@@ -210,7 +211,7 @@ describe("when the payments API fails", () => {
 });
 
 describe("the thank-you page's status", () => {
-  it("starts as requires_payment_method and follows the outcome the Stripe stand-in sets", async () => {
+  it("starts as requires_payment_method and follows the signed webhooks of the Stripe stand-in", async () => {
     const created = await client.createDonation(gift(), newIdempotencyKey());
     expect(await client.getDonation(created.donationId)).toMatchObject({
       status: "requires_payment_method",
@@ -218,14 +219,28 @@ describe("the thank-you page's status", () => {
       totalCents: 5000,
       fund: "zakat",
     });
-    server.setOutcome(created.clientSecret, "succeeded");
-    expect((await client.getDonation(created.donationId)).status).toBe("succeeded");
-    const response = await fetch(`${server.url}/__dev/outcome`, {
+    // Cancelled at Stripe (the secret key's call): its signed event makes the donation failed.
+    const intentId = created.clientSecret.split("_secret_")[0]!;
+    const cancelled = await fetch(`${server.stripe.url}/v1/payment_intents/${intentId}/cancel`, {
       method: "POST",
-      body: JSON.stringify({ intentId: created.clientSecret.split("_secret_")[0], status: "failed" }),
+      headers: { Authorization: `Bearer ${TEST_SECRET_KEY}` },
     });
-    expect(response.status).toBe(200);
+    expect(cancelled.status).toBe(200);
+    await server.stripe.settled();
     expect((await client.getDonation(created.donationId)).status).toBe("failed");
+    // Another gift, paid in the browser with the publishable key: succeeded.
+    const paid = await client.createDonation(gift({ amountCents: 6000 }), newIdempotencyKey());
+    await fetch(`${server.stripe.url}/v1/payment_intents/${paid.clientSecret.split("_secret_")[0]}/confirm`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        key: TEST_PUBLISHABLE_KEY,
+        client_secret: paid.clientSecret,
+        payment_method: "pm_card_visa",
+      }),
+    }).then((r) => r.text());
+    await server.stripe.settled();
+    expect((await client.getDonation(paid.donationId)).status).toBe("succeeded");
   });
 
   it("an unknown donation is a 404", async () => {
@@ -275,6 +290,6 @@ describe("the HTTP surface", () => {
     expect(await (await post({ "Idempotency-Key": "12345" })).json()).toMatchObject({
       error: { code: "idempotency_key_invalid" },
     });
-    expect(server.donationCount()).toBe(0);
+    expect(await server.donationCount()).toBe(0);
   });
 });

@@ -8,7 +8,7 @@ import { planGift } from "../../src/payments/plan.js";
 import { splitInstalments } from "../../src/payments/schedules.js";
 import { DEFAULT_FUND_RULES } from "../../src/payments/fund-rules.js";
 import { validateDonation, validateDonationRequest, type DonationForm } from "../../src/payments/validate.js";
-import { startPaymentsDevServer, type PaymentsDevServer } from "../../src/server/payments-dev-server.js";
+import { startTestPaymentsService, type TestPaymentsService } from "../support/payments-service.js";
 import { instalmentSentence } from "../../src/client/donation/summary.js";
 import { formatsFor } from "../../src/client/donation/format.js";
 import { en as englishWords } from "../../src/client/donation/words/en.js";
@@ -171,9 +171,9 @@ describe("amounts said as precisely as the calculator says them", () => {
 });
 
 describe("the local payments API with an instalment plan", () => {
-  let api: PaymentsDevServer;
+  let api: TestPaymentsService;
   beforeAll(async () => {
-    api = await startPaymentsDevServer({ port: 0, host: "127.0.0.1", now: () => new Date("2026-11-24T01:00:00Z") });
+    api = await startTestPaymentsService({ deps: { now: () => new Date("2026-11-24T01:00:00Z") } });
   });
   afterAll(() => api?.stop());
 

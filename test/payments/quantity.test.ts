@@ -1,5 +1,5 @@
 /**
- * Quantity gifts against the payments dev server over HTTP: qurban priced by the chosen animal
+ * Quantity gifts against the payments service (src/api/, with the Stripe stand-in) over HTTP: qurban priced by the chosen animal
  * option (the backend's own price list, which matches the sample content), fitr per person, and
  * requests whose price or option was tampered with.
  */
@@ -8,7 +8,7 @@ import { createPaymentsClient } from "../../src/payments/client.js";
 import { PaymentsApiError } from "../../src/payments/errors.js";
 import { newIdempotencyKey } from "../../src/payments/idempotency.js";
 import type { ApiErrorBody, DonationCreated, DonationRequest } from "../../src/payments/types.js";
-import { startPaymentsDevServer, type PaymentsDevServer } from "../../src/server/payments-dev-server.js";
+import { startTestPaymentsService, type TestPaymentsService } from "../support/payments-service.js";
 import { TEST_DONOR } from "../support/donation-request.js";
 
 // Midday on Wednesday 5 March 2025 in Sydney.
@@ -25,9 +25,9 @@ const qurban = (quantity: Record<string, unknown>, amountCents: number): Record<
   coverFees: false,
 });
 
-let server: PaymentsDevServer;
+let server: TestPaymentsService;
 beforeAll(async () => {
-  server = await startPaymentsDevServer({ now });
+  server = await startTestPaymentsService({ deps: { now } });
 });
 afterAll(() => server.stop());
 
@@ -113,7 +113,7 @@ describe("qurban: priced by the chosen option", () => {
   });
 
   it("creates nothing for a refused request, and the client reports the field", async () => {
-    const before = server.donationCount();
+    const before = await server.donationCount();
     const client = createPaymentsClient({ baseUrl: server.url });
     const body = qurban({ count: 3, unitCents: 11000, optionId: "goat-overseas" }, 33000) as unknown as DonationRequest;
     const error = await client.createDonation(body, newIdempotencyKey()).catch((e: unknown) => e);
@@ -127,7 +127,7 @@ describe("qurban: priced by the chosen option", () => {
     expect((error as PaymentsApiError).message).toBe(
       "The price of Goat (overseas) is $150, not $110. Please reload the page to see the current prices, then try again.",
     );
-    expect(server.donationCount()).toBe(before);
+    expect(await server.donationCount()).toBe(before);
   });
 
   it("counts animals from 1 to 20", async () => {
