@@ -8,6 +8,7 @@ import { canonicalUrl, MASTER_LANG } from "../src/content/routes.js";
 import type { ImagePreload, PageMeta, RenderInput } from "../src/template-kit/types.js";
 import { GTM_ID } from "../src/client/site/tag-manager.js";
 import { htmlLang } from "./i18n/index.js";
+import { dirOf } from "./i18n/html-lang.js";
 
 /**
  * The script every framed page runs (src/client/entries/page-scripts.ts): it fades pictures in, runs
@@ -17,7 +18,6 @@ const PAGE_SCRIPTS = "page-scripts";
 
 const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
 const esc = (text: string) => (/[&<>"]/.test(text) ? text.replace(/[&<>"]/g, (c) => ENTITIES[c]!) : text);
-const RTL_LANGS = ["ar", "fa", "he", "ur"];
 
 export interface DocumentParts {
   input: RenderInput;
@@ -70,7 +70,7 @@ export function renderDocument(parts: DocumentParts): string {
   const { input, meta, body, islands } = parts;
   const { page, site, assets } = input;
   const lang = htmlLang(page.lang);
-  const dir = RTL_LANGS.includes(page.lang.split("-")[0]!) ? "rtl" : "ltr";
+  const dir = dirOf(page.lang);
   // "Page | Site", unless the page's own title names the site already (the home page's SEO title does).
   const title = !meta.title
     ? parts.siteName

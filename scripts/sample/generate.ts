@@ -13,7 +13,7 @@ import { readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import sharp from "sharp";
 import { snapshotPath, type Snapshot } from "../../src/content/snapshot.js";
-import { arabicDocuments } from "./arabic.js";
+import { arabicDocuments, arabicPayDocuments } from "./arabic.js";
 import { blogDocuments } from "./blog.js";
 import { caseDocuments } from "./cases.js";
 import { donationDocuments } from "./donation-pages.js";
@@ -48,6 +48,7 @@ export function allSpecs(): DocSpec[] {
     ...blogDocuments(),
     ...landingDocuments(),
     ...arabicDocuments(),
+    ...arabicPayDocuments([...infoPageDocuments(), ...donationDocuments()]),
   ];
 }
 

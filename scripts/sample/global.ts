@@ -78,7 +78,7 @@ export function globalDocuments(): DocSpec[] {
         tagline: "زكاتك للمحتاجين في أستراليا",
         logo: image("logo-nzf.png", "المؤسسة الوطنية للزكاة"),
         navigation: [
-          nav("حاسبة الزكاة", docLink("calculate_page")),
+          nav("حاسبة الزكاة", docLink("calculate_page", undefined, "ar-ae")),
           nav("ادفع الزكاة", docLink("zakat", undefined, "ar-ae")),
           nav("الحالات", docLink("cases_page")),
           nav("البرامج", docLink("programs_page")),
@@ -88,7 +88,7 @@ export function globalDocuments(): DocSpec[] {
           nav("اتصل بنا", docLink("contact_page")),
         ],
         footer_links: [
-          nav("جميع طرق العطاء", docLink("pay_page")),
+          nav("جميع طرق العطاء", docLink("pay_page", undefined, "ar-ae")),
           nav("أدلة الزكاة", docLink("guides_page")),
           nav("الأسئلة الشائعة", docLink("faq_page")),
           nav("حسابي", docLink("account_page")),

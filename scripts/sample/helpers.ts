@@ -48,7 +48,7 @@ type Block = { [key: string]: Json };
 
 /**
  * Inline markup: **strong**, *em*, [text](target) where target is a URL, `doc:type` or
- * `doc:type/uid`. Not nested; that is all the sample needs.
+ * `doc:type/uid`, either with `@ar-ae` for the document in that language. Not nested; that is all the sample needs.
  */
 function inline(markup: string): { text: string; spans: Span[] } {
   const pattern = /\*\*(.+?)\*\*|\*(.+?)\*|\[(.+?)\]\((.+?)\)/g;
@@ -76,8 +76,10 @@ function inline(markup: string): { text: string; spans: Span[] } {
 
 function target(spec: string): Json {
   if (spec.startsWith("doc:")) {
-    const [type, uid] = spec.slice(4).split("/");
-    return docLink(type!, uid);
+    // "doc:type/uid@ar-ae": a document in another language than English.
+    const [path, lang] = spec.slice(4).split("@");
+    const [type, uid] = path!.split("/");
+    return docLink(type!, uid || undefined, (lang as Lang | undefined) ?? "en-au");
   }
   return web(spec, !spec.startsWith("mailto:") && !spec.startsWith("tel:"));
 }
@@ -195,21 +197,21 @@ export const stats = (heading: string, figures: [string, string][]) =>
 
 /** Alt text for the generated scenes: what each picture actually shows. */
 export const ALT: Record<string, string> = {
-  "hero-home.jpg": "Purple gradient with golden arches and the words Zakat that stays local",
-  "hero-about.jpg": "Teal gradient with arches and the words Who we are",
-  "hero-apply.jpg": "Sand-coloured arches with the words Ask for help",
-  "hero-cases.jpg": "Violet gradient with soft circles and the words Stories of support",
-  "hero-learn.jpg": "Olive gradient with arches and the words Learn about zakat",
-  "hero-programs.jpg": "Teal gradient with circles and the words Our programs",
-  "hero-zakat.jpg": "Purple arches and circles with the words Pay your zakat",
-  "hero-ramadan.jpg": "Gold accents over a night-blue gradient with the word Ramadan",
-  "hero-qurban.jpg": "Sand-coloured arches with the word Qurban",
-  "hero-sadaqah.jpg": "Rose-coloured gradient with soft circles and the word Sadaqah",
-  "hero-purify.jpg": "Olive-green gradient with arches and the words Purify your wealth",
-  "feature-emergency.jpg": "Rose-red gradient with overlapping circles and the words Emergency relief",
-  "feature-education.jpg": "Violet and navy gradient with circles and the word Education",
-  "feature-housing.jpg": "Olive-green gradient with arch shapes and the words A safe home",
-  "feature-family.jpg": "Teal gradient with soft circles and the words Family support",
+  "hero-home.jpg": "Purple gradient with golden arches",
+  "hero-about.jpg": "Teal gradient with arches",
+  "hero-apply.jpg": "Sand-coloured arches",
+  "hero-cases.jpg": "Violet gradient with soft circles",
+  "hero-learn.jpg": "Olive gradient with arches",
+  "hero-programs.jpg": "Teal gradient with circles",
+  "hero-zakat.jpg": "Purple arches and circles",
+  "hero-ramadan.jpg": "Gold accents over a night-blue gradient",
+  "hero-qurban.jpg": "Sand-coloured arches with circles",
+  "hero-sadaqah.jpg": "Rose-coloured gradient with soft circles",
+  "hero-purify.jpg": "Olive-green gradient with arches",
+  "feature-emergency.jpg": "Rose-red gradient with overlapping circles",
+  "feature-education.jpg": "Violet and navy gradient with circles",
+  "feature-housing.jpg": "Olive-green gradient with arch shapes",
+  "feature-family.jpg": "Teal gradient with soft circles",
 };
 
 /** An image with its standard alt text. */

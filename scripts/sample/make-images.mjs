@@ -1,5 +1,6 @@
-// Generates the sample snapshot's images: original abstract compositions (gradients, arcs, a short
-// caption) drawn as SVG and rendered with sharp. Deterministic: shapes come from a PRNG seeded by
+// Generates the sample snapshot's images: original abstract compositions (gradients, arcs; no words
+// on heroes and features, whose text is HTML over the picture in the page's language; only the
+// social card names the foundation) drawn as SVG and rendered with sharp. Deterministic: shapes come from a PRNG seeded by
 // the file name, so running it again gives the same pictures. Output: content-cache/sample/images/.
 //
 //   node scripts/sample/make-images.mjs
@@ -27,21 +28,21 @@ const PALETTES = {
 
 /** Scenes: 1600×1000 heroes and features, the 1200×630 social card. */
 const SCENES = [
-  ["hero-home.jpg", 1600, 1000, "purple", "Zakat that stays local"],
-  ["hero-about.jpg", 1600, 1000, "teal", "Who we are"],
-  ["hero-apply.jpg", 1600, 1000, "sand", "Ask for help"],
-  ["hero-cases.jpg", 1600, 1000, "dusk", "Stories of support"],
-  ["hero-learn.jpg", 1600, 1000, "olive", "Learn about zakat"],
-  ["hero-programs.jpg", 1600, 1000, "teal", "Our programs"],
-  ["hero-zakat.jpg", 1600, 1000, "purple", "Pay your zakat"],
-  ["hero-ramadan.jpg", 1600, 1000, "night", "Ramadan"],
-  ["hero-qurban.jpg", 1600, 1000, "sand", "Qurban"],
-  ["hero-sadaqah.jpg", 1600, 1000, "rose", "Sadaqah"],
-  ["hero-purify.jpg", 1600, 1000, "olive", "Purify your wealth"],
-  ["feature-emergency.jpg", 1600, 1000, "rose", "Emergency relief"],
-  ["feature-education.jpg", 1600, 1000, "dusk", "Education"],
-  ["feature-housing.jpg", 1600, 1000, "olive", "A safe home"],
-  ["feature-family.jpg", 1600, 1000, "teal", "Family support"],
+  ["hero-home.jpg", 1600, 1000, "purple"],
+  ["hero-about.jpg", 1600, 1000, "teal"],
+  ["hero-apply.jpg", 1600, 1000, "sand"],
+  ["hero-cases.jpg", 1600, 1000, "dusk"],
+  ["hero-learn.jpg", 1600, 1000, "olive"],
+  ["hero-programs.jpg", 1600, 1000, "teal"],
+  ["hero-zakat.jpg", 1600, 1000, "purple"],
+  ["hero-ramadan.jpg", 1600, 1000, "night"],
+  ["hero-qurban.jpg", 1600, 1000, "sand"],
+  ["hero-sadaqah.jpg", 1600, 1000, "rose"],
+  ["hero-purify.jpg", 1600, 1000, "olive"],
+  ["feature-emergency.jpg", 1600, 1000, "rose"],
+  ["feature-education.jpg", 1600, 1000, "dusk"],
+  ["feature-housing.jpg", 1600, 1000, "olive"],
+  ["feature-family.jpg", 1600, 1000, "teal"],
   ["social-default.jpg", 1200, 630, "purple", "National Zakat Foundation"],
 ];
 
@@ -102,7 +103,7 @@ function sceneSvg(name, w, h, palette, caption) {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">
 <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${a}"/><stop offset="1" stop-color="${b}"/></linearGradient></defs>
 <rect width="${w}" height="${h}" fill="url(#g)"/>${shapes.join("")}
-<text x="${Math.round(w * 0.06)}" y="${Math.round(h * 0.88)}" font-family="DejaVu Sans, Liberation Sans, sans-serif" font-weight="bold" font-size="${size}" fill="#ffffff">${escapeXml(caption)}</text>
+${caption ? `<text x="${Math.round(w * 0.06)}" y="${Math.round(h * 0.88)}" font-family="DejaVu Sans, Liberation Sans, sans-serif" font-weight="bold" font-size="${size}" fill="#ffffff">${escapeXml(caption)}</text>` : ""}
 </svg>`;
 }
 

@@ -9,7 +9,7 @@ import { pathForDocument } from "../../src/content/routes.js";
 import { fallbackTitle as documentFallbackTitle } from "../../src/content/content-checks.js";
 import { dataOf, formatDate, image, plain, rich, str, type ImageValue } from "./fields.js";
 import { Picture } from "./picture.js";
-import { htmlLang } from "../i18n/html-lang.js";
+import { dirOf, htmlLang } from "../i18n/html-lang.js";
 import { RichText } from "./rich-text.js";
 
 /**
@@ -78,8 +78,14 @@ export function CardList({
   return (
     <ul className="card-grid" aria-label={label}>
       {items.map((item, i) => (
-        // An English card on an Arabic page is marked English, so a screen reader reads it as English (WCAG 3.1.2).
-        <li className="card" key={i} lang={item.lang && item.lang !== ctx.page.lang ? htmlLang(item.lang) : undefined}>
+        // An English card on an Arabic page is marked English, so a screen reader reads it as English
+        // (WCAG 3.1.2), and laid out left to right: in the page's right-to-left flow its dates and
+        // full stops were reordered ("March 2026 18", ".family of five").
+        <li
+          className="card"
+          key={i}
+          {...(item.lang && item.lang !== ctx.page.lang ? { lang: htmlLang(item.lang), dir: dirOf(item.lang) } : {})}
+        >
           {item.image ? (
             <Picture image={{ ...item.image, alt: null }} images={ctx.images} sizes="(max-width: 700px) 100vw, 33vw" />
           ) : null}

@@ -7,3 +7,10 @@ export function htmlLang(lang: string): string {
   const [primary, region] = lang.split("-");
   return region ? `${primary}-${region.toUpperCase()}` : primary!;
 }
+
+const RTL_LANGS = ["ar", "fa", "he", "ur"];
+
+/** The direction a language is written in: "rtl" for Arabic (and Persian, Hebrew, Urdu), else "ltr". */
+export function dirOf(lang: string): "rtl" | "ltr" {
+  return RTL_LANGS.includes(lang.split("-")[0]!.toLowerCase()) ? "rtl" : "ltr";
+}

@@ -25,6 +25,47 @@ import {
   type HelpKey,
 } from "../../src/zakat/index.js";
 import Calculator from "../../src/client/islands/calculator.js";
+import { formatsFor } from "../../src/client/donation/format.js";
+import { donationWords } from "../../src/client/donation/words/index.js";
+import { MASTER_LANG } from "../../src/content/routes.js";
+import type { Ratio } from "../../src/zakat/ratio.js";
+
+type Nisab = ReturnType<typeof calculateZakat>["nisab"];
+
+/**
+ * The nisab note in Arabic: numbers, amounts and the date from Intl for the page's locale (the
+ * donation form's formats), the metals named in Arabic.
+ */
+function ArabicNisabNote({
+  lang,
+  nisab,
+  other,
+  rates,
+}: {
+  lang: string;
+  nisab: Nisab;
+  other: Nisab;
+  rates: { lunar: string; solar: string };
+}) {
+  const f = formatsFor(donationWords(lang));
+  const metal = (basis: string) => (basis === "gold" ? "الذهب" : "الفضة");
+  const perGram = (r: Ratio) => f.money(Math.round(Number(r.numerator) / Number(r.denominator)));
+  const grams = (n: number) => new Intl.NumberFormat(f.words.locale).format(n);
+  return (
+    <div className="nisab-note">
+      <p>
+        {`النصاب ${grams(nisab.grams)} غرامًا من ${metal(nisab.basis)} × ${perGram(nisab.pricePerGramCents)} للغرام = `}
+        <strong>{f.money(Number(nisab.valueCents))}</strong>
+        {`، أو ${grams(other.grams)} غرامًا من ${metal(other.basis)} × ${perGram(other.pricePerGramCents)} للغرام = `}
+        <strong>{f.money(Number(other.valueCents))}</strong>
+        {` إن قدّرته ب${metal(other.basis)} (يمكنك الاختيار في الحاسبة؛ الأسعار في ${f.shortDate(nisab.pricesAsAt)}).`}
+      </p>
+      <p className="muted">
+        {`إن بلغ ما تملكه بعد طرح ما عليك من ديون حالّة النصاب أو زاد عليه، فالزكاة ${grams(Number(rates.lunar))}% منه للسنة القمرية، أو ${grams(Number(rates.solar))}% إن حسبت بالسنة الشمسية.`}
+      </p>
+    </div>
+  );
+}
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
@@ -53,26 +94,35 @@ export const calculate: Template = {
     }).nisab;
     const zakatDoc = ctx.graph.single("zakat", ctx.page.lang);
     const payPath = (zakatDoc && pathForDocument(zakatDoc)) || normalizePath(SINGLE_TYPE_ROUTES.zakat);
+    const arabic = ctx.page.lang.split("-")[0] === "ar";
     return (
       <>
         <Hero ctx={ctx} title={pageTitle(ctx, "Zakat calculator")} intro="intro" />
         <div className="container section">
-          <div className="nisab-note">
-            <p>
-              The nisab is {nisab.grams} g of {nisab.basis} × {nisab.pricePerGramText}
-              {" per gram = "}
-              <strong>{formatAud(nisab.valueCents)}</strong>, or {other.grams} g of {other.basis}
-              {" × "}
-              {other.pricePerGramText} per gram = <strong>{formatAud(other.valueCents)}</strong>
-              {" if you measure by "}
-              {other.basis} (you can choose in the calculator; prices as at {formatIsoDate(nisab.pricesAsAt)}).
-            </p>
-            <p className="muted">
-              If what you own, less what you owe now, is at or above the nisab, zakat is {settings.ratePercent.lunar}%
-              of it for a lunar year, or {settings.ratePercent.solar}% if you count by the solar year.
-            </p>
+          {arabic ? (
+            <ArabicNisabNote lang={ctx.page.lang} nisab={nisab} other={other} rates={settings.ratePercent} />
+          ) : (
+            <div className="nisab-note">
+              <p>
+                The nisab is {nisab.grams} g of {nisab.basis} × {nisab.pricePerGramText}
+                {" per gram = "}
+                <strong>{formatAud(nisab.valueCents)}</strong>, or {other.grams} g of {other.basis}
+                {" × "}
+                {other.pricePerGramText} per gram = <strong>{formatAud(other.valueCents)}</strong>
+                {" if you measure by "}
+                {other.basis} (you can choose in the calculator; prices as at {formatIsoDate(nisab.pricesAsAt)}).
+              </p>
+              <p className="muted">
+                If what you own, less what you owe now, is at or above the nisab, zakat is {settings.ratePercent.lunar}%
+                of it for a lunar year, or {settings.ratePercent.solar}% if you count by the solar year.
+              </p>
+            </div>
+          )}
+          {/* The calculator's own words are English for now: on another language's page it is
+              marked English and laid out left to right (WCAG 3.1.2), its "Pay" link in the page's language. */}
+          <div {...(ctx.page.lang === MASTER_LANG ? {} : { lang: "en-AU", dir: "ltr" })}>
+            <Island name="calculator" component={Calculator} props={{ settings, helpHtml, payPath }} />
           </div>
-          <Island name="calculator" component={Calculator} props={{ settings, helpHtml, payPath }} />
           <noscript
             dangerouslySetInnerHTML={{
               __html: `<div class="prose calc-fallback">${richTextHtml(rich(d, "how_to"), ctx)}</div>`,

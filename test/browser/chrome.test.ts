@@ -105,7 +105,7 @@ describe("the header on a 390×844 phone", () => {
       path: "/ar-ae/",
       menu: "القائمة",
       // The calculator has no Arabic version yet: its link says it leads to English.
-      first: "حاسبة الزكاة (بالإنجليزية)EN",
+      first: "حاسبة الزكاة",
       lang: "ar-AE",
       dir: "rtl",
       other: { text: "English", href: "/" },
@@ -319,6 +319,14 @@ describe("the Arabic chrome", () => {
     );
     const toEnglish = links.filter((l) => l.href.startsWith("/") && !l.href.startsWith("/ar-ae/"));
     expect(toEnglish.length).toBeGreaterThan(0);
+    // The marker is legible: at least 12 px (it was 11.2 px).
+    const badge = await page
+      .locator(".menu-list .link-lang, .site-footer .link-lang")
+      .first()
+      .evaluate((el) => Number.parseFloat(getComputedStyle(el).fontSize));
+    expect(badge).toBeGreaterThanOrEqual(12);
+    // The calculator and the pay pages have Arabic versions: their links stay in Arabic.
+    expect(links.find((l) => l.name === "حاسبة الزكاة")?.href).toBe("/ar-ae/calculate/");
     for (const link of toEnglish) {
       expect(link, link.href).toMatchObject({ hreflang: "en-au", marker: "EN" });
       expect(link.name, link.href).toContain("(بالإنجليزية)");
@@ -341,12 +349,16 @@ describe("the Arabic chrome", () => {
     const cards = await page.locator(".card").evaluateAll((items) =>
       items.map((li) => ({
         lang: li.getAttribute("lang"),
+        dir: li.getAttribute("dir"),
+        direction: getComputedStyle(li).direction,
         title: li.querySelector(".card-title")?.textContent ?? "",
       })),
     );
     const english = cards.filter((c) => /^[\x20-\x7e]+$/.test(c.title));
     expect(english.length).toBeGreaterThan(0);
-    for (const card of english) expect(card, card.title).toMatchObject({ lang: "en-AU" });
+    // …and laid out left to right, so its dates and full stops stay in place ("18 March 2026", not "March 2026 18").
+    for (const card of english) expect(card, card.title).toMatchObject({ lang: "en-AU", dir: "ltr" });
+    for (const card of english) expect(card.direction, card.title).toBe("ltr");
     for (const card of cards.filter((c) => !english.includes(c))) expect(card.lang, card.title).toBeNull();
     const home = await open(phone, "/");
     expect(await home.locator(".card[lang]").count()).toBe(0);

@@ -127,14 +127,26 @@ describe("sample snapshot: completeness", () => {
     for (const item of ar!.data.navigation) expect(item.label).toMatch(/[\u0600-\u06FF]/);
   });
 
-  it("has the home and zakat pages in Arabic, each linked to its English version both ways", () => {
+  it("has the home page, the calculator and every pay page in Arabic, each linked to its English version both ways", () => {
+    const payTypes = [
+      "dhul_hijjah",
+      "fidyah",
+      "fitr",
+      "jumuah_giving",
+      "pay_page",
+      "qurban",
+      "ramadan",
+      "sadaqah",
+      "tainted_wealth",
+      "zakat",
+    ];
     expect(
       docs
         .filter((d) => d.lang === "ar-ae")
         .map((d) => d.type)
         .sort(),
-    ).toEqual(["global", "home_page", "zakat"]);
-    for (const type of ["home_page", "zakat"]) {
+    ).toEqual(["calculate_page", "global", "home_page", ...payTypes].sort());
+    for (const type of ["home_page", "calculate_page", ...payTypes]) {
       const [en] = ofType(type, "en-au");
       const [ar] = ofType(type, "ar-ae");
       expect(en!.alternate_languages).toEqual([{ id: ar!.id, type, lang: "ar-ae" }]);
