@@ -169,6 +169,8 @@ export async function writeSiteFiles(input: SiteFilesInput): Promise<void> {
     publicConfig: input.publicConfig,
     scriptHashes: inline.scripts,
     styleHashes: [...inline.styles, sha256Source(PREVIEW_DIALOG_CSS)],
+    // The editor preview fetches drafts from the configured endpoint, in the browser.
+    previewEndpoint: config.endpoint,
   });
   await write("/_headers", headersFile(headerRules(csp)));
   await mkdir(join(config.workDir, "deploy"), { recursive: true });

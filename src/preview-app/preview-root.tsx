@@ -25,6 +25,8 @@ export interface PreviewRootProps {
   onActive?: (ref: string, client: PreviewClient) => void | Promise<void>;
   /** Every state change, with the page-facing `isPrismicPreview`. */
   onStateChange?: (state: PreviewState, isPrismicPreview: boolean | null) => void;
+  /** The editor closed a dialog (Cancel, Escape): the preview stopped and the page is theirs again. */
+  onCancel?: () => void;
   fetch?: FetchLike;
   location?: { pathname: string; search: string };
   navigate?: (path: string) => void;
@@ -71,6 +73,7 @@ export function PreviewRoot(props: PreviewRootProps) {
   const cancel = useCallback(() => {
     current.current?.abort();
     dispatch({ type: "GO_TO_IDLE" });
+    propsRef.current.onCancel?.();
   }, []);
 
   const submitToken = useCallback((token: string) => {

@@ -41,6 +41,7 @@ function loadToolbar(doc: Document, repositoryName: string): void {
 
 export const NO_PREVIEW_TEXT =
   "There is no preview to show. Open the preview again from Prismic with its Preview button.";
+export const CANCELLED_TEXT = "The preview was cancelled. Open it again from Prismic with its Preview button, or ";
 
 const isResolverPage = (pathname: string) => pathname.replace(/\/+$/, "") === PREVIEW_RESOLVER_PATH.replace(/\/+$/, "");
 
@@ -96,6 +97,19 @@ export function startPreview(options: StartPreviewOptions = {}): () => void {
         text.textContent = NO_PREVIEW_TEXT;
         slot?.replaceChildren(text);
       }
+    },
+    // Cancel or Escape on the token prompt, the loading or the error dialog: the editor has the page
+    // back. On the resolver page that page said "Please wait…", which nothing would end: say what
+    // happened and offer the published site instead.
+    onCancel: () => {
+      if (!isResolverPage(pathname)) return;
+      const slot = doc.querySelector('[data-island-slot="preview"]');
+      const text = doc.createElement("p");
+      const home = doc.createElement("a");
+      home.href = "/";
+      home.textContent = "go to the home page";
+      text.append(CANCELLED_TEXT, home, ".");
+      slot?.replaceChildren(text);
     },
     ...options.props,
   });

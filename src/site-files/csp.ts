@@ -25,6 +25,24 @@ export interface CspInput {
   scriptHashes?: string[];
   /** sha256 sources of inline `<style>` elements (the preview dialogs render one). */
   styleHashes?: string[];
+  /**
+   * A custom Prismic document API endpoint (PRISMIC_ENDPOINT: a proxy, a local stub). The editor
+   * preview calls it from the browser, so its origin joins connect-src; Prismic's own hosts are
+   * there already.
+   */
+  previewEndpoint?: string;
+}
+
+/** The origin of a custom preview endpoint, or undefined (none, Prismic's own host, or not a URL). */
+function previewOrigin(endpoint: string | undefined): string | undefined {
+  if (!endpoint) return undefined;
+  try {
+    const url = new URL(endpoint);
+    if (url.protocol === "https:" && /(^|\.)prismic\.io$/.test(url.hostname)) return undefined;
+    return url.protocol === "https:" || url.protocol === "http:" ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const STRIPE = {
@@ -122,6 +140,7 @@ export function cspDirectives(input: CspInput = {}): [string, string[]][] {
         ...paypal,
         accountApiOrigin(publicConfig),
         ...PRISMIC.connect,
+        previewOrigin(input.previewEndpoint) ?? null,
         ...GTM.connect,
       ]),
     ],

@@ -313,6 +313,43 @@ describe("an editor previewing drafts", () => {
     },
     SLOW,
   );
+
+  it(
+    "on /preview/, Cancel and Escape on the token prompt and Escape on the error dialog end the wait: the page says so and links home",
+    async () => {
+      const slot = (page: Page) => page.locator('[data-island-slot="preview"]');
+      const expectCancelled = async (page: Page) => {
+        await poll(() => dialog(page).count()).toBe(0);
+        await poll(() => slot(page).textContent()).toContain("The preview was cancelled.");
+        expect(await slot(page).textContent()).not.toContain("Please wait");
+        expect(await slot(page).locator("a").getAttribute("href")).toBe("/");
+        await expectAxeClean(page, "cancelled preview");
+      };
+      for (const how of ["Cancel", "Escape"] as const) {
+        const { context } = await editorContext();
+        const page = await context.newPage();
+        await page.goto(previewLink(privateSite, caseDoc.id));
+        await poll(() => dialog(page).locator("h2").textContent()).toBe("Enter your access token");
+        if (how === "Cancel") await page.getByRole("button", { name: "Cancel", exact: true }).click();
+        else await page.keyboard.press("Escape");
+        await expectCancelled(page);
+        await context.close();
+      }
+      const { context } = await editorContext();
+      const page = await context.newPage();
+      publicSite.stub.inject(SEARCH_PATH, { status: 500 }, 1000);
+      try {
+        await page.goto(previewLink(publicSite, caseDoc.id));
+        await poll(() => dialog(page).locator("h2").textContent()).toBe("Error");
+      } finally {
+        publicSite.stub.clearFaults();
+      }
+      await page.keyboard.press("Escape");
+      await expectCancelled(page);
+      await context.close();
+    },
+    SLOW,
+  );
 });
 
 describe("a donor", () => {
@@ -341,8 +378,9 @@ describe("a donor", () => {
       }
       expect(scripts.filter((url) => !named.has(url))).toEqual([]);
       const loaderBytes = (await stat(join(publicSite.fixture.config.outDir, "_islands", publicSite.loaderFile))).size;
-      // The script every page runs, preview loader included, stays small and imports nothing up front.
-      expect(loaderBytes).toBeLessThan(6 * 1024);
+      // The script every page runs, preview loader included, stays small and imports nothing up front
+      // (7 KB since it also handles an island whose code fails to load: about 0.6 KB, issue 36).
+      expect(loaderBytes).toBeLessThan(7 * 1024);
       expect(
         await readFile(join(publicSite.fixture.config.outDir, "_islands", publicSite.loaderFile), "utf8"),
       ).not.toMatch(/^import /m);

@@ -101,4 +101,14 @@ describe("contentSecurityPolicy", () => {
     expect(headersFor(rules, "/")["Content-Security-Policy"]).toBe(csp);
     expect(headersFor(rules, "/_assets/site.css")["Cache-Control"]).toBe("public, max-age=31536000, immutable");
   });
+
+  it("lets the preview reach a custom PRISMIC_ENDPOINT, and adds nothing for Prismic's own hosts", () => {
+    const connect = (previewEndpoint?: string) =>
+      directive(contentSecurityPolicy({ previewEndpoint }), "connect-src") ?? [];
+    expect(connect("https://content-proxy.example.org/api/v2")).toContain("https://content-proxy.example.org");
+    expect(connect("http://127.0.0.1:4567/api/v2")).toContain("http://127.0.0.1:4567");
+    expect(connect("https://nzf2020.cdn.prismic.io/api/v2")).toEqual(connect(undefined));
+    expect(connect("not a url")).toEqual(connect(undefined));
+  });
 });
+
