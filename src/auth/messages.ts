@@ -20,6 +20,8 @@ export const SPEC_MESSAGES = {
   deviceConfig: "Device tracking has not been configured in this User Pool",
   autoSignIn: "Please use your credentials to sign in",
   notAuthenticated: "User is not authenticated",
+  noAccessToken: "No Access token available",
+  emptySessionUser: "Failed to get the session because the user is empty",
 } as const;
 
 /** Specification section 9 / issue: minimum password length, no required character classes. */
@@ -159,6 +161,18 @@ const BY_MESSAGE: Record<string, Omit<DonorError, "invalidatesSession">> = {
   },
   [SPEC_MESSAGES.deviceConfig]: { message: `${SPEC_MESSAGES.deviceConfig}.` },
   [SPEC_MESSAGES.notAuthenticated]: { message: "You are signed out. Please sign in.", next: "sign-in" },
+  // The catalogue's own sentences, then what to do.
+  [SPEC_MESSAGES.signUpError]: {
+    message: `${SPEC_MESSAGES.signUpError}: the sign-in service did not create it. Nothing was saved; please try again in a moment.`,
+  },
+  [SPEC_MESSAGES.noAccessToken]: {
+    message: `${SPEC_MESSAGES.noAccessToken}: your sign-in on this device has ended. Please sign in again.`,
+    next: "sign-in",
+  },
+  [SPEC_MESSAGES.emptySessionUser]: {
+    message: `${SPEC_MESSAGES.emptySessionUser}: you are signed out on this device. Please sign in again.`,
+    next: "sign-in",
+  },
 };
 
 function nameAndMessage(error: unknown): { name: string; message: string } {

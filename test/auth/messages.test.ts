@@ -114,3 +114,19 @@ describe("describeAuthError", () => {
     ).toBe(true);
   });
 });
+
+describe("the catalogue's remaining messages reach the donor, with what to do", () => {
+  it.each([
+    ["Error creating account", "Error creating account: the sign-in service did not create it.", undefined],
+    ["No Access token available", "No Access token available: your sign-in on this device has ended.", "sign-in"],
+    [
+      "Failed to get the session because the user is empty",
+      "Failed to get the session because the user is empty: you are signed out on this device.",
+      "sign-in",
+    ],
+  ])("%s", (thrown, starts, next) => {
+    const said = describeAuthError(Object.assign(new Error(thrown), { name: "AuthError" }), "account");
+    expect(said.message.startsWith(starts)).toBe(true);
+    expect(said.next).toBe(next);
+  });
+});
