@@ -1,0 +1,161 @@
+/**
+ * The donor's whole journey in each language (issue 41): the calculator with the gold nisab, its
+ * "Pay my zakat" into the pay page of the same language, 12 monthly instalments paid by card, and
+ * the thank-you page. In Arabic at 390×844 every visible string is Arabic or marked with its own
+ * language, nothing scrolls sideways and axe passes; the same in English at 1280×800. Payments go
+ * to the payments dev server and the Stripe.js stand-in, as in donation.test.ts.
+ */
+import { mkdir } from "node:fs/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { createFixture, type Fixture } from "../support/build-fixture.js";
+import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
+import { startPaymentsDevServer, type PaymentsDevServer } from "../../src/server/payments-dev-server.js";
+import { isolatedContext, launchBrowser } from "../support/browser.js";
+import { axeViolations, formatViolations } from "../support/axe.js";
+import { installStripeStandIn } from "../support/stripe-stand-in.js";
+
+const SHOTS = "test-results/journeys";
+const CASH = "Cash and bank balances (including offset accounts)";
+/** 20 days after the sample's prices (1 November 2026): no old-price warning. */
+const DONORS_DAY = new Date(2026, 10, 21, 10);
+
+let fixture: Fixture;
+let site: StaticServer;
+let api: PaymentsDevServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  await mkdir(SHOTS, { recursive: true });
+  api = await startPaymentsDevServer({ port: 0, host: "127.0.0.1", devRoutes: true });
+  fixture = await createFixture({ sample: true });
+  await fixture.run({ publicConfig: { payments: { apiUrl: api.url, publishableKey: "pk_test_standin0000" } } });
+  site = await startStaticServer({ root: fixture.config.outDir });
+  browser = await launchBrowser();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await site?.stop();
+  await api?.stop();
+  await fixture?.cleanup();
+});
+
+/**
+ * Visible text in <main> that has Latin words but sits under Arabic: what an Arabic reader would
+ * meet unmarked. Names that stay as written (Stripe, PayPal, JavaScript), the reference and e-mail
+ * addresses are not words of another language.
+ */
+async function unmarkedLatin(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    const walker = document.createTreeWalker(document.querySelector("main")!, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const el = node.parentElement!;
+      if (el.closest("noscript, script, style, [hidden], [aria-hidden='true']")) continue;
+      if (!el.checkVisibility?.()) continue;
+      const text = (node.textContent ?? "")
+        .replace(/NZF-[0-9A-Z-]+|\S+@\S+|Stripe(\.js)?|PayPal|JavaScript|AUD|MM \/ YY|CVC/g, "")
+        .trim();
+      if (!/[A-Za-z]{3,}/.test(text)) continue;
+      const lang = el.closest("[lang]")?.getAttribute("lang") ?? "";
+      if (lang.startsWith("ar")) out.push(text.slice(0, 80));
+    }
+    return out;
+  });
+}
+
+async function noSidewaysScroll(page: Page) {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+}
+
+async function axeClean(page: Page, label: string) {
+  expect(formatViolations(label, await axeViolations(page))).toBe("");
+}
+
+async function newDonor(viewport: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await isolatedContext(browser, { viewport, timezoneId: "Australia/Sydney" });
+  context.setDefaultTimeout(15_000);
+  await installStripeStandIn(context, { paymentsUrl: api.url });
+  const page = await context.newPage();
+  await page.clock.setFixedTime(DONORS_DAY);
+  return { context, page };
+}
+
+describe("the donor's journey, calculator → pay → thank you", { timeout: 120_000 }, () => {
+  for (const journey of [
+    {
+      name: "Arabic at 390×844",
+      viewport: { width: 390, height: 844 },
+      prefix: "/ar-ae",
+      instalments: "على أقساط شهرية",
+      continueLabel: "المتابعة إلى الدفع",
+      thanks: "شكرًا لك",
+      planStart: /^12 دفعة/,
+      donor: { first: "الاسم الأول", last: "اسم العائلة", email: "البريد الإلكتروني", phone: "رقم الهاتف" },
+    },
+    {
+      name: "English at 1280×800",
+      viewport: { width: 1280, height: 800 },
+      prefix: "",
+      instalments: "In monthly instalments",
+      continueLabel: "Continue to payment",
+      thanks: "Thank you",
+      planStart: /^12 payments/,
+      donor: { first: "First name", last: "Last name", email: "E-mail address", phone: "Phone number" },
+    },
+  ]) {
+    it(`${journey.name}: gold nisab, 12 instalments, thank-you, all in the page's language`, async () => {
+      const { context, page } = await newDonor(journey.viewport);
+      const shot = (step: string) =>
+        page.screenshot({ path: `${SHOTS}/journey-${journey.prefix ? "ar" : "en"}-${step}.png`, fullPage: true });
+
+      // 1. The calculator: $20,000 in the bank against the gold nisab ($14,025.00) → $500.00 due.
+      await page.goto(`${site.url}${journey.prefix}/calculate/`);
+      await page.locator(".calc-layout").waitFor();
+      expect(await page.evaluate(() => document.documentElement.dir)).toBe(journey.prefix ? "rtl" : "ltr");
+      await page.getByLabel(CASH, { exact: true }).fill("20000");
+      await page.getByLabel("Gold: 85 g, $14,025.00").check();
+      const pay = page.locator("a.calc-pay").first();
+      await expect
+        .poll(() => pay.getAttribute("href"))
+        .toMatch(new RegExp(`^${journey.prefix}/pay/zakat/\\?amount=500`));
+      expect(await unmarkedLatin(page)).toEqual([]);
+      await noSidewaysScroll(page);
+      await axeClean(page, `${journey.prefix}/calculate/`);
+      await shot("1-calculate");
+
+      // 2. The pay page in the same language, the amount carried: 12 monthly instalments.
+      await pay.click();
+      await page.waitForURL(new RegExp(`${journey.prefix}/pay/zakat/\\?amount=500`));
+      await page.waitForSelector('[data-island="donation"][data-hydrated="true"]');
+      await expect.poll(() => page.locator('input[inputmode="decimal"]').first().inputValue()).toBe("500");
+      await page.getByLabel(journey.instalments).check();
+      await expect.poll(() => page.locator(".don-plan").first().textContent()).toMatch(journey.planStart);
+      await page.getByLabel(journey.donor.first).fill(journey.prefix ? "عائشة" : "Aisha");
+      await page.getByLabel(journey.donor.last).fill(journey.prefix ? "رحمن" : "Rahman");
+      await page.getByLabel(journey.donor.email, { exact: true }).fill("aisha@example.com");
+      await page.getByLabel(journey.donor.phone).fill("0412 345 678");
+      expect(await unmarkedLatin(page)).toEqual([]);
+      await noSidewaysScroll(page);
+      await axeClean(page, `${journey.prefix}/pay/zakat/`);
+      await shot("2-pay");
+
+      // 3. The card step, then the thank-you page in the same language.
+      await page.getByRole("button", { name: journey.continueLabel }).click();
+      await page.getByLabel("Card number").waitFor();
+      await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+      await page.getByLabel("Expiry (MM / YY)").fill("12 / 30");
+      await page.getByLabel("Security code").fill("123");
+      await page.locator(".don-pay .don-actions button").first().click();
+      await page.waitForURL(new RegExp(`${journey.prefix}/pay/thank-you/\\?donation=don_`));
+      await page.locator(".thanks-reference strong").waitFor();
+      expect(await page.locator("main h1").allTextContents()).toEqual([journey.thanks]);
+      expect(await unmarkedLatin(page)).toEqual([]);
+      await noSidewaysScroll(page);
+      await axeClean(page, `${journey.prefix}/pay/thank-you/`);
+      await shot("3-thank-you");
+      await context.close();
+    });
+  }
+});
