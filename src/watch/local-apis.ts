@@ -116,6 +116,23 @@ async function startLocalPaymentsApi(logger: Logger, port: number, dataDir: stri
       NZF_COGNITO_CLIENT_ID: pool.userPoolClientId,
       ...(pool.userPoolEndpoint ? { NZF_COGNITO_ENDPOINT: pool.userPoolEndpoint } : {}),
     };
+  // Receipts: unless the developer set a mail transport, an SMTP catcher keeps every receipt the
+  // local service sends, readable at its own page (src/stand-ins/smtp/).
+  let catcher: { url: string; smtpUrl: string; stop(): Promise<void> } | undefined;
+  if (!env.NZF_MAIL_TRANSPORT) {
+    const { startSmtpCatcher } = await import("../stand-ins/smtp/catcher.js");
+    catcher = await startSmtpCatcher();
+    apiEnv = {
+      ...apiEnv,
+      NZF_FOUNDATION_NAME: env.NZF_FOUNDATION_NAME || "National Zakat Foundation (local test)",
+      // The Australian Business Register's example ABN: a local receipt is no tax receipt.
+      NZF_FOUNDATION_ABN: env.NZF_FOUNDATION_ABN || "51 824 753 556",
+      NZF_RECEIPT_FROM: "National Zakat Foundation <receipts@localhost>",
+      NZF_MAIL_TRANSPORT: "smtp",
+      NZF_SMTP_URL: catcher.smtpUrl,
+    };
+    logger.info("watch", `receipts: the local payments API's e-mails are kept, not sent: read them at ${catcher.url}`);
+  }
   const options = { logger, dataDir, env: apiEnv };
   let server: Awaited<ReturnType<typeof startApiServer>>;
   try {
@@ -126,6 +143,7 @@ async function startLocalPaymentsApi(logger: Logger, port: number, dataDir: stri
     });
   } catch (error) {
     await standIn?.stop();
+    await catcher?.stop();
     throw error;
   }
   standIn?.setWebhookUrl(`${server.url}/stripe/webhook`);
@@ -135,9 +153,11 @@ async function startLocalPaymentsApi(logger: Logger, port: number, dataDir: stri
     publishableKey,
     standIn: standIn?.url,
     allowOrigins: (origins: string[]) => server.deps.cors.set(origins),
+    mailUrl: catcher?.url,
     stop: async () => {
       await server.stop();
       await standIn?.stop();
+      await catcher?.stop();
     },
   };
 }
