@@ -16,7 +16,7 @@ export async function readLambdaSecrets(env: Record<string, string | undefined>)
   const out: Record<string, string> = {};
   if (env.NZF_STRIPE_SECRET_ARN) {
     const stripe = await read(env.NZF_STRIPE_SECRET_ARN);
-    for (const name of ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"])
+    for (const name of ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "NZF_PAYPAL_CLIENT_SECRET"])
       if (typeof stripe[name] === "string") out[name] = stripe[name] as string;
   }
   if (env.NZF_DATABASE_SECRET_ARN && !env.DATABASE_URL) {
