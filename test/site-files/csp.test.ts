@@ -111,4 +111,3 @@ describe("contentSecurityPolicy", () => {
     expect(connect("not a url")).toEqual(connect(undefined));
   });
 });
-
