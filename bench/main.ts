@@ -21,6 +21,8 @@ const SECTIONS: Record<string, string> = {
   pages:
     "every file the CLI writes for the sample and the 2,000-document repository, hashed and compared with the last run",
   deploy: "nzf-build deploy against a local S3 (s3rver): first deploy, no change, one changed document",
+  publish:
+    "the webhook server, 2,000 documents: one changed document from the webhook to the last object in a local S3 and the invalidation recorded (p50 of 10)",
   api: "the payments service on PGlite with the Stripe stand-in: p50/p99 of POST /donations and of the webhook, requests/s with 50 clients, nothing lost",
 };
 const all = Object.keys(SECTIONS);
@@ -58,6 +60,7 @@ for (const section of sections) {
   else if (section === "hugo") await (await import("./hugo.js")).benchHugo({ root });
   else if (section === "pages") await (await import("./pages.js")).benchPages({ root });
   else if (section === "deploy") await (await import("./deploy.js")).benchDeploy({ root });
+  else if (section === "publish") await (await import("./publish.js")).benchPublish({ root });
   else if (section === "api") await (await import("./api.js")).benchApi({ root });
   console.log(`bench   ${section} took ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }

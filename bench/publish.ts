@@ -1,0 +1,155 @@
+/**
+ * Publish benchmark: what an editor waits for. The webhook server (in this process, as
+ * `nzf-build webhook` runs it: the build queue with its 500 ms of quiet, the Builder kept between
+ * builds, the in-process deploy) over the 2,000-document synthetic repository served by the local
+ * Prismic stub, deploying to a real S3 API on loopback (s3rver) and the local CloudFront API. Each
+ * run publishes one changed document in the stub, POSTs the webhook naming it, and stops the clock
+ * when CloudFront has recorded the invalidation, which the deploy sends after the last object is
+ * in the bucket. p50 of 10 (goal on this machine: under 1.5 s).
+ */
+import { cp, mkdtemp, rm, symlink } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { readSnapshot } from "../src/content/snapshot.js";
+import { resolveConfig } from "../src/core/config.js";
+import { silentLogger } from "../src/core/logger.js";
+import { build } from "../src/build/build.js";
+import { createBuilder } from "../src/build/builder.js";
+import { deploySite, summary } from "../src/deploy/deploy.js";
+import type { DeploySettings } from "../src/deploy/settings.js";
+import { startWebhookService } from "../src/server/webhook-server.js";
+import { LOCAL_AWS_ENV, startLocalCloudFront, startLocalS3 } from "../test/support/aws-local.js";
+import { startPrismicStub } from "../test/support/prismic-stub.js";
+import { syntheticDocuments } from "./synthetic.js";
+
+const SECRET = "bench-publish-secret-0123456789";
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
+const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+export async function benchPublish(options: { root: string; runs?: number; print?: (line: string) => void }) {
+  const print = options.print ?? ((line: string) => console.log(line));
+  const runs = options.runs ?? 10;
+  const sample = (await readSnapshot(join(options.root, "content-cache/sample/snapshot.json"))).documents;
+  let documents = syntheticDocuments(sample, 2000);
+  const stub = await startPrismicStub({ documents, repository: "nzf-bench" });
+  const [s3, cloudFront] = await Promise.all([startLocalS3(), startLocalCloudFront()]);
+  Object.assign(process.env, LOCAL_AWS_ENV);
+  const root = await mkdtemp(join(tmpdir(), "nzf-bench-publish-"));
+  for (const dir of ["templates", "src", "assets"])
+    await cp(join(options.root, dir), join(root, dir), { recursive: true });
+  await cp(join(options.root, "package-lock.json"), join(root, "package-lock.json"));
+  await symlink(join(options.root, "node_modules"), join(root, "node_modules"));
+  const config = resolveConfig(
+    {
+      root,
+      out: join(root, "dist"),
+      workDir: join(root, ".nzf-cache"),
+      imageCacheDir: join(options.root, ".nzf-cache", "images"),
+      contentDir: join(root, "content-cache"),
+      fetch: true,
+      repository: "nzf-bench",
+      endpoint: stub.endpoint,
+    },
+    {},
+  );
+  const settings: DeploySettings = {
+    bucket: "nzf-bench-publish",
+    distribution: "E2BENCHPUBLISH",
+    region: "ap-southeast-2",
+    s3Endpoint: s3.endpoint,
+    cloudfrontEndpoint: cloudFront.endpoint,
+    dryRun: false,
+  };
+  const builder = createBuilder();
+  await s3.createBucket(settings.bucket);
+  const service = await startWebhookService(
+    {
+      port: 0,
+      host: "127.0.0.1",
+      secret: SECRET,
+      repository: "nzf-bench",
+      deployTimeoutMs: 600_000,
+      deployPassEnv: [],
+    },
+    {
+      logger: silentLogger,
+      runBuild: async (triggers) => {
+        const ids = triggers.every((t) => t.documentIds?.length) ? triggers.flatMap((t) => t.documentIds!) : undefined;
+        const result = await build(config, { logger: silentLogger, changedDocumentIds: ids, builder });
+        return { ok: true, pagesRebuilt: result.pagesRebuilt, pagesTotal: result.pages, durationMs: result.ms };
+      },
+      deploy: {
+        label: `nzf-build deploy to s3://${settings.bucket}`,
+        run: async (signal) =>
+          summary(settings, await deploySite(config.outDir, settings, { logger: silentLogger, signal })),
+      },
+    },
+  );
+  try {
+    // The start-up build and first deploy (every object) are not counted, nor is one warm-up edit.
+    await service.queue.idle();
+    const first = service.queue.status().deploy.last;
+    print(`publish start-up: ${documents.length} documents built and deployed — ${first?.outputTail ?? first?.error}`);
+    const times: number[] = [];
+    const built: number[] = [];
+    const deployErrors = new Set<string>();
+    for (let i = -1; i < runs; i++) {
+      const index = documents.findIndex((d) => d.type === "blog_article") + ((i + 1) % 50);
+      const edited = structuredClone(documents[index]!);
+      (edited.data as Record<string, unknown>).excerpt = `Edited by the publish benchmark, run ${i}.`;
+      edited.last_publication_date = new Date()
+        .toISOString()
+        .replace(/\.\d+Z$/, "+0000") as typeof edited.last_publication_date;
+      documents = documents.map((d, j) => (j === index ? edited : d));
+      const ref = stub.setDocuments(documents);
+      const invalidations = cloudFront.invalidations.length;
+      const buildsBefore = service.queue.status().builds.length;
+      const started = performance.now();
+      const answer = await fetch(`${service.url}/webhook`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          type: "api-update",
+          secret: SECRET,
+          domain: "nzf-bench",
+          masterRef: ref,
+          documents: [edited.id],
+        }),
+      });
+      if (answer.status !== 200) throw new Error(`the webhook answered ${answer.status}`);
+      let builtAt = 0;
+      for (;;) {
+        const status = service.queue.status();
+        const last = status.builds[0];
+        if (!builtAt && status.builds.length > buildsBefore) {
+          if (!last!.ok) throw new Error(`the build failed: ${last!.error}`);
+          builtAt = performance.now();
+        }
+        if (cloudFront.invalidations.length > invalidations) break;
+        if (builtAt && status.state === "idle") break; // deployed nothing: reported below
+        await new Promise((r) => setTimeout(r, 2));
+      }
+      const done = performance.now();
+      await service.queue.idle();
+      const deploy = service.queue.status().deploy.last;
+      if (deploy && !deploy.ok) deployErrors.add(deploy.error ?? "failed");
+      if (i < 0) continue;
+      built.push(builtAt - started);
+      if (cloudFront.invalidations.length > invalidations) times.push(done - started);
+    }
+    print(
+      `publish one changed document, webhook to the build published (500 ms of quiet included): p50 ${s(percentile(built, 0.5))}, min ${s(Math.min(...built))}, max ${s(Math.max(...built))} of ${runs}`,
+    );
+    if (times.length)
+      print(
+        `publish one changed document, webhook to the invalidation recorded (after the last object): p50 ${s(percentile(times, 0.5))}, min ${s(Math.min(...times))}, max ${s(Math.max(...times))} of ${times.length} (goal under 1.5 s) — last deploy: ${service.queue.status().deploy.last?.outputTail}`,
+      );
+    for (const error of deployErrors) print(`publish a deploy failed: ${error}`);
+  } finally {
+    await service.stop();
+    await builder.close();
+    await Promise.all([s3.stop(), cloudFront.stop(), stub.stop()]);
+    await rm(root, { recursive: true, force: true });
+  }
+}
