@@ -161,8 +161,9 @@ describe("an incremental rebuild", () => {
 
   it("a change to the global document re-renders every page", async () => {
     await edit((docs) => {
-      const global = docs.find((d) => d.type === "global")!;
-      (global.data as { contact_phone: string }).contact_phone = "1300 000 111";
+      // Each language has its global document; every page reads its own language's.
+      for (const global of docs.filter((d) => d.type === "global"))
+        (global.data as { contact_phone: string }).contact_phone = "1300 000 111";
       return docs;
     });
     const result = await fixture.run();
