@@ -1,5 +1,5 @@
 /**
- * A small levelled logger with the fixed set of labels from DESIGN.md. It writes lines, never
+ * A small levelled logger with a fixed set of labels (content, images, render, ...). It writes lines, never
  * progress bars, so CI logs and tests read the same as a terminal.
  */
 

@@ -4,7 +4,7 @@
  * preview in the browser (src/preview/errors.ts). Browser-safe: imports nothing.
  */
 
-/** Exponential back-off from 100 ms (100, 200, 400, ...) plus up to 100 ms of random jitter (DESIGN.md, fetch). */
+/** Exponential back-off from 100 ms (100, 200, 400, ...) plus up to 100 ms of random jitter. */
 export const BACKOFF = { baseDelayMs: 100, jitterMs: 100 } as const;
 
 /** Waiting for a 429 whose answer has no usable `retry-after` header. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { folderCycles, folderEdges, importsOf } from "./folder-imports.js";
 
 /**
- * Folders import one way (DESIGN.md, "Imports one way"): no folder of src/ (nor templates/) imports
+ * Folders import one way: no folder of src/ (nor templates/) imports
  * a folder that imports it back, directly or through others. Each README.md in src/ says what its
  * folder may import. A cycle that must stay a while goes in KNOWN_CYCLES with its reason.
  */
