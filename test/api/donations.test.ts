@@ -104,6 +104,31 @@ describe("POST /donations", () => {
     );
   });
 
+  it("gives a donor whose stored customer Stripe no longer has a new one, and the gift goes ahead", async () => {
+    // As after a customer is deleted in the Dashboard, or a test-mode customer met live keys.
+    const first = (await (await post(donationRequest())).json()) as { clientSecret: string };
+    const stripe = new Stripe(TEST_SECRET_KEY, {
+      host: "127.0.0.1",
+      port: Number(new URL(service.stripe.url).port),
+      protocol: "http",
+    });
+    const stale = (await stripe.paymentIntents.retrieve(first.clientSecret.split("_secret_")[0]!)).customer as string;
+    await stripe.customers.del(stale);
+    const second = await post(donationRequest({ amountCents: 7000 }));
+    expect(second.status).toBe(201);
+    const { clientSecret } = (await second.json()) as { clientSecret: string };
+    const fresh = (await stripe.paymentIntents.retrieve(clientSecret.split("_secret_")[0]!)).customer as string;
+    expect(fresh).toMatch(/^cus_/);
+    expect(fresh).not.toBe(stale);
+    expect(await confirmInBrowser(clientSecret)).toBe(200);
+    // The next gift uses the new customer: no third customer.
+    const customers = () => service.stripe.requests().filter((r) => r.method === "POST" && r.path === "/v1/customers");
+    const made = customers().length;
+    const third = (await (await post(donationRequest({ amountCents: 6000 }))).json()) as { clientSecret: string };
+    expect((await stripe.paymentIntents.retrieve(third.clientSecret.split("_secret_")[0]!)).customer).toBe(fresh);
+    expect(customers().length).toBe(made);
+  });
+
   it("refuses bad bodies with the contract's codes and stores nothing", async () => {
     const stripeCalls = service.stripe.requests().length;
     const cases: [unknown, number, string][] = [

@@ -93,7 +93,12 @@ export async function createDonation(deps: ApiDeps, input: CreateInput): Promise
   return { status: 201, raw: body };
 }
 
-/** A customer per donor e-mail (the first one Stripe made for it), then the intent. */
+/**
+ * A customer per donor e-mail (the latest one Stripe made for it), then the intent. A stored
+ * customer Stripe no longer knows (deleted in the Dashboard, or made under other keys: test mode's
+ * customers do not exist in live mode) is replaced by a new one rather than failing every later gift
+ * of that donor.
+ */
 export async function openCardIntent(deps: ApiDeps, stripe: Stripe, row: DonationRow): Promise<DonationRow> {
   const email = row.donor_email.toLowerCase();
   const known = await deps.db
@@ -101,10 +106,9 @@ export async function openCardIntent(deps: ApiDeps, stripe: Stripe, row: Donatio
     .select("stripe_customer_id")
     .where(sql`lower(donor_email)`, "=", email)
     .where("stripe_customer_id", "is not", null)
-    .orderBy("created_at")
+    .orderBy("created_at", "desc")
     .executeTakeFirst();
-  const customerId =
-    known?.stripe_customer_id ??
+  const newCustomer = async () =>
     (
       await stripe.customers.create(
         {
@@ -116,7 +120,15 @@ export async function openCardIntent(deps: ApiDeps, stripe: Stripe, row: Donatio
         { idempotencyKey: `${row.id}/customer` },
       )
     ).id;
-  const opened = await openIntent(stripe, row, customerId);
+  let customerId = known?.stripe_customer_id ?? (await newCustomer());
+  let opened: Awaited<ReturnType<typeof openIntent>>;
+  try {
+    opened = await openIntent(stripe, row, customerId);
+  } catch (error) {
+    if (!known || !isMissingCustomer(error)) throw error;
+    customerId = await newCustomer();
+    opened = await openIntent(stripe, row, customerId);
+  }
   return deps.db
     .updateTable("donations")
     .set({
@@ -129,4 +141,10 @@ export async function openCardIntent(deps: ApiDeps, stripe: Stripe, row: Donatio
     .where("id", "=", row.id)
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/** Stripe's 404 for a customer it does not have (`No such customer: 'cus_…'`, param `customer`). */
+function isMissingCustomer(error: unknown): boolean {
+  const { code, param } = error as { code?: string; param?: string };
+  return code === "resource_missing" && param === "customer";
 }

@@ -63,10 +63,12 @@ export const intentIdOf = (clientSecret: string) => clientSecret.split("_secret_
 
 export async function openIntent(stripe: Stripe, gift: Gift, customerId: string): Promise<OpenedIntent> {
   const metadata = metadataOf(gift);
+  // Keyed by the customer too: a retry for a new customer (the stored one gone) is a new request.
+  const keyFor = (what: string) => keyOf(gift, `${what}/${customerId}`);
   if (gift.intent_type === "setup") {
     const setup = await stripe.setupIntents.create(
       { customer: customerId, usage: "off_session", automatic_payment_methods: { enabled: true }, metadata },
-      { idempotencyKey: keyOf(gift, "setup_intent") },
+      { idempotencyKey: keyFor("setup_intent") },
     );
     return { clientSecret: setup.client_secret!, intentId: setup.id };
   }
@@ -91,7 +93,7 @@ export async function openIntent(stripe: Stripe, gift: Gift, customerId: string)
         metadata,
         expand: ["latest_invoice.confirmation_secret"],
       },
-      { idempotencyKey: keyOf(gift, "subscription") },
+      { idempotencyKey: keyFor("subscription") },
     );
     const invoice = subscription.latest_invoice as Stripe.Invoice | null;
     const secret = invoice?.confirmation_secret?.client_secret;
@@ -109,7 +111,7 @@ export async function openIntent(stripe: Stripe, gift: Gift, customerId: string)
       description: describe(gift),
       metadata,
     },
-    { idempotencyKey: keyOf(gift, "payment_intent") },
+    { idempotencyKey: keyFor("payment_intent") },
   );
   return { clientSecret: intent.client_secret!, intentId: intent.id };
 }
