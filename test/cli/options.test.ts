@@ -6,6 +6,7 @@
  *
  * Scenarios run concurrently (each with its own project folder, content stub and ports).
  */
+import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
@@ -638,7 +639,9 @@ async function giveAndRestart(
   let api = startCli(["api", ...firstArgs], { ...stripeEnv, ...firstEnv });
   try {
     await waitForHttp(`${base}/donations/none`, api, 60_000);
-    const key = "6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f";
+    // A new key each run: CI's PostgreSQL may keep an earlier run's record of a fixed one, and
+    // replaying it would name a payment intent this run's Stripe stand-in never made.
+    const key = randomUUID();
     const body = JSON.stringify({
       fund: "sadaqah",
       amountCents: 10_000,
