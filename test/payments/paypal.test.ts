@@ -1,10 +1,10 @@
 /**
  * PayPal as a second way to pay: which schedules it takes, the request check, and the PayPal calls
- * of the payments API contract through the browser's client against the local payments API and its
- * PayPal stand-in: one order per gift, a capture that happens once however often it is called, a
- * decline that charges nothing and can be retried.
+ * of the payments API contract through the browser's client against the payments service (src/api/,
+ * on PGlite) with its local PayPal provider: one order per gift, a capture that happens once however
+ * often it is called, a decline that charges nothing and can be retried.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createPaymentsClient, type PaymentsClient } from "../../src/payments/client.js";
 import { PaymentsApiError } from "../../src/payments/errors.js";
 import { newIdempotencyKey } from "../../src/payments/idempotency.js";
@@ -12,7 +12,7 @@ import { PAYPAL_FREQUENCIES, PAYPAL_MESSAGES, paypalFits } from "../../src/payme
 import { DEFAULT_FUND_RULES } from "../../src/payments/fund-rules.js";
 import { validateDonationRequest } from "../../src/payments/validate.js";
 import type { DonationRequest } from "../../src/payments/types.js";
-import { startPaymentsDevServer, type PaymentsDevServer } from "../../src/server/payments-dev-server.js";
+import { startTestPaymentsService, type TestPaymentsService } from "../support/payments-service.js";
 import { donationRequest } from "../support/donation-request.js";
 
 const now = () => new Date("2025-03-05T01:00:00Z");
@@ -49,14 +49,15 @@ describe("which gifts PayPal takes", () => {
   });
 });
 
-describe("the PayPal calls on the local payments API", () => {
-  let server: PaymentsDevServer;
+describe("the PayPal calls on the payments service", { timeout: 30_000 }, () => {
+  let server: TestPaymentsService;
   let client: PaymentsClient;
-  beforeEach(async () => {
-    server = await startPaymentsDevServer({ port: 0, host: "127.0.0.1", now });
-    client = createPaymentsClient({ baseUrl: server.url, timeoutMs: 2000 });
-  });
-  afterEach(() => server.stop());
+  beforeAll(async () => {
+    server = await startTestPaymentsService({ deps: { now } });
+    client = createPaymentsClient({ baseUrl: server.url, timeoutMs: 5000 });
+  }, 60_000);
+  beforeEach(() => server.reset());
+  afterAll(() => server?.stop());
 
   it("a one-off gift: one order, captured once; a retried capture returns the first answer", async () => {
     const created = await client.createDonation(gift(), newIdempotencyKey());
@@ -68,7 +69,7 @@ describe("the PayPal calls on the local payments API", () => {
     expect(first).toMatchObject({ status: "succeeded", paymentMethod: "paypal", reference: created.reference });
     const again = await client.capturePayPal(created.donationId, { orderId }, newIdempotencyKey());
     expect(again).toEqual(first);
-    expect(server.paypal.captures()).toEqual([orderId]);
+    expect(server.paypal.captures().filter((id) => id === orderId)).toEqual([orderId]);
     const log = server.requests.filter((r) => r.path.endsWith("/paypal/capture"));
     expect(log.map((r) => [r.status, r.replayed])).toEqual([
       [200, false],
@@ -88,10 +89,11 @@ describe("the PayPal calls on the local payments API", () => {
       "paypal_declined",
       PAYPAL_MESSAGES.paypal_declined,
     ]);
-    expect(server.paypal.captures()).toEqual([]);
+    // The service's PayPal lives as long as the file's service: count this gift's captures only.
+    expect(server.paypal.captures().filter((id) => id === orderId)).toEqual([]);
     expect((await client.getDonation(created.donationId)).status).toBe("requires_payment_method");
     expect((await client.capturePayPal(created.donationId, { orderId }, key)).status).toBe("succeeded");
-    expect(server.paypal.captures()).toEqual([orderId]);
+    expect(server.paypal.captures().filter((id) => id === orderId)).toEqual([orderId]);
   });
 
   it("monthly and instalment gifts are subscriptions; the wrong call, id or gift is refused with its code", async () => {
