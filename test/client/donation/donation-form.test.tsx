@@ -3,7 +3,8 @@
 /**
  * The donation island in happy-dom: hydration of the server markup, the multiplier, the fee shown,
  * messages beside fields, the form kept in sessionStorage, and the Stripe loader's errors. The
- * payments API is the real dev server on loopback.
+ * payments API is the real service (src/api/, on PGlite, the Stripe stand-in as Stripe) on loopback,
+ * in a worker thread: under happy-dom the globals (`Request`, `fetch`) are the page's, not Node's.
  */
 import { repeatsAmount } from "../../../src/client/donation/gift-section.js";
 import { en } from "../../../src/client/donation/words/en.js";
@@ -11,7 +12,7 @@ import { act } from "react";
 import { hydrateRoot, type Root } from "react-dom/client";
 import { renderToString } from "react-dom/server";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { startPaymentsDevServer, type PaymentsDevServer } from "../../../src/server/payments-dev-server.js";
+import { startPaymentsServiceThread, type PaymentsServiceThread } from "../../support/payments-service-thread.js";
 import { loadStripeJs, StripeLoadError } from "../../../src/client/stripe/load-stripe.js";
 import type { DonationIslandProps, FundConfig } from "../../../src/client/donation/config.js";
 import DonationForm from "../../../src/client/donation/donation-form.js";
@@ -65,14 +66,14 @@ const zakat: FundConfig = {
   frequencies: ["once", "monthly"],
 };
 
-let api: PaymentsDevServer;
+let api: PaymentsServiceThread;
 let root: Root | undefined;
 let container: HTMLElement;
 
 beforeAll(async () => {
-  api = await startPaymentsDevServer({ port: 0 });
-});
-afterAll(() => api.stop());
+  api = await startPaymentsServiceThread();
+}, 60_000);
+afterAll(() => api?.stop());
 afterEach(() => {
   act(() => root?.unmount());
   root = undefined;
@@ -181,7 +182,7 @@ describe("donation island (happy-dom)", () => {
     expect(document.getElementById(`${byLabel("E-mail address").id}-error`)!.textContent).toBe(
       "Enter your e-mail address.",
     );
-    expect(api.requests.filter((r) => r.method === "POST")).toHaveLength(0);
+    expect((await api.requests()).filter((r) => r.method === "POST")).toHaveLength(0);
   });
 
   it("fills in the amount from the calculator's ?amount= and shows the fee for covering it", async () => {
@@ -214,13 +215,14 @@ describe("qurban in the donation island (happy-dom)", () => {
     await type(byLabel("Last name"), "Rahman");
     await type(byLabel("E-mail address"), "aisha@example.com");
     await type(byLabel("Phone number"), "0412 345 678");
-    const before = api.requests.length;
+    const before = (await api.requests()).length;
     await act(async () => container.querySelector<HTMLButtonElement>('button[type="submit"]')!.click());
     // The answer updates the form: wait inside act so React applies it before the assertions.
     // A CORS preflight (OPTIONS) may arrive first: wait for the POST itself.
-    const post = () => api.requests.slice(before).find((r) => r.method === "POST" && r.path === "/donations");
-    await act(() => vi.waitFor(() => expect(post()).toBeDefined()));
-    return post()!;
+    const post = async () =>
+      (await api.requests()).slice(before).find((r) => r.method === "POST" && r.path === "/donations");
+    await act(() => vi.waitFor(async () => expect(await post()).toBeDefined(), { timeout: 5_000 }));
+    return (await post())!;
   }
 
   it("starts on the animal the content preselects, and on the first without one", async () => {
@@ -246,7 +248,10 @@ describe("qurban in the donation island (happy-dom)", () => {
   });
 
   it("shows the API's refusal of a stale price beside the number, and creates nothing", async () => {
-    const created = api.donationCount();
+    const created = await api.donationCount();
+    const intents = async () =>
+      (await api.stripeRequests()).filter((r) => r.path.startsWith("/v1/payment_intents")).length;
+    const intentsBefore = await intents();
     const logged = await giveTwoLambs(qurban(40000));
     expect(logged.status).toBe(400);
     const message =
@@ -257,7 +262,9 @@ describe("qurban in the donation island (happy-dom)", () => {
       ),
     );
     expect(container.querySelector('[role="alert"]')!.textContent).toBe(message);
-    expect(api.donationCount()).toBe(created);
+    expect(await api.donationCount()).toBe(created);
+    // Nothing was asked of Stripe either.
+    expect(await intents()).toBe(intentsBefore);
   });
 });
 
