@@ -188,11 +188,8 @@ describe("the sample site in Chromium", () => {
         js.files.filter((f) => f.react).map((f) => f.url),
         path,
       ).toEqual(react);
-      // KNOWN OVER BUDGET (issue 38's security section): /account/ now ships the `qrcode` and
-      // `ua-parser-js` code up front, 110 KB gzip. Allowed here only until they load on demand
-      // (the next session's first task); every other island page keeps the 90 KB budget.
-      const budget = path === "/account/" ? 115 * 1024 : ISLAND_PAGE_BUDGET_GZIP;
-      expect(js.totalGzip, path).toBeLessThanOrEqual(budget);
+      // The account page's QR encoder and user-agent parser load on demand (test/auth/bundle.test.ts).
+      expect(js.totalGzip, path).toBeLessThanOrEqual(ISLAND_PAGE_BUDGET_GZIP);
     }
   });
 

@@ -245,9 +245,14 @@ describe("account island", () => {
     button(c, "Confirm").click();
 
     await expectFocusOn(await stepShown(c, "Your account"));
-    expect(c.textContent).toContain("amina@example.org (verified)");
+    // The signed-in view and the user-agent parser are chunks loaded on demand.
+    await waitFor(() => expect(c.textContent).toContain("amina@example.org (verified)"));
     // Devices by name, this device first and marked, dates as the rest of the site writes them.
-    const devices = [...c.querySelectorAll(".account-device")].map((li) => li.textContent);
+    const devices = await waitFor(() => {
+      const named = [...c.querySelectorAll(".account-device")].map((li) => li.textContent);
+      expect(named).toHaveLength(2);
+      return named;
+    });
     expect(devices).toEqual([
       "Chrome on Android (this device)Last used 28 November 2026Forget",
       "Chromium on LinuxLast used 1 March 2025Forget",

@@ -14,13 +14,13 @@ import {
 import type { AuthAdapter } from "../../auth/types.js";
 import { useMemo } from "react";
 import { createAccountApi } from "./account-api.js";
-import { AccountView } from "./account-view.js";
 import type { ReceiptIssuer } from "./printable.js";
 import { ChallengeForm, challengeTitle } from "./challenge-form.js";
 import { onlyErrors } from "./field.js";
 import { ConfirmSignUpForm, ForgotPasswordForm, ResetPasswordForm, SignInForm, SignUpForm } from "./forms.js";
 import { Step } from "./step.js";
 import { useAccountFlow } from "./use-account-flow.js";
+import { useOnDemand } from "./use-on-demand.js";
 
 export interface AccountAppProps {
   /** Resolves the adapter once, in an effect (the browser lazily imports Amplify here). */
@@ -37,6 +37,10 @@ export interface AccountAppProps {
 export function AccountApp({ loadAdapter, accountApiUrl, mfa = false, intro, issuer }: AccountAppProps) {
   const { view, setView, errors, formError, notice, setNotice, busy, moved, root, go, run, afterSignIn, adapter } =
     useAccountFlow(loadAdapter);
+  // The signed-in view (giving, receipts, plans, security) is a chunk of its own, fetched from the
+  // start while the auth library loads: no donor reaches it sooner, and the page's up-front code
+  // is only the sign-in forms.
+  const signedIn = useOnDemand(() => import("./account-view.js"));
   const api = useMemo(
     () =>
       accountApiUrl
@@ -201,8 +205,21 @@ export function AccountApp({ loadAdapter, accountApiUrl, mfa = false, intro, iss
       break;
     case "account":
       title = "Your account";
+      if (signedIn === null) {
+        body = <p aria-busy="true">Loading your account…</p>;
+        break;
+      }
+      if (signedIn === "failed") {
+        body = (
+          <p role="alert">
+            Your account could not be shown: this page could not load its code. Check your connection, then reload the
+            page.
+          </p>
+        );
+        break;
+      }
       body = (
-        <AccountView
+        <signedIn.value.AccountView
           account={view.account}
           api={api}
           issuer={issuer}

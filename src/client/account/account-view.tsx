@@ -3,13 +3,15 @@
  * their account: who is signed in, password, e-mail and phone, devices, and signing out.
  */
 import { useEffect, useRef, useState } from "react";
+// Loaded on demand: keeps the framework in its one shared chunk (framework.ts says why).
+import "../framework.js";
 import type { AccountDetails, AuthAdapter, MfaPreference } from "../../auth/types.js";
 import type { AccountApi } from "./account-api.js";
 import { Actions } from "./field.js";
 import { GivingSection } from "./giving-section.js";
 import type { ReceiptIssuer } from "./printable.js";
-import { SecuritySection } from "./security-section.js";
-import { TwoStepSection } from "./two-step-section.js";
+import { SecuritySection, type SecurityProps } from "./security-section.js";
+import { useOnDemand } from "./use-on-demand.js";
 
 const MFA_TEXT: Record<MfaPreference, string> = {
   NOMFA: "Off",
@@ -60,11 +62,28 @@ export function AccountView({
         <SecuritySection account={account} adapter={adapter} onChanged={onChanged} onSessionEnded={onSessionEnded} />
       ) : null}
       {adapter && mfa ? (
-        <TwoStepSection account={account} adapter={adapter} onChanged={onChanged} onSessionEnded={onSessionEnded} />
+        <LazyTwoStep account={account} adapter={adapter} onChanged={onChanged} onSessionEnded={onSessionEnded} />
       ) : null}
       <SignOut onSignOut={onSignOut} />
     </>
   );
+}
+
+/**
+ * Two-step sign-in, loaded when shown (only pools that allow MFA; the specification's does not):
+ * it and the authenticator's QR code stay out of the page's up-front code.
+ */
+function LazyTwoStep(props: SecurityProps) {
+  const loaded = useOnDemand(() => import("./two-step-section.js"));
+  if (loaded === null) return <p aria-busy="true">Loading two-step sign-in…</p>;
+  if (loaded === "failed")
+    return (
+      <p role="alert">
+        Two-step sign-in could not be shown: this page could not load its code. Reload the page to try again.
+      </p>
+    );
+  const { TwoStepSection } = loaded.value;
+  return <TwoStepSection {...props} />;
 }
 
 /** Sign out here at once; everywhere only after a question, since every device then needs the password again. */

@@ -1,9 +1,11 @@
 /**
  * A remembered device as a donor knows it: "Chrome on Android", not the user agent the pool
  * stored. Parsed with ua-parser-js (1.x, MIT; 2.x changed to AGPL). A name that is not a user
- * agent (set by the donor or another app) is shown as it is.
+ * agent (set by the donor or another app) is shown as it is. The account page loads this module
+ * on demand (security-section.tsx), so the parser is not part of the page's up-front code.
  */
 import { UAParser } from "ua-parser-js";
+import { looksLikeUserAgent, plainDeviceName } from "./plain-device-name.js";
 
 /** Browser names as people say them: the parser's "Mobile Safari" is Safari on a phone. */
 const BROWSER: Record<string, string> = {
@@ -18,9 +20,7 @@ const BROWSER: Record<string, string> = {
 const OS: Record<string, string> = { "Mac OS": "macOS", "Chromium OS": "ChromeOS" };
 
 export function deviceName(stored: string | undefined): string {
-  if (!stored?.trim()) return "A device without a name";
-  // A user agent starts with a product token such as "Mozilla/5.0"; anything else is a name.
-  if (!/^[A-Za-z][\w.-]*\/\S+/.test(stored)) return stored;
+  if (!stored?.trim() || !looksLikeUserAgent(stored)) return plainDeviceName(stored);
   const ua = new UAParser(stored).getResult();
   const browser = ua.browser.name ? (BROWSER[ua.browser.name] ?? ua.browser.name) : undefined;
   const os = ua.os.name ? (OS[ua.os.name] ?? ua.os.name) : undefined;

@@ -8,9 +8,10 @@ import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "rea
 import { SPEC_MESSAGES, validateCode, validateEmail, validatePassword } from "../../auth/messages.js";
 import type { AccountDetails, AuthAdapter, ContactAttribute } from "../../auth/types.js";
 import { todayIn } from "../../payments/schedules.js";
-import { deviceName } from "./device-name.js";
+import { plainDeviceName } from "./plain-device-name.js";
 import { Actions, Field, formValues, onlyErrors } from "./field.js";
 import { longDate } from "./giving-queries.js";
+import { useOnDemand } from "./use-on-demand.js";
 import { useTask, type Task } from "./use-task.js";
 
 export interface SecurityProps {
@@ -321,6 +322,9 @@ function ContactEditor({
 
 function Devices({ account, adapter, onChanged, onSessionEnded }: SecurityProps) {
   const task = useTask(onSessionEnded);
+  // ua-parser-js loads on demand, when this section opens; the plain namer if it cannot.
+  const namer = useOnDemand(() => import("./device-name.js"));
+  const deviceName = namer === null ? null : namer === "failed" ? plainDeviceName : namer.value.deviceName;
   return (
     <section className="account-security" aria-labelledby="account-devices-title">
       <h3 id="account-devices-title">Signed-in devices</h3>
@@ -332,6 +336,8 @@ function Devices({ account, adapter, onChanged, onSessionEnded }: SecurityProps)
         </p>
       ) : account.devices.length === 0 ? (
         <p>No remembered devices.</p>
+      ) : deviceName === null ? (
+        <p aria-busy="true">Loading your devices…</p>
       ) : (
         <ul className="account-devices">
           {[...account.devices]

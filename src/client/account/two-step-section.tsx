@@ -5,6 +5,8 @@
  * step (SetUserMFAPreference: Off, Authenticator app, Text message when the number is verified).
  */
 import { useEffect, useRef, useState } from "react";
+// Loaded on demand: keeps the framework in its one shared chunk (framework.ts says why).
+import "../framework.js";
 import { validateCode } from "../../auth/messages.js";
 import type { MfaPreference } from "../../auth/types.js";
 import { GroupedKey, QrCode } from "./authenticator-key.js";

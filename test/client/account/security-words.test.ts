@@ -1,8 +1,9 @@
 /** What the security section says about devices and authenticator codes (no DOM needed). */
 import { describe, expect, it } from "vitest";
 import QRCode from "qrcode";
-import { keyGroups } from "../../../src/client/account/authenticator-key.js";
+import { keyGroups, qrMatrix, qrPath } from "../../../src/client/account/authenticator-key.js";
 import { deviceName } from "../../../src/client/account/device-name.js";
+import { plainDeviceName } from "../../../src/client/account/plain-device-name.js";
 import { totpCodeProblem } from "../../../src/client/account/two-step-section.js";
 
 describe("device names", () => {
@@ -25,6 +26,12 @@ describe("device names", () => {
     [undefined, "A device without a name"],
   ])("%s → %s", (ua, name) => {
     expect(deviceName(ua)).toBe(name);
+  });
+
+  it("without the parser (its chunk could not load), never shows a raw user agent", () => {
+    expect(plainDeviceName("Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0.0.0 Safari/537.36")).toBe("A web browser");
+    expect(plainDeviceName("Amina's laptop")).toBe("Amina's laptop");
+    expect(plainDeviceName("  ")).toBe("A device without a name");
   });
 });
 
@@ -59,5 +66,19 @@ describe("authenticator setup", () => {
     expect(modules.size).toBe(17 + 4 * version);
     // Finder pattern: the top-left corner module is dark.
     expect(modules.get(0, 0)).toBeTruthy();
+  });
+
+  it("draws the matrix it loads on demand: one 1×1 square per dark module, inside a 4-module quiet zone", async () => {
+    const uri = "otpauth://totp/NZF:amina%40example.org?secret=JBSWY3DPEHPK3PXP&issuer=NZF";
+    const modules = await qrMatrix(uri);
+    const expected = QRCode.create(uri, { errorCorrectionLevel: "M" }).modules;
+    expect(modules.size).toBe(expected.size);
+    const { d, full } = qrPath(modules);
+    expect(full).toBe(modules.size + 8);
+    let dark = 0;
+    for (let y = 0; y < expected.size; y++) for (let x = 0; x < expected.size; x++) if (expected.get(y, x)) dark++;
+    expect(d.match(/M\d+ \d+h1v1h-1z/g)).toHaveLength(dark);
+    // The top-left finder pattern starts just inside the quiet zone.
+    expect(d.startsWith("M4 4h1v1h-1z")).toBe(true);
   });
 });
