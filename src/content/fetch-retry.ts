@@ -8,9 +8,11 @@
  *   to 100 ms of random jitter, at most `maxAttempts` attempts.
  * - everything is bounded by a total waiting budget (300 s, the figure in the specification), after
  *   which we give up with PRISMIC_UNAVAILABLE naming the URL and the last status or error.
- * - one attempt (headers and body) is cut off after `attemptTimeoutMs` (AbortSignal), and the
- *   attempts that fail plus their backoff stay within `deadlineMs` (60 s), so a Prismic that
- *   accepts connections and never answers fails the build within a minute, saying so. A 429's
+ * - an attempt whose answer has not begun (no status line and headers) after `headersTimeoutMs`
+ *   (5 s; Prismic's CDN answers in well under a second) is cut off; one whose body is still coming
+ *   after `attemptTimeoutMs` (20 s; a large page over a slow link) too. The attempts that fail plus
+ *   their backoff stay within `deadlineMs` (15 s), so a Prismic that accepts connections and never
+ *   answers fails the fetch within 20 s in all, saying so, blaming the endpoint. A 429's
  *   retry-after wait is not counted there: Prismic answered, and asked us to wait.
  *
  * All waiting goes through `sleep`, so tests inject a recording sleep where timing is not the point.
@@ -32,6 +34,8 @@ export interface RetryPolicy {
   budgetMs: number;
   /** One attempt (headers and the whole body) taking longer than this is cut off and retried. */
   attemptTimeoutMs: number;
+  /** An attempt with no answer at all (status and headers) by then is cut off and retried. */
+  headersTimeoutMs: number;
   /** Failed attempts and the backoff between them, for one request, stop here. */
   deadlineMs: number;
 }
@@ -43,10 +47,11 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   defaultRetryAfterMs: DEFAULT_RETRY_AFTER_MS,
   budgetMs: 300_000,
   attemptTimeoutMs: 20_000,
-  deadlineMs: 60_000,
+  headersTimeoutMs: 5_000,
+  deadlineMs: 15_000,
 };
 
-/** The shortest attempt worth starting when the deadline is near (or a quarter of the attempt timeout, if less). */
+/** The shortest attempt worth starting when the deadline is near (or a quarter of the attempt timeout, or the headers time-out, if less). */
 const MIN_ATTEMPT_MS = 1_000;
 
 export interface RetryingFetchDeps {
@@ -93,11 +98,22 @@ export function createRetryingFetch(
       let askedToWait = false;
       requests += 1;
       const timeoutMs = Math.max(Math.floor(Math.min(policy.attemptTimeoutMs, policy.deadlineMs - spent)), 1);
+      const headersMs = Math.min(timeoutMs, policy.headersTimeoutMs);
       const attemptStarted = performance.now();
+      // Cut off when no answer has begun by headersMs; cleared once the status and headers are in.
+      const waitingForHeaders = new AbortController();
+      const headersTimer = setTimeout(
+        () => waitingForHeaders.abort(new DOMException(`no answer within ${formatMs(headersMs)}`, "TimeoutError")),
+        headersMs,
+      );
+      let answered = false;
       try {
         const timeout = AbortSignal.timeout(timeoutMs);
-        const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+        const signals = [timeout, waitingForHeaders.signal, ...(init?.signal ? [init.signal] : [])];
+        const signal = AbortSignal.any(signals);
         const response = await deps.fetch(url, { ...init, signal });
+        answered = true;
+        clearTimeout(headersTimer);
         if (response.status !== 429 && response.status < 500) {
           // The body is read here, under the same timeout: a stall half-way through it is an attempt that failed.
           const body = await response.arrayBuffer();
@@ -128,20 +144,27 @@ export function createRetryingFetch(
           exhausted = failures >= policy.maxAttempts;
         }
       } catch (error) {
+        clearTimeout(headersTimer);
         // The caller cancelled: not ours to retry.
         if (init?.signal?.aborted) throw error;
         failures += 1;
         spent += performance.now() - attemptStarted;
         lastError = error;
-        const timedOut = isTimeout(error);
+        const timedOut = isTimeout(error) || waitingForHeaders.signal.aborted;
         if (timedOut) timeouts += 1;
-        problem = timedOut ? `no complete answer within ${formatMs(timeoutMs)}` : describeNetworkError(error);
+        problem = !timedOut
+          ? describeNetworkError(error)
+          : answered
+            ? `no complete answer within ${formatMs(timeoutMs)}`
+            : `no answer within ${formatMs(headersMs)}`;
         wait = backoffMs(failures, deps.random, policy);
         exhausted = failures >= policy.maxAttempts;
       }
       const attempts = failures + rateLimited;
       const pastDeadline =
-        !askedToWait && spent + wait + Math.min(MIN_ATTEMPT_MS, policy.attemptTimeoutMs / 4) > policy.deadlineMs;
+        !askedToWait &&
+        spent + wait + Math.min(MIN_ATTEMPT_MS, policy.attemptTimeoutMs / 4, policy.headersTimeoutMs) >
+          policy.deadlineMs;
       if (exhausted || waited + wait > policy.budgetMs || pastDeadline) {
         const took = formatMs(spent + waited);
         const stalled = timeouts > 0;
@@ -149,7 +172,7 @@ export function createRetryingFetch(
         throw new NzfError(
           "PRISMIC_UNAVAILABLE",
           stalled
-            ? `The Prismic API did not answer ${shown}: ${timeouts} of ${attempts} attempt${attempts === 1 ? "" : "s"} got no complete answer in the time allowed (at most ${formatMs(policy.attemptTimeoutMs)} each), and the request gave up after ${took} (the limit is ${formatMs(policy.deadlineMs)})${lastTimedOut ? "" : `; the last answer was ${problem}`}.`
+            ? `The Prismic API did not answer ${shown}: ${timeouts} of ${attempts} attempt${attempts === 1 ? "" : "s"} got no complete answer in the time allowed (${allowed(policy)}), and the request gave up after ${took} (the limit is ${formatMs(policy.deadlineMs)})${lastTimedOut ? "" : `; the last answer was ${problem}`}.`
             : `The Prismic API did not answer ${shown} after ${attempts} attempt${attempts === 1 ? "" : "s"} in ${took}; the last answer was ${problem}.`,
           {
             subject: shown,
@@ -176,6 +199,12 @@ export function createRetryingFetch(
     },
     statusOf: (url) => (url === undefined ? undefined : statuses.get(url)),
   };
+}
+
+/** What each attempt is allowed, for the message: "at most 1.0 s each", or the two limits. */
+function allowed(policy: RetryPolicy): string {
+  if (policy.headersTimeoutMs >= policy.attemptTimeoutMs) return `at most ${formatMs(policy.attemptTimeoutMs)} each`;
+  return `an answer begun within ${formatMs(policy.headersTimeoutMs)} and complete within ${formatMs(policy.attemptTimeoutMs)}, each`;
 }
 
 /** Our AbortSignal.timeout fired (fetch rejects with it, or with an error caused by it while reading the body). */

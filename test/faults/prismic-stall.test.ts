@@ -1,7 +1,7 @@
 /**
  * A Prismic that accepts connections and never answers (or stops half-way through a body) must
- * fail the fetch within the per-request deadline (60 s in production; shortened here through the
- * retry policy), with a message that says what timed out and for how long, and keep the last good
+ * fail the fetch within the per-request deadline (15 s in production, so the fetch fails within 20 s
+ * in all; shortened here through the retry policy), with a message that says what timed out and for how long, and keep the last good
  * snapshot. Real time, real HTTP against the stub.
  */
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -42,8 +42,33 @@ async function timedFailure(promise: Promise<unknown>): Promise<{ error: NzfErro
 }
 
 describe("a stalled Prismic API", () => {
-  it("production allows 20 s per attempt and 60 s per request", () => {
-    expect(DEFAULT_RETRY_POLICY).toMatchObject({ attemptTimeoutMs: 20_000, deadlineMs: 60_000 });
+  it("production allows an answer 5 s to begin and 20 s to complete, and 15 s of failed attempts per request", () => {
+    expect(DEFAULT_RETRY_POLICY).toMatchObject({
+      headersTimeoutMs: 5_000,
+      attemptTimeoutMs: 20_000,
+      deadlineMs: 15_000,
+    });
+  });
+
+  it("cuts off an attempt whose answer has not begun by the headers time-out, well before the attempt's", async () => {
+    stub = await startPrismicStub({ documents: makeDocuments(3) });
+    stub.inject(ROOT_PATH, { stall: "headers" }, 100);
+    const { error } = await timedFailure(
+      fetchContent(
+        { repository: REPO, endpoint: stub.endpoint, cacheDir, requiredTypes: [] },
+        {
+          logger: createMemoryLogger(),
+          retryPolicy: { headersTimeoutMs: 300, attemptTimeoutMs: 60_000, deadlineMs: 5000 },
+        },
+      ),
+    );
+    expect(error.code).toBe("PRISMIC_UNAVAILABLE");
+    // Attempts cut at 0.3 s, several within the 5 s deadline; with the 60 s attempt time-out alone, one.
+    expect(stub.requestsTo(ROOT_PATH).length).toBeGreaterThanOrEqual(2);
+    expect(error.message).toContain(
+      "(an answer begun within 300 ms and complete within 60.0 s, each), and the request gave up after",
+    );
+    expect(error.message).toContain("(the limit is 5.0 s)");
   });
 
   it("fails within the deadline when nothing answers, says what timed out, and keeps the snapshot", async () => {
