@@ -23,6 +23,13 @@ export interface ApiAppOptions {
 export function createApiApp(deps: ApiDeps, options: ApiAppOptions = {}): Hono {
   const app = new Hono({ strict: false });
 
+  // A path with a NUL or broken percent-encoding is no route's. Refused here, first: the router
+  // would pass a decoded NUL on to PostgreSQL (`/donations/%00`), which refuses it in text: a 500.
+  app.use("*", async (c, next) => {
+    if (!cleanPath(new URL(c.req.url).pathname)) return send(c, errors.badPath());
+    await next();
+  });
+
   app.use("*", async (c, next) => {
     const origin = c.req.header("origin");
     const allowed = deps.cors.allows(origin);
@@ -63,4 +70,14 @@ export function createApiApp(deps: ApiDeps, options: ApiAppOptions = {}): Hono {
     return send(c, errorReply(500, "internal_error", GENERIC.internal));
   });
   return app;
+}
+
+/** Every %XX decodes (as UTF-8) and nothing in the path is a control character. */
+function cleanPath(path: string): boolean {
+  try {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+    return !/[\u0000-\u001f\u007f]/.test(decodeURIComponent(path));
+  } catch {
+    return false;
+  }
 }

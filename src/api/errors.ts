@@ -44,6 +44,7 @@ export const errors = {
     ),
   mediaType: () =>
     errorReply(415, "unsupported_media_type", "Send the body as JSON with Content-Type: application/json."),
+  badPath: () => errorReply(400, "invalid_path", "The request path is not valid: check the address."),
   invalidJson: (what = "The request body is not valid JSON.") => errorReply(400, "invalid_json", what),
   tooLarge: () => errorReply(413, "body_too_large", `The request body is larger than ${MAX_BODY_BYTES} bytes.`),
   notFound: (message: string = GENERIC.notFound) => errorReply(404, "not_found", message),

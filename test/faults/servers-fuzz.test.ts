@@ -1,5 +1,5 @@
 /**
- * Fuzz of every local server (webhook, static/dev with live reload, payments dev) over raw sockets
+ * Fuzz of every local server (webhook, static/dev with live reload, the payments service) over raw sockets
  * on loopback: a seeded generator builds bad request lines, paths, headers and bodies, and after
  * each one the server must still answer a good request. A malformed request may be answered 4xx or
  * closed by Node's parser, but never answered 5xx, and never stop the server (the servers run in
@@ -11,10 +11,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Logger } from "../../src/core/logger.js";
 import { createBuildQueue } from "../../src/server/build-queue.js";
-import { startPaymentsDevServer, type PaymentsDevServer } from "../../src/server/payments-dev-server.js";
 import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
 import { startWebhookServer, type WebhookServer } from "../../src/server/webhook-server.js";
 import { createLiveReload } from "../../src/watch/live-reload.js";
+import { startTestPaymentsService, type TestPaymentsService } from "../support/payments-service.js";
 import { rawRequest, seeded, type RawStatus } from "../support/raw-http.js";
 
 const SEED = 20_240_521;
@@ -154,7 +154,7 @@ interface Target {
 let dir: string;
 let webhook: WebhookServer;
 let site: StaticServer;
-let payments: PaymentsDevServer;
+let payments: TestPaymentsService;
 const live = createLiveReload();
 
 beforeAll(async () => {
@@ -167,8 +167,8 @@ beforeAll(async () => {
   });
   webhook = await startWebhookServer({ port: 0, secret: "fuzz-secret", repository: "nzf-test", queue, logger: quiet });
   site = await startStaticServer({ root: dir, intercept: live.handle, transformHtml: live.inject, logger: quiet });
-  payments = await startPaymentsDevServer({ logger: quiet });
-});
+  payments = await startTestPaymentsService();
+}, 60_000);
 afterAll(async () => {
   live.close();
   await Promise.all([webhook?.stop(), site?.stop(), payments?.stop()]);
@@ -190,7 +190,7 @@ const targets: Target[] = [
     goodStatus: 200,
   },
   {
-    name: "payments-dev",
+    name: "payments-service",
     port: () => payments.port,
     good: "GET /donations/none HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
     goodStatus: 404,
@@ -243,14 +243,19 @@ describe("every server survives a fuzz of malformed requests", () => {
     console.log(`issue cases (webhook, static, payments): ${JSON.stringify(results)}`);
     // Both are plain paths once the host is fixed (`//%5B/../health` resolves to //health): the
     // webhook and payments servers have no such route (404); the static server's trailing-slash
-    // policy redirects them to a same-origin path (/[/, /health/).
+    // policy redirects them to a same-origin path (/[/, /health/). The payments service (Hono on
+    // Node, as behind API Gateway) reads an absolute-form target as its path, `/`: no route, 404,
+    // and never a request to the other host.
     expect(results).toEqual({
       "GET //[ HTTP/1.1": [404, 301, 404],
       "GET //%5B/../health HTTP/1.1": [404, 301, 404],
       "GET /%zz HTTP/1.1": [400, 400, 400],
       "GET /%00 HTTP/1.1": [400, 400, 400],
-      "GET http://evil.example/ HTTP/1.1": [400, 400, 400],
+      "GET http://evil.example/ HTTP/1.1": [400, 400, 404],
     });
+    // A NUL that would reach the database (PostgreSQL refuses it in text) is refused first.
+    for (const target of ["/donations/%00", "/donations/a%00b/paypal/order", "/donations/%01"])
+      expect(await rawRequest(payments.port, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`), target).toBe(400);
     for (const target of targets)
       expect(await rawRequest(target.port(), target.good, 10_000, 10_000)).toBe(target.goodStatus);
   });
