@@ -1,7 +1,7 @@
 /**
  * Limits that keep the servers up under slow or hostile clients, measured over loopback sockets:
  * bounded request-body memory across many slow uploads, slow headers cut off, 413 (not a reset)
- * for a big body, CORS and `/__dev/` routes on the payments dev server, and no symlink followed
+ * for a big body, CORS and no control routes on the payments service, and no symlink followed
  * out of a served folder. Figures are printed.
  */
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
@@ -11,9 +11,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Logger } from "../../src/core/logger.js";
 import { createBuildQueue } from "../../src/server/build-queue.js";
-import { startPaymentsDevServer } from "../../src/server/payments-dev-server.js";
+import { startApiServer } from "../../src/api/node-server.js";
+import { corsPolicy } from "../../src/api/cors.js";
+import type { ApiDb } from "../../src/api/db/open.js";
 import { startStaticServer } from "../../src/server/static-server.js";
 import { MAX_BODIES_IN_FLIGHT, startWebhookServer } from "../../src/server/webhook-server.js";
+import { openTestApiDb } from "../support/api-db.js";
 import { rawRequest } from "../support/raw-http.js";
 
 const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {} } as unknown as Logger;
@@ -150,9 +153,27 @@ describe("webhook server under slow clients", () => {
   }, 15_000);
 });
 
-describe("payments dev server limits", () => {
+describe("payments service limits", () => {
+  let database: ApiDb;
+  beforeAll(async () => {
+    database = await openTestApiDb();
+  }, 60_000);
+  afterAll(() => database?.close());
+  /** The service as `nzf-build api` starts it, on this file's database; no Stripe key is needed here. */
+  const start = (allowedOrigins?: string[]) =>
+    startApiServer({
+      port: 0,
+      database,
+      env: {},
+      logger: quiet,
+      sweepEveryMs: 0,
+      receiptsEveryMs: 0,
+      jobsEveryMs: 0,
+      ...(allowedOrigins ? { deps: { cors: corsPolicy(allowedOrigins) } } : {}),
+    });
+
   it("answers a 10 MB body with 413, not a reset, with or without a content-length", async () => {
-    const server = await startPaymentsDevServer({ logger: quiet });
+    const server = await start();
     try {
       const headers = { "content-type": "application/json", "idempotency-key": "5f0c4a52-8a0e-4b8e-9d55-2b0e9f6f4c11" };
       const big = "x".repeat(10 * 1024 * 1024);
@@ -173,9 +194,7 @@ describe("payments dev server limits", () => {
         duplex: "half",
       } as RequestInit);
       expect(chunked.status).toBe(413);
-      console.log(
-        `payments dev server: 10 MB body -> ${declared.status} (content-length), ${chunked.status} (chunked)`,
-      );
+      console.log(`payments service: 10 MB body -> ${declared.status} (content-length), ${chunked.status} (chunked)`);
       expect((await fetch(server.url + "/donations/none")).status).toBe(404);
     } finally {
       await server.stop();
@@ -192,8 +211,8 @@ describe("payments dev server limits", () => {
           "access-control-request-headers": "content-type, idempotency-key",
         },
       });
-    const loopback = await startPaymentsDevServer({ logger: quiet });
-    const told = await startPaymentsDevServer({ logger: quiet, allowedOrigin: "http://127.0.0.1:4321" });
+    const loopback = await start();
+    const told = await start(["http://127.0.0.1:4321"]);
     try {
       const local = await preflight(loopback.url, "http://localhost:4321");
       expect(local.status).toBe(204);
@@ -204,7 +223,7 @@ describe("payments dev server limits", () => {
       expect((await preflight(told.url, "http://127.0.0.1:4321")).status).toBe(204);
       expect((await preflight(told.url, "http://127.0.0.1:9999")).status).toBe(403);
       // Watch mode learns the site's port after start: from then on only that origin is answered.
-      loopback.allowOrigins(["http://127.0.0.1:4400"]);
+      loopback.deps.cors.set(["http://127.0.0.1:4400"]);
       expect((await preflight(loopback.url, "http://127.0.0.1:4400")).status).toBe(204);
       expect((await preflight(loopback.url, "http://localhost:4321")).status).toBe(403);
       // A simple GET from another origin is answered without the header, so its page cannot read it.
@@ -214,24 +233,32 @@ describe("payments dev server limits", () => {
       await loopback.stop();
       await told.stop();
     }
-    await expect(startPaymentsDevServer({ allowedOrigin: "*" })).rejects.toMatchObject({ code: "CONFIG_INVALID" });
+    // "*" is refused, from the settings as from code.
+    await expect(
+      startApiServer({ port: 0, database, env: { NZF_API_ALLOWED_ORIGINS: "*" }, logger: quiet }),
+    ).rejects.toMatchObject({ code: "API_CONFIG_INVALID" });
+    expect(() => corsPolicy(["*"])).toThrow(expect.objectContaining({ code: "API_CONFIG_INVALID" }));
   });
 
-  it("has /__dev/ routes only when started for tests", async () => {
-    const plain = await startPaymentsDevServer({ logger: quiet });
-    const forTests = await startPaymentsDevServer({ logger: quiet, devRoutes: true });
+  it("has no control routes: a test's faults and request log are in-process middleware, never HTTP", async () => {
+    // The old dev server had /__dev/ routes for tests; the service has none, so nothing can be
+    // told over HTTP to fail, mark a gift paid or list requests.
+    const server = await start();
     try {
       const fault = JSON.stringify({ status: 500, times: 5 });
-      const refused = await fetch(plain.url + "/__dev/faults", { method: "POST", body: fault });
-      expect(refused.status).toBe(404);
-      expect((await fetch(plain.url + "/__dev/requests")).status).toBe(404);
-      // The fault was not installed: the API still answers normally.
-      expect((await fetch(plain.url + "/donations/none")).status).toBe(404);
-      expect((await fetch(forTests.url + "/__dev/faults", { method: "POST", body: fault })).status).toBe(204);
-      expect((await fetch(forTests.url + "/donations/none")).status).toBe(500);
+      for (const path of ["/__dev/faults", "/__dev/outcome", "/__dev/paypal"]) {
+        const refused = await fetch(server.url + path, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: fault,
+        });
+        expect(refused.status, path).toBe(404);
+      }
+      expect((await fetch(server.url + "/__dev/requests")).status).toBe(404);
+      // Nothing was installed: the API still answers normally.
+      expect((await fetch(server.url + "/donations/none")).status).toBe(404);
     } finally {
-      await plain.stop();
-      await forTests.stop();
+      await server.stop();
     }
   });
 });
