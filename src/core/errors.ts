@@ -1,24 +1,19 @@
 /**
- * One error type for the whole tool. Every error has a permanent code from the catalogue below,
- * a message that says what happened, a hint that says what to do, and optionally the thing it is
- * about (document id, output path, URL) and the error it wraps.
+ * The error catalogue: every error of the tool has a permanent code from the list below, a message
+ * that says what happened, a hint that says what to do, and optionally the thing it is about
+ * (document id, output path, URL) and the error it wraps. The error type is in coded-error.ts,
+ * which browser code imports without this file: the hints below are the server's alone.
  *
  * `kind` separates "your input" (content, config, network: the user can fix it) from "our bug"
  * (an invariant broke: report it). The CLI prints `[CODE] message`, the hint and the cause chain.
  */
+import { NzfAggregateError, NzfError, setErrorCatalogue } from "./coded-error.js";
+
+export { NzfAggregateError, NzfError, type ErrorDetails } from "./coded-error.js";
 
 export type ErrorKind = "input" | "bug";
 
-export interface ErrorDetails {
-  /** What the error is about: a document id, an output path, a URL, a config key. */
-  subject?: string;
-  /** The wrapped error. */
-  cause?: unknown;
-  /** Overrides the catalogue's hint when the situation allows a sharper one. */
-  hint?: string;
-}
-
-interface CatalogueEntry {
+export interface CatalogueEntry {
   kind: ErrorKind;
   hint: string;
 }
@@ -223,41 +218,7 @@ export const ERROR_CATALOGUE = {
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 
-export class NzfError extends Error {
-  readonly code: ErrorCode;
-  readonly kind: ErrorKind;
-  readonly hint: string;
-  readonly subject?: string;
-
-  constructor(code: ErrorCode, message: string, details: ErrorDetails = {}) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    this.name = "NzfError";
-    this.code = code;
-    const entry: CatalogueEntry = ERROR_CATALOGUE[code];
-    this.kind = entry.kind;
-    this.hint = details.hint ?? entry.hint;
-    this.subject = details.subject;
-  }
-}
-
-/** Several failures of one stage, reported together ("collect, then fail"). */
-export class NzfAggregateError extends NzfError {
-  readonly errors: NzfError[];
-
-  constructor(stage: string, errors: NzfError[]) {
-    const codes = [...new Set(errors.map((e) => e.code))].join(", ");
-    super(
-      errors[0]?.code ?? "INTERNAL",
-      `${errors.length} ${stage} failure${errors.length === 1 ? "" : "s"} (${codes})`,
-      {
-        hint:
-          errors.length === 1 ? errors[0]!.hint : `Fix each failure listed below; they are independent of each other.`,
-      },
-    );
-    this.name = "NzfAggregateError";
-    this.errors = errors;
-  }
-}
+setErrorCatalogue(ERROR_CATALOGUE);
 
 /** Formats an error for a person: `[CODE] message (subject)`, the hint, the cause chain; stacks only when verbose. */
 export function formatError(error: unknown, verbose = false): string {

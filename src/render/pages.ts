@@ -3,7 +3,7 @@
  * registry. A route collision (two sources for one URL) is an error naming both.
  */
 import type { PrismicDocument } from "@prismicio/client";
-import { NzfAggregateError, NzfError } from "../core/errors.js";
+import { NzfAggregateError, NzfError } from "../core/coded-error.js";
 import type { ContentGraph } from "../content/graph.js";
 import {
   DONATION_TYPES,

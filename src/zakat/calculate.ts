@@ -4,7 +4,7 @@
  * amount is rounded half up to the cent, once, at the end. Display figures (per-line values, the
  * totals) are rounded half up from their exact values independently, and never fed back in.
  */
-import { NzfError } from "../core/errors.js";
+import { NzfError } from "../core/coded-error.js";
 import { ASSET_CATEGORIES, LIABILITY_CATEGORIES } from "./categories.js";
 import { formatAud, formatAudExact, formatGrams } from "./format.js";
 import { type Ratio, compare, max, mul, parseDecimal, ratio, roundHalfUp, sub, sum, ZERO } from "./ratio.js";

@@ -7,7 +7,7 @@
  * quoted; an item's purity is applied to its weight, never to the price.
  */
 import type { DateField, NumberField, RichTextField, SelectField } from "@prismicio/client";
-import { NzfError } from "../core/errors.js";
+import { NzfError } from "../core/coded-error.js";
 import { type Ratio, compare, mul, parseDecimal, ratio, ZERO } from "./ratio.js";
 import type { HelpKey, NisabBasis, YearType, ZakatSettings } from "./types.js";
 
