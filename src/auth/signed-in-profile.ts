@@ -53,6 +53,18 @@ export function tokenClaims(token: string): Record<string, unknown> | null {
   }
 }
 
+/**
+ * The signed-in donor's access token from the cookies when it is still live (a minute to spare, so
+ * it does not expire on the way), else null. Sent with a gift (POST /donations) so the service files
+ * it under the donor's account; the service checks it, this only avoids sending a dead one.
+ */
+export function liveAccessToken(cookieString: string, now: number = Date.now()): string | null {
+  const token = accessTokenFromCookies(cookieString);
+  const claims = token ? tokenClaims(token) : null;
+  if (!token || !claims || typeof claims.exp !== "number" || claims.exp * 1000 <= now + 60_000) return null;
+  return token;
+}
+
 /** The user pool endpoint a token came from: its issuer without the pool id. */
 export function endpointOf(claims: Record<string, unknown>): string | null {
   if (typeof claims.iss !== "string") return null;

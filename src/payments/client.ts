@@ -20,6 +20,11 @@ export interface PaymentsClientOptions {
   baseUrl: string;
   fetch?: typeof fetch;
   timeoutMs?: number;
+  /**
+   * The signed-in donor's access token, or null: sent as `Authorization: Bearer` with a new gift
+   * (POST /donations) only, so the service files it under their account. Read at each request.
+   */
+  accessToken?: () => string | null;
 }
 
 export interface RequestOptions {
@@ -155,9 +160,10 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
       const canonical = canonicalJson(body);
       const pending = inFlight.get(idempotencyKey);
       if (pending && pending.body === canonical) return pending.promise;
+      const token = options.accessToken?.();
       const promise = request<DonationCreated>("POST", "/donations", {
         body: JSON.stringify(body),
-        headers: { "Idempotency-Key": idempotencyKey },
+        headers: { "Idempotency-Key": idempotencyKey, ...(token ? { Authorization: `Bearer ${token}` } : {}) },
         signal: opts.signal,
       }).finally(() => {
         if (inFlight.get(idempotencyKey)?.promise === promise) inFlight.delete(idempotencyKey);

@@ -8,6 +8,7 @@ import {
   accessTokenFromCookies,
   endpointOf,
   fetchSignedInProfile,
+  liveAccessToken,
   profileFromAttributes,
 } from "../../src/auth/signed-in-profile.js";
 
@@ -32,6 +33,14 @@ describe("signed-in profile for the donation forms", () => {
     expect(accessTokenFromCookies(cookiesFor(live))).toBe(live);
     expect(accessTokenFromCookies("_ga=GA1.1.1; theme=dark")).toBeNull();
     expect(accessTokenFromCookies("")).toBeNull();
+  });
+
+  it("gives a gift the token only while it is live, with a minute to spare", () => {
+    expect(liveAccessToken(cookiesFor(live), NOW)).toBe(live);
+    expect(liveAccessToken(cookiesFor(live), NOW + 541_000)).toBeNull();
+    expect(liveAccessToken(cookiesFor(jwt({ iss: ISS, token_use: "access" })), NOW)).toBeNull();
+    expect(liveAccessToken(cookiesFor("not-a-jwt"), NOW)).toBeNull();
+    expect(liveAccessToken("_ga=GA1.1.1", NOW)).toBeNull();
   });
 
   it("takes the pool endpoint from the issuer; refuses plain http other than loopback", () => {

@@ -77,7 +77,13 @@ let shared: ApiDb | undefined;
 
 /** One per test file (`beforeAll`); `reset()` between tests. */
 export async function startTestPaymentsService(
-  options: { deps?: Partial<ApiDeps>; allowedOrigin?: string[]; faults?: Fault[] } = {},
+  options: {
+    deps?: Partial<ApiDeps>;
+    allowedOrigin?: string[];
+    faults?: Fault[];
+    /** More of the service's settings (e.g. NZF_COGNITO_*: the account API and identifyDonor, as deployed). */
+    env?: Record<string, string>;
+  } = {},
 ): Promise<TestPaymentsService> {
   shared ??= await openTestApiDb();
   const database = shared;
@@ -127,6 +133,7 @@ export async function startTestPaymentsService(
       STRIPE_SECRET_KEY: TEST_SECRET_KEY,
       STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
       STRIPE_API_BASE: stripe.url,
+      ...options.env,
     },
     deps: {
       paypal,

@@ -327,7 +327,11 @@ function CardDonationForm({
     try {
       const kit = await kitLoad;
       keys.current ??= kit.createAttemptKeys(undefined, keptAttempt(sessionStore(), formPath));
-      client.current ??= kit.createPaymentsClient({ baseUrl: payments.apiUrl, timeoutMs: payments.timeoutMs });
+      client.current ??= kit.createPaymentsClient({
+        baseUrl: payments.apiUrl,
+        timeoutMs: payments.timeoutMs,
+        accessToken: kit.donorAccessToken,
+      });
       const key = keys.current.keyFor(result.request);
       // Stripe.js starts loading now, alongside the request (not for PayPal).
       const stripeLoad = viaPayPal || stripe ? Promise.resolve(stripe) : kit.loadStripeJs(payments.publishableKey);

@@ -14,3 +14,4 @@ export { PAYPAL_MESSAGES } from "../../payments/paypal.js";
 export { PaymentStep } from "./payment-step.js";
 export { enterStepInHistory } from "./step-history.js";
 export { changeOrCreate } from "./change-gift.js";
+export { donorAccessToken } from "./donor-token.js";
