@@ -12,8 +12,7 @@ import type { PrismicDocument } from "@prismicio/client";
 import { createContentGraph } from "../content/graph.js";
 import { MASTER_LANG, normalizePath } from "../content/routes.js";
 import { planPages, type PageEntry } from "../render/pages.js";
-import type { ClientAsset } from "../bundle/island-bundle.js";
-import type { ImageLookup, SiteAssets, SiteSettings } from "../template-kit/types.js";
+import type { ClientAsset, ImageLookup, SiteAssets, SiteSettings } from "../template-kit/types.js";
 import { renderPage } from "../../templates/entry.js";
 
 export interface DraftPage {

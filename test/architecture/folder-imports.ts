@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const SOURCE = /\.(ts|tsx|mts|mjs|js)$/;
 /** import/export ... from "x", bare import "x", and import("x"). */
 const SPECIFIER =

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { folderCycles, folderEdges, importsOf } from "./folder-imports.js";
+import { mayImportLists, parseMayImport } from "./readme-imports.js";
 
 /**
  * Folders import one way: no folder of src/ (nor templates/) imports
@@ -54,5 +55,48 @@ describe("folder imports", () => {
       inCycles.map((c) => c.folders),
       JSON.stringify(inCycles, null, 2),
     ).toEqual(KNOWN_CYCLES.map((g) => g.join(" ⇄ ")));
+  });
+
+  it("reads a README's May import list: folders and paths of its first sentence", () => {
+    const isFolder = (name: string) => ["core", "payments", "zakat", "build", "cli", "server"].includes(name);
+    const readme = [
+      "# src/x",
+      "",
+      "May import: `core` (`coded-error.ts` only), `payments/types.ts` and `zakat`, for `/status`. Only",
+      "the commands import it (`cli`, `server`).",
+    ].join("\n");
+    expect(parseMayImport("x", readme, isFolder)).toEqual({
+      folder: "x",
+      allowed: new Set(["core", "payments", "zakat"]),
+      unknown: [],
+    });
+    expect(parseMayImport("x", "May import: `core`, `pwa`.", isFolder)?.unknown).toEqual(["pwa"]);
+    expect(parseMayImport("x", "May import: any folder (it is the top); nothing imports it.", isFolder)?.allowed).toBe(
+      null,
+    );
+    expect(parseMayImport("x", "May import: nothing outside `core` (it is the bottom).", isFolder)?.allowed).toEqual(
+      new Set(["core"]),
+    );
+  });
+
+  it("imports only what each folder's README says it may import", () => {
+    const lists = mayImportLists();
+    expect(lists.map((l) => l.folder)).toContain("render");
+    const byFolder = new Map(lists.map((l) => [l.folder, l]));
+    const unknown = lists.flatMap((l) => l.unknown.map((name) => `src/${l.folder}/README.md names \`${name}\``));
+    expect(unknown, "a May import list names a folder that does not exist").toEqual([]);
+    const strays = folderEdges()
+      .filter((e) => {
+        const allowed = byFolder.get(e.from)?.allowed;
+        return allowed !== undefined && allowed !== null && !allowed.has(e.to);
+      })
+      .map((e) => `${e.from} → ${e.to}: ${e.example}`);
+    expect(strays, "add the folder to the README's May import list (with why), or drop the import").toEqual([]);
+  });
+
+  it("has a May import list in every folder's README", () => {
+    const listed = new Set(mayImportLists().map((l) => l.folder));
+    const folders = [...new Set(folderEdges().map((e) => e.from))].filter((f) => f !== "templates" && !f.includes("."));
+    expect(folders.filter((f) => !listed.has(f))).toEqual([]);
   });
 });
