@@ -3,16 +3,21 @@
  * "Pay my zakat" into the pay page of the same language, 12 monthly instalments paid by card, and
  * the thank-you page. In Arabic at 390×844 every visible string is Arabic or marked with its own
  * language, nothing scrolls sideways and axe passes; the same in English at 1280×800. Payments go
- * to the payments dev server and the Stripe.js stand-in, as in donation.test.ts.
+ * to the payments service (src/api/, on PGlite) with the Stripe API stand-in as Stripe; Stripe.js is
+ * replaced at the network layer and confirms through the stand-in, as in donation-service.test.ts.
  */
 import { mkdir } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createFixture, type Fixture } from "../support/build-fixture.js";
 import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
-import { startPaymentsDevServer, type PaymentsDevServer } from "../../src/server/payments-dev-server.js";
 import { isolatedContext, launchBrowser } from "../support/browser.js";
 import { axeViolations, formatViolations } from "../support/axe.js";
+import {
+  startTestPaymentsService,
+  TEST_PUBLISHABLE_KEY,
+  type TestPaymentsService,
+} from "../support/payments-service.js";
 import { installStripeStandIn } from "../support/stripe-stand-in.js";
 
 const SHOTS = "test-results/journeys";
@@ -22,14 +27,14 @@ const DONORS_DAY = new Date(2026, 10, 21, 10);
 
 let fixture: Fixture;
 let site: StaticServer;
-let api: PaymentsDevServer;
+let api: TestPaymentsService;
 let browser: Browser;
 
 beforeAll(async () => {
   await mkdir(SHOTS, { recursive: true });
-  api = await startPaymentsDevServer({ port: 0, host: "127.0.0.1", devRoutes: true });
+  api = await startTestPaymentsService();
   fixture = await createFixture({ sample: true });
-  await fixture.run({ publicConfig: { payments: { apiUrl: api.url, publishableKey: "pk_test_standin0000" } } });
+  await fixture.run({ publicConfig: { payments: { apiUrl: api.url, publishableKey: TEST_PUBLISHABLE_KEY } } });
   site = await startStaticServer({ root: fixture.config.outDir });
   browser = await launchBrowser();
 }, 180_000);
@@ -76,7 +81,7 @@ async function axeClean(page: Page, label: string) {
 async function newDonor(viewport: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page }> {
   const context = await isolatedContext(browser, { viewport, timezoneId: "Australia/Sydney" });
   context.setDefaultTimeout(15_000);
-  await installStripeStandIn(context, { paymentsUrl: api.url });
+  await installStripeStandIn(context, { stripeApiUrl: api.stripe.url });
   const page = await context.newPage();
   await page.clock.setFixedTime(DONORS_DAY);
   return { context, page };
@@ -151,6 +156,16 @@ describe("the donor's journey, calculator → pay → thank you", { timeout: 120
       await page.waitForURL(new RegExp(`${journey.prefix}/pay/thank-you/\\?donation=don_`));
       await page.locator(".thanks-reference strong").waitFor();
       expect(await page.locator("main h1").allTextContents()).toEqual([journey.thanks]);
+      // The first of the 12 is paid by the stand-in's signed webhook, as Stripe's would.
+      const donationId = new URL(page.url()).searchParams.get("donation")!;
+      await api.stripe.settled();
+      const row = await api.db
+        .selectFrom("donations")
+        .selectAll()
+        .where("id", "=", donationId)
+        .executeTakeFirstOrThrow();
+      // $500 in 12: $41.66 a payment (the last priced apart).
+      expect(row).toMatchObject({ status: "succeeded", frequency: "monthly-instalments", amount_cents: 4_166 });
       expect(await unmarkedLatin(page)).toEqual([]);
       await noSidewaysScroll(page);
       await axeClean(page, `${journey.prefix}/pay/thank-you/`);
