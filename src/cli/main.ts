@@ -14,6 +14,7 @@ import type { CommandName } from "../core/options.js";
 import { build } from "../build/build.js";
 import { createBuilder } from "../build/builder.js";
 import { addDeclaredOptions, environmentHelp, givenFlags } from "./options.js";
+import { deployRecordPath } from "../deploy/last-deploy.js";
 
 // The project folder: where bin/ and lib/ live. Templates and src/client are read from here.
 const PROJECT_ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -26,6 +27,8 @@ async function run(verb: Verb, program: Command, command: Command): Promise<void
   const settings = resolveSettings(name, flags, process.env, PROJECT_ROOT);
   const logger = createConsoleLogger({ level: settings.build.verbose ? "debug" : "info" });
   const { publicConfig } = settings;
+  // Each deploy is recorded there, so that a dry run can plan offline (src/deploy/last-deploy.ts).
+  const recordFile = deployRecordPath(settings.build.workDir);
 
   if (settings.watch && publicConfig) {
     const { runWatch } = await import("../watch/run-watch.js");
@@ -53,14 +56,15 @@ async function run(verb: Verb, program: Command, command: Command): Promise<void
   }
   if (name === "deploy" && settings.deploy) {
     const { deploySite } = await import("../deploy/deploy.js");
-    await deploySite(settings.build.outDir, settings.deploy, { logger });
+    await deploySite(settings.build.outDir, settings.deploy, { logger, recordFile });
     return;
   }
   if (settings.webhook) {
     const { startWebhookService } = await import("../server/webhook-server.js");
     // Kept for the server's lifetime: each webhook build reuses what the last one made.
     const builder = createBuilder();
-    const deploy = settings.deploy;
+    // The webhook server never plans offline: it has a bucket, or no deploy.
+    const deploy = settings.deploy && "bucket" in settings.deploy ? settings.deploy : undefined;
     const service = await startWebhookService(settings.webhook, {
       logger,
       // With a bucket, each published build is deployed in-process (docs/deploy.md).
@@ -70,7 +74,7 @@ async function run(verb: Verb, program: Command, command: Command): Promise<void
               label: `nzf-build deploy to s3://${deploy.bucket}`,
               run: async (signal) => {
                 const { deploySite, summary } = await import("../deploy/deploy.js");
-                return summary(deploy, await deploySite(settings.build.outDir, deploy, { logger, signal }));
+                return summary(deploy, await deploySite(settings.build.outDir, deploy, { logger, signal, recordFile }));
               },
             },
           }
@@ -98,7 +102,7 @@ async function run(verb: Verb, program: Command, command: Command): Promise<void
   await build(settings.build, { logger, publicConfig });
   if (settings.deploy) {
     const { deploySite } = await import("../deploy/deploy.js");
-    await deploySite(settings.build.outDir, settings.deploy, { logger });
+    await deploySite(settings.build.outDir, settings.deploy, { logger, recordFile });
   }
 }
 

@@ -26,7 +26,7 @@ import { authOptionsFromEnv, resolveAuthConfig } from "../auth/config.js";
 import type { PublicAuthConfig } from "../auth/types.js";
 import { readPaymentsBuildConfig, type PaymentsBuildConfig } from "../payments/config.js";
 import type { WebhookCommandOptions, WebhookConfig } from "../server/webhook-server.js";
-import { deploySettingsFrom, type DeploySettings } from "../deploy/settings.js";
+import { deploySettingsFrom, type DeploySettings, type OfflinePlanSettings } from "../deploy/settings.js";
 import { readApiSettings } from "../api/config.js";
 import { corsPolicy } from "../api/cors.js";
 import { createStripeClient } from "../api/stripe/client.js";
@@ -51,8 +51,11 @@ export interface Settings {
   watch?: WatchSettings;
   /** Present for `webhook`. */
   webhook?: WebhookConfig;
-  /** Present when the command deploys: `deploy`, a build with `--deploy`, the webhook server with a bucket. */
-  deploy?: DeploySettings;
+  /**
+   * Present when the command deploys: `deploy`, a build with `--deploy`, the webhook server with a
+   * bucket; a dry run without a bucket plans offline (OfflinePlanSettings).
+   */
+  deploy?: DeploySettings | OfflinePlanSettings;
   /** Present for `api`. */
   api?: ApiCommandSettings;
 }
@@ -110,7 +113,7 @@ export function resolveSettings(
   };
 }
 
-function deployFrom(command: CommandName, values: OptionValues): DeploySettings | undefined {
+function deployFrom(command: CommandName, values: OptionValues): DeploySettings | OfflinePlanSettings | undefined {
   if (command !== "deploy" && command !== "build" && command !== "webhook") return undefined;
   const asked = command === "deploy" || values.deploy.value === true;
   const dryRun = values.dryRun.value === true;

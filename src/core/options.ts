@@ -337,7 +337,7 @@ export const OPTIONS = [
     flag: "--dry-run",
     commands: ["build", "deploy"],
     group: "deploy",
-    help: "print the deploy plan (uploads, deletions, invalidation) without changing the bucket or the distribution",
+    help: "print the deploy plan (uploads, deletions, invalidation) without changing the bucket or the distribution; with no bucket given, offline against the last deploy from this machine (.nzf-cache/deploy/last-deploy.json), no credentials needed",
   },
   {
     key: "bucket",

@@ -21,9 +21,11 @@ import {
   type DeployPlan,
   type LocalFile,
   type Phase,
+  type RemoteObject,
   type Upload,
 } from "./plan.js";
-import { DEFAULT_DEPLOY_DEADLINE_MS, type DeploySettings } from "./settings.js";
+import { DEFAULT_DEPLOY_DEADLINE_MS, type DeploySettings, type OfflinePlanSettings } from "./settings.js";
+import { bucketAfter, readDeployRecord, recordedBucket, writeDeployRecord, type DeployRecord } from "./last-deploy.js";
 
 export interface DeployReport {
   /** The version folder that was deployed. */
@@ -43,6 +45,11 @@ export interface DeployDeps {
   client?: S3Client;
   /** Aborts the deploy from outside (the webhook server's own deadline); the settings' deadline applies too. */
   signal?: AbortSignal;
+  /**
+   * The record of the last deploy from this machine (./last-deploy.ts): written after each deploy,
+   * read by a dry run that has no bucket, or whose bucket cannot be read. Absent: none is kept.
+   */
+  recordFile?: string;
 }
 
 // The SDK warns on every run that versions published from 2027 need Node 22; the project pins the
@@ -122,7 +129,12 @@ async function uploadPhase(
  * nothing more is started, and the deploy fails with DEPLOY_TIMED_OUT, saying how far it got. What
  * was uploaded stays (each object is whole); the next deploy sends what is still missing.
  */
-export async function deploySite(outDir: string, settings: DeploySettings, deps: DeployDeps): Promise<DeployReport> {
+export async function deploySite(
+  outDir: string,
+  settings: DeploySettings | OfflinePlanSettings,
+  deps: DeployDeps,
+): Promise<DeployReport> {
+  if (!("bucket" in settings)) return planOffline(outDir, settings, deps);
   const deadlineMs = settings.timeoutMs ?? DEFAULT_DEPLOY_DEADLINE_MS;
   const deadline = AbortSignal.timeout(deadlineMs);
   const signal = deps.signal ? AbortSignal.any([deadline, deps.signal]) : deadline;
@@ -153,13 +165,31 @@ async function deployWithin(
   try {
     const [local, remote] = await Promise.all([
       localFiles(siteDir),
-      readBucket(client, settings.bucket, signal).catch((error: unknown) => {
+      readBucket(client, settings.bucket, signal).catch(async (error: unknown) => {
         if (signal.aborted) throw error;
         const reason = error instanceof Error ? error.message : String(error);
+        // A plan can do with the last deploy's record when the bucket cannot be read (offline, no credentials).
+        const record = settings.dryRun && deps.recordFile ? await readDeployRecord(deps.recordFile) : null;
+        if (record && !("unreadable" in record) && record.bucket === settings.bucket) {
+          logger.warn(
+            "deploy",
+            `s3://${settings.bucket} could not be read (${reason}); planning against the last deploy from this machine instead`,
+          );
+          printBasis(logger, record, deps.recordFile!);
+          return recordedBucket(record);
+        }
         throw new NzfError(
           "DEPLOY_BUCKET_UNREADABLE",
           `The bucket s3://${settings.bucket} could not be read (${reason}), so nothing was uploaded.`,
-          { subject: settings.bucket, cause: error },
+          {
+            subject: settings.bucket,
+            cause: error,
+            ...(settings.dryRun
+              ? {
+                  hint: "Check the bucket name (NZF_S3_BUCKET), its region (AWS_REGION) and the credentials (the standard AWS chain) with the IAM policy of docs/deploy.md. Without a bucket (no --bucket, NZF_S3_BUCKET unset) --dry-run plans offline against the last deploy from this machine.",
+                }
+              : {}),
+          },
         );
       }),
     ]);
@@ -250,6 +280,23 @@ async function deployWithin(
       }
     }
     report.durationMs = performance.now() - started;
+    if (deps.recordFile) {
+      const record: DeployRecord = {
+        version: 1,
+        bucket: settings.bucket,
+        region: settings.region,
+        ...(settings.distribution ? { distribution: settings.distribution } : {}),
+        deployedAt: new Date().toISOString(),
+        objects: bucketAfter(plan, remote, now.getTime()),
+      };
+      // The bucket has the new site either way: a record that cannot be written only costs the next offline plan.
+      await writeDeployRecord(deps.recordFile, record).catch((error: unknown) =>
+        logger.warn(
+          "deploy",
+          `could not record this deploy in ${deps.recordFile} (${error instanceof Error ? error.message : String(error)}); a dry run without a bucket will not know it`,
+        ),
+      );
+    }
     logger.info("deploy", summary(settings, report));
     return report;
   } finally {
@@ -272,8 +319,63 @@ export function summary(settings: DeploySettings, report: DeployReport): string 
   return `s3://${settings.bucket}: uploaded ${report.uploaded} files (${megabytes(report.uploadedBytes)}), kept ${plan.kept}, deleted ${report.deleted}${retired}; ${invalidated}; in ${formatMs(report.durationMs)}`;
 }
 
-function printPlan(logger: Logger, settings: DeploySettings, plan: DeployPlan): void {
-  logger.info("deploy", `dry run: the plan for s3://${settings.bucket} (${settings.region}); nothing is changed`);
+/**
+ * A dry run with no bucket: the published site against the last deploy recorded on this machine, or
+ * against an empty bucket when there is none, saying which. No network, no credentials.
+ */
+async function planOffline(outDir: string, settings: OfflinePlanSettings, deps: DeployDeps): Promise<DeployReport> {
+  const { logger } = deps;
+  const started = performance.now();
+  const siteDir = publishedSite(outDir);
+  const local = await localFiles(siteDir);
+  const record = deps.recordFile ? await readDeployRecord(deps.recordFile) : null;
+  let remote = new Map<string, RemoteObject>();
+  let target = "an empty bucket";
+  if (record && !("unreadable" in record)) {
+    remote = recordedBucket(record);
+    target = `s3://${record.bucket} as the last deploy from this machine left it`;
+    printBasis(logger, record, deps.recordFile!);
+  } else {
+    const where = deps.recordFile ?? "the work folder";
+    logger.warn(
+      "deploy",
+      record
+        ? `the record of the last deploy (${where}) cannot be read (${record.unreadable}), so this plan is for an empty bucket`
+        : `no deploy from this machine is recorded (${where}), so this plan is for an empty bucket: every file would be uploaded`,
+    );
+    logger.info(
+      "deploy",
+      "to plan against the bucket itself, give it (--bucket or NZF_S3_BUCKET) with AWS credentials (AWS_PROFILE, AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or a role) that may list and read it",
+    );
+  }
+  const plan = planDeploy(local, remote, Date.now());
+  const distribution = settings.distribution ?? (record && !("unreadable" in record) ? record.distribution : undefined);
+  printPlan(logger, { region: settings.region, ...(distribution ? { distribution } : {}), target }, plan);
+  return {
+    siteDir,
+    plan,
+    uploaded: 0,
+    uploadedBytes: 0,
+    deleted: 0,
+    dryRun: true,
+    durationMs: performance.now() - started,
+  };
+}
+
+function printBasis(logger: Logger, record: DeployRecord, file: string): void {
+  logger.info(
+    "deploy",
+    `offline: comparing with the last deploy from this machine, to s3://${record.bucket} (${record.region}) at ${record.deployedAt} (${file}); a deploy made elsewhere since is not known`,
+  );
+}
+
+function printPlan(
+  logger: Logger,
+  settings: Pick<DeploySettings, "region" | "distribution"> & { bucket?: string; target?: string },
+  plan: DeployPlan,
+): void {
+  const target = settings.target ?? `s3://${settings.bucket} (${settings.region})`;
+  logger.info("deploy", `dry run: the plan for ${target}; nothing is changed`);
   for (const upload of plan.uploads)
     logger.info(
       "deploy",

@@ -18,6 +18,16 @@ export interface DeploySettings {
   timeoutMs?: number;
 }
 
+/**
+ * `nzf-build deploy --dry-run` with no bucket: the plan against the last deploy recorded on this
+ * machine (./last-deploy.ts), with no network, bucket or credentials.
+ */
+export interface OfflinePlanSettings {
+  dryRun: true;
+  region: string;
+  distribution?: string;
+}
+
 /** NZF_DEPLOY_TIMEOUT's default: a first upload of every image of the site can take minutes. */
 export const DEFAULT_DEPLOY_DEADLINE_MS = 600_000;
 
@@ -55,7 +65,7 @@ function endpoint(value: OptionValue): string | undefined {
 export function deploySettingsFrom(
   values: OptionValues,
   { required, dryRun }: { required: boolean; dryRun: boolean },
-): DeploySettings | undefined {
+): DeploySettings | OfflinePlanSettings | undefined {
   const bucketValue = values.bucket;
   const bucket = text(values, "bucket")?.trim();
   if (bucket !== undefined && bucket !== "" && !BUCKET.test(bucket))
@@ -73,9 +83,11 @@ export function deploySettingsFrom(
   const cloudfrontEndpoint = endpoint(values.cloudfrontEndpoint);
   if (!bucket) {
     if (!required) return undefined;
+    // A plan needs no bucket: it is made against the last deploy recorded here (offline).
+    if (dryRun) return { dryRun: true, region, ...(distribution ? { distribution } : {}) };
     throw new NzfError("CONFIG_INVALID", "No S3 bucket was given, so nothing was deployed.", {
       subject: "NZF_S3_BUCKET",
-      hint: "Pass --bucket <name> or set NZF_S3_BUCKET to the bucket the site is served from (docs/deploy.md).",
+      hint: "Pass --bucket <name> or set NZF_S3_BUCKET to the bucket the site is served from (docs/deploy.md). To see the plan without a bucket or credentials, add --dry-run.",
     });
   }
   return {
