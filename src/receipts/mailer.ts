@@ -59,6 +59,12 @@ export function createMailer(settings: MailTransportSettings): Mailer {
         text: message.text,
         messageId: message.messageId,
         ...(message.replyTo ? { replyTo: message.replyTo } : {}),
+        ...(message.unsubscribeUrl
+          ? {
+              list: { unsubscribe: message.unsubscribeUrl },
+              headers: { "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+            }
+          : {}),
       });
       return { messageId: String(info.messageId ?? message.messageId), response: String(info.response ?? "") };
     },

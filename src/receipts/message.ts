@@ -15,6 +15,8 @@ export interface MailMessage {
   text: string;
   messageId: string;
   replyTo?: string;
+  /** Updates only: the one-click unsubscribe link (`List-Unsubscribe`, RFC 8058). */
+  unsubscribeUrl?: string;
 }
 
 /** The domain of the sender address, for Message-IDs: `receipts@nzf.org.au` → `nzf.org.au`. */

@@ -21,6 +21,7 @@ export const RECEIPT_ENV = {
   smtpUrl: "NZF_SMTP_URL",
   sesRegion: "NZF_SES_REGION",
   sesEndpoint: "NZF_SES_ENDPOINT",
+  siteUrl: "SITE_URL",
 } as const;
 
 export type MailTransportSettings =
@@ -34,6 +35,8 @@ export interface ReceiptSettings {
   /** `"National Zakat Foundation" <receipts@nzf.org.au>`. */
   from: string | null;
   transport: MailTransportSettings;
+  /** The donor's account page on the site (`SITE_URL` + `/account/`), linked from notices; absent when not set. */
+  accountUrl?: string;
 }
 
 const EMAIL = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/;
@@ -153,5 +156,8 @@ export function readReceiptSettings(env: Record<string, string | undefined>): Re
     name !== undefined && abn !== undefined
       ? { name, abn: formatAbn(abn), ...(contactEmail === undefined ? {} : { contactEmail }) }
       : null;
-  return { issuer, from: from ?? null, transport };
+  const siteUrl = get(RECEIPT_ENV.siteUrl);
+  const accountUrl =
+    siteUrl === undefined ? undefined : new URL("/account/", httpUrl(RECEIPT_ENV.siteUrl, siteUrl)).href;
+  return { issuer, from: from ?? null, transport, ...(accountUrl ? { accountUrl } : {}) };
 }

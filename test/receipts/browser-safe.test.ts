@@ -3,7 +3,18 @@ import { describe, expect, it } from "vitest";
 
 // The account pages may show receipts with the same words: everything but the mailer bundles for
 // the browser without Node built-ins (React's server renderer has a browser build).
-const BROWSER_MODULES = ["abn", "financial-year", "receipt", "receipt-html", "receipt-text", "message", "settings"];
+const BROWSER_MODULES = [
+  "abn",
+  "financial-year",
+  "receipt",
+  "receipt-html",
+  "receipt-text",
+  "message",
+  "settings",
+  "notice",
+  "notice-html",
+  "charge-notices",
+];
 
 describe("src/receipts in the browser", () => {
   it("bundles with no Node built-ins", async () => {

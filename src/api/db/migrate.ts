@@ -11,6 +11,7 @@ import * as receipts from "./migrations/0002-receipts.js";
 import * as accountPlans from "./migrations/0003-account-plans.js";
 import * as paypalEvents from "./migrations/0004-paypal-events.js";
 import * as scheduledCharges from "./migrations/0005-scheduled-charges.js";
+import * as declinedCharges from "./migrations/0006-declined-charges.js";
 
 export const MIGRATIONS: Record<string, Migration> = {
   "0001-donations": initial,
@@ -18,6 +19,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0003-account-plans": accountPlans,
   "0004-paypal-events": paypalEvents,
   "0005-scheduled-charges": scheduledCharges,
+  "0006-declined-charges": declinedCharges,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -8,7 +8,10 @@
 import type { Kysely } from "kysely";
 import type { Logger } from "../../core/logger.js";
 import { createMailer, type Mailer } from "../../receipts/mailer.js";
+import type { Notice } from "../../receipts/notice.js";
+import type { ReceiptIssuer } from "../../receipts/receipt.js";
 import type { ReceiptSettings } from "../../receipts/settings.js";
+import { deliverNotices, queueNotice } from "../mail/outbox.js";
 import type { ApiDatabase } from "../db/schema.js";
 import { type DeliverReport, deliverReceipts } from "./deliver.js";
 import { issueReceipt, type PaidCharge, type ReceiptIssuing, type VoidCause, voidForRefund } from "./issue.js";
@@ -17,8 +20,13 @@ import type { ReceiptRow } from "./tables.js";
 export interface ReceiptsService {
   paid(charge: PaidCharge): Promise<ReceiptRow>;
   voided(cause: VoidCause): Promise<ReceiptRow[]>;
-  /** Sends what is due: new receipts whose first send failed, and retries. */
+  /** Sends what is due: new receipts whose first send failed, and retries; then the notices due. */
   deliverDue(): Promise<DeliverReport>;
+  /** Who signs the notices, and the account page they link to. */
+  issuer: ReceiptIssuer;
+  accountUrl?: string;
+  /** Queues a notice (once per key: false when it was queued before) and tries to send it at once. */
+  notify(notice: Notice, meta: { kind: string; donationId?: string | null }): Promise<boolean>;
   close(): void;
 }
 
@@ -63,7 +71,26 @@ export function createReceiptsService(
       options.logger?.warn("api", `receipt e-mail left for later: ${(error as Error).message}`);
     }
   };
+  const now = options.now ?? (() => new Date());
+  const sendNotices = (keys?: string[]) =>
+    deliverNotices(db, {
+      mailer,
+      from,
+      ...(settings.issuer?.contactEmail ? { replyTo: settings.issuer.contactEmail } : {}),
+      now,
+      ...(keys ? { keys, retry: { attempts: 1 } } : {}),
+    });
   return {
+    issuer: settings.issuer,
+    ...(settings.accountUrl ? { accountUrl: settings.accountUrl } : {}),
+    async notify(notice, meta) {
+      const queued = await queueNotice(db, notice, { ...meta, now: now() });
+      if (queued && mailing)
+        await sendNotices([notice.key]).catch((error: Error) =>
+          options.logger?.warn("api", `notice e-mail left for later: ${error.message}`),
+        );
+      return queued;
+    },
     async paid(charge) {
       const row = await issueReceipt(db, charge, issuing);
       await trySend([row]);
@@ -74,7 +101,12 @@ export function createReceiptsService(
       await trySend(rows);
       return rows;
     },
-    deliverDue: () => (mailing ? deliver() : Promise.resolve({ sent: [], failed: [] })),
+    async deliverDue() {
+      if (!mailing) return { sent: [], failed: [] };
+      const receipts = await deliver();
+      const notices = await sendNotices();
+      return { sent: [...receipts.sent, ...notices.sent], failed: [...receipts.failed, ...notices.failed] };
+    },
     close: () => mailer.close(),
   };
 }

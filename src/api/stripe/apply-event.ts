@@ -86,10 +86,18 @@ export async function setStatus(
 }
 
 export async function recordCharge(deps: ApiDeps, row: DonationRow, id: string, amountCents: number): Promise<void> {
+  // The service's clock (tests move it), not the database's.
+  const now = (deps.now ?? (() => new Date()))();
   await deps.db
     .insertInto("charges")
-    .values({ id, donation_id: row.id, amount_cents: amountCents, status: "succeeded" })
-    .onConflict((c) => c.column("id").doNothing())
+    .values({ id, donation_id: row.id, amount_cents: amountCents, status: "succeeded", charged_at: now })
+    // A scheduled charge the bank declined first (src/api/jobs/) is the same intent, paid on a retry.
+    .onConflict((c) =>
+      c
+        .column("id")
+        .doUpdateSet({ status: "succeeded", amount_cents: amountCents, charged_at: now })
+        .where("charges.status", "=", "failed"),
+    )
     .execute();
 }
 
