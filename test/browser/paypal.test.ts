@@ -1,7 +1,7 @@
 /**
  * Donors give with PayPal, in real Chromium with the site's generated headers enforced (the CSP
- * with PayPal's hosts): the built site on loopback, the local payments API with its PayPal stand-in,
- * and a stand-in for PayPal's SDK served at its real address. The SDK is requested only once the
+ * with PayPal's hosts): the built site on loopback, the payments service (src/api/, on PGlite) with
+ * its local PayPal provider, and a stand-in for PayPal's SDK served at its real address. The SDK is requested only once the
  * donor has chosen PayPal and continued; each failure says what happened and what to do, keeps the
  * form, and PayPal never takes a gift twice.
  */
@@ -11,11 +11,15 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createFixture, type Fixture } from "../support/build-fixture.js";
 import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
-import { startPaymentsDevServer, type PaymentsDevServer } from "../../src/server/payments-dev-server.js";
 import { headersFor, parseHeadersFile } from "../../src/site-files/headers.js";
 import { isolatedContext, launchBrowser, watchProblems, type PageProblems } from "../support/browser.js";
 import { axeSource, axeViolations, formatViolations } from "../support/axe.js";
 import { installPayPalStandIn, type PayPalStandIn } from "../support/paypal-stand-in.js";
+import {
+  startTestPaymentsService,
+  TEST_PUBLISHABLE_KEY,
+  type TestPaymentsService,
+} from "../support/payments-service.js";
 import { installStripeStandIn } from "../support/stripe-stand-in.js";
 import { PAYPAL_MESSAGES } from "../../src/payments/paypal.js";
 import { fillDonor as fillDonorFields } from "../support/donation-request.js";
@@ -24,18 +28,18 @@ const JOURNEYS = "test-results/journeys";
 const CLIENT_ID = "AtestPayPalClientId-0123456789_abcdefghij";
 let fixture: Fixture;
 let site: StaticServer;
-let api: PaymentsDevServer;
+let api: TestPaymentsService;
 let browser: Browser;
 let context: BrowserContext;
 let paypal: PayPalStandIn;
 const violations: string[] = [];
 
 beforeAll(async () => {
-  api = await startPaymentsDevServer({ port: 0, host: "127.0.0.1", devRoutes: true });
+  api = await startTestPaymentsService();
   fixture = await createFixture({ sample: true });
   await fixture.run({
     publicConfig: {
-      payments: { apiUrl: api.url, publishableKey: "pk_test_standin0000", paypalClientId: CLIENT_ID, timeoutMs: 2000 },
+      payments: { apiUrl: api.url, publishableKey: TEST_PUBLISHABLE_KEY, paypalClientId: CLIENT_ID, timeoutMs: 2000 },
     },
   });
   const rules = parseHeadersFile(await readFile(join(fixture.config.outDir, "_headers"), "utf8"));
@@ -43,7 +47,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   context = await isolatedContext(browser);
   context.setDefaultTimeout(10_000);
-  await installStripeStandIn(context, { paymentsUrl: api.url });
+  await installStripeStandIn(context, { stripeApiUrl: api.stripe.url });
   paypal = await installPayPalStandIn(context);
   await context.exposeBinding("__reportCsp", ({ page }, text: string) => violations.push(`${page.url()}: ${text}`));
   await context.addInitScript(() => {
@@ -157,11 +161,7 @@ describe("PayPal in Chromium, CSP enforced", { timeout: 90_000 }, () => {
     await page.locator("button.paypal-stand-in").waitFor();
 
     const captured = api.paypal.captures().length;
-    await fetch(`${api.url}/__dev/paypal`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ declineNextCaptures: 1 }),
-    });
+    api.paypal.declineNextCaptures(1);
     await page.locator("button.paypal-stand-in").click();
     await expect.poll(() => alertText(page)).toBe(PAYPAL_MESSAGES.paypal_declined);
     expect(api.paypal.captures().length).toBe(captured);
