@@ -19,7 +19,7 @@ import { deployRecordPath } from "../deploy/last-deploy.js";
 // The project folder: where bin/ and lib/ live. Templates and src/client are read from here.
 const PROJECT_ROOT = fileURLToPath(new URL("..", import.meta.url));
 
-type Verb = "build" | "fetch" | "webhook" | "deploy" | "api";
+type Verb = "build" | "preview" | "fetch" | "webhook" | "deploy" | "api";
 
 async function run(verb: Verb, program: Command, command: Command): Promise<void> {
   const flags = givenFlags(program, command);
@@ -33,6 +33,11 @@ async function run(verb: Verb, program: Command, command: Command): Promise<void
   if (settings.watch && publicConfig) {
     const { runWatch } = await import("../watch/run-watch.js");
     await runWatch(settings.build, { logger, port: settings.watch.port, host: settings.watch.host, publicConfig });
+    return;
+  }
+  if (settings.preview) {
+    const { runPreview } = await import("./preview.js");
+    await runPreview(settings.build.outDir, settings.preview, logger);
     return;
   }
   if (settings.api) {
@@ -106,7 +111,7 @@ async function run(verb: Verb, program: Command, command: Command): Promise<void
   }
 }
 
-const COMMANDS = ["build", "fetch", "webhook", "deploy", "api", "help"];
+const COMMANDS = ["build", "preview", "fetch", "webhook", "deploy", "api", "help"];
 
 function unknownCommand(word: string): NzfError {
   const near = COMMANDS.find((command) => editDistance(word, command) <= 2);
@@ -158,6 +163,15 @@ export function createProgram(): Command {
   addDeclaredOptions(buildCommand, ["build", "watch"], { acceptOthersHidden: true })
     .addHelpText("after", environmentHelp(["build", "watch"]))
     .action(() => run("build", program, buildCommand));
+
+  const previewCommand = program
+    .command("preview")
+    .description(
+      "serve the published site (dist/) as S3 and CloudFront serve it: its headers, the CloudFront Function's redirects and trailing slashes, the 404 and 500 pages",
+    );
+  addDeclaredOptions(previewCommand, ["preview"], { acceptOthersHidden: true })
+    .addHelpText("after", environmentHelp(["preview"]))
+    .action(() => run("preview", program, previewCommand));
 
   const fetchCommand = program
     .command("fetch")

@@ -5,10 +5,11 @@
  */
 import { flagName, OPTIONS, type CommandName, type OptionGroup, type OptionSpec } from "../core/options.js";
 
-const ALL: CommandName[] = ["build", "watch", "fetch", "webhook", "deploy", "api"];
+const ALL: CommandName[] = ["build", "watch", "preview", "fetch", "webhook", "deploy", "api"];
 const COMMAND_LABEL: Record<CommandName, string> = {
   build: "build",
   watch: "`--watch`",
+  preview: "`preview`",
   fetch: "`fetch`",
   webhook: "`webhook`",
   deploy: "`deploy`",

@@ -49,6 +49,8 @@ export interface Settings {
   publicConfig?: PublicConfig;
   /** Present for `watch`. */
   watch?: WatchSettings;
+  /** Present for `preview`: the same port rules and loopback address as watch mode. */
+  preview?: WatchSettings;
   /** Present for `webhook`. */
   webhook?: WebhookConfig;
   /**
@@ -95,6 +97,8 @@ export function resolveSettings(
     );
   }
   const build = buildConfigFrom(values, { defaultRoot });
+  if (command === "preview")
+    return { command, build, preview: { port: parsePort(values.previewPort), host: WATCH_HOST } };
   if (command === "api") {
     const api = apiConfigFrom(values);
     return { command, build, api: { ...api, dataDir: resolve(build.root, api.dataDir) } };
@@ -236,6 +240,7 @@ export function apiConfigFrom(values: OptionValues): ApiCommandSettings {
 const COMMAND_LINE: Record<CommandName, string> = {
   build: "nzf-build",
   watch: "nzf-build --watch",
+  preview: "nzf-build preview",
   fetch: "nzf-build fetch",
   webhook: "nzf-build webhook",
   deploy: "nzf-build deploy",

@@ -178,6 +178,10 @@ export const ERROR_CATALOGUE = {
     kind: "input",
     hint: "Stop what uses those ports, or choose another port with --port (0 picks any free port).",
   },
+  PREVIEW_SITE_MISSING: {
+    kind: "input",
+    hint: "There is no published site to preview: build it first (nzf-build), with the same --out.",
+  },
   CLI_COMPILE_FAILED: {
     kind: "input",
     hint: "nzf-build's own code in src/ does not compile. Fix the error shown and save again; watch mode keeps running the previous nzf-build until then.",

@@ -14,6 +14,7 @@ export type LogLabel =
   | "sw"
   | "publish"
   | "watch"
+  | "preview"
   | "webhook"
   | "bench"
   | "deploy";

@@ -11,7 +11,7 @@
  */
 
 /** `watch` is `nzf-build --watch` (or `nzf-build build --watch`). */
-export type CommandName = "build" | "watch" | "fetch" | "webhook" | "deploy" | "api";
+export type CommandName = "build" | "watch" | "preview" | "fetch" | "webhook" | "deploy" | "api";
 
 /** Sections of docs/configuration.md. */
 export type OptionGroup = "content" | "site" | "accounts" | "payments" | "watch" | "webhook" | "deploy" | "api";
@@ -118,22 +118,22 @@ export const OPTIONS = [
     flag: "--out <dir>",
     env: ["NZF_OUT_DIR"],
     default: "dist",
-    commands: [...BUILDS, "deploy"],
+    commands: [...BUILDS, "preview", "deploy"],
     group: "site",
-    help: "output folder, relative to the project folder (nzf-build deploy uploads the site published there)",
+    help: "output folder, relative to the project folder (nzf-build deploy uploads the site published there, nzf-build preview serves it)",
   },
   {
     key: "root",
     flag: "--root <dir>",
     defaultText: "this installation",
-    commands: ["build", "watch", "fetch", "webhook", "deploy", "api"],
+    commands: ["build", "watch", "preview", "fetch", "webhook", "deploy", "api"],
     group: "site",
     help: "project folder with templates/, src/client/ and assets/; the work folder .nzf-cache/ is made there",
   },
   {
     key: "verbose",
     flag: "--verbose",
-    commands: ["build", "watch", "fetch", "webhook", "deploy", "api"],
+    commands: ["build", "watch", "preview", "fetch", "webhook", "deploy", "api"],
     group: "site",
     help: "log every stage's timing and show stack traces",
   },
@@ -268,6 +268,14 @@ export const OPTIONS = [
     commands: ["watch"],
     group: "watch",
     help: "port for --watch",
+  },
+  {
+    key: "previewPort",
+    flag: "--port <port>",
+    default: "4321",
+    commands: ["preview"],
+    group: "watch",
+    help: "port for nzf-build preview (as for --watch: a busy one moves on to the next free one, 0 picks any)",
   },
   // Webhook server
   {

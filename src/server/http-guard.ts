@@ -91,7 +91,7 @@ export function printable(text: string, max = 120): string {
 export interface GuardOptions {
   logger?: Logger;
   /** Log label, e.g. "webhook" or "watch". */
-  label: "webhook" | "watch";
+  label: "webhook" | "watch" | "preview";
   /** The server's name in log lines. */
   name: string;
   /** How a refusal is written (JSON servers send JSON); plain text by default. */

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
+import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { flagName, OPTIONS, type OptionSpec } from "../../src/core/options.js";
@@ -305,6 +305,20 @@ describe.concurrent("each setting, by its effect", () => {
       }
     },
   );
+
+  scenario(["previewPort --port"], "preview --port serves the folder given with --out on that port", async () => {
+    const out = await tempDir();
+    await writeFile(join(out, "index.html"), "<!doctype html><title>previewed</title>");
+    const port = await freePort();
+    const preview = startCli(["preview", "--out", out, "--port", String(port)]);
+    try {
+      const page = await waitForHttp(`http://127.0.0.1:${port}/`, preview);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain("previewed");
+    } finally {
+      await preview.stop();
+    }
+  });
 
   scenario(
     [
@@ -784,6 +798,7 @@ const INVALID: Record<string, { value: string; command?: string[]; env?: Env } |
   },
   watch: null,
   watchPort: { value: "abc", command: ["--watch"] },
+  previewPort: { value: "65536", command: ["preview"] },
   webhookPort: { value: "99999", command: ["webhook"], env: { NZF_WEBHOOK_SECRET: "s" } },
   webhookHost: null, // checked above: the address must be this machine's
   webhookSecret: null, // checked below: a missing secret
@@ -844,7 +859,7 @@ describe.concurrent("a refused value stops the command before anything is built,
     expect(typo.output).toContain('[CONFIG_INVALID] "biuld" is not an nzf-build command: did you mean build?');
     expect(other.code).toBe(1);
     expect(other.output).toContain('"publish" is not an nzf-build command.');
-    expect(other.output).toContain("The commands are build, fetch, webhook, deploy, api, help");
+    expect(other.output).toContain("The commands are build, preview, fetch, webhook, deploy, api, help");
   });
 
   it("help for a word that is no command names it, rather than printing the general help", async () => {

@@ -79,7 +79,7 @@ describe("resolveSettings", () => {
 
   it("refuses a flag the command does not take", () => {
     expect(() => resolveSettings("fetch", { out: "x" }, {}, "/p")).toThrow(
-      /--out does not apply to nzf-build fetch; it is an option of nzf-build, nzf-build --watch, nzf-build webhook and nzf-build deploy/,
+      /--out does not apply to nzf-build fetch; it is an option of nzf-build, nzf-build --watch, nzf-build webhook, nzf-build preview and nzf-build deploy/,
     );
     expect(() => resolveSettings("build", { secret: "x" }, {}, "/p")).toThrow(
       /--secret does not apply to nzf-build; it is an option of nzf-build webhook/,
