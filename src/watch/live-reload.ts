@@ -1,28 +1,12 @@
 /**
- * Live reload for watch mode: a Server-Sent Events stream at /__nzf/events and a small client
- * script at /__nzf/reload.js, injected into every HTML page the dev server sends (never into dist/).
- * After a rebuild the page reloads itself; after a failed one it shows the error over the page; after
- * watch mode restarted it reloads when it reconnects.
+ * Live updates for watch mode: a Server-Sent Events stream at /__nzf/events and the dev client at
+ * /__nzf/reload.js (src/client/dev/live-client.ts, bundled by src/watch/dev-client.ts), injected into
+ * every HTML page the dev server sends (never into dist/). After a rebuild the page takes the new
+ * version in place (`update`: new stylesheet, morphed body, changed islands mounted again); after a
+ * failed one it shows the error over the page; after watch mode restarted it reloads when it reconnects.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-
-const CLIENT = `
-const source = new EventSource("/__nzf/events");
-let overlay;
-function showError(text) {
-  overlay ??= Object.assign(document.createElement("pre"), { id: "nzf-build-error", role: "alert" });
-  overlay.style.cssText = "position:fixed;inset:auto 0 0 0;max-height:60vh;overflow:auto;margin:0;padding:1rem;background:#2b0b0b;color:#fff;font:14px/1.4 monospace;z-index:2147483647;white-space:pre-wrap";
-  overlay.textContent = "nzf-build: the last change did not build\\n\\n" + text;
-  document.body.append(overlay);
-}
-source.addEventListener("reload", () => location.reload());
-// Lost and found again: watch mode restarted (nzf-build recompiled itself), so the site may have changed.
-let lost = false;
-source.addEventListener("error", () => (lost = true));
-source.addEventListener("open", () => lost && location.reload());
-source.addEventListener("error-shown", (e) => showError(JSON.parse(e.data)));
-source.addEventListener("error-cleared", () => overlay?.remove());
-`;
+import { bundleDevClient } from "./dev-client.js";
 
 export interface LiveReload {
   handle(req: IncomingMessage, res: ServerResponse): boolean;
@@ -30,11 +14,22 @@ export interface LiveReload {
   send(event: string, data: string): void;
   showError(text: string): void;
   clearError(): void;
+  /** Bundles the dev client again (its source changed); open pages should then reload. */
+  refreshClient(): Promise<void>;
   close(): void;
 }
 
-export function createLiveReload(): LiveReload {
+export function createLiveReload(options: { bundle?: () => Promise<string> } = {}): LiveReload {
+  const bundle = options.bundle ?? bundleDevClient;
   const clients = new Set<ServerResponse>();
+  let client: Promise<string> | null = null;
+  const clientCode = () => {
+    client ??= bundle().catch(
+      (error: unknown) =>
+        `console.error(${JSON.stringify(`nzf-build: watch mode's browser script did not build: ${(error as Error).message}`)});`,
+    );
+    return client;
+  };
   let currentError: string | null = null;
   const send = (event: string, data: string) => {
     for (const res of clients) res.write(`event: ${event}\ndata: ${data}\n\n`);
@@ -42,9 +37,11 @@ export function createLiveReload(): LiveReload {
   return {
     handle(req, res) {
       if (req.url === "/__nzf/reload.js") {
-        res
-          .writeHead(200, { "content-type": "text/javascript; charset=utf-8", "cache-control": "no-store" })
-          .end(CLIENT);
+        void clientCode().then((code) =>
+          res
+            .writeHead(200, { "content-type": "text/javascript; charset=utf-8", "cache-control": "no-store" })
+            .end(code),
+        );
         return true;
       }
       if (req.url === "/__nzf/events") {
@@ -71,6 +68,10 @@ export function createLiveReload(): LiveReload {
     clearError() {
       if (currentError) send("error-cleared", "");
       currentError = null;
+    },
+    async refreshClient() {
+      client = null;
+      await clientCode();
     },
     close() {
       for (const res of clients) res.end();

@@ -55,6 +55,9 @@ export interface WatchSession {
 /** What is watched, relative to the project root, besides the content folder. */
 export const WATCHED = ["templates", "src"];
 
+/** The dev client's sources (src/watch/dev-client.ts): a change there is no change to the site. */
+const DEV_CLIENT_DIR = "src/client/dev/";
+
 /** Editor backups, swap and atomic-write temporary files, dot files. */
 const EDITOR_TEMP = /(^|[/\\])\.|~$|\.tmp$|\.swp$|\.swx$|___jb_(tmp|old)___$|\.\d+\.tmp$/;
 
@@ -102,6 +105,8 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
   const { logger } = options;
   const host = options.host ?? "127.0.0.1";
   const live = createLiveReload();
+  // Bundled while the first build runs, so the first page served does not wait for it.
+  void live.refreshClient();
   // Keeps esbuild contexts between rebuilds so a template edit recompiles only what changed; closed by stop().
   const builder = createBuilder({ keepBundlers: true });
   // Each waiter gets the first build that starts after it asked (not one already running).
@@ -123,8 +128,10 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
     let outcome: BuildResult | Error;
     try {
       outcome = await build(config, { logger, builder, ...options.buildDeps });
-      // The first build also reloads pages that showed "building" (or an older site).
-      if (outcome.published || number === 1) live.send("reload", "");
+      // The first build reloads pages that showed "building" (or an older site); later ones are
+      // taken in place by open pages (src/client/dev/live-client.ts).
+      if (number === 1) live.send("reload", "");
+      else if (outcome.published) live.send("update", String(number));
       live.clearError();
       if (files.length)
         logger.info(
@@ -183,6 +190,11 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
   const onChange = (path: string) => {
     const file = relative(config.root, path).split(sep).join("/");
     if (EDITOR_TEMP.test(file) || isIgnoredSource(file)) return;
+    // Watch mode's own browser script is no part of the site: bundled again, and open pages reload to run it.
+    if (file.startsWith(DEV_CLIENT_DIR)) {
+      void live.refreshClient().then(() => live.send("reload", ""));
+      return;
+    }
     (options.cliSources?.has(file) ? cliChanged : changed).add(file);
     debounce();
   };
