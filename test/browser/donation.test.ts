@@ -1,13 +1,18 @@
 /**
- * Donors give, in real Chromium: the built site on loopback, the payments dev server (the contract's
- * local implementation) on loopback, and a local stand-in for Stripe.js served in place of
- * js.stripe.com. Each test reads what the donor sees and what reached the payments API.
+ * Donors give, in real Chromium: the built site on loopback, the payments service (src/api/, on
+ * PGlite) with the Stripe API stand-in as Stripe, and a local stand-in for Stripe.js served in place
+ * of js.stripe.com that confirms through the Stripe stand-in, whose signed webhooks make gifts paid.
+ * Each test reads what the donor sees and what reached the payments API.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createFixture, type Fixture } from "../support/build-fixture.js";
 import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
-import { startPaymentsDevServer, type PaymentsDevServer } from "../../src/server/payments-dev-server.js";
+import {
+  startTestPaymentsService,
+  TEST_PUBLISHABLE_KEY,
+  type TestPaymentsService,
+} from "../support/payments-service.js";
 import { isolatedContext, launchBrowser, watchProblems, type PageProblems } from "../support/browser.js";
 import { axeViolations, formatViolations } from "../support/axe.js";
 import { installStripeStandIn, type StripeStandIn } from "../support/stripe-stand-in.js";
@@ -23,16 +28,16 @@ import { donationRequest, fillDonor } from "../support/donation-request.js";
 const TIMEOUT_MS = 2_000;
 let fixture: Fixture;
 let site: StaticServer;
-let api: PaymentsDevServer;
+let api: TestPaymentsService;
 let browser: Browser;
 let context: BrowserContext;
 let stripe: StripeStandIn;
 
 beforeAll(async () => {
-  api = await startPaymentsDevServer({ port: 0, host: "127.0.0.1", devRoutes: true });
+  api = await startTestPaymentsService();
   fixture = await createFixture({ sample: true });
   await fixture.run({
-    publicConfig: { payments: { apiUrl: api.url, publishableKey: "pk_test_standin0000", timeoutMs: TIMEOUT_MS } },
+    publicConfig: { payments: { apiUrl: api.url, publishableKey: TEST_PUBLISHABLE_KEY, timeoutMs: TIMEOUT_MS } },
   });
   site = await startStaticServer({ root: fixture.config.outDir });
   browser = await launchBrowser();
@@ -43,8 +48,8 @@ beforeAll(async () => {
   await context.route(/^https:\/\/www\.googletagmanager\.com\//, (route) =>
     route.fulfill({ status: 200, contentType: "text/javascript", body: "" }),
   );
-  stripe = await installStripeStandIn(context, { paymentsUrl: api.url });
-});
+  stripe = await installStripeStandIn(context, { stripeApiUrl: api.stripe.url });
+}, 180_000);
 
 afterAll(async () => {
   await context?.close();
@@ -95,6 +100,26 @@ async function tabTo(page: Page, label: string | RegExp) {
     if (typeof label === "string" ? current.startsWith(label) : label.test(current)) return;
   }
   throw new Error(`Tab never reached "${label}"`);
+}
+
+/** What Stripe.js does with the publishable key: confirm the intent with a test card, at Stripe. */
+async function confirmWithStripe(clientSecret: string, card = "4242424242424242") {
+  const intent = clientSecret.split("_secret_")[0]!;
+  const response = await fetch(`${api.stripe.url}/v1/payment_intents/${intent}/confirm`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      key: TEST_PUBLISHABLE_KEY,
+      client_secret: clientSecret,
+      "payment_method_data[type]": "card",
+      "payment_method_data[card][number]": card,
+      "payment_method_data[card][exp_month]": "12",
+      "payment_method_data[card][exp_year]": "2034",
+      "payment_method_data[card][cvc]": "123",
+    }),
+  });
+  expect(response.status).toBe(200);
+  await api.stripe.settled();
 }
 
 function noProblems(seen: PageProblems) {
@@ -386,7 +411,7 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
     const attempts = posts().slice(sent);
     expect(attempts.map((r) => r.status)).toEqual([500, 201]);
     expect(attempts[0]!.idempotencyKey).toBe(attempts[1]!.idempotencyKey);
-    expect(api.donationCount()).toBeGreaterThan(0);
+    expect(await api.donationCount()).toBeGreaterThan(0);
     seen.failedRequests = seen.failedRequests.filter((r) => !/\/donations: HTTP 500$/.test(r));
     seen.consoleErrors = seen.consoleErrors.filter((r) => !/status of 500/.test(r));
     noProblems(seen);
@@ -396,7 +421,7 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
   it("a payments API timeout shows the error; the retry gets the donation the first request created, not a second one", async () => {
     const { page } = await open("/pay/zakat/?amount=77");
     await fillDonor(page);
-    const count = api.donationCount();
+    const count = await api.donationCount();
     api.injectFault({ delayMs: TIMEOUT_MS + 1_500, path: "/donations" });
     await page.getByRole("button", { name: "Continue to payment" }).click();
     await expect
@@ -408,17 +433,17 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
     await page.getByLabel("Card number").waitFor();
     const last = posts().at(-1)!;
     expect(last).toMatchObject({ status: 201, replayed: true });
-    expect(api.donationCount()).toBe(count + 1);
+    expect(await api.donationCount()).toBe(count + 1);
     await page.close();
   });
 
   it("a reload at the card step, then Continue with the same gift, gets the donation already made, not a second", async () => {
     const { page } = await open("/pay/zakat/?amount=61");
     await fillDonor(page);
-    const count = api.donationCount();
+    const count = await api.donationCount();
     await page.getByRole("button", { name: "Continue to payment" }).click();
     await page.getByLabel("Card number").waitFor();
-    expect(api.donationCount()).toBe(count + 1);
+    expect(await api.donationCount()).toBe(count + 1);
     // The page hung, say: the donor reloads. What they typed is kept; Continue again.
     await page.reload();
     await page.waitForSelector('[data-island="donation"][data-hydrated="true"]');
@@ -426,13 +451,24 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
     await page.getByRole("button", { name: "Continue to payment" }).click();
     await page.getByLabel("Card number").waitFor();
     expect(posts().at(-1)).toMatchObject({ status: 201, replayed: true });
-    expect(api.donationCount()).toBe(count + 1);
-    // A changed gift is a new donation.
+    expect(await api.donationCount()).toBe(count + 1);
+    // A changed gift updates the donation already made (PATCH /donations/{id}: the same id and
+    // reference, the new amount), not a second one. (The dev server made a new donation here; the
+    // service keeps one donation per gift, issue 37.)
+    const made = posts().at(-1)!.donationId!;
     await page.getByRole("button", { name: "Change my gift or details" }).click();
     await page.getByLabel("Amount (AUD)").fill("62");
     await page.getByRole("button", { name: "Continue to payment" }).click();
     await page.getByLabel("Card number").waitFor();
-    expect(api.donationCount()).toBe(count + 2);
+    expect(await api.donationCount()).toBe(count + 1);
+    expect(api.requests.filter((r) => r.method === "PATCH").at(-1)).toMatchObject({
+      path: `/donations/${made}`,
+      status: 200,
+    });
+    expect(await (await fetch(`${api.url}/donations/${made}`)).json()).toMatchObject({
+      amountCents: 6200,
+      status: "requires_payment_method",
+    });
     await page.close();
   });
 
@@ -566,6 +602,13 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
     await payWithCard(page);
     await expectThankYou(page);
     expect(posts().length).toBe(sent + 1);
+    // Stripe answers the declined confirm with 402, as the real API does: that one is expected.
+    const declined = (r: string) => r.includes("402");
+    expect(seen.failedRequests.filter(declined)).toEqual([
+      expect.stringMatching(/\/v1\/payment_intents\/pi_\w+\/confirm: HTTP 402$/),
+    ]);
+    seen.failedRequests = seen.failedRequests.filter((r) => !declined(r));
+    seen.consoleErrors = seen.consoleErrors.filter((r) => !/status of 402 \(Payment Required\)/.test(r));
     noProblems(seen);
     await page.close();
   });
@@ -842,7 +885,7 @@ describe("the donor's journey, pay → card → thank you, on a phone and a desk
         method: "POST",
         headers: { "content-type": "application/json", "idempotency-key": crypto.randomUUID() },
         body: JSON.stringify(donationRequest()),
-      }).then((r) => r.json() as Promise<{ donationId: string; reference: string }>);
+      }).then((r) => r.json() as Promise<{ donationId: string; reference: string; clientSecret: string }>);
       const page = await context.newPage();
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto(
@@ -856,8 +899,9 @@ describe("the donor's journey, pay → card → thank you, on a phone and a desk
       expect(await page.locator('main a[href*="/pay/"]').count()).toBe(0);
       await page.screenshot({ path: `${JOURNEYS}/donation-confirming${path.startsWith("/ar-ae/") ? "-ar" : ""}.png` });
       expect(formatViolations(`${path} confirming`, await axeViolations(page))).toBe("");
-      // Once the API has it, "Check again" shows the thanks.
-      api.setOutcome(created.donationId, "succeeded");
+      // Once the API has it, "Check again" shows the thanks: the card is confirmed with Stripe (the
+      // stand-in), whose signed payment_intent.succeeded webhook the service records.
+      await confirmWithStripe(created.clientSecret);
       await page.getByRole("button", { name: path.startsWith("/ar-ae/") ? "تحقق مرة أخرى" : "Check again" }).click();
       await page.locator(".thanks-reference strong").filter({ hasText: created.reference }).waitFor();
       await page.close();
