@@ -16,7 +16,8 @@ import { contentPricesOf } from "../content/price-check.js";
 import { readSnapshot, SAMPLE_SNAPSHOT_NAME, snapshotPath } from "../content/snapshot.js";
 import { DEFAULT_FUND_RULES, type FundRules, withContentLimits } from "../payments/fund-rules.js";
 import { rulesWithContentPrices } from "../payments/pricing.js";
-import { FUND_TYPES, FUNDS, type Fund } from "../payments/types.js";
+import { checkSeason } from "../payments/schedules.js";
+import { FUND_TYPES, FUNDS, type Fund, type Season } from "../payments/types.js";
 
 export interface ContentDocument {
   type: string;
@@ -28,12 +29,33 @@ export interface RulesSource {
   rulesFor(fund: Fund): FundRules;
   /** The rules to check this request with: a price a page showed within the grace period still counts. */
   rulesForRequest(body: unknown): (fund: Fund) => FundRules;
+  /**
+   * The seasons' dates the pages show (Ramadan's and Dhul Hijjah's first night or day and length,
+   * entered by editors at the moon sighting): one object, updated in place on each read, so every
+   * holder of it sees a moved season (the season check of new gifts, the job that moves charges).
+   */
+  seasons: Seasons;
   /** Reads the content again (the timer calls it); keeps the last good rules when it fails. */
   refresh(): Promise<void>;
   stop(): void;
 }
 
 export const PRICE_GRACE_MS = 24 * 60 * 60 * 1000;
+
+export type Seasons = { ramadan?: Season; dhulHijjah?: Season };
+
+/** The seasons of the Ramadan and Dhul Hijjah pages (the English page's, as for prices); a season the page cannot use is left out. */
+export function seasonsFromContent(documents: readonly ContentDocument[]): Seasons {
+  const seasonOf = (type: string, frequency: "ramadan-nightly" | "dhul-hijjah-ten-days"): Season | undefined => {
+    const pages = documents.filter((d) => d.type === type);
+    const page = pages.find((d) => d.lang === "en-au") ?? pages[0];
+    const season = { start: page?.data.season_start, length: page?.data.season_length } as Season;
+    return page && checkSeason(frequency, season) === null ? { start: season.start, length: season.length } : undefined;
+  };
+  const ramadan = seasonOf(FUND_TYPES.ramadan, "ramadan-nightly");
+  const dhulHijjah = seasonOf(FUND_TYPES["dhul-hijjah"], "dhul-hijjah-ten-days");
+  return { ...(ramadan ? { ramadan } : {}), ...(dhulHijjah ? { dhulHijjah } : {}) };
+}
 
 /** The rules every fund has with this content: its donation page's prices and limits over the defaults. */
 export function rulesFromContent(documents: readonly ContentDocument[]): Record<Fund, FundRules> {
@@ -72,11 +94,15 @@ export function createRulesSource(options: {
   let current: Record<Fund, FundRules> = { ...DEFAULT_FUND_RULES };
   let loaded = false;
   const superseded: { fund: Fund; rules: FundRules; until: number }[] = [];
+  const seasons: Seasons = {};
 
   async function refresh(): Promise<void> {
     let next: Record<Fund, FundRules>;
+    let nextSeasons: Seasons;
     try {
-      next = rulesFromContent(await options.load());
+      const documents = await options.load();
+      next = rulesFromContent(documents);
+      nextSeasons = seasonsFromContent(documents);
     } catch (error) {
       options.logger?.warn(
         "api",
@@ -90,6 +116,9 @@ export function createRulesSource(options: {
         superseded.push({ fund, rules: current[fund], until: at + grace });
     for (let i = superseded.length - 1; i >= 0; i--) if (superseded[i]!.until <= at) superseded.splice(i, 1);
     current = next;
+    delete seasons.ramadan;
+    delete seasons.dhulHijjah;
+    Object.assign(seasons, nextSeasons);
     loaded = true;
   }
 
@@ -98,6 +127,7 @@ export function createRulesSource(options: {
   return {
     ready,
     refresh,
+    seasons,
     rulesFor: (fund) => current[fund],
     rulesForRequest(body) {
       const b = (body && typeof body === "object" ? body : {}) as { fund?: unknown; quantity?: unknown };

@@ -51,6 +51,8 @@ async function start() {
     // Prices and limits from the content at Prismic's master ref (last good kept), read every 5 minutes.
     rulesFor: rulesSource.rulesFor,
     rulesForRequest: rulesSource.rulesForRequest,
+    // The seasons' dates the pages show: new gifts are checked against them, and the job moves charges with them.
+    seasons: rulesSource.seasons,
   };
   // Receipts through Amazon SES (NZF_MAIL_TRANSPORT=ses) with the function's role.
   const receipts = createReceiptsService(database.db, {

@@ -86,7 +86,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     ...paypalDeps(options.env ?? process.env),
     cors: corsPolicy(settings.allowedOrigins),
     rulesFor: (fund) => DEFAULT_FUND_RULES[fund],
-    ...(rulesSource ? { rulesFor: rulesSource.rulesFor, rulesForRequest: rulesSource.rulesForRequest } : {}),
+    ...(rulesSource
+      ? { rulesFor: rulesSource.rulesFor, rulesForRequest: rulesSource.rulesForRequest, seasons: rulesSource.seasons }
+      : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     ...options.deps,
   };

@@ -150,6 +150,7 @@ export interface MovedNotice {
   gift: ChargeNoticeGift;
   /** The season's new first night or day, and the dates now charged (those still to come). */
   seasonStart: string;
+  seasonLength: number;
   before: string[];
   after: string[];
   amountCents: number;
@@ -164,7 +165,7 @@ export function movedDatesNotice(n: MovedNotice): Notice {
   const season = ramadan ? "Ramadan" : "Dhul Hijjah";
   const first = n.after[0];
   return {
-    key: `moved:${n.gift.donationId}/${n.seasonStart}`,
+    key: `moved:${n.gift.donationId}/${n.seasonStart}/${n.seasonLength}`,
     to: n.gift.donorEmail,
     subject: `New dates for your ${season} gift to ${fund}`,
     heading: `${season}'s dates have changed`,

@@ -24,6 +24,7 @@ import type { ApiDeps } from "../deps.js";
 import { metadataOf } from "../stripe/intents.js";
 import { dueCharges, JOB_FREQUENCIES } from "./due-charges.js";
 import { MAX_ATTEMPTS, nextAttemptOn, retryDatesAfter, triedOn } from "./retries.js";
+import { moveSeasonCharges } from "./season-moves.js";
 
 const TIME_ZONE = "Australia/Sydney";
 
@@ -61,14 +62,18 @@ export interface JobReport {
   failed: string[];
   /** Plans paused by this run, after a charge's last retry was declined. */
   paused: string[];
+  /** Seasonal gifts whose remaining charges moved with their season (season-moves.ts). */
+  moved: string[];
 }
 
 export async function runScheduledCharges(deps: ApiDeps): Promise<JobReport> {
-  const report: JobReport = { charged: [], failed: [], paused: [] };
+  const report: JobReport = { charged: [], failed: [], paused: [], moved: [] };
   const stripe = deps.stripe;
   if (!stripe) return report;
   const now = (deps.now ?? (() => new Date()))();
   const today = todayIn(TIME_ZONE, now);
+  // First: a season the editors moved moves the charges still to come (before any is charged today).
+  report.moved = await moveSeasonCharges(deps, today);
   const db = deps.db.withTables<JobTables>();
   const gifts = await db
     .selectFrom("donations")
