@@ -250,14 +250,17 @@ function startBundles(config: BuildConfig, deps: Deps, stage: StageTimer) {
  * from (DOCUMENT_INVALID, src/content/content-checks.ts), which stop the build naming each document.
  */
 function stopOnInvalidContent(logger: Deps["logger"], problems: readonly ContentProblem[]): void {
-  const invalid = problems.filter((p) => p.code === "DOCUMENT_INVALID");
+  const stops = (p: ContentProblem) => p.code === "DOCUMENT_INVALID" || p.code === "CONTENT_PRICE_INVALID";
   reportWarnings(
     logger,
     "content",
-    problems.filter((p) => p.code !== "DOCUMENT_INVALID"),
+    problems.filter((p) => !stops(p)),
   );
-  const errors = invalid.map(
-    (p) => new NzfError("DOCUMENT_INVALID", p.message, { subject: `document ${p.documentId} (${p.type}), ${p.field}` }),
+  const errors = problems.filter(stops).map(
+    (p) =>
+      new NzfError(p.code, p.message, {
+        subject: p.field ? `document ${p.documentId} (${p.type}), ${p.field}` : p.documentId,
+      }),
   );
   if (errors.length === 1) throw errors[0]!;
   if (errors.length > 1) throw new NzfAggregateError("content", errors);

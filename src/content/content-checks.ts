@@ -21,15 +21,17 @@ import { settingsFromPrismic, type CalculatePageData } from "../zakat/settings.j
 
 export interface ContentProblem {
   /**
-   * DOCUMENT_INVALID is the one that stops the build (the page cannot be made from the document:
-   * the calculator's settings); the others are warnings, the page made without the value.
+   * DOCUMENT_INVALID and CONTENT_PRICE_INVALID stop the build (the page cannot be made from the
+   * document: the calculator's settings, a price that cannot be charged; src/content/price-check.ts);
+   * the others are warnings, the page made without the value.
    */
   code:
     | "DOCUMENT_FIELD_MISSING"
     | "DOCUMENT_UID_MISSING"
     | "UNSAFE_URL"
     | "DOCUMENT_FIELD_INVALID"
-    | "DOCUMENT_INVALID";
+    | "DOCUMENT_INVALID"
+    | "CONTENT_PRICE_INVALID";
   documentId: string;
   type: string;
   /** The field path inside the document's data, e.g. `body[2].spans[0].data`. */

@@ -11,7 +11,7 @@ import type { PrismicDocument } from "@prismicio/client";
 import type { Snapshot } from "../content/snapshot.js";
 import { checkSiteContent } from "../content/snapshot-check.js";
 import { contentPriceErrors } from "../content/price-check.js";
-import { NzfAggregateError, type NzfError } from "../core/errors.js";
+import type { NzfError } from "../core/errors.js";
 import type { ContentGraph } from "../content/graph.js";
 import { collectImages, type ImageUse } from "../images/collect.js";
 import { planPages, type PageEntry } from "./pages.js";
@@ -84,10 +84,19 @@ export async function planContent(
     for (const doc of snapshot.documents) collector.visit(doc);
     known = collector.facts;
   }
-  const { priceErrors, images, problems } = known;
-  // Nor one whose donation pages show prices the payments API refuses.
-  if (priceErrors.length === 1) throw priceErrors[0]!;
-  if (priceErrors.length > 1) throw new NzfAggregateError("donation page price", priceErrors);
+  const { priceErrors, images } = known;
+  // Nor one whose donation pages show prices the payments API refuses: those stop the build with
+  // the run's other content problems, so one bad price does not hide the rest (src/build/build.ts).
+  const problems: ContentProblem[] = [
+    ...known.problems,
+    ...priceErrors.map((error) => ({
+      code: "CONTENT_PRICE_INVALID" as const,
+      documentId: error.subject ?? "",
+      type: "",
+      field: "",
+      message: error.message,
+    })),
+  ];
   const pages = planPages(graph);
   const lastPublished: Record<string, string> = {};
   for (const page of pages) {

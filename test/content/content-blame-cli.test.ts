@@ -52,6 +52,29 @@ describe("content problems, through the compiled CLI", () => {
     expect(existsSync(join(run.dist, "index.html"))).toBe(false);
   }, 150_000);
 
+  it("an unpriced qurban animal is listed with the run's other problems, not alone", async () => {
+    const documents = await sampleWith((doc) => {
+      if (doc.type === "calculate_page")
+        return { ...doc, data: { ...doc.data, lunar_rate_percent: 20 } } as PrismicDocument;
+      if (doc.type === "qurban" && doc.lang === "en-au") {
+        const options = (doc.data.animal_options as Record<string, unknown>[]).map((o, i) =>
+          i === 0 ? { ...o, option_price: null } : o,
+        );
+        return { ...doc, data: { ...doc.data, animal_options: options } } as PrismicDocument;
+      }
+      return badEmail(doc);
+    });
+    const qurban = documents.find((d) => d.type === "qurban" && d.lang === "en-au")!;
+    const run = await buildFetched(documents);
+    expect(run.code, run.output).toBe(1);
+    expect(run.output).toMatch(new RegExp(`\\[CONTENT_PRICE_INVALID\\] Document ${qurban.id} \\(qurban, en-au\\)`));
+    expect(run.output, run.output).toMatch(
+      /\[DOCUMENT_INVALID\] Document \w+ \(calculate_page\): lunar_rate_percent is 20/,
+    );
+    expect(run.output).toMatch(/\[DOCUMENT_FIELD_INVALID\] Document \w+ \(global\), field contact_email/);
+    expect(existsSync(join(run.dist, "index.html"))).toBe(false);
+  }, 150_000);
+
   it("a contact e-mail that is not one is named and left out of every page", async () => {
     const run = await buildFetched(await sampleWith(badEmail));
     expect(run.code, run.output).toBe(0);

@@ -154,17 +154,25 @@ describe("the build refuses content whose prices cannot be charged", () => {
     expect(formatError(thrown)).toContain("2 donation page price failures");
   });
 
-  it("stops the build's planning (here and in a render worker) before any page or image", async () => {
+  it("plans a price that cannot be charged as a problem that stops the build, beside the others", async () => {
+    // The build stops on it before any image or page (src/build/build.ts, stopOnInvalidContent),
+    // listing the run's other problems with it: test/content/content-blame-cli.test.ts runs that.
     const docs = edited((d) => {
       if (d.type === "fitr" && d.lang === "en-au") d.data.unit_amount = -16.5;
+      if (d.type === "global" && d.lang === "en-au") d.data.contact_email = "not an address";
     });
-    const plan = planContent(
+    const plan = await planContent(
       { ...snapshot, documents: docs },
       createContentGraph(docs, snapshot.languages),
       undefined,
       root,
     );
-    await expect(plan).rejects.toMatchObject({ code: "CONTENT_PRICE_INVALID", subject: "Dt5VKtEz14QFSIkH" });
+    expect(plan.problems).toContainEqual(
+      expect.objectContaining({ code: "CONTENT_PRICE_INVALID", documentId: "Dt5VKtEz14QFSIkH" }),
+    );
+    expect(plan.problems).toContainEqual(
+      expect.objectContaining({ code: "DOCUMENT_FIELD_INVALID", field: "contact_email" }),
+    );
   });
 
   it("throws the one error itself when there is one, and counts group items as Prismic shows them", () => {
