@@ -15,6 +15,7 @@ import { build } from "../build/build.js";
 import { createBuilder } from "../build/builder.js";
 import { addDeclaredOptions, environmentHelp, givenFlags } from "./options.js";
 import { deployRecordPath } from "../deploy/last-deploy.js";
+import { fromCommanderError, nearest, strayWords } from "./command-line-errors.js";
 
 // The project folder: where bin/ and lib/ live. Templates and src/client are read from here.
 const PROJECT_ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -111,10 +112,16 @@ async function run(verb: Verb, program: Command, command: Command): Promise<void
   }
 }
 
+/** A subcommand: words after it are refused (commander would otherwise say it in its own style, or not at all). */
+function runCommand(verb: Verb, program: Command, command: Command): Promise<void> {
+  if (command.args.length) throw strayWords(`nzf-build ${verb}`, command.args, program, COMMANDS);
+  return run(verb, program, command);
+}
+
 const COMMANDS = ["build", "preview", "fetch", "webhook", "deploy", "api", "help"];
 
 function unknownCommand(word: string): NzfError {
-  const near = COMMANDS.find((command) => editDistance(word, command) <= 2);
+  const near = nearest(word, COMMANDS);
   return new NzfError(
     "CONFIG_INVALID",
     `"${word}" is not an nzf-build command${near ? `: did you mean ${near}?` : "."}`,
@@ -123,18 +130,6 @@ function unknownCommand(word: string): NzfError {
       hint: `The commands are ${COMMANDS.join(", ")}; with none, nzf-build builds the site (nzf-build --help).`,
     },
   );
-}
-
-/** Letters to add, remove or change to turn one word into the other. */
-function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++)
-      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[b.length]!;
 }
 
 function version(): string {
@@ -146,7 +141,11 @@ export function createProgram(): Command {
     .description("Builds the National Zakat Foundation website from Prismic content into static HTML (dist/).")
     .version(version(), "-V, --version", "print the version")
     .helpCommand("help [command]", "show help for a command")
-    .showHelpAfterError("(run nzf-build --help for the options)")
+    // Commander's errors are thrown (not printed, not exiting) and shown in the house style by main();
+    // set before the subcommands are made, which inherit both.
+    .exitOverride()
+    .configureOutput({ outputError: () => {} })
+    .showSuggestionAfterError(false)
     // Options given after a subcommand belong to it; those before it are read too (givenFlags).
     .enablePositionalOptions();
   addDeclaredOptions(program, ["build", "watch"], { acceptOthersHidden: true });
@@ -162,7 +161,8 @@ export function createProgram(): Command {
   const buildCommand = program.command("build").description("build the site (the default command)");
   addDeclaredOptions(buildCommand, ["build", "watch"], { acceptOthersHidden: true })
     .addHelpText("after", environmentHelp(["build", "watch"]))
-    .action(() => run("build", program, buildCommand));
+    .allowExcessArguments(true)
+    .action(() => runCommand("build", program, buildCommand));
 
   const previewCommand = program
     .command("preview")
@@ -171,21 +171,24 @@ export function createProgram(): Command {
     );
   addDeclaredOptions(previewCommand, ["preview"], { acceptOthersHidden: true })
     .addHelpText("after", environmentHelp(["preview"]))
-    .action(() => run("preview", program, previewCommand));
+    .allowExcessArguments(true)
+    .action(() => runCommand("preview", program, previewCommand));
 
   const fetchCommand = program
     .command("fetch")
     .description("download the live content into the content folder without building");
   addDeclaredOptions(fetchCommand, ["fetch"], { acceptOthersHidden: true })
     .addHelpText("after", environmentHelp(["fetch"]))
-    .action(() => run("fetch", program, fetchCommand));
+    .allowExcessArguments(true)
+    .action(() => runCommand("fetch", program, fetchCommand));
 
   const webhookCommand = program
     .command("webhook")
     .description("run the rebuild server that Prismic's webhook calls when editors publish (see src/server/README.md)");
   addDeclaredOptions(webhookCommand, ["webhook"], { acceptOthersHidden: true })
     .addHelpText("after", environmentHelp(["webhook"]))
-    .action(() => run("webhook", program, webhookCommand));
+    .allowExcessArguments(true)
+    .action(() => runCommand("webhook", program, webhookCommand));
 
   const deployCommand = program
     .command("deploy")
@@ -194,14 +197,16 @@ export function createProgram(): Command {
     );
   addDeclaredOptions(deployCommand, ["deploy"], { acceptOthersHidden: true })
     .addHelpText("after", environmentHelp(["deploy"]))
-    .action(() => run("deploy", program, deployCommand));
+    .allowExcessArguments(true)
+    .action(() => runCommand("deploy", program, deployCommand));
 
   const apiCommand = program
     .command("api")
     .description("run the payments API (docs/payments-api.md) on PGlite in --data-dir, or on DATABASE_URL");
   addDeclaredOptions(apiCommand, ["api"], { acceptOthersHidden: true })
     .addHelpText("after", environmentHelp(["api"]))
-    .action(() => run("api", program, apiCommand));
+    .allowExcessArguments(true)
+    .action(() => runCommand("api", program, apiCommand));
 
   return program;
 }
@@ -219,7 +224,10 @@ async function main(): Promise<void> {
   try {
     checkHelpTopic(process.argv.slice(2));
     await program.parseAsync(process.argv);
-  } catch (error) {
+  } catch (thrown) {
+    const commander = fromCommanderError(thrown, program, process.argv.slice(2));
+    if (commander === "done") return; // help or the version, printed
+    const error = commander ?? thrown;
     const verbose = process.argv.includes("--verbose");
     process.stderr.write(formatError(error, verbose) + "\n");
     process.exitCode = 1;
