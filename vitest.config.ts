@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { hangLimit } from "./test/support/time-limits.js";
 
 // One runner for everything. Browser tests (test/browser) drive real Chromium and take longer;
 // island tests opt into happy-dom with a `// @vitest-environment happy-dom` comment.
@@ -10,8 +11,9 @@ export default defineConfig({
     environment: "node",
     // Finds or unpacks Chromium once, before the workers start (test/support/chromium-path.ts).
     globalSetup: ["test/support/global-setup.ts"],
-    testTimeout: 30_000,
-    hookTimeout: 120_000,
+    // Limits that catch hangs, scaled for a loaded machine (test/support/time-limits.ts).
+    testTimeout: hangLimit(30_000),
+    hookTimeout: hangLimit(120_000),
     // Two cores: run files in parallel but not more than the machine has.
     maxWorkers: 2,
     env: { NODE_ENV: "production" },

@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { OPTIONS, type OptionSpec } from "../../src/core/options.js";
 import { PROJECT_ROOT } from "../support/build-fixture.js";
+import { hangLimit } from "../support/time-limits.js";
 
 export const BIN = join(PROJECT_ROOT, "bin", "nzf-build");
 export type Env = Record<string, string>;
@@ -102,7 +103,7 @@ export function startCli(args: string[], env: Env = {}, wrap: string[] = []): Cl
 /** Runs to the end (killed after `timeoutMs`: a command that should exit must not hang the tests). */
 export async function cli(args: string[], env: Env = {}, timeoutMs = 30_000): Promise<Run> {
   const process = startCli(args, env);
-  const timer = setTimeout(() => process.child.kill("SIGKILL"), timeoutMs);
+  const timer = setTimeout(() => process.child.kill("SIGKILL"), hangLimit(timeoutMs));
   const run = await process.exited;
   clearTimeout(timer);
   return run;
@@ -122,7 +123,7 @@ export function freePort(): Promise<number> {
 
 /** Polls `url` until it answers (any status), or fails after `timeoutMs` with the process output. */
 export async function waitForHttp(url: string, proc: CliProcess, timeoutMs = 30_000): Promise<Response> {
-  const until = Date.now() + timeoutMs;
+  const until = Date.now() + hangLimit(timeoutMs);
   for (;;) {
     try {
       const response = await fetch(url);
@@ -133,7 +134,8 @@ export async function waitForHttp(url: string, proc: CliProcess, timeoutMs = 30_
     } catch {
       if (proc.child.exitCode !== null)
         throw new Error(`the CLI exited (${proc.child.exitCode}) before ${url} answered:\n${proc.output()}`);
-      if (Date.now() > until) throw new Error(`${url} did not answer within ${timeoutMs} ms:\n${proc.output()}`);
+      if (Date.now() > until)
+        throw new Error(`${url} did not answer within ${hangLimit(timeoutMs)} ms:\n${proc.output()}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   }
@@ -141,7 +143,7 @@ export async function waitForHttp(url: string, proc: CliProcess, timeoutMs = 30_
 
 /** Polls until `check` returns a value, or fails after `timeoutMs`. */
 export async function waitUntil<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
+  const until = Date.now() + hangLimit(timeoutMs);
   for (;;) {
     const value = await check().catch(() => undefined);
     if (value !== undefined) return value;
