@@ -18,6 +18,7 @@ import { sweepExpiredDonations } from "./donations/expire.js";
 import { runScheduledCharges } from "./jobs/scheduled-charges.js";
 import { createStripeClient } from "./stripe/client.js";
 import { readReceiptSettings } from "../receipts/settings.js";
+import { defaultOf } from "../core/options.js";
 import { createPayPalApi } from "./paypal/sdk.js";
 import { createSdkPayPal } from "./paypal/sdk-provider.js";
 import { readPayPalSettings } from "./paypal/settings.js";
@@ -32,7 +33,7 @@ async function start() {
   const settings = readApiSettings(env);
   const database = await openDatabase({ url: settings.databaseUrl ?? "" });
   const rulesSource = createRulesSource({
-    load: prismicLoader(env.PRISMIC_REPOSITORY || "nzf2020", env.PRISMIC_ACCESS_TOKEN || undefined),
+    load: prismicLoader(env.PRISMIC_REPOSITORY || defaultOf("repository"), env.PRISMIC_ACCESS_TOKEN || undefined),
     refreshMs: 5 * 60_000,
   });
   await rulesSource.ready;

@@ -43,16 +43,12 @@ export interface BuildDeps {
   logger: Logger;
   /** What this caller keeps between its builds and how they render (src/build/builder.ts); default: a new one for this build. */
   builder?: Builder;
-  fetch?: typeof globalThis.fetch;
+  /** How the fetch waits between pages and retries (the bench's webhook rebuilds wait none). */
   sleep?: (ms: number) => Promise<void>;
   /** Documents a webhook said changed: the fetch downloads only these when it safely can. */
   changedDocumentIds?: string[];
   /** Public, validated configuration handed to islands (auth, payments). */
   publicConfig?: Record<string, unknown>;
-  /** Source warnings (the stylesheet's) stop the build; default: when the CI variable is set (src/core/warnings.ts). */
-  strictWarnings?: boolean;
-  /** How long to wait for another build writing the same output folder (default in src/publish/output-lock.ts). */
-  lockWaitMs?: number;
 }
 
 export interface BuildResult {
@@ -86,7 +82,7 @@ type StageTimer = <T>(name: string, run: () => Promise<T>) => Promise<T>;
 export async function build(config: BuildConfig, deps: BuildDeps): Promise<BuildResult> {
   guardOutput(config.outDir);
   loadFileHashes(config.workDir);
-  const lock = await lockOutput(config.outDir, { logger: deps.logger, waitMs: deps.lockWaitMs });
+  const lock = await lockOutput(config.outDir, { logger: deps.logger });
   // A caller that keeps no builder gets one for this build alone, whose workers stop with it.
   const builder = deps.builder ?? createBuilder({ forOneBuild: true });
   try {
@@ -234,7 +230,8 @@ function startBundles(config: BuildConfig, deps: Deps, stage: StageTimer) {
     stage("styles", () =>
       buildStylesheet(config.root, config.workDir, {
         logger: deps.logger,
-        strict: deps.strictWarnings ?? isCI(),
+        // Source warnings (the stylesheet's) stop a build in CI (src/core/warnings.ts).
+        strict: isCI(),
         memory: deps.builder.styles,
       }),
     ),

@@ -27,7 +27,6 @@ import type { RenderPolicy } from "../render/render-policy.js";
 export interface ContentStageDeps {
   logger: Logger;
   builder: Builder;
-  fetch?: typeof globalThis.fetch;
   sleep?: (ms: number) => Promise<void>;
   /** Documents a webhook said changed: the fetch downloads only these when it safely can. */
   changedDocumentIds?: string[];
@@ -64,7 +63,7 @@ async function loadContent(
         cacheDir: config.contentDir,
         changedIds: deps.changedDocumentIds,
       },
-      { logger: deps.logger, fetch: deps.fetch, sleep: deps.sleep, snapshots: deps.builder.snapshots },
+      { logger: deps.logger, sleep: deps.sleep, snapshots: deps.builder.snapshots },
     );
     return { snapshot: result.snapshot, name: config.repository, file: result.file };
   }

@@ -11,6 +11,7 @@ import { createConsoleLogger } from "../core/logger.js";
 import { formatError, NzfError } from "../core/errors.js";
 import { resolveSettings } from "./settings.js";
 import type { CommandName } from "../core/options.js";
+import { COMMANDS, type Verb } from "../core/commands.js";
 import { build } from "../build/build.js";
 import { createBuilder } from "../build/builder.js";
 import { addDeclaredOptions, environmentHelp, givenFlags } from "./options.js";
@@ -19,8 +20,6 @@ import { fromCommanderError, nearest, strayWords } from "./command-line-errors.j
 
 // The project folder: where bin/ and lib/ live. Templates and src/client are read from here.
 const PROJECT_ROOT = fileURLToPath(new URL("..", import.meta.url));
-
-type Verb = "build" | "preview" | "fetch" | "webhook" | "deploy" | "api";
 
 async function run(verb: Verb, program: Command, command: Command): Promise<void> {
   const flags = givenFlags(program, command);
@@ -114,20 +113,20 @@ async function run(verb: Verb, program: Command, command: Command): Promise<void
 
 /** A subcommand: words after it are refused (commander would otherwise say it in its own style, or not at all). */
 function runCommand(verb: Verb, program: Command, command: Command): Promise<void> {
-  if (command.args.length) throw strayWords(`nzf-build ${verb}`, command.args, program, COMMANDS);
+  if (command.args.length) throw strayWords(`nzf-build ${verb}`, command.args, program, WORDS);
   return run(verb, program, command);
 }
 
-const COMMANDS = ["build", "preview", "fetch", "webhook", "deploy", "api", "help"];
+const WORDS: string[] = [...COMMANDS, "help"];
 
 function unknownCommand(word: string): NzfError {
-  const near = nearest(word, COMMANDS);
+  const near = nearest(word, WORDS);
   return new NzfError(
     "CONFIG_INVALID",
     `"${word}" is not an nzf-build command${near ? `: did you mean ${near}?` : "."}`,
     {
       subject: word,
-      hint: `The commands are ${COMMANDS.join(", ")}; with none, nzf-build builds the site (nzf-build --help).`,
+      hint: `The commands are ${WORDS.join(", ")}; with none, nzf-build builds the site (nzf-build --help).`,
     },
   );
 }
@@ -216,7 +215,7 @@ function checkHelpTopic(args: string[]): void {
   // Only when "help" is there at all: parsing the words costs a second program, on every start otherwise.
   if (!args.includes("help")) return;
   const [command, topic] = createProgram().parseOptions(args).operands;
-  if (command === "help" && topic !== undefined && !COMMANDS.includes(topic)) throw unknownCommand(topic);
+  if (command === "help" && topic !== undefined && !WORDS.includes(topic)) throw unknownCommand(topic);
 }
 
 async function main(): Promise<void> {

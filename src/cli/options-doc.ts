@@ -3,9 +3,11 @@
  * src/core/options.ts. test/cli/options-docs.test.ts fails when a table in the docs differs from
  * these (and rewrites them with UPDATE_OPTIONS_DOCS=1), so the docs cannot drift from the code.
  */
+import { COMMANDS } from "../core/commands.js";
 import { flagName, OPTIONS, type CommandName, type OptionGroup, type OptionSpec } from "../core/options.js";
 
-const ALL: CommandName[] = ["build", "watch", "preview", "fetch", "webhook", "deploy", "api"];
+/** The commands in the docs' order: a build, watch mode (a build's flag), then the others. */
+const ALL: CommandName[] = ["build", "watch", ...COMMANDS.filter((c) => c !== "build")];
 const COMMAND_LABEL: Record<CommandName, string> = {
   build: "build",
   watch: "`--watch`",

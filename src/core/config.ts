@@ -5,7 +5,7 @@
  */
 import { resolve } from "node:path";
 import { NzfError } from "./errors.js";
-import { describeSource, readOptions, text, type OptionValues } from "./options.js";
+import { defaultOf, describeSource, readOptions, text, type OptionValues } from "./options.js";
 // The specification's repository name rule, shared with the browser preview (checked there at start-up).
 import { isValidRepositoryName } from "./repository-name.js";
 
@@ -127,7 +127,7 @@ export function buildConfigFrom(
   extra: { workDir?: string; imageCacheDir?: string; defaultRoot?: string } = {},
 ): BuildConfig {
   const root = resolve(text(values, "root") ?? extra.defaultRoot ?? process.cwd());
-  const repository = text(values, "repository") ?? "nzf2020";
+  const repository = text(values, "repository") ?? defaultOf("repository");
   if (!isValidRepositoryName(repository)) {
     throw new NzfError(
       "REPOSITORY_NAME_INVALID",
@@ -141,7 +141,7 @@ export function buildConfigFrom(
   const endpoint = endpointRaw ? checkUrl(endpointRaw, values.endpoint.source) : undefined;
   const siteUrlRaw = text(values, "siteUrl");
   const siteUrl =
-    siteUrlRaw === undefined ? "https://nzf.org.au" : checkSiteUrl(siteUrlRaw, describeSource(values.siteUrl));
+    siteUrlRaw === undefined ? defaultOf("siteUrl") : checkSiteUrl(siteUrlRaw, describeSource(values.siteUrl));
   const sample = values.sample.value === true;
   const fetch = values.fetch.value === true;
   if (sample && fetch) {
@@ -156,7 +156,7 @@ export function buildConfigFrom(
   const contentDir = text(values, "contentDir");
   return {
     root,
-    outDir: resolve(root, text(values, "out") ?? "dist"),
+    outDir: resolve(root, text(values, "out") ?? defaultOf("out")),
     contentDir: resolve(root, contentDir ?? "content-cache"),
     workDir: resolve(root, extra.workDir ?? ".nzf-cache"),
     imageCacheDir: resolve(

@@ -10,8 +10,9 @@
  * Each value remembers where it came from, so an error names the flag or variable actually used.
  */
 
-/** `watch` is `nzf-build --watch` (or `nzf-build build --watch`). */
-export type CommandName = "build" | "watch" | "preview" | "fetch" | "webhook" | "deploy" | "api";
+import type { CommandName } from "./commands.js";
+
+export type { CommandName } from "./commands.js";
 
 /** Sections of docs/configuration.md. */
 export type OptionGroup = "content" | "site" | "accounts" | "payments" | "watch" | "webhook" | "deploy" | "api";
@@ -519,6 +520,13 @@ export function readOptions(
     else values[key] = { value: spec.default, source: "default" };
   }
   return values;
+}
+
+/** A setting's declared default, for code that reads it outside readOptions (the Lambda function, a folder compared with the default). */
+export function defaultOf(key: OptionKey): string {
+  const value = (OPTIONS as readonly OptionSpec[]).find((o) => o.key === key)?.default;
+  if (value === undefined) throw new Error(`The setting ${key} declares no default`);
+  return value;
 }
 
 /** A text value (undefined when unset), for settings that take one. */

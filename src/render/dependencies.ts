@@ -181,7 +181,7 @@ export async function snapshotDocumentHashes(
 }
 let keeping: Promise<void> = Promise.resolve();
 
-/** Settles when the hashes snapshotDocumentHashes keeps in the background are on disk (for tests). */
+/** Settles when the hashes snapshotDocumentHashes keeps in the background are on disk (a render worker waits for it before it answers a plan: it may not outlive the build). */
 export function documentHashesKept(): Promise<void> {
   return keeping;
 }

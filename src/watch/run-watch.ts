@@ -15,6 +15,7 @@ import { spawn } from "node:child_process";
 import { join, relative, resolve } from "node:path";
 import type { BuildConfig } from "../core/config.js";
 import type { Logger } from "../core/logger.js";
+import { defaultOf } from "../core/options.js";
 import { formatError, NzfError } from "../core/errors.js";
 import { startLocalApis, type LocalApis } from "./local-apis.js";
 import { startWatch, type WatchSession } from "./watch.js";
@@ -45,7 +46,7 @@ const BUILD_GRACE_MS = 700;
 
 /** The output folder and work folder watch mode builds with: its own, unless --out names a folder other than dist/. */
 export function watchBuildConfig(config: BuildConfig): BuildConfig {
-  if (config.outDir !== resolve(config.root, "dist")) return config;
+  if (config.outDir !== resolve(config.root, defaultOf("out"))) return config;
   const workDir = join(config.workDir, "watch");
   return { ...config, outDir: join(workDir, "site"), workDir };
 }

@@ -1,6 +1,7 @@
 /**
  * Which command lines start render workers before the CLI loads (src/render/worker/worker-boot.ts): a
- * plain build does; watch mode, the webhook server, fetching without a build and help do not. A
+ * plain build does; watch mode, the webhook server, fetching without a build, deploy, the API and
+ * help do not. A
  * render that uses fewer workers than were booted ends the others.
  */
 import { expect, it } from "vitest";
@@ -15,6 +16,9 @@ it("boots render workers for a plain build's command line only", () => {
     ["build", "-h"],
     ["--version"],
     ["help", "build"],
+    ["deploy", "--dry-run"],
+    ["preview"],
+    ["api", "--port", "8787"],
   ]) {
     expect(bootForCommandLine(args), args.join(" ")).toBe(false);
   }

@@ -12,6 +12,7 @@
 import { availableParallelism } from "node:os";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
+import { COMMANDS } from "../../core/commands.js";
 
 const BOOT = `const { parentPort } = require("node:worker_threads");
 parentPort.once("message", ({ file }) => import(file));`;
@@ -53,8 +54,9 @@ export function startWorker(file: string): Worker {
   return worker;
 }
 
-/** The commands (and flags) that never render in this process's workers, or not soon. */
-const NOT_A_BUILD = new Set(["fetch", "webhook", "help", "--watch", "--help", "-h", "--version", "-V"]);
+/** Flags that make a build something else: watch mode renders once its server is up; help and the version render nothing. */
+const NOT_A_BUILD = new Set(["--watch", "--help", "-h", "--version", "-V"]);
+const WORDS = new Set<string>([...COMMANDS, "help"]);
 
 /**
  * Called by bin/nzf-build with its arguments, before the CLI loads: boots the render workers when
@@ -62,7 +64,9 @@ const NOT_A_BUILD = new Set(["fetch", "webhook", "help", "--watch", "--help", "-
  * renders in this thread (a small site, nothing changed) leaves them unused; they end with it.
  */
 export function bootForCommandLine(args: string[]): boolean {
-  if (args.some((arg) => NOT_A_BUILD.has(arg))) return false;
+  // The first command word: only `build` (or none) renders, and not with a flag above.
+  const word = args.find((arg) => WORDS.has(arg)) ?? "build";
+  if (word !== "build" || args.some((arg) => NOT_A_BUILD.has(arg))) return false;
   bootWorkers(renderWorkerCount());
   return true;
 }
