@@ -24,7 +24,8 @@ import { AccountError, type AccountStore } from "./store.js";
 import { bearerToken, KeysUnavailable, TokenRejected, type TokenVerifier } from "./tokens.js";
 import type { UserPoolDirectory } from "./user-pool.js";
 
-export const MAX_GRAPHQL_BODY_BYTES = 32 * 1024;
+/** The payments service's one body cap (src/api/errors.ts MAX_BODY_BYTES; a test keeps them equal). */
+export const MAX_GRAPHQL_BODY_BYTES = 16 * 1024;
 export const LIMITS = {
   maxTokens: 400,
   maxDepth: 6,

@@ -70,6 +70,8 @@ export function accountServiceFromEnv(
   env: Record<string, string | undefined>,
   db: Kysely<never>,
   logger?: Logger,
+  /** What the settings do not give: the plan provider, a clock, a revocation check (tests). */
+  extra: Pick<AccountServiceOptions, "provider" | "now" | "isRevoked"> = {},
 ): AccountService | null {
   const userPoolId = env.NZF_COGNITO_USER_POOL_ID?.trim();
   const clientId = env.NZF_COGNITO_CLIENT_ID?.trim();
@@ -81,5 +83,6 @@ export function accountServiceFromEnv(
     clientId,
     ...(endpoint ? { endpoint } : {}),
     ...(logger ? { logger } : {}),
+    ...extra,
   });
 }

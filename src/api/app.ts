@@ -51,14 +51,21 @@ export function createApiApp(deps: ApiDeps, options: ApiAppOptions = {}): Hono {
       c.res.headers.set("Access-Control-Expose-Headers", EXPOSED_HEADERS);
     }
   });
-  app.use("*", bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => send(c, errors.tooLarge()) }));
+  // The same cap for every route. /graphql applies it itself (MAX_GRAPHQL_BODY_BYTES, the same
+  // number, test/account-api/body-cap.test.ts), after the token: a guest is answered 401 before any
+  // body is read, and a signed-in donor's oversized query gets GraphQL's own error shape.
+  const capped = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => send(c, errors.tooLarge()) });
+  app.use("*", (c, next) => (options.graphql && c.req.path === "/graphql" ? next() : capped(c, next)));
   for (const middleware of options.before ?? []) app.use("*", middleware);
 
   donationRoutes(app, deps);
   paypalRoutes(app, deps);
   webhookRoutes(app, deps);
   const { graphql } = options;
-  if (graphql) app.on(["GET", "POST"], "/graphql", (c) => graphql.fetch(c.req.raw));
+  if (graphql) {
+    app.on(["GET", "POST"], "/graphql", (c) => graphql.fetch(c.req.raw));
+    app.all("/graphql", (c) => send(c, errors.method("GET, POST")));
+  }
 
   app.notFound((c) =>
     send(c, errorReply(404, "not_found", `No route ${c.req.method} ${c.req.path}. See docs/payments-api.md.`)),

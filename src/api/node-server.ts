@@ -6,7 +6,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
-import { accountServiceFromEnv } from "../account-api/service.js";
+import { type AccountServiceOptions, accountServiceFromEnv } from "../account-api/service.js";
 import type { Logger } from "../core/logger.js";
 import { DEFAULT_FUND_RULES } from "../payments/fund-rules.js";
 import type { Fund } from "../payments/types.js";
@@ -38,6 +38,8 @@ export interface ApiServerOptions {
   /** An open database to use instead of DATABASE_URL or the data folder (tests); not closed on stop. */
   database?: ApiDb;
   app?: ApiAppOptions;
+  /** The account API's parts that settings do not give (tests: a plan provider, a clock, a revocation check). */
+  account?: Pick<AccountServiceOptions, "provider" | "now" | "isRevoked">;
   /** Runs the expiry sweep this often (default 15 minutes; 0: never). */
   sweepEveryMs?: number;
   /** Sends receipts whose e-mail is due again this often (default 1 minute; 0: never). */
@@ -100,7 +102,10 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       ...(options.logger ? { logger: options.logger } : {}),
     });
   // The donor account API, on the same database, when the site's user pool is configured.
-  const account = accountServiceFromEnv(options.env ?? process.env, database.db as never, options.logger);
+  const account = accountServiceFromEnv(options.env ?? process.env, database.db as never, options.logger, {
+    ...(deps.now ? { now: deps.now } : {}),
+    ...options.account,
+  });
   if (account) deps.identifyDonor ??= account.identifyDonor;
   const app = createApiApp(deps, { ...(account ? { graphql: account.graphql } : {}), ...options.app });
   const server = createServer(

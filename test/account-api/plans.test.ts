@@ -102,8 +102,8 @@ describe("plans and history", () => {
     expect((await h.gql("{ claimableGuestGifts }", {}, donor.access)).json.data.claimableGuestGifts).toBe(0);
 
     // The provider reports the second instalment paid, the third failed.
-    h.store.recordCharge(donationId, { n: 2, date: "2026-04-15", status: "succeeded" });
-    h.store.recordCharge(donationId, { n: 3, date: "2026-05-15", status: "failed" });
+    await h.recordCharge(donationId, { id: "in_2", date: "2026-04-15", status: "succeeded" });
+    await h.recordCharge(donationId, { id: "in_3", date: "2026-05-15", status: "failed" });
     const rows = await history();
     expect(
       rows.map((r: { chargeNumber: number; status: string; date: string }) => [r.chargeNumber, r.status, r.date]),
@@ -153,7 +153,11 @@ describe("plans and history", () => {
   it("a finished schedule is complete and cannot be changed", async () => {
     for (let n = 3; n <= 12; n++) {
       const month = String(((3 + n - 2) % 12) + 1).padStart(2, "0");
-      h.store.recordCharge(donationId, { n, date: `${n <= 10 ? 2026 : 2027}-${month}-15`, status: "succeeded" });
+      await h.recordCharge(donationId, {
+        id: `in_${n}`,
+        date: `${n <= 10 ? 2026 : 2027}-${month}-15`,
+        status: "succeeded",
+      });
     }
     const [plan] = await plans();
     expect(plan).toMatchObject({ status: "COMPLETED", paidCount: 12, nextChargeDate: null });

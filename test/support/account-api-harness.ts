@@ -1,22 +1,23 @@
 /**
- * The account API over real HTTP on 127.0.0.1, for the API's own tests: cognito-local issues the
- * tokens (and answers GetUser), the payments dev server records donations into the account store,
- * the account API dev server answers GraphQL. Raw node:http on the client side, so a test sees
- * exactly the status, headers and bytes a browser or an attacker would.
+ * The account API over real HTTP on 127.0.0.1, for the API's own tests, as deployed: the payments
+ * service (src/api/, PGlite) serves it at /graphql, built from its NZF_COGNITO_* settings;
+ * cognito-local issues the tokens (and answers GetUser); gifts are given with POST /donations and
+ * paid through the Stripe stand-in, whose signed webhook is what makes them paid. Raw node:http
+ * on the client side, so a test sees exactly the status, headers and bytes a browser or an
+ * attacker would.
  */
 import { randomUUID } from "node:crypto";
 import { request as httpRequest } from "node:http";
+import Stripe from "stripe";
 import type { PlanProvider } from "../../src/account-api/plan-provider.js";
-import { createAccountStore, type MemoryAccountStore } from "../../src/account-api/store.js";
-import { createTokenVerifier, type TokenVerifier } from "../../src/account-api/tokens.js";
-import { createUserPoolDirectory } from "../../src/account-api/user-pool.js";
-import {
-  recordDonationsInto,
-  startAccountApiDevServer,
-  type AccountApiDevServer,
-} from "../../src/server/account-api-dev-server.js";
-import { startPaymentsDevServer, type PaymentsDevServer } from "../../src/server/payments-dev-server.js";
+import { todayIn } from "../../src/payments/schedules.js";
 import { startCognitoLocal, type CognitoLocal } from "./cognito-local.js";
+import {
+  startTestPaymentsService,
+  TEST_PUBLISHABLE_KEY,
+  TEST_SECRET_KEY,
+  type TestPaymentsService,
+} from "./payments-service.js";
 
 export interface Raw {
   status: number;
@@ -59,23 +60,33 @@ export interface Account {
   id: string;
 }
 
+export type Outcome = "succeeded" | "failed" | "requires_payment_method";
+
 export interface Harness {
   cognito: CognitoLocal;
-  payments: PaymentsDevServer;
-  account: AccountApiDevServer;
-  store: MemoryAccountStore;
-  verifyToken: TokenVerifier;
+  service: TestPaymentsService;
+  /** The service's URL of the account API. */
+  graphqlUrl: string;
   logged: string[];
   /** Signs up, confirms (the e-mail is then verified) and signs in. */
   signUp(email: string, password?: string): Promise<Account>;
   signIn(email: string, password?: string): Promise<Account>;
   gql(query: string, variables?: Record<string, unknown>, token?: string | null): Promise<Raw>;
-  /** POST /donations on the payments dev server, then sets its outcome; returns the donation id. */
-  donate(
-    body: Record<string, unknown>,
-    status: "succeeded" | "failed" | "requires_payment_method",
-    token?: string,
-  ): Promise<string>;
+  /**
+   * POST /donations on the service (with the token, if given), then the outcome as Stripe makes it:
+   * paid with a test card (the signed webhook marks it paid), cancelled (failed), or left unpaid.
+   * Returns the donation id.
+   */
+  donate(body: Record<string, unknown>, status: Outcome, token?: string): Promise<string>;
+  /**
+   * A later charge of a plan, as the service records it from Stripe's signed webhook (a row of
+   * `charges`, on the day given, at noon in Sydney; `id` is the invoice, so a failed charge paid
+   * later stays one charge); the amount is the donation's own unless given.
+   */
+  recordCharge(
+    donationId: string,
+    charge: { id?: string; date: string; status: "succeeded" | "failed"; totalCents?: number },
+  ): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -92,28 +103,32 @@ export async function startAccountHarness(
     warn: (_: string, m: string) => void logged.push(`warn ${m}`),
     error: (_: string, m: string) => void logged.push(`error ${m}`),
   };
-  const store = createAccountStore({
-    ...(options.now ? { now: options.now } : {}),
-    ...(options.provider ? { provider: options.provider } : {}),
-  });
-  const verifyToken = createTokenVerifier({
-    userPoolId: cognito.userPoolId,
-    clientId: cognito.clientId,
-    endpoint: cognito.endpoint,
-  });
-  const userPool = createUserPoolDirectory({ userPoolId: cognito.userPoolId, endpoint: cognito.endpoint });
-  const payments = await startPaymentsDevServer({
-    ...(options.now ? { now: options.now } : {}),
+  // The test's clock, a millisecond later at each reading: gifts made "at once" keep the order
+  // they were given in (the history is newest first by the time each was made).
+  let tick = 0;
+  const now = options.now ? () => new Date(options.now!().getTime() + tick++) : undefined;
+  const service = await startTestPaymentsService({
+    env: {
+      NZF_COGNITO_USER_POOL_ID: cognito.userPoolId,
+      NZF_COGNITO_CLIENT_ID: cognito.clientId,
+      NZF_COGNITO_ENDPOINT: cognito.endpoint,
+    },
+    ...(now ? { deps: { now } } : {}),
+    account: {
+      isRevoked: (t) => cognito.isRevoked(t),
+      ...(options.provider ? { provider: options.provider } : {}),
+    },
     logger,
-    onDonationCreated: recordDonationsInto(store, verifyToken, logger),
   });
-  const account = await startAccountApiDevServer({
-    store,
-    verifyToken,
-    userPool,
-    logger,
-    isRevoked: (t) => cognito.isRevoked(t),
+  // Each test file has its own database dump loaded; empty it of another harness's rows.
+  await service.reset();
+  const stripeUrl = new URL(service.stripe.url);
+  const stripe = new Stripe(TEST_SECRET_KEY, {
+    host: stripeUrl.hostname,
+    port: Number(stripeUrl.port),
+    protocol: "http",
   });
+  const graphqlUrl = `${service.url}/graphql`;
 
   async function signIn(email: string, password = PASSWORD): Promise<Account> {
     const auth = await cognito.call<{ AuthenticationResult: { AccessToken: string; IdToken: string } }>(
@@ -129,12 +144,19 @@ export async function startAccountHarness(
     return { email, sub, access, id: auth.AuthenticationResult.IdToken };
   }
 
+  async function statusOf(donationId: string): Promise<string> {
+    const row = await service.db
+      .selectFrom("donations")
+      .select("status")
+      .where("id", "=", donationId)
+      .executeTakeFirstOrThrow();
+    return row.status;
+  }
+
   return {
     cognito,
-    payments,
-    account,
-    store,
-    verifyToken,
+    service,
+    graphqlUrl,
     logged,
     signIn,
     async signUp(email, password = PASSWORD) {
@@ -157,25 +179,71 @@ export async function startAccountHarness(
         accept: "application/graphql-response+json",
       };
       if (token !== null) headers.authorization = `Bearer ${token}`;
-      return raw(account.graphqlUrl, "POST", headers, JSON.stringify({ query, variables }));
+      return raw(graphqlUrl, "POST", headers, JSON.stringify({ query, variables }));
     },
     async donate(body, status, token) {
       const donor = { firstName: "Amina", lastName: "Khan", email: "amina@example.com", phone: "0412 345 678" };
       const headers: Record<string, string> = { "content-type": "application/json", "idempotency-key": randomUUID() };
       if (token) headers.authorization = `Bearer ${token}`;
       const res = await raw(
-        `${payments.url}/donations`,
+        `${service.url}/donations`,
         "POST",
         headers,
         JSON.stringify({ currency: "AUD", frequency: "once", anonymous: false, coverFees: false, donor, ...body }),
       );
       if (res.status !== 201) throw new Error(`POST /donations answered ${res.status}: ${res.text}`);
-      payments.setOutcome(res.json.donationId, status);
-      return res.json.donationId as string;
+      // Stripe's test clock on the test's day, so what it schedules starts when the service says.
+      if (options.now) service.stripe.setNow(options.now());
+      const donationId = res.json.donationId as string;
+      const secret = res.json.clientSecret as string;
+      const intentId = secret.split("_secret_")[0]!;
+      if (status === "succeeded") {
+        // What Stripe.js does when the donor presses Give: confirm with the publishable key.
+        const kind = intentId.startsWith("seti_") ? "setup_intents" : "payment_intents";
+        const confirmed = await fetch(`${service.stripe.url}/v1/${kind}/${intentId}/confirm`, {
+          method: "POST",
+          headers: { "Content-Type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({
+            key: TEST_PUBLISHABLE_KEY,
+            client_secret: secret,
+            payment_method: "pm_card_visa",
+          }),
+        });
+        if (!confirmed.ok)
+          throw new Error(`confirming ${intentId} answered ${confirmed.status}: ${await confirmed.text()}`);
+      } else if (status === "failed") {
+        // The payment was given up (Stripe cancels it): a payment that failed for good.
+        await stripe.paymentIntents.cancel(intentId);
+      }
+      await service.stripe.settled();
+      if (status !== "requires_payment_method" && (await statusOf(donationId)) !== status)
+        throw new Error(`${donationId} is ${await statusOf(donationId)} after the webhook, not ${status}`);
+      return donationId;
+    },
+    async recordCharge(donationId, charge) {
+      const row = await service.db
+        .selectFrom("donations")
+        .select(["total_cents"])
+        .where("id", "=", donationId)
+        .executeTakeFirstOrThrow();
+      await service.db
+        .insertInto("charges")
+        .values({
+          id: charge.id ?? `in_${randomUUID().replaceAll("-", "")}`,
+          donation_id: donationId,
+          amount_cents: charge.totalCents ?? row.total_cents,
+          status: charge.status,
+          // Noon in Sydney on that day (02:00 UTC in winter, 01:00 in summer: either is the same day).
+          charged_at: new Date(`${charge.date}T02:00:00Z`),
+        })
+        // The same invoice again (a failed instalment paid on a later attempt): one charge, its latest state.
+        .onConflict((c) => c.column("id").doUpdateSet({ status: charge.status }))
+        .execute();
+      if (todayIn("Australia/Sydney", new Date(`${charge.date}T02:00:00Z`)) !== charge.date)
+        throw new Error(`${charge.date}: not a day`);
     },
     async stop() {
-      await account.stop();
-      await payments.stop();
+      await service.stop();
       await cognito.stop();
     },
   };

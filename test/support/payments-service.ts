@@ -5,7 +5,7 @@
  * injected faults (a status, a delay, a raw body) and a request log.
  */
 import type { MiddlewareHandler } from "hono";
-import { startApiServer, type ApiServer } from "../../src/api/node-server.js";
+import { startApiServer, type ApiServer, type ApiServerOptions } from "../../src/api/node-server.js";
 import type { ApiDeps } from "../../src/api/deps.js";
 import type { ApiDb } from "../../src/api/db/open.js";
 import { corsPolicy } from "../../src/api/cors.js";
@@ -83,6 +83,9 @@ export async function startTestPaymentsService(
     faults?: Fault[];
     /** More of the service's settings (e.g. NZF_COGNITO_*: the account API and identifyDonor, as deployed). */
     env?: Record<string, string>;
+    /** The account API's plan provider, clock or revocation check (with NZF_COGNITO_* in `env`). */
+    account?: ApiServerOptions["account"];
+    logger?: ApiServerOptions["logger"];
   } = {},
 ): Promise<TestPaymentsService> {
   shared ??= await openTestApiDb();
@@ -141,6 +144,8 @@ export async function startTestPaymentsService(
       ...options.deps,
     },
     app: { before: [log, inject] },
+    ...(options.account ? { account: options.account } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
     sweepEveryMs: 0,
   });
   stripe.setWebhookUrl(`${server.url}/stripe/webhook`);
