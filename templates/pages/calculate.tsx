@@ -27,6 +27,7 @@ import {
 import Calculator from "../../src/client/islands/calculator.js";
 import { formatsFor } from "../../src/client/donation/format.js";
 import { donationWords } from "../../src/client/donation/words/index.js";
+import { calculatorWords } from "../../src/client/calculator/words/index.js";
 import { MASTER_LANG } from "../../src/content/routes.js";
 import type { Ratio } from "../../src/zakat/ratio.js";
 
@@ -78,10 +79,13 @@ export const calculate: Template = {
       d as CalculatePageData,
       ctx.doc ? `calculate_page ${ctx.doc.id}` : "calculate_page (missing)",
     );
+    // A help field the editor left empty gets the built-in English text, marked English on another
+    // language's page (WCAG 3.1.2) rather than passed off as that language.
+    const fallbackLang = ctx.page.lang === MASTER_LANG ? "" : ' lang="en-AU" dir="ltr"';
     const helpHtml = Object.fromEntries(
       HELP_KEYS.map((key) => [
         key,
-        help[key] ? richTextHtml(help[key]!, ctx) : `<p>${escapeHtml(FALLBACK_HELP[key])}</p>`,
+        help[key] ? richTextHtml(help[key]!, ctx) : `<p${fallbackLang}>${escapeHtml(FALLBACK_HELP[key])}</p>`,
       ]),
     ) as Record<HelpKey, string>;
     // The nisab with nothing entered: the same exact sum the island shows, never a float product.
@@ -118,11 +122,13 @@ export const calculate: Template = {
               </p>
             </div>
           )}
-          {/* The calculator's own words are English for now: on another language's page it is
-              marked English and laid out left to right (WCAG 3.1.2), its "Pay" link in the page's language. */}
-          <div {...(ctx.page.lang === MASTER_LANG ? {} : { lang: "en-AU", dir: "ltr" })}>
-            <Island name="calculator" component={Calculator} props={{ settings, helpHtml, payPath }} />
-          </div>
+          {/* The calculator's words in the page's language (its dictionary is a prop), its "Pay" link to
+              the zakat page in the same language. */}
+          <Island
+            name="calculator"
+            component={Calculator}
+            props={{ settings, helpHtml, payPath, words: calculatorWords(ctx.page.lang) }}
+          />
           <noscript
             dangerouslySetInnerHTML={{
               __html: `<div class="prose calc-fallback">${richTextHtml(rich(d, "how_to"), ctx)}</div>`,

@@ -21,7 +21,6 @@ import {
 import { installStripeStandIn } from "../support/stripe-stand-in.js";
 
 const SHOTS = "test-results/journeys";
-const CASH = "Cash and bank balances (including offset accounts)";
 /** 20 days after the sample's prices (1 November 2026): no old-price warning. */
 const DONORS_DAY = new Date(2026, 10, 21, 10);
 
@@ -93,6 +92,8 @@ describe("the donor's journey, calculator → pay → thank you", { timeout: 120
       name: "Arabic at 390×844",
       viewport: { width: 390, height: 844 },
       prefix: "/ar-ae",
+      cash: "النقد والأرصدة المصرفية (ومنها حسابات الموازنة)",
+      gold: "الذهب: 85 غرام، 14,025.00 دولار أسترالي",
       instalments: "على أقساط شهرية",
       continueLabel: "المتابعة إلى الدفع",
       thanks: "شكرًا لك",
@@ -103,6 +104,8 @@ describe("the donor's journey, calculator → pay → thank you", { timeout: 120
       name: "English at 1280×800",
       viewport: { width: 1280, height: 800 },
       prefix: "",
+      cash: "Cash and bank balances (including offset accounts)",
+      gold: "Gold: 85 g, $14,025.00",
       instalments: "In monthly instalments",
       continueLabel: "Continue to payment",
       thanks: "Thank you",
@@ -119,8 +122,8 @@ describe("the donor's journey, calculator → pay → thank you", { timeout: 120
       await page.goto(`${site.url}${journey.prefix}/calculate/`);
       await page.locator(".calc-layout").waitFor();
       expect(await page.evaluate(() => document.documentElement.dir)).toBe(journey.prefix ? "rtl" : "ltr");
-      await page.getByLabel(CASH, { exact: true }).fill("20000");
-      await page.getByLabel("Gold: 85 g, $14,025.00").check();
+      await page.getByLabel(journey.cash, { exact: true }).fill("20000");
+      await page.getByLabel(journey.gold).check();
       const pay = page.locator("a.calc-pay").first();
       await expect
         .poll(() => pay.getAttribute("href"))

@@ -4,6 +4,8 @@
  * An error sits under its field, tied to it with aria-describedby, and the field is aria-invalid.
  */
 import type { ReactNode } from "react";
+import { fill } from "./format.js";
+import type { CalcFormats } from "./format.js";
 import type { MetalRow } from "./form-state.js";
 
 /** Field keys ("cash", "gold.0.grams") become element ids under the island's id prefix (island-id.ts). */
@@ -11,6 +13,9 @@ export const fieldId = (base: string, key: string) => `${base}-${key.replace(/\.
 
 export interface FieldEvents {
   base: string;
+  /** The page language's words and formats. */
+  f: CalcFormats;
+  /** The field's message in the page's language, once the donor has been shown it. */
   errorOf(key: string): string | undefined;
   onBlur(key: string): void;
 }
@@ -82,13 +87,14 @@ interface MetalItemProps extends FieldEvents {
 
 export function MetalItem({ metal, index, row, canRemove, onChange, onRemove, ...events }: MetalItemProps) {
   const prefix = `${metal}.${index}`;
-  const name = `${metal === "gold" ? "Gold" : "Silver"} item ${index + 1}`;
+  const w = events.f.words;
+  const name = fill(w.metalItem[metal], { n: events.f.number(index + 1) });
   const set = (patch: Partial<MetalRow>) => onChange({ ...row, ...patch });
   const unitId = fieldId(events.base, `${prefix}.unit`);
   return (
     <fieldset className="calc-metal">
       <legend>{name}</legend>
-      <div className="calc-choice" role="radiogroup" aria-label={`How to enter ${name.toLowerCase()}`}>
+      <div className="calc-choice" role="radiogroup" aria-label={fill(w.howToEnter, { item: name.toLowerCase() })}>
         {(["weight", "value"] as const).map((kind) => (
           <label key={kind}>
             <input
@@ -98,7 +104,7 @@ export function MetalItem({ metal, index, row, canRemove, onChange, onRemove, ..
               checked={row.kind === kind}
               onChange={() => set({ kind })}
             />
-            {kind === "weight" ? " By weight and purity" : " By value"}
+            {` ${kind === "weight" ? w.byWeight : w.byValue}`}
           </label>
         ))}
       </div>
@@ -107,28 +113,28 @@ export function MetalItem({ metal, index, row, canRemove, onChange, onRemove, ..
           <TextField
             {...events}
             field={`${prefix}.grams`}
-            label="Weight in grams"
+            label={w.weightLabel}
             money={false}
             value={row.grams}
             onChange={(grams) => set({ grams })}
           />
           <div className="calc-field">
-            <label htmlFor={unitId}>Purity in</label>
+            <label htmlFor={unitId}>{w.purityIn}</label>
             <select
               id={unitId}
               value={row.purityUnit}
               onChange={(e) => set({ purityUnit: e.target.value as MetalRow["purityUnit"] })}
             >
-              <option value="carat">Carats</option>
-              <option value="thousandths">Thousandths (hallmark)</option>
+              <option value="carat">{w.carats}</option>
+              <option value="thousandths">{w.thousandths}</option>
             </select>
           </div>
           <TextField
             {...events}
             field={`${prefix}.purity`}
-            label="Purity"
+            label={w.purityLabel}
             money={false}
-            hint={row.purityUnit === "carat" ? "Carats, like 18 or 22" : "The hallmark number, like 916 or 999"}
+            hint={w.purityHint[row.purityUnit === "carat" ? "carat" : "thousandths"]}
             value={row.purity}
             onChange={(purity) => set({ purity })}
           />
@@ -137,14 +143,14 @@ export function MetalItem({ metal, index, row, canRemove, onChange, onRemove, ..
         <TextField
           {...events}
           field={`${prefix}.amount`}
-          label="Value in dollars"
+          label={w.valueLabel}
           value={row.amount}
           onChange={(amount) => set({ amount })}
         />
       )}
       {canRemove ? (
         <button type="button" className="calc-link-button" onClick={onRemove}>
-          Remove {name.toLowerCase()}
+          {fill(w.remove, { item: name.toLowerCase() })}
         </button>
       ) : null}
     </fieldset>

@@ -8,12 +8,14 @@
  */
 import { useEffect, useState } from "react";
 import type { ZakatResult } from "../../zakat/types.js";
+import type { CalcFormats } from "./format.js";
 import { payHref } from "./form-state.js";
 
 /** The share of the result panel on screen at which the bar steps aside. */
 const SHOWN_ENOUGH = 0.25;
 
 interface RunningBarProps {
+  f: CalcFormats;
   result: ZakatResult;
   /** A field's message is showing: the total waits for it. */
   blocked: boolean;
@@ -21,7 +23,8 @@ interface RunningBarProps {
   onShowResult(): void;
 }
 
-export function RunningBar({ result, blocked, payPath, onShowResult }: RunningBarProps) {
+export function RunningBar({ f, result, blocked, payPath, onShowResult }: RunningBarProps) {
+  const w = f.words;
   const [resultInView, setResultInView] = useState(false);
   useEffect(() => {
     const panel = document.querySelector(".calc-result");
@@ -38,18 +41,18 @@ export function RunningBar({ result, blocked, payPath, onShowResult }: RunningBa
   return (
     <div className={resultInView ? "calc-bar calc-bar-away" : "calc-bar"}>
       <p className="calc-bar-total">
-        {"Zakat due: "}
+        {w.barDue}
         <strong className={blocked ? "calc-bar-pending" : undefined}>
-          {blocked ? "check the marked fields" : result.text.due}
+          {blocked ? w.barCheck : f.money(result.dueCents)}
         </strong>
       </p>
       {due ? (
         <a className="button button-primary calc-bar-action" href={payHref(payPath, result.dueCents)}>
-          Pay this
+          {w.payThis}
         </a>
       ) : (
         <button type="button" className="button button-secondary calc-bar-action" onClick={onShowResult}>
-          See details
+          {w.seeDetails}
         </button>
       )}
     </div>

@@ -5,7 +5,6 @@
  * fields in error left out, so a mistake in one section does not freeze the others.
  */
 import { calculateZakat } from "../../zakat/calculate.js";
-import { formatAud } from "../../zakat/format.js";
 import { parseZakatForm } from "../../zakat/form.js";
 import type { ZakatResult, ZakatSettings } from "../../zakat/types.js";
 import { type CalcForm, emptyRow, toFormText } from "./form-state.js";
@@ -13,7 +12,7 @@ import { GROUPS, groupOfLine } from "./groups.js";
 import type { AmountAssetId, LiabilityId } from "../../zakat/types.js";
 
 export type SectionTotal =
-  | { state: "total"; text: string }
+  | { state: "total"; cents: bigint }
   | { state: "pending" }
   | { state: "check" }
   | { state: "none" };
@@ -70,7 +69,7 @@ export function sectionTotals(
         : keys.length
           ? { state: "pending" }
           : cents
-            ? { state: "total", text: formatAud(cents) }
+            ? { state: "total", cents }
             : { state: "none" },
     );
   }

@@ -14,7 +14,8 @@ import { useIslandId } from "../island-id.js";
 import { calculateZakat } from "../../zakat/calculate.js";
 import { parseZakatForm } from "../../zakat/form.js";
 import { priceAge } from "../../zakat/price-age.js";
-import type { HelpKey, NisabBasis, ZakatResult, ZakatSettings } from "../../zakat/types.js";
+import { mul, parseDecimal, ratio } from "../../zakat/ratio.js";
+import type { HelpKey, MetalHolding, NisabBasis, ZakatResult, ZakatSettings } from "../../zakat/types.js";
 import {
   type CalcForm,
   emptyForm,
@@ -28,20 +29,24 @@ import {
   toFormText,
 } from "../calculator/form-state.js";
 import { fieldId, MetalItem, TextField, type FieldEvents } from "../calculator/fields.js";
-import { GROUPS, labelOf } from "../calculator/groups.js";
+import { GROUPS } from "../calculator/groups.js";
 import { NisabChoice } from "../calculator/nisab-choice.js";
 import { Result, RESULT_HEADING_ID } from "../calculator/result.js";
 import { RunningBar } from "../calculator/running-bar.js";
 import { type SectionTotal, sectionTotals } from "../calculator/section-totals.js";
 import { focusStepById } from "../calculator/focus.js";
+import { type CalcFormats, calcFormatsFor, fill } from "../calculator/format.js";
+import type { CalculatorWords } from "../calculator/words/en.js";
 
 export interface CalculatorProps {
   /** ZakatSettings without the rich-text help, which the build turns into HTML (helpHtml). */
   settings: Omit<ZakatSettings, "help">;
   /** Help per category as HTML rendered at build time (links resolved, text escaped). */
   helpHtml: Record<HelpKey, string>;
-  /** The zakat donation page, "/pay/zakat/". */
+  /** The zakat donation page in the page's language, "/pay/zakat/" or "/ar-ae/pay/zakat/". */
   payPath: string;
+  /** The calculator's words in the page's language (calculator/words/, chosen by the template). */
+  words: CalculatorWords;
 }
 
 const NO_HELP = Object.fromEntries(GROUPS.map((g) => [g.help, null])) as ZakatSettings["help"];
@@ -54,8 +59,15 @@ export function hydrateNow({ settings }: CalculatorProps): boolean {
   return readSaved(storageGet()) !== null || priceAge(settings.pricesAsAt, new Date()).stale;
 }
 
-export default function Calculator({ settings, helpHtml, payPath }: CalculatorProps) {
+/** A result and the metal items it was worked out from (their lines' details name them). */
+interface Worked {
+  result: ZakatResult;
+  metals: { gold: readonly MetalHolding[]; silver: readonly MetalHolding[] };
+}
+
+export default function Calculator({ settings, helpHtml, payPath, words }: CalculatorProps) {
   const base = useIslandId("calc");
+  const f = calcFormatsFor(words);
   const restored = useRef(false);
   const [form, setForm] = useState<CalcForm>(() => emptyForm(settings.nisabBasis));
   const [shown, setShown] = useState<ReadonlySet<string>>(new Set());
@@ -63,13 +75,13 @@ export default function Calculator({ settings, helpHtml, payPath }: CalculatorPr
   const [notice, setNotice] = useState("");
   /** The figures "Clear my figures" took away, until the donor brings them back or changes the form. */
   const [cleared, setCleared] = useState<CalcForm | null>(null);
-  const lastGood = useRef<ZakatResult | null>(null);
+  const lastGood = useRef<Worked | null>(null);
   // The donor's nisab choice overrides the editor's default basis; prices and rates stay the editor's.
   const fullSettings = useMemo(
     () => ({ ...settings, nisabBasis: form.nisabBasis, help: NO_HELP }),
     [settings, form.nisabBasis],
   );
-  const thresholds = useMemo(() => nisabThresholds(settings), [settings]);
+  const thresholds = useMemo(() => nisabThresholds(settings, f), [settings, f]);
 
   // Save on every change, but not before the saved figures were read: that would overwrite them with
   // an empty form. (Declared before the restore, so its first run still sees `restored` false.)
@@ -91,16 +103,25 @@ export default function Calculator({ settings, helpHtml, payPath }: CalculatorPr
   const parsed = parseZakatForm(toFormText(form));
   const errors = parsed.ok ? {} : parsed.errors;
   const current = parsed.ok ? calculateZakat(parsed.inputs, fullSettings) : null;
-  if (current) lastGood.current = current;
+  if (current && parsed.ok)
+    lastGood.current = {
+      result: current,
+      metals: { gold: parsed.inputs.gold ?? [], silver: parsed.inputs.silver ?? [] },
+    };
   // While the donor is still typing in a field (its message not shown yet), keep the last good result.
-  const result = lastGood.current ?? calculateZakat(parseEmpty(form.yearType), fullSettings);
+  const worked = lastGood.current ?? {
+    result: calculateZakat(parseEmpty(form.yearType), fullSettings),
+    metals: { gold: [], silver: [] },
+  };
+  const result = worked.result;
   const pendingErrors = Object.keys(errors)
     .filter((key) => shown.has(key))
     .map((key) => ({ key, id: fieldId(base, key) }));
 
   const events: FieldEvents = {
     base,
-    errorOf: (key) => (shown.has(key) ? errors[key] : undefined),
+    f,
+    errorOf: (key) => (shown.has(key) && errors[key] !== undefined ? f.message(errors[key]) : undefined),
     onBlur: (key) => setShown((s) => (s.has(key) ? s : new Set(s).add(key))),
   };
   const update = (change: (f: CalcForm) => CalcForm) => {
@@ -144,7 +165,7 @@ export default function Calculator({ settings, helpHtml, payPath }: CalculatorPr
     lastGood.current = null;
     storageSet(null);
     setOpen((s) => new Set(s).add("cash"));
-    setNotice("Your figures have been cleared from this form and this browser.");
+    setNotice(words.cleared);
     requestAnimationFrame(() => document.getElementById(fieldId(base, "cash"))?.focus());
   };
   /** A tap on "Clear my figures" by mistake (it sits near the result on a phone) loses nothing. */
@@ -152,7 +173,7 @@ export default function Calculator({ settings, helpHtml, payPath }: CalculatorPr
     if (!cleared) return;
     setForm(cleared);
     setCleared(null);
-    setNotice("Your figures are back.");
+    setNotice(words.restored);
     requestAnimationFrame(() => document.getElementById(fieldId(base, "cash"))?.focus());
   };
   const totals = sectionTotals(form, current, errors, shown, fullSettings);
@@ -169,7 +190,7 @@ export default function Calculator({ settings, helpHtml, payPath }: CalculatorPr
       <div className="calc-layout">
         <form
           className="calc-form"
-          aria-label="Zakat calculator"
+          aria-label={words.formLabel}
           onSubmit={(e) => {
             e.preventDefault();
             showResult();
@@ -177,7 +198,7 @@ export default function Calculator({ settings, helpHtml, payPath }: CalculatorPr
           noValidate
         >
           <fieldset className="calc-year">
-            <legend>Which year do you count your zakat by?</legend>
+            <legend>{words.yearLegend}</legend>
             {(["lunar", "solar"] as const).map((y) => (
               <label key={y}>
                 <input
@@ -187,22 +208,18 @@ export default function Calculator({ settings, helpHtml, payPath }: CalculatorPr
                   checked={form.yearType === y}
                   onChange={() => update((f) => ({ ...f, yearType: y }))}
                 />
-                {y === "lunar"
-                  ? ` Lunar (Hijri) year: ${settings.ratePercent.lunar}%`
-                  : ` Solar (Gregorian) year: ${settings.ratePercent.solar}%`}
+                {` ${fill(words.years[y], { rate: ratePercent(settings.ratePercent[y], f) })}`}
               </label>
             ))}
           </fieldset>
           <NisabChoice
             base={base}
+            f={f}
             value={form.nisabBasis}
             thresholds={thresholds}
             onChange={(nisabBasis) => update((f) => ({ ...f, nisabBasis }))}
           />
-          <p className="calc-hint">
-            Enter amounts in Australian dollars as you would write them, like 1,200.50. Leave out what you do not have.
-            Your figures stay in this browser; they are not sent to us.
-          </p>
+          <p className="calc-hint">{words.hint}</p>
           {GROUPS.map((group, index) => (
             <details
               key={group.id}
@@ -220,8 +237,8 @@ export default function Calculator({ settings, helpHtml, payPath }: CalculatorPr
               }}
             >
               <summary id={groupHeadingId(group.id)}>
-                <span className="calc-group-title">{group.title}</span>
-                <SectionTotalText total={totals.get(group.id)} liabilities={group.liabilities} />
+                <span className="calc-group-title">{words.groups[group.id]}</span>
+                <SectionTotalText f={f} total={totals.get(group.id)} liabilities={group.liabilities} />
               </summary>
               <div className="calc-group-body">
                 <div className="prose calc-help" dangerouslySetInnerHTML={{ __html: helpHtml[group.help] }} />
@@ -230,10 +247,10 @@ export default function Calculator({ settings, helpHtml, payPath }: CalculatorPr
                     key={id}
                     {...events}
                     field={id}
-                    label={labelOf(id)}
+                    label={words.labels[id]}
                     hint={
                       id === "sharesLongTerm"
-                        ? `${settings.longTermShareProxyPercent}% of the market value is counted, our estimate of the zakatable part of the companies' assets.`
+                        ? fill(words.sharesHint, { percent: ratePercent(settings.longTermShareProxyPercent, f) })
                         : undefined
                     }
                     value={form.amounts[id] ?? ""}
@@ -243,7 +260,7 @@ export default function Calculator({ settings, helpHtml, payPath }: CalculatorPr
                 {group.metals
                   ? METALS.map((metal) => (
                       <div key={metal} className="calc-metal-list">
-                        <h2>{metal === "gold" ? "Gold" : "Silver"}</h2>
+                        <h2>{words.metals[metal]}</h2>
                         {form[metal].map((row, i) => (
                           <MetalItem
                             key={i}
@@ -268,7 +285,7 @@ export default function Calculator({ settings, helpHtml, payPath }: CalculatorPr
                             className="button button-secondary"
                             onClick={() => addRow(metal)}
                           >
-                            Add another {metal} item
+                            {words.addItem[metal]}
                           </button>
                         ) : null}
                       </div>
@@ -280,13 +297,13 @@ export default function Calculator({ settings, helpHtml, payPath }: CalculatorPr
                     className="button button-secondary calc-next"
                     onClick={() => nextSection(group.id, GROUPS[index + 1]!.id)}
                   >
-                    Next: {GROUPS[index + 1]!.title}
+                    {fill(words.next, { section: words.groups[GROUPS[index + 1]!.id]! })}
                   </button>
                 ) : (
                   // The form's submit button (Enter in a field does the same): a form without one is an
                   // accessibility error (WCAG H32), and there is nothing to send, only the result to show.
                   <button type="submit" className="button button-primary calc-next">
-                    See my result
+                    {words.seeResult}
                   </button>
                 )}
               </div>
@@ -294,42 +311,65 @@ export default function Calculator({ settings, helpHtml, payPath }: CalculatorPr
           ))}
           <div className="calc-actions">
             <button type="button" className="button button-secondary" onClick={clear}>
-              Clear my figures
+              {words.clear}
             </button>
             <p role="status" className="calc-hint">
               {notice}
             </p>
             {cleared ? (
               <button type="button" className="link-button" onClick={undoClear}>
-                Bring my figures back
+                {words.bringBack}
               </button>
             ) : null}
           </div>
         </form>
-        <Result result={result} pendingErrors={pendingErrors} payPath={payPath} pricesAsAt={settings.pricesAsAt} />
-        <RunningBar result={result} blocked={pendingErrors.length > 0} payPath={payPath} onShowResult={showResult} />
+        <Result
+          f={f}
+          result={result}
+          metals={worked.metals}
+          pendingErrors={pendingErrors}
+          payPath={payPath}
+          settings={settings}
+        />
+        <RunningBar
+          f={f}
+          result={result}
+          blocked={pendingErrors.length > 0}
+          payPath={payPath}
+          onShowResult={showResult}
+        />
       </div>
     </div>
   );
 }
 
-function SectionTotalText({ total, liabilities }: { total: SectionTotal | undefined; liabilities?: boolean }) {
+function SectionTotalText({
+  f,
+  total,
+  liabilities,
+}: {
+  f: CalcFormats;
+  total: SectionTotal | undefined;
+  liabilities?: boolean;
+}) {
   if (!total || total.state === "none") return null;
   if (total.state === "check")
-    return <span className="calc-group-total calc-group-total-check">Check this section</span>;
-  if (total.state === "pending") return <span className="calc-group-total">Total pending</span>;
-  return (
-    <span className="calc-group-total">
-      {liabilities ? "less " : ""}
-      {total.text}
-    </span>
-  );
+    return <span className="calc-group-total calc-group-total-check">{f.words.sectionCheck}</span>;
+  if (total.state === "pending") return <span className="calc-group-total">{f.words.sectionPending}</span>;
+  const amount = f.money(total.cents);
+  return <span className="calc-group-total">{liabilities ? fill(f.words.less, { amount }) : amount}</span>;
+}
+
+/** An editor's percentage ("2.5", checked by the build) in the page's language: "2.5%". */
+function ratePercent(percent: string, f: CalcFormats): string {
+  return f.percent(mul(parseDecimal(percent) ?? ratio(0n), ratio(1n, 100n)));
 }
 
 /** The nisab in dollars on each basis at the editor's prices: the same exact sum as the result's. */
-function nisabThresholds(settings: CalculatorProps["settings"]): Record<NisabBasis, string> {
+function nisabThresholds(settings: CalculatorProps["settings"], f: CalcFormats): Record<NisabBasis, string> {
   const empty = parseEmpty("lunar");
-  const on = (nisabBasis: NisabBasis) => calculateZakat(empty, { ...settings, nisabBasis, help: NO_HELP }).text.nisab;
+  const on = (nisabBasis: NisabBasis) =>
+    f.money(calculateZakat(empty, { ...settings, nisabBasis, help: NO_HELP }).nisab.valueCents);
   return { silver: on("silver"), gold: on("gold") };
 }
 

@@ -10,6 +10,8 @@ import { renderToString } from "react-dom/server";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import Calculator, { hydrateNow, type CalculatorProps } from "../../../src/client/islands/calculator.js";
 import { STORAGE_KEY } from "../../../src/client/calculator/form-state.js";
+import { calcEn } from "../../../src/client/calculator/words/en.js";
+import { calcAr } from "../../../src/client/calculator/words/ar.js";
 
 // vitest.config.ts sets NODE_ENV=production; React's production build has no `act`.
 vi.hoisted(() => {
@@ -40,6 +42,7 @@ const PROPS: CalculatorProps = {
     liabilities: help("Liabilities help"),
   },
   payPath: "/pay/zakat/",
+  words: calcEn,
 };
 
 let container: HTMLElement;
@@ -363,5 +366,75 @@ describe("the calculator island", () => {
     expect(hydrateNow(PROPS)).toBe(false);
     localStorage.setItem(STORAGE_KEY, JSON.stringify({ amounts: { cash: "5" } }));
     expect(hydrateNow(PROPS)).toBe(true);
+  });
+});
+
+/** Visible text with Latin words in it (the "$" of the amount boxes and digits are not words). */
+const latinWords = (text: string) => text.match(/[A-Za-z]{2,}/g) ?? [];
+
+describe("the calculator island in Arabic", () => {
+  // The help is the content's (the Arabic calculate_page's help fields).
+  const helpHtml = Object.fromEntries(Object.keys(PROPS.helpHtml).map((k) => [k, help("نص المساعدة")]));
+  const AR: CalculatorProps = {
+    ...PROPS,
+    helpHtml: helpHtml as CalculatorProps["helpHtml"],
+    payPath: "/ar-ae/pay/zakat/",
+    words: calcAr,
+  };
+
+  it("speaks Arabic throughout: labels, buttons, result, figures from Intl, the pay link in Arabic", () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date(2026, 10, 21, 10)); // 20 days after the prices
+    const html = mount(AR);
+    expect(recoverable).toEqual([]);
+    expect(html).toContain("الأسعار بتاريخ 1 نوفمبر 2026<");
+    expect(container.textContent).toContain("الأسعار بتاريخ 1 نوفمبر 2026 (قبل 20 يومًا)");
+    type(field("النقد والأرصدة المصرفية (ومنها حسابات الموازنة)"), "20000");
+    const gold = [...container.querySelectorAll("label")].find((l) => l.textContent!.startsWith(" الذهب: 85 غرام"))!;
+    expect(gold.textContent).toBe(" الذهب: 85 غرام، 14,025.00 دولار أسترالي");
+    act(() => gold.querySelector("input")!.click());
+    // $20,000 ≥ 85 g × $165 = $14,025; × 2.5% = $500.00.
+    expect(summary()).toBe(
+      "أموالك 20,000.00 دولار أسترالي ناقص ما عليك 0.00 دولار أسترالي يساوي 20,000.00 دولار أسترالي، وهو يبلغ النصاب البالغ 14,025.00 دولار أسترالي أو يزيد عليه: الزكاة الواجبة بنسبة 2.5‎%‎ هي 500.00 دولار أسترالي.",
+    );
+    expect(payLink()!.textContent).toBe("ادفع زكاتي");
+    expect(payLink()!.getAttribute("href")).toBe("/ar-ae/pay/zakat/?amount=500.00#give");
+    // Every section open, an item of gold by weight: every visible word is Arabic.
+    openSection("الذهب والفضة");
+    type(field("الوزن بالغرام"), "10");
+    type(field("العيار"), "18");
+    for (const group of Object.values(calcAr.groups)) openSection(group);
+    const lines = container.querySelector(".calc-lines")!.textContent!;
+    expect(lines).toContain("(10 غرام من الذهب عيار 18 قيراط بسعر 165.00 دولار أسترالي لغرام الذهب الخالص)");
+    expect(latinWords(container.textContent!)).toEqual([]);
+    expect(
+      latinWords([...container.querySelectorAll("[aria-label]")].map((e) => e.getAttribute("aria-label")).join(" ")),
+    ).toEqual([]);
+  });
+
+  it("gives each field's message in Arabic, and counts the fields to check with Arabic plurals", () => {
+    mount(AR);
+    const cash = field("النقد والأرصدة المصرفية (ومنها حسابات الموازنة)");
+    type(cash, "1,20");
+    leave(cash);
+    expect(document.getElementById(`${cash.id}-error`)!.textContent).toBe(
+      "راجع الفواصل: افصل كل ثلاث خانات من الآلاف، مثل 1,200.50، وضع السنتات بعد النقطة.",
+    );
+    expect(summary()).toBe("راجع الحقل المشار إليه في النموذج، وستتحدث النتيجة عند تصحيحه.");
+    openSection("الذهب والفضة");
+    const grams = field("الوزن بالغرام");
+    type(grams, "10");
+    const purity = field("العيار");
+    type(purity, "916");
+    leave(purity);
+    expect(document.getElementById(`${purity.id}-error`)!.textContent).toBe(
+      "القيراط من 1 إلى 24. لرقم دمغة مثل 916، اختر الأجزاء من الألف.",
+    );
+    expect(summary()).toBe("راجع الحقلين المشار إليهما في النموذج، وستتحدث النتيجة عند تصحيحهما.");
+    expect([...container.querySelectorAll(".calc-error-list a")].map((a) => a.textContent)).toEqual([
+      "النقد والأرصدة المصرفية (ومنها حسابات الموازنة)",
+      "قطعة الذهب 1: العيار",
+    ]);
+    expect(container.querySelector(".calc-bar-total")!.textContent).toBe("الزكاة الواجبة: راجع الحقول المشار إليها");
   });
 });
