@@ -9,6 +9,7 @@ import { EXPOSED_HEADERS, PREFLIGHT_HEADERS } from "./cors.js";
 import type { ApiDeps } from "./deps.js";
 import { errorReply, errors, GENERIC, MAX_BODY_BYTES } from "./errors.js";
 import { send } from "./reply.js";
+import { contactRoutes } from "./routes/contact.js";
 import { donationRoutes } from "./routes/donations.js";
 import { paypalRoutes } from "./routes/paypal.js";
 import { webhookRoutes } from "./routes/webhook.js";
@@ -61,6 +62,7 @@ export function createApiApp(deps: ApiDeps, options: ApiAppOptions = {}): Hono {
   donationRoutes(app, deps);
   paypalRoutes(app, deps);
   webhookRoutes(app, deps);
+  contactRoutes(app, deps);
   const { graphql } = options;
   if (graphql) {
     app.on(["GET", "POST"], "/graphql", (c) => graphql.fetch(c.req.raw));

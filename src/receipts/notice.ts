@@ -21,6 +21,8 @@ export interface Notice {
   action?: { label: string; url: string };
   /** The small print: who sent it and why (the foundation, the ABN, how to stop updates). */
   footer: string;
+  /** Replies go here rather than to the service's contact address (an enquiry: its sender). */
+  replyTo?: string;
   /** `List-Unsubscribe` for updates (Spam Act): the one-click link. */
   unsubscribeUrl?: string;
 }
@@ -73,7 +75,7 @@ export function noticeMessage(notice: Notice, sender: { from: string; replyTo?: 
     html: noticeHtml(n),
     text: noticeText(n),
     messageId: `<notice-${id}@${senderDomain(sender.from)}>`,
-    ...(sender.replyTo ? { replyTo: sender.replyTo } : {}),
+    ...(n.replyTo ? { replyTo: oneLine(n.replyTo) } : sender.replyTo ? { replyTo: sender.replyTo } : {}),
     ...(n.unsubscribeUrl ? { unsubscribeUrl: n.unsubscribeUrl } : {}),
   };
 }

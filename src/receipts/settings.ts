@@ -22,6 +22,7 @@ export const RECEIPT_ENV = {
   sesRegion: "NZF_SES_REGION",
   sesEndpoint: "NZF_SES_ENDPOINT",
   siteUrl: "SITE_URL",
+  donorCare: "NZF_DONOR_CARE_EMAIL",
 } as const;
 
 export type MailTransportSettings =
@@ -37,6 +38,8 @@ export interface ReceiptSettings {
   transport: MailTransportSettings;
   /** The donor's account page on the site (`SITE_URL` + `/account/`), linked from notices; absent when not set. */
   accountUrl?: string;
+  /** Where the contact page's enquiries are sent; absent: the contact address. */
+  donorCareEmail?: string;
 }
 
 const EMAIL = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/;
@@ -159,5 +162,19 @@ export function readReceiptSettings(env: Record<string, string | undefined>): Re
   const siteUrl = get(RECEIPT_ENV.siteUrl);
   const accountUrl =
     siteUrl === undefined ? undefined : new URL("/account/", httpUrl(RECEIPT_ENV.siteUrl, siteUrl)).href;
-  return { issuer, from: from ?? null, transport, ...(accountUrl ? { accountUrl } : {}) };
+  const donorCareEmail = get(RECEIPT_ENV.donorCare);
+  if (donorCareEmail !== undefined && !EMAIL.test(donorCareEmail))
+    throw invalid(
+      RECEIPT_ENV.donorCare,
+      donorCareEmail,
+      "Not an e-mail address.",
+      "Set it to e.g. donorcare@nzf.org.au.",
+    );
+  return {
+    issuer,
+    from: from ?? null,
+    transport,
+    ...(accountUrl ? { accountUrl } : {}),
+    ...(donorCareEmail ? { donorCareEmail } : {}),
+  };
 }

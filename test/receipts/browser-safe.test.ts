@@ -14,6 +14,7 @@ const BROWSER_MODULES = [
   "notice",
   "notice-html",
   "charge-notices",
+  "contact-notices",
 ];
 
 describe("src/receipts in the browser", () => {

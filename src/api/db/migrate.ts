@@ -12,6 +12,7 @@ import * as accountPlans from "./migrations/0003-account-plans.js";
 import * as paypalEvents from "./migrations/0004-paypal-events.js";
 import * as scheduledCharges from "./migrations/0005-scheduled-charges.js";
 import * as declinedCharges from "./migrations/0006-declined-charges.js";
+import * as enquiriesAndUpdates from "./migrations/0007-enquiries-and-updates.js";
 
 export const MIGRATIONS: Record<string, Migration> = {
   "0001-donations": initial,
@@ -20,6 +21,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0004-paypal-events": paypalEvents,
   "0005-scheduled-charges": scheduledCharges,
   "0006-declined-charges": declinedCharges,
+  "0007-enquiries-and-updates": enquiriesAndUpdates,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

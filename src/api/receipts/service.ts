@@ -25,6 +25,8 @@ export interface ReceiptsService {
   /** Who signs the notices, and the account page they link to. */
   issuer: ReceiptIssuer;
   accountUrl?: string;
+  /** Where enquiries go (NZF_DONOR_CARE_EMAIL, else the contact address). */
+  donorCareEmail?: string;
   /** Queues a notice (once per key: false when it was queued before) and tries to send it at once. */
   notify(notice: Notice, meta: { kind: string; donationId?: string | null }): Promise<boolean>;
   close(): void;
@@ -83,6 +85,7 @@ export function createReceiptsService(
   return {
     issuer: settings.issuer,
     ...(settings.accountUrl ? { accountUrl: settings.accountUrl } : {}),
+    ...(settings.donorCareEmail ? { donorCareEmail: settings.donorCareEmail } : {}),
     async notify(notice, meta) {
       const queued = await queueNotice(db, notice, { ...meta, now: now() });
       if (queued && mailing)
