@@ -33,6 +33,16 @@ import { cognitoUserPoolsTokenProvider } from "aws-amplify/auth/cognito";
 import { CookieStorage, type KeyValueStorageInterface } from "aws-amplify/utils";
 import { MIN_PASSWORD_LENGTH, SPEC_MESSAGES } from "./messages.js";
 import { type BackoffOptions, retryWithBackoff } from "./backoff.js";
+import {
+  HOSTED_CALLBACK_PATH,
+  HOSTED_ERRORS,
+  HOSTED_SCOPES,
+  HOSTED_SIGN_OUT_TIMEOUT_MS,
+  hostedError,
+  isHostedAnswer,
+  oauthStorageKey,
+  returnPathFor,
+} from "./hosted-rules.js";
 import { cookieNames, invalidatingSessionOn, singlePending, storedSessionKeys } from "./session-guard.js";
 import { toMfaPreference, toResetStep, toSignInStep, toSignUpStep } from "./steps.js";
 import type { AccountDetails, AuthAdapter, MfaType, PublicAuthConfig } from "./types.js";
@@ -65,12 +75,35 @@ export function cookieStorageFor(config: PublicAuthConfig): CookieStorage {
   return new CookieStorage(cookieOptionsFor(config));
 }
 
-export function configureAmplify(config: PublicAuthConfig, storage: KeyValueStorageInterface): void {
+/**
+ * Amplify's hosted sign-in settings: the pool's hosted domain, and /account/ on this site as the
+ * callback and sign-out URL (the app client must list exactly that URL).
+ */
+function hostedSignInConfig(domain: string) {
+  const back = `${location.origin}${HOSTED_CALLBACK_PATH}`;
+  return {
+    oauth: {
+      domain,
+      scopes: HOSTED_SCOPES,
+      redirectSignIn: [back],
+      redirectSignOut: [back],
+      responseType: "code" as const,
+    },
+  };
+}
+
+/**
+ * `hosted`: include the hosted sign-in (needed to start one, to finish one, and for a sign-out that
+ * also ends the hosted session). Amplify finishes a hosted sign-in in progress as soon as it is
+ * configured with it, so the page that receives the answer configures it only once it listens.
+ */
+export function configureAmplify(config: PublicAuthConfig, storage: KeyValueStorageInterface, hosted = false): void {
+  const oauth = hosted && config.hostedDomain && typeof location !== "undefined";
   const userPool = {
     userPoolId: config.userPoolId,
     userPoolClientId: config.userPoolClientId,
     ...(config.userPoolEndpoint ? { userPoolEndpoint: config.userPoolEndpoint } : {}),
-    loginWith: { email: true },
+    loginWith: { email: true, ...(oauth ? hostedSignInConfig(config.hostedDomain!) : {}) },
     signUpVerificationMethod: "code" as const,
     userAttributes: { email: { required: true } },
     mfa: config.mfa ? { status: config.mfa, totpEnabled: true, smsEnabled: true } : { status: "off" as const },
@@ -92,9 +125,52 @@ export function configureAmplify(config: PublicAuthConfig, storage: KeyValueStor
 export function createAmplifyAdapter(config: PublicAuthConfig, deps: AmplifyDeps = {}): AuthAdapter {
   const storage = deps.storage ?? cookieStorageFor(config);
   const listKeys = deps.listKeys ?? (() => (typeof document === "undefined" ? [] : cookieNames(document.cookie)));
-  configureAmplify(config, storage);
+  // A page that is the hosted sign-in's answer finishes it in currentUser(), listening first.
+  let hostedAnswer = Boolean(config.hostedDomain) && typeof location !== "undefined" && isHostedAnswer(location.href);
+  const hostedConfigured = () => Boolean(config.hostedDomain) && !hostedAnswer;
+  configureAmplify(config, storage, hostedConfigured());
   const authFlowType = config.authFlowType;
   let lastUsername: string | undefined;
+
+  const forgetStoredSession = async (): Promise<void> => {
+    for (const key of storedSessionKeys(listKeys(), config.userPoolClientId)) await storage.removeItem(key);
+  };
+
+  /** Finishes the hosted sign-in whose answer this page is; goes back to the page it started from. */
+  const finishHostedSignIn = async (): Promise<void> => {
+    hostedAnswer = false;
+    let configured = false;
+    const configureWithHostedSignIn = () => {
+      configured = true;
+      configureAmplify(config, storage, true);
+    };
+    try {
+      const hosted = await import("./hosted-sign-in.js");
+      const back = new URL(
+        await hosted.completeHostedSignIn(config, { configureWithHostedSignIn, discardSession: forgetStoredSession }),
+      );
+      if (back.pathname + back.search !== location.pathname + location.search) {
+        location.replace(back.href);
+        // The page is leaving: nothing more to show here.
+        await new Promise(() => {});
+      } else if (back.hash !== location.hash) location.replace(back.href);
+    } finally {
+      if (!configured) configureWithHostedSignIn();
+    }
+  };
+
+  /** Was this session signed in through the hosted page? Its sign-out then leaves for the hosted sign-out. */
+  const hostedSession = () =>
+    hostedConfigured() &&
+    typeof localStorage !== "undefined" &&
+    (localStorage.getItem(oauthStorageKey(config.userPoolClientId, "oauthSignIn")) ?? "").startsWith("true");
+
+  /** Specification section 9: a hosted sign-out that has not left the page within 3 s has failed. */
+  const leavesWithin = (ms: number) =>
+    new Promise<never>((_, reject) => {
+      const timer = setTimeout(() => reject(hostedError(HOSTED_ERRORS.signOutTimeout)), ms);
+      addEventListener("pagehide", () => clearTimeout(timer), { once: true });
+    });
 
   const clearSession = async (): Promise<void> => {
     await signOut().catch(() => undefined);
@@ -138,6 +214,7 @@ export function createAmplifyAdapter(config: PublicAuthConfig, deps: AmplifyDeps
 
   return {
     async currentUser() {
+      if (hostedAnswer) await finishHostedSignIn();
       try {
         const user = await guard(() => getCurrentUser());
         return { username: user.signInDetails?.loginId ?? user.username };
@@ -190,15 +267,27 @@ export function createAmplifyAdapter(config: PublicAuthConfig, deps: AmplifyDeps
         return account;
       }),
     async signOut({ global }) {
+      const hosted = hostedSession();
       // A global sign-out that fails (network) must not leave this device signed in.
       try {
-        if (global) return await signOutEverywhere();
-        await signOut();
-        return { complete: true };
+        let done = { complete: true };
+        if (global) done = await signOutEverywhere();
+        else await signOut();
+        // Amplify has sent the page to the hosted sign-out, which ends the hosted session too.
+        if (hosted) await leavesWithin(HOSTED_SIGN_OUT_TIMEOUT_MS);
+        return done;
       } finally {
         for (const key of storedSessionKeys(listKeys(), config.userPoolClientId)) await storage.removeItem(key);
       }
     },
+    ...(config.hostedDomain
+      ? {
+          async hostedSignIn() {
+            const hosted = await import("./hosted-sign-in.js");
+            await hosted.startHostedSignIn(returnPathFor(location.href));
+          },
+        }
+      : {}),
     async sessionToken(forceRefresh) {
       const session = await guard(() => fetchAuthSession({ forceRefresh }));
       // The account API takes access tokens only: an ID token carries the e-mail, which is never a key to data.

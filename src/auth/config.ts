@@ -24,6 +24,8 @@ export interface AuthConfigOptions {
   accountApiUrl?: string;
   /** NZF_COGNITO_MFA: off, optional or on, as the pool is set. */
   mfa?: string;
+  /** NZF_COGNITO_HOSTED_DOMAIN: the pool's hosted sign-in domain (host, optionally with a port). */
+  hostedDomain?: string;
 }
 
 /** Default region: Asia-Pacific (Sydney). */
@@ -55,6 +57,7 @@ export function authOptionsFromEnv(env: Record<string, string | undefined>): Aut
     authFlowType: get("NZF_AUTH_FLOW"),
     accountApiUrl: get("NZF_ACCOUNT_API_URL"),
     mfa: get("NZF_COGNITO_MFA"),
+    hostedDomain: get("NZF_COGNITO_HOSTED_DOMAIN"),
   };
 }
 
@@ -65,6 +68,7 @@ function invalid(message: string, subject: string, hint?: string): NzfError {
 /** The settings that mean something only with a user pool, by the variable that sets each. */
 const POOL_SETTINGS: [keyof AuthConfigOptions, string][] = [
   ["mfa", "NZF_COGNITO_MFA"],
+  ["hostedDomain", "NZF_COGNITO_HOSTED_DOMAIN"],
   ["authFlowType", "NZF_AUTH_FLOW"],
   ["identityPoolId", "NZF_COGNITO_IDENTITY_POOL_ID"],
   ["userPoolEndpoint", "NZF_COGNITO_ENDPOINT"],
@@ -189,7 +193,10 @@ export function resolveAuthConfig(options: AuthConfigOptions): PublicAuthConfig 
     );
   }
 
+  const hostedDomain = options.hostedDomain === undefined ? undefined : hostedDomainOf(options.hostedDomain);
+
   const config: PublicAuthConfig = { region, userPoolId, userPoolClientId, authFlowType, sameSite, secure };
+  if (hostedDomain) config.hostedDomain = hostedDomain;
   if (mfa !== "off") config.mfa = mfa;
   if (options.identityPoolId) config.identityPoolId = options.identityPoolId;
   if (endpoint) config.userPoolEndpoint = endpoint;
@@ -221,6 +228,33 @@ function accountApiUrl(value: string): string {
   if (url.search || url.hash)
     throw invalid("NZF_ACCOUNT_API_URL must not have a query string or fragment", "NZF_ACCOUNT_API_URL");
   return url.href;
+}
+
+/**
+ * The hosted sign-in domain as Amplify takes it: a host name (a Cognito prefix domain or the
+ * foundation's custom domain), or a loopback address with a port for a local stand-in. Amplify
+ * puts `https://` before it, so a scheme or a path here would build a broken address.
+ */
+function hostedDomainOf(value: string): string {
+  const hint =
+    "Give the domain from the user pool's Domain page, without https:// or a path, e.g. auth.nzf.org.au or nzf.auth.ap-southeast-2.amazoncognito.com.";
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || value.includes("/"))
+    throw invalid(
+      `NZF_COGNITO_HOSTED_DOMAIN "${value}" must be a domain name, without a scheme or a path`,
+      "NZF_COGNITO_HOSTED_DOMAIN",
+      hint,
+    );
+  const loopback = /^(127\.0\.0\.1|localhost|\[::1\]):\d{1,5}$/.test(value);
+  const host = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i.test(value);
+  if (!loopback && !host)
+    throw invalid(`NZF_COGNITO_HOSTED_DOMAIN "${value}" is not a domain name`, "NZF_COGNITO_HOSTED_DOMAIN", hint);
+  if (/^cognito-idp\./i.test(value))
+    throw invalid(
+      `NZF_COGNITO_HOSTED_DOMAIN "${value}" is the user pool's API, not its hosted sign-in domain`,
+      "NZF_COGNITO_HOSTED_DOMAIN",
+      hint,
+    );
+  return value.toLowerCase();
 }
 
 function isSameSite(value: string): value is SameSite {

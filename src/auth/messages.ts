@@ -22,6 +22,8 @@ export const SPEC_MESSAGES = {
   notAuthenticated: "User is not authenticated",
   noAccessToken: "No Access token available",
   emptySessionUser: "Failed to get the session because the user is empty",
+  invalidOAuthState: "Invalid state in OAuth flow",
+  signOutTimeout: "Signout timeout fail",
 } as const;
 
 /** Specification section 9 / issue: minimum password length, no required character classes. */
@@ -134,7 +136,39 @@ const BY_NAME: Record<string, Omit<DonorError, "invalidatesSession">> = {
   EmptyVerifyTOTPSetupCode: { message: SPEC_MESSAGES.emptyCode, field: "response" },
   EmptyChallengeResponse: { message: SPEC_MESSAGES.emptyChallenge, field: "response" },
   IncorrectMFAMethod: { message: `${SPEC_MESSAGES.invalidMfa}: choose one of the methods offered.`, field: "response" },
+  // The hosted sign-in (hosted-rules.ts HOSTED_ERRORS): nothing was signed in; the form is shown again.
+  InvalidOAuthState: {
+    message: `${SPEC_MESSAGES.invalidOAuthState}: this answer from the sign-in page does not belong to a sign-in started in this browser, so it was not used. You are not signed in; please sign in again.`,
+    next: "sign-in",
+  },
+  HostedSignInRefused: {
+    message:
+      "The sign-in page's answer could not be used (it may have expired, or have been used already). You are not signed in; please sign in again.",
+    next: "sign-in",
+  },
+  HostedSignInCancelled: { message: "Sign-in was cancelled. You are not signed in.", next: "sign-in" },
+  HostedSignInTimeout: {
+    message: "The sign-in page did not finish within 10 seconds. You are not signed in; please try again.",
+    next: "sign-in",
+  },
+  HostedTokensRejected: {
+    message:
+      "The sign-in service answered with a sign-in that is not for this site, so it was not used. You are not signed in. Please try again, and tell us if it happens again.",
+    next: "sign-in",
+  },
+  SignOutTimeout: {
+    message: `${SPEC_MESSAGES.signOutTimeout}: the sign-in page did not confirm within 3 seconds that it signed you out there.`,
+  },
 };
+
+/** Hosted sign-in failures: whatever was stored for it is gone, and the donor signs in again. */
+const ENDS_HOSTED_SIGN_IN = new Set([
+  "InvalidOAuthState",
+  "HostedSignInRefused",
+  "HostedSignInCancelled",
+  "HostedSignInTimeout",
+  "HostedTokensRejected",
+]);
 
 // NotAuthorizedException and friends: the service's message tells which case it is.
 const BY_MESSAGE: Record<string, Omit<DonorError, "invalidatesSession">> = {
@@ -197,7 +231,7 @@ export type AuthContext = "sign-in" | "sign-up" | "confirm" | "reset" | "challen
 /** Maps anything thrown by the auth library (or our adapter) to text for the donor. */
 export function describeAuthError(error: unknown, context?: AuthContext): DonorError {
   const { name, message } = nameAndMessage(error);
-  const invalid = invalidatesSession(error);
+  const invalid = invalidatesSession(error) || ENDS_HOSTED_SIGN_IN.has(name);
   // A password policy complaint while signing in only means "wrong password" (some pools and the
   // emulator answer that way); never hint at the policy of an existing password.
   if (context === "sign-in" && name === "InvalidPasswordException")

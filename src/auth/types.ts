@@ -23,6 +23,8 @@ export interface PublicAuthConfig {
   accountApiUrl?: string;
   /** The pool allows MFA (NZF_COGNITO_MFA optional or on); absent when it is off, as in the specification. */
   mfa?: "optional" | "on";
+  /** The pool's hosted sign-in domain (NZF_COGNITO_HOSTED_DOMAIN); absent: only the page's own form. */
+  hostedDomain?: string;
 }
 
 /** Where a sign-in (or sign-up) stands after a call: the island shows the matching step. */
@@ -85,6 +87,11 @@ export interface AuthAdapter {
   resendSignUpCode(email: string): Promise<{ destination?: string }>;
   autoSignIn(): Promise<SignInStep>;
   signIn(email: string, password: string): Promise<SignInStep>;
+  /**
+   * Only with a hosted sign-in domain: leaves for the pool's hosted sign-in page; the donor comes
+   * back signed in to the page that sent them to /account/ (`?return=`, checked) or to this one.
+   */
+  hostedSignIn?(): Promise<void>;
   confirmSignIn(response: string): Promise<SignInStep>;
   resetPassword(email: string): Promise<ResetStep>;
   confirmResetPassword(email: string, code: string, newPassword: string): Promise<void>;

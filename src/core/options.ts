@@ -180,6 +180,14 @@ export const OPTIONS = [
     help: "custom user pool endpoint (cognito-local)",
   },
   {
+    key: "cognitoHostedDomain",
+    env: ["NZF_COGNITO_HOSTED_DOMAIN"],
+    defaultText: "none; /account/ offers only its own sign-in form",
+    commands: BUILDS,
+    group: "accounts",
+    help: "the user pool's hosted sign-in domain (e.g. auth.nzf.org.au or nzf.auth.ap-southeast-2.amazoncognito.com): /account/ then offers sign-in through it (authorization code with PKCE); register https://<site>/account/ as the app client's callback and sign-out URL",
+  },
+  {
     key: "cookieDomain",
     env: ["NZF_COOKIE_DOMAIN"],
     defaultText: "host only",

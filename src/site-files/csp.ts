@@ -8,7 +8,8 @@
  * - Google Tag Manager GTM-55LSDKV5 with GA4 behind it: Google's documented policy for GTM + GA4.
  * - Prismic (editor previews only): the API and CDN, images, the toolbar's static host and frames.
  * - Cognito (sign-in on /account/): the user pool (cognito-idp) and identity pool (cognito-identity)
- *   of the configured region, or a custom endpoint (cognito-local in development).
+ *   of the configured region, or a custom endpoint (cognito-local in development); the hosted
+ *   sign-in domain's token endpoint when one is configured.
  * - The payments API: its origin from the build's public configuration.
  * - PayPal (only when NZF_PAYPAL_CLIENT_ID is set): PayPal's documented policy for the JavaScript
  *   SDK (developer.paypal.com/sdk/js/best-practices): *.paypal.com and *.paypalobjects.com for
@@ -84,10 +85,15 @@ function record(value: unknown): Record<string, unknown> {
 /** Cognito endpoints: the configured region (Sydney by default), or the custom endpoint. */
 export function cognitoOrigins(publicConfig: Record<string, unknown> = {}): string[] {
   const auth = record(publicConfig.auth);
+  // The hosted sign-in's token endpoint (NZF_COGNITO_HOSTED_DOMAIN): Amplify calls it over https.
+  const hosted =
+    typeof auth.hostedDomain === "string" && /^[a-z0-9.-]+(:\d+)?$/i.test(auth.hostedDomain)
+      ? [`https://${auth.hostedDomain}`]
+      : [];
   const custom = originOf(auth.userPoolEndpoint);
-  if (custom) return [custom];
+  if (custom) return [custom, ...hosted];
   const region = typeof auth.region === "string" && /^[a-z0-9-]+$/.test(auth.region) ? auth.region : "ap-southeast-2";
-  return [`https://cognito-idp.${region}.amazonaws.com`, `https://cognito-identity.${region}.amazonaws.com`];
+  return [`https://cognito-idp.${region}.amazonaws.com`, `https://cognito-identity.${region}.amazonaws.com`, ...hosted];
 }
 
 /** The account GraphQL API (auth.accountApiUrl), when configured. */

@@ -24,25 +24,38 @@ describe("account island bundle", () => {
       logLevel: "silent",
       define: { "process.env.NODE_ENV": '"production"' },
     });
-    const outputs = Object.entries(result.metafile.outputs);
+    const outputs = result.metafile.outputs;
     const usesAmplify = (inputs: Record<string, unknown>) => Object.keys(inputs).some((i) => i.includes("aws-amplify"));
-    const entry = outputs.find(([, o]) => o.entryPoint === "src/client/islands/account.tsx")!;
-    expect(usesAmplify(entry[1].inputs)).toBe(false);
-    // The entry reaches Amplify only through a dynamic import.
-    const amplifyChunks = outputs.filter(([, o]) => usesAmplify(o.inputs));
-    expect(amplifyChunks).toHaveLength(1);
-    expect(entry[1].imports.some((i) => i.path === amplifyChunks[0]![0] && i.kind === "dynamic-import")).toBe(true);
+    /** A chunk and every chunk it imports statically: what loads together with it. */
+    const closure = (path: string, seen = new Set<string>()): Set<string> => {
+      if (seen.has(path)) return seen;
+      seen.add(path);
+      for (const i of outputs[path]!.imports) if (i.kind === "import-statement") closure(i.path, seen);
+      return seen;
+    };
+    const inputsOf = (paths: Set<string>) => [...paths].flatMap((p) => Object.keys(outputs[p]!.inputs));
+    const [entryPath] = Object.entries(outputs).find(([, o]) => o.entryPoint === "src/client/islands/account.tsx")!;
+    expect(usesAmplify(Object.fromEntries(inputsOf(closure(entryPath)).map((i) => [i, 1])))).toBe(false);
+    // The entry reaches Amplify only through a dynamic import: the adapter's chunk.
+    const adapterPath = Object.keys(outputs).find((p) => "src/auth/amplify.ts" in outputs[p]!.inputs)!;
+    expect(
+      outputs[entryPath]!.imports.some((i) => i.path === adapterPath && i.kind === "dynamic-import"),
+      "the island imports the adapter with import()",
+    ).toBe(true);
+    // The hosted sign-in's own code loads only on demand, through the adapter's import(). (Amplify
+    // marks signInWithRedirect as a module with side effects, so its OAuth listener already rides
+    // in the adapter's chunk: lazily loaded, never in a page's first scripts.)
+    const hostedPath = Object.keys(outputs).find((p) => "src/auth/hosted-sign-in.ts" in outputs[p]!.inputs)!;
+    expect(hostedPath).not.toBe(adapterPath);
+    expect(outputs[adapterPath]!.imports).toContainEqual(
+      expect.objectContaining({ path: hostedPath, kind: "dynamic-import" }),
+    );
+    expect(closure(entryPath).has(hostedPath)).toBe(false);
     // qrcode (the authenticator's QR code) and ua-parser-js (device names): reached only through a
     // dynamic import, never from the entry or any chunk it imports statically.
-    const staticReach = new Set<string>();
-    const walk = (path: string) => {
-      if (staticReach.has(path)) return;
-      staticReach.add(path);
-      for (const i of result.metafile.outputs[path]!.imports) if (i.kind === "import-statement") walk(i.path);
-    };
-    walk(entry[0]);
+    const staticReach = closure(entryPath);
     for (const lib of ["node_modules/qrcode/", "node_modules/ua-parser-js/"]) {
-      const holders = outputs.filter(([, o]) => Object.keys(o.inputs).some((i) => i.includes(lib)));
+      const holders = Object.entries(outputs).filter(([, o]) => Object.keys(o.inputs).some((i) => i.includes(lib)));
       expect(holders.length, lib).toBeGreaterThan(0);
       for (const [path] of holders) expect(staticReach.has(path), `${lib} in ${path}`).toBe(false);
     }

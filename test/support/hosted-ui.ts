@@ -17,7 +17,7 @@
  * have none, and nothing here reads it); the refresh token is the provider's, which cognito-local cannot refresh (no test lets an
  * access token expire); scopes are granted without a consent page (Cognito shows none).
  *
- * `issuer` can be set to another value to play a hosted domain that answers with another pool's
+ * `issuer` (or `answerAs(issuer)` later) plays a hosted domain that answers with another pool's
  * tokens; `otherClientId` is a second app client at the same domain (the attacker's).
  */
 import { execFile } from "node:child_process";
@@ -52,7 +52,10 @@ export interface HostedUi {
   /** What NZF_COGNITO_HOSTED_DOMAIN is set to: `127.0.0.1:<port>`. */
   domain: string;
   url: string;
-  issuer: string;
+  /** The issuer of the tokens it hands out now. */
+  readonly issuer: string;
+  /** From now on, answer as a hosted domain of the pool with this issuer (another pool's, in an attack). */
+  answerAs(issuer: string): void;
   /** The second app client (the attacker's own), with the same callback URLs. */
   otherClientId: string;
   /** Every authorize request's query, in order. */
@@ -127,7 +130,6 @@ function claimsOf(token: string): Record<string, unknown> {
 
 export async function startHostedUi(options: HostedUiOptions): Promise<HostedUi> {
   const { cognito } = options;
-  const issuer = options.issuer ?? cognito.issuer;
   const otherClientId = `attacker${randomBytes(8).toString("hex")}`;
   /** The pool's users who signed in here, by sub. */
   const accounts = new Map<string, { username: string; email: string; emailVerified: boolean }>();
@@ -144,9 +146,10 @@ export async function startHostedUi(options: HostedUiOptions): Promise<HostedUi>
     grant_types: ["authorization_code", "refresh_token"],
   });
 
-  const configuration: Configuration = {
+  const signingKey = await cognitoLocalKey();
+  const configuration = (): Configuration => ({
     clients: [client(cognito.clientId), client(otherClientId)],
-    jwks: { keys: [(await cognitoLocalKey()) as never] },
+    jwks: { keys: [signingKey as never] },
     cookies: { keys: [randomBytes(32).toString("hex")] },
     routes: {
       authorization: "/oauth2/authorize",
@@ -225,39 +228,45 @@ export async function startHostedUi(options: HostedUiOptions): Promise<HostedUi>
         },
       },
     },
-  };
+  });
 
-  const provider = new Provider(issuer, configuration);
-  // A stand-in that fails must say why (the provider answers only "server_error").
-  provider.on("server_error", (_ctx, error) => console.error("hosted sign-in stand-in:", error));
-  provider.on("end_session.success", () => {
-    logouts += 1;
-  });
-  // Cognito's logout parameter is `logout_uri`; the provider's is post_logout_redirect_uri.
-  provider.use(async (ctx, next) => {
-    if (ctx.path === "/oauth2/authorize") authorizeRequests.push(new URLSearchParams(ctx.querystring));
-    if (ctx.path === "/logout" && ctx.method === "GET") {
-      const query = new URLSearchParams(ctx.querystring);
-      const logoutUri = query.get("logout_uri");
-      if (logoutUri !== null) {
-        query.delete("logout_uri");
-        query.set("post_logout_redirect_uri", logoutUri);
-        ctx.querystring = query.toString();
+  const providerFor = (issuer: string) => {
+    const provider = new Provider(issuer, configuration());
+    // A stand-in that fails must say why (the provider answers only "server_error").
+    provider.on("server_error", (_ctx, error) => console.error("hosted sign-in stand-in:", error));
+    provider.on("end_session.success", () => {
+      logouts += 1;
+    });
+    // Cognito's logout parameter is `logout_uri`; the provider's is post_logout_redirect_uri.
+    provider.use(async (ctx, next) => {
+      if (ctx.path === "/oauth2/authorize") authorizeRequests.push(new URLSearchParams(ctx.querystring));
+      if (ctx.path === "/logout" && ctx.method === "GET") {
+        const query = new URLSearchParams(ctx.querystring);
+        const logoutUri = query.get("logout_uri");
+        if (logoutUri !== null) {
+          query.delete("logout_uri");
+          query.set("post_logout_redirect_uri", logoutUri);
+          ctx.querystring = query.toString();
+        }
       }
-    }
-    await next();
-    if (ctx.path === "/oauth2/token") {
-      const body = ctx.body as { error?: string } | undefined;
-      tokenRequests.push({
-        clientId: (ctx as KoaContextWithOIDC).oidc?.client?.clientId,
-        status: ctx.status,
-        ...(body?.error ? { error: body.error } : {}),
-      });
-    }
-  });
-  const callback = provider.callback();
+      await next();
+      if (ctx.path === "/oauth2/token") {
+        const body = ctx.body as { error?: string } | undefined;
+        tokenRequests.push({
+          clientId: (ctx as KoaContextWithOIDC).oidc?.client?.clientId,
+          status: ctx.status,
+          ...(body?.error ? { error: body.error } : {}),
+        });
+      }
+    });
+    return { provider, callback: provider.callback() };
+  };
+  const providers = new Map<string, ReturnType<typeof providerFor>>();
+  let current = providerFor(options.issuer ?? cognito.issuer);
+  providers.set(options.issuer ?? cognito.issuer, current);
 
   const interaction = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
+    const { provider } = current;
     const details = await provider.interactionDetails(req, res);
     if (req.method === "GET") {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
@@ -302,14 +311,21 @@ export async function startHostedUi(options: HostedUiOptions): Promise<HostedUi>
       });
       return;
     }
-    void callback(req, res);
+    void current.callback(req, res);
   });
   await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
   const domain = `127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     domain,
     url: `https://${domain}`,
-    issuer,
+    get issuer() {
+      return current.provider.issuer;
+    },
+    answerAs(issuer) {
+      const next = providers.get(issuer) ?? providerFor(issuer);
+      providers.set(issuer, next);
+      current = next;
+    },
     otherClientId,
     authorizeRequests,
     tokenRequests,

@@ -16,6 +16,7 @@ import { useMemo } from "react";
 import { createAccountApi } from "./account-api.js";
 import type { ReceiptIssuer } from "./printable.js";
 import { ChallengeForm, challengeTitle } from "./challenge-form.js";
+import { HostedSignInChoice } from "./hosted-choice.js";
 import { onlyErrors } from "./field.js";
 import { ConfirmSignUpForm, ForgotPasswordForm, ResetPasswordForm, SignInForm, SignUpForm } from "./forms.js";
 import { Step } from "./step.js";
@@ -82,6 +83,19 @@ export function AccountApp({ loadAdapter, accountApiUrl, mfa = false, intro, iss
           }
         />
       );
+      if (adapter.current?.hostedSignIn)
+        body = (
+          <>
+            {body}
+            <HostedSignInChoice
+              onChoose={() =>
+                run("sign-in", {}, async (a) => {
+                  await a.hostedSignIn?.();
+                })
+              }
+            />
+          </>
+        );
       break;
     case "sign-up":
       title = "Create an account";
