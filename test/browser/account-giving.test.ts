@@ -1,25 +1,17 @@
 /**
  * A signed-in donor's giving, in real Chromium: the built site (CSP enforced) with the account
- * island pointed at the local account API (graphql-yoga, access tokens verified against cognito-local's
- * keys), the payments dev server recording donations into the same store, and Stripe.js replaced
- * at the network layer. The donor gives through the real donation forms, then finds the gifts in
+ * island pointed at the payments service's /graphql (graphql-yoga, access tokens verified against
+ * cognito-local's keys), the same service taking the gifts on PGlite, the Stripe API stand-in as
+ * Stripe (its signed webhooks make them paid), and Stripe.js replaced at the network layer. The donor gives through the real donation forms, then finds the gifts in
  * the history, opens and "prints" a receipt and the tax summary, and manages the monthly gift.
  * Phone (390×844) and desktop (1280×800), keyboard only on the account page, axe-core throughout.
  */
+import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAccountStore } from "../../src/account-api/store.js";
-import { createTokenVerifier } from "../../src/account-api/tokens.js";
-import { createUserPoolDirectory } from "../../src/account-api/user-pool.js";
 import { resolveAuthConfig } from "../../src/auth/config.js";
-import {
-  recordDonationsInto,
-  startAccountApiDevServer,
-  type AccountApiDevServer,
-} from "../../src/server/account-api-dev-server.js";
-import { startPaymentsDevServer, type PaymentsDevServer } from "../../src/server/payments-dev-server.js";
 import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
 import { headersFor, parseHeadersFile } from "../../src/site-files/headers.js";
 import { todayIn } from "../../src/payments/schedules.js";
@@ -27,11 +19,16 @@ import { expectAxeClean, expectStep, pressButton, typeInto } from "../support/ac
 import { isolatedContext, launchBrowser, watchProblems, type PageProblems } from "../support/browser.js";
 import { createFixture, PROJECT_ROOT, type Fixture } from "../support/build-fixture.js";
 import { startCognitoLocal, type CognitoLocal } from "../support/cognito-local.js";
+import { donationRequest } from "../support/donation-request.js";
 import { installStripeStandIn } from "../support/stripe-stand-in.js";
+import {
+  startTestPaymentsService,
+  TEST_PUBLISHABLE_KEY,
+  type TestPaymentsService,
+} from "../support/payments-service.js";
 
 let cognito: CognitoLocal;
-let payments: PaymentsDevServer;
-let account: AccountApiDevServer;
+let service: TestPaymentsService;
 let fixture: Fixture;
 let server: StaticServer;
 let browser: Browser;
@@ -49,27 +46,23 @@ beforeAll(async () => {
     createFixture({ sample: true }),
     launchBrowser(),
   ]);
-  const store = createAccountStore();
-  const verifyToken = createTokenVerifier({
-    userPoolId: cognito.userPoolId,
-    clientId: cognito.clientId,
-    endpoint: cognito.endpoint,
+  // The payments service as deployed: the account API at its /graphql, from the pool's settings.
+  service = await startTestPaymentsService({
+    env: {
+      NZF_COGNITO_USER_POOL_ID: cognito.userPoolId,
+      NZF_COGNITO_CLIENT_ID: cognito.clientId,
+      NZF_COGNITO_ENDPOINT: cognito.endpoint,
+    },
   });
-  const userPool = createUserPoolDirectory({ userPoolId: cognito.userPoolId, endpoint: cognito.endpoint });
-  payments = await startPaymentsDevServer({
-    devRoutes: true,
-    onDonationCreated: recordDonationsInto(store, verifyToken),
-  });
-  account = await startAccountApiDevServer({ store, verifyToken, userPool });
   const auth = resolveAuthConfig({
     userPoolId: cognito.userPoolId,
     userPoolClientId: cognito.clientId,
     userPoolEndpoint: cognito.endpoint,
     authFlowType: "USER_PASSWORD_AUTH",
-    accountApiUrl: account.graphqlUrl,
+    accountApiUrl: `${service.url}/graphql`,
   });
   await fixture.run({
-    publicConfig: { auth, payments: { apiUrl: payments.url, publishableKey: "pk_test_standin0000" } },
+    publicConfig: { auth, payments: { apiUrl: service.url, publishableKey: TEST_PUBLISHABLE_KEY } },
   });
   const rules = parseHeadersFile(await readFile(join(fixture.config.outDir, "_headers"), "utf8"));
   server = await startStaticServer({ root: fixture.config.outDir, headers: (path) => headersFor(rules, path) });
@@ -106,15 +99,24 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
-  await account?.stop();
-  await payments?.stop();
+  await service?.stop();
   await cognito?.stop();
   await fixture?.cleanup();
 });
 
 async function device(viewport: { width: number; height: number }): Promise<BrowserContext> {
   const context = await isolatedContext(browser, { viewport });
-  await installStripeStandIn(context, { paymentsUrl: payments.url });
+  // The page's CSP lets it call Stripe's API only at api.stripe.com, as in production: the calls
+  // Stripe.js makes there are carried to the Stripe stand-in, as they are, at the network layer.
+  await installStripeStandIn(context, { stripeApiUrl: "https://api.stripe.com" });
+  await context.route(/^https:\/\/api\.stripe\.com\//, async (route) => {
+    const url = new URL(route.request().url());
+    const answer = await route.fetch({ url: `${service.stripe.url}${url.pathname}${url.search}` });
+    await route.fulfill({
+      response: answer,
+      headers: { ...answer.headers(), "access-control-allow-origin": "*" },
+    });
+  });
   return context;
 }
 
@@ -203,15 +205,11 @@ describe("a signed-in donor's giving in Chromium", () => {
 
     await page.goto(`${server.url}/account/`);
     await expectStep(page, "Your account", { focused: false });
-    // The donation form sends no token, so both gifts are guest gifts: they join the account only
-    // when the donor, whose e-mail the pool verified, asks.
+    // The form sent the donor's access token: both gifts are the account's already, shown once
+    // the Stripe stand-in's signed webhooks made them paid (no offer to add guest gifts).
     const donations = page.locator(".account-donation");
-    await page.getByRole("button", { name: "Add 2 gifts to my account" }).waitFor({ timeout: 15_000 });
-    await pressButton(page, "Add 2 gifts to my account");
-    await expect
-      .poll(() => page.locator(".account-offer [role=status]").textContent(), { timeout: 15_000 })
-      .toBe(`2 gifts given with ${EMAIL} are now in your account.`);
     await expect.poll(() => donations.count(), { timeout: 15_000 }).toBe(2);
+    expect(await page.getByRole("button", { name: /^Add \d+ gifts? to my account$/ }).count()).toBe(0);
     const today = todayIn("Australia/Sydney");
     const [y, m, d] = today.split("-").map(Number);
     const longToday = `${d} ${new Date(Date.UTC(y!, m! - 1, 1)).toLocaleString("en-AU", { month: "long", timeZone: "UTC" })} ${y}`;
@@ -272,6 +270,43 @@ describe("a signed-in donor's giving in Chromium", () => {
     expect(printedSummary.document).toContain("Receipts in this financial year");
     await pressButton(page, "Back to your account");
     await expect.poll(() => focused(page)).toBe("BUTTON Open the printable summary");
+
+    // A gift given signed out with the same e-mail is a guest's: offered, added only when asked.
+    const guest = await fetch(`${service.url}/donations`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Idempotency-Key": randomUUID() },
+      body: JSON.stringify(
+        donationRequest({
+          fund: "sadaqah",
+          amountCents: 1_000,
+          donor: { firstName: "Yusuf", lastName: "Ali", email: EMAIL, phone: "0412 345 678" },
+        }),
+      ),
+    });
+    const { clientSecret } = (await guest.json()) as { clientSecret: string };
+    const confirmed = await fetch(
+      `${service.stripe.url}/v1/payment_intents/${clientSecret.split("_secret_")[0]}/confirm`,
+      {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          key: TEST_PUBLISHABLE_KEY,
+          client_secret: clientSecret,
+          payment_method: "pm_card_visa",
+        }),
+      },
+    );
+    expect(confirmed.status).toBe(200);
+    await service.stripe.settled();
+    await page.reload();
+    await expectStep(page, "Your account", { focused: false });
+    await page.getByRole("button", { name: "Add 1 gift to my account" }).waitFor({ timeout: 15_000 });
+    expect(await donations.count()).toBe(2);
+    await pressButton(page, "Add 1 gift to my account");
+    await expect
+      .poll(() => page.locator(".account-offer [role=status]").textContent(), { timeout: 15_000 })
+      .toBe(`1 gift given with ${EMAIL} is now in your account.`);
+    await expect.poll(() => donations.count(), { timeout: 15_000 }).toBe(3);
 
     expect(ownProblems(seen)).toEqual([]);
     await context.close();
@@ -339,7 +374,7 @@ describe("a signed-in donor's giving in Chromium", () => {
     const context = await device(PHONE);
     const page = await context.newPage();
     // The API's origin refused at the network: the page must say it, not hang.
-    await page.route(`${account.url}/**`, (route) => route.abort("connectionrefused"));
+    await page.route(`${service.url}/graphql**`, (route) => route.abort("connectionrefused"));
     await signIn(page);
     await expect
       .poll(() => page.locator(".account-giving [role=alert]").first().textContent(), { timeout: 15_000 })
