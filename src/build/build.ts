@@ -9,6 +9,7 @@ import { join } from "node:path";
 import type { BuildConfig } from "../core/config.js";
 import type { Logger } from "../core/logger.js";
 import { formatMs } from "../core/logger.js";
+import { stageProgress, type StageProgress } from "../core/progress.js";
 import { exists } from "../core/fs.js";
 import { isCI, reportWarnings } from "../core/warnings.js";
 import { ERROR_CATALOGUE, NzfAggregateError, NzfError } from "../core/errors.js";
@@ -72,7 +73,7 @@ export interface BuildResult {
   outDir: string;
 }
 
-type Deps = BuildDeps & { builder: Builder };
+type Deps = BuildDeps & { builder: Builder; progress?: StageProgress };
 type StageTimer = <T>(name: string, run: () => Promise<T>) => Promise<T>;
 
 /**
@@ -85,14 +86,19 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   const lock = await lockOutput(config.outDir, { logger: deps.logger });
   // A caller that keeps no builder gets one for this build alone, whose workers stop with it.
   const builder = deps.builder ?? createBuilder({ forOneBuild: true });
+  // On a terminal: one line saying which stages run, redrawn until the build ends (src/core/progress.ts).
+  const progress = stageProgress(deps.logger);
   try {
-    const result = await runPipeline(config, { ...deps, builder }).catch((error: unknown) => {
-      throw writeFailureOf(error, config.outDir);
-    });
+    const result = await runPipeline(config, { ...deps, builder, logger: progress.logger, progress }).catch(
+      (error: unknown) => {
+        throw writeFailureOf(error, config.outDir);
+      },
+    );
     // What this build hashed, for the next process (src/cache/file-hash-memo.ts).
     await saveFileHashes();
     return result;
   } finally {
+    progress.stop();
     lock.release();
     if (!deps.builder) void builder.close();
   }
@@ -105,10 +111,15 @@ async function runPipeline(config: BuildConfig, deps: Deps): Promise<BuildResult
   const spans: Record<string, [number, number]> = {};
   const stage: StageTimer = async (name, run) => {
     const t = performance.now();
-    const value = await run();
-    stages[name] = performance.now() - t;
-    spans[name] = [t, performance.now()];
-    return value;
+    deps.progress?.start(name);
+    try {
+      const value = await run();
+      stages[name] = performance.now() - t;
+      spans[name] = [t, performance.now()];
+      return value;
+    } finally {
+      deps.progress?.end(name);
+    }
   };
   const { builder, logger } = deps;
   const previous = readPrevious(config, builder);

@@ -7,7 +7,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
-import { createConsoleLogger } from "../core/logger.js";
+import { createConsoleLogger, type Logger } from "../core/logger.js";
+import { coloursFor, progressEnabled } from "../core/terminal.js";
 import { formatError, NzfError } from "../core/errors.js";
 import { resolveSettings } from "./settings.js";
 import type { CommandName } from "../core/options.js";
@@ -21,11 +22,21 @@ import { fromCommanderError, nearest, strayWords } from "./command-line-errors.j
 // The project folder: where bin/ and lib/ live. Templates and src/client are read from here.
 const PROJECT_ROOT = fileURLToPath(new URL("..", import.meta.url));
 
+/** The command's logger, once made: main() clears its progress line before printing an error. */
+let commandLogger: Logger | undefined;
+
 async function run(verb: Verb, program: Command, command: Command): Promise<void> {
   const flags = givenFlags(program, command);
   const name: CommandName = verb === "build" && flags.watch ? "watch" : verb;
   const settings = resolveSettings(name, flags, process.env, PROJECT_ROOT);
-  const logger = createConsoleLogger({ level: settings.build.verbose ? "debug" : "info" });
+  const logger = (commandLogger = createConsoleLogger({
+    level: settings.build.verbose ? "debug" : "info",
+    colours: coloursFor(process.stderr),
+    // One line redrawn in place for long stages, on a terminal only (src/core/terminal.ts).
+    ...(progressEnabled(process.stderr)
+      ? { progress: (text: string) => process.stderr.write(text), columns: () => process.stderr.columns }
+      : {}),
+  }));
   const { publicConfig } = settings;
   // Each deploy is recorded there, so that a dry run can plan offline (src/deploy/last-deploy.ts).
   const recordFile = deployRecordPath(settings.build.workDir);
@@ -228,7 +239,9 @@ async function main(): Promise<void> {
     if (commander === "done") return; // help or the version, printed
     const error = commander ?? thrown;
     const verbose = process.argv.includes("--verbose");
-    process.stderr.write(formatError(error, verbose) + "\n");
+    // A progress line left by the stage that failed is cleared first.
+    commandLogger?.progress?.("build", null);
+    process.stderr.write(formatError(error, verbose, coloursFor(process.stderr)) + "\n");
     process.exitCode = 1;
   }
 }

@@ -59,7 +59,7 @@ export class NzfAggregateError extends NzfError {
       `${errors.length} ${stage} failure${errors.length === 1 ? "" : "s"} (${codes})`,
       {
         hint:
-          errors.length === 1 ? errors[0]!.hint : `Fix each failure listed below; they are independent of each other.`,
+          errors.length === 1 ? errors[0]!.hint : `Fix each failure listed above; they are independent of each other.`,
       },
     );
     this.name = "NzfAggregateError";

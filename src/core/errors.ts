@@ -10,6 +10,7 @@
 import { NzfAggregateError, NzfError, setErrorCatalogue } from "./coded-error.js";
 
 export { NzfAggregateError, NzfError, type ErrorDetails } from "./coded-error.js";
+import { plain, type Colours } from "./terminal.js";
 
 export type ErrorKind = "input" | "bug";
 
@@ -224,21 +225,27 @@ export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 
 setErrorCatalogue(ERROR_CATALOGUE);
 
-/** Formats an error for a person: `[CODE] message (subject)`, the hint, the cause chain; stacks only when verbose. */
-export function formatError(error: unknown, verbose = false): string {
+/**
+ * Formats an error for a person: `[CODE] message (subject)`, the hint, the cause chain; stacks only
+ * when verbose. `colours` (src/core/terminal.ts) for a terminal; plain text by default.
+ */
+export function formatError(error: unknown, verbose = false, colours: Colours = plain): string {
+  const c = colours;
   const lines: string[] = [];
+  const code = (e: NzfError) => c.red(c.bold(`[${e.code}]`));
+  const hint = (indent: string, text: string) => `${indent}  ${c.cyan("hint:")} ${text}`;
   const describe = (e: unknown, indent: string): void => {
     if (e instanceof NzfAggregateError) {
-      lines.push(`${indent}[${e.code}] ${e.message}`);
+      lines.push(`${indent}${code(e)} ${e.message}`);
       for (const inner of e.errors) describe(inner, indent + "  ");
-      if (e.errors.length > 1) lines.push(`${indent}  hint: ${e.hint}`);
+      if (e.errors.length > 1) lines.push(hint(indent, e.hint));
       return;
     }
     if (e instanceof NzfError) {
-      lines.push(`${indent}[${e.code}] ${e.message}${e.subject ? ` (${e.subject})` : ""}`);
-      lines.push(`${indent}  hint: ${e.hint}`);
+      lines.push(`${indent}${code(e)} ${e.message}${e.subject ? c.dim(` (${e.subject})`) : ""}`);
+      lines.push(hint(indent, e.hint));
     } else if (e instanceof Error) {
-      lines.push(`${indent}${e.name}: ${e.message}`);
+      lines.push(`${indent}${c.red(`${e.name}:`)} ${e.message}`);
     } else {
       lines.push(`${indent}${String(e)}`);
     }
@@ -247,12 +254,12 @@ export function formatError(error: unknown, verbose = false): string {
         ...e.stack
           .split("\n")
           .slice(1)
-          .map((l) => `${indent}  ${l.trim()}`),
+          .map((l) => c.dim(`${indent}  ${l.trim()}`)),
       );
     }
     const cause = e instanceof Error ? e.cause : undefined;
     if (cause !== undefined) {
-      lines.push(`${indent}  caused by:`);
+      lines.push(c.dim(`${indent}  caused by:`));
       describe(cause, indent + "    ");
     }
   };

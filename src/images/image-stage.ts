@@ -195,6 +195,9 @@ export async function runImageStageFor(
   const manifests = new Map<string, Manifest>();
   const refusals: BuildWarning[] = [];
   let made = 0;
+  let done = 0;
+  // On a terminal, how far the images are: making them is most of a cold build.
+  const progress = () => deps.logger.progress?.("images", `${done} of ${jobs.length}, ${made} made`);
   await Promise.all(
     jobs.map((job) =>
       imageLimit(async () => {
@@ -202,6 +205,8 @@ export async function runImageStageFor(
           const result = await makeOne(job, options, limitedDownloads, cache, sharpLimit);
           manifests.set(job.url, result.manifest);
           if (result.made) made += 1;
+          done += 1;
+          progress();
         } catch (error) {
           // Refused, not failed: the picture is left out and the rest of the site is still right to publish.
           if (error instanceof NzfError && error.code === "IMAGE_REFUSED") {

@@ -56,13 +56,16 @@ export async function projectRoot(): Promise<string> {
 }
 
 /** The environment of a user who set only `env`: every declared variable of the parent removed. */
-function childEnv(env: Env): NodeJS.ProcessEnv {
+export function childEnv(env: Env): NodeJS.ProcessEnv {
   const clean = { ...process.env };
   for (const spec of OPTIONS as readonly OptionSpec[]) for (const name of spec.env ?? []) delete clean[name];
   delete clean.NODE_OPTIONS;
   // CI makes a build of live content without payment and sign-in settings fail (SETTINGS_MISSING):
   // the tests that are about that set it themselves.
   delete clean.CI;
+  // Colour is the terminal's business (test/cli/terminal-output.test.ts): the parent's choice must not leak in.
+  delete clean.FORCE_COLOR;
+  delete clean.NO_COLOR;
   return { ...clean, ...env };
 }
 
