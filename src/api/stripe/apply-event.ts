@@ -110,6 +110,27 @@ function subscriptionOfInvoice(invoice: Stripe.Invoice): { subscriptionId: strin
   };
 }
 
+/**
+ * The subscription invoice an intent paid, when it paid one (a monthly gift's or an instalment's
+ * payment), asked of Stripe: in this API version neither the charge nor the intent names its
+ * invoice, and the receipt of such a payment is keyed by the invoice (`invoice.paid`).
+ */
+async function invoiceOfIntent(
+  deps: ApiDeps,
+  intentId: string | null,
+): Promise<{ invoiceId: string; subscriptionId: string | null; donationId: string | null } | null> {
+  if (!intentId || !deps.stripe) return null;
+  const payments = await deps.stripe.invoicePayments.list({
+    payment: { type: "payment_intent", payment_intent: intentId },
+    limit: 1,
+  });
+  const invoiceRef = payments.data[0]?.invoice;
+  if (!invoiceRef) return null;
+  const invoice = typeof invoiceRef === "string" ? await deps.stripe.invoices.retrieve(invoiceRef) : invoiceRef;
+  if (!invoice.id) return null;
+  return { invoiceId: invoice.id, ...subscriptionOfInvoice(invoice as Stripe.Invoice) };
+}
+
 /** "$30.00", as a refund's reason says it. */
 const dollars = (cents: number) =>
   `$${Math.floor(cents / 100).toLocaleString("en-AU")}.${String(cents % 100).padStart(2, "0")}`;
@@ -190,32 +211,43 @@ export async function applyEvent(deps: ApiDeps, event: Stripe.Event): Promise<Ev
     }
     case "charge.refunded": {
       const charge = event.data.object;
-      const row = await findDonation(deps.db, {
-        intentId: idOf(charge.payment_intent),
-        donationId: charge.metadata?.donation_id,
-      });
       const intentId = idOf(charge.payment_intent);
+      // A subscription's payment (monthly, instalments): its receipt is the invoice's.
+      const invoice = await invoiceOfIntent(deps, intentId);
+      const row = invoice
+        ? await findDonation(deps.db, invoice)
+        : await findDonation(deps.db, { intentId, donationId: charge.metadata?.donation_id });
+      const paidId = invoice?.invoiceId ?? intentId;
       const voided =
-        row && intentId && charge.amount_refunded > 0
+        row && paidId && charge.amount_refunded > 0
           ? {
-              chargeId: intentId,
+              chargeId: paidId,
               causeId: `${charge.id}:${charge.amount_refunded}`,
               keptCents: Math.max(0, charge.amount - charge.amount_refunded),
               reason: `${dollars(charge.amount_refunded)} of this payment was refunded.`,
             }
           : undefined;
+      if (row && invoice && charge.refunded) {
+        // One month refunded: that charge went back; the plan itself goes on.
+        await deps.db.updateTable("charges").set({ status: "refunded" }).where("id", "=", invoice.invoiceId).execute();
+        return { donationId: row.id, ...(voided ? { voided } : {}) };
+      }
       if (!row || !charge.refunded) return row ? { donationId: row.id, ...(voided ? { voided } : {}) } : undefined;
       return { ...(await setStatus(deps, row, "refunded")), ...(voided ? { voided } : {}) };
     }
     case "charge.dispute.created": {
       const dispute = event.data.object;
       const intentId = idOf(dispute.payment_intent);
-      const row = await findDonation(deps.db, { intentId });
+      const invoice = await invoiceOfIntent(deps, intentId);
+      const row = await findDonation(deps.db, invoice ?? { intentId });
       if (!row) return undefined;
-      const change: EventChange = await setStatus(deps, row, "disputed");
-      if (intentId)
+      const change: EventChange = invoice ? { donationId: row.id } : await setStatus(deps, row, "disputed");
+      if (invoice)
+        await deps.db.updateTable("charges").set({ status: "disputed" }).where("id", "=", invoice.invoiceId).execute();
+      const paidId = invoice?.invoiceId ?? intentId;
+      if (paidId)
         change.voided = {
-          chargeId: intentId,
+          chargeId: paidId,
           causeId: dispute.id,
           keptCents: 0,
           reason: "The payment was disputed with your bank.",

@@ -99,4 +99,72 @@ describe("receipts from Stripe's signed webhooks", () => {
     expect(corrected.text).toContain(`replaces receipt ${rows.find((r) => r.kind === "receipt")!.number}`);
     expect(voided.text).toContain("$30.00 of this payment was refunded.");
   });
+
+  it("a refund of a monthly gift's invoice voids that month's receipt, as a one-off refund does", async () => {
+    service.stripe.setNow(new Date("2026-12-03T01:00:00Z"));
+    const res = await fetch(`${service.url}/donations`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Idempotency-Key": randomUUID() },
+      body: JSON.stringify(donationRequest({ fund: "sadaqah", amountCents: 2_000, frequency: "monthly" })),
+    });
+    expect(res.status).toBe(201);
+    const { donationId, clientSecret } = (await res.json()) as { donationId: string; clientSecret: string };
+    const confirmed = await fetch(
+      `${service.stripe.url}/v1/payment_intents/${clientSecret.split("_secret_")[0]}/confirm`,
+      {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          key: TEST_PUBLISHABLE_KEY,
+          client_secret: clientSecret,
+          payment_method: "pm_card_visa",
+        }),
+      },
+    );
+    expect(confirmed.status).toBe(200);
+    await service.stripe.settled();
+    // The second month, billed by Stripe.
+    await service.stripe.advanceTo(new Date("2027-01-04T01:00:00Z"));
+    await service.stripe.settled();
+    const receipts = (await receiptsOf(service.db, donationId)).filter((r) => r.kind === "receipt");
+    expect(receipts).toHaveLength(2);
+    const [first, second] = receipts.sort((a, b) => a.number.localeCompare(b.number));
+    expect(first!.charge_id).toMatch(/^in_/);
+
+    // Donor care refunds the second month in full, and $5 of the first.
+    const intentOf = async (invoiceId: string) =>
+      (await service.deps.stripe!.invoicePayments.list({ invoice: invoiceId })).data[0]!.payment
+        .payment_intent as string;
+    await service.deps.stripe!.refunds.create({ payment_intent: await intentOf(second!.charge_id) });
+    await service.deps.stripe!.refunds.create({ payment_intent: await intentOf(first!.charge_id), amount: 500 });
+    await service.stripe.settled();
+
+    const after = await receiptsOf(service.db, donationId);
+    const byKind = (kind: string) => after.filter((r) => r.kind === kind);
+    expect(
+      byKind("void")
+        .map((r) => r.number)
+        .sort(),
+    ).toEqual([first!.number, second!.number].sort());
+    expect(byKind("correction").map((r) => r.amount_cents)).toEqual([1_500]);
+    expect(after.find((r) => r.key === second!.key)!.voided_at).not.toBeNull();
+    await catcher.waitFor((m) => m.subject === `Receipt ${second!.number} is void`);
+    const voided = catcher.messages().find((m) => m.subject === `Receipt ${second!.number} is void`)!;
+    expect(voided.text).toContain("$20.00 of this payment was refunded.");
+    await catcher.waitFor((m) => m.subject.startsWith("Corrected receipt"));
+    // The plan goes on: the donation is not marked refunded; that month's charge is.
+    const donation = await service.db
+      .selectFrom("donations")
+      .select("status")
+      .where("id", "=", donationId)
+      .executeTakeFirstOrThrow();
+    expect(donation.status).toBe("succeeded");
+    const charges = await service.db
+      .selectFrom("charges")
+      .select(["id", "status"])
+      .where("donation_id", "=", donationId)
+      .execute();
+    expect(charges.find((c) => c.id === second!.charge_id)!.status).toBe("refunded");
+    expect(charges.find((c) => c.id === first!.charge_id)!.status).toBe("succeeded");
+  });
 });
