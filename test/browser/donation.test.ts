@@ -1060,11 +1060,22 @@ describe("the Arabic pay page: the form, its messages and the thank-you page in 
   it("at 320 px the Arabic form and its messages fit without sideways scrolling", async () => {
     // A context of its own: the journeys before it leave a donor's details in storage, which the
     // form restores, and then there would be no messages to measure.
-    const own = await isolatedContext(browser, { viewport: { width: 320, height: 640 } });
+    // A donor whose own date is not Sydney's (UTC at 20:00, Sydney's next morning): the form, once
+    // hydrated by the tap on Continue, shows Sydney's date in full, three lines at 320 px. That
+    // must not move the button before the tap is released (it did, and the tap was lost).
+    const own = await isolatedContext(browser, { viewport: { width: 320, height: 640 }, timezoneId: "UTC" });
     const page = await own.newPage();
+    await page.clock.setFixedTime(new Date("2026-11-27T20:00:00Z"));
     await page.goto(site.url + "/ar-ae/pay/zakat/");
-    await page.waitForSelector('[data-island="donation"][data-hydrated]');
-    await page.getByRole("button", { name: "المتابعة إلى الدفع" }).click();
+    await page.waitForSelector('[data-island="donation"][data-hydrated="on-first-use"]');
+    // A person's tap: pressed, held a tenth of a second (the form hydrates meanwhile), released.
+    const button = page.getByRole("button", { name: "المتابعة إلى الدفع" });
+    await button.scrollIntoViewIfNeeded();
+    const box = (await button.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.waitForTimeout(100);
+    await page.mouse.up();
     // A loaded machine (CI beside other jobs) can take longer than expect.poll's default 5 s.
     await expect.poll(() => page.locator(".don-error").count(), { timeout: 15_000 }).toBeGreaterThan(2);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

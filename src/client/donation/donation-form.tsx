@@ -187,7 +187,15 @@ function CardDonationForm({
 
   // After hydration only (the server knows neither the donor's date nor their storage).
   useEffect(() => {
-    setToday(backendToday());
+    // The tap that hydrated the form may still be down (on "Continue"): Sydney's date in full, for a
+    // donor whose own date differs, is longer than the server's "Today" and would move the button
+    // from under the finger before its release, losing the tap. It appears once the tap is done.
+    const showToday = () => setToday(backendToday());
+    if (formRef.current?.matches(":active")) {
+      const release = () => setTimeout(showToday, 0); // after the click the release makes
+      document.addEventListener("pointerup", release, { once: true, capture: true });
+      document.addEventListener("pointercancel", release, { once: true, capture: true });
+    } else showToday();
     const already = givenFrom(sessionStore(), formPath);
     if (already) setGiven(already);
     const saved = loadSaved(sessionStore(), formPath, funds);
