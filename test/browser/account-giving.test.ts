@@ -20,7 +20,7 @@ import { isolatedContext, launchBrowser, watchProblems, type PageProblems } from
 import { createFixture, PROJECT_ROOT, type Fixture } from "../support/build-fixture.js";
 import { startCognitoLocal, type CognitoLocal } from "../support/cognito-local.js";
 import { donationRequest } from "../support/donation-request.js";
-import { installStripeStandIn } from "../support/stripe-stand-in.js";
+import { stripeThroughApiHost } from "../support/stripe-api-host.js";
 import {
   startTestPaymentsService,
   TEST_PUBLISHABLE_KEY,
@@ -106,17 +106,8 @@ afterAll(async () => {
 
 async function device(viewport: { width: number; height: number }): Promise<BrowserContext> {
   const context = await isolatedContext(browser, { viewport });
-  // The page's CSP lets it call Stripe's API only at api.stripe.com, as in production: the calls
-  // Stripe.js makes there are carried to the Stripe stand-in, as they are, at the network layer.
-  await installStripeStandIn(context, { stripeApiUrl: "https://api.stripe.com" });
-  await context.route(/^https:\/\/api\.stripe\.com\//, async (route) => {
-    const url = new URL(route.request().url());
-    const answer = await route.fetch({ url: `${service.stripe.url}${url.pathname}${url.search}` });
-    await route.fulfill({
-      response: answer,
-      headers: { ...answer.headers(), "access-control-allow-origin": "*" },
-    });
-  });
+  // The page's CSP lets Stripe.js call Stripe's API at api.stripe.com only, as in production.
+  await stripeThroughApiHost(context, service.stripe.url);
   return context;
 }
 

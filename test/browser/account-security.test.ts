@@ -1,8 +1,8 @@
 /**
  * Looking after a donor account in real Chromium, against cognito-local through the test bridge
  * (which adds what the emulator lacks: token revocation and devices, test/support/cognito-local.ts)
- * and the local account API (which refuses revoked tokens through the bridge's record). Keyboard
- * only, axe-core on each state, phone (390×844) and desktop (1280×800).
+ * and the payments service's account API at /graphql (which refuses revoked tokens through the
+ * bridge's record). Keyboard only, axe-core on each state, phone (390×844) and desktop (1280×800).
  *
  * Flows: change the password (a wrong current one first); change the e-mail address with the code
  * (a wrong code first) and sign in with the new address; add a phone number with its code; the
@@ -15,20 +15,17 @@ import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAccountStore } from "../../src/account-api/store.js";
-import { createTokenVerifier } from "../../src/account-api/tokens.js";
-import { createUserPoolDirectory } from "../../src/account-api/user-pool.js";
 import { resolveAuthConfig } from "../../src/auth/config.js";
-import { startAccountApiDevServer, type AccountApiDevServer } from "../../src/server/account-api-dev-server.js";
 import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
 import { headersFor, parseHeadersFile } from "../../src/site-files/headers.js";
 import { expectAxeClean, expectStep, heading, pressButton, typeInto } from "../support/account-page.js";
 import { isolatedContext, launchBrowser, watchProblems, type PageProblems } from "../support/browser.js";
 import { createFixture, PROJECT_ROOT, type Fixture } from "../support/build-fixture.js";
 import { startCognitoLocal, type CognitoLocal } from "../support/cognito-local.js";
+import { startTestPaymentsService, type TestPaymentsService } from "../support/payments-service.js";
 
 let cognito: CognitoLocal;
-let account: AccountApiDevServer;
+let service: TestPaymentsService;
 let fixture: Fixture;
 let server: StaticServer;
 let browser: Browser;
@@ -43,24 +40,22 @@ beforeAll(async () => {
     createFixture({ sample: true }),
     launchBrowser(),
   ]);
-  const verifyToken = createTokenVerifier({
-    userPoolId: cognito.userPoolId,
-    clientId: cognito.clientId,
-    endpoint: cognito.endpoint,
-  });
-  const userPool = createUserPoolDirectory({ userPoolId: cognito.userPoolId, endpoint: cognito.endpoint });
-  account = await startAccountApiDevServer({
-    store: createAccountStore(),
-    verifyToken,
-    userPool,
-    isRevoked: cognito.isRevoked,
+  // The payments service as deployed serves the account API at /graphql; revoked tokens are
+  // refused through the bridge's record (cognito-local cannot say so itself).
+  service = await startTestPaymentsService({
+    env: {
+      NZF_COGNITO_USER_POOL_ID: cognito.userPoolId,
+      NZF_COGNITO_CLIENT_ID: cognito.clientId,
+      NZF_COGNITO_ENDPOINT: cognito.endpoint,
+    },
+    account: { isRevoked: cognito.isRevoked },
   });
   const auth = resolveAuthConfig({
     userPoolId: cognito.userPoolId,
     userPoolClientId: cognito.clientId,
     userPoolEndpoint: cognito.endpoint,
     authFlowType: "USER_PASSWORD_AUTH",
-    accountApiUrl: account.graphqlUrl,
+    accountApiUrl: `${service.url}/graphql`,
   });
   await fixture.run({ publicConfig: { auth } });
   const rules = parseHeadersFile(await readFile(join(fixture.config.outDir, "_headers"), "utf8"));
@@ -70,7 +65,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
-  await account?.stop();
+  await service?.stop();
   await cognito?.stop();
   await fixture?.cleanup();
 });
@@ -123,7 +118,7 @@ const focusedText = (page: Page) =>
 function callApi(token: string): Promise<{ status: number; body: string }> {
   return new Promise((ok, fail) => {
     const req = httpRequest(
-      account.graphqlUrl,
+      `${service.url}/graphql`,
       { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` } },
       (res) => {
         let body = "";
