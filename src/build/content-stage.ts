@@ -68,11 +68,16 @@ async function loadContent(
     return { snapshot: result.snapshot, name: config.repository, file: result.file };
   }
   const cached = await cachedContentFile(config);
-  if (cached.sample) sayBuildingSample(config, deps.logger);
+  if (cached.sample) sayBuildingSample(config, deps.builder, deps.logger);
   return { snapshot: await loadSnapshot(cached.file, deps.builder.snapshots), name: cached.name, file: cached.file };
 }
 
-function sayBuildingSample(config: BuildConfig, logger: Logger): void {
+/** Builders (a watch session, the webhook server) that have said so: once is enough, not every rebuild. */
+const toldSample = new WeakSet<Builder>();
+
+function sayBuildingSample(config: BuildConfig, builder: Builder, logger: Logger): void {
+  if (toldSample.has(builder)) return;
+  toldSample.add(builder);
   logger.info(
     "content",
     `building the bundled sample content (no fetched snapshot for "${config.repository}"; use --fetch for live content)`,
@@ -213,7 +218,7 @@ async function plannedByWorker(
   } catch {
     return null;
   }
-  if (warmed.sample) sayBuildingSample(config, deps.logger);
+  if (warmed.sample) sayBuildingSample(config, deps.builder, deps.logger);
   let graph: Promise<ContentGraph> | undefined;
   // Only pages a worker failed to render are rendered here; they must see the content the plan saw.
   const loadGraph = () =>
