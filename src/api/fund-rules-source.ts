@@ -144,10 +144,15 @@ export function createRulesSource(options: {
 }
 
 /** Locally: the snapshot the build reads, the fetched one for the repository if there is one, else the sample. */
-export function snapshotLoader(contentDir: string, repository: string): () => Promise<readonly ContentDocument[]> {
+export function snapshotLoader(
+  contentDir: string,
+  repository: string,
+  sample = false,
+): () => Promise<readonly ContentDocument[]> {
   return async () => {
+    // As the build chooses (src/build/content-stage.ts): the fetched snapshot unless --sample, else the sample.
     const fetched = snapshotPath(contentDir, repository);
-    const file = existsSync(fetched) ? fetched : snapshotPath(contentDir, SAMPLE_SNAPSHOT_NAME);
+    const file = !sample && existsSync(fetched) ? fetched : snapshotPath(contentDir, SAMPLE_SNAPSHOT_NAME);
     return (await readSnapshot(file)).documents as unknown as ContentDocument[];
   };
 }

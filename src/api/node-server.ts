@@ -51,7 +51,14 @@ export interface ApiServerOptions {
    * fetched one for `repository` in `dir`, else the sample), read again every 5 minutes. Without
    * it, DEFAULT_FUND_RULES (the sample's prices).
    */
-  content?: { dir: string; repository: string };
+  content?: {
+    dir: string;
+    repository: string;
+    /** The build was asked for the bundled sample (`--sample`): its prices, even beside a fetched snapshot. */
+    sample?: boolean;
+    /** How often the snapshot is read again (default 5 minutes). */
+    refreshMs?: number;
+  };
 }
 
 export interface ApiServer {
@@ -59,6 +66,8 @@ export interface ApiServer {
   port: number;
   deps: ApiDeps;
   settings: ApiSettings;
+  /** Reads the content's prices again now (watch mode, after a build); nothing without `content`. */
+  refreshPrices(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -68,8 +77,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const receiptSettings = readReceiptSettings(options.env ?? process.env);
   const rulesSource = options.content
     ? createRulesSource({
-        load: snapshotLoader(options.content.dir, options.content.repository),
-        refreshMs: 5 * 60_000,
+        load: snapshotLoader(options.content.dir, options.content.repository, options.content.sample),
+        refreshMs: options.content.refreshMs ?? 5 * 60_000,
         ...(options.logger ? { logger: options.logger } : {}),
       })
     : undefined;
@@ -165,6 +174,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     port,
     deps,
     settings,
+    refreshPrices: async () => {
+      await rulesSource?.refresh();
+    },
     stop: async () => {
       rulesSource?.stop();
       clearInterval(sweeper);

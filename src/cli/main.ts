@@ -56,7 +56,11 @@ async function run(verb: Verb, program: Command, command: Command): Promise<void
     const server = await startApiServer({
       ...settings.api,
       logger,
-      content: { dir: settings.build.contentDir, repository: settings.build.repository },
+      content: {
+        dir: settings.build.contentDir,
+        repository: settings.build.repository,
+        sample: settings.build.content === "sample",
+      },
     });
     await new Promise<void>((resolve) => {
       for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => resolve());

@@ -6,6 +6,9 @@
  * is configured and NZF_ACCOUNT_API_URL is not set, the same service serves the account API at
  * `<api>/graphql` on the same database (src/account-api/service.ts), as in production: a gift
  * given on the local site while signed in, once paid, shows in that donor's history on /account/.
+ * The service charges the content's prices, read from the snapshot the build uses (fetched, else
+ * the bundled sample; the sample with --sample), as `nzf-build api` and production do: an editor's
+ * price in the content is the price the local page shows and the local service takes.
  */
 import type { Logger } from "../core/logger.js";
 
@@ -15,7 +18,13 @@ const LOCAL_PUBLISHABLE_KEY = "pk_test_LocalStandIn0000000000";
 export interface LocalApis {
   /** The public configuration with the local APIs' URLs filled in. */
   publicConfig: Record<string, unknown>;
-  payments?: { url: string; port: number; allowOrigins(origins: string[]): void };
+  payments?: {
+    url: string;
+    port: number;
+    allowOrigins(origins: string[]): void;
+    /** Reads the content's prices again (after a build, which may have fetched a new snapshot). */
+    refreshPrices(): Promise<void>;
+  };
   stop(): Promise<void>;
 }
 
@@ -38,11 +47,19 @@ export function poolIssuer(auth: PoolConfig): string {
   return `${base}/${auth.userPoolId}`;
 }
 
+/** Where the build's content is: the service reads its prices from the same snapshot. */
+export interface LocalContent {
+  dir: string;
+  repository: string;
+  sample: boolean;
+}
+
 export async function startLocalApis(
   logger: Logger,
   given: Record<string, unknown>,
   paymentsPort: number,
   dataDir = ".nzf-data",
+  content?: LocalContent,
 ): Promise<LocalApis> {
   const publicConfig = { ...given };
   const auth = publicConfig.auth as PoolConfig | null | undefined;
@@ -64,7 +81,7 @@ export async function startLocalApis(
     const configured = publicConfig.payments as { apiUrl?: string | null } | undefined;
     if (!configured?.apiUrl) {
       // Developers get the local implementation of the payments API, so the donation forms work end to end.
-      const started = await startLocalPaymentsApi(logger, paymentsPort, dataDir, pool);
+      const started = await startLocalPaymentsApi(logger, paymentsPort, dataDir, pool, content);
       stops.push(started.stop);
       payments = started;
       publicConfig.payments = { apiUrl: started.url, publishableKey: started.publishableKey };
@@ -91,7 +108,13 @@ export async function startLocalApis(
     throw error;
   }
 }
-async function startLocalPaymentsApi(logger: Logger, port: number, dataDir: string, pool?: PoolConfig) {
+async function startLocalPaymentsApi(
+  logger: Logger,
+  port: number,
+  dataDir: string,
+  pool?: PoolConfig,
+  content?: LocalContent,
+) {
   const { startApiServer } = await import("../api/node-server.js");
   const env = process.env;
   let standIn: { url: string; setWebhookUrl(url: string): void; stop(): Promise<void> } | undefined;
@@ -133,7 +156,13 @@ async function startLocalPaymentsApi(logger: Logger, port: number, dataDir: stri
     };
     logger.info("watch", `receipts: the local payments API's e-mails are kept, not sent: read them at ${catcher.url}`);
   }
-  const options = { logger, dataDir, env: apiEnv };
+  // The content's prices, read again every 30 s and after each build (an editor's change in watch mode).
+  const options = {
+    logger,
+    dataDir,
+    env: apiEnv,
+    ...(content ? { content: { ...content, refreshMs: 30_000 } } : {}),
+  };
   let server: Awaited<ReturnType<typeof startApiServer>>;
   try {
     server = await startApiServer({ ...options, port }).catch((error) => {
@@ -153,6 +182,7 @@ async function startLocalPaymentsApi(logger: Logger, port: number, dataDir: stri
     publishableKey,
     standIn: standIn?.url,
     allowOrigins: (origins: string[]) => server.deps.cors.set(origins),
+    refreshPrices: () => server.refreshPrices(),
     mailUrl: catcher?.url,
     stop: async () => {
       await server.stop();

@@ -117,6 +117,7 @@ async function watchUntilStopped(
       Number(process.env[PAYMENTS_PORT_ENV]) || 0,
       // Its own data folder: never the one `nzf-build api` may have open, nor another watch's.
       watchConfig.outDir === config.outDir ? `${watchConfig.outDir}.nzf-data` : join(config.root, ".nzf-data", "watch"),
+      { dir: config.contentDir, repository: config.repository, sample: config.content === "sample" },
     );
     const { publicConfig } = apis;
     if (stopping) return;
@@ -160,6 +161,8 @@ async function watchUntilStopped(
     // The site's port is known only now (a busy one moves on): the local payments API answers CORS
     // for this site alone from here on, and for loopback origins during the first build.
     apis.payments?.allowOrigins([`http://127.0.0.1:${session.port}`, `http://localhost:${session.port}`]);
+    // The first build may have fetched the snapshot (--fetch): the service's prices are that content's.
+    await apis.payments?.refreshPrices();
     if (restartable)
       process.send!({
         type: "listening",
