@@ -43,47 +43,69 @@ export function s3ClientFor(settings: DeploySettings): S3Client {
   });
 }
 
-/** Every object of the bucket with its hash and retirement mark. */
+/**
+ * An object's version as the listing and an upload's answer both give it: its ETag, which changes
+ * with its bytes (an MD5 for a single upload, another unique tag under KMS encryption or for a
+ * multipart upload). Its metadata hash follows the bytes, so a matching ETag means the same hash.
+ */
+const versionOf = (etag: string | undefined) => etag || undefined;
+
+/**
+ * Every object of the bucket with its hash and retirement mark. The listing pages give each key
+ * with its version; the hash and mark are in each object's metadata, one HEAD request each,
+ * except for objects whose version is the one `known` has (the last deploy from this machine,
+ * src/deploy/last-deploy.ts) and that `hashOnly` says need only their hash: on a 2,000-page site a
+ * deploy of one changed page reads a handful of objects, not every one. A copy that changes only
+ * the metadata keeps the ETag, so retirement marks (on files the site no longer has) are always
+ * read. `known` is never trusted past the listing.
+ */
 export async function readBucket(
   client: S3Client,
   bucket: string,
   signal?: AbortSignal,
+  known: Readonly<Record<string, RemoteObject>> = {},
+  hashOnly: (key: string) => boolean = () => false,
 ): Promise<Map<string, RemoteObject>> {
-  const keys: string[] = [];
+  const listed: { key: string; version: string | undefined }[] = [];
   let token: string | undefined;
   do {
     const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token }), {
       abortSignal: signal,
     });
-    for (const object of page.Contents ?? []) if (object.Key) keys.push(object.Key);
+    for (const object of page.Contents ?? [])
+      if (object.Key) listed.push({ key: object.Key, version: versionOf(object.ETag) });
     token = page.IsTruncated ? page.NextContinuationToken : undefined;
   } while (token);
   const limit = pLimit(HEAD_CONCURRENCY);
-  const heads = await Promise.all(
-    keys.map((key) =>
-      limit(async () => {
+  const objects = await Promise.all(
+    listed.map(({ key, version }) => {
+      const recorded = Object.hasOwn(known, key) ? known[key] : undefined;
+      if (version && recorded?.version === version && hashOnly(key)) return [key, recorded] as const;
+      return limit(async () => {
         const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal });
         const retired = head.Metadata?.[RETIRED_METADATA];
         const retiredAt = retired ? Date.parse(retired) : NaN;
         const object: RemoteObject = {
           hash: head.Metadata?.[HASH_METADATA] ?? null,
           ...(Number.isFinite(retiredAt) ? { retiredAt } : {}),
+          ...(version ? { version } : {}),
         };
         return [key, object] as const;
-      }),
-    ),
+      });
+    }),
   );
-  return new Map(heads);
+  return new Map(objects);
 }
 
+/** Uploads one file with its hash; answers the object's new version (its ETag) when S3 gives one. */
 export async function uploadFile(
   client: S3Client,
   bucket: string,
   siteDir: string,
   upload: Upload,
   signal?: AbortSignal,
-): Promise<void> {
-  await client.send(
+): Promise<string | undefined> {
+  const answer = await client.send(
     new PutObjectCommand({
       Bucket: bucket,
       Key: upload.key,
@@ -94,6 +116,7 @@ export async function uploadFile(
     }),
     { abortSignal: signal },
   );
+  return versionOf(answer.ETag);
 }
 
 /** Marks a hashed file the site stopped using, keeping its bytes and headers (a copy onto itself). */

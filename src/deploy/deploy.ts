@@ -92,7 +92,7 @@ async function uploadPhase(
   settings: DeploySettings,
   siteDir: string,
   uploads: Upload[],
-  done: { count: number; bytes: number },
+  done: { count: number; bytes: number; versions: Map<string, string> },
   total: number,
   signal: AbortSignal,
 ): Promise<void> {
@@ -103,7 +103,8 @@ async function uploadPhase(
       limit(async () => {
         if (failure || signal.aborted) return;
         try {
-          await uploadFile(client, settings.bucket, siteDir, upload, signal);
+          const version = await uploadFile(client, settings.bucket, siteDir, upload, signal);
+          if (version) done.versions.set(upload.key, version);
           done.count++;
           done.bytes += upload.size;
         } catch (error) {
@@ -151,6 +152,16 @@ export async function deploySite(
   }
 }
 
+/** The last deploy's objects for this bucket, to skip reading the ones the listing shows unchanged. */
+async function knownObjects(
+  settings: DeploySettings,
+  recordFile: string | undefined,
+): Promise<Record<string, RemoteObject>> {
+  const record = recordFile ? await readDeployRecord(recordFile) : null;
+  if (!record || "unreadable" in record) return {};
+  return record.bucket === settings.bucket && record.region === settings.region ? record.objects : {};
+}
+
 async function deployWithin(
   outDir: string,
   settings: DeploySettings,
@@ -163,9 +174,10 @@ async function deployWithin(
   const siteDir = publishedSite(outDir);
   const client = deps.client ?? s3ClientFor(settings);
   try {
-    const [local, remote] = await Promise.all([
-      localFiles(siteDir),
-      readBucket(client, settings.bucket, signal).catch(async (error: unknown) => {
+    const [local, known] = await Promise.all([localFiles(siteDir), knownObjects(settings, deps.recordFile)]);
+    const published = new Set(local.map((file) => file.key));
+    const remote = await readBucket(client, settings.bucket, signal, known, (key) => published.has(key)).catch(
+      async (error: unknown) => {
         if (signal.aborted) throw error;
         const reason = error instanceof Error ? error.message : String(error);
         // A plan can do with the last deploy's record when the bucket cannot be read (offline, no credentials).
@@ -191,8 +203,8 @@ async function deployWithin(
               : {}),
           },
         );
-      }),
-    ]);
+      },
+    );
     const now = new Date();
     const plan = planDeploy(local, remote, now.getTime());
     const report: DeployReport = {
@@ -210,7 +222,7 @@ async function deployWithin(
       return report;
     }
 
-    const done = { count: 0, bytes: 0 };
+    const done = { count: 0, bytes: 0, versions: new Map<string, string>() };
     for (const phase of PHASES) {
       progress.step = `uploading (${phase}; ${done.count} of ${plan.uploads.length} changed files were uploaded)`;
       await uploadPhase(
@@ -287,7 +299,7 @@ async function deployWithin(
         region: settings.region,
         ...(settings.distribution ? { distribution: settings.distribution } : {}),
         deployedAt: new Date().toISOString(),
-        objects: bucketAfter(plan, remote, now.getTime()),
+        objects: bucketAfter(plan, remote, now.getTime(), done.versions),
       };
       // The bucket has the new site either way: a record that cannot be written only costs the next offline plan.
       await writeDeployRecord(deps.recordFile, record).catch((error: unknown) =>

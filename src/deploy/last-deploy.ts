@@ -32,9 +32,13 @@ export function bucketAfter(
   plan: DeployPlan,
   remote: Map<string, RemoteObject>,
   now: number,
+  uploadedVersions: ReadonlyMap<string, string> = new Map(),
 ): Record<string, RemoteObject> {
   const after = new Map(remote);
-  for (const upload of plan.uploads) after.set(upload.key, { hash: upload.hash });
+  for (const upload of plan.uploads) {
+    const version = uploadedVersions.get(upload.key);
+    after.set(upload.key, { hash: upload.hash, ...(version ? { version } : {}) });
+  }
   for (const key of plan.retire) after.set(key, { hash: remote.get(key)?.hash ?? null, retiredAt: now });
   for (const key of plan.deletions) after.delete(key);
   return Object.fromEntries([...after].sort(([a], [b]) => a.localeCompare(b)));
@@ -68,7 +72,8 @@ export async function readDeployRecord(file: string): Promise<DeployRecord | nul
         (o) =>
           !o ||
           (o.hash !== null && typeof o.hash !== "string") ||
-          (o.retiredAt !== undefined && typeof o.retiredAt !== "number"),
+          (o.retiredAt !== undefined && typeof o.retiredAt !== "number") ||
+          (o.version !== undefined && typeof o.version !== "string"),
       )
     )
       return { unreadable: "not a deploy record of this version of nzf-build" };

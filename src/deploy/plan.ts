@@ -38,6 +38,12 @@ export interface RemoteObject {
   hash: string | null;
   /** When a deploy found this hashed file no longer used (ms since 1970). */
   retiredAt?: number;
+  /**
+   * The object's version as the bucket's listing shows it (ETag and last-modified time), when read:
+   * an object listed with the same version as the last deploy recorded has the same bytes and
+   * metadata (a copy that changes only the metadata changes the time), so it is not read again.
+   */
+  version?: string;
 }
 
 /** The metadata key marking a hashed file no longer used, with the time (ISO). */
