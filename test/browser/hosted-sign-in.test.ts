@@ -6,7 +6,8 @@
  *
  * Attacker first: an answer nobody started here, a forged state, a replayed code, a code issued to
  * another app client, an attacker's own code with their own PKCE challenge, a return path off the
- * site, a hosted domain answering with another pool's tokens. Then the donor's walk by keyboard:
+ * site, a hosted domain answering with another pool's tokens. Section 9's limits: 10 s for the
+ * hosted answer, 3 s for the hosted sign-out to leave the page. Then the donor's walk by keyboard:
  * the hosted page and back to the page they came from, tokens in cookies only, axe clean at
  * 390x844 and 1280x800, and a sign-out that ends the hosted session too.
  */
@@ -221,6 +222,42 @@ describe("the hosted sign-in, attacked", () => {
     } finally {
       hosted.answerAs(cognito.issuer);
     }
+    await context.close();
+  });
+});
+
+describe("the hosted sign-in's time limits (section 9)", () => {
+  it("stops waiting for the hosted answer after 10 seconds", async () => {
+    const context = await device();
+    // The token endpoint takes the request and never answers.
+    await context.route(`${hosted.url}/oauth2/token`, () => {});
+    const page = await context.newPage();
+    await openAccount(page);
+    await leaveForHostedPage(page);
+    await signInOnHostedPage(page);
+    await expect
+      .poll(() => errorText(page), { timeout: 20_000 })
+      .toMatch(/^Error: The sign-in page did not finish within 10 seconds/);
+    await expectStep(page, "Sign in", { focused: false });
+    expect(await tokenCookies(context)).toEqual([]);
+    await context.close();
+  });
+
+  it("says so when the hosted sign-out has not left the page after 3 seconds", async () => {
+    const context = await device();
+    const page = await context.newPage();
+    await openAccount(page);
+    await leaveForHostedPage(page);
+    await signInOnHostedPage(page);
+    await expectStep(page, "Your account", { focused: false });
+    // The hosted sign-out answers 204 No Content: the browser stays on the page, as when the
+    // navigation is refused, and the hosted session is not ended.
+    await context.route(`${hosted.url}/logout**`, (route) => route.fulfill({ status: 204 }));
+    await pressButton(page, "Sign out");
+    await expect
+      .poll(() => errorText(page), { timeout: 10_000 })
+      .toMatch(/^Error: Signout timeout fail: .* You are signed out on this device\.$/);
+    expect(await tokenCookies(context)).toEqual([]);
     await context.close();
   });
 });
