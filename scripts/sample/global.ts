@@ -42,7 +42,7 @@ export function globalDocuments(): DocSpec[] {
         contact_email: "info@nzf.org.au",
         contact_phone: "1300 975 707",
         address: rt(p("PO Box 1000"), p("Lakemba NSW 2195"), p("Australia")),
-        abn: "41 600 273 915",
+        abn: "51 824 753 556",
         acknowledgement: rt(
           p(
             "National Zakat Foundation acknowledges the Traditional Custodians of the lands on which we live and work across Australia, and pays respect to their Elders past and present. Sovereignty was never ceded.",
@@ -100,7 +100,7 @@ export function globalDocuments(): DocSpec[] {
         contact_email: "info@nzf.org.au",
         contact_phone: "1300 975 707",
         address: rt(p("PO Box 1000"), p("Lakemba NSW 2195"), p("Australia")),
-        abn: "41 600 273 915",
+        abn: "51 824 753 556",
         acknowledgement: rt(
           p(
             "تعترف المؤسسة الوطنية للزكاة بالسكان الأصليين، الأوصياء التقليديين على الأراضي التي نعيش ونعمل عليها في أنحاء أستراليا، وتُجلّ شيوخهم في الماضي والحاضر. لم يُتنازل عن السيادة قط.",

@@ -5,6 +5,7 @@
  * templates leave it out (templates/components/fields.ts, `contactField`), so a donor never gets
  * `mailto:Nisl pretium fusce`.
  */
+import { isValidAbn } from "../receipts/abn.js";
 
 /** An address as people write them: one @, a dotted domain, no spaces or brackets. */
 const EMAIL =
@@ -22,18 +23,22 @@ export function isPhoneNumber(value: string): boolean {
 }
 
 /**
- * An Australian Business Number as written: 11 digits, spaces allowed. Its shape only: the ATO's
- * checksum is the receipts' concern (a wrong one there stops receipts, not the site).
+ * An Australian Business Number as written: 11 digits, spaces allowed, whose check digits add up
+ * (the Australian Business Register's rule, src/receipts/abn.ts). A typo would print a wrong ABN in
+ * every page's footer and on the receipts the account prints.
  */
 export function isAbn(value: string): boolean {
-  return /^[\d\s]+$/.test(value) && /^\d{11}$/.test(value.replace(/\s/g, ""));
+  return /^[\d\s]+$/.test(value) && isValidAbn(value);
 }
 
 /** The global document's fields the site publishes as contact facts, with what each must be. */
 export const CONTACT_FIELDS = {
   contact_email: { valid: isEmailAddress, what: "an e-mail address" },
   contact_phone: { valid: isPhoneNumber, what: "a phone number (6 to 15 digits)" },
-  abn: { valid: isAbn, what: "an ABN (11 digits)" },
+  abn: {
+    valid: isAbn,
+    what: "an ABN: 11 digits whose check digits add up (copy it from abr.business.gov.au, e.g. 51 824 753 556)",
+  },
 } as const;
 
 export type ContactField = keyof typeof CONTACT_FIELDS;

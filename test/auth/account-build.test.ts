@@ -52,7 +52,7 @@ describe("/account in a fixture build", () => {
       auth: null,
       texts: { intro: expect.stringContaining(SIGNED_OUT), unavailable: UNAVAILABLE },
       // The receipts' issuer, from the sample's global document (as in the footer).
-      issuer: { name: "National Zakat Foundation", abn: "41 600 273 915" },
+      issuer: { name: "National Zakat Foundation", abn: "51 824 753 556" },
     });
     // Server-rendered inside the island, so it shows before (and without) JavaScript.
     const island = html.slice(html.indexOf('data-island="account"'), html.indexOf("data-island-props"));

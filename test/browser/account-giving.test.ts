@@ -223,7 +223,7 @@ describe("a signed-in donor's giving in Chromium", () => {
     await expect.poll(() => focused(page)).toBe(`H3 Receipt ${refs.once}`);
     const receipt = await page.locator(".account-document").innerText();
     // The issuer from the global document: the site's name and ABN, as in the footer.
-    expect(receipt).toContain("National Zakat Foundation · ABN 41 600 273 915");
+    expect(receipt).toContain("National Zakat Foundation · ABN 51 824 753 556");
     expect(receipt).toContain(EMAIL);
     // Made out to the name given with the donation (pre-filled from the profile).
     expect(receipt).toMatch(/Donor\s+Yusuf Ali/);

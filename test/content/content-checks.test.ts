@@ -175,10 +175,20 @@ describe("field values the templates publish", () => {
     );
   });
 
+  it("names an ABN whose check digits do not add up, with the rule and where to copy it from", () => {
+    const problems = checkDocuments([global({ abn: "41 600 273 915" })]);
+    expect(problems.map((p) => [p.code, p.field])).toEqual([["DOCUMENT_FIELD_INVALID", "abn"]]);
+    expect(problems[0]!.message).toBe(
+      'Document g1 (global), field abn: "41 600 273 915" is not an ABN: 11 digits whose check digits add up (copy it from abr.business.gov.au, e.g. 51 824 753 556): every page leaves it out. Fix it in Prismic',
+    );
+    expect(checkDocuments([global({ abn: "51824753556" })])).toEqual([]);
+    expect(checkDocuments([global({ abn: "51 824 753 55x" })]).map((p) => p.field)).toEqual(["abn"]);
+  });
+
   it("takes real contact values and empty ones", () => {
     expect(
       checkDocuments([
-        global({ contact_email: "info@nzf.org.au", contact_phone: "1300 975 707", abn: "41 600 273 915" }),
+        global({ contact_email: "info@nzf.org.au", contact_phone: "1300 975 707", abn: "51 824 753 556" }),
       ]),
     ).toEqual([]);
     expect(checkDocuments([global({ contact_email: "", contact_phone: null })])).toEqual([]);
