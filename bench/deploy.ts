@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { readSnapshot, writeSnapshot } from "../src/content/snapshot.js";
 import { resolveConfig } from "../src/core/config.js";
 import { silentLogger } from "../src/core/logger.js";
-import { build } from "../src/build/build.js";
+import { build } from "../src/pipeline/build.js";
 import { deploySite, type DeployReport } from "../src/deploy/deploy.js";
 import type { DeploySettings } from "../src/deploy/settings.js";
 import { LOCAL_AWS_ENV, startLocalCloudFront, startLocalS3 } from "../test/support/aws-local.js";

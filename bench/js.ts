@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { gzipSync } from "node:zlib";
 import { pageScriptUrls } from "./page-script-urls.js";
 import fg from "fast-glob";
-import { build } from "../src/build/build.js";
+import { build } from "../src/pipeline/build.js";
 import { resolveConfig } from "../src/core/config.js";
 import { silentLogger } from "../src/core/logger.js";
 import { measureCalculatorJs } from "./calculator.js";

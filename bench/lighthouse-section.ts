@@ -7,7 +7,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { build } from "../src/build/build.js";
+import { build } from "../src/pipeline/build.js";
 import { resolveConfig } from "../src/core/config.js";
 import { silentLogger } from "../src/core/logger.js";
 import { formatScores, runLighthouse } from "./lighthouse.js";

@@ -10,8 +10,8 @@ import { cp, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises"
 import { promisify } from "node:util";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { build, type BuildResult } from "../src/build/build.js";
-import { createBuilder } from "../src/build/builder.js";
+import { build, type BuildResult } from "../src/pipeline/build.js";
+import { createBuilder } from "../src/pipeline/builder.js";
 import { resolveConfig, type BuildConfig } from "../src/core/config.js";
 import { silentLogger } from "../src/core/logger.js";
 import { readSnapshot, writeSnapshot } from "../src/content/snapshot.js";

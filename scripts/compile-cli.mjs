@@ -29,7 +29,7 @@ const result = await build({
   jsx: "automatic",
 });
 
-// The compiled code's identity (lib/build-id), part of every site build's key (src/build/build.ts): after
+// The compiled code's identity (lib/build-id), part of every site build's key (src/pipeline/build.ts): after
 // an update of nzf-build itself, the next build renders and writes the site files again instead of
 // finding "nothing changed" and keeping, say, the old headers policy.
 const hash = createHash("sha1");

@@ -30,7 +30,7 @@ export interface StylesheetOptions {
   logger?: Logger;
   /** Warnings stop the build (CI). */
   strict?: boolean;
-  /** The caller's last sheet (src/build/builder.ts); none: read from the work folder. */
+  /** The caller's last sheet (src/pipeline/builder.ts); none: read from the work folder. */
   memory?: StylesheetMemory;
 }
 
@@ -157,7 +157,7 @@ function locate(
   return { file: at.file, line: line - at.firstLine + 1, column: column + 1, text };
 }
 
-/** The last sheet a caller made (src/build/builder.ts): a long-running process minifies only after an edit. */
+/** The last sheet a caller made (src/pipeline/builder.ts): a long-running process minifies only after an edit. */
 export interface StylesheetMemory {
   last: { source: string; sheet: Stylesheet; warnings: StyleWarning[] } | null;
 }

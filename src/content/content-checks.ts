@@ -8,7 +8,7 @@
  *
  * One is not a warning: calculator settings out of range (a rate of 20 %) make no calculator page,
  * so DOCUMENT_INVALID stops the build, after every problem of the run is listed, naming the document
- * rather than the template that would have thrown (src/build/build.ts).
+ * rather than the template that would have thrown (src/pipeline/build.ts).
  *
  * They are warnings, not errors: the fix is an editor's, in Prismic, and the rest of the site is
  * still right to publish. Pure, so a render worker planning the build reports the same ones.

@@ -66,7 +66,7 @@ export interface FetchDeps {
   random?: () => number;
   /** Overrides parts of the retry policy (tests shrink the budget). */
   retryPolicy?: Partial<RetryPolicy>;
-  /** Snapshots the caller keeps between fetches (src/build/builder.ts). */
+  /** Snapshots the caller keeps between fetches (src/pipeline/builder.ts). */
   snapshots?: SnapshotMemory;
 }
 

@@ -109,7 +109,7 @@ export async function writeSnapshot(file: string, snapshot: Snapshot): Promise<S
 }
 
 /**
- * The snapshots a caller (the webhook server, watch mode: src/build/builder.ts) last read or wrote, by
+ * The snapshots a caller (the webhook server, watch mode: src/pipeline/builder.ts) last read or wrote, by
  * file, with the file's identity then. Reusing one saves parsing the whole repository for every
  * build, and keeps unchanged documents the same objects, so their hashes and images are not worked
  * out again (documentHashes, collectImages). The documents are shared: nothing may modify them.

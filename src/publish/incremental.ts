@@ -40,7 +40,7 @@ export interface IncrementalRecord {
   published: string;
 }
 
-/** The record a caller wrote last, with its file's identity (src/build/builder.ts): a rebuild need not parse it again. */
+/** The record a caller wrote last, with its file's identity (src/pipeline/builder.ts): a rebuild need not parse it again. */
 export interface RecordMemory {
   lastWritten: { file: string; identity: string; record: IncrementalRecord } | null;
 }

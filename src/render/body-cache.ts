@@ -85,7 +85,7 @@ export class BodyCache {
 }
 
 /**
- * The bodies a caller keeps between its builds, per output folder (src/build/builder.ts). Bounded by the
+ * The bodies a caller keeps between its builds, per output folder (src/pipeline/builder.ts). Bounded by the
  * pages of the sites built: about 1 KB to 30 KB per page. Clearing it makes the next build render
  * every page whole (the benchmark's full render).
  */

@@ -86,7 +86,7 @@ export async function planContent(
   }
   const { priceErrors, images } = known;
   // Nor one whose donation pages show prices the payments API refuses: those stop the build with
-  // the run's other content problems, so one bad price does not hide the rest (src/build/build.ts).
+  // the run's other content problems, so one bad price does not hide the rest (src/pipeline/build.ts).
   const problems: ContentProblem[] = [
     ...known.problems,
     ...priceErrors.map((error) => ({

@@ -1,5 +1,5 @@
 /**
- * How a caller's builds render, in one place (its Builder holds it: src/build/builder.ts). Every
+ * How a caller's builds render, in one place (its Builder holds it: src/pipeline/builder.ts). Every
  * command uses the defaults; a test sets a field to take a path its small fixture would not (the
  * 57-page sample renders in worker threads only with workersFromPages lowered), and compares the
  * site with the default path's.

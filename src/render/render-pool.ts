@@ -100,7 +100,7 @@ export interface PoolOptions {
 }
 
 /**
- * A caller's render workers (src/build/builder.ts), for the compiled worker file they run (a changed
+ * A caller's render workers (src/pipeline/builder.ts), for the compiled worker file they run (a changed
  * worker source starts new ones). Idle workers are unreferenced: they never keep a process alive.
  */
 export interface WorkerPool {

@@ -1,5 +1,5 @@
 /**
- * What the site files need from a page's HTML (src/build/site-files-stage.ts): worked out while the page
+ * What the site files need from a page's HTML (src/pipeline/site-files-stage.ts): worked out while the page
  * is rendered and kept in the build record, so no build reads the whole site back. Small on purpose:
  * the render workers bundle it (src/render/worker/render-worker.ts).
  */

@@ -158,7 +158,7 @@ async function bundledWorker(root: string, cacheDir: string): Promise<string> {
   }
 }
 
-/** Workers a caller made or read (src/build/builder.ts), by the kept file's name (the hash of what they were made from). */
+/** Workers a caller made or read (src/pipeline/builder.ts), by the kept file's name (the hash of what they were made from). */
 export type ServiceWorkerMemory = Map<string, ServiceWorkerResult>;
 
 /** Builds the worker for a site; the caller writes it to /sw.js. `ignore`: candidates never precached. */

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { build } from "../../src/build/build.js";
+import { build } from "../../src/pipeline/build.js";
 import type { BuildConfig } from "../../src/core/config.js";
 import { createFixture, type Fixture } from "../support/build-fixture.js";
 import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";

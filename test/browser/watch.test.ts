@@ -13,7 +13,7 @@ import { launchBrowser } from "../support/browser.js";
 import { resolveConfig } from "../../src/core/config.js";
 import { createMemoryLogger } from "../../src/core/logger.js";
 import { startWatch, type WatchSession } from "../../src/watch/watch.js";
-import type { BuildResult } from "../../src/build/build.js";
+import type { BuildResult } from "../../src/pipeline/build.js";
 import { readSnapshot, writeSnapshot } from "../../src/content/snapshot.js";
 
 let root: string;

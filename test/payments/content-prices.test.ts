@@ -155,7 +155,7 @@ describe("the build refuses content whose prices cannot be charged", () => {
   });
 
   it("plans a price that cannot be charged as a problem that stops the build, beside the others", async () => {
-    // The build stops on it before any image or page (src/build/build.ts, stopOnInvalidContent),
+    // The build stops on it before any image or page (src/pipeline/build.ts, stopOnInvalidContent),
     // listing the run's other problems with it: test/content/content-blame-cli.test.ts runs that.
     const docs = edited((d) => {
       if (d.type === "fitr" && d.lang === "en-au") d.data.unit_amount = -16.5;

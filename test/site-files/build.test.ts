@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import sharp from "sharp";
-import { build } from "../../src/build/build.js";
+import { build } from "../../src/pipeline/build.js";
 import { createFixture, type Fixture } from "../support/build-fixture.js";
-import { cloudFrontPolicyFile } from "../../src/build/site-files-stage.js";
+import { cloudFrontPolicyFile } from "../../src/pipeline/site-files-stage.js";
 import { parseHeadersFile, headersFor } from "../../src/site-files/headers.js";
 
 let fixture: Fixture;

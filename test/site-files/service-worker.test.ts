@@ -89,7 +89,7 @@ describe("generateServiceWorker", () => {
 
   it("reuses the last worker while the very same files are precached, and notices a file written in place", async () => {
     const files = await site({ "offline.html": "first", "_assets/site-1.css": "x" });
-    // What a long-running caller keeps between builds (src/build/builder.ts).
+    // What a long-running caller keeps between builds (src/pipeline/builder.ts).
     const memory = new Map();
     const first = await generateServiceWorker({ root, workDir, ...files, memory });
     expect(await generateServiceWorker({ root, workDir, ...files, memory })).toBe(first);

@@ -7,8 +7,8 @@ import { mkdtemp, rm, mkdir, readdir, readFile } from "node:fs/promises";
 import { createHash } from "node:crypto";
 import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
-import { build, type BuildDeps, type BuildResult } from "../../src/build/build.js";
-import { createBuilder, type Builder, type BuilderOptions } from "../../src/build/builder.js";
+import { build, type BuildDeps, type BuildResult } from "../../src/pipeline/build.js";
+import { createBuilder, type Builder, type BuilderOptions } from "../../src/pipeline/builder.js";
 import { resolveConfig, type BuildConfig, type ConfigInput } from "../../src/core/config.js";
 import { createMemoryLogger, type MemoryLogger } from "../../src/core/logger.js";
 

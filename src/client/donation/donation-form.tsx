@@ -516,7 +516,7 @@ function CardDonationForm({
           />
         </fieldset>
         {/* process.env.NZF_PAYPAL_OFFERED is "false" in islands built without a PayPal client id
-            (src/build/build.ts): written here, where esbuild folds it, it leaves PayPal's choice and
+            (src/pipeline/build.ts): written here, where esbuild folds it, it leaves PayPal's choice and
             step out of the form every donor downloads. Tests run the source, where it is unset. */}
         {process.env.NZF_PAYPAL_OFFERED !== "false" && paypalOffered ? (
           <PaymentChoice

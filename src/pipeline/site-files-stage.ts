@@ -44,7 +44,7 @@ export interface SiteFilesInput {
   publicConfig?: Record<string, unknown>;
   /** Facts about each page's HTML by file, when known without reading it back. */
   pageFacts?: Record<string, PageFacts>;
-  /** Service workers made by the caller's earlier builds (src/build/builder.ts). */
+  /** Service workers made by the caller's earlier builds (src/pipeline/builder.ts). */
   serviceWorkers?: ServiceWorkerMemory;
 }
 

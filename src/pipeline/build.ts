@@ -42,7 +42,7 @@ import { createBuilder, type Builder } from "./builder.js";
 
 export interface BuildDeps {
   logger: Logger;
-  /** What this caller keeps between its builds and how they render (src/build/builder.ts); default: a new one for this build. */
+  /** What this caller keeps between its builds and how they render (src/pipeline/builder.ts); default: a new one for this build. */
   builder?: Builder;
   /** How the fetch waits between pages and retries (the bench's webhook rebuilds wait none). */
   sleep?: (ms: number) => Promise<void>;
@@ -474,7 +474,7 @@ async function assetFilesStage(
   for (const image of images.files) await output.adopt(image.to, image.from, { hashedName: true });
 }
 
-/** The files made from every page: sitemap, headers and CSP, service worker, and the rest (src/build/site-files-stage.ts). */
+/** The files made from every page: sitemap, headers and CSP, service worker, and the rest (src/pipeline/site-files-stage.ts). */
 async function siteFilesStage(
   config: BuildConfig,
   deps: Deps,
