@@ -8,7 +8,21 @@ import { NzfError, type ErrorCode } from "../core/errors.js";
 
 interface EsbuildMessage {
   text: string;
-  location?: { file: string; line: number; column: number } | null;
+  location?: { file: string; line: number; column: number; lineText?: string } | null;
+}
+
+/** The first message's place, for the code frame under the error (esbuild's columns count from 0). */
+function locationOf(messages: EsbuildMessage[]) {
+  const at = messages.find((m) => m.location)?.location;
+  if (!at) return {};
+  return {
+    location: {
+      file: at.file,
+      line: at.line,
+      column: at.column + 1,
+      ...(at.lineText !== undefined ? { lineText: at.lineText } : {}),
+    },
+  };
 }
 
 const ISLANDS_DIR = "src/client/islands/";
@@ -32,9 +46,13 @@ export function compileError(error: unknown, what: string, code: ErrorCode): Nzf
     return new NzfError(
       "ISLAND_COMPILE_FAILED",
       `The island${islands.length === 1 ? "" : "s"} ${names} did not compile:\n  ${detail}`,
-      { subject: islands[0], cause },
+      { subject: islands[0], cause, ...locationOf(messages) },
     );
   }
   const first = messages.find((m) => m.location)?.location?.file;
-  return new NzfError(code, `${what} did not compile:\n  ${detail}`, { cause, ...(first ? { subject: first } : {}) });
+  return new NzfError(code, `${what} did not compile:\n  ${detail}`, {
+    cause,
+    ...(first ? { subject: first } : {}),
+    ...locationOf(messages),
+  });
 }

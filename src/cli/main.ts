@@ -24,11 +24,14 @@ const PROJECT_ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 /** The command's logger, once made: main() clears its progress line before printing an error. */
 let commandLogger: Logger | undefined;
+/** The project folder (--root) its errors' files are read from, for their code frames. */
+let commandRoot = PROJECT_ROOT;
 
 async function run(verb: Verb, program: Command, command: Command): Promise<void> {
   const flags = givenFlags(program, command);
   const name: CommandName = verb === "build" && flags.watch ? "watch" : verb;
   const settings = resolveSettings(name, flags, process.env, PROJECT_ROOT);
+  commandRoot = settings.build.root;
   const logger = (commandLogger = createConsoleLogger({
     level: settings.build.verbose ? "debug" : "info",
     colours: coloursFor(process.stderr),
@@ -245,7 +248,7 @@ async function main(): Promise<void> {
     const verbose = process.argv.includes("--verbose");
     // A progress line left by the stage that failed is cleared first.
     commandLogger?.progress?.("build", null);
-    process.stderr.write(formatError(error, verbose, coloursFor(process.stderr)) + "\n");
+    process.stderr.write(formatError(error, verbose, coloursFor(process.stderr), commandRoot) + "\n");
     process.exitCode = 1;
   }
 }

@@ -19,6 +19,19 @@ export interface ErrorDetails {
   cause?: unknown;
   /** Overrides the catalogue's hint when the situation allows a sharper one. */
   hint?: string;
+  /** The source line at fault, for a code frame under the message (src/core/errors.ts formatError). */
+  location?: ErrorLocation;
+}
+
+export interface ErrorLocation {
+  /** Relative to the project folder (or absolute). */
+  file: string;
+  /** From 1. */
+  line: number;
+  /** From 1. */
+  column: number;
+  /** The line's text, when the tool that found the error gave it (esbuild does). */
+  lineText?: string;
 }
 
 let catalogue: Readonly<Record<ErrorCode, CatalogueEntry>> | undefined;
@@ -36,6 +49,7 @@ export class NzfError extends Error {
   readonly kind: ErrorKind;
   readonly hint: string;
   readonly subject?: string;
+  readonly location?: ErrorLocation;
 
   constructor(code: ErrorCode, message: string, details: ErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -45,6 +59,7 @@ export class NzfError extends Error {
     this.kind = entry?.kind ?? (code === "INTERNAL" ? "bug" : "input");
     this.hint = details.hint ?? entry?.hint ?? NO_CATALOGUE_HINT;
     this.subject = details.subject;
+    if (details.location) this.location = details.location;
   }
 }
 

@@ -9,7 +9,10 @@
  */
 import { NzfAggregateError, NzfError, setErrorCatalogue } from "./coded-error.js";
 
-export { NzfAggregateError, NzfError, type ErrorDetails } from "./coded-error.js";
+export { NzfAggregateError, NzfError, type ErrorDetails, type ErrorLocation } from "./coded-error.js";
+import type { ErrorLocation } from "./coded-error.js";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { plain, type Colours } from "./terminal.js";
 
 export type ErrorKind = "input" | "bug";
@@ -229,7 +232,12 @@ setErrorCatalogue(ERROR_CATALOGUE);
  * Formats an error for a person: `[CODE] message (subject)`, the hint, the cause chain; stacks only
  * when verbose. `colours` (src/core/terminal.ts) for a terminal; plain text by default.
  */
-export function formatError(error: unknown, verbose = false, colours: Colours = plain): string {
+export function formatError(
+  error: unknown,
+  verbose = false,
+  colours: Colours = plain,
+  root: string = process.cwd(),
+): string {
   const c = colours;
   const lines: string[] = [];
   const code = (e: NzfError) => c.red(c.bold(`[${e.code}]`));
@@ -243,6 +251,7 @@ export function formatError(error: unknown, verbose = false, colours: Colours = 
     }
     if (e instanceof NzfError) {
       lines.push(`${indent}${code(e)} ${e.message}${e.subject ? c.dim(` (${e.subject})`) : ""}`);
+      if (e.location) lines.push(...codeFrame(e.location, root, c, indent + "  "));
       lines.push(hint(indent, e.hint));
     } else if (e instanceof Error) {
       lines.push(`${indent}${c.red(`${e.name}:`)} ${e.message}`);
@@ -265,4 +274,55 @@ export function formatError(error: unknown, verbose = false, colours: Colours = 
   };
   describe(error, "");
   return lines.join("\n");
+}
+
+/** Lines shown around the one at fault. */
+const FRAME_BEFORE = 2;
+const FRAME_AFTER = 1;
+
+/**
+ * The source around an error's line, with a caret under its column, as Vite and Astro show it:
+ *
+ *     templates/pages/home.tsx:12:7
+ *       11 |   const items = data.items;
+ *     > 12 |   return items.map(…);
+ *          |         ^
+ *
+ * From the file when it can be read (relative to `root`), else the line's text the error carries;
+ * nothing when neither is there.
+ */
+export function codeFrame(location: ErrorLocation, root: string, c: Colours = plain, indent = ""): string[] {
+  let source: string[] | undefined;
+  try {
+    source = readFileSync(resolve(root, location.file), "utf8").split(/\r?\n/);
+  } catch {
+    source = undefined;
+  }
+  const at = location.line;
+  const wanted = source?.[at - 1];
+  // The file changed since (or is not there): the line the tool saw, alone.
+  const rows: [number, string][] =
+    source && wanted !== undefined && (location.lineText === undefined || wanted === location.lineText)
+      ? source
+          .slice(Math.max(0, at - 1 - FRAME_BEFORE), Math.min(source.length, at + FRAME_AFTER))
+          .map((text, i) => [Math.max(1, at - FRAME_BEFORE) + i, text])
+      : location.lineText !== undefined
+        ? [[at, location.lineText]]
+        : [];
+  if (!rows.length) return [];
+  const width = String(rows.at(-1)![0]).length;
+  const out = [`${indent}${c.cyan(`${location.file}:${at}:${location.column}`)}`];
+  for (const [number, text] of rows) {
+    const gutter = `${String(number).padStart(width)} |`;
+    const shown = text.replace(/\t/g, "  ");
+    out.push(
+      number === at ? `${indent}${c.red(">")} ${c.dim(gutter)} ${shown}` : `${indent}  ${c.dim(gutter)} ${shown}`,
+    );
+    if (number === at) {
+      // Tabs were widened above; the caret follows them.
+      const before = text.slice(0, Math.max(0, location.column - 1)).replace(/\t/g, "  ");
+      out.push(`${indent}  ${c.dim(`${" ".repeat(width)} |`)} ${" ".repeat(before.length)}${c.red(c.bold("^"))}`);
+    }
+  }
+  return out;
 }

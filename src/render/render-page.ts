@@ -119,5 +119,6 @@ export function renderError(page: PageEntry, failure: RenderFailure, cause?: unk
     subject: page.file,
     cause: failure.at ? undefined : cause,
     hint,
+    ...(failure.at ? { location: failure.at } : {}),
   });
 }
