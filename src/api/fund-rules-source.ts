@@ -150,7 +150,7 @@ export function snapshotLoader(
   sample = false,
 ): () => Promise<readonly ContentDocument[]> {
   return async () => {
-    // As the build chooses (src/build/content-stage.ts): the fetched snapshot unless --sample, else the sample.
+    // As the build chooses (src/pipeline/content-stage.ts): the fetched snapshot unless --sample, else the sample.
     const fetched = snapshotPath(contentDir, repository);
     const file = !sample && existsSync(fetched) ? fetched : snapshotPath(contentDir, SAMPLE_SNAPSHOT_NAME);
     return (await readSnapshot(file)).documents as unknown as ContentDocument[];
