@@ -270,6 +270,8 @@ describe("the hosted sign-in, as a donor walks it", () => {
     await openAccount(page, "/account/?return=%2Fabout%2F");
     await expectStep(page, "Sign in", { focused: false });
     await expectAxeClean(page, "sign in with the hosted choice, 390x844");
+    const box = await page.getByRole("button", { name: HOSTED_BUTTON }).boundingBox();
+    expect(box!.height, "a 44 px target").toBeGreaterThanOrEqual(44);
     const asked = await leaveForHostedPage(page);
     // Section 7's parameters, section 9's sizes.
     expect(Object.fromEntries(asked)).toMatchObject({
@@ -290,7 +292,13 @@ describe("the hosted sign-in, as a donor walks it", () => {
     // Tokens are kept as the site's own sign-in keeps them: in the cookies, nowhere else.
     const cookies = await tokenCookies(context);
     expect(cookies.map((c) => c.name.split(".").at(-1)).sort()).toEqual(["accessToken", "idToken", "refreshToken"]);
-    for (const cookie of cookies) expect(cookie).toMatchObject({ secure: true, path: "/" });
+    // As the site's own sign-in keeps them (section 9): a year, path /, secure.
+    const inDays = (c: { expires: number }) => (c.expires * 1000 - Date.now()) / 86_400_000;
+    for (const cookie of cookies) {
+      expect(cookie).toMatchObject({ secure: true, path: "/", sameSite: "Lax" });
+      expect(inDays(cookie), cookie.name).toBeGreaterThan(364);
+      expect(inDays(cookie), cookie.name).toBeLessThan(366);
+    }
     const stored = await page.evaluate(() => Object.entries({ ...localStorage, ...sessionStorage }));
     expect(stored.filter(([, v]) => /^eyJ/.test(v)).map(([k]) => k)).toEqual([]);
 
