@@ -1,7 +1,6 @@
 /**
  * The donor data the account API reads and changes, over any `AccountRecords`: the payments
- * service's database in production (db-records.ts), memory for the local dev server
- * (`createAccountStore`, below). Ownership is the `sub` and nothing else; every change of a plan
+ * service's database (db-records.ts), in production, watch mode and the tests alike. Ownership is the `sub` and nothing else; every change of a plan
  * goes to the payment provider first (plan-provider.ts) and is kept only when the provider took it.
  */
 import { chargeFor } from "../payments/fees.js";
@@ -9,13 +8,7 @@ import { FUND_NAMES } from "../payments/fund-names.js";
 import { DEFAULT_FUND_RULES, type FundRules } from "../payments/fund-rules.js";
 import { formatDollars } from "../payments/money.js";
 import { todayIn } from "../payments/schedules.js";
-import {
-  type DonationCreated,
-  type DonationRequest,
-  type DonationStatus,
-  FUNDS,
-  type Fund,
-} from "../payments/types.js";
+import { FUNDS, type Fund } from "../payments/types.js";
 import {
   counts,
   type DonationFacts,
@@ -286,132 +279,3 @@ export function createStoreOver(records: AccountRecords, options: AccountStoreOp
 }
 
 export type AccountStore = ReturnType<typeof createStoreOver>;
-
-interface MemoryDonation {
-  created: DonationCreated;
-  request: DonationRequest;
-  sub: string | null;
-  status: () => DonationStatus;
-  date: string;
-  later: {
-    n: number;
-    date: string;
-    amountCents: number;
-    feeCents: number;
-    totalCents: number;
-    status: DonationStatus;
-  }[];
-  plan: PlanState;
-}
-
-/**
- * The store in memory, for the local dev server and --watch until the payments service serves
- * the account API: the payments dev server records into it (`record`), tests report later
- * charges (`recordCharge`). A restart forgets everything.
- */
-export function createAccountStore(options: AccountStoreOptions = {}) {
-  const now = options.now ?? (() => new Date());
-  const donations: MemoryDonation[] = [];
-
-  const facts = (d: MemoryDonation): DonationFacts => {
-    const c = d.created;
-    const first =
-      c.intentType === "payment"
-        ? [
-            {
-              n: 1,
-              date: d.date,
-              amountCents: c.amountCents,
-              feeCents: c.feeCents,
-              totalCents: c.totalCents,
-              status: d.status(),
-            },
-          ]
-        : [];
-    return {
-      donationId: c.donationId,
-      reference: c.reference,
-      fund: d.request.fund,
-      frequency: c.frequency,
-      intentType: c.intentType,
-      openEnded: c.openEnded,
-      schedule: c.schedule,
-      instalments: c.instalments ?? null,
-      scheduleTotalCents: c.scheduleTotalCents,
-      amountCents: c.amountCents,
-      coverFees: d.request.coverFees,
-      currency: c.currency,
-      date: d.date,
-      status: d.status(),
-      donorName: `${d.request.donor.firstName} ${d.request.donor.lastName}`.trim(),
-      donorEmail: d.request.donor.email,
-      sub: d.sub,
-      charges: [...first, ...d.later],
-      plan: d.plan,
-    };
-  };
-  const find = (id: string) => donations.find((d) => d.created.donationId === id);
-
-  const records: AccountRecords = {
-    async ofSub(sub) {
-      return donations.filter((d) => d.sub === sub).map(facts);
-    },
-    async guestsLike() {
-      return donations.filter((d) => d.sub === null).map(facts);
-    },
-    async claim(ids, sub) {
-      for (const id of ids) {
-        const d = find(id);
-        if (d && d.sub === null) d.sub = sub;
-      }
-    },
-    async savePlan(id, state) {
-      const d = find(id);
-      if (d) d.plan = state;
-    },
-  };
-
-  return {
-    ...createStoreOver(records, options),
-
-    /** Records a donation the payments dev server created (its `onDonationCreated` hook). */
-    record(donation: {
-      created: DonationCreated;
-      request: DonationRequest;
-      donor: DonorKey;
-      status: () => DonationStatus;
-    }): void {
-      donations.push({
-        created: donation.created,
-        request: donation.request,
-        sub: donation.donor.sub ?? null,
-        status: donation.status,
-        date: todayIn(TIME_ZONE, now()),
-        later: [],
-        plan: { amountCents: null, paused: false, cancelled: false },
-      });
-    },
-
-    /**
-     * A later charge of a plan (the second instalment, next month's gift), as the provider's
-     * webhook reports it; the same n again replaces the earlier report (a retried payment).
-     */
-    recordCharge(
-      donationId: string,
-      charge: { n: number; date: string; status: DonationStatus; amountCents?: number; totalCents?: number },
-    ): void {
-      const d = find(donationId);
-      if (!d) throw new Error(`No donation ${donationId} in the account store.`);
-      // What the provider charged when it says; else the plan's amount now, with its fee.
-      const fees = chargeFor(charge.amountCents ?? d.plan.amountCents ?? d.created.amountCents, d.request.coverFees);
-      if (charge.totalCents !== undefined) {
-        fees.feeCents = charge.totalCents - fees.amountCents;
-        fees.totalCents = charge.totalCents;
-      }
-      d.later = d.later.filter((c) => c.n !== charge.n);
-      d.later.push({ n: charge.n, date: charge.date, ...fees, status: charge.status });
-    },
-  };
-}
-
-export type MemoryAccountStore = ReturnType<typeof createAccountStore>;

@@ -5,13 +5,21 @@
  */
 import { describe, expect, it } from "vitest";
 import { createAccountGraphql } from "../../src/account-api/graphql.js";
-import { createAccountStore } from "../../src/account-api/store.js";
+import { type AccountRecords, createStoreOver } from "../../src/account-api/store.js";
 import { TokenRejected } from "../../src/account-api/tokens.js";
 
 const verifyToken = async (token: string) => {
   if (token !== "good") throw new TokenRejected("not good");
   return { sub: "u-1", accessToken: token };
 };
+/** No donations at all: this file tests the handler, not the records (the service's: service.test.ts). */
+const none: AccountRecords = {
+  ofSub: async () => [],
+  guestsLike: async () => [],
+  claim: async () => {},
+  savePlan: async () => {},
+};
+const createAccountStore = () => createStoreOver(none);
 const userPool = { profile: async () => ({ email: "a@example.com", emailVerified: true }) };
 const post = (query: string, token = "good") =>
   new Request("http://api.local/graphql", {
