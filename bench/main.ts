@@ -23,6 +23,8 @@ const SECTIONS: Record<string, string> = {
   deploy: "nzf-build deploy against a local S3 (s3rver): first deploy, no change, one changed document",
   publish:
     "the webhook server, 2,000 documents: one changed document from the webhook to the last object in a local S3 and the invalidation recorded (p50 of 10)",
+  watch:
+    "watch mode on the sample by the CLI: from saving a content field, a page template and the shared layout to the new HTML served (median of 10)",
   api: "the payments service on PGlite with the Stripe stand-in: p50/p99 of POST /donations and of the webhook, requests/s with 50 clients, nothing lost",
 };
 const all = Object.keys(SECTIONS);
@@ -33,6 +35,7 @@ if (args.includes("--help") || args.includes("-h")) {
   );
   for (const [name, what] of Object.entries(SECTIONS)) console.log(`  ${name.padEnd(11)} ${what}`);
   console.log(`\nNZF_LIGHTHOUSE_RUNS=<n> sets the number of Lighthouse runs (default 5).`);
+  console.log(`NZF_WATCH_RUNS=<n> sets the number of runs of each watch edit (default 10).`);
   process.exit(0);
 }
 // Checked before anything runs: a typo must not cost a six-minute run of the wrong sections.
@@ -61,6 +64,7 @@ for (const section of sections) {
   else if (section === "pages") await (await import("./pages.js")).benchPages({ root });
   else if (section === "deploy") await (await import("./deploy.js")).benchDeploy({ root });
   else if (section === "publish") await (await import("./publish.js")).benchPublish({ root });
+  else if (section === "watch") await (await import("./watch.js")).benchWatch({ root });
   else if (section === "api") await (await import("./api.js")).benchApi({ root });
   console.log(`bench   ${section} took ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }

@@ -24,7 +24,7 @@ export interface WatchOptions {
   /** The port asked for (default 4321; 0 for any free one). A busy port moves on to the next free one. */
   port?: number;
   host?: string;
-  /** Milliseconds of quiet after a change before rebuilding (editors save in bursts). */
+  /** Milliseconds of quiet after a change before rebuilding (editors save in bursts); default DEBOUNCE_MS. */
   debounceMs?: number;
   buildDeps?: Partial<BuildDeps>;
   /**
@@ -54,6 +54,13 @@ export interface WatchSession {
 
 /** What is watched, relative to the project root, besides the content folder. */
 export const WATCHED = ["templates", "src"];
+
+/**
+ * The quiet after a change before a rebuild starts. Short: it is part of every edit's latency (a
+ * content edit's budget is 100 ms), and a save in two steps (truncate, then write) that a rebuild
+ * starts between is still handled: the changes seen during a build start one more after it.
+ */
+const DEBOUNCE_MS = 15;
 
 /** The dev client's sources (src/watch/dev-client.ts): a change there is no change to the site. */
 const DEV_CLIENT_DIR = "src/client/dev/";
@@ -184,7 +191,7 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
       // render worker as well as compiled into nzf-build, so the site is rebuilt too.
       if (cli.length && options.onCliChange?.(cli) !== "restarting") for (const file of cli) changed.add(file);
       if (changed.size) startBuild();
-    }, options.debounceMs ?? 60);
+    }, options.debounceMs ?? DEBOUNCE_MS);
   };
 
   const onChange = (path: string) => {
@@ -235,7 +242,7 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
     async settled() {
       // Late file-system events may still arrive: wait until a quiet period passes with nothing to do.
       for (let quiet = 0; quiet < 3; ) {
-        await new Promise((r) => setTimeout(r, (options.debounceMs ?? 60) + 20));
+        await new Promise((r) => setTimeout(r, (options.debounceMs ?? DEBOUNCE_MS) + 20));
         if (running || changed.size) {
           quiet = 0;
           await running;

@@ -1,0 +1,172 @@
+/**
+ * `npm run bench -- watch`: watch mode's latency as a developer feels it, from saving a file to the
+ * new HTML being served, on the sample. The compiled CLI runs `--watch` in a new process on a copy
+ * of the project (templates, src, assets, the sample), sharing the project's image cache so the
+ * first build makes no image. Three edits, each a warm-up then `runs` times: a content field (a
+ * partner's summary, shown on its page and /programs/), a page template (the Ramadan calendars'
+ * heading) and the shared layout (the footer, on every page). Each run polls the page every 10 ms
+ * until its HTML has the edit, then waits for the rebuild's line in the terminal before the next
+ * save. The load average (`uptime`) is printed before and after: the figures follow it.
+ * NZF_WATCH_RUNS=<n> sets the number of runs (default 10).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { readSnapshot, writeSnapshot } from "../src/content/snapshot.js";
+
+export interface WatchBenchOptions {
+  root: string;
+  runs?: number;
+  print?: (line: string) => void;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(", ");
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Edit {
+  name: string;
+  goalMs: number;
+  page: string;
+  /** Saves the file with a change carrying `mark`, which the page then shows. */
+  save(mark: string): Promise<void>;
+}
+
+export async function benchWatch(options: WatchBenchOptions): Promise<void> {
+  const print = options.print ?? ((l: string) => console.log(l));
+  const runs = options.runs ?? (Number(process.env.NZF_WATCH_RUNS) || 10);
+  const root = await mkdtemp(join(tmpdir(), "nzf-bench-watch-"));
+  let child: ChildProcess | undefined;
+  try {
+    for (const dir of ["templates", "src", "assets", "content-cache/sample"])
+      await cp(join(options.root, dir), join(root, dir), { recursive: true });
+    for (const file of ["package.json", "package-lock.json", "tsconfig.json"])
+      await cp(join(options.root, file), join(root, file));
+    await symlink(join(options.root, "node_modules"), join(root, "node_modules"), "dir");
+    await mkdir(join(options.root, ".nzf-cache", "images"), { recursive: true });
+    await mkdir(join(root, ".nzf-cache"), { recursive: true });
+    await symlink(join(options.root, ".nzf-cache", "images"), join(root, ".nzf-cache", "images"), "dir");
+
+    const started = performance.now();
+    child = spawn(
+      process.execPath,
+      [join(options.root, "bin", "nzf-build"), "--watch", "--sample", "--root", root, "--port", "0"],
+      { cwd: root, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } },
+    );
+    let output = "";
+    let rebuilds = 0;
+    // The terminal's lines, whichever stream the logger writes them to.
+    const onOutput = (chunk: Buffer) => {
+      output += chunk;
+      rebuilds = output.split("→ rebuilt in").length - 1;
+    };
+    child.stdout!.on("data", onOutput);
+    child.stderr!.on("data", onOutput);
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setInterval(() => {
+        const found = /serving .* at (http:\/\/127\.0\.0\.1:\d+)\//.exec(output);
+        if (found) {
+          clearInterval(timer);
+          resolve(found[1]!);
+        } else if (child!.exitCode !== null || performance.now() - started > 180_000) {
+          clearInterval(timer);
+          reject(new Error(`watch mode did not start:\n${output}`));
+        }
+      }, 50);
+    });
+    print(`watch   first build served at ${url} after ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+    const snapshotFile = join(root, "content-cache/sample/snapshot.json");
+    const partner = (await readSnapshot(snapshotFile)).documents.find(
+      (d) => d.type === "partner" && d.lang === "en-au" && d.uid === "safe-harbour-housing",
+    );
+    if (!partner) throw new Error("the sample has no English partner safe-harbour-housing");
+    const replaceIn = async (file: string, pattern: RegExp, replacement: string) => {
+      const path = join(root, file);
+      const text = await readFile(path, "utf8");
+      if (!pattern.test(text)) throw new Error(`${file} has no ${pattern}`);
+      await writeFile(path, text.replace(pattern, replacement));
+    };
+    const edits: Edit[] = [
+      {
+        name: "content",
+        goalMs: 100,
+        page: `/partner/${partner.uid}/`,
+        async save(mark) {
+          const snapshot = await readSnapshot(snapshotFile);
+          const doc = snapshot.documents.find((d) => d.id === partner.id)!;
+          (doc.data as { summary: string }).summary = `Summary ${mark}`;
+          await writeSnapshot(snapshotFile, snapshot);
+        },
+      },
+      {
+        name: "page template",
+        goalMs: 200,
+        page: "/ramadan-calendars/",
+        save: (mark) =>
+          replaceIn(
+            "templates/pages/static-pages.tsx",
+            /<h1>Ramadan calendars[^<]*<\/h1>/,
+            `<h1>Ramadan calendars ${mark}</h1>`,
+          ),
+      },
+      {
+        name: "shared layout",
+        goalMs: 300,
+        page: "/ramadan-calendars/",
+        save: (mark) =>
+          replaceIn(
+            "templates/components/layout.tsx",
+            /<h2 id="footer-contact"[^>]*>/,
+            `<h2 id="footer-contact" data-bench="${mark}">`,
+          ),
+      },
+    ];
+    print(`watch   load average before: ${load()}`);
+    let n = 0;
+    for (const edit of edits) {
+      const times: number[] = [];
+      for (let run = 0; run <= runs; run++) {
+        const mark = `bench${++n}`;
+        const before = rebuilds;
+        const t0 = performance.now();
+        await edit.save(mark);
+        for (;;) {
+          // A kept-alive connection the server closed as it was reused is tried again.
+          const html = await fetch(url + edit.page)
+            .then((r) => r.text())
+            .catch((error: Error) => {
+              if (child!.exitCode !== null)
+                throw new Error(`watch mode ended:\n${output.slice(-2000)}`, { cause: error });
+              return "";
+            });
+          if (html.includes(mark)) break;
+          if (performance.now() - t0 > 60_000)
+            throw new Error(`${edit.name}: no new HTML after 60 s:\n${output.slice(-2000)}`);
+          await sleep(10);
+        }
+        const ms = performance.now() - t0;
+        if (run > 0) times.push(ms); // the first is a warm-up
+        // The rebuild's line in the terminal (or, should it not come, 3 s), then a quiet moment before the next save.
+        for (const waitUntil = performance.now() + 3000; rebuilds === before && performance.now() < waitUntil; )
+          await sleep(20);
+        await sleep(200);
+      }
+      print(
+        `watch   ${edit.name.padEnd(13)} save → new HTML served: median ${Math.round(median(times))} ms (goal ≤ ${edit.goalMs} ms; runs ${times.map(Math.round).join(", ")})`,
+      );
+    }
+    print(`watch   load average after: ${load()}`);
+  } finally {
+    if (child && child.exitCode === null) {
+      const exited = new Promise((r) => child!.once("exit", r));
+      child.kill("SIGTERM");
+      await exited;
+    }
+    await rm(root, { recursive: true, force: true });
+  }
+}
