@@ -58,6 +58,9 @@ async function run(verb: Verb, program: Command, command: Command): Promise<void
     const { startApiServer } = await import("../api/node-server.js");
     const server = await startApiServer({
       ...settings.api,
+      // The declared settings as checked, over the rest of the environment: the receipt, notice and
+      // PayPal settings are read (and checked) by the service itself (docs/configuration.md).
+      env: { ...process.env, ...settings.api.env },
       logger,
       content: {
         dir: settings.build.contentDir,
