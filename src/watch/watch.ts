@@ -120,6 +120,9 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
   const waiters: { after: number; resolve: (r: BuildResult | Error) => void }[] = [];
   let buildsStarted = 0;
   let buildsFinished = 0;
+  // The error printed last, until a build succeeds: a save that makes two builds (an editor that
+  // truncates, then writes) or a second save that fixes nothing prints it once.
+  let lastError: string | null = null;
   let running: Promise<void> | null = null;
   let pending = false;
   let stopping = false;
@@ -140,6 +143,7 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
       if (number === 1) live.send("reload", "");
       else if (outcome.published) live.send("update", String(number));
       live.clearError();
+      lastError = null;
       if (files.length)
         logger.info(
           "watch",
@@ -148,7 +152,9 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
     } catch (error) {
       outcome = error as Error;
       const text = formatError(error);
-      if (!stopping) {
+      const again = text === lastError;
+      lastError = text;
+      if (!stopping && !again) {
         logger.error("watch", `${text}\n        the last good site is still served; fix the error and save again`);
         live.showError(text);
       }

@@ -188,6 +188,31 @@ describe("nzf-build --watch in a new process", { timeout: 120_000 }, () => {
     expect(await h1(`${url}/ramadan-calendars/`)).toBe("Ramadan calendars 3");
   });
 
+  it("prints a template's compile error once, with its source line and a caret, however often it is saved", async () => {
+    const file = join(root, "templates/pages/static-pages.tsx");
+    const original = await readFile(file, "utf8");
+    const from = cli.output().length;
+    const broken = original.replace(/<h1>Ramadan calendars[^<]*<\/h1>/, "<h1>Ramadan calendars {(}</h1>");
+    expect(broken).not.toBe(original);
+    // Written in place twice (truncated, then written, as many editors save): the same error each time.
+    await writeFile(file, broken);
+    await cli.waitFor(/\[TEMPLATE_BUNDLE_FAILED\]/, from);
+    await new Promise((r) => setTimeout(r, 300));
+    await writeFile(file, broken);
+    await new Promise((r) => setTimeout(r, 1500));
+    await atomicSave(file, () => original);
+    await until(
+      () => h1(`${url}/ramadan-calendars/`),
+      (h) => h === "Ramadan calendars 3",
+    );
+    await cli.waitFor(/→ rebuilt in/, from);
+    const printed = cli.output().slice(from);
+    expect(printed.match(/\[TEMPLATE_BUNDLE_FAILED\]/g), printed).toHaveLength(1);
+    expect(printed).toMatch(
+      /templates\/pages\/static-pages\.tsx:\d+:\d+\n\s+(\d+ \|.*\n\s+)*> \d+ \| .*\{\(\}.*\n\s+\| +\^/,
+    );
+  });
+
   it("stops everything on one Ctrl+C within 2 s, and dist/ has no development settings", async () => {
     const payments = Number(
       /payments: local payments API at http:\/\/127\.0\.0\.1:(\d+)/.exec(
