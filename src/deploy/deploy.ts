@@ -11,6 +11,7 @@ import pLimit from "p-limit";
 import type { S3Client } from "@aws-sdk/client-s3";
 import { NzfError } from "../core/errors.js";
 import { formatMs, type Logger } from "../core/logger.js";
+import { setMaxListeners } from "node:events";
 import { listPublishedFiles } from "../publish/publish.js";
 import { deleteKeys, markRetired, readBucket, s3ClientFor, UPLOAD_CONCURRENCY, uploadFile } from "./bucket.js";
 import { invalidate } from "./invalidate.js";
@@ -139,6 +140,9 @@ export async function deploySite(
   const deadlineMs = settings.timeoutMs ?? DEFAULT_DEPLOY_DEADLINE_MS;
   const deadline = AbortSignal.timeout(deadlineMs);
   const signal = deps.signal ? AbortSignal.any([deadline, deps.signal]) : deadline;
+  // Every request in flight listens on it (up to HEAD_CONCURRENCY of them at once), which is meant:
+  // without this Node warns of a listener leak past 10.
+  setMaxListeners(0, signal);
   const progress = { step: "reading the bucket" };
   try {
     return await deployWithin(outDir, settings, deps, signal, progress);

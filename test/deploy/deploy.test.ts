@@ -212,7 +212,14 @@ describe.sequential("nzf-build deploy", () => {
 
     const from = s3.requests.length;
     const logger = createMemoryLogger();
-    const report = await deploySite(fixture.config.outDir, settings, { logger });
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on("warning", onWarning);
+    const report = await deploySite(fixture.config.outDir, settings, { logger }).finally(() =>
+      process.off("warning", onWarning),
+    );
+    // Its requests share one deadline signal: no listener-leak warning in the webhook's log.
+    expect(warnings).not.toContain("MaxListenersExceededWarning");
     expect(putKeys(from).sort()).toEqual(changed);
     expect(report.uploaded).toBe(changed.length);
     expect(await objectText(`blog/${article.uid}/index.html`)).toContain("An excerpt changed by the deploy test.");
