@@ -48,6 +48,53 @@ const patch = (id: string, donationKey: string, body: unknown, key = randomUUID(
   });
 
 describe("PATCH /donations/{id}", () => {
+  it("a crash between saving the change and cancelling the old intent never leaves two payable intents", async () => {
+    const live = async (secret: string) => (await stripe.paymentIntents.retrieve(secret.split("_secret_")[0]!)).status;
+    const intentsMade = () =>
+      service.stripe.requests().filter((r) => r.method === "POST" && r.path === "/v1/payment_intents").length;
+    const api = service.deps.stripe!.paymentIntents;
+    const cancel = api.cancel;
+    /** The process dies at the cancel call: the change is saved, the old intent not yet cancelled. */
+    const crashAtCancel = () => {
+      api.cancel = (() => Promise.reject(new Error("killed"))) as typeof cancel;
+    };
+    try {
+      for (const recovery of ["the retry", "the sweep"] as const) {
+        const first = await create();
+        const made = intentsMade();
+        const key = randomUUID();
+        crashAtCancel();
+        const crashed = await patch(first.donationId, first.key, donationRequest({ amountCents: 8000 }), key);
+        api.cancel = cancel;
+        expect(crashed.status, recovery).toBe(500);
+        // The old intent is still payable, but no second one was opened, and the donation says what to cancel.
+        expect(await live(first.clientSecret)).toBe("requires_payment_method");
+        expect(intentsMade()).toBe(made);
+        const pending = await service.db
+          .selectFrom("intent_cancellations")
+          .selectAll()
+          .where("donation_id", "=", first.donationId)
+          .execute();
+        expect(pending).toMatchObject([{ object_id: first.clientSecret.split("_secret_")[0], done_at: null }]);
+        if (recovery === "the sweep") {
+          // Restarted: the sweep finishes the cancellation before the donor comes back.
+          await sweepExpiredDonations(service.deps);
+          expect(await live(first.clientSecret)).toBe("canceled");
+        }
+        // The donor's retry (the same key) resumes the change: the old intent is cancelled first, then one new one.
+        const retried = await patch(first.donationId, first.key, donationRequest({ amountCents: 8000 }), key);
+        expect(retried.status, recovery).toBe(200);
+        const changed = (await retried.json()) as Created;
+        expect(await live(first.clientSecret)).toBe("canceled");
+        expect(await live(changed.clientSecret)).toBe("requires_payment_method");
+        expect(intentsMade()).toBe(made + 1);
+        expect(await service.donationCount()).toBeGreaterThan(0);
+      }
+    } finally {
+      api.cancel = cancel;
+    }
+  });
+
   it("changes the pending donation: same id and reference, a new intent, the old one cancelled", async () => {
     const first = await create();
     const key = randomUUID();

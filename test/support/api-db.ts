@@ -46,7 +46,7 @@ export async function openTestApiDb(): Promise<ApiDb> {
 
 /** Empties every table (between tests of one file). */
 export async function resetApiDb(db: ApiDb["db"]): Promise<void> {
-  await sql`truncate rate_events, update_subscribers, enquiries, outbox_emails, scheduled_charges, paypal_events, account_plans, receipts, receipt_counters, charges, stripe_events, idempotency_keys, donations`.execute(
+  await sql`truncate intent_cancellations, rate_events, update_subscribers, enquiries, outbox_emails, scheduled_charges, paypal_events, account_plans, receipts, receipt_counters, charges, stripe_events, idempotency_keys, donations`.execute(
     db,
   );
 }

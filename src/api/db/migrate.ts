@@ -13,6 +13,7 @@ import * as paypalEvents from "./migrations/0004-paypal-events.js";
 import * as scheduledCharges from "./migrations/0005-scheduled-charges.js";
 import * as declinedCharges from "./migrations/0006-declined-charges.js";
 import * as enquiriesAndUpdates from "./migrations/0007-enquiries-and-updates.js";
+import * as intentCancellations from "./migrations/0008-intent-cancellations.js";
 
 export const MIGRATIONS: Record<string, Migration> = {
   "0001-donations": initial,
@@ -22,6 +23,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0005-scheduled-charges": scheduledCharges,
   "0006-declined-charges": declinedCharges,
   "0007-enquiries-and-updates": enquiriesAndUpdates,
+  "0008-intent-cancellations": intentCancellations,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

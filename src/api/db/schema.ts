@@ -57,6 +57,15 @@ export interface IdempotencyKeysTable {
   created_at: Timestamp;
 }
 
+/** A Stripe object a changed donation left behind, cancelled before a new one is opened (migration 0008). */
+export interface IntentCancellationsTable {
+  object_id: string;
+  donation_id: string;
+  revision: number;
+  created_at: Timestamp;
+  done_at: Timestamp | null;
+}
+
 export interface StripeEventsTable {
   id: string;
   type: string;
@@ -76,6 +85,7 @@ export interface ApiDatabase {
   donations: DonationsTable;
   idempotency_keys: IdempotencyKeysTable;
   stripe_events: StripeEventsTable;
+  intent_cancellations: IntentCancellationsTable;
   charges: ChargesTable;
 }
 

@@ -7,6 +7,7 @@
  */
 import type { ApiDeps } from "../deps.js";
 import { dropExpiredKeys } from "../idempotency-store.js";
+import { finishCancellations } from "../stripe/cancellations.js";
 import { cancelIntent } from "../stripe/intents.js";
 
 export interface SweepResult {
@@ -18,6 +19,11 @@ export async function sweepExpiredDonations(
   deps: Pick<ApiDeps, "db" | "stripe" | "now" | "logger">,
 ): Promise<SweepResult> {
   const now = (deps.now ?? (() => new Date()))();
+  // What a change left when the process stopped between saving it and cancelling the old intent.
+  if (deps.stripe)
+    await finishCancellations(deps, deps.stripe).catch((error) =>
+      deps.logger?.warn("api", `expiry: old intents of changed gifts not cancelled yet: ${(error as Error).message}`),
+    );
   const due = await deps.db
     .selectFrom("donations")
     .selectAll()

@@ -2,8 +2,10 @@
  * `PATCH /donations/{id}`: "Change my gift or details" changes the pending donation (same id, same
  * reference) instead of making another. The caller proves it is the browser that made the
  * donation with `Donation-Key` (the Idempotency-Key of its last creation or change, which only that
- * browser has); only a donation not yet paid can change. The old intent is cancelled and a new one
- * made under the next revision's idempotency keys, so a retry never opens two.
+ * browser has); only a donation not yet paid can change. The old intent is recorded for
+ * cancellation in the change's own transaction and cancelled before the new one is made under the
+ * next revision's idempotency keys (src/api/stripe/cancellations.ts): a crash between the steps, or
+ * a retry, never leaves two payable intents.
  */
 import { timingSafeEqual } from "node:crypto";
 import type Stripe from "stripe";
@@ -14,7 +16,7 @@ import type { DonationRow } from "../db/schema.js";
 import type { ApiDeps } from "../deps.js";
 import { errorReply, errors, type Reply } from "../errors.js";
 import { bodyHash, claimKey, findKey, PENDING, storeResponse } from "../idempotency-store.js";
-import { cancelIntent } from "../stripe/intents.js";
+import { finishCancellations, recordCancellation } from "../stripe/cancellations.js";
 import { openCardIntent, PENDING_LIFETIME_MS } from "./create.js";
 import { planRequest } from "./plan.js";
 import { createdBody } from "./rows.js";
@@ -53,13 +55,13 @@ export async function updateDonation(
 
   const validation = validateDonationRequest(input.body, deps.rulesForRequest?.(input.body) ?? deps.rulesFor);
   if (!validation.ok) return errors.validation(validation.errors);
-  let cancelAfter: DonationRow | undefined;
   if (!resuming) {
     const planned = planRequest(validation.request, now, deps.seasons);
     if (!planned.ok) return planned.reply;
     const previous: DonationRow = row;
     const changed = await deps.db.transaction().execute(async (trx) => {
       if (!(await claimKey(trx, { scope, key: input.key, bodyHash: hash, donationId: previous.id }, now))) return null;
+      await recordCancellation(trx, previous, now);
       return trx
         .updateTable("donations")
         .set({
@@ -80,14 +82,15 @@ export async function updateDonation(
     });
     if (!changed) return updateDonation(deps, input);
     row = changed;
-    cancelAfter = previous;
   }
+  // Every old intent of this donation is cancelled before a new one exists (also when the gift
+  // moved to PayPal). Its cancellation event finds the donation at a newer revision and changes
+  // nothing (apply-event's isCurrent).
+  if (deps.stripe) await finishCancellations(deps, deps.stripe as Stripe, row.id);
   if (row.payment_method === "card" && !row.client_secret) {
     if (!deps.stripe) return errors.unavailable();
     row = await openCardIntent(deps, deps.stripe as Stripe, row);
   }
-  // The old intent goes once the new one is recorded, so its cancellation event finds it replaced.
-  if (cancelAfter && deps.stripe && cancelAfter.payment_method === "card") await cancelIntent(deps.stripe, cancelAfter);
   const body = JSON.stringify(createdBody(row));
   await storeResponse(deps.db, scope, input.key, 200, body);
   return { status: 200, raw: body };
