@@ -17,6 +17,7 @@ import { build } from "../src/pipeline/build.js";
 import { createBuilder } from "../src/pipeline/builder.js";
 import { deploySite, summary } from "../src/deploy/deploy.js";
 import type { DeploySettings } from "../src/deploy/settings.js";
+import { deployRecordPath } from "../src/deploy/last-deploy.js";
 import { startWebhookService } from "../src/server/webhook-server.js";
 import { LOCAL_AWS_ENV, startLocalCloudFront, startLocalS3 } from "../test/support/aws-local.js";
 import { startPrismicStub } from "../test/support/prismic-stub.js";
@@ -82,7 +83,15 @@ export async function benchPublish(options: { root: string; runs?: number; print
       deploy: {
         label: `nzf-build deploy to s3://${settings.bucket}`,
         run: async (signal) =>
-          summary(settings, await deploySite(config.outDir, settings, { logger: silentLogger, signal })),
+          summary(
+            settings,
+            // As nzf-build webhook deploys (src/cli/main.ts): with the last deploy's record.
+            await deploySite(config.outDir, settings, {
+              logger: silentLogger,
+              signal,
+              recordFile: deployRecordPath(config.workDir),
+            }),
+          ),
       },
     },
   );
