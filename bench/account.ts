@@ -107,11 +107,13 @@ export async function measureAccountJs(distDir: string): Promise<AccountJsSize> 
     false,
   );
 
-  // Chunks any other island or script (their entries are the top-level files of _islands/) also imports.
+  // Chunks any other island or script (their entries are the top-level files of _islands/) also
+  // imports, up front or on demand: the donation form's payment kit, loaded when the donor goes on,
+  // shares the session-cookie reader (and its React glue) with the account island.
   const otherEntries = (await fg("_islands/*.js", { cwd: distDir }))
     .map((f) => `/${f}`)
     .filter((u) => u !== entry && !siteFiles.has(u));
-  const usedElsewhere = await closure(otherEntries, false);
+  const usedElsewhere = await closure(otherEntries, true);
 
   const files: AccountJsSize["files"] = [];
   for (const url of [...new Set([...upFront, ...lazy, ...siteFiles])].sort()) {
