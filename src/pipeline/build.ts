@@ -168,7 +168,7 @@ async function runPipeline(config: BuildConfig, deps: Deps): Promise<BuildResult
   try {
     void preloadServiceWorkerTools(config.workDir);
     rendered = await stage("render", () =>
-      renderStage(config, builder, { content, images, built, keys, work, output, bodies, timings: renderTimings }),
+      renderStage(config, deps, { content, images, built, keys, work, output, bodies, timings: renderTimings }),
     );
     builder.pagesRendered();
     await assetFiles;
@@ -424,7 +424,8 @@ const assetsOf = (built: Built) => ({
 });
 
 /** Renders the pages to render (in worker threads for many) and adds the changed HTML to the output; the others are kept. */
-async function renderStage(config: BuildConfig, builder: Builder, input: RenderInputs): Promise<RenderedPage[]> {
+async function renderStage(config: BuildConfig, deps: Deps, input: RenderInputs): Promise<RenderedPage[]> {
+  const { builder } = deps;
   const { content, images, built, work, output } = input;
   // Render workers read the snapshot from its file (origin); one that is not from a file renders here.
   const previousHashes = work.last
@@ -432,6 +433,7 @@ async function renderStage(config: BuildConfig, builder: Builder, input: RenderI
     : undefined;
   const rendered = await renderAndWrite({
     pages: work.toRender,
+    logger: deps.logger,
     loadModule: built.templates.load,
     loadGraph: content.loadGraph,
     images: images.lookup,

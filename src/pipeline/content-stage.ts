@@ -215,7 +215,12 @@ async function plannedByWorker(
       pool: deps.builder.workers,
       count: workerCountFor(warmed.bytes, deps.builder.render.oneWorkerFromBytes),
     });
-  } catch {
+  } catch (error) {
+    // Planned here instead, which reports a problem of the content itself as it always does.
+    deps.logger.debug(
+      "content",
+      `a render worker did not plan the build (${error instanceof Error ? error.message : String(error)}); planning in this thread`,
+    );
     return null;
   }
   if (warmed.sample) sayBuildingSample(config, deps.builder, deps.logger);

@@ -320,8 +320,10 @@ export async function renderInWorkers(
   pages: PageEntry[],
   options: PoolOptions,
   onPage: (page: PageEntry, result: WorkerResult) => void,
-): Promise<{ notRendered: PageEntry[]; renderMs: number }> {
+): Promise<{ notRendered: PageEntry[]; renderMs: number; problems: string[] }> {
   const { file } = await compileWorker(options.root, options.workDir);
+  // Why a worker rendered less than it was given, for the log line of the fallback.
+  const problems: string[] = [];
   const batches: PageEntry[][] = [];
   const ordered = heavyFirst(pages);
   for (let i = 0; i < ordered.length; i += BATCH) batches.push(ordered.slice(i, i + BATCH));
@@ -353,7 +355,10 @@ export async function renderInWorkers(
         worker.postMessage({ type: "render", batch, pages: batches[batch]! } satisfies ToWorker);
       };
       const onMessage = (message: FromWorker) => {
-        if (message.type === "fatal") return done();
+        if (message.type === "fatal") {
+          problems.push(`a render worker could not prepare: ${message.message}`);
+          return done();
+        }
         if (message.type === "ready") {
           send();
           send();
@@ -370,7 +375,11 @@ export async function renderInWorkers(
         });
         if (inFlight.size === 0) done();
       };
-      const onExit = () => done();
+      const onExit = (code: number) => {
+        if (!finished && inFlight.size)
+          problems.push(`a render worker stopped (exit code ${code}) with pages to render`);
+        done();
+      };
       worker.on("message", onMessage);
       worker.once("exit", onExit);
       // Referenced while it works for this build, so the process waits for it.
@@ -385,5 +394,5 @@ export async function renderInWorkers(
   );
   // Batches never handed out (no worker could prepare) are rendered by the caller too.
   for (let i = next; i < batches.length; i++) notRendered.push(...batches[i]!);
-  return { notRendered, renderMs: Math.max(0, ...busy) };
+  return { notRendered, renderMs: Math.max(0, ...busy), problems };
 }

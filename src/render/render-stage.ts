@@ -7,6 +7,7 @@
  * document id and the output path.
  */
 import type { RenderPolicy } from "./render-policy.js";
+import type { Logger } from "../core/logger.js";
 import pLimit from "p-limit";
 import { NzfAggregateError, type NzfError } from "../core/errors.js";
 import type { ContentGraph } from "../content/graph.js";
@@ -45,6 +46,8 @@ export interface RenderedPage {
 
 export interface RenderStageInput {
   pages: PageEntry[];
+  /** Says when pages a worker should have rendered are rendered in this thread instead, and why. */
+  logger: Logger;
   /** The compiled templates, imported only if this thread renders pages. */
   loadModule: () => Promise<TemplateModule>;
   /** The content graph, for pages rendered in this thread (a build planned by a worker has not parsed the snapshot here). */
@@ -127,7 +130,7 @@ export async function renderAndWrite(input: RenderStageInput): Promise<RenderedP
   let here = input.pages.filter((page) => earlier.has(page.file));
   const whole = input.pages.filter((page) => !earlier.has(page.file));
   let renderMs = 0;
-  let pooled: Promise<{ notRendered: PageEntry[]; renderMs: number }> | null = null;
+  let pooled: ReturnType<typeof renderInWorkers> | null = null;
   if (input.pool && rendersInWorkers(whole.length, input.policy.workersFromPages)) {
     const workers = input.pool.count;
     const { root, workDir, sources, workers: pool } = input.pool;
@@ -187,11 +190,17 @@ export async function renderAndWrite(input: RenderStageInput): Promise<RenderedP
   async function renderRest(): Promise<void> {
     if (here.length) await renderHere(here);
     if (pooled) {
-      const { notRendered, renderMs: workerMs } = await pooled;
+      const { notRendered, renderMs: workerMs, problems } = await pooled;
       renderMs = Math.max(renderMs, workerMs);
       if (input.timings) input.timings.inWorkers += whole.length - notRendered.length;
       // A worker problem costs time, never a page: what no worker rendered renders here.
-      if (notRendered.length) await renderHere(notRendered);
+      if (notRendered.length) {
+        input.logger.warn(
+          "render",
+          `${notRendered.length} of ${whole.length} pages are rendered in the build's thread instead of render workers (slower, the same pages): ${problems.join("; ") || "no worker was free"}`,
+        );
+        await renderHere(notRendered);
+      }
     }
     if (input.timings) input.timings.renderMs += renderMs;
   }

@@ -206,6 +206,33 @@ parentPort.on("message", (m) => parentPort.postMessage(m.type === "plan" ? { typ
     expect(await siteFileHashes(f.config.outDir)).toEqual(expected);
   });
 
+  it("renders in the build's thread the pages no worker could, the same pages, and says why", async () => {
+    // The build plans in its own thread (as watch mode does), so only the render meets the worker.
+    const f = await fixture({ sample: true }, { render: { workersFromPages: 1, planInWorker: false } });
+    await f.run();
+    const expected = await siteFileHashes(f.config.outDir);
+    // The compiled worker's record now names a worker that cannot prepare, its sources unchanged.
+    const dir = join(f.config.workDir, "render-worker");
+    const broken = join(dir, "render-worker-broken.mjs");
+    await writeFile(
+      broken,
+      `import { parentPort } from "node:worker_threads";
+parentPort.on("message", () => parentPort.postMessage({ type: "fatal", message: "no templates here" }));`,
+    );
+    const record = await readCacheJson(join(dir, "record.json"));
+    record.result.file = broken;
+    record.outputs = { [broken]: hashBytes(await readFile(broken)) };
+    await writeCacheJson(join(dir, "record.json"), record);
+    f.config.outDir = join(f.dir, "dist-without-workers");
+    const result = await f.run();
+    expect(result.renderedInWorkers).toBe(0);
+    expect(await siteFileHashes(f.config.outDir)).toEqual(expected);
+    const said = f.logger.lines.filter((l) => l.level === "warn" && l.label === "render").map((l) => l.message);
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain(`${result.pages} of ${result.pages} pages are rendered in the build's thread`);
+    expect(said[0]).toContain("a render worker could not prepare: no templates here");
+  });
+
   it("reports a snapshot a worker could not plan from as the build's thread does", async () => {
     const { f, contentDir } = await fetchedFixture("nzf-corrupt", IN_WORKERS_EARLY);
     await writeFile(join(contentDir, "nzf-corrupt", "snapshot.json"), '{"format": 1, "documents": [');
