@@ -151,7 +151,8 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
         );
     } catch (error) {
       outcome = error as Error;
-      const text = formatError(error);
+      // Plain text (the browser overlay shows it too); the files of code frames are the project's.
+      const text = formatError(error, false, undefined, config.root);
       const again = text === lastError;
       lastError = text;
       if (!stopping && !again) {
