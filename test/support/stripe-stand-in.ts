@@ -3,8 +3,8 @@
  * real script cannot be reached from here). It implements the subset the donation island uses,
  * with the same shapes: `Stripe(pk)`, `elements({ clientSecret, appearance })`,
  * `elements.create("payment")` with `mount`, `on("ready" | "change")`, `destroy`; `elements.submit()`;
- * `confirmPayment` / `confirmSetup` with `confirmParams.return_url`, which tell the payments dev
- * server the outcome (POST /__dev/outcome, as Stripe's webhook would) and then redirect to
+ * `confirmPayment` / `confirmSetup` with `confirmParams.return_url`, which confirm the intent at the
+ * Stripe API stand-in (whose signed webhook tells the payments service) and then redirect to
  * return_url with `payment_intent`/`setup_intent`, `…_client_secret` and `redirect_status`, as
  * Stripe does; and `retrievePaymentIntent`.
  *
@@ -24,9 +24,8 @@ export interface StripeStandIn {
 }
 
 /** The browser side, as a function so TypeScript checks it; serialised into the served script. */
-function standIn(target: { paymentsUrl?: string; stripeApiUrl?: string }) {
+function standIn(target: { stripeApiUrl: string }) {
   type Handler = (event: unknown) => void;
-  const DECLINED = "4000000000000002";
   // biome-ignore lint/correctness/noComponentHookFactories: the name is Stripe.js's global constructor, not a React component
   function Stripe(publishableKey: string) {
     if (!/^pk_(test|live)_/.test(publishableKey)) throw new Error("Invalid API Key provided: " + publishableKey);
@@ -44,7 +43,7 @@ function standIn(target: { paymentsUrl?: string; stripeApiUrl?: string }) {
       const returnUrl = options.confirmParams?.return_url;
       if (!returnUrl) throw new Error("stripe.confirmPayment(): the `confirmParams.return_url` argument is required.");
       const card = cardOf().replace(/\s+/g, "");
-      if (target.stripeApiUrl) {
+      {
         // As Stripe.js does: confirm with the publishable key and the client secret, straight to
         // Stripe's API (here the Stripe stand-in), which then sends the service its signed webhook.
         const kindPath = kind === "payment" ? "payment_intents" : "setup_intents";
@@ -64,21 +63,6 @@ function standIn(target: { paymentsUrl?: string; stripeApiUrl?: string }) {
         });
         const answer = (await response.json()) as { error?: { type: string; code?: string; message: string } };
         if (!response.ok) return { error: answer.error ?? { type: "api_error", message: "HTTP " + response.status } };
-      } else {
-        if (card === DECLINED) {
-          return { error: { type: "card_error", code: "card_declined", message: "Your card was declined." } };
-        }
-        // Read the whole answer before leaving the page, so the request is complete, not aborted.
-        const outcome = await fetch(target.paymentsUrl + "/__dev/outcome", {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ clientSecret: secret, status: "succeeded" }),
-        });
-        await outcome.text();
-        if (!outcome.ok)
-          return {
-            error: { type: "api_error", message: "The stand-in could not record the outcome: HTTP " + outcome.status },
-          };
       }
       // A card needs no redirect: with "if_required", Stripe resolves with the intent and the page moves on itself.
       if (options.redirect === "if_required") {
@@ -174,12 +158,11 @@ function standIn(target: { paymentsUrl?: string; stripeApiUrl?: string }) {
 
 /**
  * `stripeApiUrl`: confirm through the Stripe API stand-in (src/stand-ins/stripe/), as real Stripe.js
- * confirms through Stripe; the signed webhook then tells the payments service. `paymentsUrl`: the
- * old in-memory dev server's `/__dev/outcome`, for the tests not yet moved to the service.
+ * confirms through Stripe; the signed webhook then tells the payments service.
  */
 export async function installStripeStandIn(
   context: BrowserContext,
-  options: { paymentsUrl: string } | { stripeApiUrl: string },
+  options: { stripeApiUrl: string },
 ): Promise<StripeStandIn> {
   let failing = 0;
   let empty = 0;
