@@ -2,6 +2,7 @@
  * Building blocks shared by page templates: the page hero, card lists for cases/programs/articles/
  * partners, and the meta defaults from a document's SEO tab.
  */
+import { ENGLISH_HREFLANG, EnglishMark, leadsToEnglish } from "../../src/client/link-lang.js";
 import type { PrismicDocument } from "@prismicio/client";
 import type { ReactNode } from "react";
 import type { PageMeta, TemplateContext } from "../../src/template-kit/types.js";
@@ -10,6 +11,7 @@ import { fallbackTitle as documentFallbackTitle } from "../../src/content/conten
 import { dataOf, formatDate, image, plain, rich, str, type ImageValue } from "./fields.js";
 import { Picture } from "./picture.js";
 import { dirOf, htmlLang } from "../i18n/html-lang.js";
+import { chromeStrings } from "../i18n/index.js";
 import { RichText } from "./rich-text.js";
 
 /**
@@ -90,7 +92,24 @@ export function CardList({
             <Picture image={{ ...item.image, alt: null }} images={ctx.images} sizes="(max-width: 700px) 100vw, 33vw" />
           ) : null}
           <div className="card-body">
-            <H className="card-title">{item.href ? <a href={item.href}>{item.title}</a> : item.title}</H>
+            <H className="card-title">
+              {item.href ? (
+                // A card leading to a page only in English says so; an English card is itself
+                // marked English, so the badge alone is enough there.
+                leadsToEnglish(item.href, ctx.page.lang) ? (
+                  <a href={item.href} hrefLang={ENGLISH_HREFLANG}>
+                    {item.title}
+                    <EnglishMark
+                      said={item.lang && item.lang !== ctx.page.lang ? "" : chromeStrings(ctx.page.lang).inEnglish}
+                    />
+                  </a>
+                ) : (
+                  <a href={item.href}>{item.title}</a>
+                )
+              ) : (
+                item.title
+              )}
+            </H>
             {item.meta ? <p className="card-meta">{item.meta}</p> : null}
             {item.text ? <p>{item.text}</p> : null}
           </div>

@@ -4,6 +4,7 @@
  * Acknowledgement of Country. Everything comes from the global document of the page's language,
  * except the site's own words (templates/i18n/) and the language switcher (the page's alternates).
  */
+import { EnglishMark, leadsToEnglish } from "../../src/client/link-lang.js";
 import type { ReactNode } from "react";
 import type { TemplateContext } from "../../src/template-kit/types.js";
 import { MASTER_LANG, pathForDocument } from "../../src/content/routes.js";
@@ -35,19 +36,12 @@ function NavLink({
   const isCurrent = href === current;
   // A page of the site with no version in this page's language (the Arabic menu's calculator, say):
   // the link says so, so an Arabic reader is not taken to English unwarned.
-  const inEnglish = lang !== MASTER_LANG && href.startsWith("/") && !href.startsWith(`/${lang}/`);
+  const inEnglish = leadsToEnglish(href, lang);
   return (
     <li>
       <a href={href} aria-current={isCurrent ? "page" : undefined} hrefLang={inEnglish ? MASTER_LANG : undefined}>
         {label}
-        {inEnglish ? (
-          <>
-            <span className="visually-hidden"> ({t.inEnglish})</span>
-            <span className="link-lang" lang="en">
-              EN
-            </span>
-          </>
-        ) : null}
+        {inEnglish ? <EnglishMark said={t.inEnglish} /> : null}
       </a>
     </li>
   );

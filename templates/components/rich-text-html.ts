@@ -8,7 +8,8 @@
  * Two deliberate differences: a URL that would run script (javascript:, vbscript:, data: other than
  * an image; src/content/safe-url.ts) is never written. Its link's text stays, without the link; its
  * image or embed is left out. The build names each one (src/content/content-checks.ts). And an
- * embed is a link card (embedHtml), never the provider's HTML.
+ * embed is a link card (embedHtml), never the provider's HTML. `linkExtra` (not asHTML's) lets the
+ * caller mark a link, as rich-text.tsx marks one that leads to a page in another language.
  */
 import type { FilledContentRelationshipField, RichTextField, RTImageNode } from "@prismicio/client";
 import { isSafeUrl, type UrlUse } from "../../src/content/safe-url.js";
@@ -18,6 +19,8 @@ export interface RichTextHtmlOptions {
   linkResolver?: (link: FilledContentRelationshipField) => string | null | undefined;
   /** HTML for an image block; a falsy result falls back to asHTML's default `<p class="block-img">`. */
   image?: (node: RTImageNode) => string | null | undefined;
+  /** Attributes for a link's `<a>` and HTML after its text, by the link's URL; nothing by default. */
+  linkExtra?: (url: string) => { attributes: string; after: string } | null | undefined;
 }
 
 // Fields come from JSON we don't validate, so nodes and spans are read loosely, as asHTML does.
@@ -161,6 +164,7 @@ function isUnsafe(url: unknown, use: UrlUse): boolean {
 function link(node: RawNode, children: string, options: RichTextHtmlOptions): string {
   const data = node.data;
   let href = "";
+  let resolvedUrl: unknown = null;
   switch (data.link_type) {
     case "Web":
       if (isUnsafe(data.url, "link")) return unlinked(node, children);
@@ -173,6 +177,7 @@ function link(node: RawNode, children: string, options: RichTextHtmlOptions): st
       const url = resolved ?? ("url" in data && data.url ? data.url : null);
       if (isUnsafe(url, "link")) return unlinked(node, children);
       href = attr("href", url);
+      resolvedUrl = url;
       break;
     }
     case "Media":
@@ -180,6 +185,9 @@ function link(node: RawNode, children: string, options: RichTextHtmlOptions): st
       href = attr("href", data.url);
       break;
   }
+  const url = data.link_type === "Document" ? resolvedUrl : data.url;
+  const extra = typeof url === "string" && url ? options.linkExtra?.(url) : null;
+  if (extra) return `<a${href}${extra.attributes}${attrs(node)}>${children}${extra.after}</a>`;
   return `<a${href}${attrs(node)}>${children}</a>`;
 }
 

@@ -8,6 +8,8 @@ import { renderToStaticMarkup } from "react-dom/server";
 import type { TemplateContext } from "../../src/template-kit/types.js";
 import { Picture } from "./picture.js";
 import { richTextToHtml } from "./rich-text-html.js";
+import { chromeStrings } from "../i18n/index.js";
+import { ENGLISH_HREFLANG, englishMarkHtml, leadsToEnglish } from "../../src/client/link-lang.js";
 
 /**
  * Headings as the page's outline needs them: under the page's h1, a field's first heading is at
@@ -30,10 +32,21 @@ export function outlinedHeadings(field: RichTextField): RichTextField {
   return changed ? (out as RichTextField) : field;
 }
 
-export function richTextHtml(field: RichTextField, ctx: Pick<TemplateContext, "link" | "images">): string {
+/**
+ * On a page in another language than English, a link to a page only in English says so (the "EN"
+ * mark, src/client/link-lang.tsx), as the menu's and the footer's do.
+ */
+export function richTextHtml(
+  field: RichTextField,
+  ctx: Pick<TemplateContext, "link" | "images"> & { page?: Pick<TemplateContext["page"], "lang"> },
+): string {
   if (!field?.length) return "";
+  const lang = ctx.page?.lang;
+  const mark = lang ? englishMarkHtml(escapeHtml(chromeStrings(lang).inEnglish)) : "";
   return richTextToHtml(outlinedHeadings(field), {
     linkResolver: (doc) => ctx.link({ ...doc, link_type: "Document" }),
+    linkExtra: (url) =>
+      lang && leadsToEnglish(url, lang) ? { attributes: ` hreflang="${ENGLISH_HREFLANG}"`, after: mark } : null,
     image: (node) =>
       `<figure class="rt-image">${renderToStaticMarkup(
         <Picture

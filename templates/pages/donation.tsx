@@ -21,6 +21,7 @@ import { DEFAULT_FUND_RULES, isTaxDeductible, withContentLimits } from "../../sr
 import { fundOfType, SEASONAL_FREQUENCIES, type Frequency, type Fund } from "../../src/payments/types.js";
 import type { FundConfig, PaymentsConfig } from "../../src/client/donation/config.js";
 import Donation from "../../src/client/islands/donation.js";
+import { SiteLink } from "../../src/client/link-lang.js";
 import { repeatsAmount } from "../../src/client/donation/gift-section.js";
 import { donationWords } from "../../src/client/donation/words/index.js";
 import type { DonationWords } from "../../src/client/donation/words/en.js";
@@ -137,12 +138,40 @@ export function StickyGiveNow({ words }: { words: DonationWords }) {
   );
 }
 
-export function NoScriptNote({ words }: { words: DonationWords }) {
+/**
+ * The build has no payments configuration: said before the donor fills anything in (no form), with
+ * the way to give that exists. The contact page has the donor care team's phone and e-mail; they
+ * take a gift by phone or send the bank details with a reference, so no account number is published
+ * here (docs/payments-api.md, "Base URL and build configuration"). Static: it needs no JavaScript.
+ */
+export function PaymentsUnavailable({ words, lang }: { words: DonationWords; lang: string }) {
+  return (
+    <div className="donation-form">
+      <h2>{words.giveNow}</h2>
+      <div className="don-alert don-unavailable">
+        <p>
+          <strong>{words.unavailableTitle}</strong>
+        </p>
+        <p>
+          {words.unavailableBefore}
+          <SiteLink href={CONTACT_PATH} lang={lang} said={words.inEnglish}>
+            {words.unavailableLink}
+          </SiteLink>
+          {words.unavailableAfter}
+        </p>
+      </div>
+    </div>
+  );
+}
+
+export function NoScriptNote({ words, lang }: { words: DonationWords; lang: string }) {
   return (
     <noscript>
       <p>
         {words.noScript}
-        <a href={CONTACT_PATH}>{words.noScriptLink}</a>
+        <SiteLink href={CONTACT_PATH} lang={lang} said={words.inEnglish}>
+          {words.noScriptLink}
+        </SiteLink>
         {words.noScriptAfter}
       </p>
     </noscript>
@@ -178,7 +207,7 @@ export const donation: Template = {
           <section id={GIVE_ID} className="donation-panel" aria-label={words.formLabel}>
             {config ? (
               <>
-                {/* Without payments configured the island says so before any form (PaymentsUnavailable). */}
+                {/* Without payments configured the page says so (PaymentsUnavailable) and the island renders nothing. */}
                 <Island
                   name="donation"
                   component={Donation}
@@ -191,7 +220,11 @@ export const donation: Template = {
                     words,
                   }}
                 />
-                {payments ? <NoScriptNote words={words} /> : null}
+                {payments ? (
+                  <NoScriptNote words={words} lang={ctx.page.lang} />
+                ) : (
+                  <PaymentsUnavailable words={words} lang={ctx.page.lang} />
+                )}
                 <p className="don-tax">{isTaxDeductible(config.fund) ? words.taxDeductible : words.notTaxDeductible}</p>
               </>
             ) : null}

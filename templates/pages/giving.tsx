@@ -18,6 +18,7 @@ import {
   GIVE_ID,
   GiveNowLink,
   NoScriptNote,
+  PaymentsUnavailable,
   paymentsConfigOf,
   StickyGiveNow,
   thankYouPathFor,
@@ -67,7 +68,11 @@ export const pay: Template = {
                   words,
                 }}
               />
-              {payments ? <NoScriptNote words={words} /> : null}
+              {payments ? (
+                <NoScriptNote words={words} lang={ctx.page.lang} />
+              ) : (
+                <PaymentsUnavailable words={words} lang={ctx.page.lang} />
+              )}
             </section>
           ) : null}
         </div>
@@ -76,6 +81,12 @@ export const pay: Template = {
     );
   },
 };
+
+/** A single page's path in the page's language when it has one, else the English page's. */
+function pathOfSingle(ctx: TemplateContext, type: keyof typeof SINGLE_TYPE_ROUTES): string {
+  const doc = ctx.graph.single(type, ctx.page.lang);
+  return (doc && pathForDocument(doc)) || normalizePath(SINGLE_TYPE_ROUTES[type]);
+}
 
 export const thankYou: Template = {
   meta: (ctx) => ({ title: thankYouWords(ctx.page.lang).thankYou, noindex: true }),
@@ -91,8 +102,9 @@ export const thankYou: Template = {
               apiUrl: payments.apiUrl,
               ...(payments.timeoutMs ? { timeoutMs: payments.timeoutMs } : {}),
             },
-            fallbackPath: normalizePath(SINGLE_TYPE_ROUTES.pay_page),
+            fallbackPath: pathOfSingle(ctx, "pay_page"),
             contactPath: CONTACT_PATH,
+            lang: ctx.page.lang,
             words: thankYouWords(ctx.page.lang),
           }}
         />

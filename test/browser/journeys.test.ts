@@ -69,6 +69,17 @@ async function unmarkedLatin(page: Page): Promise<string[]> {
   });
 }
 
+/** Links in <main> from an Arabic page to a page only in English that do not say so ("EN", hreflang). */
+async function unmarkedEnglishLinks(page: Page): Promise<string[]> {
+  return page
+    .locator("main a[href^='/']:not([href^='/ar-ae/'])")
+    .evaluateAll((links) =>
+      links
+        .filter((a) => !(a.querySelector(".link-lang[lang='en']") && a.getAttribute("hreflang") === "en-au"))
+        .map((a) => `${a.getAttribute("href")} ${a.textContent}`),
+    );
+}
+
 async function noSidewaysScroll(page: Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
 }
@@ -129,6 +140,10 @@ describe("the donor's journey, calculator → pay → thank you", { timeout: 120
         .poll(() => pay.getAttribute("href"))
         .toMatch(new RegExp(`^${journey.prefix}/pay/zakat/\\?amount=500`));
       expect(await unmarkedLatin(page)).toEqual([]);
+      if (journey.prefix) {
+        expect(await unmarkedEnglishLinks(page)).toEqual([]);
+        expect(await page.locator(".calc-help a .link-lang").count()).toBeGreaterThan(0);
+      }
       await noSidewaysScroll(page);
       await axeClean(page, `${journey.prefix}/calculate/`);
       await shot("1-calculate");
@@ -170,6 +185,11 @@ describe("the donor's journey, calculator → pay → thank you", { timeout: 120
       // $500 in 12: $41.66 a payment (the last priced apart).
       expect(row).toMatchObject({ status: "succeeded", frequency: "monthly-instalments", amount_cents: 4_166 });
       expect(await unmarkedLatin(page)).toEqual([]);
+      // The thank-you page's links to the contact page and the account (only in English) say so.
+      if (journey.prefix) {
+        expect(await unmarkedEnglishLinks(page)).toEqual([]);
+        expect(await page.locator("main .thanks a .link-lang").count()).toBeGreaterThan(0);
+      }
       await noSidewaysScroll(page);
       await axeClean(page, `${journey.prefix}/pay/thank-you/`);
       await shot("3-thank-you");

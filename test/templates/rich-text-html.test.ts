@@ -22,7 +22,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
 type Call = [kind: "link" | "image", arg: unknown];
 type Outcome = { html: string; calls: Call[] };
-type Options = Required<RichTextHtmlOptions>;
+type Options = Required<Omit<RichTextHtmlOptions, "linkExtra">>;
 type Any = any;
 
 const NOTHING = "<!--nothing-->";
@@ -636,5 +636,38 @@ describe("outlinedHeadings: rich text's headings under the page's h1", () => {
     expect(levels(outlinedHeadings([heading(1, "Title again")] as unknown as RichTextField))).toEqual(["heading2"]);
     const good = [heading(2, "A"), heading(3, "B"), heading(2, "C")] as unknown as RichTextField;
     expect(outlinedHeadings(good)).toBe(good);
+  });
+});
+
+describe("richTextHtml: a link to a page only in English, from another language's page", () => {
+  const field = [
+    {
+      type: "paragraph",
+      text: "انظر المقال والصفحة",
+      spans: [
+        {
+          type: "hyperlink",
+          start: 5,
+          end: 11,
+          data: { link_type: "Document", id: "en1", uid: "a", type: "blog_article" },
+        },
+        { type: "hyperlink", start: 12, end: 19, data: { link_type: "Document", id: "ar1", uid: "b", type: "zakat" } },
+      ],
+    },
+  ] as unknown as RichTextField;
+  const ctx = (lang: string) => ({
+    page: { lang },
+    images: undefined as never,
+    link: (doc: { id?: string }) => (doc.id === "en1" ? "/blog/a/" : "/ar-ae/pay/zakat/"),
+  });
+
+  it("marks the link to English (hreflang, 'EN' marked English, and said in the page's language), not the one in the page's language", () => {
+    expect(richTextHtml(field, ctx("ar-ae"))).toBe(
+      '<p>انظر <a href="/blog/a/" hreflang="en-au">المقال<span class="visually-hidden"> (بالإنجليزية)</span><span class="link-lang" lang="en" dir="ltr">EN</span></a> <a href="/ar-ae/pay/zakat/">والصفحة</a></p>',
+    );
+  });
+
+  it("leaves English pages' links as asHTML writes them", () => {
+    expect(richTextHtml(field, ctx("en-au"))).not.toContain("link-lang");
   });
 });

@@ -112,38 +112,14 @@ export function hydrateNow({ funds, formPath, payments }: DonationIslandProps): 
   return figures !== null && (figures.charges.length > 1 || figures.problem !== undefined);
 }
 
+/**
+ * Without a payments configuration (the sample site) the page itself says so, with the way to give
+ * that exists (templates/pages/donation.tsx, PaymentsUnavailable): the notice needs no JavaScript,
+ * and the island renders nothing.
+ */
 export default function DonationForm(props: DonationIslandProps) {
   const f = formatsFor(props.words);
-  return props.payments ? (
-    <CardDonationForm {...props} f={f} />
-  ) : (
-    <PaymentsUnavailable contactPath={props.contactPath} f={f} />
-  );
-}
-
-/**
- * The build has no payments configuration: said before the donor fills anything in (no form),
- * with the way to give that exists. The contact page has the donor care team's phone and e-mail;
- * they take a gift by phone or send the bank details with a reference, so no account number is
- * published here (docs/payments-api.md, "Base URL and build configuration").
- */
-function PaymentsUnavailable({ contactPath = "/contact/", f }: { contactPath?: string; f: Formats }) {
-  const w = f.words;
-  return (
-    <div className="donation-form">
-      <h2>{w.giveNow}</h2>
-      <div className="don-alert don-unavailable">
-        <p>
-          <strong>{w.unavailableTitle}</strong>
-        </p>
-        <p>
-          {w.unavailableBefore}
-          <a href={contactPath}>{w.unavailableLink}</a>
-          {w.unavailableAfter}
-        </p>
-      </div>
-    </div>
-  );
+  return props.payments ? <CardDonationForm {...props} f={f} /> : null;
 }
 
 function CardDonationForm({

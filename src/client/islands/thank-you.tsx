@@ -13,6 +13,7 @@ import { fill, formatsFor } from "../donation/format.js";
 import { LAST_ATTEMPT_KEY, markGiven } from "../donation/form-state.js";
 import type { ThankYouWords } from "../donation/words/thanks-en.js";
 import { scheduleSentence } from "./thank-you-words.js";
+import { SiteLink } from "../link-lang.js";
 
 export interface ThankYouProps {
   payments: { apiUrl: string; timeoutMs?: number } | null;
@@ -20,6 +21,8 @@ export interface ThankYouProps {
   fallbackPath: string;
   /** Where the donor care team's phone and e-mail are. */
   contactPath?: string;
+  /** The page's language ("ar-ae"): a link from it to a page only in English is marked (link-lang.tsx). */
+  lang?: string;
   /** The page's words in its language (templates pick them by language at build time). */
   words: ThankYouWords;
 }
@@ -55,8 +58,13 @@ function lastAttempt(): { path?: string; donationId?: string } {
   }
 }
 
-export default function ThankYou({ payments, fallbackPath, contactPath = "/contact/", words: t }: ThankYouProps) {
+export default function ThankYou({ payments, fallbackPath, contactPath = "/contact/", lang, words: t }: ThankYouProps) {
   const f = formatsFor(t);
+  const contact = (
+    <SiteLink href={contactPath} lang={lang} said={t.inEnglish}>
+      {t.contactLink}
+    </SiteLink>
+  );
   const [view, setView] = useState<View>({ kind: "checking" });
   const [backPath, setBackPath] = useState(fallbackPath);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -126,12 +134,12 @@ export default function ThankYou({ payments, fallbackPath, contactPath = "/conta
         <p>{t.noGiftText}</p>
         <p>
           {t.noGiftReceipt}
-          <a href={contactPath}>{t.contactLink}</a>.
+          {contact}.
         </p>
         <p>
-          <a className="button button-primary" href={backPath}>
+          <SiteLink className="button button-primary" href={backPath} lang={lang} said={t.inEnglish}>
             {t.giveNow}
-          </a>
+          </SiteLink>
         </p>
       </div>
     );
@@ -186,13 +194,15 @@ export default function ThankYou({ payments, fallbackPath, contactPath = "/conta
         {recurring ? (
           <p>
             {t.manageBefore}
-            <a href="/account/#regular-gifts">{t.manageLink}</a>
+            <SiteLink href="/account/#regular-gifts" lang={lang} said={t.inEnglish}>
+              {t.manageLink}
+            </SiteLink>
             {t.manageAfter}
           </p>
         ) : null}
         <p>
           {recurring ? (d.instalments ? t.changeRemaining : t.changePayments) : t.changeOnce}
-          <a href={contactPath}>{t.contactLink}</a>
+          {contact}
           {fill(recurring ? t.changeRecurringAfter : t.changeOnceAfter, { reference: d.reference })}
         </p>
       </div>
@@ -204,7 +214,7 @@ export default function ThankYou({ payments, fallbackPath, contactPath = "/conta
         {heading(t.confirmingHeading)}
         <p role="status">
           {t.confirmingText}
-          <a href={contactPath}>{t.contactLink}</a>
+          {contact}
           {fill(t.confirmingAfter, { reference: d.reference })}
         </p>
         {checkAgain}
@@ -218,7 +228,9 @@ export default function ThankYou({ payments, fallbackPath, contactPath = "/conta
         {`${d.status === "failed" ? t.failedCancelled : t.failedNotCharged}${fill(t.failedReference, { reference: d.reference })}`}
       </p>
       <p>
-        <a href={backPath}>{t.goBack}</a>
+        <SiteLink href={backPath} lang={lang} said={t.inEnglish}>
+          {t.goBack}
+        </SiteLink>
         {t.goBackAfter}
       </p>
     </div>

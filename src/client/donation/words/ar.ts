@@ -14,6 +14,7 @@ export const ar: DonationWords = {
   formLabel: "نموذج التبرع",
   noScript: "يحتاج نموذج الدفع الآمن بالبطاقة إلى JavaScript. للتبرع بطريقة أخرى، ",
   noScriptLink: "تواصل مع فريق خدمة المتبرعين",
+  inEnglish: "بالإنجليزية",
   noScriptAfter: " بالهاتف أو البريد الإلكتروني.",
   unavailableTitle: "الدفع بالبطاقة عبر الإنترنت غير متاح على هذه النسخة من الموقع.",
   unavailableBefore: "للتبرع اليوم، ",

@@ -21,6 +21,8 @@ export const en = {
   formLabel: "Donation form",
   noScript: "Our secure card form needs JavaScript. To give another way, ",
   noScriptLink: "contact our donor care team",
+  /** Said after a link to a page only in English (src/client/link-lang.tsx); never shown on English pages. */
+  inEnglish: "in English",
   noScriptAfter: " by phone or e-mail.",
   unavailableTitle: "Online card payments are not available on this copy of the site.",
   unavailableBefore: "To give today, ",

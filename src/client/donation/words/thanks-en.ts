@@ -17,6 +17,8 @@ export const thanksEn = {
   noGiftText: "There is no gift made from this browser just now to confirm here.",
   noGiftReceipt: "If you gave earlier, your receipt was sent to the e-mail address you gave. For a copy, ",
   contactLink: "contact our donor care team",
+  /** Said after a link to a page only in English (src/client/link-lang.tsx); never shown on English pages. */
+  inEnglish: "in English",
   giveNow: "Give now",
   errorHeading: "We could not check your payment",
   /** Shown instead of the payments client's English message when set (another language). */
