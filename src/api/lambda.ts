@@ -17,6 +17,7 @@ import { readLambdaSecrets } from "./deploy/secrets.js";
 import { sweepExpiredDonations } from "./donations/expire.js";
 import { runScheduledCharges } from "./jobs/scheduled-charges.js";
 import { createStripeClient } from "./stripe/client.js";
+import { stripePlanProvider } from "./stripe/plan-provider.js";
 import { readReceiptSettings } from "../receipts/settings.js";
 import { defaultOf } from "../core/options.js";
 import { createPayPalApi } from "./paypal/sdk.js";
@@ -61,7 +62,12 @@ async function start() {
     taxDeductible: (fund) => isTaxDeductible(fund),
   });
   // The donor account API on the same database, when the site's user pool is configured.
-  const account = accountServiceFromEnv(env, database.db as never);
+  const account = accountServiceFromEnv(
+    env,
+    database.db as never,
+    undefined,
+    deps.stripe ? { provider: stripePlanProvider(deps, deps.stripe) } : {},
+  );
   const api = createApiApp(
     { ...deps, receipts, ...(account ? { identifyDonor: account.identifyDonor } : {}) },
     account ? { graphql: account.graphql } : {},

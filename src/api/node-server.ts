@@ -23,6 +23,7 @@ import { createPayPalApi } from "./paypal/sdk.js";
 import { createSdkPayPal } from "./paypal/sdk-provider.js";
 import { readPayPalSettings } from "./paypal/settings.js";
 import { createStripeClient } from "./stripe/client.js";
+import { stripePlanProvider } from "./stripe/plan-provider.js";
 import { readReceiptSettings } from "../receipts/settings.js";
 import { createReceiptsService } from "./receipts/service.js";
 
@@ -113,6 +114,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   // The donor account API, on the same database, when the site's user pool is configured.
   const account = accountServiceFromEnv(options.env ?? process.env, database.db as never, options.logger, {
     ...(deps.now ? { now: deps.now } : {}),
+    // Plan changes act on Stripe where Stripe bills the plan.
+    ...(deps.stripe ? { provider: stripePlanProvider(deps, deps.stripe) } : {}),
     ...options.account,
   });
   if (account) deps.identifyDonor ??= account.identifyDonor;

@@ -159,7 +159,7 @@ export async function startInstalmentSchedule(
 }
 
 /** One product per fund, with a fixed id: made once, found after (a second create says it exists). */
-async function ensureFundProduct(stripe: Stripe, fund: string): Promise<string> {
+export async function ensureFundProduct(stripe: Stripe, fund: string): Promise<string> {
   const id = `nzf_fund_${fund.replace(/-/g, "_")}`;
   try {
     await stripe.products.create({ id, name: `NZF ${fund}` }, { idempotencyKey: `product/${id}` });

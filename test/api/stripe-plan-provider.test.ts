@@ -1,0 +1,90 @@
+/**
+ * A monthly gift's changes from the account page act on Stripe: the account API (the payments
+ * service's /graphql) asks the Stripe plan provider, which pauses, resumes, re-prices and cancels
+ * the gift's Subscription at the Stripe stand-in through the official SDK. Read back from Stripe,
+ * not from our tables.
+ */
+import Stripe from "stripe";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Account, type Harness, startAccountHarness } from "../support/account-api-harness.js";
+import { TEST_SECRET_KEY } from "../support/payments-service.js";
+
+let h: Harness;
+let donor: Account;
+let other: Account;
+let stripe: Stripe;
+let subscriptionId: string;
+let giftId: string;
+
+const change = async (mutation: string, token = donor.access) => {
+  const res = await h.gql(`mutation($id: ID!) { ${mutation} }`, { id: giftId }, token);
+  return res.json;
+};
+const subscription = () => stripe.subscriptions.retrieve(subscriptionId);
+
+beforeAll(async () => {
+  h = await startAccountHarness();
+  const url = new URL(h.service.stripe.url);
+  stripe = new Stripe(TEST_SECRET_KEY, { host: url.hostname, port: Number(url.port), protocol: "http" });
+  donor = await h.signUp("sara@example.com");
+  other = await h.signUp("omar@example.com");
+  const donationId = await h.donate(
+    { fund: "sadaqah", amountCents: 2_500, frequency: "monthly" },
+    "succeeded",
+    donor.access,
+  );
+  const row = await h.service.db
+    .selectFrom("donations")
+    .select("stripe_subscription_id")
+    .where("id", "=", donationId)
+    .executeTakeFirstOrThrow();
+  subscriptionId = row.stripe_subscription_id!;
+  giftId = `gift_${donationId}`;
+}, 120_000);
+
+afterAll(async () => {
+  await h?.stop();
+});
+
+describe("a monthly gift's changes act on its Stripe subscription", () => {
+  it("someone else's token changes nothing at Stripe", async () => {
+    const before = h.service.stripe.requests().length;
+    const json = await change(`pauseRegularGift(id: $id) { changed }`, other.access);
+    expect(json.errors[0].extensions.code).toBe("GIFT_NOT_FOUND");
+    expect(h.service.stripe.requests().length).toBe(before);
+    expect((await subscription()).pause_collection).toBeNull();
+  });
+
+  it("pause voids what falls due; resume charges again", async () => {
+    expect((await subscription()).status).toBe("active");
+    const paused = await change(`pauseRegularGift(id: $id) { changed gift { status } }`);
+    expect(paused.data.pauseRegularGift).toEqual({ changed: true, gift: { status: "PAUSED" } });
+    expect((await subscription()).pause_collection).toMatchObject({ behavior: "void" });
+    // A repeat is safe: nothing asked of Stripe again.
+    const before = h.service.stripe.requests().filter((r) => r.method === "POST").length;
+    expect((await change(`pauseRegularGift(id: $id) { changed }`)).data.pauseRegularGift.changed).toBe(false);
+    expect(h.service.stripe.requests().filter((r) => r.method === "POST").length).toBe(before);
+    await change(`resumeRegularGift(id: $id) { changed }`);
+    expect((await subscription()).pause_collection).toBeNull();
+  });
+
+  it("a new amount is the subscription's price from the next invoice, in cents", async () => {
+    const res = await change(`changeRegularGiftAmount(id: $id, amountCents: 4000) { changed }`);
+    expect(res.data.changeRegularGiftAmount.changed).toBe(true);
+    const sub = await subscription();
+    expect(sub.items.data[0]!.price.unit_amount).toBe(4_000);
+    expect(sub.items.data).toHaveLength(1);
+  });
+
+  it("cancel ends the subscription at Stripe, after the confirmation", async () => {
+    const unconfirmed = await h.gql(
+      `mutation($id: ID!) { cancelRegularGift(id: $id, confirm: false) { changed } }`,
+      { id: giftId },
+      donor.access,
+    );
+    expect(unconfirmed.json.errors[0].extensions.code).toBe("CONFIRMATION_REQUIRED");
+    expect((await subscription()).status).toBe("active");
+    await change(`cancelRegularGift(id: $id, confirm: true) { changed }`);
+    expect((await subscription()).status).toBe("canceled");
+  });
+});
