@@ -38,6 +38,12 @@ export interface ApiServerOptions {
   deps?: Partial<ApiDeps>;
   /** An open database to use instead of DATABASE_URL or the data folder (tests); not closed on stop. */
   database?: ApiDb;
+  /**
+   * Without PayPal settings, PayPal as the in-memory local provider, which marks a capture paid with
+   * no money taken: for watch mode only. `nzf-build api` never sets it, so a service started without
+   * NZF_PAYPAL_* answers PayPal calls 503 rather than giving gifts away.
+   */
+  localPayPal?: boolean;
   app?: ApiAppOptions;
   /** The account API's parts that settings do not give (tests: a plan provider, a clock, a revocation check). */
   account?: Pick<AccountServiceOptions, "provider" | "now" | "isRevoked">;
@@ -95,7 +101,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     db: database.db,
     stripe: settings.stripe ? createStripeClient(settings.stripe) : null,
     webhookSecret: settings.webhookSecret,
-    ...paypalDeps(options.env ?? process.env),
+    ...paypalDeps(options.env ?? process.env, options.localPayPal === true),
     cors: corsPolicy(settings.allowedOrigins),
     rulesFor: (fund) => DEFAULT_FUND_RULES[fund],
     ...(rulesSource
@@ -196,10 +202,13 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   };
 }
 
-/** PayPal through its SDK when NZF_PAYPAL_CLIENT_SECRET is set (a local stand-in with NZF_PAYPAL_API_BASE), else the local provider. */
-function paypalDeps(env: Record<string, string | undefined>): Pick<ApiDeps, "paypal" | "paypalApi"> {
+/**
+ * PayPal through its SDK when NZF_PAYPAL_CLIENT_SECRET is set (a local stand-in with
+ * NZF_PAYPAL_API_BASE); else the local provider where asked for (watch mode), else none.
+ */
+function paypalDeps(env: Record<string, string | undefined>, local: boolean): Pick<ApiDeps, "paypal" | "paypalApi"> {
   const settings = readPayPalSettings(env);
-  if (!settings) return { paypal: createLocalPayPal(), paypalApi: null };
+  if (!settings) return { paypal: local ? createLocalPayPal() : null, paypalApi: null };
   const api = createPayPalApi(settings);
   return { paypal: createSdkPayPal(api), paypalApi: api };
 }

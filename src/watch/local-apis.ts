@@ -161,6 +161,8 @@ async function startLocalPaymentsApi(
     logger,
     dataDir,
     env: apiEnv,
+    // Watch gives PayPal gifts to the in-memory provider unless PayPal's settings are given.
+    localPayPal: true,
     ...(content ? { content: { ...content, refreshMs: 30_000 } } : {}),
   };
   let server: Awaited<ReturnType<typeof startApiServer>>;
