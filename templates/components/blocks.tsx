@@ -11,7 +11,7 @@ import { fallbackTitle as documentFallbackTitle } from "../../src/content/conten
 import { dataOf, formatDate, image, plain, rich, str, type ImageValue } from "./fields.js";
 import { Picture } from "./picture.js";
 import { dirOf, htmlLang } from "../i18n/html-lang.js";
-import { chromeStrings } from "../i18n/index.js";
+import { inEnglishWords } from "../i18n/in-english.js";
 import { RichText } from "./rich-text.js";
 
 /**
@@ -99,9 +99,7 @@ export function CardList({
                 leadsToEnglish(item.href, ctx.page.lang) ? (
                   <a href={item.href} hrefLang={ENGLISH_HREFLANG}>
                     {item.title}
-                    <EnglishMark
-                      said={item.lang && item.lang !== ctx.page.lang ? "" : chromeStrings(ctx.page.lang).inEnglish}
-                    />
+                    <EnglishMark said={item.lang && item.lang !== ctx.page.lang ? "" : inEnglishWords(ctx.page.lang)} />
                   </a>
                 ) : (
                   <a href={item.href}>{item.title}</a>

@@ -8,7 +8,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import type { TemplateContext } from "../../src/template-kit/types.js";
 import { Picture } from "./picture.js";
 import { richTextToHtml } from "./rich-text-html.js";
-import { chromeStrings } from "../i18n/index.js";
+import { inEnglishWords } from "../i18n/in-english.js";
 import { ENGLISH_HREFLANG, englishMarkHtml, leadsToEnglish } from "../../src/client/link-lang.js";
 
 /**
@@ -42,7 +42,7 @@ export function richTextHtml(
 ): string {
   if (!field?.length) return "";
   const lang = ctx.page?.lang;
-  const mark = lang ? englishMarkHtml(escapeHtml(chromeStrings(lang).inEnglish)) : "";
+  const mark = lang ? englishMarkHtml(escapeHtml(inEnglishWords(lang))) : "";
   return richTextToHtml(outlinedHeadings(field), {
     linkResolver: (doc) => ctx.link({ ...doc, link_type: "Document" }),
     linkExtra: (url) =>

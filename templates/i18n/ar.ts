@@ -2,6 +2,7 @@
  * The site's own words around the content (header, menu, footer) in Modern Standard Arabic.
  * The foundation's name follows the Arabic home page's own wording ("المؤسسة الوطنية للزكاة").
  */
+import { inEnglishWords } from "./in-english.js";
 import type { ChromeStrings } from "./en.js";
 
 export const ar: ChromeStrings = {
@@ -18,5 +19,5 @@ export const ar: ChromeStrings = {
   more: "المزيد",
   followUs: "تابعنا",
   abn: "الرقم التجاري الأسترالي (ABN)",
-  inEnglish: "بالإنجليزية",
+  inEnglish: inEnglishWords("ar"),
 };

@@ -1,4 +1,5 @@
 /** The site's own words around the content (header, menu, footer) in English. Content comes from Prismic. */
+import { inEnglishWords } from "./in-english.js";
 export const en = {
   /** The language's name in itself, for the language switcher. */
   languageName: "English",
@@ -17,7 +18,7 @@ export const en = {
   followUs: "Follow us",
   abn: "ABN",
   /** Said after a link to a page that has no version in this language (none for English, the site's first language). */
-  inEnglish: "in English",
+  inEnglish: inEnglishWords("en"),
 };
 
 export type ChromeStrings = typeof en;
