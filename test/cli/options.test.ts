@@ -117,6 +117,7 @@ describe.concurrent("each setting, by its effect", () => {
       "cognitoClientId NZF_COGNITO_CLIENT_ID",
       "cognitoIdentityPoolId NZF_COGNITO_IDENTITY_POOL_ID",
       "cognitoEndpoint NZF_COGNITO_ENDPOINT",
+      "cognitoHostedDomain NZF_COGNITO_HOSTED_DOMAIN",
       "cookieDomain NZF_COOKIE_DOMAIN",
       "cookieSameSite NZF_COOKIE_SAMESITE",
       "cookieSecure NZF_COOKIE_SECURE",
@@ -137,6 +138,7 @@ describe.concurrent("each setting, by its effect", () => {
         NZF_COGNITO_REGION: "eu-west-1",
         NZF_COGNITO_IDENTITY_POOL_ID: "eu-west-1:0000-1111",
         NZF_COGNITO_ENDPOINT: "http://127.0.0.1:9229/",
+        NZF_COGNITO_HOSTED_DOMAIN: "auth.env.example",
         NZF_COOKIE_DOMAIN: "env.example",
         NZF_COOKIE_SAMESITE: "strict",
         NZF_COOKIE_SECURE: "false",
@@ -155,6 +157,7 @@ describe.concurrent("each setting, by its effect", () => {
         userPoolClientId: POOL.NZF_COGNITO_CLIENT_ID,
         identityPoolId: "eu-west-1:0000-1111",
         userPoolEndpoint: "http://127.0.0.1:9229/",
+        hostedDomain: "auth.env.example",
         cookieDomain: "env.example",
         sameSite: "strict",
         secure: false,
@@ -164,6 +167,8 @@ describe.concurrent("each setting, by its effect", () => {
       });
       // The page may call the account API: its origin is in the CSP's connect-src.
       expect(await read(join(out, "_headers"))).toMatch(/connect-src [^\n]*https:\/\/account\.env\.example/);
+      // And the hosted sign-in's token endpoint.
+      expect(await read(join(out, "_headers"))).toMatch(/connect-src [^\n]*https:\/\/auth\.env\.example/);
       const pay = islandProps(await read(join(out, "pay", "zakat", "index.html")), PAYMENTS.PAYMENTS_API_URL!);
       expect(pay.payments).toEqual({
         apiUrl: PAYMENTS.PAYMENTS_API_URL,
@@ -781,6 +786,7 @@ const INVALID: Record<string, { value: string; command?: string[]; env?: Env } |
   cognitoClientId: { value: "bad client id!", env: { NZF_COGNITO_USER_POOL_ID: POOL.NZF_COGNITO_USER_POOL_ID! } },
   cognitoIdentityPoolId: { value: "no-colon", env: POOL },
   cognitoEndpoint: { value: "ftp:/cognito", env: POOL },
+  cognitoHostedDomain: { value: "https://auth.example.org/login", env: POOL },
   cookieDomain: { value: "https://nzf.org.au/", env: POOL },
   cookieSameSite: { value: "sometimes", env: POOL },
   cookieSecure: null,
