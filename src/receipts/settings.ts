@@ -7,7 +7,7 @@
  * Without NZF_MAIL_TRANSPORT no e-mail is sent: receipts are still numbered and kept, printable in
  * the donor's account. With it, the name, ABN and sender address are required.
  */
-import { NzfError } from "../core/errors.js";
+import { NzfError } from "../core/coded-error.js";
 import { formatAbn, isValidAbn } from "./abn.js";
 import type { ReceiptIssuer } from "./receipt.js";
 
