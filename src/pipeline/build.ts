@@ -125,20 +125,30 @@ async function runPipeline(config: BuildConfig, deps: Deps): Promise<BuildResult
   const previous = readPrevious(config, builder);
   const warmed = warmWorkersEarly(config, previous.fullRender, builder);
   const bundles = startBundles(config, deps, stage);
+  // A build its content stops waits for the bundles it started, so none is still writing into the
+  // work folder once the build has failed (a caller that then removes it met ENOTEMPTY).
+  const stopAfterBundles = async (error: unknown): Promise<never> => {
+    await Promise.allSettled([bundles.preview, bundles.ready]);
+    throw error;
+  };
 
-  const content = await planStage(config, deps, await warmed, stage);
+  const content = await planStage(config, deps, await warmed, stage).catch(stopAfterBundles);
   // Live content without payments or sign-in: an error in CI, a warning at the end elsewhere.
   const missing =
     deps.publicConfig && content.name !== SAMPLE_SNAPSHOT_NAME && !config.allowMissingSettings
       ? missingSettings(deps.publicConfig)
       : [];
-  if (missing.length && isCI()) throw missingSettingsError(missing);
+  if (missing.length && isCI()) await stopAfterBundles(missingSettingsError(missing));
   const warnMissing = () => {
     if (!missing.length) return;
     logger.warn("build", `[SETTINGS_MISSING] ${missingSettingsMessage(missing)}.`);
     logger.warn("build", `  hint (SETTINGS_MISSING): ${ERROR_CATALOGUE.SETTINGS_MISSING.hint}`);
   };
-  stopOnInvalidContent(logger, content.plan.problems);
+  try {
+    stopOnInvalidContent(logger, content.plan.problems);
+  } catch (error) {
+    await stopAfterBundles(error);
+  }
   if (!(await warmed) && (await previous.fullRender)) warmWorkersForFullRender(config, builder, content);
   const images = await stage("images", () => imageStage(config, content, deps));
   const built = await bundles.ready;
