@@ -43,7 +43,15 @@ export function watchProblems(page: Page): PageProblems {
     if (msg.type() === "error") problems.consoleErrors.push(`${page.url()}: ${msg.text()}`);
   });
   page.on("pageerror", (error) => problems.pageErrors.push(`${page.url()}: ${error.message}`));
-  page.on("requestfailed", (req) => problems.failedRequests.push(`${req.url()}: ${req.failure()?.errorText}`));
+  // A script fetched on demand and cancelled because the page moved on (net::ERR_ABORTED after a
+  // navigation) is the browser's doing, not a failure the donor sees; any other failure counts.
+  const pageWhenAsked = new WeakMap<object, string>();
+  page.on("request", (req) => pageWhenAsked.set(req, page.url()));
+  page.on("requestfailed", (req) => {
+    const reason = req.failure()?.errorText;
+    if (reason === "net::ERR_ABORTED" && pageWhenAsked.get(req) !== page.url()) return;
+    problems.failedRequests.push(`${req.url()}: ${reason}`);
+  });
   page.on("response", (res) => {
     if (res.status() >= 400 && !res.url().endsWith("/favicon.ico"))
       problems.failedRequests.push(`${res.url()}: HTTP ${res.status()}`);
