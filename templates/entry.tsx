@@ -8,6 +8,7 @@ import { renderToString } from "react-dom/server";
 import type { PageBody, PageFrame, RenderInput, RenderOutput, TemplateContext } from "../src/template-kit/types.js";
 import { createIslandCollector, IslandCollectorContext } from "../src/template-kit/islands.js";
 import type { Template } from "./template.js";
+import type { TemplateName } from "../src/content/page-types.js";
 import { renderDocument } from "./document.js";
 import { Layout, layoutVariant } from "./components/layout.js";
 import { dataOf, image, str } from "./components/fields.js";
@@ -29,7 +30,11 @@ import {
   styleguide,
 } from "./pages/static-pages.js";
 
-export const TEMPLATES: Record<string, Template> = {
+/**
+ * Every template by the name the page plan gives it (src/content/page-types.ts): a name the
+ * registry has and this table lacks, or the other way round, is a type error.
+ */
+export const TEMPLATES: Record<TemplateName, Template> = {
   home,
   about,
   account,
@@ -63,7 +68,8 @@ export const TEMPLATES: Record<string, Template> = {
 const BODY_SLOT = "<nzf-body-slot></nzf-body-slot>";
 
 function contextOf(input: RenderInput): { template: Template; ctx: TemplateContext } {
-  const template = TEMPLATES[input.page.template];
+  const name = input.page.template;
+  const template = Object.hasOwn(TEMPLATES, name) ? TEMPLATES[name as TemplateName] : undefined;
   if (!template) throw new Error(`No template named "${input.page.template}" in templates/entry.tsx`);
   const doc = input.page.documentId ? input.graph.byId(input.page.documentId) : undefined;
   const global = input.graph.single("global", input.page.lang);

@@ -1,78 +1,50 @@
 /**
- * The route table: which URL each content type is published at (specification section 2), the
- * static page registry, and the one trailing-slash policy used for links, canonical URLs and the
- * file layout. Pure functions only: the build, the preview resolver in the browser and the tests
+ * The route table: which URL each content type is published at (specification section 2), read
+ * from the page-type registry (page-types.ts, which also lists the static pages), and the one
+ * trailing-slash policy used for links, canonical URLs and the file layout. Pure functions only: the build, the preview resolver in the browser and the tests
  * all use this module, so it must not import anything from Node.
  */
 
 import { FUND_TYPES } from "../payments/types.js";
+import {
+  PAGE_TYPES,
+  pageTypeOf,
+  STATIC_PAGES,
+  type DonationType,
+  type EmbeddedType,
+  type RepeatableType,
+  type RoutedPageType,
+  type SingleType,
+} from "./page-types.js";
+
+export { STATIC_PAGES, type StaticPageName } from "./page-types.js";
+export type { DonationType, RepeatableType, RoutedType, SingleType } from "./page-types.js";
 
 /** The master locale. Documents in other languages are published under a language prefix. */
 export const MASTER_LANG = "en-au";
 
-/** Single documents: one page each. */
-export const SINGLE_TYPE_ROUTES = {
-  home_page: "/",
-  about_page: "/about",
-  account_page: "/account",
-  apply_page: "/apply",
-  calculate_page: "/calculate",
-  cases_page: "/cases",
-  contact_page: "/contact",
-  faq_page: "/faq",
-  guides_page: "/guides",
-  learn_page: "/learn",
-  pay_page: "/pay",
-  privacy_policy_page: "/privacy",
-  programs_page: "/programs",
-  dhul_hijjah: "/pay/dhul-hijjah",
-  fidyah: "/pay/fidyah",
-  fitr: "/pay/fitr",
-  jumuah_giving: "/pay/jumuah-giving",
-  qurban: "/pay/qurban",
-  ramadan: "/pay/ramadan",
-  sadaqah: "/pay/sadaqah",
-  tainted_wealth: "/pay/tainted-wealth",
-  zakat: "/pay/zakat",
-} as const;
+type PageTypes = typeof PAGE_TYPES;
+const ENTRIES = Object.entries(PAGE_TYPES) as [keyof PageTypes, PageTypes[keyof PageTypes]][];
+const isRouted = (spec: PageTypes[keyof PageTypes]): spec is Extract<PageTypes[keyof PageTypes], RoutedPageType> =>
+  "route" in spec;
+
+/** Single documents: one page each (from the registry, src/content/page-types.ts). */
+export const SINGLE_TYPE_ROUTES = Object.fromEntries(
+  ENTRIES.flatMap(([type, spec]) => (isRouted(spec) && !spec.route.includes(":uid") ? [[type, spec.route]] : [])),
+) as { readonly [T in SingleType]: PageTypes[T]["route"] };
 
 /** Repeatable documents addressed by uid. */
-export const REPEATABLE_TYPE_ROUTES = {
-  blog_article: "/blog/:uid",
-  case: "/case/:uid",
-  partner: "/partner/:uid",
-  program: "/program/:uid",
-  landing_page: "/:uid",
-} as const;
+export const REPEATABLE_TYPE_ROUTES = Object.fromEntries(
+  ENTRIES.flatMap(([type, spec]) => (isRouted(spec) && spec.route.includes(":uid") ? [[type, spec.route]] : [])),
+) as { readonly [T in RepeatableType]: PageTypes[T]["route"] };
 
 /** Documents that have no page of their own, and the page that shows them. */
-export const EMBEDDED_TYPE_PAGES = {
-  member: "/about",
-  global: "/",
-} as const;
-
-export type SingleType = keyof typeof SINGLE_TYPE_ROUTES;
-export type RepeatableType = keyof typeof REPEATABLE_TYPE_ROUTES;
-export type RoutedType = SingleType | RepeatableType;
+export const EMBEDDED_TYPE_PAGES = Object.fromEntries(
+  ENTRIES.flatMap(([type, spec]) => ("shownOn" in spec ? [[type, spec.shownOn]] : [])),
+) as { readonly [T in EmbeddedType]: PageTypes[T]["shownOn"] };
 
 /** The donation pages, in the order a donor sees them on /pay (one per fund, src/payments/types.ts). */
-export const DONATION_TYPES = Object.values(FUND_TYPES) satisfies readonly SingleType[];
-export type DonationType = (typeof DONATION_TYPES)[number];
-
-/**
- * Pages with no content type of their own (the rest of the specification's page registry).
- * `indexable: false` keeps them out of the sitemap and adds `noindex`.
- */
-export const STATIC_PAGES = {
-  "404": { path: "/404.html", indexable: false },
-  "500": { path: "/500.html", indexable: false },
-  preview: { path: "/preview", indexable: false },
-  styleguide: { path: "/styleguide", indexable: false },
-  "ramadan-calendars": { path: "/ramadan-calendars", indexable: true },
-  "right-to-zakat-draft": { path: "/right-to-zakat-draft", indexable: false },
-  "thank-you": { path: "/pay/thank-you", indexable: false },
-} as const;
-export type StaticPageName = keyof typeof STATIC_PAGES;
+export const DONATION_TYPES = Object.values(FUND_TYPES) satisfies readonly DonationType[];
 
 /** Old or alternative spellings that redirect to the canonical path. */
 export const REDIRECTS: Record<string, string> = {
@@ -152,19 +124,13 @@ export function pathForDocument(ref: RoutableRef): string | null {
 }
 
 function computePathForDocument(ref: RoutableRef): string | null {
+  const spec = pageTypeOf(ref.type);
+  if (!spec) return null;
   const prefix = languagePrefix(ref.lang);
-  if (ref.type in SINGLE_TYPE_ROUTES) {
-    return normalizePath(prefix + SINGLE_TYPE_ROUTES[ref.type as SingleType]);
-  }
-  if (ref.type in REPEATABLE_TYPE_ROUTES) {
-    if (!ref.uid) return null;
-    const pattern = REPEATABLE_TYPE_ROUTES[ref.type as RepeatableType];
-    return normalizePath(prefix + pattern.replace(":uid", encodeURIComponent(ref.uid)));
-  }
-  if (ref.type in EMBEDDED_TYPE_PAGES) {
-    return normalizePath(prefix + EMBEDDED_TYPE_PAGES[ref.type as keyof typeof EMBEDDED_TYPE_PAGES]);
-  }
-  return null;
+  if ("shownOn" in spec) return normalizePath(prefix + spec.shownOn);
+  if (!spec.route.includes(":uid")) return normalizePath(prefix + spec.route);
+  if (!ref.uid) return null;
+  return normalizePath(prefix + spec.route.replace(":uid", encodeURIComponent(ref.uid)));
 }
 
 /** The canonical absolute URL of a path on the site. */

@@ -1,10 +1,11 @@
 /**
- * The page plan: every page the site publishes, derived from the content graph and the static page
- * registry. A route collision (two sources for one URL) is an error naming both.
+ * The page plan: every page the site publishes, derived from the content graph and the page-type
+ * registry (src/content/page-types.ts: each type's route and template, and the static pages). A route collision (two sources for one URL) is an error naming both.
  */
 import type { PrismicDocument } from "@prismicio/client";
 import { NzfAggregateError, NzfError } from "../core/coded-error.js";
 import type { ContentGraph } from "../content/graph.js";
+import { REDIRECT_TEMPLATE, templateOfType } from "../content/page-types.js";
 import {
   DONATION_TYPES,
   MASTER_LANG,
@@ -16,29 +17,6 @@ import {
   thankYouPathFor,
   type StaticPageName,
 } from "../content/routes.js";
-
-/** Template per routed content type; donation pages share one template. */
-const TEMPLATE_FOR_TYPE: Record<string, string> = {
-  home_page: "home",
-  about_page: "about",
-  account_page: "account",
-  apply_page: "apply",
-  calculate_page: "calculate",
-  cases_page: "cases",
-  contact_page: "contact",
-  faq_page: "faq",
-  guides_page: "guides",
-  learn_page: "learn",
-  pay_page: "pay",
-  privacy_policy_page: "privacy",
-  programs_page: "programs",
-  blog_article: "blog-article",
-  case: "case",
-  partner: "partner",
-  program: "program",
-  landing_page: "landing",
-  ...Object.fromEntries(DONATION_TYPES.map((t) => [t, "donation"])),
-};
 
 // The page entry is part of what a template receives, so its type is the template kit's.
 export type { Alternate, PageEntry } from "../template-kit/types.js";
@@ -63,7 +41,7 @@ function alternatesOf(doc: PrismicDocument, graph: ContentGraph): Alternate[] {
 export function planPages(graph: ContentGraph): PageEntry[] {
   const pages: PageEntry[] = [];
   for (const doc of graph.documents) {
-    const template = TEMPLATE_FOR_TYPE[doc.type];
+    const template = templateOfType(doc.type);
     if (!template) continue;
     const path = pathForDocument(doc);
     if (!path) continue;
@@ -106,7 +84,7 @@ export function planPages(graph: ContentGraph): PageEntry[] {
     pages.push({
       path,
       file: outputFileFor(path),
-      template: "redirect",
+      template: REDIRECT_TEMPLATE,
       lang: MASTER_LANG,
       indexable: false,
       alternates: [],
