@@ -27,6 +27,28 @@ const SECRET = "bench-publish-secret-0123456789";
 const percentile = (values: number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const median = (values: number[]) => (values.length ? percentile(values, 0.5) : 0);
+
+/** When each step of one publish happened (performance.now()), and how long the build's and the deploy's own stages took. */
+interface Trace {
+  buildStart?: number;
+  buildEnd?: number;
+  buildStages?: Record<string, number>;
+  deployStart?: number;
+  deployEnd?: number;
+  deployStages?: Record<string, number>;
+}
+
+/** The median of each stage over the runs, slowest first (stages of a run that skipped one count as 0). */
+function medianStages(all: Record<string, number>[], top = Infinity): string {
+  const names = [...new Set(all.flatMap((stages) => Object.keys(stages)))];
+  return names
+    .map((name) => [name, median(all.map((stages) => stages[name] ?? 0))] as const)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([name, ms]) => `${name} ${Math.round(ms)}`)
+    .join(", ");
+}
 
 export async function benchPublish(options: { root: string; runs?: number; print?: (line: string) => void }) {
   const print = options.print ?? ((line: string) => console.log(line));
@@ -63,6 +85,7 @@ export async function benchPublish(options: { root: string; runs?: number; print
     dryRun: false,
   };
   const builder = createBuilder();
+  let trace: Trace = {};
   await s3.createBucket(settings.bucket);
   const service = await startWebhookService(
     {
@@ -76,22 +99,27 @@ export async function benchPublish(options: { root: string; runs?: number; print
     {
       logger: silentLogger,
       runBuild: async (triggers) => {
+        trace.buildStart = performance.now();
         const ids = triggers.every((t) => t.documentIds?.length) ? triggers.flatMap((t) => t.documentIds!) : undefined;
         const result = await build(config, { logger: silentLogger, changedDocumentIds: ids, builder });
+        trace.buildEnd = performance.now();
+        trace.buildStages = result.stages;
         return { ok: true, pagesRebuilt: result.pagesRebuilt, pagesTotal: result.pages, durationMs: result.ms };
       },
       deploy: {
         label: `nzf-build deploy to s3://${settings.bucket}`,
-        run: async (signal) =>
-          summary(
-            settings,
-            // As nzf-build webhook deploys (src/cli/main.ts): with the last deploy's record.
-            await deploySite(config.outDir, settings, {
-              logger: silentLogger,
-              signal,
-              recordFile: deployRecordPath(config.workDir),
-            }),
-          ),
+        run: async (signal) => {
+          trace.deployStart = performance.now();
+          // As nzf-build webhook deploys (src/cli/main.ts): with the last deploy's record.
+          const report = await deploySite(config.outDir, settings, {
+            logger: silentLogger,
+            signal,
+            recordFile: deployRecordPath(config.workDir),
+          });
+          trace.deployEnd = performance.now();
+          trace.deployStages = report.stages;
+          return summary(settings, report);
+        },
       },
     },
   );
@@ -103,6 +131,7 @@ export async function benchPublish(options: { root: string; runs?: number; print
     const times: number[] = [];
     const built: number[] = [];
     const deployErrors = new Set<string>();
+    const traces: (Trace & { started: number; done: number })[] = [];
     for (let i = -1; i < runs; i++) {
       const index = documents.findIndex((d) => d.type === "blog_article") + ((i + 1) % 50);
       const edited = structuredClone(documents[index]!);
@@ -114,6 +143,7 @@ export async function benchPublish(options: { root: string; runs?: number; print
       const ref = stub.setDocuments(documents);
       const invalidations = cloudFront.invalidations.length;
       const buildsBefore = service.queue.status().builds.length;
+      trace = {};
       const started = performance.now();
       const answer = await fetch(`${service.url}/webhook`, {
         method: "POST",
@@ -145,6 +175,7 @@ export async function benchPublish(options: { root: string; runs?: number; print
       if (deploy && !deploy.ok) deployErrors.add(deploy.error ?? "failed");
       if (i < 0) continue;
       built.push(builtAt - started);
+      traces.push({ ...trace, started, done });
       if (cloudFront.invalidations.length > invalidations) times.push(done - started);
     }
     print(
@@ -154,6 +185,7 @@ export async function benchPublish(options: { root: string; runs?: number; print
       print(
         `publish one changed document, webhook to the invalidation recorded (after the last object): p50 ${s(percentile(times, 0.5))}, min ${s(Math.min(...times))}, max ${s(Math.max(...times))} of ${times.length} (goal under 1.5 s) — last deploy: ${service.queue.status().deploy.last?.outputTail}`,
       );
+    printBreakdown(print, traces);
     for (const error of deployErrors) print(`publish a deploy failed: ${error}`);
   } finally {
     await service.stop();
@@ -161,4 +193,37 @@ export async function benchPublish(options: { root: string; runs?: number; print
     await Promise.all([s3.stop(), cloudFront.stop(), stub.stop()]);
     await rm(root, { recursive: true, force: true });
   }
+}
+
+/** Where the time of a publish goes: the medians of each step, in ms, over the measured runs. */
+function printBreakdown(print: (line: string) => void, traces: (Trace & { started: number; done: number })[]): void {
+  const complete = traces.filter((t) => t.buildStart && t.buildEnd && t.deployStart && t.deployEnd);
+  if (!complete.length) return;
+  const step = (from: (t: Trace & { started: number; done: number }) => number, to: typeof from) =>
+    Math.round(median(complete.map((t) => to(t) - from(t))));
+  print(
+    `publish where the time goes (medians of ${complete.length}, ms): webhook → build start ${step(
+      (t) => t.started,
+      (t) => t.buildStart!,
+    )}, build ${step(
+      (t) => t.buildStart!,
+      (t) => t.buildEnd!,
+    )}, build → deploy start ${step(
+      (t) => t.buildEnd!,
+      (t) => t.deployStart!,
+    )}, deploy start → invalidation seen ${step(
+      (t) => t.deployStart!,
+      (t) => t.done,
+    )} (the deploy returns ${step(
+      (t) => t.done,
+      (t) => t.deployEnd!,
+    )} later, its record written)`,
+  );
+  print(
+    `publish   build stages (slowest 8, ms): ${medianStages(
+      complete.map((t) => t.buildStages ?? {}),
+      8,
+    )}`,
+  );
+  print(`publish   deploy stages (ms): ${medianStages(complete.map((t) => t.deployStages ?? {}))}`);
 }

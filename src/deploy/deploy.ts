@@ -38,6 +38,8 @@ export interface DeployReport {
   invalidationId?: string;
   dryRun: boolean;
   durationMs: number;
+  /** How long each step took (ms): reading the site, reading the bucket, uploading, invalidating... */
+  stages: Record<string, number>;
 }
 
 export interface DeployDeps {
@@ -175,13 +177,25 @@ async function deployWithin(
 ): Promise<DeployReport> {
   const { logger } = deps;
   const started = performance.now();
+  const stages: Record<string, number> = {};
+  const timed = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
+    const t = performance.now();
+    try {
+      return await run();
+    } finally {
+      stages[name] = (stages[name] ?? 0) + performance.now() - t;
+    }
+  };
   const siteDir = publishedSite(outDir);
   const client = deps.client ?? s3ClientFor(settings);
   try {
-    const [local, known] = await Promise.all([localFiles(siteDir), knownObjects(settings, deps.recordFile)]);
+    const [local, known] = await Promise.all([
+      timed("site", () => localFiles(siteDir)),
+      knownObjects(settings, deps.recordFile),
+    ]);
     const published = new Set(local.map((file) => file.key));
-    const remote = await readBucket(client, settings.bucket, signal, known, (key) => published.has(key)).catch(
-      async (error: unknown) => {
+    const remote = await timed("bucket", () =>
+      readBucket(client, settings.bucket, signal, known, (key) => published.has(key)).catch(async (error: unknown) => {
         if (signal.aborted) throw error;
         const reason = error instanceof Error ? error.message : String(error);
         // A plan can do with the last deploy's record when the bucket cannot be read (offline, no credentials).
@@ -207,7 +221,7 @@ async function deployWithin(
               : {}),
           },
         );
-      },
+      }),
     );
     const now = new Date();
     const plan = planDeploy(local, remote, now.getTime());
@@ -219,6 +233,7 @@ async function deployWithin(
       deleted: 0,
       dryRun: settings.dryRun,
       durationMs: 0,
+      stages,
     };
     if (settings.dryRun) {
       printPlan(logger, settings, plan);
@@ -229,20 +244,23 @@ async function deployWithin(
     const done = { count: 0, bytes: 0, versions: new Map<string, string>() };
     for (const phase of PHASES) {
       progress.step = `uploading (${phase}; ${done.count} of ${plan.uploads.length} changed files were uploaded)`;
-      await uploadPhase(
-        client,
-        settings,
-        siteDir,
-        plan.uploads.filter((u) => u.phase === phase),
-        done,
-        plan.uploads.length,
-        signal,
+      await timed("upload", () =>
+        uploadPhase(
+          client,
+          settings,
+          siteDir,
+          plan.uploads.filter((u) => u.phase === phase),
+          done,
+          plan.uploads.length,
+          signal,
+        ),
       );
     }
     report.uploaded = done.count;
     report.uploadedBytes = done.bytes;
 
     progress.step = `marking and deleting the files the site no longer uses (all ${done.count} changed files were uploaded)`;
+    const retiring = performance.now();
     for (const key of plan.retire) {
       signal.throwIfAborted();
       // A mark that fails only delays the file's deletion: the next deploy marks it.
@@ -269,16 +287,15 @@ async function deployWithin(
       );
     }
     report.deleted = plan.deletions.length;
+    stages.retire = performance.now() - retiring;
 
-    if (settings.distribution && plan.invalidations.length) {
+    const { distribution } = settings;
+    if (distribution && plan.invalidations.length) {
       const reference = `nzf-${now.getTime()}-${createHash("sha256").update(plan.invalidations.join("\n")).digest("hex").slice(0, 12)}`;
       progress.step = `invalidating ${plan.invalidations.length} paths in CloudFront (the bucket has the new site)`;
       try {
-        const id = await invalidate(
-          { ...settings, distribution: settings.distribution },
-          plan.invalidations,
-          reference,
-          signal,
+        const id = await timed("invalidate", () =>
+          invalidate({ ...settings, distribution }, plan.invalidations, reference, signal),
         );
         if (id) report.invalidationId = id;
       } catch (error) {
@@ -306,7 +323,7 @@ async function deployWithin(
         objects: bucketAfter(plan, remote, now.getTime(), done.versions),
       };
       // The bucket has the new site either way: a record that cannot be written only costs the next offline plan.
-      await writeDeployRecord(deps.recordFile, record).catch((error: unknown) =>
+      await timed("record", () => writeDeployRecord(deps.recordFile!, record)).catch((error: unknown) =>
         logger.warn(
           "deploy",
           `could not record this deploy in ${deps.recordFile} (${error instanceof Error ? error.message : String(error)}); a dry run without a bucket will not know it`,
@@ -375,6 +392,7 @@ async function planOffline(outDir: string, settings: OfflinePlanSettings, deps: 
     deleted: 0,
     dryRun: true,
     durationMs: performance.now() - started,
+    stages: {},
   };
 }
 

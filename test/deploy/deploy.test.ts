@@ -222,6 +222,9 @@ describe.sequential("nzf-build deploy", () => {
     expect(warnings).not.toContain("MaxListenersExceededWarning");
     expect(putKeys(from).sort()).toEqual(changed);
     expect(report.uploaded).toBe(changed.length);
+    // Where its time went, for the publish bench: each step it took, in ms.
+    for (const step of ["site", "bucket", "upload", "retire", "invalidate"])
+      expect([step, report.stages[step]]).toEqual([step, expect.any(Number)]);
     expect(await objectText(`blog/${article.uid}/index.html`)).toContain("An excerpt changed by the deploy test.");
     const invalidation = cloudFront.invalidations.at(-1)!;
     expect(invalidation.paths).toEqual(
