@@ -53,6 +53,9 @@ export interface AccountTables {
     amount_cents: number | null;
     paused: boolean;
     cancelled: boolean;
+    pending_amount_cents: number | null;
+    pending_total_cents: number | null;
+    skips: number;
     updated_at: Timestamp;
   };
 }
@@ -125,8 +128,22 @@ export function createDbRecords(anyDb: Kysely<never>, options: { now?: () => Dat
           : [];
       const plan = plans.find((p) => p.donation_id === r.id);
       const state: PlanState = plan
-        ? { amountCents: plan.amount_cents, paused: plan.paused, cancelled: plan.cancelled }
-        : { amountCents: null, paused: false, cancelled: false };
+        ? {
+            amountCents: plan.amount_cents,
+            paused: plan.paused,
+            cancelled: plan.cancelled,
+            pendingAmountCents: plan.pending_amount_cents,
+            pendingTotalCents: plan.pending_total_cents,
+            skips: plan.skips,
+          }
+        : {
+            amountCents: null,
+            paused: false,
+            cancelled: false,
+            pendingAmountCents: null,
+            pendingTotalCents: null,
+            skips: 0,
+          };
       return {
         donationId: r.id,
         reference: r.reference,
@@ -216,6 +233,9 @@ export function createDbRecords(anyDb: Kysely<never>, options: { now?: () => Dat
         amount_cents: state.amountCents,
         paused: state.paused,
         cancelled: state.cancelled,
+        pending_amount_cents: state.pendingAmountCents ?? null,
+        pending_total_cents: state.pendingTotalCents ?? null,
+        skips: state.skips ?? 0,
         updated_at: now(),
       };
       await db

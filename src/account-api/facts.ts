@@ -39,6 +39,12 @@ export interface PlanState {
   amountCents: number | null;
   paused: boolean;
   cancelled: boolean;
+  /** A new gift per charge waiting for the payer's consent at the provider (PayPal); null: none. */
+  pendingAmountCents?: number | null;
+  /** What the provider will bill for the pending amount (the gift and any covered fee). */
+  pendingTotalCents?: number | null;
+  /** Charges the donor skipped: every charge still to come is this many periods later. */
+  skips?: number;
 }
 
 export interface DonationFacts {
@@ -100,6 +106,12 @@ export interface GiftView {
   chargeCount: number | null;
   scheduleTotalCents: number | null;
   startDate: string;
+  /** A new amount asked for, waiting for the donor's consent at PayPal; null when none. */
+  pendingAmountCents: number | null;
+  /** Charges skipped so far (each moved the rest one period later). */
+  skippedCount: number;
+  /** Whether the next charge can be skipped (monthly and weekly schedules). */
+  canSkip: boolean;
 }
 
 /** The Australian financial year a date falls in, named by the year it ends: 2025-07-01 → 2026. */
@@ -180,7 +192,14 @@ export function giftView(f: DonationFacts, today: string): GiftView {
           ? "ACTIVE"
           : "PENDING";
   const attempted = charges.length;
-  const upcoming = f.schedule.slice(attempted).find((s) => s.date > today || (attempted === 0 && s.date >= today));
+  const skips = f.plan.skips ?? 0;
+  // Each skip moved every charge still to come one period later.
+  const later = (date: string) => movedBy(f.frequency, date, skips);
+  const upcoming = f.schedule
+    .slice(attempted)
+    .map((s) => ({ ...s, date: later(s.date) }))
+    .find((s) => s.date > today || (attempted === 0 && s.date >= today));
+  const lastDate = f.instalments?.endDate ?? f.schedule.at(-1)?.date ?? null;
   return {
     id: planId(f),
     donationId: f.donationId,
@@ -194,12 +213,33 @@ export function giftView(f: DonationFacts, today: string): GiftView {
     coversFees: f.coverFees,
     status,
     nextChargeDate: status === "ACTIVE" || status === "PENDING" ? (upcoming?.date ?? null) : null,
-    endDate: f.openEnded ? null : (f.instalments?.endDate ?? f.schedule.at(-1)?.date ?? null),
+    endDate: f.openEnded || lastDate === null ? null : attempted >= f.schedule.length ? lastDate : later(lastDate),
     paidCount,
     chargeCount,
     scheduleTotalCents: f.openEnded ? null : f.scheduleTotalCents,
     startDate: f.date,
+    pendingAmountCents: f.plan.pendingAmountCents ?? null,
+    skippedCount: skips,
+    canSkip: SKIP_PERIOD[f.frequency] !== undefined,
   };
+}
+
+/** How far a skip moves the charges to come, per schedule; the seasons' nights cannot move. */
+const SKIP_PERIOD: Record<string, { months?: number; days?: number }> = {
+  monthly: { months: 1 },
+  "monthly-instalments": { months: 1 },
+  "weekly-friday": { days: 7 },
+};
+
+/** A YYYY-MM-DD date `n` periods of the schedule later (a 31st moves to the month's last day). */
+export function movedBy(frequency: string, date: string, n: number): string {
+  const period = SKIP_PERIOD[frequency];
+  if (!period || n === 0) return date;
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+  if (period.days) return new Date(Date.UTC(y, m - 1, d + period.days * n)).toISOString().slice(0, 10);
+  const months = m - 1 + (period.months ?? 0) * n;
+  const last = new Date(Date.UTC(y, months + 1, 0)).getUTCDate();
+  return new Date(Date.UTC(y, months, Math.min(d, last))).toISOString().slice(0, 10);
 }
 
 /** "Your monthly gift to Zakat", for the sentences the donor reads. */

@@ -180,6 +180,8 @@ type RegularGift {
   scheduleTotalCents: Int
   "The donation that started it."
   donationId: ID!
+  "A new amount per charge (before fees) the donor asked for, waiting for their consent at PayPal; null when none."
+  pendingAmountCents: Int
 }
 
 type CardChange {
@@ -196,5 +198,10 @@ type RegularGiftChange {
   changed: Boolean!
   "A plain sentence for the donor, e.g. 'Your monthly gift to Zakat is paused.'"
   message: String!
+  """
+  The payment provider's page where the donor must agree to the change before it takes effect
+  (PayPal asks its payer to agree to a new amount); null when nothing more is needed.
+  """
+  url: String
 }
 `;

@@ -235,10 +235,26 @@ export function createStoreOver(records: AccountRecords, options: AccountStoreOp
         );
       }
       const amount = formatDollars(amountCents);
-      if ((f.plan.amountCents ?? f.amountCents) === amountCents)
+      if ((f.plan.amountCents ?? f.amountCents) === amountCents && !f.plan.pendingAmountCents)
         return setPlan(f, {}, false, `${describePlan(f)} is already ${amount}.`);
-      await atProvider(() => provider.changeAmount(giftView(f, today()), chargeFor(amountCents, f.coverFees)));
-      return setPlan(f, { amountCents }, true, `${describePlan(f)} is now ${amount} each time, from the next charge.`);
+      const next = chargeFor(amountCents, f.coverFees);
+      const done = await atProvider(() => provider.changeAmount(giftView(f, today()), next));
+      if (done && "approveUrl" in done) {
+        // PayPal bills the new amount only once its payer agrees: until then the gift is as it was.
+        const change = await setPlan(
+          f,
+          { pendingAmountCents: amountCents, pendingTotalCents: next.totalCents },
+          true,
+          `PayPal asks you to agree to ${amount} each time. Continue on PayPal's page; until you agree there, ${describePlan(f).replace(/^Your/, "your")} stays ${formatDollars(f.plan.amountCents ?? f.amountCents)}.`,
+        );
+        return { ...change, url: done.approveUrl };
+      }
+      return setPlan(
+        f,
+        { amountCents, pendingAmountCents: null, pendingTotalCents: null },
+        true,
+        `${describePlan(f)} is now ${amount} each time, from the next charge.`,
+      );
     },
 
     /** Where the donor changes the card (the provider's own page); nothing changes here. */

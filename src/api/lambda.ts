@@ -9,6 +9,7 @@ import { handle } from "hono/aws-lambda";
 import { accountServiceFromEnv } from "../account-api/service.js";
 import { isTaxDeductible } from "../payments/fund-rules.js";
 import { createApiApp } from "./app.js";
+import { servicePlanProvider } from "./plan-provider.js";
 import { createRulesSource, prismicLoader } from "./fund-rules-source.js";
 import { readApiSettings } from "./config.js";
 import { corsPolicy } from "./cors.js";
@@ -17,7 +18,6 @@ import { readLambdaSecrets } from "./deploy/secrets.js";
 import { sweepExpiredDonations } from "./donations/expire.js";
 import { runScheduledCharges } from "./jobs/scheduled-charges.js";
 import { createStripeClient } from "./stripe/client.js";
-import { stripePlanProvider } from "./stripe/plan-provider.js";
 import { readReceiptSettings } from "../receipts/settings.js";
 import { defaultOf } from "../core/options.js";
 import { createPayPalApi } from "./paypal/sdk.js";
@@ -66,7 +66,8 @@ async function start() {
     env,
     database.db as never,
     undefined,
-    deps.stripe ? { provider: stripePlanProvider(deps, deps.stripe) } : {},
+    // Plan changes act on whoever bills the plan: Stripe or PayPal.
+    { provider: servicePlanProvider(deps) },
   );
   const api = createApiApp(
     { ...deps, receipts, ...(account ? { identifyDonor: account.identifyDonor } : {}) },

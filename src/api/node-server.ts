@@ -12,6 +12,7 @@ import { DEFAULT_FUND_RULES } from "../payments/fund-rules.js";
 import type { Fund } from "../payments/types.js";
 import { createRulesSource, snapshotLoader } from "./fund-rules-source.js";
 import { type ApiAppOptions, createApiApp } from "./app.js";
+import { servicePlanProvider } from "./plan-provider.js";
 import { describe, readApiSettings, type ApiSettings } from "./config.js";
 import { corsPolicy } from "./cors.js";
 import { type ApiDb, openDatabase } from "./db/open.js";
@@ -23,7 +24,6 @@ import { createPayPalApi } from "./paypal/sdk.js";
 import { createSdkPayPal } from "./paypal/sdk-provider.js";
 import { readPayPalSettings } from "./paypal/settings.js";
 import { createStripeClient } from "./stripe/client.js";
-import { stripePlanProvider } from "./stripe/plan-provider.js";
 import { readReceiptSettings } from "../receipts/settings.js";
 import { createReceiptsService } from "./receipts/service.js";
 
@@ -120,8 +120,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   // The donor account API, on the same database, when the site's user pool is configured.
   const account = accountServiceFromEnv(options.env ?? process.env, database.db as never, options.logger, {
     ...(deps.now ? { now: deps.now } : {}),
-    // Plan changes act on Stripe where Stripe bills the plan.
-    ...(deps.stripe ? { provider: stripePlanProvider(deps, deps.stripe) } : {}),
+    // Plan changes act on whoever bills the plan: Stripe or PayPal.
+    provider: servicePlanProvider(deps),
     ...options.account,
   });
   if (account) deps.identifyDonor ??= account.identifyDonor;

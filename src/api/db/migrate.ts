@@ -14,6 +14,7 @@ import * as scheduledCharges from "./migrations/0005-scheduled-charges.js";
 import * as declinedCharges from "./migrations/0006-declined-charges.js";
 import * as enquiriesAndUpdates from "./migrations/0007-enquiries-and-updates.js";
 import * as intentCancellations from "./migrations/0008-intent-cancellations.js";
+import * as accountPlanChanges from "./migrations/0009-account-plan-changes.js";
 
 export const MIGRATIONS: Record<string, Migration> = {
   "0001-donations": initial,
@@ -24,6 +25,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0006-declined-charges": declinedCharges,
   "0007-enquiries-and-updates": enquiriesAndUpdates,
   "0008-intent-cancellations": intentCancellations,
+  "0009-account-plan-changes": accountPlanChanges,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -7,13 +7,15 @@
  *
  * PAYMENT.CAPTURE.COMPLETED (a one-off order) and PAYMENT.SALE.COMPLETED (a subscription's payment)
  * mark the donation paid and record the charge; PAYMENT.CAPTURE.REFUNDED and CUSTOMER.DISPUTE.CREATED
- * mark it refunded or disputed and void the receipt. The donation is found by `custom_id` (the
+ * mark it refunded or disputed and void the receipt; BILLING.SUBSCRIPTION.UPDATED (the payer agreed
+ * to a new amount) makes the account's pending amount the plan's. The donation is found by `custom_id` (the
  * donation id the provider put there) or by its PayPal id.
  */
 import type { DonationRow } from "../db/schema.js";
 import type { ApiDeps } from "../deps.js";
 import { errorReply, type Reply } from "../errors.js";
 import { type EventChange, recordCharge, setStatus } from "../stripe/apply-event.js";
+import { settleRevision } from "./plan-provider.js";
 import type { PayPalApi } from "./sdk.js";
 
 type PayPalEventsTables = {
@@ -185,6 +187,9 @@ export async function applyPayPalEvent(deps: ApiDeps, event: PayPalEvent): Promi
     default: {
       // BILLING.SUBSCRIPTION.* are recorded (the event table) for the account's regular gifts.
       const row = await donationOf(deps, r.custom_id, r.id);
+      // A revise the payer agreed to: the account's pending amount is the plan's once PayPal bills it.
+      if (row && event.event_type === "BILLING.SUBSCRIPTION.UPDATED" && deps.paypalApi)
+        await settleRevision(deps, deps.paypalApi, row.id);
       return row ? { donationId: row.id } : undefined;
     }
   }

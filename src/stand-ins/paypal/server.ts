@@ -2,7 +2,7 @@
  * A local stand-in of PayPal's REST API for the calls the payments service makes through PayPal's
  * server SDK, written from PayPal's REST reference: OAuth 2.0 client credentials
  * (/v1/oauth2/token), Orders v2 (create, show, capture once), Payments v2 (capture, refund),
- * catalog products, billing plans and subscriptions (create, show, cancel, suspend, activate),
+ * catalog products, billing plans and subscriptions (create, show, cancel, suspend, activate, revise),
  * /v1/notifications/verify-webhook-signature, and signed webhook delivery. Every call but the
  * token needs a Bearer token it issued; a POST with PayPal-Request-Id is answered once and
  * replayed after (idempotency, as PayPal keeps the key). Loopback only.
@@ -43,6 +43,8 @@ export interface PayPalStandIn {
   /** The donor approves the order in PayPal's window; returns the merchant's return URL if any. */
   approveOrder(orderId: string, payer?: Payer): string | undefined;
   approveSubscription(subscriptionId: string): string | undefined;
+  /** The payer consents to a revise (a new price) in PayPal's window, by the subscription's id or the revise's token. */
+  approveRevision(subscriptionIdOrToken: string): string | undefined;
   /** PayPal bills a subscription's next cycle (PAYMENT.SALE.COMPLETED; EXPIRED after the last). */
   chargeSubscriptionCycle(subscriptionId: string): void;
   /** The donor disputes a capture with PayPal (CUSTOMER.DISPUTE.CREATED). */
@@ -130,7 +132,12 @@ export async function startPayPalStandIn(options: PayPalStandInOptions = {}): Pr
     ["POST", /^\/v1\/billing\/plans$/, (r) => subscriptions.createPlan(r.json())],
     ["GET", /^\/v1\/billing\/plans\/([^/]+)$/, (r) => ({ status: 200, body: subscriptions.getPlan(r.params[0]!) })],
     ["POST", /^\/v1\/billing\/subscriptions$/, (r) => subscriptions.create(r.json())],
-    ["GET", /^\/v1\/billing\/subscriptions\/([^/]+)$/, (r) => ({ status: 200, body: subscriptions.get(r.params[0]!) })],
+    [
+      "GET",
+      /^\/v1\/billing\/subscriptions\/([^/]+)$/,
+      (r) => ({ status: 200, body: subscriptions.get(r.params[0]!, r.query.get("fields")) }),
+    ],
+    ["POST", /^\/v1\/billing\/subscriptions\/([^/]+)\/revise$/, (r) => subscriptions.revise(r.params[0]!, r.json())],
     [
       "POST",
       /^\/v1\/billing\/subscriptions\/([^/]+)\/(cancel|suspend|activate)$/,
@@ -171,7 +178,11 @@ export async function startPayPalStandIn(options: PayPalStandInOptions = {}): Pr
         res.writeHead(200, { "content-type": "application/x-pem-file" });
         return void res.end(signer.publicKeyPem());
       }
-      if (path === "/checkoutnow" || path === "/webapps/billing/subscriptions")
+      if (
+        path === "/checkoutnow" ||
+        path === "/webapps/billing/subscriptions" ||
+        path === "/webapps/billing/subscriptions/update"
+      )
         return approvalPage(req, res, method, path, target.searchParams);
 
       const route = routes.find(([m, pattern]) => pattern.test(path) && m === method);
@@ -255,10 +266,16 @@ export async function startPayPalStandIn(options: PayPalStandInOptions = {}): Pr
     query: URLSearchParams,
   ): void {
     const isOrder = path === "/checkoutnow";
+    const isRevision = path === "/webapps/billing/subscriptions/update";
     const id = query.get(isOrder ? "token" : "ba_token") ?? "";
     try {
+      if (isRevision && !subscriptions.isRevision(id)) throw notFound(id);
       if (method === "POST") {
-        const back = isOrder ? orders.approve(id) : subscriptions.approve(id);
+        const back = isOrder
+          ? orders.approve(id)
+          : isRevision
+            ? subscriptions.approveRevision(id)
+            : subscriptions.approve(id);
         const to = back && /^https?:\/\//.test(back) ? back : undefined;
         if (to) {
           res.writeHead(303, { location: isOrder ? `${to}${to.includes("?") ? "&" : "?"}token=${id}` : to });
@@ -268,7 +285,7 @@ export async function startPayPalStandIn(options: PayPalStandInOptions = {}): Pr
         return void res.end(page("Approved", "<p>Approved. You can close this window.</p>"));
       }
       if (isOrder) orders.get(id);
-      else subscriptions.get(id);
+      else if (!isRevision) subscriptions.get(id);
     } catch (error) {
       if (error instanceof PayPalHttpError) return send(res, error.status, error.body);
       throw error;
@@ -295,6 +312,7 @@ export async function startPayPalStandIn(options: PayPalStandInOptions = {}): Pr
     webhookId,
     approveOrder: (id, payer) => orders.approve(id, payer),
     approveSubscription: (id) => subscriptions.approve(id),
+    approveRevision: (id) => subscriptions.approveRevision(id),
     chargeSubscriptionCycle: (id) => subscriptions.chargeCycle(id),
     openDispute(captureId, reason = "MERCHANDISE_OR_SERVICE_NOT_RECEIVED") {
       const { cents, currency } = orders.captureExists(captureId);

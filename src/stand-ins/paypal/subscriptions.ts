@@ -54,6 +54,10 @@ interface Subscription {
   returnUrl?: string;
   /** Cycles completed, per billing cycle of the plan in sequence order. */
   completed: number[];
+  /** A revise's prices (sequence → cents), in force once the payer approved it. */
+  overrides: Map<number, number>;
+  /** A revise waiting for the payer's consent in PayPal's window (its `ba_token`). */
+  revision?: { token: string; plan: Plan; overrides: Map<number, number>; returnUrl?: string };
   lastPayment?: { cents: number; time: string };
   create_time: string;
   update_time: string;
@@ -77,6 +81,8 @@ export class Subscriptions {
   private readonly products = new Map<string, Product>();
   private readonly plans = new Map<string, Plan>();
   private readonly subscriptions = new Map<string, Subscription>();
+  /** A revise's approval token → its subscription. */
+  private readonly revisions = new Map<string, string>();
 
   constructor(private readonly ctx: StandInContext) {}
 
@@ -218,6 +224,7 @@ export class Subscriptions {
       status_update_time: now,
       start_time: start,
       completed: plan.cycles.map(() => 0),
+      overrides: new Map(),
       create_time: now,
       update_time: now,
       ...(body.custom_id === undefined ? {} : { custom_id: text(body.custom_id, "/custom_id", 127, false)! }),
@@ -231,8 +238,101 @@ export class Subscriptions {
     return { status: 201, body: this.view(sub) };
   }
 
-  get(id: string): unknown {
-    return this.view(this.find(id));
+  /** GET …/subscriptions/:id; `fields=plan` adds the plan as billed, overrides applied. */
+  get(id: string, fields?: string | null): unknown {
+    const sub = this.find(id);
+    const view = this.view(sub);
+    if (!fields?.split(",").includes("plan")) return view;
+    const plan = this.planView(sub.plan) as { billing_cycles: { sequence: number; pricing_scheme: unknown }[] };
+    for (const cycle of plan.billing_cycles) {
+      const cents = sub.overrides.get(cycle.sequence);
+      if (cents !== undefined)
+        cycle.pricing_scheme = { version: 2, fixed_price: money(cents, sub.plan.cycles[0]!.currency) };
+    }
+    return { ...view, plan };
+  }
+
+  /**
+   * POST …/revise: another plan, or the plan's prices overridden (`plan.billing_cycles[]` by
+   * sequence). It needs the payer's consent: the answer's `approve` link opens PayPal's window, and
+   * until the payer approves there the subscription is billed as before. Approved, it raises
+   * BILLING.SUBSCRIPTION.UPDATED and the next cycle is billed at the new price.
+   */
+  revise(id: string, body: Record<string, unknown>): { status: number; body: unknown } {
+    const sub = this.find(id);
+    if (sub.status !== "ACTIVE" && sub.status !== "SUSPENDED")
+      throw unprocessable(
+        "SUBSCRIPTION_STATUS_INVALID",
+        "Invalid subscription status for revise action; subscription status should be active or suspended.",
+      );
+    const planId = body.plan_id === undefined ? sub.plan.id : text(body.plan_id, "/plan_id", 50, true)!;
+    const plan = this.plans.get(planId);
+    if (!plan || plan.product_id !== sub.plan.product_id)
+      throw invalid("/plan_id", "INVALID_PARAMETER_VALUE", "The specified plan ID does not exist.", planId);
+    const overrides = new Map<number, number>();
+    const inline = body.plan as { billing_cycles?: unknown } | undefined;
+    if (inline !== undefined) {
+      if (typeof inline !== "object" || inline === null || !Array.isArray(inline.billing_cycles))
+        throw invalid("/plan/billing_cycles", "INVALID_PARAMETER_VALUE", "The value of a field is invalid.");
+      inline.billing_cycles.forEach((raw, i) => {
+        const c = raw as { sequence?: unknown; pricing_scheme?: { fixed_price?: unknown } };
+        const cycle = plan.cycles.find((x) => x.sequence === c.sequence);
+        if (!cycle)
+          throw invalid(
+            `/plan/billing_cycles/${i}/sequence`,
+            "INVALID_PARAMETER_VALUE",
+            "The billing cycle sequence does not exist in the plan.",
+            String(c.sequence),
+          );
+        const price = centsOf(c.pricing_scheme?.fixed_price, `/plan/billing_cycles/${i}/pricing_scheme/fixed_price`);
+        if (price.currency !== cycle.currency)
+          throw unprocessable("CURRENCY_MISMATCH", "The currency code is different from the plan's currency code.");
+        overrides.set(cycle.sequence, price.cents);
+      });
+    }
+    if (sub.revision) this.revisions.delete(sub.revision.token);
+    const token = paypalId("BA-", 17);
+    const context = body.application_context as { return_url?: unknown } | undefined;
+    sub.revision = {
+      token,
+      plan,
+      overrides,
+      ...(typeof context?.return_url === "string" ? { returnUrl: context.return_url } : {}),
+    };
+    this.revisions.set(token, sub.id);
+    const self = `${this.ctx.baseUrl}/v1/billing/subscriptions/${sub.id}`;
+    return {
+      status: 200,
+      body: {
+        plan_id: plan.id,
+        plan_overridden: overrides.size > 0,
+        ...(inline === undefined ? {} : { plan: inline }),
+        links: [
+          link(`${this.ctx.baseUrl}/webapps/billing/subscriptions/update?ba_token=${token}`, "approve"),
+          link(self, "edit", "PATCH"),
+          link(self, "self"),
+        ],
+      },
+    };
+  }
+
+  /** The payer consents to a revise in PayPal's window (by its token, or the subscription's id). */
+  approveRevision(tokenOrId: string): string | undefined {
+    const sub = this.find(this.revisions.get(tokenOrId) ?? tokenOrId);
+    const revision = sub.revision;
+    if (!revision) throw notFound(tokenOrId);
+    this.revisions.delete(revision.token);
+    sub.revision = undefined;
+    sub.plan = revision.plan;
+    sub.overrides = revision.overrides;
+    sub.update_time = this.ctx.now().toISOString();
+    this.ctx.emit("BILLING.SUBSCRIPTION.UPDATED", "subscription", "Subscription updated", this.view(sub), "2.0");
+    return revision.returnUrl;
+  }
+
+  /** Whether a `ba_token` is a revise's (PayPal's update window) rather than a new subscription's. */
+  isRevision(token: string): boolean {
+    return this.revisions.has(token);
   }
 
   /** The payer approves in PayPal's window: the subscription starts and its first cycle is charged. */
@@ -256,12 +356,13 @@ export class Subscriptions {
     const index = currentCycle(sub);
     if (index === -1) throw new Error(`Subscription ${id} has no cycle left to bill.`);
     const cycle = sub.plan.cycles[index]!;
+    const cents = sub.overrides.get(cycle.sequence) ?? cycle.cents;
     const now = this.ctx.now().toISOString();
     sub.completed[index]! += 1;
-    sub.lastPayment = { cents: cycle.cents, time: now };
+    sub.lastPayment = { cents, time: now };
     sub.update_time = now;
-    const fee = paypalFeeCents(cycle.cents);
-    const value = money(cycle.cents, cycle.currency).value;
+    const fee = paypalFeeCents(cents);
+    const value = money(cents, cycle.currency).value;
     const saleId = paypalId();
     this.ctx.emit(
       "PAYMENT.SALE.COMPLETED",
@@ -388,7 +489,7 @@ export class Subscriptions {
       quantity: "1",
       ...(s.custom_id ? { custom_id: s.custom_id } : {}),
       ...(s.subscriber ? { subscriber: s.subscriber } : {}),
-      plan_overridden: false,
+      plan_overridden: s.overrides.size > 0,
       ...(s.status === "APPROVAL_PENDING"
         ? {}
         : {

@@ -1,0 +1,48 @@
+/**
+ * The account API's plan provider in the payments service: each plan's changes go to whoever bills
+ * it, read from the donation: PayPal for a PayPal subscription (src/api/paypal/plan-provider.ts),
+ * Stripe for a card's subscription or schedule (src/api/stripe/plan-provider.ts). Plans the
+ * service charges itself (every Friday, the seasons) need no call: the job reads the donor's
+ * choice. The SDKs are read from `deps` at each call, so a provider configured later is used.
+ * A plan whose provider is not configured here refuses the change (the account then changes nothing).
+ */
+import type { GiftView } from "../account-api/facts.js";
+import type { PlanProvider } from "../account-api/plan-provider.js";
+import type { ApiDeps } from "./deps.js";
+import { paypalPlanProvider } from "./paypal/plan-provider.js";
+import { stripePlanProvider } from "./stripe/plan-provider.js";
+
+export function servicePlanProvider(deps: ApiDeps): PlanProvider {
+  async function providerOf(gift: GiftView): Promise<PlanProvider | null> {
+    const row = await deps.db
+      .selectFrom("donations")
+      .select(["payment_method", "paypal_id", "stripe_subscription_id", "stripe_schedule_id"])
+      .where("id", "=", gift.donationId)
+      .executeTakeFirstOrThrow();
+    if (row.payment_method === "paypal") {
+      if (!deps.paypalApi) throw new Error("PayPal is not configured on this service.");
+      return paypalPlanProvider(deps, deps.paypalApi);
+    }
+    if (deps.stripe) return stripePlanProvider(deps, deps.stripe);
+    if (row.stripe_subscription_id || row.stripe_schedule_id)
+      throw new Error("Stripe is not configured on this service.");
+    return null;
+  }
+  return {
+    async pause(gift) {
+      await (await providerOf(gift))?.pause(gift);
+    },
+    async resume(gift) {
+      await (await providerOf(gift))?.resume(gift);
+    },
+    async changeAmount(gift, next) {
+      return (await providerOf(gift))?.changeAmount(gift, next);
+    },
+    async cancel(gift) {
+      await (await providerOf(gift))?.cancel(gift);
+    },
+    async cardChangeUrl(gift) {
+      return (await (await providerOf(gift))?.cardChangeUrl(gift)) ?? null;
+    },
+  };
+}
