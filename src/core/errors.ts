@@ -138,6 +138,10 @@ export const ERROR_CATALOGUE = {
     kind: "input",
     hint: "A template threw while rendering this page: fix the template at the file and line named (a template must render any content Prismic allows, empty fields included) and build again.",
   },
+  RENDER_WORKER_FAILED: {
+    kind: "bug",
+    hint: "A render thread failed (the message says how); the build did that work in its own thread instead, so the site is the same, only slower. If it happens again, report it with the message.",
+  },
   TEMPLATE_BUNDLE_FAILED: { kind: "input", hint: "The templates do not compile. Fix the error shown and save again." },
   ISLAND_BUNDLE_FAILED: {
     kind: "input",

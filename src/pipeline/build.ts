@@ -37,7 +37,7 @@ import { cacheDebug } from "../cache/debug.js";
 import { loadFileHashes, saveFileHashes } from "../cache/file-hash-memo.js";
 import { explainRebuild } from "../cache/rebuild-reasons.js";
 import { siteFilesKey, toolBuildId, writeSiteFiles } from "./site-files-stage.js";
-import { planStage, type PlannedContent, warmWorkersEarly, warmWorkersForFullRender } from "./content-stage.js";
+import { contentStage, type PlannedContent } from "./content-stage.js";
 import { createBuilder, type Builder } from "./builder.js";
 
 export interface BuildDeps {
@@ -104,137 +104,149 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   }
 }
 
+/**
+ * The build, stage by stage. Each stage is a function below; what runs at the same time (the
+ * bundles beside the content, the render threads, the asset links beside the render) runs inside
+ * one stage.
+ */
 async function runPipeline(config: BuildConfig, deps: Deps): Promise<BuildResult> {
-  const started = performance.now();
-  const stages: Record<string, number> = {};
-  // When each stage ran, in ms since the process started: stages overlap, and --verbose shows how.
-  const spans: Record<string, [number, number]> = {};
-  const stage: StageTimer = async (name, run) => {
-    const t = performance.now();
-    deps.progress?.start(name);
-    try {
-      const value = await run();
-      stages[name] = performance.now() - t;
-      spans[name] = [t, performance.now()];
-      return value;
-    } finally {
-      deps.progress?.end(name);
-    }
-  };
-  const { builder, logger } = deps;
-  const previous = readPrevious(config, builder);
-  const warmed = warmWorkersEarly(config, previous.fullRender, builder);
-  const bundles = startBundles(config, deps, stage);
-  // A build its content stops waits for the bundles it started, so none is still writing into the
-  // work folder once the build has failed (a caller that then removes it met ENOTEMPTY).
-  const stopAfterBundles = async (error: unknown): Promise<never> => {
-    await Promise.allSettled([bundles.preview, bundles.ready]);
-    throw error;
-  };
+  const timer = stageTimer(deps.progress);
+  const { stage } = timer;
 
-  const content = await planStage(config, deps, await warmed, stage).catch(stopAfterBundles);
-  // Live content without payments or sign-in: an error in CI, a warning at the end elsewhere.
-  const missing =
-    deps.publicConfig && content.name !== SAMPLE_SNAPSHOT_NAME && !config.allowMissingSettings
-      ? missingSettings(deps.publicConfig)
-      : [];
-  if (missing.length && isCI()) await stopAfterBundles(missingSettingsError(missing));
-  const warnMissing = () => {
-    if (!missing.length) return;
-    logger.warn("build", `[SETTINGS_MISSING] ${missingSettingsMessage(missing)}.`);
-    logger.warn("build", `  hint (SETTINGS_MISSING): ${ERROR_CATALOGUE.SETTINGS_MISSING.hint}`);
-  };
-  try {
-    stopOnInvalidContent(logger, content.plan.problems);
-  } catch (error) {
-    await stopAfterBundles(error);
-  }
-  if (!(await warmed) && (await previous.fullRender)) warmWorkersForFullRender(config, builder, content);
-  const images = await stage("images", () => imageStage(config, content, deps));
-  const built = await bundles.ready;
+  const { previous, content, images, built } = await readInputs(config, deps, stage);
   const keys = await buildKeys(config, deps, built, images, content.plan.state);
+  const work = await whatToRender(config, content.plan.pages, keys, previous.record, built.preview);
+  if (work.upToDate) return finish(config, deps, timer, { content, images }, null);
+  const { output, secrets } = await stage("published", () => openOutput(config, previous.state, work));
+  const bodies = bodiesFor(config, deps.builder, built, images, keys, content);
+  const inputs = { content, images, built, keys, work, output, bodies };
+  const written = await writeVersion(config, deps, inputs, secrets, previous.state, stage);
+  await recordStage(config, deps.builder, { ...inputs, rendered: written.rendered, preview: await built.preview });
+  return finish(config, deps, timer, inputs, written);
+}
 
-  const work = await whatToRender(config, content.plan.pages, keys, await previous.record, bundles.preview);
-  const summary = { content, images, stages, started };
-  if (work.upToDate) {
+/** The build's result and its summary line; `written` is null when nothing changed and nothing was published. */
+function finish(
+  config: BuildConfig,
+  deps: Deps,
+  timer: ReturnType<typeof stageTimer>,
+  inputs: Pick<RenderInputs, "content" | "images"> & { work?: Extract<Work, { upToDate: false }> },
+  written: { rendered: RenderedPage[]; timings: RenderTimings } | null,
+): BuildResult {
+  const { content, images } = inputs;
+  const { logger } = deps;
+  const summary = { content, images, stages: timer.stages, started: timer.started };
+  if (!written) {
     cacheDebug?.("pages", `none rendered: every input has the key of the last build into ${config.outDir}`);
     const result = resultOf(config, summary, { published: false });
     logger.info(
       "build",
       `Nothing changed: ${config.outDir} is up to date (${result.pages} pages) in ${formatMs(result.ms)}`,
     );
-    warnMissing();
+    warnMissingSettings(logger, content, config, deps);
     return result;
   }
-  const { output, secrets } = await stage("published", () => openOutput(config, previous.state, work));
-  const bodies = bodiesFor(config, builder, built, images, keys, content);
-  const renderTimings: RenderTimings = { renderMs: 0, inWorkers: 0, writtenInWorkers: 0, bodiesReused: 0 };
-  let rendered: RenderedPage[];
-  // The stylesheet, scripts and images do not depend on the pages: they are linked into the new
-  // site while the pages render, so that waiting on the disk is off the build's critical path.
-  const assetFiles = stage("assets", () => assetFilesStage({ images, built, work, output, bundles }));
-  // Handled here so a failure while the pages render is not an unhandled rejection; awaited below.
-  assetFiles.catch(() => undefined);
-  try {
-    void preloadServiceWorkerTools(config.workDir);
-    rendered = await stage("render", () =>
-      renderStage(config, deps, { content, images, built, keys, work, output, bodies, timings: renderTimings }),
-    );
-    builder.pagesRendered();
-    await assetFiles;
-    await stage("siteFiles", () => siteFilesStage(config, deps, { content, built, work, output, rendered }));
-    await stage("secrets", async () => secrets.assertClean());
-    stages.renderOnly = renderTimings.renderMs;
-    await stage("publish", () => publishOutput(output, previous.state));
-  } catch (error) {
-    await assetFiles.catch(() => undefined);
-    await discardOutput(output);
-    throw error;
-  }
-  // Only bodies of a published build are kept: one that failed (a secret found, say) leaves none to reuse.
-  for (const r of rendered) if (r.body) bodies.set(r.page, r.body);
-  await recordStage(config, builder, { content, keys, work, output, rendered, preview: await bundles.preview });
-
-  const pagesRebuilt = rendered.filter((r) => r.written).length;
-  const result = resultOf(config, summary, { published: true, pagesRebuilt, ...renderTimings });
-  for (const [name, t] of Object.entries(stages)) {
-    const span = spans[name];
-    const when = span ? ` (${(span[0] / 1000).toFixed(2)}–${(span[1] / 1000).toFixed(2)} s after start)` : "";
-    logger.debug("build", `${name.padEnd(9)} ${formatMs(t).padStart(7)}${when}`);
-  }
+  timer.stages.renderOnly = written.timings.renderMs;
+  const pagesRebuilt = written.rendered.filter((r) => r.written).length;
+  const result = resultOf(config, summary, { published: true, pagesRebuilt, ...written.timings });
+  timer.log(logger);
   const total = content.plan.pages.length;
-  const rebuiltNote = pagesRebuilt === total ? "" : ` (${pagesRebuilt} rewritten, ${work.toRender.length} rendered)`;
+  const rendered = inputs.work?.toRender.length ?? 0;
+  const rebuiltNote = pagesRebuilt === total ? "" : ` (${pagesRebuilt} rewritten, ${rendered} rendered)`;
   logger.info(
     "build",
     `Built ${total} pages${rebuiltNote}, ${images.count} images in ${formatMs(result.ms)} → ${config.outDir}`,
   );
-  warnMissing();
+  warnMissingSettings(logger, content, config, deps);
   return result;
 }
 
-/** The published version and the record of the last build, read while the other stages start. */
-function readPrevious(config: BuildConfig, builder: Builder) {
-  const recordFile = join(config.workDir, "last-build.json");
-  const state = readOutputState(config.outDir);
-  // A record of another version than the published one describes files that are not there. With
-  // nothing published, no record can describe the folder: it is not read (1.5 MB to parse for
-  // 2,000 pages, on this thread while the render threads start) and every page renders.
-  const record =
-    state.currentId === null
-      ? Promise.resolve(null)
-      : readIncrementalRecord(recordFile, builder.record).then((r) =>
-          r && r.published === state.currentId ? r : null,
-        );
-  const fullRender = state.currentId === null ? Promise.resolve(true) : record.then((r) => r?.outDir !== config.outDir);
-  return { state, record, fullRender, recordFile };
+/** Times each named stage, shows it on the progress line, and logs when each ran (--verbose). */
+function stageTimer(progress: StageProgress | undefined) {
+  const started = performance.now();
+  const stages: Record<string, number> = {};
+  // When each stage ran, in ms since the process started: stages overlap, and --verbose shows how.
+  const spans: Record<string, [number, number]> = {};
+  const stage: StageTimer = async (name, run) => {
+    const t = performance.now();
+    progress?.start(name);
+    try {
+      const value = await run();
+      stages[name] = performance.now() - t;
+      spans[name] = [t, performance.now()];
+      return value;
+    } finally {
+      progress?.end(name);
+    }
+  };
+  const log = (logger: Logger) => {
+    for (const [name, t] of Object.entries(stages)) {
+      const span = spans[name];
+      const when = span ? ` (${(span[0] / 1000).toFixed(2)}–${(span[1] / 1000).toFixed(2)} s after start)` : "";
+      logger.debug("build", `${name.padEnd(9)} ${formatMs(t).padStart(7)}${when}`);
+    }
+  };
+  return { started, stages, stage, log };
 }
 
-type Built = Awaited<ReturnType<typeof startBundles>["ready"]>;
+/**
+ * What the build is made from: the last build (the published version and its record), the content
+ * and its images, and the bundles. The bundles depend on the sources, not the content: they are
+ * made while the content is read. A build its content stops waits for the bundles it started, so
+ * none is still writing into the work folder once the build has failed (a caller that then removes
+ * it met ENOTEMPTY).
+ */
+async function readInputs(config: BuildConfig, deps: Deps, stage: StageTimer) {
+  const { ready, preview } = startBundles(config, deps, stage);
+  try {
+    const previous = await readPrevious(config, deps.builder);
+    const content = await contentStage(config, deps, previous.fullRender, stage);
+    // Live content without payments or sign-in: an error in CI, a warning at the end elsewhere.
+    const missing = missingSettingsOf(content, config, deps);
+    if (missing.length && isCI()) throw missingSettingsError(missing);
+    stopOnInvalidContent(deps.logger, content.plan.problems);
+    const images = await stage("images", () => imageStage(config, content, deps));
+    return { previous, content, images, built: { ...(await ready), preview } };
+  } catch (error) {
+    await Promise.allSettled([ready, preview]);
+    throw error;
+  }
+}
+
+function missingSettingsOf(content: PlannedContent, config: BuildConfig, deps: Deps): string[] {
+  return deps.publicConfig && content.name !== SAMPLE_SNAPSHOT_NAME && !config.allowMissingSettings
+    ? missingSettings(deps.publicConfig)
+    : [];
+}
+
+function warnMissingSettings(logger: Logger, content: PlannedContent, config: BuildConfig, deps: Deps): void {
+  const missing = missingSettingsOf(content, config, deps);
+  if (!missing.length) return;
+  logger.warn("build", `[SETTINGS_MISSING] ${missingSettingsMessage(missing)}.`);
+  logger.warn("build", `  hint (SETTINGS_MISSING): ${ERROR_CATALOGUE.SETTINGS_MISSING.hint}`);
+}
 
 /**
- * The bundles depend on the sources, not the content: their checks (and esbuild, when a source
- * changed) run while the snapshot is read, and esbuild works on all of them at the same time.
- * No page names the preview bundle's files (it has a fixed address): pages render while it compiles.
+ * The published version and the record of the last build. A record of another version than the
+ * published one describes files that are not there. With nothing published, no record can
+ * describe the folder: it is not read (1.5 MB to parse for 2,000 pages) and every page renders.
+ */
+async function readPrevious(config: BuildConfig, builder: Builder) {
+  const state = readOutputState(config.outDir);
+  const last =
+    state.currentId === null
+      ? null
+      : await readIncrementalRecord(join(config.workDir, "last-build.json"), builder.record);
+  const record = last && last.published === state.currentId ? last : null;
+  return { state, record, fullRender: record?.outDir !== config.outDir };
+}
+
+type Built = Awaited<ReturnType<typeof readInputs>>["built"];
+
+/**
+ * The bundles, esbuild working on all of them at the same time. No page names the preview
+ * bundle's files (it has a fixed address): `preview` is a promise, so pages render while it
+ * compiles; the stages that link or record it wait for it.
  */
 function startBundles(config: BuildConfig, deps: Deps, stage: StageTimer) {
   const contexts = deps.builder.bundlers ?? undefined;
@@ -257,10 +269,10 @@ function startBundles(config: BuildConfig, deps: Deps, stage: StageTimer) {
       }),
     ),
   ]).then(([client, templates, stylesheet]) => ({ client, templates, stylesheet }));
-  // Awaited later; an error that stops the build earlier (the content's) makes these moot.
+  // Awaited by the stages that need them; a failure before then must not be an unhandled rejection.
   preview.catch(() => undefined);
   ready.catch(() => undefined);
-  return { preview, ready };
+  return { ready, preview };
 }
 
 /**
@@ -424,7 +436,44 @@ interface RenderInputs {
   work: Extract<Work, { upToDate: false }>;
   output: SiteOutput;
   bodies: BodyCache;
-  timings: RenderTimings;
+}
+
+/**
+ * Writes the new version and publishes it: the pages render while the stylesheet, scripts and
+ * images are linked in (they do not depend on the pages, so waiting on the disk is off the
+ * build's critical path), then the site files, the secret scan, and the switch to the new
+ * version. A failure removes the unfinished version; the published one stays.
+ */
+async function writeVersion(
+  config: BuildConfig,
+  deps: Deps,
+  input: RenderInputs,
+  secrets: ReturnType<typeof createSecretScan>,
+  published: OutputState,
+  stage: StageTimer,
+): Promise<{ rendered: RenderedPage[]; timings: RenderTimings }> {
+  const { output } = input;
+  const timings: RenderTimings = { renderMs: 0, inWorkers: 0, writtenInWorkers: 0, bodiesReused: 0 };
+  const assetFiles = stage("assets", () => assetFilesStage(input));
+  // Handled here so a failure while the pages render is not an unhandled rejection; awaited below.
+  assetFiles.catch(() => undefined);
+  try {
+    // workbox-build, which the site files need, loads while the pages render (a first build only).
+    void preloadServiceWorkerTools(config.workDir);
+    const rendered = await stage("render", () => renderStage(config, deps, input, timings));
+    deps.builder.renderer.rendered();
+    await assetFiles;
+    await stage("siteFiles", () => siteFilesStage(config, deps, { ...input, rendered }));
+    await stage("secrets", async () => secrets.assertClean());
+    await stage("publish", () => publishOutput(output, published));
+    // Only bodies of a published build are kept: one that failed (a secret found, say) leaves none to reuse.
+    for (const r of rendered) if (r.body) input.bodies.set(r.page, r.body);
+    return { rendered, timings };
+  } catch (error) {
+    await assetFiles.catch(() => undefined);
+    await discardOutput(output);
+    throw error;
+  }
 }
 
 const assetsOf = (built: Built) => ({
@@ -434,7 +483,12 @@ const assetsOf = (built: Built) => ({
 });
 
 /** Renders the pages to render (in worker threads for many) and adds the changed HTML to the output; the others are kept. */
-async function renderStage(config: BuildConfig, deps: Deps, input: RenderInputs): Promise<RenderedPage[]> {
+async function renderStage(
+  config: BuildConfig,
+  deps: Deps,
+  input: RenderInputs,
+  timings: RenderTimings,
+): Promise<RenderedPage[]> {
   const { builder } = deps;
   const { content, images, built, work, output } = input;
   // Render workers read the snapshot from its file (origin); one that is not from a file renders here.
@@ -459,26 +513,24 @@ async function renderStage(config: BuildConfig, deps: Deps, input: RenderInputs)
           root: config.root,
           workDir: config.workDir,
           sources: { templateFile: built.templates.file, snapshot: content.origin, manifests: images.manifests },
-          workers: builder.workers,
+          service: builder.renderer,
           count: content.workerCount,
         }
       : undefined,
-    timings: input.timings,
+    timings,
   });
   for (const page of content.plan.pages) if (!output.has(page.file)) output.keep(page.file);
   return rendered;
 }
 
 /** Links the site's stylesheet, scripts and images into the new site. */
-async function assetFilesStage(
-  input: Pick<RenderInputs, "images" | "built" | "work" | "output"> & { bundles: ReturnType<typeof startBundles> },
-): Promise<void> {
+async function assetFilesStage(input: Pick<RenderInputs, "images" | "built" | "work" | "output">): Promise<void> {
   const { images, built, work, output } = input;
   // Content-hashed names: one that is published already has the same bytes and is kept.
   await output.put(built.stylesheet.file, built.stylesheet.css, { hashedName: true });
   for (const file of built.client.bundle.files)
     await output.adopt(`_islands/${file.path}`, file.from, { hashedName: true });
-  const preview = await input.bundles.preview;
+  const preview = await built.preview;
   // Its chunks have content-hashed names; its entry has a fixed one, kept as published while the bundle's hash is the same.
   const samePreview = work.last !== null && preview !== null && work.last.preview === preview.hash;
   for (const file of preview?.files ?? [])

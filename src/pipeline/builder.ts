@@ -11,7 +11,7 @@ import type { StylesheetMemory } from "../bundle/styles.js";
 import type { RecordMemory } from "../publish/incremental.js";
 import type { ServiceWorkerMemory } from "../site-files/service-worker.js";
 import { BundlerContexts } from "../bundle/bundler-contexts.js";
-import { closeWorkerPool, createWorkerPool, type WorkerPool } from "../render/render-pool.js";
+import { RenderService } from "../render/render-service.js";
 import { DEFAULT_RENDER_POLICY, type RenderPolicy } from "../render/render-policy.js";
 
 export interface BuilderOptions {
@@ -41,26 +41,20 @@ export interface Builder {
   readonly record: RecordMemory;
   /** Service workers made, by what they were made from (src/site-files/service-worker.ts). */
   readonly serviceWorkers: ServiceWorkerMemory;
-  /** The render worker threads (src/render/render-pool.ts). */
-  readonly workers: WorkerPool;
+  /** The render threads: everything that knows about them (src/render/render-service.ts). */
+  readonly renderer: RenderService;
   /** esbuild contexts kept between builds (keepBundlers), or null: each build bundles afresh. */
   readonly bundlers: BundlerContexts | null;
   /** How this caller's builds render (src/render/render-policy.ts). */
   readonly render: RenderPolicy;
   /** Whether page bodies are kept for the next build (false for a builder made for one build). */
   readonly keepsBodies: boolean;
-  /**
-   * Called when a build's pages are rendered. A builder made for one build ends its render workers
-   * then: a thread's teardown (freeing its heap) takes tens of milliseconds, and it overlaps the
-   * build's last stages instead of delaying the exit.
-   */
-  pagesRendered(): void;
-  /** Stops the render workers and disposes the bundlers; the caller calls it when it will build no more. */
+  /** Stops the render threads and disposes the bundlers; the caller calls it when it will build no more. */
   close(): Promise<void>;
 }
 
 export function createBuilder(options: BuilderOptions = {}): Builder {
-  const workers = createWorkerPool();
+  const renderer = new RenderService(options.forOneBuild);
   const bundlers = options.keepBundlers ? new BundlerContexts() : null;
   return {
     snapshots: new Map(),
@@ -68,15 +62,12 @@ export function createBuilder(options: BuilderOptions = {}): Builder {
     styles: { last: null },
     record: { lastWritten: null },
     serviceWorkers: new Map(),
-    workers,
+    renderer,
     bundlers,
     render: { ...DEFAULT_RENDER_POLICY, planInWorker: !options.keepBundlers, ...options.render },
     keepsBodies: !options.forOneBuild,
-    pagesRendered: () => {
-      if (options.forOneBuild) void closeWorkerPool(workers);
-    },
     close: async () => {
-      await Promise.all([closeWorkerPool(workers), bundlers?.dispose()]);
+      await Promise.all([renderer.close(), bundlers?.dispose()]);
     },
   };
 }

@@ -1,8 +1,10 @@
 /**
  * The content stage: which snapshot a build builds (fetching first when asked), and its plan (the
  * pages, the images they use, the dependency state). The plan is made in this thread, or by a render
- * worker that reads the snapshot for the render anyway (src/render/content-plan.ts), so that a
- * one-off build of many pages parses it in no more threads than it must.
+ * thread that reads the snapshot for the render anyway (src/render/content-plan.ts), so that a
+ * one-off build of many pages parses it in no more threads than it must. When every page will
+ * render, this stage also starts the render threads (RenderService.prepare), so that their start-up
+ * (reading the snapshot, loading React) overlaps the stages that follow instead of the render.
  */
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
@@ -19,7 +21,7 @@ import {
 } from "../content/snapshot.js";
 import { type ContentGraph, createContentGraph } from "../content/graph.js";
 import { type ContentPlan, planContent } from "../render/content-plan.js";
-import { planInWorker, warmRenderWorkers, workerCountFor, type SnapshotSource } from "../render/render-pool.js";
+import { workerCountFor, type SnapshotSource } from "../render/render-service.js";
 import { rendersInWorkers } from "../render/render-stage.js";
 import type { Builder } from "./builder.js";
 import type { RenderPolicy } from "../render/render-policy.js";
@@ -45,8 +47,8 @@ export interface PlannedContent {
   workerCount: number;
 }
 
-/** The snapshot file found before the build read it, with its identity, when the render workers were started with it. */
-export type WarmedContent = Awaited<ReturnType<typeof cachedContentFile>> & { identity: string; bytes: number };
+/** The snapshot file found before the build read it, with its identity, when the render threads were started with it. */
+type WarmedContent = Awaited<ReturnType<typeof cachedContentFile>> & { identity: string; bytes: number };
 
 /** Picks the snapshot to build from, fetching first when asked. */
 async function loadContent(
@@ -96,30 +98,46 @@ async function cachedContentFile(config: BuildConfig): Promise<{ file: string; n
 }
 
 /**
- * Starts the render workers before this thread reads the snapshot, when a full render of many pages
- * is coming: no record of this output folder (so every page renders) and a large snapshot. The
- * workers then read the snapshot and load React at once, instead of after this thread has.
- * Returns the snapshot file it warmed them with, or null when it did not.
+ * The content stage. `fullRender`: no record describes the output folder, so every page renders.
+ * Then the render threads start before this thread reads the snapshot (a large one), and one of
+ * them plans the build when the policy allows; else the plan is made here, and the threads start
+ * once it shows enough pages to render in them.
  */
-export async function warmWorkersEarly(
+export async function contentStage(
   config: BuildConfig,
-  fullRender: Promise<boolean>,
-  builder: Builder,
-): Promise<WarmedContent | null> {
+  deps: ContentStageDeps,
+  fullRender: boolean,
+  stage: StageTimer,
+): Promise<PlannedContent> {
+  const warmed = fullRender ? await prepareEarly(config, deps.builder) : null;
+  const byThread =
+    warmed && deps.builder.render.planInWorker
+      ? await stage("content", () => plannedByThread(config, deps, warmed))
+      : null;
+  if (byThread) return byThread;
+  const content = await plannedHere(config, deps, stage);
+  if (fullRender && !warmed) prepareForRender(config, deps.builder, content);
+  return content;
+}
+
+/**
+ * Starts the render threads before this thread reads the snapshot, when a full render of many
+ * pages is coming (a large snapshot): they then read the snapshot and load React at once, instead
+ * of after this thread has. Returns the snapshot file they were started with, or null.
+ */
+async function prepareEarly(config: BuildConfig, builder: Builder): Promise<WarmedContent | null> {
   const policy = builder.render;
-  if (config.fetch || !rendersInWorkers(Number.MAX_SAFE_INTEGER, policy.workersFromPages) || !(await fullRender))
-    return null;
+  if (config.fetch || !rendersInWorkers(Number.MAX_SAFE_INTEGER, policy.workersFromPages)) return null;
   try {
     const cached = await cachedContentFile(config);
     const [info, identity] = await Promise.all([stat(cached.file), identityOf(cached.file)]);
     if (info.size < policy.earlyWorkersFromBytes || identity === null) return null;
-    void warmRenderWorkers({
+    builder.renderer.prepare({
       root: config.root,
       workDir: config.workDir,
       snapshot: sourceFor(config, policy, cached.file, identity, info.size),
       loadLastTemplates: policy.planInWorker,
       count: workerCountFor(info.size, policy.oneWorkerFromBytes),
-      pool: builder.workers,
     });
     return { ...cached, identity, bytes: info.size };
   } catch {
@@ -128,8 +146,8 @@ export async function warmWorkersEarly(
 }
 
 /**
- * What a worker is told of the snapshot it reads: the same for the warm-up and the plan, so that it
- * reads the file once. A caller that plans in a worker (the CLI) has it use the snapshot's index.
+ * What a thread is told of the snapshot it reads: the same for the warm-up and the plan, so that it
+ * reads the file once. A caller that plans in a thread (the CLI) has it use the snapshot's index.
  */
 function sourceFor(config: BuildConfig, policy: RenderPolicy, file: string, identity: string, bytes: number) {
   const onDemand = bytes >= policy.onDemandFromBytes;
@@ -147,34 +165,16 @@ function sourceFor(config: BuildConfig, policy: RenderPolicy, file: string, iden
     : { file, identity, onDemand };
 }
 
-/**
- * With no record of this folder every page renders: starts the render workers now (unless started
- * already), so their start-up (reading the snapshot, loading React) overlaps the stages that follow.
- */
-export function warmWorkersForFullRender(config: BuildConfig, builder: Builder, content: PlannedContent): void {
+/** Starts the render threads for a full render planned here, when it has enough pages for them. */
+function prepareForRender(config: BuildConfig, builder: Builder, content: PlannedContent): void {
   if (!content.origin || !rendersInWorkers(content.plan.pages.length, builder.render.workersFromPages)) return;
-  void warmRenderWorkers({
+  builder.renderer.prepare({
     root: config.root,
     workDir: config.workDir,
     snapshot: content.origin,
     loadLastTemplates: builder.render.planInWorker,
     count: content.workerCount,
-    pool: builder.workers,
   });
-}
-
-/** The content stage: the plan by an early-started worker when the policy allows, else made here. */
-export async function planStage(
-  config: BuildConfig,
-  deps: ContentStageDeps,
-  warmed: WarmedContent | null,
-  stage: StageTimer,
-): Promise<PlannedContent> {
-  const byWorker =
-    warmed && deps.builder.render.planInWorker
-      ? await stage("content", () => plannedByWorker(config, deps, warmed))
-      : null;
-  return byWorker ?? (await plannedHere(config, deps, stage));
 }
 
 /** Plans the build in this thread: reads (or fetches) the snapshot and builds its graph. */
@@ -196,36 +196,41 @@ async function plannedHere(config: BuildConfig, deps: ContentStageDeps, stage: S
 }
 
 /**
- * Has a warm render worker plan the build from the snapshot it reads for the render anyway, so this
- * thread parses none (src/render/content-plan.ts). Null when the worker could not: planning here
- * then reports what is wrong.
+ * Has a prepared render thread plan the build from the snapshot it reads for the render anyway, so
+ * this thread parses none (src/render/content-plan.ts). Null when the thread could not: planning
+ * here then reports a problem of the content as it always does; any other failure is logged.
  */
-async function plannedByWorker(
+async function plannedByThread(
   config: BuildConfig,
   deps: ContentStageDeps,
   warmed: WarmedContent,
 ): Promise<PlannedContent | null> {
   const origin = sourceFor(config, deps.builder.render, warmed.file, warmed.identity, warmed.bytes);
+  const workerCount = workerCountFor(warmed.bytes, deps.builder.render.oneWorkerFromBytes);
   let plan: ContentPlan;
   try {
-    plan = await planInWorker({
+    plan = await deps.builder.renderer.plan({
       root: config.root,
       workDir: config.workDir,
       snapshot: origin,
-      pool: deps.builder.workers,
-      count: workerCountFor(warmed.bytes, deps.builder.render.oneWorkerFromBytes),
+      count: workerCount,
     });
   } catch (error) {
-    // Planned here instead, which reports a problem of the content itself as it always does.
-    deps.logger.debug(
-      "content",
-      `a render worker did not plan the build (${error instanceof Error ? error.message : String(error)}); planning in this thread`,
-    );
+    const coded = error instanceof NzfError ? error : null;
+    const why = `${coded ? `[${coded.code}] ` : ""}${error instanceof Error ? error.message : String(error)}`;
+    // A problem of the content is reported by planning here; a thread's own failure is said now.
+    if (coded && coded.kind === "input")
+      deps.logger.debug("content", `a render thread did not plan the build (${why}); planning in this thread`);
+    else
+      deps.logger.warn(
+        "content",
+        `a render thread did not plan the build (${why}); planning in this thread instead (slower, the same site)`,
+      );
     return null;
   }
   if (warmed.sample) sayBuildingSample(config, deps.builder, deps.logger);
   let graph: Promise<ContentGraph> | undefined;
-  // Only pages a worker failed to render are rendered here; they must see the content the plan saw.
+  // Only pages a thread failed to render are rendered here; they must see the content the plan saw.
   const loadGraph = () =>
     (graph ??= loadSnapshot(origin.file, deps.builder.snapshots).then((snapshot) => {
       if (snapshotOrigin(snapshot)?.identity !== origin.identity)
@@ -234,6 +239,5 @@ async function plannedByWorker(
         });
       return createContentGraph(snapshot.documents, snapshot.languages);
     }));
-  const workerCount = workerCountFor(warmed.bytes, deps.builder.render.oneWorkerFromBytes);
   return { name: warmed.name, plan, origin, loadGraph, inWorker: true, workerCount };
 }

@@ -3,7 +3,7 @@
  * they use, the dependency state of incremental builds, and the few fields the site files read.
  *
  * It is small and plain, so a render worker that has parsed the snapshot anyway can work it out and
- * hand it over (src/render/render-pool.ts, planInWorker). A new process building many pages then
+ * hand it over (src/render/render-service.ts, RenderService.plan). A new process building many pages then
  * parses the 16 MB snapshot of a large repository twice (once per worker) instead of three times,
  * and the parse that competed with the workers' on a 2-core machine is gone from the build's thread.
  */

@@ -1,7 +1,7 @@
 /**
  * Renders the planned pages with the template bundle and adds the changed HTML to the new site
  * (src/publish/site-output.ts); a page identical to the published one is kept as it is. Many pages
- * render in worker threads (src/render/render-pool.ts), a few in this thread. Each page renders
+ * render in worker threads (src/render/render-service.ts), a few in this thread. Each page renders
  * through a tracking view of the content graph, so the build records which documents it depends on.
  * Failures are collected: one broken document does not hide the others, and each failure names the
  * document id and the output path.
@@ -27,7 +27,7 @@ import {
   type RenderFailure,
 } from "./render-page.js";
 import type { BodyCache } from "./body-cache.js";
-import { renderInWorkers, type WorkerInit, type WorkerPool } from "./render-pool.js";
+import type { RenderService, ThreadRenderResult, WorkerInit } from "./render-service.js";
 import { renderWorkerCount } from "./worker/worker-boot.js";
 
 export interface RenderedPage {
@@ -63,7 +63,7 @@ export interface RenderStageInput {
     root: string;
     workDir: string;
     sources: Pick<WorkerInit, "templateFile" | "snapshot" | "manifests">;
-    workers: WorkerPool;
+    service: RenderService;
     /** How many workers render (workerCountFor: one for a very large snapshot). */
     count: number;
   };
@@ -130,10 +130,9 @@ export async function renderAndWrite(input: RenderStageInput): Promise<RenderedP
   let here = input.pages.filter((page) => earlier.has(page.file));
   const whole = input.pages.filter((page) => !earlier.has(page.file));
   let renderMs = 0;
-  let pooled: ReturnType<typeof renderInWorkers> | null = null;
+  let pooled: Promise<ThreadRenderResult> | null = null;
   if (input.pool && rendersInWorkers(whole.length, input.policy.workersFromPages)) {
-    const workers = input.pool.count;
-    const { root, workDir, sources, workers: pool } = input.pool;
+    const { root, workDir, sources, service, count } = input.pool;
     const init: WorkerInit = {
       ...sources,
       site: input.site,
@@ -142,7 +141,7 @@ export async function renderAndWrite(input: RenderStageInput): Promise<RenderedP
     };
     // A new tree with no published page to compare with and no body to keep: the workers write the pages.
     if (input.output.isNewTree && !input.previousHashes && !input.keepBodies) init.writeTo = input.output.dir;
-    pooled = renderInWorkers(whole, { root, workDir, workers, init, pool }, (page, result) => {
+    pooled = service.render(whole, { root, workDir, count, init }, (page, result) => {
       if (!result.ok) return fail(page, result.failure);
       if ("render" in result) return accept(page, result.render, result.secrets);
       input.output.writtenByWorker(page.file, result.secrets);

@@ -75,6 +75,6 @@ describe("browser bundles", () => {
     expect(isDeclared("src/zakat/calculate.ts", declared)).toBe(true);
     expect(isDeclared("src/core/coded-error.ts", declared)).toBe(true);
     expect(isDeclared(SERVER_CATALOGUE, declared)).toBe(false);
-    expect(isDeclared("src/render/render-pool.ts", declared)).toBe(false);
+    expect(isDeclared("src/render/render-service.ts", declared)).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * How the render pool (src/render/render-pool.ts) hands out batches: each worker holds two, so a
+ * How the render service (src/render/render-service.ts) hands out batches: each worker holds two, so a
  * worker that dies takes two batches with it. Every page must still come back exactly once, either
  * rendered by a worker or returned for the build's thread to render.
  */
@@ -7,14 +7,14 @@ import { afterAll, expect, it } from "vitest";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { identityOf } from "../../src/core/fs.js";
-import { closeWorkerPool, createWorkerPool, renderInWorkers } from "../../src/render/render-pool.js";
+import { RenderService } from "../../src/render/render-service.js";
 import type { PageEntry } from "../../src/render/pages.js";
 import { PROJECT_ROOT } from "../support/build-fixture.js";
 
 let dir = "";
-const pool = createWorkerPool();
+const service = new RenderService();
 afterAll(async () => {
-  await closeWorkerPool(pool);
+  await service.close();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -50,13 +50,12 @@ it("returns every batch a dead worker held, and no page twice", { timeout: 60_00
   // same moment, so it holds both when it stops (a later page raced the hand-out of the next batch).
   const pages = Array.from({ length: 400 }, (_, i) => page(i === 0 ? "/stop/" : `/p${i}/`));
   const rendered: string[] = [];
-  const { notRendered } = await renderInWorkers(
+  const { notRendered } = await service.render(
     pages,
     {
       root: PROJECT_ROOT,
       workDir: dir,
-      workers: 2,
-      pool,
+      count: 2,
       init: {
         templateFile,
         snapshot: { file: snapshotFile, identity: (await identityOf(snapshotFile))! },

@@ -1,5 +1,5 @@
 /**
- * Rendering in worker threads (src/render/render-pool.ts): the same pages byte for byte as rendering
+ * Rendering in worker threads (src/render/render-service.ts): the same pages byte for byte as rendering
  * in the build's thread, and the same failure reports, naming each document and output path.
  * The sample site has under 60 pages, under the pool's usual threshold, so the tests lower it.
  */
@@ -88,7 +88,7 @@ describe("rendering in worker threads", () => {
     const single = await fixture({ sample: true }, { ...IN_THIS_THREAD, forOneBuild: true });
     const a = await pooled.run();
     // Its workers end once the pages are rendered, so their teardown overlaps the last stages.
-    expect(pooled.builder.workers.current).toBeNull();
+    expect(pooled.builder.renderer.threads).toBe(0);
     await single.run();
     expect(a.writtenInWorkers).toBe(a.pages);
     const hashesA = await siteFileHashes(pooled.config.outDir);
@@ -101,7 +101,7 @@ describe("rendering in worker threads", () => {
     const keeping = await fixture({ sample: true }, IN_WORKERS);
     expect((await keeping.run()).writtenInWorkers).toBe(0);
     // Their workers stay warm for the next build.
-    expect(keeping.builder.workers.current?.workers.length).toBeGreaterThan(0);
+    expect(keeping.builder.renderer.threads).toBeGreaterThan(0);
   });
 
   it("lets a worker plan the build from the snapshot it reads, with the same site and record as planning in the build's thread", async () => {
@@ -189,7 +189,7 @@ describe("rendering in worker threads", () => {
     await writeFile(
       stale,
       `import { parentPort } from "node:worker_threads";
-parentPort.on("message", (m) => parentPort.postMessage(m.type === "plan" ? { type: "plan-failed", message: "stale" } : { type: "fatal", message: "stale" }));`,
+parentPort.on("message", (m) => parentPort.postMessage(m.type === "plan" ? { type: "plan-failed", code: "RENDER_WORKER_FAILED", message: "stale" } : { type: "fatal", code: "RENDER_WORKER_FAILED", message: "stale" }));`,
     );
     const record = await readCacheJson(join(dir, "record.json"));
     record.result.file = stale;
@@ -217,7 +217,7 @@ parentPort.on("message", (m) => parentPort.postMessage(m.type === "plan" ? { typ
     await writeFile(
       broken,
       `import { parentPort } from "node:worker_threads";
-parentPort.on("message", () => parentPort.postMessage({ type: "fatal", message: "no templates here" }));`,
+parentPort.on("message", () => parentPort.postMessage({ type: "fatal", code: "RENDER_WORKER_FAILED", message: "no templates here" }));`,
     );
     const record = await readCacheJson(join(dir, "record.json"));
     record.result.file = broken;
@@ -230,7 +230,40 @@ parentPort.on("message", () => parentPort.postMessage({ type: "fatal", message: 
     const said = f.logger.lines.filter((l) => l.level === "warn" && l.label === "render").map((l) => l.message);
     expect(said).toHaveLength(1);
     expect(said[0]).toContain(`${result.pages} of ${result.pages} pages are rendered in the build's thread`);
-    expect(said[0]).toContain("a render worker could not prepare: no templates here");
+    expect(said[0]).toContain("a render worker could not prepare: [RENDER_WORKER_FAILED] no templates here");
+  });
+
+  it("plans in the build's thread when a worker's plan fails, the same site, and says why with the code", async () => {
+    // The CLI's builder: its threads end with each build, so the second build starts the broken worker.
+    const f = await fixture({ sample: true }, { ...IN_WORKERS_EARLY, forOneBuild: true });
+    expect((await f.run()).plannedInWorker).toBe(true);
+    const expected = await siteFileHashes(f.config.outDir);
+    const dir = join(f.config.workDir, "render-worker");
+    const broken = join(dir, "render-worker-unplanned.mjs");
+    // Fails every plan (asked with the warm-up or alone) and every render, as a worker with a bug would.
+    await writeFile(
+      broken,
+      `import { parentPort } from "node:worker_threads";
+const failed = (type) => ({ type, code: "RENDER_WORKER_FAILED", message: "out of sorts" });
+parentPort.on("message", (m) => {
+  if (m.type === "warm" && m.first) parentPort.postMessage(failed("plan-failed"));
+  else if (m.type === "plan" || m.type === "facts") parentPort.postMessage(failed("plan-failed"));
+  else if (m.type === "prepare") parentPort.postMessage(failed("fatal"));
+});`,
+    );
+    const record = await readCacheJson(join(dir, "record.json"));
+    record.result.file = broken;
+    record.outputs = { [broken]: hashBytes(await readFile(broken)) };
+    await writeCacheJson(join(dir, "record.json"), record);
+    f.config.outDir = join(f.dir, "dist-unplanned");
+    const result = await f.run();
+    expect(result.plannedInWorker).toBe(false);
+    expect(result.renderedInWorkers).toBe(0);
+    expect(await siteFileHashes(f.config.outDir)).toEqual(expected);
+    const said = f.logger.lines.filter((l) => l.level === "warn" && l.label === "content").map((l) => l.message);
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain("a render thread did not plan the build ([RENDER_WORKER_FAILED] out of sorts)");
+    expect(said[0]).toContain("planning in this thread instead");
   });
 
   it("reports a snapshot a worker could not plan from as the build's thread does", async () => {

@@ -1,7 +1,7 @@
 /**
- * A render worker (src/render/render-pool.ts). It lives as long as the process, so the webhook
- * server and watch mode keep warm workers: a cold V8 renders the first thousand pages about twice as
- * slowly as a warm one. Each build first sends the worker its inputs; the worker reads the snapshot
+ * A render worker (src/render/render-service.ts drives it; the messages are typed in ./messages.ts).
+ * It lives as long as the process, so the webhook server and watch mode keep warm workers: a cold
+ * V8 renders the first thousand pages about twice as slowly as a warm one. Each build first sends the worker its inputs; the worker reads the snapshot
  * file again only when it changed (by inode, size and modification time, checked before and after
  * reading, so it never renders other content than the build's own) and imports the templates again
  * only when their compiled file changed. One worker may also plan the build from the snapshot it
@@ -27,7 +27,8 @@ import {
 } from "../snapshot-index.js";
 import type { TemplateModule } from "../../bundle/template-bundle.js";
 import { loadCompiledModule } from "../../bundle/code-cache.js";
-import type { ToWorker, FromWorker, WorkerInit } from "../render-pool.js";
+import { NzfError } from "../../core/coded-error.js";
+import type { FromWorker, ToWorker, WorkerInit } from "./messages.js";
 import { createPageWriter, type PageWriter } from "./page-writer.js";
 
 let renderer: PageRenderer | null = null;
@@ -229,6 +230,8 @@ function reply(work: Promise<FromWorker>, failure: "plan-failed" | "fatal"): Pro
     (error: unknown) =>
       port.postMessage({
         type: failure,
+        // A coded error keeps its code (a content problem the build's thread then reports itself).
+        code: error instanceof NzfError ? error.code : "RENDER_WORKER_FAILED",
         message: error instanceof Error ? error.message : String(error),
       } satisfies FromWorker),
   );

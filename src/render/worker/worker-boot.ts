@@ -3,7 +3,7 @@
  * (compiling its built-in modules) takes a while, and a 2,000-page CLI build waits for it before
  * its first page: a thread started as the CLI starts is ready by the time the build knows which
  * compiled worker to run. The CLI's launcher boots them (bootForCommandLine) before it loads the
- * CLI itself; the render pool (src/render/render-pool.ts) takes them, or boots its own.
+ * CLI itself; the render service (src/render/render-service.ts) takes them, or boots its own.
  *
  * A booted thread runs BOOT: it waits for the file of the compiled worker and imports it. Messages
  * sent before that module listens wait in the thread's port. A file that fails to load ends the
