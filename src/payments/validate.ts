@@ -13,9 +13,9 @@ import { PAYPAL_CARDS_ONLY, paypalFits } from "./paypal-schedules.js";
 import { FREQUENCIES, FUNDS, SEASONAL_FREQUENCIES } from "./types.js";
 import type { DonationRequest, Donor, DonorAddress, FieldError, Frequency, Fund, Season } from "./types.js";
 
-export const MAX_NAME_LENGTH = 100;
-export const MAX_EMAIL_LENGTH = 254;
-export const MAX_DEDICATION_LENGTH = 200;
+import { MAX_DEDICATION_LENGTH, MAX_EMAIL_LENGTH, MAX_NAME_LENGTH } from "./field-limits.js";
+
+export { MAX_DEDICATION_LENGTH, MAX_EMAIL_LENGTH, MAX_NAME_LENGTH };
 
 export const MESSAGES = {
   amountRequired: "Enter an amount.",

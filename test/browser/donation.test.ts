@@ -17,7 +17,9 @@ import { isolatedContext, launchBrowser, watchProblems, type PageProblems } from
 import { axeViolations, formatViolations } from "../support/axe.js";
 import { installStripeStandIn, type StripeStandIn } from "../support/stripe-stand-in.js";
 import { DONATION_BUDGET_GZIP, measureDonationJs } from "../../bench/donation.js";
-import { mkdir } from "node:fs/promises";
+import { ISLAND_PAGE_BUDGET_GZIP, measurePageJs } from "../../bench/page-js.js";
+import { mkdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { planGift } from "../../src/payments/plan.js";
 import { todayIn } from "../../src/payments/schedules.js";
 import { instalmentSentence } from "../../src/client/donation/summary.js";
@@ -677,6 +679,17 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
     expect(size.formGzip).toBeGreaterThan(1_000);
     expect(size.formGzip).toBeLessThanOrEqual(DONATION_BUDGET_GZIP);
     expect(size.files.some((f) => f.role === "deferred")).toBe(true);
+    // The checks arrive on the donor's first use of the form (src/client/donation/validator.ts).
+    const upFront = size.files.filter((f) => f.role !== "deferred").map((f) => f.url);
+    const validation = size.files.filter((f) => f.role === "deferred").map((f) => f.url);
+    const code = async (url: string) => readFile(join(fixture.config.outDir, url), "utf8");
+    const hasChecks = async (url: string) => (await code(url)).includes("Check the comma: put cents after");
+    expect(await Promise.all(upFront.map(hasChecks))).not.toContain(true);
+    expect(await Promise.all(validation.map(hasChecks))).toContain(true);
+    // The whole page, React with it, within the budget of every island page.
+    expect((await measurePageJs(fixture.config.outDir, "pay/zakat/index.html")).totalGzip).toBeLessThanOrEqual(
+      ISLAND_PAGE_BUDGET_GZIP,
+    );
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * The donation form: the gift, the donor, the summary, then the card step. What happens on
  * "Continue to payment":
- *   1. validateDonation (shared with the backend) → a message beside each field at fault;
+ *   1. validateDonation (shared with the backend, loaded on the donor's first use of the form:
+ *      validator.ts) → a message beside each field at fault;
  *   2. POST /donations with the attempt's idempotency key (the same key while the gift is
  *      unchanged, so a double click or "Try again" never creates a second donation) and, at the
  *      same time, Stripe.js is loaded (only now, never before the donor proceeds);
@@ -10,11 +11,13 @@
  * return from a failed payment.
  */
 import { type ReactNode, useEffect, useRef, useState } from "react";
+import { flushSync } from "react-dom";
 import { useIslandId } from "../island-id.js";
 import type { Stripe } from "@stripe/stripe-js";
 import type { PaymentsClient } from "../../payments/client.js";
 import type { AttemptKeys } from "../../payments/idempotency.js";
-import { validateDonation } from "../../payments/validate.js";
+import type { ValidationResult } from "../../payments/validate.js";
+import { loadValidation } from "./validator.js";
 import type { DonationCreated, FieldError, Fund } from "../../payments/types.js";
 import { rulesOf, type DonationIslandProps, type FundConfig } from "./config.js";
 import { failureOf, fill, formatsFor, messageOf, type Formats } from "./format.js";
@@ -242,12 +245,16 @@ function CardDonationForm({
   }
 
   /** On leaving a field: its message now, or none once it is right. An empty field not yet flagged waits for "Continue". */
-  function check(key: keyof FormValues, next?: EventTarget | null) {
+  async function check(key: keyof FormValues, next?: EventTarget | null) {
     // Leaving for "Continue": the submit checks everything, and a message appearing now would move
     // the button from under the pointer before the click lands.
     if (next instanceof HTMLElement && next.matches('button[type="submit"]')) return;
+    // Not loaded (offline): the field waits; "Continue" checks everything and says what went wrong.
+    const validation = await loadValidation().catch(() => null);
+    if (!validation) return;
+    // What the donor has typed by now, which the wait above may have changed.
     const current = latest.current ?? values;
-    const result = validateDonation(
+    const result = validation.validateDonation(
       toDonationForm(current, config, paysWithPayPal(current, paypalOffered)),
       rulesOf(config),
     );
@@ -259,6 +266,10 @@ function CardDonationForm({
       const { [key]: _gone, ...rest } = e;
       return rest;
     });
+  }
+
+  function warmValidation() {
+    loadValidation().catch(() => undefined); // a failure is reported where it is awaited
   }
 
   function giveAgain() {
@@ -293,15 +304,27 @@ function CardDonationForm({
 
   async function proceed() {
     if (busy.current) return; // a second click while the first is in flight does nothing
+    busy.current = true;
     setAlert(null);
-    const result = validateDonation(toDonationForm(values, config, viaPayPal), rulesOf(config));
+    let result: ValidationResult;
+    try {
+      // Loaded on the first use of the form (validator.ts): here at once, unless the donor's first
+      // act was this submit.
+      result = (await loadValidation()).validateDonation(toDonationForm(values, config, viaPayPal), rulesOf(config));
+    } catch (error) {
+      busy.current = false;
+      setAlert(fill(w.somethingWrong, { detail: (error as Error).message }));
+      return;
+    }
     if (!result.ok) {
-      setErrors(fieldErrors(result.errors, f, config));
+      busy.current = false;
+      // Rendered now, as within the click, so the fields at fault are marked before focus looks for them.
+      const errors = fieldErrors(result.errors, f, config);
+      flushSync(() => setErrors(errors));
       focusFirstError();
       return;
     }
     setErrors({});
-    busy.current = true;
     setPhase("creating");
     // The client, the keys and the Stripe loader arrive now, with the donor's choice to pay; with
     // PayPal chosen, the PayPal step instead of Stripe.js (PayPal's SDK loads in that step).
@@ -462,6 +485,9 @@ function CardDonationForm({
       <form
         ref={formRef}
         noValidate
+        // The validation code starts loading at the donor's first step into the form, not with the page.
+        onFocus={warmValidation}
+        onPointerDown={warmValidation}
         aria-labelledby={`${idPrefix}heading`}
         onSubmit={(e) => {
           e.preventDefault();

@@ -1,5 +1,5 @@
 /** The donor's details for the receipt: name, e-mail, phone, an optional address; anonymity and a dedication. */
-import { MAX_DEDICATION_LENGTH } from "../../payments/validate.js";
+import { MAX_DEDICATION_LENGTH } from "../../payments/field-limits.js";
 import { useEffect, useState, type FocusEvent } from "react";
 import { AU_STATES } from "./states.js";
 import { CheckField, SelectField, TextField } from "./field.js";
