@@ -23,7 +23,7 @@ export interface AccountServiceOptions {
   provider?: PlanProvider;
   now?: () => Date;
   isRevoked?: (token: string) => boolean | Promise<boolean>;
-  /** Replace the pool calls (tests). */
+  /** The pool calls, instead of those made from userPoolId, clientId and endpoint. */
   verifyToken?: TokenVerifier;
   userPool?: UserPoolDirectory;
 }
@@ -70,7 +70,7 @@ export function accountServiceFromEnv(
   env: Record<string, string | undefined>,
   db: Kysely<never>,
   logger?: Logger,
-  /** What the settings do not give: the plan provider, a clock, a revocation check (tests). */
+  /** What the settings do not give: the plan provider, a clock, a revocation check. */
   extra: Pick<AccountServiceOptions, "provider" | "now" | "isRevoked"> = {},
 ): AccountService | null {
   const userPoolId = env.NZF_COGNITO_USER_POOL_ID?.trim();

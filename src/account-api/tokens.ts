@@ -33,7 +33,7 @@ export interface TokenVerifierOptions {
    * for a real pool.
    */
   endpoint?: string;
-  /** Fetches a JWKS (tests); default `fetch` with a 5-second time-out. */
+  /** How a JWKS is fetched; default `fetch` with a 5-second time-out. */
   fetchJwks?: (uri: string) => Promise<unknown>;
 }
 

@@ -34,9 +34,9 @@ export interface ApiServerOptions {
   dataDir?: string;
   env?: Record<string, string | undefined>;
   logger?: Logger;
-  /** Replaces parts of what the settings give (tests: a clock, fund rules, hooks). */
+  /** Dependencies given instead of those the settings make (a clock, fund rules, hooks: ApiDeps). */
   deps?: Partial<ApiDeps>;
-  /** An open database to use instead of DATABASE_URL or the data folder (tests); not closed on stop. */
+  /** An open database to use instead of DATABASE_URL or the data folder; its owner closes it, not stop. */
   database?: ApiDb;
   /**
    * Without PayPal settings, PayPal as the in-memory local provider, which marks a capture paid with

@@ -34,6 +34,21 @@ export interface WatchOptions {
   cliSources?: ReadonlySet<string>;
   /** Told the changed sources of nzf-build itself; "restarting" when a restart will build them, so this session does not. */
   onCliChange?: (files: string[]) => "restarting" | undefined;
+  /** Told what the session does, for a caller that waits on it (test/support/watch-session.ts). */
+  events?: WatchEvents;
+}
+
+/** What a watch session tells a caller as it happens; every one optional. */
+export interface WatchEvents {
+  /** A change to the site was seen: a rebuild follows after the quiet (debounceMs). */
+  change?(file: string): void;
+  /** A rebuild started; the first build is number 1. */
+  buildStarted?(number: number): void;
+  /**
+   * A rebuild ended. `more`: files were saved while it ran that it may not have seen (an editor
+   * truncates, then writes), so another rebuild follows that has them.
+   */
+  buildEnded?(number: number, outcome: BuildResult | Error, more: boolean): void;
 }
 
 export interface WatchSession {
@@ -41,10 +56,6 @@ export interface WatchSession {
   port: number;
   server: StaticServer;
   live: LiveReload;
-  /** Resolves with the first rebuild that starts after this call and saw every change made before it ended (for tests). */
-  nextBuild(): Promise<BuildResult | Error>;
-  /** Resolves when no rebuild is running or waiting (for tests). */
-  settled(): Promise<void>;
   /**
    * Stops watching and serving, and disposes the bundlers and render workers. A rebuild still
    * running is waited for up to `waitForBuildMs` (default: until it ends); true when nothing was left running.
@@ -116,8 +127,7 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
   void live.refreshClient();
   // Keeps esbuild contexts between rebuilds so a template edit recompiles only what changed; closed by stop().
   const builder = createBuilder({ keepBundlers: true });
-  // Each waiter gets the first build that starts after it asked (not one already running).
-  const waiters: { after: number; resolve: (r: BuildResult | Error) => void }[] = [];
+  const events = options.events ?? {};
   let buildsStarted = 0;
   let buildsFinished = 0;
   // The error printed last, until a build succeeds: a save that makes two builds (an editor that
@@ -134,6 +144,7 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
     const files = [...changed];
     changed.clear();
     const number = ++buildsStarted;
+    events.buildStarted?.(number);
     const started = performance.now();
     let outcome: BuildResult | Error;
     try {
@@ -161,15 +172,8 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
       }
     }
     buildsFinished++;
-    // Files saved while this build ran may not be in it (an editor truncates, then writes): the build
-    // that follows has them, so a waiter is answered by that one instead.
-    if (changed.size > 0 && !stopping) return;
-    for (const waiter of [...waiters]) {
-      if (waiter.after < number) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve(outcome);
-      }
-    }
+    // Files saved while this build ran may not be in it: the build that follows has them.
+    events.buildEnded?.(number, outcome, changed.size > 0 && !stopping);
   };
 
   const startBuild = () => {
@@ -209,7 +213,11 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
       void live.refreshClient().then(() => live.send("reload", ""));
       return;
     }
-    (options.cliSources?.has(file) ? cliChanged : changed).add(file);
+    if (options.cliSources?.has(file)) cliChanged.add(file);
+    else {
+      changed.add(file);
+      events.change?.(file);
+    }
     debounce();
   };
 
@@ -245,17 +253,6 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
     port,
     server,
     live,
-    nextBuild: () => new Promise((resolve) => waiters.push({ after: buildsStarted, resolve })),
-    async settled() {
-      // Late file-system events may still arrive: wait until a quiet period passes with nothing to do.
-      for (let quiet = 0; quiet < 3; ) {
-        await new Promise((r) => setTimeout(r, (options.debounceMs ?? DEBOUNCE_MS) + 20));
-        if (running || changed.size) {
-          quiet = 0;
-          await running;
-        } else quiet++;
-      }
-    },
     async stop({ waitForBuildMs } = {}) {
       stopping = true;
       clearTimeout(timer);

@@ -13,11 +13,11 @@ import { PROJECT_ROOT } from "../support/build-fixture.js";
 import { isolatedContext, launchBrowser, watchProblems, type PageProblems } from "../support/browser.js";
 import { resolveConfig } from "../../src/core/config.js";
 import { createMemoryLogger } from "../../src/core/logger.js";
-import { startWatch, type WatchSession } from "../../src/watch/watch.js";
+import { startWaitableWatch, type WaitableWatchSession } from "../support/watch-session.js";
 
 let root: string;
 let workDir: string | undefined;
-let session: WatchSession;
+let session: WaitableWatchSession;
 let browser: Browser;
 let page: Page;
 let problems: PageProblems;
@@ -37,7 +37,7 @@ beforeAll(async () => {
   );
   // The donation form is offered when the build has a payments API (nothing is paid here: no request reaches it).
   const publicConfig = { payments: { apiUrl: "http://127.0.0.1:9", publishableKey: "pk_test_standin0000" } };
-  session = await startWatch(config, { logger, port: 0, debounceMs: 30, buildDeps: { publicConfig } });
+  session = await startWaitableWatch(config, { logger, port: 0, debounceMs: 30, buildDeps: { publicConfig } });
   browser = await launchBrowser();
   page = await (await isolatedContext(browser)).newPage();
   problems = watchProblems(page);

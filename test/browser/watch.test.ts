@@ -12,13 +12,13 @@ import { PROJECT_ROOT } from "../support/build-fixture.js";
 import { launchBrowser } from "../support/browser.js";
 import { resolveConfig } from "../../src/core/config.js";
 import { createMemoryLogger } from "../../src/core/logger.js";
-import { startWatch, type WatchSession } from "../../src/watch/watch.js";
+import { startWaitableWatch, type WaitableWatchSession } from "../support/watch-session.js";
 import type { BuildResult } from "../../src/pipeline/build.js";
 import { readSnapshot, writeSnapshot } from "../../src/content/snapshot.js";
 
 let root: string;
 let workDir: string | undefined;
-let session: WatchSession;
+let session: WaitableWatchSession;
 let config: ReturnType<typeof resolveConfig>;
 let browser: Browser;
 let page: Page;
@@ -36,7 +36,7 @@ beforeAll(async () => {
     { root, out: join(root, "dist"), workDir, imageCacheDir: join(PROJECT_ROOT, ".nzf-cache", "images"), sample: true },
     {},
   );
-  session = await startWatch(config, { logger, port: 0, debounceMs: 30 });
+  session = await startWaitableWatch(config, { logger, port: 0, debounceMs: 30 });
   browser = await launchBrowser();
   page = await browser.newPage();
 }, 180_000);
@@ -132,7 +132,7 @@ describe("nzf-build --watch", { timeout: 90_000 }, () => {
     await page.evaluate(() => ((window as unknown as { beforeRestart: boolean }).beforeRestart = true));
     const port = session.port;
     await session.stop();
-    session = await startWatch(config, { logger, port, debounceMs: 30 });
+    session = await startWaitableWatch(config, { logger, port, debounceMs: 30 });
     expect(session.port).toBe(port);
     // A reload gives a new window without the mark.
     await page.waitForFunction(() => !(window as unknown as { beforeRestart?: boolean }).beforeRestart, undefined, {

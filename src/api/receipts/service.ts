@@ -36,7 +36,7 @@ export interface ReceiptsServiceOptions {
   settings: ReceiptSettings;
   /** The one per-fund setting; absent: no fund is called tax-deductible (never claim what is not set). */
   taxDeductible?: (fund: string) => boolean;
-  /** Replaces the mailer the settings give (tests). */
+  /** The mailer to send with, instead of the one the settings make. */
   mailer?: Mailer;
   now?: () => Date;
   logger?: Logger;
