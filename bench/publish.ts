@@ -1,6 +1,6 @@
 /**
  * Publish benchmark: what an editor waits for. The webhook server (in this process, as
- * `nzf-build webhook` runs it: the build queue with its 500 ms of quiet, the Builder kept between
+ * `nzf-build webhook` runs it: the build queue with its quiet window, the Builder kept between
  * builds, the in-process deploy) over the 2,000-document synthetic repository served by the local
  * Prismic stub, deploying to a real S3 API on loopback (s3rver) and the local CloudFront API. Each
  * run publishes one changed document in the stub, POSTs the webhook naming it, and stops the clock
@@ -179,7 +179,7 @@ export async function benchPublish(options: { root: string; runs?: number; print
       if (cloudFront.invalidations.length > invalidations) times.push(done - started);
     }
     print(
-      `publish one changed document, webhook to the build published (500 ms of quiet included): p50 ${s(percentile(built, 0.5))}, min ${s(Math.min(...built))}, max ${s(Math.max(...built))} of ${runs}`,
+      `publish one changed document, webhook to the build published (the quiet window included): p50 ${s(percentile(built, 0.5))}, min ${s(Math.min(...built))}, max ${s(Math.max(...built))} of ${runs}`,
     );
     if (times.length)
       print(

@@ -81,10 +81,18 @@ export interface BuildQueueOptions {
   clock?: () => number;
   onDeploy?: RunDeploy;
   /**
-   * Quiet time to wait after a trigger before starting an idle build (default 500 ms). An editor
+   * Quiet time a burst of triggers waits for before its build starts (default 500 ms). An editor
    * publishing several documents sends a burst of webhooks; one build serves them all.
    */
   settleMs?: number;
+  /**
+   * What a trigger that arrives alone waits before its build starts (default 100 ms, at most
+   * settleMs): a second trigger within it makes a burst, which waits settleMs of quiet instead.
+   * Prismic sends one webhook per publish, so the usual trigger is alone, and waiting settleMs for
+   * a burst that does not come was most of an editor's wait. A burst whose first trigger was built
+   * alone still coalesces: what arrives during that build waits for quiet and is built once.
+   */
+  quickSettleMs?: number;
   /** A steady stream of triggers cannot postpone a build longer than this (default 5 s). */
   maxWaitMs?: number;
   historySize?: number;
@@ -96,6 +104,7 @@ export function createBuildQueue(runBuild: RunBuild, options: BuildQueueOptions)
   const { logger, onDeploy } = options;
   const clock = options.clock ?? Date.now;
   const settleMs = options.settleMs ?? 500;
+  const quickSettleMs = Math.min(options.quickSettleMs ?? 100, settleMs);
   const maxWaitMs = Math.max(options.maxWaitMs ?? 5_000, settleMs);
   const historySize = options.historySize ?? 50;
 
@@ -103,7 +112,9 @@ export function createBuildQueue(runBuild: RunBuild, options: BuildQueueOptions)
   let carried: BuildTrigger[] = [];
   let current: QueueStatus["current"] = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
+  /** When the oldest pending trigger and the newest trigger arrived (performance.now()). */
   let firstPendingAt = 0;
+  let lastTriggerAt = 0;
   let looping = false;
   let nextId = 1;
   // Nothing is known about the deploy target when the server starts: the first good build deploys.
@@ -120,24 +131,40 @@ export function createBuildQueue(runBuild: RunBuild, options: BuildQueueOptions)
     for (const resolve of waiters) resolve();
   };
 
+  /** What is left of the quiet a build waits for: `quiet` ms since the last trigger, at most maxWaitMs since the first pending one. */
+  const quietLeft = (quiet: number, now = performance.now()) =>
+    Math.max(0, Math.min(quiet - (now - lastTriggerAt), maxWaitMs - (now - firstPendingAt)));
+
   function enqueue(trigger: BuildTrigger): void {
-    pending.push(trigger);
-    // A running loop picks pending triggers up as soon as the current build ends.
-    if (looping) return;
     const now = performance.now();
-    if (timer === null) firstPendingAt = now;
-    else clearTimeout(timer);
-    const delay = Math.max(0, Math.min(settleMs, maxWaitMs - (now - firstPendingAt)));
-    timer = setTimeout(() => {
-      timer = null;
-      void loop();
-    }, delay);
+    if (pending.length === 0) firstPendingAt = now;
+    lastTriggerAt = now;
+    pending.push(trigger);
+    // A running loop picks pending triggers up once the current build ends and they have settled.
+    if (looping) return;
+    // Alone, a trigger waits quickSettleMs; one that finds another waiting makes a burst.
+    const burst = timer !== null;
+    if (timer !== null) clearTimeout(timer);
+    timer = setTimeout(
+      () => {
+        timer = null;
+        void loop();
+      },
+      quietLeft(burst ? settleMs : quickSettleMs, now),
+    );
+  }
+
+  /** Triggers that arrived while a build ran are a burst: they wait for settleMs of quiet (at most maxWaitMs since the first). */
+  async function settled(): Promise<void> {
+    for (let left = quietLeft(settleMs); left > 0; left = quietLeft(settleMs))
+      await new Promise((resolve) => setTimeout(resolve, left));
   }
 
   async function loop(): Promise<void> {
     looping = true;
     try {
-      while (pending.length > 0) {
+      for (let first = true; pending.length > 0; first = false) {
+        if (!first) await settled();
         const batch = [...carried, ...pending];
         pending = [];
         carried = [];

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { NzfError } from "../../src/core/errors.js";
 import { createMemoryLogger } from "../../src/core/logger.js";
 import {
@@ -133,7 +133,13 @@ describe("build queue", () => {
 
   it("waits for a burst to settle, but never longer than maxWaitMs", async () => {
     const build = controlledBuild();
-    const queue = createBuildQueue(build.runBuild, { logger: createMemoryLogger(), settleMs: 400, maxWaitMs: 800 });
+    // quickSettleMs as long as settleMs: this test is about the burst's window, on a loaded machine too.
+    const queue = createBuildQueue(build.runBuild, {
+      logger: createMemoryLogger(),
+      settleMs: 400,
+      quickSettleMs: 400,
+      maxWaitMs: 800,
+    });
     for (let n = 0; n < 5; n++) {
       queue.enqueue(trigger(n));
       await sleep(20);
@@ -157,6 +163,91 @@ describe("build queue", () => {
     build.calls[1]!.finish();
     await queue.idle();
     expect(build.calls).toHaveLength(2);
+  });
+
+  describe("the quiet window, on fake timers", () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+    const fake = () => vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+    const options = { logger: createMemoryLogger(), settleMs: 500, quickSettleMs: 100, maxWaitMs: 5000 };
+
+    it("starts a lone trigger's build after quickSettleMs, not settleMs", async () => {
+      fake();
+      const build = controlledBuild();
+      const queue = createBuildQueue(build.runBuild, options);
+      queue.enqueue(trigger(1, ["a"]));
+      await vi.advanceTimersByTimeAsync(99);
+      expect(build.calls).toHaveLength(0);
+      expect(queue.status().state).toBe("waiting");
+      await vi.advanceTimersByTimeAsync(1);
+      expect(build.calls).toHaveLength(1);
+      build.calls[0]!.finish();
+      await vi.runAllTimersAsync();
+      await queue.idle();
+    });
+
+    it("makes a burst of a second trigger within quickSettleMs: one build, after settleMs of quiet", async () => {
+      fake();
+      const build = controlledBuild();
+      const queue = createBuildQueue(build.runBuild, options);
+      queue.enqueue(trigger(1, ["a"]));
+      await vi.advanceTimersByTimeAsync(60);
+      queue.enqueue(trigger(2, ["b"]));
+      // Past the lone trigger's 100 ms: the burst waits 500 ms after its last trigger.
+      await vi.advanceTimersByTimeAsync(499);
+      expect(build.calls).toHaveLength(0);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(build.calls).toHaveLength(1);
+      expect(build.calls[0]!.triggers.flatMap((t) => t.documentIds ?? [])).toEqual(["a", "b"]);
+      build.calls[0]!.finish();
+      await vi.runAllTimersAsync();
+      await queue.idle();
+      expect(build.calls).toHaveLength(1);
+    });
+
+    it("builds what arrives during a lone trigger's build once, after settleMs of quiet, not at each arrival", async () => {
+      fake();
+      const build = controlledBuild();
+      const queue = createBuildQueue(build.runBuild, options);
+      queue.enqueue(trigger(1, ["a"]));
+      await vi.advanceTimersByTimeAsync(100);
+      expect(build.calls).toHaveLength(1);
+      // The rest of the burst: during the build and after it, 200 ms apart.
+      for (let n = 2; n <= 6; n++) {
+        queue.enqueue(trigger(n, [`d${n}`]));
+        if (n === 3) build.calls[0]!.finish();
+        await vi.advanceTimersByTimeAsync(200);
+      }
+      expect(build.calls).toHaveLength(1);
+      expect(queue.status()).toMatchObject({ state: "waiting", pending: { triggers: 5 } });
+      await vi.advanceTimersByTimeAsync(299);
+      expect(build.calls).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(build.calls).toHaveLength(2);
+      expect(build.calls[1]!.triggers.flatMap((t) => t.documentIds ?? [])).toEqual(["d2", "d3", "d4", "d5", "d6"]);
+      build.calls[1]!.finish();
+      await vi.runAllTimersAsync();
+      await queue.idle();
+    });
+
+    it("starts the build after the last one at once when its triggers have waited maxWaitMs (a long build)", async () => {
+      fake();
+      const build = controlledBuild();
+      const queue = createBuildQueue(build.runBuild, options);
+      queue.enqueue(trigger(1, ["a"]));
+      await vi.advanceTimersByTimeAsync(100);
+      queue.enqueue(trigger(2, ["b"]));
+      await vi.advanceTimersByTimeAsync(6000);
+      queue.enqueue(trigger(3, ["c"]));
+      build.calls[0]!.finish();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(build.calls).toHaveLength(2);
+      expect(build.calls[1]!.triggers.flatMap((t) => t.documentIds ?? [])).toEqual(["b", "c"]);
+      build.calls[1]!.finish();
+      await vi.runAllTimersAsync();
+      await queue.idle();
+    });
   });
 
   it("keeps the last 50 builds, newest first", async () => {
