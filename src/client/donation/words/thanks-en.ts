@@ -78,7 +78,7 @@ export const thanksEn = {
     "dhul-hijjah": "Dhul Hijjah giving",
     "tainted-wealth": "Disposal of tainted wealth (purification)",
     "jumuah-giving": "Jumuah giving",
-  } as Record<Fund, string>,
+  } satisfies Record<Fund, string> as Record<Fund, string>,
   /** The closing words: a prayer fitting the gift, or for tainted wealth a plain statement of use. */
   blessings: {
     zakat: "May Allah accept your zakat and bless the wealth that remains with you.",
@@ -91,7 +91,7 @@ export const thanksEn = {
     "tainted-wealth":
       "Your wealth is purified of this amount. We use it only for public-benefit costs, never as zakat.",
     "jumuah-giving": "May Allah accept your Friday giving and reward you for it.",
-  } as Record<Fund, string>,
+  } satisfies Record<Fund, string> as Record<Fund, string>,
 };
 
 export type ThankYouWords = typeof thanksEn;
