@@ -21,6 +21,7 @@ export interface AccountTables {
     reference: string;
     fund: string;
     frequency: string;
+    payment_method: string;
     intent_type: "payment" | "setup";
     currency: string;
     amount_cents: number;
@@ -149,6 +150,7 @@ export function createDbRecords(anyDb: Kysely<never>, options: { now?: () => Dat
         reference: r.reference,
         fund: r.fund as Fund,
         frequency: r.frequency,
+        paymentMethod: r.payment_method === "paypal" ? "paypal" : "card",
         intentType: r.intent_type,
         openEnded: r.open_ended,
         schedule: r.schedule,
@@ -173,6 +175,7 @@ export function createDbRecords(anyDb: Kysely<never>, options: { now?: () => Dat
     "reference",
     "fund",
     "frequency",
+    "payment_method",
     "intent_type",
     "currency",
     "amount_cents",

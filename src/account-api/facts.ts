@@ -52,6 +52,8 @@ export interface DonationFacts {
   reference: string;
   fund: Fund;
   frequency: string;
+  /** How it is paid: by card (Stripe) or through PayPal. */
+  paymentMethod?: "card" | "paypal";
   intentType: "payment" | "setup";
   openEnded: boolean;
   schedule: ScheduledCharge[];

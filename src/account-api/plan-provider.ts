@@ -1,6 +1,6 @@
 /**
  * What the account API asks the payment provider to do to a plan, before it records the change:
- * pause, resume, change the amount, cancel, and open the provider's page to change the card. The
+ * pause, resume, change the amount, cancel, and start a change of card. The
  * payments service implements it with its own Stripe and PayPal calls (src/api/plan-provider.ts:
  * a Stripe subscription's pause_collection, a price change from the next period, cancel; a PayPal
  * subscription's suspend, activate, revise, cancel); the local one here moves no money.
@@ -23,12 +23,17 @@ export interface PlanProvider {
   ): Promise<void | { approveUrl: string }>;
   cancel(plan: GiftView): Promise<void>;
   /**
-   * The provider's own page where the donor enters a new card for this plan (Stripe's hosted
-   * setup page, PayPal's), coming back to the account page's regular gifts (the provider is
-   * configured with the site's address: a return address never comes from the request); null
-   * when the provider has none.
+   * Starts a change of the card a plan is charged to: Stripe's SetupIntent for the account page's
+   * card form (its client secret; the new card becomes the plan's when Stripe's signed webhook
+   * says it was saved), or null when the plan is not paid by card here (PayPal: the donor changes
+   * how they pay in their PayPal account).
    */
-  cardChangeUrl(plan: GiftView): Promise<string | null>;
+  cardChange(plan: GiftView): Promise<CardChangeStart | null>;
+}
+
+/** What the account page needs to take a new card: Stripe's SetupIntent client secret. */
+export interface CardChangeStart {
+  clientSecret: string;
 }
 
 /** Development and tests: every change is recorded in `calls`; no card page exists. */
@@ -48,7 +53,7 @@ export function localPlanProvider(): PlanProvider & { calls: string[] } {
     async cancel(plan) {
       calls.push(`cancel ${plan.id}`);
     },
-    async cardChangeUrl(plan) {
+    async cardChange(plan) {
       calls.push(`card ${plan.id}`);
       return null;
     },

@@ -39,7 +39,11 @@ type Mutation {
   changeRegularGiftAmount(id: ID!, amountCents: Int!): RegularGiftChange!
   "Ends the gift for good; confirm must be true (the page asks the donor first). Repeating it changes nothing."
   cancelRegularGift(id: ID!, confirm: Boolean!): RegularGiftChange!
-  "The payment provider's own page where the donor enters a new card for this gift; nothing changes until they do."
+  """
+  Starts a change of the card this gift is charged to: a SetupIntent for the page's card form.
+  Nothing changes until Stripe says the new card was saved. PayPal gifts answer CARD_CHANGE_UNAVAILABLE
+  (the donor changes how they pay in their PayPal account).
+  """
   changeRegularGiftCard(id: ID!): CardChange!
   """
   Adds the gifts given without signing in with this account's e-mail to the account. Needs the
@@ -186,8 +190,14 @@ type RegularGift {
 
 type CardChange {
   gift: RegularGift!
-  "The payment provider's page for the new card; null when it cannot be changed online."
+  "Unused (always null): the card is entered on the account page itself."
   url: String
+  """
+  Stripe's SetupIntent client secret for the account page's card form (Stripe's Payment Element,
+  confirmed with stripe.confirmSetup). The new card becomes the gift's when Stripe's signed webhook
+  says it was saved; a repeat of the request gives the same SetupIntent.
+  """
+  clientSecret: String
   "A plain sentence for the donor."
   message: String!
 }

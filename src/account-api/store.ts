@@ -257,18 +257,30 @@ export function createStoreOver(records: AccountRecords, options: AccountStoreOp
       );
     },
 
-    /** Where the donor changes the card (the provider's own page); nothing changes here. */
+    /**
+     * Starts a change of card: Stripe's SetupIntent for the page's card form. Nothing changes here:
+     * the new card is the gift's when Stripe's signed webhook says it was saved.
+     */
     async changeCard(who: DonorKey, id: string) {
       const f = await ownPlan(who, id);
       refuseIfOver(f);
       const gift = giftView(f, today());
-      const url = await atProvider(() => provider.cardChangeUrl(gift));
+      const started = await atProvider(() => provider.cardChange(gift));
+      if (!started && f.paymentMethod === "paypal")
+        throw new AccountError(
+          "CARD_CHANGE_UNAVAILABLE",
+          `${describePlan(f)} is paid through PayPal: change the card or bank account it uses in your PayPal account (Settings, Payments, Automatic payments).`,
+        );
+      if (!started)
+        throw new AccountError(
+          "CARD_CHANGE_UNAVAILABLE",
+          `${describePlan(f)} has no saved card to change yet. Please try again after its first payment.`,
+        );
       return {
         gift,
-        url,
-        message: url
-          ? `${describePlan(f)}: change the card on our payment provider's secure page, then come back here.`
-          : `${describePlan(f)}: the card cannot be changed online here yet. Please call us on 1300 975 707 with your reference ${f.reference}.`,
+        url: null,
+        clientSecret: started.clientSecret,
+        message: `Enter the new card for ${describePlan(f).replace(/^Your/, "your")}. It is used from the next charge; nothing changes until it is saved.`,
       };
     },
 

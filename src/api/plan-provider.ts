@@ -41,8 +41,8 @@ export function servicePlanProvider(deps: ApiDeps): PlanProvider {
     async cancel(gift) {
       await (await providerOf(gift))?.cancel(gift);
     },
-    async cardChangeUrl(gift) {
-      return (await (await providerOf(gift))?.cardChangeUrl(gift)) ?? null;
+    async cardChange(gift) {
+      return (await (await providerOf(gift))?.cardChange(gift)) ?? null;
     },
   };
 }

@@ -210,11 +210,14 @@ export const account: Template = {
     // Who issues the receipts the donor prints: the site's name and ABN from the global document.
     const g = dataOf(ctx.global);
     const issuer = { name: str(g, "site_name"), abn: str(g, "abn") };
+    // A regular gift's new card is taken with Stripe's card form, with the site's publishable key.
+    const stripeKey =
+      (ctx.site.public.payments as { publishableKey?: string | null } | undefined)?.publishableKey ?? null;
     return (
       <div className="container section narrow">
         <h1>{pageTitle(ctx, "Your account")}</h1>
         <RichText field={rich(d, "body")} ctx={ctx} />
-        <Island name="account" component={AccountIsland} props={{ auth, texts, issuer }} />
+        <Island name="account" component={AccountIsland} props={{ auth, texts, issuer, stripeKey }} />
         {auth ? (
           <noscript>
             <p>Signing in needs JavaScript. Please turn it on, or contact us and we will help.</p>

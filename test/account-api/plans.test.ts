@@ -43,7 +43,7 @@ beforeAll(async () => {
       resume: failIf(base.resume),
       changeAmount: failIf(base.changeAmount),
       cancel: failIf(base.cancel),
-      cardChangeUrl: base.cardChangeUrl,
+      cardChange: base.cardChange,
     },
   });
   donor = await h.signUp("hafsa@example.com");
@@ -144,9 +144,10 @@ describe("plans and history", () => {
     expect(changed.json.data.changeRegularGiftAmount).toEqual({ changed: true, gift: { amountCents: 15_000 } });
     const resumed = await run("resumeRegularGift(id: $id) { changed gift { status } }");
     expect(resumed.json.data.resumeRegularGift).toEqual({ changed: true, gift: { status: "ACTIVE" } });
-    const card = await run("changeRegularGiftCard(id: $id) { url message }");
-    expect(card.json.data.changeRegularGiftCard.url).toBeNull();
-    expect(card.json.data.changeRegularGiftCard.message).toMatch(/cannot be changed online here yet/);
+    // No saved card with the local provider: said plainly, never an office phone number.
+    const card = await run("changeRegularGiftCard(id: $id) { clientSecret message }");
+    expect(card.json.errors[0].extensions.code).toBe("CARD_CHANGE_UNAVAILABLE");
+    expect(card.json.errors[0].message).not.toMatch(/call us/);
     expect(provider.calls).toEqual([`pause ${planId}`, `change ${planId} 15000`, `resume ${planId}`, `card ${planId}`]);
   });
 

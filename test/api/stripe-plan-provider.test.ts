@@ -7,7 +7,7 @@
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Account, type Harness, startAccountHarness } from "../support/account-api-harness.js";
-import { TEST_SECRET_KEY } from "../support/payments-service.js";
+import { TEST_PUBLISHABLE_KEY, TEST_SECRET_KEY } from "../support/payments-service.js";
 
 let h: Harness;
 let donor: Account;
@@ -74,6 +74,74 @@ describe("a monthly gift's changes act on its Stripe subscription", () => {
     const sub = await subscription();
     expect(sub.items.data[0]!.price.unit_amount).toBe(4_000);
     expect(sub.items.data).toHaveLength(1);
+  });
+
+  it("change card: someone else's token makes no SetupIntent at Stripe", async () => {
+    const before = h.service.stripe.requests().filter((r) => r.path.startsWith("/v1/setup_intents")).length;
+    const json = await change("changeRegularGiftCard(id: $id) { clientSecret }", other.access);
+    expect(json.errors[0].extensions.code).toBe("GIFT_NOT_FOUND");
+    expect(json.data).toBeNull();
+    expect(h.service.stripe.requests().filter((r) => r.path.startsWith("/v1/setup_intents")).length).toBe(before);
+  });
+
+  it("change card: the new card saved through a SetupIntent becomes the subscription's, from Stripe's webhook", async () => {
+    const old = (await subscription()).default_payment_method;
+    const started = await change("changeRegularGiftCard(id: $id) { clientSecret url message }");
+    const { clientSecret, url, message } = started.data.changeRegularGiftCard;
+    expect(url).toBeNull();
+    expect(message).toMatch(/^Enter the new card for your monthly gift to Sadaqah\./);
+    expect(clientSecret).toMatch(/^seti_\w+_secret_\w+$/);
+    // A repeat (a double click) gives the same SetupIntent.
+    expect(
+      (await change("changeRegularGiftCard(id: $id) { clientSecret }")).data.changeRegularGiftCard.clientSecret,
+    ).toBe(clientSecret);
+    // Nothing changes until the card is saved.
+    expect((await subscription()).default_payment_method).toEqual(old);
+    // What Stripe.js does when the donor presses Save: confirm with the publishable key.
+    const setupId = clientSecret.split("_secret_")[0];
+    const confirmed = await fetch(`${h.service.stripe.url}/v1/setup_intents/${setupId}/confirm`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        key: TEST_PUBLISHABLE_KEY,
+        client_secret: clientSecret,
+        payment_method: "pm_card_mastercard",
+      }),
+    });
+    expect(confirmed.status).toBe(200);
+    await h.service.stripe.settled();
+    const saved = await stripe.setupIntents.retrieve(setupId);
+    expect(saved.status).toBe("succeeded");
+    const card = saved.payment_method as string;
+    expect(card).not.toEqual(old);
+    expect((await subscription()).default_payment_method).toBe(card);
+    const row = await h.service.db
+      .selectFrom("donations")
+      .select("stripe_payment_method_id")
+      .where("id", "=", giftId.slice(5))
+      .executeTakeFirstOrThrow();
+    expect(row.stripe_payment_method_id).toBe(card);
+    // The gift itself is as it was: still active, never marked paid again.
+    const gift = await h.gql("{ regularGifts { status paidCount } donations { id } }", {}, donor.access);
+    expect(gift.json.data.regularGifts[0]).toMatchObject({ status: "ACTIVE", paidCount: 1 });
+    expect(gift.json.data.donations).toHaveLength(1);
+    // The next change is a new SetupIntent.
+    const next = await change("changeRegularGiftCard(id: $id) { clientSecret }");
+    expect(next.data.changeRegularGiftCard.clientSecret).not.toBe(clientSecret);
+  });
+
+  it("change card: a SetupIntent of another customer naming this gift changes nothing", async () => {
+    const before = (await subscription()).default_payment_method;
+    const stranger = await stripe.customers.create({ email: "omar@example.com" });
+    const forged = await stripe.setupIntents.create({
+      customer: stranger.id,
+      usage: "off_session",
+      metadata: { donation_id: giftId.slice(5), purpose: "card_change" },
+    });
+    await stripe.setupIntents.confirm(forged.id, { payment_method: "pm_card_amex" });
+    await h.service.stripe.settled();
+    expect((await subscription()).default_payment_method).toBe(before);
+    expect(h.logged.some((l) => l.includes(`card change ${forged.id} ignored`))).toBe(true);
   });
 
   it("cancel ends the subscription at Stripe, after the confirmation", async () => {

@@ -1,8 +1,8 @@
 /**
  * Issue 38's journey, as a donor on a phone (390×844) in real Chromium: sign up on /account/, give
  * $1,200 of zakat in 12 monthly instalments through the real zakat form (Stripe.js replaced at the
- * network layer), see the plan in the account "1 of 12 paid" with its next and last date, pause
- * it, cancel it, each after a question; the receipt says what the zakat page says about
+ * network layer), see the plan in the account "1 of 12 paid" with its next and last date, change
+ * its card in Stripe's card form, pause it, cancel it, each after a question; the receipt says what the zakat page says about
  * deductibility; the tax summary fits a 320 px screen. axe-core at each step.
  *
  * The payments service takes the gift and serves the account API at /graphql, as deployed, on
@@ -23,6 +23,7 @@ import { type CognitoLocal, startCognitoLocal } from "../support/cognito-local.j
 import {
   startTestPaymentsService,
   TEST_PUBLISHABLE_KEY,
+  TEST_SECRET_KEY,
   type TestPaymentsService,
 } from "../support/payments-service.js";
 import { stripeThroughApiHost } from "../support/stripe-api-host.js";
@@ -188,8 +189,39 @@ describe("a donor's zakat instalments, from the zakat page to the account (390×
     await expectAxeClean(page, "zakat receipt");
     await pressButton(page, "Back to your account");
 
-    // Pause, asked first.
+    // Change card, asked first: Stripe's card form in the account page; the new card is the
+    // plan's once Stripe's signed webhook says it was saved (read back from our row and Stripe).
     const status = plan.locator("[role=status]");
+    const donationRow = () =>
+      service.db
+        .selectFrom("donations")
+        .select(["stripe_payment_method_id", "stripe_schedule_id"])
+        .where("reference", "=", reference)
+        .executeTakeFirstOrThrow();
+    const before = await donationRow();
+    await pressButton(page, "Change card");
+    await expect
+      .poll(() => plan.locator(".account-confirm p").first().textContent())
+      .toMatch(/^Change the card for your instalment plan to Zakat\? You enter the new card here/);
+    await pressButton(page, "Enter a new card");
+    await plan.getByLabel("Card number").fill("5555 5555 5555 4444");
+    await plan.getByLabel("Expiry (MM / YY)").fill("11 / 31");
+    await plan.getByLabel("Security code").fill("321");
+    await expectAxeClean(page, "card form");
+    await pressButton(page, "Save this card");
+    await expect
+      .poll(() => status.textContent())
+      .toBe("Your new card is saved. Your gift is charged to it from the next payment.");
+    await service.stripe.settled();
+    const after = await donationRow();
+    expect(after.stripe_payment_method_id).toMatch(/^pm_/);
+    expect(after.stripe_payment_method_id).not.toBe(before.stripe_payment_method_id);
+    const schedule = await fetch(`${service.stripe.url}/v1/subscription_schedules/${after.stripe_schedule_id}`, {
+      headers: { authorization: `Bearer ${TEST_SECRET_KEY}` },
+    }).then((r) => r.json() as Promise<{ default_settings: { default_payment_method: string } }>);
+    expect(schedule.default_settings.default_payment_method).toBe(after.stripe_payment_method_id);
+
+    // Pause, asked first.
     await pressButton(page, "Pause");
     await expect
       .poll(() => plan.locator(".account-confirm p").first().textContent())

@@ -93,7 +93,7 @@ export function paypalPlanProvider(deps: Pick<ApiDeps, "db">, api: PayPalApi): P
       if (!approve) throw new Error(`PayPal gave no approval link for revising ${id}.`);
       return { approveUrl: approve };
     },
-    async cardChangeUrl() {
+    async cardChange() {
       // The donor changes how they pay in their own PayPal account, not here.
       return null;
     },

@@ -7,6 +7,7 @@ import type Stripe from "stripe";
 import type { DonationStatus } from "../../payments/types.js";
 import type { DonationRow } from "../db/schema.js";
 import type { ApiDeps } from "../deps.js";
+import { applyCardChange, CARD_CHANGE } from "./card-change.js";
 import { startInstalmentSchedule } from "./intents.js";
 
 export interface EventChange {
@@ -181,6 +182,13 @@ export async function applyEvent(deps: ApiDeps, event: Stripe.Event): Promise<Ev
     case "setup_intent.setup_failed":
     case "setup_intent.canceled": {
       const intent = event.data.object;
+      // A regular gift's new card (the account page): never the donation's own payment.
+      if (intent.metadata?.purpose === CARD_CHANGE) {
+        const row = await findDonation(deps.db, { donationId: intent.metadata.donation_id });
+        if (!row) return undefined;
+        if (event.type === "setup_intent.succeeded") await applyCardChange(deps, row, intent);
+        return { donationId: row.id };
+      }
       const row = await findDonation(deps.db, { intentId: intent.id, donationId: intent.metadata?.donation_id });
       if (!row) return undefined;
       const status: DonationStatus =

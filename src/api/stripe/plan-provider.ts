@@ -5,7 +5,7 @@
  * paused: nothing is charged); a new amount replaces the item's price from the next invoice,
  * without proration; cancel cancels the subscription (the schedule, for instalments). Plans the
  * service charges itself (every Friday, the seasons: src/api/jobs/) need no call: the job reads
- * the donor's choice in `account_plans`. Every call is keyed by the donation, the action and the
+ * the donor's choice in `account_plans`. A new card starts as a SetupIntent (card-change.ts). Every call is keyed by the donation, the action and the
  * plan's last change, so a retry of one request never acts twice and a later change is new.
  * A Stripe failure throws: the account API then changes nothing and says so.
  */
@@ -14,6 +14,7 @@ import type Stripe from "stripe";
 import type { PlanProvider } from "../../account-api/plan-provider.js";
 import type { GiftView } from "../../account-api/facts.js";
 import type { ApiDeps } from "../deps.js";
+import { startCardChange } from "./card-change.js";
 import { ensureFundProduct } from "./intents.js";
 
 interface StripePlan {
@@ -107,9 +108,6 @@ export function stripePlanProvider(deps: Pick<ApiDeps, "db">, stripe: Stripe): P
       else if (plan.subscriptionId)
         await stripe.subscriptions.cancel(plan.subscriptionId, {}, { idempotencyKey: key(plan, "cancel") });
     },
-    async cardChangeUrl() {
-      // No hosted card page is configured yet: the account API gives the office's number.
-      return null;
-    },
+    cardChange: (gift) => startCardChange(deps, stripe, gift.donationId),
   };
 }

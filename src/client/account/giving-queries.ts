@@ -105,12 +105,12 @@ const MUTATIONS: Record<GiftAction, string> = {
 
 export function giftMutation(action: GiftAction): string {
   const args = action === "change" ? "$id: ID!, $amountCents: Int!" : "$id: ID!";
-  const result = action === "card" ? "url message" : "changed message";
+  const result = action === "card" ? "clientSecret message" : "changed message url";
   return `mutation Gift(${args}) { change: ${MUTATIONS[action]} { ${result} gift { ${GIFT_FIELDS} } } }`;
 }
 
 export interface GiftChangeData {
-  change: { changed?: boolean; url?: string | null; message: string; gift: GiftData };
+  change: { changed?: boolean; url?: string | null; clientSecret?: string | null; message: string; gift: GiftData };
 }
 
 /** Words for the donor. */

@@ -3,9 +3,12 @@
  * schedule, "3 of 12 paid", the next and the last date: pause, resume, change the amount, change
  * the card, cancel. Every action asks first (a confirmation step inside the gift), then shows the
  * API's own sentence as the result; focus goes to the question, then to the result, so keyboard
- * and screen-reader users follow. Changing the card continues on the payment provider's page.
+ * and screen-reader users follow. A new card is entered here, in Stripe's card form (card-form.tsx,
+ * loaded on demand); a new PayPal amount continues on PayPal's page, where the donor agrees to it.
  */
-import { useEffect, useRef, useState } from "react";
+import { type ComponentType, useContext, useEffect, useRef, useState } from "react";
+import type { CardFormProps } from "./card-form.js";
+import { StripeKey } from "./stripe-key.js";
 import { useIslandId } from "../island-id.js";
 import { Actions } from "./field.js";
 import {
@@ -28,7 +31,7 @@ export interface RegularGiftsProps {
     id: string,
     action: GiftAction,
     amountCents?: number,
-  ) => Promise<{ message: string; url?: string | null }>;
+  ) => Promise<{ message: string; url?: string | null; clientSecret?: string | null }>;
 }
 
 export function RegularGifts({ gifts, changeGift }: RegularGiftsProps) {
@@ -55,7 +58,7 @@ const QUESTION: Record<GiftAction, (g: GiftData) => string> = {
   change: (g) =>
     `Change the amount of your ${giftKind(g.schedule)} to ${fundName(g.fund)}? The new amount applies from the next charge.`,
   card: (g) =>
-    `Change the card for your ${giftKind(g.schedule)} to ${fundName(g.fund)}? You enter the new card on our payment provider's secure page; nothing changes until you do.`,
+    `Change the card for your ${giftKind(g.schedule)} to ${fundName(g.fund)}? You enter the new card here, in Stripe's secure card form; nothing changes until it is saved.`,
   cancel: (g) =>
     `Cancel your ${giftKind(g.schedule)} to ${fundName(g.fund)} for good? To give regularly again later you would start a new gift.`,
 };
@@ -64,7 +67,7 @@ const CONFIRM: Record<GiftAction, string> = {
   pause: "Yes, pause this gift",
   resume: "Yes, resume this gift",
   change: "Save the new amount",
-  card: "Go to the secure card page",
+  card: "Enter a new card",
   cancel: "Yes, cancel this gift",
 };
 
@@ -78,6 +81,9 @@ function GiftItem({ gift, changeGift }: { gift: GiftData; changeGift: RegularGif
   const question = useRef<HTMLParagraphElement>(null);
   const resultRef = useRef<HTMLDivElement>(null);
   const amount = useRef<HTMLInputElement>(null);
+  const stripeKey = useContext(StripeKey);
+  const [cardSecret, setCardSecret] = useState<string | null>(null);
+  const [CardForm, setCardForm] = useState<ComponentType<CardFormProps> | null>(null);
 
   useEffect(() => {
     if (asking === "change") amount.current?.focus();
@@ -108,11 +114,18 @@ function GiftItem({ gift, changeGift }: { gift: GiftData; changeGift: RegularGif
     }
     setBusy(true);
     try {
-      const { message, url } = await changeGift(gift.id, asking, cents);
+      if (asking === "card" && !stripeKey) throw new Error("The card cannot be changed on this site yet.");
+      const { message, url, clientSecret } = await changeGift(gift.id, asking, cents);
+      if (asking === "card" && clientSecret) {
+        // Stripe's card form, in a chunk of its own with Stripe.js.
+        const { default: form } = await import("./card-form.js");
+        setCardForm(() => form);
+        setCardSecret(clientSecret);
+      }
       setAsking(null);
       setResult(message);
-      // The provider's own page for the new card; it brings the donor back to this list.
-      if (asking === "card" && url) window.location.assign(url);
+      // PayPal's page, where the donor agrees to a new amount.
+      if (url) window.location.assign(url);
     } catch (e) {
       // A refused amount (below the fund's minimum, above its maximum) belongs beside the field.
       if (asking === "change") setAmountError((e as Error).message);
@@ -166,7 +179,21 @@ function GiftItem({ gift, changeGift }: { gift: GiftData; changeGift: RegularGif
           </p>
         ) : null}
       </div>
-      {asking ? (
+      {cardSecret && CardForm && stripeKey ? (
+        <CardForm
+          idPrefix={id}
+          stripeKey={stripeKey}
+          clientSecret={cardSecret}
+          onSaved={(message) => {
+            setCardSecret(null);
+            setResult(message);
+          }}
+          onCancel={() => {
+            setCardSecret(null);
+            setResult("Nothing was changed: your gift is charged to the card it had.");
+          }}
+        />
+      ) : asking ? (
         <div className="account-confirm" role="group" aria-labelledby={`${id}-question`}>
           <p id={`${id}-question`} ref={question} tabIndex={-1}>
             {QUESTION[asking](gift)}

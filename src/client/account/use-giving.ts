@@ -66,12 +66,15 @@ export function useGiving(api: AccountApi) {
     };
   }, [api, year, version]);
 
-  /** Runs one change; resolves with the API's sentence (and the card page's address), or rejects with a donor-facing message. */
+  /**
+   * Runs one change; resolves with the API's sentence (and PayPal's page to agree to a new amount,
+   * or the SetupIntent for a new card), or rejects with a donor-facing message.
+   */
   async function changeGift(
     id: string,
     action: GiftAction,
     amountCents?: number,
-  ): Promise<{ message: string; url?: string | null }> {
+  ): Promise<{ message: string; url?: string | null; clientSecret?: string | null }> {
     try {
       const { change } = await api.request<GiftChangeData>(giftMutation(action), {
         id,
@@ -82,7 +85,7 @@ export function useGiving(api: AccountApi) {
           ? { ...now, value: { ...now.value, gifts: now.value.gifts.map((g) => (g.id === id ? change.gift : g)) } }
           : now,
       );
-      return { message: change.message, url: change.url ?? null };
+      return { message: change.message, url: change.url ?? null, clientSecret: change.clientSecret ?? null };
     } catch (error) {
       throw new Error(messageOf(error));
     }

@@ -8,6 +8,7 @@
 import type { PublicAuthConfig } from "../../auth/types.js";
 import { AccountApp } from "../account/account-app.js";
 import type { ReceiptIssuer } from "../account/printable.js";
+import { StripeKey } from "../account/stripe-key.js";
 import { accountTexts, type AccountTexts } from "../account/texts.js";
 
 export interface AccountIslandProps {
@@ -15,20 +16,24 @@ export interface AccountIslandProps {
   texts?: Partial<AccountTexts>;
   /** Who issues receipts (the global document's site name and ABN); empty parts are left out. */
   issuer?: ReceiptIssuer;
+  /** The site's Stripe publishable key, for a regular gift's new card; absent without payments settings. */
+  stripeKey?: string | null;
 }
 
-export default function AccountIsland({ auth, texts: overrides, issuer }: AccountIslandProps) {
+export default function AccountIsland({ auth, texts: overrides, issuer, stripeKey = null }: AccountIslandProps) {
   const texts = accountTexts(overrides);
   return (
     <div className="account">
       {auth ? (
-        <AccountApp
-          intro={texts.intro}
-          issuer={issuer}
-          loadAdapter={() => import("../../auth/amplify.js").then((m) => m.createAmplifyAdapter(auth))}
-          accountApiUrl={auth.accountApiUrl}
-          mfa={auth.mfa !== undefined}
-        />
+        <StripeKey.Provider value={stripeKey}>
+          <AccountApp
+            intro={texts.intro}
+            issuer={issuer}
+            loadAdapter={() => import("../../auth/amplify.js").then((m) => m.createAmplifyAdapter(auth))}
+            accountApiUrl={auth.accountApiUrl}
+            mfa={auth.mfa !== undefined}
+          />
+        </StripeKey.Provider>
       ) : (
         <p role="status">{texts.unavailable}</p>
       )}
