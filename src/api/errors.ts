@@ -46,7 +46,16 @@ export const errors = {
     errorReply(415, "unsupported_media_type", "Send the body as JSON with Content-Type: application/json."),
   badPath: () => errorReply(400, "invalid_path", "The request path is not valid: check the address."),
   invalidJson: (what = "The request body is not valid JSON.") => errorReply(400, "invalid_json", what),
-  tooLarge: () => errorReply(413, "body_too_large", `The request body is larger than ${MAX_BODY_BYTES} bytes.`),
+  // The rest of the body is not read: the connection closes after the answer, and says so, so a
+  // client does not send its next request on a socket the server is about to close (RFC 9112, 9.6).
+  tooLarge: () =>
+    errorReply(
+      413,
+      "body_too_large",
+      `The request body is larger than ${MAX_BODY_BYTES} bytes.`,
+      {},
+      { Connection: "close" },
+    ),
   notFound: (message: string = GENERIC.notFound) => errorReply(404, "not_found", message),
   method: (allow: string) =>
     errorReply(405, "method_not_allowed", `This path takes ${allow}.`, {}, { Allow: `${allow}, OPTIONS` }),
