@@ -17,6 +17,8 @@ import { openDatabase } from "./db/open.js";
 import { readLambdaSecrets } from "./deploy/secrets.js";
 import { sweepExpiredDonations } from "./donations/expire.js";
 import { runScheduledCharges } from "./jobs/scheduled-charges.js";
+import { sendUpdate, type Update } from "./mail/send-update.js";
+import { NzfError } from "../core/errors.js";
 import { createStripeClient } from "./stripe/client.js";
 import { readReceiptSettings } from "../receipts/settings.js";
 import { defaultOf } from "../core/options.js";
@@ -27,7 +29,14 @@ import { createReceiptsService } from "./receipts/service.js";
 
 type Handler = ReturnType<typeof handle>;
 
-let ready: Promise<{ handler: Handler; sweep: () => Promise<unknown>; jobs: () => Promise<unknown> }> | undefined;
+let ready:
+  | Promise<{
+      handler: Handler;
+      sweep: () => Promise<unknown>;
+      jobs: () => Promise<unknown>;
+      update: (update: Update) => Promise<unknown>;
+    }>
+  | undefined;
 
 async function start() {
   const env = { ...process.env, ...(await readLambdaSecrets(process.env)) };
@@ -82,6 +91,17 @@ async function start() {
       charges: await runScheduledCharges({ ...deps, receipts }),
       receipts: await receipts?.deliverDue(),
     }),
+    update: async (update: Update) => {
+      // The unsubscribe links point at the service's public address: the one the site calls.
+      const serviceUrl = env.PAYMENTS_API_URL?.trim();
+      if (!receipts || !serviceUrl)
+        throw new NzfError(
+          "API_CONFIG_INVALID",
+          "Sending an update needs the receipt settings (NZF_FOUNDATION_NAME, NZF_FOUNDATION_ABN, a mail transport) and PAYMENTS_API_URL in the service's environment.",
+          { subject: receipts ? "PAYMENTS_API_URL" : "NZF_FOUNDATION_NAME" },
+        );
+      return sendUpdate(database.db, receipts, update, { serviceUrl });
+    },
   };
 }
 
@@ -98,6 +118,16 @@ export const handler: Handler = async (event, context) => {
 export async function sweep(): Promise<unknown> {
   ready ??= start();
   return (await ready).sweep();
+}
+
+/**
+ * An e-mail update to every confirmed subscriber, invoked by hand with the update as the event
+ * (`aws lambda invoke --function-name <jobs function> --payload '{"id":"2027-ramadan",…}'`,
+ * docs/deploy.md); the same event again sends nobody anything twice.
+ */
+export async function sendUpdates(event: Update): Promise<unknown> {
+  ready ??= start();
+  return (await ready).update(event);
 }
 
 /** The scheduled jobs (an EventBridge rule every 15 minutes, src/api/deploy/): scheduled charges, then due receipts. */

@@ -224,6 +224,10 @@ export const ERROR_CATALOGUE = {
     kind: "input",
     hint: "Set STRIPE_SECRET_KEY (sk_test_… or sk_live_…) and STRIPE_WEBHOOK_SECRET (whsec_…) in the service's environment (or its Secrets Manager secret), and STRIPE_API_BASE only to an http(s) origin.",
   },
+  API_UPDATE_INVALID: {
+    kind: "input",
+    hint: "Fix the update named in the message (an id of lower-case letters, digits and dashes; a one-line subject and heading; at least one paragraph) and send it again: subscribers who already have it are not sent it twice.",
+  },
   // Invariants (NZF9xx)
   INTERNAL: { kind: "bug", hint: "This is a bug in nzf-build. Run again with --verbose and report the output." },
 } as const satisfies Record<string, CatalogueEntry>;
