@@ -12,6 +12,7 @@ import { canonicalJson } from "./canonical-json.js";
 import { DONOR_MESSAGES, PaymentsApiError, PaymentsNetworkError, PaymentsTimeoutError } from "./errors.js";
 import type { ApiErrorBody, DonationCreated, DonationRequest, DonationState } from "./types.js";
 import type { PayPalCaptured, PayPalCaptureRequest, PayPalOrderCreated, PayPalSubscriptionCreated } from "./paypal.js";
+import type { EnquiryAccepted, EnquiryRequest, UpdatesSignUpAccepted, UpdatesSignUpRequest } from "./contact.js";
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
 
@@ -51,6 +52,10 @@ export interface PaymentsClient {
   createPayPalSubscription(donationId: string, idempotencyKey: string): Promise<PayPalSubscriptionCreated>;
   /** Captures what the donor approved; called again, it returns the first capture's answer. */
   capturePayPal(donationId: string, body: PayPalCaptureRequest, idempotencyKey: string): Promise<PayPalCaptured>;
+  /** The contact page's enquiry (POST /enquiries); the same key again answers with the first enquiry's id. */
+  sendEnquiry(body: EnquiryRequest, idempotencyKey: string): Promise<EnquiryAccepted>;
+  /** A sign-up for e-mail updates (POST /updates): the service e-mails a confirmation link (double opt-in). */
+  signUpForUpdates(body: UpdatesSignUpRequest, idempotencyKey: string): Promise<UpdatesSignUpAccepted>;
 }
 
 function isApiErrorBody(value: unknown): value is ApiErrorBody {
@@ -188,6 +193,18 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
     },
     capturePayPal(donationId, body, idempotencyKey) {
       return paypalCall<PayPalCaptured>(donationId, "capture", body, idempotencyKey);
+    },
+    sendEnquiry(body, idempotencyKey) {
+      return request<EnquiryAccepted>("POST", "/enquiries", {
+        body: JSON.stringify(body),
+        headers: { "Idempotency-Key": idempotencyKey },
+      });
+    },
+    signUpForUpdates(body, idempotencyKey) {
+      return request<UpdatesSignUpAccepted>("POST", "/updates", {
+        body: JSON.stringify(body),
+        headers: { "Idempotency-Key": idempotencyKey },
+      });
     },
   };
 }

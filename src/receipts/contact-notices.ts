@@ -3,19 +3,12 @@
  * care receives it, its acknowledgement to the sender, the double opt-in confirmation, and the
  * frame of every update, which always carries the unsubscribe link the Spam Act requires.
  */
+import { ENQUIRY_TOPICS, type EnquiryTopic } from "../payments/contact.js";
 import { formatAbn } from "./abn.js";
 import type { Notice } from "./notice.js";
 import type { ReceiptIssuer } from "./receipt.js";
 
-export const ENQUIRY_TOPICS = {
-  general: "A general question",
-  donation: "A donation or a receipt",
-  zakat: "A question about zakat",
-  help: "Asking for help",
-  volunteering: "Volunteering or partnering",
-  other: "Something else",
-} as const;
-export type EnquiryTopic = keyof typeof ENQUIRY_TOPICS;
+export { ENQUIRY_TOPICS, type EnquiryTopic };
 
 export interface Enquiry {
   id: string;

@@ -182,6 +182,7 @@ function Footer({ ctx, t }: { ctx: TemplateContext; t: ChromeStrings }) {
           <h2 id="footer-links">{t.more}</h2>
           <ul className="plain-list">{navLinks(ctx, t, "footer_links")}</ul>
         </nav>
+        <UpdatesSignUp ctx={ctx} t={t} />
         <section aria-labelledby="footer-social">
           <h2 id="footer-social">{t.followUs}</h2>
           <ul className="plain-list">
@@ -207,6 +208,62 @@ function Footer({ ctx, t }: { ctx: TemplateContext; t: ChromeStrings }) {
         </p>
       </div>
     </footer>
+  );
+}
+
+/** The payments service's URL when this build has one: the sign-up posts there (CSP's connect-src has it). */
+function serviceUrlOf(ctx: TemplateContext): string | null {
+  const p = ctx.site.public.payments as { apiUrl?: unknown } | undefined;
+  return typeof p?.apiUrl === "string" && p.apiUrl ? p.apiUrl : null;
+}
+
+/**
+ * The footer's sign-up for e-mail updates (issue 39, marketingApi): hidden until the site script
+ * takes it over (src/client/site/updates-signup.ts), since without JavaScript it cannot post to the
+ * service; absent when the build has no service. The words beside the button are the consent, sent
+ * with the sign-up and kept with it; the service e-mails a link to confirm (double opt-in).
+ * `website` is the honeypot: out of sight and out of the tab order, people leave it empty.
+ */
+function UpdatesSignUp({ ctx, t }: { ctx: TemplateContext; t: ChromeStrings }) {
+  const api = serviceUrlOf(ctx);
+  if (!api) return null;
+  return (
+    <section
+      aria-labelledby="footer-updates"
+      className="footer-updates"
+      hidden
+      data-updates-signup=""
+      data-api={api}
+      data-sending={t.updatesSending}
+      data-sent={t.updatesSent}
+      data-failed={t.updatesFailed}
+    >
+      <h2 id="footer-updates">{t.updatesHeading}</h2>
+      <form noValidate>
+        <label htmlFor="footer-updates-email">{t.updatesEmail}</label>
+        <input
+          id="footer-updates-email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          spellCheck={false}
+          required
+          maxLength={254}
+          aria-describedby="footer-updates-consent"
+        />
+        <p id="footer-updates-consent" className="footer-updates-consent">
+          {t.updatesConsent}
+        </p>
+        <div className="visually-hidden" aria-hidden="true">
+          <label htmlFor="footer-updates-website">Website</label>
+          <input id="footer-updates-website" name="website" type="text" tabIndex={-1} autoComplete="off" />
+        </div>
+        <button type="submit" className="button">
+          {t.updatesSubmit}
+        </button>
+        <p className="footer-updates-status" role="status" />
+      </form>
+    </section>
   );
 }
 

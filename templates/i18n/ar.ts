@@ -19,5 +19,12 @@ export const ar: ChromeStrings = {
   more: "المزيد",
   followUs: "تابعنا",
   abn: "الرقم التجاري الأسترالي (ABN)",
+  updatesHeading: "النشرة البريدية",
+  updatesEmail: "بريدك الإلكتروني للنشرة",
+  updatesConsent: "أرسلوا إليّ أخبار المؤسسة ونداءاتها بالبريد الإلكتروني. يمكنني إلغاء الاشتراك في أي وقت.",
+  updatesSubmit: "اشترك",
+  updatesSending: "جارٍ الاشتراك…",
+  updatesSent: "شكرًا لك. افتح الرسالة التي أرسلناها إليك وأكّد اشتراكك، ثم تبدأ رسائلنا.",
+  updatesFailed: "تعذّر الاشتراك. يرجى المحاولة مرة أخرى بعد قليل.",
   inEnglish: inEnglishWords("ar"),
 };

@@ -17,6 +17,15 @@ export const en = {
   more: "More",
   followUs: "Follow us",
   abn: "ABN",
+  /** The footer's sign-up for e-mail updates (src/client/site/updates-signup.ts). */
+  updatesHeading: "E-mail updates",
+  updatesEmail: "E-mail address for updates",
+  /** The words a person agrees to by signing up: sent with the sign-up and kept with their consent. */
+  updatesConsent: "Send me the foundation's news and appeals by e-mail. I can unsubscribe at any time.",
+  updatesSubmit: "Sign up",
+  updatesSending: "Signing you up…",
+  updatesSent: "Thank you. Please open the e-mail we have sent you and confirm, then your updates start.",
+  updatesFailed: "We could not sign you up. Please try again in a moment.",
   /** Said after a link to a page that has no version in this language (none for English, the site's first language). */
   inEnglish: inEnglishWords("en"),
 };

@@ -13,6 +13,9 @@ import { SliceZone } from "../components/slices.js";
 import { Island } from "../../src/template-kit/islands.js";
 import type { PublicAuthConfig } from "../../src/auth/types.js";
 import AccountIsland from "../../src/client/islands/account.js";
+import ContactForm from "../../src/client/islands/contact-form.js";
+import { contactWords } from "../../src/client/contact/words.js";
+import { paymentsConfigOf } from "./donation.js";
 
 const TEAMS: [string, string][] = [
   ["board", "Board"],
@@ -108,11 +111,26 @@ export const contact: Template = {
   Body({ ctx }) {
     const d = dataOf(ctx.doc);
     const g = dataOf(ctx.global);
+    // The enquiry form posts to the service: without one (the sample site) the page gives the phone and e-mail only.
+    const api = paymentsConfigOf(ctx);
     return (
       <>
         <Hero ctx={ctx} title={pageTitle(ctx, "Contact us")} />
         <div className="container section two-columns">
-          <RichText field={rich(d, "body")} ctx={ctx} />
+          <div>
+            <RichText field={rich(d, "body")} ctx={ctx} />
+            {api ? (
+              <Island
+                name="contact-form"
+                component={ContactForm}
+                props={{
+                  apiUrl: api.apiUrl,
+                  ...(api.timeoutMs ? { timeoutMs: api.timeoutMs } : {}),
+                  words: contactWords,
+                }}
+              />
+            ) : null}
+          </div>
           {/* The headings sit outside <address>, which may hold no heading (HTML: address's content model). */}
           <section className="contact-card" aria-labelledby="contact-heading">
             <h2 id="contact-heading">Get in touch</h2>

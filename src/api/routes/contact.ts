@@ -9,6 +9,7 @@
  */
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { Context, Hono } from "hono";
+import { CONTACT_LIMITS, UPDATE_SOURCES } from "../../payments/contact.js";
 import type { FieldError } from "../../payments/types.js";
 import {
   confirmUpdatesNotice,
@@ -28,7 +29,7 @@ import { readKeyedJson } from "./request-checks.js";
 export const LIMITS = { enquiryPerEmail: 3, enquiryPerIp: 10, updatesPerEmail: 3, updatesPerIp: 20 } as const;
 /** A confirmation link works this long. */
 export const CONFIRM_TTL_MS = 7 * 24 * 60 * 60_000;
-export const UPDATE_SOURCES = ["footer", "donation-form"] as const;
+export { UPDATE_SOURCES };
 
 type ContactTables = {
   enquiries: {
@@ -93,12 +94,12 @@ export function contactRoutes(app: Hono, deps: ApiDeps): void {
     const body = objectBody(read.body);
     if (!body) return send(c, errors.invalidJson("The request body must be a JSON object."));
     const fields: FieldError[] = [];
-    const name = text(body, "name", "your name", 100, fields);
+    const name = text(body, "name", "your name", CONTACT_LIMITS.name, fields);
     const address = email(body, "email", fields);
     const topic = body.topic;
     if (typeof topic !== "string" || !Object.hasOwn(ENQUIRY_TOPICS, topic))
       fields.push({ field: "topic", code: "invalid", message: "Please choose what your message is about." });
-    const message = text(body, "message", "your message", 5_000, fields, { multiline: true });
+    const message = text(body, "message", "your message", CONTACT_LIMITS.message, fields, { multiline: true });
     if (fields.length) return send(c, errors.validation(fields));
     // The same answer for a bot as for a person; nothing kept, nothing sent.
     if (filledHoneypot(body)) return send(c, { status: 202, body: { enquiryId: `ENQ-${randomUUID().slice(0, 8)}` } });
@@ -162,7 +163,7 @@ export function contactRoutes(app: Hono, deps: ApiDeps): void {
         code: "invalid",
         message: "The sign-up form is out of date. Please reload the page.",
       });
-    const consentText = text(body, "consentText", "the consent words shown", 500, fields);
+    const consentText = text(body, "consentText", "the consent words shown", CONTACT_LIMITS.consentText, fields);
     if (fields.length) return send(c, errors.validation(fields));
     // Whatever the address's state, the same answer: the page cannot tell who is subscribed.
     const answer: Reply = { status: 202, body: { status: "confirmation_sent" } };

@@ -138,6 +138,9 @@ function CardDonationForm({
   const [values, setValues] = useState<FormValues>(() => initialValues(funds[0]!));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [alert, setAlert] = useState<string | null>(null);
+  /** The "keep me updated" sign-up's outcome, said on the card step; the gift goes on either way. */
+  const [updatesNote, setUpdatesNote] = useState<PayKit.UpdatesNote | null>(null);
+  const signedUp = useRef<PayKit.SignUpMemory | null>(null);
   const [phase, setPhase] = useState<Phase>("form");
   const [today, setToday] = useState<string | null>(null);
   const [created, setCreated] = useState<DonationCreated | null>(null);
@@ -351,6 +354,10 @@ function CardDonationForm({
               await kit.changeOrCreate(client.current, createdFor.current, result.request, key)
             : await client.current.createDonation(result.request, key);
       createdFor.current = { key, created: donation };
+      if (values.keepUpdated)
+        kit
+          .signUpOnce(client.current, signedUp, values.email.trim(), w.keepUpdated)
+          .then((note) => note && setUpdatesNote(note));
       const loaded = await stripeLoad;
       if (paypalKitLoad) {
         const paypalKit = await paypalKitLoad.catch((cause) => {
@@ -553,6 +560,13 @@ function CardDonationForm({
             <Summary figures={figures} headingId={`${idPrefix}summary-final`} f={f} today={today} item={item} />
           ) : null}
           <p className="don-hint don-receipt-to">{fill(w.receiptTo, { email: values.email })}</p>
+          {updatesNote ? (
+            <p className="don-hint" role="status" data-updates={updatesNote.code}>
+              {updatesNote.detail
+                ? fill(w.updatesFailed, { detail: updatesNote.detail })
+                : fill(w.updatesConfirm, { email: values.email.trim() })}
+            </p>
+          ) : null}
           {payStep}
         </section>
       ) : null}

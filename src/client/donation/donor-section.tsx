@@ -74,6 +74,12 @@ export function DonorSection({ idPrefix, values, errors, set, check, f }: DonorS
           checked={values.anonymous}
           onChecked={(v) => set("anonymous", v)}
         />
+        <CheckField
+          id={id("keepUpdated")}
+          label={w.keepUpdated}
+          checked={values.keepUpdated}
+          onChecked={(v) => set("keepUpdated", v)}
+        />
         <TextField
           id={id("dedication")}
           label={w.dedication}

@@ -31,6 +31,8 @@ export interface FormValues {
   postcode: string;
   country: string;
   anonymous: boolean;
+  /** "Keep me updated": a sign-up for e-mail updates sent with the gift (the box's words are the consent). */
+  keepUpdated: boolean;
   dedication: string;
   coverFees: boolean;
   /** "paypal" when the donor chose PayPal (offered only when the build has a PayPal client ID). */
@@ -138,6 +140,7 @@ export function initialValues(config: FundConfig): FormValues {
     postcode: "",
     country: "AU",
     anonymous: false,
+    keepUpdated: false,
     dedication: "",
     coverFees: false,
     paymentMethod: "card",

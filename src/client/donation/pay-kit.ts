@@ -15,3 +15,4 @@ export { PaymentStep } from "./payment-step.js";
 export { enterStepInHistory } from "./step-history.js";
 export { changeOrCreate } from "./change-gift.js";
 export { donorAccessToken } from "./donor-token.js";
+export { signUpOnce, type SignUpMemory, type UpdatesNote } from "./updates-sign-up.js";

@@ -21,6 +21,7 @@ const EMPTY: FormValues = {
   postcode: "",
   country: "AU",
   anonymous: false,
+  keepUpdated: false,
   dedication: "",
   coverFees: false,
   paymentMethod: "card",

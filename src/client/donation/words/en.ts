@@ -75,6 +75,10 @@ export const en = {
   phone: "Phone number",
   anonymous: "Give anonymously",
   anonymousHint: "We will keep your name off any public acknowledgement. Your receipt still has it.",
+  /** The consent a donor gives by ticking the box: sent with the sign-up and kept with it (issue 39). */
+  keepUpdated: "Keep me updated: send me the foundation's news and appeals by e-mail. I can unsubscribe at any time.",
+  updatesConfirm: "To start your e-mail updates, follow the link we have sent to {email}.",
+  updatesFailed: "We could not sign you up for e-mail updates ({detail}). Your gift is not affected.",
   dedication: "Dedication",
   dedicationHint: 'For example "On behalf of my late father". Up to {max} characters.',
   /** The dedication's hint while the donor nears the limit: counted as they type. */
