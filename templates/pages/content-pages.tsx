@@ -235,7 +235,12 @@ export const account: Template = {
       <div className="container section narrow">
         <h1>{pageTitle(ctx, "Your account")}</h1>
         <RichText field={rich(d, "body")} ctx={ctx} />
-        <Island name="account" component={AccountIsland} props={{ auth, texts, issuer, stripeKey }} />
+        {/* Without a user pool the island would only say sign-in is unavailable: plain HTML then, no React. */}
+        {auth ? (
+          <Island name="account" component={AccountIsland} props={{ auth, texts, issuer, stripeKey }} />
+        ) : (
+          <AccountIsland auth={null} texts={texts} issuer={issuer} stripeKey={stripeKey} />
+        )}
         {auth ? (
           <noscript>
             <p>Signing in needs JavaScript. Please turn it on, or contact us and we will help.</p>

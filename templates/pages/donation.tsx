@@ -207,21 +207,23 @@ export const donation: Template = {
           <section id={GIVE_ID} className="donation-panel" aria-label={words.formLabel}>
             {config ? (
               <>
-                {/* Without payments configured the page says so (PaymentsUnavailable) and the island renders nothing. */}
-                <Island
-                  name="donation"
-                  component={Donation}
-                  props={{
-                    funds: [config],
-                    formPath: config.path,
-                    thankYouPath: thankYouPathFor(ctx.page.lang),
-                    payments,
-                    contactPath: CONTACT_PATH,
-                    words,
-                  }}
-                />
+                {/* Without payments configured the page says so (PaymentsUnavailable) and loads no island, so no React. */}
                 {payments ? (
-                  <NoScriptNote words={words} lang={ctx.page.lang} />
+                  <>
+                    <Island
+                      name="donation"
+                      component={Donation}
+                      props={{
+                        funds: [config],
+                        formPath: config.path,
+                        thankYouPath: thankYouPathFor(ctx.page.lang),
+                        payments,
+                        contactPath: CONTACT_PATH,
+                        words,
+                      }}
+                    />
+                    <NoScriptNote words={words} lang={ctx.page.lang} />
+                  </>
                 ) : (
                   <PaymentsUnavailable words={words} lang={ctx.page.lang} />
                 )}
@@ -230,7 +232,7 @@ export const donation: Template = {
             ) : null}
           </section>
         </div>
-        {config ? <StickyGiveNow words={words} /> : null}
+        {config && payments ? <StickyGiveNow words={words} /> : null}
       </>
     );
   },

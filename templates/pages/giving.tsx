@@ -10,7 +10,7 @@ import { CardList, Hero, metaFromSeo } from "../components/blocks.js";
 import { dataOf, docTitle, pageTitle, str } from "../components/fields.js";
 import { Island } from "../../src/template-kit/islands.js";
 import Donation from "../../src/client/islands/donation.js";
-import ThankYou from "../../src/client/islands/thank-you.js";
+import ThankYou, { type ThankYouProps } from "../../src/client/islands/thank-you.js";
 import { donationWords, thankYouWords } from "../../src/client/donation/words/index.js";
 import {
   CONTACT_PATH,
@@ -56,27 +56,30 @@ export const pay: Template = {
           </section>
           {funds.length ? (
             <section id={GIVE_ID} className="donation-panel" aria-label={words.formLabel}>
-              <Island
-                name="donation"
-                component={Donation}
-                props={{
-                  funds,
-                  formPath: normalizePath(SINGLE_TYPE_ROUTES.pay_page),
-                  thankYouPath: thankYouPathFor(ctx.page.lang),
-                  payments,
-                  contactPath: CONTACT_PATH,
-                  words,
-                }}
-              />
+              {/* Without payments the page says so and loads no island, so no React either. */}
               {payments ? (
-                <NoScriptNote words={words} lang={ctx.page.lang} />
+                <>
+                  <Island
+                    name="donation"
+                    component={Donation}
+                    props={{
+                      funds,
+                      formPath: normalizePath(SINGLE_TYPE_ROUTES.pay_page),
+                      thankYouPath: thankYouPathFor(ctx.page.lang),
+                      payments,
+                      contactPath: CONTACT_PATH,
+                      words,
+                    }}
+                  />
+                  <NoScriptNote words={words} lang={ctx.page.lang} />
+                </>
               ) : (
                 <PaymentsUnavailable words={words} lang={ctx.page.lang} />
               )}
             </section>
           ) : null}
         </div>
-        {funds.length ? <StickyGiveNow words={words} /> : null}
+        {funds.length && payments ? <StickyGiveNow words={words} /> : null}
       </>
     );
   },
@@ -92,22 +95,20 @@ export const thankYou: Template = {
   meta: (ctx) => ({ title: thankYouWords(ctx.page.lang).thankYou, noindex: true }),
   Body: ({ ctx }) => {
     const payments = paymentsConfigOf(ctx);
+    const props: ThankYouProps = {
+      payments: payments && {
+        apiUrl: payments.apiUrl,
+        ...(payments.timeoutMs ? { timeoutMs: payments.timeoutMs } : {}),
+      },
+      fallbackPath: pathOfSingle(ctx, "pay_page"),
+      contactPath: CONTACT_PATH,
+      lang: ctx.page.lang,
+      words: thankYouWords(ctx.page.lang),
+    };
     return (
       <div className="container section narrow">
-        <Island
-          name="thank-you"
-          component={ThankYou}
-          props={{
-            payments: payments && {
-              apiUrl: payments.apiUrl,
-              ...(payments.timeoutMs ? { timeoutMs: payments.timeoutMs } : {}),
-            },
-            fallbackPath: pathOfSingle(ctx, "pay_page"),
-            contactPath: CONTACT_PATH,
-            lang: ctx.page.lang,
-            words: thankYouWords(ctx.page.lang),
-          }}
-        />
+        {/* Without payments there is no gift to look up: the same words as plain HTML, no island and no React. */}
+        {payments ? <Island name="thank-you" component={ThankYou} props={props} /> : <ThankYou {...props} />}
       </div>
     );
   },

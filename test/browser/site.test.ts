@@ -182,15 +182,26 @@ describe("the sample site in Chromium", () => {
     const code = await readFile(join(dist, react[0]!), "utf8");
     for (const warning of ["A component is changing", "act(...)", "Each child in a list should have a unique"])
       expect(code).not.toContain(warning);
-    for (const path of ["/calculate/", "/pay/zakat/", "/account/", "/faq/"]) {
-      const js = await measurePageJs(dist, `${path.slice(1)}index.html`);
-      expect(
-        js.files.filter((f) => f.react).map((f) => f.url),
-        path,
-      ).toEqual(react);
-      // The account page's QR encoder and user-agent parser load on demand (test/auth/bundle.test.ts).
+    // This build has no payments and no user pool: the pay pages, thank-you and /account say so in
+    // plain HTML, with no island; the calculator and the FAQ's filter are islands in any build.
+    // (/pay/zakat/ with payments: test/browser/donation.test.ts; /account/ with a pool: test/auth/bundle.test.ts.)
+    const withIsland: string[] = [];
+    for (const path of pagePaths) {
+      const file = path.endsWith(".html") ? path.slice(1) : `${path.slice(1)}index.html`;
+      const html = await readFile(join(dist, file), "utf8");
+      const js = await measurePageJs(dist, file);
+      const loadsReact = js.files.filter((f) => f.react).map((f) => f.url);
+      if (!html.includes("data-island=")) {
+        expect(loadsReact, `${path} has no island and loads React`).toEqual([]);
+        continue;
+      }
+      withIsland.push(path);
+      expect(loadsReact, path).toEqual(react);
       expect(js.totalGzip, path).toBeLessThanOrEqual(ISLAND_PAGE_BUDGET_GZIP);
     }
+    expect(withIsland).toEqual(expect.arrayContaining(["/calculate/", "/ar-ae/calculate/", "/faq/"]));
+    for (const path of ["/pay/", "/pay/zakat/", "/ar-ae/pay/zakat/", "/pay/thank-you/", "/account/"])
+      expect(withIsland, path).not.toContain(path);
   });
 
   it("starts no script but the small loader before the page has loaded and painted", async () => {
@@ -200,9 +211,8 @@ describe("the sample site in Chromium", () => {
       const path = new URL(req.url()).pathname;
       if (path.startsWith("/_islands/")) requested.push(path);
     });
-    await page.goto(server.url + "/pay/zakat/");
-    // Attached, not visible: without payments (this build) the island renders nothing, the page's notice says why.
-    await page.waitForSelector('[data-island="donation"][data-hydrated]', { state: "attached" });
+    await page.goto(server.url + "/calculate/");
+    await page.waitForSelector('[data-island="calculator"][data-hydrated]', { state: "attached" });
     // The page's own clock: when the load event ended and when the first contentful paint was shown.
     const timing = await page.evaluate(() => ({
       loaded:
@@ -217,7 +227,7 @@ describe("the sample site in Chromium", () => {
     }));
     const early = timing.starts.filter((s) => s.at < Math.max(timing.loaded, timing.painted) - 1).map((s) => s.path);
     expect(early).toEqual([expect.stringMatching(/^\/_islands\/page-scripts-/)]);
-    expect(timing.starts.some((s) => /\/donation-/.test(s.path))).toBe(true);
+    expect(timing.starts.some((s) => /\/calculator-/.test(s.path))).toBe(true);
     expect(requested).toEqual(expect.arrayContaining(timing.starts.map((s) => s.path)));
     await page.close();
   });

@@ -65,7 +65,9 @@ export default function ThankYou({ payments, fallbackPath, contactPath = "/conta
       {t.contactLink}
     </SiteLink>
   );
-  const [view, setView] = useState<View>({ kind: "checking" });
+  // Without payments there is no gift to check: the page says so from the server's HTML, and the
+  // template renders it as plain markup, no island (templates/pages/giving.tsx).
+  const [view, setView] = useState<View>(payments ? { kind: "checking" } : { kind: "no-donation" });
   const [backPath, setBackPath] = useState(fallbackPath);
   const headingRef = useRef<HTMLHeadingElement>(null);
 
