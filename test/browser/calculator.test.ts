@@ -518,6 +518,62 @@ describe("the running total on a phone", () => {
   }, 60_000);
 });
 
+describe("the Arabic result on a phone", () => {
+  for (const width of [320, 390]) {
+    it(`${width} px: the big figure keeps the currency's name whole, and each line of the explanation reads on its own lines`, async () => {
+      const phone = await isolatedContext(browser, { viewport: { width, height: 844 } });
+      const page = await phone.newPage();
+      await page.clock.setFixedTime(DONORS_DAY);
+      await page.goto(server.url + "/ar-ae/calculate/");
+      await page.locator(".calc-layout").waitFor();
+      await page.getByLabel("النقد والأرصدة المصرفية (ومنها حسابات الموازنة)", { exact: true }).fill("12345678.90");
+      await page.locator("input[type=radio][value=gold]").check();
+      await expect.poll(() => page.locator(".calc-due strong").textContent()).toBe("308,641.97 دولار أسترالي");
+      await page.locator(".calc-lines summary").click();
+      const layout = await page.evaluate(() => {
+        /** The text of each line an element's text is laid out on, by where each word lands. */
+        const lines = (el: Element) => {
+          const range = document.createRange();
+          const words: { top: number; word: string }[] = [];
+          const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            const text = node.textContent ?? "";
+            for (const m of text.matchAll(/\S+/g)) {
+              range.setStart(node, m.index!);
+              range.setEnd(node, m.index! + m[0].length);
+              words.push({ top: Math.round(range.getBoundingClientRect().top), word: m[0] });
+            }
+          }
+          const byTop = new Map<number, string[]>();
+          for (const w of words) byTop.set(w.top, [...(byTop.get(w.top) ?? []), w.word]);
+          return [...byTop.values()].map((ws) => ws.join(" "));
+        };
+        const panel = document.querySelector(".calc-result")!.getBoundingClientRect();
+        return {
+          scrollWidth: document.documentElement.scrollWidth,
+          due: lines(document.querySelector(".calc-due strong")!),
+          terms: [...document.querySelectorAll(".calc-explain dt")].map((dt) => ({
+            width: dt.getBoundingClientRect().width,
+            panel: panel.width,
+          })),
+          figures: [...document.querySelectorAll(".calc-explain dd")].map((dd) => lines(dd).length),
+          counted: [...document.querySelectorAll(".calc-lines .calc-amount")].map((a) => lines(a).length),
+        };
+      });
+      expect(layout.scrollWidth).toBe(width);
+      // One line, or the number on one and the currency's name whole on the next.
+      expect([["308,641.97 دولار أسترالي"], ["308,641.97", "دولار أسترالي"]]).toContainEqual(layout.due);
+      // No word-wide column: each term takes most of the panel, and each figure stays on one line.
+      for (const t of layout.terms) expect(t.width).toBeGreaterThan(t.panel * 0.75);
+      expect(layout.figures.every((n) => n === 1)).toBe(true);
+      expect(layout.counted.every((n) => n === 1)).toBe(true);
+      await mkdir(JOURNEY_DIR, { recursive: true });
+      await page.locator(".calc-result").screenshot({ path: join(JOURNEY_DIR, `calculator-ar-${width}.png`) });
+      await phone.close();
+    }, 60_000);
+  }
+});
+
 describe("bench/calculator.ts", () => {
   it("splits /calculate's JavaScript into the calculator's own code and the shared framework chunk", async () => {
     const size = await measureCalculatorJs(fixture.config.outDir);

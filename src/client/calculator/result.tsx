@@ -153,9 +153,12 @@ export function Result({ f, result: r, metals, pendingErrors, payPath, settings 
               <li key={i}>
                 {w.labels[line.id]}
                 {": "}
-                {line.kind === "liability"
-                  ? fill(w.less, { amount: f.money(line.zakatableCents) })
-                  : f.money(line.zakatableCents)}
+                {/* One piece: an Arabic amount is a number and two words, which a phone would split. */}
+                <span className="calc-amount">
+                  {line.kind === "liability"
+                    ? fill(w.less, { amount: f.money(line.zakatableCents) })
+                    : f.money(line.zakatableCents)}
+                </span>
                 {lineDetails[i] ? <span className="calc-hint"> ({lineDetails[i]})</span> : null}
               </li>
             ))}
