@@ -5,10 +5,10 @@
  */
 import { ZAKAT_PRESETS } from "./donation-pages.js";
 import {
+  arabicImage,
   callToAction,
   docLink,
   h2,
-  image,
   p,
   paras,
   quote,
@@ -17,7 +17,9 @@ import {
   stats,
   title,
   ol,
+  sceneAr,
   ul,
+  type Data,
   type DocSpec,
 } from "./helpers.js";
 
@@ -38,7 +40,7 @@ export function arabicDocuments(): DocSpec[] {
             "تجمع المؤسسة الوطنية للزكاة زكاة المسلمين في أستراليا وتصرفها على المسلمين المحتاجين **هنا**، خلال أسابيع، وتصل كل دولار من الزكاة إلى مستحقيه.",
           ),
         ),
-        hero_image: image("hero-home.jpg", "تدرّج بنفسجي مع أقواس ذهبية"),
+        hero_image: sceneAr("hero-home.jpg"),
         primary_cta_label: "ادفع زكاتك",
         primary_cta_link: docLink("zakat", undefined, AR),
         secondary_cta_label: "احسب زكاتك",
@@ -94,7 +96,7 @@ export function arabicDocuments(): DocSpec[] {
           p("لست متأكداً من المبلغ؟ استخدم [حاسبة الزكاة](doc:calculate_page@ar-ae)."),
           p("الزكاة لا تُخصم من الضرائب. يصلك إيصال بالبريد الإلكتروني لسجلاتك."),
         ),
-        hero_image: image("hero-zakat.jpg", "أقواس ودوائر بنفسجية"),
+        hero_image: sceneAr("hero-zakat.jpg"),
         fund_summary: "زكاتك تُدفع كاملة للمسلمين المحتاجين في أستراليا.",
         presets: ZAKAT_PRESETS.map(([amount]) => ({
           amount,
@@ -324,8 +326,8 @@ export function arabicPayDocuments(english: DocSpec[]): DocSpec[] {
       data: {
         ...data,
         title: title(arabic.title),
-        // The English picture's description is English: here the picture is decoration.
-        ...(data.hero_image ? { hero_image: { ...(data.hero_image as object), alt: null } } : {}),
+        // The English picture, described in Arabic.
+        ...(data.hero_image ? { hero_image: arabicImage(data.hero_image as Data) } : {}),
         ...arabic.data,
         ...seo(),
       },

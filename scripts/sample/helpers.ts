@@ -214,5 +214,42 @@ export const ALT: Record<string, string> = {
   "feature-family.jpg": "Teal gradient with soft circles",
 };
 
+/** The same descriptions in Arabic, for the Arabic documents (arabic.ts): an Arabic page describes its pictures in Arabic. */
+export const ALT_AR: Record<string, string> = {
+  "hero-home.jpg": "تدرّج بنفسجي مع أقواس ذهبية",
+  "hero-about.jpg": "تدرّج أزرق مخضرّ مع أقواس",
+  "hero-apply.jpg": "أقواس بلون الرمل",
+  "hero-cases.jpg": "تدرّج بنفسجي مع دوائر ناعمة",
+  "hero-learn.jpg": "تدرّج زيتوني مع أقواس",
+  "hero-programs.jpg": "تدرّج أزرق مخضرّ مع دوائر",
+  "hero-zakat.jpg": "أقواس ودوائر بنفسجية",
+  "hero-ramadan.jpg": "لمسات ذهبية فوق تدرّج أزرق ليلي",
+  "hero-qurban.jpg": "أقواس بلون الرمل مع دوائر",
+  "hero-sadaqah.jpg": "تدرّج وردي مع دوائر ناعمة",
+  "hero-purify.jpg": "تدرّج أخضر زيتوني مع أقواس",
+  "feature-emergency.jpg": "تدرّج أحمر وردي مع دوائر متداخلة",
+  "feature-education.jpg": "تدرّج بنفسجي وكحلي مع دوائر",
+  "feature-housing.jpg": "تدرّج أخضر زيتوني مع أشكال أقواس",
+  "feature-family.jpg": "تدرّج أزرق مخضرّ مع دوائر ناعمة",
+};
+
 /** An image with its standard alt text. */
 export const scene = (file: string): Data => image(file, ALT[file] ?? null);
+
+/** An image with its Arabic alt text (an English picture description has no place on an Arabic page). */
+export const sceneAr = (file: string): Data => image(file, ALT_AR[file] ?? null);
+
+/**
+ * The Arabic document's copy of an English document's image: its Arabic description, or none where
+ * the English one has none (decoration). An English description with no Arabic one stops the generator.
+ */
+export function arabicImage(english: Data): Data {
+  const file = String(english.url ?? "")
+    .split("/")
+    .pop()!
+    .split("?")[0]!;
+  if (english.alt === null || english.alt === undefined) return { ...english, alt: null };
+  const alt = ALT_AR[file];
+  if (!alt) throw new Error(`No Arabic alt text for ${file} (add it to ALT_AR in scripts/sample/helpers.ts)`);
+  return { ...english, alt };
+}

@@ -268,6 +268,38 @@ describe("sample snapshot: consistency", () => {
     }
   });
 
+  it("describes each picture in its document's language, and an Arabic page's pictures as its English page's", () => {
+    const ARABIC = /[\u0600-\u06FF]/;
+    const LATIN = /[A-Za-z]/;
+    const altsOf = (doc: Doc) => {
+      const alts: Record<string, string | null> = {};
+      walk(doc.data, "", (obj, path) => {
+        if ("dimensions" in obj) alts[path] = obj.alt ?? null;
+      });
+      return alts;
+    };
+    let arabic = 0;
+    for (const doc of docs) {
+      for (const [path, alt] of Object.entries(altsOf(doc))) {
+        if (alt === null) continue;
+        const where = `${doc.type}:${doc.uid ?? ""}@${doc.lang}${path}`;
+        if (doc.lang === "ar-ae") {
+          arabic++;
+          expect(alt, where).toMatch(ARABIC);
+          expect(alt, where).not.toMatch(LATIN);
+        } else expect(alt, where).not.toMatch(ARABIC);
+      }
+      // A picture the English page describes is described on its Arabic page too (not left as decoration).
+      if (doc.lang !== "ar-ae") continue;
+      const english = docs.find((d) => d.alternate_languages.some((a) => a.id === doc.id) && d.lang === "en-au");
+      if (!english) continue;
+      const mine = altsOf(doc);
+      for (const [path, alt] of Object.entries(altsOf(english)))
+        if (alt !== null && path in mine) expect(mine[path], `${doc.type}@ar-ae${path}`).not.toBeNull();
+    }
+    expect(arabic).toBeGreaterThanOrEqual(8);
+  });
+
   it("keeps the images small enough to commit", async () => {
     const files = await readdir(imageDir);
     let total = 0;
