@@ -176,6 +176,16 @@ export function historyOf(f: DonationFacts) {
     }));
 }
 
+/**
+ * The whole gift of a finite schedule: as given, or (after a new amount) what was paid plus the
+ * payments still to come at the new amount.
+ */
+function scheduleTotal(f: DonationFacts, charges: ChargeFacts[], amountCents: number): number | null {
+  if (f.plan.amountCents === null || f.plan.amountCents === undefined) return f.scheduleTotalCents;
+  const paid = charges.filter((c) => c.status === "succeeded");
+  return paid.reduce((s, c) => s + c.amountCents, 0) + Math.max(0, f.schedule.length - paid.length) * amountCents;
+}
+
 export function giftView(f: DonationFacts, today: string): GiftView {
   const amountCents = f.plan.amountCents ?? f.amountCents;
   const { feeCents, totalCents } = chargeFor(amountCents, f.coverFees);
@@ -218,20 +228,30 @@ export function giftView(f: DonationFacts, today: string): GiftView {
     endDate: f.openEnded || lastDate === null ? null : attempted >= f.schedule.length ? lastDate : later(lastDate),
     paidCount,
     chargeCount,
-    scheduleTotalCents: f.openEnded ? null : f.scheduleTotalCents,
+    scheduleTotalCents: f.openEnded ? null : scheduleTotal(f, charges, amountCents),
     startDate: f.date,
     pendingAmountCents: f.plan.pendingAmountCents ?? null,
     skippedCount: skips,
-    canSkip: SKIP_PERIOD[f.frequency] !== undefined,
+    canSkip: SKIP_PERIOD[f.frequency] !== undefined && f.paymentMethod !== "paypal",
   };
 }
 
-/** How far a skip moves the charges to come, per schedule; the seasons' nights cannot move. */
+/**
+ * How far a skip moves the charges to come, per schedule: the monthly ones Stripe bills. The
+ * seasons' nights cannot move; weekly gifts are charged by the service's job, which does not read
+ * skips yet; PayPal has no skip of one payment (pause and resume instead).
+ */
 const SKIP_PERIOD: Record<string, { months?: number; days?: number }> = {
   monthly: { months: 1 },
   "monthly-instalments": { months: 1 },
-  "weekly-friday": { days: 7 },
 };
+
+const MONTHS = "January February March April May June July August September October November December".split(" ");
+/** "2026-04-15" → "15 April 2026", as the site writes dates. */
+export function longDate(date: string): string {
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+  return `${d} ${MONTHS[m - 1]} ${y}`;
+}
 
 /** A YYYY-MM-DD date `n` periods of the schedule later (a 31st moves to the month's last day). */
 export function movedBy(frequency: string, date: string, n: number): string {

@@ -23,6 +23,11 @@ export interface PlanProvider {
   ): Promise<void | { approveUrl: string }>;
   cancel(plan: GiftView): Promise<void>;
   /**
+   * Skips the charge due on `date` (the plan's next): nothing is charged then, and every later
+   * charge (and a finite plan's end) moves one period later, so a plan keeps its number of payments.
+   */
+  skipNext(plan: GiftView, date: string): Promise<void>;
+  /**
    * Starts a change of the card a plan is charged to: Stripe's SetupIntent for the account page's
    * card form (its client secret; the new card becomes the plan's when Stripe's signed webhook
    * says it was saved), or null when the plan is not paid by card here (PayPal: the donor changes
@@ -52,6 +57,9 @@ export function localPlanProvider(): PlanProvider & { calls: string[] } {
     },
     async cancel(plan) {
       calls.push(`cancel ${plan.id}`);
+    },
+    async skipNext(plan, date) {
+      calls.push(`skip ${plan.id} ${date}`);
     },
     async cardChange(plan) {
       calls.push(`card ${plan.id}`);

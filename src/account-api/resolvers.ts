@@ -56,6 +56,8 @@ export function accountResolvers(deps: ResolverDeps) {
       resumeRegularGift: (_: unknown, args: Args, ctx: AccountContext) => store.resume(ctx.donor, String(args.id)),
       changeRegularGiftAmount: (_: unknown, args: Args, ctx: AccountContext) =>
         store.changeAmount(ctx.donor, String(args.id), args.amountCents as number),
+      skipRegularGiftCharge: (_: unknown, args: Args, ctx: AccountContext) =>
+        store.skipNext(ctx.donor, String(args.id), String(args.date)),
       cancelRegularGift: (_: unknown, args: Args, ctx: AccountContext) =>
         store.cancel(ctx.donor, String(args.id), args.confirm === true),
       changeRegularGiftCard: (_: unknown, args: Args, ctx: AccountContext) =>

@@ -37,6 +37,13 @@ type Mutation {
   resumeRegularGift(id: ID!): RegularGiftChange!
   "Sets the gift per charge (before any covered fee), in cents. Setting the same amount again changes nothing."
   changeRegularGiftAmount(id: ID!, amountCents: Int!): RegularGiftChange!
+  """
+  Skips the payment due on date (YYYY-MM-DD), which must be the gift's next: nothing is charged
+  then, and every later payment (and a finite plan's end) moves a month later, so instalments keep
+  their number of payments. Repeating it changes nothing; a date that is no longer the next is
+  refused (SKIP_DATE_CHANGED). Monthly card gifts and instalments only (canSkip).
+  """
+  skipRegularGiftCharge(id: ID!, date: String!): RegularGiftChange!
   "Ends the gift for good; confirm must be true (the page asks the donor first). Repeating it changes nothing."
   cancelRegularGift(id: ID!, confirm: Boolean!): RegularGiftChange!
   """
@@ -186,6 +193,10 @@ type RegularGift {
   donationId: ID!
   "A new amount per charge (before fees) the donor asked for, waiting for their consent at PayPal; null when none."
   pendingAmountCents: Int
+  "How many payments the donor skipped; each moved every payment still to come a month later."
+  skippedCount: Int!
+  "Whether the next payment can be skipped (monthly card gifts and instalments)."
+  canSkip: Boolean!
 }
 
 type CardChange {

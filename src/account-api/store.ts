@@ -7,7 +7,7 @@ import { chargeFor } from "../payments/fees.js";
 import { FUND_NAMES } from "../payments/fund-names.js";
 import { DEFAULT_FUND_RULES, type FundRules } from "../payments/fund-rules.js";
 import { formatDollars } from "../payments/money.js";
-import { todayIn } from "../payments/schedules.js";
+import { isIsoDate, todayIn } from "../payments/schedules.js";
 import { FUNDS, type Fund } from "../payments/types.js";
 import {
   counts,
@@ -17,6 +17,7 @@ import {
   giftView,
   historyOf,
   isPlan,
+  longDate,
   type PlanState,
   planId,
   type Receipt,
@@ -281,6 +282,56 @@ export function createStoreOver(records: AccountRecords, options: AccountStoreOp
         url: null,
         clientSecret: started.clientSecret,
         message: `Enter the new card for ${describePlan(f).replace(/^Your/, "your")}. It is used from the next charge; nothing changes until it is saved.`,
+      };
+    },
+
+    /**
+     * Skips the payment due on `date`, which must be the gift's next (the page sends the date it
+     * shows): a repeat finds that date already skipped and changes nothing; a date that is no
+     * longer the next is refused. Stripe first; then every later payment is a period later.
+     */
+    async skipNext(who: DonorKey, id: string, date: string) {
+      const f = await ownPlan(who, id);
+      refuseIfOver(f);
+      const gift = giftView(f, today());
+      if (!gift.canSkip)
+        throw new AccountError(
+          "SKIP_NOT_AVAILABLE",
+          f.paymentMethod === "paypal"
+            ? `PayPal cannot skip a single payment of ${describePlan(f).replace(/^Your/, "your")}. Pause it instead, and resume it when you are ready.`
+            : `A single payment of ${describePlan(f).replace(/^Your/, "your")} cannot be skipped. Pause it instead, and resume it when you are ready.`,
+        );
+      if (!isIsoDate(date))
+        throw new AccountError("INVALID_DATE", "Give the date of the payment to skip as YYYY-MM-DD.");
+      const skips = f.plan.skips ?? 0;
+      if (gift.nextChargeDate !== date) {
+        const before = skips > 0 ? giftView({ ...f, plan: { ...f.plan, skips: skips - 1 } }, today()) : null;
+        if (before?.nextChargeDate === date && gift.nextChargeDate)
+          return setPlan(
+            f,
+            {},
+            false,
+            `The payment of ${longDate(date)} is already skipped. The next is on ${longDate(gift.nextChargeDate)}.`,
+          );
+        throw new AccountError(
+          "SKIP_DATE_CHANGED",
+          gift.status !== "ACTIVE" || !gift.nextChargeDate
+            ? `${describePlan(f)} has no payment coming to skip${gift.status === "PAUSED" ? " while it is paused: resume it first" : ""}.`
+            : `The next payment of ${describePlan(f).replace(/^Your/, "your")} is on ${longDate(gift.nextChargeDate)}, not ${longDate(date)}. Reload the page to see your gift as it is now.`,
+        );
+      }
+      if (gift.status !== "ACTIVE")
+        throw new AccountError(
+          "SKIP_DATE_CHANGED",
+          `${describePlan(f)} has no payment coming to skip until its first payment is made.`,
+        );
+      await atProvider(() => provider.skipNext(gift, date));
+      const change = await setPlan(f, { skips: skips + 1 }, true, "");
+      const next = change.gift.nextChargeDate;
+      const end = change.gift.endDate;
+      return {
+        ...change,
+        message: `The payment of ${longDate(date)} is skipped: nothing is charged then.${next ? ` The next is on ${longDate(next)}` : ""}${end && next ? `, and the last on ${longDate(end)}.` : next ? "." : ""}`,
       };
     },
 

@@ -41,6 +41,9 @@ export function servicePlanProvider(deps: ApiDeps): PlanProvider {
     async cancel(gift) {
       await (await providerOf(gift))?.cancel(gift);
     },
+    async skipNext(gift, date) {
+      await (await providerOf(gift))?.skipNext(gift, date);
+    },
     async cardChange(gift) {
       return (await (await providerOf(gift))?.cardChange(gift)) ?? null;
     },

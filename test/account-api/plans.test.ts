@@ -44,6 +44,7 @@ beforeAll(async () => {
       changeAmount: failIf(base.changeAmount),
       cancel: failIf(base.cancel),
       cardChange: base.cardChange,
+      skipNext: failIf(base.skipNext),
     },
   });
   donor = await h.signUp("hafsa@example.com");

@@ -2,7 +2,7 @@
  * Issue 38's journey, as a donor on a phone (390×844) in real Chromium: sign up on /account/, give
  * $1,200 of zakat in 12 monthly instalments through the real zakat form (Stripe.js replaced at the
  * network layer), see the plan in the account "1 of 12 paid" with its next and last date, change
- * its card in Stripe's card form, pause it, cancel it, each after a question; the receipt says what the zakat page says about
+ * its card in Stripe's card form, skip its next payment, pause it, cancel it, each after a question; the receipt says what the zakat page says about
  * deductibility; the tax summary fits a 320 px screen. axe-core at each step.
  *
  * The payments service takes the gift and serves the account API at /graphql, as deployed, on
@@ -220,6 +220,20 @@ describe("a donor's zakat instalments, from the zakat page to the account (390×
       headers: { authorization: `Bearer ${TEST_SECRET_KEY}` },
     }).then((r) => r.json() as Promise<{ default_settings: { default_payment_method: string } }>);
     expect(schedule.default_settings.default_payment_method).toBe(after.stripe_payment_method_id);
+
+    // Skip the next payment, asked first: the dates move a month on, shown in the plan.
+    await pressButton(page, "Skip next payment");
+    await expect
+      .poll(() => plan.locator(".account-confirm p").first().textContent())
+      .toBe(
+        `Skip the payment of ${long(monthsOn(today, 1))}? Nothing is charged then, and every later payment moves a month later, so the last is a month later too.`,
+      );
+    await pressButton(page, "Yes, skip this payment");
+    await expect.poll(() => status.textContent()).toMatch(/^The payment of .+ is skipped: nothing is charged then\./);
+    // Each date still to come a month on (the same day, or the month's last).
+    expect(await plan.innerText()).toMatch(new RegExp(`Next charge\\s+${long(monthsOn(monthsOn(today, 1), 1))}`));
+    expect(await plan.innerText()).toMatch(new RegExp(`Ends\\s+${long(monthsOn(monthsOn(today, 11), 1))}`));
+    await expectAxeClean(page, "payment skipped");
 
     // Pause, asked first.
     await pressButton(page, "Pause");

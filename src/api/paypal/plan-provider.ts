@@ -93,6 +93,10 @@ export function paypalPlanProvider(deps: Pick<ApiDeps, "db">, api: PayPalApi): P
       if (!approve) throw new Error(`PayPal gave no approval link for revising ${id}.`);
       return { approveUrl: approve };
     },
+    async skipNext() {
+      // The account offers no skip for PayPal (canSkip is false): PayPal has no skip of one cycle.
+      throw new Error("PayPal subscriptions cannot skip one payment.");
+    },
     async cardChange() {
       // The donor changes how they pay in their own PayPal account, not here.
       return null;

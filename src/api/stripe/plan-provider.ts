@@ -3,9 +3,12 @@
  * plans Stripe bills: a monthly gift's Subscription, and the SubscriptionSchedule of monthly
  * instalments. Pause and resume set the subscription's `pause_collection` (invoices voided while
  * paused: nothing is charged); a new amount replaces the item's price from the next invoice,
- * without proration; cancel cancels the subscription (the schedule, for instalments). Plans the
- * service charges itself (every Friday, the seasons: src/api/jobs/) need no call: the job reads
- * the donor's choice in `account_plans`. A new card starts as a SetupIntent (card-change.ts). Every call is keyed by the donation, the action and the
+ * without proration (instalments: the schedule's phases from the current one at the new price);
+ * a skip voids the next renewal's invoice (`pause_collection` until a day after it), and for
+ * instalments moves the schedule's phases a month later so no payment is lost; cancel cancels the
+ * subscription (the schedule, for instalments). Plans the service charges itself (every Friday,
+ * the seasons: src/api/jobs/) need no call: the job reads the donor's choice in `account_plans`.
+ * A new card starts as a SetupIntent (card-change.ts). Every call is keyed by the donation, the action and the
  * plan's last change, so a retry of one request never acts twice and a later change is new.
  * A Stripe failure throws: the account API then changes nothing and says so.
  */
@@ -16,6 +19,17 @@ import type { GiftView } from "../../account-api/facts.js";
 import type { ApiDeps } from "../deps.js";
 import { startCardChange } from "./card-change.js";
 import { ensureFundProduct } from "./intents.js";
+
+const DAY = 86_400;
+
+/** A Unix time the same day of the month `n` months later (the month's last day when shorter), in UTC. */
+function monthsLater(t: number, n: number): number {
+  const d = new Date(t * 1000);
+  const y = d.getUTCFullYear();
+  const m = d.getUTCMonth() + n;
+  const day = Math.min(d.getUTCDate(), new Date(Date.UTC(y, m + 1, 0)).getUTCDate());
+  return Math.floor(Date.UTC(y, m, day, d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()) / 1000);
+}
 
 interface StripePlan {
   donationId: string;
@@ -53,6 +67,70 @@ export function stripePlanProvider(deps: Pick<ApiDeps, "db">, stripe: Stripe): P
     return typeof schedule.subscription === "string" ? schedule.subscription : (schedule.subscription?.id ?? null);
   }
 
+  /**
+   * Nothing is charged at the subscription's next renewal: collection paused (its invoice voided)
+   * until a day after it, then resumed by Stripe itself.
+   */
+  async function voidNextInvoice(subscriptionId: string, idempotencyKey: string): Promise<void> {
+    const subscription = await stripe.subscriptions.retrieve(subscriptionId);
+    const renews = subscription.items.data[0]?.current_period_end;
+    if (!renews) throw new Error(`Subscription ${subscriptionId} has no period to skip.`);
+    await stripe.subscriptions.update(
+      subscriptionId,
+      { pause_collection: { behavior: "void", resumes_at: renews + DAY } },
+      { idempotencyKey },
+    );
+  }
+
+  /**
+   * The instalment schedule's phases from the current one (all, before it starts), sent again with
+   * a new price per payment and/or `months` later (a schedule not started moves its start; one
+   * billing keeps its current phase's start and ends it later). Returns the subscription a started
+   * schedule bills by, or null.
+   */
+  async function relaySchedule(
+    gift: GiftView,
+    plan: StripePlan,
+    change: { cents?: number; months?: number },
+    idempotencyKey: string,
+  ): Promise<string | null> {
+    const schedule = await stripe.subscriptionSchedules.retrieve(plan.scheduleId!);
+    if (schedule.status !== "active" && schedule.status !== "not_started")
+      throw new Error(`Schedule ${schedule.id} is ${schedule.status}: nothing to change.`);
+    const started = schedule.status === "active";
+    const from = started ? schedule.phases.findIndex((p) => p.start_date === schedule.current_phase?.start_date) : 0;
+    if (from < 0) throw new Error(`Schedule ${schedule.id} has no current phase.`);
+    const later = (t: number) => (change.months ? monthsLater(t, change.months) : t);
+    const product = change.cents === undefined ? null : await ensureFundProduct(stripe, gift.fund);
+    const phases = schedule.phases.slice(from).map((p, i) => {
+      const item = p.items[0]!;
+      const price = typeof item.price === "string" ? item.price : item.price.id;
+      return {
+        ...(i === 0 ? { start_date: started ? p.start_date : later(p.start_date) } : {}),
+        end_date: later(p.end_date),
+        items: [
+          product
+            ? {
+                price_data: {
+                  currency: "aud",
+                  product,
+                  unit_amount: change.cents!,
+                  recurring: { interval: "month" as const },
+                },
+              }
+            : { price },
+        ],
+        ...(p.metadata ? { metadata: p.metadata } : {}),
+      };
+    });
+    await stripe.subscriptionSchedules.update(schedule.id, { phases, proration_behavior: "none" }, { idempotencyKey });
+    return started
+      ? typeof schedule.subscription === "string"
+        ? schedule.subscription
+        : (schedule.subscription?.id ?? null)
+      : null;
+  }
+
   return {
     async pause(gift) {
       const plan = await planOf(gift);
@@ -76,7 +154,11 @@ export function stripePlanProvider(deps: Pick<ApiDeps, "db">, stripe: Stripe): P
     },
     async changeAmount(gift, next) {
       const plan = await planOf(gift);
-      // Instalments split a promised total: their amounts are the schedule's, not changed here.
+      // Instalments: every payment still to come at the new amount (the schedule's phases re-laid).
+      if (plan.scheduleId) {
+        await relaySchedule(gift, plan, { cents: next.totalCents }, key(plan, `amount-${next.totalCents}`));
+        return;
+      }
       if (!plan.subscriptionId) return;
       const subscription = await stripe.subscriptions.retrieve(plan.subscriptionId);
       const item = subscription.items.data[0];
@@ -100,6 +182,19 @@ export function stripePlanProvider(deps: Pick<ApiDeps, "db">, stripe: Stripe): P
         },
         { idempotencyKey: key(plan, `amount-${next.totalCents}`) },
       );
+    },
+    async skipNext(gift, date) {
+      const plan = await planOf(gift);
+      const skip = key(plan, `skip-${date}`);
+      if (plan.scheduleId) {
+        // Every phase from the current one a month later; a schedule already billing voids the
+        // skipped month's invoice too (its current phase is a month longer, so no payment is lost).
+        const billing = await relaySchedule(gift, plan, { months: 1 }, `${skip}/schedule`);
+        if (billing) await voidNextInvoice(billing, `${skip}/pause`);
+        return;
+      }
+      if (!plan.subscriptionId) throw new Error(`Donation ${plan.donationId} has nothing at Stripe to skip.`);
+      await voidNextInvoice(plan.subscriptionId, skip);
     },
     async cancel(gift) {
       const plan = await planOf(gift);

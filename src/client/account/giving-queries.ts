@@ -63,6 +63,9 @@ export interface GiftData {
   paidCount: number;
   chargeCount: number | null;
   scheduleTotalCents: number | null;
+  /** A new amount waiting for the donor's consent at PayPal. */
+  pendingAmountCents: number | null;
+  canSkip: boolean;
 }
 
 export interface TaxSummaryData {
@@ -77,7 +80,7 @@ export interface TaxSummaryData {
 
 const RECEIPT_FIELDS = "number donationId donorName fund date totalCents taxDeductible financialYear";
 const GIFT_FIELDS =
-  "id reference fund schedule openEnded amountCents feeCents totalCents coversFees status nextChargeDate endDate startDate paidCount chargeCount scheduleTotalCents";
+  "id reference fund schedule openEnded amountCents feeCents totalCents coversFees status nextChargeDate endDate startDate paidCount chargeCount scheduleTotalCents pendingAmountCents canSkip";
 
 export const GIVING_QUERY = `query Giving {
   donations { id donationId reference fund schedule amountCents feeCents totalCents date status regularGiftId chargeNumber chargeCount receipt { ${RECEIPT_FIELDS} } }
@@ -93,18 +96,20 @@ export const TAX_SUMMARY_QUERY = `query TaxSummary($year: Int!) {
     funds { fund totalCents count } receipts { ${RECEIPT_FIELDS} } }
 }`;
 
-export type GiftAction = "pause" | "resume" | "change" | "card" | "cancel";
+export type GiftAction = "pause" | "resume" | "change" | "card" | "skip" | "cancel";
 
 const MUTATIONS: Record<GiftAction, string> = {
   pause: "pauseRegularGift(id: $id)",
   resume: "resumeRegularGift(id: $id)",
   change: "changeRegularGiftAmount(id: $id, amountCents: $amountCents)",
   card: "changeRegularGiftCard(id: $id)",
+  skip: "skipRegularGiftCharge(id: $id, date: $date)",
   cancel: "cancelRegularGift(id: $id, confirm: true)",
 };
 
 export function giftMutation(action: GiftAction): string {
-  const args = action === "change" ? "$id: ID!, $amountCents: Int!" : "$id: ID!";
+  const args =
+    action === "change" ? "$id: ID!, $amountCents: Int!" : action === "skip" ? "$id: ID!, $date: String!" : "$id: ID!";
   const result = action === "card" ? "clientSecret message" : "changed message url";
   return `mutation Gift(${args}) { change: ${MUTATIONS[action]} { ${result} gift { ${GIFT_FIELDS} } } }`;
 }

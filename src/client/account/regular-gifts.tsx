@@ -31,6 +31,7 @@ export interface RegularGiftsProps {
     id: string,
     action: GiftAction,
     amountCents?: number,
+    date?: string,
   ) => Promise<{ message: string; url?: string | null; clientSecret?: string | null }>;
 }
 
@@ -59,6 +60,8 @@ const QUESTION: Record<GiftAction, (g: GiftData) => string> = {
     `Change the amount of your ${giftKind(g.schedule)} to ${fundName(g.fund)}? The new amount applies from the next charge.`,
   card: (g) =>
     `Change the card for your ${giftKind(g.schedule)} to ${fundName(g.fund)}? You enter the new card here, in Stripe's secure card form; nothing changes until it is saved.`,
+  skip: (g) =>
+    `Skip the payment of ${g.nextChargeDate ? longDate(g.nextChargeDate) : "the next date"}? Nothing is charged then, and every later payment moves a month later${g.endDate ? ", so the last is a month later too" : ""}.`,
   cancel: (g) =>
     `Cancel your ${giftKind(g.schedule)} to ${fundName(g.fund)} for good? To give regularly again later you would start a new gift.`,
 };
@@ -68,6 +71,7 @@ const CONFIRM: Record<GiftAction, string> = {
   resume: "Yes, resume this gift",
   change: "Save the new amount",
   card: "Enter a new card",
+  skip: "Yes, skip this payment",
   cancel: "Yes, cancel this gift",
 };
 
@@ -115,7 +119,12 @@ function GiftItem({ gift, changeGift }: { gift: GiftData; changeGift: RegularGif
     setBusy(true);
     try {
       if (asking === "card" && !stripeKey) throw new Error("The card cannot be changed on this site yet.");
-      const { message, url, clientSecret } = await changeGift(gift.id, asking, cents);
+      const { message, url, clientSecret } = await changeGift(
+        gift.id,
+        asking,
+        cents,
+        asking === "skip" ? (gift.nextChargeDate ?? undefined) : undefined,
+      );
       if (asking === "card" && clientSecret) {
         // Stripe's card form, in a chunk of its own with Stripe.js.
         const { default: form } = await import("./card-form.js");
@@ -159,6 +168,9 @@ function GiftItem({ gift, changeGift }: { gift: GiftData; changeGift: RegularGif
         <dd>
           {money(gift.amountCents)}
           {gift.coversFees ? ` plus ${money(gift.feeCents)} to cover fees` : ""}
+          {gift.pendingAmountCents !== null
+            ? ` (${money(gift.pendingAmountCents)} once you agree to it on PayPal's page)`
+            : ""}
         </dd>
         <dt>Started</dt>
         <dd>{longDate(gift.startDate)}</dd>
@@ -244,6 +256,11 @@ function GiftItem({ gift, changeGift }: { gift: GiftData; changeGift: RegularGif
           <button type="button" onClick={() => ask("change")}>
             Change amount
           </button>
+          {gift.canSkip && gift.status === "ACTIVE" && gift.nextChargeDate ? (
+            <button type="button" onClick={() => ask("skip")}>
+              Skip next payment
+            </button>
+          ) : null}
           <button type="button" onClick={() => ask("card")}>
             Change card
           </button>

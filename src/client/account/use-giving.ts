@@ -74,11 +74,13 @@ export function useGiving(api: AccountApi) {
     id: string,
     action: GiftAction,
     amountCents?: number,
+    date?: string,
   ): Promise<{ message: string; url?: string | null; clientSecret?: string | null }> {
     try {
       const { change } = await api.request<GiftChangeData>(giftMutation(action), {
         id,
         ...(action === "change" ? { amountCents } : {}),
+        ...(action === "skip" ? { date } : {}),
       });
       setGiving((now) =>
         now.state === "ready"
