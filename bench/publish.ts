@@ -37,6 +37,8 @@ interface Trace {
   deployStart?: number;
   deployEnd?: number;
   deployStages?: Record<string, number>;
+  /** Files of the site the deploy read and hashed. */
+  filesRead?: number;
 }
 
 /** The median of each stage over the runs, slowest first (stages of a run that skipped one count as 0). */
@@ -118,6 +120,7 @@ export async function benchPublish(options: { root: string; runs?: number; print
           });
           trace.deployEnd = performance.now();
           trace.deployStages = report.stages;
+          trace.filesRead = report.filesRead;
           return summary(settings, report);
         },
       },
@@ -225,5 +228,7 @@ function printBreakdown(print: (line: string) => void, traces: (Trace & { starte
       8,
     )}`,
   );
-  print(`publish   deploy stages (ms): ${medianStages(complete.map((t) => t.deployStages ?? {}))}`);
+  print(
+    `publish   deploy stages (ms): ${medianStages(complete.map((t) => t.deployStages ?? {}))}; files of the site read and hashed: ${median(complete.map((t) => t.filesRead ?? 0))}`,
+  );
 }

@@ -97,26 +97,27 @@ export async function readBucket(
   return new Map(objects);
 }
 
-/** Uploads one file with its hash; answers the object's new version (its ETag) when S3 gives one. */
+/** Uploads one file with its hash; answers its size and the object's new version (its ETag) when S3 gives one. */
 export async function uploadFile(
   client: S3Client,
   bucket: string,
   siteDir: string,
   upload: Upload,
   signal?: AbortSignal,
-): Promise<string | undefined> {
+): Promise<{ bytes: number; version: string | undefined }> {
+  const body = await readFile(join(siteDir, upload.key));
   const answer = await client.send(
     new PutObjectCommand({
       Bucket: bucket,
       Key: upload.key,
-      Body: await readFile(join(siteDir, upload.key)),
+      Body: body,
       ContentType: upload.contentType,
       CacheControl: upload.cacheControl,
       Metadata: { [HASH_METADATA]: upload.hash },
     }),
     { abortSignal: signal },
   );
-  return versionOf(answer.ETag);
+  return { bytes: body.length, version: versionOf(answer.ETag) };
 }
 
 /** Marks a hashed file the site stopped using, keeping its bytes and headers (a copy onto itself). */

@@ -1,5 +1,5 @@
 /** Content-Type for each kind of file the site has; S3 would otherwise serve them as binary/octet-stream. */
-const TYPES: Record<string, string> = {
+export const CONTENT_TYPES: Readonly<Record<string, string>> = {
   html: "text/html; charset=utf-8",
   css: "text/css; charset=utf-8",
   js: "text/javascript; charset=utf-8",
@@ -24,5 +24,5 @@ const TYPES: Record<string, string> = {
 
 export function contentTypeOf(key: string): string {
   const ext = /\.([a-z0-9]+)$/i.exec(key)?.[1]?.toLowerCase();
-  return (ext && TYPES[ext]) || "application/octet-stream";
+  return (ext && CONTENT_TYPES[ext]) || "application/octet-stream";
 }

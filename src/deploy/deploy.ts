@@ -4,8 +4,6 @@
  * order, and docs/deploy.md.
  */
 import { realpathSync } from "node:fs";
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { createHash } from "node:crypto";
 import pLimit from "p-limit";
 import type { S3Client } from "@aws-sdk/client-s3";
@@ -15,12 +13,12 @@ import { setMaxListeners } from "node:events";
 import { listPublishedFiles } from "../publish/publish.js";
 import { deleteKeys, markRetired, readBucket, s3ClientFor, UPLOAD_CONCURRENCY, uploadFile } from "./bucket.js";
 import { invalidate } from "./invalidate.js";
+import { siteHashes, type SiteHashes } from "./site-hashes.js";
 import {
+  HASH_SCHEME,
   isUploaded,
-  objectHash,
   planDeploy,
   type DeployPlan,
-  type LocalFile,
   type Phase,
   type RemoteObject,
   type Upload,
@@ -38,6 +36,8 @@ export interface DeployReport {
   invalidationId?: string;
   dryRun: boolean;
   durationMs: number;
+  /** Files of the site read and hashed; the others had the hash the last deploy recorded (./site-hashes.ts). */
+  filesRead: number;
   /** How long each step took (ms): reading the site, reading the bucket, uploading, invalidating... */
   stages: Record<string, number>;
 }
@@ -70,21 +70,14 @@ function publishedSite(outDir: string): string {
   }
 }
 
-async function localFiles(siteDir: string): Promise<LocalFile[]> {
+/** The site's files with their hashes, reading only those changed since `last` was deployed (./site-hashes.ts). */
+async function localFiles(siteDir: string, last: DeployRecord | null): Promise<SiteHashes> {
   const keys = [...listPublishedFiles(siteDir)].filter(isUploaded).sort();
   if (keys.length === 0)
     throw new NzfError("DEPLOY_SITE_MISSING", `The site at ${siteDir} has no files, so nothing was uploaded.`, {
       subject: siteDir,
     });
-  const limit = pLimit(16);
-  return Promise.all(
-    keys.map((key) =>
-      limit(async () => {
-        const bytes = await readFile(join(siteDir, key));
-        return { key, hash: objectHash(bytes, key), size: bytes.length };
-      }),
-    ),
-  );
+  return siteHashes(siteDir, keys, HASH_SCHEME, last);
 }
 
 const PHASES: Phase[] = ["assets", "pages", "worker"];
@@ -106,10 +99,10 @@ async function uploadPhase(
       limit(async () => {
         if (failure || signal.aborted) return;
         try {
-          const version = await uploadFile(client, settings.bucket, siteDir, upload, signal);
-          if (version) done.versions.set(upload.key, version);
+          const sent = await uploadFile(client, settings.bucket, siteDir, upload, signal);
+          if (sent.version) done.versions.set(upload.key, sent.version);
           done.count++;
-          done.bytes += upload.size;
+          done.bytes += sent.bytes;
         } catch (error) {
           failure ??= { key: upload.key, error };
         }
@@ -158,14 +151,11 @@ export async function deploySite(
   }
 }
 
-/** The last deploy's objects for this bucket, to skip reading the ones the listing shows unchanged. */
-async function knownObjects(
-  settings: DeploySettings,
-  recordFile: string | undefined,
-): Promise<Record<string, RemoteObject>> {
+/** The last deploy's record when it is of this bucket: its objects need not be read again when the listing shows them unchanged. */
+async function lastDeployTo(settings: DeploySettings, recordFile: string | undefined): Promise<DeployRecord | null> {
   const record = recordFile ? await readDeployRecord(recordFile) : null;
-  if (!record || "unreadable" in record) return {};
-  return record.bucket === settings.bucket && record.region === settings.region ? record.objects : {};
+  if (!record || "unreadable" in record) return null;
+  return record.bucket === settings.bucket && record.region === settings.region ? record : null;
 }
 
 async function deployWithin(
@@ -189,10 +179,9 @@ async function deployWithin(
   const siteDir = publishedSite(outDir);
   const client = deps.client ?? s3ClientFor(settings);
   try {
-    const [local, known] = await Promise.all([
-      timed("site", () => localFiles(siteDir)),
-      knownObjects(settings, deps.recordFile),
-    ]);
+    const last = await lastDeployTo(settings, deps.recordFile);
+    const { files: local, read: filesRead } = await timed("site", () => localFiles(siteDir, last));
+    const known = last?.objects ?? {};
     const published = new Set(local.map((file) => file.key));
     const remote = await timed("bucket", () =>
       readBucket(client, settings.bucket, signal, known, (key) => published.has(key)).catch(async (error: unknown) => {
@@ -233,6 +222,7 @@ async function deployWithin(
       deleted: 0,
       dryRun: settings.dryRun,
       durationMs: 0,
+      filesRead,
       stages,
     };
     if (settings.dryRun) {
@@ -320,6 +310,7 @@ async function deployWithin(
         region: settings.region,
         ...(settings.distribution ? { distribution: settings.distribution } : {}),
         deployedAt: new Date().toISOString(),
+        site: { dir: siteDir, scheme: HASH_SCHEME },
         objects: bucketAfter(plan, remote, now.getTime(), done.versions),
       };
       // The bucket has the new site either way: a record that cannot be written only costs the next offline plan.
@@ -360,8 +351,11 @@ async function planOffline(outDir: string, settings: OfflinePlanSettings, deps: 
   const { logger } = deps;
   const started = performance.now();
   const siteDir = publishedSite(outDir);
-  const local = await localFiles(siteDir);
   const record = deps.recordFile ? await readDeployRecord(deps.recordFile) : null;
+  const { files: local, read: filesRead } = await localFiles(
+    siteDir,
+    record && !("unreadable" in record) ? record : null,
+  );
   let remote = new Map<string, RemoteObject>();
   let target = "an empty bucket";
   if (record && !("unreadable" in record)) {
@@ -392,6 +386,7 @@ async function planOffline(outDir: string, settings: OfflinePlanSettings, deps: 
     deleted: 0,
     dryRun: true,
     durationMs: performance.now() - started,
+    filesRead,
     stages: {},
   };
 }

@@ -11,6 +11,7 @@ import { dirname, join } from "node:path";
 import { mkdir } from "node:fs/promises";
 import { writeFileAtomic } from "../core/fs.js";
 import type { DeployPlan, RemoteObject } from "./plan.js";
+import type { DeployedSite } from "./site-hashes.js";
 
 export interface DeployRecord {
   version: 1;
@@ -19,6 +20,8 @@ export interface DeployRecord {
   distribution?: string;
   /** ISO time the deploy finished. */
   deployedAt: string;
+  /** The version of the site it sent: the next deploy reads only the files changed since (./site-hashes.ts). */
+  site?: DeployedSite;
   objects: Record<string, RemoteObject>;
 }
 
@@ -66,6 +69,7 @@ export async function readDeployRecord(file: string): Promise<DeployRecord | nul
       typeof record.bucket !== "string" ||
       typeof record.region !== "string" ||
       typeof record.deployedAt !== "string" ||
+      (record.site !== undefined && (typeof record.site?.dir !== "string" || typeof record.site.scheme !== "string")) ||
       !objects ||
       typeof objects !== "object" ||
       Object.values(objects).some(

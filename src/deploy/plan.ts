@@ -9,7 +9,7 @@
  */
 import { createHash } from "node:crypto";
 import { headerRules, headersFor } from "../site-files/headers.js";
-import { contentTypeOf } from "./content-types.js";
+import { CONTENT_TYPES, contentTypeOf } from "./content-types.js";
 
 /** The metadata key holding the hash (S3 sends it as `x-amz-meta-nzf-sha256`). */
 export const HASH_METADATA = "nzf-sha256";
@@ -23,7 +23,6 @@ export interface LocalFile {
   /** Relative to the site, with `/`: `about/index.html`. */
   key: string;
   hash: string;
-  size: number;
 }
 
 export interface Upload extends LocalFile {
@@ -97,6 +96,16 @@ export function objectHash(bytes: Buffer, key: string): string {
     .update(`\0${contentTypeOf(key)}\0${cacheControlOf(key)}`)
     .digest("hex");
 }
+
+/**
+ * What an object's hash depends on besides its bytes: the rules that give each key its headers, and
+ * the code applying them. A hash recorded under other rules is never reused (./site-hashes.ts).
+ */
+export const HASH_SCHEME = createHash("sha256")
+  .update(JSON.stringify([RULES, CONTENT_TYPES]))
+  .update([objectHash, contentTypeOf, cacheControlOf, headersFor].map(String).join("\n"))
+  .digest("hex")
+  .slice(0, 16);
 
 /** The URLs a visitor uses for a file: a folder's index also by its folder (`/about/`). */
 export function pathsOf(key: string): string[] {

@@ -30,6 +30,7 @@ import { deploySite } from "../../src/deploy/deploy.js";
 import { objectHash, pathsOf } from "../../src/deploy/plan.js";
 import type { DeploySettings } from "../../src/deploy/settings.js";
 import { EDGE_FILES } from "../../src/deploy/edge-files.js";
+import { deployRecordPath } from "../../src/deploy/last-deploy.js";
 import { edgeFunctionCode } from "../../src/deploy/edge-function.js";
 import { parseHeadersFile } from "../../src/site-files/headers.js";
 
@@ -198,6 +199,10 @@ describe.sequential("nzf-build deploy", () => {
 
   it("after one edited document, uploads the files that changed and invalidates only their paths", async () => {
     const before = await siteFileHashes(fixture.config.outDir);
+    // A deploy from this process first (nothing to send), which records the version it sent.
+    const recordFile = deployRecordPath(fixture.config.workDir);
+    const unchanged = await deploySite(fixture.config.outDir, settings, { logger: createMemoryLogger(), recordFile });
+    expect(unchanged).toMatchObject({ uploaded: 0, filesRead: Object.keys(before).length - 2 });
     const original = await readSnapshot(snapshotFile);
     const article = original.documents.find((d) => d.type === "blog_article")!;
     await edit((docs) => {
@@ -215,13 +220,17 @@ describe.sequential("nzf-build deploy", () => {
     const warnings: string[] = [];
     const onWarning = (warning: Error) => warnings.push(warning.name);
     process.on("warning", onWarning);
-    const report = await deploySite(fixture.config.outDir, settings, { logger }).finally(() =>
+    const report = await deploySite(fixture.config.outDir, settings, { logger, recordFile }).finally(() =>
       process.off("warning", onWarning),
     );
     // Its requests share one deadline signal: no listener-leak warning in the webhook's log.
     expect(warnings).not.toContain("MaxListenersExceededWarning");
     expect(putKeys(from).sort()).toEqual(changed);
     expect(report.uploaded).toBe(changed.length);
+    // Only the files the build changed were read and hashed (src/deploy/site-hashes.ts), not the whole site.
+    expect(report.filesRead).toBeGreaterThanOrEqual(changed.length);
+    expect(report.filesRead).toBeLessThan(changed.length + 10);
+    expect(report.filesRead).toBeLessThan((Object.keys(before).length - 2) / 4);
     // Where its time went, for the publish bench: each step it took, in ms.
     for (const step of ["site", "bucket", "upload", "retire", "invalidate"])
       expect([step, report.stages[step]]).toEqual([step, expect.any(Number)]);

@@ -56,6 +56,11 @@ describe("the last deploy's record", () => {
     expect(await readDeployRecord(file)).toEqual(record);
     await writeFile(file, "{ not json");
     expect(await readDeployRecord(file)).toMatchObject({ unreadable: expect.any(String) });
+    const withSite = { ...record, site: { dir: "/srv/dist.versions/v2-x", scheme: "s1" } };
+    await writeDeployRecord(file, withSite);
+    expect(await readDeployRecord(file)).toEqual(withSite);
+    await writeFile(file, JSON.stringify({ ...record, site: { dir: 5, scheme: "s1" } }));
+    expect(await readDeployRecord(file)).toEqual({ unreadable: "not a deploy record of this version of nzf-build" });
     await writeFile(file, JSON.stringify({ ...record, objects: { "index.html": { hash: 5 } } }));
     expect(await readDeployRecord(file)).toEqual({ unreadable: "not a deploy record of this version of nzf-build" });
   });

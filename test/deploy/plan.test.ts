@@ -7,7 +7,7 @@ import {
   type RemoteObject,
 } from "../../src/deploy/plan.js";
 
-const file = (key: string, hash = `h-${key}`): LocalFile => ({ key, hash, size: 1 });
+const file = (key: string, hash = `h-${key}`): LocalFile => ({ key, hash });
 const remote = (entries: [string, RemoteObject][]) => new Map(entries);
 
 describe("planDeploy", () => {
