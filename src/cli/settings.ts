@@ -29,6 +29,8 @@ import { readPaymentsBuildConfig, type PaymentsBuildConfig } from "../payments/c
 import type { WebhookCommandOptions, WebhookConfig } from "../server/webhook-server.js";
 import { deploySettingsFrom, type DeploySettings, type OfflinePlanSettings } from "../deploy/settings.js";
 import { readApiSettings } from "../api/config.js";
+import { readPayPalSettings } from "../api/paypal/settings.js";
+import { readReceiptSettings } from "../receipts/settings.js";
 import { corsPolicy } from "../api/cors.js";
 import { createStripeClient } from "../api/stripe/client.js";
 
@@ -220,8 +222,26 @@ export function apiConfigFrom(values: OptionValues): ApiCommandSettings {
     STRIPE_WEBHOOK_SECRET: text(values, "stripeWebhookSecret"),
     STRIPE_API_BASE: text(values, "stripeApiBase"),
     NZF_API_ALLOWED_ORIGINS: text(values, "apiAllowedOrigins"),
+    NZF_FOUNDATION_NAME: text(values, "foundationName"),
+    NZF_FOUNDATION_ABN: text(values, "foundationAbn"),
+    NZF_RECEIPT_FROM: text(values, "receiptFrom"),
+    NZF_RECEIPT_CONTACT_EMAIL: text(values, "receiptContactEmail"),
+    NZF_DONOR_CARE_EMAIL: text(values, "donorCareEmail"),
+    NZF_MAIL_TRANSPORT: text(values, "mailTransport"),
+    NZF_SMTP_URL: text(values, "smtpUrl"),
+    NZF_SES_REGION: text(values, "sesRegion"),
+    NZF_SES_ENDPOINT: text(values, "sesEndpoint"),
+    NZF_PAYPAL_CLIENT_ID: text(values, "paypalClientId"),
+    NZF_PAYPAL_CLIENT_SECRET: text(values, "paypalClientSecret"),
+    NZF_PAYPAL_ENVIRONMENT: text(values, "paypalEnvironment"),
+    NZF_PAYPAL_WEBHOOK_ID: text(values, "paypalWebhookId"),
+    NZF_PAYPAL_API_BASE: text(values, "paypalApiBase"),
   };
   try {
+    // The service's own checks, at start, before anything listens: the receipts' (a wrong ABN would
+    // be printed on every receipt) and PayPal's (events cannot be verified without the webhook id).
+    readReceiptSettings({ ...env, AWS_REGION: process.env.AWS_REGION });
+    readPayPalSettings(env);
     const settings = readApiSettings(env);
     if (settings.stripe) createStripeClient(settings.stripe);
     if (settings.databaseUrl && !/^postgres(ql)?:\/\//.test(settings.databaseUrl))

@@ -47,8 +47,12 @@ const EMAIL = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/;
 const FROM = /^(?:[^<>"\r\n]*<([^\s@<>"]+@[^\s@<>"]+)>|([^\s@<>"]+@[^\s@<>"]+))$/;
 const REGION = /^[a-z]{2}(?:-[a-z]+)+-\d$/;
 
+/** The SMTP URL may carry a password: its value is never printed. */
+const SECRET_VALUES: ReadonlySet<string> = new Set([RECEIPT_ENV.smtpUrl]);
+
 function invalid(variable: string, value: string, message: string, hint: string): NzfError {
-  return new NzfError("CONFIG_INVALID", `${message} (${variable}=${JSON.stringify(value)})`, {
+  const shown = SECRET_VALUES.has(variable) ? variable : `${variable}=${JSON.stringify(value)}`;
+  return new NzfError("CONFIG_INVALID", `${message} (${shown})`, {
     subject: variable,
     hint,
   });

@@ -1,6 +1,6 @@
 /**
- * `nzf-build api` hands the service the receipt and notice settings it reads itself (they are not
- * in the declared table yet): a bad ABN stops the start naming the variable, and with an SMTP
+ * `nzf-build api` hands the service the receipt and notice settings (declared in src/core/options.ts,
+ * checked by the service's rules): a bad ABN stops the start naming the variable, and with an SMTP
  * transport an enquiry reaches donor care's address through the compiled CLI.
  */
 import { randomUUID } from "node:crypto";

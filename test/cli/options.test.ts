@@ -33,6 +33,11 @@ import {
   stopContentStubs,
 } from "./stub-content.js";
 import { LOCAL_AWS_ENV, startLocalCloudFront, startLocalS3 } from "../support/aws-local.js";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { startSmtpCatcher } from "../../src/stand-ins/smtp/catcher.js";
+import { startPayPalStandIn } from "../../src/stand-ins/paypal/server.js";
+import { donationRequest } from "../support/donation-request.js";
 
 /** `<key> <flag or variable>`: one effect check of one way of giving a setting. */
 type Proof = `${string} ${string}`;
@@ -768,6 +773,154 @@ describe.concurrent("nzf-build api", () => {
   );
 });
 
+/** The receipt settings the mail scenarios start the service with. */
+const FOUNDATION: Env = {
+  NZF_FOUNDATION_NAME: "National Zakat Foundation Australia",
+  NZF_FOUNDATION_ABN: "51 824 753 556",
+  NZF_RECEIPT_FROM: "National Zakat Foundation <receipts@nzf.org.au>",
+  NZF_RECEIPT_CONTACT_EMAIL: "info@nzf.org.au",
+  NZF_DONOR_CARE_EMAIL: "donorcare@nzf.org.au",
+};
+
+/** Starts `nzf-build api` with `env`, sends one enquiry from aisha@example.com, stops it. */
+async function enquiryThroughApi(env: Env): Promise<void> {
+  const port = await freePort();
+  const api = startCli(["api", "--port", String(port), "--data-dir", await tempDir()], env);
+  try {
+    await waitForHttp(`http://127.0.0.1:${port}/donations/none`, api, 60_000);
+    const res = await fetch(`http://127.0.0.1:${port}/enquiries`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Idempotency-Key": randomUUID() },
+      body: JSON.stringify({
+        name: "Aisha Rahman",
+        email: "aisha@example.com",
+        topic: "general",
+        message: "Salaam",
+        website: "",
+      }),
+    });
+    expect(res.status, api.output()).toBe(202);
+  } finally {
+    await api.stop();
+  }
+}
+
+describe.concurrent("nzf-build api: receipts, notices and PayPal", () => {
+  scenario(
+    [
+      "foundationName NZF_FOUNDATION_NAME",
+      "foundationAbn NZF_FOUNDATION_ABN",
+      "receiptFrom NZF_RECEIPT_FROM",
+      "receiptContactEmail NZF_RECEIPT_CONTACT_EMAIL",
+      "donorCareEmail NZF_DONOR_CARE_EMAIL",
+      "mailTransport NZF_MAIL_TRANSPORT",
+      "sesRegion NZF_SES_REGION",
+      "sesEndpoint NZF_SES_ENDPOINT",
+    ],
+    "an enquiry's e-mails go through SES in the region set, from the sender set, signed with the name and ABN",
+    async () => {
+      // SES's SendEmail as SES answers it: the test sees the signed call and the raw message.
+      const calls: { path: string; authorization: string; raw: string }[] = [];
+      const ses = createServer(async (req, res) => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of req) chunks.push(chunk as Buffer);
+        const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { Content?: { Raw?: { Data?: string } } };
+        calls.push({
+          path: req.url ?? "",
+          authorization: String(req.headers.authorization ?? ""),
+          // Quoted-printable's soft line breaks joined, so a line reads as written.
+          raw: Buffer.from(body.Content?.Raw?.Data ?? "", "base64")
+            .toString("utf8")
+            .replace(/=\r?\n/g, ""),
+        });
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ MessageId: `ses-${calls.length}` }));
+      });
+      await new Promise<void>((done) => ses.listen(0, "127.0.0.1", done));
+      try {
+        await enquiryThroughApi({
+          ...FOUNDATION,
+          NZF_MAIL_TRANSPORT: "ses",
+          NZF_SES_REGION: "ap-southeast-1",
+          NZF_SES_ENDPOINT: `http://127.0.0.1:${(ses.address() as AddressInfo).port}`,
+          AWS_ACCESS_KEY_ID: "AKIDEXAMPLE",
+          AWS_SECRET_ACCESS_KEY: "not-a-real-secret",
+        });
+        await waitUntil(async () => (calls.length >= 2 ? true : undefined), "two SendEmail calls");
+        expect(calls.map((c) => c.path)).toEqual(["/v2/email/outbound-emails", "/v2/email/outbound-emails"]);
+        for (const call of calls) expect(call.authorization).toContain("/ap-southeast-1/ses/aws4_request");
+        const toCare = calls.find((c) => /^To: donorcare@nzf\.org\.au/m.test(c.raw))!;
+        const ack = calls.find((c) => /^To: aisha@example\.com/m.test(c.raw))!;
+        expect(toCare.raw).toMatch(/^From: National Zakat Foundation <receipts@nzf\.org\.au>/m);
+        expect(toCare.raw).toMatch(/^Reply-To: aisha@example\.com/m);
+        expect(ack.raw).toMatch(/^Reply-To: info@nzf\.org\.au/m);
+        expect(ack.raw).toContain("National Zakat Foundation Australia (ABN 51 824 753 556)");
+      } finally {
+        await new Promise((done) => ses.close(done));
+      }
+    },
+  );
+  scenario(["smtpUrl NZF_SMTP_URL"], "with NZF_MAIL_TRANSPORT=smtp the e-mails go to NZF_SMTP_URL", async () => {
+    const catcher = await startSmtpCatcher();
+    try {
+      await enquiryThroughApi({ ...FOUNDATION, NZF_MAIL_TRANSPORT: "smtp", NZF_SMTP_URL: catcher.smtpUrl });
+      const mail = await catcher.waitFor((m) => m.to === "donorcare@nzf.org.au");
+      expect(mail.subject).toMatch(/^Enquiry ENQ-[0-9A-F]{8}: A general question$/);
+    } finally {
+      await catcher.stop();
+    }
+  });
+  scenario(
+    [
+      "paypalClientSecret NZF_PAYPAL_CLIENT_SECRET",
+      "paypalEnvironment NZF_PAYPAL_ENVIRONMENT",
+      "paypalWebhookId NZF_PAYPAL_WEBHOOK_ID",
+      "paypalApiBase NZF_PAYPAL_API_BASE",
+    ],
+    "PayPal through its SDK at NZF_PAYPAL_API_BASE: an order captured, verified with the webhook id, paid; live there refused",
+    async () => {
+      const port = await freePort();
+      const base = `http://127.0.0.1:${port}`;
+      const paypal = await startPayPalStandIn({ webhookUrl: `${base}/paypal/webhook`, webhookRetryDelaysMs: [50] });
+      const env: Env = {
+        NZF_PAYPAL_CLIENT_ID: paypal.clientId,
+        NZF_PAYPAL_CLIENT_SECRET: paypal.clientSecret,
+        NZF_PAYPAL_ENVIRONMENT: "sandbox",
+        NZF_PAYPAL_WEBHOOK_ID: paypal.webhookId,
+        NZF_PAYPAL_API_BASE: paypal.url,
+      };
+      const api = startCli(["api", "--port", String(port), "--data-dir", await tempDir()], env);
+      const post = (path: string, body: unknown) =>
+        fetch(`${base}${path}`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", "Idempotency-Key": randomUUID() },
+          body: JSON.stringify(body),
+        });
+      try {
+        await waitForHttp(`${base}/donations/none`, api, 60_000);
+        const created = await post("/donations", donationRequest({ fund: "sadaqah", paymentMethod: "paypal" }));
+        expect(created.status, api.output()).toBe(201);
+        const { donationId } = (await created.json()) as { donationId: string };
+        const order = await post(`/donations/${donationId}/paypal/order`, {});
+        expect(order.status, api.output()).toBe(201);
+        const { orderId } = (await order.json()) as { orderId: string };
+        paypal.approveOrder(orderId);
+        expect((await post(`/donations/${donationId}/paypal/capture`, { orderId })).status).toBe(200);
+        await paypal.settled();
+        // Paid only by PayPal's event, which the service verified with NZF_PAYPAL_WEBHOOK_ID.
+        const state = (await (await fetch(`${base}/donations/${donationId}`)).json()) as { status: string };
+        expect(state.status).toBe("succeeded");
+      } finally {
+        await api.stop();
+        await paypal.stop();
+      }
+      const live = await cli(["api", "--port", "0"], { ...env, NZF_PAYPAL_ENVIRONMENT: "live" }, 30_000);
+      expect(live.code).toBe(1);
+      expect(live.output).toContain("[CONFIG_INVALID] NZF_PAYPAL_API_BASE points live credentials at a local stand-in");
+    },
+  );
+});
+
 const INVALID: Record<string, { value: string; command?: string[]; env?: Env } | null> = {
   repository: { value: "ab" },
   endpoint: { value: "ftp://example.org/api/v2" },
@@ -830,6 +983,31 @@ const INVALID: Record<string, { value: string; command?: string[]; env?: Env } |
     env: { STRIPE_SECRET_KEY: "sk_test_CliApi42", STRIPE_WEBHOOK_SECRET: "whsec_CliApi42" },
   },
   apiAllowedOrigins: { value: "*", command: ["api"] },
+  foundationName: null, // any name; without the ABN no receipt is issued
+  foundationAbn: { value: "41 600 273 915", command: ["api"] },
+  receiptFrom: { value: "receipts at nzf", command: ["api"] },
+  receiptContactEmail: { value: "info-at-nzf.org.au", command: ["api"] },
+  donorCareEmail: { value: "donorcare", command: ["api"] },
+  mailTransport: { value: "pigeon", command: ["api"] },
+  smtpUrl: { value: "http://mail.example", command: ["api"], env: { ...FOUNDATION, NZF_MAIL_TRANSPORT: "smtp" } },
+  sesRegion: { value: "mars", command: ["api"], env: { ...FOUNDATION, NZF_MAIL_TRANSPORT: "ses" } },
+  sesEndpoint: { value: "ftp://ses.example", command: ["api"], env: { ...FOUNDATION, NZF_MAIL_TRANSPORT: "ses" } },
+  paypalClientSecret: null, // any secret; PayPal says whether it is right
+  paypalEnvironment: {
+    value: "production",
+    command: ["api"],
+    env: { NZF_PAYPAL_CLIENT_ID: "AcliTest42", NZF_PAYPAL_CLIENT_SECRET: "s" },
+  },
+  paypalWebhookId: {
+    value: "not an id!",
+    command: ["api"],
+    env: { NZF_PAYPAL_CLIENT_ID: "AcliTest42", NZF_PAYPAL_CLIENT_SECRET: "s" },
+  },
+  paypalApiBase: {
+    value: "https://api-m.paypal.com",
+    command: ["api"],
+    env: { NZF_PAYPAL_CLIENT_ID: "AcliTest42", NZF_PAYPAL_CLIENT_SECRET: "s", NZF_PAYPAL_WEBHOOK_ID: "WH42" },
+  },
 };
 
 const invalidCases = (OPTIONS as readonly OptionSpec[]).flatMap((spec) => {
