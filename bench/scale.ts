@@ -6,13 +6,13 @@
  * 20,000 / 2,000; and the first build of each new snapshot (CI's case) apart.
  */
 import { spawn } from "node:child_process";
-import { cp, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { exists } from "../src/core/fs.js";
 import { readSnapshot, writeSnapshot } from "../src/content/snapshot.js";
 import { syntheticDocuments } from "./synthetic.js";
+import { treePeakCounter } from "./max-rss.js";
 
 interface Run {
   wallMs: number;
@@ -31,49 +31,22 @@ async function childrenCpuMs(): Promise<number> {
   return ((Number(fields[13]) + Number(fields[14])) * 1000) / TICKS_PER_SECOND;
 }
 
-/**
- * Loaded with --import into every Node process of a CLI run's tree (through NODE_OPTIONS): as each
- * exits, it appends its pid and its peak resident set as the kernel counts it (getrusage's
- * ru_maxrss, which process.resourceUsage().maxRSS reads, in KiB; its threads included) to the file
- * NZF_BENCH_MAXRSS names. Sampling /proc every 20 ms missed peaks: it gave 583 MB for a 20,000-
- * document build that the kernel counted at 690-697 MB.
- */
-const MAX_RSS_REPORT = `import { appendFileSync } from "node:fs";
-const file = process.env.NZF_BENCH_MAXRSS;
-if (file) process.on("exit", () => appendFileSync(file, process.pid + " " + process.resourceUsage().maxRSS + "\\n"));
-`;
-
-/** The process tree's peak: each process's own peak (a thread's report of its process counts once), summed. */
-function treePeakBytes(report: string): number {
-  const byPid = new Map<string, number>();
-  for (const line of report.split("\n")) {
-    const [pid, kib] = line.split(" ");
-    if (pid && kib) byPid.set(pid, Math.max(byPid.get(pid) ?? 0, Number(kib)));
-  }
-  return [...byPid.values()].reduce((sum, kib) => sum + kib * 1024, 0);
-}
-
-async function runCli(cli: string, args: string[], preload: string): Promise<Run> {
+async function runCli(cli: string, args: string[], peaks: TreePeaks): Promise<Run> {
   const cpuBefore = await childrenCpuMs();
-  const report = `${preload}.${Date.now()}.txt`;
   const started = performance.now();
   const child = spawn(process.execPath, [cli, ...args], {
     stdio: ["ignore", "ignore", "pipe"],
-    env: {
-      ...process.env,
-      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import=${pathToFileURL(preload).href}`.trim(),
-      NZF_BENCH_MAXRSS: report,
-    },
+    env: peaks.env(process.env),
   });
   let stderr = "";
   child.stderr.on("data", (chunk) => (stderr += chunk));
   const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
   const wallMs = performance.now() - started;
   if (code !== 0) throw new Error(`nzf-build ${args.join(" ")} exited with ${code}:\n${stderr}`);
-  const peak = treePeakBytes(await readFile(report, "utf8"));
-  await rm(report, { force: true });
-  return { wallMs, cpuMs: (await childrenCpuMs()) - cpuBefore, peakMb: peak / 1024 / 1024 };
+  return { wallMs, cpuMs: (await childrenCpuMs()) - cpuBefore, peakMb: await peaks.peakMb() };
 }
+
+type TreePeaks = Awaited<ReturnType<typeof treePeakCounter>>;
 
 export async function benchScale(options: {
   root: string;
@@ -91,8 +64,8 @@ export async function benchScale(options: {
     await cp(join(options.root, dir), join(root, dir), { recursive: true });
   await cp(join(options.root, "package-lock.json"), join(root, "package-lock.json"));
   await symlink(join(options.root, "node_modules"), join(root, "node_modules"));
-  const preload = join(root, "max-rss-report.mjs");
-  await writeFile(preload, MAX_RSS_REPORT);
+  // Each process of a run's tree reports its ru_maxrss (bench/max-rss.ts).
+  const preload = await treePeakCounter(root);
   const memory = (await exists("/dev/shm")) ? "/dev/shm" : null;
   const made: string[] = [root];
   try {
