@@ -102,6 +102,16 @@ export async function recordCharge(deps: ApiDeps, row: DonationRow, id: string, 
     .execute();
 }
 
+/** A plan's later payment that failed: shown as failed until a retry pays the same invoice. */
+async function recordFailedCharge(deps: ApiDeps, row: DonationRow, id: string, amountCents: number): Promise<void> {
+  const now = (deps.now ?? (() => new Date()))();
+  await deps.db
+    .insertInto("charges")
+    .values({ id, donation_id: row.id, amount_cents: amountCents, status: "failed", charged_at: now })
+    .onConflict((c) => c.column("id").doNothing())
+    .execute();
+}
+
 function subscriptionOfInvoice(invoice: Stripe.Invoice): { subscriptionId: string | null; donationId: string | null } {
   const details = invoice.parent?.subscription_details;
   const legacy = invoice as unknown as { subscription?: string | { id: string } | null };
@@ -206,7 +216,15 @@ export async function applyEvent(deps: ApiDeps, event: Stripe.Event): Promise<Ev
       const invoice = event.data.object;
       const row = await findDonation(deps.db, subscriptionOfInvoice(invoice));
       if (!row) return undefined;
-      if (event.type === "invoice.payment_failed") return setStatus(deps, row, "requires_payment_method");
+      if (event.type === "invoice.payment_failed") {
+        // A later payment of a plan already started: a failed charge in the donor's history (one
+        // row per invoice; paid on Stripe's retry, recordCharge makes the same row succeeded).
+        if (row.status === "succeeded" && invoice.id) {
+          await recordFailedCharge(deps, row, invoice.id, invoice.amount_due);
+          return { donationId: row.id };
+        }
+        return setStatus(deps, row, "requires_payment_method");
+      }
       if (invoice.id && invoice.amount_paid > 0) await recordCharge(deps, row, invoice.id, invoice.amount_paid);
       const paid: EventChange = await setStatus(deps, row, "succeeded");
       if (invoice.id && invoice.amount_paid > 0)

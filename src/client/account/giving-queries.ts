@@ -141,7 +141,11 @@ const DONATION_STATUS: Record<DonationStatusName, string> = {
   REFUNDED: "Refunded to you",
   DISPUTED: "Contested by your bank",
 };
-export const donationStatusName = (status: DonationStatusName) => DONATION_STATUS[status] ?? status;
+/** A plan's failed payment says what happens next and what the donor can do. */
+export const donationStatusName = (status: DonationStatusName, ofPlan = false) =>
+  status === "FAILED" && ofPlan
+    ? "Failed: nothing was charged. Your bank declined this payment; if your card has changed, use Change card under Regular gifts."
+    : (DONATION_STATUS[status] ?? status);
 
 const GIFT_STATUS: Record<GiftStatusName, string> = {
   PENDING: "Waiting for the first payment",

@@ -165,7 +165,7 @@ function Giving({ api, donorEmail, issuer }: { api: AccountApi; donorEmail: stri
                   {chargeOf(d) ? `: ${chargeOf(d)}` : ""}
                 </dd>
                 <dt>Status</dt>
-                <dd>{donationStatusName(d.status)}</dd>
+                <dd>{donationStatusName(d.status, d.regularGiftId !== null)}</dd>
                 <dt>Reference</dt>
                 <dd>{d.reference}</dd>
               </dl>
