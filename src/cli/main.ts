@@ -231,6 +231,31 @@ export function createProgram(): Command {
   return program;
 }
 
+/** What `nzf-build --watch` does, for its own help (it is a flag, so commander has no help of its own for it). */
+const WATCH_DESCRIPTION = [
+  "Serves the site on http://127.0.0.1:4321/ (a busy port moves on to the next free one) and rebuilds",
+  "what changed each time you save a template, an island, a stylesheet or content. Open pages take",
+  "each rebuild in place, without a reload: a new stylesheet is swapped in, a template or content",
+  "edit morphs the page keeping focus and what was typed, an edited island is mounted again with its",
+  "typed values. Temporary files editors write (sed's sedXXXXXX, vim's swap files and 4913, ~",
+  "backups) rebuild nothing. A change to nzf-build's own code in src/ recompiles it and restarts on",
+  "the same port. Errors show in the terminal and the browser while the last good site stays up.",
+  "Builds into .nzf-cache/watch/site/, never dist/. One Ctrl+C stops everything.",
+].join(" ");
+
+/** `nzf-build --watch --help`, `nzf-build help watch`: the help of watch mode, with its options. */
+function watchHelpWanted(args: string[]): boolean {
+  const operands = args.filter((a) => !a.startsWith("-"));
+  if (operands[0] === "help") return operands[1] === "watch" || (operands.length === 1 && args.includes("--watch"));
+  return args.includes("--watch") && (args.includes("--help") || args.includes("-h")) && operands.length === 0;
+}
+
+function watchHelp(): string {
+  const command = new Command("nzf-build --watch").usage("[options]").description(WATCH_DESCRIPTION);
+  addDeclaredOptions(command, ["watch"]);
+  return command.helpInformation() + environmentHelp(["watch"]) + "\n";
+}
+
 /** `nzf-build help biuld`: commander would print the general help; the word is named as for `nzf-build biuld`. */
 function checkHelpTopic(args: string[]): void {
   // Only when "help" is there at all: parsing the words costs a second program, on every start otherwise.
@@ -242,6 +267,10 @@ function checkHelpTopic(args: string[]): void {
 async function main(): Promise<void> {
   const program = createProgram();
   try {
+    if (watchHelpWanted(process.argv.slice(2))) {
+      process.stdout.write(watchHelp());
+      return;
+    }
     checkHelpTopic(process.argv.slice(2));
     await program.parseAsync(process.argv);
   } catch (thrown) {

@@ -268,7 +268,7 @@ export const OPTIONS = [
     flag: "--watch",
     commands: ["watch"],
     group: "watch",
-    help: "serve the site on a local URL, rebuild on changes and reload open pages",
+    help: "serve the site on a local URL, rebuild what each save changed and update open pages in place, without a reload (nzf-build --watch --help)",
   },
   {
     key: "watchPort",

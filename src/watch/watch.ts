@@ -18,6 +18,7 @@ import { startStaticServer, type StaticServer } from "../server/static-server.js
 import { createLiveReload, type LiveReload } from "./live-reload.js";
 import { findFreePort, isAddressInUse } from "./port.js";
 import { isIgnoredSource } from "./cli-sources.js";
+import { isEditorTemporary } from "./editor-files.js";
 
 export interface WatchOptions {
   logger: Logger;
@@ -75,9 +76,6 @@ const DEBOUNCE_MS = 15;
 
 /** The dev client's sources (src/watch/dev-client.ts): a change there is no change to the site. */
 const DEV_CLIENT_DIR = "src/client/dev/";
-
-/** Editor backups, swap and atomic-write temporary files, dot files. */
-const EDITOR_TEMP = /(^|[/\\])\.|~$|\.tmp$|\.swp$|\.swx$|___jb_(tmp|old)___$|\.\d+\.tmp$/;
 
 /** Starts the server on the first free port at or after `port`, checked before anything is built. */
 async function serve(
@@ -207,7 +205,7 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
 
   const onChange = (path: string) => {
     const file = relative(config.root, path).split(sep).join("/");
-    if (EDITOR_TEMP.test(file) || isIgnoredSource(file)) return;
+    if (isEditorTemporary(file) || isIgnoredSource(file)) return;
     // Watch mode's own browser script is no part of the site: bundled again, and open pages reload to run it.
     if (file.startsWith(DEV_CLIENT_DIR)) {
       void live.refreshClient().then(() => live.send("reload", ""));
@@ -233,7 +231,7 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
     ignoreInitial: true,
     ignored: (path) =>
       path.includes(`${sep}node_modules${sep}`) ||
-      EDITOR_TEMP.test(relative(config.root, path)) ||
+      isEditorTemporary(relative(config.root, path)) ||
       isUnder(path, contentImages),
   });
   watcher.on("all", (_event, path) => onChange(path));

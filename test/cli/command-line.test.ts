@@ -70,4 +70,21 @@ describe.concurrent("the command line", () => {
     expect(topic.code).toBe(0);
     expect(topic.output).toContain("Usage: nzf-build preview [options]");
   });
+
+  it("watch mode's help says what it does: pages updated in place, never reloaded, editors' files ignored", async () => {
+    const runs = await Promise.all([cli(["--watch", "--help"]), cli(["help", "watch"]), cli(["--watch", "-h"])]);
+    for (const run of runs) {
+      expect(run.code).toBe(0);
+      const text = run.output.replace(/\s+/g, " ");
+      expect(text).toContain("Usage: nzf-build --watch [options]");
+      expect(text).toContain("Open pages take each rebuild in place, without a reload");
+      expect(text).toContain("sed's sedXXXXXX, vim's swap files and 4913, ~ backups) rebuild nothing");
+      expect(text).toMatch(/--port <port> +port for --watch \(default: 4321\)/);
+      // Not a word of the old help, nor options of other commands.
+      expect(text).not.toContain("reload open pages");
+      expect(text).not.toContain("--bucket");
+    }
+    const general = await cli(["--help"]);
+    expect(general.output.replace(/\s+/g, " ")).toContain("update open pages in place, without a reload");
+  });
 });

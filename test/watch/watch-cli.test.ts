@@ -171,6 +171,30 @@ describe("nzf-build --watch in a new process", { timeout: 120_000 }, () => {
     }
   });
 
+  it("rebuilds nothing for the files editors write beside a source: sed's, vim's, backups", async () => {
+    const dir = join(root, "templates/pages");
+    const from = cli.output().length;
+    // GNU sed -i's temporary, vim's write test and swap, a backup, an emacs auto-save: made and removed.
+    const names = ["sedAb12Cd", "4913", ".static-pages.tsx.swp", "static-pages.tsx~", "#static-pages.tsx#"];
+    for (const name of names) await writeFile(join(dir, name), "export const broken = ;\n");
+    for (const name of names) await rm(join(dir, name));
+    // Then a real save: the first rebuild after them is its own, naming it alone.
+    const file = join(dir, "static-pages.tsx");
+    await atomicSave(file, (t) => t.replace(/<h1>Ramadan calendars[^<]*<\/h1>/, "<h1>Ramadan calendars 4</h1>"));
+    const rebuilt = await cli.waitFor(/watch\s+(.*) → rebuilt in/, from);
+    expect(rebuilt[1]).toBe("templates/pages/static-pages.tsx");
+    expect(cli.output().slice(from)).not.toMatch(/sedAb12Cd|4913|\.swp|tsx~|#static/);
+    expect(await h1(`${url}/ramadan-calendars/`)).toBe("Ramadan calendars 4");
+    // As the tests after this one expect it.
+    await atomicSave(file, (t) => t.replace("<h1>Ramadan calendars 4</h1>", "<h1>Ramadan calendars 3</h1>"));
+    expect(
+      await until(
+        () => h1(`${url}/ramadan-calendars/`),
+        (h) => h === "Ramadan calendars 3",
+      ),
+    ).toBe("Ramadan calendars 3");
+  });
+
   it("reports a compile error in its own code and keeps serving; recompiles and restarts on the same port when fixed", async () => {
     const file = join(root, "src/images/sizes.ts");
     const original = await readFile(file, "utf8");
