@@ -5,7 +5,7 @@
  * when the API cannot be reached. Opened with no gift to show, it says so and claims nothing.
  * One heading (h1) in every state, focused when the state is known.
  */
-import { useCallback, useEffect, useRef, useState } from "react";
+import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
 import { createPaymentsClient } from "../../payments/client.js";
 import { PaymentsApiError, PaymentsError } from "../../payments/errors.js";
 import type { DonationState } from "../../payments/types.js";
@@ -48,6 +48,24 @@ const sessionStore = () => {
  */
 function stripeSaysPaidOf(params: URLSearchParams, donation: DonationState): boolean {
   return donation.status === "requires_payment_method" && params.get("redirect_status") === "succeeded";
+}
+
+/**
+ * A sentence with the donation's reference in it, the reference kept whole and left to right: in an
+ * Arabic sentence "NZF-8C49-5H2W" was broken at a hyphen and its parts reordered ("-NZF 8C49-5H2W").
+ */
+function withReference(template: string, reference: string): ReactNode {
+  const at = template.indexOf("{reference}");
+  if (at < 0) return template;
+  return (
+    <>
+      {template.slice(0, at)}
+      <bdi dir="ltr" className="thanks-ref">
+        {reference}
+      </bdi>
+      {template.slice(at + "{reference}".length)}
+    </>
+  );
 }
 
 function lastAttempt(): { path?: string; donationId?: string } {
@@ -205,7 +223,7 @@ export default function ThankYou({ payments, fallbackPath, contactPath = "/conta
         <p>
           {recurring ? (d.instalments ? t.changeRemaining : t.changePayments) : t.changeOnce}
           {contact}
-          {fill(recurring ? t.changeRecurringAfter : t.changeOnceAfter, { reference: d.reference })}
+          {withReference(recurring ? t.changeRecurringAfter : t.changeOnceAfter, d.reference)}
         </p>
       </div>
     );
@@ -217,7 +235,7 @@ export default function ThankYou({ payments, fallbackPath, contactPath = "/conta
         <p role="status">
           {t.confirmingText}
           {contact}
-          {fill(t.confirmingAfter, { reference: d.reference })}
+          {withReference(t.confirmingAfter, d.reference)}
         </p>
         {checkAgain}
       </div>
@@ -227,7 +245,8 @@ export default function ThankYou({ payments, fallbackPath, contactPath = "/conta
     <div className="thanks">
       {heading(t.failedHeading)}
       <p role="alert">
-        {`${d.status === "failed" ? t.failedCancelled : t.failedNotCharged}${fill(t.failedReference, { reference: d.reference })}`}
+        {d.status === "failed" ? t.failedCancelled : t.failedNotCharged}
+        {withReference(t.failedReference, d.reference)}
       </p>
       <p>
         <SiteLink href={backPath} lang={lang} said={t.inEnglish}>
