@@ -6,6 +6,7 @@
  * service's code (the service imports this one, not the other way round).
  */
 import type { ColumnType, Kysely, Selectable } from "kysely";
+import { retryDatesAfter } from "../payments/retry-schedule.js";
 import { todayIn } from "../payments/schedules.js";
 import type { DonationStatus, Fund, InstalmentPlan, ScheduledCharge } from "../payments/types.js";
 import type { ChargeFacts, DonationFacts, PlanState } from "./facts.js";
@@ -49,6 +50,14 @@ export interface AccountTables {
     body: Json<{ taxDeductible?: boolean }>;
     voided_at: Timestamp | null;
   };
+  /** The job's charges of scheduled gifts: a declined one is `retrying` until its last try. */
+  scheduled_charges: {
+    donation_id: string;
+    charge_date: string;
+    status: string;
+    payment_intent_id: string | null;
+    attempts: number;
+  };
   account_plans: {
     donation_id: string;
     amount_cents: number | null;
@@ -74,7 +83,7 @@ export function createDbRecords(anyDb: Kysely<never>, options: { now?: () => Dat
   async function factsOf(rows: Row[]): Promise<DonationFacts[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
-    const [charges, receipts, plans] = await Promise.all([
+    const [charges, receipts, plans, retrying] = await Promise.all([
       db.selectFrom("charges").selectAll().where("donation_id", "in", ids).orderBy("charged_at").execute(),
       db
         .selectFrom("receipts")
@@ -83,6 +92,12 @@ export function createDbRecords(anyDb: Kysely<never>, options: { now?: () => Dat
         .where("kind", "=", "receipt")
         .execute(),
       db.selectFrom("account_plans").selectAll().where("donation_id", "in", ids).execute(),
+      db
+        .selectFrom("scheduled_charges")
+        .select(["payment_intent_id", "charge_date", "attempts"])
+        .where("donation_id", "in", ids)
+        .where("status", "=", "retrying")
+        .execute(),
     ]);
     return rows.map((r) => {
       const fee = r.cover_fees ? r.fee_cents : 0;
@@ -90,6 +105,8 @@ export function createDbRecords(anyDb: Kysely<never>, options: { now?: () => Dat
         .filter((c) => c.donation_id === r.id)
         .map((c, i) => {
           const receipt = receipts.find((x) => x.charge_id === c.id);
+          // A declined charge the job tries again (on the same intent): the tries still to come.
+          const retry = c.status === "failed" ? retrying.find((x) => x.payment_intent_id === c.id) : undefined;
           // A one-off gift refunded or disputed: its one charge went back.
           const status: DonationStatus =
             r.frequency === "once" && (r.status === "refunded" || r.status === "disputed")
@@ -103,6 +120,7 @@ export function createDbRecords(anyDb: Kysely<never>, options: { now?: () => Dat
             feeCents: fee,
             totalCents: c.amount_cents,
             status,
+            ...(retry ? { retryDates: retryDatesAfter(retry.charge_date, retry.attempts) } : {}),
             // The receipt as the service issued it; a voided one is no longer a receipt.
             ...(receipt
               ? {

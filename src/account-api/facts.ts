@@ -29,6 +29,8 @@ export interface ChargeFacts {
   feeCents: number;
   totalCents: number;
   status: DonationStatus;
+  /** A declined scheduled charge the job will try again: those days (Sydney), soonest first. */
+  retryDates?: string[];
   /** The receipt the service issued for it, as issued; absent: worked out here (memory store). */
   receipt?: { number: string; taxDeductible: boolean } | null;
 }
@@ -172,6 +174,7 @@ export function historyOf(f: DonationFacts) {
       regularGiftId: isPlan(f) ? planId(f) : null,
       chargeNumber: c.n,
       chargeCount: f.openEnded || f.frequency === "once" ? null : f.schedule.length,
+      retryDates: c.status === "failed" ? (c.retryDates ?? []) : [],
       receipt: receiptOf(f, c),
     }));
 }

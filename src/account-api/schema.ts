@@ -112,6 +112,8 @@ type Donation {
   chargeNumber: Int!
   "How many charges the schedule has; null for one-off and open-ended gifts."
   chargeCount: Int
+  "A failed charge the service will try again (a scheduled gift's): those days in Australia/Sydney, soonest first; empty otherwise."
+  retryDates: [String!]!
   "Null until the payment has succeeded."
   receipt: Receipt
 }

@@ -5,10 +5,11 @@
  * the third retry is declined too, the plan pauses (not cancels): nothing more is charged until the
  * donor resumes it. docs/payments-api.md states the same schedule.
  */
+import { RETRY_AFTER_DAYS, retryDatesAfter } from "../../payments/retry-schedule.js";
 import { addDays } from "./due-charges.js";
 
-/** Days after the charge's date of each retry. */
-export const RETRY_AFTER_DAYS = [1, 3, 7] as const;
+// The schedule itself is the contract's (the account page shows it too).
+export { RETRY_AFTER_DAYS, retryDatesAfter };
 
 /** Tries in all, the first included. */
 export const MAX_ATTEMPTS = RETRY_AFTER_DAYS.length + 1;
@@ -17,11 +18,6 @@ export const MAX_ATTEMPTS = RETRY_AFTER_DAYS.length + 1;
 export function nextAttemptOn(chargeDate: string, attempt: number): string | null {
   const days = RETRY_AFTER_DAYS[attempt - 1];
   return days === undefined ? null : addDays(chargeDate, days);
-}
-
-/** Every retry date still to come after try number `attempt`. */
-export function retryDatesAfter(chargeDate: string, attempt: number): string[] {
-  return RETRY_AFTER_DAYS.slice(attempt - 1).map((days) => addDays(chargeDate, days));
 }
 
 /** The dates of every try up to and including try number `attempt`. */

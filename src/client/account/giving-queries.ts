@@ -41,6 +41,8 @@ export interface DonationData {
   chargeNumber: number;
   /** Charges in all of a finite schedule; null for one-off and open-ended gifts. */
   chargeCount: number | null;
+  /** A failed charge the service will try again: those days (Sydney), soonest first; else empty. */
+  retryDates: string[];
   receipt: ReceiptData | null;
 }
 
@@ -83,7 +85,7 @@ const GIFT_FIELDS =
   "id reference fund schedule openEnded amountCents feeCents totalCents coversFees status nextChargeDate endDate startDate paidCount chargeCount scheduleTotalCents pendingAmountCents canSkip";
 
 export const GIVING_QUERY = `query Giving {
-  donations { id donationId reference fund schedule amountCents feeCents totalCents date status regularGiftId chargeNumber chargeCount receipt { ${RECEIPT_FIELDS} } }
+  donations { id donationId reference fund schedule amountCents feeCents totalCents date status regularGiftId chargeNumber chargeCount retryDates receipt { ${RECEIPT_FIELDS} } }
   regularGifts { ${GIFT_FIELDS} }
   claimableGuestGifts
 }`;

@@ -26,6 +26,12 @@ import { useGiving } from "./use-giving.js";
 export const NO_ACCOUNT_API =
   "Your giving history, receipts and regular gifts cannot be shown on this site yet. For a receipt, or to pause, change or cancel a regular gift, please contact our donor care team.";
 
+/** A failed charge the service will try again says when (the days from the account API's retryDates). */
+const withRetries = (status: string, retryDates: string[]) =>
+  retryDates.length
+    ? `${status}${status.endsWith(".") ? "" : "."} We will try again on ${retryDates.map(longDate).join(", ")}.`
+    : status;
+
 export function GivingSection({
   api,
   donorEmail,
@@ -165,7 +171,7 @@ function Giving({ api, donorEmail, issuer }: { api: AccountApi; donorEmail: stri
                   {chargeOf(d) ? `: ${chargeOf(d)}` : ""}
                 </dd>
                 <dt>Status</dt>
-                <dd>{donationStatusName(d.status, d.regularGiftId !== null)}</dd>
+                <dd>{withRetries(donationStatusName(d.status, d.regularGiftId !== null), d.retryDates)}</dd>
                 <dt>Reference</dt>
                 <dd>{d.reference}</dd>
               </dl>

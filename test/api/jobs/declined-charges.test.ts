@@ -128,7 +128,14 @@ describe("a declined scheduled charge", () => {
   it("is tried again on the stated schedule, the donor told once, and the plan paused after the last retry", async () => {
     expect(RETRY_AFTER_DAYS).toEqual([1, 3, 7]);
     const { donationId, email } = await everyFriday(1_000, "pm_card_chargeCustomerFail");
-    await runDays("2026-12-03", "2026-12-19");
+    // The account shows a declined charge's tries to come, each gone once tried, none once paused.
+    const retriesShown = async () => (await historyFor(email)).history.map((h) => [h.status, h.retryDates]);
+    await runDays("2026-12-03", "2026-12-04");
+    expect(await retriesShown()).toEqual([["FAILED", ["2026-12-05", "2026-12-07", "2026-12-11"]]]);
+    await runDays("2026-12-05", "2026-12-06");
+    expect(await retriesShown()).toEqual([["FAILED", ["2026-12-07", "2026-12-11"]]]);
+    await runDays("2026-12-07", "2026-12-19");
+    expect(await retriesShown()).toEqual([["FAILED", []]]);
 
     // One charge (4 December), four tries: 4, 5, 7 and 11 December; later Fridays skipped while paused.
     expect(await rowsOf(donationId)).toEqual([
