@@ -9,6 +9,7 @@ import type { Logger } from "../core/logger.js";
 import { createDbRecords } from "./db-records.js";
 import { type AccountGraphql, createAccountGraphql } from "./graphql.js";
 import type { PlanProvider } from "./plan-provider.js";
+import { createRevocationCheck } from "./revocation.js";
 import { createStoreOver } from "./store.js";
 import { bearerToken, createTokenVerifier, type TokenVerifier } from "./tokens.js";
 import { createUserPoolDirectory, type UserPoolDirectory } from "./user-pool.js";
@@ -37,6 +38,10 @@ export function createAccountService(options: AccountServiceOptions): AccountSer
   const pool = { userPoolId: options.userPoolId, ...(options.endpoint ? { endpoint: options.endpoint } : {}) };
   const verifyToken = options.verifyToken ?? createTokenVerifier({ ...pool, clientId: options.clientId });
   const userPool = options.userPool ?? createUserPoolDirectory(pool);
+  // A signed-out token still has a good signature: the pool is asked whether it was revoked.
+  const isRevoked =
+    options.isRevoked ??
+    createRevocationCheck((token) => userPool.profile(token), options.now ? { now: options.now } : {});
   const store = createStoreOver(createDbRecords(options.db, options.now ? { now: options.now } : {}), {
     ...(options.now ? { now: options.now } : {}),
     ...(options.provider ? { provider: options.provider } : {}),
@@ -46,7 +51,7 @@ export function createAccountService(options: AccountServiceOptions): AccountSer
     verifyToken,
     userPool,
     ...(options.logger ? { logger: options.logger } : {}),
-    ...(options.isRevoked ? { isRevoked: options.isRevoked } : {}),
+    isRevoked,
   });
   return {
     graphql,
@@ -55,7 +60,7 @@ export function createAccountService(options: AccountServiceOptions): AccountSer
       if (!token) return null;
       try {
         const verified = await verifyToken(token);
-        if (await options.isRevoked?.(token)) return null;
+        if (await isRevoked(token)) return null;
         return verified.sub;
       } catch {
         // A bad or expired token gives as a guest: the gift can be claimed later, never misfiled.

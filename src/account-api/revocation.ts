@@ -1,0 +1,55 @@
+/**
+ * Whether a valid access token was revoked, in production: a signature and expiry check
+ * (aws-jwt-verify) cannot know that the donor pressed "Sign out of all devices" (GlobalSignOut,
+ * RevokeToken). The user pool can: it refuses a revoked token on every call with
+ * NotAuthorizedException. So the token is shown to the pool (GetUser, the donor's own call) before
+ * the account API or the payments service trusts it. A token the pool accepted is believed for
+ * `cacheMs` (5 s: one page's burst of requests asks once); a revoked one is remembered (bounded).
+ * A pool that cannot be reached is not a "no": the request is refused as unavailable (503).
+ */
+import { createHash } from "node:crypto";
+import { KeysUnavailable } from "./tokens.js";
+
+export interface RevocationCheckOptions {
+  /** How long an accepted token is believed without asking again (default 5,000 ms). */
+  cacheMs?: number;
+  now?: () => Date;
+  /** Tokens remembered at most (oldest forgotten first). */
+  max?: number;
+}
+
+const keyOf = (token: string) => createHash("sha256").update(token).digest("base64url");
+
+/** `ask` makes a call with the token (GetUser) and throws the pool's error when it is refused. */
+export function createRevocationCheck(
+  ask: (accessToken: string) => Promise<unknown>,
+  options: RevocationCheckOptions = {},
+): (accessToken: string) => Promise<boolean> {
+  const cacheMs = options.cacheMs ?? 5_000;
+  const now = options.now ?? (() => new Date());
+  const max = options.max ?? 10_000;
+  const known = new Map<string, { revoked: boolean; until: number }>();
+  const remember = (key: string, revoked: boolean, until: number) => {
+    known.delete(key);
+    known.set(key, { revoked, until });
+    if (known.size > max) known.delete(known.keys().next().value!);
+  };
+  return async (accessToken) => {
+    const key = keyOf(accessToken);
+    const at = now().getTime();
+    const seen = known.get(key);
+    if (seen && (seen.revoked || seen.until > at)) return seen.revoked;
+    try {
+      await ask(accessToken);
+    } catch (error) {
+      const name = (error as { name?: string; __type?: string }).name;
+      if (name === "NotAuthorizedException") {
+        remember(key, true, Number.POSITIVE_INFINITY);
+        return true;
+      }
+      throw new KeysUnavailable(`the user pool could not say whether a token was revoked: ${String(name ?? error)}`);
+    }
+    remember(key, false, at + cacheMs);
+    return false;
+  };
+}
