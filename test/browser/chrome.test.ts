@@ -9,7 +9,8 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { createFixture, PROJECT_ROOT, type Fixture } from "../support/build-fixture.js";
+import { PROJECT_ROOT } from "../support/build-fixture.js";
+import { sharedSampleSite, type SharedSite } from "../support/shared-site.js";
 import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
 import { isolatedContext, launchBrowser, watchProblems } from "../support/browser.js";
 import { axeViolations, formatViolations } from "../support/axe.js";
@@ -18,16 +19,15 @@ const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 const SHOTS = join(PROJECT_ROOT, "test-results", "journeys");
 
-let fixture: Fixture;
+let site: SharedSite;
 let server: StaticServer;
 let browser: Browser;
 let phone: BrowserContext;
 let desktop: BrowserContext;
 
 beforeAll(async () => {
-  fixture = await createFixture({ sample: true });
-  await fixture.run();
-  server = await startStaticServer({ root: fixture.config.outDir });
+  site = await sharedSampleSite();
+  server = await startStaticServer({ root: site.outDir });
   browser = await launchBrowser();
   phone = await isolatedContext(browser, { viewport: PHONE });
   desktop = await isolatedContext(browser, { viewport: DESKTOP });
@@ -39,7 +39,6 @@ afterAll(async () => {
   await desktop?.close();
   await browser?.close();
   await server?.stop();
-  await fixture?.cleanup();
 });
 
 const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `chrome-${name}.png`) });

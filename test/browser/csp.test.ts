@@ -8,14 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Browser, BrowserContext } from "playwright-core";
-import { createFixture, sitePagePaths, type Fixture } from "../support/build-fixture.js";
+import { sitePagePaths } from "../support/build-fixture.js";
+import { sharedSampleSite, type SharedSite } from "../support/shared-site.js";
 import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
 import { isolatedContext, launchBrowser } from "../support/browser.js";
 import { headersFor, parseHeadersFile } from "../../src/site-files/headers.js";
 
 const GTM_STAND_IN = `(window.dataLayer = window.dataLayer || []).push({ event: "stand-in-loaded" });`;
 
-let fixture: Fixture;
+let site: SharedSite;
 let server: StaticServer;
 let browser: Browser;
 let context: BrowserContext;
@@ -23,10 +24,9 @@ let pagePaths: string[];
 const violations: string[] = [];
 
 beforeAll(async () => {
-  fixture = await createFixture({ sample: true });
-  await fixture.run();
-  const rules = parseHeadersFile(await readFile(join(fixture.config.outDir, "_headers"), "utf8"));
-  server = await startStaticServer({ root: fixture.config.outDir, headers: (path) => headersFor(rules, path) });
+  site = await sharedSampleSite();
+  const rules = parseHeadersFile(await readFile(join(site.outDir, "_headers"), "utf8"));
+  server = await startStaticServer({ root: site.outDir, headers: (path) => headersFor(rules, path) });
   browser = await launchBrowser();
   context = await isolatedContext(browser);
   await context.route("https://www.googletagmanager.com/**", (route) =>
@@ -45,14 +45,13 @@ beforeAll(async () => {
       void (window as unknown as { __reportCsp(t: string): Promise<void> }).__reportCsp(text);
     });
   });
-  pagePaths = await sitePagePaths(fixture.config.outDir);
+  pagePaths = await sitePagePaths(site.outDir);
 }, 240_000);
 
 afterAll(async () => {
   await context?.close();
   await browser?.close();
   await server?.stop();
-  await fixture?.cleanup();
 });
 
 describe("Content-Security-Policy, enforced", () => {

@@ -6,25 +6,23 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { createFixture, type Fixture } from "../support/build-fixture.js";
+import { sharedSampleSite, type SharedSite } from "../support/shared-site.js";
 import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
 import { isolatedContext, launchBrowser } from "../support/browser.js";
 
-let fixture: Fixture;
+let site: SharedSite;
 let server: StaticServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  fixture = await createFixture({ sample: true });
-  await fixture.run();
-  server = await startStaticServer({ root: fixture.config.outDir });
+  site = await sharedSampleSite();
+  server = await startStaticServer({ root: site.outDir });
   browser = await launchBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
-  await fixture?.cleanup();
 });
 
 async function heroAt(viewport: { width: number; height: number }, deviceScaleFactor: number, path = "/") {

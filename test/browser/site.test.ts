@@ -7,7 +7,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext } from "playwright-core";
-import { createFixture, sitePagePaths, type Fixture } from "../support/build-fixture.js";
+import { sitePagePaths } from "../support/build-fixture.js";
+import { sharedSampleSite, type SharedSite } from "../support/shared-site.js";
 import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
 import { isolatedContext, launchBrowser, watchProblems } from "../support/browser.js";
 import { axeViolations, formatViolations } from "../support/axe.js";
@@ -15,27 +16,25 @@ import { pageScriptUrls } from "../../bench/page-script-urls.js";
 import { isReactCode } from "../../bench/framework-chunk.js";
 import { ISLAND_PAGE_BUDGET_GZIP, measurePageJs, reactFiles } from "../../bench/page-js.js";
 
-let fixture: Fixture;
+let site: SharedSite;
 let server: StaticServer;
 let browser: Browser;
 let context: BrowserContext;
 let pagePaths: string[];
 
 beforeAll(async () => {
-  fixture = await createFixture({ sample: true });
-  await fixture.run();
-  server = await startStaticServer({ root: fixture.config.outDir });
+  site = await sharedSampleSite();
+  server = await startStaticServer({ root: site.outDir });
   browser = await launchBrowser();
   context = await isolatedContext(browser);
   // The redirect page is followed in its own test.
-  pagePaths = (await sitePagePaths(fixture.config.outDir)).filter((p) => p !== "/pay/tainted_wealth/");
+  pagePaths = (await sitePagePaths(site.outDir)).filter((p) => p !== "/pay/tainted_wealth/");
 });
 
 afterAll(async () => {
   await context?.close();
   await browser?.close();
   await server?.stop();
-  await fixture?.cleanup();
 });
 
 describe("the sample site in Chromium", () => {
@@ -175,7 +174,7 @@ describe("the sample site in Chromium", () => {
   });
 
   it("React is in one shared chunk, and every page with an island loads at most 90 KB gzip of JavaScript up front", async () => {
-    const dist = fixture.config.outDir;
+    const dist = site.outDir;
     const react = await reactFiles(dist);
     expect(react).toEqual([expect.stringMatching(/^\/_islands\/chunks\/chunk-[A-Z0-9]+\.js$/)]);
     // React's production build: the development build carries its warnings, which the production one drops.

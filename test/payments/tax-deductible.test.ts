@@ -5,20 +5,18 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { TAX_DEDUCTIBLE_FUNDS } from "../../src/account-api/facts.js";
 import { DEFAULT_FUND_RULES, isTaxDeductible } from "../../src/payments/fund-rules.js";
 import { FUNDS } from "../../src/payments/types.js";
 import { deductibilityText } from "../../src/receipts/receipt.js";
 import { en } from "../../src/client/donation/words/en.js";
-import { createFixture, type Fixture } from "../support/build-fixture.js";
+import { sharedSampleSite, type SharedSite } from "../support/shared-site.js";
 
-let fixture: Fixture;
+let site: SharedSite;
 beforeAll(async () => {
-  fixture = await createFixture({ sample: true });
-  await fixture.run();
+  site = await sharedSampleSite();
 }, 180_000);
-afterAll(() => fixture?.cleanup());
 
 describe("tax-deductibility", () => {
   it("is set for every fund, and zakat, qurban and tainted wealth are not deductible (as the content says)", () => {
@@ -36,7 +34,7 @@ describe("tax-deductibility", () => {
 
   it("each donation page says what the setting says", async () => {
     for (const fund of ["zakat", "sadaqah", "qurban"] as const) {
-      const html = await readFile(join(fixture.config.outDir, "pay", fund, "index.html"), "utf8");
+      const html = await readFile(join(site.outDir, "pay", fund, "index.html"), "utf8");
       const line = /<p class="don-tax">([^<]*)<\/p>/.exec(html)?.[1];
       expect(line, fund).toBe(isTaxDeductible(fund) ? en.taxDeductible : en.notTaxDeductible);
     }

@@ -1,13 +1,24 @@
 /**
  * Runs once before any test file: finds (or unpacks) Chromium and hands its path to every test
- * worker in CHROMIUM_PATH, and makes the migrated database dump the payments service's tests load
- * (NZF_TEST_PGLITE_DUMP; kept in the temporary folder, so only the first run pays for it).
+ * worker in CHROMIUM_PATH, makes the migrated database dump the payments service's tests load
+ * (NZF_TEST_PGLITE_DUMP; kept in the temporary folder, so only the first run pays for it), and an
+ * empty folder for this run's shared sample site (NZF_TEST_SHARED_SITE, test/support/shared-site.ts),
+ * removed when the run ends.
  */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { resolveChromium } from "./chromium-path.js";
 import { makeMigratedDump } from "./api-db.js";
 
-export default async function setup(): Promise<void> {
-  const [chromium, dump] = await Promise.all([resolveChromium(), makeMigratedDump()]);
+export default async function setup(): Promise<() => Promise<void>> {
+  const [chromium, dump, sharedSite] = await Promise.all([
+    resolveChromium(),
+    makeMigratedDump(),
+    mkdtemp(join(tmpdir(), "nzf-shared-site-")),
+  ]);
   process.env.CHROMIUM_PATH = chromium;
   process.env.NZF_TEST_PGLITE_DUMP = dump;
+  process.env.NZF_TEST_SHARED_SITE = sharedSite;
+  return () => rm(sharedSite, { recursive: true, force: true });
 }

@@ -2,22 +2,20 @@
  * Watch mode's browser script (src/client/dev/) is for the dev server alone: it bundles, and a
  * production build of the sample has none of it, in no page and no file.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { createFixture, type Fixture } from "../support/build-fixture.js";
+import { sharedSampleSite, type SharedSite } from "../support/shared-site.js";
 import { bundleDevClient } from "../../src/watch/dev-client.js";
 import { createLiveReload } from "../../src/watch/live-reload.js";
 
 /** Strings only the dev client and its tag have: its event stream, its script's address, its state on window. */
 const DEV_MARKS = ["/__nzf/events", "/__nzf/reload.js", "__nzfDev"];
 
-let fixture: Fixture;
+let site: SharedSite;
 beforeAll(async () => {
-  fixture = await createFixture({ sample: true });
-  await fixture.run();
+  site = await sharedSampleSite();
 }, 180_000);
-afterAll(() => fixture?.cleanup());
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
@@ -37,7 +35,7 @@ describe("the dev client", () => {
   });
 
   it("never reaches a production build: no file of the sample's site has any of it", async () => {
-    const files = await filesUnder(fixture.config.outDir);
+    const files = await filesUnder(site.outDir);
     const texts = files.filter((f) => /\.(html|js|css|json|webmanifest|txt|xml)$|_headers$|_redirects$/.test(f));
     expect(texts.some((f) => f.endsWith("index.html"))).toBe(true);
     expect(texts.some((f) => f.endsWith(".js"))).toBe(true);

@@ -1,0 +1,82 @@
+/**
+ * One build of the bundled sample with the default settings, shared by the test files that only
+ * read the built site (serve it, open its pages, parse its files). Each used to build its own, about
+ * ten seconds of a quiet machine's two cores apiece (more under load), for the same bytes.
+ *
+ * Made once per test run: test/support/global-setup.ts makes an empty folder for the run
+ * (NZF_TEST_SHARED_SITE) and removes it afterwards, so no run reads what an earlier one left. The
+ * first test file that asks builds into it, holding a lock (a directory, made atomically); the
+ * others, in other workers, wait for its outcome. Readers must not write into the site: a test that
+ * changes a page builds its own (createFixture).
+ */
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { build } from "../../src/pipeline/build.js";
+import { createBuilder } from "../../src/pipeline/builder.js";
+import { resolveConfig } from "../../src/core/config.js";
+import { createMemoryLogger } from "../../src/core/logger.js";
+import { PROJECT_ROOT } from "./build-fixture.js";
+import { hangLimit } from "./time-limits.js";
+
+export interface SharedSite {
+  /** The built site: read it, never write to it. */
+  outDir: string;
+}
+
+let mine: Promise<SharedSite> | undefined;
+
+/** The sample built with the default settings, built once per test run (see the file comment). */
+export function sharedSampleSite(): Promise<SharedSite> {
+  mine ??= obtain();
+  return mine;
+}
+
+async function obtain(): Promise<SharedSite> {
+  // Without the run's folder (a test started some other way than vitest's config), a build of its own.
+  const dir = process.env.NZF_TEST_SHARED_SITE ?? (await mkdtemp(join(tmpdir(), "nzf-shared-site-")));
+  const outDir = join(dir, "dist");
+  const outcome = join(dir, "outcome.json");
+  try {
+    await mkdir(join(dir, "lock"));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    return waitFor(outcome, outDir);
+  }
+  const workDir = await mkdtemp(join(PROJECT_ROOT, ".nzf-cache", "test-shared-"));
+  const builder = createBuilder();
+  try {
+    const config = resolveConfig({
+      root: PROJECT_ROOT,
+      out: outDir,
+      workDir,
+      imageCacheDir: join(PROJECT_ROOT, ".nzf-cache", "images"),
+      contentDir: join(PROJECT_ROOT, "content-cache"),
+      sample: true,
+    });
+    await build(config, { logger: createMemoryLogger(), builder });
+    await writeFile(outcome, JSON.stringify({ ok: true }));
+    return { outDir };
+  } catch (error) {
+    await writeFile(outcome, JSON.stringify({ ok: false, message: String((error as Error)?.stack ?? error) }));
+    throw error;
+  } finally {
+    await builder.close();
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+async function waitFor(outcome: string, outDir: string): Promise<SharedSite> {
+  const end = Date.now() + hangLimit(180_000);
+  for (;;) {
+    const text = await readFile(outcome, "utf8").catch(() => null);
+    if (text) {
+      const result = JSON.parse(text) as { ok: boolean; message?: string };
+      if (!result.ok)
+        throw new Error(`the shared sample site failed to build in another test file:\n${result.message}`);
+      return { outDir };
+    }
+    if (Date.now() > end) throw new Error(`the shared sample site was not built within the limit (${outcome})`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
