@@ -27,32 +27,20 @@ export async function findPresetSecrets(text: string): Promise<string[]> {
     source: { content: text, filePath: "site-file.txt", ext: ".txt", contentType: "text" },
     options: { config: CONFIG },
   });
-  forgetProfile();
   return [
     ...new Set(result.messages.map((m) => `${m.ruleId.replace("@secretlint/secretlint-rule-", "")} ${m.messageId}`)),
   ];
 }
 
 /**
- * secretlint's profiler (one for the process, always on) keeps every timing mark of every scan and
- * searches all of them for each new one. In a process that builds again and again (watch mode, the
- * webhook server) each build's scan was slower than the last: a shared-layout edit in watch mode
- * went from 3.6 s to 59 s over ten edits, most of it in that search. Nothing reads the profile, so
- * it is emptied after the scans of each task, once the marks have been delivered.
+ * secretlint's profiler (one for the process, always on) makes performance marks for every rule of
+ * every scan; it keeps each mark, searches all of them for each new one, and keeps a promise per
+ * mark, and Node's performance timeline keeps every mark and measure too. Nothing reads the
+ * profile. Emptying its lists after each task still left a 20,000-page build's render threads
+ * spending minutes in that search and hundreds of MB on the marks (a page is scanned where it is
+ * rendered: src/render/worker/render-worker.ts). So no mark is made at all.
  */
-let forgetting = false;
-function forgetProfile(): void {
-  if (forgetting) return;
-  forgetting = true;
-  // The profiler hears of marks in a later task (a PerformanceObserver): emptied after that.
-  setImmediate(() => {
-    forgetting = false;
-    // Private in its types; a later secretlint without them is left alone (test/publish/secret-rules-profile.test.ts notices).
-    const kept = secretLintProfiler as unknown as { entries?: unknown[]; measures?: unknown[] };
-    if (Array.isArray(kept.entries)) kept.entries.length = 0;
-    if (Array.isArray(kept.measures)) kept.measures.length = 0;
-  });
-}
+secretLintProfiler.mark = () => undefined;
 
 /** A Google API key: AIza and 35 more characters of its alphabet (Google's documented form). */
 const GOOGLE_API_KEY = /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/;
