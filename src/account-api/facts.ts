@@ -140,11 +140,23 @@ export const shownCharges = (f: DonationFacts) =>
 export const counts = (f: DonationFacts) =>
   shownCharges(f).length > 0 || (f.intentType === "setup" && f.status === "succeeded");
 
+/** Paid at some time (a refunded or disputed charge was paid, and its receipt took its number). */
+const WAS_PAID = new Set<DonationStatus>(["succeeded", "refunded", "disputed"]);
+
+/**
+ * The account's own receipt number of a paid charge (the memory store's; the service issues its
+ * own): the reference, then -02, -03… counted over paid charges, so a failed charge takes none.
+ */
+function ownNumber(f: DonationFacts, c: ChargeFacts): string {
+  const k = f.charges.filter((x) => x.n <= c.n && WAS_PAID.has(x.status)).length;
+  return k <= 1 ? f.reference : `${f.reference}-${String(k).padStart(2, "0")}`;
+}
+
 export function receiptOf(f: DonationFacts, c: ChargeFacts): Receipt | null {
   if (!PAID.has(c.status)) return null;
   if (c.receipt === null) return null;
   return {
-    number: c.receipt?.number ?? (c.n === 1 ? f.reference : `${f.reference}-${String(c.n).padStart(2, "0")}`),
+    number: c.receipt?.number ?? ownNumber(f, c),
     donationId: chargeId(f, c.n),
     donorName: f.donorName,
     fund: f.fund,

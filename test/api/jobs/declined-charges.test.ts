@@ -233,6 +233,19 @@ describe("a declined scheduled charge", () => {
     ]);
   });
 
+  it("takes no receipt number: another donor's receipts run on without a gap through every declined try", async () => {
+    const declining = await everyFriday(1_000, "pm_card_chargeCustomerFail");
+    const paying = await everyFriday(2_000, "pm_card_visa");
+    // The declining gift is tried on 4, 5, 7 and 11 December; the paying one is charged on 4, 11 and 18.
+    await runDays("2026-12-03", "2026-12-18");
+    expect((await rowsOf(declining.donationId)).map((r) => r.status)).toEqual(["failed", "skipped", "skipped"]);
+    expect(await receiptsOf(service.db, declining.donationId)).toEqual([]);
+    const numbers = (await receiptsOf(service.db, paying.donationId)).map((r) => r.number);
+    expect(numbers).toEqual(["2026-27/000001", "2026-27/000002", "2026-27/000003"]);
+    const { history } = await historyFor(paying.email);
+    expect(history.map((h) => h.receipt?.number)).toEqual([...numbers].reverse());
+  });
+
   it("charges no later date in the run that pauses the plan, and the words say why when the bank does", async () => {
     const { donationId } = await everyFriday(1_000, "pm_card_chargeCustomerFail");
     // The last retry of 4 December falls on the next Friday, the 11th: declined, so the 11th is not tried.
