@@ -320,4 +320,34 @@ describe("the hosted sign-in, as a donor walks it", () => {
     expect(await page.getByLabel("Password").count()).toBe(1);
     await context.close();
   });
+
+  it("refreshes a hosted session's expired access token at the pool, and stays signed in", async () => {
+    const context = await device();
+    const page = await context.newPage();
+    const seen = watchProblems(page);
+    await openAccount(page);
+    await leaveForHostedPage(page);
+    await signInOnHostedPage(page);
+    await page.waitForURL(`${server.url}/account/`);
+    await expectStep(page, "Your account", { focused: false });
+    const byName = async (name: string) => (await tokenCookies(context)).find((c) => c.name.endsWith(`.${name}`))!;
+    const first = await byName("accessToken");
+    // The access token has run out (its exp an hour ago); the refresh token is as the hosted page gave it.
+    const [head, body] = first.value.split(".");
+    const claims = JSON.parse(Buffer.from(body!, "base64url").toString());
+    const expired = `${head}.${Buffer.from(JSON.stringify({ ...claims, exp: Math.floor(Date.now() / 1000) - 3600 })).toString("base64url")}.x`;
+    await context.addCookies([{ ...first, value: expired }]);
+    await openAccount(page);
+    // Amplify refreshed at the pool (GetTokensFromRefreshToken): signed in, with a new access token
+    // that the pool itself accepts.
+    await expectStep(page, "Your account", { focused: false });
+    expect(await page.locator(".account").textContent()).toContain(email);
+    const renewed = await byName("accessToken");
+    expect(renewed.value).not.toBe(expired);
+    expect(renewed.value).not.toBe(first.value);
+    const user = await cognito.call<{ Username: string }>("GetUser", { AccessToken: renewed.value });
+    expect(user.Username).toBeTruthy();
+    expect(seen.pageErrors).toEqual([]);
+    await context.close();
+  });
 });

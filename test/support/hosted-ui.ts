@@ -14,8 +14,9 @@
  * (`token_use`, `client_id`, `username`, `scope`). That is what the real hosted UI does:
  * it issues the pool's own tokens, which GetUser and the account API accept. Differences, written
  * down: access tokens also carry an `aud` (the provider requires one in a JWT access token; Cognito's
- * have none, and nothing here reads it); the refresh token is the provider's, which cognito-local cannot refresh (no test lets an
- * access token expire); scopes are granted without a consent page (Cognito shows none).
+ * have none, and nothing here reads it); the refresh token handed out is the pool's own (from the
+ * login's InitiateAuth), as Cognito's hosted UI gives, so Amplify refreshes it at the pool
+ * (GetTokensFromRefreshToken); scopes are granted without a consent page (Cognito shows none).
  *
  * `issuer` (or `answerAs(issuer)` later) plays a hosted domain that answers with another pool's
  * tokens; `otherClientId` is a second app client at the same domain (the attacker's).
@@ -132,7 +133,10 @@ export async function startHostedUi(options: HostedUiOptions): Promise<HostedUi>
   const { cognito } = options;
   const otherClientId = `attacker${randomBytes(8).toString("hex")}`;
   /** The pool's users who signed in here, by sub. */
-  const accounts = new Map<string, { username: string; email: string; emailVerified: boolean }>();
+  const accounts = new Map<
+    string,
+    { username: string; email: string; emailVerified: boolean; refreshToken?: string }
+  >();
   const authorizeRequests: URLSearchParams[] = [];
   const tokenRequests: TokenRequest[] = [];
   let logouts = 0;
@@ -251,7 +255,13 @@ export async function startHostedUi(options: HostedUiOptions): Promise<HostedUi>
       }
       await next();
       if (ctx.path === "/oauth2/token") {
-        const body = ctx.body as { error?: string } | undefined;
+        const body = ctx.body as { error?: string; refresh_token?: string; id_token?: string } | undefined;
+        // The pool's own refresh token, as Cognito's hosted UI hands out: Amplify refreshes it at
+        // the pool (GetTokensFromRefreshToken), never at this domain.
+        if (ctx.status === 200 && body?.refresh_token && body.id_token) {
+          const pool = accounts.get(String(claimsOf(body.id_token).sub))?.refreshToken;
+          if (pool) body.refresh_token = pool;
+        }
         tokenRequests.push({
           clientId: (ctx as KoaContextWithOIDC).oidc?.client?.clientId,
           status: ctx.status,
@@ -277,15 +287,13 @@ export async function startHostedUi(options: HostedUiOptions): Promise<HostedUi>
     const form = await formBody(req);
     const email = form.get("email") ?? "";
     try {
-      const out = await cognitoCall<{ AuthenticationResult?: { AccessToken: string; IdToken: string } }>(
-        cognito.upstream,
-        "InitiateAuth",
-        {
-          AuthFlow: "USER_PASSWORD_AUTH",
-          ClientId: cognito.clientId,
-          AuthParameters: { USERNAME: email, PASSWORD: form.get("password") ?? "" },
-        },
-      );
+      const out = await cognitoCall<{
+        AuthenticationResult?: { AccessToken: string; IdToken: string; RefreshToken?: string };
+      }>(cognito.upstream, "InitiateAuth", {
+        AuthFlow: "USER_PASSWORD_AUTH",
+        ClientId: cognito.clientId,
+        AuthParameters: { USERNAME: email, PASSWORD: form.get("password") ?? "" },
+      });
       const access = claimsOf(out.AuthenticationResult!.AccessToken);
       const id = claimsOf(out.AuthenticationResult!.IdToken);
       const sub = String(access.sub);
@@ -293,6 +301,7 @@ export async function startHostedUi(options: HostedUiOptions): Promise<HostedUi>
         username: String(access.username),
         email: String(id.email ?? email),
         emailVerified: id.email_verified === true || id.email_verified === "true",
+        ...(out.AuthenticationResult!.RefreshToken ? { refreshToken: out.AuthenticationResult!.RefreshToken } : {}),
       });
       await provider.interactionFinished(req, res, { login: { accountId: sub } }, { mergeWithLastSubmission: false });
     } catch {
