@@ -96,13 +96,10 @@ async function run(verb: Verb, program: Command, command: Command): Promise<void
       // With a bucket, each published build is deployed in-process (docs/deploy.md).
       ...(deploy
         ? {
-            deploy: {
-              label: `nzf-build deploy to s3://${deploy.bucket}`,
-              run: async (signal) => {
-                const { deploySite, summary } = await import("../deploy/deploy.js");
-                return summary(deploy, await deploySite(settings.build.outDir, deploy, { logger, signal, recordFile }));
-              },
-            },
+            deploy: (await import("../deploy/webhook-deploy.js")).createWebhookDeploy(settings.build.outDir, deploy, {
+              logger,
+              recordFile,
+            }),
           }
         : {}),
       // A throw is recorded by the queue as a failed build; the published site stays as it was.

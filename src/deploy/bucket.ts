@@ -50,23 +50,21 @@ export function s3ClientFor(settings: DeploySettings): S3Client {
  */
 const versionOf = (etag: string | undefined) => etag || undefined;
 
-/**
- * Every object of the bucket with its hash and retirement mark. The listing pages give each key
- * with its version; the hash and mark are in each object's metadata, one HEAD request each,
- * except for objects whose version is the one `known` has (the last deploy from this machine,
- * src/deploy/last-deploy.ts) and that `hashOnly` says need only their hash: on a 2,000-page site a
- * deploy of one changed page reads a handful of objects, not every one. A copy that changes only
- * the metadata keeps the ETag, so retirement marks (on files the site no longer has) are always
- * read. `known` is never trusted past the listing.
- */
-export async function readBucket(
-  client: S3Client,
-  bucket: string,
-  signal?: AbortSignal,
-  known: Readonly<Record<string, RemoteObject>> = {},
-  hashOnly: (key: string) => boolean = () => false,
-): Promise<Map<string, RemoteObject>> {
-  const listed: { key: string; version: string | undefined }[] = [];
+/** One object of the bucket's listing: its key, and its version (ETag) when the listing gives one. */
+export interface ListedObject {
+  key: string;
+  version: string | undefined;
+}
+
+/** A listing read ahead of the deploy (src/deploy/webhook-deploy.ts), and when it was started. */
+export interface EarlyListing {
+  startedAt: number;
+  objects: Promise<readonly ListedObject[]>;
+}
+
+/** The bucket's listing, page after page (1,000 keys a page). */
+export async function listBucket(client: S3Client, bucket: string, signal?: AbortSignal): Promise<ListedObject[]> {
+  const listed: ListedObject[] = [];
   let token: string | undefined;
   do {
     const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token }), {
@@ -76,9 +74,30 @@ export async function readBucket(
       if (object.Key) listed.push({ key: object.Key, version: versionOf(object.ETag) });
     token = page.IsTruncated ? page.NextContinuationToken : undefined;
   } while (token);
+  return listed;
+}
+
+/**
+ * Every object of the bucket with its hash and retirement mark. The listing (listBucket, or one
+ * read earlier: `listed`) gives each key with its version; the hash and mark are in each object's
+ * metadata, one HEAD request each, except for objects whose version is the one `known` has (the
+ * last deploy from this machine, src/deploy/last-deploy.ts) and that `hashOnly` says need only
+ * their hash: on a 2,000-page site a deploy of one changed page reads a handful of objects, not
+ * every one. A copy that changes only the metadata keeps the ETag, so retirement marks (on files
+ * the site no longer has) are always read. `known` is never trusted past the listing.
+ */
+export async function readBucket(
+  client: S3Client,
+  bucket: string,
+  signal?: AbortSignal,
+  known: Readonly<Record<string, RemoteObject>> = {},
+  hashOnly: (key: string) => boolean = () => false,
+  listed?: readonly ListedObject[],
+): Promise<Map<string, RemoteObject>> {
+  const objects = listed ?? (await listBucket(client, bucket, signal));
   const limit = pLimit(HEAD_CONCURRENCY);
-  const objects = await Promise.all(
-    listed.map(({ key, version }) => {
+  const read = await Promise.all(
+    objects.map(({ key, version }) => {
       const recorded = Object.hasOwn(known, key) ? known[key] : undefined;
       if (version && recorded?.version === version && hashOnly(key)) return [key, recorded] as const;
       return limit(async () => {
@@ -94,7 +113,7 @@ export async function readBucket(
       });
     }),
   );
-  return new Map(objects);
+  return new Map(read);
 }
 
 /** Uploads one file with its hash; answers its size and the object's new version (its ETag) when S3 gives one. */

@@ -11,7 +11,16 @@ import { NzfError } from "../core/errors.js";
 import { formatMs, type Logger } from "../core/logger.js";
 import { setMaxListeners } from "node:events";
 import { listPublishedFiles } from "../publish/publish.js";
-import { deleteKeys, markRetired, readBucket, s3ClientFor, UPLOAD_CONCURRENCY, uploadFile } from "./bucket.js";
+import {
+  deleteKeys,
+  markRetired,
+  readBucket,
+  s3ClientFor,
+  UPLOAD_CONCURRENCY,
+  uploadFile,
+  type EarlyListing,
+  type ListedObject,
+} from "./bucket.js";
 import { invalidate } from "./invalidate.js";
 import { siteHashes, type SiteHashes } from "./site-hashes.js";
 import {
@@ -53,6 +62,8 @@ export interface DeployDeps {
    * read by a dry run that has no bucket, or whose bucket cannot be read. Absent: none is kept.
    */
   recordFile?: string;
+  /** The bucket's listing read while the build ran (src/deploy/webhook-deploy.ts); absent, the deploy lists the bucket. */
+  listing?: EarlyListing;
 }
 
 // The SDK warns on every run that versions published from 2027 need Node 22; the project pins the
@@ -158,6 +169,43 @@ async function lastDeployTo(settings: DeploySettings, recordFile: string | undef
   return record.bucket === settings.bucket && record.region === settings.region ? record : null;
 }
 
+/**
+ * The bucket as readBucket reads it, from the early listing when there is one: one that failed or
+ * is not there by the deploy's deadline is not waited for, and one that no longer matches the
+ * bucket (an object deleted since, by another deploy) is read again.
+ */
+async function readRemote(
+  client: S3Client,
+  bucket: string,
+  signal: AbortSignal,
+  known: Readonly<Record<string, RemoteObject>>,
+  hashOnly: (key: string) => boolean,
+  listing: EarlyListing | undefined,
+): Promise<Map<string, RemoteObject>> {
+  const listed = listing ? await earlyObjects(listing, signal) : undefined;
+  if (listed)
+    try {
+      return await readBucket(client, bucket, signal, known, hashOnly, listed);
+    } catch (error) {
+      if (signal.aborted) throw error;
+    }
+  return readBucket(client, bucket, signal, known, hashOnly);
+}
+
+/** The early listing's objects, or undefined when it failed or the signal aborted first. */
+async function earlyObjects(listing: EarlyListing, signal: AbortSignal): Promise<readonly ListedObject[] | undefined> {
+  let stop = () => {};
+  const aborted = new Promise<undefined>((resolve) => {
+    stop = () => resolve(undefined);
+    signal.addEventListener("abort", stop, { once: true });
+  });
+  try {
+    return await Promise.race([listing.objects.catch(() => undefined), aborted]);
+  } finally {
+    signal.removeEventListener("abort", stop);
+  }
+}
+
 async function deployWithin(
   outDir: string,
   settings: DeploySettings,
@@ -184,33 +232,35 @@ async function deployWithin(
     const known = last?.objects ?? {};
     const published = new Set(local.map((file) => file.key));
     const remote = await timed("bucket", () =>
-      readBucket(client, settings.bucket, signal, known, (key) => published.has(key)).catch(async (error: unknown) => {
-        if (signal.aborted) throw error;
-        const reason = error instanceof Error ? error.message : String(error);
-        // A plan can do with the last deploy's record when the bucket cannot be read (offline, no credentials).
-        const record = settings.dryRun && deps.recordFile ? await readDeployRecord(deps.recordFile) : null;
-        if (record && !("unreadable" in record) && record.bucket === settings.bucket) {
-          logger.warn(
-            "deploy",
-            `s3://${settings.bucket} could not be read (${reason}); planning against the last deploy from this machine instead`,
+      readRemote(client, settings.bucket, signal, known, (key) => published.has(key), deps.listing).catch(
+        async (error: unknown) => {
+          if (signal.aborted) throw error;
+          const reason = error instanceof Error ? error.message : String(error);
+          // A plan can do with the last deploy's record when the bucket cannot be read (offline, no credentials).
+          const record = settings.dryRun && deps.recordFile ? await readDeployRecord(deps.recordFile) : null;
+          if (record && !("unreadable" in record) && record.bucket === settings.bucket) {
+            logger.warn(
+              "deploy",
+              `s3://${settings.bucket} could not be read (${reason}); planning against the last deploy from this machine instead`,
+            );
+            printBasis(logger, record, deps.recordFile!);
+            return recordedBucket(record);
+          }
+          throw new NzfError(
+            "DEPLOY_BUCKET_UNREADABLE",
+            `The bucket s3://${settings.bucket} could not be read (${reason}), so nothing was uploaded.`,
+            {
+              subject: settings.bucket,
+              cause: error,
+              ...(settings.dryRun
+                ? {
+                    hint: "Check the bucket name (NZF_S3_BUCKET), its region (AWS_REGION) and the credentials (the standard AWS chain) with the IAM policy of docs/deploy.md. Without a bucket (no --bucket, NZF_S3_BUCKET unset) --dry-run plans offline against the last deploy from this machine.",
+                  }
+                : {}),
+            },
           );
-          printBasis(logger, record, deps.recordFile!);
-          return recordedBucket(record);
-        }
-        throw new NzfError(
-          "DEPLOY_BUCKET_UNREADABLE",
-          `The bucket s3://${settings.bucket} could not be read (${reason}), so nothing was uploaded.`,
-          {
-            subject: settings.bucket,
-            cause: error,
-            ...(settings.dryRun
-              ? {
-                  hint: "Check the bucket name (NZF_S3_BUCKET), its region (AWS_REGION) and the credentials (the standard AWS chain) with the IAM policy of docs/deploy.md. Without a bucket (no --bucket, NZF_S3_BUCKET unset) --dry-run plans offline against the last deploy from this machine.",
-                }
-              : {}),
-          },
-        );
-      }),
+        },
+      ),
     );
     const now = new Date();
     const plan = planDeploy(local, remote, now.getTime());

@@ -81,6 +81,11 @@ export interface BuildQueueOptions {
   clock?: () => number;
   onDeploy?: RunDeploy;
   /**
+   * Called as each build starts, when a deploy may follow it: the in-process deploy reads the
+   * bucket's listing meanwhile (src/deploy/webhook-deploy.ts). What it throws is ignored.
+   */
+  onBuildStart?: () => void;
+  /**
    * Quiet time a burst of triggers waits for before its build starts (default 500 ms). An editor
    * publishing several documents sends a burst of webhooks; one build serves them all.
    */
@@ -183,6 +188,12 @@ export function createBuildQueue(runBuild: RunBuild, options: BuildQueueOptions)
     const ids = [...new Set(batch.flatMap((t) => t.documentIds ?? []))];
     current = { id, state: "building", startedAt, triggers: batch.length, reasons };
     logger.debug("webhook", `build #${id} started: ${describeBatch(batch.length, reasons, ids.length)}`);
+    if (onDeploy && options.onBuildStart)
+      try {
+        options.onBuildStart();
+      } catch (error) {
+        logger.debug("webhook", `preparing the deploy failed (${describeError(error)}); it reads the bucket itself`);
+      }
 
     let result: BuildRunResult;
     try {

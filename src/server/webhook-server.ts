@@ -340,7 +340,12 @@ export async function startWebhookService(
     settleMs?: number;
     env?: NodeJS.ProcessEnv;
     /** The in-process deploy (`nzf-build deploy`, with a bucket configured), instead of a deploy command. */
-    deploy?: { label: string; run: (signal: AbortSignal) => Promise<string> };
+    deploy?: {
+      label: string;
+      run: (signal: AbortSignal) => Promise<string>;
+      /** Called as each build starts: the deploy after it may read ahead (src/deploy/webhook-deploy.ts). */
+      prepare?: () => void;
+    };
   },
 ): Promise<WebhookService> {
   const { logger } = deps;
@@ -358,6 +363,7 @@ export async function startWebhookService(
   const queue = createBuildQueue(deps.runBuild, {
     logger,
     ...(onDeploy ? { onDeploy } : {}),
+    ...(deps.deploy?.prepare ? { onBuildStart: deps.deploy.prepare } : {}),
     ...(deps.settleMs === undefined ? {} : { settleMs: deps.settleMs }),
   });
   // /status never shows these: the deploy command and the values of secret-looking variables.

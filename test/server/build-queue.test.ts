@@ -250,6 +250,43 @@ describe("build queue", () => {
     });
   });
 
+  it("tells the deploy as each build starts (it reads ahead), and goes on when that throws", async () => {
+    const build = controlledBuild();
+    const events: string[] = [];
+    const onDeploy = async () => {
+      events.push("deploy");
+      return { ok: true, command: "", durationMs: 0, exitCode: 0, signal: null, timedOut: false, outputTail: "" };
+    };
+    let calls = 0;
+    const onBuildStart = () => {
+      events.push(`prepare ${++calls}`);
+      if (calls === 2) throw new Error("no credentials");
+    };
+    const queue = createBuildQueue(
+      async (triggers) => {
+        events.push("build");
+        return build.runBuild(triggers);
+      },
+      { logger: createMemoryLogger(), settleMs: 0, onDeploy, onBuildStart },
+    );
+    for (const n of [1, 2]) {
+      queue.enqueue(trigger(n, [`d${n}`]));
+      await waitFor(() => build.calls.length === n, `build ${n}`);
+      build.calls[n - 1]!.finish();
+      await queue.idle();
+    }
+    expect(events).toEqual(["prepare 1", "build", "deploy", "prepare 2", "build", "deploy"]);
+    expect(queue.status().builds.map((b) => b.ok)).toEqual([true, true]);
+
+    // Without a deploy there is nothing to prepare.
+    const alone = createBuildQueue(build.runBuild, { logger: createMemoryLogger(), settleMs: 0, onBuildStart });
+    alone.enqueue(trigger(3));
+    await waitFor(() => build.calls.length === 3, "build 3");
+    build.calls[2]!.finish();
+    await alone.idle();
+    expect(calls).toBe(2);
+  });
+
   it("keeps the last 50 builds, newest first", async () => {
     const runBuild: RunBuild = async () => ({ ok: true, pagesRebuilt: 1, durationMs: 0 });
     let now = 0;
