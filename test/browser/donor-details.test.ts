@@ -62,20 +62,36 @@ describe("a donor on a phone", { timeout: 60_000 }, () => {
     await page.close();
   });
 
-  it("sees the fee checkbox beside its label, on the label's first line", async () => {
-    const page = await openForm("/pay/zakat/");
-    const checkbox = page.getByRole("checkbox", { name: /payment fee/ });
-    const box = (await checkbox.boundingBox())!;
-    const label = (await page.locator(`label[for="${await checkbox.getAttribute("id")}"]`).boundingBox())!;
-    // Beside: the label starts just after the box, not on a line of its own under it.
-    expect(label.x - (box.x + box.width)).toBeGreaterThanOrEqual(0);
-    expect(label.x - (box.x + box.width)).toBeLessThan(16);
-    // Level: the box is within the label's height, and the label fits beside it.
-    expect(box.y + box.height / 2).toBeGreaterThan(label.y);
-    expect(box.y + box.height / 2).toBeLessThan(label.y + label.height);
-    expect(label.x + label.width).toBeLessThanOrEqual(390);
-    await page.close();
-  });
+  for (const { path, name, width } of [
+    { path: "/pay/zakat/", name: /payment fee/, width: 390 },
+    // In Arabic at 320 px the label wraps to four lines, on the box's left.
+    { path: "/ar-ae/pay/zakat/?amount=457.50", name: /رسوم الدفع/, width: 320 },
+  ]) {
+    it(`${width} px ${path}: sees the fee checkbox beside its label, on the label's first line`, async () => {
+      const page = await phone.newPage();
+      await page.setViewportSize({ width, height: 844 });
+      await page.goto(site.url + path);
+      await page.waitForSelector('[data-island="donation"][data-hydrated]');
+      const rtl = path.startsWith("/ar-ae/");
+      // In instalments the label is at its longest ("… added to each payment, … in all").
+      await page.getByLabel(rtl ? "على أقساط شهرية" : "In monthly instalments").check();
+      const checkbox = page.getByRole("checkbox", { name });
+      const box = (await checkbox.boundingBox())!;
+      const labelOf = page.locator(`label[for="${await checkbox.getAttribute("id")}"]`);
+      const label = (await labelOf.boundingBox())!;
+      const line = await labelOf.evaluate((el) => Number.parseFloat(getComputedStyle(el).lineHeight));
+      // Beside: the label starts just after the box (on its left in Arabic), not on a line of its own under it.
+      const gap = rtl ? box.x - (label.x + label.width) : label.x - (box.x + box.width);
+      expect(gap).toBeGreaterThanOrEqual(0);
+      expect(gap).toBeLessThan(16);
+      // Level with the label's first line, and the label fits beside it.
+      expect(box.y + box.height / 2).toBeGreaterThan(label.y);
+      expect(box.y + box.height / 2).toBeLessThan(label.y + line);
+      expect(label.x).toBeGreaterThanOrEqual(0);
+      expect(label.x + label.width).toBeLessThanOrEqual(width);
+      await page.close();
+    });
+  }
 
   it("after giving, finds 'Give again' styled as the site's buttons, not the browser's own", async () => {
     const page = await openForm("/pay/zakat/");
