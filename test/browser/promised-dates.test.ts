@@ -1,0 +1,143 @@
+/**
+ * The pay page's promises, kept, from the donor's side (issue 39): in Chromium at 390×844 a donor
+ * gives $10 every Friday on a Thursday; the page shows the dates it will charge. The service's clock
+ * then moves day by day through three Fridays, its job running twice a day as the timer would: each
+ * date the page showed is charged once, and each charge's receipt, issued from Stripe's signed
+ * webhook (never the browser), reaches the SMTP catcher; one opened there in Chromium reads at 390 px
+ * with the amount and the date the page promised.
+ */
+import type { Browser, BrowserContext } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runScheduledCharges } from "../../src/api/jobs/scheduled-charges.js";
+import { receiptsOf } from "../../src/api/receipts/issue.js";
+import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
+import { isolatedContext, launchBrowser, watchProblems } from "../support/browser.js";
+import { createFixture, type Fixture } from "../support/build-fixture.js";
+import { fillDonor } from "../support/donation-request.js";
+import { startMailingService, type MailingService } from "../support/mailing-service.js";
+import { TEST_PUBLISHABLE_KEY } from "../support/payments-service.js";
+import { installStripeStandIn } from "../support/stripe-stand-in.js";
+
+// Thursday 3 December 2026, noon in Sydney.
+const THURSDAY = new Date("2026-12-03T01:00:00Z");
+const DAY = 86_400_000;
+let fixture: Fixture;
+let site: StaticServer;
+let mailing: MailingService;
+let browser: Browser;
+let context: BrowserContext;
+
+beforeAll(async () => {
+  mailing = await startMailingService({ start: THURSDAY });
+  fixture = await createFixture({ sample: true });
+  await fixture.run({
+    publicConfig: { payments: { apiUrl: mailing.service.url, publishableKey: TEST_PUBLISHABLE_KEY } },
+  });
+  site = await startStaticServer({ root: fixture.config.outDir });
+  browser = await launchBrowser();
+  context = await isolatedContext(browser, { viewport: { width: 390, height: 844 }, timezoneId: "Australia/Sydney" });
+  context.setDefaultTimeout(15_000);
+  await context.route(/^https:\/\/www\.googletagmanager\.com\//, (route) =>
+    route.fulfill({ status: 200, contentType: "text/javascript", body: "" }),
+  );
+  await installStripeStandIn(context, { stripeApiUrl: mailing.service.stripe.url });
+}, 180_000);
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await site?.stop();
+  await mailing?.stop();
+  await fixture?.cleanup();
+});
+
+describe("every Friday, as the page promised", { timeout: 150_000 }, () => {
+  it("$10 from a Thursday: the three Fridays shown are charged once each, each with its receipt e-mail", async () => {
+    const page = await context.newPage();
+    const seen = watchProblems(page);
+    await page.clock.setFixedTime(THURSDAY);
+    await page.goto(`${site.url}/pay/jumuah-giving/`);
+    await page.getByLabel("Amount (AUD)").fill("10");
+    await page.getByLabel("Every Friday").check();
+    await fillDonor(page, { firstName: "Yusuf", lastName: "Ali", email: "yusuf@example.com", phone: "0412 345 678" });
+    // What the page promises: the first three Fridays, and on until cancelled.
+    const promised = page.locator(".donation-form form .don-dates li");
+    await expect
+      .poll(() => promised.allTextContents())
+      .toEqual(["Fri, 4 Dec 2026", "Fri, 11 Dec 2026", "Fri, 18 Dec 2026", expect.any(String)]);
+    // The days as the service names them (YYYY-MM-DD), read from what the page said.
+    const shown = (await promised.allTextContents())
+      .slice(0, 3)
+      .map((text) => new Date(`${text.replace(/^\w+, /, "")} UTC`).toISOString().slice(0, 10));
+
+    await page.getByRole("button", { name: "Continue to payment" }).click();
+    await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+    await page.getByLabel("Expiry (MM / YY)").fill("12 / 30");
+    await page.getByLabel("Security code").fill("123");
+    await page.locator(".don-pay .don-actions button.button").click();
+    await page.waitForURL(/\/pay\/thank-you\/\?donation=don_[0-9a-f]+&setup_intent=seti_/);
+    const donationId = new URL(page.url()).searchParams.get("donation")!;
+    await mailing.service.stripe.settled();
+    expect(await receiptsOf(mailing.service.db, donationId)).toEqual([]); // nothing charged on the Thursday
+
+    // The service's days: Thursday 3 to Saturday 19 December, the job twice each day.
+    for (let t = THURSDAY.getTime(); t <= Date.parse("2026-12-19T01:00:00Z"); t += DAY) {
+      mailing.setNow(new Date(t));
+      await runScheduledCharges(mailing.service.deps);
+      await runScheduledCharges(mailing.service.deps);
+      await mailing.service.stripe.settled();
+    }
+    const charged = await mailing.service.db
+      .withTables<{ scheduled_charges: { donation_id: string; charge_date: string; status: string } }>()
+      .selectFrom("scheduled_charges")
+      .select(["charge_date", "status"])
+      .where("donation_id", "=", donationId)
+      .orderBy("charge_date")
+      .execute();
+    expect(charged).toEqual(shown.map((date) => ({ charge_date: date, status: "succeeded" })));
+    // Paid by Stripe's signed events, one per charge, each accepted by the service.
+    const succeeded = mailing.service.stripe.deliveries().filter((d) => d.type === "payment_intent.succeeded");
+    expect(succeeded.map((d) => d.status)).toEqual([200, 200, 200]);
+    const receipts = await receiptsOf(mailing.service.db, donationId);
+    expect(receipts.map((r) => [r.number, r.body.amountCents])).toEqual([
+      ["2026-27/000001", 1_000],
+      ["2026-27/000002", 1_000],
+      ["2026-27/000003", 1_000],
+    ]);
+    // Each receipt e-mailed once, from the webhook's issue: three in the catcher.
+    await mailing.catcher.waitFor(() => mailing.catcher.messages().length >= 3);
+    const mails = mailing.catcher.messages().filter((m) => m.to === "yusuf@example.com");
+    expect(mails.map((m) => m.subject)).toEqual([
+      "Your receipt 2026-27/000001 for your gift",
+      "Your receipt 2026-27/000002 for your gift",
+      "Your receipt 2026-27/000003 for your gift",
+    ]);
+    // The dates on the receipts are the dates the page promised.
+    const written = (iso: string) =>
+      new Date(`${iso}T00:00:00Z`).toLocaleDateString("en-AU", {
+        day: "numeric",
+        month: "long",
+        year: "numeric",
+        timeZone: "UTC",
+      });
+    for (const [i, mail] of mails.entries()) expect(mail.text).toContain(written(shown[i]!));
+    expect([...seen.consoleErrors, ...seen.pageErrors]).toEqual([]);
+    await page.close();
+
+    // The first receipt as the donor opens it: readable at 390 px, the amount and the promised date.
+    const reader = await isolatedContext(browser, { viewport: { width: 390, height: 844 }, bypassCSP: true });
+    try {
+      const mailPage = await reader.newPage();
+      expect((await mailPage.goto(`${mailing.catcher.url}messages/${mails[0]!.id}.html`))?.status()).toBe(200);
+      await expect.poll(() => mailPage.getByRole("heading", { level: 1 }).textContent()).toBe("Receipt for your gift");
+      expect(await mailPage.getByRole("row", { name: /^Amount/ }).textContent()).toContain("$10.00");
+      expect(await mailPage.locator("main").textContent()).toContain(written(shown[0]!));
+      const widths = await mailPage.evaluate(() => ({
+        scroll: document.documentElement.scrollWidth,
+        client: document.documentElement.clientWidth,
+      }));
+      expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+    } finally {
+      await reader.close();
+    }
+  });
+});
