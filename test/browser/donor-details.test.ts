@@ -6,22 +6,23 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { createFixture, sitePagePaths, type Fixture } from "../support/build-fixture.js";
+import { sitePagePaths } from "../support/build-fixture.js";
+import { SHARED_SITE_VARIANTS, sharedSampleSite, type SharedSite } from "../support/shared-site.js";
 import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
 import { isolatedContext, launchBrowser } from "../support/browser.js";
 import type { DonationState } from "../../src/payments/types.js";
 
 /** Nothing listens here: a request the test does not answer fails loudly. */
-const API = "http://127.0.0.1:9";
-let fixture: Fixture;
+// The address the shared site was built with: its requests are answered in the browser (page.route).
+const API = SHARED_SITE_VARIANTS["payments-unreachable"].payments.apiUrl;
+let built: SharedSite;
 let site: StaticServer;
 let browser: Browser;
 let phone: BrowserContext;
 
 beforeAll(async () => {
-  fixture = await createFixture({ sample: true });
-  await fixture.run({ publicConfig: { payments: { apiUrl: API, publishableKey: "pk_test_standin0000" } } });
-  site = await startStaticServer({ root: fixture.config.outDir });
+  built = await sharedSampleSite("payments-unreachable");
+  site = await startStaticServer({ root: built.outDir });
   browser = await launchBrowser();
   phone = await isolatedContext(browser, { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
   phone.setDefaultTimeout(10_000);
@@ -31,7 +32,6 @@ afterAll(async () => {
   await phone?.close();
   await browser?.close();
   await site?.stop();
-  await fixture?.cleanup();
 });
 
 async function openForm(path: string): Promise<Page> {
@@ -223,7 +223,7 @@ describe("layout shift on the donor's pages, measured in Chromium", { timeout: 1
     });
 
     it(`${name}: no donor page (the calculator, every pay page, in each language) shifts by 0.02 or more`, async () => {
-      const paths = (await sitePagePaths(fixture.config.outDir)).filter(
+      const paths = (await sitePagePaths(built.outDir)).filter(
         (p) =>
           /^(\/[a-z]{2}-[a-z]{2})?\/(pay|calculate)\//.test(p) &&
           !p.includes("thank-you") &&

@@ -12,7 +12,8 @@ import { createRequire } from "node:module";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext } from "playwright-core";
-import { createFixture, sitePagePaths, type Fixture } from "../support/build-fixture.js";
+import { sitePagePaths } from "../support/build-fixture.js";
+import { sharedSampleSite, type SharedSite } from "../support/shared-site.js";
 import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
 import { isolatedContext, launchBrowser } from "../support/browser.js";
 import { axeViolations, formatViolations } from "../support/axe.js";
@@ -32,7 +33,7 @@ async function javaVersion(): Promise<{ ok: boolean; detail: string }> {
   }
 }
 
-let fixture: Fixture;
+let built: SharedSite;
 let site: StaticServer;
 let browser: Browser;
 let context: BrowserContext;
@@ -41,23 +42,19 @@ let java: { ok: boolean; detail: string };
 
 beforeAll(async () => {
   java = await javaVersion();
-  fixture = await createFixture({ sample: true });
   // With payments configured, as the site is published: the pay pages show their forms.
-  await fixture.run({
-    publicConfig: { payments: { apiUrl: "http://127.0.0.1:9", publishableKey: "pk_test_standin0000" } },
-  });
-  site = await startStaticServer({ root: fixture.config.outDir });
+  built = await sharedSampleSite("payments-unreachable");
+  site = await startStaticServer({ root: built.outDir });
   browser = await launchBrowser();
   // The checker's script is put into each page from outside: the site's own CSP would refuse it.
   context = await isolatedContext(browser, { bypassCSP: true, viewport: { width: 1280, height: 800 } });
-  pagePaths = (await sitePagePaths(fixture.config.outDir)).filter((p) => p !== "/pay/tainted_wealth/");
+  pagePaths = (await sitePagePaths(built.outDir)).filter((p) => p !== "/pay/tainted_wealth/");
 }, 180_000);
 
 afterAll(async () => {
   await context?.close();
   await browser?.close();
   await site?.stop();
-  await fixture?.cleanup();
 });
 
 interface NuMessage {
@@ -78,7 +75,7 @@ describe("outside checkers on every page of the sample", () => {
       test.skip();
       return;
     }
-    const out = fixture.config.outDir;
+    const out = built.outDir;
     // Exit status 1 when there are errors: the JSON report on stderr is read either way.
     const result = await run(
       "java",

@@ -6,22 +6,19 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext } from "playwright-core";
-import { createFixture, type Fixture } from "../support/build-fixture.js";
+import { sharedSampleSite, type SharedSite } from "../support/shared-site.js";
 import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
 import { isolatedContext, launchBrowser } from "../support/browser.js";
 import { axeViolations, formatViolations } from "../support/axe.js";
 
-let fixture: Fixture;
+let built: SharedSite;
 let site: StaticServer;
 let browser: Browser;
 let context: BrowserContext;
 
 beforeAll(async () => {
-  fixture = await createFixture({ sample: true });
-  await fixture.run({
-    publicConfig: { payments: { apiUrl: "http://127.0.0.1:9/api", publishableKey: "pk_test_failure00" } },
-  });
-  site = await startStaticServer({ root: fixture.config.outDir });
+  built = await sharedSampleSite("payments-unreachable");
+  site = await startStaticServer({ root: built.outDir });
   browser = await launchBrowser();
 }, 180_000);
 
@@ -29,7 +26,6 @@ afterAll(async () => {
   await context?.close();
   await browser?.close();
   await site?.stop();
-  await fixture?.cleanup();
 });
 
 describe("an island whose script does not load", () => {

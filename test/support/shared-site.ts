@@ -19,22 +19,41 @@ import { createMemoryLogger } from "../../src/core/logger.js";
 import { PROJECT_ROOT } from "./build-fixture.js";
 import { hangLimit } from "./time-limits.js";
 
+/**
+ * The settings a shared site is built with: the defaults, or payments configured at an address
+ * nothing listens on (the pay pages then show their forms, as published; a test that needs the
+ * API answered routes its requests in the browser).
+ */
+export const SHARED_SITE_VARIANTS = {
+  default: {},
+  "payments-unreachable": {
+    payments: { apiUrl: "http://127.0.0.1:9", publishableKey: "pk_test_standin0000" },
+  },
+} as const;
+export type SharedSiteVariant = keyof typeof SHARED_SITE_VARIANTS;
+
 export interface SharedSite {
   /** The built site: read it, never write to it. */
   outDir: string;
 }
 
-let mine: Promise<SharedSite> | undefined;
+const mine = new Map<SharedSiteVariant, Promise<SharedSite>>();
 
-/** The sample built with the default settings, built once per test run (see the file comment). */
-export function sharedSampleSite(): Promise<SharedSite> {
-  mine ??= obtain();
-  return mine;
+/** The sample built with the settings of `variant`, built once per test run (see the file comment). */
+export function sharedSampleSite(variant: SharedSiteVariant = "default"): Promise<SharedSite> {
+  let site = mine.get(variant);
+  if (!site) {
+    site = obtain(variant);
+    mine.set(variant, site);
+  }
+  return site;
 }
 
-async function obtain(): Promise<SharedSite> {
+async function obtain(variant: SharedSiteVariant): Promise<SharedSite> {
   // Without the run's folder (a test started some other way than vitest's config), a build of its own.
-  const dir = process.env.NZF_TEST_SHARED_SITE ?? (await mkdtemp(join(tmpdir(), "nzf-shared-site-")));
+  const runDir = process.env.NZF_TEST_SHARED_SITE ?? (await mkdtemp(join(tmpdir(), "nzf-shared-site-")));
+  const dir = join(runDir, variant);
+  await mkdir(dir, { recursive: true });
   const outDir = join(dir, "dist");
   const outcome = join(dir, "outcome.json");
   try {
@@ -54,7 +73,11 @@ async function obtain(): Promise<SharedSite> {
       contentDir: join(PROJECT_ROOT, "content-cache"),
       sample: true,
     });
-    await build(config, { logger: createMemoryLogger(), builder });
+    await build(config, {
+      logger: createMemoryLogger(),
+      builder,
+      publicConfig: structuredClone(SHARED_SITE_VARIANTS[variant]) as Record<string, unknown>,
+    });
     await writeFile(outcome, JSON.stringify({ ok: true }));
     return { outDir };
   } catch (error) {
