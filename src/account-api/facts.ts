@@ -114,8 +114,10 @@ export interface GiftView {
   pendingAmountCents: number | null;
   /** Charges skipped so far (each moved the rest one period later). */
   skippedCount: number;
-  /** Whether the next charge can be skipped (monthly and weekly schedules). */
+  /** Whether the next charge can be skipped (monthly card gifts and instalments). */
   canSkip: boolean;
+  /** How it is paid: "card" (Stripe) or "paypal" (its card is changed in PayPal). */
+  paymentMethod: "card" | "paypal";
 }
 
 /** The Australian financial year a date falls in, named by the year it ends: 2025-07-01 → 2026. */
@@ -248,6 +250,7 @@ export function giftView(f: DonationFacts, today: string): GiftView {
     pendingAmountCents: f.plan.pendingAmountCents ?? null,
     skippedCount: skips,
     canSkip: SKIP_PERIOD[f.frequency] !== undefined && f.paymentMethod !== "paypal",
+    paymentMethod: f.paymentMethod ?? "card",
   };
 }
 

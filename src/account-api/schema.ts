@@ -199,6 +199,8 @@ type RegularGift {
   skippedCount: Int!
   "Whether the next payment can be skipped (monthly card gifts and instalments)."
   canSkip: Boolean!
+  "card (Stripe: Change card takes a new one here) or paypal (the donor changes how they pay in PayPal)."
+  paymentMethod: String!
 }
 
 type CardChange {

@@ -20,8 +20,10 @@ export function servicePlanProvider(deps: ApiDeps): PlanProvider {
       .where("id", "=", gift.donationId)
       .executeTakeFirstOrThrow();
     if (row.payment_method === "paypal") {
-      if (!deps.paypalApi) throw new Error("PayPal is not configured on this service.");
-      return paypalPlanProvider(deps, deps.paypalApi);
+      if (deps.paypalApi) return paypalPlanProvider(deps, deps.paypalApi);
+      // Watch mode's in-memory PayPal (no SDK) moves no money: the donor's choice is only recorded.
+      if (deps.paypal) return null;
+      throw new Error("PayPal is not configured on this service.");
     }
     if (deps.stripe) return stripePlanProvider(deps, deps.stripe);
     if (row.stripe_subscription_id || row.stripe_schedule_id)

@@ -68,6 +68,7 @@ export interface GiftData {
   /** A new amount waiting for the donor's consent at PayPal. */
   pendingAmountCents: number | null;
   canSkip: boolean;
+  paymentMethod: "card" | "paypal";
 }
 
 export interface TaxSummaryData {
@@ -82,7 +83,7 @@ export interface TaxSummaryData {
 
 const RECEIPT_FIELDS = "number donationId donorName fund date totalCents taxDeductible financialYear";
 const GIFT_FIELDS =
-  "id reference fund schedule openEnded amountCents feeCents totalCents coversFees status nextChargeDate endDate startDate paidCount chargeCount scheduleTotalCents pendingAmountCents canSkip";
+  "id reference fund schedule openEnded amountCents feeCents totalCents coversFees status nextChargeDate endDate startDate paidCount chargeCount scheduleTotalCents pendingAmountCents canSkip paymentMethod";
 
 export const GIVING_QUERY = `query Giving {
   donations { id donationId reference fund schedule amountCents feeCents totalCents date status regularGiftId chargeNumber chargeCount retryDates receipt { ${RECEIPT_FIELDS} } }

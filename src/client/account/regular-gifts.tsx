@@ -261,9 +261,11 @@ function GiftItem({ gift, changeGift }: { gift: GiftData; changeGift: RegularGif
               Skip next payment
             </button>
           ) : null}
-          <button type="button" onClick={() => ask("card")}>
-            Change card
-          </button>
+          {gift.paymentMethod === "card" ? (
+            <button type="button" onClick={() => ask("card")}>
+              Change card
+            </button>
+          ) : null}
           <button type="button" onClick={() => ask("cancel")}>
             Cancel gift
           </button>

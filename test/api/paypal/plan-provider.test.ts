@@ -181,6 +181,22 @@ describe("a PayPal monthly gift's changes act on its PayPal subscription", () =>
     expect(plan.regularGifts[0]).toEqual({ amountCents: 4_000, pendingAmountCents: 9_000 });
   });
 
+  it("offers no card change or skip for PayPal, and says where to change how the donor pays", async () => {
+    const res = await h.gql("{ regularGifts { paymentMethod canSkip nextChargeDate } }", {}, donor.access);
+    const [gift] = res.json.data.regularGifts;
+    expect(gift).toMatchObject({ paymentMethod: "paypal", canSkip: false });
+    const card = await change("changeRegularGiftCard(id: $id) { clientSecret }");
+    expect(card.errors[0].extensions.code).toBe("CARD_CHANGE_UNAVAILABLE");
+    expect(card.errors[0].message).toMatch(/in your PayPal account/);
+    const skipped = await h.gql(
+      "mutation($id: ID!, $date: String!) { skipRegularGiftCharge(id: $id, date: $date) { changed } }",
+      { id: giftId, date: gift.nextChargeDate },
+      donor.access,
+    );
+    expect(skipped.json.errors[0].extensions.code).toBe("SKIP_NOT_AVAILABLE");
+    expect((await subscription()).status).toBe("ACTIVE");
+  });
+
   it("cancel ends the subscription at PayPal, after the confirmation", async () => {
     const unconfirmed = await change("cancelRegularGift(id: $id, confirm: false) { changed }");
     expect(unconfirmed.errors[0].extensions.code).toBe("CONFIRMATION_REQUIRED");
