@@ -6,8 +6,9 @@
  *   on top, forever, after `Number(null) * 1000` = 0 ms when the header is absent.
  * - network errors, timeouts and 5xx: exponential backoff from 100 ms (100, 200, 400, ...) plus up
  *   to 100 ms of random jitter, at most `maxAttempts` attempts.
- * - everything is bounded by a total waiting budget (300 s, the figure in the specification), after
- *   which we give up with PRISMIC_UNAVAILABLE naming the URL and the last status or error.
+ * - everything is bounded by a total waiting budget (300 s: long enough to ride out a short
+ *   Prismic incident, short enough that a stuck CI build fails within minutes), after which we
+ *   give up with PRISMIC_UNAVAILABLE naming the URL and the last status or error.
  * - an attempt whose answer has not begun (no status line and headers) after `headersTimeoutMs`
  *   (5 s; Prismic's CDN answers in well under a second) is cut off; one whose body is still coming
  *   after `attemptTimeoutMs` (20 s; a large page over a slow link) too. The attempts that fail plus

@@ -5,7 +5,8 @@
  * - The repository root is read once; its master ref is pinned for every page (see fetch-pin.ts), so
  *   a publish during the fetch cannot mix two versions.
  * - When the cached snapshot is already at that ref, nothing else is downloaded (one request).
- * - Pages of 100 with a 500 ms pause between them (the specification's figures). We page ourselves
+ * - Pages of 100 (the most Prismic's API gives per page) with a 500 ms pause between them (the pause
+ *   Prismic's own client keeps, so a large repository is not fetched in a burst). We page ourselves
  *   rather than with `dangerouslyGetAll`, whose 500 ms pause is a hard-coded `setTimeout`: going
  *   through `deps.sleep` lets tests that are not about timing run fast, and the one that is about
  *   timing measure the real pause in the stub's request log.

@@ -92,7 +92,8 @@ export type EmbeddedType = Exclude<keyof PageTypes, RoutedType>;
 export type DonationType = { [T in RoutedType]: PageTypes[T]["template"] extends "donation" ? T : never }[RoutedType];
 
 /**
- * Pages with no content type of their own (the rest of the specification's page registry); each
+ * Pages with no content type of their own (the site's other pages, at the addresses the Gatsby
+ * site had them); each
  * is drawn by the template of its name. `indexable: false` keeps them out of the sitemap and adds `noindex`.
  */
 export const STATIC_PAGES = {

@@ -1,5 +1,6 @@
 /**
- * The route table: which URL each content type is published at (specification section 2), read
+ * The route table: which URL each content type is published at (the Gatsby site's addresses, so
+ * links and search results keep working), read
  * from the page-type registry (page-types.ts, which also lists the static pages), and the one
  * trailing-slash policy used for links, canonical URLs and the file layout. Pure functions only: the build, the preview resolver in the browser and the tests
  * all use this module, so it must not import anything from Node.
@@ -51,7 +52,7 @@ export const REDIRECTS: Record<string, string> = {
   "/pay/tainted_wealth/": "/pay/tainted-wealth/",
 };
 
-/** Paths ending in these keep their exact form: no trailing slash is added (specification section 2). */
+/** Paths ending in these are files, not pages: they keep their exact form, no trailing slash is added. */
 const FILE_EXTENSIONS = [".html", ".json", ".js", ".map", ".txt", ".xml", ".pdf"];
 
 export function isFilePath(path: string): boolean {

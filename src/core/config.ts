@@ -6,7 +6,7 @@
 import { resolve } from "node:path";
 import { NzfError } from "./errors.js";
 import { defaultOf, describeSource, readOptions, text, type OptionValues } from "./options.js";
-// The specification's repository name rule, shared with the browser preview (checked there at start-up).
+// Prismic's repository name rule, shared with the browser preview (checked there at start-up).
 import { isValidRepositoryName } from "./repository-name.js";
 
 export type ContentSource = "auto" | "sample" | "fetched";

@@ -1,5 +1,5 @@
 /**
- * Prismic's rule for a repository name (specification section 5): at least 4 characters, letters,
+ * Prismic's rule for a repository name: at least 4 characters, letters,
  * digits or hyphens, starting and ending with a letter or digit. The build's configuration
  * (./config.ts) and the browser preview (src/preview/repository-name.ts) both check it.
  * Browser-safe: imports nothing.

@@ -1,6 +1,7 @@
 /**
- * Which widths an image is made in, and how big it is shown: the numbers of the specification
- * (section 9). Pure functions, no sharp, so the size logic is unit-tested on its own.
+ * Which widths an image is made in, and how big it is shown: the numbers the Gatsby site's image
+ * plugin used, so pages lay out as they did.
+ * Pure functions, no sharp, so the size logic is unit-tested on its own.
  *
  * - full: the breakpoints 750, 1080, 1366, 1920 (the image spans the viewport).
  * - constrained: 0.25, 0.5, 1 and 2 × the displayed width (800 by default, and never wider than

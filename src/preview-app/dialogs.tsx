@@ -1,7 +1,6 @@
 /**
- * The three editor preview dialogs (specification section 2, "Editor preview flow") and
- * PreviewDialogs, which shows the right one for the machine state. Texts are the specification's,
- * word for word.
+ * The three editor preview dialogs and PreviewDialogs, which shows the right one for the machine
+ * state. Texts are those of Prismic's Gatsby preview plugin, word for word: the editors know them.
  */
 
 import { useId, useState, type FormEvent, type ReactNode } from "react";
@@ -10,7 +9,7 @@ import { PREVIEW_GENERIC_ERROR } from "../preview/errors.js";
 import { PREVIEW_DIALOG_CSS } from "../preview/dialog-styles.js";
 import { Modal } from "./modal.js";
 
-/** The preview plugin version shown in the error dialog's footer (specification section 9). */
+/** The preview plugin version shown in the error dialog's footer (the Gatsby plugin's the editors used). */
 export const PREVIEW_PLUGIN_VERSION = "5.3.1";
 /** Prismic's help article on generating an access token. */
 export const ACCESS_TOKEN_HELP_URL = "https://user-guides.prismic.io/en/articles/1036153-generating-an-access-token";

@@ -1,5 +1,5 @@
 /**
- * The preview check that runs when a page mounts (specification section 2, "Editor preview flow"),
+ * The preview check that runs when a page mounts (the editor preview flow: src/preview/README.md),
  * with every piece of the browser passed in so tests drive it against a real local API.
  *
  *   resolver page (/preview/ with documentId and token):

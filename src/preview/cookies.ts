@@ -5,7 +5,7 @@
  *   Prismic toolbar and by our resolver page. Its value is URL-encoded JSON keyed by repository
  *   host, `{"<repo>.prismic.io": {"preview": "<preview ref URL>"}}`, sometimes with other keys
  *   (`_tracker`); older toolbars wrote the bare preview ref URL. The preview is active only when
- *   this cookie holds a ref for our repository (specification section 4).
+ *   this cookie holds a ref for our repository (another repository's preview is not ours to show).
  * - `prismic-auth-token-<repo>`: the content access token an editor typed into the prompt, one
  *   cookie per repository (section 6), sent as `access_token` on preview requests.
  *

@@ -1,6 +1,5 @@
 /**
- * Content API failures in the browser preview, and the machine event each one leads to
- * (specification section 8):
+ * Content API failures in the browser preview, and the machine event each one leads to:
  *
  *   400            parsing error, with the server's message
  *   401, 403       forbidden: the access-token prompt when prompting is enabled, else FAILED with

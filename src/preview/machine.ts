@@ -1,5 +1,5 @@
 /**
- * The editor preview state machine (specification sections 3 and 4), as a pure reducer so the
+ * The editor preview state machine (the Gatsby preview plugin's states and events), as a pure reducer so the
  * React island, the orchestration in src/preview-app/run-preview.ts and the tests share it.
  *
  * States (the `previewState` string values): idle, not-preview, bootstrapping, active, resolving,

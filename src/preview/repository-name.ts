@@ -1,6 +1,6 @@
 /**
- * The content repository name check run when the preview starts (specification section 5; the rule
- * itself is src/core/repository-name.ts), with the specification's message.
+ * The content repository name check run when the preview starts (the rule itself is
+ * src/core/repository-name.ts), with the Gatsby preview plugin's message.
  * Browser-safe: the preview island runs it before making any request.
  */
 
@@ -8,7 +8,7 @@ import { isValidRepositoryName } from "../core/repository-name.js";
 
 export const INVALID_REPOSITORY_NAME_MESSAGE = "An invalid repository name was given.";
 
-/** Returns null when the name is valid, else the specification's message. */
+/** Returns null when the name is valid, else the message. */
 export function repositoryNameError(name: unknown): string | null {
   return isValidRepositoryName(name) ? null : INVALID_REPOSITORY_NAME_MESSAGE;
 }

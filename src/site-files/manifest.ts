@@ -1,6 +1,6 @@
 /**
- * The web app manifest (specification section 1: theme colour #663399, display minimal-ui, start
- * URL /). Written as /manifest.webmanifest with keys in a fixed order, so the same input gives the
+ * The web app manifest (the foundation's colour #663399, display minimal-ui, start URL /, as the
+ * Gatsby site's). Written as /manifest.webmanifest with keys in a fixed order, so the same input gives the
  * same bytes.
  */
 import { ICON_URLS, THEME_COLOUR } from "./icons.js";

@@ -2,7 +2,7 @@
  * An island whose code cannot load (blocked at the network layer here; a deploy that replaced it,
  * or a flaky connection, in life) in Chromium: the page goes to its path in one full navigation,
  * and when the code fails again each island says so and offers the contact page, with no loop and
- * no dead button (issue 36, the specification's §8).
+ * no dead button (issue 36).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext } from "playwright-core";

@@ -38,7 +38,7 @@ afterAll(async () => {
 });
 
 describe("the sample site in Chromium", () => {
-  it("builds every route of the specification", () => {
+  it("builds every route of the route table", () => {
     for (const path of [
       "/",
       "/about/",

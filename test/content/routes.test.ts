@@ -24,7 +24,7 @@ describe("trailing-slash policy", () => {
     expect(normalizePath("/faq#super")).toBe("/faq/#super");
   });
 
-  it("never adds a slash to the specification's file extensions, and removes one", () => {
+  it("never adds a slash to a file's extension, and removes one", () => {
     for (const ext of [".html", ".json", ".js", ".map", ".txt", ".xml", ".pdf"]) {
       expect(normalizePath(`/file${ext}`)).toBe(`/file${ext}`);
       expect(normalizePath(`/file${ext}/`)).toBe(`/file${ext}`);
@@ -47,7 +47,7 @@ describe("trailing-slash policy", () => {
 });
 
 describe("route table", () => {
-  it("routes every content type of the specification's table", () => {
+  it("routes every content type of the route table", () => {
     const cases: [string, string | null, string][] = [
       ["home_page", null, "/"],
       ["about_page", null, "/about/"],

@@ -12,7 +12,7 @@ import { imageSourceFor } from "../../src/images/image-lookup.js";
 import type { Manifest } from "../../src/images/cache.js";
 import { pictureSize } from "../../templates/components/picture.js";
 
-describe("candidate widths (specification section 9)", () => {
+describe("candidate widths", () => {
   it("full width uses the breakpoints 750, 1080, 1366, 1920", () => {
     expect(candidateWidths("full", 6000)).toEqual([750, 1080, 1366, 1920]);
   });

@@ -120,7 +120,7 @@ describe("runPreview on an ordinary page", () => {
     expect(publicApi.requests.at(-1)!.query.ref).toBe(PREVIEW_REF);
   });
 
-  it("fails with the specification's message for an invalid repository name, before any request", async () => {
+  it("fails with the plugin's message for an invalid repository name, before any request", async () => {
     const before = publicApi.requests.length;
     const t = setup({ repositoryName: "nz_f", jar: memoryJar(previewCookie("nz_f")) });
     await expect(runPreview(t.options)).resolves.toBe("failed");

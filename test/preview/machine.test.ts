@@ -30,7 +30,7 @@ const EVENTS: Record<PreviewEvent["type"], PreviewEvent> = {
   GO_TO_IDLE: { type: "GO_TO_IDLE" },
 };
 
-// The legal transitions, written out by hand from the specification's section 4. Every pair not
+// The legal transitions, written out by hand from the preview plugin's states and events. Every pair not
 // listed here must leave the state unchanged.
 const LEGAL: Record<string, PreviewStateName> = {
   "idle START_RESOLVING": "resolving",

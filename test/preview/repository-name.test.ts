@@ -28,7 +28,7 @@ describe("repository name", () => {
 
 describe("the build's configuration uses the same rule", async () => {
   const { resolveConfig } = await import("../../src/core/config.js");
-  it("accepts what the preview accepts and rejects what it rejects, with the specification's message", () => {
+  it("accepts what the preview accepts and rejects what it rejects, with the plugin's message", () => {
     expect(resolveConfig({ repository: "nzf-test", root: "/tmp" }, {}).repository).toBe("nzf-test");
     for (const name of ["abc", "-abc", "abc-", "ab_c"]) {
       expect(isValidRepositoryName(name)).toBe(false);

@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 describe("web app manifest and icons", () => {
-  it("has the specification's theme colour, display and start URL, and icons that exist at their stated sizes", async () => {
+  it("has the foundation's theme colour, display and start URL, and icons that exist at their stated sizes", async () => {
     const manifest = JSON.parse(await readFile(dist("manifest.webmanifest"), "utf8"));
     expect(manifest.theme_color).toBe("#663399");
     expect(manifest.display).toBe("minimal-ui");

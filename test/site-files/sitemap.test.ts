@@ -85,7 +85,7 @@ describe("the sample build's sitemap", () => {
     }
     const listed = locs(await readFile(`${dir}/sitemap.xml`, "utf8"));
     expect(listed.slice().sort()).toEqual(publicPaths.sort());
-    // Checked by hand against the specification's routes.
+    // Checked by hand against the route table.
     for (const path of [
       "/",
       "/about/",

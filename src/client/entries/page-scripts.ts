@@ -103,7 +103,7 @@ function start(): void {
 
 /**
  * An island's code that does not load (a deploy replaced it, a flaky connection) leaves a form
- * that looks ready and does nothing. The specification (§8): a failed chunk load goes to the path
+ * that looks ready and does nothing. As on the Gatsby site, a failed chunk load goes to the path
  * in one full navigation, which fetches the page and its scripts afresh. Guarded against a loop: a
  * mark in sessionStorage (or, where storage is refused, a query flag) says the page was reloaded
  * for this; when the code fails again, each island says so and offers the contact page instead.

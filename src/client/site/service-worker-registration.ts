@@ -1,5 +1,5 @@
 /**
- * Registers /sw.js (specification sections 1 and 4), the way gatsby-plugin-offline did. Called by
+ * Registers /sw.js (the offline page and cached assets), the way gatsby-plugin-offline did. Called by
  * src/client/entries/page-scripts.ts once the page has loaded and painted:
  * - only over HTTPS or on localhost; otherwise logs that service workers need HTTPS;
  * - after the load event, so installing the worker never delays the page itself;

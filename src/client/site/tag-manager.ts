@@ -1,6 +1,7 @@
 /**
  * Google Tag Manager, started from the site's own script so the pages need no inline script (CSP).
- * Container GTM-55LSDKV5, data layer `dataLayer` (specification section 1). Each page view pushes
+ * Container GTM-55LSDKV5, data layer `dataLayer`: the foundation's existing container, set up for
+ * the Gatsby site. Each page view pushes
  * `gatsby-route-change`, the event the existing container's triggers listen for (the Gatsby plugin
  * pushed it on every route update, 50 ms later so the title had changed). Web-vitals reporting is
  * off: nothing is pushed for it. When the tag manager is blocked, the page carries on silently.

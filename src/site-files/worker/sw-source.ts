@@ -8,7 +8,7 @@
  * - Images (same origin only: cross-origin opaque responses would take megabytes of quota each):
  *   cache first, bounded by count and age.
  * - skipWaiting + clientsClaim, as gatsby-plugin-offline did: a new build takes over at once; the
- *   registration script flags the page as updated (specification section 4).
+ *   registration script flags the page as updated, so the next navigation loads the new build.
  */
 import { clientsClaim } from "workbox-core";
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from "workbox-precaching";
