@@ -8,7 +8,7 @@
  * sends after the last object is in the bucket. p50 of 10 (goal on this machine: under 1.5 s).
  */
 import { cp, mkdtemp, rm, symlink } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { readSnapshot } from "../src/content/snapshot.js";
 import { resolveConfig } from "../src/core/config.js";
@@ -134,6 +134,8 @@ export async function benchPublish(options: { root: string; runs?: number; print
     await service.queue.idle();
     const first = service.queue.status().deploy.last;
     print(`publish start-up: ${documents.length} documents built and deployed — ${first?.outputTail ?? first?.error}`);
+    // The machine is shared: the figures below move with its load, printed beside them.
+    const loadBefore = loadavg()[0]!;
     const times: number[] = [];
     const built: number[] = [];
     const deployErrors = new Set<string>();
@@ -191,6 +193,7 @@ export async function benchPublish(options: { root: string; runs?: number; print
       print(
         `publish one changed document, webhook to the invalidation recorded (after the last object): p50 ${s(percentile(times, 0.5))}, min ${s(Math.min(...times))}, max ${s(Math.max(...times))} of ${times.length} (goal under 1.5 s) — last deploy: ${service.queue.status().deploy.last?.outputTail}`,
       );
+    print(`publish   load average (1 min) ${loadBefore.toFixed(1)} before the runs, ${loadavg()[0]!.toFixed(1)} after`);
     printBreakdown(print, traces);
     for (const error of deployErrors) print(`publish a deploy failed: ${error}`);
   } finally {
