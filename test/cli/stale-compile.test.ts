@@ -17,9 +17,16 @@ afterAll(removeTemporary);
 async function copyInstallation(): Promise<string> {
   const root = await tempDir("nzf-stale-");
   for (const entry of ["bin", "scripts", "src", "bench", "lib", "templates", "package.json"])
-    await cp(join(PROJECT_ROOT, entry), join(root, entry), { recursive: true, preserveTimestamps: true });
+    await cp(join(PROJECT_ROOT, entry), join(root, entry), { recursive: true });
   // The compile reads these and never writes them.
   for (const entry of ["node_modules", "test"]) await symlink(join(PROJECT_ROOT, entry), join(root, entry), "dir");
+  // Up to date to start with, whatever the project's own lib/ and src/ are: the sources two minutes
+  // old, lib/ compiled one minute ago (so the edit below, 5 s after it, is still in the past when
+  // lib/ is compiled again).
+  const now = Date.now() / 1000;
+  const sources = JSON.parse(await readFile(join(root, "lib", "cli-sources.json"), "utf8")) as string[];
+  await Promise.all(sources.map((source) => utimes(join(root, source), now - 120, now - 120)));
+  await utimes(join(root, "lib", "build-id"), now - 60, now - 60);
   return root;
 }
 
