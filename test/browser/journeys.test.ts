@@ -3,7 +3,8 @@
  * "Pay my zakat" into the pay page of the same language, 12 monthly instalments paid by card, and
  * the thank-you page, then the account page it links to. In Arabic at 390×844 every visible string
  * is Arabic or marked with its own language, nothing scrolls sideways, and axe and HTML_CodeSniffer
- * (pa11y's WCAG 2 AA rules) find nothing at any step; the same in English at 1280×800. Payments go
+ * (pa11y's WCAG 2 AA rules) find nothing at any step; the same in English at 1280×800. Then the same
+ * way at 390×844 in each language by keyboard alone (Tab, arrow keys, Enter), on to the account page. Payments go
  * to the payments service (src/api/, on PGlite) with the Stripe API stand-in as Stripe; Stripe.js is
  * replaced at the network layer and confirms through the stand-in, as in donation-service.test.ts.
  */
@@ -209,6 +210,133 @@ describe("the donor's journey, calculator → pay → thank you", { timeout: 120
       // 4. The account page, where the thank-you page sends a donor to manage the plan (in English,
       // marked so from the Arabic page); without a user pool in this build it says sign-in is unavailable.
       await page.locator("main .thanks a[href^='/account/']").first().click();
+      await page.waitForURL(/\/account\//);
+      await page.locator("main h1").waitFor();
+      await noSidewaysScroll(page);
+      await axeClean(page, "/account/");
+      await shot("4-account");
+      await context.close();
+    });
+  }
+});
+
+/** What has focus: its label (or aria-label), its text, its tag, its type, value and link, and whether it pays. */
+type Focused = { label: string; text: string; tag: string; type: string; value: string; href: string; pays: boolean };
+
+/** Presses Tab until what has focus is what `wanted` looks for, as a keyboard user does. */
+async function tabTo(page: Page, wanted: (f: Focused) => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 150; i++) {
+    await page.keyboard.press("Tab");
+    const focused = await page.evaluate(() => {
+      const el = document.activeElement as HTMLInputElement | null;
+      return {
+        label: (el?.labels?.[0]?.textContent ?? el?.getAttribute("aria-label") ?? "").trim(),
+        text: (el?.textContent ?? "").trim(),
+        tag: el?.tagName ?? "",
+        type: el?.type ?? "",
+        value: el?.value ?? "",
+        href: el?.getAttribute("href") ?? "",
+        pays: el?.closest(".don-pay .don-actions") !== null && el?.tagName === "BUTTON",
+      };
+    });
+    if (wanted(focused)) return;
+  }
+  throw new Error(`Tab never reached ${what}`);
+}
+
+describe("the donor's journey by keyboard alone on a phone", { timeout: 120_000 }, () => {
+  for (const journey of [
+    {
+      lang: "ar",
+      prefix: "/ar-ae",
+      cash: "النقد والأرصدة المصرفية (ومنها حسابات الموازنة)",
+      // Right to left: the next radio button is on the left.
+      next: "ArrowLeft",
+      pay: "ادفع زكاتي",
+      instalments: "على أقساط شهرية",
+      donor: ["الاسم الأول", "اسم العائلة", "البريد الإلكتروني", "رقم الهاتف"],
+      values: ["عائشة", "رحمن", "aisha@example.com", "0412 345 678"],
+      continueLabel: "المتابعة إلى الدفع",
+    },
+    {
+      lang: "en",
+      prefix: "",
+      cash: "Cash and bank balances (including offset accounts)",
+      next: "ArrowRight",
+      pay: "Pay my zakat",
+      instalments: "In monthly instalments",
+      donor: ["First name", "Last name", "E-mail address", "Phone number"],
+      values: ["Aisha", "Rahman", "aisha@example.com", "0412 345 678"],
+      continueLabel: "Continue to payment",
+    },
+  ]) {
+    it(`${journey.lang} at 390×844: calculator → pay → card → thank-you → account, checked at each step`, async () => {
+      const { context, page } = await newDonor({ width: 390, height: 844 });
+      const shot = (step: string) =>
+        page.screenshot({ path: `${SHOTS}/keyboard-${journey.lang}-${step}.png`, fullPage: true });
+      await page.goto(`${site.url}${journey.prefix}/calculate/`);
+      await page.locator(".calc-layout").waitFor();
+      // The gold nisab, then $20,000 in the bank: $500.00 due.
+      await tabTo(page, (f) => f.type === "radio" && f.value === "silver", "the nisab choice");
+      await page.keyboard.press(journey.next);
+      expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).value)).toBe("gold");
+      await tabTo(page, (f) => f.label === journey.cash, "the cash field");
+      await page.keyboard.type("20000");
+      await page.keyboard.press("Tab");
+      await expect
+        .poll(() => page.locator("a.calc-pay").first().getAttribute("href"))
+        .toMatch(new RegExp(`^${journey.prefix}/pay/zakat/\\?amount=500`));
+      await noSidewaysScroll(page);
+      await axeClean(page, `${journey.prefix}/calculate/ with a result`);
+      await shot("1-calculate");
+
+      await tabTo(page, (f) => f.tag === "A" && f.text === journey.pay, "Pay my zakat");
+      await page.keyboard.press("Enter");
+      await page.waitForURL(new RegExp(`${journey.prefix}/pay/zakat/\\?amount=500`));
+      await page.waitForSelector('[data-island="donation"][data-hydrated="true"]');
+      // 12 monthly instalments: the schedule's radio buttons by arrow keys, then the donor's details.
+      await tabTo(page, (f) => f.type === "radio", "the schedule");
+      for (let i = 0; i < 5; i++) {
+        const label = await page.evaluate(() =>
+          (document.activeElement as HTMLInputElement).labels?.[0]?.textContent?.trim(),
+        );
+        if (label === journey.instalments) break;
+        await page.keyboard.press("ArrowDown");
+      }
+      expect(await page.getByLabel(journey.instalments).isChecked()).toBe(true);
+      for (const [i, label] of journey.donor.entries()) {
+        await tabTo(page, (f) => f.label.startsWith(label), label);
+        await page.keyboard.type(journey.values[i]!);
+      }
+      expect(await unmarkedLatin(page)).toEqual([]);
+      await noSidewaysScroll(page);
+      await axeClean(page, `${journey.prefix}/pay/zakat/ filled in`);
+      await shot("2-pay");
+
+      await tabTo(page, (f) => f.tag === "BUTTON" && f.text === journey.continueLabel, "Continue");
+      await page.keyboard.press("Enter");
+      await page.getByLabel("Card number").waitFor();
+      await page.waitForSelector(".don-pay button:not([disabled])");
+      // The card fields here are the tests' stand-in for Stripe's own: axe only.
+      expect(formatViolations("card step", await axeViolations(page))).toBe("");
+      await tabTo(page, (f) => f.label === "Card number", "the card number");
+      await page.keyboard.type("4242424242424242");
+      await page.keyboard.press("Tab");
+      await page.keyboard.type("1230");
+      await page.keyboard.press("Tab");
+      await page.keyboard.type("123");
+      await tabTo(page, (f) => f.pays, "the pay button");
+      await page.keyboard.press("Enter");
+      await page.waitForURL(new RegExp(`${journey.prefix}/pay/thank-you/\\?donation=don_`));
+      await page.locator(".thanks-reference strong").waitFor();
+      expect(await unmarkedLatin(page)).toEqual([]);
+      await noSidewaysScroll(page);
+      await axeClean(page, `${journey.prefix}/pay/thank-you/`);
+      await shot("3-thank-you");
+
+      // The thank-you page's way to manage the plan: the account page (in English, marked so from Arabic).
+      await tabTo(page, (f) => f.tag === "A" && f.href.startsWith("/account/"), "the account link");
+      await page.keyboard.press("Enter");
       await page.waitForURL(/\/account\//);
       await page.locator("main h1").waitFor();
       await noSidewaysScroll(page);
