@@ -11,6 +11,7 @@ import type { GiftView } from "./facts.js";
 
 export interface PlanProvider {
   pause(plan: GiftView): Promise<void>;
+  /** `plan` as it will be once resumed: its next charge date (after any skip) is when to charge again. */
   resume(plan: GiftView): Promise<void>;
   /**
    * From the next charge: the gift, the covered fee, what the card is charged. Done at once, or

@@ -215,7 +215,8 @@ export function createStoreOver(records: AccountRecords, options: AccountStoreOp
       const f = await ownPlan(who, id);
       refuseIfOver(f);
       if (!f.plan.paused) return setPlan(f, {}, false, `${describePlan(f)} is already active.`);
-      await atProvider(() => provider.resume(giftView(f, today())));
+      // The provider is shown the gift as it will be (its next date, after any skip).
+      await atProvider(() => provider.resume(giftView({ ...f, plan: { ...f.plan, paused: false } }, today())));
       return setPlan(f, { paused: false }, true, `${describePlan(f)} is active again.`);
     },
 

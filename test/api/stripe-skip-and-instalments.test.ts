@@ -187,4 +187,19 @@ describe("skip the next payment; a new amount for instalments", () => {
     expect((await ofPlan())[0]).toEqual([instalments, 6, "2026-10-15", 15_000, "SUCCEEDED"]);
     expect((await plans()).find((p) => p.id === instalments)).toMatchObject({ paidCount: 6, endDate: "2027-04-15" });
   });
+
+  it("a payment skipped, then the gift paused and resumed before that date, stays skipped", async () => {
+    const run = (m: string) => h.gql(`mutation($id: ID!) { ${m} }`, { id: monthly }, donor.access);
+    expect((await plans()).find((p) => p.id === monthly)!.nextChargeDate).toBe("2026-11-15");
+    await skip(monthly, "2026-11-15");
+    expect((await run("pauseRegularGift(id: $id) { changed }")).json.data.pauseRegularGift.changed).toBe(true);
+    await moveTo("2026-10-20");
+    const resumed = await run("resumeRegularGift(id: $id) { changed gift { nextChargeDate } }");
+    expect(resumed.json.data.resumeRegularGift).toEqual({ changed: true, gift: { nextChargeDate: "2026-12-15" } });
+    const charged = () => history().then((rows) => rows.filter((r) => r[0] === monthly).map((r) => r[2]));
+    await moveTo("2026-11-15");
+    expect((await charged())[0]).toBe("2026-10-15");
+    await moveTo("2026-12-15");
+    expect((await charged())[0]).toBe("2026-12-15");
+  });
 });

@@ -17,6 +17,7 @@ import type Stripe from "stripe";
 import type { PlanProvider } from "../../account-api/plan-provider.js";
 import type { GiftView } from "../../account-api/facts.js";
 import type { ApiDeps } from "../deps.js";
+import { todayIn } from "../../payments/schedules.js";
 import { startCardChange } from "./card-change.js";
 import { ensureFundProduct } from "./intents.js";
 
@@ -145,12 +146,20 @@ export function stripePlanProvider(deps: Pick<ApiDeps, "db">, stripe: Stripe): P
     async resume(gift) {
       const plan = await planOf(gift);
       const subscription = await subscriptionOf(plan);
-      if (subscription)
-        await stripe.subscriptions.update(
-          subscription,
-          { pause_collection: "" },
-          { idempotencyKey: key(plan, "resume") },
-        );
+      if (!subscription) return;
+      // A payment skipped while paused stays skipped: its renewal is voided, then billing resumes.
+      const sub = await stripe.subscriptions.retrieve(subscription);
+      const renews = sub.items.data[0]?.current_period_end;
+      const skipped =
+        gift.skippedCount > 0 &&
+        gift.nextChargeDate !== null &&
+        renews !== undefined &&
+        todayIn("Australia/Sydney", new Date(renews * 1000)) < gift.nextChargeDate;
+      await stripe.subscriptions.update(
+        subscription,
+        { pause_collection: skipped ? { behavior: "void", resumes_at: renews + DAY } : "" },
+        { idempotencyKey: key(plan, "resume") },
+      );
     },
     async changeAmount(gift, next) {
       const plan = await planOf(gift);
