@@ -7,38 +7,23 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CONFIRM_TTL_MS, LIMITS } from "../../src/api/routes/contact.js";
-import { createReceiptsService } from "../../src/api/receipts/service.js";
 import { updateNotice } from "../../src/receipts/contact-notices.js";
 import { noticeMessage } from "../../src/receipts/notice.js";
-import { readReceiptSettings } from "../../src/receipts/settings.js";
-import { type SmtpCatcher, startSmtpCatcher } from "../../src/stand-ins/smtp/catcher.js";
-import { startTestPaymentsService, type TestPaymentsService } from "../support/payments-service.js";
+import type { SmtpCatcher } from "../../src/stand-ins/smtp/catcher.js";
+import type { TestPaymentsService } from "../support/payments-service.js";
+import { type MailingService, startMailingService } from "../support/mailing-service.js";
 
 let clock = new Date("2026-12-03T01:00:00Z");
 let service: TestPaymentsService;
 let catcher: SmtpCatcher;
+let mailing: MailingService;
 
 beforeAll(async () => {
-  [service, catcher] = await Promise.all([
-    startTestPaymentsService({ deps: { now: () => clock } }),
-    startSmtpCatcher(),
-  ]);
-  service.deps.receipts = createReceiptsService(service.db, {
-    settings: readReceiptSettings({
-      NZF_FOUNDATION_NAME: "National Zakat Foundation Australia",
-      NZF_FOUNDATION_ABN: "51 824 753 556",
-      NZF_RECEIPT_FROM: "National Zakat Foundation <receipts@nzf.org.au>",
-      NZF_RECEIPT_CONTACT_EMAIL: "info@nzf.org.au",
-      NZF_DONOR_CARE_EMAIL: "donorcare@nzf.org.au",
-      NZF_MAIL_TRANSPORT: "smtp",
-      NZF_SMTP_URL: catcher.smtpUrl,
-    }),
-    now: () => clock,
-  });
+  mailing = await startMailingService({ start: clock, now: () => clock, settings: { SITE_URL: undefined } });
+  ({ service, catcher } = mailing);
 });
 afterAll(async () => {
-  service?.deps.receipts?.close();
-  await Promise.all([service?.stop(), catcher?.stop()]);
+  await mailing?.stop();
 });
 beforeEach(async () => {
   clock = new Date("2026-12-03T01:00:00Z");

@@ -32,11 +32,13 @@ export interface MailingService {
 
 export async function startMailingService(options: {
   start: Date;
+  /** The test's own clock instead of the one setNow moves (setNow and reset then leave it alone). */
+  now?: () => Date;
   /** Settings over TEST_MAIL_SETTINGS (a key set to undefined is left out). */
   settings?: Record<string, string | undefined>;
 }): Promise<MailingService> {
   let clock = options.start;
-  const now = () => clock;
+  const now = options.now ?? (() => clock);
   const [service, catcher] = await Promise.all([startTestPaymentsService({ deps: { now } }), startSmtpCatcher()]);
   const env = Object.fromEntries(
     Object.entries({ ...TEST_MAIL_SETTINGS, NZF_SMTP_URL: catcher.smtpUrl, ...options.settings }).filter(

@@ -12,17 +12,12 @@ import { giftView, historyOf } from "../../../src/account-api/facts.js";
 import { RETRY_AFTER_DAYS, retryDatesAfter } from "../../../src/api/jobs/retries.js";
 import { runScheduledCharges } from "../../../src/api/jobs/scheduled-charges.js";
 import { receiptsOf } from "../../../src/api/receipts/issue.js";
-import { createReceiptsService } from "../../../src/api/receipts/service.js";
 import { declinedChargeNotice } from "../../../src/receipts/charge-notices.js";
 import { noticeText } from "../../../src/receipts/notice.js";
-import { readReceiptSettings } from "../../../src/receipts/settings.js";
-import { type SmtpCatcher, startSmtpCatcher } from "../../../src/stand-ins/smtp/catcher.js";
+import type { SmtpCatcher } from "../../../src/stand-ins/smtp/catcher.js";
 import { donationRequest } from "../../support/donation-request.js";
-import {
-  startTestPaymentsService,
-  TEST_PUBLISHABLE_KEY,
-  type TestPaymentsService,
-} from "../../support/payments-service.js";
+import { TEST_PUBLISHABLE_KEY, type TestPaymentsService } from "../../support/payments-service.js";
+import { type MailingService, startMailingService } from "../../support/mailing-service.js";
 
 // Thursday 3 December 2026, noon in Sydney.
 const THURSDAY = new Date("2026-12-03T01:00:00Z");
@@ -30,28 +25,18 @@ const DAY = 86_400_000;
 let clock = THURSDAY;
 let service: TestPaymentsService;
 let catcher: SmtpCatcher;
+let mailing: MailingService;
 
 beforeAll(async () => {
-  [service, catcher] = await Promise.all([
-    startTestPaymentsService({ deps: { now: () => clock } }),
-    startSmtpCatcher(),
-  ]);
-  service.deps.receipts = createReceiptsService(service.db, {
-    settings: readReceiptSettings({
-      NZF_FOUNDATION_NAME: "National Zakat Foundation Australia",
-      NZF_FOUNDATION_ABN: "51 824 753 556",
-      NZF_RECEIPT_FROM: "National Zakat Foundation <receipts@nzf.org.au>",
-      NZF_RECEIPT_CONTACT_EMAIL: "info@nzf.org.au",
-      NZF_MAIL_TRANSPORT: "smtp",
-      NZF_SMTP_URL: catcher.smtpUrl,
-      SITE_URL: "https://nzf.org.au",
-    }),
+  mailing = await startMailingService({
+    start: clock,
     now: () => clock,
+    settings: { NZF_DONOR_CARE_EMAIL: undefined },
   });
+  ({ service, catcher } = mailing);
 });
 afterAll(async () => {
-  service?.deps.receipts?.close();
-  await Promise.all([service?.stop(), catcher?.stop()]);
+  await mailing?.stop();
 });
 beforeEach(async () => {
   clock = THURSDAY;

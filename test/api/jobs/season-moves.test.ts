@@ -9,16 +9,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createRulesSource, type ContentDocument } from "../../../src/api/fund-rules-source.js";
 import { movedSchedule } from "../../../src/api/jobs/season-moves.js";
 import { runScheduledCharges } from "../../../src/api/jobs/scheduled-charges.js";
-import { createReceiptsService } from "../../../src/api/receipts/service.js";
 import { computeSchedule } from "../../../src/payments/schedules.js";
-import { readReceiptSettings } from "../../../src/receipts/settings.js";
-import { type SmtpCatcher, startSmtpCatcher } from "../../../src/stand-ins/smtp/catcher.js";
+import type { SmtpCatcher } from "../../../src/stand-ins/smtp/catcher.js";
 import { donationRequest } from "../../support/donation-request.js";
-import {
-  startTestPaymentsService,
-  TEST_PUBLISHABLE_KEY,
-  type TestPaymentsService,
-} from "../../support/payments-service.js";
+import { TEST_PUBLISHABLE_KEY, type TestPaymentsService } from "../../support/payments-service.js";
+import { type MailingService, startMailingService } from "../../support/mailing-service.js";
 
 const DAY = 86_400_000;
 const SIGHTED = { start: "2027-02-08", length: 30 };
@@ -26,26 +21,18 @@ const RESIGHTED = { start: "2027-02-09", length: 29 };
 let clock = new Date("2027-01-20T01:00:00Z");
 let service: TestPaymentsService;
 let catcher: SmtpCatcher;
+let mailing: MailingService;
 
 beforeAll(async () => {
-  [service, catcher] = await Promise.all([
-    startTestPaymentsService({ deps: { now: () => clock } }),
-    startSmtpCatcher(),
-  ]);
-  service.deps.receipts = createReceiptsService(service.db, {
-    settings: readReceiptSettings({
-      NZF_FOUNDATION_NAME: "National Zakat Foundation Australia",
-      NZF_FOUNDATION_ABN: "51 824 753 556",
-      NZF_RECEIPT_FROM: "National Zakat Foundation <receipts@nzf.org.au>",
-      NZF_MAIL_TRANSPORT: "smtp",
-      NZF_SMTP_URL: catcher.smtpUrl,
-    }),
+  mailing = await startMailingService({
+    start: clock,
     now: () => clock,
+    settings: { NZF_RECEIPT_CONTACT_EMAIL: undefined, NZF_DONOR_CARE_EMAIL: undefined, SITE_URL: undefined },
   });
+  ({ service, catcher } = mailing);
 });
 afterAll(async () => {
-  service?.deps.receipts?.close();
-  await Promise.all([service?.stop(), catcher?.stop()]);
+  await mailing?.stop();
 });
 beforeEach(async () => {
   clock = new Date("2027-01-20T01:00:00Z");
