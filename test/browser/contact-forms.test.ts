@@ -4,45 +4,28 @@
  * donation form's "keep me updated" box each post to the service; a refusal is the service's coded
  * error, said beside the field or in the status line, and what was typed stays.
  */
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
 import { expectAxeClean } from "../support/account-page.js";
-import { isolatedContext, launchBrowser, watchProblems } from "../support/browser.js";
-import { createFixture, type Fixture } from "../support/build-fixture.js";
+import { watchProblems } from "../support/browser.js";
 import { fillDonor } from "../support/donation-request.js";
 import { startMailingService, type MailingService } from "../support/mailing-service.js";
-import { TEST_PUBLISHABLE_KEY } from "../support/payments-service.js";
-import { installStripeStandIn } from "../support/stripe-stand-in.js";
+import { type SiteWithService, startSiteWithService } from "../support/site-with-service.js";
 
 const START = new Date("2026-12-03T01:00:00Z");
-let fixture: Fixture;
-let site: StaticServer;
 let mailing: MailingService;
-let browser: Browser;
+let web: SiteWithService;
+let site: { url: string };
 let context: BrowserContext;
 
 beforeAll(async () => {
   mailing = await startMailingService({ start: START });
-  fixture = await createFixture({ sample: true });
-  await fixture.run({
-    publicConfig: { payments: { apiUrl: mailing.service.url, publishableKey: TEST_PUBLISHABLE_KEY } },
-  });
-  site = await startStaticServer({ root: fixture.config.outDir });
-  browser = await launchBrowser();
-  context = await isolatedContext(browser, { viewport: { width: 390, height: 844 } });
-  context.setDefaultTimeout(15_000);
-  await context.route(/^https:\/\/www\.googletagmanager\.com\//, (route) =>
-    route.fulfill({ status: 200, contentType: "text/javascript", body: "" }),
-  );
-  await installStripeStandIn(context, { stripeApiUrl: mailing.service.stripe.url });
+  web = await startSiteWithService(mailing.service);
+  ({ site, context } = web);
 }, 180_000);
 afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await site?.stop();
+  await web?.stop();
   await mailing?.stop();
-  await fixture?.cleanup();
 });
 beforeEach(async () => {
   await mailing.reset(START);

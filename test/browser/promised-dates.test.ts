@@ -10,44 +10,28 @@ import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runScheduledCharges } from "../../src/api/jobs/scheduled-charges.js";
 import { receiptsOf } from "../../src/api/receipts/issue.js";
-import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
-import { isolatedContext, launchBrowser, watchProblems } from "../support/browser.js";
-import { createFixture, type Fixture } from "../support/build-fixture.js";
+import { isolatedContext, watchProblems } from "../support/browser.js";
 import { fillDonor } from "../support/donation-request.js";
 import { startMailingService, type MailingService } from "../support/mailing-service.js";
-import { TEST_PUBLISHABLE_KEY } from "../support/payments-service.js";
-import { installStripeStandIn } from "../support/stripe-stand-in.js";
+import { type SiteWithService, startSiteWithService } from "../support/site-with-service.js";
 
 // Thursday 3 December 2026, noon in Sydney.
 const THURSDAY = new Date("2026-12-03T01:00:00Z");
 const DAY = 86_400_000;
-let fixture: Fixture;
-let site: StaticServer;
 let mailing: MailingService;
+let web: SiteWithService;
+let site: { url: string };
 let browser: Browser;
 let context: BrowserContext;
 
 beforeAll(async () => {
   mailing = await startMailingService({ start: THURSDAY });
-  fixture = await createFixture({ sample: true });
-  await fixture.run({
-    publicConfig: { payments: { apiUrl: mailing.service.url, publishableKey: TEST_PUBLISHABLE_KEY } },
-  });
-  site = await startStaticServer({ root: fixture.config.outDir });
-  browser = await launchBrowser();
-  context = await isolatedContext(browser, { viewport: { width: 390, height: 844 }, timezoneId: "Australia/Sydney" });
-  context.setDefaultTimeout(15_000);
-  await context.route(/^https:\/\/www\.googletagmanager\.com\//, (route) =>
-    route.fulfill({ status: 200, contentType: "text/javascript", body: "" }),
-  );
-  await installStripeStandIn(context, { stripeApiUrl: mailing.service.stripe.url });
+  web = await startSiteWithService(mailing.service, { timezoneId: "Australia/Sydney" });
+  ({ site, browser, context } = web);
 }, 180_000);
 afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await site?.stop();
+  await web?.stop();
   await mailing?.stop();
-  await fixture?.cleanup();
 });
 
 describe("every Friday, as the page promised", { timeout: 150_000 }, () => {

@@ -1,0 +1,51 @@
+/**
+ * The browser tests' site against the real payments service: the sample built with the service's
+ * URL as PAYMENTS_API_URL, served on loopback, Chromium at 390×844 with the tag manager stubbed and
+ * Stripe.js replaced by the stand-in that confirms through the service's Stripe stand-in.
+ */
+import type { Browser, BrowserContext } from "playwright-core";
+import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
+import { isolatedContext, launchBrowser } from "./browser.js";
+import { createFixture, type Fixture } from "./build-fixture.js";
+import { TEST_PUBLISHABLE_KEY, type TestPaymentsService } from "./payments-service.js";
+import { installStripeStandIn } from "./stripe-stand-in.js";
+
+export interface SiteWithService {
+  fixture: Fixture;
+  site: StaticServer;
+  browser: Browser;
+  /** 390×844, 15 s per action. */
+  context: BrowserContext;
+  stop(): Promise<void>;
+}
+
+export async function startSiteWithService(
+  service: TestPaymentsService,
+  options: { timezoneId?: string } = {},
+): Promise<SiteWithService> {
+  const fixture = await createFixture({ sample: true });
+  await fixture.run({ publicConfig: { payments: { apiUrl: service.url, publishableKey: TEST_PUBLISHABLE_KEY } } });
+  const site = await startStaticServer({ root: fixture.config.outDir });
+  const browser = await launchBrowser();
+  const context = await isolatedContext(browser, {
+    viewport: { width: 390, height: 844 },
+    ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
+  });
+  context.setDefaultTimeout(15_000);
+  await context.route(/^https:\/\/www\.googletagmanager\.com\//, (route) =>
+    route.fulfill({ status: 200, contentType: "text/javascript", body: "" }),
+  );
+  await installStripeStandIn(context, { stripeApiUrl: service.stripe.url });
+  return {
+    fixture,
+    site,
+    browser,
+    context,
+    async stop() {
+      await context.close();
+      await browser.close();
+      await site.stop();
+      await fixture.cleanup();
+    },
+  };
+}
