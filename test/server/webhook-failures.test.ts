@@ -22,6 +22,7 @@ import {
 import { startContentStub, STUB_TOKEN, stopContentStubs } from "../cli/stub-content.js";
 import { LOCAL_AWS_ENV, startLocalCloudFront, startLocalS3 } from "../support/aws-local.js";
 import { startHangingProxy } from "../support/hanging-proxy.js";
+import { hangLimit } from "../support/time-limits.js";
 
 const SECRET = "failures-test-secret";
 
@@ -76,7 +77,7 @@ async function buildsDone(base: string, count: number): Promise<Build[]> {
       return queue.builds.length >= count && queue.state === "idle" ? queue.builds : undefined;
     },
     `build ${count}`,
-    90_000,
+    hangLimit(30_000),
   );
 }
 
@@ -153,90 +154,110 @@ describe.each(LAYOUTS)("a full disk under $name", (layout) => {
         expect(run.output).not.toMatch(/^\s+at /m);
       }
     },
-    180_000,
+    hangLimit(60_000),
   );
 });
 
+/** Two deploys that each wait for their deadline, and builds between: a hang limit, not a speed check. */
+const HUNG_UPLOAD_LIMIT = hangLimit(60_000);
+/**
+ * The webhook's deploy deadline, in seconds: long enough for the retry to upload every file on a
+ * loaded machine (at 6 s, load 20 on two cores abandoned it while uploading the assets), short
+ * enough that the hung pages are abandoned well inside the test's limit.
+ */
+const DEPLOY_DEADLINE_S = Math.round(hangLimit(6_000) / 1000);
+
 describe("a hung upload", () => {
-  it("is abandoned at the deploy's deadline, reported, and retried by the next webhook; the server answers throughout", async () => {
-    const [stub, s3, cloudFront] = await Promise.all([startContentStub(), startLocalS3(), startLocalCloudFront()]);
-    const proxy = await startHangingProxy(s3.endpoint);
-    await s3.createBucket("nzf-hung");
-    // S3 accepts every page upload's connection and never answers one (the pages' files went up
-    // first, so the retry has only the pages left to send).
-    const pages = (req: IncomingMessage) => req.method === "PUT" && /\.html(\?|$)/.test(req.url ?? "");
-    proxy.hang = pages;
-    const port = await freePort();
-    const out = join(await tempDir(), "site");
-    const env = {
-      ...LOCAL_AWS_ENV,
-      NZF_WEBHOOK_SECRET: SECRET,
-      PRISMIC_REPOSITORY: "nzf-test",
-      PRISMIC_ENDPOINT: stub.endpoint,
-      PRISMIC_ACCESS_TOKEN: STUB_TOKEN,
-      NZF_S3_BUCKET: "nzf-hung",
-      NZF_S3_ENDPOINT: proxy.endpoint,
-      NZF_CLOUDFRONT_DISTRIBUTION_ID: "E2HUNGTEST01",
-      NZF_CLOUDFRONT_ENDPOINT: cloudFront.endpoint,
-      NZF_DEPLOY_TIMEOUT: "6",
-    };
-    const root = await projectRoot();
-    const hook = startCli(["webhook", "--root", root, "--out", out, "--port", String(port)], env);
-    const base = `http://127.0.0.1:${port}`;
-    const status = async () => ((await (await fetch(`${base}/status`)).json()) as Status).queue;
-    try {
-      await waitForHttp(`${base}/health`, hook);
-      const deploy = await waitUntil(async () => (await status()).deploy.last ?? undefined, "the first deploy", 90_000);
-      expect(deploy).toMatchObject({ ok: false, timedOut: true });
-      expect(deploy.error).toMatch(/^\[DEPLOY_TIMED_OUT\] .*abandoned while uploading/);
-      expect(deploy.durationMs).toBeLessThan(30_000);
-      expect((await status()).deploy.pending).toBe(true);
-      const health = await fetch(`${base}/health`);
-      expect(health.status).toBe(503);
-      expect(((await health.json()) as { reason: string }).reason).toContain("DEPLOY_TIMED_OUT");
-      expect(cloudFront.invalidations).toHaveLength(0);
+  it(
+    "is abandoned at the deploy's deadline, reported, and retried by the next webhook; the server answers throughout",
+    async () => {
+      const [stub, s3, cloudFront] = await Promise.all([startContentStub(), startLocalS3(), startLocalCloudFront()]);
+      const proxy = await startHangingProxy(s3.endpoint);
+      await s3.createBucket("nzf-hung");
+      // S3 accepts every page upload's connection and never answers one (the pages' files went up
+      // first, so the retry has only the pages left to send).
+      const pages = (req: IncomingMessage) => req.method === "PUT" && /\.html(\?|$)/.test(req.url ?? "");
+      proxy.hang = pages;
+      const port = await freePort();
+      const out = join(await tempDir(), "site");
+      const env = {
+        ...LOCAL_AWS_ENV,
+        NZF_WEBHOOK_SECRET: SECRET,
+        PRISMIC_REPOSITORY: "nzf-test",
+        PRISMIC_ENDPOINT: stub.endpoint,
+        PRISMIC_ACCESS_TOKEN: STUB_TOKEN,
+        NZF_S3_BUCKET: "nzf-hung",
+        NZF_S3_ENDPOINT: proxy.endpoint,
+        NZF_CLOUDFRONT_DISTRIBUTION_ID: "E2HUNGTEST01",
+        NZF_CLOUDFRONT_ENDPOINT: cloudFront.endpoint,
+        NZF_DEPLOY_TIMEOUT: String(DEPLOY_DEADLINE_S),
+      };
+      const root = await projectRoot();
+      const hook = startCli(["webhook", "--root", root, "--out", out, "--port", String(port)], env);
+      const base = `http://127.0.0.1:${port}`;
+      const status = async () => ((await (await fetch(`${base}/status`)).json()) as Status).queue;
+      try {
+        await waitForHttp(`${base}/health`, hook);
+        const deploy = await waitUntil(
+          async () => (await status()).deploy.last ?? undefined,
+          "the first deploy",
+          hangLimit(30_000) + DEPLOY_DEADLINE_S * 1000,
+        ).catch(async (error: unknown) => {
+          throw new Error(`${String(error)}: ${JSON.stringify(await status())}\n${hook.output()}`);
+        });
+        expect(deploy).toMatchObject({ ok: false, timedOut: true });
+        expect(deploy.error).toMatch(/^\[DEPLOY_TIMED_OUT\] .*abandoned while uploading/);
+        // Abandoned at its deadline, not long after it.
+        expect(deploy.durationMs).toBeLessThan((DEPLOY_DEADLINE_S + 10) * 1000);
+        expect((await status()).deploy.pending).toBe(true);
+        const health = await fetch(`${base}/health`);
+        expect(health.status).toBe(503);
+        expect(((await health.json()) as { reason: string }).reason).toContain("DEPLOY_TIMED_OUT");
+        expect(cloudFront.invalidations).toHaveLength(0);
 
-      // S3 answers again: the next webhook's build (nothing changed) deploys what is pending.
-      proxy.hang = null;
-      expect((await post(base, { type: "api-update" })).status).toBe(200);
-      const retried = await waitUntil(
-        async () => {
-          const queue = await status();
-          return queue.state === "idle" && queue.deploy.last?.ok ? queue.deploy.last : undefined;
-        },
-        "the retried deploy",
-        90_000,
-      ).catch(async (error: unknown) => {
-        throw new Error(`${String(error)}: ${JSON.stringify((await status()).deploy)}\n${hook.output()}`);
-      });
-      expect(retried.ok).toBe(true);
-      expect((await fetch(`${base}/health`)).status).toBe(200);
-      expect(cloudFront.invalidations).toHaveLength(1);
-    } finally {
-      await hook.stop();
-    }
+        // S3 answers again: the next webhook's build (nothing changed) deploys what is pending.
+        proxy.hang = null;
+        expect((await post(base, { type: "api-update" })).status).toBe(200);
+        const retried = await waitUntil(
+          async () => {
+            const queue = await status();
+            return queue.state === "idle" && queue.deploy.last?.ok ? queue.deploy.last : undefined;
+          },
+          "the retried deploy",
+          hangLimit(30_000) + DEPLOY_DEADLINE_S * 1000,
+        ).catch(async (error: unknown) => {
+          throw new Error(`${String(error)}: ${JSON.stringify((await status()).deploy)}\n${hook.output()}`);
+        });
+        expect(retried.ok).toBe(true);
+        expect((await fetch(`${base}/health`)).status).toBe(200);
+        expect(cloudFront.invalidations).toHaveLength(1);
+      } finally {
+        await hook.stop();
+      }
 
-    // `nzf-build deploy` on its own ends at its deadline too, with the code and what to do.
-    proxy.hang = (req) => req.method === "PUT";
-    await s3.stop();
-    const fresh = await startLocalS3();
-    await fresh.createBucket("nzf-hung");
-    const again = await startHangingProxy(fresh.endpoint);
-    again.hang = (req) => req.method === "PUT";
-    try {
-      const started = Date.now();
-      const run = await cli(
-        ["deploy", "--root", root, "--out", out, "--deploy-timeout", "2"],
-        { ...env, NZF_S3_ENDPOINT: again.endpoint },
-        60_000,
-      );
-      expect(run.code, run.output).not.toBe(0);
-      expect(run.code).not.toBeNull();
-      expect(run.output).toContain("[DEPLOY_TIMED_OUT]");
-      expect(run.output).toContain("run nzf-build deploy again");
-      expect(Date.now() - started).toBeLessThan(50_000);
-    } finally {
-      await Promise.all([again.stop(), proxy.stop(), fresh.stop(), cloudFront.stop()]);
-    }
-  }, 180_000);
+      // `nzf-build deploy` on its own ends at its deadline too, with the code and what to do.
+      proxy.hang = (req) => req.method === "PUT";
+      await s3.stop();
+      const fresh = await startLocalS3();
+      await fresh.createBucket("nzf-hung");
+      const again = await startHangingProxy(fresh.endpoint);
+      again.hang = (req) => req.method === "PUT";
+      try {
+        const started = Date.now();
+        const run = await cli(
+          ["deploy", "--root", root, "--out", out, "--deploy-timeout", "2"],
+          { ...env, NZF_S3_ENDPOINT: again.endpoint },
+          hangLimit(20_000),
+        );
+        expect(run.code, run.output).not.toBe(0);
+        expect(run.code).not.toBeNull();
+        expect(run.output).toContain("[DEPLOY_TIMED_OUT]");
+        expect(run.output).toContain("run nzf-build deploy again");
+        expect(Date.now() - started).toBeLessThan(50_000);
+      } finally {
+        await Promise.all([again.stop(), proxy.stop(), fresh.stop(), cloudFront.stop()]);
+      }
+    },
+    HUNG_UPLOAD_LIMIT,
+  );
 });
