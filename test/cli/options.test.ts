@@ -38,6 +38,7 @@ import type { AddressInfo } from "node:net";
 import { startSmtpCatcher } from "../../src/stand-ins/smtp/catcher.js";
 import { startPayPalStandIn } from "../../src/stand-ins/paypal/server.js";
 import { donationRequest } from "../support/donation-request.js";
+import { hangLimit } from "../support/time-limits.js";
 
 /** `<key> <flag or variable>`: one effect check of one way of giving a setting. */
 type Proof = `${string} ${string}`;
@@ -45,7 +46,7 @@ const proven = new Set<Proof>();
 /** A test that checks `proofs`, registered when the file is collected so the coverage test sees them all. */
 function scenario(proofs: Proof[], name: string, fn: () => Promise<void>): void {
   for (const proof of proofs) proven.add(proof);
-  it(name, fn, 90_000);
+  it(name, fn, hangLimit(30_000));
 }
 
 const read = (file: string) => readFile(file, "utf8");
@@ -219,7 +220,7 @@ describe.concurrent("each setting, by its effect", () => {
         const out = join(await tempDir(), "site");
         return {
           out,
-          run: await cli(["--fetch", "--root", root, "--out", out, ...flags], { ...live, ...env }, 60_000),
+          run: await cli(["--fetch", "--root", root, "--out", out, ...flags], { ...live, ...env }, hangLimit(20_000)),
         };
       };
       const refused = await build({ CI: "true" });
@@ -255,7 +256,7 @@ describe.concurrent("each setting, by its effect", () => {
       const sample = await cli(
         ["--root", root, "--sample", "--out", join(await tempDir(), "s")],
         { CI: "true" },
-        60_000,
+        hangLimit(20_000),
       );
       expect(sample.code, sample.output).toBe(0);
       expect(sample.output).not.toContain("SETTINGS_MISSING");
@@ -305,7 +306,7 @@ describe.concurrent("each setting, by its effect", () => {
         ...PAYMENTS,
       });
       try {
-        const page = await waitForHttp(`http://127.0.0.1:${port}/account/`, watch, 40_000);
+        const page = await waitForHttp(`http://127.0.0.1:${port}/account/`, watch, hangLimit(15_000));
         expect(page.status).toBe(200);
         const html = await page.text();
         expect(html).toContain(POOL.NZF_COGNITO_USER_POOL_ID);
@@ -515,7 +516,7 @@ describe.concurrent("each setting, by its effect", () => {
             s3.endpoint,
           ],
           aws,
-          80_000,
+          hangLimit(27_000),
         );
         expect(run.code, run.output).toBe(0);
         expect(s3.requests).toContain("PUT /nzf-cli-deploy/index.html");
@@ -662,7 +663,7 @@ async function giveAndRestart(
   stripe.setWebhookUrl(`${base}/stripe/webhook`);
   let api = startCli(["api", ...firstArgs], { ...stripeEnv, ...firstEnv });
   try {
-    await waitForHttp(`${base}/donations/none`, api, 60_000);
+    await waitForHttp(`${base}/donations/none`, api, hangLimit(20_000));
     // A new key each run: CI's PostgreSQL may keep an earlier run's record of a fixed one, and
     // replaying it would name a payment intent this run's Stripe stand-in never made.
     const key = randomUUID();
@@ -704,7 +705,7 @@ async function giveAndRestart(
     api.child.kill("SIGKILL");
     await api.exited;
     api = startCli(["api", ...secondArgs], { ...stripeEnv, ...secondEnv });
-    const state = await waitForHttp(`${base}/donations/${donationId}`, api, 60_000);
+    const state = await waitForHttp(`${base}/donations/${donationId}`, api, hangLimit(20_000));
     expect(state.status).toBe(200);
     expect(((await state.json()) as { status: string }).status).toBe("succeeded");
     const replay = await post();
@@ -751,7 +752,7 @@ describe.concurrent("nzf-build api", () => {
       const unreachable = await cli(
         ["api", "--port", "0"],
         { DATABASE_URL: "postgres://nobody:x@127.0.0.1:1/none" },
-        60_000,
+        hangLimit(20_000),
       );
       expect(unreachable.code).toBe(1);
       expect(unreachable.output).toContain("[API_DATABASE_FAILED]");
@@ -787,7 +788,7 @@ async function enquiryThroughApi(env: Env): Promise<void> {
   const port = await freePort();
   const api = startCli(["api", "--port", String(port), "--data-dir", await tempDir()], env);
   try {
-    await waitForHttp(`http://127.0.0.1:${port}/donations/none`, api, 60_000);
+    await waitForHttp(`http://127.0.0.1:${port}/donations/none`, api, hangLimit(20_000));
     const res = await fetch(`http://127.0.0.1:${port}/enquiries`, {
       method: "POST",
       headers: { "Content-Type": "application/json", "Idempotency-Key": randomUUID() },
@@ -897,7 +898,7 @@ describe.concurrent("nzf-build api: receipts, notices and PayPal", () => {
           body: JSON.stringify(body),
         });
       try {
-        await waitForHttp(`${base}/donations/none`, api, 60_000);
+        await waitForHttp(`${base}/donations/none`, api, hangLimit(20_000));
         const created = await post("/donations", donationRequest({ fund: "sadaqah", paymentMethod: "paypal" }));
         expect(created.status, api.output()).toBe(201);
         const { donationId } = (await created.json()) as { donationId: string };
@@ -914,7 +915,7 @@ describe.concurrent("nzf-build api: receipts, notices and PayPal", () => {
         await api.stop();
         await paypal.stop();
       }
-      const live = await cli(["api", "--port", "0"], { ...env, NZF_PAYPAL_ENVIRONMENT: "live" }, 30_000);
+      const live = await cli(["api", "--port", "0"], { ...env, NZF_PAYPAL_ENVIRONMENT: "live" }, hangLimit(10_000));
       expect(live.code).toBe(1);
       expect(live.output).toContain("[CONFIG_INVALID] NZF_PAYPAL_API_BASE points live credentials at a local stand-in");
     },
@@ -1024,7 +1025,7 @@ const invalidCases = (OPTIONS as readonly OptionSpec[]).flatMap((spec) => {
 describe.concurrent("a refused value stops the command before anything is built, naming where it came from", () => {
   it.each(invalidCases)("$key from $source", async ({ source, args, env, command, extraEnv }) => {
     const root = await projectRoot();
-    const run = await cli([...command, "--root", root, ...args], { ...extraEnv, ...env }, 15_000);
+    const run = await cli([...command, "--root", root, ...args], { ...extraEnv, ...env }, hangLimit(5_000));
     expect(run.code, run.output).toBe(1);
     expect(run.output).toMatch(/^\[(CONFIG_INVALID|REPOSITORY_NAME_INVALID)\] /m);
     expect(run.output).toContain(`(${source})`);
