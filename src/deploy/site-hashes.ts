@@ -9,7 +9,8 @@
  * version the last deploy from this machine sent (./last-deploy.ts) gives every file that may
  * differ since; each other file has the hash that deploy recorded for it, and is not read. Any
  * doubt means reading: no record, a record of another bucket or of hashes made with other header
- * rules (HASH_SCHEME), a manifest missing on the way (a version removed, a folder made by hand), a
+ * rules (HASH_SCHEME), a manifest missing on the way (a version removed, a folder made by hand), the
+ * same version as the last deploy (only a new build's version has a manifest vouching for it), a
  * file the record does not have or has as retired.
  */
 import { readFile } from "node:fs/promises";
@@ -37,6 +38,9 @@ export function changedSince(siteDir: string, deployedDir: string): Set<string> 
   const versionsDir = dirname(siteDir);
   if (dirname(deployedDir) !== versionsDir) return null;
   const target = basename(deployedDir);
+  // The very version deployed before, deployed again (by hand, or a dry run after an edit): no
+  // manifest says what happened to it since, and a file edited in place keeps its name, so read all.
+  if (basename(siteDir) === target) return null;
   const changed = new Set<string>();
   let id = basename(siteDir);
   for (let steps = 0; id !== target; steps++) {

@@ -39,7 +39,11 @@ describe("changedSince", () => {
     await version("v2-b", {}, { base: "v1-a", changed: ["a.html"], removed: ["gone.html"] });
     const v3 = await version("v3-c", {}, { base: "v2-b", changed: ["b.html"], removed: [] });
     expect([...(changedSince(v3, v1) ?? [])].sort()).toEqual(["a.html", "b.html", "gone.html"]);
-    expect(changedSince(v3, v3)).toEqual(new Set());
+  });
+
+  it("is null for the version deployed last: a file edited in it since has no manifest to say so", async () => {
+    const v1 = await version("v1-a", {}, { base: null, changed: [], removed: [] });
+    expect(changedSince(v1, v1)).toBeNull();
   });
 
   it("is null when the chain breaks: a manifest missing, or the deployed version in another folder", async () => {
