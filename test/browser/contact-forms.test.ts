@@ -97,7 +97,10 @@ describe("the contact page's enquiry form", { timeout: 90_000 }, () => {
     await done.waitFor();
     const id = await page.locator("[data-enquiry-id]").getAttribute("data-enquiry-id");
     expect(id).toMatch(/^ENQ-[0-9A-F]{8}$/);
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Thank you, we have your message");
+    // Focus moves to the heading once it is shown (an effect after the render the heading came in).
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent))
+      .toBe("Thank you, we have your message");
     const stored = await enquiries();
     expect(stored).toMatchObject([{ id, email: "aisha@example.com", topic: "zakat", message }]);
     await mailing.catcher.waitFor((m) => m.to === "donorcare@nzf.org.au" && m.subject.startsWith(`Enquiry ${id}`));
