@@ -7,7 +7,7 @@
  * with the same Idempotency-Key, so it is one enquiry. `website` is the honeypot: hidden from
  * people and from the tab order, a bot fills it and the service keeps nothing.
  */
-import { type FormEvent, useRef, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useIslandPrefix } from "../island-id.js";
 import { createPaymentsClient, type PaymentsClient } from "../../payments/client.js";
 import { CONTACT_LIMITS, type EnquiryRequest, type EnquiryTopic } from "../../payments/contact.js";
@@ -55,6 +55,11 @@ export default function ContactForm({ apiUrl, timeoutMs, words: w }: ContactForm
   const formRef = useRef<HTMLFormElement>(null);
   const alertRef = useRef<HTMLParagraphElement>(null);
   const doneRef = useRef<HTMLHeadingElement>(null);
+  // Once the thank-you heading is in the page: the button that had focus went with the form, and a
+  // frame requested before React committed the heading could find no heading to focus.
+  useEffect(() => {
+    if (sent) doneRef.current?.focus();
+  }, [sent]);
 
   const set = (field: keyof Values, value: string) => setValues((v) => ({ ...v, [field]: value }));
   const focusFirstError = () =>
@@ -81,7 +86,6 @@ export default function ContactForm({ apiUrl, timeoutMs, words: w }: ContactForm
     try {
       const { enquiryId } = await client.current.sendEnquiry(body, attempt.current.key);
       setSent(enquiryId);
-      requestAnimationFrame(() => doneRef.current?.focus());
     } catch (error) {
       if (error instanceof PaymentsApiError && error.fields.length) {
         const byField: Record<string, string> = {};
