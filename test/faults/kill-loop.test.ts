@@ -251,7 +251,14 @@ describe("two builds at once into one folder", () => {
       }
       await sleep(10);
     }
+    // The first is held still (SIGSTOP) until the second says it waits: on a quiet machine the first,
+    // from a warm cache, could otherwise finish before the second process had started.
+    first.child.kill("SIGSTOP");
     const second = startBuild(dist, "B");
+    let secondSays = "";
+    second.child.stderr!.on("data", (chunk) => (secondSays += chunk));
+    for (let i = 0; i < 2000 && !secondSays.includes("Waiting for another build"); i++) await sleep(10);
+    first.child.kill("SIGCONT");
     const seen = { A: 0, B: 0, mixed: 0, missing: 0, swapped: 0 };
     const order: Seen[] = [];
     let running = 2;
