@@ -45,11 +45,17 @@ export function watchProblems(page: Page): PageProblems {
   page.on("pageerror", (error) => problems.pageErrors.push(`${page.url()}: ${error.message}`));
   // A script fetched on demand and cancelled because the page moved on (net::ERR_ABORTED after a
   // navigation) is the browser's doing, not a failure the donor sees; any other failure counts.
-  const pageWhenAsked = new WeakMap<object, string>();
-  page.on("request", (req) => pageWhenAsked.set(req, page.url()));
+  // Navigations are counted, not compared by address: going to the same page again (the account
+  // page after giving) cancels the old page's requests too.
+  let navigations = 0;
+  page.on("framenavigated", (frame) => {
+    if (frame === page.mainFrame()) navigations++;
+  });
+  const navigationWhenAsked = new WeakMap<object, number>();
+  page.on("request", (req) => navigationWhenAsked.set(req, navigations));
   page.on("requestfailed", (req) => {
     const reason = req.failure()?.errorText;
-    if (reason === "net::ERR_ABORTED" && pageWhenAsked.get(req) !== page.url()) return;
+    if (reason === "net::ERR_ABORTED" && navigationWhenAsked.get(req) !== navigations) return;
     problems.failedRequests.push(`${req.url()}: ${reason}`);
   });
   page.on("response", (res) => {
