@@ -36,7 +36,7 @@ export const LIMITS = {
   timeBudgetMs: 5000,
 } as const;
 
-/** The user pool's own sentences (the specification's catalogue), each followed by what to do. */
+/** The auth library's own sentences (what the island already says for the same state), each followed by what to do. */
 export const NO_CURRENT_USER =
   "No current user. Sign in to your account to see your donations, receipts and regular gifts.";
 export const NOT_AUTHENTICATED =

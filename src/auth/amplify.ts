@@ -1,7 +1,7 @@
 /**
  * The one place that talks to aws-amplify (v6, modular imports). The account island imports this
- * file lazily, so only /account loads the library. Tokens live in cookies as the specification
- * says (365 days, path /, secure) and nowhere else; SRP is the default flow, USER_PASSWORD_AUTH
+ * file lazily, so only /account loads the library. Tokens live in cookies (365 days, path /,
+ * secure: the whole site sees the session, only over https) and nowhere else; SRP is the default flow, USER_PASSWORD_AUTH
  * is for the emulator (which has no SRP).
  */
 import { Amplify, type ResourcesConfig } from "aws-amplify";
@@ -48,19 +48,19 @@ import { toMfaPreference, toResetStep, toSignInStep, toSignUpStep } from "./step
 import type { AccountDetails, AuthAdapter, MfaType, PublicAuthConfig } from "./types.js";
 import { userPoolCall, userPoolEndpoint } from "./user-pool-call.js";
 
-/** Specification section 9: auth cookies last one year. */
+/** Auth cookies last one year, so a donor who comes back within the year is still signed in. */
 export const COOKIE_EXPIRY_DAYS = 365;
 
 export interface AmplifyDeps {
-  /** Token storage; the browser default is the cookie storage the specification names. */
+  /** Token storage; the browser default is cookie storage, which every page of the site can read. */
   storage?: KeyValueStorageInterface;
   /** Every key in that storage, to clean a dead session; the browser default reads document.cookie. */
   listKeys?: () => string[];
-  /** The RevokeToken retry's clock and dice (tests); section 9's figures either way. */
+  /** The RevokeToken retry's clock and dice (tests); the same backoff figures either way. */
   backoff?: BackoffOptions;
 }
 
-/** The token cookies' attributes (specification section 9: 365 days, path /, secure). */
+/** The token cookies' attributes: 365 days, path / (every page sees the session), secure. */
 export function cookieOptionsFor(config: PublicAuthConfig): ConstructorParameters<typeof CookieStorage>[0] {
   return {
     expires: COOKIE_EXPIRY_DAYS,
@@ -165,7 +165,7 @@ export function createAmplifyAdapter(config: PublicAuthConfig, deps: AmplifyDeps
     typeof localStorage !== "undefined" &&
     (localStorage.getItem(oauthStorageKey(config.userPoolClientId, "oauthSignIn")) ?? "").startsWith("true");
 
-  /** Specification section 9: a hosted sign-out that has not left the page within 3 s has failed. */
+  /** A hosted sign-out leaves the page at once when it works: still here after 3 s, it has failed. */
   const leavesWithin = (ms: number) =>
     new Promise<never>((_, reject) => {
       const timer = setTimeout(() => reject(hostedError(HOSTED_ERRORS.signOutTimeout)), ms);
@@ -345,7 +345,7 @@ async function loadAccount(): Promise<AccountDetails> {
   const [user, attributes, mfa] = await Promise.all([getCurrentUser(), fetchUserAttributes(), fetchMFAPreference()]);
   let devices: AccountDetails["devices"];
   try {
-    // The library asks for at most 60 devices (specification section 9).
+    // The library asks for at most 60 devices, Cognito's largest page; a donor has far fewer.
     devices = (await fetchDevices()).map((d) => ({
       id: d.id,
       ...(d.name ? { name: d.name } : {}),

@@ -1,5 +1,5 @@
 /**
- * The specification's retry for revoking a token (section 9): exponential backoff from 100 ms,
+ * The retry for revoking a token: exponential backoff from 100 ms,
  * up to 100 ms of random jitter on each wait, and no more than 5000 ms spent waiting in all.
  * Only failures worth repeating are repeated (the network, throttling, the service's own errors);
  * a refusal (a token already revoked, a wrong client) is final at once.

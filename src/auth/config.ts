@@ -1,5 +1,6 @@
 /**
- * Build-time check of the user pool configuration (specification sections 5 and 9). It runs once,
+ * Build-time check of the user pool configuration, so a mistyped pool fails the build rather than
+ * the first donor's sign-in. It runs once,
  * when the build starts, and turns options or environment variables into the public config that
  * the account island receives as props. A build with no user pool configured is allowed: it
  * returns null and the account page says that sign-in is unavailable.
@@ -30,7 +31,7 @@ export interface AuthConfigOptions {
 
 /** Default region: Asia-Pacific (Sydney). */
 export const DEFAULT_REGION = "ap-southeast-2";
-/** Specification section 9: pool id at most 55 characters. */
+/** Cognito's longest user pool id: anything longer is a typo. */
 export const MAX_USER_POOL_ID_LENGTH = 55;
 // Region prefix, underscore, alphanumeric suffix (the same shape Cognito and Amplify accept).
 const USER_POOL_ID_SHAPE = /^[\w-]+_[0-9a-zA-Z]+$/;

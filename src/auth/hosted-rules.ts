@@ -1,13 +1,13 @@
 /**
  * The rules of the hosted sign-in (Cognito's hosted pages, authorization code with PKCE), apart
  * from the library that runs it, so they are tested on their own and cost the page nothing: the
- * specification's figures, where the donor may be sent back to, and which tokens are accepted.
+ * time limits, where the donor may be sent back to, and which tokens are accepted.
  * Browser-safe, no imports: the account island reads it before the auth library has loaded.
  */
 
-/** Specification section 9: waiting for the hosted sign-in to finish gives up after 10 s. */
+/** Waiting for the hosted sign-in to finish gives up after 10 s: the donor is told, not left waiting. */
 export const HOSTED_SIGN_IN_TIMEOUT_MS = 10_000;
-/** Specification section 9: a hosted sign-out that has not left the page after 3 s has failed. */
+/** A hosted sign-out leaves the page at once when it works: still here after 3 s, it has failed. */
 export const HOSTED_SIGN_OUT_TIMEOUT_MS = 3_000;
 /** The page the hosted sign-in comes back to (the app client's callback and sign-out URL). */
 export const HOSTED_CALLBACK_PATH = "/account/";

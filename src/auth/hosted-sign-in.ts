@@ -1,7 +1,7 @@
 /**
  * The hosted sign-in through Amplify's own `signInWithRedirect` (authorization code, PKCE S256,
- * a state of 32 random characters and a verifier of 128, as the specification's section 7 and 9
- * say; the library makes them and checks the state). Loaded on demand by amplify.ts: only when the
+ * a state of 32 random characters and a verifier of 128, so neither can be guessed or replayed;
+ * the library makes them and checks the state). Loaded on demand by amplify.ts: only when the
  * donor chooses the hosted page, or when the page is its answer, so /account/ does not carry the
  * OAuth code otherwise.
  *

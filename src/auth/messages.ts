@@ -1,11 +1,10 @@
 /**
- * Donor-facing text for everything the user pool or the auth library can say (specification
- * sections 5 and 8). The library's errors carry a Cognito exception name and the service's own
+ * Donor-facing text for everything the user pool or the auth library can say. The library's errors carry a Cognito exception name and the service's own
  * message; we map both to a sentence that says what happened and what to do, and never show a raw
  * stack, JSON or an unknown service message. Browser-safe: no node: imports.
  */
 
-/** The specification's validation strings, used as written. */
+/** The validation sentences the earlier site showed, kept word for word so donors and support staff meet the same words. */
 export const SPEC_MESSAGES = {
   emptyUsername: "Username cannot be empty",
   emptyPassword: "Password cannot be empty",
@@ -26,7 +25,7 @@ export const SPEC_MESSAGES = {
   signOutTimeout: "Signout timeout fail",
 } as const;
 
-/** Specification section 9 / issue: minimum password length, no required character classes. */
+/** Minimum password length, no required character classes: length protects more than forced symbols do. */
 export const MIN_PASSWORD_LENGTH = 8;
 
 /** Service messages that mean the stored session is dead: sign out and clean storage. */

@@ -1,8 +1,9 @@
 /**
  * Two small rules around the auth calls, kept apart from Amplify so they are easy to test:
- * - only one password sign-in may be pending at a time (specification section 4): a second
- *   sign-in while one is in flight is refused with SignInInProgress instead of racing it;
- * - an error that invalidates the session (specification section 8) signs the donor out and
+ * - only one password sign-in may be pending at a time (the pool keeps one sign-in session):
+ *   a second sign-in while one is in flight is refused with SignInInProgress instead of racing it;
+ * - an error that invalidates the session (a revoked or expired token, a disabled or deleted user,
+ *   a password reset required: messages.ts) signs the donor out and
  *   cleans the stored session before the error reaches the island.
  */
 import { invalidatesSession } from "./messages.js";

@@ -90,7 +90,7 @@ export function toResetStep(output: {
   return destination ? { step: "CONFIRM_RESET_PASSWORD", destination } : { step: "CONFIRM_RESET_PASSWORD" };
 }
 
-/** Specification: preferred MFA values NOMFA, SMS_MFA, SOFTWARE_TOKEN_MFA. */
+/** Amplify's preferred MFA type in Cognito's own names; none preferred is NOMFA. */
 export function toMfaPreference(
   preferred: string | undefined,
 ): "NOMFA" | "SMS_MFA" | "SOFTWARE_TOKEN_MFA" | "EMAIL_OTP" {

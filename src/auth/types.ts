@@ -21,7 +21,7 @@ export interface PublicAuthConfig {
   secure: boolean;
   /** The account GraphQL API (NZF_ACCOUNT_API_URL); absent: the page says history and gifts cannot be shown. */
   accountApiUrl?: string;
-  /** The pool allows MFA (NZF_COGNITO_MFA optional or on); absent when it is off, as in the specification. */
+  /** The pool allows MFA (NZF_COGNITO_MFA optional or on); absent when it is off (the default). */
   mfa?: "optional" | "on";
   /** The pool's hosted sign-in domain (NZF_COGNITO_HOSTED_DOMAIN); absent: only the page's own form. */
   hostedDomain?: string;
@@ -52,7 +52,7 @@ export type SignUpStep =
 
 export type ResetStep = { step: "CONFIRM_RESET_PASSWORD"; destination?: string } | { step: "DONE" };
 
-/** Preferred MFA as the specification names it: NOMFA, SMS_MFA, SOFTWARE_TOKEN_MFA. */
+/** Preferred MFA in Cognito's own names (NOMFA, SMS_MFA, SOFTWARE_TOKEN_MFA, EMAIL_OTP). */
 export type MfaPreference = "NOMFA" | "SMS_MFA" | "SOFTWARE_TOKEN_MFA" | "EMAIL_OTP";
 
 export interface AccountDevice {

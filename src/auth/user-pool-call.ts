@@ -1,6 +1,6 @@
 /**
  * One user pool call without the auth library: POST to the pool's endpoint with the action in the
- * X-Amz-Target header and JSON in and out, as the specification describes the identity provider.
+ * X-Amz-Target header and JSON in and out, which is how every Cognito identity provider call is made.
  * Used where Amplify does not make the call the way the site needs (GlobalSignOut then RevokeToken).
  * A refusal throws an Error named after Cognito's exception, with the service's message, so
  * describeAuthError (messages.ts) maps it like any library error. Browser-safe.

@@ -225,7 +225,7 @@ export const OPTIONS = [
     default: "off",
     commands: BUILDS,
     group: "accounts",
-    help: "the user pool's MFA setting: off (the specification's pool), optional or on; two-step sign-in is offered on /account/ only when not off",
+    help: "the user pool's MFA setting: off (the default), optional or on; two-step sign-in is offered on /account/ only when not off",
   },
   {
     key: "accountApiUrl",

@@ -3,8 +3,8 @@
  * which S3 alone does not apply:
  * - the site's redirects (src/content/routes.ts REDIRECTS, e.g. `/pay/tainted_wealth` →
  *   `/pay/tainted-wealth/`), with or without the trailing slash, as 301s;
- * - a path whose last segment has no extension gets a trailing slash (301); the specification names
- *   .html .json .js .map .txt .xml .pdf as the exceptions, and every other file of the site
+ * - a path whose last segment has no extension gets a trailing slash (301); paths ending in
+ *   .html .json .js .map .txt .xml .pdf are files and stay as they are, and every other file of the site
  *   (.css, .webp, .png, .ico, .webmanifest) has an extension too;
  * - `/path/` is served from `/path/index.html` (a rewrite, not a redirect).
  * The query string is kept on redirects. The code is plain ES5.1, which both CloudFront runtimes

@@ -1,5 +1,5 @@
 /**
- * The contract of the specification's `generalAPI` and `marketingApi` groups, shared by the site's
+ * The contract of the enquiry and e-mail updates API, shared by the site's
  * forms and the service (docs/payments-api.md, "Enquiries and e-mail updates"): the enquiry topics,
  * where a sign-up may come from, the request and answer bodies. Browser-safe.
  */

@@ -59,8 +59,8 @@ export const QURBAN_OPTIONS: readonly PriceOption[] = [
 ];
 
 /**
- * Prices are placeholders until the foundation confirms this year's figures (the specification
- * does not give them); they live only here, so changing them is one edit, and the sample content
+ * Prices are placeholders until the foundation confirms this year's figures; they live only
+ * here, so changing them is one edit, and the sample content
  * carries the same figures.
  */
 // Tax-deductibility (`taxDeductible`): the content says zakat is not deductible (the zakat page and

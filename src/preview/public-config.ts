@@ -15,7 +15,7 @@ export interface PreviewPublicConfig {
   /** The v2 endpoint; absent means https://<repository>.cdn.prismic.io/api/v2. */
   endpoint?: string;
   siteUrl: string;
-  /** Ask for an access token on 401/403 (spec section 6: the token "can be prompted for"). */
+  /** Ask for an access token on 401/403 (a private repository needs one, and an editor may not have it stored yet). */
   promptForAccessToken: boolean;
   /** The build's public island configuration (auth, payments): templates read it, so drafts render alike. */
   public: Record<string, unknown>;

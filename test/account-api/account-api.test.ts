@@ -290,7 +290,7 @@ describe("account API", () => {
     const { graphqlUrl, service } = h;
     const auth = { authorization: `Bearer ${a.access}` };
     // A client asking for application/graphql-response+json gets 4xx for a request error; one
-    // asking only for application/json gets 200 with `errors` (the GraphQL over HTTP spec's legacy rule).
+    // asking only for application/json gets 200 with `errors` (GraphQL over HTTP's rule for older clients).
     const json = { ...auth, "content-type": "application/json", accept: "application/graphql-response+json" };
     const cases: [Record<string, string>, string | Buffer, string?][] = [
       [json, "{not json"],

@@ -104,7 +104,7 @@ describe("the hosted sign-in's settings and messages", () => {
     expect(() => resolveAuthConfig({ hostedDomain: "auth.nzf.org.au" })).toThrow(/no user pool/);
   });
 
-  it("says the specification's sentences, and sends the donor back to the form", () => {
+  it("says the library's sentences, and sends the donor back to the form", () => {
     const state = describeAuthError(Object.assign(new Error("x"), { name: "InvalidOAuthState" }));
     expect(state.message.startsWith(SPEC_MESSAGES.invalidOAuthState)).toBe(true);
     expect(state.message.startsWith("Invalid state in OAuth flow")).toBe(true);

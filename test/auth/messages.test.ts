@@ -15,7 +15,7 @@ function authError(name: string, message: string): Error {
   return e;
 }
 
-describe("field validation uses the specification's strings", () => {
+describe("field validation uses the earlier site's sentences", () => {
   it("empty fields", () => {
     expect(validateEmail("  ")).toBe("Username cannot be empty");
     expect(validatePassword("")).toBe("Password cannot be empty");

@@ -1,5 +1,5 @@
 /**
- * Two-step sign-in where the pool allows it (NZF_COGNITO_MFA=optional; the specification's pool
+ * Two-step sign-in where the pool allows it (NZF_COGNITO_MFA=optional; the default pool
  * has MFA off, where account-security.test.ts checks it is not offered). Real Chromium, keyboard
  * only, axe-core, against cognito-local with MFA OPTIONAL: set up an authenticator app
  * (AssociateSoftwareToken, VerifySoftwareToken with a wrong then the right code, computed here by

@@ -148,7 +148,7 @@ describe("account security in Chromium against cognito-local", () => {
     await expectStep(page, "Your account");
     // The signed-out words ("No account yet? You can create one…") are gone once signed in.
     expect(await page.locator(".account > p").count()).toBe(0);
-    // The pool's MFA is off (as the specification's): two-step sign-in is not offered at all.
+    // The pool's MFA is off (the default): two-step sign-in is not offered at all.
     expect(await page.locator("h3", { hasText: "Two-step sign-in" }).count()).toBe(0);
     expect(await page.locator(".account-details").textContent()).not.toContain("Two-step");
     await expectAxeClean(page, "signed in");

@@ -152,7 +152,7 @@ describe("donor accounts in Chromium against cognito-local", () => {
     expect(await page.locator(".account-details").textContent()).toContain(email);
     await expectAxeClean(page, "your details");
 
-    // Tokens are in cookies only: a year, path /, Secure, SameSite Lax (specification section 9).
+    // Tokens are in cookies only: a year, path /, Secure, SameSite Lax.
     const cookies = await tokenCookies(context);
     expect(cookies.map((c) => c.name.split(".").pop()).sort()).toEqual(
       expect.arrayContaining(["accessToken", "idToken", "refreshToken"]),
@@ -188,7 +188,7 @@ describe("donor accounts in Chromium against cognito-local", () => {
     const seen = watchProblems(page);
     await openAccount(page, "Sign in");
 
-    // Empty fields: the specification's messages beside each field.
+    // Empty fields: the earlier site's messages beside each field.
     await pressButton(page, "Sign in");
     await expect
       .poll(() => page.locator(".account-field-error").allTextContents())
@@ -208,7 +208,7 @@ describe("donor accounts in Chromium against cognito-local", () => {
 
     await signInByKeyboard(page, email, password);
     await expectStep(page, "Your account");
-    // The specification's pool does not track devices: the page says so in the catalogue's words.
+    // The default pool does not track devices: the page says so in the catalogue's words.
     expect(await page.locator(".account-step").textContent()).toContain(
       "Device tracking has not been configured in this User Pool, so we cannot list the devices you are signed in on.",
     );

@@ -184,7 +184,7 @@ describe("account island", () => {
     expect(current.container.querySelector("form")).toBeNull();
   });
 
-  it("shows the specification's messages beside empty fields, focusing the first", async () => {
+  it("shows the earlier site's messages beside empty fields, focusing the first", async () => {
     const { adapter, calls } = fakeAdapter({});
     const c = start(adapter);
     await stepShown(c, "Sign in");
@@ -345,7 +345,7 @@ describe("account island", () => {
     });
   }
 
-  it("empty challenge responses use the specification's message", async () => {
+  it("empty challenge responses use the earlier site's message", async () => {
     const { adapter } = fakeAdapter({ signIn: async () => ({ step: "CUSTOM_CHALLENGE", parameters: {} }) });
     const c = start(adapter);
     await stepShown(c, "Sign in");

@@ -1,7 +1,7 @@
 /**
  * The CloudFront Function, run as CloudFront runs it: its code alone in a fresh JavaScript context
  * (no require, no process), `handler(event)` called with viewer-request events, checked against
- * the specification's URL rules. The code must parse as ES5.1 (what cloudfront-js-1.0 accepts).
+ * the site's URL rules. The code must parse as ES5.1 (what cloudfront-js-1.0 accepts).
  */
 import { describe, expect, it } from "vitest";
 import { createContext, runInContext } from "node:vm";
@@ -56,7 +56,7 @@ describe("the CloudFront Function (viewer request)", () => {
     expect(multi.headers!.location!.value).toBe("/pay/zakat/?a=1&a=2&flag");
   });
 
-  it("passes paths ending in .html .json .js .map .txt .xml .pdf unchanged (the specification's exceptions)", () => {
+  it("passes paths ending in .html .json .js .map .txt .xml .pdf unchanged (they name files)", () => {
     for (const uri of [
       "/404.html",
       "/data/prices.json",

@@ -16,7 +16,7 @@
  *   tokens issued from that refresh token. A revoked access token sent to any call is refused with
  *   Cognito's NotAuthorizedException "Access Token has been revoked"; `isRevoked(token)` lets the
  *   local account API refuse revoked tokens too.
- * - Devices, which the emulator lacks: with device tracking off (the specification's pool, the
+ * - Devices, which the emulator lacks: with device tracking off (the
  *   default) ListDevices and ForgetDevice answer InvalidParameterException "Device tracking has not
  *   been configured in this User Pool". With `trackDevices` on, every sign-in through the bridge
  *   remembers a device named by the browser's user agent (real Cognito remembers one only when the
@@ -66,7 +66,7 @@ export interface CognitoLocal {
   readStoredCode(email: string): Promise<string | undefined>;
   /** Actions the bridge answered itself, in order, so tests can see the bridge was used. */
   bridged: string[];
-  /** Whether the bridge answers as a pool that remembers devices (default: off, as the specification's pool). */
+  /** Whether the bridge answers as a pool that remembers devices (default: off). */
   trackDevices: boolean;
   /** The Limit of each ListDevices call. */
   deviceLimits: number[];
@@ -81,7 +81,7 @@ export interface StartOptions {
   verbose?: boolean;
   /** Answer as a pool with device tracking on (see the bridge's notes above). */
   trackDevices?: boolean;
-  /** The pool's MFA setting; OFF as in the specification unless a test needs the MFA flows. */
+  /** The pool's MFA setting; OFF unless a test needs the MFA flows. */
   mfa?: "OFF" | "OPTIONAL" | "ON";
 }
 

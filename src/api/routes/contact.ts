@@ -1,5 +1,5 @@
 /**
- * The specification's `generalAPI` and `marketingApi` groups (docs/payments-api.md, "Enquiries and
+ * Enquiries and e-mail updates (docs/payments-api.md, "Enquiries and
  * e-mail updates"): `POST /enquiries` (the contact page), `POST /updates` (a sign-up: the footer or
  * the donation form's "keep me updated"), `GET /updates/confirm` (double opt-in), and
  * `GET|POST /updates/unsubscribe` (the link in every update; POST is RFC 8058's one click).

@@ -27,7 +27,7 @@ export interface AccountViewProps {
   issuer?: ReceiptIssuer;
   /** Present once the auth library has loaded (always, on this step). */
   adapter: AuthAdapter | null;
-  /** Whether the pool allows two-step sign-in (NZF_COGNITO_MFA); the specification's pool does not. */
+  /** Whether the pool allows two-step sign-in (NZF_COGNITO_MFA); off by default. */
   mfa: boolean;
   onChanged: (account: AccountDetails) => void;
   onSessionEnded: (message: string) => void;
@@ -70,7 +70,7 @@ export function AccountView({
 }
 
 /**
- * Two-step sign-in, loaded when shown (only pools that allow MFA; the specification's does not):
+ * Two-step sign-in, loaded when shown (only pools that allow MFA; the default pool does not):
  * it and the authenticator's QR code stay out of the page's up-front code.
  */
 function LazyTwoStep(props: SecurityProps) {

@@ -1,5 +1,5 @@
 /**
- * Every sign-in challenge the specification lists, shown as the right next step: new password
+ * Every sign-in challenge the user pool can return, shown as the right next step: new password
  * required, SMS / TOTP / e-mail code, authenticator (TOTP) or e-mail MFA setup, MFA type selection
  * (for sign-in or for setup) and a custom challenge. The answer is always one `response` value.
  */

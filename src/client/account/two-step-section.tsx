@@ -1,6 +1,6 @@
 /**
- * Two-step sign-in, shown only when the pool allows MFA (NZF_COGNITO_MFA optional or on; off in the
- * specification's pool): set up an authenticator app (AssociateSoftwareToken: a key to type and an
+ * Two-step sign-in, shown only when the pool allows MFA (NZF_COGNITO_MFA optional or on; off by
+ * default): set up an authenticator app (AssociateSoftwareToken: a key to type and an
  * otpauth:// link, then VerifySoftwareToken with the app's code) and choose the preferred second
  * step (SetUserMFAPreference: Off, Authenticator app, Text message when the number is verified).
  */

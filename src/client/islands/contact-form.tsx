@@ -1,5 +1,5 @@
 /**
- * The contact page's enquiry form (issue 39, the specification's generalAPI): name, e-mail, topic
+ * The contact page's enquiry form (issue 39): name, e-mail, topic
  * and message, posted to the service's POST /enquiries, which stores the enquiry, sends it to donor
  * care and acknowledges it to the sender. Checked here first (the service checks again); a refusal
  * is the service's coded error, said beside the field at fault or above the button, and what was

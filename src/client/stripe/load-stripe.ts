@@ -1,8 +1,8 @@
 /**
  * Loads Stripe.js only when the donor proceeds to pay: `@stripe/stripe-js/pure` is imported
  * dynamically (its own chunk, not part of the form's first load) and injects the script from
- * js.stripe.com only when `loadStripe` is called. Failures become a `StripeLoadError` with the
- * specification's messages, 'Failed to load Stripe.js' (network, blocked, chunk missing) and
+ * js.stripe.com only when `loadStripe` is called. Failures become a `StripeLoadError` with
+ * Stripe's own messages, 'Failed to load Stripe.js' (network, blocked, chunk missing) and
  * 'Stripe.js not available' (the script ran but defined no `Stripe`), and are always retryable:
  * the library forgets a failed load, so calling again injects the script again.
  */
@@ -13,7 +13,7 @@ export const NOT_AVAILABLE = "Stripe.js not available";
 
 export class StripeLoadError extends Error {
   readonly retryable = true;
-  /** What the donor reads: the specification's message, what it means, and what to do. */
+  /** What the donor reads: Stripe's message, what it means, and what to do. */
   readonly donorMessage: string;
   constructor(message: typeof FAILED_TO_LOAD | typeof NOT_AVAILABLE, cause?: unknown) {
     super(message, { cause });

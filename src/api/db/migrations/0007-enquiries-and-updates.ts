@@ -1,5 +1,5 @@
 /**
- * The specification's other API groups (issue 39, item 5): enquiries from the contact page, and
+ * The enquiries and updates API (issue 39, item 5): enquiries from the contact page, and
  * e-mail updates with consent recorded (when, where, the words agreed to), double opt-in and an
  * unsubscribe link in every update (Spam Act 2003); and the attempts the rate limits count.
  */
