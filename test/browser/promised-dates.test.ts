@@ -4,13 +4,19 @@
  * then moves day by day through three Fridays, its job running twice a day as the timer would: each
  * date the page showed is charged once, and each charge's receipt, issued from Stripe's signed
  * webhook (never the browser), reaches the SMTP catcher; one opened there in Chromium reads at 390 px
- * with the amount and the date the page promised.
+ * with the amount and the date the page promised. Then the donor signs in to /account/ (the account
+ * API at the service's /graphql, tokens from cognito-local, as in account-*.test.ts), adds the gift
+ * given with their e-mail, and finds the three charges in the history with the receipts the e-mails
+ * carried, and the plan under "Regular gifts" with its next Friday; axe-core clean at 390×844.
  */
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runScheduledCharges } from "../../src/api/jobs/scheduled-charges.js";
 import { receiptsOf } from "../../src/api/receipts/issue.js";
+import { resolveAuthConfig } from "../../src/auth/config.js";
+import { expectAxeClean, expectStep, pressButton, typeInto } from "../support/account-page.js";
 import { isolatedContext, watchProblems } from "../support/browser.js";
+import { type CognitoLocal, startCognitoLocal } from "../support/cognito-local.js";
 import { fillDonor } from "../support/donation-request.js";
 import { startMailingService, type MailingService } from "../support/mailing-service.js";
 import { type SiteWithService, startSiteWithService } from "../support/site-with-service.js";
@@ -18,6 +24,9 @@ import { type SiteWithService, startSiteWithService } from "../support/site-with
 // Thursday 3 December 2026, noon in Sydney.
 const THURSDAY = new Date("2026-12-03T01:00:00Z");
 const DAY = 86_400_000;
+const EMAIL = "yusuf@example.com";
+const PASSWORD = "a long jumuah phrase";
+let cognito: CognitoLocal;
 let mailing: MailingService;
 let web: SiteWithService;
 let site: { url: string };
@@ -25,16 +34,41 @@ let browser: Browser;
 let context: BrowserContext;
 
 beforeAll(async () => {
-  mailing = await startMailingService({ start: THURSDAY });
-  web = await startSiteWithService(mailing.service, { timezoneId: "Australia/Sydney" });
+  cognito = await startCognitoLocal();
+  // The account API at the service's /graphql, from the pool's settings, on the service's clock.
+  mailing = await startMailingService({
+    start: THURSDAY,
+    env: {
+      NZF_COGNITO_USER_POOL_ID: cognito.userPoolId,
+      NZF_COGNITO_CLIENT_ID: cognito.clientId,
+      NZF_COGNITO_ENDPOINT: cognito.endpoint,
+    },
+  });
+  const auth = resolveAuthConfig({
+    userPoolId: cognito.userPoolId,
+    userPoolClientId: cognito.clientId,
+    userPoolEndpoint: cognito.endpoint,
+    authFlowType: "USER_PASSWORD_AUTH",
+    accountApiUrl: `${mailing.service.url}/graphql`,
+  });
+  web = await startSiteWithService(mailing.service, { timezoneId: "Australia/Sydney", auth });
   ({ site, browser, context } = web);
+  // The donor's account, made through the pool's own calls (signing up in the page is account.test.ts's).
+  await cognito.call("SignUp", {
+    ClientId: cognito.clientId,
+    Username: EMAIL,
+    Password: PASSWORD,
+    UserAttributes: [{ Name: "email", Value: EMAIL }],
+  });
+  await cognito.call("ConfirmSignUp", { ClientId: cognito.clientId, Username: EMAIL, ConfirmationCode: cognito.code });
 }, 180_000);
 afterAll(async () => {
   await web?.stop();
   await mailing?.stop();
+  await cognito?.stop();
 });
 
-describe("every Friday, as the page promised", { timeout: 150_000 }, () => {
+describe("every Friday, as the page promised", { timeout: 240_000 }, () => {
   it("$10 from a Thursday: the three Fridays shown are charged once each, each with its receipt e-mail", async () => {
     const page = await context.newPage();
     const seen = watchProblems(page);
@@ -42,7 +76,7 @@ describe("every Friday, as the page promised", { timeout: 150_000 }, () => {
     await page.goto(`${site.url}/pay/jumuah-giving/`);
     await page.getByLabel("Amount (AUD)").fill("10");
     await page.getByLabel("Every Friday").check();
-    await fillDonor(page, { firstName: "Yusuf", lastName: "Ali", email: "yusuf@example.com", phone: "0412 345 678" });
+    await fillDonor(page, { firstName: "Yusuf", lastName: "Ali", email: EMAIL, phone: "0412 345 678" });
     // What the page promises: the first three Fridays, and on until cancelled.
     const promised = page.locator(".donation-form form .don-dates li");
     await expect
@@ -89,7 +123,7 @@ describe("every Friday, as the page promised", { timeout: 150_000 }, () => {
     ]);
     // Each receipt e-mailed once, from the webhook's issue: three in the catcher.
     await mailing.catcher.waitFor(() => mailing.catcher.messages().length >= 3);
-    const mails = mailing.catcher.messages().filter((m) => m.to === "yusuf@example.com");
+    const mails = mailing.catcher.messages().filter((m) => m.to === EMAIL);
     expect(mails.map((m) => m.subject)).toEqual([
       "Your receipt 2026-27/000001 for your gift",
       "Your receipt 2026-27/000002 for your gift",
@@ -122,6 +156,67 @@ describe("every Friday, as the page promised", { timeout: 150_000 }, () => {
       expect(widths.scroll).toBeLessThanOrEqual(widths.client);
     } finally {
       await reader.close();
+    }
+
+    // The donor's account on 19 December. The pay page ran on a browser clock fixed at the Thursday,
+    // where the pool's tokens (issued on the real clock) would read as expired, so the gift was given
+    // signed out; the account offers it by the verified e-mail, and the donor adds it.
+    const own = await isolatedContext(browser, { viewport: { width: 390, height: 844 } });
+    own.setDefaultTimeout(15_000);
+    try {
+      const accountPage = await own.newPage();
+      const problems = watchProblems(accountPage);
+      await accountPage.goto(`${site.url}/account/`);
+      await accountPage.waitForSelector('[data-island="account"][data-hydrated="true"]');
+      await expectStep(accountPage, "Sign in", { focused: false });
+      await typeInto(accountPage, "E-mail address", EMAIL);
+      await typeInto(accountPage, "Password", PASSWORD);
+      await pressButton(accountPage, "Sign in");
+      await expectStep(accountPage, "Your account");
+      await pressButton(accountPage, "Add 1 gift to my account");
+      await expect
+        .poll(() => accountPage.locator(".account-offer [role=status]").textContent(), { timeout: 15_000 })
+        .toBe(`1 gift given with ${EMAIL} is now in your account.`);
+
+      // The history: the three charges, newest first, each paid, on the date the page promised, $10.
+      const donations = accountPage.locator(".account-donation");
+      await expect.poll(() => donations.count(), { timeout: 15_000 }).toBe(3);
+      const rows = await donations.allInnerTexts();
+      for (const [i, row] of rows.entries()) {
+        const date = shown[2 - i]!;
+        expect(row).toMatch(/Fund\s+Jumu/);
+        expect(row).toMatch(/Amount\s+\$10\.00/);
+        expect(row).toMatch(new RegExp(`Date\\s+${written(date)}`));
+        expect(row).toMatch(/Schedule\s+Every Friday/);
+        expect(row).toMatch(/Status\s+Paid/);
+      }
+      await expectAxeClean(accountPage, "three Fridays in the history");
+      // Each charge's receipt is the one its e-mail carried: number, date and amount.
+      for (const [i, row] of rows.entries()) {
+        const reference = /Reference\s+(\S+)/.exec(row)![1]!;
+        await pressButton(accountPage, `View receipt ${reference}`);
+        const receipt = await accountPage.locator(".account-document").innerText();
+        expect(receipt).toMatch(new RegExp(`Receipt number\\s+${receipts[2 - i]!.number}`));
+        expect(receipt).toContain(written(shown[2 - i]!));
+        expect(receipt).toContain("$10.00");
+        await pressButton(accountPage, "Back to your account");
+        await expectStep(accountPage, "Your account", { focused: false });
+      }
+
+      // The plan under "Regular gifts": every Friday, three paid, the next on Friday 25 December.
+      const gift = accountPage.locator(".account-gift");
+      await expect.poll(() => gift.count(), { timeout: 15_000 }).toBe(1);
+      const plan = await gift.innerText();
+      expect(plan).toMatch(/: \$10\.00 a week/);
+      expect(plan).toMatch(/Status\s+Active/);
+      expect(plan).toMatch(/Schedule\s+Every Friday/);
+      expect(plan).toMatch(/Payments\s+3 paid so far/);
+      expect(plan).toMatch(/Next charge\s+25 December 2026/);
+      await expectAxeClean(accountPage, "the plan under Regular gifts");
+      const expected = (e: string) => e.startsWith(cognito.endpoint) || /status of 400/.test(e);
+      expect([...problems.consoleErrors.filter((e) => !expected(e)), ...problems.pageErrors]).toEqual([]);
+    } finally {
+      await own.close();
     }
   });
 });

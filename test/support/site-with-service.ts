@@ -4,6 +4,7 @@
  * Stripe.js replaced by the stand-in that confirms through the service's Stripe stand-in.
  */
 import type { Browser, BrowserContext } from "playwright-core";
+import type { PublicAuthConfig } from "../../src/auth/types.js";
 import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
 import { isolatedContext, launchBrowser } from "./browser.js";
 import { createFixture, type Fixture } from "./build-fixture.js";
@@ -21,10 +22,16 @@ export interface SiteWithService {
 
 export async function startSiteWithService(
   service: TestPaymentsService,
-  options: { timezoneId?: string } = {},
+  /** `auth`: the site's sign-in and account API (the /account page), as account-*.test.ts build it. */
+  options: { timezoneId?: string; auth?: PublicAuthConfig | null } = {},
 ): Promise<SiteWithService> {
   const fixture = await createFixture({ sample: true });
-  await fixture.run({ publicConfig: { payments: { apiUrl: service.url, publishableKey: TEST_PUBLISHABLE_KEY } } });
+  await fixture.run({
+    publicConfig: {
+      ...(options.auth ? { auth: options.auth } : {}),
+      payments: { apiUrl: service.url, publishableKey: TEST_PUBLISHABLE_KEY },
+    },
+  });
   const site = await startStaticServer({ root: fixture.config.outDir });
   const browser = await launchBrowser();
   const context = await isolatedContext(browser, {
