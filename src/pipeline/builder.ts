@@ -21,8 +21,6 @@ export interface BuilderOptions {
    * keeps the parsed snapshot for the next one (planInWorker false).
    */
   keepBundlers?: boolean;
-  /** How pages are rendered; every command uses the defaults (src/render/render-policy.ts). */
-  render?: Partial<RenderPolicy>;
   /**
    * For one build only (what build() makes for a caller that brings none, the CLI): nothing is kept
    * for a next build, so rendered page bodies are let go as soon as each page is written.
@@ -64,7 +62,7 @@ export function createBuilder(options: BuilderOptions = {}): Builder {
     serviceWorkers: new Map(),
     renderer,
     bundlers,
-    render: { ...DEFAULT_RENDER_POLICY, planInWorker: !options.keepBundlers, ...options.render },
+    render: { ...DEFAULT_RENDER_POLICY, planInWorker: !options.keepBundlers },
     keepsBodies: !options.forOneBuild,
     close: async () => {
       await Promise.all([renderer.close(), bundlers?.dispose()]);

@@ -53,13 +53,12 @@ export interface PageRendererInput {
   images: ImageLookup;
   site: SiteSettings;
   assets: SiteAssets;
-  /** Render the frame once per layout variant and reuse it, or for every page (RenderPolicy.shareFrames). */
-  shareFrames: boolean;
 }
 
 export function createPageRenderer(input: PageRendererInput): PageRenderer {
   const tracking = createTrackingSession(input.graph);
-  const memo = input.shareFrames ? tracking.memo : undefined;
+  // The frame (layout, head) is rendered once per layout variant and reused by every page that has it.
+  const { memo } = tracking;
   const inputFor = (page: PageEntry, deps: Set<Dependency>) => ({
     page,
     graph: tracking.graphFor(deps),

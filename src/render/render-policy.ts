@@ -1,8 +1,9 @@
 /**
  * How a caller's builds render, in one place (its Builder holds it: src/pipeline/builder.ts). Every
- * command uses the defaults; a test sets a field to take a path its small fixture would not (the
- * 57-page sample renders in worker threads only with workersFromPages lowered), and compares the
- * site with the default path's.
+ * caller uses these figures; only planInWorker depends on the caller (see BuilderOptions.keepBundlers).
+ * Tests that need a path their small fixture would not take (the 57-page sample renders in worker
+ * threads only with workersFromPages lowered) change their own builder's copy through
+ * test/support/build-fixture.ts, and compare the site with the default path's.
  */
 export interface RenderPolicy {
   /** Render in worker threads from this many pages to render: below it, starting them costs more than it saves (the bench measures both). */
@@ -15,8 +16,6 @@ export interface RenderPolicy {
    * instead and keeps the parsed snapshot for its next build.
    */
   planInWorker: boolean;
-  /** Render the page frame (layout, head) once per variant and reuse it; false renders it for every page. */
-  shareFrames: boolean;
   /**
    * From a snapshot this large (bytes), one worker renders. Each worker holds the documents' small
    * fields (a snapshot over onDemandFromBytes is read on demand, or through its index), about
@@ -35,7 +34,6 @@ export const DEFAULT_RENDER_POLICY: RenderPolicy = {
   // A snapshot this large holds content for a few hundred pages or more (the sample: 200 KB for 57 pages).
   earlyWorkersFromBytes: 1024 * 1024,
   planInWorker: true,
-  shareFrames: true,
   oneWorkerFromBytes: 128 * 1024 * 1024,
   onDemandFromBytes: 64 * 1024 * 1024,
 };

@@ -67,8 +67,8 @@ export interface RenderStageInput {
     /** How many workers render (workerCountFor: one for a very large snapshot). */
     count: number;
   };
-  /** When to render in workers, and whether frames are shared (src/render/render-policy.ts). */
-  policy: Pick<RenderPolicy, "workersFromPages" | "shareFrames">;
+  /** When to render in workers (src/render/render-policy.ts). */
+  policy: Pick<RenderPolicy, "workersFromPages">;
   /** Keep each page's body in the result, for the next build of this process (Builder.keepsBodies). */
   keepBodies: boolean;
   /** Bodies rendered by earlier builds of this process: a page whose body is still good is only framed again. The caller keeps the new bodies once the build is published. */
@@ -133,12 +133,7 @@ export async function renderAndWrite(input: RenderStageInput): Promise<RenderedP
   let pooled: Promise<ThreadRenderResult> | null = null;
   if (input.pool && rendersInWorkers(whole.length, input.policy.workersFromPages)) {
     const { root, workDir, sources, service, count } = input.pool;
-    const init: WorkerInit = {
-      ...sources,
-      site: input.site,
-      assets: input.assets,
-      shareFrames: input.policy.shareFrames,
-    };
+    const init: WorkerInit = { ...sources, site: input.site, assets: input.assets };
     // A new tree with no published page to compare with and no body to keep: the workers write the pages.
     if (input.output.isNewTree && !input.previousHashes && !input.keepBodies) init.writeTo = input.output.dir;
     pooled = service.render(whole, { root, workDir, count, init }, (page, result) => {
@@ -157,7 +152,6 @@ export async function renderAndWrite(input: RenderStageInput): Promise<RenderedP
       images: input.images,
       site: input.site,
       assets: input.assets,
-      shareFrames: input.policy.shareFrames,
     });
     for (let i = 0; i < pages.length; i++) {
       const page = pages[i]!;

@@ -14,7 +14,6 @@ import { bodyHashOf } from "../../src/bundle/template-bundle.js";
 import { CHANGED_DURING_BUILD } from "../../src/bundle/bundle-cache.js";
 import type { RenderedBody } from "../../src/render/render-page.js";
 import type { PageEntry } from "../../src/render/pages.js";
-import { readCacheJson } from "../support/cache-entry.js";
 
 let root: string;
 let live: Fixture;
@@ -241,24 +240,5 @@ describe("what a body is made of", () => {
     expect(at({}, "another key")).toBeUndefined();
     // The same file from another template (a landing page taking over a route) is another body.
     expect(at({}, "k", { ...page, template: "landing" } as PageEntry)).toBeUndefined();
-  });
-});
-
-describe("the layout rendered once per variant", { timeout: 120_000 }, () => {
-  it("gives the same pages and the same dependency records as rendering it for every page", async () => {
-    const shared = await createFixture({}, {}, { render: { workersFromPages: 1 } });
-    const each = await createFixture({}, {}, { render: { shareFrames: false } });
-    fixtures.push(shared, each);
-    await shared.run();
-    await each.run();
-    expect(await siteFileHashes(shared.config.outDir)).toEqual(await siteFileHashes(each.config.outDir));
-    const recordOf = async (f: Fixture) => (await readCacheJson(join(f.config.workDir, "last-build.json"))).pages;
-    const pages = await recordOf(shared);
-    expect(Object.keys(pages).length).toBeGreaterThan(50);
-    // Every framed page depends on its language's global document, read through the shared layout.
-    expect(pages["about/index.html"].deps).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^list:global\|en-au$/)]),
-    );
-    expect(pages).toEqual(await recordOf(each));
   });
 });

@@ -62,7 +62,6 @@ it("returns every batch a dead worker held, and no page twice", { timeout: 60_00
         manifests: [],
         site: { siteUrl: "https://example.org", lang: "en-au" } as never,
         assets: {} as never,
-        shareFrames: true,
       },
     },
     (entry, result) => {

@@ -9,6 +9,7 @@ import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
 import { build, type BuildDeps, type BuildResult } from "../../src/pipeline/build.js";
 import { createBuilder, type Builder, type BuilderOptions } from "../../src/pipeline/builder.js";
+import type { RenderPolicy } from "../../src/render/render-policy.js";
 import { resolveConfig, type BuildConfig, type ConfigInput } from "../../src/core/config.js";
 import { createMemoryLogger, type MemoryLogger } from "../../src/core/logger.js";
 
@@ -24,11 +25,25 @@ export interface Fixture {
   cleanup(): Promise<void>;
 }
 
-/** `builder` sets how the fixture's builds render (src/render/render-policy.ts), e.g. in workers from 1 page. */
+/**
+ * A builder as a caller makes one, and, with `render`, rendering the way a test needs that every
+ * command leaves at its default (src/render/render-policy.ts), e.g. in workers from 1 page.
+ */
+export interface FixtureBuilderOptions extends BuilderOptions {
+  render?: Partial<RenderPolicy>;
+}
+
+export function createTestBuilder(options: FixtureBuilderOptions = {}): Builder {
+  const { render, ...callerOptions } = options;
+  const builder = createBuilder(callerOptions);
+  return render ? { ...builder, render: { ...builder.render, ...render } } : builder;
+}
+
+/** `builder` sets how the fixture's builds render (createTestBuilder). */
 export async function createFixture(
   input: ConfigInput = {},
   env: NodeJS.ProcessEnv = {},
-  builder: BuilderOptions = {},
+  builder: FixtureBuilderOptions = {},
 ): Promise<Fixture> {
   const dir = await mkdtemp(join(tmpdir(), "nzf-test-"));
   await mkdir(join(PROJECT_ROOT, ".nzf-cache"), { recursive: true });
@@ -48,7 +63,7 @@ export async function createFixture(
   );
   const logger = createMemoryLogger();
   // One per fixture, as a long-running caller keeps one: its builds reuse what the last one made.
-  const kept = createBuilder(builder);
+  const kept = createTestBuilder(builder);
   return {
     config,
     logger,

@@ -34,8 +34,6 @@ export interface WorkerInit {
   manifests: [string, Manifest][];
   site: SiteSettings;
   assets: SiteAssets;
-  /** RenderPolicy.shareFrames. */
-  shareFrames: boolean;
   /**
    * A new, empty tree no page is compared into (src/publish/site-output.ts): the worker writes each
    * page there itself and returns it without its HTML, so no page crosses threads or waits for the

@@ -174,7 +174,6 @@ async function prepare(init: WorkerInit): Promise<void> {
     images: createImageLookup(new Map(init.manifests)),
     site: init.site,
     assets: init.assets,
-    shareFrames: init.shareFrames,
   });
 }
 
