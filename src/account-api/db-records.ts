@@ -50,7 +50,7 @@ export interface AccountTables {
     body: Json<{ taxDeductible?: boolean }>;
     voided_at: Timestamp | null;
   };
-  /** The job's charges of scheduled gifts: a declined one is `retrying` until its last try. */
+  /** The job's charges of scheduled gifts: a declined one is `retrying` until its last try; `skipped` is never charged. */
   scheduled_charges: {
     donation_id: string;
     charge_date: string;
@@ -83,7 +83,7 @@ export function createDbRecords(anyDb: Kysely<never>, options: { now?: () => Dat
   async function factsOf(rows: Row[]): Promise<DonationFacts[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
-    const [charges, receipts, plans, retrying] = await Promise.all([
+    const [charges, receipts, plans, jobRows] = await Promise.all([
       db.selectFrom("charges").selectAll().where("donation_id", "in", ids).orderBy("charged_at").execute(),
       db
         .selectFrom("receipts")
@@ -94,11 +94,12 @@ export function createDbRecords(anyDb: Kysely<never>, options: { now?: () => Dat
       db.selectFrom("account_plans").selectAll().where("donation_id", "in", ids).execute(),
       db
         .selectFrom("scheduled_charges")
-        .select(["payment_intent_id", "charge_date", "attempts"])
+        .select(["donation_id", "payment_intent_id", "charge_date", "attempts", "status"])
         .where("donation_id", "in", ids)
-        .where("status", "=", "retrying")
+        .where("status", "in", ["retrying", "skipped"])
         .execute(),
     ]);
+    const retrying = jobRows.filter((x) => x.status === "retrying");
     return rows.map((r) => {
       const fee = r.cover_fees ? r.fee_cents : 0;
       const paid: ChargeFacts[] = charges
@@ -184,6 +185,8 @@ export function createDbRecords(anyDb: Kysely<never>, options: { now?: () => Dat
         sub: r.user_sub,
         charges: [...first, ...paid],
         plan: state,
+        // The job's dates it will not charge: skipped by the donor, or due while paused.
+        skippedDates: jobRows.filter((x) => x.donation_id === r.id && x.status === "skipped").map((x) => x.charge_date),
       };
     });
   }

@@ -7,7 +7,14 @@
 import { chargeFor } from "../payments/fees.js";
 import { FUND_NAMES } from "../payments/fund-names.js";
 import { isTaxDeductible } from "../payments/fund-rules.js";
-import { type DonationStatus, FUNDS, type Fund, type InstalmentPlan, type ScheduledCharge } from "../payments/types.js";
+import {
+  type DonationStatus,
+  FUNDS,
+  type Fund,
+  type InstalmentPlan,
+  SEASONAL_FREQUENCIES,
+  type ScheduledCharge,
+} from "../payments/types.js";
 
 /**
  * Funds whose gifts are tax-deductible: the one setting, `taxDeductible` in the fund rules
@@ -75,6 +82,11 @@ export interface DonationFacts {
   /** Every charge that the store knows of, in any order. */
   charges: ChargeFacts[];
   plan: PlanState;
+  /**
+   * Dates of a schedule the service's job charges (every Friday, the seasons) that it will not
+   * charge: skipped by the donor, or due while the plan was paused (`scheduled_charges`).
+   */
+  skippedDates?: string[];
 }
 
 export interface Receipt {
@@ -114,8 +126,10 @@ export interface GiftView {
   pendingAmountCents: number | null;
   /** Charges skipped so far (each moved the rest one period later). */
   skippedCount: number;
-  /** Whether the next charge can be skipped (monthly card gifts and instalments). */
+  /** Whether the next charge can be skipped (card gifts: monthly, instalments, every Friday, the seasons). */
   canSkip: boolean;
+  /** Where the payments stand if the next is skipped: the one after it, and the last (null: open-ended or none). */
+  afterSkip: { nextChargeDate: string | null; endDate: string | null } | null;
   /** How it is paid: "card" (Stripe) or "paypal" (its card is changed in PayPal). */
   paymentMethod: "card" | "paypal";
 }
@@ -187,7 +201,7 @@ export function historyOf(f: DonationFacts) {
       status: c.status.toUpperCase(),
       regularGiftId: isPlan(f) ? planId(f) : null,
       chargeNumber: c.n,
-      chargeCount: f.openEnded || f.frequency === "once" ? null : f.schedule.length,
+      chargeCount: f.openEnded || f.frequency === "once" ? null : asCharged(f).schedule.length,
       retryDates: c.status === "failed" ? (c.retryDates ?? []) : [],
       receipt: receiptOf(f, c),
     }));
@@ -203,7 +217,8 @@ function scheduleTotal(f: DonationFacts, charges: ChargeFacts[], amountCents: nu
   return paid.reduce((s, c) => s + c.amountCents, 0) + Math.max(0, f.schedule.length - paid.length) * amountCents;
 }
 
-export function giftView(f: DonationFacts, today: string): GiftView {
+export function giftView(given: DonationFacts, today: string): GiftView {
+  const f = asCharged(given, today);
   const amountCents = f.plan.amountCents ?? f.amountCents;
   const { feeCents, totalCents } = chargeFor(amountCents, f.coverFees);
   const charges = shownCharges(f);
@@ -220,15 +235,10 @@ export function giftView(f: DonationFacts, today: string): GiftView {
         : started
           ? "ACTIVE"
           : "PENDING";
-  const attempted = charges.length;
-  const skips = f.plan.skips ?? 0;
-  // Each skip moved every charge still to come one period later.
-  const later = (date: string) => movedBy(f.frequency, date, skips);
-  const upcoming = f.schedule
-    .slice(attempted)
-    .map((s) => ({ ...s, date: later(s.date) }))
-    .find((s) => s.date > today || (attempted === 0 && s.date >= today));
-  const lastDate = f.instalments?.endDate ?? f.schedule.at(-1)?.date ?? null;
+  const { next, end } = datesOf(f, today);
+  const nextChargeDate = status === "ACTIVE" || status === "PENDING" ? next : null;
+  const canSkip =
+    (SKIP_PERIOD[f.frequency] !== undefined || JOB_CHARGED.has(f.frequency)) && f.paymentMethod !== "paypal";
   return {
     id: planId(f),
     donationId: f.donationId,
@@ -241,23 +251,103 @@ export function giftView(f: DonationFacts, today: string): GiftView {
     totalCents,
     coversFees: f.coverFees,
     status,
-    nextChargeDate: status === "ACTIVE" || status === "PENDING" ? (upcoming?.date ?? null) : null,
-    endDate: f.openEnded || lastDate === null ? null : attempted >= f.schedule.length ? lastDate : later(lastDate),
+    nextChargeDate,
+    endDate: end,
     paidCount,
     chargeCount,
     scheduleTotalCents: f.openEnded ? null : scheduleTotal(f, charges, amountCents),
     startDate: f.date,
     pendingAmountCents: f.plan.pendingAmountCents ?? null,
-    skippedCount: skips,
-    canSkip: SKIP_PERIOD[f.frequency] !== undefined && f.paymentMethod !== "paypal",
+    skippedCount: f.plan.skips ?? 0,
+    canSkip,
+    afterSkip:
+      canSkip && status === "ACTIVE" && nextChargeDate
+        ? (({ next: n, end: e }) => ({ nextChargeDate: n, endDate: e }))(
+            datesOf(asCharged(withSkipped(given, nextChargeDate), today), today),
+          )
+        : null,
     paymentMethod: f.paymentMethod ?? "card",
+  };
+}
+
+/** The next charge date and the last (null when open-ended) of a plan as charged (asCharged). */
+function datesOf(f: DonationFacts, today: string): { next: string | null; end: string | null } {
+  const attempted = shownCharges(f).length;
+  // Each skip of a plan Stripe bills moved every charge still to come one period later.
+  const skips = JOB_CHARGED.has(f.frequency) ? 0 : (f.plan.skips ?? 0);
+  const later = (date: string) => movedBy(f.frequency, date, skips);
+  const upcoming = f.schedule
+    .slice(attempted)
+    .map((s) => ({ ...s, date: later(s.date) }))
+    .find((s) => s.date > today || (attempted === 0 && s.date >= today));
+  const lastDate = f.instalments?.endDate ?? f.schedule.at(-1)?.date ?? null;
+  return {
+    next: upcoming?.date ?? null,
+    end: f.openEnded || lastDate === null ? null : attempted >= f.schedule.length ? lastDate : later(lastDate),
+  };
+}
+
+/**
+ * The plan with the charge of `date` skipped: for a plan the job charges, that date dropped; for
+ * one Stripe bills, every charge still to come a period later.
+ */
+export function withSkipped(f: DonationFacts, date: string): DonationFacts {
+  if (JOB_CHARGED.has(f.frequency)) return { ...f, skippedDates: [...(f.skippedDates ?? []), date] };
+  return { ...f, plan: { ...f.plan, skips: (f.plan.skips ?? 0) + 1 } };
+}
+
+/** Whether the donor already skipped the charge of `date` (a day still to come). */
+export function skippedAlready(f: DonationFacts, date: string, today: string): boolean {
+  if (JOB_CHARGED.has(f.frequency)) return date > today && (f.skippedDates ?? []).includes(date);
+  const skips = f.plan.skips ?? 0;
+  if (skips === 0) return false;
+  const before = giftView({ ...f, plan: { ...f.plan, skips: skips - 1 } }, today);
+  return before.nextChargeDate === date && giftView(f, today).nextChargeDate !== date;
+}
+
+/**
+ * Schedules the service's own job charges (src/api/jobs/due-charges.ts): a skip drops that one
+ * date (the job finds it skipped in `scheduled_charges`) and the others stay on theirs: every
+ * Friday goes on, and the seasons' nights cannot move.
+ */
+export const JOB_CHARGED: ReadonlySet<string> = new Set(["weekly-friday", ...SEASONAL_FREQUENCIES]);
+
+/** How many weeks past today an open-ended weekly schedule is worked out to. */
+const WEEKS_AHEAD = 3;
+
+const plusDays = (date: string, days: number) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * A plan as it is charged: for the job's schedules, the dates the job will charge (every Friday
+ * going on every 7 days after the stored ones, as the job does; the skipped dates left out, and
+ * their amounts out of a finite plan's total). Other plans as they are.
+ */
+export function asCharged(f: DonationFacts, today?: string): DonationFacts {
+  if (!JOB_CHARGED.has(f.frequency)) return f;
+  const skipped = new Set(f.skippedDates ?? []);
+  const dates = [...f.schedule];
+  if (f.frequency === "weekly-friday" && dates.length > 0 && today) {
+    const enough = shownCharges(f).length + skipped.size + 2;
+    const horizon = plusDays(today, 7 * WEEKS_AHEAD);
+    while (dates.at(-1)!.date <= horizon || dates.length < enough) {
+      const last = dates.at(-1)!;
+      dates.push({ date: plusDays(last.date, 7), amountCents: last.amountCents });
+    }
+  }
+  const dropped = f.schedule.filter((c) => skipped.has(c.date)).reduce((sum, c) => sum + c.amountCents, 0);
+  return {
+    ...f,
+    schedule: dates.filter((c) => !skipped.has(c.date)),
+    scheduleTotalCents:
+      f.scheduleTotalCents === null || f.openEnded ? f.scheduleTotalCents : f.scheduleTotalCents - dropped,
   };
 }
 
 /**
  * How far a skip moves the charges to come, per schedule: the monthly ones Stripe bills. The
- * seasons' nights cannot move; weekly gifts are charged by the service's job, which does not read
- * skips yet; PayPal has no skip of one payment (pause and resume instead).
+ * job's schedules (JOB_CHARGED) drop the skipped date instead; PayPal has no skip of one payment
+ * (pause and resume instead).
  */
 const SKIP_PERIOD: Record<string, { months?: number; days?: number }> = {
   monthly: { months: 1 },

@@ -39,9 +39,11 @@ type Mutation {
   changeRegularGiftAmount(id: ID!, amountCents: Int!): RegularGiftChange!
   """
   Skips the payment due on date (YYYY-MM-DD), which must be the gift's next: nothing is charged
-  then, and every later payment (and a finite plan's end) moves a month later, so instalments keep
-  their number of payments. Repeating it changes nothing; a date that is no longer the next is
-  refused (SKIP_DATE_CHANGED). Monthly card gifts and instalments only (canSkip).
+  then. A monthly gift's or instalments' later payments (and a finite plan's end) move a month
+  later, so instalments keep their number of payments; every Friday and the seasons' nights keep
+  their dates, that one dropped. Repeating it changes nothing; a date that is no longer the next is
+  refused (SKIP_DATE_CHANGED), one already being charged too (SKIP_TOO_LATE). Card gifts only
+  (canSkip): PayPal cannot skip one payment.
   """
   skipRegularGiftCharge(id: ID!, date: String!): RegularGiftChange!
   "Ends the gift for good; confirm must be true (the page asks the donor first). Repeating it changes nothing."
@@ -195,12 +197,21 @@ type RegularGift {
   donationId: ID!
   "A new amount per charge (before fees) the donor asked for, waiting for their consent at PayPal; null when none."
   pendingAmountCents: Int
-  "How many payments the donor skipped; each moved every payment still to come a month later."
+  "How many payments the donor skipped."
   skippedCount: Int!
-  "Whether the next payment can be skipped (monthly card gifts and instalments)."
+  "Whether the next payment can be skipped (card gifts; PayPal cannot skip one payment)."
   canSkip: Boolean!
+  "Where the payments would stand if the next were skipped; null when it cannot be."
+  afterSkip: AfterSkip
   "card (Stripe: Change card takes a new one here) or paypal (the donor changes how they pay in PayPal)."
   paymentMethod: String!
+}
+
+type AfterSkip {
+  "The payment after the skipped one, YYYY-MM-DD."
+  nextChargeDate: String
+  "The last payment of a finite schedule, YYYY-MM-DD; null when open-ended."
+  endDate: String
 }
 
 type CardChange {

@@ -23,6 +23,8 @@ import {
   type Receipt,
   receiptOf,
   shownCharges,
+  skippedAlready,
+  withSkipped,
 } from "./facts.js";
 import { localPlanProvider, type PlanProvider } from "./plan-provider.js";
 import { sameMailbox } from "./same-mailbox.js";
@@ -289,7 +291,9 @@ export function createStoreOver(records: AccountRecords, options: AccountStoreOp
     /**
      * Skips the payment due on `date`, which must be the gift's next (the page sends the date it
      * shows): a repeat finds that date already skipped and changes nothing; a date that is no
-     * longer the next is refused. Stripe first; then every later payment is a period later.
+     * longer the next is refused. The provider first (Stripe; the service's job for every Friday and
+     * the seasons): then, at Stripe, every later payment is a period later; in the job's schedules
+     * that one date is dropped.
      */
     async skipNext(who: DonorKey, id: string, date: string) {
       const f = await ownPlan(who, id);
@@ -304,10 +308,8 @@ export function createStoreOver(records: AccountRecords, options: AccountStoreOp
         );
       if (!isIsoDate(date))
         throw new AccountError("INVALID_DATE", "Give the date of the payment to skip as YYYY-MM-DD.");
-      const skips = f.plan.skips ?? 0;
       if (gift.nextChargeDate !== date) {
-        const before = skips > 0 ? giftView({ ...f, plan: { ...f.plan, skips: skips - 1 } }, today()) : null;
-        if (before?.nextChargeDate === date && gift.nextChargeDate)
+        if (skippedAlready(f, date, today()) && gift.nextChargeDate)
           return setPlan(
             f,
             {},
@@ -326,8 +328,9 @@ export function createStoreOver(records: AccountRecords, options: AccountStoreOp
           "SKIP_DATE_CHANGED",
           `${describePlan(f)} has no payment coming to skip until its first payment is made.`,
         );
+      // Whoever charges it first (Stripe, or the service's own job for every Friday and the seasons).
       await atProvider(() => provider.skipNext(gift, date));
-      const change = await setPlan(f, { skips: skips + 1 }, true, "");
+      const change = await setPlan(withSkipped(f, date), { skips: (f.plan.skips ?? 0) + 1 }, true, "");
       const next = change.gift.nextChargeDate;
       const end = change.gift.endDate;
       return {

@@ -2,13 +2,16 @@
  * The account API's plan provider in the payments service: each plan's changes go to whoever bills
  * it, read from the donation: PayPal for a PayPal subscription (src/api/paypal/plan-provider.ts),
  * Stripe for a card's subscription or schedule (src/api/stripe/plan-provider.ts). Plans the
- * service charges itself (every Friday, the seasons) need no call: the job reads the donor's
- * choice. The SDKs are read from `deps` at each call, so a provider configured later is used.
+ * service charges itself (every Friday, the seasons) need no provider's call: the job reads the
+ * donor's choice (`account_plans`), and a skipped date is recorded where the job claims its
+ * dates (jobs/skips.ts). The SDKs are read from `deps` at each call, so a provider configured later is used.
  * A plan whose provider is not configured here refuses the change (the account then changes nothing).
  */
 import type { GiftView } from "../account-api/facts.js";
+import { JOB_CHARGED } from "../account-api/facts.js";
 import type { PlanProvider } from "../account-api/plan-provider.js";
 import type { ApiDeps } from "./deps.js";
+import { skipScheduledCharge } from "./jobs/skips.js";
 import { paypalPlanProvider } from "./paypal/plan-provider.js";
 import { stripePlanProvider } from "./stripe/plan-provider.js";
 
@@ -44,6 +47,9 @@ export function servicePlanProvider(deps: ApiDeps): PlanProvider {
       await (await providerOf(gift))?.cancel(gift);
     },
     async skipNext(gift, date) {
+      // The service's own job charges it: the date is taken from it, and Stripe has nothing to do.
+      if (JOB_CHARGED.has(gift.schedule) && gift.paymentMethod === "card")
+        return skipScheduledCharge(deps, gift.donationId, date, gift.totalCents);
       await (await providerOf(gift))?.skipNext(gift, date);
     },
     async cardChange(gift) {

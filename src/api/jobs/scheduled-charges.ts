@@ -6,8 +6,9 @@
  * idempotency key is `<donation>/charge/<date>`, so a second run, or a run after a crash between
  * the claim and Stripe's answer, gets the same intent and never a second charge. A paused or
  * cancelled plan is not charged; the dates that fall due while a plan is paused are recorded as
- * skipped, so resuming it does not charge them all at once. The payment's receipt comes from its
- * webhook.
+ * skipped, so resuming it does not charge them all at once. A date the donor skipped in the account
+ * is already there as `skipped` (skips.ts): the claim finds it taken, and nothing is charged that
+ * day. The payment's receipt comes from its webhook.
  *
  * A declined charge (retries.ts) is tried again on the same PaymentIntent on a stated schedule,
  * each try claimed and keyed (`<donation>/charge/<date>/try/<n>`) the same way. The first decline
@@ -126,7 +127,8 @@ export async function runScheduledCharges(deps: ApiDeps): Promise<JobReport> {
           .where("donation_id", "=", gift.id)
           .where("charge_date", "=", due.date)
           .executeTakeFirstOrThrow();
-        // A run that died before Stripe answered: the same try again, with the same key.
+        // Skipped by the donor or while paused, or charged already: nothing to do. Otherwise:
+        // a run that died before Stripe answered: the same try again, with the same key.
         if (earlier.status === "claimed") row = earlier;
         // A declined charge whose next try is due: claimed for that try (one run wins).
         else if (earlier.status === "retrying" && earlier.next_attempt_on !== null && earlier.next_attempt_on <= today)

@@ -68,6 +68,8 @@ export interface GiftData {
   /** A new amount waiting for the donor's consent at PayPal. */
   pendingAmountCents: number | null;
   canSkip: boolean;
+  /** Where the payments would stand if the next were skipped (the skip question says so). */
+  afterSkip: { nextChargeDate: string | null; endDate: string | null } | null;
   paymentMethod: "card" | "paypal";
 }
 
@@ -83,7 +85,7 @@ export interface TaxSummaryData {
 
 const RECEIPT_FIELDS = "number donationId donorName fund date totalCents taxDeductible financialYear";
 const GIFT_FIELDS =
-  "id reference fund schedule openEnded amountCents feeCents totalCents coversFees status nextChargeDate endDate startDate paidCount chargeCount scheduleTotalCents pendingAmountCents canSkip paymentMethod";
+  "id reference fund schedule openEnded amountCents feeCents totalCents coversFees status nextChargeDate endDate startDate paidCount chargeCount scheduleTotalCents pendingAmountCents canSkip afterSkip { nextChargeDate endDate } paymentMethod";
 
 export const GIVING_QUERY = `query Giving {
   donations { id donationId reference fund schedule amountCents feeCents totalCents date status regularGiftId chargeNumber chargeCount retryDates receipt { ${RECEIPT_FIELDS} } }

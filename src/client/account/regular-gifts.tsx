@@ -60,11 +60,21 @@ const QUESTION: Record<GiftAction, (g: GiftData) => string> = {
     `Change the amount of your ${giftKind(g.schedule)} to ${fundName(g.fund)}? The new amount applies from the next charge.`,
   card: (g) =>
     `Change the card for your ${giftKind(g.schedule)} to ${fundName(g.fund)}? You enter the new card here, in Stripe's secure card form; nothing changes until it is saved.`,
-  skip: (g) =>
-    `Skip the payment of ${g.nextChargeDate ? longDate(g.nextChargeDate) : "the next date"}? Nothing is charged then, and every later payment moves a month later${g.endDate ? ", so the last is a month later too" : ""}.`,
+  skip: (g) => skipQuestion(g),
   cancel: (g) =>
     `Cancel your ${giftKind(g.schedule)} to ${fundName(g.fund)} for good? To give regularly again later you would start a new gift.`,
 };
+
+/** The skip, with the dates it leads to (worked out by the service, as it will charge them). */
+function skipQuestion(g: GiftData): string {
+  const skipped = g.nextChargeDate ? longDate(g.nextChargeDate) : "the next date";
+  const next = g.afterSkip?.nextChargeDate;
+  const end = g.afterSkip?.endDate;
+  const after = next
+    ? ` The payment after it is on ${longDate(next)}${end ? `, and the last on ${longDate(end)}` : ""}.`
+    : "";
+  return `Skip the payment of ${skipped}? Nothing is charged then.${after}`;
+}
 
 const CONFIRM: Record<GiftAction, string> = {
   pause: "Yes, pause this gift",
