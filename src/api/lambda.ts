@@ -41,7 +41,11 @@ let ready:
 async function start() {
   const env = { ...process.env, ...(await readLambdaSecrets(process.env)) };
   const settings = readApiSettings(env);
-  const database = await openDatabase({ url: settings.databaseUrl ?? "" });
+  // PostgreSQL (RDS) as deployed; without DATABASE_URL, PGlite in NZF_DATA_DIR as `nzf-build api`
+  // has it (tests invoke the handlers on "memory://").
+  const database = await openDatabase(
+    settings.databaseUrl ? { url: settings.databaseUrl } : { dataDir: env.NZF_DATA_DIR?.trim() || ".nzf-data" },
+  );
   const rulesSource = createRulesSource({
     load: prismicLoader(env.PRISMIC_REPOSITORY || defaultOf("repository"), env.PRISMIC_ACCESS_TOKEN || undefined),
     refreshMs: 5 * 60_000,
