@@ -36,6 +36,38 @@ interface Edit {
   save(mark: string): Promise<void>;
 }
 
+/**
+ * The last rebuild's breakdown in these terminal lines (src/watch/watch.ts, breakdownOf), with the
+ * bench's own parts: `event` from the save to the watcher seeing it, `served` from the build's end
+ * to the bench's fetch having the new HTML (the live-reload message and the poll's 10 ms).
+ */
+function lastBreakdown(lines: string, savedAt: number, totalMs: number): Record<string, number> | null {
+  const found = [...lines.matchAll(/breakdown ((?:\w+=\d+ ?)+)/g)].at(-1);
+  if (!found) return null;
+  const parts = Object.fromEntries(
+    found[1]!
+      .trim()
+      .split(" ")
+      .map((part) => part.split("=") as [string, string])
+      .map(([name, value]) => [name, Number(value)]),
+  );
+  const { seen = savedAt, quiet = 0, build = 0, ...rest } = parts;
+  const event = Math.max(0, seen - savedAt);
+  return { event, quiet, ...rest, build, served: Math.max(0, Math.round(totalMs - event - quiet - build)) };
+}
+
+/** Parts of the breakdown that count pages, not milliseconds. */
+const COUNTS = new Set(["rendered", "bodiesReused", "written"]);
+
+/** The median of each part over the runs, in the order the parts came: the times, then the page counts. */
+function describe(breakdowns: Record<string, number>[]): string {
+  const names = [...new Set(breakdowns.flatMap((b) => Object.keys(b)))];
+  const medianOf = (name: string) => Math.round(median(breakdowns.map((b) => b[name] ?? 0)));
+  const times = names.filter((n) => !COUNTS.has(n)).map((n) => `${n} ${medianOf(n)}`);
+  const counts = names.filter((n) => COUNTS.has(n)).map((n) => `${n} ${medianOf(n)}`);
+  return `${times.join(", ")}; pages: ${counts.join(", ")}`;
+}
+
 export async function benchWatch(options: WatchBenchOptions): Promise<void> {
   const print = options.print ?? ((l: string) => console.log(l));
   const runs = options.runs ?? (Number(process.env.NZF_WATCH_RUNS) || 10);
@@ -54,7 +86,8 @@ export async function benchWatch(options: WatchBenchOptions): Promise<void> {
     const started = performance.now();
     child = spawn(
       process.execPath,
-      [join(options.root, "bin", "nzf-build"), "--watch", "--sample", "--root", root, "--port", "0"],
+      // --verbose: each rebuild logs where its time went (src/watch/watch.ts, breakdownOf).
+      [join(options.root, "bin", "nzf-build"), "--watch", "--sample", "--verbose", "--root", root, "--port", "0"],
       { cwd: root, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } },
     );
     let output = "";
@@ -130,9 +163,12 @@ export async function benchWatch(options: WatchBenchOptions): Promise<void> {
     let n = 0;
     for (const edit of edits) {
       const times: number[] = [];
+      const breakdowns: Record<string, number>[] = [];
       for (let run = 0; run <= runs; run++) {
         const mark = `bench${++n}`;
         const before = rebuilds;
+        const from = output.length;
+        const savedAt = Date.now();
         const t0 = performance.now();
         await edit.save(mark);
         for (;;) {
@@ -155,10 +191,13 @@ export async function benchWatch(options: WatchBenchOptions): Promise<void> {
         for (const waitUntil = performance.now() + 3000; rebuilds === before && performance.now() < waitUntil; )
           await sleep(20);
         await sleep(200);
+        const breakdown = lastBreakdown(output.slice(from), savedAt, ms);
+        if (run > 0 && breakdown) breakdowns.push(breakdown);
       }
       print(
         `watch   ${edit.name.padEnd(13)} save → new HTML served: median ${Math.round(median(times))} ms (goal ≤ ${edit.goalMs} ms; runs ${times.map(Math.round).join(", ")})`,
       );
+      if (breakdowns.length) print(`watch   ${"".padEnd(13)} where it went (medians, ms): ${describe(breakdowns)}`);
     }
     print(`watch   load average after: ${load()}`);
   } finally {

@@ -56,6 +56,8 @@ export interface BuildResult {
   pages: number;
   /** Pages whose HTML was written this build (the rest were unchanged). */
   pagesRebuilt: number;
+  /** Pages rendered this build, whole or framed around a kept body (the rest kept their published HTML unread). */
+  pagesRendered: number;
   /** Pages rendered in worker threads (the rest rendered in the build's thread). */
   renderedInWorkers: number;
   /** Of those, pages the worker wrote into the new site itself (a first build of the folder: src/render/render-stage.ts). */
@@ -148,7 +150,8 @@ function finish(
   }
   timer.stages.renderOnly = written.timings.renderMs;
   const pagesRebuilt = written.rendered.filter((r) => r.written).length;
-  const result = resultOf(config, summary, { published: true, pagesRebuilt, ...written.timings });
+  const pagesRendered = written.rendered.length;
+  const result = resultOf(config, summary, { published: true, pagesRebuilt, pagesRendered, ...written.timings });
   timer.log(logger);
   const total = content.plan.pages.length;
   const rendered = inputs.work?.toRender.length ?? 0;
@@ -598,12 +601,13 @@ async function recordStage(
 function resultOf(
   config: BuildConfig,
   summary: { content: PlannedContent; images: ImageStageResult; stages: Record<string, number>; started: number },
-  outcome: { published: boolean; pagesRebuilt?: number } & Partial<RenderTimings>,
+  outcome: { published: boolean; pagesRebuilt?: number; pagesRendered?: number } & Partial<RenderTimings>,
 ): BuildResult {
   const { plan } = summary.content;
   return {
     pages: plan.pages.length,
     pagesRebuilt: outcome.pagesRebuilt ?? 0,
+    pagesRendered: outcome.pagesRendered ?? 0,
     renderedInWorkers: outcome.inWorkers ?? 0,
     writtenInWorkers: outcome.writtenInWorkers ?? 0,
     plannedInWorker: summary.content.inWorker,

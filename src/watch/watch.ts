@@ -137,13 +137,19 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
   let timer: NodeJS.Timeout | undefined;
   const changed = new Set<string>();
   const cliChanged = new Set<string>();
+  // When the first change of the next rebuild was seen (ms since the epoch, so the bench can set it
+  // beside its own save): the start of the breakdown each rebuild logs with --verbose.
+  let firstChangeAt: number | null = null;
 
   const runBuild = async (): Promise<void> => {
     const files = [...changed];
     changed.clear();
+    const seenAt = firstChangeAt;
+    firstChangeAt = null;
     const number = ++buildsStarted;
     events.buildStarted?.(number);
     const started = performance.now();
+    const startedAt = Date.now();
     let outcome: BuildResult | Error;
     try {
       outcome = await build(config, { logger, builder, ...options.buildDeps });
@@ -153,6 +159,7 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
       else if (outcome.published) live.send("update", String(number));
       live.clearError();
       lastError = null;
+      if (number > 1) logger.debug("watch", breakdownOf(outcome, seenAt, startedAt, performance.now() - started));
       if (files.length)
         logger.info(
           "watch",
@@ -211,6 +218,7 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
       void live.refreshClient().then(() => live.send("reload", ""));
       return;
     }
+    firstChangeAt ??= Date.now();
     if (options.cliSources?.has(file)) cliChanged.add(file);
     else {
       changed.add(file);
@@ -269,6 +277,24 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
       return finished;
     },
   };
+}
+
+/**
+ * Where one rebuild's time went, for `--verbose` and the bench (bench/watch.ts parses it): the wall
+ * clock of the first change seen, the quiet before the build, each stage of the build (stages run
+ * at the same time, so they do not add up), the whole build, and how many pages it rendered.
+ */
+export function breakdownOf(result: BuildResult, seenAt: number | null, startedAt: number, buildMs: number): string {
+  const parts = [
+    `seen=${seenAt ?? startedAt}`,
+    `quiet=${seenAt === null ? 0 : startedAt - seenAt}`,
+    ...Object.entries(result.stages).map(([name, ms]) => `${name}=${Math.round(ms)}`),
+    `build=${Math.round(buildMs)}`,
+    `rendered=${result.pagesRendered}`,
+    `bodiesReused=${result.bodiesReused}`,
+    `written=${result.pagesRebuilt}`,
+  ];
+  return `breakdown ${parts.join(" ")}`;
 }
 
 /** Whether `path` is inside a folder matching `pattern` (a path with one `*` segment). */
