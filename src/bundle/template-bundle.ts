@@ -5,7 +5,7 @@
  * When no input changed, esbuild is skipped and the previous file is imported again.
  */
 import { createHash, randomUUID } from "node:crypto";
-import { mkdir } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { loadCompiledModule } from "./code-cache.js";
 import { compileError } from "./compile-errors.js";
@@ -15,6 +15,7 @@ import { exists, writeFileAtomic } from "../core/fs.js";
 import { cacheUnusable, hashBytes, hashOfFileOrNull, readJsonEntrySync, verifyFilesSync } from "../cache/entry.js";
 import { runEsbuild, type BundlerContexts } from "./bundler-contexts.js";
 import { authStandIn } from "./auth-stand-in.js";
+import { templateModulesOf } from "./template-modules.js";
 import type { Plugin } from "esbuild";
 
 export interface TemplateModule {
@@ -33,6 +34,8 @@ export interface TemplateBundle {
   file: string;
   /** Hash of the sources page bodies are made of: all inputs but those only the frame imports (see bodyHashOf). */
   bodyHash: string;
+  /** The same for the bodies of one template: all inputs but the frame's and the other page templates' modules. */
+  bodyHashFor(template: string): string;
   cached: boolean;
 }
 
@@ -160,6 +163,8 @@ function sourcesOf(hashes: Record<string, string>, imports: Record<string, strin
   );
 }
 
+const TEMPLATE_ENTRY = "templates/entry.tsx";
+
 /** What frames a page (layout, document head): imported by the entry only, so a body never depends on it. */
 const FRAME_SOURCES = ["templates/components/layout.tsx", "templates/document.ts"];
 
@@ -167,10 +172,20 @@ const FRAME_SOURCES = ["templates/components/layout.tsx", "templates/document.ts
  * The hash of the sources a page body can depend on: everything the entry reaches, except through
  * its imports of the frame modules. A page template that imports one of them itself brings it in.
  * The lock file stands for node_modules (React and the Prismic helpers).
+ *
+ * For the body of one template (`own`, the module it comes from: ./template-modules.ts), the other
+ * page modules are left out the same way: an edit of templates/pages/faq.tsx renders again the
+ * FAQ's bodies alone. A module another one imports is still reached through that one.
  */
-export function bodyHashOf(entry: string, sources: NodeModuleBundle["sources"]): string {
+export function bodyHashOf(
+  entry: string,
+  sources: NodeModuleBundle["sources"],
+  template?: { own: string; pageModules: ReadonlySet<string> },
+): string {
   const seen = new Set<string>([entry, "package-lock.json"]);
-  const queue = (sources[entry]?.imports ?? []).filter((path) => !FRAME_SOURCES.includes(path));
+  const leftOut = (path: string) =>
+    FRAME_SOURCES.includes(path) || (template !== undefined && path !== template.own && template.pageModules.has(path));
+  const queue = (sources[entry]?.imports ?? []).filter((path) => !leftOut(path));
   while (queue.length) {
     const next = queue.pop()!;
     if (seen.has(next)) continue;
@@ -185,6 +200,34 @@ export function bodyHashOf(entry: string, sources: NodeModuleBundle["sources"]):
   const hash = createHash("sha1");
   for (const input of [...seen].sort()) hash.update(`${input}=${sources[input]?.hash ?? "not an input"}\n`);
   return hash.digest("hex").slice(0, 16);
+}
+
+/**
+ * The body hash of each template (bodyHashOf), from the template modules the entry names. The
+ * entry is read again here: when its bytes are not the ones compiled (saved meanwhile), or a
+ * template's module is not known, that template's bodies depend on every page module.
+ */
+async function bodyHashesByTemplate(
+  root: string,
+  entry: string,
+  sources: NodeModuleBundle["sources"],
+): Promise<(template: string) => string> {
+  const all = bodyHashOf(entry, sources);
+  const text = await readFile(join(root, entry)).catch(() => null);
+  const compiled = sources[entry]?.hash;
+  const modules =
+    text && compiled && createHash("sha1").update(text).digest("hex") === compiled
+      ? templateModulesOf(entry, text.toString("utf8"), sources[entry]?.imports ?? [])
+      : new Map<string, string>();
+  const pageModules = new Set(modules.values());
+  const byModule = new Map<string, string>();
+  return (template) => {
+    const own = modules.get(template);
+    if (!own) return all;
+    let hash = byModule.get(own);
+    if (hash === undefined) byModule.set(own, (hash = bodyHashOf(entry, sources, { own, pageModules })));
+    return hash;
+  };
 }
 
 /**
@@ -209,7 +252,7 @@ export async function loadTemplates(
   const bundle = await compileNodeModule(
     root,
     templatesDir(cacheDir, bundlePackages),
-    "templates/entry.tsx",
+    TEMPLATE_ENTRY,
     "entry",
     "The templates",
     contexts,
@@ -218,7 +261,8 @@ export async function loadTemplates(
   );
   return {
     ...bundle,
-    bodyHash: bodyHashOf("templates/entry.tsx", bundle.sources),
+    bodyHash: bodyHashOf(TEMPLATE_ENTRY, bundle.sources),
+    bodyHashFor: await bodyHashesByTemplate(root, TEMPLATE_ENTRY, bundle.sources),
     load: async () => (await loadCompiledModule<TemplateModule>(bundle.file)).exports,
   };
 }

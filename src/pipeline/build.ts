@@ -421,12 +421,16 @@ function bodiesFor(
   content: PlannedContent,
 ): BodyCache {
   const { site, contentState } = keys;
-  const bodies = bodyCacheFor(
-    builder.bodies,
-    config.outDir,
-    hashOf([built.templates.bodyHash, images.files.map((f) => f.to), site]),
-    contentVersions(contentState),
-  );
+  // By template: a page template's edit renders again the bodies of its pages alone.
+  const shared = hashOf([images.files.map((f) => f.to), site]);
+  const byTemplate = new Map<string, string>();
+  const keyOf = (page: PageEntry) => {
+    let key = byTemplate.get(page.template);
+    if (key === undefined)
+      byTemplate.set(page.template, (key = hashOf([built.templates.bodyHashFor(page.template), shared])));
+    return key;
+  };
+  const bodies = bodyCacheFor(builder.bodies, config.outDir, keyOf, contentVersions(contentState));
   bodies.keepOnly(new Set(content.plan.pages.map((p) => p.file)));
   return bodies;
 }

@@ -5,9 +5,9 @@
  *
  * A body is reused only when it would render the same now:
  * - for the same page entry (template, path, language, alternates);
- * - the body key matches: the sources the page templates are made of (the template bundle's
- *   inputs, without those only the frame imports: src/bundle/template-bundle.ts), the processed
- *   images and the site settings;
+ * - the body key matches: the sources the page's template is made of (the template bundle's
+ *   inputs, without those only the frame or other page templates import:
+ *   src/bundle/template-bundle.ts), the processed images and the site settings;
  * - every piece of content the body read (its recorded dependencies) has the version it had.
  * Rendering is a pure function of these, which the byte-identical build tests rely on as well.
  */
@@ -49,12 +49,16 @@ export function contentVersions(state: ContentState): (dep: string) => string {
 }
 
 export class BodyCache {
+  private readonly keyOf: (page: PageEntry) => string;
+
   constructor(
-    /** What the bodies of this build are made with (see above). */
-    private readonly key: string,
+    /** What the bodies of this build are made with (see above), for every page or by page. */
+    key: string | ((page: PageEntry) => string),
     private readonly versionOf: (dep: string) => string,
     private readonly entries = new Map<string, Entry>(),
-  ) {}
+  ) {
+    this.keyOf = typeof key === "string" ? () => key : key;
+  }
 
   private versions(deps: string[]): string {
     return deps.map(this.versionOf).join("\n");
@@ -63,7 +67,7 @@ export class BodyCache {
   /** The page's earlier body, when nothing it was made from changed. */
   get(page: PageEntry): RenderedBody | undefined {
     const entry = this.entries.get(page.file);
-    if (!entry || entry.key !== this.key || entry.page !== JSON.stringify(page)) return undefined;
+    if (!entry || entry.key !== this.keyOf(page) || entry.page !== JSON.stringify(page)) return undefined;
     return entry.versions === this.versions(entry.body.deps) ? entry.body : undefined;
   }
 
@@ -71,7 +75,7 @@ export class BodyCache {
     // A body reused this build is already kept as it is (same key, same page, same versions).
     if (this.entries.get(page.file)?.body === body) return;
     this.entries.set(page.file, {
-      key: this.key,
+      key: this.keyOf(page),
       page: JSON.stringify(page),
       versions: this.versions(body.deps),
       body,
@@ -94,7 +98,7 @@ export type PageBodies = Map<string, Map<string, Entry>>;
 export function bodyCacheFor(
   bodies: PageBodies,
   outDir: string,
-  key: string,
+  key: string | ((page: PageEntry) => string),
   versionOf: (dep: string) => string,
 ): BodyCache {
   let store = bodies.get(outDir);

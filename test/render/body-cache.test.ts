@@ -10,10 +10,23 @@ import { tmpdir } from "node:os";
 import { createFixture, PROJECT_ROOT, siteFileHashes, type Fixture } from "../support/build-fixture.js";
 import { readSnapshot, writeSnapshot } from "../../src/content/snapshot.js";
 import { BodyCache, contentVersions } from "../../src/render/body-cache.js";
+import { planPages } from "../../src/render/pages.js";
+import { createContentGraph } from "../../src/content/graph.js";
 import { bodyHashOf } from "../../src/bundle/template-bundle.js";
 import { CHANGED_DURING_BUILD } from "../../src/bundle/bundle-cache.js";
 import type { RenderedBody } from "../../src/render/render-page.js";
 import type { PageEntry } from "../../src/render/pages.js";
+
+/** The templates templates/pages/static-pages.tsx makes (templates/entry.tsx). */
+const STATIC_PAGES_TEMPLATES = [
+  "404",
+  "500",
+  "preview",
+  "ramadan-calendars",
+  "right-to-zakat-draft",
+  "styleguide",
+  "redirect",
+];
 
 let root: string;
 let live: Fixture;
@@ -109,6 +122,15 @@ describe("page bodies kept between builds", { timeout: 120_000 }, () => {
     expect(await readFile(join(live.config.outDir, "ramadan-calendars/index.html"), "utf8")).toContain(
       "Ramadan calendars 1448",
     );
+    // Only the bodies of that module's templates render again (the 404, 500, preview, … pages and
+    // their Arabic ones); every other page is framed around the body it had.
+    const snapshot = await readSnapshot(join(root, "content-cache/sample/snapshot.json"));
+    const ownPages = planPages(createContentGraph(snapshot.documents)).filter((p) =>
+      STATIC_PAGES_TEMPLATES.includes(p.template),
+    ).length;
+    expect(ownPages).toBeGreaterThan(0);
+    expect(result.pages - result.bodiesReused).toBe(ownPages);
+    expect(await siteFileHashes(live.config.outDir)).toEqual(await cleanBuild());
   });
 
   it("renders every body again after a page template edit", async () => {
@@ -191,6 +213,34 @@ describe("what a body is made of", () => {
     const frameOnly = { "templates/document.ts": CHANGED_DURING_BUILD };
     expect(bodyHashOf("templates/entry.tsx", sources(graph, frameOnly))).toBe(
       bodyHashOf("templates/entry.tsx", sources(graph)),
+    );
+  });
+
+  it("leaves the other page templates' modules out of one template's bodies", () => {
+    const pages = {
+      ...graph,
+      "templates/entry.tsx": [...graph["templates/entry.tsx"], "templates/pages/faq.tsx"],
+      "templates/pages/faq.tsx": ["templates/components/fields.ts", "templates/pages/home.tsx"],
+    };
+    const pageModules = new Set(["templates/pages/home.tsx", "templates/pages/faq.tsx"]);
+    const home = { own: "templates/pages/home.tsx", pageModules };
+    const faq = { own: "templates/pages/faq.tsx", pageModules };
+    const base = {
+      home: bodyHashOf("templates/entry.tsx", sources(pages), home),
+      faq: bodyHashOf("templates/entry.tsx", sources(pages), faq),
+    };
+    const editFaq = sources(pages, { "templates/pages/faq.tsx": "edited" });
+    expect(bodyHashOf("templates/entry.tsx", editFaq, home)).toBe(base.home);
+    expect(bodyHashOf("templates/entry.tsx", editFaq, faq)).not.toBe(base.faq);
+    // The FAQ module imports the home module: an edit of home concerns both.
+    const editHome = sources(pages, { "templates/pages/home.tsx": "edited" });
+    expect(bodyHashOf("templates/entry.tsx", editHome, home)).not.toBe(base.home);
+    expect(bodyHashOf("templates/entry.tsx", editHome, faq)).not.toBe(base.faq);
+    // What the entry shares with every template concerns every body.
+    const editFields = sources(pages, { "templates/components/fields.ts": "edited" });
+    expect(bodyHashOf("templates/entry.tsx", editFields, home)).not.toBe(base.home);
+    expect(bodyHashOf("templates/entry.tsx", sources(pages, { "templates/entry.tsx": "edited" }), faq)).not.toBe(
+      base.faq,
     );
   });
 
