@@ -8,6 +8,8 @@
  * API at the service's /graphql, tokens from cognito-local, as in account-*.test.ts), adds the gift
  * given with their e-mail, and finds the three charges in the history with the receipts the e-mails
  * carried, and the plan under "Regular gifts" with its next Friday; axe-core clean at 390×844.
+ * And a zakat gift's receipt e-mail, opened at 390 px, says about deductibility what the zakat pay
+ * page says under its form (receipt-email.test.ts checks the e-mail's layout with a long name).
  */
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,6 +17,7 @@ import { runScheduledCharges } from "../../src/api/jobs/scheduled-charges.js";
 import { receiptsOf } from "../../src/api/receipts/issue.js";
 import { resolveAuthConfig } from "../../src/auth/config.js";
 import { expectAxeClean, expectStep, pressButton, typeInto } from "../support/account-page.js";
+import { axeViolations, formatViolations } from "../support/axe.js";
 import { isolatedContext, watchProblems } from "../support/browser.js";
 import { type CognitoLocal, startCognitoLocal } from "../support/cognito-local.js";
 import { fillDonor } from "../support/donation-request.js";
@@ -217,6 +220,56 @@ describe("every Friday, as the page promised", { timeout: 240_000 }, () => {
       expect([...problems.consoleErrors.filter((e) => !expected(e)), ...problems.pageErrors]).toEqual([]);
     } finally {
       await own.close();
+    }
+  });
+
+  it("a zakat gift's receipt e-mail, opened at 390 px, says about deductibility what the pay page says", async () => {
+    mailing.setNow(THURSDAY);
+    const donor = { firstName: "Maryam", lastName: "Hassan", email: "maryam@example.com", phone: "0412 345 678" };
+    const page = await context.newPage();
+    const seen = watchProblems(page);
+    await page.goto(`${site.url}/pay/zakat/`);
+    // What the pay page says under the form, from the fund's one setting.
+    const paySays = (await page.locator(".don-tax").first().textContent())?.trim() ?? "";
+    expect(paySays).toMatch(/tax-deductible/);
+    await page.getByLabel("Amount (AUD)").fill("457.50");
+    await fillDonor(page, donor);
+    await page.getByRole("button", { name: "Continue to payment" }).click();
+    await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+    await page.getByLabel("Expiry (MM / YY)").fill("12 / 30");
+    await page.getByLabel("Security code").fill("123");
+    await page.locator(".don-pay .don-actions button.button").click();
+    await page.waitForURL(/\/pay\/thank-you\/\?donation=don_[0-9a-f]+/);
+    await mailing.service.stripe.settled();
+    expect([...seen.consoleErrors, ...seen.pageErrors]).toEqual([]);
+    await page.close();
+
+    // The receipt the signed webhook issued, as the donor's mail program shows it.
+    const mail = await mailing.catcher.waitFor((m) => m.to === donor.email && m.subject.startsWith("Your receipt"));
+    const reader = await isolatedContext(browser, { viewport: { width: 390, height: 844 }, bypassCSP: true });
+    try {
+      const mailPage = await reader.newPage();
+      expect((await mailPage.goto(`${mailing.catcher.url}messages/${mail.id}.html`))?.status()).toBe(200);
+      await expect.poll(() => mailPage.getByRole("heading", { level: 1 }).textContent()).toBe("Receipt for your gift");
+      const widths = await mailPage.evaluate(() => ({
+        scroll: document.documentElement.scrollWidth,
+        client: document.documentElement.clientWidth,
+        font: getComputedStyle(document.querySelector("main")!).fontSize,
+      }));
+      expect(widths.scroll, "no sideways scrolling at 390 px").toBeLessThanOrEqual(widths.client);
+      expect(Number.parseFloat(widths.font)).toBeGreaterThanOrEqual(16);
+      expect(await mailPage.getByRole("row", { name: /^Amount/ }).textContent()).toContain("$457.50");
+      const says = (await mailPage.getByText(/tax-deductible/).textContent()) ?? "";
+      // Both say the same thing: zakat is not deductible, so the receipt is for the donor's records.
+      const notDeductible = (text: string) => /\bnot tax-deductible\b/.test(text);
+      expect(notDeductible(says)).toBe(true);
+      expect(notDeductible(paySays)).toBe(notDeductible(says));
+      expect(says).toMatch(/records/);
+      expect(paySays).toMatch(/records/);
+      const violations = await axeViolations(mailPage);
+      expect(violations, formatViolations(mailPage.url(), violations)).toEqual([]);
+    } finally {
+      await reader.close();
     }
   });
 });
