@@ -982,10 +982,11 @@ describe("the Arabic pay page: the form, its messages and the thank-you page in 
       expect(await page.locator(".don-jump a").textContent()).toBe("تبرّع الآن");
       const amount = page.getByLabel("المبلغ (بالدولار الأسترالي)");
       await expect.poll(() => amount.inputValue()).toBe("1250");
-      // Amounts for the language: the currency named in Arabic, Latin digits as the donor types them.
+      // Amounts for the language: the currency named in Arabic, Latin digits as the donor types them,
+      // joined by no-break spaces (a line never ends inside an amount).
       await expect
         .poll(() => page.locator(".don-summary dd strong").first().textContent())
-        .toBe("1,250.00 دولار أسترالي");
+        .toBe("1,250.00\u00a0دولار\u00a0أسترالي");
       // A message as the donor leaves the field, in Arabic.
       await amount.fill("-20");
       await amount.press("Tab");
@@ -997,7 +998,7 @@ describe("the Arabic pay page: the form, its messages and the thank-you page in 
       await expect.poll(() => amountError.count()).toBe(0);
       await expect
         .poll(() => page.locator(".don-summary dd strong").first().textContent())
-        .toBe("1,250.00 دولار أسترالي");
+        .toBe("1,250.00\u00a0دولار\u00a0أسترالي");
       // Continue with nothing else filled: every message in Arabic, the first field focused.
       await page.getByRole("button", { name: "المتابعة إلى الدفع" }).click();
       await expect.poll(() => page.locator(".don-error").count()).toBeGreaterThan(2);

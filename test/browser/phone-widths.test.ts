@@ -144,3 +144,74 @@ describe("the thank-you page on a phone, with the widest reference", { timeout: 
     });
   }
 });
+
+/**
+ * Each amount in the element's running text that a line break splits: "42.69 دولار أسترالي" with the
+ * number at the end of one line and the currency's name (or half of it) on the next. Measured with a
+ * Range over each amount: its boxes on more than one line.
+ */
+async function splitAmounts(page: Page, selector: string): Promise<string[]> {
+  return page.locator(selector).evaluateAll((elements) => {
+    const split: string[] = [];
+    let found = 0;
+    for (const element of elements) {
+      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (const match of (node.textContent ?? "").matchAll(/[\d,]+\.\d\d\sدولار\sأسترالي/g)) {
+          found++;
+          const range = document.createRange();
+          range.setStart(node, match.index);
+          range.setEnd(node, match.index + match[0].length);
+          // Boxes on two lines do not overlap in height (boxes on one line may differ a little: digits and Arabic letters come from different fonts).
+          const boxes = [...range.getClientRects()].filter((r) => r.width > 0);
+          if (boxes.some((a) => boxes.some((b) => b.top >= a.bottom - 1))) split.push(match[0]);
+        }
+      }
+    }
+    // A selector that finds no amount would prove nothing.
+    if (found === 0) split.push("(no amount found)");
+    return split;
+  });
+}
+
+/**
+ * Sets the window from 320 to 390 px wide, 2 px at a time (no reload: the text wraps anew), so each
+ * amount meets the end of a line somewhere; lists the amounts split, and any sideways scroll, at each width.
+ */
+async function splitAtWidths(page: Page, selector: string): Promise<string[]> {
+  const found: string[] = [];
+  for (let width = 320; width <= 390; width += 2) {
+    await page.setViewportSize({ width, height: 844 });
+    for (const amount of await splitAmounts(page, selector)) found.push(`${width} px: ${amount}`);
+    // Kept whole, an amount must not push the page wider than the phone instead.
+    const { overflow, wide } = await sideways(page);
+    if (overflow > 0) found.push(`${width} px: ${overflow} px sideways (${wide.join("; ")})`);
+  }
+  return found;
+}
+
+describe("Arabic amounts in running text keep the number and the currency's name together", {
+  timeout: 120_000,
+}, () => {
+  it("/ar-ae/pay/zakat/ in 12 instalments, 320 to 390 px: the plan's sentence splits no amount", async () => {
+    const context = await isolatedContext(browser, { viewport: { width: 320, height: 844 } });
+    const page = await context.newPage();
+    await page.goto(`${site.url}/ar-ae/pay/zakat/?amount=457.50`);
+    await page.waitForSelector('[data-island="donation"][data-hydrated="true"]');
+    await page.getByLabel("على أقساط شهرية").check();
+    await page.getByLabel(/رسوم/).first().check();
+    await expect.poll(() => page.locator(".don-plan").textContent()).toMatch(/^12 دفعة/);
+    expect(await splitAtWidths(page, ".don-plan")).toEqual([]);
+    await context.close();
+  });
+
+  it("/ar-ae/pay/thank-you/ for 12 instalments, 320 to 390 px: the schedule's sentence splits no amount", async () => {
+    const donationId = await paidInstalments();
+    const context = await isolatedContext(browser, { viewport: { width: 320, height: 844 } });
+    const page = await context.newPage();
+    await page.goto(`${site.url}/ar-ae/pay/thank-you/?donation=${donationId}`);
+    await page.locator(".thanks-reference strong").waitFor();
+    expect(await splitAtWidths(page, ".thanks-details dd")).toEqual([]);
+    await context.close();
+  });
+});

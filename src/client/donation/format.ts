@@ -62,11 +62,14 @@ export function formatsFor<W extends FormatWords>(words: W): Formats<W> {
           maximumFractionDigits: 2,
         }),
     );
+  // An amount by name is a number and words ("42.69 دولار أسترالي"): joined by no-break spaces, a line
+  // of running text never ends between the number and the currency's name, or inside the name.
+  const unbroken = (amount: string) => amount.replace(/ /g, "\u00a0");
   const formats: Formats<W> = {
     words,
-    money: (cents) => (words.intlMoney ? currency(2).format(cents / 100) : formatDollarsAndCents(cents)),
+    money: (cents) => (words.intlMoney ? unbroken(currency(2).format(cents / 100)) : formatDollarsAndCents(cents)),
     dollars: (cents) =>
-      words.intlMoney ? currency(cents % 100 === 0 ? 0 : 2).format(cents / 100) : formatDollars(cents),
+      words.intlMoney ? unbroken(currency(cents % 100 === 0 ? 0 : 2).format(cents / 100)) : formatDollars(cents),
     date: (iso) =>
       once(
         "date",
