@@ -8,6 +8,8 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runScheduledCharges } from "../../../src/api/jobs/scheduled-charges.js";
 import { receiptsOf } from "../../../src/api/receipts/issue.js";
+import { createDbRecords } from "../../../src/account-api/db-records.js";
+import { createStoreOver } from "../../../src/account-api/store.js";
 import type { SmtpCatcher } from "../../../src/stand-ins/smtp/catcher.js";
 import { donationRequest } from "../../support/donation-request.js";
 import { TEST_PUBLISHABLE_KEY, type TestPaymentsService } from "../../support/payments-service.js";
@@ -66,6 +68,17 @@ describe("zakat in 12 instalments", () => {
     });
     expect(confirmed.status).toBe(200);
     await service.stripe.settled();
+    // Given signed in: filed under the donor's account, which reads the plan as the account page shows it.
+    const sub = randomUUID();
+    await service.db.updateTable("donations").set({ user_sub: sub }).where("id", "=", created.donationId).execute();
+    const account = createStoreOver(createDbRecords(service.db as never, { now: () => clock }), { now: () => clock });
+    const plan = async () => {
+      const [gift] = await account.regularGifts({ sub });
+      return (
+        gift && { status: gift.status, paid: `${gift.paidCount} of ${gift.chargeCount}`, next: gift.nextChargeDate }
+      );
+    };
+    expect(await plan()).toMatchObject({ status: "ACTIVE", paid: "1 of 12", next: expect.any(String) });
 
     const charged: number[] = [];
     for (let month = 1; month <= 13; month++) {
@@ -80,8 +93,20 @@ describe("zakat in 12 instalments", () => {
         .where("donation_id", "=", created.donationId)
         .execute();
       charged.push(charges.length);
+      // "3 of 12" in the account as on the receipt.
+      if (month === 2) expect(await plan()).toMatchObject({ status: "ACTIVE", paid: "3 of 12" });
     }
     expect(charged.slice(-2)).toEqual([12, 12]);
+    // After the 12th the plan has ended: complete, nothing more to charge, at Stripe too.
+    expect(await plan()).toEqual({ status: "COMPLETED", paid: "12 of 12", next: null });
+    const row = await service.db
+      .selectFrom("donations")
+      .select(["stripe_schedule_id", "stripe_subscription_id"])
+      .where("id", "=", created.donationId)
+      .executeTakeFirstOrThrow();
+    const schedule = await service.deps.stripe!.subscriptionSchedules.retrieve(row.stripe_schedule_id!);
+    expect(schedule.status).toBe("completed");
+    expect(schedule.end_behavior).toBe("cancel");
     const charges = await service.db
       .selectFrom("charges")
       .select("amount_cents")
@@ -97,5 +122,6 @@ describe("zakat in 12 instalments", () => {
     expect(receipts.map((r) => r.amount_cents)).toEqual([...Array(11).fill(3_812), 3_818]);
     await catcher.waitFor(() => catcher.messages().length >= 12);
     expect(catcher.messages().filter((m) => /^Instalment: +12 of 12$/m.test(m.text))).toHaveLength(1);
+    expect(catcher.messages().filter((m) => /^Instalment: +3 of 12$/m.test(m.text))).toHaveLength(1);
   }, 120_000);
 });
