@@ -24,6 +24,7 @@ import type { PageEntry } from "./pages.js";
 import type { ContentPlan } from "./content-plan.js";
 import { compileNodeModule, lastCompiledModule, lastCompiledTemplates } from "../bundle/template-bundle.js";
 import { bootWorkers, endBootedWorkers, renderWorkerCount, startWorker } from "./worker/worker-boot.js";
+import { holdWorker, releaseWorker } from "./worker-refs.js";
 import type {
   FromWorker,
   PlanRequest,
@@ -104,7 +105,7 @@ export class RenderService {
    * Starts the threads of a render that is about to come and has them read the snapshot and load
    * the templates the last build compiled (React is bundled in them), while the build's own thread
    * does its other stages. In a new process that start-up is most of a second, which otherwise came
-   * before the first page. With `planRequests`, also asks the threads now what `plan` will ask them.
+   * before the first page. With `planNext`, also asks the threads now what `plan` will ask them.
    * A failure here is ignored: `plan` and `render` ask again and report what is wrong.
    */
   prepare(
@@ -112,6 +113,8 @@ export class RenderService {
       snapshot: SnapshotSource;
       /** Load the templates the last build compiled: in a new process (the CLI) they are most likely this build's. */
       loadLastTemplates: boolean;
+      /** The caller asks `plan` next: its requests go with the warm-up, so the answer starts at once. */
+      planNext: boolean;
       /** How many threads (workerCountFor). */
       count: number;
     },
@@ -120,8 +123,8 @@ export class RenderService {
   }
 
   async #prepare(options: Parameters<RenderService["prepare"]>[0]): Promise<void> {
-    // A caller that plans in a thread (loadLastTemplates) asks plan's requests now.
-    const requests = options.loadLastTemplates ? planRequests(options) : [];
+    // A plan made in the build's thread already asks a thread none: its answer would be thrown away.
+    const requests = options.planNext ? planRequests(options) : [];
     const warm = (file: string, templateFile: string | null) => {
       this.#workersFor(file, options.count).forEach((worker, i) => {
         const first = requests[i];
@@ -200,7 +203,7 @@ export class RenderService {
           finished = true;
           worker.off("message", onMessage);
           worker.off("exit", onExit);
-          worker.unref();
+          releaseWorker(worker);
           for (const batch of inFlight) notRendered.push(...batches[batch]!);
           inFlight.clear();
           resolve();
@@ -240,7 +243,7 @@ export class RenderService {
         worker.on("message", onMessage);
         worker.once("exit", onExit);
         // Referenced while it works for this build, so the process waits for it.
-        worker.ref();
+        holdWorker(worker);
         worker.postMessage({ type: "prepare", init: options.init } satisfies ToWorker);
       });
 
@@ -336,7 +339,7 @@ function ask<T>(
     const settle = () => {
       worker.off("message", onMessage);
       worker.off("exit", onExit);
-      worker.unref();
+      releaseWorker(worker);
     };
     const onMessage = (message: FromWorker) => {
       const result = answer(message);
@@ -351,7 +354,7 @@ function ask<T>(
     };
     worker.on("message", onMessage);
     worker.once("exit", onExit);
-    worker.ref();
+    holdWorker(worker);
     if (request) worker.postMessage(request);
   });
 }
