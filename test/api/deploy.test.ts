@@ -27,7 +27,14 @@ describe("the CloudFormation template", () => {
       ofType("AWS::Lambda::Function")
         .map((f) => f.Properties.Handler)
         .sort(),
-    ).toEqual(["lambda.handler", "lambda.runJobs", "lambda.sweep"]);
+    ).toEqual(["lambda.handler", "lambda.runJobs", "lambda.sendUpdates", "lambda.sweep"]);
+    // E-mail updates go out by hand (no rule invokes that function), their links to this API.
+    const rules = JSON.stringify(ofType("AWS::Events::Rule"));
+    expect(rules).not.toContain("UpdatesFunction");
+    expect(template.Resources.UpdatesFunction!.Properties).toMatchObject({
+      Environment: { Variables: { PAYMENTS_API_URL: (template.Outputs.PaymentsApiUrl as { Value: unknown }).Value } },
+    });
+    expect(template.Outputs.UpdatesFunctionName).toMatchObject({ Value: { Ref: "UpdatesFunction" } });
     // Scheduled gifts and due receipts (issue 39) every 15 minutes; receipts through SES.
     expect(template.Resources.JobsSchedule!.Properties).toMatchObject({ ScheduleExpression: "rate(15 minutes)" });
     expect(JSON.stringify(template.Resources.FunctionRole)).toContain("ses:SendRawEmail");

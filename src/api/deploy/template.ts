@@ -1,6 +1,7 @@
 /**
  * The payments service's CloudFormation template (beside the site's, src/deploy/edge-files.ts):
- * the Lambda function (and the expiry sweep every 15 minutes), API Gateway's HTTP API with stage
+ * the Lambda function (the expiry sweep and the jobs every 15 minutes; the e-mail updates' function,
+ * invoked by hand), API Gateway's HTTP API with stage
  * `main` and CORS for the site's origin, PostgreSQL 15 on RDS (its password made and kept by RDS in
  * Secrets Manager), and the Stripe secret in Secrets Manager; ap-southeast-2 only. The secret
  * values are never in the template: the Stripe secret starts as a placeholder that
@@ -27,6 +28,8 @@ export function apiStackTemplate(): Record<string, unknown> {
       NZF_API_ALLOWED_ORIGINS: ref("SiteOrigin"),
     },
   };
+  // The stage's invoke URL: PAYMENTS_API_URL for the site's build and the updates' unsubscribe links.
+  const apiUrl = sub(`https://\${HttpApi}.execute-api.\${AWS::Region}.amazonaws.com/${API_STAGE}`);
   const functionProperties = (handler: string, timeout: number) => ({
     Runtime: "nodejs20.x",
     Architectures: ["arm64"],
@@ -188,6 +191,15 @@ export function apiStackTemplate(): Record<string, unknown> {
           SourceArn: getAtt("JobsSchedule", "Arn"),
         },
       },
+      // E-mail updates (issue 39), sent by hand: invoked with the update as its event
+      // (docs/deploy.md); no rule calls it. Its unsubscribe links point at this stack's API.
+      UpdatesFunction: {
+        Type: "AWS::Lambda::Function",
+        Properties: {
+          ...functionProperties("lambda.sendUpdates", 300),
+          Environment: { Variables: { ...lambdaEnvironment.Variables, PAYMENTS_API_URL: apiUrl } },
+        },
+      },
       HttpApi: {
         Type: "AWS::ApiGatewayV2::Api",
         Properties: {
@@ -237,9 +249,10 @@ export function apiStackTemplate(): Record<string, unknown> {
       },
     },
     Outputs: {
-      PaymentsApiUrl: {
-        Description: "PAYMENTS_API_URL for the site's build",
-        Value: sub(`https://\${HttpApi}.execute-api.\${AWS::Region}.amazonaws.com/${API_STAGE}`),
+      PaymentsApiUrl: { Description: "PAYMENTS_API_URL for the site's build", Value: apiUrl },
+      UpdatesFunctionName: {
+        Description: "The function to invoke with an e-mail update as its payload (docs/deploy.md)",
+        Value: ref("UpdatesFunction"),
       },
       StripeWebhookUrl: {
         Description: "The endpoint to add in Stripe (Developers > Webhooks)",
