@@ -38,6 +38,8 @@ export interface AccountTables {
     donor_email: string;
     cover_fees: boolean;
     user_sub: string | null;
+    stripe_subscription_id: string | null;
+    stripe_billing_anchor: Timestamp | null;
     created_at: Timestamp;
     updated_at: Timestamp;
   };
@@ -71,6 +73,24 @@ export interface AccountTables {
 }
 
 const TIME_ZONE = "Australia/Sydney";
+
+/**
+ * Where Stripe's billing of a card plan is anchored (src/payments/billing-dates.ts): kept since
+ * migration 0010; before it, a monthly gift's subscription was made with the donation, and an
+ * instalment plan's schedule started at midnight in Sydney on its second date.
+ */
+function billingAnchorOf(
+  r: Pick<
+    Row,
+    "frequency" | "payment_method" | "stripe_billing_anchor" | "stripe_subscription_id" | "created_at" | "schedule"
+  >,
+): string | null {
+  if (r.payment_method !== "card") return null;
+  if (r.stripe_billing_anchor) return new Date(r.stripe_billing_anchor).toISOString();
+  if (r.frequency === "monthly" && r.stripe_subscription_id) return new Date(r.created_at).toISOString();
+  const second = r.frequency === "monthly-instalments" ? r.schedule[1]?.date : undefined;
+  return second ? new Date(`${second}T00:00:00+10:00`).toISOString() : null;
+}
 /** A guest's e-mail is looked up case-blind; at most this many candidates are checked exactly. */
 const GUEST_CANDIDATES = 200;
 
@@ -185,6 +205,7 @@ export function createDbRecords(anyDb: Kysely<never>, options: { now?: () => Dat
         sub: r.user_sub,
         charges: [...first, ...paid],
         plan: state,
+        billingAnchor: billingAnchorOf(r),
         // The job's dates it will not charge: skipped by the donor, or due while paused.
         skippedDates: jobRows.filter((x) => x.donation_id === r.id && x.status === "skipped").map((x) => x.charge_date),
       };
@@ -212,6 +233,8 @@ export function createDbRecords(anyDb: Kysely<never>, options: { now?: () => Dat
     "donor_email",
     "cover_fees",
     "user_sub",
+    "stripe_subscription_id",
+    "stripe_billing_anchor",
     "created_at",
     "updated_at",
   ] as const;

@@ -4,6 +4,7 @@
  * the history's rows (one per charge that happened), the receipts, and the plan. Pure: the
  * stores map their storage into `DonationFacts`; everything the donor reads is decided here once.
  */
+import { stripeBillingDate } from "../payments/billing-dates.js";
 import { chargeFor } from "../payments/fees.js";
 import { FUND_NAMES } from "../payments/fund-names.js";
 import { isTaxDeductible } from "../payments/fund-rules.js";
@@ -87,6 +88,12 @@ export interface DonationFacts {
    * charge: skipped by the donor, or due while the plan was paused (`scheduled_charges`).
    */
   skippedDates?: string[];
+  /**
+   * Where Stripe's monthly billing of a card plan is anchored (an ISO moment: a monthly gift's
+   * subscription's billing_cycle_anchor, the start of an instalment plan's schedule); its dates
+   * come from it as Stripe works them out (src/payments/billing-dates.ts). Absent: the schedule's.
+   */
+  billingAnchor?: string | null;
 }
 
 export interface Receipt {
@@ -273,17 +280,44 @@ export function giftView(given: DonationFacts, today: string): GiftView {
 /** The next charge date and the last (null when open-ended) of a plan as charged (asCharged). */
 function datesOf(f: DonationFacts, today: string): { next: string | null; end: string | null } {
   const attempted = shownCharges(f).length;
-  // Each skip of a plan Stripe bills moved every charge still to come one period later.
+  const count = f.openEnded ? Number.POSITIVE_INFINITY : f.schedule.length;
+  // The i-th charge's date (0: the first), with the skips of a plan Stripe bills.
+  const dateOf = chargeDates(f);
+  let next: string | null = null;
+  // A paused plan's periods pass uncharged: the first date still to come (a bounded search).
+  for (let i = attempted; i < count && i < attempted + MAX_PERIODS_AHEAD; i++) {
+    const date = dateOf(i);
+    if (date === null) break;
+    if (date > today || (attempted === 0 && date >= today)) {
+      next = date;
+      break;
+    }
+  }
+  if (f.openEnded || f.schedule.length === 0) return { next, end: null };
+  const end = attempted >= f.schedule.length ? (f.instalments?.endDate ?? f.schedule.at(-1)!.date) : dateOf(count - 1);
+  return { next, end };
+}
+
+/** How far ahead of the charges made the next date is looked for (a plan paused for 50 years). */
+const MAX_PERIODS_AHEAD = 600;
+
+/**
+ * The date of each charge of a plan (0: the first): from Stripe's billing anchor for a card plan
+ * Stripe bills (each skip voided one period; the anchor stays), else the schedule's own dates
+ * (each skip a period later), and the job's dates as they are (asCharged dropped the skipped).
+ */
+function chargeDates(f: DonationFacts): (i: number) => string | null {
   const skips = JOB_CHARGED.has(f.frequency) ? 0 : (f.plan.skips ?? 0);
-  const later = (date: string) => movedBy(f.frequency, date, skips);
-  const upcoming = f.schedule
-    .slice(attempted)
-    .map((s) => ({ ...s, date: later(s.date) }))
-    .find((s) => s.date > today || (attempted === 0 && s.date >= today));
-  const lastDate = f.instalments?.endDate ?? f.schedule.at(-1)?.date ?? null;
-  return {
-    next: upcoming?.date ?? null,
-    end: f.openEnded || lastDate === null ? null : attempted >= f.schedule.length ? lastDate : later(lastDate),
+  const anchor = f.billingAnchor;
+  if (anchor && f.paymentMethod !== "paypal") {
+    // A monthly gift's first charge is the anchor; an instalment plan's schedule starts on its second.
+    if (f.frequency === "monthly") return (i) => stripeBillingDate(anchor, i + skips);
+    if (f.frequency === "monthly-instalments")
+      return (i) => (i === 0 ? (f.schedule[0]?.date ?? null) : stripeBillingDate(anchor, i - 1 + skips));
+  }
+  return (i) => {
+    const s = f.schedule[i];
+    return s ? movedBy(f.frequency, s.date, skips) : null;
   };
 }
 

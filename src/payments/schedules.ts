@@ -81,6 +81,16 @@ function monthlyDates(start: IsoDate, count: number): IsoDate[] {
   return dates;
 }
 
+/**
+ * Monthly instalments: the first today, the rest as Stripe bills the schedule that starts on the
+ * second (src/api/stripe/intents.ts): a month on, then that day of each month (its last day when
+ * shorter). From the 31st of January: 28 February, then the 28th, as Stripe anchors on the start.
+ */
+function instalmentDates(today: IsoDate, count: number): IsoDate[] {
+  const second = monthlyDates(today, 2)[1]!;
+  return [today, ...monthlyDates(second, count - 1)];
+}
+
 /** Fridays from `start`: start itself when it is a Friday (a Jumuah gift made on Friday is charged that day). */
 function fridayDates(start: IsoDate, count: number): IsoDate[] {
   const offset = (FRIDAY - new Date(toMs(start)).getUTCDay() + 7) % 7;
@@ -142,7 +152,7 @@ export function computeSchedule(input: ScheduleInput): ScheduleResult {
           message: `Choose from ${MIN_INSTALMENTS} to ${MAX_INSTALMENTS} monthly payments.`,
         };
       }
-      const charges = monthlyDates(today, n).map((date, i) => ({ date, amountCents: input.instalmentCharges![i]! }));
+      const charges = instalmentDates(today, n).map((date, i) => ({ date, amountCents: input.instalmentCharges![i]! }));
       const totalCents = charges.reduce((sum, c) => sum + c.amountCents, 0);
       return { ok: true, schedule: { charges, openEnded: false, totalCents, firstChargeToday: true } };
     }

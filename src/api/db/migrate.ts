@@ -15,6 +15,7 @@ import * as declinedCharges from "./migrations/0006-declined-charges.js";
 import * as enquiriesAndUpdates from "./migrations/0007-enquiries-and-updates.js";
 import * as intentCancellations from "./migrations/0008-intent-cancellations.js";
 import * as accountPlanChanges from "./migrations/0009-account-plan-changes.js";
+import * as stripeBillingAnchor from "./migrations/0010-stripe-billing-anchor.js";
 
 export const MIGRATIONS: Record<string, Migration> = {
   "0001-donations": initial,
@@ -26,6 +27,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0007-enquiries-and-updates": enquiriesAndUpdates,
   "0008-intent-cancellations": intentCancellations,
   "0009-account-plan-changes": accountPlanChanges,
+  "0010-stripe-billing-anchor": stripeBillingAnchor,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

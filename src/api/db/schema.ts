@@ -38,6 +38,8 @@ export interface DonationsTable {
   stripe_intent_id: string | null;
   stripe_subscription_id: string | null;
   stripe_schedule_id: string | null;
+  /** Stripe's billing cycle anchor of a card plan (migration 0010); null before it was kept. */
+  stripe_billing_anchor: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   stripe_payment_method_id: string | null;
   paypal_id: string | null;
   paypal_capture_response: string | null;

@@ -135,6 +135,7 @@ export async function openCardIntent(deps: ApiDeps, stripe: Stripe, row: Donatio
       stripe_customer_id: customerId,
       stripe_intent_id: opened.intentId,
       stripe_subscription_id: opened.subscriptionId ?? null,
+      stripe_billing_anchor: opened.billingAnchor ? new Date(opened.billingAnchor * 1000) : null,
       client_secret: opened.clientSecret,
       updated_at: (deps.now ?? (() => new Date()))(),
     })

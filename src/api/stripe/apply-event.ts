@@ -178,11 +178,11 @@ export async function applyEvent(deps: ApiDeps, event: Stripe.Event): Promise<Ev
           paymentMethodId: paymentMethod,
         };
       if (row.frequency === "monthly-instalments" && !row.stripe_schedule_id && deps.stripe && row.stripe_customer_id) {
-        const scheduleId = await startInstalmentSchedule(deps.stripe, row, row.stripe_customer_id, paymentMethod);
-        if (scheduleId)
+        const started = await startInstalmentSchedule(deps.stripe, row, row.stripe_customer_id, paymentMethod);
+        if (started)
           await deps.db
             .updateTable("donations")
-            .set({ stripe_schedule_id: scheduleId })
+            .set({ stripe_schedule_id: started.scheduleId, stripe_billing_anchor: new Date(started.anchor * 1000) })
             .where("id", "=", row.id)
             .execute();
       }

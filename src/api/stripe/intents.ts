@@ -22,6 +22,8 @@ export interface OpenedIntent {
   /** The PaymentIntent or SetupIntent the page confirms (a subscription's first invoice's intent). */
   intentId: string;
   subscriptionId?: string;
+  /** The subscription's billing cycle anchor (Unix seconds): the day of the month Stripe bills on. */
+  billingAnchor?: number;
 }
 
 type Gift = Pick<
@@ -98,7 +100,12 @@ export async function openIntent(stripe: Stripe, gift: Gift, customerId: string)
     const invoice = subscription.latest_invoice as Stripe.Invoice | null;
     const secret = invoice?.confirmation_secret?.client_secret;
     if (!secret) throw new Error(`Stripe made subscription ${subscription.id} without a first invoice to confirm.`);
-    return { clientSecret: secret, intentId: intentIdOf(secret), subscriptionId: subscription.id };
+    return {
+      clientSecret: secret,
+      intentId: intentIdOf(secret),
+      subscriptionId: subscription.id,
+      billingAnchor: subscription.billing_cycle_anchor,
+    };
   }
   const recurring = gift.frequency !== "once";
   const intent = await stripe.paymentIntents.create(
@@ -119,13 +126,17 @@ export async function openIntent(stripe: Stripe, gift: Gift, customerId: string)
 /**
  * After the first instalment is paid: the rest as a SubscriptionSchedule that starts on the second
  * payment's date and ends by itself after the last (which may differ by the cents left over).
+ * It starts at 00:00 UTC of that date (10 or 11 am in Sydney, the same day): Stripe counts months
+ * in UTC from its start, so the day of the month it bills is the Sydney date the page showed (a
+ * start at midnight in Sydney is the day before in UTC, and the 1st of a month then billed on the
+ * 29th). Returns the schedule and that start, the anchor of its billing.
  */
 export async function startInstalmentSchedule(
   stripe: Stripe,
   gift: Gift,
   customerId: string,
   paymentMethodId: string | null,
-): Promise<string | null> {
+): Promise<{ scheduleId: string; anchor: number } | null> {
   const rest = gift.schedule.slice(1);
   if (rest.length === 0) return null;
   const product = await ensureFundProduct(stripe, gift.fund);
@@ -140,10 +151,11 @@ export async function startInstalmentSchedule(
     last === regular || rest.length === 1
       ? [phaseOf(regular, rest.length)]
       : [phaseOf(regular, rest.length - 1), phaseOf(last, 1)];
+  const start = Math.floor(Date.parse(`${rest[0]!.date}T00:00:00Z`) / 1000);
   const schedule = await stripe.subscriptionSchedules.create(
     {
       customer: customerId,
-      start_date: Math.floor(Date.parse(`${rest[0]!.date}T00:00:00+10:00`) / 1000),
+      start_date: start,
       end_behavior: "cancel",
       default_settings: {
         collection_method: "charge_automatically",
@@ -155,7 +167,7 @@ export async function startInstalmentSchedule(
     },
     { idempotencyKey: keyOf(gift, "subscription_schedule") },
   );
-  return schedule.id;
+  return { scheduleId: schedule.id, anchor: start };
 }
 
 /** One product per fund, with a fixed id: made once, found after (a second create says it exists). */

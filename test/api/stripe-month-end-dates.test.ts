@@ -1,0 +1,142 @@
+/**
+ * Monthly card gifts that start on the 29th to 31st: the dates the account shows, before and after
+ * a skip, are the days Stripe charges (its billing cycle anchor: the last day of shorter months, then
+ * back to the anchor's day). A monthly gift from 31 January 2027 and 12 zakat instalments from 30
+ * January 2027, given through the payments service and paid by the Stripe stand-in's signed
+ * webhooks; the test clock moves, Stripe bills what falls due, and the history shows the days.
+ */
+import Stripe from "stripe";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { todayIn } from "../../src/payments/schedules.js";
+import { type Account, type Harness, startAccountHarness } from "../support/account-api-harness.js";
+import { TEST_SECRET_KEY } from "../support/payments-service.js";
+
+let h: Harness;
+let donor: Account;
+let clock = new Date("2027-01-30T01:00:00Z");
+let monthly: string;
+let instalments: string;
+
+const FIELDS = "changed message gift { nextChargeDate endDate afterSkip { nextChargeDate endDate } }";
+const skip = async (id: string, date: string) =>
+  (
+    await h.gql(
+      `mutation($id: ID!, $date: String!) { skipRegularGiftCharge(id: $id, date: $date) { ${FIELDS} } }`,
+      { id, date },
+      donor.access,
+    )
+  ).json;
+const plan = async (id: string) =>
+  (
+    (
+      await h.gql(
+        "{ regularGifts { id nextChargeDate endDate afterSkip { nextChargeDate endDate } } }",
+        {},
+        donor.access,
+      )
+    ).json.data.regularGifts as { id: string; nextChargeDate: string | null; endDate: string | null }[]
+  ).find((g) => g.id === id)!;
+/** The days in Sydney that Stripe billed the gift's subscription (its invoices, paid; a skipped one is voided). */
+async function charged(id: string): Promise<string[]> {
+  const stripe = new Stripe(TEST_SECRET_KEY, {
+    host: new URL(h.service.stripe.url).hostname,
+    port: Number(new URL(h.service.stripe.url).port),
+    protocol: "http",
+  });
+  const row = await h.service.db
+    .selectFrom("donations")
+    .selectAll()
+    .where("id", "=", id.slice(5))
+    .executeTakeFirstOrThrow();
+  let subscription = row.stripe_subscription_id;
+  if (!subscription && row.stripe_schedule_id) {
+    const schedule = await stripe.subscriptionSchedules.retrieve(row.stripe_schedule_id);
+    subscription =
+      typeof schedule.subscription === "string" ? schedule.subscription : (schedule.subscription?.id ?? null);
+  }
+  if (!subscription) return [];
+  const invoices = await stripe.invoices.list({ subscription, limit: 100 });
+  return invoices.data
+    .filter((i) => i.status === "paid")
+    .map((i) => todayIn("Australia/Sydney", new Date(i.created * 1000)))
+    .sort();
+}
+/** Noon in Sydney on that day; Stripe bills what fell due by then. */
+async function moveTo(date: string) {
+  clock = new Date(`${date}T01:00:00Z`);
+  await h.service.stripe.advanceTo(clock);
+  await h.service.stripe.settled();
+}
+
+beforeAll(async () => {
+  h = await startAccountHarness({ now: () => clock });
+  donor = await h.signUp("zainab@example.com");
+  instalments = `gift_${await h.donate(
+    { fund: "zakat", amountCents: 120_000, frequency: "monthly-instalments", instalments: { count: 12 } },
+    "succeeded",
+    donor.access,
+  )}`;
+  clock = new Date("2027-01-31T01:00:00Z");
+  // Stripe's clock on the day too: the subscription is anchored when it is made.
+  h.service.stripe.setNow(clock);
+  monthly = `gift_${await h.donate({ fund: "sadaqah", amountCents: 2_000, frequency: "monthly" }, "succeeded", donor.access)}`;
+}, 120_000);
+
+afterAll(async () => {
+  await h?.stop();
+});
+
+describe("month-end dates are Stripe's", () => {
+  it("a monthly gift from 31 January: next 28 February; skipped, the next is 31 March, as Stripe charges", async () => {
+    expect(await plan(monthly)).toMatchObject({
+      nextChargeDate: "2027-02-28",
+      afterSkip: { nextChargeDate: "2027-03-31", endDate: null },
+    });
+    const res = await skip(monthly, "2027-02-28");
+    expect(res.data.skipRegularGiftCharge).toMatchObject({
+      changed: true,
+      message: "The payment of 28 February 2027 is skipped: nothing is charged then. The next is on 31 March 2027.",
+      gift: { nextChargeDate: "2027-03-31", afterSkip: { nextChargeDate: "2027-04-30" } },
+    });
+    await moveTo("2027-03-30");
+    expect(await charged(monthly)).toEqual(["2027-01-31"]);
+    await moveTo("2027-04-01");
+    expect(await charged(monthly)).toEqual(["2027-01-31", "2027-03-31"]);
+    expect(await plan(monthly)).toMatchObject({ nextChargeDate: "2027-04-30" });
+  });
+
+  it("a skip of 30 April: the next is 31 May, not the 30th", async () => {
+    expect((await skip(monthly, "2027-04-30")).data.skipRegularGiftCharge.gift.nextChargeDate).toBe("2027-05-31");
+    await moveTo("2027-05-30");
+    expect(await charged(monthly)).toEqual(["2027-01-31", "2027-03-31"]);
+    await moveTo("2027-06-01");
+    expect(await charged(monthly)).toEqual(["2027-01-31", "2027-03-31", "2027-05-31"]);
+  });
+
+  it("instalments from 30 January: the page's dates, the account's and Stripe's are the same days", async () => {
+    const row = await h.service.db
+      .selectFrom("donations")
+      .select("schedule")
+      .where("id", "=", instalments.slice(5))
+      .executeTakeFirstOrThrow();
+    expect(row.schedule.slice(0, 4).map((c) => c.date)).toEqual([
+      "2027-01-30",
+      "2027-02-28",
+      "2027-03-28",
+      "2027-04-28",
+    ]);
+    const shown: string[] = [];
+    for (;;) {
+      const p = await plan(instalments);
+      if (!p.nextChargeDate || p.nextChargeDate > "2027-07-31") break;
+      shown.push(p.nextChargeDate);
+      await moveTo(p.nextChargeDate);
+    }
+    await moveTo("2027-08-01");
+    // The clock is in June (the tests above): the dates still to come, then everything Stripe billed.
+    expect(shown).toEqual(["2027-06-28", "2027-07-28"]);
+    // The first was paid at checkout (a PaymentIntent); the rest are the schedule's invoices, each on
+    // the day the page showed and the account said.
+    expect(await charged(instalments)).toEqual(row.schedule.slice(1, 7).map((c) => c.date));
+  });
+});
