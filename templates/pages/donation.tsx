@@ -110,7 +110,6 @@ export function paymentsConfigOf(ctx: TemplateContext): PaymentsConfig | null {
 }
 
 export const THANK_YOU_PATH = `${STATIC_PAGES["thank-you"].path}/`;
-export { thankYouPathFor };
 export const CONTACT_PATH = `${normalizePath(SINGLE_TYPE_ROUTES.contact_page)}`;
 /** The form's section: the calculator links to `/pay/zakat/?amount=…#give`. */
 export const GIVE_ID = "give";
@@ -178,6 +177,38 @@ export function NoScriptNote({ words, lang }: { words: DonationWords; lang: stri
   );
 }
 
+/**
+ * The donation form for `funds` (the island) with its note for browsers without JavaScript, or, when
+ * the build has no payments configuration, the notice that card payments are unavailable
+ * (PaymentsUnavailable) and no island, so no React on the page. A pay page and /pay show the same.
+ */
+export function DonationFormOrNotice({
+  funds,
+  formPath,
+  payments,
+  words,
+  lang,
+}: {
+  funds: FundConfig[];
+  /** The page the form is on: the thank-you page's way back to it. */
+  formPath: string;
+  payments: PaymentsConfig | null;
+  words: DonationWords;
+  lang: string;
+}) {
+  if (!payments) return <PaymentsUnavailable words={words} lang={lang} />;
+  return (
+    <>
+      <Island
+        name="donation"
+        component={Donation}
+        props={{ funds, formPath, thankYouPath: thankYouPathFor(lang), payments, contactPath: CONTACT_PATH, words }}
+      />
+      <NoScriptNote words={words} lang={lang} />
+    </>
+  );
+}
+
 export const donation: Template = {
   meta: (ctx) => ({
     ...metaFromSeo(ctx),
@@ -207,26 +238,13 @@ export const donation: Template = {
           <section id={GIVE_ID} className="donation-panel" aria-label={words.formLabel}>
             {config ? (
               <>
-                {/* Without payments configured the page says so (PaymentsUnavailable) and loads no island, so no React. */}
-                {payments ? (
-                  <>
-                    <Island
-                      name="donation"
-                      component={Donation}
-                      props={{
-                        funds: [config],
-                        formPath: config.path,
-                        thankYouPath: thankYouPathFor(ctx.page.lang),
-                        payments,
-                        contactPath: CONTACT_PATH,
-                        words,
-                      }}
-                    />
-                    <NoScriptNote words={words} lang={ctx.page.lang} />
-                  </>
-                ) : (
-                  <PaymentsUnavailable words={words} lang={ctx.page.lang} />
-                )}
+                <DonationFormOrNotice
+                  funds={[config]}
+                  formPath={config.path}
+                  payments={payments}
+                  words={words}
+                  lang={ctx.page.lang}
+                />
                 <p className="don-tax">{isTaxDeductible(config.fund) ? words.taxDeductible : words.notTaxDeductible}</p>
               </>
             ) : null}

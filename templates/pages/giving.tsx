@@ -9,19 +9,16 @@ import { DONATION_TYPES, normalizePath, pathForDocument, SINGLE_TYPE_ROUTES } fr
 import { CardList, Hero, metaFromSeo } from "../components/blocks.js";
 import { dataOf, docTitle, pageTitle, str } from "../components/fields.js";
 import { Island } from "../../src/template-kit/islands.js";
-import Donation from "../../src/client/islands/donation.js";
 import ThankYou, { type ThankYouProps } from "../../src/client/islands/thank-you.js";
 import { donationWords, thankYouWords } from "../../src/client/donation/words/index.js";
 import {
   CONTACT_PATH,
+  DonationFormOrNotice,
   fundConfigOf,
   GIVE_ID,
   GiveNowLink,
-  NoScriptNote,
-  PaymentsUnavailable,
   paymentsConfigOf,
   StickyGiveNow,
-  thankYouPathFor,
 } from "./donation.js";
 
 function fundDocs(ctx: TemplateContext) {
@@ -56,26 +53,13 @@ export const pay: Template = {
           </section>
           {funds.length ? (
             <section id={GIVE_ID} className="donation-panel" aria-label={words.formLabel}>
-              {/* Without payments the page says so and loads no island, so no React either. */}
-              {payments ? (
-                <>
-                  <Island
-                    name="donation"
-                    component={Donation}
-                    props={{
-                      funds,
-                      formPath: normalizePath(SINGLE_TYPE_ROUTES.pay_page),
-                      thankYouPath: thankYouPathFor(ctx.page.lang),
-                      payments,
-                      contactPath: CONTACT_PATH,
-                      words,
-                    }}
-                  />
-                  <NoScriptNote words={words} lang={ctx.page.lang} />
-                </>
-              ) : (
-                <PaymentsUnavailable words={words} lang={ctx.page.lang} />
-              )}
+              <DonationFormOrNotice
+                funds={funds}
+                formPath={normalizePath(SINGLE_TYPE_ROUTES.pay_page)}
+                payments={payments}
+                words={words}
+                lang={ctx.page.lang}
+              />
             </section>
           ) : null}
         </div>
