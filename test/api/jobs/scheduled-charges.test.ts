@@ -9,10 +9,16 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { addDays, dueCharges } from "../../../src/api/jobs/due-charges.js";
 import { runScheduledCharges } from "../../../src/api/jobs/scheduled-charges.js";
+import { startApiServer } from "../../../src/api/node-server.js";
 import { receiptsOf } from "../../../src/api/receipts/issue.js";
 import type { SmtpCatcher } from "../../../src/stand-ins/smtp/catcher.js";
 import { donationRequest } from "../../support/donation-request.js";
-import { TEST_PUBLISHABLE_KEY, type TestPaymentsService } from "../../support/payments-service.js";
+import {
+  TEST_PUBLISHABLE_KEY,
+  TEST_SECRET_KEY,
+  TEST_WEBHOOK_SECRET,
+  type TestPaymentsService,
+} from "../../support/payments-service.js";
 import { type MailingService, startMailingService } from "../../support/mailing-service.js";
 
 // Thursday 3 December 2026, noon in Sydney.
@@ -124,6 +130,38 @@ describe("the scheduled charges job", () => {
     expect(first.charged).toEqual([`${donationId}/2026-12-04`]);
     expect(second.charged).toEqual([]);
     expect(await chargesAtStripe(donationId)).toHaveLength(1);
+  });
+
+  it("in `nzf-build api` the service's own timer runs the job: a due Friday charged once, nobody calling it", async () => {
+    const donationId = await everyFriday(1_500);
+    clock = new Date("2026-12-04T01:00:00Z");
+    // The service as `nzf-build api` starts it, on the same database, its job timer made short: runs
+    // overlap (an interval does not wait for the last run), as two instances would.
+    const timed = await startApiServer({
+      port: 0,
+      database: { db: service.db, driver: "pglite", close: async () => undefined },
+      env: {
+        STRIPE_SECRET_KEY: TEST_SECRET_KEY,
+        STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
+        STRIPE_API_BASE: service.stripe.url,
+      },
+      deps: { now: () => clock, receipts: service.deps.receipts },
+      sweepEveryMs: 0,
+      receiptsEveryMs: 0,
+      jobsEveryMs: 25,
+    });
+    try {
+      await expect.poll(() => receiptsOf(service.db, donationId).then((r) => r.length), { timeout: 20_000 }).toBe(1);
+      // Many more runs find the date done.
+      await new Promise((r) => setTimeout(r, 500));
+    } finally {
+      await timed.stop();
+    }
+    await service.stripe.settled();
+    expect((await chargesAtStripe(donationId)).map((pi) => pi.amount)).toEqual([1_500]);
+    expect((await receiptsOf(service.db, donationId)).map((r) => r.email_status)).toEqual(["sent"]);
+    await catcher.waitFor(() => catcher.messages().length >= 1);
+    expect(catcher.messages().map((m) => m.subject)).toEqual(["Your receipt 2026-27/000001 for your gift"]);
   });
 
   it("charges nothing for a cancelled or paused plan", async () => {
