@@ -26,7 +26,7 @@ export async function benchDeploy(options: {
   const runs = options.runs ?? 5;
   const dir = await mkdtemp(join(options.root, ".nzf-cache", "bench-deploy-"));
   const [s3, cloudFront] = await Promise.all([startLocalS3(), startLocalCloudFront()]);
-  Object.assign(process.env, LOCAL_AWS_ENV);
+  Object.assign(process.env, LOCAL_AWS_ENV, cloudFront.env);
   try {
     await cp(join(options.root, "content-cache", "sample"), join(dir, "content", "sample"), { recursive: true });
     const config = resolveConfig(
@@ -47,7 +47,6 @@ export async function benchDeploy(options: {
       distribution: "E2BENCHDEPLOY",
       region: "ap-southeast-2",
       s3Endpoint: s3.endpoint,
-      cloudfrontEndpoint: cloudFront.endpoint,
       dryRun: false,
     };
     const deploy = () => deploySite(config.outDir, settings, { logger: silentLogger });

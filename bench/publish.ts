@@ -61,7 +61,7 @@ export async function benchPublish(options: { root: string; runs?: number; print
   const stub = await startPrismicStub({ documents, repository: "nzf-bench" });
   // S3 in a thread of its own, as it is elsewhere (./s3-thread.ts); CloudFront only records invalidations.
   const [s3, cloudFront] = await Promise.all([startS3InThread(options.root), startLocalCloudFront()]);
-  Object.assign(process.env, LOCAL_AWS_ENV);
+  Object.assign(process.env, LOCAL_AWS_ENV, cloudFront.env);
   const root = await mkdtemp(join(tmpdir(), "nzf-bench-publish-"));
   for (const dir of ["templates", "src", "assets"])
     await cp(join(options.root, dir), join(root, dir), { recursive: true });
@@ -85,7 +85,6 @@ export async function benchPublish(options: { root: string; runs?: number; print
     distribution: "E2BENCHPUBLISH",
     region: "ap-southeast-2",
     s3Endpoint: s3.endpoint,
-    cloudfrontEndpoint: cloudFront.endpoint,
     dryRun: false,
   };
   const builder = createBuilder();

@@ -213,7 +213,7 @@ export const ERROR_CATALOGUE = {
   },
   DEPLOY_TIMED_OUT: {
     kind: "input",
-    hint: "S3 or CloudFront did not answer in time, so the deploy was abandoned. Check the network and the endpoints (NZF_S3_ENDPOINT, NZF_CLOUDFRONT_ENDPOINT), then run nzf-build deploy again (the webhook server retries after the next build): it uploads only what the bucket still lacks.",
+    hint: "S3 or CloudFront did not answer in time, so the deploy was abandoned. Check the network and the S3 endpoint (NZF_S3_ENDPOINT, when set), then run nzf-build deploy again (the webhook server retries after the next build): it uploads only what the bucket still lacks.",
   },
   // The payments API service (NZF11xx), see docs/payments-api.md and src/api/README.md
   API_DATABASE_FAILED: {

@@ -391,14 +391,6 @@ export const OPTIONS = [
     group: "deploy",
     help: "an S3-compatible endpoint instead of AWS (a local S3 server, MinIO), e.g. http://127.0.0.1:4568",
   },
-  {
-    key: "cloudfrontEndpoint",
-    env: ["NZF_CLOUDFRONT_ENDPOINT"],
-    defaultText: "AWS CloudFront",
-    commands: DEPLOYS,
-    group: "deploy",
-    help: "a CloudFront API endpoint instead of AWS's (tests)",
-  },
   // The payments API service (nzf-build api, src/api/, docs/payments-api.md)
   {
     key: "apiPort",

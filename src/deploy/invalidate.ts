@@ -10,11 +10,8 @@ export async function invalidate(
   signal?: AbortSignal,
 ): Promise<string | undefined> {
   // CloudFront's API is global: its requests are signed for us-east-1 whatever the bucket's region.
-  const client = new CloudFrontClient({
-    region: "us-east-1",
-    requestHandler: requestTimeouts(settings),
-    ...(settings.cloudfrontEndpoint ? { endpoint: settings.cloudfrontEndpoint } : {}),
-  });
+  // Its endpoint is AWS's (the tests' local CloudFront is named by the SDK's AWS_ENDPOINT_URL_CLOUDFRONT).
+  const client = new CloudFrontClient({ region: "us-east-1", requestHandler: requestTimeouts(settings) });
   try {
     const answer = await client.send(
       new CreateInvalidationCommand({

@@ -12,7 +12,6 @@ export interface DeploySettings {
   region: string;
   /** An S3-compatible endpoint (a local S3 server in tests); path-style addressing is used with it. */
   s3Endpoint?: string;
-  cloudfrontEndpoint?: string;
   dryRun: boolean;
   /** The deploy's deadline (NZF_DEPLOY_TIMEOUT): past it every request is aborted and the deploy fails with DEPLOY_TIMED_OUT. */
   timeoutMs?: number;
@@ -80,7 +79,6 @@ export function deploySettingsFrom(
     timeout === undefined || timeout.value === undefined ? DEFAULT_DEPLOY_DEADLINE_MS / 1000 : Number(timeout.value);
   if (!(seconds > 0) || !Number.isFinite(seconds)) refuse(timeout!, "a positive number of seconds", "600");
   const s3Endpoint = endpoint(values.s3Endpoint);
-  const cloudfrontEndpoint = endpoint(values.cloudfrontEndpoint);
   if (!bucket) {
     if (!required) return undefined;
     // A plan needs no bucket: it is made against the last deploy recorded here (offline).
@@ -95,7 +93,6 @@ export function deploySettingsFrom(
     ...(distribution ? { distribution } : {}),
     region,
     ...(s3Endpoint ? { s3Endpoint } : {}),
-    ...(cloudfrontEndpoint ? { cloudfrontEndpoint } : {}),
     dryRun,
     timeoutMs: seconds * 1000,
   };

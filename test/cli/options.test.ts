@@ -485,7 +485,6 @@ describe.concurrent("each setting, by its effect", () => {
       "bucket --bucket",
       "distribution --distribution",
       "s3Endpoint --s3-endpoint",
-      "cloudfrontEndpoint NZF_CLOUDFRONT_ENDPOINT",
       "dryRun --dry-run",
       "bucket NZF_S3_BUCKET",
       "distribution NZF_CLOUDFRONT_DISTRIBUTION_ID",
@@ -499,7 +498,7 @@ describe.concurrent("each setting, by its effect", () => {
         await s3.createBucket("nzf-cli-deploy");
         const root = await projectRoot();
         const out = join(await tempDir(), "site");
-        const aws = { ...LOCAL_AWS_ENV, NZF_CLOUDFRONT_ENDPOINT: cloudFront.endpoint };
+        const aws = { ...LOCAL_AWS_ENV, ...cloudFront.env };
         const run = await cli(
           [
             "build",
@@ -971,7 +970,6 @@ const INVALID: Record<string, { value: string; command?: string[]; env?: Env } |
   distribution: { value: "not-an-id", command: ["deploy"], env: { NZF_S3_BUCKET: "nzf-site" } },
   awsRegion: { value: "mars", command: ["deploy"], env: { NZF_S3_BUCKET: "nzf-site" } },
   s3Endpoint: { value: "ftp://s3.example", command: ["deploy"], env: { NZF_S3_BUCKET: "nzf-site" } },
-  cloudfrontEndpoint: { value: "ftp://cloudfront.example", command: ["deploy"], env: { NZF_S3_BUCKET: "nzf-site" } },
   apiPort: { value: "99999", command: ["api"] },
   apiHost: null, // an address of another machine fails at listen, as the webhook's
   dataDir: null,

@@ -93,9 +93,10 @@ beforeAll(async () => {
     distribution: DISTRIBUTION,
     region: "ap-southeast-2",
     s3Endpoint: s3.endpoint,
-    cloudfrontEndpoint: cloudFront.endpoint,
     dryRun: false,
   };
+  // This process's deploys invalidate through the local CloudFront too.
+  Object.assign(process.env, cloudFront.env);
 }, 120_000);
 
 afterAll(async () => {
@@ -115,7 +116,7 @@ const cliArgs = () => [
   "--s3-endpoint",
   s3.endpoint,
 ];
-const cliEnv = () => ({ ...LOCAL_AWS_ENV, NZF_CLOUDFRONT_ENDPOINT: cloudFront.endpoint });
+const cliEnv = () => ({ ...LOCAL_AWS_ENV, ...cloudFront.env });
 
 describe("the edge pieces the build writes", () => {
   it("are in the work folder's deploy/, outside the site: the function, the IAM policy, the template with the site's CSP", async () => {
@@ -350,11 +351,10 @@ describe.sequential("nzf-build deploy", () => {
       return docs;
     });
     await fixture.run();
-    const failure = await deploySite(
-      fixture.config.outDir,
-      { ...settings, cloudfrontEndpoint: `${cloudFront.endpoint}/nowhere` },
-      { logger: createMemoryLogger() },
-    ).catch((e: unknown) => e);
+    process.env.AWS_ENDPOINT_URL_CLOUDFRONT = `${cloudFront.endpoint}/nowhere`;
+    const failure = await deploySite(fixture.config.outDir, settings, { logger: createMemoryLogger() })
+      .catch((e: unknown) => e)
+      .finally(() => Object.assign(process.env, cloudFront.env));
     expect((failure as NzfError).code).toBe("DEPLOY_INVALIDATION_FAILED");
     expect((failure as NzfError).message).toMatch(
       /^The new site is in s3:\/\/nzf-deploy-test, but invalidating \d+ paths of CloudFront distribution E2TESTDISTRIB1 failed .*\/learn\//,

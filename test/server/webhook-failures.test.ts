@@ -189,7 +189,7 @@ describe("a hung upload", () => {
         NZF_S3_BUCKET: "nzf-hung",
         NZF_S3_ENDPOINT: proxy.endpoint,
         NZF_CLOUDFRONT_DISTRIBUTION_ID: "E2HUNGTEST01",
-        NZF_CLOUDFRONT_ENDPOINT: cloudFront.endpoint,
+        ...cloudFront.env,
         NZF_DEPLOY_TIMEOUT: String(DEPLOY_DEADLINE_S),
       };
       const root = await projectRoot();

@@ -30,6 +30,11 @@ export interface Invalidation {
 
 export interface LocalCloudFront {
   endpoint: string;
+  /**
+   * What points the CloudFront client at this server: the AWS SDK's own per-service endpoint
+   * variable (nzf-build has no setting for it: CloudFront has no stand-in in production).
+   */
+  env: { AWS_ENDPOINT_URL_CLOUDFRONT: string };
   invalidations: Invalidation[];
   stop(): Promise<void>;
 }
@@ -164,6 +169,6 @@ export async function startLocalCloudFront(): Promise<LocalCloudFront> {
         `<?xml version="1.0"?><Invalidation xmlns="http://cloudfront.amazonaws.com/doc/2020-05-31/"><Id>${id}</Id><Status>InProgress</Status><CreateTime>${new Date().toISOString()}</CreateTime><InvalidationBatch><Paths><Quantity>${paths.length}</Quantity><Items>${items}</Items></Paths><CallerReference>${reference}</CallerReference></InvalidationBatch></Invalidation>`,
       );
   });
-  const port = await listen(server);
-  return { endpoint: `http://127.0.0.1:${port}`, invalidations, stop: () => close(server) };
+  const endpoint = `http://127.0.0.1:${await listen(server)}`;
+  return { endpoint, env: { AWS_ENDPOINT_URL_CLOUDFRONT: endpoint }, invalidations, stop: () => close(server) };
 }
