@@ -2,7 +2,8 @@
  * PayPal for real, from the donor's side: the service's PayPal provider is PayPal's official SDK
  * pointed at the local PayPal stand-in, which sends the service signed webhooks. A one-off gift
  * approved in two tabs is captured once; PayPal's verified PAYMENT.CAPTURE.COMPLETED marks it paid
- * and e-mails the receipt; a forged or replayed event changes nothing; a refund voids the receipt.
+ * and e-mails the receipt; a forged or replayed event changes nothing; a refund or a dispute voids
+ * the receipt.
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -166,6 +167,24 @@ describe("PayPal through its SDK and signed webhooks", () => {
     await paypal.settled();
     await catcher.waitFor((m) => m.subject.includes("is void"));
     expect(await statusOf(donationId)).toBe("refunded");
+    expect((await receiptsOf(service.db, donationId)).map((r) => r.kind)).toEqual(["receipt", "void"]);
+  });
+
+  it("a dispute opened with PayPal voids the receipt, with the reason, and e-mails the donor", async () => {
+    const { donationId, orderId } = await paypalGift(6_000);
+    paypal.approveOrder(orderId);
+    await post(`/donations/${donationId}/paypal/capture`, { orderId });
+    await paypal.settled();
+    await catcher.waitFor((m) => m.subject.startsWith("Your receipt"));
+    const captureId = paypal
+      .deliveries()
+      .find((d) => d.event.resource.custom_id === donationId && d.event.event_type === "PAYMENT.CAPTURE.COMPLETED")!
+      .event.resource.id as string;
+    paypal.openDispute(captureId);
+    await paypal.settled();
+    const voided = await catcher.waitFor((m) => m.subject.includes("is void"));
+    expect(voided.text).toContain("The payment was disputed with PayPal.");
+    expect(await statusOf(donationId)).toBe("disputed");
     expect((await receiptsOf(service.db, donationId)).map((r) => r.kind)).toEqual(["receipt", "void"]);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Receipts from the signed Stripe webhooks, end to end: a card gift paid at the Stripe stand-in
  * gets its receipt by e-mail (read from the SMTP catcher) the moment the webhook arrives, never
- * from the browser; a refund voids it and e-mails a corrected receipt.
+ * from the browser; a refund voids it and e-mails a corrected receipt; a dispute voids it, with why.
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -98,6 +98,27 @@ describe("receipts from Stripe's signed webhooks", () => {
     expect(kept.amount_cents).toBe(rows.find((r) => r.kind === "receipt")!.amount_cents - 3_000);
     expect(corrected.text).toContain(`replaces receipt ${rows.find((r) => r.kind === "receipt")!.number}`);
     expect(voided.text).toContain("$30.00 of this payment was refunded.");
+  });
+
+  it("a dispute voids the receipt with its reason and e-mails the donor; nothing kept, no correction", async () => {
+    const { donationId, intentId } = await payByCard("sadaqah", 4_000);
+    await catcher.waitFor((m) => m.subject.startsWith("Your receipt"));
+    service.stripe.dispute(intentId);
+    await service.stripe.settled();
+    const voided = await catcher.waitFor((m) => m.subject.includes("is void"));
+    const rows = await receiptsOf(service.db, donationId);
+    expect(rows.map((r) => r.kind).sort()).toEqual(["receipt", "void"]);
+    expect(voided.envelope.to).toEqual(["aisha@example.com"]);
+    expect(voided.text).toContain(rows.find((r) => r.kind === "receipt")!.number);
+    expect(voided.text).toContain("The payment was disputed with your bank.");
+    const status = await fetch(`${service.url}/donations/${donationId}`);
+    expect(((await status.json()) as { status: string }).status).toBe("disputed");
+    // The event again: nothing new.
+    for (const d of service.stripe.deliveries().filter((x) => x.type === "charge.dispute.created"))
+      await service.stripe.redeliver(d.eventId);
+    await service.stripe.settled();
+    expect(await receiptsOf(service.db, donationId)).toHaveLength(2);
+    expect(catcher.messages().filter((m) => m.subject.includes("is void"))).toHaveLength(1);
   });
 
   it("a refund of a monthly gift's invoice voids that month's receipt, as a one-off refund does", async () => {
