@@ -4,7 +4,8 @@
  * local payments service, which serves the account API at /graphql on its own database, and
  * builds the site with that URL. In Chromium a donor signs in on the watch site, gives through the
  * service while signed in (the local Stripe stand-in takes the card and sends the signed webhook),
- * and finds the paid gift in the history. One Ctrl+C stops everything.
+ * and finds the paid gift in the history; its receipt e-mail is at the SMTP catcher whose address
+ * watch mode printed. One Ctrl+C stops everything.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -182,6 +183,18 @@ describe("npm start with a user pool", () => {
     expect(row).toContain(created.json.reference);
     expect(row).toContain("Paid");
     await context.close();
+
+    // The receipt, e-mailed from the webhook, kept by watch mode's SMTP catcher where the log said.
+    const mailbox = (await waitFor(/e-mails are kept, not sent: read them at (http:\/\/127\.0\.0\.1:\d+\/)/))![1]!;
+    type Caught = { to: string; subject: string; text: string };
+    const receipts = async () =>
+      ((await (await fetch(`${mailbox}messages.json`)).json()) as Caught[]).filter(
+        (m) => m.to === EMAIL && m.subject.startsWith("Your receipt"),
+      );
+    await expect.poll(async () => (await receipts()).length, { timeout: 15_000 }).toBe(1);
+    const [receipt] = await receipts();
+    expect(receipt!.text).toMatch(/^Amount: +\$50\.00$/m);
+    expect(receipt!.text).toContain("Zainab Omar");
 
     process.kill(-child!.pid!, "SIGINT");
     await new Promise((resolve) => child!.once("exit", resolve));
