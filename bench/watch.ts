@@ -5,8 +5,10 @@
  * first build makes no image. Three edits, each a warm-up then `runs` times: a content field (a
  * partner's summary, shown on its page and /programs/), a page template (the Ramadan calendars'
  * heading) and the shared layout (the footer, on every page). Each run polls the page every 10 ms
- * until its HTML has the edit, then waits for the rebuild's line in the terminal before the next
- * save. The load average (`uptime`) is printed before and after: the figures follow it.
+ * until its HTML has the edit, then waits for the end of the rebuild (the editor-preview bundle, made
+ * after the pages, logs a line with --verbose) and a quiet moment before the next save. Each edit's
+ * line is followed by where the time went (the medians of the rebuilds' breakdowns: src/watch/watch.ts).
+ * The load average (`uptime`) is printed before and after: the figures follow it.
  * NZF_WATCH_RUNS=<n> sets the number of runs (default 10).
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -14,6 +16,7 @@ import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/pr
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { readSnapshot, writeSnapshot } from "../src/content/snapshot.js";
+import { PREVIEW_LINE } from "../src/watch/watch.js";
 
 export interface WatchBenchOptions {
   root: string;
@@ -92,10 +95,11 @@ export async function benchWatch(options: WatchBenchOptions): Promise<void> {
     );
     let output = "";
     let rebuilds = 0;
-    // The terminal's lines, whichever stream the logger writes them to.
+    // The terminal's lines, whichever stream the logger writes them to. A rebuild has ended once the
+    // editor-preview bundle, made after the pages are served, has been dealt with.
     const onOutput = (chunk: Buffer) => {
       output += chunk;
-      rebuilds = output.split("→ rebuilt in").length - 1;
+      rebuilds = output.split(PREVIEW_LINE).length - 1;
     };
     child.stdout!.on("data", onOutput);
     child.stderr!.on("data", onOutput);
@@ -187,7 +191,7 @@ export async function benchWatch(options: WatchBenchOptions): Promise<void> {
         }
         const ms = performance.now() - t0;
         if (run > 0) times.push(ms); // the first is a warm-up
-        // The rebuild's line in the terminal (or, should it not come, 3 s), then a quiet moment before the next save.
+        // The rebuild's end in the terminal (or, should it not come, 3 s), then a quiet moment before the next save.
         for (const waitUntil = performance.now() + 3000; rebuilds === before && performance.now() < waitUntil; )
           await sleep(20);
         await sleep(200);

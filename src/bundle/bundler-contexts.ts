@@ -25,6 +25,14 @@ export class BundlerContexts {
     return kept.context.rebuild();
   }
 
+  /**
+   * Cancels the rebuild running under `slot`, if any: it fails with esbuild's "The build was
+   * canceled" and the context stays usable (watch mode gives up the editor-preview bundle for a save).
+   */
+  async cancel(slot: string): Promise<void> {
+    await this.contexts.get(slot)?.context.cancel();
+  }
+
   async dispose(): Promise<void> {
     const all = [...this.contexts.values()];
     this.contexts.clear();

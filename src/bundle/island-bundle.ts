@@ -107,6 +107,14 @@ export const PREVIEW_DIR = "_preview";
 export const PREVIEW_URL = `/${PREVIEW_DIR}/preview.js`;
 const PREVIEW_ENTRY = "preview";
 
+/** The esbuild context (BundlerContexts) each browser bundle is made with. */
+const contextSlot = (kind: BrowserRun["kind"]) => `client:${kind}`;
+
+/** Cancels the preview bundle's compile if one is running (BundlerContexts.cancel): it then fails. */
+export function cancelPreviewBundle(contexts: BundlerContexts): Promise<void> {
+  return contexts.cancel(contextSlot("preview"));
+}
+
 export async function bundleClient(options: BundleClientOptions): Promise<{ bundle: ClientBundle; cached: boolean }> {
   const clientDir = join(options.root, "src/client");
   const islands = (await listEntries(join(clientDir, "islands"), /\.tsx?$/)).map((f) =>
@@ -210,7 +218,7 @@ async function bundleRun(run: BrowserRun, options: BundleClientOptions): Promise
     define[`process.env.${key}`] = JSON.stringify(value);
   let metafile: Metafile;
   try {
-    const result = await runEsbuild(options.contexts, `client:${run.kind}`, {
+    const result = await runEsbuild(options.contexts, contextSlot(run.kind), {
       absWorkingDir: options.root,
       outdir: outDir,
       bundle: true,

@@ -15,7 +15,14 @@ import { isCI, reportWarnings } from "../core/warnings.js";
 import { ERROR_CATALOGUE, NzfAggregateError, NzfError } from "../core/errors.js";
 import type { ContentProblem } from "../content/content-checks.js";
 import { runImageStageFor, type ImageStageResult } from "../images/image-stage.js";
-import { bundleClient, bundlePreview, PREVIEW_URL, type PreviewBundle } from "../bundle/island-bundle.js";
+import {
+  bundleClient,
+  bundlePreview,
+  cancelPreviewBundle,
+  PREVIEW_URL,
+  type BundleClientOptions,
+  type PreviewBundle,
+} from "../bundle/island-bundle.js";
 import { loadTemplates } from "../bundle/template-bundle.js";
 import { buildStylesheet } from "../bundle/styles.js";
 import { bodyCacheFor, contentVersions, type BodyCache } from "../render/body-cache.js";
@@ -84,8 +91,10 @@ type StageTimer = <T>(name: string, run: () => Promise<T>) => Promise<T>;
  */
 export async function build(config: BuildConfig, deps: BuildDeps): Promise<BuildResult> {
   guardOutput(config.outDir);
+  const started = performance.now();
   loadFileHashes(config.workDir);
   const lock = await lockOutput(config.outDir, { logger: deps.logger });
+  const lockMs = performance.now() - started;
   // A caller that keeps no builder gets one for this build alone, whose workers stop with it.
   const builder = deps.builder ?? createBuilder({ forOneBuild: true });
   // On a terminal: one line saying which stages run, redrawn until the build ends (src/core/progress.ts).
@@ -97,7 +106,11 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
       },
     );
     // What this build hashed, for the next process (src/cache/file-hash-memo.ts).
+    const saving = performance.now();
     await saveFileHashes();
+    // Outside the pipeline's own stages, for the watch breakdown (src/watch/watch.ts).
+    result.stages.lock = lockMs;
+    result.stages.hashMemo = performance.now() - saving;
     return result;
   } finally {
     progress.stop();
@@ -116,14 +129,17 @@ async function runPipeline(config: BuildConfig, deps: Deps): Promise<BuildResult
   const { stage } = timer;
 
   const { previous, content, images, built } = await readInputs(config, deps, stage);
-  const keys = await buildKeys(config, deps, built, images, content.plan.state);
-  const work = await whatToRender(config, content.plan.pages, keys, previous.record, built.preview);
+  const { keys, work } = await stage("keys", async () => {
+    const keys = await buildKeys(config, deps, built, images, content.plan.state);
+    return { keys, work: await whatToRender(config, content.plan.pages, keys, previous.record, built.preview) };
+  });
   if (work.upToDate) return finish(config, deps, timer, { content, images }, null);
   const { output, secrets } = await stage("published", () => openOutput(config, previous.state, work));
   const bodies = bodiesFor(config, deps.builder, built, images, keys, content);
   const inputs = { content, images, built, keys, work, output, bodies };
   const written = await writeVersion(config, deps, inputs, secrets, previous.state, stage);
-  await recordStage(config, deps.builder, { ...inputs, rendered: written.rendered, preview: await built.preview });
+  const preview = await built.preview;
+  await stage("record", () => recordStage(config, deps.builder, { ...inputs, rendered: written.rendered, preview }));
   return finish(config, deps, timer, inputs, written);
 }
 
@@ -202,7 +218,7 @@ function stageTimer(progress: StageProgress | undefined) {
 async function readInputs(config: BuildConfig, deps: Deps, stage: StageTimer) {
   const { ready, preview } = startBundles(config, deps, stage);
   try {
-    const previous = await readPrevious(config, deps.builder);
+    const previous = await stage("previous", () => readPrevious(config, deps.builder));
     const content = await contentStage(config, deps, previous.fullRender, stage);
     // Live content without payments or sign-in: an error in CI, a warning at the end elsewhere.
     const missing = missingSettingsOf(content, config, deps);
@@ -253,13 +269,16 @@ type Built = Awaited<ReturnType<typeof readInputs>>["built"];
  */
 function startBundles(config: BuildConfig, deps: Deps, stage: StageTimer) {
   const contexts = deps.builder.bundlers ?? undefined;
-  const browser = {
-    root: config.root,
-    cacheDir: join(config.workDir, "islands"),
-    publicEnv: { ...previewPublicEnv(config, deps.publicConfig), NZF_PAYPAL_OFFERED: String(offersPayPal(deps)) },
-    contexts,
-  };
-  const preview = stage("preview", () => bundlePreview(browser));
+  const browser = browserBundleOptions(config, deps);
+  // Made after the pages (Builder.preview.afterPages): this build publishes the one made last.
+  const memory = deps.builder.preview;
+  const preview =
+    memory.afterPages && memory.last !== undefined
+      ? Promise.resolve(memory.last)
+      : stage("preview", () => bundlePreview(browser)).then((bundle) => {
+          if (memory.afterPages) memory.last = bundle;
+          return bundle;
+        });
   const ready = Promise.all([
     stage("islands", () => bundleClient(browser)),
     stage("templates", () => loadTemplates(config.root, config.workDir, contexts)),
@@ -276,6 +295,33 @@ function startBundles(config: BuildConfig, deps: Deps, stage: StageTimer) {
   preview.catch(() => undefined);
   ready.catch(() => undefined);
   return { ready, preview };
+}
+
+function browserBundleOptions(config: BuildConfig, deps: BuildDeps & { builder: Builder }): BundleClientOptions {
+  return {
+    root: config.root,
+    cacheDir: join(config.workDir, "islands"),
+    publicEnv: { ...previewPublicEnv(config, deps.publicConfig), NZF_PAYPAL_OFFERED: String(offersPayPal(deps)) },
+    contexts: deps.builder.bundlers ?? undefined,
+  };
+}
+
+/**
+ * For a builder that makes the preview bundle after the pages (BuilderOptions.previewAfterPages):
+ * bundles it now, for the next build to publish. True when it differs from the one the last build
+ * published, so the caller builds again to publish it. Call it between builds, never during one.
+ */
+export async function refreshPreview(config: BuildConfig, deps: BuildDeps & { builder: Builder }): Promise<boolean> {
+  const memory = deps.builder.preview;
+  const bundle = await bundlePreview(browserBundleOptions(config, deps));
+  const changed = memory.last === undefined || (bundle?.hash ?? null) !== (memory.last?.hash ?? null);
+  memory.last = bundle;
+  return changed;
+}
+
+/** Cancels a refreshPreview() compiling now: it then fails (the caller knows it asked). */
+export async function cancelPreview(builder: Builder): Promise<void> {
+  if (builder.bundlers) await cancelPreviewBundle(builder.bundlers);
 }
 
 /**
@@ -300,7 +346,7 @@ function stopOnInvalidContent(logger: Deps["logger"], problems: readonly Content
 }
 
 /** Whether the build offers PayPal: islands built without it leave its code out (src/client/donation/donation-form.tsx). */
-function offersPayPal(deps: Deps): boolean {
+function offersPayPal(deps: Pick<BuildDeps, "publicConfig">): boolean {
   return Boolean((deps.publicConfig?.payments as { paypalClientId?: string } | undefined)?.paypalClientId);
 }
 

@@ -11,6 +11,7 @@ import type { StylesheetMemory } from "../bundle/styles.js";
 import type { RecordMemory } from "../publish/incremental.js";
 import type { ServiceWorkerMemory } from "../site-files/service-worker.js";
 import { BundlerContexts } from "../bundle/bundler-contexts.js";
+import type { PreviewBundle } from "../bundle/island-bundle.js";
 import { RenderService } from "../render/render-service.js";
 import { DEFAULT_RENDER_POLICY, type RenderPolicy } from "../render/render-policy.js";
 
@@ -21,6 +22,13 @@ export interface BuilderOptions {
    * keeps the parsed snapshot for the next one (planInWorker false).
    */
   keepBundlers?: boolean;
+  /**
+   * Bundle the editor-preview app after the pages are published, not beside them (watch mode): each
+   * build publishes the preview bundle made last, and the caller calls refreshPreview() after it,
+   * building again when that made a new one (src/watch/watch.ts). The preview bundles the
+   * templates for the browser and is the slowest bundle, while no page names it.
+   */
+  previewAfterPages?: boolean;
   /**
    * For one build only (what build() makes for a caller that brings none, the CLI): nothing is kept
    * for a next build, so rendered page bodies are let go as soon as each page is written.
@@ -41,6 +49,8 @@ export interface Builder {
   readonly serviceWorkers: ServiceWorkerMemory;
   /** The render threads: everything that knows about them (src/render/render-service.ts). */
   readonly renderer: RenderService;
+  /** The preview bundle a build publishes when it is made after the pages (previewAfterPages). */
+  readonly preview: PreviewMemory;
   /** esbuild contexts kept between builds (keepBundlers), or null: each build bundles afresh. */
   readonly bundlers: BundlerContexts | null;
   /** How this caller's builds render (src/render/render-policy.ts). */
@@ -49,6 +59,13 @@ export interface Builder {
   readonly keepsBodies: boolean;
   /** Stops the render threads and disposes the bundlers; the caller calls it when it will build no more. */
   close(): Promise<void>;
+}
+
+export interface PreviewMemory {
+  /** Whether builds publish `last` instead of bundling the preview themselves (once there is one). */
+  readonly afterPages: boolean;
+  /** The preview bundle made last (null: the project has none); undefined until one is made. */
+  last?: PreviewBundle | null;
 }
 
 export function createBuilder(options: BuilderOptions = {}): Builder {
@@ -60,6 +77,7 @@ export function createBuilder(options: BuilderOptions = {}): Builder {
     styles: { last: null },
     record: { lastWritten: null },
     serviceWorkers: new Map(),
+    preview: { afterPages: options.previewAfterPages ?? false },
     renderer,
     bundlers,
     render: { ...DEFAULT_RENDER_POLICY, planInWorker: !options.keepBundlers },

@@ -12,7 +12,7 @@ import type { BuildConfig } from "../core/config.js";
 import type { Logger } from "../core/logger.js";
 import { formatError } from "../core/errors.js";
 import { formatMs } from "../core/logger.js";
-import { build, type BuildDeps, type BuildResult } from "../pipeline/build.js";
+import { build, cancelPreview, refreshPreview, type BuildDeps, type BuildResult } from "../pipeline/build.js";
 import { createBuilder } from "../pipeline/builder.js";
 import { startStaticServer, type StaticServer } from "../server/static-server.js";
 import { createLiveReload, type LiveReload } from "./live-reload.js";
@@ -74,6 +74,9 @@ export const WATCHED = ["templates", "src"];
  */
 const DEBOUNCE_MS = 15;
 
+/** How each rebuild's last line with --verbose starts: the bench waits for it before the next save. */
+export const PREVIEW_LINE = "editor-preview bundle after the pages: ";
+
 /** The dev client's sources (src/watch/dev-client.ts): a change there is no change to the site. */
 const DEV_CLIENT_DIR = "src/client/dev/";
 
@@ -123,8 +126,10 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
   const live = createLiveReload();
   // Bundled while the first build runs, so the first page served does not wait for it.
   void live.refreshClient();
-  // Keeps esbuild contexts between rebuilds so a template edit recompiles only what changed; closed by stop().
-  const builder = createBuilder({ keepBundlers: true });
+  // Keeps esbuild contexts between rebuilds so a template edit recompiles only what changed; closed
+  // by stop(). The editor-preview bundle is made after the pages are served (publishPreview).
+  const builder = createBuilder({ keepBundlers: true, previewAfterPages: true });
+  const deps = { logger, builder, ...options.buildDeps };
   const events = options.events ?? {};
   let buildsStarted = 0;
   let buildsFinished = 0;
@@ -133,6 +138,10 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
   let lastError: string | null = null;
   let running: Promise<void> | null = null;
   let pending = false;
+  let changedDuringBuild = false;
+  // Whether the editor-preview bundle is being made after the pages (publishPreview), and whether a save gave it up.
+  let previewPhase = false;
+  let previewCancelled = false;
   let stopping = false;
   let timer: NodeJS.Timeout | undefined;
   const changed = new Set<string>();
@@ -152,19 +161,24 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
     const startedAt = Date.now();
     let outcome: BuildResult | Error;
     try {
-      outcome = await build(config, { logger, builder, ...options.buildDeps });
+      outcome = await build(config, deps);
       // The first build reloads pages that showed "building" (or an older site); later ones are
       // taken in place by open pages (src/client/dev/live-client.ts).
       if (number === 1) live.send("reload", "");
       else if (outcome.published) live.send("update", String(number));
-      live.clearError();
-      lastError = null;
-      if (number > 1) logger.debug("watch", breakdownOf(outcome, seenAt, startedAt, performance.now() - started));
+      const servedMs = performance.now() - started;
+      // The time until the new pages were served (the preview bundle follows).
       if (files.length)
         logger.info(
           "watch",
-          `${files.slice(0, 3).join(", ")}${files.length > 3 ? ` and ${files.length - 3} more` : ""} → rebuilt in ${formatMs(performance.now() - started)}`,
+          `${files.slice(0, 3).join(", ")}${files.length > 3 ? ` and ${files.length - 3} more` : ""} → rebuilt in ${formatMs(servedMs)}`,
         );
+      if (number > 1) {
+        logger.debug("watch", breakdownOf(outcome, seenAt, startedAt, servedMs));
+        await publishPreview(number);
+      }
+      live.clearError();
+      lastError = null;
     } catch (error) {
       outcome = error as Error;
       // Plain text (the browser overlay shows it too); the files of code frames are the project's.
@@ -181,9 +195,53 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
     events.buildEnded?.(number, outcome, changed.size > 0 && !stopping);
   };
 
+  /**
+   * The editor-preview bundle (the templates bundled for the browser, the slowest bundle) is made
+   * once the pages are served, and published by one more build when it changed: a save shows its
+   * HTML without waiting for it. A preview that does not compile fails this rebuild like any error.
+   */
+  const publishPreview = async (number: number): Promise<void> => {
+    const started = performance.now();
+    previewPhase = true;
+    let fresh: boolean;
+    try {
+      fresh = await refreshPreview(config, deps);
+    } catch (error) {
+      // Given up for a save (or a stop) made meanwhile: the build that follows makes it again.
+      if (previewCancelled) return logger.debug("watch", `${PREVIEW_LINE}given up for a save`);
+      throw error;
+    } finally {
+      previewPhase = false;
+      previewCancelled = false;
+    }
+    const bundled = performance.now() - started;
+    // A save made meanwhile is built next, with this preview bundle: no build of the bundle alone.
+    if (!fresh || pending || stopping)
+      return logger.debug("watch", `${PREVIEW_LINE}${fresh ? "left to the next build" : "unchanged"}`);
+    // Its summary line says what the first said already ("Built 68 pages…"): shown with --verbose only.
+    const again = await build(config, { ...deps, logger: { ...logger, info: logger.debug } });
+    // Pages saved meanwhile may be in it; the preview alone changes no page.
+    if (again.published && again.pagesRebuilt > 0) live.send("update", String(number));
+    logger.debug(
+      "watch",
+      `${PREVIEW_LINE}made in ${formatMs(bundled)}, published in ${formatMs(performance.now() - started - bundled)}`,
+    );
+  };
+
+  /** A save or a stop while the preview bundle is made after the pages: it is given up. */
+  const cancelPreviewPhase = () => {
+    if (!previewPhase || previewCancelled) return;
+    previewCancelled = true;
+    void cancelPreview(builder);
+  };
+
   const startBuild = () => {
     if (stopping) return;
     if (running) {
+      // Saved while the pages were built, the change may be half in them; while the preview bundle
+      // is made after them, it is not, and that bundle is given up for the build of the change.
+      if (!previewPhase) changedDuringBuild = true;
+      cancelPreviewPhase();
       pending = true;
       return;
     }
@@ -191,7 +249,8 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
       running = null;
       if (pending) {
         pending = false;
-        changed.add("(changes during the last build)");
+        if (changedDuringBuild) changed.add("(changes during the last build)");
+        changedDuringBuild = false;
         debounce();
       }
     });
@@ -261,6 +320,7 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
     live,
     async stop({ waitForBuildMs } = {}) {
       stopping = true;
+      cancelPreviewPhase();
       clearTimeout(timer);
       live.close();
       await Promise.all([watcher.close(), server.stop()]);
