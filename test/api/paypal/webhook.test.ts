@@ -170,6 +170,37 @@ describe("PayPal through its SDK and signed webhooks", () => {
     expect((await receiptsOf(service.db, donationId)).map((r) => r.kind)).toEqual(["receipt", "void"]);
   });
 
+  it("a monthly gift through PayPal: each month PayPal bills has its own receipt, from its signed event", async () => {
+    const created = await post(
+      "/donations",
+      donationRequest({ fund: "sadaqah", amountCents: 2_500, frequency: "monthly", paymentMethod: "paypal" }),
+    );
+    expect(created.status).toBe(201);
+    const { donationId } = (await created.json()) as { donationId: string };
+    const made = await post(`/donations/${donationId}/paypal/subscription`, {});
+    expect(made.status).toBe(201);
+    const { subscriptionId } = (await made.json()) as { subscriptionId: string };
+    paypal.approveSubscription(subscriptionId);
+    expect((await post(`/donations/${donationId}/paypal/capture`, { subscriptionId })).status).toBe(200);
+    await paypal.settled();
+    await catcher.waitFor((m) => m.subject.startsWith("Your receipt"));
+    // The next month: PayPal bills the subscription and says so with PAYMENT.SALE.COMPLETED.
+    paypal.chargeSubscriptionCycle(subscriptionId);
+    await paypal.settled();
+    await catcher.waitFor(() => catcher.messages().filter((m) => m.subject.startsWith("Your receipt")).length >= 2);
+    const receipts = await receiptsOf(service.db, donationId);
+    expect(receipts.map((r) => [r.kind, r.amount_cents])).toEqual([
+      ["receipt", 2_500],
+      ["receipt", 2_500],
+    ]);
+    expect(new Set(receipts.map((r) => r.number)).size).toBe(2);
+    const mails = catcher.messages().filter((m) => m.subject.startsWith("Your receipt"));
+    expect(mails.map((m) => m.to)).toEqual(["aisha@example.com", "aisha@example.com"]);
+    for (const mail of mails) expect(mail.text).toMatch(/^Paid with: +PayPal$/m);
+    const charges = await service.db.selectFrom("charges").selectAll().where("donation_id", "=", donationId).execute();
+    expect(charges).toHaveLength(2);
+  });
+
   it("a dispute opened with PayPal voids the receipt, with the reason, and e-mails the donor", async () => {
     const { donationId, orderId } = await paypalGift(6_000);
     paypal.approveOrder(orderId);
