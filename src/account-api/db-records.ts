@@ -40,6 +40,10 @@ export interface AccountTables {
     user_sub: string | null;
     stripe_subscription_id: string | null;
     stripe_billing_anchor: Timestamp | null;
+    card_brand: string | null;
+    card_last4: string | null;
+    card_exp_month: number | null;
+    card_exp_year: number | null;
     created_at: Timestamp;
     updated_at: Timestamp;
   };
@@ -206,6 +210,9 @@ export function createDbRecords(anyDb: Kysely<never>, options: { now?: () => Dat
         charges: [...first, ...paid],
         plan: state,
         billingAnchor: billingAnchorOf(r),
+        card: r.card_brand
+          ? { brand: r.card_brand, last4: r.card_last4, expMonth: r.card_exp_month, expYear: r.card_exp_year }
+          : null,
         // The job's dates it will not charge: skipped by the donor, or due while paused.
         skippedDates: jobRows.filter((x) => x.donation_id === r.id && x.status === "skipped").map((x) => x.charge_date),
       };
@@ -235,6 +242,10 @@ export function createDbRecords(anyDb: Kysely<never>, options: { now?: () => Dat
     "user_sub",
     "stripe_subscription_id",
     "stripe_billing_anchor",
+    "card_brand",
+    "card_last4",
+    "card_exp_month",
+    "card_exp_year",
     "created_at",
     "updated_at",
   ] as const;

@@ -94,6 +94,16 @@ export interface DonationFacts {
    * come from it as Stripe works them out (src/payments/billing-dates.ts). Absent: the schedule's.
    */
   billingAnchor?: string | null;
+  /** The card it is charged to, as Stripe described it (the webhook kept it); null: not known. */
+  card?: CardFacts | null;
+}
+
+export interface CardFacts {
+  /** "Visa", "Mastercard", … or "Card". */
+  brand: string;
+  last4: string | null;
+  expMonth: number | null;
+  expYear: number | null;
 }
 
 export interface Receipt {
@@ -139,6 +149,10 @@ export interface GiftView {
   afterSkip: { nextChargeDate: string | null; endDate: string | null } | null;
   /** How it is paid: "card" (Stripe) or "paypal" (its card is changed in PayPal). */
   paymentMethod: "card" | "paypal";
+  /** The card it is charged to (card gifts, once Stripe told us); null for PayPal or not known yet. */
+  card: CardFacts | null;
+  /** "Visa ending 4242, expires 12/2034", "PayPal", or "Card" when not known yet. */
+  paidWith: string;
 }
 
 /** The Australian financial year a date falls in, named by the year it ends: 2025-07-01 → 2026. */
@@ -274,7 +288,20 @@ export function giftView(given: DonationFacts, today: string): GiftView {
           )
         : null,
     paymentMethod: f.paymentMethod ?? "card",
+    card: f.paymentMethod === "paypal" ? null : (f.card ?? null),
+    paidWith: paidWith(f),
   };
+}
+
+/** How the donor reads the way a gift is paid: the card's brand, last digits and expiry, or PayPal. */
+export function paidWith(f: Pick<DonationFacts, "paymentMethod" | "card">): string {
+  if (f.paymentMethod === "paypal") return "PayPal";
+  const card = f.card;
+  if (!card) return "Card";
+  const ending = card.last4 ? ` ending ${card.last4}` : "";
+  const expires =
+    card.expMonth && card.expYear ? `, expires ${String(card.expMonth).padStart(2, "0")}/${card.expYear}` : "";
+  return `${card.brand}${ending}${expires}`;
 }
 
 /** The next charge date and the last (null when open-ended) of a plan as charged (asCharged). */

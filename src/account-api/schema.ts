@@ -205,6 +205,19 @@ type RegularGift {
   afterSkip: AfterSkip
   "card (Stripe: Change card takes a new one here) or paypal (the donor changes how they pay in PayPal)."
   paymentMethod: String!
+  "The card it is charged to, as Stripe describes it (kept from Stripe's signed webhook); null for PayPal, or until Stripe has told us."
+  card: PaymentCard
+  "How it is paid, for the donor to read: 'Visa ending 4242, expires 12/2034', 'PayPal', or 'Card' while not known."
+  paidWith: String!
+}
+
+type PaymentCard {
+  "Visa, Mastercard, American Express, eftpos, … or Card."
+  brand: String!
+  "The card's last four digits."
+  last4: String
+  expMonth: Int
+  expYear: Int
 }
 
 type AfterSkip {

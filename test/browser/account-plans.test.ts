@@ -199,6 +199,8 @@ describe("a donor's zakat instalments, from the zakat page to the account (390×
         .where("reference", "=", reference)
         .executeTakeFirstOrThrow();
     const before = await donationRow();
+    // The card it is charged to, as Stripe described it.
+    expect(await plan.innerText()).toMatch(/Paid with\s+Visa ending 4242, expires 12\/\d{4}/);
     await pressButton(page, "Change card");
     await expect
       .poll(() => plan.locator(".account-confirm p").first().textContent())
@@ -213,6 +215,9 @@ describe("a donor's zakat instalments, from the zakat page to the account (390×
       .poll(() => status.textContent())
       .toBe("Your new card is saved. Your gift is charged to it from the next payment.");
     await service.stripe.settled();
+    // The new card shows in the plan once Stripe's webhook made it the gift's (the stand-in's
+    // cards all expire in December, whatever is typed).
+    await expect.poll(() => plan.innerText()).toMatch(/Paid with\s+Mastercard ending 4444, expires 12\/\d{4}/);
     const after = await donationRow();
     expect(after.stripe_payment_method_id).toMatch(/^pm_/);
     expect(after.stripe_payment_method_id).not.toBe(before.stripe_payment_method_id);

@@ -16,6 +16,7 @@ import * as enquiriesAndUpdates from "./migrations/0007-enquiries-and-updates.js
 import * as intentCancellations from "./migrations/0008-intent-cancellations.js";
 import * as accountPlanChanges from "./migrations/0009-account-plan-changes.js";
 import * as stripeBillingAnchor from "./migrations/0010-stripe-billing-anchor.js";
+import * as giftCard from "./migrations/0011-gift-card.js";
 
 export const MIGRATIONS: Record<string, Migration> = {
   "0001-donations": initial,
@@ -28,6 +29,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0008-intent-cancellations": intentCancellations,
   "0009-account-plan-changes": accountPlanChanges,
   "0010-stripe-billing-anchor": stripeBillingAnchor,
+  "0011-gift-card": giftCard,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

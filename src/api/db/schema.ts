@@ -40,6 +40,12 @@ export interface DonationsTable {
   stripe_schedule_id: string | null;
   /** Stripe's billing cycle anchor of a card plan (migration 0010); null before it was kept. */
   stripe_billing_anchor: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The card shown for the gift (migration 0011), read from Stripe: the payment method it describes. */
+  card_payment_method_id: ColumnType<string | null, string | null | undefined, string | null>;
+  card_brand: ColumnType<string | null, string | null | undefined, string | null>;
+  card_last4: ColumnType<string | null, string | null | undefined, string | null>;
+  card_exp_month: ColumnType<number | null, number | null | undefined, number | null>;
+  card_exp_year: ColumnType<number | null, number | null | undefined, number | null>;
   stripe_payment_method_id: string | null;
   paypal_id: string | null;
   paypal_capture_response: string | null;

@@ -16,6 +16,9 @@ const BRANDS: Record<string, string> = {
   eftpos_au: "eftpos",
 };
 
+/** A card network's name as donors know it ("Visa"); "Card" for one we do not name. */
+export const brandName = (brand: string | null | undefined): string => (brand && BRANDS[brand]) || "Card";
+
 export async function cardOf(
   stripe: Stripe | null,
   paymentMethodId: string | null | undefined,
@@ -26,7 +29,7 @@ export async function cardOf(
     const card = method.card;
     if (!card) return { brand: method.type === "au_becs_debit" ? "Bank account" : "Card" };
     return {
-      brand: BRANDS[card.brand] ?? "Card",
+      brand: brandName(card.brand),
       ...(card.last4 && /^\d{4}$/.test(card.last4) ? { last4: card.last4 } : {}),
     };
   } catch {

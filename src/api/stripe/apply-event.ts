@@ -8,6 +8,7 @@ import type { DonationStatus } from "../../payments/types.js";
 import type { DonationRow } from "../db/schema.js";
 import type { ApiDeps } from "../deps.js";
 import { applyCardChange, CARD_CHANGE } from "./card-change.js";
+import { rememberCard } from "./card-details.js";
 import { startInstalmentSchedule } from "./intents.js";
 
 export interface EventChange {
@@ -171,6 +172,7 @@ export async function applyEvent(deps: ApiDeps, event: Stripe.Event): Promise<Ev
       if (!row.stripe_subscription_id)
         await recordCharge(deps, row, intent.id, intent.amount_received || intent.amount);
       const change: EventChange = await setStatus(deps, row, status, { payment_method: paymentMethod });
+      await rememberCard(deps, deps.stripe, row.id, paymentMethod);
       if (!row.stripe_subscription_id)
         change.paid = {
           chargeId: intent.id,
@@ -208,7 +210,9 @@ export async function applyEvent(deps: ApiDeps, event: Stripe.Event): Promise<Ev
             ? "failed"
             : "requires_payment_method";
       if (status !== "succeeded" && !isCurrent(row, intent.id, intent.metadata)) return { donationId: row.id };
-      return setStatus(deps, row, status, { payment_method: idOf(intent.payment_method) });
+      const saved = await setStatus(deps, row, status, { payment_method: idOf(intent.payment_method) });
+      if (status === "succeeded") await rememberCard(deps, deps.stripe, row.id, idOf(intent.payment_method));
+      return saved;
     }
     case "invoice.paid":
     case "invoice.payment_succeeded":

@@ -9,6 +9,7 @@
 import type Stripe from "stripe";
 import type { DonationRow } from "../db/schema.js";
 import type { ApiDeps } from "../deps.js";
+import { rememberCard } from "./card-details.js";
 
 export const CARD_CHANGE = "card_change";
 
@@ -72,5 +73,7 @@ export async function applyCardChange(deps: ApiDeps, row: DonationRow, intent: S
     .set({ stripe_payment_method_id: card, updated_at: new Date() })
     .where("id", "=", row.id)
     .execute();
+  // What the account shows of it: brand, last digits, expiry, from Stripe.
+  await rememberCard(deps, stripe, row.id, card);
   return true;
 }

@@ -71,6 +71,8 @@ export interface GiftData {
   /** Where the payments would stand if the next were skipped (the skip question says so). */
   afterSkip: { nextChargeDate: string | null; endDate: string | null } | null;
   paymentMethod: "card" | "paypal";
+  /** "Visa ending 4242, expires 12/2034", "PayPal", or "Card" while Stripe has not told us. */
+  paidWith: string;
 }
 
 export interface TaxSummaryData {
@@ -85,7 +87,10 @@ export interface TaxSummaryData {
 
 const RECEIPT_FIELDS = "number donationId donorName fund date totalCents taxDeductible financialYear";
 const GIFT_FIELDS =
-  "id reference fund schedule openEnded amountCents feeCents totalCents coversFees status nextChargeDate endDate startDate paidCount chargeCount scheduleTotalCents pendingAmountCents canSkip afterSkip { nextChargeDate endDate } paymentMethod";
+  "id reference fund schedule openEnded amountCents feeCents totalCents coversFees status nextChargeDate endDate startDate paidCount chargeCount scheduleTotalCents pendingAmountCents canSkip afterSkip { nextChargeDate endDate } paymentMethod paidWith";
+
+/** The regular gifts alone: read again after a new card, until Stripe's webhook has saved it. */
+export const REGULAR_GIFTS_QUERY = `query RegularGifts { regularGifts { ${GIFT_FIELDS} } }`;
 
 export const GIVING_QUERY = `query Giving {
   donations { id donationId reference fund schedule amountCents feeCents totalCents date status regularGiftId chargeNumber chargeCount retryDates receipt { ${RECEIPT_FIELDS} } }

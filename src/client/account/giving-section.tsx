@@ -98,7 +98,7 @@ function GuestGiftsOffer({ count, claim }: { count: number; claim: () => Promise
 type Open = { kind: "receipt"; donation: DonationData } | { kind: "summary" } | null;
 
 function Giving({ api, donorEmail, issuer }: { api: AccountApi; donorEmail: string; issuer: ReceiptIssuer }) {
-  const { giving, summary, year, setYear, years, changeGift, claimGuestGifts } = useGiving(api);
+  const { giving, summary, year, setYear, years, changeGift, reloadGift, claimGuestGifts } = useGiving(api);
   const [open, setOpen] = useState<Open>(null);
   const opener = useRef<string | null>(null);
   const root = useRef<HTMLDivElement>(null);
@@ -195,7 +195,7 @@ function Giving({ api, donorEmail, issuer }: { api: AccountApi; donorEmail: stri
 
       <h3 id="regular-gifts">Regular gifts</h3>
       {giving.state === "ready" ? (
-        <RegularGifts gifts={giving.value.gifts} changeGift={changeGift} />
+        <RegularGifts gifts={giving.value.gifts} changeGift={changeGift} reloadGift={reloadGift} />
       ) : giving.state === "loading" ? (
         <p role="status">Loading your regular gifts…</p>
       ) : (

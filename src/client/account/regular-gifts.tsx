@@ -33,9 +33,11 @@ export interface RegularGiftsProps {
     amountCents?: number,
     date?: string,
   ) => Promise<{ message: string; url?: string | null; clientSecret?: string | null }>;
+  /** Reads a gift again until `changed` holds (a new card, once Stripe's webhook saved it). */
+  reloadGift?: (id: string, changed: (gift: GiftData) => boolean) => Promise<void>;
 }
 
-export function RegularGifts({ gifts, changeGift }: RegularGiftsProps) {
+export function RegularGifts({ gifts, changeGift, reloadGift }: RegularGiftsProps) {
   if (gifts.length === 0)
     return (
       <p>
@@ -46,7 +48,7 @@ export function RegularGifts({ gifts, changeGift }: RegularGiftsProps) {
   return (
     <ul className="account-gifts">
       {gifts.map((gift) => (
-        <GiftItem key={gift.id} gift={gift} changeGift={changeGift} />
+        <GiftItem key={gift.id} gift={gift} changeGift={changeGift} reloadGift={reloadGift} />
       ))}
     </ul>
   );
@@ -85,7 +87,15 @@ const CONFIRM: Record<GiftAction, string> = {
   cancel: "Yes, cancel this gift",
 };
 
-function GiftItem({ gift, changeGift }: { gift: GiftData; changeGift: RegularGiftsProps["changeGift"] }) {
+function GiftItem({
+  gift,
+  changeGift,
+  reloadGift,
+}: {
+  gift: GiftData;
+  changeGift: RegularGiftsProps["changeGift"];
+  reloadGift?: RegularGiftsProps["reloadGift"] | undefined;
+}) {
   const id = useIslandId(`gift-${gift.id}`);
   const [asking, setAsking] = useState<GiftAction | null>(null);
   const [result, setResult] = useState<string | null>(null);
@@ -182,6 +192,8 @@ function GiftItem({ gift, changeGift }: { gift: GiftData; changeGift: RegularGif
             ? ` (${money(gift.pendingAmountCents)} once you agree to it on PayPal's page)`
             : ""}
         </dd>
+        <dt>Paid with</dt>
+        <dd>{gift.paidWith}</dd>
         <dt>Started</dt>
         <dd>{longDate(gift.startDate)}</dd>
         <dt>Next charge</dt>
@@ -209,6 +221,9 @@ function GiftItem({ gift, changeGift }: { gift: GiftData; changeGift: RegularGif
           onSaved={(message) => {
             setCardSecret(null);
             setResult(message);
+            // The new card shows once Stripe's signed webhook has made it the gift's.
+            const before = gift.paidWith;
+            void reloadGift?.(gift.id, (g) => g.paidWith !== before);
           }}
           onCancel={() => {
             setCardSecret(null);

@@ -12,6 +12,7 @@ import {
   financialYearOf,
   giftMutation,
   GIVING_QUERY,
+  REGULAR_GIFTS_QUERY,
   TAX_SUMMARY_QUERY,
   type DonationData,
   type GiftAction,
@@ -19,6 +20,10 @@ import {
   type GiftData,
   type TaxSummaryData,
 } from "./giving-queries.js";
+
+/** How often, and how far apart, a gift is read again after a change Stripe confirms by webhook. */
+const RELOAD_TRIES = 6;
+const RELOAD_PAUSE_MS = 1_000;
 
 export type Loaded<T> = { state: "loading" } | { state: "ready"; value: T } | { state: "failed"; message: string };
 
@@ -93,6 +98,33 @@ export function useGiving(api: AccountApi) {
     }
   }
 
+  /**
+   * Reads the gift again until `changed` says the API has caught up (a new card is the gift's once
+   * Stripe's signed webhook reached the service, a moment after Stripe saved it), a few tries at
+   * most; the gift is replaced in place with what the API says.
+   */
+  async function reloadGift(id: string, changed: (gift: GiftData) => boolean): Promise<void> {
+    for (let attempt = 0; attempt < RELOAD_TRIES; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, RELOAD_PAUSE_MS));
+      let fresh: GiftData | undefined;
+      try {
+        fresh = (await api.request<{ regularGifts: GiftData[] }>(REGULAR_GIFTS_QUERY)).regularGifts.find(
+          (g) => g.id === id,
+        );
+      } catch {
+        return;
+      }
+      if (!fresh) return;
+      const gift = fresh;
+      setGiving((now) =>
+        now.state === "ready"
+          ? { ...now, value: { ...now.value, gifts: now.value.gifts.map((g) => (g.id === id ? gift : g)) } }
+          : now,
+      );
+      if (changed(gift)) return;
+    }
+  }
+
   /** Adds the guest gifts given with the account's verified e-mail; resolves with the API's sentence. */
   async function claimGuestGifts(): Promise<string> {
     try {
@@ -115,5 +147,5 @@ export function useGiving(api: AccountApi) {
           ]),
         ].sort((a, b) => b - a);
 
-  return { giving, summary, year, setYear, years, changeGift, claimGuestGifts };
+  return { giving, summary, year, setYear, years, changeGift, reloadGift, claimGuestGifts };
 }
