@@ -137,7 +137,6 @@ async function prepareEarly(config: BuildConfig, builder: Builder): Promise<Warm
       workDir: config.workDir,
       snapshot: sourceFor(config, policy, cached.file, identity, info.size),
       loadLastTemplates: policy.planInWorker,
-      planNext: policy.planInWorker,
       count: workerCountFor(info.size, policy.oneWorkerFromBytes),
     });
     return { ...cached, identity, bytes: info.size };
@@ -174,7 +173,6 @@ function prepareForRender(config: BuildConfig, builder: Builder, content: Planne
     workDir: config.workDir,
     snapshot: content.origin,
     loadLastTemplates: builder.render.planInWorker,
-    planNext: false,
     count: content.workerCount,
   });
 }
