@@ -8,7 +8,9 @@
  * PAYMENT.CAPTURE.COMPLETED (a one-off order) and PAYMENT.SALE.COMPLETED (a subscription's payment)
  * mark the donation paid and record the charge; PAYMENT.CAPTURE.REFUNDED and CUSTOMER.DISPUTE.CREATED
  * mark it refunded or disputed and void the receipt; BILLING.SUBSCRIPTION.UPDATED (the payer agreed
- * to a new amount) makes the account's pending amount the plan's. The donation is found by `custom_id` (the
+ * to a new amount) makes the account's pending amount the plan's; BILLING.SUBSCRIPTION.PAYMENT.FAILED
+ * (PayPal could not take a subscription's payment) is a failed charge in the donor's history, one
+ * per failed try (keyed by the subscription and the time PayPal gives). The donation is found by `custom_id` (the
  * donation id the provider put there) or by its PayPal id.
  */
 import type { DonationRow } from "../db/schema.js";
@@ -183,6 +185,32 @@ export async function applyPayPalEvent(deps: ApiDeps, event: PayPalEvent): Promi
         reason: "The payment was disputed with PayPal.",
       };
       return change;
+    }
+    case "BILLING.SUBSCRIPTION.PAYMENT.FAILED": {
+      // The resource is the subscription; its billing_info says which payment failed.
+      const row = await donationOf(deps, r.custom_id, r.id);
+      // Only the subscription the donation is billed by (custom_id names the donation, r.id the subscription).
+      if (!row || row.payment_method !== "paypal" || typeof r.id !== "string" || row.paypal_id !== r.id)
+        return undefined;
+      const failed = r.billing_info?.last_failed_payment as
+        | { amount?: { value?: unknown }; time?: unknown; reason_code?: unknown }
+        | undefined;
+      const time = typeof failed?.time === "string" && !Number.isNaN(Date.parse(failed.time)) ? failed.time : null;
+      const cents = centsOf(failed?.amount?.value) ?? row.total_cents;
+      // One row per failed try: PayPal's time of it, else this event (each event is applied once).
+      const id = `${r.id}:failed:${time ?? event.id}`.slice(0, 200);
+      await deps.db
+        .insertInto("charges")
+        .values({
+          id,
+          donation_id: row.id,
+          amount_cents: cents,
+          status: "failed",
+          charged_at: time ? new Date(time) : (deps.now ?? (() => new Date()))(),
+        })
+        .onConflict((c) => c.column("id").doNothing())
+        .execute();
+      return { donationId: row.id };
     }
     default: {
       // BILLING.SUBSCRIPTION.* are recorded (the event table) for the account's regular gifts.

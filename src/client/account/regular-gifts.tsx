@@ -78,6 +78,10 @@ function skipQuestion(g: GiftData): string {
   return `Skip the payment of ${skipped}? Nothing is charged then.${after}`;
 }
 
+/** Why a PayPal gift has no "Skip next payment", and what to do instead. */
+export const PAYPAL_NO_SKIP =
+  "PayPal cannot skip a single payment. To miss one, pause this gift and resume it when you are ready.";
+
 const CONFIRM: Record<GiftAction, string> = {
   pause: "Yes, pause this gift",
   resume: "Yes, resume this gift",
@@ -268,33 +272,38 @@ function GiftItem({
           </Actions>
         </div>
       ) : gift.status === "CANCELLED" || gift.status === "COMPLETED" ? null : (
-        <Actions>
-          {active ? (
-            <button type="button" onClick={() => ask("pause")}>
-              Pause
-            </button>
-          ) : (
-            <button type="button" onClick={() => ask("resume")}>
-              Resume
-            </button>
-          )}
-          <button type="button" onClick={() => ask("change")}>
-            Change amount
-          </button>
-          {gift.canSkip && gift.status === "ACTIVE" && gift.nextChargeDate ? (
-            <button type="button" onClick={() => ask("skip")}>
-              Skip next payment
-            </button>
+        <>
+          {gift.paymentMethod === "paypal" && gift.status === "ACTIVE" ? (
+            <p className="account-hint">{PAYPAL_NO_SKIP}</p>
           ) : null}
-          {gift.paymentMethod === "card" ? (
-            <button type="button" onClick={() => ask("card")}>
-              Change card
+          <Actions>
+            {active ? (
+              <button type="button" onClick={() => ask("pause")}>
+                Pause
+              </button>
+            ) : (
+              <button type="button" onClick={() => ask("resume")}>
+                Resume
+              </button>
+            )}
+            <button type="button" onClick={() => ask("change")}>
+              Change amount
             </button>
-          ) : null}
-          <button type="button" onClick={() => ask("cancel")}>
-            Cancel gift
-          </button>
-        </Actions>
+            {gift.canSkip && gift.status === "ACTIVE" && gift.nextChargeDate ? (
+              <button type="button" onClick={() => ask("skip")}>
+                Skip next payment
+              </button>
+            ) : null}
+            {gift.paymentMethod === "card" ? (
+              <button type="button" onClick={() => ask("card")}>
+                Change card
+              </button>
+            ) : null}
+            <button type="button" onClick={() => ask("cancel")}>
+              Cancel gift
+            </button>
+          </Actions>
+        </>
       )}
     </li>
   );
