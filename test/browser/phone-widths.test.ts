@@ -146,43 +146,63 @@ describe("the thank-you page on a phone, with the widest reference", { timeout: 
 });
 
 /**
- * Each amount in the element's running text that a line break splits: "42.69 دولار أسترالي" with the
- * number at the end of one line and the currency's name (or half of it) on the next. Measured with a
- * Range over each amount: its boxes on more than one line.
+ * An amount: "$1,250.00" in English, "42.69 دولار أسترالي" (or "500 …", or a price per gram as
+ * "1.5534 …") in Arabic.
  */
-async function splitAmounts(page: Page, selector: string): Promise<string[]> {
-  return page.locator(selector).evaluateAll((elements) => {
-    const split: string[] = [];
-    let found = 0;
-    for (const element of elements) {
-      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
-      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        for (const match of (node.textContent ?? "").matchAll(/[\d,]+\.\d\d\sدولار\sأسترالي/g)) {
-          found++;
-          const range = document.createRange();
-          range.setStart(node, match.index);
-          range.setEnd(node, match.index + match[0].length);
-          // Boxes on two lines do not overlap in height (boxes on one line may differ a little: digits and Arabic letters come from different fonts).
-          const boxes = [...range.getClientRects()].filter((r) => r.width > 0);
-          if (boxes.some((a) => boxes.some((b) => b.top >= a.bottom - 1))) split.push(match[0]);
+const AMOUNT = String.raw`\$[\d,]+(?:\.\d+)?|[\d,]+(?:\.\d+)?\sدولار\sأسترالي`;
+/** The currency's name alone, for the calculator's big figure (the number may go on the line above it). */
+const CURRENCY_NAME = String.raw`دولار\sأسترالي`;
+
+/**
+ * Each amount in the elements' text that a line break splits: "42.69 دولار أسترالي" with the
+ * number at the end of one line and the currency's name (or half of it) on the next. Measured with a
+ * Range over each amount: its boxes on more than one line. Text inside `except` is not read.
+ */
+async function splitAmounts(page: Page, selector: string, pattern = AMOUNT, except?: string): Promise<string[]> {
+  return page.locator(selector).evaluateAll(
+    (elements, { pattern, except }) => {
+      const split: string[] = [];
+      let found = 0;
+      for (const element of elements) {
+        const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          if (except && node.parentElement?.closest(except)) continue;
+          for (const match of (node.textContent ?? "").matchAll(new RegExp(pattern, "g"))) {
+            found++;
+            const range = document.createRange();
+            range.setStart(node, match.index);
+            range.setEnd(node, match.index + match[0].length);
+            // Boxes on two lines do not overlap in height (boxes on one line may differ a little: digits and Arabic letters come from different fonts).
+            const boxes = [...range.getClientRects()].filter((r) => r.width > 0);
+            if (boxes.some((a) => boxes.some((b) => b.top >= a.bottom - 1))) {
+              const where = node.parentElement!;
+              split.push(`${match[0]} (${where.tagName.toLowerCase()}.${where.className})`);
+            }
+          }
         }
       }
-    }
-    // A selector that finds no amount would prove nothing.
-    if (found === 0) split.push("(no amount found)");
-    return split;
-  });
+      // A selector that finds no amount would prove nothing.
+      if (found === 0) split.push("(no amount found)");
+      return split;
+    },
+    { pattern, except },
+  );
 }
 
 /**
  * Sets the window from 320 to 390 px wide, 2 px at a time (no reload: the text wraps anew), so each
  * amount meets the end of a line somewhere; lists the amounts split, and any sideways scroll, at each width.
  */
-async function splitAtWidths(page: Page, selector: string): Promise<string[]> {
+async function splitAtWidths(
+  page: Page,
+  selector: string,
+  { except, also }: { except?: string; also?: () => Promise<string[]> } = {},
+): Promise<string[]> {
   const found: string[] = [];
   for (let width = 320; width <= 390; width += 2) {
     await page.setViewportSize({ width, height: 844 });
-    for (const amount of await splitAmounts(page, selector)) found.push(`${width} px: ${amount}`);
+    for (const amount of await splitAmounts(page, selector, AMOUNT, except)) found.push(`${width} px: ${amount}`);
+    for (const problem of (await also?.()) ?? []) found.push(`${width} px: ${problem}`);
     // Kept whole, an amount must not push the page wider than the phone instead.
     const { overflow, wide } = await sideways(page);
     if (overflow > 0) found.push(`${width} px: ${overflow} px sideways (${wide.join("; ")})`);
@@ -214,4 +234,64 @@ describe("Arabic amounts in running text keep the number and the currency's name
     expect(await splitAtWidths(page, ".thanks-details dd")).toEqual([]);
     await context.close();
   });
+});
+
+/** The donor's date: 20 days after the sample's prices (1 November 2026), so no old-price warning. */
+const DONORS_DAY = new Date(2026, 10, 21, 10);
+
+describe("the calculator's amounts keep the number and the currency's name together", { timeout: 180_000 }, () => {
+  for (const { prefix, cash, debts, owe, due } of [
+    {
+      prefix: "/ar-ae",
+      cash: "النقد والأرصدة المصرفية (ومنها حسابات الموازنة)",
+      debts: "ديون حالّة الآن",
+      owe: "ما عليك الآن",
+      due: "308,616.97 دولار أسترالي",
+    },
+    {
+      prefix: "",
+      cash: "Cash and bank balances (including offset accounts)",
+      debts: "Debts due now",
+      owe: "What you owe now",
+      due: "$308,616.97",
+    },
+  ]) {
+    it(`${prefix || "English"}/calculate/ with the gold nisab, 320 to 390 px: no label or sentence splits an amount, the big figure keeps the currency's name whole`, async () => {
+      const context = await isolatedContext(browser, { viewport: { width: 320, height: 844 } });
+      const page = await context.newPage();
+      await page.clock.setFixedTime(DONORS_DAY);
+      await page.goto(`${site.url}${prefix}/calculate/`);
+      await page.locator(".calc-layout").waitFor();
+      await page.getByLabel(cash, { exact: true }).fill("12345678.90");
+      await page.locator(".calc-group > summary", { hasText: owe }).click();
+      await page.getByLabel(debts, { exact: true }).fill("1000");
+      await page.locator("input[type=radio][value=gold]").check();
+      // (12,345,678.90 − 1,000) × 2.5% = 308,616.97.
+      const bigFigure = page.locator(".calc-due strong");
+      await expect.poll(async () => (await bigFigure.textContent())?.replace(/\s/g, " ")).toBe(due);
+      await page.locator(".calc-lines summary").click();
+      // Back to the top: the result is out of view, so the running bar shows at the bottom of the screen.
+      await page.evaluate(() => scrollTo(0, 0));
+      await page.locator(".calc-bar:not(.calc-bar-away)").waitFor();
+      // Every amount in the island's text (the nisab's labels, the sections' totals, the sentence, the
+      // explanation, the lines counted) but the figures, the big one and the running bar's, which may
+      // put the currency's name on a line of its own, whole.
+      const figures = ".calc-due strong, .calc-bar-total strong";
+      const found = await splitAtWidths(page, ".calc", {
+        except: figures,
+        also: async () => [
+          ...(await splitAmounts(page, figures, prefix ? CURRENCY_NAME : AMOUNT)).map((s) => `figure: ${s}`),
+          // The bar is fixed to the screen: what is wider than the screen is cut off, not scrolled to.
+          ...(await page.locator(".calc-bar, .calc-bar *").evaluateAll((elements) =>
+            elements
+              .map((e) => ({ e, r: e.getBoundingClientRect() }))
+              .filter(({ r }) => r.left < 0 || r.right > innerWidth)
+              .map(({ e, r }) => `bar's ${e.tagName.toLowerCase()} from ${r.left.toFixed(1)} to ${r.right.toFixed(1)}`),
+          )),
+        ],
+      });
+      expect(found).toEqual([]);
+      await context.close();
+    });
+  }
 });

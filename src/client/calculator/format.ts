@@ -11,8 +11,16 @@ import type { CalculatorWords } from "./words/en.js";
 
 export interface CalcFormats {
   words: CalculatorWords;
-  /** Whole cents: "$1,234.56" or "1,234.56 دولار أسترالي". */
+  /**
+   * Whole cents: "$1,234.56" or "1,234.56 دولار أسترالي", its parts joined by no-break spaces so that
+   * running text never ends a line between the number and the currency's name, or inside the name.
+   */
   money(cents: bigint): string;
+  /**
+   * Whole cents for the big figure: as money(), but the number may end a line with the currency's
+   * name whole on the next ("308,641.97 / دولار أسترالي" on a phone), rather than run off the panel.
+   */
+  moneyFigure(cents: bigint): string;
   /** Cents that may have fractions of a cent (a price per gram). */
   moneyExact(cents: Ratio): string;
   /** Milligrams as grams: "12.5 g". */
@@ -65,13 +73,22 @@ export function calcFormatsFor(words: CalculatorWords): CalcFormats {
       minimumFractionDigits: 2,
       maximumFractionDigits: max,
     });
+  // An amount by name is a number and words ("42.69 دولار أسترالي"): joined by no-break spaces.
+  const unbroken = (text: string) => text.replace(/ /g, "\u00a0");
   const intl = words.intl;
   const formats: CalcFormats = {
     words,
-    money: (cents) => (intl ? currency(2).format(decimal(ratio(cents, 100n), 2, 2)) : formatAud(cents)),
+    money: (cents) => (intl ? unbroken(currency(2).format(decimal(ratio(cents, 100n), 2, 2))) : formatAud(cents)),
+    moneyFigure: (cents) =>
+      intl
+        ? currency(2)
+            .formatToParts(decimal(ratio(cents, 100n), 2, 2))
+            .map((part) => (part.type === "currency" ? unbroken(part.value) : part.value))
+            .join("")
+        : formatAud(cents),
     moneyExact: (cents) =>
       intl
-        ? currency(6).format(decimal(ratio(cents.numerator, cents.denominator * 100n), 2, 6))
+        ? unbroken(currency(6).format(decimal(ratio(cents.numerator, cents.denominator * 100n), 2, 6)))
         : formatAudExact(cents),
     grams: (milligrams) =>
       intl

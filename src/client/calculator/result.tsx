@@ -110,7 +110,8 @@ export function Result({ f, result: r, metals, pendingErrors, payPath, settings 
         {w.resultHeading}
       </h2>
       <p className="calc-due" aria-hidden={blocked ? true : undefined}>
-        <span className="calc-due-label">{w.zakatDue}</span> <strong>{blocked ? "—" : f.money(r.dueCents)}</strong>
+        <span className="calc-due-label">{w.zakatDue}</span>{" "}
+        <strong>{blocked ? "—" : f.moneyFigure(r.dueCents)}</strong>
       </p>
       <p role="status" className="calc-summary">
         {blocked ? f.count(w.checkFields, pendingErrors.length) : summarySentence(r, f)}

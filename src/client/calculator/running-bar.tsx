@@ -43,7 +43,8 @@ export function RunningBar({ f, result, blocked, payPath, onShowResult }: Runnin
       <p className="calc-bar-total">
         {w.barDue}
         <strong className={blocked ? "calc-bar-pending" : undefined}>
-          {blocked ? w.barCheck : f.money(result.dueCents)}
+          {/* A figure, as in the result: beside "Pay this" on a phone, the currency's name may take a line of its own. */}
+          {blocked ? w.barCheck : f.moneyFigure(result.dueCents)}
         </strong>
       </p>
       {due ? (

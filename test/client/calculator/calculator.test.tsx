@@ -391,11 +391,11 @@ describe("the calculator island in Arabic", () => {
     expect(container.textContent).toContain("الأسعار بتاريخ 1 نوفمبر 2026 (قبل 20 يومًا)");
     type(field("النقد والأرصدة المصرفية (ومنها حسابات الموازنة)"), "20000");
     const gold = [...container.querySelectorAll("label")].find((l) => l.textContent!.startsWith(" الذهب: 85 غرام"))!;
-    expect(gold.textContent).toBe(" الذهب: 85 غرام، 14,025.00 دولار أسترالي");
+    expect(gold.textContent).toBe(" الذهب: 85 غرام، 14,025.00\u00a0دولار\u00a0أسترالي");
     act(() => gold.querySelector("input")!.click());
     // $20,000 ≥ 85 g × $165 = $14,025; × 2.5% = $500.00.
     expect(summary()).toBe(
-      "أموالك 20,000.00 دولار أسترالي ناقص ما عليك 0.00 دولار أسترالي يساوي 20,000.00 دولار أسترالي، وهو يبلغ النصاب البالغ 14,025.00 دولار أسترالي أو يزيد عليه: الزكاة الواجبة بنسبة 2.5‎%‎ هي 500.00 دولار أسترالي.",
+      "أموالك 20,000.00\u00a0دولار\u00a0أسترالي ناقص ما عليك 0.00\u00a0دولار\u00a0أسترالي يساوي 20,000.00\u00a0دولار\u00a0أسترالي، وهو يبلغ النصاب البالغ 14,025.00\u00a0دولار\u00a0أسترالي أو يزيد عليه: الزكاة الواجبة بنسبة 2.5‎%‎ هي 500.00\u00a0دولار\u00a0أسترالي.",
     );
     expect(payLink()!.textContent).toBe("ادفع زكاتي");
     expect(payLink()!.getAttribute("href")).toBe("/ar-ae/pay/zakat/?amount=500.00#give");
@@ -405,7 +405,7 @@ describe("the calculator island in Arabic", () => {
     type(field("العيار"), "18");
     for (const group of Object.values(calcAr.groups)) openSection(group);
     const lines = container.querySelector(".calc-lines")!.textContent!;
-    expect(lines).toContain("(10 غرام من الذهب عيار 18 قيراط بسعر 165.00 دولار أسترالي لغرام الذهب الخالص)");
+    expect(lines).toContain("(10 غرام من الذهب عيار 18 قيراط بسعر 165.00\u00a0دولار\u00a0أسترالي لغرام الذهب الخالص)");
     expect(latinWords(container.textContent!)).toEqual([]);
     expect(
       latinWords([...container.querySelectorAll("[aria-label]")].map((e) => e.getAttribute("aria-label")).join(" ")),

@@ -50,8 +50,17 @@ describe("the calculator's words", () => {
 
   it("formats a 20-digit amount exactly in Arabic (a decimal string, never a double)", () => {
     const f = calcFormatsFor(calcAr);
-    expect(f.money(12_345_678_901_234_567_890_12n)).toBe("12,345,678,901,234,567,890.12 دولار أسترالي");
-    expect(f.moneyExact({ numerator: 15_534n, denominator: 100n })).toBe("1.5534 دولار أسترالي");
+    expect(f.money(12_345_678_901_234_567_890_12n)).toBe("12,345,678,901,234,567,890.12\u00a0دولار\u00a0أسترالي");
+    expect(f.moneyExact({ numerator: 15_534n, denominator: 100n })).toBe("1.5534\u00a0دولار\u00a0أسترالي");
     expect(calcFormatsFor(calcEn).money(12_345_678_901_234_567_890_12n)).toBe("$12,345,678,901,234,567,890.12");
+  });
+
+  it("joins an Arabic amount with no-break spaces, but lets the big figure's number end a line before the currency's name", () => {
+    const f = calcFormatsFor(calcAr);
+    // Running text: no line ends between the number and the name, nor inside the name.
+    expect(f.money(30_864_197n)).toBe("308,641.97\u00a0دولار\u00a0أسترالي");
+    // The big figure: the name may take the next line, whole.
+    expect(f.moneyFigure(30_864_197n)).toBe("308,641.97 دولار\u00a0أسترالي");
+    expect(calcFormatsFor(calcEn).moneyFigure(30_864_197n)).toBe("$308,641.97");
   });
 });
