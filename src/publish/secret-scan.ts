@@ -12,6 +12,7 @@
  * random string. On top of these, secretlint's maintained preset (secret-rules.ts) reads both
  * versions too: GitHub, Slack, npm and other tokens, private keys, connection strings.
  */
+import { createHash } from "node:crypto";
 import { NzfError } from "../core/errors.js";
 import { findSecretKeys } from "../payments/config.js";
 import { findAuthSecrets } from "../auth/dist-scan.js";
@@ -60,7 +61,29 @@ export function createSecretScan(): SecretScan {
  * could have split or encoded a token (splitOrEncoded), with markup removed. The preset costs about
  * 3 ms a page a pass, so the second pass runs only where it can find more.
  */
-export async function findAllSecrets(text: string): Promise<string[]> {
+export function findAllSecrets(text: string): Promise<string[]> {
+  // A pure function of the text: the same text (a frame shared by many pages, a file kept from the
+  // last build of this process) is scanned once. Keyed by the text's hash, bounded.
+  const key = createHash("sha1").update(text).digest("base64");
+  let found = scannedTexts.get(key);
+  if (found) {
+    // Most recently used last, so the oldest is dropped first.
+    scannedTexts.delete(key);
+  } else {
+    found = scanAll(text);
+    // A failure is not kept: the next scan of the same text tries again.
+    found.catch(() => scannedTexts.delete(key));
+  }
+  scannedTexts.set(key, found);
+  if (scannedTexts.size > SCANNED_TEXTS_KEPT) scannedTexts.delete(scannedTexts.keys().next().value!);
+  return found.then((findings) => [...findings]);
+}
+
+/** Texts scanned by this process (findAllSecrets): about 10,000 pages' worth of findings, a few MB at most. */
+const SCANNED_TEXTS_KEPT = 10_000;
+const scannedTexts = new Map<string, Promise<string[]>>();
+
+async function scanAll(text: string): Promise<string[]> {
   const found = new Set(findSecrets(text));
   for (const finding of await findPresetSecrets(text)) found.add(finding);
   const plain = splitOrEncoded(text) ? plainText(text) : text;

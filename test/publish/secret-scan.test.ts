@@ -141,6 +141,17 @@ describe("the maintained rules (secretlint's recommended preset) and Google API 
     );
   });
 
+  it("finds the same secrets in a text scanned again (each scan is kept by the text), whatever a caller did with the first list", async () => {
+    const page = `<main><p>Ours: ${GITHUB}</p><p>${GOOGLE}</p></main>`;
+    const first = await findAllSecrets(page);
+    expect(first).toEqual(expect.arrayContaining(["github GITHUB_TOKEN", "google-api-key"]));
+    first.length = 0;
+    expect(await findAllSecrets(page)).toEqual(expect.arrayContaining(["github GITHUB_TOKEN", "google-api-key"]));
+    // One character more is another text, scanned for itself.
+    expect(await findAllSecrets(`${page} `)).toEqual(expect.arrayContaining(["github GITHUB_TOKEN"]));
+    expect(await findAllSecrets(page.replace(GITHUB, "a token"))).not.toContain("github GITHUB_TOKEN");
+  });
+
   it("is not turned off by a secretlint-disable comment the content writes", async () => {
     const page = `<!-- secretlint-disable --><p>${GITHUB}</p><!-- secretlint-enable -->`;
     expect(await findAllSecrets(page)).toContain("github GITHUB_TOKEN");
