@@ -73,7 +73,7 @@ export function calcFormatsFor(words: CalculatorWords): CalcFormats {
       minimumFractionDigits: 2,
       maximumFractionDigits: max,
     });
-  // An amount by name is a number and words ("42.69 دولار أسترالي"): joined by no-break spaces.
+  // An amount by name is a number and words ("42.69 دولار أسترالي", "85 غرام"): joined by no-break spaces.
   const unbroken = (text: string) => text.replace(/ /g, "\u00a0");
   const intl = words.intl;
   const formats: CalcFormats = {
@@ -92,8 +92,10 @@ export function calcFormatsFor(words: CalculatorWords): CalcFormats {
         : formatAudExact(cents),
     grams: (milligrams) =>
       intl
-        ? num("grams", { style: "unit", unit: "gram", maximumFractionDigits: 3 }).format(
-            decimal(ratio(milligrams, 1000n), 0, 3),
+        ? unbroken(
+            num("grams", { style: "unit", unit: "gram", maximumFractionDigits: 3 }).format(
+              decimal(ratio(milligrams, 1000n), 0, 3),
+            ),
           )
         : formatGrams(milligrams),
     percent: (fraction) =>

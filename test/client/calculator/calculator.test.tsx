@@ -390,8 +390,10 @@ describe("the calculator island in Arabic", () => {
     expect(html).toContain("الأسعار بتاريخ 1 نوفمبر 2026<");
     expect(container.textContent).toContain("الأسعار بتاريخ 1 نوفمبر 2026 (قبل 20 يومًا)");
     type(field("النقد والأرصدة المصرفية (ومنها حسابات الموازنة)"), "20000");
-    const gold = [...container.querySelectorAll("label")].find((l) => l.textContent!.startsWith(" الذهب: 85 غرام"))!;
-    expect(gold.textContent).toBe(" الذهب: 85 غرام، 14,025.00\u00a0دولار\u00a0أسترالي");
+    const gold = [...container.querySelectorAll("label")].find((l) =>
+      l.textContent!.startsWith(" الذهب: 85\u00a0غرام"),
+    )!;
+    expect(gold.textContent).toBe(" الذهب: 85\u00a0غرام، 14,025.00\u00a0دولار\u00a0أسترالي");
     act(() => gold.querySelector("input")!.click());
     // $20,000 ≥ 85 g × $165 = $14,025; × 2.5% = $500.00.
     expect(summary()).toBe(
@@ -405,7 +407,9 @@ describe("the calculator island in Arabic", () => {
     type(field("العيار"), "18");
     for (const group of Object.values(calcAr.groups)) openSection(group);
     const lines = container.querySelector(".calc-lines")!.textContent!;
-    expect(lines).toContain("(10 غرام من الذهب عيار 18 قيراط بسعر 165.00\u00a0دولار\u00a0أسترالي لغرام الذهب الخالص)");
+    expect(lines).toContain(
+      "(10\u00a0غرام من الذهب عيار 18 قيراط بسعر 165.00\u00a0دولار\u00a0أسترالي لغرام الذهب الخالص)",
+    );
     expect(latinWords(container.textContent!)).toEqual([]);
     expect(
       latinWords([...container.querySelectorAll("[aria-label]")].map((e) => e.getAttribute("aria-label")).join(" ")),
