@@ -5,6 +5,10 @@
  * it in watch mode and the tests. `requestId` is PayPal's `PayPal-Request-Id`, made from the
  * donation id: a retry cannot make a second order.
  */
+/**
+ * `already_captured`: this order was captured before (another tab, a retry whose answer was lost):
+ * the money is taken once, and the caller answers as for `completed`.
+ */
 export type CaptureOutcome = "completed" | "declined" | "already_captured" | "unknown";
 
 export interface PayPalProvider {

@@ -63,6 +63,15 @@ export function createSdkPayPal(api: PayPalApi): PayPalProvider {
     return product;
   }
 
+  async function capturedAlready(id: string): Promise<boolean> {
+    try {
+      const { result } = await api.orders.getOrder({ id });
+      return result.status === "COMPLETED" && (result.purchaseUnits?.[0]?.payments?.captures?.length ?? 0) > 0;
+    } catch {
+      return false;
+    }
+  }
+
   return {
     async createOrder(totalCents, requestId) {
       const { result } = await api.orders.createOrder({
@@ -123,6 +132,9 @@ export function createSdkPayPal(api: PayPalApi): PayPalProvider {
         if (issue === "INSTRUMENT_DECLINED" || issue === "PAYER_ACTION_REQUIRED" || issue === "ORDER_NOT_APPROVED")
           return "declined";
         if (error instanceof ApiError && error.statusCode === 404) return "unknown";
+        // Two simultaneous captures with one PayPal-Request-Id (the donor's two tabs): PayPal "processes
+        // the first request and might fail the second". The order says whether the first took the money.
+        if (await capturedAlready(id)) return "already_captured";
         throw error;
       }
     },

@@ -79,9 +79,11 @@ async function paypalCall(
   if (given !== row.paypal_id) return errorReply(409, "paypal_mismatch", PAYPAL_MESSAGES.paypal_mismatch);
   const outcome = await paypal.capture(given);
   if (outcome === "declined") return errorReply(402, "paypal_declined", PAYPAL_MESSAGES.paypal_declined);
-  if (outcome !== "completed") return errorReply(409, "paypal_mismatch", PAYPAL_MESSAGES.paypal_mismatch);
-  // PayPal's capture answer is its own proof of payment (a signed PayPal webhook will confirm it
-  // when the PayPal SDK backs the provider).
+  // Captured already (the donor's other tab, or a retry after a lost answer): this donation's order,
+  // paid once; this tab is told what the first was, never "belongs to another gift".
+  if (outcome === "unknown") return errorReply(409, "paypal_mismatch", PAYPAL_MESSAGES.paypal_mismatch);
+  const again = outcome === "already_captured" ? await captureAnswer(deps, row.id) : undefined;
+  if (again) return { status: 200, raw: again, replayed: true };
   // With PayPal's SDK (deps.paypalApi), PayPal's signed webhook (POST /paypal/webhook) is what marks
   // the gift paid: the capture's answer says "processing" until it comes. The local provider has
   // no webhooks, so its capture answer stands in.
@@ -102,4 +104,18 @@ async function paypalCall(
     .executeTakeFirst();
   if (Number(changed.numUpdatedRows) > 0) await deps.onStatusChanged?.(row.id, status);
   return { status: 200, raw: response };
+}
+
+/** The capture answer another request stored, waited for a moment (the other tab may be writing it). */
+async function captureAnswer(deps: ApiDeps, donationId: string): Promise<string | undefined> {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const row = await deps.db
+      .selectFrom("donations")
+      .select("paypal_capture_response")
+      .where("id", "=", donationId)
+      .executeTakeFirst();
+    if (row?.paypal_capture_response) return row.paypal_capture_response;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return undefined;
 }

@@ -49,6 +49,37 @@ describe("the PayPal provider on the official SDK", () => {
     expect(await provider.capture("NOPE")).toBe("unknown");
   });
 
+  it("a capture whose answer was lost, or refused as a simultaneous duplicate, is read back from the order", async () => {
+    const id = await provider.createOrder(4_000, "don_lost");
+    paypal.approveOrder(id);
+    // PayPal captures, then the answer never arrives (a dropped connection, the second of two simultaneous requests).
+    const losing = createSdkPayPal({
+      ...api,
+      orders: {
+        getOrder: (req: Parameters<typeof api.orders.getOrder>[0]) => api.orders.getOrder(req),
+        captureOrder: async (req: Parameters<typeof api.orders.captureOrder>[0]) => {
+          await api.orders.captureOrder({ ...req, paypalRequestId: "the-other-tab" });
+          throw new Error("socket hang up");
+        },
+      } as unknown as typeof api.orders,
+    });
+    expect(await losing.capture(id)).toBe("already_captured");
+    // Not captured: the error stands (the service answers 500 and the donor may try again).
+    const other = await provider.createOrder(4_000, "don_not_captured");
+    paypal.approveOrder(other);
+    const failing = createSdkPayPal({
+      ...api,
+      orders: {
+        getOrder: (req: Parameters<typeof api.orders.getOrder>[0]) => api.orders.getOrder(req),
+        captureOrder: async () => {
+          throw new Error("socket hang up");
+        },
+      } as unknown as typeof api.orders,
+    });
+    await expect(failing.capture(other)).rejects.toThrow("socket hang up");
+    expect(await provider.capture(other)).toBe("completed");
+  });
+
   it("makes a plan of 11 payments and a last one for instalments, and a subscription per donation", async () => {
     expect(
       billingCycles({ cycleCents: 3_813, lastCents: 3_807, count: 12 }).map((c) => [

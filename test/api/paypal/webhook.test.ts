@@ -95,6 +95,25 @@ describe("PayPal through its SDK and signed webhooks", () => {
     expect(charges.map((c) => [c.id, c.amount_cents])).toEqual([[captures[0]!.event.resource.id, 12_000]]);
   });
 
+  it("a tab that captures after the order was captured elsewhere hears the gift is taken, not 'another gift'", async () => {
+    const { donationId, orderId } = await paypalGift(3_000);
+    paypal.approveOrder(orderId);
+    // The other tab's capture reached PayPal, and its answer never reached the service.
+    await service.deps.paypalApi!.orders.captureOrder({ id: orderId, paypalRequestId: "the-other-tab" });
+    const late = await post(`/donations/${donationId}/paypal/capture`, { orderId });
+    expect(late.status).toBe(200);
+    expect(((await late.json()) as { donationId: string }).donationId).toBe(donationId);
+    await paypal.settled();
+    expect(
+      paypal
+        .deliveries()
+        .filter((d) => d.event.event_type === "PAYMENT.CAPTURE.COMPLETED" && d.event.resource.custom_id === donationId),
+    ).toHaveLength(1);
+    expect(await statusOf(donationId)).toBe("succeeded");
+    await catcher.waitFor((m) => m.subject.startsWith("Your receipt"));
+    expect(await receiptsOf(service.db, donationId)).toHaveLength(1);
+  });
+
   it("the capture alone does not make a gift paid: until PayPal's event, it is processing", async () => {
     const quiet = await startPayPalStandIn(); // no webhook URL: PayPal's events never arrive
     const api = createPayPalApi({
