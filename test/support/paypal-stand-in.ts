@@ -10,7 +10,9 @@
  *   "cancel": the donor closes PayPal's window: onCancel;
  *   "popup-blocked": the browser blocked the window: onError with the SDK's message.
  * An error thrown by createOrder goes to onError, as in the SDK. `failNextLoads` makes the next
- * script requests fail at the network.
+ * script requests fail at the network. With `approve`, the donor's approval in PayPal's window is
+ * passed on (the order or subscription id) before onApprove: a test whose service talks to the
+ * PayPal REST stand-in approves it there, as PayPal records the payer's approval.
  */
 import type { BrowserContext, Page } from "playwright-core";
 
@@ -33,7 +35,11 @@ function standIn() {
     onCancel?: (data: unknown) => void;
     onError?: (error: unknown) => void;
   };
-  const w = window as unknown as { paypal: unknown; __paypalNext?: string };
+  const w = window as unknown as {
+    paypal: unknown;
+    __paypalNext?: string;
+    __paypalApprove?: (id: string, kind: "order" | "subscription") => Promise<void>;
+  };
   function Buttons(options: Options) {
     let button: HTMLButtonElement | undefined;
     return {
@@ -60,6 +66,7 @@ function standIn() {
           }
           const data = options.createOrder ? { orderID: id } : { subscriptionID: id };
           if (move === "cancel") return options.onCancel?.(data);
+          await w.__paypalApprove?.(id, options.createOrder ? "order" : "subscription");
           if (move === "approve-twice") await Promise.all([options.onApprove(data), options.onApprove(data)]);
           else await options.onApprove(data);
         });
@@ -75,8 +82,16 @@ function standIn() {
   w.paypal = { Buttons, FUNDING: { PAYPAL: "paypal" }, version: "stand-in" };
 }
 
-export async function installPayPalStandIn(context: BrowserContext): Promise<PayPalStandIn> {
+export async function installPayPalStandIn(
+  context: BrowserContext,
+  options: { approve?: (id: string, kind: "order" | "subscription") => void | Promise<void> } = {},
+): Promise<PayPalStandIn> {
   const urls: string[] = [];
+  const approve = options.approve;
+  if (approve)
+    await context.exposeBinding("__paypalApprove", (_source, id: string, kind: "order" | "subscription") =>
+      approve(id, kind),
+    );
   let failing = 0;
   const script = `(${standIn.toString()})();`;
   await context.route(/^https:\/\/www\.paypal\.com\/sdk\/js/, async (route) => {
