@@ -8,7 +8,8 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { createFixture, PROJECT_ROOT, type Fixture } from "../support/build-fixture.js";
+import { createFixture, PROJECT_ROOT } from "../support/build-fixture.js";
+import { sharedSampleSite, type SharedSite } from "../support/shared-site.js";
 import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
 import { isolatedContext, launchBrowser, watchProblems, type PageProblems } from "../support/browser.js";
 import { axeViolations, formatViolations } from "../support/axe.js";
@@ -16,19 +17,16 @@ import { NzfError } from "../../src/core/errors.js";
 import { CALCULATOR_BUDGET_GZIP, measureCalculatorJs } from "../../bench/calculator.js";
 import { pageScriptUrls } from "../../bench/page-script-urls.js";
 
-let fixture: Fixture;
+let site: SharedSite;
 let server: StaticServer;
 let browser: Browser;
 let context: BrowserContext;
 
 beforeAll(async () => {
-  fixture = await createFixture({ sample: true });
   // Payments configured (never called here), so the pay page shows the form the calculator hands its
-  // amount to rather than the notice a site without card payments shows.
-  await fixture.run({
-    publicConfig: { payments: { apiUrl: "http://127.0.0.1:9", publishableKey: "pk_test_standin0000" } },
-  });
-  server = await startStaticServer({ root: fixture.config.outDir });
+  // amount to rather than the notice a site without card payments shows. Only read: the run's shared build.
+  site = await sharedSampleSite("payments-unreachable");
+  server = await startStaticServer({ root: site.outDir });
   browser = await launchBrowser();
   context = await isolatedContext(browser);
 });
@@ -37,7 +35,6 @@ afterAll(async () => {
   await context?.close();
   await browser?.close();
   await server?.stop();
-  await fixture?.cleanup();
 });
 
 const CASH = "Cash and bank balances (including offset accounts)";
@@ -578,7 +575,7 @@ describe("the Arabic result on a phone", () => {
 
 describe("bench/calculator.ts", () => {
   it("splits /calculate's JavaScript into the calculator's own code and the shared framework chunk", async () => {
-    const size = await measureCalculatorJs(fixture.config.outDir);
+    const size = await measureCalculatorJs(site.outDir);
     const entry = size.files.find((f) => /\/_islands\/calculator-[^/]+\.js$/.test(f.url));
     expect(entry?.role).toBe("calculator");
     // React's chunks: react-dom's, the chunk of esbuild's CommonJS helpers, and React's core apart
@@ -588,7 +585,7 @@ describe("bench/calculator.ts", () => {
     const react = size.files.filter((f) => f.role === "react");
     expect(react.length).toBeGreaterThanOrEqual(1);
     expect(react.length).toBeLessThanOrEqual(3);
-    const html = await readFile(join(fixture.config.outDir, "calculate/index.html"), "utf8");
+    const html = await readFile(join(site.outDir, "calculate/index.html"), "utf8");
     const preloaded = pageScriptUrls(html);
     for (const file of react) {
       expect(file.url).toMatch(/^\/_islands\/chunks\//);
