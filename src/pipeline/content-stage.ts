@@ -2,9 +2,10 @@
  * The content stage: which snapshot a build builds (fetching first when asked), and its plan (the
  * pages, the images they use, the dependency state). The plan is made in this thread, or by a render
  * thread that reads the snapshot for the render anyway (src/render/content-plan.ts), so that a
- * one-off build of many pages parses it in no more threads than it must. When every page will
- * render, this stage also starts the render threads (RenderService.prepare), so that their start-up
- * (reading the snapshot, loading React) overlaps the stages that follow instead of the render.
+ * one-off build of many pages parses it in no more threads than it must. When every page of a large
+ * snapshot will render, this stage starts the render threads before it reads the snapshot
+ * (RenderService.prepare), so that their start-up (reading the snapshot, loading React) overlaps
+ * this thread's work instead of coming before the first page.
  */
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
@@ -101,7 +102,7 @@ async function cachedContentFile(config: BuildConfig): Promise<{ file: string; n
  * The content stage. `fullRender`: no record describes the output folder, so every page renders.
  * Then the render threads start before this thread reads the snapshot (a large one), and one of
  * them plans the build when the policy allows; else the plan is made here, and the threads start
- * once it shows enough pages to render in them.
+ * with the render.
  */
 export async function contentStage(
   config: BuildConfig,
@@ -114,10 +115,7 @@ export async function contentStage(
     warmed && deps.builder.render.planInWorker
       ? await stage("content", () => plannedByThread(config, deps, warmed))
       : null;
-  if (byThread) return byThread;
-  const content = await plannedHere(config, deps, stage);
-  if (fullRender && !warmed) prepareForRender(config, deps.builder, content);
-  return content;
+  return byThread ?? plannedHere(config, deps, stage);
 }
 
 /**
@@ -163,18 +161,6 @@ function sourceFor(config: BuildConfig, policy: RenderPolicy, file: string, iden
         },
       }
     : { file, identity, onDemand };
-}
-
-/** Starts the render threads for a full render planned here, when it has enough pages for them. */
-function prepareForRender(config: BuildConfig, builder: Builder, content: PlannedContent): void {
-  if (!content.origin || !rendersInWorkers(content.plan.pages.length, builder.render.workersFromPages)) return;
-  builder.renderer.prepare({
-    root: config.root,
-    workDir: config.workDir,
-    snapshot: content.origin,
-    loadLastTemplates: builder.render.planInWorker,
-    count: content.workerCount,
-  });
 }
 
 /** Plans the build in this thread: reads (or fetches) the snapshot and builds its graph. */
