@@ -12,6 +12,39 @@ export interface ApiSettings {
   databaseUrl?: string;
   /** The site's origins (NZF_API_ALLOWED_ORIGINS, comma-separated); "loopback" for local runs. */
   allowedOrigins: string[] | "loopback";
+  /**
+   * The site's public origin (SITE_URL, e.g. https://nzf.org.au): where PayPal returns a donor to
+   * the account page after agreeing to a new amount (and what notices link to). Absent: not set.
+   */
+  siteUrl?: string;
+}
+
+/** SITE_URL as an origin (http or https, no path, query or fragment), or a clear refusal. */
+export function siteOriginOf(value: string): string {
+  let url: URL | null = null;
+  try {
+    url = new URL(value);
+  } catch {
+    url = null;
+  }
+  if (
+    !url ||
+    (url.protocol !== "https:" && url.protocol !== "http:") ||
+    url.pathname !== "/" ||
+    url.search ||
+    url.hash ||
+    url.username ||
+    url.password
+  )
+    throw new NzfError(
+      "API_CONFIG_INVALID",
+      `SITE_URL is not the site's origin: ${JSON.stringify(value.slice(0, 200))}.`,
+      {
+        subject: "SITE_URL",
+        hint: "Set it to the site's public origin, http or https with no path, e.g. SITE_URL=https://nzf.org.au.",
+      },
+    );
+  return url.origin;
 }
 
 export function readApiSettings(env: Record<string, string | undefined>): ApiSettings {
@@ -22,6 +55,8 @@ export function readApiSettings(env: Record<string, string | undefined>): ApiSet
       subject: "STRIPE_WEBHOOK_SECRET",
     });
   const databaseUrl = env.DATABASE_URL?.trim() || undefined;
+  const site = env.SITE_URL?.trim();
+  const siteUrl = site ? siteOriginOf(site) : undefined;
   const origins = (env.NZF_API_ALLOWED_ORIGINS ?? "")
     .split(",")
     .map((o) => o.trim())
@@ -33,6 +68,7 @@ export function readApiSettings(env: Record<string, string | undefined>): ApiSet
     webhookSecret,
     ...(databaseUrl ? { databaseUrl } : {}),
     allowedOrigins: origins.length ? origins : "loopback",
+    ...(siteUrl ? { siteUrl } : {}),
   };
 }
 
@@ -41,5 +77,5 @@ export function describe(settings: ApiSettings, driver: string): string {
   const stripe = settings.stripe
     ? `Stripe ${settings.stripe.secretKey.startsWith("sk_live_") ? "live" : "test"} mode${settings.stripe.apiBase ? ` at ${settings.stripe.apiBase}` : ""}`
     : "no Stripe key (card gifts answer 503)";
-  return `${driver === "postgres" ? "PostgreSQL" : "PGlite"}, ${stripe}, CORS ${settings.allowedOrigins === "loopback" ? "loopback origins" : settings.allowedOrigins.join(" ")}`;
+  return `${driver === "postgres" ? "PostgreSQL" : "PGlite"}, ${stripe}, CORS ${settings.allowedOrigins === "loopback" ? "loopback origins" : settings.allowedOrigins.join(" ")}, ${settings.siteUrl ? `donors return to ${settings.siteUrl}/account/` : "no SITE_URL (PayPal keeps donors on its page after a new amount)"}`;
 }

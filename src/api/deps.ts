@@ -29,6 +29,8 @@ export interface ApiDeps {
   /** PayPal's SDK (src/api/paypal/sdk.ts) when PayPal is configured: verifies PayPal's webhooks, and a capture then waits for PayPal's signed event to mark the gift paid. */
   paypalApi?: PayPalApi | null;
   cors: CorsPolicy;
+  /** The site's public origin (SITE_URL): PayPal returns donors to its /account/ page. */
+  siteUrl?: string;
   /** The fund's prices, limits and schedules (the content's, src/api/fund-rules-source.ts). */
   rulesFor(fund: Fund): FundRules;
   /** The rules one request is checked with: also a price shown before a change, within its grace period. */

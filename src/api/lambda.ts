@@ -63,6 +63,7 @@ async function start() {
       return { paypal: createSdkPayPal(api), paypalApi: api };
     })(),
     cors: corsPolicy(settings.allowedOrigins),
+    ...(settings.siteUrl ? { siteUrl: settings.siteUrl } : {}),
     // Prices and limits from the content at Prismic's master ref (last good kept), read every 5 minutes.
     rulesFor: rulesSource.rulesFor,
     rulesForRequest: rulesSource.rulesForRequest,

@@ -103,6 +103,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     webhookSecret: settings.webhookSecret,
     ...paypalDeps(options.env ?? process.env, options.localPayPal === true),
     cors: corsPolicy(settings.allowedOrigins),
+    ...(settings.siteUrl ? { siteUrl: settings.siteUrl } : {}),
     rulesFor: (fund) => DEFAULT_FUND_RULES[fund],
     ...(rulesSource
       ? { rulesFor: rulesSource.rulesFor, rulesForRequest: rulesSource.rulesForRequest, seasons: rulesSource.seasons }

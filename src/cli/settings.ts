@@ -236,6 +236,7 @@ export function apiConfigFrom(values: OptionValues): ApiCommandSettings {
     NZF_PAYPAL_ENVIRONMENT: text(values, "paypalEnvironment"),
     NZF_PAYPAL_WEBHOOK_ID: text(values, "paypalWebhookId"),
     NZF_PAYPAL_API_BASE: text(values, "paypalApiBase"),
+    SITE_URL: text(values, "apiSiteUrl"),
   };
   try {
     // The service's own checks, at start, before anything listens: the receipts' (a wrong ABN would

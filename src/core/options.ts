@@ -565,6 +565,15 @@ export const OPTIONS = [
     group: "api",
     help: "a local PayPal stand-in, http://127.0.0.1:<port> (never with live)",
   },
+  {
+    key: "apiSiteUrl",
+    env: ["SITE_URL"],
+    defaultText:
+      "none; PayPal then keeps a donor who agreed to a new amount on its own page, and notices carry no account link",
+    commands: ["api"],
+    group: "api",
+    help: "the site's public origin (http or https, no path), e.g. https://nzf.org.au: PayPal returns donors to its /account/ page after they agree to a new amount, and e-mailed notices link there",
+  },
 ] as const satisfies readonly OptionSpec[];
 
 export type OptionKey = (typeof OPTIONS)[number]["key"];

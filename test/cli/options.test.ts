@@ -919,6 +919,22 @@ describe.concurrent("nzf-build api: receipts, notices and PayPal", () => {
       expect(live.output).toContain("[CONFIG_INVALID] NZF_PAYPAL_API_BASE points live credentials at a local stand-in");
     },
   );
+  scenario(
+    ["apiSiteUrl SITE_URL"],
+    "api with SITE_URL: donors come back from PayPal to its /account/ page (the service says so as it starts)",
+    async () => {
+      const port = await freePort();
+      const api = startCli(["api", "--port", String(port), "--data-dir", await tempDir()], {
+        SITE_URL: "https://site.cli-test.example",
+      });
+      try {
+        await waitForHttp(`http://127.0.0.1:${port}/donations/none`, api, hangLimit(20_000));
+        expect(api.output()).toContain("donors return to https://site.cli-test.example/account/");
+      } finally {
+        await api.stop();
+      }
+    },
+  );
 });
 
 const INVALID: Record<string, { value: string; command?: string[]; env?: Env } | null> = {
@@ -1002,6 +1018,7 @@ const INVALID: Record<string, { value: string; command?: string[]; env?: Env } |
     command: ["api"],
     env: { NZF_PAYPAL_CLIENT_ID: "AcliTest42", NZF_PAYPAL_CLIENT_SECRET: "s" },
   },
+  apiSiteUrl: { value: "https://nzf.org.au/donate", command: ["api"] },
   paypalApiBase: {
     value: "https://api-m.paypal.com",
     command: ["api"],

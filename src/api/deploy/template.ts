@@ -26,6 +26,8 @@ export function apiStackTemplate(): Record<string, unknown> {
       NZF_DATABASE_PORT: getAtt("Database", "Endpoint.Port"),
       NZF_DATABASE_NAME: "nzf",
       NZF_API_ALLOWED_ORIGINS: ref("SiteOrigin"),
+      // Where PayPal returns donors (its /account/ page) and what notices link to.
+      SITE_URL: ref("SiteOrigin"),
     },
   };
   // The stage's invoke URL: PAYMENTS_API_URL for the site's build and the updates' unsubscribe links.

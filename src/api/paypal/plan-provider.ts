@@ -6,6 +6,8 @@
  * is a revise with the plan's prices overridden from the next cycle; PayPal asks its payer to
  * agree first (the answer's `approve` link), so the account keeps the amount pending until
  * PayPal's signed BILLING.SUBSCRIPTION.UPDATED says the subscription bills it (`settleRevision`).
+ * PayPal then returns the donor to the site's account page (SITE_URL, `reviseReturn`), which says
+ * whether they agreed.
  *
  * PayPal's suspend, activate and cancel take no PayPal-Request-Id; a repeat of one that already
  * happened answers 422 SUBSCRIPTION_STATUS_INVALID, so that answer is checked against the
@@ -46,7 +48,25 @@ export async function paypalSubscriptionOf(deps: Pick<ApiDeps, "db">, donationId
   return row.paypal_id;
 }
 
-export function paypalPlanProvider(deps: Pick<ApiDeps, "db">, api: PayPalApi): PlanProvider {
+/**
+ * Where PayPal sends the donor back after the revise window: the account page, saying which gift
+ * and whether they agreed (the page then tells them what happens next). None without SITE_URL.
+ */
+export function reviseReturn(
+  siteUrl: string | undefined,
+  giftId: string,
+): { returnUrl: string; cancelUrl: string } | undefined {
+  if (!siteUrl) return undefined;
+  const back = (result: string) => {
+    const url = new URL("/account/", siteUrl);
+    url.searchParams.set("paypal", result);
+    url.searchParams.set("gift", giftId);
+    return url.href;
+  };
+  return { returnUrl: back("agreed"), cancelUrl: back("cancelled") };
+}
+
+export function paypalPlanProvider(deps: Pick<ApiDeps, "db" | "siteUrl">, api: PayPalApi): PlanProvider {
   /** suspend, activate or cancel; a repeat (already in `target`) is success. */
   async function act(gift: GiftView, action: "suspend" | "activate" | "cancel", target: string[]): Promise<void> {
     const id = await paypalSubscriptionOf(deps, gift.donationId);
@@ -77,9 +97,11 @@ export function paypalPlanProvider(deps: Pick<ApiDeps, "db">, api: PayPalApi): P
       const cycles = result.plan?.billingCycles ?? [];
       if (!result.planId || cycles.length === 0) throw new Error(`PayPal subscription ${id} has no plan to revise.`);
       // Every cycle from now on at the new price (an instalment plan's last one too).
+      const back = reviseReturn(deps.siteUrl, gift.id);
       const revised = await api.subscriptions.reviseSubscription({
         id,
         body: {
+          ...(back ? { applicationContext: back } : {}),
           planId: result.planId,
           plan: {
             billingCycles: cycles.map((c) => ({

@@ -20,6 +20,7 @@ import {
   type DonationData,
 } from "./giving-queries.js";
 import { ReceiptDocument, SummaryDocument, TaxTotals, type ReceiptIssuer } from "./printable.js";
+import { type PayPalReturn, takePayPalReturn } from "./paypal-return.js";
 import { RegularGifts } from "./regular-gifts.js";
 import { useGiving } from "./use-giving.js";
 
@@ -99,6 +100,9 @@ type Open = { kind: "receipt"; donation: DonationData } | { kind: "summary" } | 
 
 function Giving({ api, donorEmail, issuer }: { api: AccountApi; donorEmail: string; issuer: ReceiptIssuer }) {
   const { giving, summary, year, setYear, years, changeGift, reloadGift, claimGuestGifts } = useGiving(api);
+  // Back from PayPal's window about a new amount: said beside that gift (read after hydration).
+  const [returned, setReturned] = useState<PayPalReturn | null>(null);
+  useEffect(() => setReturned(takePayPalReturn()), []);
   const [open, setOpen] = useState<Open>(null);
   const opener = useRef<string | null>(null);
   const root = useRef<HTMLDivElement>(null);
@@ -195,7 +199,7 @@ function Giving({ api, donorEmail, issuer }: { api: AccountApi; donorEmail: stri
 
       <h3 id="regular-gifts">Regular gifts</h3>
       {giving.state === "ready" ? (
-        <RegularGifts gifts={giving.value.gifts} changeGift={changeGift} reloadGift={reloadGift} />
+        <RegularGifts gifts={giving.value.gifts} changeGift={changeGift} reloadGift={reloadGift} returned={returned} />
       ) : giving.state === "loading" ? (
         <p role="status">Loading your regular gifts…</p>
       ) : (

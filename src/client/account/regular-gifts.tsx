@@ -8,6 +8,7 @@
  */
 import { type ComponentType, useContext, useEffect, useRef, useState } from "react";
 import type { CardFormProps } from "./card-form.js";
+import type { PayPalReturn } from "./paypal-return.js";
 import { StripeKey } from "./stripe-key.js";
 import { useIslandId } from "../island-id.js";
 import { Actions } from "./field.js";
@@ -35,9 +36,11 @@ export interface RegularGiftsProps {
   ) => Promise<{ message: string; url?: string | null; clientSecret?: string | null }>;
   /** Reads a gift again until `changed` holds (a new card, once Stripe's webhook saved it). */
   reloadGift?: (id: string, changed: (gift: GiftData) => boolean) => Promise<void>;
+  /** What happened at PayPal, for the gift the donor came back from PayPal's window about. */
+  returned?: PayPalReturn | null;
 }
 
-export function RegularGifts({ gifts, changeGift, reloadGift }: RegularGiftsProps) {
+export function RegularGifts({ gifts, changeGift, reloadGift, returned }: RegularGiftsProps) {
   if (gifts.length === 0)
     return (
       <p>
@@ -48,7 +51,13 @@ export function RegularGifts({ gifts, changeGift, reloadGift }: RegularGiftsProp
   return (
     <ul className="account-gifts">
       {gifts.map((gift) => (
-        <GiftItem key={gift.id} gift={gift} changeGift={changeGift} reloadGift={reloadGift} />
+        <GiftItem
+          key={gift.id}
+          gift={gift}
+          changeGift={changeGift}
+          reloadGift={reloadGift}
+          returned={returned?.giftId === gift.id ? returned.message : null}
+        />
       ))}
     </ul>
   );
@@ -95,14 +104,17 @@ function GiftItem({
   gift,
   changeGift,
   reloadGift,
+  returned,
 }: {
   gift: GiftData;
   changeGift: RegularGiftsProps["changeGift"];
   reloadGift?: RegularGiftsProps["reloadGift"] | undefined;
+  /** The sentence for a donor back from PayPal's window about this gift. */
+  returned?: string | null;
 }) {
   const id = useIslandId(`gift-${gift.id}`);
   const [asking, setAsking] = useState<GiftAction | null>(null);
-  const [result, setResult] = useState<string | null>(null);
+  const [result, setResult] = useState<string | null>(returned ?? null);
   const [error, setError] = useState<string | null>(null);
   const [amountError, setAmountError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);

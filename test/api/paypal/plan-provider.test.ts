@@ -77,6 +77,8 @@ beforeAll(async () => {
   });
   h.service.deps.paypal = createSdkPayPal(api);
   h.service.deps.paypalApi = api;
+  // SITE_URL: PayPal returns the donor to the site's account page after the revise window.
+  h.service.deps.siteUrl = "https://site.example";
   donor = await h.signUp("sara@example.com");
   other = await h.signUp("omar@example.com");
   const mine = await paypalMonthly(donor, 2_500);
@@ -142,7 +144,9 @@ describe("a PayPal monthly gift's changes act on its PayPal subscription", () =>
 
     // The donor agrees in PayPal's window (the approve link's page); PayPal's signed event settles it.
     const page = await fetch(answer.url, { method: "POST", redirect: "manual" });
-    expect(page.status).toBe(200);
+    // PayPal sends the donor back to the account page, which says they agreed to which gift.
+    expect(page.status).toBe(303);
+    expect(page.headers.get("location")).toBe(`https://site.example/account/?paypal=agreed&gift=${giftId}`);
     await paypal.settled();
     expect(events()).toContain("BILLING.SUBSCRIPTION.UPDATED");
     const plan = (await h.gql("{ regularGifts { amountCents pendingAmountCents } }", {}, donor.access)).json.data;

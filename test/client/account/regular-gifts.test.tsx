@@ -6,6 +6,7 @@
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import type { GiftData } from "../../../src/client/account/giving-queries.js";
+import { PAYPAL_AGREED, PAYPAL_CANCELLED, paypalReturnOf } from "../../../src/client/account/paypal-return.js";
 import { PAYPAL_NO_SKIP, RegularGifts } from "../../../src/client/account/regular-gifts.js";
 
 const gift = (over: Partial<GiftData>): GiftData => ({
@@ -55,5 +56,44 @@ describe("a regular gift's actions", () => {
     const page = html(gift({ paymentMethod: "paypal", canSkip: false, status: "PAUSED", paidWith: "PayPal" }));
     expect(page).not.toContain(PAYPAL_NO_SKIP);
     expect(page).toMatch(/<button[^>]*>Resume<\/button>/);
+  });
+});
+
+describe("back from PayPal's window about a new amount", () => {
+  it("reads only its own two answers and a gift id of the expected shape; shows nothing from the address", () => {
+    expect(paypalReturnOf("?paypal=agreed&gift=gift_abc-123")).toEqual({
+      giftId: "gift_abc-123",
+      message: PAYPAL_AGREED,
+    });
+    expect(paypalReturnOf("?paypal=cancelled&gift=gift_abc")).toEqual({
+      giftId: "gift_abc",
+      message: PAYPAL_CANCELLED,
+    });
+    expect(paypalReturnOf("?paypal=agreed&gift=<script>alert(1)</script>")).toBeNull();
+    expect(paypalReturnOf("?paypal=hacked&gift=gift_abc")).toBeNull();
+    expect(paypalReturnOf(`?paypal=agreed&gift=gift_${"a".repeat(500)}`)).toBeNull();
+    expect(paypalReturnOf("")).toBeNull();
+  });
+
+  it("the gift it names says what happened; the others say nothing", () => {
+    const paypal = gift({
+      id: "gift_pp",
+      paymentMethod: "paypal",
+      canSkip: false,
+      afterSkip: null,
+      paidWith: "PayPal",
+    });
+    const card = gift({ id: "gift_card" });
+    const page = renderToString(
+      <RegularGifts
+        gifts={[paypal, card]}
+        changeGift={changeGift}
+        returned={{ giftId: "gift_pp", message: PAYPAL_AGREED }}
+      />,
+    );
+    // The sentence as rendered (its apostrophe escaped): once, in the PayPal gift, before the card gift.
+    const shown = PAYPAL_AGREED.replaceAll("'", "&#x27;");
+    expect(page.split(shown)).toHaveLength(2);
+    expect(page.indexOf(shown)).toBeLessThan(page.indexOf("Visa ending 4242"));
   });
 });
