@@ -43,7 +43,7 @@ export function movedSchedule(input: MoveInput): ScheduledCharge[] {
 
 const sameSeason = (a: Season | null, b: Season) => a?.start === b.start && a?.length === b.length;
 
-type MoveTables = { scheduled_charges: { donation_id: string; charge_date: string } };
+type MoveTables = { scheduled_charges: { donation_id: string; charge_date: string; status: string } };
 
 /** Moves the remaining charges of every scheduled seasonal gift whose season changed; the ids moved. */
 export async function moveSeasonCharges(deps: ApiDeps, today: string): Promise<string[]> {
@@ -64,10 +64,13 @@ export async function moveSeasonCharges(deps: ApiDeps, today: string): Promise<s
     // A gift whose season is over is history: nothing left to move.
     const lastDate = gift.schedule.at(-1)?.date;
     if (lastDate !== undefined && lastDate < today) continue;
+    // A date the donor skipped that is still to come is no charge: it does not hold the schedule
+    // (the season's dates from today are laid out again; the skip stays on its date if it is one).
     const claimed = await (deps.db as unknown as Kysely<MoveTables>)
       .selectFrom("scheduled_charges")
       .select("charge_date")
       .where("donation_id", "=", gift.id)
+      .where((eb) => eb.or([eb("status", "<>", "skipped"), eb("charge_date", "<", today)]))
       .execute();
     const schedule = movedSchedule({
       frequency: gift.frequency as Frequency,

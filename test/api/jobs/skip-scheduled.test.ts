@@ -181,4 +181,22 @@ describe("skip the next payment of a plan the job charges", () => {
     // The weekly gift was cancelled: nothing charged since.
     expect(await chargedAtStripe(weekly)).toEqual(["2026-12-11", "2026-12-18", "2027-01-01"]);
   });
+
+  it("a skipped day stays skipped when the editors move the season; the season's other days are charged", async () => {
+    const season = { start: "2027-05-17", length: 10 };
+    h.service.deps.seasons = { dhulHijjah: { ...season } };
+    clock = new Date("2027-05-15T02:00:00Z");
+    const days = `gift_${await h.donate(
+      { fund: "dhul-hijjah", amountCents: 1_000, frequency: "dhul-hijjah-ten-days", season },
+      "succeeded",
+      donor.access,
+    )}`;
+    expect((await skip(days, "2027-05-17")).data.skipRegularGiftCharge.changed).toBe(true);
+    // The moon is sighted a day early: the ten days are 16 to 25 May.
+    h.service.deps.seasons = { dhulHijjah: { start: "2027-05-16", length: 10 } };
+    clock = new Date("2027-05-16T02:00:00Z");
+    await runDaysTo("2027-05-18");
+    expect(await chargedAtStripe(days)).toEqual(["2027-05-16", "2027-05-18"]);
+    expect(await gift(days)).toMatchObject({ chargeCount: 9, endDate: "2027-05-25", nextChargeDate: "2027-05-19" });
+  });
 });
