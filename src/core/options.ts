@@ -31,7 +31,24 @@ export interface OptionSpec {
   commands: readonly CommandName[];
   group: OptionGroup;
   help: string;
+  /** How the payments service's Lambda functions get it, for the settings they read (LambdaSetting). */
+  lambda?: LambdaSetting;
 }
+
+/**
+ * How a setting reaches the payments service's Lambda functions in AWS (src/api/deploy/template.ts
+ * derives its parameters and environment from these): `parameter`, a template parameter of that
+ * name put into every function's environment (one the template has anyway, SiteOrigin, is shared);
+ * `secret`, a key of the stack's secret in Secrets Manager (src/api/deploy/secrets.ts), never in the
+ * template or the environment; `template`, made by the template itself (the database's address, the
+ * API's own URL); `unset`, never set in AWS (ports, local stand-ins, a default that fits).
+ * Nothing is set by hand in a function's environment: a deploy replaces it whole.
+ */
+export type LambdaSetting =
+  | { parameter: string; allowed?: readonly string[] }
+  | { secret: true }
+  | "template"
+  | "unset";
 
 const BUILDS = ["build", "watch", "webhook"] as const;
 /** What uploads the site: `nzf-build deploy`, `nzf-build --deploy` and the webhook server. */
@@ -47,6 +64,7 @@ export const OPTIONS = [
     commands: ["build", "watch", "fetch", "webhook"],
     group: "content",
     help: "Prismic repository: at least 4 characters, letters, digits or hyphens, starting and ending with a letter or digit",
+    lambda: { parameter: "PrismicRepository" },
   },
   {
     key: "endpoint",
@@ -64,6 +82,7 @@ export const OPTIONS = [
     commands: ["build", "watch", "fetch", "webhook"],
     group: "content",
     help: "needed for a private repository; never written to the site",
+    lambda: { secret: true },
   },
   {
     key: "fetch",
@@ -154,6 +173,7 @@ export const OPTIONS = [
     commands: BUILDS,
     group: "accounts",
     help: "user pool id, e.g. ap-southeast-2_AbC123xyz",
+    lambda: { parameter: "CognitoUserPoolId" },
   },
   {
     key: "cognitoClientId",
@@ -162,6 +182,7 @@ export const OPTIONS = [
     commands: BUILDS,
     group: "accounts",
     help: "the user pool's app client id (public, no secret)",
+    lambda: { parameter: "CognitoClientId" },
   },
   {
     key: "cognitoIdentityPoolId",
@@ -178,6 +199,7 @@ export const OPTIONS = [
     commands: BUILDS,
     group: "accounts",
     help: "custom user pool endpoint (cognito-local)",
+    lambda: "unset",
   },
   {
     key: "cognitoHostedDomain",
@@ -245,6 +267,7 @@ export const OPTIONS = [
     commands: BUILDS,
     group: "payments",
     help: "base URL of the payments API (https, or http on loopback)",
+    lambda: "template",
   },
   {
     key: "stripePublishableKey",
@@ -261,6 +284,7 @@ export const OPTIONS = [
     commands: [...BUILDS, "api"],
     group: "payments",
     help: "PayPal REST app's client ID (public): the donation forms offer PayPal beside cards; needs PAYMENTS_API_URL. The service (`api`) calls PayPal with it and NZF_PAYPAL_CLIENT_SECRET",
+    lambda: { parameter: "PayPalClientId" },
   },
   // Watch mode
   {
@@ -400,6 +424,7 @@ export const OPTIONS = [
     commands: ["api"],
     group: "api",
     help: "port the payments API listens on",
+    lambda: "unset",
   },
   {
     key: "apiHost",
@@ -409,6 +434,7 @@ export const OPTIONS = [
     commands: ["api"],
     group: "api",
     help: "address the payments API listens on",
+    lambda: "unset",
   },
   {
     key: "dataDir",
@@ -418,6 +444,7 @@ export const OPTIONS = [
     commands: ["api"],
     group: "api",
     help: "folder of the embedded PostgreSQL (PGlite) database, relative to the project folder; used when DATABASE_URL is not set",
+    lambda: "unset",
   },
   {
     key: "databaseUrl",
@@ -426,6 +453,7 @@ export const OPTIONS = [
     commands: ["api"],
     group: "api",
     help: "a postgres:// URL: keep the donations in that PostgreSQL server",
+    lambda: "template",
   },
   {
     key: "stripeSecretKey",
@@ -434,6 +462,7 @@ export const OPTIONS = [
     commands: ["api"],
     group: "api",
     help: "the Stripe secret key (sk_test_… or sk_live_…); never logged",
+    lambda: { secret: true },
   },
   {
     key: "stripeWebhookSecret",
@@ -442,6 +471,7 @@ export const OPTIONS = [
     commands: ["api"],
     group: "api",
     help: "the signing secret (whsec_…) of the Stripe webhook endpoint /stripe/webhook",
+    lambda: { secret: true },
   },
   {
     key: "stripeApiBase",
@@ -450,6 +480,7 @@ export const OPTIONS = [
     commands: ["api"],
     group: "api",
     help: "another Stripe API origin, e.g. http://127.0.0.1:12111 (a local stand-in)",
+    lambda: "unset",
   },
   {
     key: "apiAllowedOrigins",
@@ -458,6 +489,7 @@ export const OPTIONS = [
     commands: ["api"],
     group: "api",
     help: "the site's origins that may call the API from a browser (CORS), comma-separated, e.g. https://nzf.org.au",
+    lambda: { parameter: "SiteOrigin" },
   },
   // The service's receipts and notices (src/receipts/settings.ts checks them)
   {
@@ -467,6 +499,7 @@ export const OPTIONS = [
     commands: ["api"],
     group: "api",
     help: "the foundation's name on receipts and notices, e.g. National Zakat Foundation Australia; with NZF_FOUNDATION_ABN",
+    lambda: { parameter: "FoundationName" },
   },
   {
     key: "foundationAbn",
@@ -475,6 +508,7 @@ export const OPTIONS = [
     commands: ["api"],
     group: "api",
     help: "the foundation's ABN on receipts and notices, 11 digits whose check digits add up, e.g. 51 824 753 556",
+    lambda: { parameter: "FoundationAbn" },
   },
   {
     key: "receiptFrom",
@@ -483,6 +517,7 @@ export const OPTIONS = [
     commands: ["api"],
     group: "api",
     help: 'the sender of receipts and notices, e.g. "National Zakat Foundation <receipts@nzf.org.au>" (an SES-verified identity in production)',
+    lambda: { parameter: "ReceiptFrom" },
   },
   {
     key: "receiptContactEmail",
@@ -491,6 +526,7 @@ export const OPTIONS = [
     commands: ["api"],
     group: "api",
     help: "the address printed on receipts and the notices' Reply-To, e.g. info@nzf.org.au",
+    lambda: { parameter: "ReceiptContactEmail" },
   },
   {
     key: "donorCareEmail",
@@ -499,6 +535,7 @@ export const OPTIONS = [
     commands: ["api"],
     group: "api",
     help: "where the contact page's enquiries are sent, e.g. donorcare@nzf.org.au",
+    lambda: { parameter: "DonorCareEmail" },
   },
   {
     key: "mailTransport",
@@ -507,6 +544,7 @@ export const OPTIONS = [
     commands: ["api"],
     group: "api",
     help: "how receipts and notices are e-mailed: none (kept and printable, not sent), smtp (NZF_SMTP_URL) or ses (Amazon SES); smtp and ses need NZF_FOUNDATION_NAME, NZF_FOUNDATION_ABN and NZF_RECEIPT_FROM",
+    lambda: { parameter: "MailTransport", allowed: ["none", "smtp", "ses"] },
   },
   {
     key: "smtpUrl",
@@ -515,6 +553,7 @@ export const OPTIONS = [
     commands: ["api"],
     group: "api",
     help: "the SMTP server, smtp://user:password@host:587 (STARTTLS when offered) or smtps://host:465; never logged",
+    lambda: { secret: true },
   },
   {
     key: "sesRegion",
@@ -523,6 +562,7 @@ export const OPTIONS = [
     commands: ["api"],
     group: "api",
     help: "the Amazon SES region with NZF_MAIL_TRANSPORT=ses, e.g. ap-southeast-2",
+    lambda: "unset",
   },
   {
     key: "sesEndpoint",
@@ -531,6 +571,7 @@ export const OPTIONS = [
     commands: ["api"],
     group: "api",
     help: "another SES API origin with NZF_MAIL_TRANSPORT=ses, e.g. http://127.0.0.1:4566 (a local stand-in)",
+    lambda: "unset",
   },
   // The service's PayPal (src/api/paypal/settings.ts checks them)
   {
@@ -540,6 +581,7 @@ export const OPTIONS = [
     commands: ["api"],
     group: "api",
     help: "the PayPal REST app's secret, with NZF_PAYPAL_CLIENT_ID and NZF_PAYPAL_WEBHOOK_ID; never logged",
+    lambda: { secret: true },
   },
   {
     key: "paypalEnvironment",
@@ -548,6 +590,7 @@ export const OPTIONS = [
     commands: ["api"],
     group: "api",
     help: "sandbox or live: which PayPal the credentials are for",
+    lambda: { parameter: "PayPalEnvironment", allowed: ["sandbox", "live"] },
   },
   {
     key: "paypalWebhookId",
@@ -556,6 +599,7 @@ export const OPTIONS = [
     commands: ["api"],
     group: "api",
     help: "the id of the webhook at <api>/paypal/webhook in PayPal's dashboard: each event is verified with it",
+    lambda: { parameter: "PayPalWebhookId" },
   },
   {
     key: "paypalApiBase",
@@ -564,6 +608,7 @@ export const OPTIONS = [
     commands: ["api"],
     group: "api",
     help: "a local PayPal stand-in, http://127.0.0.1:<port> (never with live)",
+    lambda: "unset",
   },
   {
     key: "apiSiteUrl",
@@ -573,6 +618,7 @@ export const OPTIONS = [
     commands: ["api"],
     group: "api",
     help: "the site's public origin (http or https, no path), e.g. https://nzf.org.au: PayPal returns donors to its /account/ page after they agree to a new amount, and e-mailed notices link there",
+    lambda: { parameter: "SiteOrigin" },
   },
 ] as const satisfies readonly OptionSpec[];
 

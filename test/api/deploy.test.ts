@@ -5,8 +5,14 @@
  * Gateway (payload 2.0) event through the same application, on PostgreSQL when CI has one.
  */
 import { randomUUID } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
+import { parameterSettings, secretVariables } from "../../src/api/deploy/lambda-settings.js";
+import { readLambdaSecrets } from "../../src/api/deploy/secrets.js";
 import { apiStackTemplate } from "../../src/api/deploy/template.js";
+import { OPTIONS, type OptionSpec } from "../../src/core/options.js";
 import { findSecretKeys } from "../../src/payments/config.js";
 import { donationRequest } from "../support/donation-request.js";
 import { postgresUrl } from "../support/api-db.js";
@@ -60,6 +66,160 @@ describe("the CloudFormation template", () => {
   it("holds no secret value", () => {
     expect(findSecretKeys(text)).toEqual([]);
     expect(text).not.toMatch(/sk_(live|test)_|whsec_[A-Za-z0-9]/);
+  });
+
+  const functions = Object.entries(template.Resources).filter(([, r]) => r.Type === "AWS::Lambda::Function");
+  const environmentOf = (r: Resource) => (r.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+  const parameters = (template as unknown as { Parameters: Record<string, { Default?: string; NoEcho?: boolean }> })
+    .Parameters;
+
+  it("gives all four functions every setting from a parameter, none set by hand (a release would wipe it)", () => {
+    expect(functions).toHaveLength(4);
+    const settings = parameterSettings();
+    // What the previous releases left to be set by hand in each function's environment.
+    expect(settings.map((s) => s.variable)).toEqual(
+      expect.arrayContaining([
+        "NZF_FOUNDATION_NAME",
+        "NZF_FOUNDATION_ABN",
+        "NZF_RECEIPT_FROM",
+        "NZF_RECEIPT_CONTACT_EMAIL",
+        "NZF_DONOR_CARE_EMAIL",
+        "NZF_MAIL_TRANSPORT",
+        "NZF_PAYPAL_CLIENT_ID",
+        "NZF_PAYPAL_ENVIRONMENT",
+        "NZF_PAYPAL_WEBHOOK_ID",
+        "NZF_COGNITO_USER_POOL_ID",
+        "NZF_COGNITO_CLIENT_ID",
+        "PRISMIC_REPOSITORY",
+        "SITE_URL",
+        "NZF_API_ALLOWED_ORIGINS",
+      ]),
+    );
+    for (const [name, fn] of functions) {
+      const variables = environmentOf(fn);
+      for (const s of settings) {
+        expect(variables[s.variable], `${name} ${s.variable}`).toEqual({ Ref: s.parameter });
+        expect(parameters[s.parameter], s.parameter).toBeDefined();
+      }
+      // One environment, shared: only the updates' function has the API's own URL besides.
+      const { PAYMENTS_API_URL, ...shared } = variables;
+      expect(shared).toEqual(environmentOf(template.Resources.ApiFunction!));
+      expect(PAYMENTS_API_URL === undefined).toBe(name !== "UpdatesFunction");
+    }
+    // The site's origin is one parameter: CORS, the notices' links to /account/.
+    expect(environmentOf(template.Resources.ApiFunction!).SITE_URL).toEqual({ Ref: "SiteOrigin" });
+    // Defaults are the settings' own (src/core/options.ts), or empty: unset.
+    expect(parameters.MailTransport).toMatchObject({ Default: "none", AllowedValues: ["none", "smtp", "ses"] });
+    expect(parameters.PayPalEnvironment).toMatchObject({ Default: "sandbox", AllowedValues: ["sandbox", "live"] });
+    expect(parameters.PrismicRepository).toMatchObject({ Default: "nzf2020" });
+    expect(parameters.FoundationAbn).toMatchObject({ Default: "" });
+  });
+
+  it("keeps secrets out of the template and the environment: the functions read them from the stack's secret", () => {
+    const secrets = secretVariables();
+    expect(secrets).toEqual(
+      expect.arrayContaining([
+        "STRIPE_SECRET_KEY",
+        "STRIPE_WEBHOOK_SECRET",
+        "NZF_PAYPAL_CLIENT_SECRET",
+        "PRISMIC_ACCESS_TOKEN",
+        "NZF_SMTP_URL",
+      ]),
+    );
+    for (const [, fn] of functions) for (const name of secrets) expect(environmentOf(fn)).not.toHaveProperty(name);
+    for (const s of parameterSettings()) expect(secrets).not.toContain(s.variable);
+    // Never changed: CloudFormation would put the placeholders back over the keys put into the secret.
+    expect(template.Resources.StripeSecret!.Properties.SecretString).toBe(
+      JSON.stringify({ STRIPE_SECRET_KEY: "set-me", STRIPE_WEBHOOK_SECRET: "set-me" }),
+    );
+  });
+
+  it("agrees with src/core/options.ts and with what the service's code reads", async () => {
+    const specs = OPTIONS as readonly OptionSpec[];
+    // A setting of the service read from the environment says how AWS gives it (flags alone are the CLI's).
+    const undeclared = specs.filter((s) => (s.commands as readonly string[]).includes("api") && s.env && !s.lambda);
+    expect(undeclared.map((s) => s.key)).toEqual([]);
+    // Every variable the Lambda's start reads is declared there, and given by the template, the secret or neither on purpose.
+    const readers = [
+      "src/api/lambda.ts",
+      "src/api/config.ts",
+      "src/api/fund-rules-source.ts",
+      "src/api/paypal/settings.ts",
+      "src/api/deploy/secrets.ts",
+      "src/receipts/settings.ts",
+      "src/account-api/service.ts",
+    ];
+    const read = new Set<string>();
+    for (const file of readers)
+      for (const m of (await readFile(file, "utf8")).matchAll(
+        /\b(?:NZF|PRISMIC|STRIPE)_[A-Z0-9_]*[A-Z0-9]\b|\b(?:SITE|DATABASE|PAYMENTS_API)_URL\b/g,
+      ))
+        read.add(m[0]);
+    const environment = environmentOf(template.Resources.UpdatesFunction!);
+    const byVariable = new Map(specs.flatMap((s) => (s.env ?? []).map((v) => [v, s] as const)));
+    const unexplained = [...read].filter((variable) => {
+      if (variable in environment || secretVariables().includes(variable)) return false;
+      const lambda = byVariable.get(variable)?.lambda;
+      return lambda !== "unset" && lambda !== "template";
+    });
+    expect(unexplained).toEqual([]);
+    expect(read.size).toBeGreaterThan(20);
+  });
+
+  it("is what docs/deploy.md tells the operator to pass: each parameter and each key of the secret", async () => {
+    const guide = await readFile("docs/deploy.md", "utf8");
+    for (const s of parameterSettings()) {
+      expect(guide, s.parameter).toContain(`\`${s.parameter}\``);
+      expect(guide, s.variable).toContain(`\`${s.variable}\``);
+    }
+    for (const name of secretVariables()) expect(guide, name).toContain(`\`${name}\``);
+  });
+});
+
+describe("the functions' secrets", () => {
+  it("come from the stack's secret: every key src/core/options.ts marks secret, nothing else", async () => {
+    const secret = {
+      STRIPE_SECRET_KEY: "sk_test_x",
+      STRIPE_WEBHOOK_SECRET: "whsec_x",
+      NZF_PAYPAL_CLIENT_SECRET: "paypal-secret",
+      PRISMIC_ACCESS_TOKEN: "prismic-token",
+      NZF_FOUNDATION_NAME: "not from here",
+    };
+    const asked: string[] = [];
+    // Secrets Manager's JSON API, as the SDK calls it (X-Amz-Target: secretsmanager.GetSecretValue).
+    const server = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => {
+        body += c;
+      });
+      req.on("end", () => {
+        asked.push(`${req.headers["x-amz-target"]} ${(JSON.parse(body) as { SecretId: string }).SecretId}`);
+        res.writeHead(200, { "content-type": "application/x-amz-json-1.1" });
+        res.end(JSON.stringify({ ARN: "arn", Name: "nzf-payments/stripe", SecretString: JSON.stringify(secret) }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const keep = { ...process.env };
+    Object.assign(process.env, {
+      AWS_ENDPOINT_URL_SECRETS_MANAGER: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      AWS_REGION: "ap-southeast-2",
+      AWS_ACCESS_KEY_ID: "AKIDEXAMPLE",
+      AWS_SECRET_ACCESS_KEY: "example",
+    });
+    try {
+      const read = await readLambdaSecrets({ NZF_STRIPE_SECRET_ARN: "arn:aws:secretsmanager:stack/stripe" });
+      expect(asked).toEqual(["secretsmanager.GetSecretValue arn:aws:secretsmanager:stack/stripe"]);
+      expect(read).toEqual({
+        STRIPE_SECRET_KEY: "sk_test_x",
+        STRIPE_WEBHOOK_SECRET: "whsec_x",
+        NZF_PAYPAL_CLIENT_SECRET: "paypal-secret",
+        PRISMIC_ACCESS_TOKEN: "prismic-token",
+      });
+    } finally {
+      for (const name of Object.keys(process.env)) if (!(name in keep)) delete process.env[name];
+      Object.assign(process.env, keep);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
 

@@ -1,11 +1,13 @@
 /**
  * In Lambda the secrets live in Secrets Manager, not in the function's configuration: the template
- * passes their ARNs (NZF_STRIPE_SECRET_ARN: a JSON secret with STRIPE_SECRET_KEY and
- * STRIPE_WEBHOOK_SECRET; NZF_DATABASE_SECRET_ARN: the RDS-managed secret with username, password,
- * host, port, dbname), read once per warm instance. A rotated key is picked up by new instances;
+ * passes their ARNs (NZF_STRIPE_SECRET_ARN: the stack's JSON secret with STRIPE_SECRET_KEY,
+ * STRIPE_WEBHOOK_SECRET and the other settings src/core/options.ts marks `secret`, such as
+ * NZF_PAYPAL_CLIENT_SECRET and PRISMIC_ACCESS_TOKEN; NZF_DATABASE_SECRET_ARN: the RDS-managed secret
+ * with username, password, host, port, dbname), read once per warm instance. A rotated key is picked up by new instances;
  * docs/deploy.md says how to roll one.
  */
 import { GetSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
+import { secretVariables } from "./lambda-settings.js";
 
 export async function readLambdaSecrets(env: Record<string, string | undefined>): Promise<Record<string, string>> {
   const client = new SecretsManagerClient({});
@@ -16,8 +18,7 @@ export async function readLambdaSecrets(env: Record<string, string | undefined>)
   const out: Record<string, string> = {};
   if (env.NZF_STRIPE_SECRET_ARN) {
     const stripe = await read(env.NZF_STRIPE_SECRET_ARN);
-    for (const name of ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "NZF_PAYPAL_CLIENT_SECRET"])
-      if (typeof stripe[name] === "string") out[name] = stripe[name] as string;
+    for (const name of secretVariables()) if (typeof stripe[name] === "string") out[name] = stripe[name] as string;
   }
   if (env.NZF_DATABASE_SECRET_ARN && !env.DATABASE_URL) {
     const db = await read(env.NZF_DATABASE_SECRET_ARN);

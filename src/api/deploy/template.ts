@@ -7,7 +7,13 @@
  * values are never in the template: the Stripe secret starts as a placeholder that
  * `docs/deploy.md` says how to set and rotate. `scripts/bundle-api-lambda.mjs` writes it with the
  * function's code.
+ *
+ * Every other setting the functions read is a template parameter, in one environment shared by
+ * the four functions (lambda-settings.ts derives the list from src/core/options.ts): CloudFormation
+ * replaces a function's whole environment when the template's changes, so a value set by hand in
+ * the console would be wiped by the next release.
  */
+import { parameterSettings } from "./lambda-settings.js";
 
 export const API_REGION = "ap-southeast-2";
 export const API_STAGE = "main";
@@ -15,6 +21,24 @@ export const API_STAGE = "main";
 const sub = (text: string) => ({ "Fn::Sub": text });
 const ref = (name: string) => ({ Ref: name });
 const getAtt = (resource: string, attribute: string) => ({ "Fn::GetAtt": [resource, attribute] });
+
+/** The parameters the template declares for itself; a setting may share one (SITE_URL is SiteOrigin). */
+const OWN_PARAMETERS = ["SiteOrigin", "CodeBucket", "CodeKey", "VpcId", "PrivateSubnetIds", "DatabaseInstanceClass"];
+
+/** A parameter for each setting that has none of the template's own (an empty default is "unset"). */
+function settingParameters(): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const s of parameterSettings()) {
+    if (OWN_PARAMETERS.includes(s.parameter) || out[s.parameter]) continue;
+    out[s.parameter] = {
+      Type: "String",
+      Default: s.default,
+      ...(s.allowed ? { AllowedValues: [...s.allowed] } : {}),
+      Description: `${s.variable}: ${s.help}`.slice(0, 4000),
+    };
+  }
+  return out;
+}
 
 export function apiStackTemplate(): Record<string, unknown> {
   const lambdaEnvironment = {
@@ -25,9 +49,8 @@ export function apiStackTemplate(): Record<string, unknown> {
       NZF_DATABASE_HOST: getAtt("Database", "Endpoint.Address"),
       NZF_DATABASE_PORT: getAtt("Database", "Endpoint.Port"),
       NZF_DATABASE_NAME: "nzf",
-      NZF_API_ALLOWED_ORIGINS: ref("SiteOrigin"),
-      // Where PayPal returns donors (its /account/ page) and what notices link to.
-      SITE_URL: ref("SiteOrigin"),
+      // SITE_URL (SiteOrigin): where PayPal returns donors (its /account/ page) and what notices link to.
+      ...Object.fromEntries(parameterSettings().map((s) => [s.variable, ref(s.parameter)])),
     },
   };
   // The stage's invoke URL: PAYMENTS_API_URL for the site's build and the updates' unsubscribe links.
@@ -68,6 +91,7 @@ export function apiStackTemplate(): Record<string, unknown> {
         Description: "Two or more private subnets in different zones, with a NAT gateway: the function calls Stripe",
       },
       DatabaseInstanceClass: { Type: "String", Default: "db.t4g.micro" },
+      ...settingParameters(),
     },
     Rules: {
       SydneyOnly: {
