@@ -4,14 +4,20 @@
  * called, the value in the built pages. The coverage test at the end fails when a declared flag or
  * variable has no effect check here, so a setting cannot be added without one.
  *
- * Scenarios run concurrently (each with its own project folder, content stub and ports).
+ * Scenarios run concurrently (each with its own project folder, content stub and ports). The
+ * refused values are resolved in this process as the CLI resolves them, and one refused flag and
+ * one refused variable of each command also through the CLI in a new process (processCases).
  */
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { flagName, OPTIONS, type OptionSpec } from "../../src/core/options.js";
+import { Command } from "commander";
+import { flagName, OPTIONS, type CommandName, type OptionSpec } from "../../src/core/options.js";
+import { addDeclaredOptions, givenFlags } from "../../src/cli/options.js";
+import { resolveSettings } from "../../src/cli/settings.js";
+import { formatError, NzfError } from "../../src/core/errors.js";
 import { PROJECT_ROOT } from "../support/build-fixture.js";
 import {
   cli,
@@ -1037,14 +1043,58 @@ const invalidCases = (OPTIONS as readonly OptionSpec[]).flatMap((spec) => {
   return ways.map((way) => ({ key: spec.key, ...way, command: bad.command ?? [], extraEnv: bad.env ?? {} }));
 });
 
+/**
+ * The settings a command line and an environment give, as the CLI resolves them (src/cli/main.ts:
+ * the command's declared flags parsed by commander, then resolveSettings), in this process. The
+ * refusals are all made there, before anything runs; the process around them is checked by a
+ * few of them run through the compiled CLI (processCases).
+ */
+function resolveInProcess(command: string[], args: string[], env: Env, root: string): unknown {
+  // A command word, or the flags of the default command (`--watch`).
+  const verb = (command.find((word) => !word.startsWith("-")) ?? "build") as CommandName;
+  const parser = addDeclaredOptions(
+    new Command("nzf-build")
+      .exitOverride()
+      .configureOutput({ outputError: () => {} })
+      .allowExcessArguments(true),
+    verb === "build" ? ["build", "watch"] : [verb],
+    { acceptOthersHidden: true },
+  );
+  parser.parse([...command.filter((word) => word.startsWith("-")), "--root", root, ...args], { from: "user" });
+  const flags = givenFlags(parser, parser);
+  return resolveSettings(verb === "build" && flags.watch ? "watch" : verb, flags, env, PROJECT_ROOT);
+}
+
+/** One refused flag and one refused variable of each command, through the compiled CLI in a new process. */
+const processCases = invalidCases.filter(
+  (c, i) =>
+    invalidCases.findIndex(
+      (other) => other.command.join() === c.command.join() && other.source.startsWith("-") === c.source.startsWith("-"),
+    ) === i,
+);
+
 describe.concurrent("a refused value stops the command before anything is built, naming where it came from", () => {
-  it.each(invalidCases)("$key from $source", async ({ source, args, env, command, extraEnv }) => {
+  it.each(processCases)("$key from $source, in a new process", async ({ source, args, env, command, extraEnv }) => {
     const root = await projectRoot();
     const run = await cli([...command, "--root", root, ...args], { ...extraEnv, ...env }, hangLimit(5_000));
     expect(run.code, run.output).toBe(1);
     expect(run.output).toMatch(/^\[(CONFIG_INVALID|REPOSITORY_NAME_INVALID)\] /m);
     expect(run.output).toContain(`(${source})`);
     expect(existsSync(join(root, "dist")), "nothing is built").toBe(false);
+  });
+
+  it.each(invalidCases)("$key from $source", async ({ source, args, env, command, extraEnv }) => {
+    const root = await tempDir("nzf-cli-settings-");
+    let refused: unknown;
+    try {
+      resolveInProcess(command, args, { ...extraEnv, ...env }, root);
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused, "refused before anything runs").toBeInstanceOf(NzfError);
+    const printed = formatError(refused);
+    expect(printed).toMatch(/^\[(CONFIG_INVALID|REPOSITORY_NAME_INVALID)\] /m);
+    expect(printed).toContain(`(${source})`);
   });
 
   it("the webhook server does not start without a secret", async () => {
