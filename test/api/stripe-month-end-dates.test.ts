@@ -16,6 +16,7 @@ let donor: Account;
 let clock = new Date("2027-01-30T01:00:00Z");
 let monthly: string;
 let instalments: string;
+let morning: string;
 
 const FIELDS = "changed message gift { nextChargeDate endDate afterSkip { nextChargeDate endDate } }";
 const skip = async (id: string, date: string) =>
@@ -76,6 +77,10 @@ beforeAll(async () => {
     "succeeded",
     donor.access,
   )}`;
+  // 9 am in Sydney on 31 January: 22:00 UTC on the 30th, the day Stripe counts from.
+  clock = new Date("2027-01-30T22:00:00Z");
+  h.service.stripe.setNow(clock);
+  morning = `gift_${await h.donate({ fund: "sadaqah", amountCents: 1_500, frequency: "monthly" }, "succeeded", donor.access)}`;
   clock = new Date("2027-01-31T01:00:00Z");
   // Stripe's clock on the day too: the subscription is anchored when it is made.
   h.service.stripe.setNow(clock);
@@ -87,6 +92,22 @@ afterAll(async () => {
 });
 
 describe("month-end dates are Stripe's", () => {
+  it("a monthly gift made on a Sydney morning on the 31st: the dates given back are the days Stripe bills", async () => {
+    const row = await h.service.db
+      .selectFrom("donations")
+      .select("schedule")
+      .where("id", "=", morning.slice(5))
+      .executeTakeFirstOrThrow();
+    // Stripe's anchor is 22:00 UTC on the 30th: February's is 22:00 UTC on the 28th, 1 March in Sydney.
+    expect(row.schedule.slice(0, 4).map((c) => c.date)).toEqual([
+      "2027-01-31",
+      "2027-03-01",
+      "2027-03-31",
+      "2027-05-01",
+    ]);
+    expect(await plan(morning)).toMatchObject({ nextChargeDate: "2027-03-01" });
+  });
+
   it("a monthly gift from 31 January: next 28 February; skipped, the next is 31 March, as Stripe charges", async () => {
     expect(await plan(monthly)).toMatchObject({
       nextChargeDate: "2027-02-28",
@@ -138,5 +159,13 @@ describe("month-end dates are Stripe's", () => {
     // The first was paid at checkout (a PaymentIntent); the rest are the schedule's invoices, each on
     // the day the page showed and the account said.
     expect(await charged(instalments)).toEqual(row.schedule.slice(1, 7).map((c) => c.date));
+    // The morning gift: every day Stripe billed is a day it was given back with.
+    const given = await h.service.db
+      .selectFrom("donations")
+      .select("schedule")
+      .where("id", "=", morning.slice(5))
+      .executeTakeFirstOrThrow();
+    const billed = await charged(morning);
+    expect(billed).toEqual(given.schedule.map((c) => c.date).filter((d) => d <= "2027-08-01"));
   });
 });

@@ -7,7 +7,8 @@
 import { sql } from "kysely";
 import type Stripe from "stripe";
 import { canonicalJson } from "../../payments/canonical-json.js";
-import type { DonationRequest } from "../../payments/types.js";
+import { stripeBillingDate } from "../../payments/billing-dates.js";
+import type { DonationRequest, ScheduledCharge } from "../../payments/types.js";
 import { validateDonationRequest } from "../../payments/validate.js";
 import type { DonationRow } from "../db/schema.js";
 import type { ApiDeps } from "../deps.js";
@@ -99,6 +100,11 @@ export async function createDonation(deps: ApiDeps, input: CreateInput): Promise
  * customers do not exist in live mode) is replaced by a new one rather than failing every later gift
  * of that donor.
  */
+/** The schedule's dates from Stripe's billing anchor: the k-th charge on Stripe's k-th billing day. */
+function stripeSchedule(schedule: ScheduledCharge[], anchor: number): ScheduledCharge[] {
+  return schedule.map((c, k) => ({ ...c, date: stripeBillingDate(anchor, k) }));
+}
+
 export async function openCardIntent(deps: ApiDeps, stripe: Stripe, row: DonationRow): Promise<DonationRow> {
   const email = row.donor_email.toLowerCase();
   const known = await deps.db
@@ -136,6 +142,12 @@ export async function openCardIntent(deps: ApiDeps, stripe: Stripe, row: Donatio
       stripe_intent_id: opened.intentId,
       stripe_subscription_id: opened.subscriptionId ?? null,
       stripe_billing_anchor: opened.billingAnchor ? new Date(opened.billingAnchor * 1000) : null,
+      // A monthly gift's dates as Stripe will bill them, from its subscription's anchor (the page
+      // shows these once the gift is made): a gift made on a Sydney morning is anchored on the day
+      // before in UTC, and on the 29th to the 1st Stripe's day can differ from the calendar's.
+      ...(row.frequency === "monthly" && opened.billingAnchor
+        ? { schedule: JSON.stringify(stripeSchedule(row.schedule, opened.billingAnchor)) }
+        : {}),
       client_secret: opened.clientSecret,
       updated_at: (deps.now ?? (() => new Date()))(),
     })
