@@ -293,6 +293,8 @@ describe("PayPal through its server SDK: one gift approved in two tabs", { timeo
   let sdk: PayPalApi;
   /** The REST calls the service made that the SDK has no method for (the webhook's verification among them). */
   const restCalls: string[] = [];
+  /** The service's capture calls to PayPal (through the SDK), by order id. */
+  const captureCalls: string[] = [];
   let before: Pick<ApiDeps, "paypal" | "paypalApi" | "receipts">;
 
   beforeAll(async () => {
@@ -309,6 +311,11 @@ describe("PayPal through its server SDK: one gift approved in two tabs", { timeo
       NZF_PAYPAL_API_BASE: rest.url,
     })!;
     sdk = createPayPalApi(settings);
+    const captureOrder = sdk.orders.captureOrder.bind(sdk.orders);
+    sdk.orders.captureOrder = (...args: Parameters<typeof captureOrder>) => {
+      captureCalls.push(args[0].id);
+      return captureOrder(...args);
+    };
     const call = sdk.rest.bind(sdk);
     sdk.rest = (method, path, ...more) => {
       restCalls.push(`${method} ${path}`);
@@ -390,12 +397,14 @@ describe("PayPal through its server SDK: one gift approved in two tabs", { timeo
     }
     await second.page.screenshot({ path: `${JOURNEYS}/paypal-sdk-two-tabs-thank-you.png` });
 
-    // PayPal took the money once: one capture on the order, one PAYMENT.CAPTURE.COMPLETED.
+    // PayPal was asked once (the second tab waited for the first's answer) and took the money once:
+    // one capture on the order, one PAYMENT.CAPTURE.COMPLETED.
     const row = await api.db
       .selectFrom("donations")
       .select(["paypal_id", "status"])
       .where("id", "=", donationId)
       .executeTakeFirstOrThrow();
+    expect(captureCalls).toEqual([row.paypal_id]);
     const { result: order } = await sdk.orders.getOrder({ id: row.paypal_id! });
     expect(order.status).toBe("COMPLETED");
     expect(order.purchaseUnits?.[0]?.payments?.captures).toHaveLength(1);

@@ -2,7 +2,8 @@
  * `POST /donations/{id}/paypal/order | subscription | capture` (docs/payments-api.md, "PayPal").
  * One order or subscription per donation whatever the key (PayPal-Request-Id is the donation id);
  * a capture happens once, and every capture call after it gets that first answer, marked replayed,
- * without asking PayPal again. The records are the donation's columns, so a restart keeps them.
+ * without asking PayPal again; two at once (the donor's two tabs) ask PayPal once, the second
+ * waiting for the first's answer (paypal/capture-lease.ts). The records are the donation's columns, so a restart keeps them.
  */
 import type { Hono } from "hono";
 import { PAYPAL_MESSAGES } from "../../payments/paypal.js";
@@ -11,6 +12,8 @@ import type { ApiDeps } from "../deps.js";
 import { errorReply, errors, type Reply } from "../errors.js";
 import { send } from "../reply.js";
 import { readKeyedJson } from "./request-checks.js";
+import type { DonationRow } from "../db/schema.js";
+import { giveBackCaptureLease, takeCaptureLease } from "../paypal/capture-lease.js";
 
 export function paypalRoutes(app: Hono, deps: ApiDeps): void {
   app.post("/donations/:id/paypal/:action{order|subscription|capture}", async (c) => {
@@ -77,13 +80,50 @@ async function paypalCall(
     );
   if (!row.paypal_id) return errorReply(422, "paypal_not_approved", PAYPAL_MESSAGES.paypal_not_approved);
   if (given !== row.paypal_id) return errorReply(409, "paypal_mismatch", PAYPAL_MESSAGES.paypal_mismatch);
+  // One capture call at a time (capture-lease.ts): the donor's other tab waits for this one's answer.
+  const now = () => (deps.now ?? (() => new Date()))();
+  const deadline = Date.now() + WAIT_FOR_OTHER_CAPTURE_MS;
+  while (!(await takeCaptureLease(deps.db, row.id, now()))) {
+    const answered = await storedCapture(deps, row.id);
+    if (answered) return { status: 200, raw: answered, replayed: true };
+    if (Date.now() > deadline)
+      return errorReply(
+        409,
+        "paypal_capturing",
+        "PayPal is still taking this payment in another window. Wait a minute, then reload this page: it will say whether the gift is paid.",
+      );
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  try {
+    // The lease holder before this one may have finished between our read and our claim.
+    const answered = await storedCapture(deps, row.id);
+    if (answered) return { status: 200, raw: answered, replayed: true };
+    return await capture(deps, row, given);
+  } finally {
+    await giveBackCaptureLease(deps.db, row.id);
+  }
+}
+
+/** How long a second capture request waits for the first's answer (below API Gateway's 29 s). */
+const WAIT_FOR_OTHER_CAPTURE_MS = 20_000;
+
+async function storedCapture(deps: ApiDeps, donationId: string): Promise<string | null> {
+  const row = await deps.db
+    .selectFrom("donations")
+    .select("paypal_capture_response")
+    .where("id", "=", donationId)
+    .executeTakeFirst();
+  return row?.paypal_capture_response ?? null;
+}
+
+/** The capture itself, with the lease held: PayPal asked once, its answer stored for every later call. */
+async function capture(deps: ApiDeps, row: DonationRow, given: string): Promise<Reply & { replayed?: boolean }> {
+  const paypal = deps.paypal!;
   const outcome = await paypal.capture(given);
   if (outcome === "declined") return errorReply(402, "paypal_declined", PAYPAL_MESSAGES.paypal_declined);
-  // Captured already (the donor's other tab, or a retry after a lost answer): this donation's order,
-  // paid once; this tab is told what the first was, never "belongs to another gift".
+  // "already_captured" (a retry whose first answer was lost): this donation's order, paid once, so
+  // answered as a capture, never "belongs to another gift".
   if (outcome === "unknown") return errorReply(409, "paypal_mismatch", PAYPAL_MESSAGES.paypal_mismatch);
-  const again = outcome === "already_captured" ? await captureAnswer(deps, row.id) : undefined;
-  if (again) return { status: 200, raw: again, replayed: true };
   // With PayPal's SDK (deps.paypalApi), PayPal's signed webhook (POST /paypal/webhook) is what marks
   // the gift paid: the capture's answer says "processing" until it comes. The local provider has
   // no webhooks, so its capture answer stands in.
@@ -104,18 +144,4 @@ async function paypalCall(
     .executeTakeFirst();
   if (Number(changed.numUpdatedRows) > 0) await deps.onStatusChanged?.(row.id, status);
   return { status: 200, raw: response };
-}
-
-/** The capture answer another request stored, waited for a moment (the other tab may be writing it). */
-async function captureAnswer(deps: ApiDeps, donationId: string): Promise<string | undefined> {
-  for (let attempt = 0; attempt < 10; attempt++) {
-    const row = await deps.db
-      .selectFrom("donations")
-      .select("paypal_capture_response")
-      .where("id", "=", donationId)
-      .executeTakeFirst();
-    if (row?.paypal_capture_response) return row.paypal_capture_response;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return undefined;
 }

@@ -77,11 +77,24 @@ describe("PayPal through its SDK and signed webhooks", () => {
     // The donor approves in two tabs; both tabs ask the service to capture at once.
     paypal.approveOrder(orderId);
     paypal.approveOrder(orderId);
+    const api = service.deps.paypalApi!;
+    const captureOrder = api.orders.captureOrder.bind(api.orders);
+    const calls: string[] = [];
+    api.orders.captureOrder = (...args: Parameters<typeof captureOrder>) => {
+      calls.push(args[0].id);
+      return captureOrder(...args);
+    };
     const [a, b] = await Promise.all([
       post(`/donations/${donationId}/paypal/capture`, { orderId }),
       post(`/donations/${donationId}/paypal/capture`, { orderId }),
-    ]);
+    ]).finally(() => {
+      api.orders.captureOrder = captureOrder;
+    });
     expect([a.status, b.status]).toEqual([200, 200]);
+    expect(await b.text()).toBe(await a.text());
+    // PayPal is asked once: the second request waits for the first's answer (simultaneous
+    // requests with one PayPal-Request-Id may fail the second at PayPal).
+    expect(calls).toEqual([orderId]);
     await paypal.settled();
     const captures = paypal.deliveries().filter((d) => d.event.event_type === "PAYMENT.CAPTURE.COMPLETED");
     expect(captures).toHaveLength(1);
