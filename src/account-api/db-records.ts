@@ -40,6 +40,7 @@ export interface AccountTables {
     user_sub: string | null;
     stripe_subscription_id: string | null;
     stripe_billing_anchor: Timestamp | null;
+    stripe_anchor_skips: number;
     card_brand: string | null;
     card_last4: string | null;
     card_exp_month: number | null;
@@ -210,6 +211,7 @@ export function createDbRecords(anyDb: Kysely<never>, options: { now?: () => Dat
         charges: [...first, ...paid],
         plan: state,
         billingAnchor: billingAnchorOf(r),
+        billingAnchorSkips: r.stripe_anchor_skips,
         card: r.card_brand
           ? { brand: r.card_brand, last4: r.card_last4, expMonth: r.card_exp_month, expYear: r.card_exp_year }
           : null,
@@ -242,6 +244,7 @@ export function createDbRecords(anyDb: Kysely<never>, options: { now?: () => Dat
     "user_sub",
     "stripe_subscription_id",
     "stripe_billing_anchor",
+    "stripe_anchor_skips",
     "card_brand",
     "card_last4",
     "card_exp_month",

@@ -94,6 +94,8 @@ export interface DonationFacts {
    * come from it as Stripe works them out (src/payments/billing-dates.ts). Absent: the schedule's.
    */
   billingAnchor?: string | null;
+  /** The skips the anchor already holds (an instalment schedule moved before it started). */
+  billingAnchorSkips?: number;
   /** The card it is charged to, as Stripe described it (the webhook kept it); null: not known. */
   card?: CardFacts | null;
 }
@@ -340,7 +342,10 @@ function chargeDates(f: DonationFacts): (i: number) => string | null {
     // A monthly gift's first charge is the anchor; an instalment plan's schedule starts on its second.
     if (f.frequency === "monthly") return (i) => stripeBillingDate(anchor, i + skips);
     if (f.frequency === "monthly-instalments")
-      return (i) => (i === 0 ? (f.schedule[0]?.date ?? null) : stripeBillingDate(anchor, i - 1 + skips));
+      return (i) =>
+        i === 0
+          ? (f.schedule[0]?.date ?? null)
+          : stripeBillingDate(anchor, i - 1 + Math.max(0, skips - (f.billingAnchorSkips ?? 0)));
   }
   return (i) => {
     const s = f.schedule[i];
@@ -359,7 +364,8 @@ export function withSkipped(f: DonationFacts, date: string): DonationFacts {
 
 /** Whether the donor already skipped the charge of `date` (a day still to come). */
 export function skippedAlready(f: DonationFacts, date: string, today: string): boolean {
-  if (JOB_CHARGED.has(f.frequency)) return date > today && (f.skippedDates ?? []).includes(date);
+  if (date > today && (f.skippedDates ?? []).includes(date)) return true;
+  if (JOB_CHARGED.has(f.frequency)) return false;
   const skips = f.plan.skips ?? 0;
   if (skips === 0) return false;
   const before = giftView({ ...f, plan: { ...f.plan, skips: skips - 1 } }, today);

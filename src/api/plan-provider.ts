@@ -51,6 +51,9 @@ export function servicePlanProvider(deps: ApiDeps): PlanProvider {
       if (JOB_CHARGED.has(gift.schedule) && gift.paymentMethod === "card")
         return skipScheduledCharge(deps, gift.donationId, date, gift.totalCents);
       await (await providerOf(gift))?.skipNext(gift, date);
+      // Kept where the account reads skipped dates, so a repeat is known as one (the job charges
+      // only its own schedules: this row is never a charge).
+      await skipScheduledCharge(deps, gift.donationId, date, gift.totalCents);
     },
     async cardChange(gift) {
       return (await (await providerOf(gift))?.cardChange(gift)) ?? null;

@@ -168,4 +168,29 @@ describe("month-end dates are Stripe's", () => {
     const billed = await charged(morning);
     expect(billed).toEqual(given.schedule.map((c) => c.date).filter((d) => d <= "2027-08-01"));
   });
+
+  it("instalments whose second payment, on the 31st, is skipped before they start: Stripe's days after it are shown", async () => {
+    clock = new Date("2027-12-31T01:00:00Z");
+    await h.service.stripe.advanceTo(clock);
+    h.service.stripe.setNow(clock);
+    const late = `gift_${await h.donate(
+      { fund: "zakat", amountCents: 120_000, frequency: "monthly-instalments", instalments: { count: 12 } },
+      "succeeded",
+      donor.access,
+    )}`;
+    expect(await plan(late)).toMatchObject({ nextChargeDate: "2028-01-31" });
+    // Skipped before the schedule starts: it starts a month later, on 29 February, and Stripe bills
+    // the 29th from then on.
+    expect((await skip(late, "2028-01-31")).data.skipRegularGiftCharge.gift.nextChargeDate).toBe("2028-02-29");
+    const shown: string[] = [];
+    for (;;) {
+      const p = await plan(late);
+      if (!p.nextChargeDate || p.nextChargeDate > "2028-05-31") break;
+      shown.push(p.nextChargeDate);
+      await moveTo(p.nextChargeDate);
+    }
+    await moveTo("2028-06-01");
+    expect(shown).toEqual(["2028-02-29", "2028-03-29", "2028-04-29", "2028-05-29"]);
+    expect(await charged(late)).toEqual(shown);
+  });
 });

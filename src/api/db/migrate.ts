@@ -17,6 +17,7 @@ import * as intentCancellations from "./migrations/0008-intent-cancellations.js"
 import * as accountPlanChanges from "./migrations/0009-account-plan-changes.js";
 import * as stripeBillingAnchor from "./migrations/0010-stripe-billing-anchor.js";
 import * as giftCard from "./migrations/0011-gift-card.js";
+import * as stripeAnchorSkips from "./migrations/0012-stripe-anchor-skips.js";
 
 export const MIGRATIONS: Record<string, Migration> = {
   "0001-donations": initial,
@@ -30,6 +31,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0009-account-plan-changes": accountPlanChanges,
   "0010-stripe-billing-anchor": stripeBillingAnchor,
   "0011-gift-card": giftCard,
+  "0012-stripe-anchor-skips": stripeAnchorSkips,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -94,7 +94,7 @@ export function stripePlanProvider(deps: Pick<ApiDeps, "db">, stripe: Stripe): P
     plan: StripePlan,
     change: { cents?: number; months?: number },
     idempotencyKey: string,
-  ): Promise<string | null> {
+  ): Promise<{ subscription: string | null; start: number }> {
     const schedule = await stripe.subscriptionSchedules.retrieve(plan.scheduleId!);
     if (schedule.status !== "active" && schedule.status !== "not_started")
       throw new Error(`Schedule ${schedule.id} is ${schedule.status}: nothing to change.`);
@@ -125,11 +125,15 @@ export function stripePlanProvider(deps: Pick<ApiDeps, "db">, stripe: Stripe): P
       };
     });
     await stripe.subscriptionSchedules.update(schedule.id, { phases, proration_behavior: "none" }, { idempotencyKey });
-    return started
-      ? typeof schedule.subscription === "string"
-        ? schedule.subscription
-        : (schedule.subscription?.id ?? null)
-      : null;
+    const start = started ? schedule.phases[from]!.start_date : later(schedule.phases[0]!.start_date);
+    return {
+      subscription: started
+        ? typeof schedule.subscription === "string"
+          ? schedule.subscription
+          : (schedule.subscription?.id ?? null)
+        : null,
+      start,
+    };
   }
 
   return {
@@ -198,8 +202,16 @@ export function stripePlanProvider(deps: Pick<ApiDeps, "db">, stripe: Stripe): P
       if (plan.scheduleId) {
         // Every phase from the current one a month later; a schedule already billing voids the
         // skipped month's invoice too (its current phase is a month longer, so no payment is lost).
-        const billing = await relaySchedule(gift, plan, { months: 1 }, `${skip}/schedule`);
-        if (billing) await voidNextInvoice(billing, `${skip}/pause`);
+        const relaid = await relaySchedule(gift, plan, { months: 1 }, `${skip}/schedule`);
+        if (relaid.subscription) await voidNextInvoice(relaid.subscription, `${skip}/pause`);
+        // Not started: Stripe bills from the new start, its day of the month (the last day of a
+        // shorter month stays), so that is the plan's anchor now, holding this skip and those before.
+        else
+          await deps.db
+            .updateTable("donations")
+            .set({ stripe_billing_anchor: new Date(relaid.start * 1000), stripe_anchor_skips: gift.skippedCount + 1 })
+            .where("id", "=", plan.donationId)
+            .execute();
         return;
       }
       if (!plan.subscriptionId) throw new Error(`Donation ${plan.donationId} has nothing at Stripe to skip.`);
