@@ -135,6 +135,7 @@ async function prepareEarly(config: BuildConfig, builder: Builder): Promise<Warm
       workDir: config.workDir,
       snapshot: sourceFor(config, policy, cached.file, identity, info.size),
       loadLastTemplates: policy.planInWorker,
+      planNext: policy.planInWorker,
       count: workerCountFor(info.size, policy.oneWorkerFromBytes),
     });
     return { ...cached, identity, bytes: info.size };

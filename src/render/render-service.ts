@@ -86,6 +86,8 @@ function compileWorker(place: RenderPlace) {
 export class RenderService {
   /** The threads, for the compiled worker file they run (a changed worker source starts new ones). */
   #threads: { file: string; workers: Worker[] } | null = null;
+  /** Requests sent with a worker's warm-up (prepare), by worker, with their answers to come. */
+  #asked = new WeakMap<Worker, { request: PlanRequest; answer: Promise<FromWorker> }>();
 
   /**
    * @param forOneBuild the caller builds once (the CLI): its threads end as soon as the pages are
@@ -103,13 +105,16 @@ export class RenderService {
    * Starts the threads of a render that is about to come and has them read the snapshot and load
    * the templates the last build compiled (React is bundled in them), while the build's own thread
    * does its other stages. In a new process that start-up is most of a second, which otherwise came
-   * before the first page. A failure here is ignored: `plan` and `render` ask again and report what is wrong.
+   * before the first page. With `planNext`, also asks the threads now what `plan` will ask them.
+   * A failure here is ignored: `plan` and `render` ask again and report what is wrong.
    */
   prepare(
     options: RenderPlace & {
       snapshot: SnapshotSource;
       /** Load the templates the last build compiled: in a new process (the CLI) they are most likely this build's. */
       loadLastTemplates: boolean;
+      /** The caller asks `plan` next: its requests go with the warm-up, so the answer starts at once. */
+      planNext: boolean;
       /** How many threads (workerCountFor). */
       count: number;
     },
@@ -118,9 +123,14 @@ export class RenderService {
   }
 
   async #prepare(options: Parameters<RenderService["prepare"]>[0]): Promise<void> {
+    // A caller that plans in its own thread (it keeps bundlers) asks a thread none.
+    const requests = options.planNext ? planRequests(options) : [];
     const warm = (file: string, templateFile: string | null) => {
-      for (const worker of this.#workersFor(file, options.count))
-        worker.postMessage({ type: "warm", snapshot: options.snapshot, templateFile } satisfies ToWorker);
+      this.#workersFor(file, options.count).forEach((worker, i) => {
+        const first = requests[i];
+        worker.postMessage({ type: "warm", snapshot: options.snapshot, templateFile, first } satisfies ToWorker);
+        if (first) this.#asked.set(worker, { request: first, answer: listen(worker, answerTo(first)) });
+      });
     };
     // The worker the last build compiled starts now: checking its sources takes this thread a while
     // beside the other bundles' checks. If they changed, #workersFor replaces it with the new one.
@@ -152,7 +162,7 @@ export class RenderService {
     const workers = this.#workersFor(file, options.count);
     // Awaited together: when both fail (an unreadable snapshot), neither rejection goes unhandled.
     const [planned, found] = await Promise.all(
-      planRequests(options).map((request, i) => ask(workers[i]!, request, answerTo(request))),
+      planRequests(options).map((request, i) => this.#answerOf(workers[i]!, request)),
     );
     if (planned?.type !== "planned") throw workerError("The render worker did not plan the build");
     if (!found) return planned.plan;
@@ -274,6 +284,17 @@ export class RenderService {
     }
     return workers.slice(0, count);
   }
+
+  /** The worker's answer to `request`: the one it is giving already if its warm-up asked the same, else asked now. */
+  #answerOf(worker: Worker, request: PlanRequest): Promise<FromWorker> {
+    const early = this.#asked.get(worker);
+    this.#asked.delete(worker);
+    if (early && JSON.stringify(early.request) === JSON.stringify(request)) return early.answer;
+    // A worker whose warm-up asked something else answers that first.
+    return (early?.answer.catch(() => undefined) ?? Promise.resolve()).then(() =>
+      ask(worker, request, answerTo(request)),
+    );
+  }
 }
 
 const workerError = (message: string) => new NzfError("RENDER_WORKER_FAILED", message);
@@ -297,11 +318,23 @@ function answerTo(request: PlanRequest): (message: FromWorker) => FromWorker | E
     message.type === "plan-failed" ? failureOf(message) : message.type === answerType ? message : undefined;
 }
 
+/** The next message of `worker` that `answer` takes, without sending anything. */
+function listen<T>(worker: Worker, answer: (message: FromWorker) => T | Error | undefined): Promise<T> {
+  const answered = ask(worker, null, answer);
+  // Not every warm-up's answer is waited for (a build that renders in its own thread, say).
+  answered.catch(() => undefined);
+  return answered;
+}
+
 /**
  * Sends a worker one request and waits for its answer: what `answer` makes of a message (an Error
  * rejects, undefined is not the answer), or a rejection if the worker stops first.
  */
-function ask<T>(worker: Worker, request: ToWorker, answer: (message: FromWorker) => T | Error | undefined): Promise<T> {
+function ask<T>(
+  worker: Worker,
+  request: ToWorker | null,
+  answer: (message: FromWorker) => T | Error | undefined,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const settle = () => {
       worker.off("message", onMessage);
@@ -322,7 +355,7 @@ function ask<T>(worker: Worker, request: ToWorker, answer: (message: FromWorker)
     worker.on("message", onMessage);
     worker.once("exit", onExit);
     holdWorker(worker);
-    worker.postMessage(request);
+    if (request) worker.postMessage(request);
   });
 }
 

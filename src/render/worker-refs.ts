@@ -1,8 +1,8 @@
 /**
- * Whether a render thread keeps the process alive: while any request waits on it. A thread may
- * serve two at once (a plan's answer arriving while the same thread renders did), and a plain
- * ref()/unref() per request let the first answer unreference a thread another request still waited
- * on; with nothing else pending, Node then ended the CLI mid-render (exit code 13, no site).
+ * Whether a render thread keeps the process alive: while any request waits on it. A thread serves
+ * several at once (the answer to a warm-up's request arrives while the same thread renders), so a
+ * plain ref()/unref() per request let the first answer unreference a thread another request still
+ * waited on; with nothing else pending, Node then ended the CLI mid-render (exit code 13, no site).
  */
 import type { Worker } from "node:worker_threads";
 

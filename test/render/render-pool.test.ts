@@ -240,13 +240,14 @@ parentPort.on("message", () => parentPort.postMessage({ type: "fatal", code: "RE
     const expected = await siteFileHashes(f.config.outDir);
     const dir = join(f.config.workDir, "render-worker");
     const broken = join(dir, "render-worker-unplanned.mjs");
-    // Fails every plan and every render, as a worker with a bug would.
+    // Fails every plan (asked with the warm-up or alone) and every render, as a worker with a bug would.
     await writeFile(
       broken,
       `import { parentPort } from "node:worker_threads";
 const failed = (type) => ({ type, code: "RENDER_WORKER_FAILED", message: "out of sorts" });
 parentPort.on("message", (m) => {
-  if (m.type === "plan" || m.type === "facts") parentPort.postMessage(failed("plan-failed"));
+  if (m.type === "warm" && m.first) parentPort.postMessage(failed("plan-failed"));
+  else if (m.type === "plan" || m.type === "facts") parentPort.postMessage(failed("plan-failed"));
   else if (m.type === "prepare") parentPort.postMessage(failed("fatal"));
 });`,
     );

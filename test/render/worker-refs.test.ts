@@ -10,10 +10,10 @@ function fakeWorker() {
 describe("a render thread keeps the process alive while any request waits on it", () => {
   it("stays referenced until the last of several requests lets go", () => {
     const worker = fakeWorker();
-    holdWorker(worker); // a plan asked of the thread
+    holdWorker(worker); // the warm-up's request, whose answer nobody may wait for
     holdWorker(worker); // the render
     expect(worker.referenced).toBe(true);
-    releaseWorker(worker); // its answer arrives mid-render
+    releaseWorker(worker); // the warm-up's answer arrives mid-render
     expect(worker.referenced).toBe(true);
     releaseWorker(worker); // the render is done
     expect(worker.referenced).toBe(false);

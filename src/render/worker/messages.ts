@@ -48,8 +48,12 @@ export type PlanRequest =
   | { type: "facts"; snapshot: SnapshotSource };
 
 export type ToWorker =
-  /** Read the snapshot and load the templates (`templateFile`, when known) ahead of a render. */
-  | { type: "warm"; snapshot: SnapshotSource; templateFile: string | null }
+  /**
+   * Read the snapshot and load the templates ahead of a render. `first`: the request (a plan, the
+   * facts) the build will make of this worker, answered before the templates load: their compile
+   * holds the thread for tens of milliseconds, and the build waits for the answer.
+   */
+  | { type: "warm"; snapshot: SnapshotSource; templateFile: string | null; first?: PlanRequest }
   | PlanRequest
   | { type: "prepare"; init: WorkerInit }
   | { type: "render"; batch: number; pages: PageEntry[] };
