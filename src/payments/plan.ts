@@ -3,6 +3,7 @@
  * pays) and the backend (which charges) both call planGift with the same inputs, so they agree.
  * Monthly instalments split the whole gift first and cover the fee on each payment.
  */
+import { stripeBillingDate } from "./billing-dates.js";
 import { chargeFor, type FeeBreakdown } from "./fees.js";
 import { computeSchedule, splitInstalments, type Schedule, type ScheduleResult } from "./schedules.js";
 import type { Frequency, InstalmentPlan, IsoDate, Season } from "./types.js";
@@ -16,6 +17,15 @@ export interface GiftPlanInput {
   season?: Season;
   /** `monthly-instalments`: how many payments. */
   instalmentCount?: number;
+  /**
+   * A monthly card gift: the moment its Stripe subscription is made (now). Its dates are then the
+   * days Stripe bills from that anchor (billing-dates.ts), not the calendar's: one made before 10 or
+   * 11 am in Sydney is anchored on the day before in UTC, and from the 29th to the 1st Stripe's day
+   * can differ (made at 9 am on 31 January: 1 March, not 28 February). Stripe has no anchor that
+   * keeps the Sydney day then and charges the first payment in full at checkout, so the page shows
+   * Stripe's days (docs/payments-api.md, "Recurring schedules").
+   */
+  cardAnchor?: Date;
 }
 
 export interface GiftPlan {
@@ -51,5 +61,8 @@ export function planGift(input: GiftPlanInput): GiftPlanResult {
   const charge = chargeFor(giftCents, coverFees);
   const result = computeSchedule({ frequency, today, chargeCents: charge.totalCents, season });
   if (!result.ok) return result;
-  return { ok: true, plan: { charge, schedule: result.schedule } };
+  const anchor = input.cardAnchor;
+  if (frequency !== "monthly" || !anchor) return { ok: true, plan: { charge, schedule: result.schedule } };
+  const charges = result.schedule.charges.map((c, k) => ({ ...c, date: stripeBillingDate(anchor, k) }));
+  return { ok: true, plan: { charge, schedule: { ...result.schedule, charges } } };
 }

@@ -48,6 +48,8 @@ export function planRequest(
     coverFees: request.coverFees,
     season: request.season,
     instalmentCount: request.instalments?.count,
+    // A monthly card gift is dated as Stripe bills it from now, as the page previewed it.
+    ...(request.paymentMethod === "paypal" ? {} : { cardAnchor: now }),
   });
   if (!result.ok)
     return {

@@ -426,7 +426,11 @@ function CardDonationForm({
     }
   }
 
-  const figures = phase === "pay" && created ? createdFigures(created) : previewFigures(values, config, today);
+  // A card gift's monthly dates are Stripe's, counted from now (the moment it would be made).
+  const figures =
+    phase === "pay" && created
+      ? createdFigures(created)
+      : previewFigures(values, config, today, today && !viaPayPal ? new Date() : undefined);
   const item = countedItem(values, config, f);
   const returnUrl =
     created && typeof window !== "undefined"

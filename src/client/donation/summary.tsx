@@ -79,7 +79,16 @@ export interface Figures {
   chargedToday?: true;
 }
 
-export function previewFigures(values: FormValues, config: FundConfig, today: string | null): Figures | null {
+/**
+ * `cardAnchor`: a monthly gift paid by card is dated from the moment it is made (now), as Stripe
+ * bills it (planGift's `cardAnchor`); the page passes it unless the donor pays with PayPal.
+ */
+export function previewFigures(
+  values: FormValues,
+  config: FundConfig,
+  today: string | null,
+  cardAnchor?: Date,
+): Figures | null {
   const gift = giftCents(values, config);
   if (gift === null) return null;
   const instalmentCount = values.frequency === "monthly-instalments" ? Number(values.instalments) : undefined;
@@ -95,6 +104,7 @@ export function previewFigures(values: FormValues, config: FundConfig, today: st
     coverFees: values.coverFees,
     season: config.season,
     instalmentCount,
+    ...(cardAnchor ? { cardAnchor } : {}),
   });
   if (!result.ok)
     return {
