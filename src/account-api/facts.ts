@@ -4,7 +4,7 @@
  * the history's rows (one per charge that happened), the receipts, and the plan. Pure: the
  * stores map their storage into `DonationFacts`; everything the donor reads is decided here once.
  */
-import { stripeBillingDate } from "../payments/billing-dates.js";
+import { skippedBeforeStart, stripeBillingDate } from "../payments/billing-dates.js";
 import { chargeFor } from "../payments/fees.js";
 import { FUND_NAMES } from "../payments/fund-names.js";
 import { isTaxDeductible } from "../payments/fund-rules.js";
@@ -355,11 +355,35 @@ function chargeDates(f: DonationFacts): (i: number) => string | null {
 
 /**
  * The plan with the charge of `date` skipped: for a plan the job charges, that date dropped; for
- * one Stripe bills, every charge still to come a period later.
+ * one Stripe bills, every charge still to come a period later; for an instalment schedule that has
+ * not started, its start moved a month on by the very rule the service moves it with
+ * (`skippedBeforeStart`), so the skip's preview (afterSkip) and the account after it agree.
  */
 export function withSkipped(f: DonationFacts, date: string): DonationFacts {
   if (JOB_CHARGED.has(f.frequency)) return { ...f, skippedDates: [...(f.skippedDates ?? []), date] };
-  return { ...f, plan: { ...f.plan, skips: (f.plan.skips ?? 0) + 1 } };
+  const skips = f.plan.skips ?? 0;
+  if (scheduleNotStarted(f, date)) {
+    const moved = skippedBeforeStart(f.billingAnchor!, skips);
+    return {
+      ...f,
+      plan: { ...f.plan, skips: moved.skips },
+      billingAnchor: new Date(moved.anchor * 1000).toISOString(),
+      billingAnchorSkips: moved.skips,
+    };
+  }
+  return { ...f, plan: { ...f.plan, skips: skips + 1 } };
+}
+
+/**
+ * Whether `date`, the next charge of a card instalment plan, is its Stripe schedule's start: no
+ * payment after the first has happened and the anchor holds every skip. The schedule starts at
+ * 00:00 UTC of a day still to come in Sydney, so Stripe has not started it either.
+ */
+function scheduleNotStarted(f: DonationFacts, date: string): boolean {
+  const anchor = f.billingAnchor;
+  if (f.frequency !== "monthly-instalments" || !anchor || f.paymentMethod === "paypal") return false;
+  if (shownCharges(f).length > 1 || (f.billingAnchorSkips ?? 0) !== (f.plan.skips ?? 0)) return false;
+  return stripeBillingDate(anchor, 0) === date;
 }
 
 /** Whether the donor already skipped the charge of `date` (a day still to come). */

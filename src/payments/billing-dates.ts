@@ -27,3 +27,18 @@ export function stripeBillingInstant(anchor: Date | string | number, months: num
 export function stripeBillingDate(anchor: Date | string | number, months: number): IsoDate {
   return todayIn(TIME_ZONE, new Date(stripeBillingInstant(anchor, months) * 1000));
 }
+
+/**
+ * An instalment schedule that has not started, its first payment skipped: Stripe's schedule then
+ * starts a month later, on its start's day (the month's last day when shorter), and bills from that
+ * new start's day on (31 August moved to 30 September bills the 30th after). Returns the new start,
+ * the plan's anchor now (Unix seconds), and the skips it holds. The service moves the schedule with
+ * it (src/api/stripe/plan-provider.ts) and the account previews the skip with it (afterSkip), so
+ * the dates the donor is shown before a skip are the ones the skip makes.
+ */
+export function skippedBeforeStart(
+  start: Date | string | number,
+  skipsHeld: number,
+): { anchor: number; skips: number } {
+  return { anchor: stripeBillingInstant(start, 1), skips: skipsHeld + 1 };
+}

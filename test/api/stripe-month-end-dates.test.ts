@@ -4,6 +4,8 @@
  * back to the anchor's day). A monthly gift from 31 January 2027 and 12 zakat instalments from 30
  * January 2027, given through the payments service and paid by the Stripe stand-in's signed
  * webhooks; the test clock moves, Stripe bills what falls due, and the history shows the days.
+ * A skip's confirmation (afterSkip) shows the dates the skip makes, also when it moves the start of
+ * an instalment schedule to a shorter month.
  */
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -193,4 +195,34 @@ describe("month-end dates are Stripe's", () => {
     expect(shown).toEqual(["2028-02-29", "2028-03-29", "2028-04-29", "2028-05-29"]);
     expect(await charged(late)).toEqual(shown);
   });
+});
+
+describe("the skip's confirmation says what the skip does", () => {
+  it("12 instalments skipped before they start: the dates shown before the skip are the account's after it", async () => {
+    // Made on 31 July: the schedule would start on 31 August; skipped, it starts on 30 September
+    // and Stripe bills the 30th from then on, so the last payment moves to the 30th too.
+    clock = new Date("2028-07-31T01:00:00Z");
+    await h.service.stripe.advanceTo(clock);
+    h.service.stripe.setNow(clock);
+    const gift = `gift_${await h.donate(
+      { fund: "zakat", amountCents: 120_000, frequency: "monthly-instalments", instalments: { count: 12 } },
+      "succeeded",
+      donor.access,
+    )}`;
+    const before = (await plan(gift)) as Awaited<ReturnType<typeof plan>> & {
+      afterSkip: { nextChargeDate: string | null; endDate: string | null };
+    };
+    expect(before.nextChargeDate).toBe("2028-08-31");
+    const confirmed = before.afterSkip;
+    expect(confirmed).toEqual({ nextChargeDate: "2028-09-30", endDate: "2029-07-30" });
+    const res = await skip(gift, "2028-08-31");
+    expect(res.data.skipRegularGiftCharge).toMatchObject({
+      changed: true,
+      message:
+        "The payment of 31 August 2028 is skipped: nothing is charged then. The next is on 30 September 2028, and the last on 30 July 2029.",
+    });
+    const after = res.data.skipRegularGiftCharge.gift;
+    expect({ nextChargeDate: after.nextChargeDate, endDate: after.endDate }).toEqual(confirmed);
+    expect(await plan(gift)).toMatchObject(confirmed);
+  }, 120_000);
 });

@@ -17,20 +17,12 @@ import type Stripe from "stripe";
 import type { PlanProvider } from "../../account-api/plan-provider.js";
 import type { GiftView } from "../../account-api/facts.js";
 import type { ApiDeps } from "../deps.js";
+import { skippedBeforeStart, stripeBillingInstant } from "../../payments/billing-dates.js";
 import { todayIn } from "../../payments/schedules.js";
 import { startCardChange } from "./card-change.js";
 import { ensureFundProduct } from "./intents.js";
 
 const DAY = 86_400;
-
-/** A Unix time the same day of the month `n` months later (the month's last day when shorter), in UTC. */
-function monthsLater(t: number, n: number): number {
-  const d = new Date(t * 1000);
-  const y = d.getUTCFullYear();
-  const m = d.getUTCMonth() + n;
-  const day = Math.min(d.getUTCDate(), new Date(Date.UTC(y, m + 1, 0)).getUTCDate());
-  return Math.floor(Date.UTC(y, m, day, d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()) / 1000);
-}
 
 interface StripePlan {
   donationId: string;
@@ -87,21 +79,21 @@ export function stripePlanProvider(deps: Pick<ApiDeps, "db">, stripe: Stripe): P
    * The instalment schedule's phases from the current one (all, before it starts), sent again with
    * a new price per payment and/or `months` later (a schedule not started moves its start; one
    * billing keeps its current phase's start and ends it later). Returns the subscription a started
-   * schedule bills by, or null.
+   * schedule bills by (null before it starts) and the schedule's start as it was.
    */
   async function relaySchedule(
     gift: GiftView,
     plan: StripePlan,
     change: { cents?: number; months?: number },
     idempotencyKey: string,
-  ): Promise<{ subscription: string | null; start: number }> {
+  ): Promise<{ subscription: string | null; startBefore: number }> {
     const schedule = await stripe.subscriptionSchedules.retrieve(plan.scheduleId!);
     if (schedule.status !== "active" && schedule.status !== "not_started")
       throw new Error(`Schedule ${schedule.id} is ${schedule.status}: nothing to change.`);
     const started = schedule.status === "active";
     const from = started ? schedule.phases.findIndex((p) => p.start_date === schedule.current_phase?.start_date) : 0;
     if (from < 0) throw new Error(`Schedule ${schedule.id} has no current phase.`);
-    const later = (t: number) => (change.months ? monthsLater(t, change.months) : t);
+    const later = (t: number) => (change.months ? stripeBillingInstant(t, change.months) : t);
     const product = change.cents === undefined ? null : await ensureFundProduct(stripe, gift.fund);
     const phases = schedule.phases.slice(from).map((p, i) => {
       const item = p.items[0]!;
@@ -125,14 +117,13 @@ export function stripePlanProvider(deps: Pick<ApiDeps, "db">, stripe: Stripe): P
       };
     });
     await stripe.subscriptionSchedules.update(schedule.id, { phases, proration_behavior: "none" }, { idempotencyKey });
-    const start = started ? schedule.phases[from]!.start_date : later(schedule.phases[0]!.start_date);
     return {
       subscription: started
         ? typeof schedule.subscription === "string"
           ? schedule.subscription
           : (schedule.subscription?.id ?? null)
         : null,
-      start,
+      startBefore: schedule.phases[0]!.start_date,
     };
   }
 
@@ -205,13 +196,16 @@ export function stripePlanProvider(deps: Pick<ApiDeps, "db">, stripe: Stripe): P
         const relaid = await relaySchedule(gift, plan, { months: 1 }, `${skip}/schedule`);
         if (relaid.subscription) await voidNextInvoice(relaid.subscription, `${skip}/pause`);
         // Not started: Stripe bills from the new start, its day of the month (the last day of a
-        // shorter month stays), so that is the plan's anchor now, holding this skip and those before.
-        else
+        // shorter month stays), so that is the plan's anchor now, holding this skip and those before
+        // (the rule the account previews the skip with: skippedBeforeStart).
+        else {
+          const moved = skippedBeforeStart(relaid.startBefore, gift.skippedCount);
           await deps.db
             .updateTable("donations")
-            .set({ stripe_billing_anchor: new Date(relaid.start * 1000), stripe_anchor_skips: gift.skippedCount + 1 })
+            .set({ stripe_billing_anchor: new Date(moved.anchor * 1000), stripe_anchor_skips: moved.skips })
             .where("id", "=", plan.donationId)
             .execute();
+        }
         return;
       }
       if (!plan.subscriptionId) throw new Error(`Donation ${plan.donationId} has nothing at Stripe to skip.`);
