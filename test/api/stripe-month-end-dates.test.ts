@@ -198,7 +198,7 @@ describe("month-end dates are Stripe's", () => {
 });
 
 describe("the skip's confirmation says what the skip does", () => {
-  it("12 instalments skipped before they start: the dates shown before the skip are the account's after it", async () => {
+  it("12 instalments skipped before they start: the end date shown before the skip is the account's after it and Stripe's last", async () => {
     // Made on 31 July: the schedule would start on 31 August; skipped, it starts on 30 September
     // and Stripe bills the 30th from then on, so the last payment moves to the 30th too.
     clock = new Date("2028-07-31T01:00:00Z");
@@ -224,5 +224,16 @@ describe("the skip's confirmation says what the skip does", () => {
     const after = res.data.skipRegularGiftCharge.gift;
     expect({ nextChargeDate: after.nextChargeDate, endDate: after.endDate }).toEqual(confirmed);
     expect(await plan(gift)).toMatchObject(confirmed);
+    // Stripe bills every payment still to come, and nothing after the end date the donor was shown.
+    for (;;) {
+      const p = await plan(gift);
+      if (!p.nextChargeDate) break;
+      await moveTo(p.nextChargeDate);
+    }
+    await moveTo("2029-10-31");
+    const billed = await charged(gift);
+    expect(billed).toHaveLength(11);
+    expect(billed[0]).toBe(confirmed.nextChargeDate);
+    expect(billed.at(-1)).toBe(confirmed.endDate);
   }, 120_000);
 });

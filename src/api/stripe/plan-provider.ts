@@ -24,6 +24,13 @@ import { ensureFundProduct } from "./intents.js";
 
 const DAY = 86_400;
 
+/** Whole months from one Unix time to another, counted in UTC as Stripe lays out a schedule's phases. */
+function monthsBetween(from: number, to: number): number {
+  const a = new Date(from * 1000);
+  const b = new Date(to * 1000);
+  return (b.getUTCFullYear() - a.getUTCFullYear()) * 12 + b.getUTCMonth() - a.getUTCMonth();
+}
+
 interface StripePlan {
   donationId: string;
   subscriptionId: string | null;
@@ -94,13 +101,20 @@ export function stripePlanProvider(deps: Pick<ApiDeps, "db">, stripe: Stripe): P
     const from = started ? schedule.phases.findIndex((p) => p.start_date === schedule.current_phase?.start_date) : 0;
     if (from < 0) throw new Error(`Schedule ${schedule.id} has no current phase.`);
     const later = (t: number) => (change.months ? stripeBillingInstant(t, change.months) : t);
+    // Moved before it starts, Stripe bills from the new start's day (31 August moved to 30
+    // September bills the 30th), so each phase ends as many months after the new start as it did
+    // after the old one: an end a month after the old end (31 August) would leave a renewal (30
+    // August) inside the schedule, a payment more than the plan's.
+    const first = schedule.phases[0]!.start_date;
+    const end = (t: number) =>
+      started || !change.months ? later(t) : stripeBillingInstant(later(first), monthsBetween(first, t));
     const product = change.cents === undefined ? null : await ensureFundProduct(stripe, gift.fund);
     const phases = schedule.phases.slice(from).map((p, i) => {
       const item = p.items[0]!;
       const price = typeof item.price === "string" ? item.price : item.price.id;
       return {
         ...(i === 0 ? { start_date: started ? p.start_date : later(p.start_date) } : {}),
-        end_date: later(p.end_date),
+        end_date: end(p.end_date),
         items: [
           product
             ? {
