@@ -178,11 +178,14 @@ describe("nzf-build --watch in a new process", { timeout: 120_000 }, () => {
     const names = ["sedAb12Cd", "4913", ".static-pages.tsx.swp", "static-pages.tsx~", "#static-pages.tsx#"];
     for (const name of names) await writeFile(join(dir, name), "export const broken = ;\n");
     for (const name of names) await rm(join(dir, name));
-    // Then a real save: the first rebuild after them is its own, naming it alone.
+    // Then a real save: the first rebuild after them is its own, naming it alone. The save may land
+    // while the last test's save is still being published (watch publishes the editor-preview bundle
+    // in one more build after the pages), and then the line also says changes came during a build.
     const file = join(dir, "static-pages.tsx");
     await atomicSave(file, (t) => t.replace(/<h1>Ramadan calendars[^<]*<\/h1>/, "<h1>Ramadan calendars 4</h1>"));
     const rebuilt = await cli.waitFor(/watch\s+(.*) → rebuilt in/, from);
-    expect(rebuilt[1]).toBe("templates/pages/static-pages.tsx");
+    const named = rebuilt[1]!.split(", ").filter((name) => name !== "(changes during the last build)");
+    expect(named).toEqual(["templates/pages/static-pages.tsx"]);
     expect(cli.output().slice(from)).not.toMatch(/sedAb12Cd|4913|\.swp|tsx~|#static/);
     expect(await h1(`${url}/ramadan-calendars/`)).toBe("Ramadan calendars 4");
     // As the tests after this one expect it.
