@@ -7,12 +7,12 @@
  * The attacker's tests come first: another donor's token and another donor's plan id ask PayPal
  * nothing.
  */
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPayPalApi, type PayPalApi } from "../../../src/api/paypal/sdk.js";
 import { createSdkPayPal } from "../../../src/api/paypal/sdk-provider.js";
 import { type PayPalStandIn, startPayPalStandIn } from "../../../src/stand-ins/paypal/server.js";
 import { type Account, type Harness, raw, startAccountHarness } from "../../support/account-api-harness.js";
+import { givePayPalMonthly } from "../../support/paypal-gifts.js";
 
 let h: Harness;
 let paypal: PayPalStandIn;
@@ -31,39 +31,8 @@ const subscription = async () =>
 /** The PayPal calls that change something (the stand-in's own record of deliveries shows their events). */
 const events = () => paypal.deliveries().map((d) => d.event.event_type);
 
-/** A monthly PayPal gift given while signed in, approved in PayPal's window, paid by PayPal's webhook. */
-async function paypalMonthly(account: Account, amountCents: number): Promise<{ donationId: string; subId: string }> {
-  const post = (path: string, body: unknown) =>
-    raw(
-      `${h.service.url}${path}`,
-      "POST",
-      {
-        "content-type": "application/json",
-        "idempotency-key": randomUUID(),
-        authorization: `Bearer ${account.access}`,
-      },
-      JSON.stringify(body),
-    );
-  const created = await post("/donations", {
-    fund: "sadaqah",
-    amountCents,
-    currency: "AUD",
-    frequency: "monthly",
-    paymentMethod: "paypal",
-    anonymous: false,
-    coverFees: false,
-    donor: { firstName: "Sara", lastName: "Ali", email: account.email, phone: "0412 345 678" },
-  });
-  expect(created.status, created.text).toBe(201);
-  const donationId = created.json.donationId as string;
-  const made = await post(`/donations/${donationId}/paypal/subscription`, {});
-  expect(made.status, made.text).toBe(201);
-  const subId = made.json.subscriptionId as string;
-  paypal.approveSubscription(subId);
-  expect((await post(`/donations/${donationId}/paypal/capture`, { subscriptionId: subId })).status).toBe(200);
-  await paypal.settled();
-  return { donationId, subId };
-}
+const paypalMonthly = (account: Account, amountCents: number) =>
+  givePayPalMonthly(h.service.url, paypal, account, amountCents);
 
 beforeAll(async () => {
   h = await startAccountHarness();
