@@ -229,12 +229,21 @@ describe("the hosted sign-in, attacked", () => {
 describe("the hosted sign-in's time limits (section 9)", () => {
   it("stops waiting for the hosted answer after 10 seconds", async () => {
     const context = await device();
+    // The page's clock is the test's: the 10 s are jumped over, not waited out.
+    await context.clock.install();
     // The token endpoint takes the request and never answers.
-    await context.route(`${hosted.url}/oauth2/token`, () => {});
+    let tokenAsked = () => {};
+    const asked = new Promise<void>((resolve) => {
+      tokenAsked = resolve;
+    });
+    await context.route(`${hosted.url}/oauth2/token`, () => tokenAsked());
     const page = await context.newPage();
     await openAccount(page);
     await leaveForHostedPage(page);
     await signInOnHostedPage(page);
+    // The page starts its 10 s before it asks for the tokens (src/auth/hosted-sign-in.ts).
+    await asked;
+    await page.clock.fastForward(10_000);
     await expect
       .poll(() => errorText(page), { timeout: 20_000 })
       .toMatch(/^Error: The sign-in page did not finish within 10 seconds/);
@@ -245,6 +254,8 @@ describe("the hosted sign-in's time limits (section 9)", () => {
 
   it("says so when the hosted sign-out has not left the page after 3 seconds", async () => {
     const context = await device();
+    // The page's clock is the test's: the 3 s are jumped over, not waited out.
+    await context.clock.install();
     const page = await context.newPage();
     await openAccount(page);
     await leaveForHostedPage(page);
@@ -254,8 +265,18 @@ describe("the hosted sign-in's time limits (section 9)", () => {
     // navigation is refused, and the hosted session is not ended.
     await context.route(`${hosted.url}/logout**`, (route) => route.fulfill({ status: 204 }));
     await pressButton(page, "Sign out");
+    // The page starts its 3 s once Amplify has sent it to the hosted sign-out, at a moment the
+    // test cannot see: each look jumps the clock 3 s, so the first look after that moment fires it.
     await expect
-      .poll(() => errorText(page), { timeout: 10_000 })
+      .poll(
+        async () => {
+          await page.clock.fastForward(3_000);
+          return page
+            .locator(".account-step [role=alert]")
+            .evaluateAll((alerts) => alerts.map((alert) => alert.textContent).join(""));
+        },
+        { timeout: 10_000 },
+      )
       .toMatch(/^Error: Signout timeout fail: .* You are signed out on this device\.$/);
     expect(await tokenCookies(context)).toEqual([]);
     await context.close();
