@@ -182,9 +182,28 @@ async function layoutShift(page: Page, settle: () => Promise<unknown>): Promise<
     }).observe({ type: "layout-shift", buffered: true });
   });
   await settle();
-  // Two frames after the last change, so its shift is reported.
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-  await page.waitForTimeout(300);
+  // Settled, rather than a fixed wait: the fonts and the images that were loading are in, and six
+  // frames in a row report no new shift (a shift is reported a frame or two after its change).
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+    const loading = [...document.images].filter((img) => !img.complete && img.loading !== "lazy");
+    await Promise.all(
+      loading.map(
+        (img) =>
+          new Promise((resolve) => {
+            img.addEventListener("load", resolve, { once: true });
+            img.addEventListener("error", resolve, { once: true });
+          }),
+      ),
+    );
+    const shifts = (window as unknown as { __shifts: string[] }).__shifts;
+    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    for (let quiet = 0, seen = shifts.length; quiet < 6; ) {
+      await frame();
+      if (shifts.length === seen) quiet++;
+      else [quiet, seen] = [0, shifts.length];
+    }
+  });
   return page.evaluate(() => (window as unknown as { __shift: number }).__shift);
 }
 
