@@ -53,8 +53,6 @@ export interface DeployReport {
 
 export interface DeployDeps {
   logger: Logger;
-  /** Tests pass a client of their own; the CLI makes one from the settings. */
-  client?: S3Client;
   /** Aborts the deploy from outside (the webhook server's own deadline); the settings' deadline applies too. */
   signal?: AbortSignal;
   /**
@@ -225,7 +223,7 @@ async function deployWithin(
     }
   };
   const siteDir = publishedSite(outDir);
-  const client = deps.client ?? s3ClientFor(settings);
+  const client = s3ClientFor(settings);
   try {
     const last = await lastDeployTo(settings, deps.recordFile);
     const { files: local, read: filesRead } = await timed("site", () => localFiles(siteDir, last));
@@ -374,7 +372,7 @@ async function deployWithin(
     logger.info("deploy", summary(settings, report));
     return report;
   } finally {
-    if (!deps.client) client.destroy();
+    client.destroy();
   }
 }
 

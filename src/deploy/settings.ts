@@ -7,10 +7,10 @@ import { given, text, type OptionValue, type OptionValues } from "../core/option
 
 export interface DeploySettings {
   bucket: string;
-  /** Absent: nothing is invalidated (a bucket served without CloudFront, or a test). */
+  /** Absent: nothing is invalidated (a bucket served without CloudFront). */
   distribution?: string;
   region: string;
-  /** An S3-compatible endpoint (a local S3 server in tests); path-style addressing is used with it. */
+  /** An S3-compatible endpoint (--s3-endpoint: MinIO, a local S3 server) instead of AWS's; path-style addressing is used with it. */
   s3Endpoint?: string;
   dryRun: boolean;
   /** The deploy's deadline (NZF_DEPLOY_TIMEOUT): past it every request is aborted and the deploy fails with DEPLOY_TIMED_OUT. */
