@@ -11,7 +11,7 @@
 import type { PreviewClient } from "../preview/content-api.js";
 import { parsePreviewConfig, type PreviewPublicConfig } from "../preview/public-config.js";
 import { loadAllDocuments } from "./load-drafts.js";
-import { mountPreview, type PreviewRootProps } from "./preview-root.js";
+import { mountPreview } from "./preview-root.js";
 import { renderDraftPage } from "./render-draft.js";
 import { PREVIEW_RESOLVER_PATH } from "./run-preview.js";
 import { swapPageContent } from "./swap-page.js";
@@ -45,29 +45,21 @@ export const CANCELLED_TEXT = "The preview was cancelled. Open it again from Pri
 
 const isResolverPage = (pathname: string) => pathname.replace(/\/+$/, "") === PREVIEW_RESOLVER_PATH.replace(/\/+$/, "");
 
-export interface StartPreviewOptions {
-  config?: PreviewPublicConfig | null;
-  doc?: Document;
-  /** Extra props for tests (fetch, navigate, ...). */
-  props?: Partial<PreviewRootProps>;
-}
-
 /** Runs once per page; returns a function that removes the preview island. */
-export function startPreview(options: StartPreviewOptions = {}): () => void {
-  const doc = options.doc ?? document;
-  const config = options.config === undefined ? embeddedConfig() : options.config;
+export function startPreview(): () => void {
+  const config = embeddedConfig();
   // The page as the server sent it, before the preview adds its container or the toolbar anything.
-  let pageNodes: Node[] = [...doc.body.childNodes];
-  const container = doc.createElement("div");
+  let pageNodes: Node[] = [...document.body.childNodes];
+  const container = document.createElement("div");
   container.id = "nzf-preview";
-  doc.body.append(container);
+  document.body.append(container);
 
   const repositoryName = config?.repositoryName ?? "";
-  const pathname = doc.location?.pathname ?? "/";
+  const pathname = location.pathname;
   // The resolver page with a preview link's parameters (a bare /preview/ visit is nobody's preview).
-  const params = new URLSearchParams(doc.location?.search ?? "");
+  const params = new URLSearchParams(location.search);
   if (isResolverPage(pathname) && params.get("token") && params.get("documentId") && config)
-    loadToolbar(doc, repositoryName);
+    loadToolbar(document, repositoryName);
 
   const bootstrap = async (_ref: string, client: PreviewClient, signal: AbortSignal) => {
     const documents = await loadAllDocuments(client);
@@ -78,7 +70,7 @@ export function startPreview(options: StartPreviewOptions = {}): () => void {
     });
     // Cancelled while loading: the editor chose the published page.
     if (signal.aborted || !draft) return;
-    pageNodes = swapPageContent(doc, draft.html, pageNodes);
+    pageNodes = swapPageContent(document, draft.html, pageNodes);
   };
 
   return mountPreview(container, {
@@ -88,12 +80,12 @@ export function startPreview(options: StartPreviewOptions = {}): () => void {
     promptForAccessToken: config?.promptForAccessToken ?? true,
     bootstrap,
     onStateChange: (state) => {
-      if (state.previewState === "active" && config) loadToolbar(doc, repositoryName);
+      if (state.previewState === "active" && config) loadToolbar(document, repositoryName);
       // The resolver page says "Please wait…" until it navigates; opened without a preview link it
       // would wait forever, so say what to do instead.
       if (state.previewState === "not-preview" && isResolverPage(pathname)) {
-        const slot = doc.querySelector('[data-island-slot="preview"]');
-        const text = doc.createElement("p");
+        const slot = document.querySelector('[data-island-slot="preview"]');
+        const text = document.createElement("p");
         text.textContent = NO_PREVIEW_TEXT;
         slot?.replaceChildren(text);
       }
@@ -103,14 +95,13 @@ export function startPreview(options: StartPreviewOptions = {}): () => void {
     // happened and offer the published site instead.
     onCancel: () => {
       if (!isResolverPage(pathname)) return;
-      const slot = doc.querySelector('[data-island-slot="preview"]');
-      const text = doc.createElement("p");
-      const home = doc.createElement("a");
+      const slot = document.querySelector('[data-island-slot="preview"]');
+      const text = document.createElement("p");
+      const home = document.createElement("a");
       home.href = "/";
       home.textContent = "go to the home page";
       text.append(CANCELLED_TEXT, home, ".");
       slot?.replaceChildren(text);
     },
-    ...options.props,
   });
 }
