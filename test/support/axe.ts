@@ -52,6 +52,9 @@ export async function runAxe(page: Page): Promise<AxeViolation[]> {
     ).axe;
     return axe.run(document, {
       runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] },
+      // Only the violations are read: passes, incomplete and inapplicable are then summed up with
+      // one node each instead of described node by node (the same violations, in about half the time).
+      resultTypes: ["violations"],
     });
   });
   return result.violations.map((v) => ({

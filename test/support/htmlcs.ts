@@ -11,9 +11,16 @@ import type { Page } from "playwright-core";
 const require = createRequire(import.meta.url);
 let source: string | undefined;
 
-export async function htmlcsErrors(page: Page): Promise<string[]> {
+/** HTML_CodeSniffer's source (test/support/checker-scripts.ts serves it by address). */
+export async function htmlcsSource(): Promise<string> {
   source ??= await readFile(require.resolve("html_codesniffer/build/HTMLCS.js"), "utf8");
-  await page.addScriptTag({ content: source });
+  return source;
+}
+
+/** `scriptUrl`: load the checker from this address (test/support/checker-scripts.ts) instead of inline. */
+export async function htmlcsErrors(page: Page, options: { scriptUrl?: string } = {}): Promise<string[]> {
+  if (options.scriptUrl) await page.addScriptTag({ url: options.scriptUrl });
+  else await page.addScriptTag({ content: await htmlcsSource() });
   // HTML_CodeSniffer 2.5.1 looks its autocomplete messages up as "InvalidAutoComplete_*" but
   // names them "InvalidAutocomplete_*": without the alias it throws instead of reporting them.
   await page.evaluate(() => {
