@@ -93,7 +93,7 @@ export async function build(config: BuildConfig, deps: BuildDeps): Promise<Build
   guardOutput(config.outDir);
   const started = performance.now();
   loadFileHashes(config.workDir);
-  const lock = await lockOutput(config.outDir, { logger: deps.logger });
+  const lock = await lockOutput(config.outDir, deps.logger);
   const lockMs = performance.now() - started;
   // A caller that keeps no builder gets one for this build alone, whose workers stop with it.
   const builder = deps.builder ?? createBuilder({ forOneBuild: true });

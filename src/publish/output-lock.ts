@@ -14,7 +14,7 @@
  *
  * Waiting, not failing at once: builds are short, and the webhook server, watch mode and a person
  * running the CLI all want their build to run after the one in progress. The wait is bounded
- * (DEFAULT_WAIT_MS); after it the build fails with OUTPUT_LOCKED naming the holder.
+ * (WAIT_MS); after it the build fails with OUTPUT_LOCKED naming the holder.
  */
 import { linkSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
@@ -24,7 +24,7 @@ import { NzfError } from "../core/errors.js";
 import type { Logger } from "../core/logger.js";
 import { versionsDirFor } from "./versions.js";
 
-export const DEFAULT_WAIT_MS = 10 * 60_000;
+export const WAIT_MS = 10 * 60_000;
 
 export interface LockHolder {
   pid: number;
@@ -128,26 +128,22 @@ function takeOver(file: string, judged: number, token: string): void {
   unlinkSync(aside);
 }
 
-export interface LockOptions {
-  logger?: Logger;
-  waitMs?: number;
-  pollMs?: number;
-  /** What the holder is doing, shown to a build that waits (default: this process's command line). */
-  command?: string;
-}
+/** How often a waiting build looks at the lock again. */
+const POLL_MS = 100;
 
-export async function lockOutput(outDir: string, options: LockOptions = {}): Promise<OutputLock> {
+/** Takes the lock on `outDir`, waiting up to WAIT_MS for a live holder; `logger` hears of waits and take-overs. */
+export async function lockOutput(outDir: string, logger?: Logger): Promise<OutputLock> {
   const file = lockFileFor(outDir);
   mkdirSync(versionsDirFor(outDir), { recursive: true });
   const holder: LockHolder = {
     pid: process.pid,
     start: processStart(process.pid),
     host: hostname(),
-    command: (options.command ?? ["nzf-build", ...process.argv.slice(2)].join(" ")).slice(0, 200),
+    // What the holder is doing, shown to a build that waits.
+    command: ["nzf-build", ...process.argv.slice(2)].join(" ").slice(0, 200),
     since: new Date().toISOString(),
     token: randomBytes(6).toString("hex"),
   };
-  const waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
   const started = Date.now();
   let said = false;
   for (;;) {
@@ -155,30 +151,30 @@ export async function lockOutput(outDir: string, options: LockOptions = {}): Pro
     const current = readHolder(file);
     if (!current) continue; // released between the two calls
     // A lock file that cannot be parsed was written by no version of this module; it is judged by age.
-    const gone = current.holder ? holderIsGone(current.holder) : Date.now() - statSync(file).mtimeMs > waitMs;
+    const gone = current.holder ? holderIsGone(current.holder) : Date.now() - statSync(file).mtimeMs > WAIT_MS;
     if (gone) {
-      options.logger?.warn(
+      logger?.warn(
         "publish",
         `Taking over the lock on ${outDir} from ${describeHolder(current.holder)}, which is no longer running`,
       );
       takeOver(file, current.ino, holder.token);
       continue;
     }
-    if (Date.now() - started >= waitMs) {
+    if (Date.now() - started >= WAIT_MS) {
       throw new NzfError(
         "OUTPUT_LOCKED",
-        `Another build is writing ${outDir}: ${describeHolder(current.holder)}; waited ${Math.round(waitMs / 1000)} s for it`,
+        `Another build is writing ${outDir}: ${describeHolder(current.holder)}; waited ${Math.round(WAIT_MS / 1000)} s for it`,
         { subject: file },
       );
     }
     if (!said) {
-      options.logger?.info(
+      logger?.info(
         "publish",
         `Waiting for another build writing ${outDir} to finish: ${describeHolder(current.holder)}`,
       );
       said = true;
     }
-    await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 100));
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
   const release = () => {
     process.removeListener("exit", release);
