@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { createFixture, type Fixture } from "../support/build-fixture.js";
+import { sharedSampleSite, type SharedSite } from "../support/shared-site.js";
+import { routePaymentsTo } from "../support/payments-route.js";
 import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
 import {
   startTestPaymentsService,
@@ -27,30 +28,25 @@ import { formatsFor } from "../../src/client/donation/format.js";
 import { en as englishWords } from "../../src/client/donation/words/en.js";
 import { donationRequest, fillDonor } from "../support/donation-request.js";
 
-const TIMEOUT_MS = 2_000;
-let fixture: Fixture;
+/** The payments client's own time limit (src/payments/client.ts DEFAULT_TIMEOUT_MS), as published. */
+const TIMEOUT_MS = 15_000;
+let built: SharedSite;
 let site: StaticServer;
 let api: TestPaymentsService;
 let browser: Browser;
 let context: BrowserContext;
 let stripe: StripeStandIn;
 
+// The sample as published with payments, built once for the run (shared-site.ts); its payments
+// address is answered by this file's service (payments-route.ts).
 beforeAll(async () => {
-  api = await startTestPaymentsService();
-  fixture = await createFixture({ sample: true });
-  await fixture.run({
-    publicConfig: { payments: { apiUrl: api.url, publishableKey: TEST_PUBLISHABLE_KEY, timeoutMs: TIMEOUT_MS } },
-  });
-  site = await startStaticServer({ root: fixture.config.outDir });
-  browser = await launchBrowser();
-  context = await isolatedContext(browser);
-  // A failing step should say which one, before the test's own timeout.
-  context.setDefaultTimeout(10_000);
-  // The tag manager is a third party; an empty script keeps the console clean.
-  await context.route(/^https:\/\/www\.googletagmanager\.com\//, (route) =>
-    route.fulfill({ status: 200, contentType: "text/javascript", body: "" }),
-  );
-  stripe = await installStripeStandIn(context, { stripeApiUrl: api.stripe.url });
+  [api, built, browser] = await Promise.all([
+    startTestPaymentsService(),
+    sharedSampleSite("payments-unreachable"),
+    launchBrowser(),
+  ]);
+  site = await startStaticServer({ root: built.outDir });
+  ({ context, stripe } = await donorContext());
 }, 180_000);
 
 afterAll(async () => {
@@ -58,13 +54,27 @@ afterAll(async () => {
   await browser?.close();
   await site?.stop();
   await api?.stop();
-  await fixture?.cleanup();
 });
+
+/** A browser profile whose payments go to this file's service and whose Stripe.js is the stand-in. */
+async function donorContext(
+  onRequest?: (method: string, path: string) => void,
+): Promise<{ context: BrowserContext; stripe: StripeStandIn }> {
+  const context = await isolatedContext(browser);
+  // A failing step should say which one, before the test's own timeout.
+  context.setDefaultTimeout(10_000);
+  // The tag manager is a third party; an empty script keeps the console clean.
+  await context.route(/^https:\/\/www\.googletagmanager\.com\//, (route) =>
+    route.fulfill({ status: 200, contentType: "text/javascript", body: "" }),
+  );
+  await routePaymentsTo(context, api.url, onRequest);
+  return { context, stripe: await installStripeStandIn(context, { stripeApiUrl: api.stripe.url }) };
+}
 
 const posts = () => api.requests.filter((r) => r.method === "POST" && r.path === "/donations");
 
-async function open(path: string): Promise<{ page: Page; seen: PageProblems }> {
-  const page = await context.newPage();
+async function open(path: string, profile = context): Promise<{ page: Page; seen: PageProblems }> {
+  const page = await profile.newPage();
   const seen = watchProblems(page);
   await page.goto(site.url + path);
   // Hydrated ("true"), or waiting for the donor's first use ("on-first-use": nothing kept or carried
@@ -421,22 +431,35 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
   });
 
   it("a payments API timeout shows the error; the retry gets the donation the first request created, not a second one", async () => {
-    const { page } = await open("/pay/zakat/?amount=77");
+    // A profile of its own whose clock is the test's: the client's time limit is jumped over, not waited out.
+    let posted = () => {};
+    const asked = new Promise<void>((resolve) => {
+      posted = resolve;
+    });
+    const own = await donorContext((method, path) => {
+      if (method === "POST" && path === "/donations") posted();
+    });
+    await own.context.clock.install();
+    const { page } = await open("/pay/zakat/?amount=77", own.context);
     await fillDonor(page);
     const count = await api.donationCount();
-    api.injectFault({ delayMs: TIMEOUT_MS + 1_500, path: "/donations" });
+    // The service is still working on the gift when the page gives up on it.
+    api.injectFault({ delayMs: 3_000, path: "/donations" });
     await page.getByRole("button", { name: "Continue to payment" }).click();
+    // The client starts its time limit before it sends the request (src/payments/client.ts).
+    await asked;
+    await page.clock.fastForward(TIMEOUT_MS);
     await expect
-      .poll(() => page.locator(".don-alert").textContent(), { timeout: TIMEOUT_MS + 5_000 })
+      .poll(() => page.locator(".don-alert").textContent(), { timeout: 10_000 })
       .toContain("took too long to answer. Nothing was charged.");
     // Let the slow request finish on the server, then try again with the same key.
-    await expect.poll(() => api.donationCount(), { timeout: 5_000 }).toBe(count + 1);
+    await expect.poll(() => api.donationCount(), { timeout: 10_000 }).toBe(count + 1);
     await page.getByRole("button", { name: "Try again" }).click();
     await page.getByLabel("Card number").waitFor();
     const last = posts().at(-1)!;
     expect(last).toMatchObject({ status: 201, replayed: true });
     expect(await api.donationCount()).toBe(count + 1);
-    await page.close();
+    await own.context.close();
   });
 
   it("a reload at the card step, then Continue with the same gift, gets the donation already made, not a second", async () => {
@@ -675,19 +698,19 @@ describe("donation forms in Chromium", { timeout: 60_000 }, () => {
   });
 
   it("ships the form's own code under 15 KB gzip on top of React, with Stripe's loader deferred", async () => {
-    const size = await measureDonationJs(fixture.config.outDir);
+    const size = await measureDonationJs(built.outDir);
     expect(size.formGzip).toBeGreaterThan(1_000);
     expect(size.formGzip).toBeLessThanOrEqual(DONATION_BUDGET_GZIP);
     expect(size.files.some((f) => f.role === "deferred")).toBe(true);
     // The checks arrive on the donor's first use of the form (src/client/donation/validator.ts).
     const upFront = size.files.filter((f) => f.role !== "deferred").map((f) => f.url);
     const validation = size.files.filter((f) => f.role === "deferred").map((f) => f.url);
-    const code = async (url: string) => readFile(join(fixture.config.outDir, url), "utf8");
+    const code = async (url: string) => readFile(join(built.outDir, url), "utf8");
     const hasChecks = async (url: string) => (await code(url)).includes("Check the comma: put cents after");
     expect(await Promise.all(upFront.map(hasChecks))).not.toContain(true);
     expect(await Promise.all(validation.map(hasChecks))).toContain(true);
     // The whole page, React with it, within the budget of every island page.
-    expect((await measurePageJs(fixture.config.outDir, "pay/zakat/index.html")).totalGzip).toBeLessThanOrEqual(
+    expect((await measurePageJs(built.outDir, "pay/zakat/index.html")).totalGzip).toBeLessThanOrEqual(
       ISLAND_PAGE_BUDGET_GZIP,
     );
   });

@@ -22,12 +22,14 @@ import { hangLimit } from "./time-limits.js";
 /**
  * The settings a shared site is built with: the defaults, or payments configured at an address
  * nothing listens on (the pay pages then show their forms, as published; a test that needs the
- * API answered routes its requests in the browser).
+ * API answered routes its requests in the browser, to a real service with payments-route.ts).
+ * The key is the test payments service's (payments-service.ts TEST_PUBLISHABLE_KEY), which its
+ * Stripe stand-in expects.
  */
 export const SHARED_SITE_VARIANTS = {
   default: {},
   "payments-unreachable": {
-    payments: { apiUrl: "http://127.0.0.1:9", publishableKey: "pk_test_standin0000" },
+    payments: { apiUrl: "http://127.0.0.1:9", publishableKey: "pk_test_51PaymentsServiceTest0123456789" },
   },
 } as const;
 export type SharedSiteVariant = keyof typeof SHARED_SITE_VARIANTS;

@@ -1,0 +1,44 @@
+/**
+ * The shared sample site (shared-site.ts, "payments-unreachable") against a real payments service:
+ * the site was built once for the whole run with an address nothing listens on, and each test file
+ * starts its own service on its own port. The page's requests to the built address are sent on to
+ * the file's service, headers and body as the page sent them, and the service's answer (status,
+ * headers, body) is handed back to the page, so the browser still applies its CSP (to the built
+ * address) and CORS (to the service's own headers) as it would without the detour. Saves each such
+ * file a build of its own.
+ *
+ * Preflights are not the service's in any browser test: once a context routes anything (every
+ * isolatedContext does), Playwright answers CORS preflights itself.
+ */
+import type { BrowserContext, Page } from "playwright-core";
+import { SHARED_SITE_VARIANTS } from "./shared-site.js";
+
+/** The payments address the shared site was built with. */
+export const BUILT_PAYMENTS_URL = SHARED_SITE_VARIANTS["payments-unreachable"].payments.apiUrl;
+
+/**
+ * Sends the page's requests to BUILT_PAYMENTS_URL on to `serviceUrl`. `onRequest` sees each one as
+ * it is sent on (a test that jumps the page's clock waits for the request it is timing).
+ */
+export async function routePaymentsTo(
+  target: BrowserContext | Page,
+  serviceUrl: string,
+  onRequest: (method: string, path: string) => void = () => {},
+): Promise<void> {
+  await target.route(
+    (url) => url.origin === BUILT_PAYMENTS_URL,
+    async (route) => {
+      const request = route.request();
+      const path = request.url().slice(BUILT_PAYMENTS_URL.length);
+      onRequest(request.method(), path);
+      try {
+        const response = await route.fetch({ url: serviceUrl + path, maxRedirects: 0 });
+        await route.fulfill({ response });
+      } catch {
+        // The page gave up on the request meanwhile (its own time limit, a navigation): the
+        // service has had it all the same, and there is nobody left to answer.
+        await route.abort("connectionreset").catch(() => {});
+      }
+    },
+  );
+}
