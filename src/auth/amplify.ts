@@ -32,7 +32,7 @@ import {
 import { cognitoUserPoolsTokenProvider } from "aws-amplify/auth/cognito";
 import { CookieStorage, type KeyValueStorageInterface } from "aws-amplify/utils";
 import { MIN_PASSWORD_LENGTH, SPEC_MESSAGES } from "./messages.js";
-import { type BackoffOptions, retryWithBackoff } from "./backoff.js";
+import { retryWithBackoff } from "./backoff.js";
 import {
   HOSTED_CALLBACK_PATH,
   HOSTED_ERRORS,
@@ -50,15 +50,6 @@ import { userPoolCall, userPoolEndpoint } from "./user-pool-call.js";
 
 /** Auth cookies last one year, so a donor who comes back within the year is still signed in. */
 export const COOKIE_EXPIRY_DAYS = 365;
-
-export interface AmplifyDeps {
-  /** Token storage; the browser default is cookie storage, which every page of the site can read. */
-  storage?: KeyValueStorageInterface;
-  /** Every key in that storage, to clean a dead session; the browser default reads document.cookie. */
-  listKeys?: () => string[];
-  /** The RevokeToken retry's clock and dice (tests); the same backoff figures either way. */
-  backoff?: BackoffOptions;
-}
 
 /** The token cookies' attributes: 365 days, path / (every page sees the session), secure. */
 export function cookieOptionsFor(config: PublicAuthConfig): ConstructorParameters<typeof CookieStorage>[0] {
@@ -122,9 +113,10 @@ export function configureAmplify(config: PublicAuthConfig, storage: KeyValueStor
   cognitoUserPoolsTokenProvider.setKeyValueStorage(storage);
 }
 
-export function createAmplifyAdapter(config: PublicAuthConfig, deps: AmplifyDeps = {}): AuthAdapter {
-  const storage = deps.storage ?? cookieStorageFor(config);
-  const listKeys = deps.listKeys ?? (() => (typeof document === "undefined" ? [] : cookieNames(document.cookie)));
+export function createAmplifyAdapter(config: PublicAuthConfig): AuthAdapter {
+  const storage = cookieStorageFor(config);
+  // Every cookie this page sees, read when needed (a dead session's cookies are removed by name).
+  const listKeys = () => cookieNames(document.cookie);
   // A page that is the hosted sign-in's answer finishes it in currentUser(), listening first.
   let hostedAnswer = Boolean(config.hostedDomain) && typeof location !== "undefined" && isHostedAnswer(location.href);
   const hostedConfigured = () => Boolean(config.hostedDomain) && !hostedAnswer;
@@ -197,9 +189,8 @@ export function createAmplifyAdapter(config: PublicAuthConfig, deps: AmplifyDeps
       await userPoolCall(endpoint, "GlobalSignOut", { AccessToken: accessToken });
       if (!refreshToken) return { complete: true };
       // Section 9: RevokeToken retried from 100 ms, doubling, with up to 100 ms jitter, 5 s in all.
-      const revoked = await retryWithBackoff(
-        () => userPoolCall(endpoint, "RevokeToken", { Token: refreshToken, ClientId: config.userPoolClientId }),
-        deps.backoff ?? {},
+      const revoked = await retryWithBackoff(() =>
+        userPoolCall(endpoint, "RevokeToken", { Token: refreshToken, ClientId: config.userPoolClientId }),
       );
       return { complete: revoked.ok };
     } finally {

@@ -10,32 +10,11 @@ import { resolveAuthConfig } from "../../src/auth/config.js";
 import { describeAuthError } from "../../src/auth/messages.js";
 import type { AuthAdapter } from "../../src/auth/types.js";
 import { startCognitoLocal, type CognitoLocal } from "../support/cognito-local.js";
-
-/** A storage that behaves like the cookie jar (key → string), inspectable by the test. */
-function memoryStorage() {
-  const items = new Map<string, string>();
-  return {
-    items,
-    storage: {
-      async setItem(key: string, value: string) {
-        items.set(key, value);
-      },
-      async getItem(key: string) {
-        return items.get(key) ?? null;
-      },
-      async removeItem(key: string) {
-        items.delete(key);
-      },
-      async clear() {
-        items.clear();
-      },
-    },
-  };
-}
+import { pageCookies } from "../support/page-cookies.js";
 
 let cognito: CognitoLocal;
 let adapter: AuthAdapter;
-const jar = memoryStorage();
+const jar = pageCookies();
 
 beforeAll(async () => {
   cognito = await startCognitoLocal();
@@ -45,10 +24,11 @@ beforeAll(async () => {
     userPoolEndpoint: cognito.endpoint,
     authFlowType: "USER_PASSWORD_AUTH",
   });
-  adapter = createAmplifyAdapter(config!, { storage: jar.storage, listKeys: () => [...jar.items.keys()] });
+  adapter = createAmplifyAdapter(config!);
 });
 afterAll(async () => {
   await cognito?.stop();
+  await jar.close();
 });
 
 describe("aws-amplify against cognito-local", () => {
@@ -64,7 +44,7 @@ describe("aws-amplify against cognito-local", () => {
     expect(await adapter.confirmSignUp(email, cognito.code)).toEqual({ step: "AUTO_SIGN_IN" });
     expect(await adapter.autoSignIn()).toEqual({ step: "DONE" });
     expect(await adapter.currentUser()).toEqual({ username: email });
-    const keys = [...jar.items.keys()];
+    const keys = jar.names();
     expect(
       keys.some(
         (k) => k.startsWith(`CognitoIdentityServiceProvider.${cognito.clientId}.`) && k.endsWith(".accessToken"),
@@ -99,7 +79,7 @@ describe("aws-amplify against cognito-local", () => {
   it("signs out of this device and clears the stored tokens", async () => {
     await adapter.signOut({ global: false });
     expect(await adapter.currentUser()).toBeNull();
-    expect([...jar.items.keys()].filter((k) => /accessToken|idToken|refreshToken/.test(k))).toEqual([]);
+    expect(jar.names().filter((k) => /accessToken|idToken|refreshToken/.test(k))).toEqual([]);
   });
 
   it("rejects a wrong password with a clear message, then signs in", async () => {

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createAmplifyAdapter } from "../../src/auth/amplify.js";
 import { describeAuthError, SESSION_INVALIDATING_MESSAGES } from "../../src/auth/messages.js";
 import type { AuthAdapter } from "../../src/auth/types.js";
+import { pageCookies } from "../support/page-cookies.js";
 
 type Answer = { status?: number; body?: unknown } | "drop";
 type Handler = (input: Record<string, unknown>) => Answer;
@@ -95,38 +96,30 @@ beforeAll(async () => {
   await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
   endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((ok) => server.close(() => ok())));
+const jar = pageCookies();
+afterAll(async () => {
+  await new Promise<void>((ok) => server.close(() => ok()));
+  await jar.close();
+});
 
-const jar = new Map<string, string>();
 let adapter: AuthAdapter;
 beforeEach(() => {
   seen = [];
   jar.clear();
   // biome-ignore lint/correctness/noComponentHookFactories: keyed by the Cognito call's name, not a React component
   handlers = { RevokeToken: () => ({ body: {} }) };
-  adapter = createAmplifyAdapter(
-    {
-      region: "ap-southeast-2",
-      userPoolId: POOL,
-      userPoolClientId: CLIENT,
-      userPoolEndpoint: endpoint,
-      authFlowType: "USER_PASSWORD_AUTH",
-      sameSite: "lax",
-      secure: true,
-    },
-    {
-      storage: {
-        setItem: async (k, v) => void jar.set(k, v),
-        getItem: async (k) => jar.get(k) ?? null,
-        removeItem: async (k) => void jar.delete(k),
-        clear: async () => jar.clear(),
-      },
-      listKeys: () => [...jar.keys()],
-    },
-  );
+  adapter = createAmplifyAdapter({
+    region: "ap-southeast-2",
+    userPoolId: POOL,
+    userPoolClientId: CLIENT,
+    userPoolEndpoint: endpoint,
+    authFlowType: "USER_PASSWORD_AUTH",
+    sameSite: "lax",
+    secure: true,
+  });
 });
 
-const storedTokens = () => [...jar.keys()].filter((k) => /\.(accessToken|idToken|refreshToken)$/.test(k));
+const storedTokens = () => jar.names().filter((k) => /\.(accessToken|idToken|refreshToken)$/.test(k));
 const error = (type: string, message: string, status = 400): Answer => ({ status, body: { __type: type, message } });
 
 async function signedIn(): Promise<void> {
@@ -168,7 +161,7 @@ describe("account details (GetUser, ListDevices)", () => {
     });
     const list = seen.find((s) => s.action === "ListDevices")!;
     expect(list.input.Limit).toBe(60);
-    expect(list.input.AccessToken).toBe(jar.get([...jar.keys()].find((k) => k.endsWith(".accessToken"))!));
+    expect(list.input.AccessToken).toBe(jar.get(jar.names().find((k) => k.endsWith(".accessToken"))!));
   });
 
   it("a pool without device tracking shows no device list instead of failing", async () => {
@@ -184,7 +177,7 @@ describe("sign-out", () => {
   it("global sign-out calls GlobalSignOut with the access token and clears the cookies", async () => {
     await signedIn();
     handlers.GlobalSignOut = () => ({ body: {} });
-    const access = jar.get([...jar.keys()].find((k) => k.endsWith(".accessToken"))!);
+    const access = jar.get(jar.names().find((k) => k.endsWith(".accessToken"))!);
     await adapter.signOut({ global: true });
     expect(seen.find((s) => s.action === "GlobalSignOut")?.input).toEqual({ AccessToken: access });
     expect(storedTokens()).toEqual([]);
