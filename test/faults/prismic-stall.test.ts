@@ -58,17 +58,17 @@ describe("a stalled Prismic API", () => {
         { repository: REPO, endpoint: stub.endpoint, cacheDir, requiredTypes: [] },
         {
           logger: createMemoryLogger(),
-          retryPolicy: { headersTimeoutMs: 300, attemptTimeoutMs: 60_000, deadlineMs: 5000 },
+          retryPolicy: { headersTimeoutMs: 300, attemptTimeoutMs: 60_000, deadlineMs: 2500 },
         },
       ),
     );
     expect(error.code).toBe("PRISMIC_UNAVAILABLE");
-    // Attempts cut at 0.3 s, several within the 5 s deadline; with the 60 s attempt time-out alone, one.
+    // Attempts cut at 0.3 s, several within the 2.5 s deadline; with the 60 s attempt time-out alone, one.
     expect(stub.requestsTo(ROOT_PATH).length).toBeGreaterThanOrEqual(2);
     expect(error.message).toContain(
       "(an answer begun within 300 ms and complete within 60.0 s, each), and the request gave up after",
     );
-    expect(error.message).toContain("(the limit is 5.0 s)");
+    expect(error.message).toContain("(the limit is 2.5 s)");
   });
 
   it("fails within the deadline when nothing answers, says what timed out, and keeps the snapshot", async () => {
