@@ -84,13 +84,13 @@ describe("the contact page's enquiry form", { timeout: 90_000 }, () => {
 
     // The service unreachable: said, with the code, and the message still there.
     await page.getByLabel("Your e-mail address", { exact: true }).fill("aisha@example.com");
-    await context.route(`${mailing.service.url}/enquiries`, (route) => route.abort("connectionrefused"));
+    await context.route(`${web.apiUrl}/enquiries`, (route) => route.abort("connectionrefused"));
     await page.getByRole("button", { name: "Send message" }).click();
     const alert = page.locator(".contact-form [role=alert]");
     await expect.poll(() => alert.getAttribute("data-error-code")).toBe("network");
     expect(await alert.textContent()).toContain("Your message is still here");
     expect(await page.getByLabel("Your message").inputValue()).toBe(message);
-    await context.unroute(`${mailing.service.url}/enquiries`);
+    await context.unroute(`${web.apiUrl}/enquiries`);
 
     await page.getByRole("button", { name: "Send message" }).click();
     const done = page.getByRole("heading", { name: "Thank you, we have your message" });

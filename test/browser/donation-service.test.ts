@@ -5,45 +5,29 @@
  * real Stripe.js confirms through Stripe; the stand-in's signed `payment_intent.succeeded` webhook
  * is what makes the gift paid, and the thank-you page shows it with the reference.
  */
-import type { Browser, BrowserContext } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
-import { createFixture, type Fixture } from "../support/build-fixture.js";
-import { isolatedContext, launchBrowser, watchProblems } from "../support/browser.js";
+import { watchProblems } from "../support/browser.js";
 import { fillDonor } from "../support/donation-request.js";
-import {
-  startTestPaymentsService,
-  TEST_PUBLISHABLE_KEY,
-  type TestPaymentsService,
-} from "../support/payments-service.js";
-import { installStripeStandIn } from "../support/stripe-stand-in.js";
+import { startTestPaymentsService, type TestPaymentsService } from "../support/payments-service.js";
+import { type SiteWithService, startSiteWithService } from "../support/site-with-service.js";
 
-let fixture: Fixture;
-let site: StaticServer;
 let service: TestPaymentsService;
-let browser: Browser;
+let web: SiteWithService;
+let site: { url: string };
 let context: BrowserContext;
 
+// The run's shared sample build, its payments address sent on to this file's service
+// (test/support/site-with-service.ts), Chromium at 390×844.
 beforeAll(async () => {
   service = await startTestPaymentsService();
-  fixture = await createFixture({ sample: true });
-  await fixture.run({ publicConfig: { payments: { apiUrl: service.url, publishableKey: TEST_PUBLISHABLE_KEY } } });
-  site = await startStaticServer({ root: fixture.config.outDir });
-  browser = await launchBrowser();
-  context = await isolatedContext(browser, { viewport: { width: 390, height: 844 } });
-  context.setDefaultTimeout(15_000);
-  await context.route(/^https:\/\/www\.googletagmanager\.com\//, (route) =>
-    route.fulfill({ status: 200, contentType: "text/javascript", body: "" }),
-  );
-  await installStripeStandIn(context, { stripeApiUrl: service.stripe.url });
+  web = await startSiteWithService(service);
+  ({ site, context } = web);
 }, 180_000);
 
 afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await site?.stop();
+  await web?.stop();
   await service?.stop();
-  await fixture?.cleanup();
 });
 
 describe("a gift through the payments service", { timeout: 90_000 }, () => {

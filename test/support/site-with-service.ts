@@ -2,18 +2,25 @@
  * The browser tests' site against the real payments service: the sample built with the service's
  * URL as PAYMENTS_API_URL, served on loopback, Chromium at 390×844 with the tag manager stubbed and
  * Stripe.js replaced by the stand-in that confirms through the service's Stripe stand-in.
+ * Without `auth`, the site is the run's shared payments build (shared-site.ts), its payments address
+ * sent on to the service (payments-route.ts): the same pages, without a build of the file's own.
  */
 import type { Browser, BrowserContext } from "playwright-core";
 import type { PublicAuthConfig } from "../../src/auth/types.js";
 import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
 import { isolatedContext, launchBrowser } from "./browser.js";
 import { createFixture, type Fixture } from "./build-fixture.js";
+import { BUILT_PAYMENTS_URL, routePaymentsTo } from "./payments-route.js";
 import { TEST_PUBLISHABLE_KEY, type TestPaymentsService } from "./payments-service.js";
+import { sharedSampleSite } from "./shared-site.js";
 import { installStripeStandIn } from "./stripe-stand-in.js";
 
 export interface SiteWithService {
-  fixture: Fixture;
+  /** The file's own build (with `auth`); absent where the shared build serves. */
+  fixture?: Fixture;
   site: StaticServer;
+  /** The payments address as the pages call it: where a test routes a failure of its own. */
+  apiUrl: string;
   browser: Browser;
   /** 390×844, 15 s per action. */
   context: BrowserContext;
@@ -25,14 +32,18 @@ export async function startSiteWithService(
   /** `auth`: the site's sign-in and account API (the /account page), as account-*.test.ts build it. */
   options: { timezoneId?: string; auth?: PublicAuthConfig | null } = {},
 ): Promise<SiteWithService> {
-  const fixture = await createFixture({ sample: true });
-  await fixture.run({
-    publicConfig: {
-      ...(options.auth ? { auth: options.auth } : {}),
-      payments: { apiUrl: service.url, publishableKey: TEST_PUBLISHABLE_KEY },
-    },
-  });
-  const site = await startStaticServer({ root: fixture.config.outDir });
+  let fixture: Fixture | undefined;
+  let outDir: string;
+  if (options.auth) {
+    fixture = await createFixture({ sample: true });
+    await fixture.run({
+      publicConfig: { auth: options.auth, payments: { apiUrl: service.url, publishableKey: TEST_PUBLISHABLE_KEY } },
+    });
+    outDir = fixture.config.outDir;
+  } else {
+    outDir = (await sharedSampleSite("payments-unreachable")).outDir;
+  }
+  const site = await startStaticServer({ root: outDir });
   const browser = await launchBrowser();
   const context = await isolatedContext(browser, {
     viewport: { width: 390, height: 844 },
@@ -42,17 +53,19 @@ export async function startSiteWithService(
   await context.route(/^https:\/\/www\.googletagmanager\.com\//, (route) =>
     route.fulfill({ status: 200, contentType: "text/javascript", body: "" }),
   );
+  if (!fixture) await routePaymentsTo(context, service.url);
   await installStripeStandIn(context, { stripeApiUrl: service.stripe.url });
   return {
     fixture,
     site,
+    apiUrl: fixture ? service.url : BUILT_PAYMENTS_URL,
     browser,
     context,
     async stop() {
       await context.close();
       await browser.close();
       await site.stop();
-      await fixture.cleanup();
+      await fixture?.cleanup();
     },
   };
 }
