@@ -31,7 +31,7 @@ import {
 } from "aws-amplify/auth";
 import { cognitoUserPoolsTokenProvider } from "aws-amplify/auth/cognito";
 import { CookieStorage, type KeyValueStorageInterface } from "aws-amplify/utils";
-import { MIN_PASSWORD_LENGTH, SPEC_MESSAGES } from "./messages.js";
+import { MIN_PASSWORD_LENGTH, EARLIER_SITE_MESSAGES } from "./messages.js";
 import { retryWithBackoff } from "./backoff.js";
 import {
   HOSTED_CALLBACK_PATH,
@@ -185,10 +185,11 @@ export function createAmplifyAdapter(config: PublicAuthConfig): AuthAdapter {
       : null;
     try {
       if (!accessToken)
-        throw Object.assign(new Error(SPEC_MESSAGES.notAuthenticated), { name: "NotAuthorizedException" });
+        throw Object.assign(new Error(EARLIER_SITE_MESSAGES.notAuthenticated), { name: "NotAuthorizedException" });
       await userPoolCall(endpoint, "GlobalSignOut", { AccessToken: accessToken });
       if (!refreshToken) return { complete: true };
-      // Section 9: RevokeToken retried from 100 ms, doubling, with up to 100 ms jitter, 5 s in all.
+      // RevokeToken retried (./backoff.ts: from 100 ms, doubling, up to 100 ms jitter, 5 s in all): a brief
+      // outage must not leave this device's refresh token working after the donor signed out everywhere.
       const revoked = await retryWithBackoff(() =>
         userPoolCall(endpoint, "RevokeToken", { Token: refreshToken, ClientId: config.userPoolClientId }),
       );
@@ -236,7 +237,7 @@ export function createAmplifyAdapter(config: PublicAuthConfig): AuthAdapter {
     signIn: (email, password) => passwordSignIn(email, password),
     async confirmSignIn(response) {
       if (!response.trim())
-        throw Object.assign(new Error(SPEC_MESSAGES.emptyChallenge), { name: "EmptyChallengeResponse" });
+        throw Object.assign(new Error(EARLIER_SITE_MESSAGES.emptyChallenge), { name: "EmptyChallengeResponse" });
       return toSignInStep(await confirmSignIn({ challengeResponse: response }), lastUsername);
     },
     async resetPassword(email) {
@@ -316,7 +317,8 @@ export function createAmplifyAdapter(config: PublicAuthConfig): AuthAdapter {
       };
     },
     async verifyTotp(code) {
-      if (!code.trim()) throw Object.assign(new Error(SPEC_MESSAGES.emptyCode), { name: "EmptyVerifyTOTPSetupCode" });
+      if (!code.trim())
+        throw Object.assign(new Error(EARLIER_SITE_MESSAGES.emptyCode), { name: "EmptyVerifyTOTPSetupCode" });
       await guard(() => verifyTOTPSetup({ code: code.trim() }));
     },
     async setMfaPreference(preference) {

@@ -5,7 +5,7 @@
  */
 
 /** The validation sentences the earlier site showed, kept word for word so donors and support staff meet the same words. */
-export const SPEC_MESSAGES = {
+export const EARLIER_SITE_MESSAGES = {
   emptyUsername: "Username cannot be empty",
   emptyPassword: "Password cannot be empty",
   emptyCode: "Confirmation code cannot be empty",
@@ -51,23 +51,23 @@ export interface DonorError {
 
 export function validateEmail(value: string): string | null {
   const v = value.trim();
-  if (!v) return SPEC_MESSAGES.emptyUsername;
+  if (!v) return EARLIER_SITE_MESSAGES.emptyUsername;
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v)) return "Enter an e-mail address such as name@example.com.";
   return null;
 }
 
 export function validatePassword(value: string): string | null {
-  if (!value) return SPEC_MESSAGES.emptyPassword;
+  if (!value) return EARLIER_SITE_MESSAGES.emptyPassword;
   if (value.length < MIN_PASSWORD_LENGTH) return `The password must have at least ${MIN_PASSWORD_LENGTH} characters.`;
   return null;
 }
 
 export function validateCode(value: string): string | null {
-  return value.trim() ? null : SPEC_MESSAGES.emptyCode;
+  return value.trim() ? null : EARLIER_SITE_MESSAGES.emptyCode;
 }
 
 export function validateChallengeResponse(value: string): string | null {
-  return value.trim() ? null : SPEC_MESSAGES.emptyChallenge;
+  return value.trim() ? null : EARLIER_SITE_MESSAGES.emptyChallenge;
 }
 
 const TRY_AGAIN_LATER = "Too many attempts. Wait a few minutes, then try again.";
@@ -108,36 +108,39 @@ const BY_NAME: Record<string, Omit<DonorError, "invalidatesSession">> = {
   TooManyFailedAttemptsException: { message: TRY_AGAIN_LATER },
   CodeDeliveryFailureException: { message: "We could not send the code. Check the e-mail address and try again." },
   NetworkError: {
-    message: `${SPEC_MESSAGES.networkError}: the sign-in service could not be reached. Check your connection and try again.`,
+    message: `${EARLIER_SITE_MESSAGES.networkError}: the sign-in service could not be reached. Check your connection and try again.`,
   },
   UserUnAuthenticatedException: { message: "You are signed out. Please sign in.", next: "sign-in" },
   UserAlreadyAuthenticatedException: { message: "You are already signed in on this device." },
   SignInInProgress: { message: "A sign-in is already in progress. Finish it or wait a moment." },
-  AutoSignInException: { message: `${SPEC_MESSAGES.autoSignIn}.`, next: "sign-in" },
-  InvalidDeviceException: { message: `${SPEC_MESSAGES.deviceConfig}.` },
+  AutoSignInException: { message: `${EARLIER_SITE_MESSAGES.autoSignIn}.`, next: "sign-in" },
+  InvalidDeviceException: { message: `${EARLIER_SITE_MESSAGES.deviceConfig}.` },
   SoftwareTokenMFANotFoundException: { message: "No authenticator app is set up for this account." },
   EnableSoftwareTokenMFAException: {
     message: "That authenticator code is not correct. Try the current code.",
     field: "response",
   },
   InvalidParameterException: { message: "Some details were not accepted. Check them and try again." },
-  EmptySignInUsername: { message: SPEC_MESSAGES.emptyUsername, field: "email" },
-  EmptySignUpUsername: { message: SPEC_MESSAGES.emptyUsername, field: "email" },
-  EmptyResetPasswordUsername: { message: SPEC_MESSAGES.emptyUsername, field: "email" },
-  EmptyConfirmSignUpUsername: { message: SPEC_MESSAGES.emptyUsername, field: "email" },
-  EmptyresendSignUpCodeUsername: { message: SPEC_MESSAGES.emptyUsername, field: "email" },
-  EmptyConfirmResetPasswordUsername: { message: SPEC_MESSAGES.emptyUsername, field: "email" },
-  EmptySignInPassword: { message: SPEC_MESSAGES.emptyPassword, field: "password" },
-  EmptySignUpPassword: { message: SPEC_MESSAGES.emptyPassword, field: "password" },
-  EmptyConfirmResetPasswordNewPassword: { message: SPEC_MESSAGES.emptyPassword, field: "password" },
-  EmptyConfirmSignUpCode: { message: SPEC_MESSAGES.emptyCode, field: "code" },
-  EmptyConfirmResetPasswordConfirmationCode: { message: SPEC_MESSAGES.emptyCode, field: "code" },
-  EmptyVerifyTOTPSetupCode: { message: SPEC_MESSAGES.emptyCode, field: "response" },
-  EmptyChallengeResponse: { message: SPEC_MESSAGES.emptyChallenge, field: "response" },
-  IncorrectMFAMethod: { message: `${SPEC_MESSAGES.invalidMfa}: choose one of the methods offered.`, field: "response" },
+  EmptySignInUsername: { message: EARLIER_SITE_MESSAGES.emptyUsername, field: "email" },
+  EmptySignUpUsername: { message: EARLIER_SITE_MESSAGES.emptyUsername, field: "email" },
+  EmptyResetPasswordUsername: { message: EARLIER_SITE_MESSAGES.emptyUsername, field: "email" },
+  EmptyConfirmSignUpUsername: { message: EARLIER_SITE_MESSAGES.emptyUsername, field: "email" },
+  EmptyresendSignUpCodeUsername: { message: EARLIER_SITE_MESSAGES.emptyUsername, field: "email" },
+  EmptyConfirmResetPasswordUsername: { message: EARLIER_SITE_MESSAGES.emptyUsername, field: "email" },
+  EmptySignInPassword: { message: EARLIER_SITE_MESSAGES.emptyPassword, field: "password" },
+  EmptySignUpPassword: { message: EARLIER_SITE_MESSAGES.emptyPassword, field: "password" },
+  EmptyConfirmResetPasswordNewPassword: { message: EARLIER_SITE_MESSAGES.emptyPassword, field: "password" },
+  EmptyConfirmSignUpCode: { message: EARLIER_SITE_MESSAGES.emptyCode, field: "code" },
+  EmptyConfirmResetPasswordConfirmationCode: { message: EARLIER_SITE_MESSAGES.emptyCode, field: "code" },
+  EmptyVerifyTOTPSetupCode: { message: EARLIER_SITE_MESSAGES.emptyCode, field: "response" },
+  EmptyChallengeResponse: { message: EARLIER_SITE_MESSAGES.emptyChallenge, field: "response" },
+  IncorrectMFAMethod: {
+    message: `${EARLIER_SITE_MESSAGES.invalidMfa}: choose one of the methods offered.`,
+    field: "response",
+  },
   // The hosted sign-in (hosted-rules.ts HOSTED_ERRORS): nothing was signed in; the form is shown again.
   InvalidOAuthState: {
-    message: `${SPEC_MESSAGES.invalidOAuthState}: this answer from the sign-in page does not belong to a sign-in started in this browser, so it was not used. You are not signed in; please sign in again.`,
+    message: `${EARLIER_SITE_MESSAGES.invalidOAuthState}: this answer from the sign-in page does not belong to a sign-in started in this browser, so it was not used. You are not signed in; please sign in again.`,
     next: "sign-in",
   },
   HostedSignInRefused: {
@@ -156,7 +159,7 @@ const BY_NAME: Record<string, Omit<DonorError, "invalidatesSession">> = {
     next: "sign-in",
   },
   SignOutTimeout: {
-    message: `${SPEC_MESSAGES.signOutTimeout}: the sign-in page did not confirm within 3 seconds that it signed you out there.`,
+    message: `${EARLIER_SITE_MESSAGES.signOutTimeout}: the sign-in page did not confirm within 3 seconds that it signed you out there.`,
   },
 };
 
@@ -192,18 +195,18 @@ const BY_MESSAGE: Record<string, Omit<DonorError, "invalidatesSession">> = {
     message: "This step took too long. Please sign in again.",
     next: "sign-in",
   },
-  [SPEC_MESSAGES.deviceConfig]: { message: `${SPEC_MESSAGES.deviceConfig}.` },
-  [SPEC_MESSAGES.notAuthenticated]: { message: "You are signed out. Please sign in.", next: "sign-in" },
+  [EARLIER_SITE_MESSAGES.deviceConfig]: { message: `${EARLIER_SITE_MESSAGES.deviceConfig}.` },
+  [EARLIER_SITE_MESSAGES.notAuthenticated]: { message: "You are signed out. Please sign in.", next: "sign-in" },
   // The catalogue's own sentences, then what to do.
-  [SPEC_MESSAGES.signUpError]: {
-    message: `${SPEC_MESSAGES.signUpError}: the sign-in service did not create it. Nothing was saved; please try again in a moment.`,
+  [EARLIER_SITE_MESSAGES.signUpError]: {
+    message: `${EARLIER_SITE_MESSAGES.signUpError}: the sign-in service did not create it. Nothing was saved; please try again in a moment.`,
   },
-  [SPEC_MESSAGES.noAccessToken]: {
-    message: `${SPEC_MESSAGES.noAccessToken}: your sign-in on this device has ended. Please sign in again.`,
+  [EARLIER_SITE_MESSAGES.noAccessToken]: {
+    message: `${EARLIER_SITE_MESSAGES.noAccessToken}: your sign-in on this device has ended. Please sign in again.`,
     next: "sign-in",
   },
-  [SPEC_MESSAGES.emptySessionUser]: {
-    message: `${SPEC_MESSAGES.emptySessionUser}: you are signed out on this device. Please sign in again.`,
+  [EARLIER_SITE_MESSAGES.emptySessionUser]: {
+    message: `${EARLIER_SITE_MESSAGES.emptySessionUser}: you are signed out on this device. Please sign in again.`,
     next: "sign-in",
   },
 };
@@ -251,7 +254,7 @@ export function describeAuthError(error: unknown, context?: AuthContext): DonorE
     };
   // Unknown: never echo a raw service message, stack or JSON.
   return {
-    message: `${SPEC_MESSAGES.defaultError}: something went wrong. Please try again in a moment.`,
+    message: `${EARLIER_SITE_MESSAGES.defaultError}: something went wrong. Please try again in a moment.`,
     invalidatesSession: invalid,
   };
 }

@@ -7,7 +7,8 @@
  *   (`_tracker`); older toolbars wrote the bare preview ref URL. The preview is active only when
  *   this cookie holds a ref for our repository (another repository's preview is not ours to show).
  * - `prismic-auth-token-<repo>`: the content access token an editor typed into the prompt, one
- *   cookie per repository (section 6), sent as `access_token` on preview requests.
+ *   cookie per repository (a token for one repository is never sent to another), sent as
+ *   `access_token` on preview requests.
  *
  * Pure functions over a `document.cookie`-style string, plus thin helpers for the real document.
  * Nothing here touches DOM globals at import time.
@@ -15,7 +16,7 @@
 
 export const PREVIEW_COOKIE_NAME = "io.prismic.preview";
 export const ACCESS_TOKEN_COOKIE_PREFIX = "prismic-auth-token-";
-/** A content access token does not expire by itself; a year matches the other auth cookies (section 9). */
+/** A content access token does not expire by itself; a year, as long as the account's sign-in cookies last. */
 export const ACCESS_TOKEN_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
 
 function safeDecode(value: string): string {

@@ -5,8 +5,9 @@ import { describe, expect, it } from "vitest";
 /**
  * The project stands on its own: a comment or a document gives the rule and its reason, never a
  * pointer to a text outside the repository (a numbered section of a document kept elsewhere, a
- * design guide, a folder beside the clone) that a reader of the project cannot open. Public standards cited by
- * number (an RFC and its section) are fine: anyone can read them.
+ * design guide, a folder beside the clone) that a reader of the project cannot open, and no name
+ * leans on such a text for its authority. Public standards cited by number (an RFC and its section)
+ * are fine: anyone can read them.
  */
 const ROOT = join(import.meta.dirname, "..", "..");
 const FOLDERS = ["src", "docs", "templates", "scripts", "bin", "bench", "test", ".ci", "customtypes", "slices"];
@@ -40,7 +41,11 @@ const OUTSIDE: { rule: string; pattern: RegExp }[] = [
   },
   {
     rule: "cites a numbered section (only an RFC's may be cited)",
-    pattern: new RegExp(`(?<!RFC \\d+ )${SECTION}\\s*\\d`),
+    pattern: new RegExp(`(?<!RFC \\d+ )(${SECTION}\\s*\\d|\\bsection \\d)`, "i"),
+  },
+  {
+    rule: `names an identifier after the ${SPEC} (name what it holds)`,
+    pattern: new RegExp(`\\b${"SP"}EC_[A-Z]|[A-Z]_${"SP"}EC\\b`),
   },
   { rule: "names a folder beside the clone", pattern: new RegExp(`(\\.\\./|/work/)${"sha"}red\\b`) },
   { rule: "cites a design guide outside the project", pattern: new RegExp(`\\b${"DES"}IGN\\.md\\b`) },
@@ -77,10 +82,15 @@ function projectFiles(): string[] {
 
 describe("the project stands on its own", () => {
   it("tells a citation of an outside text from a rule with its reason", () => {
-    expect(outsideCitations(`// Pool id at most 55 characters (${SPEC} section 9).`)).toHaveLength(1);
+    expect(outsideCitations(`// Pool id at most 55 characters (${SPEC} ${"sec"}tion 9).`).length).toBeGreaterThan(0);
     expect(outsideCitations(`/** As the ${SPEC}'s ${SECTION}7 says. */`).length).toBeGreaterThan(0);
     expect(outsideCitations(`| \`machine.ts\` | the preview machine (spec ${SECTION}3–4) |`).length).toBeGreaterThan(0);
     expect(outsideCitations(`waits 10 s at most (${SECTION}9).`)).toHaveLength(1);
+    expect(outsideCitations(`// ${"Sec"}tion 9: RevokeToken retried from 100 ms.`)).toHaveLength(1);
+    expect(outsideCitations(`describe("the time limits (${"sec"}tion 9)", () => {`)).toHaveLength(1);
+    expect(outsideCitations(`if (!v) return ${"SP"}EC_MESSAGES.emptyUsername;`)).toHaveLength(1);
+    expect(outsideCitations("// The part before @ is case-sensitive (RFC 5321 section 2.4).")).toEqual([]);
+    expect(outsideCitations("if (!v) return EARLIER_SITE_MESSAGES.emptyUsername; const specs = OPTIONS;")).toEqual([]);
     expect(outsideCitations(`Runs from a fresh clone with ../${"sha"}red beside it.`)).toHaveLength(1);
     expect(outsideCitations(`see ${"DES"}IGN.md`)).toHaveLength(1);
     expect(outsideCitations(`RFC 5321 ${SECTION}2.4 says the local part is case-sensitive.`)).toEqual([]);

@@ -1,4 +1,4 @@
-/** Section 9's RevokeToken retry: 100 ms doubling, up to 100 ms jitter, 5000 ms of waiting in all. */
+/** The RevokeToken retry (src/auth/backoff.ts): 100 ms doubling, up to 100 ms jitter, 5000 ms of waiting in all. */
 import { describe, expect, it } from "vitest";
 import { isRetryable, retryWithBackoff } from "../../src/auth/backoff.js";
 

@@ -11,7 +11,7 @@ import {
   returnPathFor,
   safeReturnUrl,
 } from "../../src/auth/hosted-rules.js";
-import { describeAuthError, SPEC_MESSAGES } from "../../src/auth/messages.js";
+import { describeAuthError, EARLIER_SITE_MESSAGES } from "../../src/auth/messages.js";
 
 const ORIGIN = "https://nzf.org.au";
 
@@ -106,7 +106,7 @@ describe("the hosted sign-in's settings and messages", () => {
 
   it("says the library's sentences, and sends the donor back to the form", () => {
     const state = describeAuthError(Object.assign(new Error("x"), { name: "InvalidOAuthState" }));
-    expect(state.message.startsWith(SPEC_MESSAGES.invalidOAuthState)).toBe(true);
+    expect(state.message.startsWith(EARLIER_SITE_MESSAGES.invalidOAuthState)).toBe(true);
     expect(state.message.startsWith("Invalid state in OAuth flow")).toBe(true);
     expect(state.invalidatesSession).toBe(true);
     const out = describeAuthError(Object.assign(new Error("x"), { name: "SignOutTimeout" }));

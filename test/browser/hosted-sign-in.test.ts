@@ -6,7 +6,7 @@
  *
  * Attacker first: an answer nobody started here, a forged state, a replayed code, a code issued to
  * another app client, an attacker's own code with their own PKCE challenge, a return path off the
- * site, a hosted domain answering with another pool's tokens. Section 9's limits: 10 s for the
+ * site, a hosted domain answering with another pool's tokens. The time limits: 10 s for the
  * hosted answer, 3 s for the hosted sign-out to leave the page. Then the donor's walk by keyboard:
  * the hosted page and back to the page they came from, tokens in cookies only, axe clean at
  * 390x844 and 1280x800, and a sign-out that ends the hosted session too.
@@ -226,7 +226,7 @@ describe("the hosted sign-in, attacked", () => {
   });
 });
 
-describe("the hosted sign-in's time limits (section 9)", () => {
+describe("the hosted sign-in's time limits", () => {
   it("stops waiting for the hosted answer after 10 seconds", async () => {
     const context = await device();
     // The page's clock is the test's: the 10 s are jumped over, not waited out.
@@ -294,7 +294,7 @@ describe("the hosted sign-in, as a donor walks it", () => {
     const box = await page.getByRole("button", { name: HOSTED_BUTTON }).boundingBox();
     expect(box!.height, "a 44 px target").toBeGreaterThanOrEqual(44);
     const asked = await leaveForHostedPage(page);
-    // Section 7's parameters, section 9's sizes.
+    // The authorize request's parameters, as Cognito's hosted sign-in takes them.
     expect(Object.fromEntries(asked)).toMatchObject({
       redirect_uri: `${server.url}/account/`,
       response_type: "code",
@@ -313,7 +313,7 @@ describe("the hosted sign-in, as a donor walks it", () => {
     // Tokens are kept as the site's own sign-in keeps them: in the cookies, nowhere else.
     const cookies = await tokenCookies(context);
     expect(cookies.map((c) => c.name.split(".").at(-1)).sort()).toEqual(["accessToken", "idToken", "refreshToken"]);
-    // As the site's own sign-in keeps them (section 9): a year, path /, secure.
+    // As the site's own sign-in keeps them: a year, path /, secure.
     const inDays = (c: { expires: number }) => (c.expires * 1000 - Date.now()) / 86_400_000;
     for (const cookie of cookies) {
       expect(cookie).toMatchObject({ secure: true, path: "/", sameSite: "Lax" });

@@ -59,7 +59,7 @@ function press(key: string, shiftKey = false) {
 }
 
 describe("LoadingDialog", () => {
-  it("has the specified title, text and button, and is labelled by them", () => {
+  it("has its title, text and button, and is labelled by them", () => {
     const onCancel = vi.fn();
     render(<LoadingDialog onCancel={onCancel} />);
     expect(dialog().open).toBe(true);
@@ -74,7 +74,7 @@ describe("LoadingDialog", () => {
 });
 
 describe("AccessTokenDialog", () => {
-  it("has the specified texts, repository, field, link and buttons", () => {
+  it("has its texts, repository, field, link and buttons", () => {
     render(<AccessTokenDialog repositoryName="nzf2020" incorrect={false} onCancel={() => {}} onSubmit={() => {}} />);
     expect(byId(dialog().getAttribute("aria-labelledby")).textContent).toBe("Enter your access token");
     expect(byId(dialog().getAttribute("aria-describedby")).textContent).toBe(

@@ -4,7 +4,7 @@
  * (for sign-in or for setup) and a custom challenge. The answer is always one `response` value.
  */
 import { useIslandId } from "../island-id.js";
-import { SPEC_MESSAGES } from "../../auth/messages.js";
+import { EARLIER_SITE_MESSAGES } from "../../auth/messages.js";
 import type { MfaType, SignInStep } from "../../auth/types.js";
 import { Actions, Field, formValues, type FieldErrors } from "./field.js";
 
@@ -45,7 +45,7 @@ function MfaChoice({ allowed, errors }: { allowed: MfaType[]; errors: FieldError
       <legend>Method</legend>
       {allowed.length === 0 ? (
         <p>
-          <strong>Error:</strong> {SPEC_MESSAGES.noMfa}. Please contact NZF for help.
+          <strong>Error:</strong> {EARLIER_SITE_MESSAGES.noMfa}. Please contact NZF for help.
         </p>
       ) : null}
       {allowed.map((type) => (

@@ -5,7 +5,7 @@
  * alert), so the donor hears the result where they are. Every call goes through the AuthAdapter.
  */
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { SPEC_MESSAGES, validateCode, validateEmail, validatePassword } from "../../auth/messages.js";
+import { EARLIER_SITE_MESSAGES, validateCode, validateEmail, validatePassword } from "../../auth/messages.js";
 import type { AccountDetails, AuthAdapter, ContactAttribute } from "../../auth/types.js";
 import { todayIn } from "../../payments/schedules.js";
 import { plainDeviceName } from "./plain-device-name.js";
@@ -97,7 +97,7 @@ function PasswordForm({ adapter, onSessionEnded }: SecurityProps) {
         errors={task.errors}
         onSubmit={({ currentPassword = "", newPassword = "" }) => {
           const found = onlyErrors({
-            currentPassword: currentPassword ? null : SPEC_MESSAGES.emptyPassword,
+            currentPassword: currentPassword ? null : EARLIER_SITE_MESSAGES.emptyPassword,
             newPassword: validatePassword(newPassword),
           });
           if (Object.keys(found).length > 0) return task.refuse(found);
@@ -331,8 +331,8 @@ function Devices({ account, adapter, onChanged, onSessionEnded }: SecurityProps)
       <Messages task={task} />
       {account.devices === null ? (
         <p>
-          {SPEC_MESSAGES.deviceConfig}, so we cannot list the devices you are signed in on. To sign out on all of them,
-          use Sign out of all devices below.
+          {EARLIER_SITE_MESSAGES.deviceConfig}, so we cannot list the devices you are signed in on. To sign out on all
+          of them, use Sign out of all devices below.
         </p>
       ) : account.devices.length === 0 ? (
         <p>No remembered devices.</p>
