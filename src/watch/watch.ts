@@ -107,12 +107,16 @@ async function serve(
   }
 }
 
-/** Before the first build has finished: a page that reloads itself when the site is ready. */
+/**
+ * Before the first build has finished: a page that reloads itself when the site is ready. Its
+ * `nzf-building` mark tells the browser script to ask again once it listens: the first build's
+ * "reload" may have gone out before this page's script connected (src/client/dev/live-client.ts).
+ */
 function building(req: IncomingMessage, res: ServerResponse, live: LiveReload): boolean {
   if (req.method !== "GET" || !/^\/[^.]*$|\.html$/.test(new URL(req.url ?? "/", "http://localhost").pathname))
     return false;
   const html = live.inject(
-    `<!doctype html><html lang="en-AU"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Building…</title><body><p>nzf-build is building the site; this page reloads when it is ready.</p></body></html>`,
+    `<!doctype html><html lang="en-AU"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="nzf-building" content=""><title>Building…</title><body><p>nzf-build is building the site; this page reloads when it is ready.</p></body></html>`,
   );
   res
     .writeHead(503, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "retry-after": "1" })

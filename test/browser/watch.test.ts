@@ -131,8 +131,20 @@ describe("nzf-build --watch", { timeout: 90_000 }, () => {
     await page.waitForFunction(() => document.querySelector("h1")?.textContent === "Ramadan calendars 1449");
     await page.evaluate(() => ((window as unknown as { beforeRestart: boolean }).beforeRestart = true));
     const port = session.port;
+    // The worst order, every time (it made this test fail once under load): the page reloads into
+    // "Building…" as soon as the new server listens, and that page's script connects only after the
+    // first build has sent its reload, so it must find out for itself that the site is ready.
+    let restarted = () => {};
+    const afterFirstBuild = new Promise<void>((resolve) => {
+      restarted = resolve;
+    });
+    await page.route("**/__nzf/reload.js", async (route) => {
+      await afterFirstBuild;
+      await route.continue();
+    });
     await session.stop();
     session = await startWaitableWatch(config, { logger, port, debounceMs: 30 });
+    restarted();
     expect(session.port).toBe(port);
     // A reload gives a new window without the mark.
     await page.waitForFunction(() => !(window as unknown as { beforeRestart?: boolean }).beforeRestart, undefined, {

@@ -7,7 +7,9 @@
  *   (src/client/dev/morph.ts), so elements that survive keep focus and typed values; an island whose
  *   code or props changed is mounted again on its own, with what was typed (src/client/dev/islands.ts).
  *   A new page script, a page that is gone, or anything that fails reloads the page instead.
- * - `reload`: the first build is ready, or nzf-build restarted: the page reloads.
+ * - `reload`: the first build is ready, or nzf-build restarted: the page reloads. The "Building…"
+ *   page (marked `nzf-building`) asks for itself again once it listens, since the first build may
+ *   have finished, and sent its `reload`, before this script had connected.
  * - `error-shown` / `error-cleared`: the last rebuild's error over the page, and its removal.
  * `window.__nzfDev` counts the updates taken in place (for the tests).
  */
@@ -115,6 +117,14 @@ let lost = false;
 source.addEventListener("error", () => {
   lost = true;
 });
-source.addEventListener("open", () => lost && reload("watch mode restarted"));
+source.addEventListener("open", () => {
+  if (lost) return reload("watch mode restarted");
+  // Still "Building…" while the server answers: watch mode sends the page's reload when it is ready.
+  if (document.querySelector('meta[name="nzf-building"]'))
+    void fetch(location.href, { cache: "no-store", headers: { accept: "text/html" } }).then(
+      (response) => response.status !== 503 && reload("the site was ready before this page listened"),
+      () => undefined,
+    );
+});
 source.addEventListener("error-shown", (event) => showError(JSON.parse((event as MessageEvent<string>).data)));
 source.addEventListener("error-cleared", () => overlay?.remove());
