@@ -205,6 +205,15 @@ describe("an editor previewing drafts", () => {
         const { context } = await editorContext();
         await setPreviewCookie(context, publicSite);
         const page = await context.newPage();
+        // The page's (delayed) search for the drafts, and how it ended in the browser.
+        let searchEnded: Promise<string> | undefined;
+        page.on("request", (request) => {
+          if (searchEnded || new URL(request.url()).pathname !== SEARCH_PATH) return;
+          searchEnded = new Promise((resolve) => {
+            page.on("requestfinished", (r) => r === request && resolve("answered"));
+            page.on("requestfailed", (r) => r === request && resolve(r.failure()?.errorText ?? "failed"));
+          });
+        });
         publicSite.stub.inject(SEARCH_PATH, { delayMs: 3000 });
         await page.goto(`${publicSite.server.url}/case/${caseDoc.uid}/`);
         await poll(() => dialog(page).textContent()).toContain("Fetching preview");
@@ -218,8 +227,10 @@ describe("an editor previewing drafts", () => {
           await page.keyboard.press("Escape");
         }
         await poll(() => dialog(page).count()).toBe(0);
-        // Past the delayed answer, the page is still the published one.
-        await page.waitForTimeout(3500);
+        // Cancel stops the search itself, rather than the 3 s answer being waited out: nothing of
+        // it can reach the page afterwards, which is still the published one.
+        expect(searchEnded).toBeDefined();
+        expect(await searchEnded).toBe("net::ERR_ABORTED");
         expect(await page.locator("main h1").textContent()).toBe(publishedTitle);
         // Focus is back on the page: the next Tab reaches the page's first control.
         await page.keyboard.press("Tab");
