@@ -7,25 +7,29 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it, type TestContext } from "vitest";
 import { fetchContent, type FetchDeps } from "../../src/content/fetch.js";
 import { DEFAULT_RETRY_POLICY } from "../../src/content/fetch-retry.js";
 import { snapshotPath } from "../../src/content/snapshot.js";
 import { NzfError } from "../../src/core/errors.js";
 import { createMemoryLogger } from "../../src/core/logger.js";
-import { makeDocuments, ROOT_PATH, SEARCH_PATH, startPrismicStub, type PrismicStub } from "../support/prismic-stub.js";
+import { makeDocuments, ROOT_PATH, SEARCH_PATH, startPrismicStub } from "../support/prismic-stub.js";
 
 const REPO = "nzf-test";
-let stub: PrismicStub;
-let cacheDir: string;
 
-beforeEach(async () => {
-  cacheDir = await mkdtemp(join(tmpdir(), "nzf-stall-"));
-});
-afterEach(async () => {
-  await stub?.stop();
-  await rm(cacheDir, { recursive: true, force: true });
-});
+/**
+ * A stub and a snapshot folder of the test's own: the tests run at once, as each spends its time
+ * waiting on real time, not the CPU (one after another they held a worker for 9 s).
+ */
+async function setUp({ onTestFinished }: TestContext, options: Parameters<typeof startPrismicStub>[0]) {
+  const cacheDir = await mkdtemp(join(tmpdir(), "nzf-stall-"));
+  const stub = await startPrismicStub(options);
+  onTestFinished(async () => {
+    await stub.stop();
+    await rm(cacheDir, { recursive: true, force: true });
+  });
+  return { stub, cacheDir };
+}
 
 // The production figures scaled down 20 times: 1 s per attempt, 3 s per request.
 const policy = { attemptTimeoutMs: 1000, deadlineMs: 3000 };
@@ -41,7 +45,7 @@ async function timedFailure(promise: Promise<unknown>): Promise<{ error: NzfErro
   return { error: error as NzfError, ms: performance.now() - started };
 }
 
-describe("a stalled Prismic API", () => {
+describe.concurrent("a stalled Prismic API", () => {
   it("production allows an answer 5 s to begin and 20 s to complete, and 15 s of failed attempts per request", () => {
     expect(DEFAULT_RETRY_POLICY).toMatchObject({
       headersTimeoutMs: 5_000,
@@ -50,8 +54,8 @@ describe("a stalled Prismic API", () => {
     });
   });
 
-  it("cuts off an attempt whose answer has not begun by the headers time-out, well before the attempt's", async () => {
-    stub = await startPrismicStub({ documents: makeDocuments(3) });
+  it("cuts off an attempt whose answer has not begun by the headers time-out, well before the attempt's", async (context) => {
+    const { stub, cacheDir } = await setUp(context, { documents: makeDocuments(3) });
     stub.inject(ROOT_PATH, { stall: "headers" }, 100);
     const { error } = await timedFailure(
       fetchContent(
@@ -71,8 +75,8 @@ describe("a stalled Prismic API", () => {
     expect(error.message).toContain("(the limit is 2.5 s)");
   });
 
-  it("fails within the deadline when nothing answers, says what timed out, and keeps the snapshot", async () => {
-    stub = await startPrismicStub({ documents: makeDocuments(3), ref: "good" });
+  it("fails within the deadline when nothing answers, says what timed out, and keeps the snapshot", async (context) => {
+    const { stub, cacheDir } = await setUp(context, { documents: makeDocuments(3), ref: "good" });
     await fetchContent({ repository: REPO, endpoint: stub.endpoint, cacheDir, requiredTypes: [] }, deps());
     const before = await readFile(snapshotPath(cacheDir, REPO));
     stub.setDocuments(makeDocuments(4), "newer");
@@ -93,8 +97,8 @@ describe("a stalled Prismic API", () => {
     expect(await readFile(snapshotPath(cacheDir, REPO))).toEqual(before);
   });
 
-  it("fails within the deadline when a body stops half-way", async () => {
-    stub = await startPrismicStub({ documents: makeDocuments(3) });
+  it("fails within the deadline when a body stops half-way", async (context) => {
+    const { stub, cacheDir } = await setUp(context, { documents: makeDocuments(3) });
     stub.inject(SEARCH_PATH, { stall: "body" }, 100);
     const { error, ms } = await timedFailure(
       fetchContent({ repository: REPO, endpoint: stub.endpoint, cacheDir, requiredTypes: [] }, deps()),
@@ -106,8 +110,8 @@ describe("a stalled Prismic API", () => {
     expect(error.message).toContain("/api/v2/documents/search");
   });
 
-  it("recovers when only one attempt stalls", async () => {
-    stub = await startPrismicStub({ documents: makeDocuments(3) });
+  it("recovers when only one attempt stalls", async (context) => {
+    const { stub, cacheDir } = await setUp(context, { documents: makeDocuments(3) });
     stub.inject(SEARCH_PATH, { stall: "headers" });
     const started = performance.now();
     const result = await fetchContent(
