@@ -28,14 +28,10 @@ export class StripeLoadError extends Error {
 type LoadStripe = (publishableKey: string) => Promise<Stripe | null>;
 type PureModule = { loadStripe?: LoadStripe; default?: { loadStripe?: LoadStripe } };
 
-/** The module loader is injectable so tests can stand in for a chunk that fails to load. */
-export async function loadStripeJs(
-  publishableKey: string,
-  importPure: () => Promise<PureModule> = () => import("@stripe/stripe-js/pure"),
-): Promise<Stripe> {
+export async function loadStripeJs(publishableKey: string): Promise<Stripe> {
   let loadStripe: LoadStripe | undefined;
   try {
-    const mod = await importPure();
+    const mod: PureModule = await import("@stripe/stripe-js/pure");
     // The package's `pure` entry is CommonJS to bundlers (no exports map): the function may sit on `default`.
     loadStripe = mod.loadStripe ?? mod.default?.loadStripe;
   } catch (error) {

@@ -15,7 +15,6 @@ import { PaymentsUnavailable } from "../../../templates/pages/donation.js";
 import { donationWords } from "../../../src/client/donation/words/index.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { startPaymentsServiceThread, type PaymentsServiceThread } from "../../support/payments-service-thread.js";
-import { loadStripeJs, StripeLoadError } from "../../../src/client/stripe/load-stripe.js";
 import type { DonationIslandProps, FundConfig } from "../../../src/client/donation/config.js";
 import DonationForm from "../../../src/client/donation/donation-form.js";
 import { STORAGE_PREFIX } from "../../../src/client/donation/form-state.js";
@@ -280,27 +279,5 @@ describe("qurban in the donation island (happy-dom)", () => {
     expect(await api.donationCount()).toBe(created);
     // Nothing was asked of Stripe either.
     expect(await intents()).toBe(intentsBefore);
-  });
-});
-
-describe("loadStripeJs", () => {
-  it("turns a chunk that fails to load into 'Failed to load Stripe.js'", async () => {
-    const error = await loadStripeJs("pk_test_x", () =>
-      Promise.reject(new TypeError("Failed to fetch dynamically imported module")),
-    ).catch((e) => e);
-    expect(error).toBeInstanceOf(StripeLoadError);
-    expect(error.message).toBe("Failed to load Stripe.js");
-    expect(error.donorMessage).toMatch(/^Failed to load Stripe\.js\. .*try again\. Nothing was charged\.$/);
-  });
-
-  it("keeps the library's 'Stripe.js not available' and maps a null Stripe to it", async () => {
-    const notAvailable = await loadStripeJs("pk_test_x", async () => ({
-      loadStripe: () => Promise.reject(new Error("Stripe.js not available")),
-    })).catch((e) => e);
-    expect(notAvailable.message).toBe("Stripe.js not available");
-    const nullStripe = await loadStripeJs("pk_test_x", async () => ({
-      default: { loadStripe: async () => null },
-    })).catch((e) => e);
-    expect(nullStripe.message).toBe("Stripe.js not available");
   });
 });
