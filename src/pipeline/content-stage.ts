@@ -203,10 +203,14 @@ async function plannedByThread(
       count: workerCount,
     });
   } catch (error) {
-    const coded = error instanceof NzfError ? error : null;
-    const why = `${coded ? `[${coded.code}] ` : ""}${error instanceof Error ? error.message : String(error)}`;
+    // Coded either way: a failure that came without a code is the thread's own.
+    const coded =
+      error instanceof NzfError
+        ? error
+        : new NzfError("RENDER_WORKER_FAILED", error instanceof Error ? error.message : String(error));
+    const why = `[${coded.code}] ${coded.message}`;
     // A problem of the content is reported by planning here; a thread's own failure is said now.
-    if (coded && coded.kind === "input")
+    if (coded.kind === "input")
       deps.logger.debug("content", `a render thread did not plan the build (${why}); planning in this thread`);
     else
       deps.logger.warn(

@@ -23,7 +23,7 @@ import { NzfError } from "../core/errors.js";
 import type { PageEntry } from "./pages.js";
 import type { ContentPlan } from "./content-plan.js";
 import { compileNodeModule, lastCompiledModule, lastCompiledTemplates } from "../bundle/template-bundle.js";
-import { bootWorkers, endBootedWorkers, renderWorkerCount, startWorker } from "./worker/worker-boot.js";
+import { bootWorkers, crashOf, endBootedWorkers, renderWorkerCount, startWorker } from "./worker/worker-boot.js";
 import { holdWorker, releaseWorker } from "./worker-refs.js";
 import type {
   FromWorker,
@@ -57,8 +57,8 @@ export interface ThreadRenderResult {
   notRendered: PageEntry[];
   /** The busiest thread's rendering time. */
   renderMs: number;
-  /** Why a thread rendered less than it was given, for the log line of the fallback. */
-  problems: string[];
+  /** Why a thread rendered less than it was given, as coded errors, for the log line of the fallback. */
+  problems: NzfError[];
 }
 
 /** How many render workers for a snapshot of this size (RenderPolicy.oneWorkerFromBytes). */
@@ -183,7 +183,7 @@ export class RenderService {
     onPage: (page: PageEntry, result: WorkerResult) => void,
   ): Promise<ThreadRenderResult> {
     const { file } = await compileWorker(options);
-    const problems: string[] = [];
+    const problems: NzfError[] = [];
     const batches: PageEntry[][] = [];
     const ordered = heavyFirst(pages);
     for (let i = 0; i < ordered.length; i += BATCH) batches.push(ordered.slice(i, i + BATCH));
@@ -216,7 +216,7 @@ export class RenderService {
         };
         const onMessage = (message: FromWorker) => {
           if (message.type === "fatal") {
-            problems.push(`a render worker could not prepare: [${message.code}] ${message.message}`);
+            problems.push(new NzfError(message.code, `A render worker could not prepare: ${message.message}`));
             return done();
           }
           if (message.type === "ready") {
@@ -235,9 +235,9 @@ export class RenderService {
           });
           if (inFlight.size === 0) done();
         };
+        // A thread that stops before its share is done (crashed, ended) leaves its pages to the caller.
         const onExit = (code: number) => {
-          if (!finished && inFlight.size)
-            problems.push(`a render worker stopped (exit code ${code}) with pages to render`);
+          if (!finished) problems.push(stopped(worker, code, "rendering"));
           done();
         };
         worker.on("message", onMessage);
@@ -299,6 +299,14 @@ export class RenderService {
 
 const workerError = (message: string) => new NzfError("RENDER_WORKER_FAILED", message);
 
+/** A thread that stopped while `doing` something, with the error that ended it when one did. */
+function stopped(worker: Worker, code: number, doing: string): NzfError {
+  const crash = crashOf(worker);
+  return workerError(
+    `The render worker stopped (exit code ${code}${crash ? `: ${crash.message}` : ""}) while ${doing}`,
+  );
+}
+
 /**
  * What `plan` asks of its threads, in order: the plan, and from a second thread (which would
  * otherwise wait for the plan) the documents' facts, at the same time. A snapshot read on demand
@@ -350,7 +358,7 @@ function ask<T>(
     };
     const onExit = (code: number) => {
       settle();
-      reject(workerError(`The render worker stopped (exit code ${code}) while planning the build`));
+      reject(stopped(worker, code, "planning the build"));
     };
     worker.on("message", onMessage);
     worker.once("exit", onExit);

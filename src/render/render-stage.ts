@@ -9,7 +9,7 @@
 import type { RenderPolicy } from "./render-policy.js";
 import type { Logger } from "../core/logger.js";
 import pLimit from "p-limit";
-import { NzfAggregateError, type NzfError } from "../core/errors.js";
+import { ERROR_CATALOGUE, NzfAggregateError, type NzfError } from "../core/errors.js";
 import type { ContentGraph } from "../content/graph.js";
 import type { PageEntry } from "./pages.js";
 import type { TemplateModule } from "../bundle/template-bundle.js";
@@ -188,10 +188,12 @@ export async function renderAndWrite(input: RenderStageInput): Promise<RenderedP
       if (input.timings) input.timings.inWorkers += whole.length - notRendered.length;
       // A worker problem costs time, never a page: what no worker rendered renders here.
       if (notRendered.length) {
+        const why = problems.map((p) => `[${p.code}] ${p.message}`).join("; ") || "no worker was free";
         input.logger.warn(
           "render",
-          `${notRendered.length} of ${whole.length} pages are rendered in the build's thread instead of render workers (slower, the same pages): ${problems.join("; ") || "no worker was free"}`,
+          `[RENDER_WORKER_FAILED] ${notRendered.length} of ${whole.length} pages are rendered in the build's thread instead of render workers (slower, the same pages): ${why}`,
         );
+        input.logger.warn("render", `  hint (RENDER_WORKER_FAILED): ${ERROR_CATALOGUE.RENDER_WORKER_FAILED.hint}`);
         await renderHere(notRendered);
       }
     }

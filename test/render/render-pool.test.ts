@@ -228,9 +228,47 @@ parentPort.on("message", () => parentPort.postMessage({ type: "fatal", code: "RE
     expect(result.renderedInWorkers).toBe(0);
     expect(await siteFileHashes(f.config.outDir)).toEqual(expected);
     const said = f.logger.lines.filter((l) => l.level === "warn" && l.label === "render").map((l) => l.message);
-    expect(said).toHaveLength(1);
-    expect(said[0]).toContain(`${result.pages} of ${result.pages} pages are rendered in the build's thread`);
-    expect(said[0]).toContain("a render worker could not prepare: [RENDER_WORKER_FAILED] no templates here");
+    // The fallback, then its code's hint.
+    expect(said).toHaveLength(2);
+    expect(said[0]).toContain(
+      `[RENDER_WORKER_FAILED] ${result.pages} of ${result.pages} pages are rendered in the build's thread`,
+    );
+    expect(said[0]).toContain("[RENDER_WORKER_FAILED] A render worker could not prepare: no templates here");
+  });
+
+  it("says with a code why a worker that crashed left pages to the build's thread, with the crash's own message", async () => {
+    const f = await fixture({ sample: true }, { render: { workersFromPages: 1, planInWorker: false } });
+    await f.run();
+    const expected = await siteFileHashes(f.config.outDir);
+    const dir = join(f.config.workDir, "render-worker");
+    // One worker throws while it prepares, the next while it renders: an uncaught error ends each thread.
+    const crashing = join(dir, "render-worker-crashing.mjs");
+    await writeFile(
+      crashing,
+      `import { parentPort, threadId } from "node:worker_threads";
+parentPort.on("message", (m) => {
+  if (m.type === "prepare" && threadId % 2) throw new Error("crashed preparing");
+  if (m.type === "prepare") parentPort.postMessage({ type: "ready" });
+  if (m.type === "render") throw new Error("crashed rendering");
+});`,
+    );
+    const record = await readCacheJson(join(dir, "record.json"));
+    record.result.file = crashing;
+    record.outputs = { [crashing]: hashBytes(await readFile(crashing)) };
+    await writeCacheJson(join(dir, "record.json"), record);
+    f.config.outDir = join(f.dir, "dist-after-crash");
+    const result = await f.run();
+    expect(result.renderedInWorkers).toBe(0);
+    expect(await siteFileHashes(f.config.outDir)).toEqual(expected);
+    const said = f.logger.lines.filter((l) => l.level === "warn" && l.label === "render").map((l) => l.message);
+    expect(said[0]).toMatch(/^\[RENDER_WORKER_FAILED\] (\d+) of \1 pages are rendered in the build's thread/);
+    // Each crash is named by its own message, as a coded error: not "exit code 1" alone, nor nothing.
+    const crashes = said[0]!.match(/\[RENDER_WORKER_FAILED\] The render worker stopped[^;]*/g) ?? [];
+    expect(crashes.some((c) => c.includes("crashed preparing"))).toBe(true);
+    expect(crashes.some((c) => c.includes("crashed rendering"))).toBe(true);
+    expect(said[0]).not.toContain("no worker was free");
+    // The code's hint follows once.
+    expect(said.filter((l) => l.startsWith("  hint (RENDER_WORKER_FAILED)"))).toHaveLength(1);
   });
 
   it("plans in the build's thread when a worker's plan fails, the same site, and says why with the code", async () => {

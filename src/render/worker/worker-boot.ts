@@ -25,11 +25,20 @@ export function renderWorkerCount(): number {
 /** Booted threads no pool has taken yet. */
 const booted: Worker[] = [];
 
+/** The error that ended a thread (one thrown and not caught in it), for the log line of the fallback. */
+const crashes = new WeakMap<Worker, Error>();
+
+/** Why `worker` stopped, if an error it did not catch ended it. */
+export function crashOf(worker: Worker): Error | undefined {
+  return crashes.get(worker);
+}
+
 function bootWorker(): Worker {
   const worker = new Worker(BOOT, { eval: true, env: { ...process.env, NODE_ENV: "production" } });
   // Never what keeps a finished process alive: the pool references a worker while a build uses it.
   worker.unref();
-  worker.on("error", () => undefined);
+  // Kept, not thrown: the thread's exit follows, and the render service reports it with this error.
+  worker.on("error", (error) => crashes.set(worker, error));
   worker.once("exit", () => {
     const index = booted.indexOf(worker);
     if (index !== -1) booted.splice(index, 1);
