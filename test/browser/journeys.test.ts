@@ -11,23 +11,19 @@
 import { mkdir } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { createFixture, type Fixture } from "../support/build-fixture.js";
+import { sharedSampleSite } from "../support/shared-site.js";
+import { routePaymentsTo } from "../support/payments-route.js";
 import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
 import { isolatedContext, launchBrowser } from "../support/browser.js";
 import { axeViolations, formatViolations } from "../support/axe.js";
 import { htmlcsErrors } from "../support/htmlcs.js";
-import {
-  startTestPaymentsService,
-  TEST_PUBLISHABLE_KEY,
-  type TestPaymentsService,
-} from "../support/payments-service.js";
+import { startTestPaymentsService, type TestPaymentsService } from "../support/payments-service.js";
 import { installStripeStandIn } from "../support/stripe-stand-in.js";
 
 const SHOTS = "test-results/journeys";
 /** 20 days after the sample's prices (1 November 2026): no old-price warning. */
 const DONORS_DAY = new Date(2026, 10, 21, 10);
 
-let fixture: Fixture;
 let site: StaticServer;
 let api: TestPaymentsService;
 let browser: Browser;
@@ -35,9 +31,9 @@ let browser: Browser;
 beforeAll(async () => {
   await mkdir(SHOTS, { recursive: true });
   api = await startTestPaymentsService();
-  fixture = await createFixture({ sample: true });
-  await fixture.run({ publicConfig: { payments: { apiUrl: api.url, publishableKey: TEST_PUBLISHABLE_KEY } } });
-  site = await startStaticServer({ root: fixture.config.outDir });
+  // The run's shared build with payments (test/support/shared-site.ts): each context sends its
+  // payments address on to this file's service (test/support/payments-route.ts).
+  site = await startStaticServer({ root: (await sharedSampleSite("payments-unreachable")).outDir });
   browser = await launchBrowser();
 }, 180_000);
 
@@ -45,7 +41,6 @@ afterAll(async () => {
   await browser?.close();
   await site?.stop();
   await api?.stop();
-  await fixture?.cleanup();
 });
 
 /**
@@ -107,6 +102,7 @@ async function axeClean(page: Page, label: string) {
 async function newDonor(viewport: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page }> {
   const context = await isolatedContext(browser, { viewport, timezoneId: "Australia/Sydney" });
   context.setDefaultTimeout(15_000);
+  await routePaymentsTo(context, api.url);
   await installStripeStandIn(context, { stripeApiUrl: api.stripe.url });
   const page = await context.newPage();
   await page.clock.setFixedTime(DONORS_DAY);

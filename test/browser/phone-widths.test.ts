@@ -6,30 +6,26 @@
  * Payments go to the payments service (src/api/, on PGlite); the donation's row is set paid.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { createFixture, type Fixture } from "../support/build-fixture.js";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { sharedSampleSite } from "../support/shared-site.js";
+import { routePaymentsTo } from "../support/payments-route.js";
 import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
 import { isolatedContext, launchBrowser } from "../support/browser.js";
-import {
-  startTestPaymentsService,
-  TEST_PUBLISHABLE_KEY,
-  type TestPaymentsService,
-} from "../support/payments-service.js";
+import { startTestPaymentsService, type TestPaymentsService } from "../support/payments-service.js";
 import { donationRequest } from "../support/donation-request.js";
 
 /** The reference's letters (src/api/donations/ids.ts). */
 const REFERENCE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
-let fixture: Fixture;
 let site: StaticServer;
 let api: TestPaymentsService;
 let browser: Browser;
 
 beforeAll(async () => {
   api = await startTestPaymentsService();
-  fixture = await createFixture({ sample: true });
-  await fixture.run({ publicConfig: { payments: { apiUrl: api.url, publishableKey: TEST_PUBLISHABLE_KEY } } });
-  site = await startStaticServer({ root: fixture.config.outDir });
+  // The run's shared build with payments (test/support/shared-site.ts): each context sends its
+  // payments address on to this file's service (test/support/payments-route.ts).
+  site = await startStaticServer({ root: (await sharedSampleSite("payments-unreachable")).outDir });
   browser = await launchBrowser();
 }, 180_000);
 
@@ -37,8 +33,14 @@ afterAll(async () => {
   await browser?.close();
   await site?.stop();
   await api?.stop();
-  await fixture?.cleanup();
 });
+
+/** A donor's context, its payments address sent on to this file's service. */
+async function donorContext(viewport: { width: number; height: number }): Promise<BrowserContext> {
+  const context = await isolatedContext(browser, { viewport });
+  await routePaymentsTo(context, api.url);
+  return context;
+}
 
 /** How far the page is wider than the window, and the visible elements that stick out (either side: Arabic is right to left). */
 async function sideways(page: Page): Promise<{ overflow: number; wide: string[] }> {
@@ -108,7 +110,7 @@ describe("the thank-you page on a phone, with the widest reference", { timeout: 
 
   for (const prefix of ["", "/ar-ae"]) {
     it(`${prefix || "English"}: at 320, 390 and 481 px the reference fits, whole and on one line`, async () => {
-      const context = await isolatedContext(browser, { viewport: { width: 390, height: 844 } });
+      const context = await donorContext({ width: 390, height: 844 });
       const page = await context.newPage();
       const open = async () => {
         await page.goto(`${site.url}${prefix}/pay/thank-you/?donation=${donationId}`);
@@ -214,7 +216,7 @@ describe("Arabic amounts in running text keep the number and the currency's name
   timeout: 120_000,
 }, () => {
   it("/ar-ae/pay/zakat/ in 12 instalments, 320 to 390 px: the plan's sentence splits no amount", async () => {
-    const context = await isolatedContext(browser, { viewport: { width: 320, height: 844 } });
+    const context = await donorContext({ width: 320, height: 844 });
     const page = await context.newPage();
     await page.goto(`${site.url}/ar-ae/pay/zakat/?amount=457.50`);
     await page.waitForSelector('[data-island="donation"][data-hydrated="true"]');
@@ -227,7 +229,7 @@ describe("Arabic amounts in running text keep the number and the currency's name
 
   it("/ar-ae/pay/thank-you/ for 12 instalments, 320 to 390 px: the schedule's sentence splits no amount", async () => {
     const donationId = await paidInstalments();
-    const context = await isolatedContext(browser, { viewport: { width: 320, height: 844 } });
+    const context = await donorContext({ width: 320, height: 844 });
     const page = await context.newPage();
     await page.goto(`${site.url}/ar-ae/pay/thank-you/?donation=${donationId}`);
     await page.locator(".thanks-reference strong").waitFor();
@@ -257,7 +259,7 @@ describe("the calculator's amounts keep the number and the currency's name toget
     },
   ]) {
     it(`${prefix || "English"}/calculate/ with the gold nisab, 320 to 390 px: no label or sentence splits an amount, the big figure keeps the currency's name whole`, async () => {
-      const context = await isolatedContext(browser, { viewport: { width: 320, height: 844 } });
+      const context = await donorContext({ width: 320, height: 844 });
       const page = await context.newPage();
       await page.clock.setFixedTime(DONORS_DAY);
       await page.goto(`${site.url}${prefix}/calculate/`);
