@@ -18,7 +18,7 @@ export interface AccountServiceOptions {
   db: Kysely<never>;
   userPoolId: string;
   clientId: string;
-  /** cognito-local's URL in tests and --watch; unset for a real pool. */
+  /** cognito-local's URL under watch mode (cognitoEndpoint); unset for a real pool. */
   endpoint?: string;
   logger?: Logger;
   provider?: PlanProvider;

@@ -7,7 +7,7 @@
  * user-pool.ts).
  *
  * A real pool's issuer is `https://cognito-idp.<region>.amazonaws.com/<poolId>`, which
- * CognitoJwtVerifier derives from the pool id. cognito-local (tests, --watch) issues tokens under
+ * CognitoJwtVerifier derives from the pool id. cognito-local (watch mode's pool) issues tokens under
  * its own URL over plain HTTP, which CognitoJwtVerifier cannot name, so there the library's
  * generic JwtVerifier checks the same issuer and JWKS with the library's own Cognito claim check
  * (`validateCognitoJwtFields`).

@@ -20,7 +20,7 @@ export interface UserPoolDirectoryOptions {
   /** The pool's region (ap-southeast-2); from the pool id when unset. */
   region?: string;
   userPoolId: string;
-  /** cognito-local's URL in tests and --watch; Cognito's regional endpoint when unset. */
+  /** cognito-local's URL under watch mode (cognitoEndpoint); Cognito's regional endpoint when unset. */
   endpoint?: string;
   /** Per call; the SDK's own retries (throttling, 5xx) run inside it. */
   timeoutMs?: number;

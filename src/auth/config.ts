@@ -5,8 +5,8 @@
  * the account island receives as props. A build with no user pool configured is allowed: it
  * returns null and the account page says that sign-in is unavailable.
  *
- * This file never runs in the browser; it is still free of node: imports so tests and tools can
- * call it anywhere.
+ * This file never runs in the browser; it is still free of node: imports, so any caller (a tool,
+ * a worker) can use it.
  */
 import { NzfError } from "../core/errors.js";
 import type { AuthFlowType, PublicAuthConfig, SameSite } from "./types.js";

@@ -13,7 +13,7 @@ export interface PublicAuthConfig {
   userPoolId: string;
   userPoolClientId: string;
   identityPoolId?: string;
-  /** Custom user pool endpoint (cognito-local in tests); absent in production. */
+  /** A user pool endpoint other than Cognito's (cognitoEndpoint: cognito-local under watch mode); absent for a real pool. */
   userPoolEndpoint?: string;
   authFlowType: AuthFlowType;
   cookieDomain?: string;

@@ -103,7 +103,7 @@ function submitHeld(container: HTMLElement): void {
 
 /**
  * Hydrates one island: `now` synchronously (the visitor is using it), `in-slices` as a transition
- * that yields to the browser every few milliseconds. Exported for the tests.
+ * that yields to the browser every few milliseconds. Exported: test/client/hydrate.test.tsx drives it.
  */
 export function hydrateIsland<P extends object>(
   name: string,

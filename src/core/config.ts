@@ -184,7 +184,7 @@ function allowed(values: OptionValues): boolean {
   return word !== undefined && word !== "" && word !== "0" && word !== "false";
 }
 
-/** The build configuration from programmatic input (tests, the benchmark) and the environment. */
+/** The build configuration from programmatic input (a caller other than the CLI: the bench) and the environment. */
 export function resolveConfig(input: ConfigInput, env: NodeJS.ProcessEnv = process.env): BuildConfig {
   const { workDir, imageCacheDir, ...flags } = input;
   return buildConfigFrom(readOptions("build", flags, env), { workDir, imageCacheDir });

@@ -103,7 +103,7 @@ export function createConsoleLogger(options: ConsoleLoggerOptions = {}): Logger 
   return logger;
 }
 
-/** A logger that remembers lines: for tests, and for the webhook server's status page. */
+/** A logger that remembers lines, which the webhook server's status page shows. */
 export interface MemoryLogger extends Logger {
   lines: { level: LogLevel; label: LogLabel; message: string }[];
 }

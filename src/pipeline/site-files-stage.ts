@@ -70,7 +70,7 @@ export async function siteFilesKey(root: string): Promise<string> {
 /**
  * The compiled nzf-build's identity, written by scripts/compile-cli.mjs beside the code (lib/). A
  * build's output depends on the tool's own code too (headers, CSP, sitemap, page shell): a new
- * version must not find "nothing changed". Null when running from source (the tests).
+ * version must not find "nothing changed". Null when running from source (vitest, tsx).
  */
 export async function toolBuildId(): Promise<string | null> {
   return (await hashFile(fileURLToPath(new URL("../lib/build-id", import.meta.url)))) ?? null;

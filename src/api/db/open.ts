@@ -1,7 +1,7 @@
 /**
  * Opens the service's database: PostgreSQL when given a `postgres://` URL (DATABASE_URL), else
- * PGlite in a data folder (`.nzf-data/` by default; "memory://" keeps nothing, for tests that need
- * no files), and brings its schema up to date before anything is served.
+ * PGlite in a data folder (`.nzf-data/` by default; "memory://" keeps nothing: a throwaway service
+ * that writes no files), and brings its schema up to date before anything is served.
  */
 import { mkdir } from "node:fs/promises";
 import { Kysely, PostgresDialect } from "kysely";

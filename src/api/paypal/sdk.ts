@@ -4,7 +4,7 @@
  * REST calls the SDK does not have (catalog products and webhook signature verification), made
  * with the SDK's own token. Sandbox or live by setting.
  *
- * The SDK has no base-URL setting. `apiBase` (tests and watch mode: the local stand-in,
+ * The SDK has no base-URL setting. `apiBase` (watch mode: the local stand-in,
  * `http://127.0.0.1:<port>`) gives it an HTTPS agent that connects to that port instead of TLS to
  * PayPal, so the SDK sends exactly the requests it would send to PayPal; production leaves it unset.
  */

@@ -9,7 +9,7 @@ import { NzfError } from "../../core/errors.js";
 
 export interface StripeSettings {
   secretKey: string;
-  /** Origin of another Stripe API (tests, local stand-in); absent in production. */
+  /** Origin of another Stripe API (STRIPE_API_BASE: watch mode's local stand-in); absent in production. */
   apiBase?: string;
   /** Retries of a failed call, each with the same idempotency key (default 2). */
   maxNetworkRetries?: number;
