@@ -1,0 +1,142 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { extname, join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ROOT } from "./browser-code.js";
+
+/**
+ * Production code has no options that exist for tests. A comment in src/ that documents an option,
+ * a parameter or a hook as being there for tests ("tests shorten them", "(tests)", "injected for
+ * tests", "test only") fails here: the tests reach that behaviour through test/support instead
+ * (vi.mock of a module, fake timers, an SDK's own endpoint variable, a real local server), or
+ * through a setting production also has and documents, whose comment then gives the production
+ * reason. src/stand-ins/ is exempt: those local servers exist for tests and watch mode.
+ *
+ * REMAINING names the seams known and not yet moved, each with what would move it. An entry that no
+ * longer matches fails too, so the list only shrinks.
+ */
+const FOR_TESTS: RegExp[] = [
+  /\bfor (the )?tests\b/i,
+  /\((the )?tests?\)/i,
+  /\((the )?tests?[:,;]/i,
+  /\((the )?tests and\b/i,
+  /\btests? (shorten|shrink|pass|inject|move|dump|set|give|supply|load|stand in)s?\b/i,
+  /\bso (that )?tests\b/i,
+  /\btests' (fault|clock|hook)/i,
+  /\btest[- ]only\b/i,
+];
+
+/** Known seams still in production code: file, a piece of the matching line, and what would move it. */
+const REMAINING: { file: string; line: string; move: string }[] = [
+  {
+    file: "src/preview-app/preview-root.tsx",
+    line: "can be injected for tests",
+    move: "fetch, location, navigate, cookies and resolvePath props: happy-dom's own location and cookies",
+  },
+  {
+    file: "src/preview-app/run-preview.ts",
+    line: "so tests drive it",
+    move: "the same props, passed down by PreviewRoot",
+  },
+  {
+    file: "src/preview/cookies.ts",
+    line: "injected so tests",
+    move: "the preview's cookie jar: the document's cookies in happy-dom",
+  },
+  {
+    file: "src/server/webhook-server.ts",
+    line: "tests shorten them",
+    move: "the webhook server's slow-client limits: fake timers, or a setting operators also have",
+  },
+  {
+    file: "src/api/node-server.ts",
+    line: "(tests: a plan provider",
+    move: "the account API's plan provider, clock and revocation check: the account API harness",
+  },
+  {
+    file: "src/api/stripe/apply-event.ts",
+    line: "(tests move it)",
+    move: "the payments service's clock: fake Date in the tests that move it",
+  },
+  {
+    file: "src/api/app.ts",
+    line: "the tests' fault injection",
+    move: "`before` middlewares: a local proxy in front of the service in test/support",
+  },
+  {
+    file: "src/api/db/open.ts",
+    line: "tests load one migrated copy",
+    move: "loadDataDir: the dump loaded by test/support/api-db.ts itself",
+  },
+  {
+    file: "src/api/db/open.ts",
+    line: "(tests dump it)",
+    move: "the PGlite instance on ApiDb: dumped by test/support/global-setup.ts from its own PGlite",
+  },
+  {
+    file: "src/content/fetch-retry.ts",
+    line: "so tests inject a recording sleep",
+    move: "sleep and random in FetchDeps: fake timers",
+  },
+  {
+    file: "src/content/fetch.ts",
+    line: "(tests shrink the budget)",
+    move: "retryPolicy: fake timers against the real budget",
+  },
+  {
+    file: "src/client/dev/live-client.ts",
+    line: "(for the tests)",
+    move: "window.__nzfDev: the browser tests count the updates from the page itself",
+  },
+  {
+    file: "src/client/donation/config.ts",
+    line: "tests shorten it",
+    move: "the payments client's timeout: Playwright's clock in the browser tests",
+  },
+];
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === "stand-ins" ? [] : sourceFiles(path);
+    return [".ts", ".tsx", ".mts"].includes(extname(entry.name)) ? [path] : [];
+  });
+}
+
+/** Every line of `text` that documents something as being there for tests. */
+function testSeams(text: string): string[] {
+  return text.split("\n").filter((line) => FOR_TESTS.some((pattern) => pattern.test(line)));
+}
+
+describe("production code has no seams for tests", () => {
+  it("tells an option kept for tests from a production reason", () => {
+    expect(testSeams("  /** Timeouts that cut off slow clients (tests shorten them). */")).toHaveLength(1);
+    expect(testSeams("  /** Extra props for tests (fetch, navigate, ...). */")).toHaveLength(1);
+    expect(testSeams("  /** The RevokeToken retry's clock and dice (tests); the same figures. */")).toHaveLength(1);
+    expect(testSeams("  /** Tests pass a client of their own; the CLI makes one. */")).toHaveLength(1);
+    expect(testSeams("/** The module loader is injectable so tests can stand in for a chunk. */")).toHaveLength(1);
+    expect(testSeams("  /** cognito-local's URL (tests, --watch); unset for a real pool. */")).toHaveLength(1);
+    expect(testSeams("// a test-only hook")).toHaveLength(1);
+    expect(testSeams("  /** An S3-compatible endpoint (--s3-endpoint: MinIO); path-style addressing. */")).toEqual([]);
+    expect(testSeams(" * the ids stay readable (`i0-field-email`, which tests can name)")).toEqual([]);
+    expect(testSeams('if (body.type === "test-trigger") return;')).toEqual([]);
+  });
+
+  it("no production file documents an option as existing for tests, beyond the known ones", () => {
+    const files = sourceFiles(join(ROOT, "src"));
+    expect(files.length).toBeGreaterThan(100);
+    const found = files.flatMap((path) => {
+      const file = relative(ROOT, path);
+      return testSeams(readFileSync(path, "utf8")).map((line) => ({ file, line: line.trim() }));
+    });
+    const known = (hit: { file: string; line: string }) =>
+      REMAINING.some((entry) => entry.file === hit.file && hit.line.includes(entry.line));
+    expect(found.filter((hit) => !known(hit)).map((hit) => `${hit.file}: ${hit.line}`)).toEqual([]);
+    const stale = REMAINING.filter(
+      (entry) => !found.some((hit) => hit.file === entry.file && hit.line.includes(entry.line)),
+    );
+    expect(
+      stale.map((entry) => `${entry.file}: "${entry.line}" is gone; take it off REMAINING`),
+      "the list only shrinks",
+    ).toEqual([]);
+  });
+});
