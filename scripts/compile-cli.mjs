@@ -9,12 +9,9 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const result = await build({
   absWorkingDir: root,
   metafile: true,
-  // worker-boot is its own entry so the launcher can start render workers before it loads the CLI
-  // (src/render/worker/worker-boot.ts); the CLI shares the same module instance through a common chunk.
   entryPoints: {
     "nzf-build": "src/cli/main.ts",
     "nzf-bench": "bench/main.ts",
-    "worker-boot": "src/render/worker/worker-boot.ts",
   },
   outdir: "lib",
   outExtension: { ".js": ".mjs" },

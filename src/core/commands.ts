@@ -1,7 +1,6 @@
 /**
  * nzf-build's commands, declared once: the CLI defines a command for each and names them in its
- * errors (src/cli/main.ts), the settings say which commands take them (src/core/options.ts), and
- * the launcher boots render threads for `build` alone (src/render/worker/worker-boot.ts).
+ * errors (src/cli/main.ts), and the settings say which commands take them (src/core/options.ts).
  */
 export const COMMANDS = ["build", "preview", "fetch", "webhook", "deploy", "api"] as const;
 

@@ -1,37 +1,9 @@
 /**
- * Which command lines start render workers before the CLI loads (src/render/worker/worker-boot.ts): a
- * plain build does; watch mode, the webhook server, fetching without a build, deploy, the API and
- * help do not. A
+ * Threads the render service boots before their code is known (src/render/worker/worker-boot.ts): a
  * render that uses fewer workers than were booted ends the others.
  */
 import { expect, it } from "vitest";
-import { bootForCommandLine, bootWorkers, endBootedWorkers } from "../../src/render/worker/worker-boot.js";
-
-it("boots render workers for a plain build's command line only", () => {
-  for (const args of [
-    ["--watch"],
-    ["webhook", "--port", "9000"],
-    ["fetch"],
-    ["--help"],
-    ["build", "-h"],
-    ["--version"],
-    ["help", "build"],
-    ["deploy", "--dry-run"],
-    ["preview"],
-    ["api", "--port", "8787"],
-  ]) {
-    expect(bootForCommandLine(args), args.join(" ")).toBe(false);
-  }
-  for (const args of [
-    [],
-    ["build"],
-    ["--fetch"],
-    ["--out", "public", "--site-url", "https://example.org"],
-    ["build", "--sample", "--verbose"],
-  ]) {
-    expect(bootForCommandLine(args), args.join(" ")).toBe(true);
-  }
-});
+import { bootWorkers, endBootedWorkers } from "../../src/render/worker/worker-boot.js";
 
 it("ends the booted threads a render does not take, beyond those it keeps", async () => {
   await endBootedWorkers(0);
