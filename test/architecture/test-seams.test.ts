@@ -63,16 +63,6 @@ const REMAINING: { file: string; line: string; move: string }[] = [
     move: "`before` middlewares: a local proxy in front of the service in test/support",
   },
   {
-    file: "src/api/db/open.ts",
-    line: "tests load one migrated copy",
-    move: "loadDataDir: the dump loaded by test/support/api-db.ts itself",
-  },
-  {
-    file: "src/api/db/open.ts",
-    line: "(tests dump it)",
-    move: "the PGlite instance on ApiDb: dumped by test/support/global-setup.ts from its own PGlite",
-  },
-  {
     file: "src/content/fetch-retry.ts",
     line: "so tests inject a recording sleep",
     move: "sleep and random in FetchDeps: fake timers",

@@ -2,7 +2,8 @@
  * The payments service's database for tests. A fresh PGlite costs seconds to initialise, so the
  * global setup makes one migrated copy and dumps it (`makeMigratedDump`, cached by the migrations'
  * text in the temporary folder); each test file loads that dump into its own in-memory PGlite
- * (about a second) and `resetApiDb` empties the tables between tests. With NZF_TEST_DATABASE_URL
+ * (about a second) and `resetApiDb` empties the tables between tests. Both open PGlite themselves,
+ * with the service's own dialect and migrations (the service opens it without a dump). With NZF_TEST_DATABASE_URL
  * (CI's PostgreSQL 15) the storage tests run against that server too.
  */
 import { createHash } from "node:crypto";
@@ -10,8 +11,12 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { sql } from "kysely";
-import { openDatabase, type ApiDb } from "../../src/api/db/open.js";
+import { PGlite } from "@electric-sql/pglite";
+import { Kysely, sql } from "kysely";
+import { migrateToLatest } from "../../src/api/db/migrate.js";
+import type { ApiDb } from "../../src/api/db/open.js";
+import { PGliteDialect } from "../../src/api/db/pglite-dialect.js";
+import type { ApiDatabase } from "../../src/api/db/schema.js";
 
 const MIGRATIONS_DIR = new URL("../../src/api/db/migrations/", import.meta.url);
 
@@ -27,13 +32,15 @@ export function dumpPath(): string {
 export async function makeMigratedDump(): Promise<string> {
   const path = dumpPath();
   if (existsSync(path)) return path;
-  const fresh = await openDatabase({ dataDir: "memory://" });
-  const blob = (await fresh.pglite!.dumpDataDir("gzip")) as Blob;
+  const fresh = await PGlite.create("memory://");
+  const db = new Kysely<ApiDatabase>({ dialect: new PGliteDialect(fresh) });
+  await migrateToLatest(db as Kysely<unknown>);
+  const blob = (await fresh.dumpDataDir("gzip")) as Blob;
   await mkdir(join(path, ".."), { recursive: true });
   const partial = `${path}.${process.pid}.partial`;
   await writeFile(partial, Buffer.from(await blob.arrayBuffer()));
   await rename(partial, path);
-  await fresh.close();
+  await db.destroy();
   return path;
 }
 
@@ -41,7 +48,12 @@ export async function makeMigratedDump(): Promise<string> {
 export async function openTestApiDb(): Promise<ApiDb> {
   const path = process.env.NZF_TEST_PGLITE_DUMP ?? (await makeMigratedDump());
   const dump = new Blob([await readFile(path)]);
-  return openDatabase({ dataDir: "memory://", loadDataDir: dump });
+  const db = new Kysely<ApiDatabase>({
+    dialect: new PGliteDialect(await PGlite.create("memory://", { loadDataDir: dump })),
+  });
+  // A dump of the latest migrations: nothing to apply, but a dump older than the code would be caught up.
+  await migrateToLatest(db as Kysely<unknown>);
+  return { db, driver: "pglite", close: () => db.destroy() };
 }
 
 /** Empties every table (between tests of one file). */

@@ -15,23 +15,18 @@ export interface DatabaseTarget {
   url?: string;
   /** PGlite's data folder, or "memory://" for a database that lives only in this process. */
   dataDir?: string;
-  /** A PGlite dump (`dumpDataDir`) to start from: tests load one migrated copy instead of making it again. */
-  loadDataDir?: Blob;
 }
 
 export interface ApiDb {
   db: Kysely<ApiDatabase>;
   /** "postgres" or "pglite", for logs and the bench. */
   driver: "postgres" | "pglite";
-  /** The PGlite instance (tests dump it); absent on PostgreSQL. */
-  pglite?: import("@electric-sql/pglite").PGlite;
   close(): Promise<void>;
 }
 
 export async function openDatabase(target: DatabaseTarget): Promise<ApiDb> {
   let db: Kysely<ApiDatabase>;
   let driver: ApiDb["driver"];
-  let pgliteHandle: ApiDb["pglite"];
   if (target.url) {
     if (!/^postgres(ql)?:\/\//.test(target.url))
       throw new NzfError("API_DATABASE_FAILED", "DATABASE_URL is not a postgres:// URL.", { subject: "DATABASE_URL" });
@@ -46,7 +41,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<ApiDb> {
     if (!dataDir.startsWith("memory://")) await mkdir(dataDir, { recursive: true });
     let pglite: InstanceType<typeof PGlite>;
     try {
-      pglite = await PGlite.create(dataDir, target.loadDataDir ? { loadDataDir: target.loadDataDir } : {});
+      pglite = await PGlite.create(dataDir);
     } catch (error) {
       throw new NzfError("API_DATABASE_FAILED", `The embedded database in ${dataDir} could not be opened.`, {
         subject: dataDir,
@@ -54,7 +49,6 @@ export async function openDatabase(target: DatabaseTarget): Promise<ApiDb> {
       });
     }
     db = new Kysely<ApiDatabase>({ dialect: new PGliteDialect(pglite) });
-    pgliteHandle = pglite;
     driver = "pglite";
   }
   try {
@@ -67,5 +61,5 @@ export async function openDatabase(target: DatabaseTarget): Promise<ApiDb> {
       cause: error,
     });
   }
-  return { db, driver, ...(pgliteHandle ? { pglite: pgliteHandle } : {}), close: () => db.destroy() };
+  return { db, driver, close: () => db.destroy() };
 }
