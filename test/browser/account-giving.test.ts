@@ -7,29 +7,23 @@
  * Phone (390×844) and desktop (1280×800), keyboard only on the account page, axe-core throughout.
  */
 import { randomUUID } from "node:crypto";
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resolveAuthConfig } from "../../src/auth/config.js";
-import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
-import { headersFor, parseHeadersFile } from "../../src/site-files/headers.js";
+import type { StaticServer } from "../../src/server/static-server.js";
 import { todayIn } from "../../src/payments/schedules.js";
 import { expectAxeClean, expectStep, pressButton, typeInto } from "../support/account-page.js";
-import { isolatedContext, launchBrowser, watchProblems, type PageProblems } from "../support/browser.js";
-import { createFixture, PROJECT_ROOT, type Fixture } from "../support/build-fixture.js";
-import { startCognitoLocal, type CognitoLocal } from "../support/cognito-local.js";
+import { isolatedContext, watchProblems, type PageProblems } from "../support/browser.js";
+import { PROJECT_ROOT } from "../support/build-fixture.js";
+import { type AccountSite, startAccountSite } from "../support/account-site.js";
+import type { CognitoLocal } from "../support/cognito-local.js";
 import { donationRequest } from "../support/donation-request.js";
 import { stripeThroughApiHost } from "../support/stripe-api-host.js";
-import {
-  startTestPaymentsService,
-  TEST_PUBLISHABLE_KEY,
-  type TestPaymentsService,
-} from "../support/payments-service.js";
+import { TEST_PUBLISHABLE_KEY, type TestPaymentsService } from "../support/payments-service.js";
 
+let site: AccountSite;
 let cognito: CognitoLocal;
 let service: TestPaymentsService;
-let fixture: Fixture;
 let server: StaticServer;
 let browser: Browser;
 
@@ -41,31 +35,8 @@ const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 
 beforeAll(async () => {
-  [cognito, fixture, browser] = await Promise.all([
-    startCognitoLocal(),
-    createFixture({ sample: true }),
-    launchBrowser(),
-  ]);
-  // The payments service as deployed: the account API at its /graphql, from the pool's settings.
-  service = await startTestPaymentsService({
-    env: {
-      NZF_COGNITO_USER_POOL_ID: cognito.userPoolId,
-      NZF_COGNITO_CLIENT_ID: cognito.clientId,
-      NZF_COGNITO_ENDPOINT: cognito.endpoint,
-    },
-  });
-  const auth = resolveAuthConfig({
-    userPoolId: cognito.userPoolId,
-    userPoolClientId: cognito.clientId,
-    userPoolEndpoint: cognito.endpoint,
-    authFlowType: "USER_PASSWORD_AUTH",
-    accountApiUrl: `${service.url}/graphql`,
-  });
-  await fixture.run({
-    publicConfig: { auth, payments: { apiUrl: service.url, publishableKey: TEST_PUBLISHABLE_KEY } },
-  });
-  const rules = parseHeadersFile(await readFile(join(fixture.config.outDir, "_headers"), "utf8"));
-  server = await startStaticServer({ root: fixture.config.outDir, headers: (path) => headersFor(rules, path) });
+  site = await startAccountSite();
+  ({ cognito, service, server, browser } = site);
   // The donor's account, made through the pool's own calls (signing up in the page is account.test.ts's).
   await cognito.call("SignUp", {
     ClientId: cognito.clientId,
@@ -97,11 +68,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await service?.stop();
-  await cognito?.stop();
-  await fixture?.cleanup();
+  await site?.stop();
 });
 
 async function device(viewport: { width: number; height: number }): Promise<BrowserContext> {

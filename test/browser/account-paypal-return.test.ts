@@ -10,32 +10,24 @@
  * webhook.
  */
 import { randomUUID } from "node:crypto";
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPayPalApi } from "../../src/api/paypal/sdk.js";
 import { createSdkPayPal } from "../../src/api/paypal/sdk-provider.js";
-import { resolveAuthConfig } from "../../src/auth/config.js";
 import { PAYPAL_AGREED, PAYPAL_CANCELLED } from "../../src/client/account/paypal-return.js";
 import { PAYPAL_NO_SKIP } from "../../src/client/account/regular-gifts.js";
-import { type StaticServer, startStaticServer } from "../../src/server/static-server.js";
-import { headersFor, parseHeadersFile } from "../../src/site-files/headers.js";
+import type { StaticServer } from "../../src/server/static-server.js";
 import { type PayPalStandIn, startPayPalStandIn } from "../../src/stand-ins/paypal/server.js";
 import { expectAxeClean, expectStep, pressButton, typeInto } from "../support/account-page.js";
-import { isolatedContext, launchBrowser, watchProblems } from "../support/browser.js";
-import { createFixture, type Fixture } from "../support/build-fixture.js";
-import { type CognitoLocal, startCognitoLocal } from "../support/cognito-local.js";
-import {
-  startTestPaymentsService,
-  TEST_PUBLISHABLE_KEY,
-  type TestPaymentsService,
-} from "../support/payments-service.js";
+import { isolatedContext, watchProblems } from "../support/browser.js";
+import { type AccountSite, startAccountSite } from "../support/account-site.js";
+import type { CognitoLocal } from "../support/cognito-local.js";
+import type { TestPaymentsService } from "../support/payments-service.js";
 
+let site: AccountSite;
 let cognito: CognitoLocal;
 let service: TestPaymentsService;
 let paypal: PayPalStandIn;
-let fixture: Fixture;
 let server: StaticServer;
 let browser: Browser;
 
@@ -43,18 +35,8 @@ const EMAIL = "hana@example.org";
 const PASSWORD = "a long sadaqah phrase";
 
 beforeAll(async () => {
-  [cognito, fixture, browser] = await Promise.all([
-    startCognitoLocal(),
-    createFixture({ sample: true }),
-    launchBrowser(),
-  ]);
-  service = await startTestPaymentsService({
-    env: {
-      NZF_COGNITO_USER_POOL_ID: cognito.userPoolId,
-      NZF_COGNITO_CLIENT_ID: cognito.clientId,
-      NZF_COGNITO_ENDPOINT: cognito.endpoint,
-    },
-  });
+  site = await startAccountSite();
+  ({ cognito, service, server, browser } = site);
   paypal = await startPayPalStandIn({ webhookUrl: `${service.url}/paypal/webhook`, webhookRetryDelaysMs: [20] });
   const api = createPayPalApi({
     clientId: paypal.clientId,
@@ -65,27 +47,11 @@ beforeAll(async () => {
   });
   service.deps.paypal = createSdkPayPal(api);
   service.deps.paypalApi = api;
-  const auth = resolveAuthConfig({
-    userPoolId: cognito.userPoolId,
-    userPoolClientId: cognito.clientId,
-    userPoolEndpoint: cognito.endpoint,
-    authFlowType: "USER_PASSWORD_AUTH",
-    accountApiUrl: `${service.url}/graphql`,
-  });
-  await fixture.run({
-    publicConfig: { auth, payments: { apiUrl: service.url, publishableKey: TEST_PUBLISHABLE_KEY } },
-  });
-  const rules = parseHeadersFile(await readFile(join(fixture.config.outDir, "_headers"), "utf8"));
-  server = await startStaticServer({ root: fixture.config.outDir, headers: (path) => headersFor(rules, path) });
 }, 240_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
   await paypal?.stop();
-  await service?.stop();
-  await cognito?.stop();
-  await fixture?.cleanup();
+  await site?.stop();
 });
 
 async function signUp(page: Page): Promise<void> {

@@ -8,29 +8,22 @@
  * The payments service takes the gift and serves the account API at /graphql, as deployed, on
  * PGlite, with the Stripe API stand-in as Stripe (its signed webhook makes the payment paid).
  */
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resolveAuthConfig } from "../../src/auth/config.js";
 import { todayIn } from "../../src/payments/schedules.js";
-import { type StaticServer, startStaticServer } from "../../src/server/static-server.js";
-import { headersFor, parseHeadersFile } from "../../src/site-files/headers.js";
+import type { StaticServer } from "../../src/server/static-server.js";
 import { expectAxeClean, expectStep, pressButton, typeInto } from "../support/account-page.js";
-import { isolatedContext, launchBrowser, type PageProblems, watchProblems } from "../support/browser.js";
-import { createFixture, type Fixture, PROJECT_ROOT } from "../support/build-fixture.js";
-import { type CognitoLocal, startCognitoLocal } from "../support/cognito-local.js";
-import {
-  startTestPaymentsService,
-  TEST_PUBLISHABLE_KEY,
-  TEST_SECRET_KEY,
-  type TestPaymentsService,
-} from "../support/payments-service.js";
+import { isolatedContext, type PageProblems, watchProblems } from "../support/browser.js";
+import { PROJECT_ROOT } from "../support/build-fixture.js";
+import { type AccountSite, startAccountSite } from "../support/account-site.js";
+import type { CognitoLocal } from "../support/cognito-local.js";
+import { TEST_SECRET_KEY, type TestPaymentsService } from "../support/payments-service.js";
 import { stripeThroughApiHost } from "../support/stripe-api-host.js";
 
+let site: AccountSite;
 let cognito: CognitoLocal;
 let service: TestPaymentsService;
-let fixture: Fixture;
 let server: StaticServer;
 let browser: Browser;
 
@@ -39,39 +32,12 @@ const EMAIL = "maryam@example.org";
 const PASSWORD = "a long zakat phrase";
 
 beforeAll(async () => {
-  [cognito, fixture, browser] = await Promise.all([
-    startCognitoLocal(),
-    createFixture({ sample: true }),
-    launchBrowser(),
-  ]);
-  // The payments service as deployed: the account API at its /graphql, from the pool's settings.
-  service = await startTestPaymentsService({
-    env: {
-      NZF_COGNITO_USER_POOL_ID: cognito.userPoolId,
-      NZF_COGNITO_CLIENT_ID: cognito.clientId,
-      NZF_COGNITO_ENDPOINT: cognito.endpoint,
-    },
-  });
-  const auth = resolveAuthConfig({
-    userPoolId: cognito.userPoolId,
-    userPoolClientId: cognito.clientId,
-    userPoolEndpoint: cognito.endpoint,
-    authFlowType: "USER_PASSWORD_AUTH",
-    accountApiUrl: `${service.url}/graphql`,
-  });
-  await fixture.run({
-    publicConfig: { auth, payments: { apiUrl: service.url, publishableKey: TEST_PUBLISHABLE_KEY } },
-  });
-  const rules = parseHeadersFile(await readFile(join(fixture.config.outDir, "_headers"), "utf8"));
-  server = await startStaticServer({ root: fixture.config.outDir, headers: (path) => headersFor(rules, path) });
+  site = await startAccountSite();
+  ({ cognito, service, server, browser } = site);
 }, 240_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await service?.stop();
-  await cognito?.stop();
-  await fixture?.cleanup();
+  await site?.stop();
 });
 
 function ownProblems(seen: PageProblems): string[] {

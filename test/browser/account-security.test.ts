@@ -10,23 +10,21 @@
  * limit 60) with Forget; sign out of all devices: GlobalSignOut then RevokeToken, the old tokens
  * refused by the account API, and the other device sent back to sign-in.
  */
-import { readFile } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resolveAuthConfig } from "../../src/auth/config.js";
-import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
-import { headersFor, parseHeadersFile } from "../../src/site-files/headers.js";
+import type { StaticServer } from "../../src/server/static-server.js";
 import { expectAxeClean, expectStep, heading, pressButton, typeInto } from "../support/account-page.js";
-import { isolatedContext, launchBrowser, watchProblems, type PageProblems } from "../support/browser.js";
-import { createFixture, PROJECT_ROOT, type Fixture } from "../support/build-fixture.js";
-import { startCognitoLocal, type CognitoLocal } from "../support/cognito-local.js";
-import { startTestPaymentsService, type TestPaymentsService } from "../support/payments-service.js";
+import { isolatedContext, watchProblems, type PageProblems } from "../support/browser.js";
+import { PROJECT_ROOT } from "../support/build-fixture.js";
+import { type AccountSite, startAccountSite } from "../support/account-site.js";
+import type { CognitoLocal } from "../support/cognito-local.js";
+import type { TestPaymentsService } from "../support/payments-service.js";
 
+let site: AccountSite;
 let cognito: CognitoLocal;
 let service: TestPaymentsService;
-let fixture: Fixture;
 let server: StaticServer;
 let browser: Browser;
 
@@ -35,39 +33,17 @@ const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 
 beforeAll(async () => {
-  [cognito, fixture, browser] = await Promise.all([
-    startCognitoLocal(),
-    createFixture({ sample: true }),
-    launchBrowser(),
-  ]);
-  // The payments service as deployed serves the account API at /graphql; revoked tokens are
-  // refused through the bridge's record (cognito-local cannot say so itself).
-  service = await startTestPaymentsService({
-    env: {
-      NZF_COGNITO_USER_POOL_ID: cognito.userPoolId,
-      NZF_COGNITO_CLIENT_ID: cognito.clientId,
-      NZF_COGNITO_ENDPOINT: cognito.endpoint,
-    },
-    account: { isRevoked: cognito.isRevoked },
+  // The account API refuses revoked tokens through the bridge's record (cognito-local cannot say
+  // so itself); the pool is this file's once started, before any token is checked.
+  site = await startAccountSite({
+    account: { isRevoked: (token: string) => cognito.isRevoked(token) },
+    payments: false,
   });
-  const auth = resolveAuthConfig({
-    userPoolId: cognito.userPoolId,
-    userPoolClientId: cognito.clientId,
-    userPoolEndpoint: cognito.endpoint,
-    authFlowType: "USER_PASSWORD_AUTH",
-    accountApiUrl: `${service.url}/graphql`,
-  });
-  await fixture.run({ publicConfig: { auth } });
-  const rules = parseHeadersFile(await readFile(join(fixture.config.outDir, "_headers"), "utf8"));
-  server = await startStaticServer({ root: fixture.config.outDir, headers: (path) => headersFor(rules, path) });
+  ({ cognito, service, server, browser } = site);
 }, 240_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await service?.stop();
-  await cognito?.stop();
-  await fixture?.cleanup();
+  await site?.stop();
 });
 
 async function newDonor(email: string, password: string): Promise<void> {
