@@ -178,12 +178,12 @@ describe("rendering in worker threads", () => {
     expect(f.logger.lines.some((l) => l.level === "warn" && l.message.includes("A kept problem"))).toBe(true);
   });
 
-  it("replaces workers started with the last build's compiled worker once its sources turn out to have changed", async () => {
+  it("never runs the worker the last build compiled once its sources have changed", async () => {
     const f = await fixture({ sample: true }, IN_WORKERS_EARLY);
     const first = await f.run();
     const expected = await siteFileHashes(f.config.outDir);
     // As if render-worker.ts changed since: its record names an older compiled worker, which fails
-    // whatever it is asked, so a page it had to render would come from the build's thread instead.
+    // whatever it is asked, so a plan or a page it was given would come from the build's thread.
     const dir = join(f.config.workDir, "render-worker");
     const stale = join(dir, "render-worker-stale.mjs");
     await writeFile(
@@ -196,10 +196,10 @@ parentPort.on("message", (m) => parentPort.postMessage(m.type === "plan" ? { typ
     record.outputs = { [stale]: hashBytes(await readFile(stale)) };
     record.inputs["src/render/worker/render-worker.ts"] = "0".repeat(40);
     await writeCacheJson(join(dir, "record.json"), record);
-    // A new output folder: every page renders, and the workers start before the sources are checked.
+    // A new output folder: every page renders, and the threads start while the sources are checked.
     f.config.outDir = join(f.dir, "dist-after-change");
     const after = await f.run();
-    // Workers start with the last build's worker (they may be replaced before it even loads); the new one planned and rendered.
+    // The worker compiled from the changed sources planned and rendered every page.
     expect(after.plannedInWorker).toBe(true);
     expect(after.renderedInWorkers).toBe(first.pages);
     expect((await readCacheJson(join(dir, "record.json"))).result.file).not.toBe(stale);

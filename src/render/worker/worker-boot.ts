@@ -3,7 +3,8 @@
  * (src/render/render-service.ts) boots them when a render is coming and the worker is not compiled
  * yet, so Node's own start-up in each thread overlaps the compile, and takes them once it is.
  * (The CLI's launcher used to boot them before it loaded the CLI: measured, no gain above the
- * noise, and 20 MB and 0.1 s of CPU lost by every build that renders in its own thread.)
+ * noise, and 20 MB and 0.1 s of CPU lost by every build that renders in its own thread. With it
+ * went the ending of booted threads a render did not take: the service boots only what it takes.)
  *
  * A booted thread runs BOOT: it waits for the file of the compiled worker and imports it. Messages
  * sent before that module listens wait in the thread's port. A file that fails to load ends the
@@ -48,11 +49,6 @@ function bootWorker(): Worker {
 /** Boots threads until `count` wait to be taken. */
 export function bootWorkers(count: number): void {
   while (booted.length < count) booted.push(bootWorker());
-}
-
-/** Ends booted threads no render has taken beyond `keep` (a render that uses fewer workers than cores). */
-export function endBootedWorkers(keep: number): Promise<number[]> {
-  return Promise.all(booted.splice(Math.max(0, keep)).map((worker) => worker.terminate()));
 }
 
 /** A booted thread (a new one if none waits), running the compiled worker `file`. */
