@@ -1,15 +1,14 @@
 /**
  * The preview island: holds the machine, runs the check when mounted (and again after a token is
  * submitted), and shows the dialogs. Pages render it once; it renders nothing for visitors who are
- * not previewing. Infrastructure defaults to the browser's and can be injected for tests.
+ * not previewing. It runs on the browser's own pieces: fetch, location, navigation and cookies.
  */
 
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { pathForDocument } from "../content/routes.js";
-import type { PreviewClient, PreviewDocument } from "../preview/content-api.js";
+import type { PreviewClient } from "../preview/content-api.js";
 import { accessTokenCookie, accessTokenFromCookies, documentCookieJar, type CookieJar } from "../preview/cookies.js";
-import type { FetchLike } from "../preview/errors.js";
 import { initialPreviewState, isPrismicPreview, previewReducer, type PreviewState } from "../preview/machine.js";
 import { PreviewDialogs } from "./dialogs.js";
 import { runPreview } from "./run-preview.js";
@@ -27,11 +26,6 @@ export interface PreviewRootProps {
   onStateChange?: (state: PreviewState, isPrismicPreview: boolean | null) => void;
   /** The editor closed a dialog (Cancel, Escape): the preview stopped and the page is theirs again. */
   onCancel?: () => void;
-  fetch?: FetchLike;
-  location?: { pathname: string; search: string };
-  navigate?: (path: string) => void;
-  cookies?: CookieJar;
-  resolvePath?: (document: PreviewDocument) => string | null;
 }
 
 export function PreviewRoot(props: PreviewRootProps) {
@@ -42,7 +36,7 @@ export function PreviewRoot(props: PreviewRootProps) {
   const propsRef = useRef(props);
   propsRef.current = props;
   const cookies = useRef<CookieJar | null>(null);
-  const jar = () => (cookies.current ??= props.cookies ?? documentCookieJar());
+  const jar = () => (cookies.current ??= documentCookieJar());
 
   useEffect(() => {
     const p = propsRef.current;
@@ -55,11 +49,11 @@ export function PreviewRoot(props: PreviewRootProps) {
       promptForAccessToken: p.promptForAccessToken,
       bootstrap: p.bootstrap,
       onActive: p.onActive,
-      fetch: p.fetch ?? ((input, init) => globalThis.fetch(input, init)),
-      location: p.location ?? window.location,
-      navigate: p.navigate ?? ((path) => window.location.assign(path)),
+      fetch: (input, init) => globalThis.fetch(input, init),
+      location: window.location,
+      navigate: (path) => window.location.assign(path),
       cookies: jar(),
-      resolvePath: p.resolvePath ?? pathForDocument,
+      resolvePath: pathForDocument,
       dispatch,
       signal: controller.signal,
     });
@@ -99,7 +93,7 @@ export function mountPreview(container: Element, props: PreviewRootProps): () =>
 /**
  * Islands convention (src/client/islands/*): a default-exported component whose props are JSON.
  * Only repositoryName, endpoint, autoRedirect and promptForAccessToken come from the page; the
- * rest default to the browser's. Server-rendered it is empty (idle shows no dialog), and it touches
+ * rest is the browser's. Server-rendered it is empty (idle shows no dialog), and it touches
  * `document` only in effects, so renderToString is safe.
  */
 export default PreviewRoot;

@@ -1,6 +1,6 @@
 /**
  * The preview check that runs when a page mounts (the editor preview flow: src/preview/README.md),
- * with every piece of the browser passed in so tests drive it against a real local API.
+ * with every piece of the browser passed in by PreviewRoot, so it holds no DOM global of its own.
  *
  *   resolver page (/preview/ with documentId and token):
  *     record the token as this repository's preview cookie, START_RESOLVING, fetch the document at

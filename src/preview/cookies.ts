@@ -136,7 +136,7 @@ export function clearAccessTokenCookie(repositoryName: string, attributes: Pick<
   return serialize(accessTokenCookieName(repositoryName), "", { secure: attributes.secure, maxAgeSeconds: 0 });
 }
 
-/** Reading and writing cookies, injected so tests and non-browser code can supply their own. */
+/** Reading and writing cookies: the document's (documentCookieJar), passed to run-preview.ts by the island. */
 export interface CookieJar {
   read(): string;
   write(setCookie: string): void;

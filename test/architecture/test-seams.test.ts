@@ -28,21 +28,6 @@ const FOR_TESTS: RegExp[] = [
 /** Known seams still in production code: file, a piece of the matching line, and what would move it. */
 const REMAINING: { file: string; line: string; move: string }[] = [
   {
-    file: "src/preview-app/preview-root.tsx",
-    line: "can be injected for tests",
-    move: "fetch, location, navigate, cookies and resolvePath props: happy-dom's own location and cookies",
-  },
-  {
-    file: "src/preview-app/run-preview.ts",
-    line: "so tests drive it",
-    move: "the same props, passed down by PreviewRoot",
-  },
-  {
-    file: "src/preview/cookies.ts",
-    line: "injected so tests",
-    move: "the preview's cookie jar: the document's cookies in happy-dom",
-  },
-  {
     file: "src/server/webhook-server.ts",
     line: "tests shorten them",
     move: "the webhook server's slow-client limits: fake timers, or a setting operators also have",

@@ -81,6 +81,9 @@ async function until(check: () => boolean, what: string) {
   throw new Error(`timed out waiting for ${what}`);
 }
 
+/** Moves the happy-dom page to `url`, as arriving from a link would. */
+const pageAt = (url: string) => (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(url);
+
 function mount(extra: Partial<PreviewRootProps> = {}) {
   const states: PreviewState["previewState"][] = [];
   const flags: (boolean | null)[] = [];
@@ -175,12 +178,19 @@ describe("the preview island in happy-dom, against a local API", () => {
 
   it("resolves on /preview/ and navigates to the document's page", async () => {
     document.cookie = "prismic-auth-token-nzf2020=MC5right; Path=/";
+    // The editor arrives on the resolver page; where it sends them is asked of the page's own location.
+    pageAt(`http://localhost:3000/preview/?token=${encodeURIComponent(REF)}&documentId=case1`);
     const navigations: string[] = [];
-    const t = mount({
-      location: { pathname: "/preview/", search: `?token=${encodeURIComponent(REF)}&documentId=case1` },
-      navigate: (path) => void navigations.push(path),
-    });
-    await until(() => t.last() === "resolved", "resolved");
+    const assign = vi
+      .spyOn(window.location, "assign")
+      .mockImplementation((path) => void navigations.push(String(path)));
+    try {
+      const t = mount();
+      await until(() => t.last() === "resolved", "resolved");
+    } finally {
+      assign.mockRestore();
+      pageAt("http://localhost:3000/about/");
+    }
     expect(navigations).toEqual(["/case/amina/"]);
     expect(decodeURIComponent(document.cookie)).toContain(`"nzf2020.prismic.io":{"preview":"${REF}"}`);
   });
