@@ -4,15 +4,16 @@
  * RevokeToken). The user pool can: it refuses a revoked token on every call with
  * NotAuthorizedException. So the token is shown to the pool (GetUser, the donor's own call) before
  * the account API or the payments service trusts it. A token the pool accepted is believed for
- * `cacheMs` (5 s: one page's burst of requests asks once); a revoked one is remembered (bounded).
+ * BELIEVED_MS (5 s: one page's burst of requests asks once); a revoked one is remembered (bounded).
  * A pool that cannot be reached is not a "no": the request is refused as unavailable (503).
  */
 import { createHash } from "node:crypto";
 import { KeysUnavailable } from "./tokens.js";
 
+/** How long an accepted token is believed without asking the pool again. */
+const BELIEVED_MS = 5_000;
+
 export interface RevocationCheckOptions {
-  /** How long an accepted token is believed without asking again (default 5,000 ms). */
-  cacheMs?: number;
   now?: () => Date;
   /** Tokens remembered at most (oldest forgotten first). */
   max?: number;
@@ -25,7 +26,6 @@ export function createRevocationCheck(
   ask: (accessToken: string) => Promise<unknown>,
   options: RevocationCheckOptions = {},
 ): (accessToken: string) => Promise<boolean> {
-  const cacheMs = options.cacheMs ?? 5_000;
   const now = options.now ?? (() => new Date());
   const max = options.max ?? 10_000;
   const known = new Map<string, { revoked: boolean; until: number }>();
@@ -49,7 +49,7 @@ export function createRevocationCheck(
       }
       throw new KeysUnavailable(`the user pool could not say whether a token was revoked: ${String(name ?? error)}`);
     }
-    remember(key, false, at + cacheMs);
+    remember(key, false, at + BELIEVED_MS);
     return false;
   };
 }

@@ -68,7 +68,6 @@ export class AccountError extends Error {
 
 export interface AccountStoreOptions {
   now?: () => Date;
-  fundRules?: (fund: Fund) => FundRules;
   /** Pauses, resumes, changes and cancels plans at the payment provider; the local one moves no money. */
   provider?: PlanProvider;
 }
@@ -80,7 +79,7 @@ const byDateNewestFirst = <T extends { date: string }>(rows: T[]) =>
 export function createStoreOver(records: AccountRecords, options: AccountStoreOptions = {}) {
   const now = options.now ?? (() => new Date());
   const provider = options.provider ?? localPlanProvider();
-  const rulesFor = options.fundRules ?? ((fund: Fund) => DEFAULT_FUND_RULES[fund]);
+  const rulesFor = (fund: Fund): FundRules => DEFAULT_FUND_RULES[fund];
   const today = () => todayIn(TIME_ZONE, now());
 
   /** The account's donations that count, newest first. */

@@ -36,6 +36,9 @@ import { cacheKey } from "../cache/entry.js";
 export { sharpOperationCount } from "./process.js";
 
 /** What the lookup holds for an image the build refused: the templates leave it out. */
+/** Originals downloaded at once: enough to hide a CDN's latency, few enough not to look like a flood. */
+const DOWNLOAD_CONCURRENCY = 6;
+
 const REFUSED: Manifest = { width: 0, height: 0, hasAlpha: false, format: "", outputs: [], refused: true };
 
 export interface ImageStageOptions {
@@ -45,8 +48,6 @@ export interface ImageStageOptions {
   cacheDir: string;
   /** Parallel sharp operations; the core count by default. */
   concurrency?: number;
-  /** Parallel downloads of originals. */
-  downloadConcurrency?: number;
   /** Where images may come from (source-policy.ts): the content's Prismic repository and NZF_IMAGE_HOSTS. */
   policy: ImageSourcePolicy;
 }
@@ -181,7 +182,7 @@ export async function runImageStageFor(
   const sharpLimit = pLimit(cores);
   // Twice the cores of images in flight keeps the CPU busy while bounding decoded pixels in memory.
   const imageLimit = pLimit(cores * 2);
-  const downloadLimit = pLimit(options.downloadConcurrency ?? 6);
+  const downloadLimit = pLimit(DOWNLOAD_CONCURRENCY);
   const limitedDownloads: DownloadDeps = {
     logger: deps.logger,
     policy: options.policy,

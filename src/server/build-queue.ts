@@ -100,10 +100,11 @@ export interface BuildQueueOptions {
   quickSettleMs?: number;
   /** A steady stream of triggers cannot postpone a build longer than this (default 5 s). */
   maxWaitMs?: number;
-  historySize?: number;
 }
 
 const KEPT_DOCUMENT_IDS = 100;
+/** Builds the status page lists, newest first. */
+const HISTORY_SIZE = 50;
 
 export function createBuildQueue(runBuild: RunBuild, options: BuildQueueOptions): BuildQueue {
   const { logger, onDeploy } = options;
@@ -111,7 +112,6 @@ export function createBuildQueue(runBuild: RunBuild, options: BuildQueueOptions)
   const settleMs = options.settleMs ?? 500;
   const quickSettleMs = Math.min(options.quickSettleMs ?? 100, settleMs);
   const maxWaitMs = Math.max(options.maxWaitMs ?? 5_000, settleMs);
-  const historySize = options.historySize ?? 50;
 
   let pending: BuildTrigger[] = [];
   let carried: BuildTrigger[] = [];
@@ -220,7 +220,7 @@ export function createBuildQueue(runBuild: RunBuild, options: BuildQueueOptions)
       ...(result.ok ? {} : { error: result.error ?? "the build reported a failure without a message" }),
     };
     history.unshift(record);
-    history.length = Math.min(history.length, historySize);
+    history.length = Math.min(history.length, HISTORY_SIZE);
     logBuild(logger, record);
 
     // Nothing changed and the target is up to date: an `aws s3 sync` would only cost time.

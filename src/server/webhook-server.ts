@@ -38,8 +38,6 @@ export interface WebhookServerOptions {
   queue: BuildQueue;
   logger: Logger;
   maxBodyBytes?: number;
-  /** Total request-body bytes held over all connections; past it 503 (default MAX_BODIES_IN_FLIGHT). */
-  maxBodiesInFlight?: number;
   /** Timeouts that cut off slow clients (tests shorten them). */
   limits?: ServerLimits;
   /** A deploy running longer than this makes /health fail (stuck); default 10 minutes and 15 s. */
@@ -70,7 +68,7 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
   // Hash both sides so timingSafeEqual always compares equal lengths and the secret's length never leaks.
   const expectedDigest = digest(secret);
   const startedAt = clock();
-  const budget = createBodyBudget(options.maxBodiesInFlight ?? MAX_BODIES_IN_FLIGHT);
+  const budget = createBodyBudget(MAX_BODIES_IN_FLIGHT);
   const redact = [secret, ...(options.redact ?? [])];
 
   async function route(req: IncomingMessage, path: string): Promise<Reply> {
@@ -336,7 +334,6 @@ export async function startWebhookService(
   deps: {
     runBuild: RunBuild;
     logger: Logger;
-    buildOnStart?: boolean;
     settleMs?: number;
     env?: NodeJS.ProcessEnv;
     /** The in-process deploy (`nzf-build deploy`, with a bucket configured), instead of a deploy command. */
@@ -394,7 +391,7 @@ export async function startWebhookService(
       `[INTERNAL] an operation failed outside any build or request; the server keeps running: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`,
     );
   process.on("unhandledRejection", stray);
-  if (deps.buildOnStart ?? true) queue.enqueue({ reason: "startup", receivedAt: Date.now() });
+  queue.enqueue({ reason: "startup", receivedAt: Date.now() });
   return {
     url: server.url,
     queue,
