@@ -12,7 +12,7 @@ import { compileError } from "./compile-errors.js";
 import { CHANGED_DURING_BUILD, hashInputsAfterBuild, startBundle, writeBundleRecord } from "./bundle-cache.js";
 import type { PageBody, PageFrame, RenderInput, RenderOutput } from "../template-kit/types.js";
 import { exists, writeFileAtomic } from "../core/fs.js";
-import { cacheUnusable, hashBytes, hashOfFileOrNull, readJsonEntrySync, verifyFilesSync } from "../cache/entry.js";
+import { cacheUnusable, hashBytes, hashOfFileOrNull } from "../cache/entry.js";
 import { runEsbuild, type BundlerContexts } from "./bundler-contexts.js";
 import { authStandIn } from "./auth-stand-in.js";
 import { templateModulesOf } from "./template-modules.js";
@@ -265,29 +265,4 @@ export async function loadTemplates(
     bodyHashFor: await bodyHashesByTemplate(root, TEMPLATE_ENTRY, bundle.sources),
     load: async () => (await loadCompiledModule<TemplateModule>(bundle.file)).exports,
   };
-}
-
-/**
- * The module compileNodeModule last compiled into `dir`, if it is still there (it may be out of
- * date). Read synchronously: it is a small file, and a caller starting a worker with it should not
- * wait behind the other work of this thread's event loop.
- */
-export function lastCompiledModule(dir: string): string | null {
-  const recordFile = join(dir, "record.json");
-  const record = readJsonEntrySync<{ result?: { file?: string }; outputs?: Record<string, string> }>(
-    recordFile,
-    "worker warm-up",
-  );
-  const file = record?.result?.file;
-  // Only a module with the bytes it was compiled to: a worker must never load a corrupt one ahead of the build.
-  return typeof file === "string" &&
-    record?.outputs?.[file] !== undefined &&
-    verifyFilesSync(record.outputs, "worker warm-up", recordFile) === null
-    ? file
-    : null;
-}
-
-/** The one-shot templates module the last build compiled, if it is still there: render workers load it ahead of a build that will likely use it again. */
-export function lastCompiledTemplates(cacheDir: string): string | null {
-  return lastCompiledModule(templatesDir(cacheDir, true));
 }

@@ -150,10 +150,6 @@ async function fileHash(path: string): Promise<string | null> {
   return memoizedHash(path, "sha256", hashBytes);
 }
 
-function fileHashSync(path: string): string | null {
-  return memoizedHash(path, "sha256", hashBytes);
-}
-
 /** The hash of a file a record is about to list. */
 export async function hashOfFile(path: string): Promise<string> {
   const hash = await fileHash(path);
@@ -175,10 +171,6 @@ export async function verifyFiles(
 ): Promise<string | null> {
   const hashes = await Promise.all(Object.keys(files).map(fileHash));
   return explain(files, hashes, family, entry);
-}
-
-export function verifyFilesSync(files: Record<string, string>, family: string, entry: string): string | null {
-  return explain(files, Object.keys(files).map(fileHashSync), family, entry);
 }
 
 function explain(

@@ -4,7 +4,7 @@
  * thread that reads the snapshot for the render anyway (src/render/content-plan.ts), so that a
  * one-off build of many pages parses it in no more threads than it must. When every page of a large
  * snapshot will render, this stage starts the render threads before it reads the snapshot
- * (RenderService.prepare), so that their start-up (reading the snapshot, loading React) overlaps
+ * (RenderService.prepare), so that their start-up (Node's own, reading the snapshot) overlaps
  * this thread's work instead of coming before the first page.
  */
 import { stat } from "node:fs/promises";
@@ -120,8 +120,8 @@ export async function contentStage(
 
 /**
  * Starts the render threads before this thread reads the snapshot, when a full render of many
- * pages is coming (a large snapshot): they then read the snapshot and load React at once, instead
- * of after this thread has. Returns the snapshot file they were started with, or null.
+ * pages is coming (a large snapshot): they then start and read the snapshot at once, instead of
+ * after this thread has. Returns the snapshot file they were started with, or null.
  */
 async function prepareEarly(config: BuildConfig, builder: Builder): Promise<WarmedContent | null> {
   const policy = builder.render;
@@ -134,7 +134,6 @@ async function prepareEarly(config: BuildConfig, builder: Builder): Promise<Warm
       root: config.root,
       workDir: config.workDir,
       snapshot: sourceFor(config, policy, cached.file, identity, info.size),
-      loadLastTemplates: policy.planInWorker,
       planNext: policy.planInWorker,
       count: workerCountFor(info.size, policy.oneWorkerFromBytes),
     });

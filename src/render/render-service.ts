@@ -1,7 +1,7 @@
 /**
  * The render service: everything the build's thread knows about render threads. A Builder owns one
  * (src/pipeline/builder.ts) and the pipeline asks it four things: `prepare` (start threads reading
- * the snapshot and loading the templates ahead of a render), `plan` (have a thread plan the build
+ * the snapshot ahead of a render), `plan` (have a thread plan the build
  * from the snapshot it reads anyway), `render` (pages in batches) and `close`. The messages are
  * typed in src/render/worker/messages.ts, which the worker imports too; a worker's failure comes
  * back as a coded error, and the caller logs the fallback it takes.
@@ -22,7 +22,7 @@ import type { Worker } from "node:worker_threads";
 import { NzfError } from "../core/errors.js";
 import type { PageEntry } from "./pages.js";
 import type { ContentPlan } from "./content-plan.js";
-import { compileNodeModule, lastCompiledTemplates } from "../bundle/template-bundle.js";
+import { compileNodeModule } from "../bundle/template-bundle.js";
 import { bootWorkers, crashOf, renderWorkerCount, startWorker } from "./worker/worker-boot.js";
 import { holdWorker, releaseWorker } from "./worker-refs.js";
 import type {
@@ -102,17 +102,15 @@ export class RenderService {
   }
 
   /**
-   * Starts the threads of a render that is about to come and has them read the snapshot and load
-   * the templates the last build compiled (React is bundled in them), while the build's own thread
-   * does its other stages. In a new process that start-up is most of a second, which otherwise came
-   * before the first page. With `planNext`, also asks the threads now what `plan` will ask them.
-   * A failure here is ignored: `plan` and `render` ask again and report what is wrong.
+   * Starts the threads of a render that is about to come and has them read the snapshot, while the
+   * build's own thread does its other stages. In a new process that start-up is most of a second,
+   * which otherwise came before the first page. With `planNext`, also asks the threads now what
+   * `plan` will ask them. A failure here is ignored: `plan` and `render` ask again and report what
+   * is wrong.
    */
   prepare(
     options: RenderPlace & {
       snapshot: SnapshotSource;
-      /** Load the templates the last build compiled: in a new process (the CLI) they are most likely this build's. */
-      loadLastTemplates: boolean;
       /** The caller asks `plan` next: its requests go with the warm-up, so the answer starts at once. */
       planNext: boolean;
       /** How many threads (workerCountFor). */
@@ -124,17 +122,17 @@ export class RenderService {
 
   async #prepare(options: Parameters<RenderService["prepare"]>[0]): Promise<void> {
     // Threads boot now, while this thread checks the worker's sources beside the other bundles'
-    // checks, and load the worker once it is checked. Kept, measured: starting them only after the
-    // check was slower in 6 of 8 interleaved pairs of the 2,000-document CLI build into an empty
-    // folder (paired median +1.6 s at load 18-31), though not for a new snapshot (-2.8 s, 5 of 8).
+    // checks, and load the worker once it is checked. Kept, measured (the CLI, 2,000 documents, 8
+    // interleaved pairs, load 17-32): starting them only after the check was slower into an empty
+    // folder in 6 of 8 pairs (paired median +2.6 s, CPU +0.14 s) and for a new snapshot in 5 of 8
+    // (+0.9 s); the peak memory the same.
     bootWorkers(options.count - this.threads);
-    const templateFile = options.loadLastTemplates ? lastCompiledTemplates(options.workDir) : null;
     const { file } = await compileWorker(options);
     // A caller that plans in its own thread (it keeps bundlers) asks a thread none.
     const requests = options.planNext ? planRequests(options) : [];
     this.#workersFor(file, options.count).forEach((worker, i) => {
       const first = requests[i];
-      worker.postMessage({ type: "warm", snapshot: options.snapshot, templateFile, first } satisfies ToWorker);
+      worker.postMessage({ type: "warm", snapshot: options.snapshot, first } satisfies ToWorker);
       if (first) this.#asked.set(worker, { request: first, answer: listen(worker, answerTo(first)) });
     });
   }

@@ -49,11 +49,11 @@ export type PlanRequest =
 
 export type ToWorker =
   /**
-   * Read the snapshot and load the templates ahead of a render. `first`: the request (a plan, the
-   * facts) the build will make of this worker, answered before the templates load: their compile
-   * holds the thread for tens of milliseconds, and the build waits for the answer.
+   * Read the snapshot ahead of a render. `first`: the request (a plan, the facts) the build will
+   * make of this worker, answered before the snapshot is read (from what an earlier process kept,
+   * when it can), so the build waits for no more than the answer.
    */
-  | { type: "warm"; snapshot: SnapshotSource; templateFile: string | null; first?: PlanRequest }
+  | { type: "warm"; snapshot: SnapshotSource; first?: PlanRequest }
   | PlanRequest
   | { type: "prepare"; init: WorkerInit }
   | { type: "render"; batch: number; pages: PageEntry[] };

@@ -241,17 +241,10 @@ port.on("message", (message: ToWorker) => {
   if (message.type === "render") return void render(message).then((answer) => port.postMessage(answer));
   if (message.type === "facts" || message.type === "plan") return void answerAndKeep(answerTo(message));
   if (message.type === "warm") {
-    const { first, templateFile } = message;
     // The build's first request is answered first (from what an earlier process kept, when it
-    // can), then the content is read and the templates (React is bundled in them) the last build
-    // compiled are loaded: most builds use them again.
-    const answered = first ? answerAndKeep(answerTo(first)) : Promise.resolve();
-    const read = () => readContent(message.snapshot);
-    const load = () => (templateFile ? importTemplates(templateFile) : undefined);
-    answered
-      .then(read)
-      .then(load, load)
-      .catch(() => undefined);
+    // can), then the content is read; a failure is the render's to report (prepare reads again).
+    const answered = message.first ? answerAndKeep(answerTo(message.first)) : Promise.resolve();
+    answered.then(() => readContent(message.snapshot)).catch(() => undefined);
     return;
   }
   reply(
