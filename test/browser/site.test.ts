@@ -19,6 +19,7 @@ import { startStaticServer, type StaticServer } from "../../src/server/static-se
 import { isolatedContext, launchBrowser, watchProblems } from "../support/browser.js";
 import { axeSource, axeViolations, formatViolations } from "../support/axe.js";
 import { headersFor, parseHeadersFile } from "../../src/site-files/headers.js";
+import { hangLimit } from "../support/time-limits.js";
 import { pageScriptUrls } from "../../bench/page-script-urls.js";
 import { isReactCode } from "../../bench/framework-chunk.js";
 import { ISLAND_PAGE_BUDGET_GZIP, measurePageJs, reactFiles } from "../../bench/page-js.js";
@@ -92,7 +93,7 @@ async function checkPage(page: Page, path: string, links: Set<string>): Promise<
   // The tag manager starts last, after the page's islands: on /account/ (React and the auth
   // library) a busy machine can leave before it arrives, which aborts it. Wait until it ran.
   if (await page.$("script[data-site-scripts]"))
-    await page.waitForFunction(() => "__gtmStandIn" in window, undefined, { timeout: 15_000 });
+    await page.waitForFunction(() => "__gtmStandIn" in window, undefined, { timeout: hangLimit(15_000) });
   if (response?.status() !== 200) problems.push(`${path}: HTTP ${response?.status()}`);
   // Lazy images load when scrolled to; load them all to check each one.
   const broken = await page.evaluate(async () => {
@@ -157,52 +158,56 @@ describe("the sample site in Chromium", () => {
     expect(pagePaths).toContain("/ar-ae/");
   });
 
-  it("every page loads without errors or CSP violations under its headers, its images load, and axe-core finds no WCAG 2.2 AA violation", async () => {
-    const problems: string[] = [];
-    const cspMessages: string[] = [];
-    const links = new Set<string>();
-    const checked: string[] = [];
-    const queue = [...pagePaths];
-    await Promise.all(
-      Array.from({ length: TABS }, async () => {
-        const page = await context.newPage();
-        const seen = watchProblems(page);
-        watchCspConsole(page, cspMessages);
-        for (let path = queue.shift(); path !== undefined; path = queue.shift()) {
-          problems.push(...(await checkPage(page, path, links)));
-          checked.push(path);
-        }
-        await page.close();
-        problems.push(...seen.consoleErrors, ...seen.pageErrors, ...seen.failedRequests);
-      }),
-    );
-    // For the CSP only, pages that move on by themselves or ask the network for what this machine
-    // has not: the old spelling's redirect and the preview with a token (its error dialog). In a
-    // context of their own: the preview leaves its cookie, which makes every later page a preview.
-    const apart = await isolatedContext(browser);
-    await recordCspViolations(apart);
-    const page = await apart.newPage();
-    watchCspConsole(page, cspMessages);
-    await page.goto(server.url + "/pay/tainted_wealth/", { waitUntil: "load" });
-    // A redirect page moves on by itself (meta refresh): let it arrive before the next goto.
-    await page.waitForURL(/\/pay\/tainted-wealth\/$/);
-    await page.goto(
-      server.url + "/preview/?documentId=YHh1RBEAACMAx1Ab&token=https%3A%2F%2Fnzf2020.prismic.io%2Fpreviews%2Fabc",
-      { waitUntil: "load" },
-    );
-    // Let the preview check run and show its dialog.
-    await page.waitForTimeout(1500);
-    await apart.close();
-    for (const link of [...links].sort()) {
-      const res = await fetch(server.url + link, { redirect: "manual" });
-      if (res.status !== 200) problems.push(`broken internal link ${link}: HTTP ${res.status}`);
-    }
-    expect(checked.sort()).toEqual(pagePaths);
-    expect(pagePaths.length).toBeGreaterThan(30);
-    expect(problems.sort()).toEqual([]);
-    expect([...cspMessages, ...violations]).toEqual([]);
-    expect(links.size).toBeGreaterThan(30);
-  }, 240_000);
+  it(
+    "every page loads without errors or CSP violations under its headers, its images load, and axe-core finds no WCAG 2.2 AA violation",
+    async () => {
+      const problems: string[] = [];
+      const cspMessages: string[] = [];
+      const links = new Set<string>();
+      const checked: string[] = [];
+      const queue = [...pagePaths];
+      await Promise.all(
+        Array.from({ length: TABS }, async () => {
+          const page = await context.newPage();
+          const seen = watchProblems(page);
+          watchCspConsole(page, cspMessages);
+          for (let path = queue.shift(); path !== undefined; path = queue.shift()) {
+            problems.push(...(await checkPage(page, path, links)));
+            checked.push(path);
+          }
+          await page.close();
+          problems.push(...seen.consoleErrors, ...seen.pageErrors, ...seen.failedRequests);
+        }),
+      );
+      // For the CSP only, pages that move on by themselves or ask the network for what this machine
+      // has not: the old spelling's redirect and the preview with a token (its error dialog). In a
+      // context of their own: the preview leaves its cookie, which makes every later page a preview.
+      const apart = await isolatedContext(browser);
+      await recordCspViolations(apart);
+      const page = await apart.newPage();
+      watchCspConsole(page, cspMessages);
+      await page.goto(server.url + "/pay/tainted_wealth/", { waitUntil: "load" });
+      // A redirect page moves on by itself (meta refresh): let it arrive before the next goto.
+      await page.waitForURL(/\/pay\/tainted-wealth\/$/);
+      await page.goto(
+        server.url + "/preview/?documentId=YHh1RBEAACMAx1Ab&token=https%3A%2F%2Fnzf2020.prismic.io%2Fpreviews%2Fabc",
+        { waitUntil: "load" },
+      );
+      // Let the preview check run and show its dialog.
+      await page.waitForTimeout(1500);
+      await apart.close();
+      for (const link of [...links].sort()) {
+        const res = await fetch(server.url + link, { redirect: "manual" });
+        if (res.status !== 200) problems.push(`broken internal link ${link}: HTTP ${res.status}`);
+      }
+      expect(checked.sort()).toEqual(pagePaths);
+      expect(pagePaths.length).toBeGreaterThan(30);
+      expect(problems.sort()).toEqual([]);
+      expect([...cspMessages, ...violations]).toEqual([]);
+      expect(links.size).toBeGreaterThan(30);
+    },
+    hangLimit(240_000),
+  );
 
   it("hydrates the FAQ island, which filters the questions as the visitor types", async () => {
     const page = await context.newPage();
