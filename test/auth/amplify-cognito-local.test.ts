@@ -3,7 +3,7 @@
  * auto sign-in, account view, sign out, sign in again, token refresh through the test bridge.
  * The emulator has no SRP, so the flow is USER_PASSWORD_AUTH here.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { fetchAuthSession } from "aws-amplify/auth";
 import { createAmplifyAdapter } from "../../src/auth/amplify.js";
 import { resolveAuthConfig } from "../../src/auth/config.js";
@@ -15,6 +15,7 @@ import { pageCookies } from "../support/page-cookies.js";
 let cognito: CognitoLocal;
 let adapter: AuthAdapter;
 const jar = pageCookies();
+vi.stubGlobal("document", jar.document);
 
 beforeAll(async () => {
   cognito = await startCognitoLocal();
@@ -28,6 +29,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await cognito?.stop();
+  vi.unstubAllGlobals();
   await jar.close();
 });
 

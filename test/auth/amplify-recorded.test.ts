@@ -6,7 +6,7 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createAmplifyAdapter } from "../../src/auth/amplify.js";
 import { describeAuthError, SESSION_INVALIDATING_MESSAGES } from "../../src/auth/messages.js";
 import type { AuthAdapter } from "../../src/auth/types.js";
@@ -97,8 +97,10 @@ beforeAll(async () => {
   endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 const jar = pageCookies();
+vi.stubGlobal("document", jar.document);
 afterAll(async () => {
   await new Promise<void>((ok) => server.close(() => ok()));
+  vi.unstubAllGlobals();
   await jar.close();
 });
 

@@ -1,26 +1,27 @@
 /**
  * A page's cookie jar for the auth tests that run in Node: a happy-dom page at an https address
- * whose `document` is made global, so the account adapter's own storage (aws-amplify's
+ * whose `document` the test makes global (`vi.stubGlobal("document", jar.document)`, which also
+ * keeps the file isolated from the others), so the account adapter's own storage (aws-amplify's
  * CookieStorage, on js-cookie) and its listing of the session's cookies (document.cookie) run as
- * they do on /account/. Only `document` is made global: Amplify still finds no `window`, as in Node.
+ * they do on /account/. Only `document` is global: Amplify still finds no `window`, as in Node.
  */
 import { Window } from "happy-dom";
 
 export interface PageCookies {
+  /** The page's document, for the test to make global. */
+  document: Document;
   /** The names of the cookies the page holds, decoded. */
   names(): string[];
   /** One cookie's value, decoded (undefined when the page has none of that name). */
   get(name: string): string | undefined;
   /** Expires every cookie, as a fresh browser profile would start. */
   clear(): void;
-  /** Takes the page's document away again. */
+  /** Closes the page. */
   close(): Promise<void>;
 }
 
 export function pageCookies(url = "https://nzf.example/account/"): PageCookies {
   const window = new Window({ url });
-  const before = Object.getOwnPropertyDescriptor(globalThis, "document");
-  Object.defineProperty(globalThis, "document", { value: window.document, configurable: true, writable: true });
   const pairs = () =>
     window.document.cookie
       .split("; ")
@@ -30,6 +31,7 @@ export function pageCookies(url = "https://nzf.example/account/"): PageCookies {
         return [pair.slice(0, at), pair.slice(at + 1)] as const;
       });
   return {
+    document: window.document as unknown as Document,
     names: () => pairs().map(([name]) => decodeURIComponent(name)),
     get: (name) => {
       const found = pairs().find(([raw]) => decodeURIComponent(raw) === name);
@@ -39,8 +41,6 @@ export function pageCookies(url = "https://nzf.example/account/"): PageCookies {
       for (const [raw] of pairs()) window.document.cookie = `${raw}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
     },
     async close() {
-      if (before) Object.defineProperty(globalThis, "document", before);
-      else Reflect.deleteProperty(globalThis, "document");
       await window.happyDOM.close();
     },
   };
