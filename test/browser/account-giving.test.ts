@@ -29,13 +29,14 @@ let browser: Browser;
 
 /** Screenshots kept for review (test-results/ is not committed). */
 const SHOTS = join(PROJECT_ROOT, "test-results/journeys");
-const EMAIL = "yusuf@example.org";
+// Unique in the run's shared pool (other files make their own users there).
+const EMAIL = `yusuf-${randomUUID().slice(0, 8)}@example.org`;
 const PASSWORD = "a long sadaqah phrase";
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 
 beforeAll(async () => {
-  site = await startAccountSite();
+  site = await startAccountSite({ shared: true });
   ({ cognito, service, server, browser } = site);
   // The donor's account, made through the pool's own calls (signing up in the page is account.test.ts's).
   await cognito.call("SignUp", {
@@ -73,6 +74,7 @@ afterAll(async () => {
 
 async function device(viewport: { width: number; height: number }): Promise<BrowserContext> {
   const context = await isolatedContext(browser, { viewport });
+  await site.route(context);
   // The page's CSP lets Stripe.js call Stripe's API at api.stripe.com only, as in production.
   await stripeThroughApiHost(context, service.stripe.url);
   return context;
@@ -332,7 +334,7 @@ describe("a signed-in donor's giving in Chromium", () => {
     const context = await device(PHONE);
     const page = await context.newPage();
     // The API's origin refused at the network: the page must say it, not hang.
-    await page.route(`${service.url}/graphql**`, (route) => route.abort("connectionrefused"));
+    await page.route(`${site.apiUrl}/graphql**`, (route) => route.abort("connectionrefused"));
     await signIn(page);
     await expect
       .poll(() => page.locator(".account-giving [role=alert]").first().textContent(), { timeout: 15_000 })

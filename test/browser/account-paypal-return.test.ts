@@ -31,11 +31,12 @@ let paypal: PayPalStandIn;
 let server: StaticServer;
 let browser: Browser;
 
-const EMAIL = "hana@example.org";
+// Unique in the run's shared pool (other files make their own users there).
+const EMAIL = `hana-${randomUUID().slice(0, 8)}@example.org`;
 const PASSWORD = "a long sadaqah phrase";
 
 beforeAll(async () => {
-  site = await startAccountSite();
+  site = await startAccountSite({ shared: true });
   ({ cognito, service, server, browser } = site);
   paypal = await startPayPalStandIn({ webhookUrl: `${service.url}/paypal/webhook`, webhookRetryDelaysMs: [20] });
   const api = createPayPalApi({
@@ -110,6 +111,7 @@ async function paypalMonthly(): Promise<string> {
 describe("a PayPal monthly gift on the account page (390×844)", () => {
   it("says what happened back from PayPal, beside the gift, once; and to pause rather than skip", async () => {
     const context = await isolatedContext(browser, { viewport: { width: 390, height: 844 } });
+    await site.route(context);
     const page = await context.newPage();
     const seen = watchProblems(page);
     await signUp(page);

@@ -8,6 +8,7 @@
  * The payments service takes the gift and serves the account API at /graphql, as deployed, on
  * PGlite, with the Stripe API stand-in as Stripe (its signed webhook makes the payment paid).
  */
+import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -28,11 +29,12 @@ let server: StaticServer;
 let browser: Browser;
 
 const SHOTS = join(PROJECT_ROOT, "test-results/journeys");
-const EMAIL = "maryam@example.org";
+// Unique in the run's shared pool (other files make their own users there).
+const EMAIL = `maryam-${randomUUID().slice(0, 8)}@example.org`;
 const PASSWORD = "a long zakat phrase";
 
 beforeAll(async () => {
-  site = await startAccountSite();
+  site = await startAccountSite({ shared: true });
   ({ cognito, service, server, browser } = site);
 }, 240_000);
 
@@ -94,6 +96,7 @@ async function signUp(page: Page): Promise<void> {
 describe("a donor's zakat instalments, from the zakat page to the account (390×844)", () => {
   it("gives 12 monthly instalments, sees 1 of 12, pauses and cancels; the receipt agrees with the zakat page", async () => {
     const context = await isolatedContext(browser, { viewport: { width: 390, height: 844 } });
+    await site.route(context);
     await stripeThroughApiHost(context, service.stripe.url);
     const page = await context.newPage();
     const seen = watchProblems(page);

@@ -2,24 +2,38 @@
  * The account pages against the real payments service, as account-*.test.ts use them: cognito-local
  * (cognito-local.ts), the payments service serving the account API at its /graphql from the pool's
  * settings (as deployed), the sample built with both, served on loopback with its own `_headers`
- * (so its CSP is enforced), and Chromium. Each file gets its own pool, service and build: the pool's
- * ids and addresses are baked into the pages (a shared build cannot serve them).
+ * (so its CSP is enforced), and Chromium. By default each file gets its own pool, service and
+ * build: the pool's ids and addresses are baked into the pages.
+ *
+ * With `shared`, the file instead signs in on the run's shared account build (shared-site.ts,
+ * "account"), made once against the run's one cognito-local (global-setup.ts): the file joins that
+ * pool through a bridge of its own (cognito-local.ts joinCognitoLocal) and makes its own users,
+ * with e-mails no other file uses. The built cognito and payments addresses are routed in each of
+ * the file's browser contexts to its bridge and service (`route`), so the pages call them as built
+ * and the browser applies the CSP to the built addresses. No build of the file's own.
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
+import type { Browser, BrowserContext } from "playwright-core";
 import { resolveAuthConfig } from "../../src/auth/config.js";
 import { type StaticServer, startStaticServer } from "../../src/server/static-server.js";
 import { headersFor, parseHeadersFile } from "../../src/site-files/headers.js";
 import { launchBrowser } from "./browser.js";
 import { createFixture, type Fixture } from "./build-fixture.js";
-import { type CognitoLocal, startCognitoLocal } from "./cognito-local.js";
+import { type CognitoLocal, joinCognitoLocal, runCognito, startCognitoLocal } from "./cognito-local.js";
+import { BUILT_PAYMENTS_URL, routeOriginTo, routePaymentsTo } from "./payments-route.js";
+import { sharedSampleSite } from "./shared-site.js";
 import { startTestPaymentsService, TEST_PUBLISHABLE_KEY, type TestPaymentsService } from "./payments-service.js";
 
 export interface AccountSite {
   cognito: CognitoLocal;
   service: TestPaymentsService;
-  fixture: Fixture;
+  /** The file's own build; absent on the shared build. */
+  fixture?: Fixture;
+  /** The payments and account API address as the pages call it (where a test routes a failure of its own). */
+  apiUrl: string;
+  /** On the shared build, sends a context's requests to the built addresses on to this file's bridge and service. */
+  route(context: BrowserContext): Promise<void>;
   /** The built site, with its `_headers`. */
   server: StaticServer;
   browser: Browser;
@@ -32,8 +46,15 @@ export async function startAccountSite(
     account?: NonNullable<Parameters<typeof startTestPaymentsService>[0]>["account"];
     /** Whether the pages give through the service too (the pay pages' PAYMENTS_API_URL); default yes. */
     payments?: boolean;
+    /** The run's shared account build and cognito-local (see the file comment); own ones when the run has none. */
+    shared?: boolean;
   } = {},
 ): Promise<AccountSite> {
+  const run = options.shared ? runCognito() : null;
+  if (run) {
+    if (options.payments === false) throw new Error("the shared account build gives through the service");
+    return startOnSharedBuild(run, options.account);
+  }
   // Stopped last to first, by stop() or when a later part fails to start (nobody else holds them yet).
   const stops: (() => Promise<unknown>)[] = [];
   const stop = async () => {
@@ -71,7 +92,55 @@ export async function startAccountSite(
     const rules = parseHeadersFile(await readFile(join(fixture.config.outDir, "_headers"), "utf8"));
     const server = await startStaticServer({ root: fixture.config.outDir, headers: (path) => headersFor(rules, path) });
     stops.push(() => server.stop());
-    return { cognito, service, fixture, server, browser, stop };
+    return { cognito, service, fixture, server, browser, stop, apiUrl: service.url, route: async () => {} };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+async function startOnSharedBuild(
+  run: NonNullable<ReturnType<typeof runCognito>>,
+  account: NonNullable<Parameters<typeof startTestPaymentsService>[0]>["account"] | undefined,
+): Promise<AccountSite> {
+  const stops: (() => Promise<unknown>)[] = [];
+  const stop = async () => {
+    for (const one of [...stops].reverse()) await one();
+  };
+  const begun = await Promise.allSettled([joinCognitoLocal(run), sharedSampleSite("account"), launchBrowser()]);
+  const [pool, built, chromium] = begun;
+  if (pool.status === "fulfilled") stops.push(() => pool.value.stop());
+  if (chromium.status === "fulfilled") stops.push(() => chromium.value.close());
+  try {
+    if (pool.status === "rejected") throw pool.reason;
+    if (built.status === "rejected") throw built.reason;
+    if (chromium.status === "rejected") throw chromium.reason;
+    const [cognito, site, browser] = [pool.value, built.value, chromium.value];
+    // The service checks tokens against the run's address (the tokens' issuer), as built.
+    const service = await startTestPaymentsService({
+      env: {
+        NZF_COGNITO_USER_POOL_ID: cognito.userPoolId,
+        NZF_COGNITO_CLIENT_ID: cognito.clientId,
+        NZF_COGNITO_ENDPOINT: cognito.endpoint,
+      },
+      ...(account ? { account } : {}),
+    });
+    stops.push(() => service.stop());
+    const rules = parseHeadersFile(await readFile(join(site.outDir, "_headers"), "utf8"));
+    const server = await startStaticServer({ root: site.outDir, headers: (path) => headersFor(rules, path) });
+    stops.push(() => server.stop());
+    return {
+      cognito,
+      service,
+      server,
+      browser,
+      stop,
+      apiUrl: BUILT_PAYMENTS_URL,
+      async route(context) {
+        await routePaymentsTo(context, service.url);
+        await routeOriginTo(context, cognito.endpoint, cognito.bridge);
+      },
+    };
   } catch (error) {
     await stop();
     throw error;

@@ -170,7 +170,6 @@ export async function startCognitoLocal(options: StartOptions = {}): Promise<Cog
   const port = await freePort();
   const upstream = `http://127.0.0.1:${port}`;
   const state = newBridgeState(options.trackDevices ?? false);
-  const bridged = state.bridged;
   const bridge: Server = createServer((req, res) => void handleBridge(req, res, upstream, state));
   await new Promise<void>((ok) => bridge.listen(0, "127.0.0.1", ok));
   const endpoint = `http://127.0.0.1:${(bridge.address() as AddressInfo).port}`;
@@ -219,7 +218,7 @@ export async function startCognitoLocal(options: StartOptions = {}): Promise<Cog
     const userPoolId = pool.UserPool.Id;
     const server = bridge;
 
-    return {
+    return withBridgeState(state, {
       endpoint,
       upstream,
       issuer: `${endpoint}/${userPoolId}`,
@@ -227,40 +226,31 @@ export async function startCognitoLocal(options: StartOptions = {}): Promise<Cog
       clientId,
       code,
       dataDir,
-      bridged,
-      get trackDevices() {
-        return state.trackDevices;
-      },
-      set trackDevices(on: boolean) {
-        state.trackDevices = on;
-      },
-      deviceLimits: state.deviceLimits,
-      isRevoked: (token) => {
-        const claims = claimsOf(token);
-        return typeof claims?.event_id === "string" && state.revoked.has(claims.event_id);
-      },
       call: (action, body) => cognitoCall(endpoint, action, body),
-      async readStoredCode(email) {
-        const db = JSON.parse(await readFile(join(dataDir, ".cognito", "db", `${userPoolId}.json`), "utf8")) as {
-          Users?: Record<string, { ConfirmationCode?: string; Attributes?: { Name: string; Value: string }[] }>;
-        };
-        const user = Object.values(db.Users ?? {}).find((u) =>
-          u.Attributes?.some((a) => a.Name === "email" && a.Value === email),
-        );
-        return user?.ConfirmationCode;
-      },
+      readStoredCode: (email) => storedCode(dataDir, userPoolId, email),
       async stop() {
         await new Promise<void>((ok) => server.close(() => ok()));
         await stopChild(child);
         await rm(dataDir, { recursive: true, force: true });
       },
-    };
+    });
   } catch (error) {
     bridge.close();
     await stopChild(child);
     await rm(dataDir, { recursive: true, force: true });
     throw error;
   }
+}
+
+/** The confirmation code the emulator stored for a user (by e-mail), from its data file. */
+async function storedCode(dataDir: string, userPoolId: string, email: string): Promise<string | undefined> {
+  const db = JSON.parse(await readFile(join(dataDir, ".cognito", "db", `${userPoolId}.json`), "utf8")) as {
+    Users?: Record<string, { ConfirmationCode?: string; Attributes?: { Name: string; Value: string }[] }>;
+  };
+  const user = Object.values(db.Users ?? {}).find((u) =>
+    u.Attributes?.some((a) => a.Name === "email" && a.Value === email),
+  );
+  return user?.ConfirmationCode;
 }
 
 async function stopChild(child: ChildProcess): Promise<void> {
@@ -544,4 +534,75 @@ async function markEmailVerified(upstream: string, action: string, input: Record
 function maskEmail(email: string): string {
   const [name = "", host = ""] = email.split("@");
   return `${name.slice(0, 1)}***@${host.slice(0, 1)}***`;
+}
+
+/**
+ * The run's one cognito-local (started by test/support/global-setup.ts, described in
+ * NZF_TEST_COGNITO): the address the shared account build was made with (its bridge, which is also
+ * the tokens' issuer domain), the emulator behind it, and its pool and app client.
+ */
+export interface RunCognito {
+  endpoint: string;
+  upstream: string;
+  userPoolId: string;
+  clientId: string;
+  code: string;
+  dataDir: string;
+}
+
+/** The run's cognito-local from NZF_TEST_COGNITO, or null when the run has none (a test started otherwise). */
+export function runCognito(): RunCognito | null {
+  const text = process.env.NZF_TEST_COGNITO;
+  return text ? (JSON.parse(text) as RunCognito) : null;
+}
+
+/**
+ * A test file's own view of the run's cognito-local: the same pool and app client (each file makes
+ * its own users, with e-mails no other file uses), behind a bridge of this file's own, so what the
+ * bridge records (bridged calls, revoked tokens, devices, device tracking) is this file's alone.
+ * `endpoint` and `issuer` are the run's (what the shared build and the tokens name); the file's
+ * pages reach its bridge by routing that address to `bridge` in the browser (routeCognitoTo in
+ * shared-account-site.ts), and `call` goes to the bridge. `stop` closes the bridge only.
+ */
+export async function joinCognitoLocal(run: RunCognito): Promise<CognitoLocal & { bridge: string }> {
+  const state = newBridgeState(false);
+  const server: Server = createServer((req, res) => void handleBridge(req, res, run.upstream, state));
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  const bridge = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return withBridgeState(state, {
+    endpoint: run.endpoint,
+    bridge,
+    upstream: run.upstream,
+    issuer: `${run.endpoint}/${run.userPoolId}`,
+    userPoolId: run.userPoolId,
+    clientId: run.clientId,
+    code: run.code,
+    dataDir: run.dataDir,
+    call: (action, body) => cognitoCall(bridge, action, body),
+    readStoredCode: (email) => storedCode(run.dataDir, run.userPoolId, email),
+    async stop() {
+      await new Promise<void>((ok) => server.close(() => ok()));
+    },
+  });
+}
+
+type BridgeView = "bridged" | "trackDevices" | "deviceLimits" | "isRevoked";
+
+/** A pool's handle with what its bridge records (`state`) readable, and device tracking switchable. */
+function withBridgeState<T extends Omit<CognitoLocal, BridgeView>>(state: BridgeState, rest: T): T & CognitoLocal {
+  return {
+    ...rest,
+    bridged: state.bridged,
+    get trackDevices() {
+      return state.trackDevices;
+    },
+    set trackDevices(on: boolean) {
+      state.trackDevices = on;
+    },
+    deviceLimits: state.deviceLimits,
+    isRevoked: (token: string) => {
+      const claims = claimsOf(token);
+      return typeof claims?.event_id === "string" && state.revoked.has(claims.event_id);
+    },
+  };
 }

@@ -3,22 +3,39 @@
  * worker in CHROMIUM_PATH, makes the migrated database dump the payments service's tests load
  * (NZF_TEST_PGLITE_DUMP; kept in the temporary folder, so only the first run pays for it), and an
  * empty folder for this run's shared sample site (NZF_TEST_SHARED_SITE, test/support/shared-site.ts),
- * removed when the run ends.
+ * removed when the run ends. Also the run's one cognito-local (NZF_TEST_COGNITO): one pool and app
+ * client that the shared account build (shared-site.ts, "account") names; each test file that signs
+ * in on that build makes its own users in it, behind a bridge of its own (cognito-local.ts
+ * joinCognitoLocal). Stopped when the run ends.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveChromium } from "./chromium-path.js";
+import { type RunCognito, startCognitoLocal } from "./cognito-local.js";
 import { makeMigratedDump } from "./api-db.js";
 
 export default async function setup(): Promise<() => Promise<void>> {
-  const [chromium, dump, sharedSite] = await Promise.all([
+  const [chromium, dump, sharedSite, cognito] = await Promise.all([
     resolveChromium(),
     makeMigratedDump(),
     mkdtemp(join(tmpdir(), "nzf-shared-site-")),
+    startCognitoLocal(),
   ]);
   process.env.CHROMIUM_PATH = chromium;
   process.env.NZF_TEST_PGLITE_DUMP = dump;
   process.env.NZF_TEST_SHARED_SITE = sharedSite;
-  return () => rm(sharedSite, { recursive: true, force: true });
+  const run: RunCognito = {
+    endpoint: cognito.endpoint,
+    upstream: cognito.upstream,
+    userPoolId: cognito.userPoolId,
+    clientId: cognito.clientId,
+    code: cognito.code,
+    dataDir: cognito.dataDir,
+  };
+  process.env.NZF_TEST_COGNITO = JSON.stringify(run);
+  return async () => {
+    await cognito.stop();
+    await rm(sharedSite, { recursive: true, force: true });
+  };
 }

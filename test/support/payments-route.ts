@@ -20,19 +20,32 @@ export const BUILT_PAYMENTS_URL = SHARED_SITE_VARIANTS["payments-unreachable"].p
  * Sends the page's requests to BUILT_PAYMENTS_URL on to `serviceUrl`. `onRequest` sees each one as
  * it is sent on (a test that jumps the page's clock waits for the request it is timing).
  */
-export async function routePaymentsTo(
+export function routePaymentsTo(
   target: BrowserContext | Page,
   serviceUrl: string,
   onRequest: (method: string, path: string) => void = () => {},
 ): Promise<void> {
+  return routeOriginTo(target, BUILT_PAYMENTS_URL, serviceUrl, onRequest);
+}
+
+/**
+ * Sends the page's requests to the origin `built` on to `to`, as above (the shared account build
+ * also names the run's cognito-local, which each file reaches through its own bridge).
+ */
+export async function routeOriginTo(
+  target: BrowserContext | Page,
+  built: string,
+  to: string,
+  onRequest: (method: string, path: string) => void = () => {},
+): Promise<void> {
   await target.route(
-    (url) => url.origin === BUILT_PAYMENTS_URL,
+    (url) => url.origin === built,
     async (route) => {
       const request = route.request();
-      const path = request.url().slice(BUILT_PAYMENTS_URL.length);
+      const path = request.url().slice(built.length);
       onRequest(request.method(), path);
       try {
-        const response = await route.fetch({ url: serviceUrl + path, maxRedirects: 0 });
+        const response = await route.fetch({ url: to + path, maxRedirects: 0 });
         await route.fulfill({ response });
       } catch {
         // The page gave up on the request meanwhile (its own time limit, a navigation): the

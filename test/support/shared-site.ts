@@ -12,11 +12,13 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { resolveAuthConfig } from "../../src/auth/config.js";
 import { build } from "../../src/pipeline/build.js";
 import { createBuilder } from "../../src/pipeline/builder.js";
 import { resolveConfig } from "../../src/core/config.js";
 import { createMemoryLogger } from "../../src/core/logger.js";
 import { PROJECT_ROOT } from "./build-fixture.js";
+import { runCognito } from "./cognito-local.js";
 import { hangLimit } from "./time-limits.js";
 
 /**
@@ -32,7 +34,28 @@ export const SHARED_SITE_VARIANTS = {
     payments: { apiUrl: "http://127.0.0.1:9", publishableKey: "pk_test_51PaymentsServiceTest0123456789" },
   },
 } as const;
-export type SharedSiteVariant = keyof typeof SHARED_SITE_VARIANTS;
+/**
+ * "account": the payments-unreachable settings plus sign-in against the run's cognito-local
+ * (NZF_TEST_COGNITO, global-setup.ts) with the account API at the same unreachable payments
+ * address; a file signs in on it through shared-account-site.ts, which routes both addresses to
+ * the file's own bridge and service in the browser.
+ */
+export type SharedSiteVariant = keyof typeof SHARED_SITE_VARIANTS | "account";
+
+function variantConfig(variant: SharedSiteVariant): Record<string, unknown> {
+  if (variant !== "account") return structuredClone(SHARED_SITE_VARIANTS[variant]) as Record<string, unknown>;
+  const cognito = runCognito();
+  if (!cognito) throw new Error("the shared account site needs the run's cognito-local (NZF_TEST_COGNITO)");
+  const payments = SHARED_SITE_VARIANTS["payments-unreachable"].payments;
+  const auth = resolveAuthConfig({
+    userPoolId: cognito.userPoolId,
+    userPoolClientId: cognito.clientId,
+    userPoolEndpoint: cognito.endpoint,
+    authFlowType: "USER_PASSWORD_AUTH",
+    accountApiUrl: `${payments.apiUrl}/graphql`,
+  });
+  return { auth, payments: { ...payments } };
+}
 
 export interface SharedSite {
   /** The built site: read it, never write to it. */
@@ -78,7 +101,7 @@ async function obtain(variant: SharedSiteVariant): Promise<SharedSite> {
     await build(config, {
       logger: createMemoryLogger(),
       builder,
-      publicConfig: structuredClone(SHARED_SITE_VARIANTS[variant]) as Record<string, unknown>,
+      publicConfig: variantConfig(variant),
     });
     await writeFile(outcome, JSON.stringify({ ok: true }));
     return { outDir };
