@@ -16,7 +16,8 @@
  *   answers fails the fetch within 20 s in all, saying so, blaming the endpoint. A 429's
  *   retry-after wait is not counted there: Prismic answered, and asked us to wait.
  *
- * All waiting goes through `sleep`, so tests inject a recording sleep where timing is not the point.
+ * All waiting goes through the caller's `sleep` (a build's: bench/site.ts measures webhook rebuilds
+ * without Prismic's pauses); the jitter is Math.random's.
  */
 import { NzfError } from "../core/errors.js";
 import { formatMs, type Logger } from "../core/logger.js";
@@ -58,7 +59,6 @@ const MIN_ATTEMPT_MS = 1_000;
 export interface RetryingFetchDeps {
   fetch: typeof globalThis.fetch;
   sleep: (ms: number) => Promise<void>;
-  random: () => number;
   logger: Logger;
 }
 
@@ -141,7 +141,7 @@ export function createRetryingFetch(
         } else {
           failures += 1;
           spent += performance.now() - attemptStarted;
-          wait = backoffMs(failures, deps.random, policy);
+          wait = backoffMs(failures, Math.random, policy);
           exhausted = failures >= policy.maxAttempts;
         }
       } catch (error) {
@@ -158,7 +158,7 @@ export function createRetryingFetch(
           : answered
             ? `no complete answer within ${formatMs(timeoutMs)}`
             : `no answer within ${formatMs(headersMs)}`;
-        wait = backoffMs(failures, deps.random, policy);
+        wait = backoffMs(failures, Math.random, policy);
         exhausted = failures >= policy.maxAttempts;
       }
       const attempts = failures + rateLimited;

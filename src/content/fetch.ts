@@ -8,8 +8,8 @@
  * - Pages of 100 (the most Prismic's API gives per page) with a 500 ms pause between them (the pause
  *   Prismic's own client keeps, so a large repository is not fetched in a burst). We page ourselves
  *   rather than with `dangerouslyGetAll`, whose 500 ms pause is a hard-coded `setTimeout`: going
- *   through `deps.sleep` lets tests that are not about timing run fast, and the one that is about
- *   timing measure the real pause in the stub's request log.
+ *   through `deps.sleep` (real by default) lets a caller pace the fetch itself (bench/site.ts's
+ *   webhook rebuilds wait none).
  * - Retries live in our fetch wrapper (fetch-retry.ts); errors map onto the catalogue (fetch-errors.ts).
  * - The snapshot is written atomically and only after the last page arrived: a failed fetch leaves
  *   the previous snapshot byte for byte as it was.
@@ -64,7 +64,6 @@ export interface FetchDeps {
   fetch?: typeof globalThis.fetch;
   logger: Logger;
   sleep?: (ms: number) => Promise<void>;
-  random?: () => number;
   /** Overrides parts of the retry policy (tests shrink the budget). */
   retryPolicy?: Partial<RetryPolicy>;
   /** Snapshots the caller keeps between fetches (src/pipeline/builder.ts). */
@@ -92,7 +91,6 @@ export async function fetchContent(options: FetchOptions, deps: FetchDeps): Prom
     {
       fetch: deps.fetch ?? globalThis.fetch.bind(globalThis),
       sleep,
-      random: deps.random ?? Math.random,
       logger: deps.logger,
     },
     { ...DEFAULT_RETRY_POLICY, ...deps.retryPolicy },

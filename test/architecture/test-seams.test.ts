@@ -48,11 +48,6 @@ const REMAINING: { file: string; line: string; move: string }[] = [
     move: "`before` middlewares: a local proxy in front of the service in test/support",
   },
   {
-    file: "src/content/fetch-retry.ts",
-    line: "so tests inject a recording sleep",
-    move: "sleep and random in FetchDeps: fake timers",
-  },
-  {
     file: "src/content/fetch.ts",
     line: "(tests shrink the budget)",
     move: "retryPolicy: fake timers against the real budget",

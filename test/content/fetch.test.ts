@@ -36,6 +36,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   vi.useRealTimers();
+  vi.restoreAllMocks();
   await stub?.stop();
   stub = undefined!;
   await rm(cacheDir, { recursive: true, force: true });
@@ -213,10 +214,12 @@ describe("fetchContent retries", () => {
     expect(sleeps[1]).toBeLessThan(300);
   });
 
-  it("adds the jitter from deps.random to the exponential delays", async () => {
+  it("adds Math.random's jitter to the exponential delays", async () => {
     stub = await startPrismicStub({ documents: makeDocuments(1) });
     stub.inject(ROOT_PATH, { status: 502 }, 3);
-    await fetchContent(options(), deps({ random: () => 0.42 }));
+    // Fixed dice: real ones would give 100-199, 200-299, 400-499, not these exact three.
+    vi.spyOn(Math, "random").mockReturnValue(0.42);
+    await fetchContent(options(), deps());
     expect(sleeps).toEqual([142, 242, 442]);
   });
 
