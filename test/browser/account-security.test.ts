@@ -10,6 +10,7 @@
  * limit 60) with Forget; sign out of all devices: GlobalSignOut then RevokeToken, the old tokens
  * refused by the account API, and the other device sent back to sign-in.
  */
+import { randomUUID } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -28,16 +29,18 @@ let service: TestPaymentsService;
 let server: StaticServer;
 let browser: Browser;
 
+// The e-mails' part no other file uses: the run's shared pool holds every file's users.
+const UNIQUE = randomUUID().slice(0, 8);
 const SHOTS = join(PROJECT_ROOT, "test-results/journeys");
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 
 beforeAll(async () => {
   // The account API refuses revoked tokens through the bridge's record (cognito-local cannot say
-  // so itself); the pool is this file's once started, before any token is checked.
+  // so itself); the bridge is this file's (in front of the run's pool), started before any token is checked.
   site = await startAccountSite({
     account: { isRevoked: (token: string) => cognito.isRevoked(token) },
-    payments: false,
+    shared: true,
   });
   ({ cognito, service, server, browser } = site);
 }, 240_000);
@@ -57,7 +60,9 @@ async function newDonor(email: string, password: string): Promise<void> {
 }
 
 async function device(viewport: { width: number; height: number }): Promise<BrowserContext> {
-  return isolatedContext(browser, { viewport });
+  const context = await isolatedContext(browser, { viewport });
+  await site.route(context);
+  return context;
 }
 
 function ownProblems(seen: PageProblems): string[] {
@@ -115,7 +120,7 @@ async function accessTokenOf(context: BrowserContext): Promise<string> {
 
 describe("account security in Chromium against cognito-local", () => {
   it("changes the password by keyboard: a wrong current password is refused beside its field (phone)", async () => {
-    const email = "hana@example.org";
+    const email = `hana-${UNIQUE}@example.org`;
     await newDonor(email, "first long phrase");
     const context = await device(PHONE);
     const page = await context.newPage();
@@ -164,7 +169,7 @@ describe("account security in Chromium against cognito-local", () => {
   }, 90_000);
 
   it("changes the e-mail address with its code, adds a phone number, then signs in with the new address (desktop)", async () => {
-    const email = "idris@example.org";
+    const email = `idris-${UNIQUE}@example.org`;
     const password = "idris long phrase";
     await newDonor(email, password);
     const context = await device(DESKTOP);
@@ -175,7 +180,7 @@ describe("account security in Chromium against cognito-local", () => {
 
     await pressButton(page, "Change e-mail address");
     await expect.poll(() => focusedText(page)).toBe("New e-mail address");
-    await page.keyboard.type("idris.new@example.org");
+    await page.keyboard.type(`idris.new-${UNIQUE}@example.org`);
     await pressButton(page, "Save and send a code");
     const emailSection = section(page, "E-mail address");
     await expect
@@ -193,7 +198,7 @@ describe("account security in Chromium against cognito-local", () => {
     await expect
       .poll(() => emailSection.locator("[role=status]").textContent(), { timeout: 15_000 })
       .toBe("Your e-mail address is verified.");
-    expect(await emailSection.textContent()).toContain("idris.new@example.org (verified)");
+    expect(await emailSection.textContent()).toContain(`idris.new-${UNIQUE}@example.org (verified)`);
 
     await pressButton(page, "Add a phone number");
     await page.keyboard.type("0412 345 678");
@@ -218,14 +223,14 @@ describe("account security in Chromium against cognito-local", () => {
 
     await pressButton(page, "Sign out");
     await expectStep(page, "Sign in");
-    await signIn(page, "idris.new@example.org", password);
+    await signIn(page, `idris.new-${UNIQUE}@example.org`, password);
     await expectStep(page, "Your account");
     expect(ownProblems(seen)).toEqual([]);
     await context.close();
   }, 90_000);
 
   it("says the pool does not track devices; with tracking, lists devices (limit 60) and forgets one", async () => {
-    const email = "jamila@example.org";
+    const email = `jamila-${UNIQUE}@example.org`;
     const password = "jamila long phrase";
     await newDonor(email, password);
     const phone = await device(PHONE);
@@ -271,7 +276,7 @@ describe("account security in Chromium against cognito-local", () => {
   }, 90_000);
 
   it("signs out of all devices: GlobalSignOut then RevokeToken, old tokens refused by the account API, the other device signed out", async () => {
-    const email = "karim@example.org";
+    const email = `karim-${UNIQUE}@example.org`;
     const password = "karim long phrase";
     await newDonor(email, password);
     const phone = await device(PHONE);
