@@ -6,11 +6,13 @@
  * with the service's own dialect and migrations (the service opens it without a dump). With NZF_TEST_DATABASE_URL
  * (CI's PostgreSQL 15) the storage tests run against that server too.
  */
+import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { PGlite } from "@electric-sql/pglite";
 import { Kysely, sql } from "kysely";
 import { migrateToLatest } from "../../src/api/db/migrate.js";
@@ -54,6 +56,19 @@ export async function openTestApiDb(): Promise<ApiDb> {
   // A dump of the latest migrations: nothing to apply, but a dump older than the code would be caught up.
   await migrateToLatest(db as Kysely<unknown>);
   return { db, driver: "pglite", close: () => db.destroy() };
+}
+
+/**
+ * Lays the migrated dump into `dir` as PGlite's data folder, as a service that has run before leaves
+ * it: `nzf-build api --data-dir dir` then opens it instead of making a database and migrating it
+ * (about 4 of the 6 s of CPU a first start costs, most of a start's time on a loaded machine).
+ */
+export async function layMigratedDataDir(dir: string): Promise<string> {
+  const path = process.env.NZF_TEST_PGLITE_DUMP ?? (await makeMigratedDump());
+  await mkdir(dir, { recursive: true });
+  // The dump is a tar.gz of the data folder (PGlite's dumpDataDir), its names rooted at "/".
+  await promisify(execFile)("tar", ["-xzf", path, "-C", dir]);
+  return dir;
 }
 
 /** Empties every table (between tests of one file). */
