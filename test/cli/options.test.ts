@@ -16,7 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Command } from "commander";
 import { flagName, OPTIONS, type CommandName, type OptionSpec } from "../../src/core/options.js";
 import { addDeclaredOptions, givenFlags } from "../../src/cli/options.js";
-import { resolveSettings } from "../../src/cli/settings.js";
+import { resolveSettings, type Settings } from "../../src/cli/settings.js";
+import { missingSettings, missingSettingsError } from "../../src/pipeline/missing-settings.js";
 import { formatError, NzfError } from "../../src/core/errors.js";
 import { PROJECT_ROOT } from "../support/build-fixture.js";
 import {
@@ -213,27 +214,28 @@ describe.concurrent("each setting, by its effect", () => {
     },
   );
 
+  // The other cases of SETTINGS_MISSING are read from builds made for other settings: allowed by
+  // flag and by variable in CI (the --image-hosts scenario), everything set in CI (--fetch), the
+  // sample in CI (--sample), outside CI one warning at the end (the unlisted image host).
   scenario(
-    ["allowMissingSettings --allow-missing-settings", "allowMissingSettings NZF_ALLOW_MISSING_SETTINGS"],
-    "with CI set, live content without payment and sign-in settings fails with SETTINGS_MISSING unless allowed; the sample is allowed; outside CI one warning at the end",
+    [],
+    "with CI set, live content without payment and sign-in settings fails with SETTINGS_MISSING naming what is missing and what allows it; with payments given, sign-in alone is named",
     async () => {
       const stub = await startContentStub();
       const root = await projectRoot();
-      const live = {
-        PRISMIC_ENDPOINT: stub.endpoint,
-        PRISMIC_ACCESS_TOKEN: STUB_TOKEN,
-        PRISMIC_REPOSITORY: "nzf-test",
-      };
-      const build = async (env: Env, ...flags: string[]) => {
-        const out = join(await tempDir(), "site");
-        return {
-          out,
-          run: await cli(["--fetch", "--root", root, "--out", out, ...flags], { ...live, ...env }, hangLimit(20_000)),
-        };
-      };
-      const refused = await build({ CI: "true" });
-      expect(refused.run.code, refused.run.output).toBe(1);
-      expect(refused.run.output).toContain("[SETTINGS_MISSING]");
+      const out = join(await tempDir(), "site");
+      const refused = await cli(
+        ["--fetch", "--root", root, "--out", out],
+        {
+          PRISMIC_ENDPOINT: stub.endpoint,
+          PRISMIC_ACCESS_TOKEN: STUB_TOKEN,
+          PRISMIC_REPOSITORY: "nzf-test",
+          CI: "true",
+        },
+        hangLimit(20_000),
+      );
+      expect(refused.code, refused.output).toBe(1);
+      expect(refused.output).toContain("[SETTINGS_MISSING]");
       for (const name of [
         "payments",
         "PAYMENTS_API_URL",
@@ -241,41 +243,14 @@ describe.concurrent("each setting, by its effect", () => {
         "NZF_COGNITO_USER_POOL_ID",
         "--allow-missing-settings",
       ])
-        expect(refused.run.output).toContain(name);
-      expect(existsSync(join(refused.out, "index.html"))).toBe(false);
-      // Payments given, sign-in missing: still refused, naming sign-in alone.
-      const half = await build({ CI: "1", ...PAYMENTS });
-      expect(half.run.code).toBe(1);
-      expect(half.run.output).toMatch(/\[SETTINGS_MISSING\] This build of live content has no sign-in/);
-      expect(half.run.output).not.toContain("no payments");
-
-      for (const allowed of [
-        await build({ CI: "true" }, "--allow-missing-settings"),
-        await build({ CI: "true", NZF_ALLOW_MISSING_SETTINGS: "1" }),
-      ]) {
-        expect(allowed.run.code, allowed.run.output).toBe(0);
-        expect(allowed.run.output).not.toContain("SETTINGS_MISSING");
-      }
-      // Everything set: no word about it.
-      const complete = await build({ CI: "true", ...PAYMENTS, ...POOL });
-      expect(complete.run.code, complete.run.output).toBe(0);
-      expect(complete.run.output).not.toContain("SETTINGS_MISSING");
-      // The bundled sample stays allowed in CI.
-      const sample = await cli(
-        ["--root", root, "--sample", "--out", join(await tempDir(), "s")],
-        { CI: "true" },
-        hangLimit(20_000),
-      );
-      expect(sample.code, sample.output).toBe(0);
-      expect(sample.output).not.toContain("SETTINGS_MISSING");
-      // Outside CI: built, with one warning after the build's last line.
-      const local = await build({});
-      expect(local.run.code, local.run.output).toBe(0);
-      expect(local.run.output.match(/\[SETTINGS_MISSING\]/g)).toHaveLength(1);
-      const lines = local.run.output.trim().split("\n");
-      expect(lines.findIndex((l) => l.includes("[SETTINGS_MISSING]"))).toBeGreaterThan(
-        lines.findIndex((l) => l.includes("Built ")),
-      );
+        expect(refused.output).toContain(name);
+      expect(existsSync(join(out, "index.html"))).toBe(false);
+      // Payments given, sign-in missing: what the build is refused for, from the settings as the CLI
+      // resolves them (the refusal itself is the run above), names sign-in alone.
+      const { publicConfig } = resolveInProcess([], [], { ...PAYMENTS }, root) as Settings;
+      const half = formatError(missingSettingsError(missingSettings(publicConfig!)));
+      expect(half).toMatch(/\[SETTINGS_MISSING\] This build of live content has no sign-in/);
+      expect(half).not.toContain("no payments");
     },
   );
 
@@ -285,9 +260,15 @@ describe.concurrent("each setting, by its effect", () => {
     async () => {
       const stub = await startContentStub();
       const root = await projectRoot();
-      const env = { PRISMIC_ENDPOINT: stub.endpoint, PRISMIC_ACCESS_TOKEN: STUB_TOKEN };
-      const fetched = await cli(["--fetch", "--root", root, "--repository", "nzf-test"], env);
+      const env = { PRISMIC_ENDPOINT: stub.endpoint, PRISMIC_ACCESS_TOKEN: STUB_TOKEN, CI: "true" };
+      // Live content in CI with the payment and sign-in settings all set: built, no word about them.
+      const fetched = await cli(["--fetch", "--root", root, "--repository", "nzf-test"], {
+        ...env,
+        ...PAYMENTS,
+        ...POOL,
+      });
       expect(fetched.code, fetched.output).toBe(0);
+      expect(fetched.output).not.toContain("SETTINGS_MISSING");
       expect(stub.requests.length).toBeGreaterThan(0);
       // --root: the default content and output folders are in the project folder.
       expect(existsSync(join(root, "content-cache", "nzf-test", "snapshot.json"))).toBe(true);
@@ -295,7 +276,9 @@ describe.concurrent("each setting, by its effect", () => {
 
       const out = join(await tempDir(), "sample");
       const sample = await cli(["--root", root, "--out", out, "--sample", "build", "--repository", "nzf-test"], env);
+      // The bundled sample, in CI without those settings, is allowed.
       expect(sample.code, sample.output).toBe(0);
+      expect(sample.output).not.toContain("SETTINGS_MISSING");
       const home = await read(join(out, "index.html"));
       expect(home).toContain(SAMPLE_HEADING);
       expect(home).not.toContain(FETCHED_HEADING);
@@ -590,8 +573,13 @@ describe.concurrent("each setting, by its effect", () => {
   );
 
   scenario(
-    ["imageHosts --image-hosts", "imageHosts NZF_IMAGE_HOSTS"],
-    "--image-hosts and NZF_IMAGE_HOSTS are where images may be downloaded from besides Prismic's CDN",
+    [
+      "imageHosts --image-hosts",
+      "imageHosts NZF_IMAGE_HOSTS",
+      "allowMissingSettings --allow-missing-settings",
+      "allowMissingSettings NZF_ALLOW_MISSING_SETTINGS",
+    ],
+    "--image-hosts and NZF_IMAGE_HOSTS are where images may be downloaded from besides Prismic's CDN; --allow-missing-settings and NZF_ALLOW_MISSING_SETTINGS let live content without payment and sign-in settings build in CI; outside CI one warning at the end",
     async () => {
       const { stub, images } = await startImageServerStub();
       const host = new URL(images.url).host;
@@ -603,16 +591,28 @@ describe.concurrent("each setting, by its effect", () => {
         );
         return { run, about: await read(join(root, "dist", "about", "index.html")) };
       };
+      // Live content without payment and sign-in settings: the two listed builds run in CI, one
+      // allowed by --allow-missing-settings, the other by NZF_ALLOW_MISSING_SETTINGS; the unlisted
+      // one outside CI.
       const [byFlag, byEnv, unlisted] = await Promise.all([
-        fetched(["--image-hosts", `cdn.example.org, ${host}`]),
-        fetched([], { NZF_IMAGE_HOSTS: host }),
+        fetched(["--image-hosts", `cdn.example.org, ${host}`, "--allow-missing-settings"], { CI: "true" }),
+        fetched([], { NZF_IMAGE_HOSTS: host, CI: "true", NZF_ALLOW_MISSING_SETTINGS: "1" }),
         fetched([]),
       ]);
       for (const { run, about } of [byFlag, byEnv]) {
+        // --image-hosts, NZF_IMAGE_HOSTS: the images were downloaded.
         expect(run.code, run.output).toBe(0);
         expect(run.output).not.toContain("IMAGE_REFUSED");
         expect(about).toMatch(/<img class="nzf-image" src="\/_images\/[0-9a-f]{16}-\d+w\.jpg"/);
+        // --allow-missing-settings, NZF_ALLOW_MISSING_SETTINGS: built in CI, no word about the settings.
+        expect(run.output).not.toContain("SETTINGS_MISSING");
       }
+      // Outside CI: built, with one SETTINGS_MISSING warning after the build's last line.
+      expect(unlisted.run.output.match(/\[SETTINGS_MISSING\]/g)).toHaveLength(1);
+      const lines = unlisted.run.output.trim().split("\n");
+      expect(lines.findIndex((l) => l.includes("[SETTINGS_MISSING]"))).toBeGreaterThan(
+        lines.findIndex((l) => l.includes("Built ")),
+      );
       // Unlisted, the local server is a loopback address like any other: refused, pictures left out.
       expect(unlisted.run.code, unlisted.run.output).toBe(0);
       expect(unlisted.run.output).toMatch(
