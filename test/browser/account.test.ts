@@ -11,54 +11,40 @@
  * with errors showing. Donors' other pages never load the account code or the auth library.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { randomUUID } from "node:crypto";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { createFixture, type Fixture } from "../support/build-fixture.js";
-import { startCognitoLocal, type CognitoLocal } from "../support/cognito-local.js";
-import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
-import { isolatedContext, launchBrowser, watchProblems, type PageProblems } from "../support/browser.js";
+import { type AccountSite, startAccountSite } from "../support/account-site.js";
+import type { CognitoLocal } from "../support/cognito-local.js";
+import type { StaticServer } from "../../src/server/static-server.js";
+import { isolatedContext, watchProblems, type PageProblems } from "../support/browser.js";
 import { expectAxeClean, expectStep, heading, pressButton, typeInto } from "../support/account-page.js";
-import { headersFor, parseHeadersFile } from "../../src/site-files/headers.js";
-import { resolveAuthConfig } from "../../src/auth/config.js";
 import { measureAccountJs, type AccountJsSize } from "../../bench/account.js";
 
 const GTM_STAND_IN = `(window.dataLayer = window.dataLayer || []).push({ event: "stand-in-loaded" });`;
 
+let site: AccountSite;
 let cognito: CognitoLocal;
-let fixture: Fixture;
 let server: StaticServer;
 let browser: Browser;
 let js: AccountJsSize;
+// The e-mail's part no other file uses: the run's shared pool holds every file's users.
+const UNIQUE = randomUUID().slice(0, 8);
 
 beforeAll(async () => {
-  [cognito, fixture, browser] = await Promise.all([
-    startCognitoLocal(),
-    createFixture({ sample: true }),
-    launchBrowser(),
-  ]);
-  const auth = resolveAuthConfig({
-    userPoolId: cognito.userPoolId,
-    userPoolClientId: cognito.clientId,
-    userPoolEndpoint: cognito.endpoint,
-    authFlowType: "USER_PASSWORD_AUTH",
-  });
-  await fixture.run({ publicConfig: { auth } });
-  const rules = parseHeadersFile(await readFile(join(fixture.config.outDir, "_headers"), "utf8"));
-  server = await startStaticServer({ root: fixture.config.outDir, headers: (path) => headersFor(rules, path) });
-  js = await measureAccountJs(fixture.config.outDir);
+  // The run's shared account build (its cognito address routed to this file's bridge per context).
+  site = await startAccountSite({ shared: true });
+  ({ cognito, server, browser } = site);
+  js = await measureAccountJs(site.outDir);
 }, 240_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await cognito?.stop();
-  await fixture?.cleanup();
+  await site?.stop();
 });
 
 /** A fresh browser profile (one device), with the tag manager answered by a stand-in. */
 async function device(): Promise<BrowserContext> {
   const context = await isolatedContext(browser);
+  await site.route(context);
   await context.route("https://www.googletagmanager.com/**", (route) =>
     route.fulfill({ status: 200, contentType: "text/javascript", body: GTM_STAND_IN }),
   );
@@ -105,7 +91,7 @@ async function signInByKeyboard(page: Page, email: string, password: string): Pr
 }
 
 describe("donor accounts in Chromium against cognito-local", () => {
-  const email = "amina@example.org";
+  const email = `amina-${UNIQUE}@example.org`;
   const password = "a long zakat phrase";
 
   it("signs up by keyboard, rejects a wrong code, confirms, is signed in, keeps the session across a reload, signs out", async () => {

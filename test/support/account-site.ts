@@ -30,6 +30,8 @@ export interface AccountSite {
   service: TestPaymentsService;
   /** The file's own build; absent on the shared build. */
   fixture?: Fixture;
+  /** The built site's folder (the file's own or the shared one): read it, never write to it. */
+  outDir: string;
   /** The payments and account API address as the pages call it (where a test routes a failure of its own). */
   apiUrl: string;
   /** On the shared build, sends a context's requests to the built addresses on to this file's bridge and service. */
@@ -92,7 +94,8 @@ export async function startAccountSite(
     const rules = parseHeadersFile(await readFile(join(fixture.config.outDir, "_headers"), "utf8"));
     const server = await startStaticServer({ root: fixture.config.outDir, headers: (path) => headersFor(rules, path) });
     stops.push(() => server.stop());
-    return { cognito, service, fixture, server, browser, stop, apiUrl: service.url, route: async () => {} };
+    const outDir = fixture.config.outDir;
+    return { cognito, service, fixture, outDir, server, browser, stop, apiUrl: service.url, route: async () => {} };
   } catch (error) {
     await stop();
     throw error;
@@ -132,6 +135,7 @@ async function startOnSharedBuild(
     return {
       cognito,
       service,
+      outDir: site.outDir,
       server,
       browser,
       stop,
