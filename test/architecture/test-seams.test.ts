@@ -53,11 +53,6 @@ const REMAINING: { file: string; line: string; move: string }[] = [
     move: "retryPolicy: fake timers against the real budget",
   },
   {
-    file: "src/client/dev/live-client.ts",
-    line: "(for the tests)",
-    move: "window.__nzfDev: the browser tests count the updates from the page itself",
-  },
-  {
     file: "src/client/donation/config.ts",
     line: "tests shorten it",
     move: "the payments client's timeout: Playwright's clock in the browser tests",

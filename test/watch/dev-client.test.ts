@@ -9,8 +9,8 @@ import { sharedSampleSite, type SharedSite } from "../support/shared-site.js";
 import { bundleDevClient } from "../../src/watch/dev-client.js";
 import { createLiveReload } from "../../src/watch/live-reload.js";
 
-/** Strings only the dev client and its tag have: its event stream, its script's address, its state on window. */
-const DEV_MARKS = ["/__nzf/events", "/__nzf/reload.js", "__nzfDev"];
+/** Strings only the dev client and its tag have: its event stream, its script's address, its reload notice. */
+const DEV_MARKS = ["/__nzf/events", "/__nzf/reload.js", "nzf-build: reloading the page"];
 
 let site: SharedSite;
 beforeAll(async () => {
@@ -26,7 +26,7 @@ describe("the dev client", () => {
   it("bundles into one module that listens to watch mode's events", async () => {
     const code = await bundleDevClient();
     expect(code).toContain("/__nzf/events");
-    expect(code).toContain("__nzfDev");
+    expect(code).toContain("nzf-build: reloading the page");
     expect(code).not.toMatch(/^\s*import\s/m);
     // And the dev server adds its tag to the pages it sends.
     expect(createLiveReload({ bundle: async () => "" }).inject("<body><p>x</p></body>")).toContain(

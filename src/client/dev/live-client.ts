@@ -11,18 +11,10 @@
  *   page (marked `nzf-building`) asks for itself again once it listens, since the first build may
  *   have finished, and sent its `reload`, before this script had connected.
  * - `error-shown` / `error-cleared`: the last rebuild's error over the page, and its removal.
- * `window.__nzfDev` counts the updates taken in place (for the tests).
+ * Each reload says why in the console (info), for the developer wondering why the page reloaded.
  */
 import { changedIslands, pageScriptOf, remountIslands } from "./islands.js";
 import { morphElement } from "./morph.js";
-
-interface DevState {
-  updates: number;
-  /** What the last update did: "morphed", or why the page reloaded. */
-  last: string;
-}
-const state: DevState = { updates: 0, last: "" };
-(window as unknown as { __nzfDev: DevState }).__nzfDev = state;
 
 const source = new EventSource("/__nzf/events");
 let overlay: HTMLElement | undefined;
@@ -36,7 +28,7 @@ function showError(text: string): void {
 }
 
 function reload(why: string): void {
-  state.last = why;
+  console.info(`nzf-build: reloading the page: ${why}`);
   location.reload();
 }
 
@@ -87,8 +79,6 @@ async function update(): Promise<void> {
   });
   await remountIslands(islands);
   await styles;
-  state.updates++;
-  state.last = "morphed";
 }
 
 // Updates one at a time; builds that finish meanwhile are taken in one more update.
