@@ -11,15 +11,15 @@
  * And a zakat gift's receipt e-mail, opened at 390 px, says about deductibility what the zakat pay
  * page says under its form (receipt-email.test.ts checks the e-mail's layout with a long name).
  */
+import { randomUUID } from "node:crypto";
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runScheduledCharges } from "../../src/api/jobs/scheduled-charges.js";
 import { receiptsOf } from "../../src/api/receipts/issue.js";
-import { resolveAuthConfig } from "../../src/auth/config.js";
 import { expectAxeClean, expectStep, pressButton, typeInto } from "../support/account-page.js";
 import { axeViolations, formatViolations } from "../support/axe.js";
 import { isolatedContext, watchProblems } from "../support/browser.js";
-import { type CognitoLocal, startCognitoLocal } from "../support/cognito-local.js";
+import { type CognitoLocal, joinCognitoLocal, runCognito } from "../support/cognito-local.js";
 import { fillDonor } from "../support/donation-request.js";
 import { startMailingService, type MailingService } from "../support/mailing-service.js";
 import { type SiteWithService, startSiteWithService } from "../support/site-with-service.js";
@@ -27,9 +27,10 @@ import { type SiteWithService, startSiteWithService } from "../support/site-with
 // Thursday 3 December 2026, noon in Sydney.
 const THURSDAY = new Date("2026-12-03T01:00:00Z");
 const DAY = 86_400_000;
-const EMAIL = "yusuf@example.com";
+// Unique in the run's shared pool (other files make their own users there).
+const EMAIL = `yusuf-${randomUUID().slice(0, 8)}@example.com`;
 const PASSWORD = "a long jumuah phrase";
-let cognito: CognitoLocal;
+let cognito: CognitoLocal & { bridge: string };
 let mailing: MailingService;
 let web: SiteWithService;
 let site: { url: string };
@@ -37,7 +38,10 @@ let browser: Browser;
 let context: BrowserContext;
 
 beforeAll(async () => {
-  cognito = await startCognitoLocal();
+  // The run's pool, behind this file's own bridge; the run's shared account build names it.
+  const run = runCognito();
+  if (!run) throw new Error("promised-dates needs the run's cognito-local (NZF_TEST_COGNITO, global-setup.ts)");
+  cognito = await joinCognitoLocal(run);
   // The account API at the service's /graphql, from the pool's settings, on the service's clock.
   mailing = await startMailingService({
     start: THURSDAY,
@@ -47,14 +51,7 @@ beforeAll(async () => {
       NZF_COGNITO_ENDPOINT: cognito.endpoint,
     },
   });
-  const auth = resolveAuthConfig({
-    userPoolId: cognito.userPoolId,
-    userPoolClientId: cognito.clientId,
-    userPoolEndpoint: cognito.endpoint,
-    authFlowType: "USER_PASSWORD_AUTH",
-    accountApiUrl: `${mailing.service.url}/graphql`,
-  });
-  web = await startSiteWithService(mailing.service, { timezoneId: "Australia/Sydney", auth });
+  web = await startSiteWithService(mailing.service, { timezoneId: "Australia/Sydney", sharedAuth: cognito });
   ({ site, browser, context } = web);
   // The donor's account, made through the pool's own calls (signing up in the page is account.test.ts's).
   await cognito.call("SignUp", {
@@ -165,6 +162,7 @@ describe("every Friday, as the page promised", { timeout: 240_000 }, () => {
     // where the pool's tokens (issued on the real clock) would read as expired, so the gift was given
     // signed out; the account offers it by the verified e-mail, and the donor adds it.
     const own = await isolatedContext(browser, { viewport: { width: 390, height: 844 } });
+    await web.route(own);
     own.setDefaultTimeout(15_000);
     try {
       const accountPage = await own.newPage();

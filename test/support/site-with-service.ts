@@ -4,13 +4,15 @@
  * Stripe.js replaced by the stand-in that confirms through the service's Stripe stand-in.
  * Without `auth`, the site is the run's shared payments build (shared-site.ts), its payments address
  * sent on to the service (payments-route.ts): the same pages, without a build of the file's own.
+ * With `sharedAuth` (a file's bridge to the run's cognito-local, cognito-local.ts joinCognitoLocal),
+ * the run's shared account build ("account"), its sign-in address sent on to that bridge too.
  */
 import type { Browser, BrowserContext } from "playwright-core";
 import type { PublicAuthConfig } from "../../src/auth/types.js";
 import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
 import { isolatedContext, launchBrowser } from "./browser.js";
 import { createFixture, type Fixture } from "./build-fixture.js";
-import { BUILT_PAYMENTS_URL, routePaymentsTo } from "./payments-route.js";
+import { BUILT_PAYMENTS_URL, routeOriginTo, routePaymentsTo } from "./payments-route.js";
 import { TEST_PUBLISHABLE_KEY, type TestPaymentsService } from "./payments-service.js";
 import { sharedSampleSite } from "./shared-site.js";
 import { installStripeStandIn } from "./stripe-stand-in.js";
@@ -24,13 +26,19 @@ export interface SiteWithService {
   browser: Browser;
   /** 390×844, 15 s per action. */
   context: BrowserContext;
+  /** Another context of the file's: the built addresses sent on as in `context` (shared build only). */
+  route(context: BrowserContext): Promise<void>;
   stop(): Promise<void>;
 }
 
 export async function startSiteWithService(
   service: TestPaymentsService,
   /** `auth`: the site's sign-in and account API (the /account page), as account-*.test.ts build it. */
-  options: { timezoneId?: string; auth?: PublicAuthConfig | null } = {},
+  options: {
+    timezoneId?: string;
+    auth?: PublicAuthConfig | null;
+    sharedAuth?: { endpoint: string; bridge: string };
+  } = {},
 ): Promise<SiteWithService> {
   let fixture: Fixture | undefined;
   let outDir: string;
@@ -41,7 +49,7 @@ export async function startSiteWithService(
     });
     outDir = fixture.config.outDir;
   } else {
-    outDir = (await sharedSampleSite("payments-unreachable")).outDir;
+    outDir = (await sharedSampleSite(options.sharedAuth ? "account" : "payments-unreachable")).outDir;
   }
   const site = await startStaticServer({ root: outDir });
   const browser = await launchBrowser();
@@ -53,7 +61,12 @@ export async function startSiteWithService(
   await context.route(/^https:\/\/www\.googletagmanager\.com\//, (route) =>
     route.fulfill({ status: 200, contentType: "text/javascript", body: "" }),
   );
-  if (!fixture) await routePaymentsTo(context, service.url);
+  const route = async (target: BrowserContext) => {
+    if (fixture) return;
+    await routePaymentsTo(target, service.url);
+    if (options.sharedAuth) await routeOriginTo(target, options.sharedAuth.endpoint, options.sharedAuth.bridge);
+  };
+  await route(context);
   await installStripeStandIn(context, { stripeApiUrl: service.stripe.url });
   return {
     fixture,
@@ -61,6 +74,7 @@ export async function startSiteWithService(
     apiUrl: fixture ? service.url : BUILT_PAYMENTS_URL,
     browser,
     context,
+    route,
     async stop() {
       await context.close();
       await browser.close();
