@@ -91,35 +91,6 @@ afterAll(async () => {
 
 describe.concurrent("each setting, by its effect", () => {
   scenario(
-    ["root --root", "out --out", "siteUrl --site-url", "repository --repository", "verbose --verbose"],
-    "build with flags after `build`: --root, --out, --site-url, --repository, --verbose",
-    async () => {
-      const root = await projectRoot();
-      const out = join(await tempDir(), "site");
-      const run = await cli([
-        "build",
-        "--root",
-        root,
-        "--out",
-        out,
-        "--site-url",
-        "https://flags.example",
-        "--repository",
-        "nzf-flags",
-        "--verbose",
-      ]);
-      expect(run.code, run.output).toBe(0);
-      expect(canonical(await read(join(out, "index.html")))).toBe("https://flags.example/");
-      expect(await read(join(out, "_preview", "preview.js"))).toContain('"repositoryName":"nzf-flags"');
-      // The work folder is made in the project folder given.
-      expect(existsSync(join(root, ".nzf-cache", "last-build.json"))).toBe(true);
-      expect(existsSync(join(root, "dist"))).toBe(false);
-      // Stage timings are debug lines, shown only with --verbose.
-      expect(run.output).toMatch(/^build\s+templates\s+\d/m);
-    },
-  );
-
-  scenario(
     [
       "repository PRISMIC_REPOSITORY",
       "siteUrl SITE_URL",
@@ -453,25 +424,13 @@ describe.concurrent("each setting, by its effect", () => {
     },
   );
 
-  scenario(["webhookPort PORT"], "webhook on PORT when NZF_WEBHOOK_PORT is not set", async () => {
-    const stub = await startContentStub();
-    const port = await freePort();
-    const hook = startCli(["webhook", "--root", await projectRoot(), "--out", join(await tempDir(), "site")], {
-      PORT: String(port),
-      NZF_WEBHOOK_SECRET: "s",
-      PRISMIC_REPOSITORY: "nzf-test",
-      PRISMIC_ENDPOINT: stub.endpoint,
-      PRISMIC_ACCESS_TOKEN: STUB_TOKEN,
-    });
-    try {
-      expect((await waitForHttp(`http://127.0.0.1:${port}/health`, hook)).status).toBe(200);
-    } finally {
-      await hook.stop();
-    }
-  });
-
   scenario(
     [
+      "root --root",
+      "out --out",
+      "siteUrl --site-url",
+      "repository --repository",
+      "verbose --verbose",
       "deploy --deploy",
       "bucket --bucket",
       "distribution --distribution",
@@ -482,7 +441,7 @@ describe.concurrent("each setting, by its effect", () => {
       "s3Endpoint NZF_S3_ENDPOINT",
       "awsRegion AWS_REGION",
     ],
-    "build --deploy uploads to the bucket and invalidates the distribution given; deploy --dry-run reads the bucket from the environment",
+    "build with flags after `build` (--root, --out, --site-url, --repository, --verbose) and --deploy uploads to the bucket and invalidates the distribution given; deploy --dry-run reads the bucket from the environment",
     async () => {
       const [s3, cloudFront] = await Promise.all([startLocalS3(), startLocalCloudFront()]);
       try {
@@ -504,11 +463,25 @@ describe.concurrent("each setting, by its effect", () => {
             "E2CLIFLAGS01",
             "--s3-endpoint",
             s3.endpoint,
+            "--site-url",
+            "https://flags.example",
+            "--repository",
+            "nzf-flags",
+            "--verbose",
           ],
           aws,
           hangLimit(27_000),
         );
         expect(run.code, run.output).toBe(0);
+        // --site-url: the canonical links; --repository: the preview script's repository.
+        expect(canonical(await read(join(out, "index.html")))).toBe("https://flags.example/");
+        expect(await read(join(out, "_preview", "preview.js"))).toContain('"repositoryName":"nzf-flags"');
+        // --root: the work folder is made in the project folder given; --out: nothing in its dist/.
+        expect(existsSync(join(root, ".nzf-cache", "last-build.json"))).toBe(true);
+        expect(existsSync(join(root, "dist"))).toBe(false);
+        // --verbose: stage timings are debug lines, shown only with it.
+        expect(run.output).toMatch(/^build\s+templates\s+\d/m);
+        // --deploy, --bucket, --s3-endpoint, --distribution: uploaded there, invalidated there.
         expect(s3.requests).toContain("PUT /nzf-cli-deploy/index.html");
         expect(cloudFront.invalidations.map((i) => i.distribution)).toEqual(["E2CLIFLAGS01"]);
 
@@ -534,26 +507,25 @@ describe.concurrent("each setting, by its effect", () => {
   );
 
   scenario(
-    [],
-    "webhook with NZF_S3_BUCKET deploys each published build in-process (nzf-build deploy), shown on /status",
+    ["webhookPort PORT"],
+    "webhook with NZF_S3_BUCKET deploys each published build in-process (nzf-build deploy), shown on /status; it listens on PORT when NZF_WEBHOOK_PORT is not set",
     async () => {
       const [stub, s3] = await Promise.all([startContentStub(), startLocalS3()]);
       await s3.createBucket("nzf-cli-hook");
       const port = await freePort();
-      const hook = startCli(
-        ["webhook", "--root", await projectRoot(), "--out", join(await tempDir(), "site"), "--port", String(port)],
-        {
-          ...LOCAL_AWS_ENV,
-          NZF_WEBHOOK_SECRET: "s",
-          PRISMIC_REPOSITORY: "nzf-test",
-          PRISMIC_ENDPOINT: stub.endpoint,
-          PRISMIC_ACCESS_TOKEN: STUB_TOKEN,
-          NZF_S3_BUCKET: "nzf-cli-hook",
-          NZF_S3_ENDPOINT: s3.endpoint,
-        },
-      );
+      const hook = startCli(["webhook", "--root", await projectRoot(), "--out", join(await tempDir(), "site")], {
+        ...LOCAL_AWS_ENV,
+        PORT: String(port),
+        NZF_WEBHOOK_SECRET: "s",
+        PRISMIC_REPOSITORY: "nzf-test",
+        PRISMIC_ENDPOINT: stub.endpoint,
+        PRISMIC_ACCESS_TOKEN: STUB_TOKEN,
+        NZF_S3_BUCKET: "nzf-cli-hook",
+        NZF_S3_ENDPOINT: s3.endpoint,
+      });
       try {
         const base = `http://127.0.0.1:${port}`;
+        // PORT, with NZF_WEBHOOK_PORT and --port not set: the address the server answers on.
         expect((await waitForHttp(`${base}/health`, hook)).status).toBe(200);
         const deploy = await waitUntil(async () => {
           const status = (await (await fetch(`${base}/status`)).json()) as {
