@@ -125,7 +125,6 @@ export const contact: Template = {
                 component={ContactForm}
                 props={{
                   apiUrl: api.apiUrl,
-                  ...(api.timeoutMs ? { timeoutMs: api.timeoutMs } : {}),
                   words: contactWords,
                 }}
               />

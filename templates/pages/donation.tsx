@@ -98,13 +98,12 @@ export function fundConfigOf(doc: PrismicDocument): FundConfig | undefined {
 /** The public payments configuration, when this build has one (PAYMENTS_API_URL and the publishable key; PayPal's client ID when set). */
 export function paymentsConfigOf(ctx: TemplateContext): PaymentsConfig | null {
   const p = ctx.site.public.payments as
-    | { apiUrl?: unknown; publishableKey?: unknown; timeoutMs?: unknown; paypalClientId?: unknown }
+    | { apiUrl?: unknown; publishableKey?: unknown; paypalClientId?: unknown }
     | undefined;
   if (!p || typeof p.apiUrl !== "string" || typeof p.publishableKey !== "string") return null;
   return {
     apiUrl: p.apiUrl,
     publishableKey: p.publishableKey,
-    ...(typeof p.timeoutMs === "number" ? { timeoutMs: p.timeoutMs } : {}),
     ...(typeof p.paypalClientId === "string" && p.paypalClientId ? { paypalClientId: p.paypalClientId } : {}),
   };
 }

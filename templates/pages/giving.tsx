@@ -80,10 +80,7 @@ export const thankYou: Template = {
   Body: ({ ctx }) => {
     const payments = paymentsConfigOf(ctx);
     const props: ThankYouProps = {
-      payments: payments && {
-        apiUrl: payments.apiUrl,
-        ...(payments.timeoutMs ? { timeoutMs: payments.timeoutMs } : {}),
-      },
+      payments: payments && { apiUrl: payments.apiUrl },
       fallbackPath: pathOfSingle(ctx, "pay_page"),
       contactPath: CONTACT_PATH,
       lang: ctx.page.lang,

@@ -52,11 +52,6 @@ const REMAINING: { file: string; line: string; move: string }[] = [
     line: "(tests shrink the budget)",
     move: "retryPolicy: fake timers against the real budget",
   },
-  {
-    file: "src/client/donation/config.ts",
-    line: "tests shorten it",
-    move: "the payments client's timeout: Playwright's clock in the browser tests",
-  },
 ];
 
 function sourceFiles(dir: string): string[] {

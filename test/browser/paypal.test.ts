@@ -52,7 +52,7 @@ beforeAll(async () => {
   fixture = await createFixture({ sample: true });
   await fixture.run({
     publicConfig: {
-      payments: { apiUrl: api.url, publishableKey: TEST_PUBLISHABLE_KEY, paypalClientId: CLIENT_ID, timeoutMs: 2000 },
+      payments: { apiUrl: api.url, publishableKey: TEST_PUBLISHABLE_KEY, paypalClientId: CLIENT_ID },
     },
   });
   const rules = parseHeadersFile(await readFile(join(fixture.config.outDir, "_headers"), "utf8"));

@@ -51,8 +51,6 @@ export interface FundConfig {
 export interface PaymentsConfig {
   apiUrl: string;
   publishableKey: string;
-  /** Client timeout in ms (default 15 s); tests shorten it. */
-  timeoutMs?: number;
   /** NZF_PAYPAL_CLIENT_ID: PayPal is offered beside cards only when set. */
   paypalClientId?: string;
 }

@@ -339,7 +339,6 @@ function CardDonationForm({
       keys.current ??= kit.createAttemptKeys(undefined, keptAttempt(sessionStore(), formPath));
       client.current ??= kit.createPaymentsClient({
         baseUrl: payments.apiUrl,
-        timeoutMs: payments.timeoutMs,
         accessToken: kit.donorAccessToken,
       });
       const key = keys.current.keyFor(result.request);

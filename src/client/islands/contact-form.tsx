@@ -18,7 +18,6 @@ import type { ContactWords } from "../contact/words.js";
 export interface ContactFormProps {
   /** The service's URL (PAYMENTS_API_URL); without one the template renders no form. */
   apiUrl: string;
-  timeoutMs?: number;
   words: ContactWords;
 }
 
@@ -43,7 +42,7 @@ export function checkEnquiry(v: Values, w: ContactWords): Record<string, string>
 
 const newKey = () => crypto.randomUUID();
 
-export default function ContactForm({ apiUrl, timeoutMs, words: w }: ContactFormProps) {
+export default function ContactForm({ apiUrl, words: w }: ContactFormProps) {
   const id = `${useIslandPrefix()}contact-`;
   const [values, setValues] = useState<Values>(EMPTY);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -81,7 +80,7 @@ export default function ContactForm({ apiUrl, timeoutMs, words: w }: ContactForm
     };
     const json = JSON.stringify(body);
     if (attempt.current?.body !== json) attempt.current = { body: json, key: newKey() };
-    client.current ??= createPaymentsClient({ baseUrl: apiUrl, ...(timeoutMs ? { timeoutMs } : {}) });
+    client.current ??= createPaymentsClient({ baseUrl: apiUrl });
     setSending(true);
     try {
       const { enquiryId } = await client.current.sendEnquiry(body, attempt.current.key);

@@ -16,7 +16,7 @@ import { scheduleSentence } from "./thank-you-words.js";
 import { SiteLink } from "../link-lang.js";
 
 export interface ThankYouProps {
-  payments: { apiUrl: string; timeoutMs?: number } | null;
+  payments: { apiUrl: string } | null;
   /** Where to send the donor back to when nothing else is known. */
   fallbackPath: string;
   /** Where the donor care team's phone and e-mail are. */
@@ -97,10 +97,7 @@ export default function ThankYou({ payments, fallbackPath, contactPath = "/conta
     if (!id || !payments) return setView({ kind: "no-donation" });
     setView({ kind: "checking" });
     try {
-      const donation = await createPaymentsClient({
-        baseUrl: payments.apiUrl,
-        timeoutMs: payments.timeoutMs,
-      }).getDonation(id);
+      const donation = await createPaymentsClient({ baseUrl: payments.apiUrl }).getDonation(id);
       const formPath = last.path ?? `/pay/${donation.fund}/`;
       if (!last.path) setBackPath(formPath);
       // Made: the form's saved values go, and Back to it says the gift is made instead of inviting another.
