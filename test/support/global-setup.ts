@@ -12,7 +12,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveChromium } from "./chromium-path.js";
-import { type RunCognito, startCognitoLocal } from "./cognito-local.js";
+import { type CognitoLocal, type RunCognito, startCognitoLocal } from "./cognito-local.js";
 import { makeMigratedDump } from "./api-db.js";
 
 export default async function setup(): Promise<() => Promise<void>> {
@@ -20,7 +20,7 @@ export default async function setup(): Promise<() => Promise<void>> {
     resolveChromium(),
     makeMigratedDump(),
     mkdtemp(join(tmpdir(), "nzf-shared-site-")),
-    startCognitoLocal(),
+    runPool(),
   ]);
   process.env.CHROMIUM_PATH = chromium;
   process.env.NZF_TEST_PGLITE_DUMP = dump;
@@ -38,4 +38,19 @@ export default async function setup(): Promise<() => Promise<void>> {
     await cognito.stop();
     await rm(sharedSite, { recursive: true, force: true });
   };
+}
+
+/**
+ * Vitest runs this setup once per project (vitest.config.ts has two) in the same process, and the
+ * workers see the environment the last one left: one cognito-local serves them all, started by
+ * the first and stopped once (stop() below is shared; a second call finds it stopped).
+ */
+const RUN_POOL = Symbol.for("nzf-test-run-cognito");
+function runPool(): Promise<CognitoLocal> {
+  const holder = globalThis as { [RUN_POOL]?: Promise<CognitoLocal> };
+  holder[RUN_POOL] ??= startCognitoLocal().then((pool) => {
+    let stopped: Promise<void> | undefined;
+    return { ...pool, stop: () => (stopped ??= pool.stop()) };
+  });
+  return holder[RUN_POOL];
 }
