@@ -4,6 +4,7 @@
  * webhooks. What the old in-memory dev server offered tests is here as test-only middleware:
  * injected faults (a status, a delay, a raw body) and a request log.
  */
+import { expect } from "vitest";
 import type { MiddlewareHandler } from "hono";
 import { startApiServer, type ApiServer, type ApiServerOptions } from "../../src/api/node-server.js";
 import type { ApiDeps } from "../../src/api/deps.js";
@@ -73,7 +74,23 @@ const FAULT_CODES: Record<number, { code: string; message: string; retryAfter?: 
   },
 };
 
-let shared: ApiDb | undefined;
+/**
+ * The file's database: one per test file, shared by the services that file starts. Test files that
+ * change no shared state share their worker's modules (vitest.config.ts), so this is keyed by the
+ * running file: a file never sees what an earlier file in the same worker stored (its receipt
+ * numbers, its donations).
+ */
+let shared: { file: string | undefined; db: Promise<ApiDb> } | undefined;
+function fileDatabase(): Promise<ApiDb> {
+  const file = expect.getState().testPath;
+  if (!shared || shared.file !== file) {
+    const earlier = shared?.db;
+    shared = { file, db: openTestApiDb() };
+    // The earlier file has ended (its services stopped in its afterAll): free its database.
+    earlier?.then((db) => db.close()).catch(() => undefined);
+  }
+  return shared.db;
+}
 
 /** One per test file (`beforeAll`); `reset()` between tests. */
 export async function startTestPaymentsService(
@@ -88,8 +105,7 @@ export async function startTestPaymentsService(
     logger?: ApiServerOptions["logger"];
   } = {},
 ): Promise<TestPaymentsService> {
-  shared ??= await openTestApiDb();
-  const database = shared;
+  const database = await fileDatabase();
   const stripe = await startStripeStandIn({ webhookSecret: TEST_WEBHOOK_SECRET, publishableKey: TEST_PUBLISHABLE_KEY });
   const faults: (Fault & { times: number })[] = (options.faults ?? []).map((f) => ({ ...f, times: f.times ?? 1 }));
   const requests: RequestLogEntry[] = [];
