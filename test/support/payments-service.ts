@@ -81,8 +81,16 @@ const FAULT_CODES: Record<number, { code: string; message: string; retryAfter?: 
  * numbers, its donations).
  */
 let shared: { file: string | undefined; db: Promise<ApiDb> } | undefined;
+/** The running test file; none where vitest's state is absent (the service run in a worker thread, one module per thread). */
+function currentTestFile(): string | undefined {
+  try {
+    return expect.getState().testPath;
+  } catch {
+    return undefined;
+  }
+}
 function fileDatabase(): Promise<ApiDb> {
-  const file = expect.getState().testPath;
+  const file = currentTestFile();
   if (!shared || shared.file !== file) {
     const earlier = shared?.db;
     shared = { file, db: openTestApiDb() };
