@@ -297,6 +297,10 @@ describe("two builds at once into one folder", { timeout: hangLimit(60_000) }, (
       if (order.at(-1) !== sample.seen && sample.seen !== "swapped") order.push(sample.seen);
       await sleep(5);
     }
+    // One more look once both have exited: the second can publish and exit between two samples.
+    const last = observe(dist);
+    seen[last.seen]++;
+    if (order.at(-1) !== last.seen && last.seen !== "swapped") order.push(last.seen);
     const [a, b] = [await first.exited, await second.exited];
     console.log(
       `concurrent builds: sampled A ${seen.A}, B ${seen.B}, mixed ${seen.mixed}, no dist yet ${seen.missing}; in order: ${order.join(" → ")}`,
