@@ -18,7 +18,7 @@ import { PAYPAL_AGREED, PAYPAL_CANCELLED } from "../../src/client/account/paypal
 import { PAYPAL_NO_SKIP } from "../../src/client/account/regular-gifts.js";
 import type { StaticServer } from "../../src/server/static-server.js";
 import { type PayPalStandIn, startPayPalStandIn } from "../../src/stand-ins/paypal/server.js";
-import { expectAxeClean, expectStep, pressButton, typeInto } from "../support/account-page.js";
+import { expectAxeClean, expectStep, signUpOnAccountPage } from "../support/account-page.js";
 import { isolatedContext, watchProblems } from "../support/browser.js";
 import { type AccountSite, startAccountSite } from "../support/account-site.js";
 import type { CognitoLocal } from "../support/cognito-local.js";
@@ -56,18 +56,7 @@ afterAll(async () => {
 });
 
 async function signUp(page: Page): Promise<void> {
-  await page.goto(`${server.url}/account/`);
-  await page.waitForSelector('[data-island="account"][data-hydrated="true"]');
-  await expectStep(page, "Sign in", { focused: false });
-  await pressButton(page, "Create an account");
-  await expectStep(page, "Create an account");
-  await typeInto(page, "E-mail address", EMAIL);
-  await typeInto(page, "Password", PASSWORD);
-  await pressButton(page, "Create account");
-  await expectStep(page, "Confirm your e-mail address");
-  await typeInto(page, "Confirmation code", cognito.code);
-  await pressButton(page, "Confirm");
-  await expectStep(page, "Your account");
+  await signUpOnAccountPage(page, server.url, { email: EMAIL, password: PASSWORD, code: cognito.code });
 }
 
 /** $25 a month of sadaqah given with PayPal by the signed-in donor, approved and paid by PayPal's webhook. */

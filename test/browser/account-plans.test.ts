@@ -14,7 +14,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { todayIn } from "../../src/payments/schedules.js";
 import type { StaticServer } from "../../src/server/static-server.js";
-import { expectAxeClean, expectStep, pressButton, typeInto } from "../support/account-page.js";
+import { expectAxeClean, expectStep, pressButton, signUpOnAccountPage } from "../support/account-page.js";
 import { isolatedContext, type PageProblems, watchProblems } from "../support/browser.js";
 import { PROJECT_ROOT } from "../support/build-fixture.js";
 import { type AccountSite, startAccountSite } from "../support/account-site.js";
@@ -79,18 +79,7 @@ function monthsOn(iso: string, n: number): string {
 }
 
 async function signUp(page: Page): Promise<void> {
-  await page.goto(`${server.url}/account/`);
-  await page.waitForSelector('[data-island="account"][data-hydrated="true"]');
-  await expectStep(page, "Sign in", { focused: false });
-  await pressButton(page, "Create an account");
-  await expectStep(page, "Create an account");
-  await typeInto(page, "E-mail address", EMAIL);
-  await typeInto(page, "Password", PASSWORD);
-  await pressButton(page, "Create account");
-  await expectStep(page, "Confirm your e-mail address");
-  await typeInto(page, "Confirmation code", cognito.code);
-  await pressButton(page, "Confirm");
-  await expectStep(page, "Your account");
+  await signUpOnAccountPage(page, server.url, { email: EMAIL, password: PASSWORD, code: cognito.code });
 }
 
 describe("a donor's zakat instalments, from the zakat page to the account (390×844)", () => {

@@ -68,3 +68,23 @@ export async function pressButton(page: Page, button: string): Promise<void> {
   await tabTo(page, { button });
   await page.keyboard.press("Enter");
 }
+
+/** Creates an account in the page the donor would use (/account/), through to "Your account". */
+export async function signUpOnAccountPage(
+  page: Page,
+  siteUrl: string,
+  account: { email: string; password: string; code: string },
+): Promise<void> {
+  await page.goto(`${siteUrl}/account/`);
+  await page.waitForSelector('[data-island="account"][data-hydrated="true"]');
+  await expectStep(page, "Sign in", { focused: false });
+  await pressButton(page, "Create an account");
+  await expectStep(page, "Create an account");
+  await typeInto(page, "E-mail address", account.email);
+  await typeInto(page, "Password", account.password);
+  await pressButton(page, "Create account");
+  await expectStep(page, "Confirm your e-mail address");
+  await typeInto(page, "Confirmation code", account.code);
+  await pressButton(page, "Confirm");
+  await expectStep(page, "Your account");
+}
