@@ -12,15 +12,32 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveChromium } from "./chromium-path.js";
-import { type CognitoLocal, type RunCognito, startCognitoLocal } from "./cognito-local.js";
+import { type RunCognito, startCognitoLocal } from "./cognito-local.js";
 import { makeMigratedDump } from "./api-db.js";
 
-export default async function setup(): Promise<() => Promise<void>> {
+type Teardown = () => Promise<void>;
+
+/**
+ * Vitest calls this once per project (vitest.config.ts has two) in the same process, and calls each
+ * teardown at the end of the run. The work is done by the first call only; the second gets the same
+ * teardown, which runs once.
+ */
+const RUN_SETUP = Symbol.for("nzf-test-run-setup");
+export default function setup(): Promise<Teardown> {
+  const holder = globalThis as { [RUN_SETUP]?: Promise<Teardown> };
+  holder[RUN_SETUP] ??= setUpRun().then((teardown) => {
+    let done: Promise<void> | undefined;
+    return () => (done ??= teardown());
+  });
+  return holder[RUN_SETUP];
+}
+
+async function setUpRun(): Promise<Teardown> {
   const [chromium, dump, sharedSite, cognito] = await Promise.all([
     resolveChromium(),
     makeMigratedDump(),
     mkdtemp(join(tmpdir(), "nzf-shared-site-")),
-    runPool(),
+    startCognitoLocal(),
   ]);
   process.env.CHROMIUM_PATH = chromium;
   process.env.NZF_TEST_PGLITE_DUMP = dump;
@@ -38,19 +55,4 @@ export default async function setup(): Promise<() => Promise<void>> {
     await cognito.stop();
     await rm(sharedSite, { recursive: true, force: true });
   };
-}
-
-/**
- * Vitest runs this setup once per project (vitest.config.ts has two) in the same process, and the
- * workers see the environment the last one left: one cognito-local serves them all, started by
- * the first and stopped once (stop() below is shared; a second call finds it stopped).
- */
-const RUN_POOL = Symbol.for("nzf-test-run-cognito");
-function runPool(): Promise<CognitoLocal> {
-  const holder = globalThis as { [RUN_POOL]?: Promise<CognitoLocal> };
-  holder[RUN_POOL] ??= startCognitoLocal().then((pool) => {
-    let stopped: Promise<void> | undefined;
-    return { ...pool, stop: () => (stopped ??= pool.stop()) };
-  });
-  return holder[RUN_POOL];
 }
