@@ -21,37 +21,8 @@
  */
 import { NzfError } from "../core/errors.js";
 import { formatMs, type Logger } from "../core/logger.js";
-import { backoffMs, BACKOFF, DEFAULT_RETRY_AFTER_MS, retryAfterMs } from "../core/retry.js";
-
-export interface RetryPolicy {
-  /** Attempts for network errors and 5xx, the first included. */
-  maxAttempts: number;
-  /** Extra attempts after 429 answers (the server asked us to slow down, not failed). */
-  maxRateLimitRetries: number;
-  baseDelayMs: number;
-  jitterMs: number;
-  /** Waiting for 429 when the response has no usable retry-after header. */
-  defaultRetryAfterMs: number;
-  /** Total waiting allowed for one request before giving up. */
-  budgetMs: number;
-  /** One attempt (headers and the whole body) taking longer than this is cut off and retried. */
-  attemptTimeoutMs: number;
-  /** An attempt with no answer at all (status and headers) by then is cut off and retried. */
-  headersTimeoutMs: number;
-  /** Failed attempts and the backoff between them, for one request, stop here. */
-  deadlineMs: number;
-}
-
-export const DEFAULT_RETRY_POLICY: RetryPolicy = {
-  maxAttempts: 6,
-  maxRateLimitRetries: 10,
-  ...BACKOFF,
-  defaultRetryAfterMs: DEFAULT_RETRY_AFTER_MS,
-  budgetMs: 300_000,
-  attemptTimeoutMs: 20_000,
-  headersTimeoutMs: 5_000,
-  deadlineMs: 15_000,
-};
+import { backoffMs, retryAfterMs } from "../core/retry.js";
+import { DEFAULT_RETRY_POLICY as policy, type RetryPolicy } from "./fetch-retry-policy.js";
 
 /** The shortest attempt worth starting when the deadline is near (or a quarter of the attempt timeout, or the headers time-out, if less). */
 const MIN_ATTEMPT_MS = 1_000;
@@ -75,10 +46,7 @@ export function redactUrl(url: string): string {
   return url.replace(/([?&]access_token=)[^&]*/g, "$1***");
 }
 
-export function createRetryingFetch(
-  deps: RetryingFetchDeps,
-  policy: RetryPolicy = DEFAULT_RETRY_POLICY,
-): RetryingFetch {
+export function createRetryingFetch(deps: RetryingFetchDeps): RetryingFetch {
   let requests = 0;
   const statuses = new Map<string, number>();
 

@@ -19,7 +19,7 @@ import { NzfError } from "../core/errors.js";
 import { formatMs, type Logger } from "../core/logger.js";
 import { mapFetchError } from "./fetch-errors.js";
 import { createPinnedFetch, type PinnedFetch } from "./fetch-pin.js";
-import { createRetryingFetch, DEFAULT_RETRY_POLICY, redactUrl, type RetryPolicy } from "./fetch-retry.js";
+import { createRetryingFetch, redactUrl } from "./fetch-retry.js";
 import { realSleep } from "../core/retry.js";
 import {
   loadSnapshot,
@@ -64,8 +64,6 @@ export interface FetchDeps {
   fetch?: typeof globalThis.fetch;
   logger: Logger;
   sleep?: (ms: number) => Promise<void>;
-  /** Overrides parts of the retry policy (tests shrink the budget). */
-  retryPolicy?: Partial<RetryPolicy>;
   /** Snapshots the caller keeps between fetches (src/pipeline/builder.ts). */
   snapshots?: SnapshotMemory;
 }
@@ -87,14 +85,11 @@ export async function fetchContent(options: FetchOptions, deps: FetchDeps): Prom
   const sleep = deps.sleep ?? realSleep;
   const endpoint = options.endpoint ?? `https://${options.repository}.cdn.prismic.io/api/v2`;
   const file = snapshotPath(options.cacheDir, options.repository);
-  const retrying = createRetryingFetch(
-    {
-      fetch: deps.fetch ?? globalThis.fetch.bind(globalThis),
-      sleep,
-      logger: deps.logger,
-    },
-    { ...DEFAULT_RETRY_POLICY, ...deps.retryPolicy },
-  );
+  const retrying = createRetryingFetch({
+    fetch: deps.fetch ?? globalThis.fetch.bind(globalThis),
+    sleep,
+    logger: deps.logger,
+  });
   const pinned = createPinnedFetch(retrying.fetch, endpoint);
 
   const context = {

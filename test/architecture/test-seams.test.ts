@@ -47,11 +47,6 @@ const REMAINING: { file: string; line: string; move: string }[] = [
     line: "the tests' fault injection",
     move: "`before` middlewares: a local proxy in front of the service in test/support",
   },
-  {
-    file: "src/content/fetch.ts",
-    line: "(tests shrink the budget)",
-    move: "retryPolicy: fake timers against the real budget",
-  },
 ];
 
 function sourceFiles(dir: string): string[] {
