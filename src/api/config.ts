@@ -4,7 +4,7 @@
  * handed on, never printed: `describe` says which are set, not what they are.
  */
 import { NzfError } from "../core/errors.js";
-import type { StripeSettings } from "./stripe/client.js";
+import type { StripeSettings } from "./stripe/settings.js";
 
 export interface ApiSettings {
   stripe: StripeSettings | null;

@@ -32,7 +32,7 @@ import { readApiSettings } from "../api/config.js";
 import { readPayPalSettings } from "../api/paypal/settings.js";
 import { readReceiptSettings } from "../receipts/settings.js";
 import { corsPolicy } from "../api/cors.js";
-import { createStripeClient } from "../api/stripe/client.js";
+import { checkStripeSettings } from "../api/stripe/settings.js";
 
 /** Handed to islands through the HTML: only public values (each part refuses secrets). */
 export type PublicConfig = {
@@ -244,7 +244,7 @@ export function apiConfigFrom(values: OptionValues): ApiCommandSettings {
     readReceiptSettings({ ...env, AWS_REGION: process.env.AWS_REGION });
     readPayPalSettings(env);
     const settings = readApiSettings(env);
-    if (settings.stripe) createStripeClient(settings.stripe);
+    if (settings.stripe) checkStripeSettings(settings.stripe);
     if (settings.databaseUrl && !/^postgres(ql)?:\/\//.test(settings.databaseUrl))
       throw new NzfError("API_CONFIG_INVALID", "DATABASE_URL is not a postgres:// URL.", { subject: "DATABASE_URL" });
     corsPolicy(settings.allowedOrigins);
