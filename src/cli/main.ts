@@ -13,8 +13,6 @@ import { formatError, NzfError } from "../core/errors.js";
 import { resolveSettings } from "./settings.js";
 import type { CommandName } from "../core/options.js";
 import { COMMANDS, type Verb } from "../core/commands.js";
-import { build } from "../pipeline/build.js";
-import { createBuilder } from "../pipeline/builder.js";
 import { addDeclaredOptions, environmentHelp, givenFlags } from "./options.js";
 import { deployRecordPath } from "../deploy/last-deploy.js";
 import { fromCommanderError, nearest, strayWords } from "./command-line-errors.js";
@@ -87,6 +85,8 @@ async function run(verb: Verb, program: Command, command: Command): Promise<void
   }
   if (settings.webhook) {
     const { startWebhookService } = await import("../server/webhook-server.js");
+    const { build } = await import("../pipeline/build.js");
+    const { createBuilder } = await import("../pipeline/builder.js");
     // Kept for the server's lifetime: each webhook build reuses what the last one made.
     const builder = createBuilder();
     // The webhook server never plans offline: it has a bucket, or no deploy.
@@ -122,6 +122,7 @@ async function run(verb: Verb, program: Command, command: Command): Promise<void
   // the cores. Tiering up later (16 times V8's default budget) saved about 9% of a 2,000-page CLI
   // build's CPU. Long-running processes (watch mode, the webhook server) keep V8's default.
   setFlagsFromString("--interrupt-budget=1048576");
+  const { build } = await import("../pipeline/build.js");
   await build(settings.build, { logger, publicConfig });
   if (settings.deploy) {
     const { deploySite } = await import("../deploy/deploy.js");
