@@ -15,25 +15,10 @@
 import type { IncomingMessage, RequestListener, Server, ServerOptions, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { Logger } from "../core/logger.js";
+import { SERVER_LIMITS as limits } from "./server-limits.js";
 
 /** Longer targets are refused (414): no page, asset or API path comes near it. */
 export const MAX_TARGET_LENGTH = 4096;
-
-export interface ServerLimits {
-  /** All request headers must arrive within this (default 10 s). */
-  headersTimeoutMs?: number;
-  /** The whole request, body included, must arrive within this (default 15 s). */
-  requestTimeoutMs?: number;
-  /** How often Node checks the two above (default 1 s, so a slow client is cut close to the limit). */
-  checkIntervalMs?: number;
-  /**
-   * A connection with nothing sent or received for this long is closed (default 30 s): one opened
-   * and left silent, or a slow reader of an answer. Node closes neither on its own.
-   */
-  idleTimeoutMs?: number;
-  /** How long a kept-alive connection waits for its next request (default 5 s). */
-  keepAliveTimeoutMs?: number;
-}
 
 /** An answer for the client's mistake: the boundary turns it into a 4xx, not a 500. */
 export class BadRequest extends Error {
@@ -154,12 +139,11 @@ export function guard(
 }
 
 /** Options for `createServer`: the timeouts that cut off slow clients. */
-export function serverOptions(limits: ServerLimits = {}): ServerOptions {
-  const requestTimeout = limits.requestTimeoutMs ?? 15_000;
+export function serverOptions(): ServerOptions {
   return {
-    headersTimeout: Math.min(limits.headersTimeoutMs ?? 10_000, requestTimeout),
-    requestTimeout,
-    connectionsCheckingInterval: limits.checkIntervalMs ?? 1_000,
+    headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs),
+    requestTimeout: limits.requestTimeoutMs,
+    connectionsCheckingInterval: limits.checkIntervalMs,
     // Fewer headers than Node's 2000: nothing here needs more than a browser sends.
     maxHeadersCount: 100,
   } as ServerOptions;
@@ -174,11 +158,11 @@ const PARSER_STATUS: Record<string, [number, string]> = {
 /** Answers requests Node's parser refuses (and logs them), and keeps idle sockets from piling up. */
 export function hardenServer(
   server: Server,
-  options: { logger?: Logger; label: GuardOptions["label"]; name: string; limits?: ServerLimits },
+  options: { logger?: Logger; label: GuardOptions["label"]; name: string },
 ): void {
   // Without a "timeout" listener Node destroys a socket idle for this long.
-  server.setTimeout(options.limits?.idleTimeoutMs ?? 30_000);
-  server.keepAliveTimeout = options.limits?.keepAliveTimeoutMs ?? 5_000;
+  server.setTimeout(limits.idleTimeoutMs);
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   server.on("clientError", (error: Error & { code?: string }, socket: Socket) => {
     const [status, text] = PARSER_STATUS[error.code ?? ""] ?? [400, "Bad Request"];
     if (error.code !== "ECONNRESET")

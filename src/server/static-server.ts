@@ -17,7 +17,7 @@ import type { AddressInfo } from "node:net";
 import { extname, join, normalize, sep } from "node:path";
 import type { Logger } from "../core/logger.js";
 import { normalizePath } from "../content/routes.js";
-import { BadRequest, guard, hardenServer, parseTarget, serverOptions, type ServerLimits } from "./http-guard.js";
+import { BadRequest, guard, hardenServer, parseTarget, serverOptions } from "./http-guard.js";
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -60,7 +60,6 @@ export interface StaticServerOptions {
   transformHtml?: (html: string) => string;
   /** Refused requests and server errors are logged here. */
   logger?: Logger;
-  limits?: ServerLimits;
 }
 
 export interface StaticServer {
@@ -158,7 +157,7 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
     }
   };
   const server = createServer(
-    serverOptions(options.limits),
+    serverOptions(),
     guard(handle, {
       logger: options.logger,
       label: "watch",

@@ -20,7 +20,6 @@ import {
   parseTarget,
   printable,
   serverOptions,
-  type ServerLimits,
 } from "./http-guard.js";
 import { healthOf, publicStatus } from "./webhook-views.js";
 
@@ -38,8 +37,6 @@ export interface WebhookServerOptions {
   queue: BuildQueue;
   logger: Logger;
   maxBodyBytes?: number;
-  /** Timeouts that cut off slow clients (tests shorten them). */
-  limits?: ServerLimits;
   /** A deploy running longer than this makes /health fail (stuck); default 10 minutes and 15 s. */
   deployStuckAfterMs?: number;
   /** Strings never shown by /status (the secret is always added). */
@@ -215,7 +212,7 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
     send(res, reply);
   };
   const server = createServer(
-    serverOptions(options.limits),
+    serverOptions(),
     guard(handle, {
       logger,
       label: "webhook",
@@ -223,7 +220,7 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
       reply: (res, status, error) => send(res, fail(status, error, "")),
     }),
   );
-  hardenServer(server, { logger, label: "webhook", name: "webhook server", limits: options.limits });
+  hardenServer(server, { logger, label: "webhook", name: "webhook server" });
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) => {

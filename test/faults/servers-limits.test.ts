@@ -8,16 +8,31 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Logger } from "../../src/core/logger.js";
 import { createBuildQueue } from "../../src/server/build-queue.js";
 import { startApiServer } from "../../src/api/node-server.js";
 import { corsPolicy } from "../../src/api/cors.js";
 import type { ApiDb } from "../../src/api/db/open.js";
 import { startStaticServer } from "../../src/server/static-server.js";
+import type * as ServerLimitsModule from "../../src/server/server-limits.js";
+import type { ServerLimits } from "../../src/server/server-limits.js";
 import { MAX_BODIES_IN_FLIGHT, startWebhookServer } from "../../src/server/webhook-server.js";
 import { openTestApiDb } from "../support/api-db.js";
 import { rawRequest } from "../support/raw-http.js";
+
+/**
+ * The servers' slow-client limits, shortened for one test at a time (`shorten`) and put back
+ * after it: the servers read them from this module when they start.
+ */
+const limits = vi.hoisted(() => ({}) as Record<string, number>);
+vi.mock("../../src/server/server-limits.js", async (importOriginal) => {
+  const actual = await importOriginal<typeof ServerLimitsModule>();
+  return { SERVER_LIMITS: Object.assign(limits, actual.SERVER_LIMITS) };
+});
+const production = { ...limits };
+afterEach(() => void Object.assign(limits, production));
+const shorten = (figures: Partial<ServerLimits>) => void Object.assign(limits, figures);
 
 const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {} } as unknown as Logger;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -69,14 +84,8 @@ describe("webhook server under slow clients", () => {
       settleMs: 60_000,
     });
     const requestTimeoutMs = 5000;
-    const server = await startWebhookServer({
-      port: 0,
-      secret: "s",
-      repository: "nzf-test",
-      queue,
-      logger: quiet,
-      limits: { headersTimeoutMs: 1000, requestTimeoutMs, checkIntervalMs: 250 },
-    });
+    shorten({ headersTimeoutMs: 1000, requestTimeoutMs, checkIntervalMs: 250 });
+    const server = await startWebhookServer({ port: 0, secret: "s", repository: "nzf-test", queue, logger: quiet });
     try {
       const connections = 300;
       const sentPerConnection = 256 * 1024;
@@ -126,14 +135,8 @@ describe("webhook server under slow clients", () => {
       logger: quiet,
       settleMs: 60_000,
     });
-    const server = await startWebhookServer({
-      port: 0,
-      secret: "s",
-      repository: "nzf-test",
-      queue,
-      logger: quiet,
-      limits: { headersTimeoutMs: 800, requestTimeoutMs: 2000, checkIntervalMs: 200 },
-    });
+    shorten({ headersTimeoutMs: 800, requestTimeoutMs: 2000, checkIntervalMs: 200 });
+    const server = await startWebhookServer({ port: 0, secret: "s", repository: "nzf-test", queue, logger: quiet });
     try {
       const started = performance.now();
       const clients = Array.from({ length: 50 }, () =>

@@ -4,13 +4,28 @@
  * /health fails while a deploy is stuck (issue 36).
  */
 import { connect } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createMemoryLogger } from "../../src/core/logger.js";
 import { createBuildQueue, type BuildQueue, type RunBuild } from "../../src/server/build-queue.js";
 import { createInProcessDeployer } from "../../src/server/deploy.js";
+import type * as ServerLimitsModule from "../../src/server/server-limits.js";
+import type { ServerLimits } from "../../src/server/server-limits.js";
 import { startWebhookServer, startWebhookService, type WebhookServer } from "../../src/server/webhook-server.js";
 import { resolveWebhookConfig } from "../../src/cli/settings.js";
 import { healthOf, redactText } from "../../src/server/webhook-views.js";
+
+/**
+ * The servers' slow-client limits, shortened for one test at a time (`shorten`) and put back
+ * after it: the servers read them from this module when they start.
+ */
+const limits = vi.hoisted(() => ({}) as Record<string, number>);
+vi.mock("../../src/server/server-limits.js", async (importOriginal) => {
+  const actual = await importOriginal<typeof ServerLimitsModule>();
+  return { SERVER_LIMITS: Object.assign(limits, actual.SERVER_LIMITS) };
+});
+const production = { ...limits };
+afterEach(() => void Object.assign(limits, production));
+const shorten = (figures: Partial<ServerLimits>) => void Object.assign(limits, figures);
 
 const SECRET = "resilience-secret-0123456789";
 const goodBuild: RunBuild = async () => ({ ok: true, pagesRebuilt: 1, durationMs: 1 });
@@ -43,19 +58,19 @@ function heldFor(url: string, bytes: string): Promise<number> {
 describe("connections", () => {
   it("closes a connection that never sends a request, one that stops half-way, and an idle kept-alive one", async () => {
     queue = createBuildQueue(goodBuild, { logger: createMemoryLogger() });
+    shorten({
+      idleTimeoutMs: 400,
+      keepAliveTimeoutMs: 400,
+      headersTimeoutMs: 1_000,
+      requestTimeoutMs: 1_500,
+      checkIntervalMs: 100,
+    });
     server = await startWebhookServer({
       port: 0,
       secret: SECRET,
       repository: "nzf2020",
       queue,
       logger: createMemoryLogger(),
-      limits: {
-        idleTimeoutMs: 400,
-        keepAliveTimeoutMs: 400,
-        headersTimeoutMs: 1_000,
-        requestTimeoutMs: 1_500,
-        checkIntervalMs: 100,
-      },
     });
     expect(await heldFor(server.url, "")).toBeLessThan(5_000);
     expect(await heldFor(server.url, "GET /health HTTP/1.1\r\nHost: x\r\n")).toBeLessThan(5_000);
