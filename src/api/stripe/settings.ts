@@ -43,4 +43,3 @@ export function hostOptions(apiBase: string): { host: string; port: number; prot
     protocol,
   };
 }
-
