@@ -45,8 +45,11 @@ export interface ApiServerOptions {
    */
   localPayPal?: boolean;
   app?: ApiAppOptions;
-  /** The account API's parts that settings do not give (tests: a plan provider, a clock, a revocation check). */
-  account?: Pick<AccountServiceOptions, "provider" | "now" | "isRevoked">;
+  /**
+   * The account API's parts that settings do not give (tests: a plan provider that fails, a
+   * revocation check where the pool's bridge is not the service's); its clock is `deps.now`.
+   */
+  account?: Pick<AccountServiceOptions, "provider" | "isRevoked">;
   /** Runs the expiry sweep this often (default 15 minutes; 0: never). */
   sweepEveryMs?: number;
   /** Sends receipts whose e-mail is due again this often (default 1 minute; 0: never). */

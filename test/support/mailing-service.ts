@@ -6,7 +6,6 @@
 import { createReceiptsService } from "../../src/api/receipts/service.js";
 import { readReceiptSettings } from "../../src/receipts/settings.js";
 import { type SmtpCatcher, startSmtpCatcher } from "../../src/stand-ins/smtp/catcher.js";
-import type { ApiServerOptions } from "../../src/api/node-server.js";
 import { startTestPaymentsService, type TestPaymentsService } from "./payments-service.js";
 
 /** The foundation's receipt settings the tests send with (the ABN's check digits are right). */
@@ -39,15 +38,13 @@ export async function startMailingService(options: {
   settings?: Record<string, string | undefined>;
   /** More of the service's settings (NZF_COGNITO_*: the account API at /graphql, as deployed). */
   env?: Record<string, string>;
-  /** The account API's parts settings do not give; its clock is the service's unless given. */
-  account?: ApiServerOptions["account"];
 }): Promise<MailingService> {
   let clock = options.start;
   const now = options.now ?? (() => clock);
   const [service, catcher] = await Promise.all([
     startTestPaymentsService({
       deps: { now },
-      ...(options.env ? { env: options.env, account: { now, ...options.account } } : {}),
+      ...(options.env ? { env: options.env } : {}),
     }),
     startSmtpCatcher(),
   ]);
