@@ -46,13 +46,21 @@ export function watchProblems(page: Page): PageProblems {
   // A script fetched on demand and cancelled because the page moved on (net::ERR_ABORTED after a
   // navigation) is the browser's doing, not a failure the donor sees; any other failure counts.
   // Navigations are counted, not compared by address: going to the same page again (the account
-  // page after giving) cancels the old page's requests too.
+  // page after giving) cancels the old page's requests too. A navigation counts from its start (the
+  // main frame's document request), not from `framenavigated`: Chromium cancels the old page's
+  // requests when the new page commits, and reports that cancellation BEFORE `framenavigated` (100
+  // of 100 times for a request still loading; test/support/watch-problems.test.ts), whereas the
+  // document request is always reported before the old page is left. `framenavigated` still counts,
+  // for a navigation with no request of its own.
   let navigations = 0;
   page.on("framenavigated", (frame) => {
     if (frame === page.mainFrame()) navigations++;
   });
   const navigationWhenAsked = new WeakMap<object, number>();
-  page.on("request", (req) => navigationWhenAsked.set(req, navigations));
+  page.on("request", (req) => {
+    navigationWhenAsked.set(req, navigations);
+    if (req.isNavigationRequest() && req.frame() === page.mainFrame()) navigations++;
+  });
   page.on("requestfailed", (req) => {
     const reason = req.failure()?.errorText;
     if (reason === "net::ERR_ABORTED" && navigationWhenAsked.get(req) !== navigations) return;
