@@ -40,7 +40,6 @@ export async function benchApi(options: {
     dataDir: join(dir, "data"),
     env: { STRIPE_SECRET_KEY: KEY, STRIPE_WEBHOOK_SECRET: SECRET, STRIPE_API_BASE: stripe.url },
     logger: silentLogger,
-    sweepEveryMs: 0,
   });
   try {
     let n = 0;

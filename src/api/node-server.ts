@@ -26,6 +26,7 @@ import { readPayPalSettings } from "./paypal/settings.js";
 import { createStripeClient } from "./stripe/client.js";
 import { readReceiptSettings } from "../receipts/settings.js";
 import { createReceiptsService } from "./receipts/service.js";
+import { SERVICE_TIMERS } from "./service-timers.js";
 
 export interface ApiServerOptions {
   port?: number;
@@ -50,12 +51,6 @@ export interface ApiServerOptions {
    * revocation check where the pool's bridge is not the service's); its clock is `deps.now`.
    */
   account?: Pick<AccountServiceOptions, "provider" | "isRevoked">;
-  /** Runs the expiry sweep this often (default 15 minutes; 0: never). */
-  sweepEveryMs?: number;
-  /** Sends receipts whose e-mail is due again this often (default 1 minute; 0: never). */
-  receiptsEveryMs?: number;
-  /** Runs the scheduled charges job this often (default 15 minutes; 0: never). */
-  jobsEveryMs?: number;
   /**
    * Where the funds' prices and limits come from: the content snapshot the build uses (the
    * fetched one for `repository` in `dir`, else the sample), read again every 5 minutes. Without
@@ -148,36 +143,24 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     await closeDatabase();
     throw error;
   }
-  const sweepEvery = options.sweepEveryMs ?? 15 * 60_000;
-  const sweeper =
-    sweepEvery > 0
-      ? setInterval(() => {
-          sweepExpiredDonations(deps).then(
-            (r) => r.expired && options.logger?.info("api", `expired ${r.expired} never-paid donations`),
-            (error) => options.logger?.warn("api", `expiry sweep failed: ${(error as Error).message}`),
-          );
-        }, sweepEvery).unref()
-      : undefined;
-  const receiptsEvery = options.receiptsEveryMs ?? 60_000;
-  const receiptTimer =
-    receiptsEvery > 0 && deps.receipts
-      ? setInterval(() => {
-          deps.receipts?.deliverDue().then(
-            (r) => r.sent.length && options.logger?.info("api", `sent ${r.sent.length} receipt e-mails`),
-            (error) => options.logger?.warn("api", `receipt e-mails not sent: ${(error as Error).message}`),
-          );
-        }, receiptsEvery).unref()
-      : undefined;
-  const jobsEvery = options.jobsEveryMs ?? 15 * 60_000;
-  const jobTimer =
-    jobsEvery > 0
-      ? setInterval(() => {
-          runScheduledCharges(deps).then(
-            (r) => r.charged.length && options.logger?.info("api", `charged ${r.charged.length} scheduled gifts`),
-            (error) => options.logger?.warn("api", `scheduled charges job failed: ${(error as Error).message}`),
-          );
-        }, jobsEvery).unref()
-      : undefined;
+  const sweeper = setInterval(() => {
+    sweepExpiredDonations(deps).then(
+      (r) => r.expired && options.logger?.info("api", `expired ${r.expired} never-paid donations`),
+      (error) => options.logger?.warn("api", `expiry sweep failed: ${(error as Error).message}`),
+    );
+  }, SERVICE_TIMERS.sweepEveryMs).unref();
+  const receiptTimer = setInterval(() => {
+    deps.receipts?.deliverDue().then(
+      (r) => r.sent.length && options.logger?.info("api", `sent ${r.sent.length} receipt e-mails`),
+      (error) => options.logger?.warn("api", `receipt e-mails not sent: ${(error as Error).message}`),
+    );
+  }, SERVICE_TIMERS.receiptsEveryMs).unref();
+  const jobTimer = setInterval(() => {
+    runScheduledCharges(deps).then(
+      (r) => r.charged.length && options.logger?.info("api", `charged ${r.charged.length} scheduled gifts`),
+      (error) => options.logger?.warn("api", `scheduled charges job failed: ${(error as Error).message}`),
+    );
+  }, SERVICE_TIMERS.jobsEveryMs).unref();
   const { port } = server.address() as AddressInfo;
   const host = options.host ?? "127.0.0.1";
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;

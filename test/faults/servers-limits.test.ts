@@ -169,9 +169,6 @@ describe("payments service limits", () => {
       database,
       env: {},
       logger: quiet,
-      sweepEveryMs: 0,
-      receiptsEveryMs: 0,
-      jobsEveryMs: 0,
       ...(allowedOrigins ? { deps: { cors: corsPolicy(allowedOrigins) } } : {}),
     });
 

@@ -170,7 +170,6 @@ export async function startTestPaymentsService(
     app: { before: [log, inject] },
     ...(options.account ? { account: options.account } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
-    sweepEveryMs: 0,
   });
   stripe.setWebhookUrl(`${server.url}/stripe/webhook`);
   return {

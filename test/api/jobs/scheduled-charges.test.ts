@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { addDays, dueCharges } from "../../../src/api/jobs/due-charges.js";
 import { runScheduledCharges } from "../../../src/api/jobs/scheduled-charges.js";
 import { startApiServer } from "../../../src/api/node-server.js";
@@ -20,6 +20,13 @@ import {
   type TestPaymentsService,
 } from "../../support/payments-service.js";
 import { type MailingService, startMailingService } from "../../support/mailing-service.js";
+
+// The service's job timer, made short for the one test of it (the services started before keep production's).
+const timers = vi.hoisted(() => ({}) as { jobsEveryMs: number });
+vi.mock("../../../src/api/service-timers.js", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("../../../src/api/service-timers.js")>();
+  return { SERVICE_TIMERS: Object.assign(timers, actual.SERVICE_TIMERS) };
+});
 
 // Thursday 3 December 2026, noon in Sydney.
 const THURSDAY = new Date("2026-12-03T01:00:00Z");
@@ -137,6 +144,8 @@ describe("the scheduled charges job", () => {
     clock = new Date("2026-12-04T01:00:00Z");
     // The service as `nzf-build api` starts it, on the same database, its job timer made short: runs
     // overlap (an interval does not wait for the last run), as two instances would.
+    const production = timers.jobsEveryMs;
+    timers.jobsEveryMs = 25;
     const timed = await startApiServer({
       port: 0,
       database: { db: service.db, driver: "pglite", close: async () => undefined },
@@ -146,9 +155,8 @@ describe("the scheduled charges job", () => {
         STRIPE_API_BASE: service.stripe.url,
       },
       deps: { now: () => clock, receipts: service.deps.receipts },
-      sweepEveryMs: 0,
-      receiptsEveryMs: 0,
-      jobsEveryMs: 25,
+    }).finally(() => {
+      timers.jobsEveryMs = production;
     });
     try {
       await expect.poll(() => receiptsOf(service.db, donationId).then((r) => r.length), { timeout: 20_000 }).toBe(1);
