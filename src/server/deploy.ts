@@ -27,10 +27,6 @@ export interface DeployOptions {
   cwd?: string;
   /** Default 10 minutes: a first full `aws s3 sync` of every image can take a while. */
   timeoutMs?: number;
-  /** Grace period between SIGTERM and SIGKILL after a timeout (default 5 s). */
-  killGraceMs?: number;
-  /** Default 4000 characters. */
-  tailChars?: number;
   /** Base environment (default process.env). */
   env?: NodeJS.ProcessEnv;
   /**
@@ -66,6 +62,12 @@ export function deployEnv(base: NodeJS.ProcessEnv, passEnv: readonly string[] = 
 }
 
 export const DEFAULT_DEPLOY_TIMEOUT_MS = 10 * 60_000;
+/** Between SIGTERM and SIGKILL after a timeout: time for `aws` to stop its uploads cleanly. */
+const KILL_GRACE_MS = 5_000;
+/** The output kept for /status and the logs: the last lines, where a failure says why. */
+const TAIL_CHARS = 4_000;
+/** How long an in-process deploy told to stop at its deadline may take before it is abandoned. */
+const ABANDON_GRACE_MS = 10_000;
 
 /** Returns a function that runs the deploy command once per call. */
 export function createDeployer(options: DeployOptions): () => Promise<DeployResult> {
@@ -75,7 +77,6 @@ export function createDeployer(options: DeployOptions): () => Promise<DeployResu
 export function runDeployCommand(options: DeployOptions): Promise<DeployResult> {
   const { command } = options;
   const timeoutMs = options.timeoutMs ?? DEFAULT_DEPLOY_TIMEOUT_MS;
-  const tailChars = options.tailChars ?? 4000;
   const env = deployEnv(options.env ?? process.env, options.passEnv);
 
   const started = performance.now();
@@ -83,7 +84,7 @@ export function runDeployCommand(options: DeployOptions): Promise<DeployResult> 
   const keep = (chunk: string) => {
     tail += chunk;
     // Trim in big steps so a chatty command does not cost a copy per chunk.
-    if (tail.length > tailChars * 2) tail = tail.slice(-tailChars);
+    if (tail.length > TAIL_CHARS * 2) tail = tail.slice(-TAIL_CHARS);
   };
 
   return new Promise((resolve) => {
@@ -108,7 +109,7 @@ export function runDeployCommand(options: DeployOptions): Promise<DeployResult> 
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup("SIGTERM");
-      killTimer = setTimeout(() => killGroup("SIGKILL"), options.killGraceMs ?? 5000);
+      killTimer = setTimeout(() => killGroup("SIGKILL"), KILL_GRACE_MS);
     }, timeoutMs);
 
     child.stdout.setEncoding("utf8").on("data", keep);
@@ -121,7 +122,7 @@ export function runDeployCommand(options: DeployOptions): Promise<DeployResult> 
       clearTimeout(timer);
       clearTimeout(killTimer);
       const durationMs = performance.now() - started;
-      const outputTail = tail.slice(-tailChars);
+      const outputTail = tail.slice(-TAIL_CHARS);
       const ok = !spawnError && !timedOut && exitCode === 0;
       const error = ok ? undefined : describeFailure(exitCode, signal, timedOut, timeoutMs, outputTail, spawnError);
       resolve({ ok, command, durationMs, exitCode, signal, timedOut, outputTail, ...(error ? { error } : {}) });
@@ -155,14 +156,13 @@ function describeFailure(
  *
  * It has a deadline of its own (`timeoutMs`, NZF_DEPLOY_TIMEOUT): the signal given to `run` is
  * aborted then (the deploy stops its requests and fails with DEPLOY_TIMED_OUT), and should the
- * deploy still not return `graceMs` later, it is abandoned and reported as timed out, so a stuck
+ * deploy still not return 10 s later, it is abandoned and reported as timed out, so a stuck
  * deploy never holds the queue. It stays pending, and runs again after the next successful build.
  */
 export function createInProcessDeployer(
   label: string,
   run: (signal: AbortSignal) => Promise<string>,
   timeoutMs: number = DEFAULT_DEPLOY_TIMEOUT_MS,
-  graceMs = 10_000,
 ): () => Promise<DeployResult> {
   return async () => {
     const started = performance.now();
@@ -192,7 +192,7 @@ export function createInProcessDeployer(
                 true,
               ),
             ),
-          graceMs,
+          ABANDON_GRACE_MS,
         );
       });
     });
