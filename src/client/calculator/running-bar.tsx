@@ -31,9 +31,13 @@ export function RunningBar({ f, result, blocked, payPath, onShowResult }: Runnin
     if (!panel || typeof IntersectionObserver === "undefined") return;
     // The ratio, not isIntersecting: scrolling from a third of the panel in view to a sliver of it
     // crosses the threshold while still "intersecting", and the bar must come back then.
-    const observer = new IntersectionObserver(([entry]) => setResultInView(entry!.intersectionRatio >= SHOWN_ENOUGH), {
-      threshold: SHOWN_ENOUGH,
-    });
+    // The LAST entry: a busy phone may run this callback once for several frames, with every entry
+    // since the last run, oldest first. The first one would leave the bar hidden for a result that
+    // has come and gone again (opening the last section pushes it away): neither is on screen.
+    const observer = new IntersectionObserver(
+      (entries) => setResultInView(entries[entries.length - 1]!.intersectionRatio >= SHOWN_ENOUGH),
+      { threshold: SHOWN_ENOUGH },
+    );
     observer.observe(panel);
     return () => observer.disconnect();
   }, []);
