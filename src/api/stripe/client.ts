@@ -13,7 +13,8 @@ export function createStripeClient(settings: StripeSettings): Stripe {
   checkStripeSettings(settings);
   return new Stripe(settings.secretKey, {
     apiVersion: Stripe.API_VERSION as Stripe.LatestApiVersion,
-    maxNetworkRetries: settings.maxNetworkRetries ?? 2,
+    // Retries of a failed call, each with the same idempotency key.
+    maxNetworkRetries: 2,
     timeout: 20_000,
     appInfo: { name: "nzf-build payments API" },
     telemetry: false,

@@ -9,8 +9,6 @@ export interface StripeSettings {
   secretKey: string;
   /** Origin of another Stripe API (STRIPE_API_BASE: watch mode's local stand-in); absent in production. */
   apiBase?: string;
-  /** Retries of a failed call, each with the same idempotency key (default 2). */
-  maxNetworkRetries?: number;
 }
 
 /** Throws API_CONFIG_INVALID, naming the variable, for a key or host Stripe's SDK could not use. */
