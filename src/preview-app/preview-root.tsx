@@ -16,7 +16,6 @@ import { runPreview } from "./run-preview.js";
 export interface PreviewRootProps {
   repositoryName: string;
   endpoint?: string;
-  autoRedirect?: boolean;
   promptForAccessToken?: boolean;
   /** Loads the drafts and re-renders the page while bootstrapping (see run-preview.ts). */
   bootstrap?: (ref: string, client: PreviewClient, signal: AbortSignal) => Promise<void>;
@@ -45,7 +44,6 @@ export function PreviewRoot(props: PreviewRootProps) {
     void runPreview({
       repositoryName: p.repositoryName,
       endpoint: p.endpoint,
-      autoRedirect: p.autoRedirect,
       promptForAccessToken: p.promptForAccessToken,
       bootstrap: p.bootstrap,
       onActive: p.onActive,
@@ -92,7 +90,7 @@ export function mountPreview(container: Element, props: PreviewRootProps): () =>
 
 /**
  * Islands convention (src/client/islands/*): a default-exported component whose props are JSON.
- * Only repositoryName, endpoint, autoRedirect and promptForAccessToken come from the page; the
+ * Only repositoryName, endpoint and promptForAccessToken come from the page; the
  * rest is the browser's. Server-rendered it is empty (idle shows no dialog), and it touches
  * `document` only in effects, so renderToString is safe.
  */

@@ -5,7 +5,7 @@
  *   resolver page (/preview/ with documentId and token):
  *     record the token as this repository's preview cookie, START_RESOLVING, fetch the document at
  *     the preview ref, resolve its path with the build's route table (fallback "/"), RESOLVED, and
- *     navigate there unless autoRedirect is false;
+ *     navigate there;
  *   any other page:
  *     no preview cookie for the repository → NOT_A_PREVIEW (the page stays as built);
  *     else START_BOOTSTRAPPING, then `bootstrap(ref, client, signal)` (the site loads the drafts and
@@ -46,8 +46,6 @@ export interface RunPreviewOptions {
   /** The build's route table (pathForDocument); null when the document has no page. */
   resolvePath: (document: PreviewDocument) => string | null;
   dispatch: (event: PreviewEvent) => void;
-  /** Navigate to the resolved path (default true). */
-  autoRedirect?: boolean;
   /** Ask for an access token on 401/403 (default true). */
   promptForAccessToken?: boolean;
   /**
@@ -123,7 +121,7 @@ export async function runPreview(options: RunPreviewOptions): Promise<PreviewOut
     }
     if (signal?.aborted) return "aborted";
     emit({ type: "RESOLVED", path });
-    if (options.autoRedirect !== false) options.navigate(path);
+    options.navigate(path);
     return "resolved";
   }
 

@@ -239,13 +239,6 @@ describe("runPreview on the resolver page", () => {
     await expect(runPreview(t.options)).resolves.toBe("resolved");
   });
 
-  it("does not navigate when auto-redirect is disabled", async () => {
-    const t = setup({ pathname: "/preview/", search: resolverSearch("blog1"), autoRedirect: false });
-    await runPreview(t.options);
-    expect(t.finalState().resolvedPath).toBe("/blog/eid-appeal/");
-    expect(t.navigations).toEqual([]);
-  });
-
   it("falls back to / for a document with no page", async () => {
     const t = setup({ pathname: "/preview/", search: resolverSearch("set1") });
     await runPreview(t.options);
