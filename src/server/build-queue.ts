@@ -77,30 +77,29 @@ export interface BuildQueue {
 
 export interface BuildQueueOptions {
   logger: Logger;
-  /** Wall clock for the records; Date.now by default. */
-  clock?: () => number;
   onDeploy?: RunDeploy;
   /**
    * Called as each build starts, when a deploy may follow it: the in-process deploy reads the
    * bucket's listing meanwhile (src/deploy/webhook-deploy.ts). What it throws is ignored.
    */
   onBuildStart?: () => void;
-  /**
-   * Quiet time a burst of triggers waits for before its build starts (default 500 ms). An editor
-   * publishing several documents sends a burst of webhooks; one build serves them all.
-   */
-  settleMs?: number;
-  /**
-   * What a trigger that arrives alone waits before its build starts (default 100 ms, at most
-   * settleMs): a second trigger within it makes a burst, which waits settleMs of quiet instead.
-   * Prismic sends one webhook per publish, so the usual trigger is alone, and waiting settleMs for
-   * a burst that does not come was most of an editor's wait. A burst whose first trigger was built
-   * alone still coalesces: what arrives during that build waits for quiet and is built once.
-   */
-  quickSettleMs?: number;
-  /** A steady stream of triggers cannot postpone a build longer than this (default 5 s). */
-  maxWaitMs?: number;
 }
+
+/**
+ * Quiet time a burst of triggers waits for before its build starts. An editor publishing several
+ * documents sends a burst of webhooks; one build serves them all.
+ */
+const SETTLE_MS = 500;
+/**
+ * What a trigger that arrives alone waits before its build starts: a second trigger within it
+ * makes a burst, which waits SETTLE_MS of quiet instead. Prismic sends one webhook per publish, so
+ * the usual trigger is alone, and waiting SETTLE_MS for a burst that does not come was most of an
+ * editor's wait. A burst whose first trigger was built alone still coalesces: what arrives during
+ * that build waits for quiet and is built once.
+ */
+const QUICK_SETTLE_MS = 100;
+/** A steady stream of triggers cannot postpone a build longer than this. */
+const MAX_WAIT_MS = 5_000;
 
 const KEPT_DOCUMENT_IDS = 100;
 /** Builds the status page lists, newest first. */
@@ -108,10 +107,6 @@ const HISTORY_SIZE = 50;
 
 export function createBuildQueue(runBuild: RunBuild, options: BuildQueueOptions): BuildQueue {
   const { logger, onDeploy } = options;
-  const clock = options.clock ?? Date.now;
-  const settleMs = options.settleMs ?? 500;
-  const quickSettleMs = Math.min(options.quickSettleMs ?? 100, settleMs);
-  const maxWaitMs = Math.max(options.maxWaitMs ?? 5_000, settleMs);
 
   let pending: BuildTrigger[] = [];
   let carried: BuildTrigger[] = [];
@@ -136,9 +131,9 @@ export function createBuildQueue(runBuild: RunBuild, options: BuildQueueOptions)
     for (const resolve of waiters) resolve();
   };
 
-  /** What is left of the quiet a build waits for: `quiet` ms since the last trigger, at most maxWaitMs since the first pending one. */
+  /** What is left of the quiet a build waits for: `quiet` ms since the last trigger, at most MAX_WAIT_MS since the first pending one. */
   const quietLeft = (quiet: number, now = performance.now()) =>
-    Math.max(0, Math.min(quiet - (now - lastTriggerAt), maxWaitMs - (now - firstPendingAt)));
+    Math.max(0, Math.min(quiet - (now - lastTriggerAt), MAX_WAIT_MS - (now - firstPendingAt)));
 
   function enqueue(trigger: BuildTrigger): void {
     const now = performance.now();
@@ -147,7 +142,7 @@ export function createBuildQueue(runBuild: RunBuild, options: BuildQueueOptions)
     pending.push(trigger);
     // A running loop picks pending triggers up once the current build ends and they have settled.
     if (looping) return;
-    // Alone, a trigger waits quickSettleMs; one that finds another waiting makes a burst.
+    // Alone, a trigger waits QUICK_SETTLE_MS; one that finds another waiting makes a burst.
     const burst = timer !== null;
     if (timer !== null) clearTimeout(timer);
     timer = setTimeout(
@@ -155,13 +150,13 @@ export function createBuildQueue(runBuild: RunBuild, options: BuildQueueOptions)
         timer = null;
         void loop();
       },
-      quietLeft(burst ? settleMs : quickSettleMs, now),
+      quietLeft(burst ? SETTLE_MS : QUICK_SETTLE_MS, now),
     );
   }
 
-  /** Triggers that arrived while a build ran are a burst: they wait for settleMs of quiet (at most maxWaitMs since the first). */
+  /** Triggers that arrived while a build ran are a burst: they wait for SETTLE_MS of quiet (at most MAX_WAIT_MS since the first). */
   async function settled(): Promise<void> {
-    for (let left = quietLeft(settleMs); left > 0; left = quietLeft(settleMs))
+    for (let left = quietLeft(SETTLE_MS); left > 0; left = quietLeft(SETTLE_MS))
       await new Promise((resolve) => setTimeout(resolve, left));
   }
 
@@ -183,7 +178,7 @@ export function createBuildQueue(runBuild: RunBuild, options: BuildQueueOptions)
 
   async function runOne(batch: BuildTrigger[]): Promise<void> {
     const id = nextId++;
-    const startedAt = clock();
+    const startedAt = Date.now();
     const reasons = [...new Set(batch.map((t) => t.reason))];
     const ids = [...new Set(batch.flatMap((t) => t.documentIds ?? []))];
     current = { id, state: "building", startedAt, triggers: batch.length, reasons };
@@ -199,11 +194,11 @@ export function createBuildQueue(runBuild: RunBuild, options: BuildQueueOptions)
     try {
       result = await runBuild(batch);
     } catch (error) {
-      result = { ok: false, pagesRebuilt: 0, durationMs: clock() - startedAt, error: describeError(error) };
+      result = { ok: false, pagesRebuilt: 0, durationMs: Date.now() - startedAt, error: describeError(error) };
     }
     if (!result.ok) carried = compactTriggers(batch);
 
-    const finishedAt = clock();
+    const finishedAt = Date.now();
     const record: BuildRecord = {
       id,
       startedAt,
@@ -225,7 +220,7 @@ export function createBuildQueue(runBuild: RunBuild, options: BuildQueueOptions)
 
     // Nothing changed and the target is up to date: an `aws s3 sync` would only cost time.
     if (result.ok && onDeploy && (result.pagesRebuilt > 0 || deployPending)) {
-      current = { ...current, state: "deploying", deployStartedAt: clock() };
+      current = { ...current, state: "deploying", deployStartedAt: Date.now() };
       record.deploy = await runDeploy(id, onDeploy);
     }
     current = null;

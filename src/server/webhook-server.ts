@@ -331,7 +331,6 @@ export async function startWebhookService(
   deps: {
     runBuild: RunBuild;
     logger: Logger;
-    settleMs?: number;
     env?: NodeJS.ProcessEnv;
     /** The in-process deploy (`nzf-build deploy`, with a bucket configured), instead of a deploy command. */
     deploy?: {
@@ -358,7 +357,6 @@ export async function startWebhookService(
     logger,
     ...(onDeploy ? { onDeploy } : {}),
     ...(deps.deploy?.prepare ? { onBuildStart: deps.deploy.prepare } : {}),
-    ...(deps.settleMs === undefined ? {} : { settleMs: deps.settleMs }),
   });
   // /status never shows these: the deploy command and the values of secret-looking variables.
   const redact = [...(config.deployCommand ? [config.deployCommand] : []), ...secretValues(env)];

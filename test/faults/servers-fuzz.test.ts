@@ -163,7 +163,6 @@ beforeAll(async () => {
   await writeFile(join(dir, "404.html"), "<!doctype html><title>Not found</title>");
   const queue = createBuildQueue(async () => ({ ok: true, pagesRebuilt: 0, durationMs: 0 }), {
     logger: quiet,
-    settleMs: 60_000,
   });
   webhook = await startWebhookServer({ port: 0, secret: "fuzz-secret", repository: "nzf-test", queue, logger: quiet });
   site = await startStaticServer({ root: dir, intercept: live.handle, transformHtml: live.inject, logger: quiet });

@@ -81,7 +81,6 @@ describe("webhook server under slow clients", () => {
   it("holds at most the in-flight cap of request bodies for 300 slow uploads, answers 503 past it, and cuts them all off", async () => {
     const queue = createBuildQueue(async () => ({ ok: true, pagesRebuilt: 0, durationMs: 0 }), {
       logger: quiet,
-      settleMs: 60_000,
     });
     const requestTimeoutMs = 5000;
     shorten({ headersTimeoutMs: 1000, requestTimeoutMs, checkIntervalMs: 250 });
@@ -133,7 +132,6 @@ describe("webhook server under slow clients", () => {
   it("cuts off connections that send their headers slowly", async () => {
     const queue = createBuildQueue(async () => ({ ok: true, pagesRebuilt: 0, durationMs: 0 }), {
       logger: quiet,
-      settleMs: 60_000,
     });
     shorten({ headersTimeoutMs: 800, requestTimeoutMs: 2000, checkIntervalMs: 200 });
     const server = await startWebhookServer({ port: 0, secret: "s", repository: "nzf-test", queue, logger: quiet });

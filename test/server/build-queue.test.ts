@@ -45,10 +45,14 @@ const trigger = (n: number, ids?: string[]): BuildTrigger => ({
   ...(ids ? { documentIds: ids } : {}),
 });
 
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 describe("build queue", () => {
   it("runs one build at a time and folds everything that arrives meanwhile into exactly one next build", async () => {
     const build = controlledBuild();
-    const queue = createBuildQueue(build.runBuild, { logger: createMemoryLogger(), settleMs: 0 });
+    const queue = createBuildQueue(build.runBuild, { logger: createMemoryLogger() });
     queue.enqueue(trigger(1, ["a"]));
     await waitFor(() => build.calls.length === 1, "build 1");
     for (let n = 2; n <= 4; n++) queue.enqueue(trigger(n, [`d${n}`]));
@@ -91,7 +95,7 @@ describe("build queue", () => {
   it("records a failed build, does not retry it alone, and hands its changes to the next build", async () => {
     const build = controlledBuild();
     const logger = createMemoryLogger();
-    const queue = createBuildQueue(build.runBuild, { logger, settleMs: 0 });
+    const queue = createBuildQueue(build.runBuild, { logger });
     queue.enqueue(trigger(1, ["a"]));
     await waitFor(() => build.calls.length === 1, "build 1");
     build.calls[0]!.finish(new NzfError("RENDER_FAILED", "The page for document a threw while rendering."));
@@ -131,48 +135,15 @@ describe("build queue", () => {
     );
   });
 
-  it("waits for a burst to settle, but never longer than maxWaitMs", async () => {
-    const build = controlledBuild();
-    // quickSettleMs as long as settleMs: this test is about the burst's window, on a loaded machine too.
-    const queue = createBuildQueue(build.runBuild, {
-      logger: createMemoryLogger(),
-      settleMs: 400,
-      quickSettleMs: 400,
-      maxWaitMs: 800,
-    });
-    for (let n = 0; n < 5; n++) {
-      queue.enqueue(trigger(n));
-      await sleep(20);
-    }
-    expect(build.calls).toHaveLength(0);
-    await waitFor(() => build.calls.length === 1, "the settled build");
-    expect(build.calls[0]!.triggers).toHaveLength(5);
-    build.calls[0]!.finish();
-    await queue.idle();
-
-    // A steady stream every 50 ms never has 400 ms of quiet; maxWaitMs starts the build anyway.
-    const start = Date.now();
-    let sent = 0;
-    while (build.calls.length === 1 && Date.now() - start < 3000) {
-      queue.enqueue(trigger(100 + sent++));
-      await sleep(50);
-    }
-    expect(build.calls).toHaveLength(2);
-    expect(Date.now() - start).toBeLessThan(2000);
-    expect(build.calls[1]!.triggers).toHaveLength(sent);
-    build.calls[1]!.finish();
-    await queue.idle();
-    expect(build.calls).toHaveLength(2);
-  });
-
   describe("the quiet window, on fake timers", () => {
     afterEach(() => {
       vi.useRealTimers();
     });
-    const fake = () => vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
-    const options = { logger: createMemoryLogger(), settleMs: 500, quickSettleMs: 100, maxWaitMs: 5000 };
+    const fake = () => vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance", "Date"] });
+    // The production figures: a lone trigger waits 100 ms, a burst 500 ms of quiet, none more than 5 s.
+    const options = { logger: createMemoryLogger() };
 
-    it("starts a lone trigger's build after quickSettleMs, not settleMs", async () => {
+    it("starts a lone trigger's build after 100 ms, not the burst's 500 ms", async () => {
       fake();
       const build = controlledBuild();
       const queue = createBuildQueue(build.runBuild, options);
@@ -187,7 +158,7 @@ describe("build queue", () => {
       await queue.idle();
     });
 
-    it("makes a burst of a second trigger within quickSettleMs: one build, after settleMs of quiet", async () => {
+    it("makes a burst of a second trigger within 100 ms: one build, after 500 ms of quiet", async () => {
       fake();
       const build = controlledBuild();
       const queue = createBuildQueue(build.runBuild, options);
@@ -206,7 +177,7 @@ describe("build queue", () => {
       expect(build.calls).toHaveLength(1);
     });
 
-    it("builds what arrives during a lone trigger's build once, after settleMs of quiet, not at each arrival", async () => {
+    it("builds what arrives during a lone trigger's build once, after 500 ms of quiet, not at each arrival", async () => {
       fake();
       const build = controlledBuild();
       const queue = createBuildQueue(build.runBuild, options);
@@ -231,7 +202,25 @@ describe("build queue", () => {
       await queue.idle();
     });
 
-    it("starts the build after the last one at once when its triggers have waited maxWaitMs (a long build)", async () => {
+    it("waits for a burst to settle, but a steady stream no longer than 5 s", async () => {
+      fake();
+      const build = controlledBuild();
+      const queue = createBuildQueue(build.runBuild, options);
+      // A trigger every 50 ms never leaves 500 ms of quiet: the build starts 5 s after the first.
+      let sent = 0;
+      for (; build.calls.length === 0 && sent < 200; sent++) {
+        queue.enqueue(trigger(100 + sent));
+        await vi.advanceTimersByTimeAsync(50);
+      }
+      expect(sent).toBe(100);
+      expect(build.calls[0]!.triggers).toHaveLength(100);
+      build.calls[0]!.finish();
+      await vi.runAllTimersAsync();
+      await queue.idle();
+      expect(build.calls).toHaveLength(1);
+    });
+
+    it("starts the build after the last one at once when its triggers have waited 5 s (a long build)", async () => {
       fake();
       const build = controlledBuild();
       const queue = createBuildQueue(build.runBuild, options);
@@ -267,7 +256,7 @@ describe("build queue", () => {
         events.push("build");
         return build.runBuild(triggers);
       },
-      { logger: createMemoryLogger(), settleMs: 0, onDeploy, onBuildStart },
+      { logger: createMemoryLogger(), onDeploy, onBuildStart },
     );
     for (const n of [1, 2]) {
       queue.enqueue(trigger(n, [`d${n}`]));
@@ -279,7 +268,7 @@ describe("build queue", () => {
     expect(queue.status().builds.map((b) => b.ok)).toEqual([true, true]);
 
     // Without a deploy there is nothing to prepare.
-    const alone = createBuildQueue(build.runBuild, { logger: createMemoryLogger(), settleMs: 0, onBuildStart });
+    const alone = createBuildQueue(build.runBuild, { logger: createMemoryLogger(), onBuildStart });
     alone.enqueue(trigger(3));
     await waitFor(() => build.calls.length === 3, "build 3");
     build.calls[2]!.finish();
@@ -288,18 +277,23 @@ describe("build queue", () => {
   });
 
   it("keeps the last 50 builds, newest first", async () => {
-    const runBuild: RunBuild = async () => ({ ok: true, pagesRebuilt: 1, durationMs: 0 });
-    let now = 0;
-    const queue = createBuildQueue(runBuild, { logger: createMemoryLogger(), settleMs: 0, clock: () => (now += 10) });
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance", "Date"] });
+    // Each build takes 10 ms of the fake clock.
+    const runBuild: RunBuild = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      return { ok: true, pagesRebuilt: 1, durationMs: 10 };
+    };
+    const queue = createBuildQueue(runBuild, { logger: createMemoryLogger() });
     for (let n = 1; n <= 55; n++) {
       queue.enqueue(trigger(n));
+      await vi.runAllTimersAsync();
       await queue.idle();
     }
     const { builds } = queue.status();
     expect(builds).toHaveLength(50);
     expect(builds[0]!.id).toBe(55);
     expect(builds[49]!.id).toBe(6);
-    // The clock advances 10 per reading: start and finish are one reading apart.
+    // Start and finish by the wall clock: the build's 10 ms apart.
     expect(builds[0]!.finishedAt - builds[0]!.startedAt).toBe(10);
     expect(builds[0]!.durationMs).toBe(10);
   });

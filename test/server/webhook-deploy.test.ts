@@ -100,7 +100,7 @@ describe("deploy after builds", () => {
     ];
     const runBuild: RunBuild = async () => results.shift()!;
     const logger = createMemoryLogger();
-    const queue = createBuildQueue(runBuild, { logger, settleMs: 0, onDeploy });
+    const queue = createBuildQueue(runBuild, { logger, onDeploy });
     const build = async () => {
       queue.enqueue({ reason: "webhook", receivedAt: Date.now() });
       await queue.idle();

@@ -98,7 +98,6 @@ describe("/status", () => {
     const service = await startWebhookService(config, {
       runBuild: goodBuild,
       logger: createMemoryLogger(),
-      settleMs: 0,
       env,
     });
     try {
@@ -163,7 +162,7 @@ describe("a deploy past its deadline", () => {
   it("makes /health fail while it runs past the deadline", async () => {
     let finish: (value: string) => void = () => undefined;
     const stuck = createInProcessDeployer("nzf-build deploy", () => new Promise<string>((r) => (finish = r)), 60_000);
-    queue = createBuildQueue(goodBuild, { logger: createMemoryLogger(), onDeploy: stuck, settleMs: 0 });
+    queue = createBuildQueue(goodBuild, { logger: createMemoryLogger(), onDeploy: stuck });
     server = await startWebhookServer({
       port: 0,
       secret: SECRET,

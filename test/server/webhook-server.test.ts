@@ -71,10 +71,10 @@ let server: WebhookServer;
 let site: ReturnType<typeof fakeSite>["site"];
 const allLogLines: string[] = [];
 
-async function start(settleMs?: number): Promise<void> {
+async function start(): Promise<void> {
   const fake = fakeSite(root);
   site = fake.site;
-  queue = createBuildQueue(fake.runBuild, { logger, ...(settleMs === undefined ? {} : { settleMs }) });
+  queue = createBuildQueue(fake.runBuild, { logger });
   server = await startWebhookServer({ port: 0, secret: SECRET, repository: REPOSITORY, queue, logger });
 }
 
@@ -105,7 +105,7 @@ afterAll(() => {
 
 describe("webhook server: rejected requests start no build", () => {
   it("answers each bad request with its status and builds nothing", async () => {
-    await start(0);
+    await start();
     const cases: [string, () => Promise<Response>, number][] = [
       ["wrong secret", () => post(webhookBody({ secret: "wrong-secret" })), 401],
       ["missing secret", () => post(webhookBody({ secret: null })), 401],
@@ -158,7 +158,7 @@ describe("webhook server: rejected requests start no build", () => {
   });
 
   it("stops reading a body sent without a length once it passes 1 MB", async () => {
-    await start(0);
+    await start();
     const status = await new Promise<number | string>((resolve) => {
       const req = request(
         server.url + "/webhook",
@@ -185,7 +185,7 @@ describe("webhook server: rejected requests start no build", () => {
   });
 
   it("answers a test-trigger with 200 and no build", async () => {
-    await start(0);
+    await start();
     const response = await post(webhookBody({ type: "test-trigger", documents: undefined }));
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ ok: true, build: false });
@@ -207,7 +207,7 @@ describe("webhook server: rejected requests start no build", () => {
 
 describe("webhook server: builds", () => {
   it("turns 200 webhooks in two seconds into at most two builds, and the site ends with the last content", async () => {
-    await start(); // the defaults nzf-build webhook uses
+    await start();
     site.delayMs = 300;
     // 20 waves of 10 concurrent webhooks, 90 ms apart: 200 webhooks in under two seconds.
     const started = performance.now();
@@ -222,7 +222,7 @@ describe("webhook server: builds", () => {
       const due = started + (wave + 1) * 90;
       if (performance.now() < due) await sleep(due - performance.now());
     }
-    // Not a timing test: only a machine stalled for seconds would break the premise (maxWaitMs is 5 s).
+    // Not a timing test: only a machine stalled for seconds would break the premise (a build waits at most 5 s).
     expect(performance.now() - started).toBeLessThan(5000);
     await queue.idle();
 
@@ -235,7 +235,7 @@ describe("webhook server: builds", () => {
   });
 
   it("keeps the previous site when a build fails, reports it on /health, and recovers on the next webhook", async () => {
-    await start(0);
+    await start();
     site.content = "first";
     await post(webhookBody({ documents: ["doc-a"] }));
     await queue.idle();
@@ -276,7 +276,7 @@ describe("webhook server: builds", () => {
   });
 
   it("accepts the secret in the x-nzf-webhook-secret header, and a manual trigger without domain", async () => {
-    await start(0);
+    await start();
     const response = await post({ type: "api-update", secret: null }, { "x-nzf-webhook-secret": SECRET });
     expect(response.status).toBe(200);
     await queue.idle();
@@ -288,11 +288,12 @@ describe("webhook server: builds", () => {
 
 describe("webhook server: status and health", () => {
   it("reports the last builds and the queue", async () => {
-    await start(0);
+    await start();
     site.delayMs = 600;
     const before = Date.now();
     await post(webhookBody({ documents: ["doc-x", "doc-y"] }));
-    await sleep(50);
+    // A lone webhook's build starts after 100 ms; the next one arrives while it runs.
+    await expect.poll(() => queue.status().state).toBe("building");
     await post(webhookBody({ documents: ["doc-z"] }));
     const during = (await (await fetch(server.url + "/status")).json()) as { queue: Record<string, unknown> };
     expect(during.queue).toMatchObject({
@@ -365,7 +366,7 @@ describe("startWebhookService", () => {
         );
       return { ok: true, pagesRebuilt: 1, durationMs: 1 };
     };
-    const service = await startWebhookService(config, { runBuild, logger, settleMs: 0, env });
+    const service = await startWebhookService(config, { runBuild, logger, env });
     try {
       await service.queue.idle();
       const health = await fetch(service.url + "/health");
@@ -413,7 +414,7 @@ describe("startWebhookService", () => {
     const fake = fakeSite(root);
     fake.site.delayMs = 100;
     const config = resolveWebhookConfig({ port: 0, deployCommand: "echo synced" }, { NZF_WEBHOOK_SECRET: SECRET });
-    const service = await startWebhookService(config, { runBuild: fake.runBuild, logger, settleMs: 0 });
+    const service = await startWebhookService(config, { runBuild: fake.runBuild, logger });
     expect(logger.lines[0]!.message).toBe(
       `listening on ${service.url} for Prismic repository nzf2020 (then \`echo synced\`)`,
     );
@@ -437,7 +438,7 @@ describe("startWebhookService", () => {
   });
 
   it("keeps control characters sent in a webhook out of the log", async () => {
-    await start(0);
+    await start();
     const response = await post(webhookBody({ domain: "evil\nbuild #99 ok" }));
     expect(response.status).toBe(422);
     const line = logger.lines.find((l) => l.message.startsWith("POST /webhook 422"))!.message;
