@@ -5,7 +5,6 @@
  * terminal and in the browser; the next good save recovers without a restart. The CLI's entry
  * (payments API, signals, restarts, the output folder) is src/watch/run-watch.ts.
  */
-import { watch as watchFiles, type FSWatcher } from "chokidar";
 import { join, relative, sep } from "node:path";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { BuildConfig } from "../core/config.js";
@@ -19,6 +18,7 @@ import { createLiveReload, type LiveReload } from "./live-reload.js";
 import { findFreePort, isAddressInUse } from "./port.js";
 import { isIgnoredSource } from "./cli-sources.js";
 import { isEditorTemporary } from "./editor-files.js";
+import { watchSources } from "./source-watcher.js";
 
 export interface WatchOptions {
   logger: Logger;
@@ -157,6 +157,8 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
   const runBuild = async (): Promise<void> => {
     const files = [...changed];
     changed.clear();
+    // A save of one of them from now on that chokidar leaves out is reported all the same.
+    watcher.taking(files.map((file) => join(config.root, file)));
     const seenAt = firstChangeAt;
     firstChangeAt = null;
     const number = ++buildsStarted;
@@ -278,6 +280,7 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
     if (isEditorTemporary(file) || isIgnoredSource(file)) return;
     // Watch mode's own browser script is no part of the site: bundled again, and open pages reload to run it.
     if (file.startsWith(DEV_CLIENT_DIR)) {
+      watcher.taking([path]);
       void live.refreshClient().then(() => live.send("reload", ""));
       return;
     }
@@ -296,22 +299,21 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
   const port = Number(new URL(server.url).port);
 
   // chokidar, not fs.watch: Node's recursive fs.watch on Linux loses a file replaced by a rename
-  // (an editor's atomic save, `sed -i`, `git checkout`) after its first change.
+  // (an editor's atomic save, `sed -i`, `git checkout`) after its first change. It leaves out a
+  // save made within 50 ms of the last: ./source-watcher.ts reports those too.
   const contentImages = join(config.contentDir, "*", "images");
-  const watcher: FSWatcher = watchFiles([...WATCHED.map((p) => join(config.root, p)), config.contentDir], {
-    ignoreInitial: true,
+  const watcher = watchSources([...WATCHED.map((p) => join(config.root, p)), config.contentDir], {
     ignored: (path) =>
       path.includes(`${sep}node_modules${sep}`) ||
       isEditorTemporary(relative(config.root, path)) ||
       isUnder(path, contentImages),
+    onChange,
+    onError: (error) => logger.warn("watch", `file watcher: ${error.message}`),
   });
-  watcher.on("all", (_event, path) => onChange(path));
-  watcher.on("error", (error) => logger.warn("watch", `file watcher: ${(error as Error).message}`));
-  const watcherReady = new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
 
   // The first build: a failure here is shown like any other and the server still serves.
   startBuild();
-  await Promise.all([running, watcherReady]);
+  await Promise.all([running, watcher.ready]);
   logger.info(
     "watch",
     `serving ${relative(process.cwd(), config.outDir) || "."} at ${server.url}/ — watching templates/, src/ and content; Ctrl+C to stop`,
