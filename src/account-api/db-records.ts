@@ -189,6 +189,10 @@ export function createDbRecords(anyDb: Kysely<never>, options: { now?: () => Dat
             pendingTotalCents: null,
             skips: 0,
           };
+      // The schedule's anchor holds every skip made before it started, and is written by the Stripe
+      // step before the plan's own record: a skip whose record was never written (the service
+      // stopped between the two) is still counted, so the dates shown are those Stripe bills.
+      state.skips = Math.max(state.skips ?? 0, r.stripe_anchor_skips);
       return {
         donationId: r.id,
         reference: r.reference,

@@ -23,6 +23,9 @@ import { startCardChange } from "./card-change.js";
 import { ensureFundProduct } from "./intents.js";
 
 const DAY = 86_400;
+/** The schedule's metadata: the key of the last change made to its phases, and its start before it. */
+const CHANGE_KEY = "nzf_last_change";
+const START_BEFORE = "nzf_start_before_change";
 
 /** Whole months from one Unix time to another, counted in UTC as Stripe lays out a schedule's phases. */
 function monthsBetween(from: number, to: number): number {
@@ -98,6 +101,17 @@ export function stripePlanProvider(deps: Pick<ApiDeps, "db">, stripe: Stripe): P
     if (schedule.status !== "active" && schedule.status !== "not_started")
       throw new Error(`Schedule ${schedule.id} is ${schedule.status}: nothing to change.`);
     const started = schedule.status === "active";
+    const subscription = !started
+      ? null
+      : typeof schedule.subscription === "string"
+        ? schedule.subscription
+        : (schedule.subscription?.id ?? null);
+    // A retry of a change Stripe already made (the service stopped, or its write failed, before
+    // recording it): the schedule carries the change's key, so it is not moved again (a second
+    // month would lose a payment from the dates the donor was shown, and the same key with other
+    // phases is refused by Stripe for a day). Its start before the change is kept beside the key.
+    if (schedule.metadata?.[CHANGE_KEY] === idempotencyKey)
+      return { subscription, startBefore: Number(schedule.metadata[START_BEFORE]) };
     const from = started ? schedule.phases.findIndex((p) => p.start_date === schedule.current_phase?.start_date) : 0;
     if (from < 0) throw new Error(`Schedule ${schedule.id} has no current phase.`);
     const later = (t: number) => (change.months ? stripeBillingInstant(t, change.months) : t);
@@ -130,15 +144,17 @@ export function stripePlanProvider(deps: Pick<ApiDeps, "db">, stripe: Stripe): P
         ...(p.metadata ? { metadata: p.metadata } : {}),
       };
     });
-    await stripe.subscriptionSchedules.update(schedule.id, { phases, proration_behavior: "none" }, { idempotencyKey });
-    return {
-      subscription: started
-        ? typeof schedule.subscription === "string"
-          ? schedule.subscription
-          : (schedule.subscription?.id ?? null)
-        : null,
-      startBefore: schedule.phases[0]!.start_date,
-    };
+    const startBefore = schedule.phases[0]!.start_date;
+    await stripe.subscriptionSchedules.update(
+      schedule.id,
+      {
+        phases,
+        proration_behavior: "none",
+        metadata: { [CHANGE_KEY]: idempotencyKey, [START_BEFORE]: String(startBefore) },
+      },
+      { idempotencyKey },
+    );
+    return { subscription, startBefore };
   }
 
   return {
