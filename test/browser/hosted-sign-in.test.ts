@@ -132,7 +132,12 @@ describe("the hosted sign-in, attacked", () => {
     await expectStep(page, "Sign in", { focused: false });
     const asked = await leaveForHostedPage(page);
     const tokenCalls = hosted.tokenRequests.length;
-    await openAccount(page, `/account/?code=whatever&state=${asked.get("state")!.replace(/^./, "x")}`);
+    // Another first character, always: putting "x" there left 1 state in 64 as it was (one that
+    // began with "x": 4 byte values of 256 give it), and the code went to the token endpoint.
+    const state = asked.get("state")!;
+    const forged = `${state.startsWith("x") ? "y" : "x"}${state.slice(1)}`;
+    expect(forged).not.toBe(state);
+    await openAccount(page, `/account/?code=whatever&state=${forged}`);
     await expectStep(page, "Sign in", { focused: false });
     expect(await errorText(page)).toMatch(/^Error: Invalid state in OAuth flow: /);
     expect(hosted.tokenRequests.length).toBe(tokenCalls);
