@@ -42,8 +42,13 @@ export const NO_CURRENT_USER =
 export const NOT_AUTHENTICATED =
   "The user is not authenticated. Your sign-in has expired or is not valid: sign in again, then try again.";
 const KEYS_UNAVAILABLE = "We cannot check your sign-in right now. Nothing was changed. Please try again in a minute.";
-export const INTERNAL = "Something went wrong on our side. Nothing was changed. Please try again in a moment.";
-const TOO_SLOW = "Your account records took too long to answer. Nothing was changed. Please try again in a moment.";
+// Not "nothing was changed": the failure may come after the payment provider made a change (or,
+// past the time budget, the request may still finish). Asking again is safe: every change of a gift
+// is keyed at the provider and finds one already made (src/api/stripe/plan-provider.ts).
+export const INTERNAL =
+  "Something went wrong on our side. Please try again in a moment: asking again never makes a change twice.";
+const TOO_SLOW =
+  "Your account records took too long to answer. Please try again in a moment: asking again never makes a change twice.";
 
 export interface AccountGraphqlDeps {
   store: AccountStore;

@@ -9,6 +9,7 @@
 import { sql } from "kysely";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { INTERNAL } from "../../src/account-api/graphql.js";
 import { type Account, type Harness, startAccountHarness } from "../support/account-api-harness.js";
 import { TEST_SECRET_KEY } from "../support/payments-service.js";
 
@@ -100,7 +101,15 @@ describe("a skip retried after Stripe made it but before the service recorded it
     const startBefore = (await stripe.subscriptionSchedules.retrieve(scheduleId)).phases[0]!.start_date;
     await failNextSkipRecord();
     const first = await skip("2026-04-15");
-    expect(first.errors?.length).toBeGreaterThan(0);
+    // Not "nothing was changed": Stripe was.
+    expect(first.errors).toEqual([
+      {
+        message: INTERNAL,
+        path: ["skipRegularGiftCharge"],
+        extensions: { code: "INTERNAL" },
+      },
+    ]);
+    expect(INTERNAL).toMatch(/asking again never makes a change twice/);
     expect(await recordedSkips()).toBe(0);
     // Stripe has the change already: 15 April 2026 → 15 May 2026.
     expect((await stripe.subscriptionSchedules.retrieve(scheduleId)).phases[0]!.start_date).toBe(
