@@ -3,7 +3,7 @@
  * (src/api/node-server.ts), the Lambda handler (src/api/lambda.ts) and in process by the tests.
  * Everything it needs arrives in `deps`, so each way chooses its database, Stripe and clock.
  */
-import { Hono, type MiddlewareHandler } from "hono";
+import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { EXPOSED_HEADERS, PREFLIGHT_HEADERS } from "./cors.js";
 import type { ApiDeps } from "./deps.js";
@@ -15,8 +15,6 @@ import { paypalRoutes } from "./routes/paypal.js";
 import { webhookRoutes } from "./routes/webhook.js";
 
 export interface ApiAppOptions {
-  /** Runs after CORS and before the routes: the tests' fault injection and request log. */
-  before?: MiddlewareHandler[];
   /** The donor account API (src/account-api/service.ts), served at /graphql. */
   graphql?: { fetch(request: Request): Promise<Response> };
 }
@@ -57,7 +55,6 @@ export function createApiApp(deps: ApiDeps, options: ApiAppOptions = {}): Hono {
   // body is read, and a signed-in donor's oversized query gets GraphQL's own error shape.
   const capped = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => send(c, errors.tooLarge()) });
   app.use("*", (c, next) => (options.graphql && c.req.path === "/graphql" ? next() : capped(c, next)));
-  for (const middleware of options.before ?? []) app.use("*", middleware);
 
   donationRoutes(app, deps);
   paypalRoutes(app, deps);

@@ -11,7 +11,7 @@ import type { Logger } from "../core/logger.js";
 import { DEFAULT_FUND_RULES } from "../payments/fund-rules.js";
 import type { Fund } from "../payments/types.js";
 import { createRulesSource, snapshotLoader } from "./fund-rules-source.js";
-import { type ApiAppOptions, createApiApp } from "./app.js";
+import { createApiApp } from "./app.js";
 import { servicePlanProvider } from "./plan-provider.js";
 import { describe, readApiSettings, type ApiSettings } from "./config.js";
 import { corsPolicy } from "./cors.js";
@@ -45,7 +45,6 @@ export interface ApiServerOptions {
    * NZF_PAYPAL_* answers PayPal calls 503 rather than giving gifts away.
    */
   localPayPal?: boolean;
-  app?: ApiAppOptions;
   /**
    * The account API's parts that settings do not give (tests: a plan provider that fails, a
    * revocation check where the pool's bridge is not the service's); its clock is `deps.now`.
@@ -124,7 +123,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     ...options.account,
   });
   if (account) deps.identifyDonor ??= account.identifyDonor;
-  const app = createApiApp(deps, { ...(account ? { graphql: account.graphql } : {}), ...options.app });
+  const app = createApiApp(deps, account ? { graphql: account.graphql } : {});
   const server = createServer(
     getRequestListener(app.fetch, {
       errorHandler: (error) => {

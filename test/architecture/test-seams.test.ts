@@ -40,11 +40,6 @@ const REMAINING: { file: string; line: string; move: string }[] = [
     line: "(tests move it)",
     move: "the payments service's clock: fake Date in the tests that move it",
   },
-  {
-    file: "src/api/app.ts",
-    line: "the tests' fault injection",
-    move: "`before` middlewares: a local proxy in front of the service in test/support",
-  },
 ];
 
 function sourceFiles(dir: string): string[] {

@@ -190,7 +190,7 @@ const targets: Target[] = [
   },
   {
     name: "payments-service",
-    port: () => payments.port,
+    port: () => payments.direct.port,
     good: "GET /donations/none HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
     goodStatus: 404,
   },
@@ -254,7 +254,9 @@ describe("every server survives a fuzz of malformed requests", () => {
     });
     // A NUL that would reach the database (PostgreSQL refuses it in text) is refused first.
     for (const target of ["/donations/%00", "/donations/a%00b/paypal/order", "/donations/%01"])
-      expect(await rawRequest(payments.port, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`), target).toBe(400);
+      expect(await rawRequest(payments.direct.port, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`), target).toBe(
+        400,
+      );
     for (const target of targets)
       expect(await rawRequest(target.port(), target.good, 10_000, 10_000)).toBe(target.goodStatus);
   });

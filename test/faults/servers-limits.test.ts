@@ -238,7 +238,7 @@ describe("payments service limits", () => {
     expect(() => corsPolicy(["*"])).toThrow(expect.objectContaining({ code: "API_CONFIG_INVALID" }));
   });
 
-  it("has no control routes: a test's faults and request log are in-process middleware, never HTTP", async () => {
+  it("has no control routes: a test's faults and request log are in a proxy of test/support, never the service's", async () => {
     // The old dev server had /__dev/ routes for tests; the service has none, so nothing can be
     // told over HTTP to fail, mark a gift paid or list requests.
     const server = await start();

@@ -1,11 +1,11 @@
 /**
  * The real payments service (src/api/) for tests: on a port, on this file's PGlite (from the
  * migrated dump), with the Stripe stand-in (src/stand-ins/stripe/) as Stripe, which sends it signed
- * webhooks. What the old in-memory dev server offered tests is here as test-only middleware:
- * injected faults (a status, a delay, a raw body) and a request log.
+ * webhooks. What the old in-memory dev server offered tests is in a proxy in front of it
+ * (payments-proxy.ts): injected faults (a status, a delay, a raw body) and a request log; `url`
+ * and `port` are the proxy's, `direct` the service's own.
  */
 import { expect } from "vitest";
-import type { MiddlewareHandler } from "hono";
 import { startApiServer, type ApiServer, type ApiServerOptions } from "../../src/api/node-server.js";
 import type { ApiDeps } from "../../src/api/deps.js";
 import type { ApiDb } from "../../src/api/db/open.js";
@@ -13,34 +13,20 @@ import { corsPolicy } from "../../src/api/cors.js";
 import { createLocalPayPal, type LocalPayPal } from "../../src/api/paypal/local-provider.js";
 import { startStripeStandIn, type StripeStandIn } from "../../src/stand-ins/stripe/index.js";
 import { openTestApiDb, resetApiDb } from "./api-db.js";
+import { type Fault, type RequestLogEntry, startPaymentsProxy } from "./payments-proxy.js";
+
+export type { Fault, RequestLogEntry };
 
 export const TEST_WEBHOOK_SECRET = "whsec_PaymentsServiceTest0123456789";
 export const TEST_SECRET_KEY = "sk_test_51PaymentsServiceTest0123456789";
 export const TEST_PUBLISHABLE_KEY = "pk_test_51PaymentsServiceTest0123456789";
 
-export interface Fault {
-  status?: number;
-  delayMs?: number;
-  /** How many requests it applies to (default 1). */
-  times?: number;
-  /** Only requests whose path starts with this. */
-  path?: string;
-  rawBody?: string;
-}
-
-export interface RequestLogEntry {
-  method: string;
-  path: string;
-  origin?: string;
-  idempotencyKey?: string;
-  status: number;
-  replayed: boolean;
-  donationId?: string;
-}
-
 export interface TestPaymentsService {
+  /** The proxy's address: requests here are logged and may meet an injected fault. */
   url: string;
   port: number;
+  /** The service itself, with no proxy in front (what a fuzz of malformed requests must reach). */
+  direct: { url: string; port: number };
   stripe: StripeStandIn;
   paypal: LocalPayPal;
   deps: ApiDeps;
@@ -52,27 +38,6 @@ export interface TestPaymentsService {
   reset(): Promise<void>;
   stop(): Promise<void>;
 }
-
-const FAULT_CODES: Record<number, { code: string; message: string; retryAfter?: string }> = {
-  429: {
-    code: "rate_limited",
-    message: "There have been too many attempts. Nothing was charged. Please wait a minute and try again.",
-    retryAfter: "60",
-  },
-  500: {
-    code: "internal_error",
-    message: "Something went wrong on our side. Nothing was charged. Please try again in a moment.",
-  },
-  502: {
-    code: "bad_gateway",
-    message: "Something went wrong on our side. Nothing was charged. Please try again in a moment.",
-  },
-  503: {
-    code: "unavailable",
-    message: "Our payment service is briefly unavailable. Nothing was charged. Please try again in a few minutes.",
-    retryAfter: "30",
-  },
-};
 
 /**
  * The file's database: one per test file, shared by the services that file starts. Test files that
@@ -108,7 +73,7 @@ export async function startTestPaymentsService(
     faults?: Fault[];
     /** More of the service's settings (e.g. NZF_COGNITO_*: the account API and identifyDonor, as deployed). */
     env?: Record<string, string>;
-    /** The account API's plan provider, clock or revocation check (with NZF_COGNITO_* in `env`). */
+    /** The account API's plan provider or revocation check (with NZF_COGNITO_* in `env`). */
     account?: ApiServerOptions["account"];
     logger?: ApiServerOptions["logger"];
   } = {},
@@ -118,40 +83,6 @@ export async function startTestPaymentsService(
   const faults: (Fault & { times: number })[] = (options.faults ?? []).map((f) => ({ ...f, times: f.times ?? 1 }));
   const requests: RequestLogEntry[] = [];
   const paypal = createLocalPayPal();
-
-  const log: MiddlewareHandler = async (c, next) => {
-    await next();
-    const key = c.req.header("idempotency-key");
-    let donationId: string | undefined;
-    if (c.req.method === "POST" && c.req.path.replace(/\/+$/, "") === "/donations" && c.res.status === 201)
-      donationId = ((await c.res.clone().json()) as { donationId: string }).donationId;
-    requests.push({
-      method: c.req.method,
-      path: c.req.path.replace(/\/+$/, "") || "/",
-      ...(c.req.header("origin") ? { origin: c.req.header("origin") } : {}),
-      ...(key ? { idempotencyKey: key } : {}),
-      status: c.res.status,
-      replayed: c.res.headers.get("idempotent-replayed") === "true",
-      ...(donationId ? { donationId } : {}),
-    });
-  };
-  const inject: MiddlewareHandler = async (c, next) => {
-    if (c.req.path.startsWith("/stripe/")) return next();
-    const index = faults.findIndex((f) => !f.path || c.req.path.startsWith(f.path));
-    if (index < 0) return next();
-    const fault = faults[index]!;
-    if (--fault.times <= 0) faults.splice(index, 1);
-    // As API Gateway does, the body is read before the answer, so a delayed request still completes.
-    if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
-    if (!fault.status) return next();
-    if (fault.rawBody !== undefined)
-      return c.body(fault.rawBody, fault.status as 500, { "Content-Type": "text/html", "Cache-Control": "no-store" });
-    const known = FAULT_CODES[fault.status] ?? { code: `http_${fault.status}`, message: "Injected fault." };
-    return c.json({ error: { code: known.code, message: known.message } }, fault.status as 500, {
-      "Cache-Control": "no-store",
-      ...(known.retryAfter ? { "Retry-After": known.retryAfter } : {}),
-    });
-  };
 
   const server: ApiServer = await startApiServer({
     port: 0,
@@ -167,14 +98,26 @@ export async function startTestPaymentsService(
       ...(options.allowedOrigin ? { cors: corsPolicy(options.allowedOrigin) } : {}),
       ...options.deps,
     },
-    app: { before: [log, inject] },
     ...(options.account ? { account: options.account } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  stripe.setWebhookUrl(`${server.url}/stripe/webhook`);
+  const proxy = await startPaymentsProxy(server.url, {
+    takeFault(path) {
+      const index = faults.findIndex((f) => !f.path || path.startsWith(f.path));
+      if (index < 0) return undefined;
+      const fault = faults[index]!;
+      if (--fault.times <= 0) faults.splice(index, 1);
+      return fault;
+    },
+    log: (entry) => void requests.push(entry),
+    cors: () => server.deps.cors,
+  });
+  // The stand-in's signed webhooks go through the proxy too, so the log holds them.
+  stripe.setWebhookUrl(`${proxy.url}/stripe/webhook`);
   return {
-    url: server.url,
-    port: server.port,
+    url: proxy.url,
+    port: proxy.port,
+    direct: { url: server.url, port: server.port },
     stripe,
     paypal,
     deps: server.deps,
@@ -198,6 +141,7 @@ export async function startTestPaymentsService(
     },
     stop: async () => {
       await stripe.stop();
+      await proxy.stop();
       await server.stop();
     },
   };
