@@ -268,6 +268,8 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
     timer = setTimeout(() => {
       const cli = [...cliChanged];
       cliChanged.clear();
+      // Compiled (or built) from now on: a later save of one that chokidar leaves out is reported all the same.
+      watcher.taking(cli.map((file) => join(config.root, file)));
       // A restart builds again anyway; otherwise the file may be bundled for the browser or the
       // render worker as well as compiled into nzf-build, so the site is rebuilt too.
       if (cli.length && options.onCliChange?.(cli) !== "restarting") for (const file of cli) changed.add(file);
