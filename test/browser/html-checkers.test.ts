@@ -16,7 +16,7 @@ import { execFile } from "node:child_process";
 import { createRequire } from "node:module";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, ConsoleMessage, Page } from "playwright-core";
 import { sitePagePaths } from "../support/build-fixture.js";
 import { sharedSampleSite, type SharedSite } from "../support/shared-site.js";
 import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
@@ -106,12 +106,62 @@ interface NuMessage {
   extract?: string;
 }
 
+/**
+ * Why a page's islands did not settle, in the finding itself: a failure seen once in a loaded run
+ * (/pay/fitr/'s donation island at 1280×800) must say where the loader stopped. The island's
+ * state; each island module the page names, requested or not, with its answer and time; whether
+ * the page loaded again (the loader reloads once when a module fails); and the page's console
+ * errors and uncaught exceptions since it was opened.
+ */
+async function whyUnsettled(page: Page, problems: string[], loads: number, waitError: string): Promise<string> {
+  const state = await page
+    .evaluate(() => {
+      const islands = [...document.querySelectorAll<HTMLElement>("[data-island]")].map(
+        (el) => `${el.dataset.island}: ${el.dataset.islandFailed ? "failed" : (el.dataset.hydrated ?? "not started")}`,
+      );
+      const script = document.querySelector<HTMLElement>("script[data-page-modules]");
+      const modules = (script?.dataset.pageModules ?? "").split(" ").filter(Boolean);
+      const timings = performance.getEntriesByType("resource") as (PerformanceResourceTiming & {
+        responseStatus?: number;
+      })[];
+      const loader = modules.map((url) => {
+        const entry = timings.find((e) => e.name === new URL(url, location.href).href);
+        return entry
+          ? `${url} answered ${entry.responseStatus ?? "?"} in ${Math.round(entry.duration)} ms at ${Math.round(entry.startTime)} ms`
+          : `${url} not requested (or not answered) by ${Math.round(performance.now())} ms`;
+      });
+      return `${islands.join(", ")}; ${loader.join("; ") || "no island modules named"}`;
+    })
+    .catch((error: Error) => `page state unreadable: ${error.message.split("\n")[0]}`);
+  return [
+    state,
+    waitError,
+    loads > 1 ? `the page loaded ${loads} times` : "",
+    problems.length ? `page problems: ${problems.join(" | ")}` : "",
+  ]
+    .filter(Boolean)
+    .join("; ");
+}
+
 /** What both checkers find on one page at one size, each finding prefixed by the page's path. */
 async function checkPage(page: Page, path: string): Promise<string[]> {
   const found: string[] = [];
+  // Only the console and load events: listening for every request would slow the sweep (Playwright
+  // then sends each one over), and a failed script shows in the console as well.
+  const problems: string[] = [];
+  let loads = 0;
+  const countLoad = () => loads++;
+  const onConsole = (message: ConsoleMessage) => {
+    if (message.type() === "error") problems.push(message.text());
+  };
+  const onPageError = (error: Error) => problems.push(error.message);
+  page.on("load", countLoad);
+  page.on("console", onConsole);
+  page.on("pageerror", onPageError);
   await page.goto(site.url + path, { waitUntil: "load" });
   // Islands as the visitor gets them: hydrated (or ready to be on first use). One that never gets
   // there (its script failed, React threw) is a finding, not a reason to check the page half-made.
+  let waitError = "";
   const settled = await page
     .waitForFunction(
       () =>
@@ -123,12 +173,21 @@ async function checkPage(page: Page, path: string): Promise<string[]> {
     )
     .then(
       () => true,
-      () => false,
+      (error: Error) => {
+        waitError = `wait: ${error.message.split("\n")[0]}`;
+        return false;
+      },
     );
   const unhydrated = await page.$$eval("[data-island]:not([data-hydrated])", (els) =>
     els.map((el) => (el as HTMLElement).dataset.island),
   );
-  if (!settled || unhydrated.length) found.push(`${path} islands not hydrated: ${unhydrated.join(", ") || "?"}`);
+  page.off("load", countLoad);
+  page.off("console", onConsole);
+  page.off("pageerror", onPageError);
+  if (!settled || unhydrated.length) {
+    const why = await whyUnsettled(page, problems, loads, waitError);
+    found.push(`${path} islands not hydrated: ${unhydrated.join(", ") || "?"} (${why})`);
+  }
   for (const e of await htmlcsErrors(page, { scriptUrl: scripts.htmlcsUrl })) found.push(`${path} ${e}`);
   const violations = await axeViolations(page, { scriptUrl: scripts.axeUrl });
   if (violations.length) found.push(formatViolations(path, violations));
