@@ -36,12 +36,10 @@ export interface WebhookServerOptions {
   repository: string;
   queue: BuildQueue;
   logger: Logger;
-  maxBodyBytes?: number;
   /** A deploy running longer than this makes /health fail (stuck); default 10 minutes and 15 s. */
   deployStuckAfterMs?: number;
   /** Strings never shown by /status (the secret is always added). */
   redact?: string[];
-  clock?: () => number;
 }
 
 export interface WebhookServer {
@@ -60,11 +58,9 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
   if (!secret) {
     throw missingSecret();
   }
-  const clock = options.clock ?? Date.now;
-  const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
   // Hash both sides so timingSafeEqual always compares equal lengths and the secret's length never leaks.
   const expectedDigest = digest(secret);
-  const startedAt = clock();
+  const startedAt = Date.now();
   const budget = createBodyBudget(MAX_BODIES_IN_FLIGHT);
   const redact = [secret, ...(options.redact ?? [])];
 
@@ -76,11 +72,11 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
       if (path === "/status")
         return {
           status: 200,
-          body: { ok: true, repository, startedAt, uptimeMs: clock() - startedAt, ...publicStatus(status, redact) },
+          body: { ok: true, repository, startedAt, uptimeMs: Date.now() - startedAt, ...publicStatus(status, redact) },
           note: "",
         };
       const health = healthOf(status, {
-        now: clock(),
+        now: Date.now(),
         deployStuckAfterMs: options.deployStuckAfterMs ?? DEFAULT_DEPLOY_TIMEOUT_MS + 15_000,
       });
       return { status: health.ok ? 200 : 503, body: health, note: health.ok ? "" : `unhealthy: ${health.reason}` };
@@ -103,11 +99,11 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
         "Send the webhook as JSON with content-type: application/json.",
         `content-type ${mediaType || "missing"}`,
       );
-    const read = await budget.read(req, maxBodyBytes);
+    const read = await budget.read(req, MAX_BODY_BYTES);
     if (!read.ok && read.status === 413)
       return fail(
         413,
-        `The body is larger than ${maxBodyBytes} bytes; a Prismic webhook is a few kilobytes.`,
+        `The body is larger than ${MAX_BODY_BYTES} bytes; a Prismic webhook is a few kilobytes.`,
         "body too large",
       );
     if (!read.ok && read.status === 503)
@@ -161,7 +157,7 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
     const documentIds = Array.isArray(body.documents)
       ? body.documents.filter((d): d is string => typeof d === "string")
       : undefined;
-    queue.enqueue({ reason: "webhook", ...(documentIds ? { documentIds } : {}), receivedAt: clock() });
+    queue.enqueue({ reason: "webhook", ...(documentIds ? { documentIds } : {}), receivedAt: Date.now() });
     const docs = documentIds
       ? `${documentIds.length} document${documentIds.length === 1 ? "" : "s"}`
       : "documents not listed";
