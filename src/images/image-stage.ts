@@ -46,8 +46,6 @@ export interface ImageStageOptions {
   localDir?: string;
   /** The cache folder that survives builds (`.nzf-cache/images`). */
   cacheDir: string;
-  /** Parallel sharp operations; the core count by default. */
-  concurrency?: number;
   /** Where images may come from (source-policy.ts): the content's Prismic repository and NZF_IMAGE_HOSTS. */
   policy: ImageSourcePolicy;
 }
@@ -178,7 +176,8 @@ export async function runImageStageFor(
   const jobs = [...byUrl.values()].sort((a, b) => a.url.localeCompare(b.url));
   for (const job of jobs) job.layouts = mergeLayouts(job.uses.map(layoutsFor));
 
-  const cores = options.concurrency ?? availableParallelism();
+  // Parallel sharp operations: one per core.
+  const cores = availableParallelism();
   const sharpLimit = pLimit(cores);
   // Twice the cores of images in flight keeps the CPU busy while bounding decoded pixels in memory.
   const imageLimit = pLimit(cores * 2);

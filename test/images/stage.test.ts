@@ -94,7 +94,7 @@ describe("image stage on generated fixtures", () => {
 
   beforeAll(async () => {
     cacheDir = join(dir, "cache");
-    first = await runImageStage(goodDocuments(), { cacheDir, concurrency: 2, policy: policy() }, deps());
+    first = await runImageStage(goodDocuments(), { cacheDir, policy: policy() }, deps());
   }, 180_000);
 
   it("processes every image, retrying the flaky one with the foundation's backoff", () => {
@@ -282,7 +282,7 @@ describe("image stage on generated fixtures", () => {
   it("runs no sharp operation and no download the second time, and lists only the outputs in use", async () => {
     const opsBefore = sharpOperationCount();
     const requestsBefore = requests.length;
-    const second = await runImageStage(goodDocuments(), { cacheDir, concurrency: 2, policy: policy() }, deps());
+    const second = await runImageStage(goodDocuments(), { cacheDir, policy: policy() }, deps());
     expect(sharpOperationCount()).toBe(opsBefore);
     expect(second.stats).toMatchObject({ made: 0, cached: 9, sharpOperations: 0 });
     expect(requests.length).toBe(requestsBefore);
