@@ -61,7 +61,6 @@ export interface FetchOptions {
 const MAX_PARTIAL = 500;
 
 export interface FetchDeps {
-  fetch?: typeof globalThis.fetch;
   logger: Logger;
   sleep?: (ms: number) => Promise<void>;
   /** Snapshots the caller keeps between fetches (src/pipeline/builder.ts). */
@@ -86,7 +85,7 @@ export async function fetchContent(options: FetchOptions, deps: FetchDeps): Prom
   const endpoint = options.endpoint ?? `https://${options.repository}.cdn.prismic.io/api/v2`;
   const file = snapshotPath(options.cacheDir, options.repository);
   const retrying = createRetryingFetch({
-    fetch: deps.fetch ?? globalThis.fetch.bind(globalThis),
+    fetch: globalThis.fetch.bind(globalThis),
     sleep,
     logger: deps.logger,
   });
