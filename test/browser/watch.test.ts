@@ -51,10 +51,12 @@ afterAll(async () => {
 /**
  * Saves the way some editors do, truncating the file and then writing it, with a pause longer than
  * the debounce between the two, so a rebuild starts on the empty file. The next good save must
- * still win: watch mode answers with the build that saw the whole save, the first that starts
- * after it. The rebuild of the empty file is not that one: it may end before the second write
- * (it fails fast, 43–60 ms at load 9 against the 100 ms pause), and then it missed no change it
- * could have seen; waiting from before the first write took it for the answer.
+ * still win: watch mode answers with the build that saw the whole save. The rebuild of the empty
+ * file is not that one: it may end before the second write (it fails fast, 43–60 ms at load 9
+ * against the 100 ms pause), and then it missed no change it could have seen; waiting from before
+ * the first write took it for the answer. So the wait starts just before the second write: a build
+ * that starts later reads it, or sees it saved while it ran and is followed by one more. (Not after
+ * the write: a rebuild may start before writeFile has returned, and none would follow it.)
  */
 async function saveAndWait(file: string, change: (text: string) => string): Promise<BuildResult | Error> {
   await session.settled();
@@ -62,8 +64,9 @@ async function saveAndWait(file: string, change: (text: string) => string): Prom
   const text = change(await readFile(path, "utf8"));
   await writeFile(path, "");
   await new Promise((r) => setTimeout(r, 100));
+  const next = session.nextBuild();
   await writeFile(path, text);
-  return session.nextBuild();
+  return next;
 }
 
 describe("nzf-build --watch", { timeout: 90_000 }, () => {
