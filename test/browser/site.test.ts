@@ -268,7 +268,7 @@ describe("the sample site in Chromium", () => {
       expect(code).not.toContain(warning);
     // This build has no payments and no user pool: the pay pages, thank-you and /account say so in
     // plain HTML, with no island; the calculator and the FAQ's filter are islands in any build.
-    // (/pay/zakat/ with payments: test/browser/donation.test.ts; /account/ with a pool: test/auth/bundle.test.ts.)
+    // (/pay/zakat/ with payments: test/browser/donation-*.test.ts; /account/ with a pool: test/auth/bundle.test.ts.)
     const withIsland: string[] = [];
     for (const path of pagePaths) {
       const file = path.endsWith(".html") ? path.slice(1) : `${path.slice(1)}index.html`;
