@@ -12,6 +12,7 @@ import pLimit from "p-limit";
 import type { PrismicDocument } from "@prismicio/client";
 import { NzfAggregateError, NzfError } from "../core/errors.js";
 import { formatMs, type Logger } from "../core/logger.js";
+import { realSleep } from "../core/retry.js";
 import { reportWarnings, type BuildWarning } from "../core/warnings.js";
 import type { ImageLayout, ImageLookup } from "./types.js";
 import { ImageCache, sha256, type CachedOutput, type Manifest } from "./cache.js";
@@ -52,8 +53,6 @@ export interface ImageStageOptions {
 
 export interface ImageStageDeps {
   logger: Logger;
-  sleep?: (ms: number) => Promise<void>;
-  random?: () => number;
 }
 
 export interface ImageStageResult {
@@ -185,8 +184,8 @@ export async function runImageStageFor(
   const limitedDownloads: DownloadDeps = {
     logger: deps.logger,
     policy: options.policy,
-    sleep: deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms))),
-    random: deps.random ?? Math.random,
+    sleep: realSleep,
+    random: Math.random,
     limit: downloadLimit,
   };
   const cache = new ImageCache(options.cacheDir);
