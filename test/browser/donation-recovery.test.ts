@@ -40,7 +40,10 @@ describe("failures and recovery: nothing lost, nothing charged twice", { timeout
     // Nothing typed yet: every required field says so.
     await amount.fill("");
     await page.getByRole("button", { name: "Continue to payment" }).click();
-    expect(await errorOf("Amount (AUD)")).toEqual({ invalid: "true", text: "Enter an amount." });
+    // The messages come once the validation code has arrived: it starts loading at the donor's
+    // first step into the form (src/client/donation/validator.ts), and on a loaded machine it was
+    // not there yet when the click returned.
+    await expect.poll(() => errorOf("Amount (AUD)")).toEqual({ invalid: "true", text: "Enter an amount." });
     expect((await errorOf("First name")).text).toBe("Enter your first name.");
     expect((await errorOf("Last name")).text).toBe("Enter your last name.");
     expect((await errorOf("E-mail address")).text).toBe("Enter your e-mail address.");
@@ -61,7 +64,7 @@ describe("failures and recovery: nothing lost, nothing charged twice", { timeout
     for (const [typed, message] of cases) {
       await amount.fill(typed);
       await page.getByRole("button", { name: "Continue to payment" }).click();
-      expect((await errorOf("Amount (AUD)")).text, typed).toBe(message);
+      await expect.poll(async () => (await errorOf("Amount (AUD)")).text, { message: typed }).toBe(message);
       expect(await amount.inputValue()).toBe(typed);
     }
     expect((await errorOf("E-mail address")).text).toBe("Enter an e-mail address, like name@example.com.");
@@ -69,7 +72,7 @@ describe("failures and recovery: nothing lost, nothing charged twice", { timeout
     // A started address must be complete enough to post a receipt to.
     await page.getByLabel("Postcode").fill("20000");
     await page.getByRole("button", { name: "Continue to payment" }).click();
-    expect((await errorOf("Postcode")).text).toBe("Enter a 4-digit postcode.");
+    await expect.poll(async () => (await errorOf("Postcode")).text).toBe("Enter a 4-digit postcode.");
     expect((await errorOf("Street address")).text).toBe("Enter the street address.");
     expect(donation.posts().length).toBe(sent);
 
