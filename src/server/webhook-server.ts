@@ -327,7 +327,6 @@ export async function startWebhookService(
   deps: {
     runBuild: RunBuild;
     logger: Logger;
-    env?: NodeJS.ProcessEnv;
     /** The in-process deploy (`nzf-build deploy`, with a bucket configured), instead of a deploy command. */
     deploy?: {
       label: string;
@@ -338,7 +337,7 @@ export async function startWebhookService(
   },
 ): Promise<WebhookService> {
   const { logger } = deps;
-  const env = deps.env ?? process.env;
+  const env = process.env;
   const onDeploy = deps.deploy
     ? createInProcessDeployer(deps.deploy.label, deps.deploy.run, config.deployTimeoutMs)
     : config.deployCommand

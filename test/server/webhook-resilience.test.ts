@@ -98,7 +98,6 @@ describe("/status", () => {
     const service = await startWebhookService(config, {
       runBuild: goodBuild,
       logger: createMemoryLogger(),
-      env,
     });
     try {
       await service.queue.idle();

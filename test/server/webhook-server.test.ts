@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promise
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { NzfError } from "../../src/core/errors.js";
 import { createMemoryLogger, type MemoryLogger } from "../../src/core/logger.js";
 import { createBuildQueue, type BuildQueue, type BuildTrigger, type RunBuild } from "../../src/server/build-queue.js";
@@ -366,7 +366,9 @@ describe("startWebhookService", () => {
         );
       return { ok: true, pagesRebuilt: 1, durationMs: 1 };
     };
-    const service = await startWebhookService(config, { runBuild, logger, env });
+    // The service's own environment holds the token, as `nzf-build webhook`'s would.
+    vi.stubEnv("PRISMIC_ACCESS_TOKEN", token);
+    const service = await startWebhookService(config, { runBuild, logger });
     try {
       await service.queue.idle();
       const health = await fetch(service.url + "/health");
@@ -407,6 +409,7 @@ describe("startWebhookService", () => {
       );
     } finally {
       await service.stop();
+      vi.unstubAllEnvs();
     }
   });
 
