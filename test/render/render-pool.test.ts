@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { createFixture, PROJECT_ROOT, siteFileHashes, type Fixture } from "../support/build-fixture.js";
 import { readSnapshot, writeSnapshot } from "../../src/content/snapshot.js";
 import { NzfAggregateError, type NzfError } from "../../src/core/errors.js";
+import type { BuildResult } from "../../src/pipeline/build.js";
 import { readCacheJson, writeCacheJson } from "../support/cache-entry.js";
 import { hashBytes } from "../../src/cache/entry.js";
 
@@ -32,6 +33,25 @@ async function fixture(
   fixtures.push(f);
   return f;
 }
+
+/**
+ * Builds of the sample that tests only read (their output, work folder, result and builder), made
+ * once for the file: a cold build in a fresh work folder compiles every bundle, the slowest part of
+ * these tests. A test that builds again, or changes a work folder, makes a fixture of its own.
+ */
+const shared = new Map<string, Promise<{ f: Fixture; result: BuildResult }>>();
+function sharedBuild(name: string, builder: Parameters<typeof createFixture>[2]) {
+  let made = shared.get(name);
+  if (!made) {
+    made = fixture({ sample: true }, builder).then(async (f) => ({ f, result: await f.run() }));
+    shared.set(name, made);
+  }
+  return made;
+}
+/** The sample rendered and written in the build's thread: the pages every pooled build must equal. */
+const inThisThread = () => sharedBuild("in this thread", IN_THIS_THREAD);
+/** The sample rendered in worker threads by a builder that keeps page bodies (watch mode, the webhook server). */
+const inWorkersKept = () => sharedBuild("in workers, bodies kept", IN_WORKERS);
 
 /** A fixture that builds the fetched snapshot of `repository`, from a content folder of its own. */
 async function fetchedFixture(
@@ -58,10 +78,8 @@ async function sampleFetchedFixture(repository: string, builder: Parameters<type
 
 describe("rendering in worker threads", () => {
   it("gives byte-identical pages and the same dependency records as rendering in the build's thread", async () => {
-    const pooled = await fixture({ sample: true }, IN_WORKERS);
-    const single = await fixture({ sample: true }, IN_THIS_THREAD);
-    const a = await pooled.run();
-    const b = await single.run();
+    const { f: pooled, result: a } = await inWorkersKept();
+    const { f: single, result: b } = await inThisThread();
     expect(a.pages).toBe(b.pages);
     expect(a.renderedInWorkers).toBe(a.pages);
     expect(b.renderedInWorkers).toBe(0);
@@ -85,12 +103,13 @@ describe("rendering in worker threads", () => {
   it("has the workers write a first build's pages themselves, byte-identical to pages written by the build's thread", async () => {
     // A builder for one build (the CLI's): no page bodies are kept, so a worker may write what it renders.
     const pooled = await fixture({ sample: true }, { ...IN_WORKERS, forOneBuild: true });
-    const single = await fixture({ sample: true }, { ...IN_THIS_THREAD, forOneBuild: true });
     const a = await pooled.run();
     // Its workers end once the pages are rendered, so their teardown overlaps the last stages.
     expect(pooled.builder.renderer.threads).toBe(0);
-    await single.run();
     expect(a.writtenInWorkers).toBe(a.pages);
+    // The sample as the build's thread writes it (a builder for one build writes there the same way).
+    const { f: single, result: b } = await inThisThread();
+    expect(b.writtenInWorkers).toBe(0);
     const hashesA = await siteFileHashes(pooled.config.outDir);
     expect(Object.keys(hashesA).length).toBeGreaterThan(80);
     expect(hashesA).toEqual(await siteFileHashes(single.config.outDir));
@@ -98,8 +117,9 @@ describe("rendering in worker threads", () => {
     const again = await pooled.run();
     expect(again.writtenInWorkers).toBe(0);
     // Kept bodies (watch mode, the webhook server) need the HTML in the build's thread.
-    const keeping = await fixture({ sample: true }, IN_WORKERS);
-    expect((await keeping.run()).writtenInWorkers).toBe(0);
+    const { f: keeping, result: kept } = await inWorkersKept();
+    expect(kept.renderedInWorkers).toBe(kept.pages);
+    expect(kept.writtenInWorkers).toBe(0);
     // Their workers stay warm for the next build.
     expect(keeping.builder.renderer.threads).toBeGreaterThan(0);
   });
