@@ -23,7 +23,6 @@ export interface AccountServiceOptions {
   logger?: Logger;
   provider?: PlanProvider;
   now?: () => Date;
-  isRevoked?: (token: string) => boolean | Promise<boolean>;
   /** The pool calls, instead of those made from userPoolId, clientId and endpoint. */
   verifyToken?: TokenVerifier;
   userPool?: UserPoolDirectory;
@@ -39,9 +38,7 @@ export function createAccountService(options: AccountServiceOptions): AccountSer
   const verifyToken = options.verifyToken ?? createTokenVerifier({ ...pool, clientId: options.clientId });
   const userPool = options.userPool ?? createUserPoolDirectory(pool);
   // A signed-out token still has a good signature: the pool is asked whether it was revoked.
-  const isRevoked =
-    options.isRevoked ??
-    createRevocationCheck((token) => userPool.profile(token), options.now ? { now: options.now } : {});
+  const isRevoked = createRevocationCheck((token) => userPool.profile(token), options.now ? { now: options.now } : {});
   const store = createStoreOver(createDbRecords(options.db, options.now ? { now: options.now } : {}), {
     ...(options.now ? { now: options.now } : {}),
     ...(options.provider ? { provider: options.provider } : {}),
@@ -75,8 +72,8 @@ export function accountServiceFromEnv(
   env: Record<string, string | undefined>,
   db: Kysely<never>,
   logger?: Logger,
-  /** What the settings do not give: the plan provider, a clock, a revocation check. */
-  extra: Pick<AccountServiceOptions, "provider" | "now" | "isRevoked"> = {},
+  /** What the settings do not give: the plan provider and the service's clock. */
+  extra: Pick<AccountServiceOptions, "provider" | "now"> = {},
 ): AccountService | null {
   const userPoolId = env.NZF_COGNITO_USER_POOL_ID?.trim();
   const clientId = env.NZF_COGNITO_CLIENT_ID?.trim();

@@ -45,11 +45,8 @@ export interface ApiServerOptions {
    * NZF_PAYPAL_* answers PayPal calls 503 rather than giving gifts away.
    */
   localPayPal?: boolean;
-  /**
-   * The account API's parts that settings do not give (tests: a plan provider that fails, a
-   * revocation check where the pool's bridge is not the service's); its clock is `deps.now`.
-   */
-  account?: Pick<AccountServiceOptions, "provider" | "isRevoked">;
+  /** The account API's plan changes go here instead of Stripe and PayPal (tests: a plan provider that fails). */
+  account?: Pick<AccountServiceOptions, "provider">;
   /**
    * Where the funds' prices and limits come from: the content snapshot the build uses (the
    * fetched one for `repository` in `dir`, else the sample), read again every 5 minutes. Without

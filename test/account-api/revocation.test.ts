@@ -62,7 +62,7 @@ const later = (ms: number) => {
 
 beforeAll(async () => {
   [cognito, database] = await Promise.all([startCognitoLocal(), openTestApiDb()]);
-  // As accountServiceFromEnv makes it: no isRevoked given.
+  // As accountServiceFromEnv makes it: the pool is asked whether a token was revoked.
   account = createAccountService({
     db: database.db as never,
     userPoolId: cognito.userPoolId,

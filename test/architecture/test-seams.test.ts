@@ -31,9 +31,8 @@ const REMAINING: { file: string; line: string; move: string }[] = [
     file: "src/api/node-server.ts",
     line: "(tests: a plan provider",
     move:
-      "the account API's plan provider (plans.test's failing provider: faults in front of the Stripe stand-in) " +
-      "and revocation check (account-security's shared build: the service asks the run's bridge, which " +
-      "does not see this file's sign-outs)",
+      "the account API's plan provider, for plans.test's provider that fails: the production provider " +
+      "(Stripe) with faults in front of the Stripe stand-in, and that test's assertions on Stripe's side",
   },
   {
     file: "src/api/stripe/apply-event.ts",

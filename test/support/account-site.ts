@@ -44,8 +44,6 @@ export interface AccountSite {
 
 export async function startAccountSite(
   options: {
-    /** The service's account API options beyond the pool's settings (e.g. a revocation check). */
-    account?: NonNullable<Parameters<typeof startTestPaymentsService>[0]>["account"];
     /** Whether the pages give through the service too (the pay pages' PAYMENTS_API_URL); default yes. */
     payments?: boolean;
     /** The run's shared account build and cognito-local (see the file comment); own ones when the run has none. */
@@ -55,7 +53,7 @@ export async function startAccountSite(
   const run = options.shared ? runCognito() : null;
   if (run) {
     if (options.payments === false) throw new Error("the shared account build gives through the service");
-    return startOnSharedBuild(run, options.account);
+    return startOnSharedBuild(run);
   }
   // Stopped last to first, by stop() or when a later part fails to start (nobody else holds them yet).
   const stops: (() => Promise<unknown>)[] = [];
@@ -79,7 +77,6 @@ export async function startAccountSite(
         NZF_COGNITO_CLIENT_ID: cognito.clientId,
         NZF_COGNITO_ENDPOINT: cognito.endpoint,
       },
-      ...(options.account ? { account: options.account } : {}),
     });
     stops.push(() => service.stop());
     const auth = resolveAuthConfig({
@@ -102,10 +99,7 @@ export async function startAccountSite(
   }
 }
 
-async function startOnSharedBuild(
-  run: NonNullable<ReturnType<typeof runCognito>>,
-  account: NonNullable<Parameters<typeof startTestPaymentsService>[0]>["account"] | undefined,
-): Promise<AccountSite> {
+async function startOnSharedBuild(run: NonNullable<ReturnType<typeof runCognito>>): Promise<AccountSite> {
   const stops: (() => Promise<unknown>)[] = [];
   const stop = async () => {
     for (const one of [...stops].reverse()) await one();
@@ -126,7 +120,6 @@ async function startOnSharedBuild(
         NZF_COGNITO_CLIENT_ID: cognito.clientId,
         NZF_COGNITO_ENDPOINT: cognito.endpoint,
       },
-      ...(account ? { account } : {}),
     });
     stops.push(() => service.stop());
     const rules = parseHeadersFile(await readFile(join(site.outDir, "_headers"), "utf8"));

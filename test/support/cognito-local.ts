@@ -14,8 +14,10 @@
  *   token). GlobalSignOut (AccessToken) revokes all of the user's tokens and their refresh tokens
  *   (the emulator's own RevokeToken, so a refresh fails as Cognito's does); RevokeToken revokes the
  *   tokens issued from that refresh token. A revoked access token sent to any call is refused with
- *   Cognito's NotAuthorizedException "Access Token has been revoked"; `isRevoked(token)` lets the
- *   local account API refuse revoked tokens too.
+ *   Cognito's NotAuthorizedException "Access Token has been revoked", so the account API's own
+ *   check (GetUser) refuses it as with a real pool. A file's bridge in front of the run's pool
+ *   (joinCognitoLocal) tells the run's bridge, whose address the service asks, of each revocation
+ *   (NoteRevoked, the bridge's own action). `isRevoked(token)` says what a bridge revoked.
  * - Devices, which the emulator lacks: with device tracking off (the
  *   default) ListDevices and ForgetDevice answer InvalidParameterException "Device tracking has not
  *   been configured in this User Pool". With `trackDevices` on, every sign-in through the bridge
@@ -300,6 +302,12 @@ interface BridgeState {
   /** Per refresh token: the event_ids of the tokens issued from it. */
   byRefresh: Map<string, Set<string>>;
   devices: Map<string, Device[]>;
+  /**
+   * A file's bridge in front of the run's pool tells the run's bridge (at the address the tokens
+   * name, which the payments service asks) of each revocation, so the service refuses those tokens
+   * as a real pool would.
+   */
+  tellRevoked?: (events: string[]) => Promise<unknown>;
 }
 
 function newBridgeState(trackDevices: boolean): BridgeState {
@@ -455,6 +463,7 @@ async function handleBridge(
         await cognitoCall(upstream, "GetUser", { AccessToken: input.AccessToken });
         const mine = state.issued.get(String(access?.sub));
         for (const event of mine?.events ?? []) state.revoked.add(event);
+        await state.tellRevoked?.([...(mine?.events ?? [])]);
         for (const token of mine?.refreshTokens ?? [])
           await cognitoCall(upstream, "RevokeToken", { Token: token, ClientId: access?.client_id }).catch(
             () => undefined,
@@ -462,9 +471,16 @@ async function handleBridge(
         send(res, 200, {});
         return;
       }
+      case "NoteRevoked": {
+        // The bridge's own action (no Cognito one has the name): a file's bridge telling the run's.
+        for (const event of (input.EventIds as string[] | undefined) ?? []) state.revoked.add(event);
+        send(res, 200, {});
+        return;
+      }
       case "RevokeToken": {
         bridged.push(action);
         for (const event of state.byRefresh.get(String(input.Token)) ?? []) state.revoked.add(event);
+        await state.tellRevoked?.([...(state.byRefresh.get(String(input.Token)) ?? [])]);
         // The emulator drops the refresh token; after a GlobalSignOut it is already gone, which Cognito accepts too.
         await cognitoCall(upstream, "RevokeToken", input).catch(() => undefined);
         send(res, 200, {});
@@ -566,6 +582,8 @@ export function runCognito(): RunCognito | null {
  */
 export async function joinCognitoLocal(run: RunCognito): Promise<CognitoLocal & { bridge: string }> {
   const state = newBridgeState(false);
+  state.tellRevoked = (events) =>
+    postTarget(run.endpoint, "NzfTestBridge.NoteRevoked", JSON.stringify({ EventIds: events }));
   const server: Server = createServer((req, res) => void handleBridge(req, res, run.upstream, state));
   await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
   const bridge = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -73,7 +73,7 @@ export async function startTestPaymentsService(
     faults?: Fault[];
     /** More of the service's settings (e.g. NZF_COGNITO_*: the account API and identifyDonor, as deployed). */
     env?: Record<string, string>;
-    /** The account API's plan provider or revocation check (with NZF_COGNITO_* in `env`). */
+    /** The account API's plan provider (with NZF_COGNITO_* in `env`). */
     account?: ApiServerOptions["account"];
     logger?: ApiServerOptions["logger"];
   } = {},
