@@ -120,6 +120,7 @@ describe("failures and recovery: nothing lost, nothing charged twice", { timeout
     const { page } = await donation.open("/pay/zakat/?amount=77", own.context);
     await fillDonor(page);
     const count = await donation.api.donationCount();
+    const sent = donation.posts().length;
     // The service is still working on the gift when the page gives up on it.
     donation.api.injectFault({ delayMs: 3_000, path: "/donations" });
     await page.getByRole("button", { name: "Continue to payment" }).click();
@@ -129,8 +130,11 @@ describe("failures and recovery: nothing lost, nothing charged twice", { timeout
     await expect
       .poll(() => page.locator(".don-alert").textContent(), { timeout: 10_000 })
       .toContain("took too long to answer. Nothing was charged.");
-    // Let the slow request finish on the server, then try again with the same key.
-    await expect.poll(() => donation.api.donationCount(), { timeout: 10_000 }).toBe(count + 1);
+    // Let the slow request finish on the server, then try again with the same key. Finished means
+    // answered (the log has its 201): its donation row is written before its payment intent and
+    // its stored answer, and a retry in between carries on with that donation, not a replay.
+    await expect.poll(() => donation.posts().length, { timeout: 10_000 }).toBe(sent + 1);
+    expect(await donation.api.donationCount()).toBe(count + 1);
     await page.getByRole("button", { name: "Try again" }).click();
     await cardStep(page);
     const last = donation.posts().at(-1)!;
