@@ -11,6 +11,11 @@
  * modification and change times), it is reported again. A file no rebuild took yet needs nothing:
  * the rebuild that takes it reads what the window left. Comparing with what chokidar saw instead
  * would build twice after most saves (chokidar often looks between an editor's truncate and write).
+ *
+ * A change that leaves a file empty is that truncate, as a rule: it is reported once the file has
+ * content again, or after EMPTY_FILE_CHECKS looks (a file emptied on purpose). Reported at once,
+ * a rebuild read the empty file and printed errors the developer never wrote (a template with no
+ * exports: "7 render failures"), between two saves of the same error. Vite waits the same way.
  */
 import { watch as watchFiles } from "chokidar";
 import { statSync } from "node:fs";
@@ -20,6 +25,9 @@ import { identityOfStats } from "../core/fs.js";
 const CHOKIDAR_CHANGE_THROTTLE_MS = 50;
 /** When a reported file is looked at again: after chokidar's window for it has closed. */
 export const RECHECK_MS = CHOKIDAR_CHANGE_THROTTLE_MS + 10;
+/** How often, and how many times, an emptied file is looked at for the write that follows. */
+const EMPTY_FILE_CHECK_MS = 10;
+const EMPTY_FILE_CHECKS = 10;
 
 export interface SourceWatcher {
   /** Resolves once the initial scan is done: changes after it are reported. */
@@ -56,9 +64,24 @@ export function watchSources(paths: string[], options: SourceWatcherOptions): So
     checks.set(path, timer);
   };
 
+  // Emptied files waiting for their content, each with the looks left.
+  const emptied = new Map<string, NodeJS.Timeout>();
+  const reportWhenWritten = (path: string, looksLeft: number) => {
+    const timer = setTimeout(() => {
+      emptied.delete(path);
+      if (closed) return;
+      if (looksLeft > 1 && sizeNow(path) === 0) reportWhenWritten(path, looksLeft - 1);
+      else options.onChange(path);
+    }, EMPTY_FILE_CHECK_MS);
+    emptied.set(path, timer);
+  };
+
   watcher.on("all", (event, path) => {
     // First, so that a rebuild taking the file as it is told counts.
     if (event === "add" || event === "change") checkAfterWindow(path);
+    clearTimeout(emptied.get(path));
+    emptied.delete(path);
+    if (event === "change" && sizeNow(path) === 0) return reportWhenWritten(path, EMPTY_FILE_CHECKS);
     options.onChange(path);
   });
   watcher.on("error", (error) => options.onError(error as Error));
@@ -71,11 +94,21 @@ export function watchSources(paths: string[], options: SourceWatcherOptions): So
     },
     async close() {
       closed = true;
-      for (const timer of checks.values()) clearTimeout(timer);
+      for (const timer of [...checks.values(), ...emptied.values()]) clearTimeout(timer);
       checks.clear();
+      emptied.clear();
       await watcher.close();
     },
   };
+}
+
+/** The file's size now; null when it is gone. */
+function sizeNow(path: string): number | null {
+  try {
+    return statSync(path).size;
+  } catch {
+    return null;
+  }
 }
 
 /** The file's identity now (src/core/fs.ts); null when it is gone. */

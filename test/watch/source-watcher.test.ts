@@ -5,7 +5,7 @@
  * made no rebuild at all. Here each report is taken at once, as by a rebuild that reads it then.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, truncate, writeFile } from "node:fs/promises";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
@@ -75,5 +75,25 @@ describe("watch mode's source watcher", () => {
     const last = "<h1>save 7</h1>\n";
     for (let i = 0; i < 10 && seen[seen.length - 1] !== last; i++) if (!(await nextReport(3_000))) break;
     expect(seen[seen.length - 1]).toBe(last);
+  });
+
+  it("reports a save in place once its content is written, not the empty file between truncate and write", async () => {
+    const { file, seen, nextReport } = await watchOneFile();
+    const report = nextReport(30_000);
+    // As an editor saving in place does, with the machine pausing between the two.
+    await truncate(file);
+    await new Promise((r) => setTimeout(r, 30));
+    await writeFile(file, "<h1>saved</h1>\n");
+    expect(await report).toBe(true);
+    expect(seen[0]).toBe("<h1>saved</h1>\n");
+    expect(seen).not.toContain("");
+  });
+
+  it("reports a file emptied on purpose", async () => {
+    const { file, seen, nextReport } = await watchOneFile();
+    const report = nextReport(30_000);
+    await truncate(file);
+    expect(await report).toBe(true);
+    expect(seen).toEqual([""]);
   });
 });
