@@ -55,11 +55,7 @@ export async function startAccountSite(
     if (options.payments === false) throw new Error("the shared account build gives through the service");
     return startOnSharedBuild(run);
   }
-  // Stopped last to first, by stop() or when a later part fails to start (nobody else holds them yet).
-  const stops: (() => Promise<unknown>)[] = [];
-  const stop = async () => {
-    for (const one of [...stops].reverse()) await one();
-  };
+  const { stops, stop } = stopList();
   const begun = await Promise.allSettled([startCognitoLocal(), createFixture({ sample: true }), launchBrowser()]);
   const [pool, built, chromium] = begun;
   if (pool.status === "fulfilled") stops.push(() => pool.value.stop());
@@ -70,14 +66,7 @@ export async function startAccountSite(
     if (built.status === "rejected") throw built.reason;
     if (chromium.status === "rejected") throw chromium.reason;
     const [cognito, fixture, browser] = [pool.value, built.value, chromium.value];
-    // The payments service as deployed: the account API at its /graphql, from the pool's settings.
-    const service = await startTestPaymentsService({
-      env: {
-        NZF_COGNITO_USER_POOL_ID: cognito.userPoolId,
-        NZF_COGNITO_CLIENT_ID: cognito.clientId,
-        NZF_COGNITO_ENDPOINT: cognito.endpoint,
-      },
-    });
+    const service = await startServiceFor(cognito);
     stops.push(() => service.stop());
     const auth = resolveAuthConfig({
       userPoolId: cognito.userPoolId,
@@ -88,8 +77,7 @@ export async function startAccountSite(
     });
     const payments = { apiUrl: service.url, publishableKey: TEST_PUBLISHABLE_KEY };
     await fixture.run({ publicConfig: { auth, ...(options.payments === false ? {} : { payments }) } });
-    const rules = parseHeadersFile(await readFile(join(fixture.config.outDir, "_headers"), "utf8"));
-    const server = await startStaticServer({ root: fixture.config.outDir, headers: (path) => headersFor(rules, path) });
+    const server = await serveWithItsHeaders(fixture.config.outDir);
     stops.push(() => server.stop());
     const outDir = fixture.config.outDir;
     return { cognito, service, fixture, outDir, server, browser, stop, apiUrl: service.url, route: async () => {} };
@@ -100,10 +88,7 @@ export async function startAccountSite(
 }
 
 async function startOnSharedBuild(run: NonNullable<ReturnType<typeof runCognito>>): Promise<AccountSite> {
-  const stops: (() => Promise<unknown>)[] = [];
-  const stop = async () => {
-    for (const one of [...stops].reverse()) await one();
-  };
+  const { stops, stop } = stopList();
   const begun = await Promise.allSettled([joinCognitoLocal(run), sharedSampleSite("account"), launchBrowser()]);
   const [pool, built, chromium] = begun;
   if (pool.status === "fulfilled") stops.push(() => pool.value.stop());
@@ -113,17 +98,10 @@ async function startOnSharedBuild(run: NonNullable<ReturnType<typeof runCognito>
     if (built.status === "rejected") throw built.reason;
     if (chromium.status === "rejected") throw chromium.reason;
     const [cognito, site, browser] = [pool.value, built.value, chromium.value];
-    // The service checks tokens against the run's address (the tokens' issuer), as built.
-    const service = await startTestPaymentsService({
-      env: {
-        NZF_COGNITO_USER_POOL_ID: cognito.userPoolId,
-        NZF_COGNITO_CLIENT_ID: cognito.clientId,
-        NZF_COGNITO_ENDPOINT: cognito.endpoint,
-      },
-    });
+    // Against the run's address (the tokens' issuer), as built.
+    const service = await startServiceFor(cognito);
     stops.push(() => service.stop());
-    const rules = parseHeadersFile(await readFile(join(site.outDir, "_headers"), "utf8"));
-    const server = await startStaticServer({ root: site.outDir, headers: (path) => headersFor(rules, path) });
+    const server = await serveWithItsHeaders(site.outDir);
     stops.push(() => server.stop());
     return {
       cognito,
@@ -142,4 +120,30 @@ async function startOnSharedBuild(run: NonNullable<ReturnType<typeof runCognito>
     await stop();
     throw error;
   }
+}
+
+/** Parts stopped last to first, by stop() or when a later part fails to start (nobody else holds them yet). */
+function stopList() {
+  const stops: (() => Promise<unknown>)[] = [];
+  const stop = async () => {
+    for (const one of [...stops].reverse()) await one();
+  };
+  return { stops, stop };
+}
+
+/** The payments service as deployed: the account API at its /graphql, checking tokens against this pool. */
+function startServiceFor(cognito: CognitoLocal): Promise<TestPaymentsService> {
+  return startTestPaymentsService({
+    env: {
+      NZF_COGNITO_USER_POOL_ID: cognito.userPoolId,
+      NZF_COGNITO_CLIENT_ID: cognito.clientId,
+      NZF_COGNITO_ENDPOINT: cognito.endpoint,
+    },
+  });
+}
+
+/** The built site on loopback with its own `_headers`, so the browser enforces its CSP. */
+async function serveWithItsHeaders(outDir: string): Promise<StaticServer> {
+  const rules = parseHeadersFile(await readFile(join(outDir, "_headers"), "utf8"));
+  return startStaticServer({ root: outDir, headers: (path) => headersFor(rules, path) });
 }
