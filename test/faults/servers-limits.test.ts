@@ -15,24 +15,14 @@ import { startApiServer } from "../../src/api/node-server.js";
 import { corsPolicy } from "../../src/api/cors.js";
 import type { ApiDb } from "../../src/api/db/open.js";
 import { startStaticServer } from "../../src/server/static-server.js";
-import type * as ServerLimitsModule from "../../src/server/server-limits.js";
-import type { ServerLimits } from "../../src/server/server-limits.js";
+import { restoreServerLimits, shorten } from "../support/shortened-server-limits.js";
 import { MAX_BODIES_IN_FLIGHT, startWebhookServer } from "../../src/server/webhook-server.js";
 import { openTestApiDb } from "../support/api-db.js";
 import { rawRequest } from "../support/raw-http.js";
 
-/**
- * The servers' slow-client limits, shortened for one test at a time (`shorten`) and put back
- * after it: the servers read them from this module when they start.
- */
-const limits = vi.hoisted(() => ({}) as Record<string, number>);
-vi.mock("../../src/server/server-limits.js", async (importOriginal) => {
-  const actual = await importOriginal<typeof ServerLimitsModule>();
-  return { SERVER_LIMITS: Object.assign(limits, actual.SERVER_LIMITS) };
-});
-const production = { ...limits };
-afterEach(() => void Object.assign(limits, production));
-const shorten = (figures: Partial<ServerLimits>) => void Object.assign(limits, figures);
+// The slow-client limits, shortened for one test at a time (test/support/shortened-server-limits.ts).
+vi.mock("../../src/server/server-limits.js", () => import("../support/shortened-server-limits.js"));
+afterEach(restoreServerLimits);
 
 const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {} } as unknown as Logger;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -8,24 +8,14 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { createMemoryLogger } from "../../src/core/logger.js";
 import { createBuildQueue, type BuildQueue, type RunBuild } from "../../src/server/build-queue.js";
 import { createInProcessDeployer, type DeployResult } from "../../src/server/deploy.js";
-import type * as ServerLimitsModule from "../../src/server/server-limits.js";
-import type { ServerLimits } from "../../src/server/server-limits.js";
+import { restoreServerLimits, shorten } from "../support/shortened-server-limits.js";
 import { startWebhookServer, startWebhookService, type WebhookServer } from "../../src/server/webhook-server.js";
 import { resolveWebhookConfig } from "../../src/cli/settings.js";
 import { healthOf, redactText } from "../../src/server/webhook-views.js";
 
-/**
- * The servers' slow-client limits, shortened for one test at a time (`shorten`) and put back
- * after it: the servers read them from this module when they start.
- */
-const limits = vi.hoisted(() => ({}) as Record<string, number>);
-vi.mock("../../src/server/server-limits.js", async (importOriginal) => {
-  const actual = await importOriginal<typeof ServerLimitsModule>();
-  return { SERVER_LIMITS: Object.assign(limits, actual.SERVER_LIMITS) };
-});
-const production = { ...limits };
-afterEach(() => void Object.assign(limits, production));
-const shorten = (figures: Partial<ServerLimits>) => void Object.assign(limits, figures);
+// The slow-client limits, shortened for one test at a time (test/support/shortened-server-limits.ts).
+vi.mock("../../src/server/server-limits.js", () => import("../support/shortened-server-limits.js"));
+afterEach(restoreServerLimits);
 
 const SECRET = "resilience-secret-0123456789";
 const goodBuild: RunBuild = async () => ({ ok: true, pagesRebuilt: 1, durationMs: 1 });
