@@ -32,7 +32,7 @@ export default defineConfig({
     maxWorkers: 2,
     env: { NODE_ENV: "production" },
     // Each run also leaves a JSON report, which `npm run test:slowest` and CI's closing line read.
-    reporters: ["default", "json"],
+    reporters: ["default", "json", "./test/support/file-timings-reporter.ts"],
     outputFile: { json: ".nzf-cache/test-results.json" },
     projects: [
       { extends: true, test: { name: "shared", include: shared, isolate: false } },
