@@ -5,6 +5,7 @@
  * 0003). The tables are named here by the columns read, so this folder needs nothing from the
  * service's code (the service imports this one, not the other way round).
  */
+import * as clock from "../core/clock.js";
 import type { ColumnType, Kysely, Selectable } from "kysely";
 import { retryDatesAfter } from "../payments/retry-schedule.js";
 import { todayIn } from "../payments/schedules.js";
@@ -103,7 +104,7 @@ type Row = Selectable<AccountTables["donations"]>;
 
 export function createDbRecords(anyDb: Kysely<never>, options: { now?: () => Date } = {}): AccountRecords {
   const db = anyDb as unknown as Kysely<AccountTables>;
-  const now = options.now ?? (() => new Date());
+  const now = options.now ?? clock.now;
 
   async function factsOf(rows: Row[]): Promise<DonationFacts[]> {
     if (rows.length === 0) return [];

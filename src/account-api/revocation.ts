@@ -7,6 +7,7 @@
  * BELIEVED_MS (5 s: one page's burst of requests asks once); a revoked one is remembered (bounded).
  * A pool that cannot be reached is not a "no": the request is refused as unavailable (503).
  */
+import * as clock from "../core/clock.js";
 import { createHash } from "node:crypto";
 import { KeysUnavailable } from "./tokens.js";
 
@@ -26,7 +27,7 @@ export function createRevocationCheck(
   ask: (accessToken: string) => Promise<unknown>,
   options: RevocationCheckOptions = {},
 ): (accessToken: string) => Promise<boolean> {
-  const now = options.now ?? (() => new Date());
+  const now = options.now ?? clock.now;
   const max = options.max ?? 10_000;
   const known = new Map<string, { revoked: boolean; until: number }>();
   const remember = (key: string, revoked: boolean, until: number) => {

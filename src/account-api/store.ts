@@ -3,6 +3,7 @@
  * service's database (db-records.ts), in production, watch mode and the tests alike. Ownership is the `sub` and nothing else; every change of a plan
  * goes to the payment provider first (plan-provider.ts) and is kept only when the provider took it.
  */
+import * as clock from "../core/clock.js";
 import { chargeFor } from "../payments/fees.js";
 import { FUND_NAMES } from "../payments/fund-names.js";
 import { DEFAULT_FUND_RULES, type FundRules } from "../payments/fund-rules.js";
@@ -77,7 +78,7 @@ const byDateNewestFirst = <T extends { date: string }>(rows: T[]) =>
   rows.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
 
 export function createStoreOver(records: AccountRecords, options: AccountStoreOptions = {}) {
-  const now = options.now ?? (() => new Date());
+  const now = options.now ?? clock.now;
   const provider = options.provider ?? localPlanProvider();
   const rulesFor = (fund: Fund): FundRules => DEFAULT_FUND_RULES[fund];
   const today = () => todayIn(TIME_ZONE, now());

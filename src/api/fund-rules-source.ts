@@ -10,6 +10,7 @@
  * grace period (24 hours by default): the price is checked against the current rules, then against
  * each superseded set still within its grace.
  */
+import * as clock from "../core/clock.js";
 import { existsSync } from "node:fs";
 import type { Logger } from "../core/logger.js";
 import { contentPricesOf } from "../content/price-check.js";
@@ -89,7 +90,7 @@ export function createRulesSource(options: {
   now?: () => Date;
   logger?: Logger;
 }): RulesSource & { ready: Promise<void> } {
-  const now = options.now ?? (() => new Date());
+  const now = options.now ?? clock.now;
   const grace = options.graceMs ?? PRICE_GRACE_MS;
   let current: Record<Fund, FundRules> = { ...DEFAULT_FUND_RULES };
   let loaded = false;

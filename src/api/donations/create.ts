@@ -4,6 +4,7 @@
  * so a retry after a crash (same key, same body) continues with the same donation id, and the
  * Stripe idempotency keys made from it return what Stripe already made: never a second intent.
  */
+import * as clock from "../../core/clock.js";
 import { sql } from "kysely";
 import type Stripe from "stripe";
 import { canonicalJson } from "../../payments/canonical-json.js";
@@ -30,7 +31,7 @@ export interface CreateInput {
 }
 
 export async function createDonation(deps: ApiDeps, input: CreateInput): Promise<Reply & { replayed?: boolean }> {
-  const now = (deps.now ?? (() => new Date()))();
+  const now = (deps.now ?? clock.now)();
   const canonical = canonicalJson(input.body);
   const hash = bodyHash(canonical);
   const stored = await findKey(deps.db, CREATE_SCOPE, input.key, now);
@@ -149,7 +150,7 @@ export async function openCardIntent(deps: ApiDeps, stripe: Stripe, row: Donatio
         ? { schedule: JSON.stringify(stripeSchedule(row.schedule, opened.billingAnchor)) }
         : {}),
       client_secret: opened.clientSecret,
-      updated_at: (deps.now ?? (() => new Date()))(),
+      updated_at: (deps.now ?? clock.now)(),
     })
     .where("id", "=", row.id)
     .returningAll()

@@ -5,6 +5,7 @@
  * A donation a webhook is paying right now is safe: a paid one has no `expires_at`, and the delete
  * re-checks it.
  */
+import * as clock from "../../core/clock.js";
 import type { ApiDeps } from "../deps.js";
 import { dropExpiredKeys } from "../idempotency-store.js";
 import { finishCancellations } from "../stripe/cancellations.js";
@@ -18,7 +19,7 @@ export interface SweepResult {
 export async function sweepExpiredDonations(
   deps: Pick<ApiDeps, "db" | "stripe" | "now" | "logger">,
 ): Promise<SweepResult> {
-  const now = (deps.now ?? (() => new Date()))();
+  const now = (deps.now ?? clock.now)();
   // What a change left when the process stopped between saving it and cancelling the old intent.
   if (deps.stripe)
     await finishCancellations(deps, deps.stripe).catch((error) =>

@@ -7,6 +7,7 @@
  * next revision's idempotency keys (src/api/stripe/cancellations.ts): a crash between the steps, or
  * a retry, never leaves two payable intents.
  */
+import * as clock from "../../core/clock.js";
 import { timingSafeEqual } from "node:crypto";
 import type Stripe from "stripe";
 import { canonicalJson } from "../../payments/canonical-json.js";
@@ -32,7 +33,7 @@ export async function updateDonation(
   deps: ApiDeps,
   input: { donationId: string; donationKey: string | undefined; key: string; body: unknown },
 ): Promise<Reply & { replayed?: boolean }> {
-  const now = (deps.now ?? (() => new Date()))();
+  const now = (deps.now ?? clock.now)();
   const scope = scopeOf(input.donationId);
   if (!input.donationKey || !IDEMPOTENCY_KEY_PATTERN.test(input.donationKey))
     return errorReply(

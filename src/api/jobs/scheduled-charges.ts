@@ -16,6 +16,7 @@
  * the donor's history until a retry takes it; after the last retry the plan is paused and the
  * donor told so.
  */
+import * as clock from "../../core/clock.js";
 import type Stripe from "stripe";
 import { todayIn } from "../../payments/schedules.js";
 import type { DonationStatus } from "../../payments/types.js";
@@ -71,7 +72,7 @@ export async function runScheduledCharges(deps: ApiDeps): Promise<JobReport> {
   const report: JobReport = { charged: [], failed: [], paused: [], moved: [] };
   const stripe = deps.stripe;
   if (!stripe) return report;
-  const now = (deps.now ?? (() => new Date()))();
+  const now = (deps.now ?? clock.now)();
   const today = todayIn(TIME_ZONE, now);
   // First: a season the editors moved moves the charges still to come (before any is charged today).
   report.moved = await moveSeasonCharges(deps, today);

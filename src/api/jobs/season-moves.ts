@@ -7,6 +7,7 @@
  * then records the season it follows, so a move is applied once; the donor is e-mailed the new
  * dates (once per donation and season). Runs at the start of the scheduled charges job.
  */
+import * as clock from "../../core/clock.js";
 import { type Kysely, sql } from "kysely";
 import { computeSchedule } from "../../payments/schedules.js";
 import { type Frequency, SEASONAL_FREQUENCIES, type ScheduledCharge, type Season } from "../../payments/types.js";
@@ -49,7 +50,7 @@ type MoveTables = { scheduled_charges: { donation_id: string; charge_date: strin
 export async function moveSeasonCharges(deps: ApiDeps, today: string): Promise<string[]> {
   const seasons = deps.seasons;
   if (!seasons?.ramadan && !seasons?.dhulHijjah) return [];
-  const now = (deps.now ?? (() => new Date()))();
+  const now = (deps.now ?? clock.now)();
   const gifts = await deps.db
     .selectFrom("donations")
     .selectAll()

@@ -6,6 +6,7 @@
  * and changes nothing. A date the job has already claimed (the day came while the donor was
  * deciding) is not skipped: the donor is told it is already being charged.
  */
+import * as clock from "../../core/clock.js";
 import type { Kysely } from "kysely";
 import { AccountError } from "../../account-api/store.js";
 import type { ApiDeps } from "../deps.js";
@@ -18,7 +19,7 @@ export async function skipScheduledCharge(
   amountCents: number,
 ): Promise<void> {
   const db = deps.db as unknown as Kysely<JobTables>;
-  const now = (deps.now ?? (() => new Date()))();
+  const now = (deps.now ?? clock.now)();
   const skipped = await db
     .insertInto("scheduled_charges")
     .values({

@@ -8,6 +8,7 @@
  * 30, 2 hours, then every 12 hours for about a week); a permanent refusal is not tried again. The
  * row stays either way: nothing is lost.
  */
+import * as clock from "../../core/clock.js";
 import type { Kysely } from "kysely";
 import type { Mailer } from "../../receipts/mailer.js";
 import type { MailMessage } from "../../receipts/message.js";
@@ -59,7 +60,7 @@ type Row = Record<string, unknown> & { key: string };
 
 export async function sendDue<R>(db: AnyDb, queue: MailQueue<R>, options: SendDueOptions): Promise<SendReport> {
   const q = queue;
-  const now = (options.now ?? (() => new Date()))();
+  const now = (options.now ?? clock.now)();
   const report: SendReport = { sent: [], failed: [] };
   if (options.keys?.length === 0) return report;
   const staleClaim = new Date(now.getTime() - CLAIM_MS);

@@ -13,6 +13,7 @@
  * per failed try (keyed by the subscription and the time PayPal gives). The donation is found by `custom_id` (the
  * donation id the provider put there) or by its PayPal id.
  */
+import * as clock from "../../core/clock.js";
 import type { DonationRow } from "../db/schema.js";
 import type { ApiDeps } from "../deps.js";
 import { errorReply, type Reply } from "../errors.js";
@@ -206,7 +207,7 @@ export async function applyPayPalEvent(deps: ApiDeps, event: PayPalEvent): Promi
           donation_id: row.id,
           amount_cents: cents,
           status: "failed",
-          charged_at: time ? new Date(time) : (deps.now ?? (() => new Date()))(),
+          charged_at: time ? new Date(time) : (deps.now ?? clock.now)(),
         })
         .onConflict((c) => c.column("id").doNothing())
         .execute();
@@ -228,7 +229,7 @@ const dollars = (cents: number) =>
 
 async function paypalReceipts(deps: ApiDeps, change: EventChange): Promise<void> {
   if (!deps.receipts) return;
-  const at = (deps.now ?? (() => new Date()))();
+  const at = (deps.now ?? clock.now)();
   try {
     if (change.paid)
       await deps.receipts.paid({

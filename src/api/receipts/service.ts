@@ -5,6 +5,7 @@
  * the local timer). Made from the receipt settings (src/receipts/settings.ts); null when the
  * foundation's name and ABN are not set, since a receipt without them is not a receipt.
  */
+import * as clock from "../../core/clock.js";
 import type { Kysely } from "kysely";
 import type { Logger } from "../../core/logger.js";
 import { createMailer, type Mailer } from "../../receipts/mailer.js";
@@ -73,7 +74,7 @@ export function createReceiptsService(
       options.logger?.warn("api", `receipt e-mail left for later: ${(error as Error).message}`);
     }
   };
-  const now = options.now ?? (() => new Date());
+  const now = options.now ?? clock.now;
   const sendNotices = (keys?: string[]) =>
     deliverNotices(db, {
       mailer,

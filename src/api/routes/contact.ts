@@ -7,6 +7,7 @@
  * database, bounded fields, no third-party script. A bot that fills the honeypot gets the same
  * answer as a person and nothing is stored or sent.
  */
+import * as clock from "../../core/clock.js";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { Context, Hono } from "hono";
 import { CONTACT_LIMITS, UPDATE_SOURCES } from "../../payments/contact.js";
@@ -85,7 +86,7 @@ const objectBody = (body: unknown) =>
   body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : null;
 
 export function contactRoutes(app: Hono, deps: ApiDeps): void {
-  const now = () => (deps.now ?? (() => new Date()))();
+  const now = () => (deps.now ?? clock.now)();
   const db = deps.db.withTables<ContactTables>();
 
   app.post("/enquiries", async (c) => {

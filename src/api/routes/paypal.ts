@@ -5,6 +5,7 @@
  * without asking PayPal again; two at once (the donor's two tabs) ask PayPal once, the second
  * waiting for the first's answer (paypal/capture-lease.ts). The records are the donation's columns, so a restart keeps them.
  */
+import * as clock from "../../core/clock.js";
 import type { Hono } from "hono";
 import { PAYPAL_MESSAGES } from "../../payments/paypal.js";
 import { stateBody } from "../donations/rows.js";
@@ -81,7 +82,7 @@ async function paypalCall(
   if (!row.paypal_id) return errorReply(422, "paypal_not_approved", PAYPAL_MESSAGES.paypal_not_approved);
   if (given !== row.paypal_id) return errorReply(409, "paypal_mismatch", PAYPAL_MESSAGES.paypal_mismatch);
   // One capture call at a time (capture-lease.ts): the donor's other tab waits for this one's answer.
-  const now = () => (deps.now ?? (() => new Date()))();
+  const now = () => (deps.now ?? clock.now)();
   const deadline = Date.now() + WAIT_FOR_OTHER_CAPTURE_MS;
   while (!(await takeCaptureLease(deps.db, row.id, now()))) {
     const answered = await storedCapture(deps, row.id);

@@ -3,6 +3,7 @@
  * once (each id is applied once, src/api/stripe/webhook.ts): a paid donation is never set back to
  * unpaid, and only refunds and disputes follow a payment.
  */
+import * as clock from "../../core/clock.js";
 import type Stripe from "stripe";
 import type { DonationStatus } from "../../payments/types.js";
 import type { DonationRow } from "../db/schema.js";
@@ -89,7 +90,7 @@ export async function setStatus(
 
 export async function recordCharge(deps: ApiDeps, row: DonationRow, id: string, amountCents: number): Promise<void> {
   // The service's clock (tests move it), not the database's.
-  const now = (deps.now ?? (() => new Date()))();
+  const now = (deps.now ?? clock.now)();
   await deps.db
     .insertInto("charges")
     .values({ id, donation_id: row.id, amount_cents: amountCents, status: "succeeded", charged_at: now })
@@ -105,7 +106,7 @@ export async function recordCharge(deps: ApiDeps, row: DonationRow, id: string, 
 
 /** A plan's later payment that failed: shown as failed until a retry pays the same invoice. */
 async function recordFailedCharge(deps: ApiDeps, row: DonationRow, id: string, amountCents: number): Promise<void> {
-  const now = (deps.now ?? (() => new Date()))();
+  const now = (deps.now ?? clock.now)();
   await deps.db
     .insertInto("charges")
     .values({ id, donation_id: row.id, amount_cents: amountCents, status: "failed", charged_at: now })

@@ -7,6 +7,7 @@
  * made, or the old one cancelled: never two payable. The retry of the change, the next change, and
  * the expiry sweep finish what a crash left.
  */
+import * as clock from "../../core/clock.js";
 import type { Kysely } from "kysely";
 import type Stripe from "stripe";
 import type { ApiDatabase, DonationRow } from "../db/schema.js";
@@ -44,7 +45,7 @@ export async function finishCancellations(
     } as DonationRow);
     await deps.db
       .updateTable("intent_cancellations")
-      .set({ done_at: (deps.now ?? (() => new Date()))() })
+      .set({ done_at: (deps.now ?? clock.now)() })
       .where("object_id", "=", job.object_id)
       .execute();
   }

@@ -6,6 +6,7 @@
  * retries until it gets a 2xx) changes nothing the second time, and a failed change (500) leaves
  * no record, so Stripe's retry tries it again.
  */
+import * as clock from "../../core/clock.js";
 import Stripe from "stripe";
 import type { ApiDeps } from "../deps.js";
 import { errorReply, type Reply } from "../errors.js";
@@ -52,7 +53,7 @@ export async function receiveWebhook(deps: ApiDeps, raw: string, signature: stri
  */
 async function receiptsFor(deps: ApiDeps, change: EventChange): Promise<void> {
   if (!deps.receipts) return;
-  const at = (deps.now ?? (() => new Date()))();
+  const at = (deps.now ?? clock.now)();
   try {
     if (change.paid)
       await deps.receipts.paid({

@@ -4,7 +4,7 @@
  * outbox that keeps every receipt whatever the mail server does.
  */
 import type { Kysely } from "kysely";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ApiDatabase, NewDonation } from "../../../src/api/db/schema.js";
 import { deliverReceipts } from "../../../src/api/receipts/deliver.js";
 import { issueReceipt, type ReceiptIssuing, receiptsOf, voidForRefund } from "../../../src/api/receipts/issue.js";
@@ -13,6 +13,10 @@ import { createMailer } from "../../../src/receipts/mailer.js";
 import { type SmtpCatcher, startSmtpCatcher } from "../../../src/stand-ins/smtp/catcher.js";
 import type { ApiDb } from "../../../src/api/db/open.js";
 import { openTestApiDb, resetApiDb } from "../../support/api-db.js";
+import { setServiceClock, useRealClock } from "../../support/service-clock.js";
+
+// The outbox's retries come due by the services' clock (test/support/service-clock.ts).
+vi.mock("../../../src/core/clock.js", () => import("../../support/service-clock.js"));
 
 let db: Kysely<ApiDatabase>;
 let catcher: SmtpCatcher;
@@ -36,6 +40,7 @@ beforeEach(async () => {
   await resetApiDb(db);
   catcher.clear();
 });
+afterEach(useRealClock);
 
 async function donation(id: string, fund = "zakat", extra: Partial<NewDonation> = {}) {
   const now = new Date();
@@ -207,10 +212,11 @@ describe("the outbox", () => {
       close() {},
     };
     const t0 = new Date("2026-11-27T04:00:00Z");
+    let clock = t0;
+    await setServiceClock(() => clock);
     const failed = await deliverReceipts(db, {
       mailer: down,
       from: "receipts@nzf.org.au",
-      now: () => t0,
       retry: { sleep: async () => {} },
     });
     expect(failed.failed).toEqual(["receipt:pi_f"]);
@@ -219,14 +225,10 @@ describe("the outbox", () => {
     expect(row!.email_next_attempt_at!.getTime()).toBe(t0.getTime() + 60_000);
     // Too soon: nothing is tried.
     const mailer = createMailer({ kind: "smtp", url: catcher.smtpUrl });
-    expect(
-      (await deliverReceipts(db, { mailer, from: "receipts@nzf.org.au", now: () => new Date(t0.getTime() + 30_000) }))
-        .sent,
-    ).toEqual([]);
-    expect(
-      (await deliverReceipts(db, { mailer, from: "receipts@nzf.org.au", now: () => new Date(t0.getTime() + 61_000) }))
-        .sent,
-    ).toEqual(["receipt:pi_f"]);
+    clock = new Date(t0.getTime() + 30_000);
+    expect((await deliverReceipts(db, { mailer, from: "receipts@nzf.org.au" })).sent).toEqual([]);
+    clock = new Date(t0.getTime() + 61_000);
+    expect((await deliverReceipts(db, { mailer, from: "receipts@nzf.org.au" })).sent).toEqual(["receipt:pi_f"]);
     mailer.close();
     [row] = await receiptsOf(db, "don_f");
     expect(row).toMatchObject({ email_status: "sent", email_attempts: 2 });
