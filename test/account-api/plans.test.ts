@@ -1,18 +1,23 @@
 /**
  * Plans are first-class and the history is truthful, over HTTP: 12 monthly zakat instalments show
  * as one plan ("1 of 12", the next date, the end date), each later charge joins the history paid
- * or failed, a checkout never paid shows nowhere, and every change goes to the payment provider
- * first: when the provider fails, nothing changes. Dates worked out by hand from 15 March 2026.
+ * or failed, a checkout never paid shows nowhere, and every change goes to Stripe first (the
+ * production plan provider, through the official SDK, at the Stripe stand-in): when Stripe cannot
+ * be reached nothing changes, and an answer lost on the way back is retried without acting twice.
+ * The network's faults are put between the service and the stand-in (stripe-fault-proxy.ts); what
+ * Stripe did is read from Stripe's side. Dates worked out by hand from 15 March 2026.
  */
+import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { localPlanProvider } from "../../src/account-api/plan-provider.js";
 import { type Account, type Harness, startAccountHarness } from "../support/account-api-harness.js";
+import { TEST_SECRET_KEY } from "../support/payments-service.js";
 
 let h: Harness;
 let donor: Account;
 /** 15 March 2026, noon in Sydney. */
 const clock = new Date("2026-03-15T01:00:00Z");
-const provider = { ...localPlanProvider(), failing: false };
+/** Stripe as the test reads it: straight at the stand-in, never through the faults. */
+let stripe: Stripe;
 const PLAN_FIELDS =
   "id reference fund schedule openEnded amountCents totalCents status paidCount chargeCount nextChargeDate endDate startDate scheduleTotalCents";
 let planId: string;
@@ -29,24 +34,9 @@ const history = async () =>
   ).json.data.donations;
 
 beforeAll(async () => {
-  const base = provider;
-  const failIf =
-    <A extends unknown[]>(f: (...a: A) => Promise<unknown>) =>
-    async (...a: A) => {
-      if (provider.failing) throw new Error("ECONNRESET");
-      await f(...a);
-    };
-  h = await startAccountHarness({
-    now: () => clock,
-    provider: {
-      pause: failIf(base.pause),
-      resume: failIf(base.resume),
-      changeAmount: failIf(base.changeAmount),
-      cancel: failIf(base.cancel),
-      cardChange: base.cardChange,
-      skipNext: failIf(base.skipNext),
-    },
-  });
+  h = await startAccountHarness({ now: () => clock, stripeFaults: true });
+  const url = new URL(h.service.stripe.url);
+  stripe = new Stripe(TEST_SECRET_KEY, { host: url.hostname, port: Number(url.port), protocol: "http" });
   donor = await h.signUp("hafsa@example.com");
   // $1,200 of zakat in 12 monthly instalments of $100, the first today.
   donationId = await h.donate(
@@ -125,15 +115,63 @@ describe("plans and history", () => {
     expect(plan).toMatchObject({ paidCount: 2, chargeCount: 12, nextChargeDate: "2026-06-15" });
   });
 
-  it("pauses, changes and resumes the plan at the provider first; a provider failure changes nothing", async () => {
+  it("changes the plan at Stripe first; Stripe out of reach changes nothing, a lost answer acts once", async () => {
+    const faults = h.service.stripeFaults!;
     const run = (m: string, vars: Record<string, unknown> = {}) =>
       h.gql(`mutation($id: ID!) { ${m} }`, { id: planId, ...vars }, donor.access);
-    provider.failing = true;
-    const down = await run("pauseRegularGift(id: $id) { changed }");
+    const { stripe_schedule_id: scheduleId } = await h.service.db
+      .selectFrom("donations")
+      .select("stripe_schedule_id")
+      .where("id", "=", donationId)
+      .executeTakeFirstOrThrow();
+    // The first instalment was paid at once; Stripe's schedule bills the other eleven from 15 April.
+    expect((await stripe.subscriptionSchedules.retrieve(scheduleId!)).status).toBe("not_started");
+    /** What each phase of the schedule charges, read from Stripe. */
+    const phaseAmounts = async () => {
+      const schedule = await stripe.subscriptionSchedules.retrieve(scheduleId!);
+      return Promise.all(
+        schedule.phases.map(async (phase) => {
+          const price = phase.items[0]!.price;
+          return (await stripe.prices.retrieve(typeof price === "string" ? price : price.id)).unit_amount;
+        }),
+      );
+    };
+    const before = await phaseAmounts();
+    expect(new Set(before)).toEqual(new Set([10_000]));
+    /** The service's changes to the schedule, as Stripe received them. */
+    const changesAtStripe = () =>
+      h.service.stripe
+        .requests()
+        .filter((r) => r.method === "POST" && r.path === `/v1/subscription_schedules/${scheduleId}`);
+    const change = "changeRegularGiftAmount(id: $id, amountCents: 15000) { changed gift { amountCents } }";
+
+    // Stripe cannot be reached: the SDK's first call and its two retries are all cut on the way.
+    faults.inject({ kind: "unreachable", match: "POST /v1/subscription_schedules/", times: 3 });
+    const down = await run(change);
     expect(down.json.errors[0].extensions.code).toBe("PROVIDER_UNAVAILABLE");
     expect(down.json.errors[0].message).toMatch(/nothing was changed/);
-    expect((await plans())[0].status).toBe("ACTIVE");
-    provider.failing = false;
+    expect(faults.met).toEqual(Array(3).fill(`unreachable POST /v1/subscription_schedules/${scheduleId}`));
+    expect((await plans())[0].amountCents).toBe(10_000);
+    expect(changesAtStripe()).toEqual([]);
+    expect(await phaseAmounts()).toEqual(before);
+
+    // Stripe makes the change but its answer is lost: the SDK asks again with the same key, Stripe
+    // replays its first answer, and the schedule is changed once.
+    faults.inject({ kind: "answer-lost", match: "POST /v1/subscription_schedules/" });
+    const changed = await run(change);
+    expect(changed.json.data.changeRegularGiftAmount).toEqual({ changed: true, gift: { amountCents: 15_000 } });
+    expect(faults.met.at(-1)).toBe(`answer-lost POST /v1/subscription_schedules/${scheduleId}`);
+    const [first, again, ...more] = changesAtStripe();
+    expect(more).toEqual([]);
+    expect(first).toMatchObject({ status: 200, replayed: false });
+    expect(again).toMatchObject({ status: 200, replayed: true, idempotencyKey: first!.idempotencyKey });
+    expect(await phaseAmounts()).toEqual(before.map(() => 15_000));
+    await h.service.stripe.settled();
+    expect(
+      h.service.stripe
+        .events()
+        .filter((e) => e.type === "subscription_schedule.updated" && e.data.object.id === scheduleId),
+    ).toHaveLength(1);
 
     const paused = await run("pauseRegularGift(id: $id) { changed message gift { status nextChargeDate } }");
     expect(paused.json.data.pauseRegularGift).toEqual({
@@ -141,15 +179,15 @@ describe("plans and history", () => {
       message: "Your Zakat instalment plan is paused. Nothing more will be charged until you resume it.",
       gift: { status: "PAUSED", nextChargeDate: null },
     });
-    const changed = await run("changeRegularGiftAmount(id: $id, amountCents: 15000) { changed gift { amountCents } }");
-    expect(changed.json.data.changeRegularGiftAmount).toEqual({ changed: true, gift: { amountCents: 15_000 } });
-    const resumed = await run("resumeRegularGift(id: $id) { changed gift { status } }");
-    expect(resumed.json.data.resumeRegularGift).toEqual({ changed: true, gift: { status: "ACTIVE" } });
-    // No saved card with the local provider: said plainly, never an office phone number.
-    const card = await run("changeRegularGiftCard(id: $id) { clientSecret message }");
-    expect(card.json.errors[0].extensions.code).toBe("CARD_CHANGE_UNAVAILABLE");
-    expect(card.json.errors[0].message).not.toMatch(/call us/);
-    expect(provider.calls).toEqual([`pause ${planId}`, `change ${planId} 15000`, `resume ${planId}`, `card ${planId}`]);
+    const resumed = await run("resumeRegularGift(id: $id) { changed gift { status amountCents } }");
+    expect(resumed.json.data.resumeRegularGift).toEqual({
+      changed: true,
+      gift: { status: "ACTIVE", amountCents: 15_000 },
+    });
+    // A new card starts as Stripe's SetupIntent for the donor's customer; nothing changes until it is saved.
+    const card = await run("changeRegularGiftCard(id: $id) { clientSecret }");
+    expect(card.json.data.changeRegularGiftCard.clientSecret).toMatch(/^seti_\w+_secret_\w+$/);
+    expect(faults.met).toHaveLength(4);
   });
 
   it("a finished schedule is complete and cannot be changed", async () => {

@@ -9,7 +9,6 @@
 import { randomUUID } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import Stripe from "stripe";
-import type { PlanProvider } from "../../src/account-api/plan-provider.js";
 import { todayIn } from "../../src/payments/schedules.js";
 import { startCognitoLocal, type CognitoLocal } from "./cognito-local.js";
 import {
@@ -93,7 +92,7 @@ export interface Harness {
 export const PASSWORD = "long enough";
 
 export async function startAccountHarness(
-  options: { now?: () => Date; provider?: PlanProvider } = {},
+  options: { now?: () => Date; stripeFaults?: boolean } = {},
 ): Promise<Harness> {
   const cognito = await startCognitoLocal();
   const logged: string[] = [];
@@ -114,8 +113,8 @@ export async function startAccountHarness(
       NZF_COGNITO_ENDPOINT: cognito.endpoint,
     },
     ...(now ? { deps: { now } } : {}),
-    // Revoked tokens are refused as in production: the pool (the bridge) is asked.
-    ...(options.provider ? { account: { provider: options.provider } } : {}),
+    // The service reaches Stripe through a proxy where the test cuts its calls.
+    ...(options.stripeFaults ? { stripeFaults: true } : {}),
     logger,
   });
   // Each test file has its own database dump loaded; empty it of another harness's rows.

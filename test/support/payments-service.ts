@@ -3,7 +3,8 @@
  * migrated dump), with the Stripe stand-in (src/stand-ins/stripe/) as Stripe, which sends it signed
  * webhooks. What the old in-memory dev server offered tests is in a proxy in front of it
  * (payments-proxy.ts): injected faults (a status, a delay, a raw body) and a request log; `url`
- * and `port` are the proxy's, `direct` the service's own.
+ * and `port` are the proxy's, `direct` the service's own. Asked for, the service reaches Stripe
+ * through a proxy too (stripe-fault-proxy.ts), where a test cuts its calls to Stripe.
  */
 import { expect } from "vitest";
 import { startApiServer, type ApiServer, type ApiServerOptions } from "../../src/api/node-server.js";
@@ -14,6 +15,7 @@ import { createLocalPayPal, type LocalPayPal } from "../../src/api/paypal/local-
 import { startStripeStandIn, type StripeStandIn } from "../../src/stand-ins/stripe/index.js";
 import { openTestApiDb, resetApiDb } from "./api-db.js";
 import { type Fault, type RequestLogEntry, startPaymentsProxy } from "./payments-proxy.js";
+import { type StripeFaultProxy, startStripeFaultProxy } from "./stripe-fault-proxy.js";
 
 export type { Fault, RequestLogEntry };
 
@@ -28,6 +30,8 @@ export interface TestPaymentsService {
   /** The service itself, with no proxy in front (what a fuzz of malformed requests must reach). */
   direct: { url: string; port: number };
   stripe: StripeStandIn;
+  /** Between the service and the Stripe stand-in, when started with `stripeFaults`. */
+  stripeFaults?: StripeFaultProxy;
   paypal: LocalPayPal;
   deps: ApiDeps;
   db: ApiDb["db"];
@@ -73,8 +77,8 @@ export async function startTestPaymentsService(
     faults?: Fault[];
     /** More of the service's settings (e.g. NZF_COGNITO_*: the account API and identifyDonor, as deployed). */
     env?: Record<string, string>;
-    /** The account API's plan provider (with NZF_COGNITO_* in `env`). */
-    account?: ApiServerOptions["account"];
+    /** The service's calls to Stripe go through a fault proxy (`stripeFaults` of the answer). */
+    stripeFaults?: boolean;
     logger?: ApiServerOptions["logger"];
   } = {},
 ): Promise<TestPaymentsService> {
@@ -83,6 +87,7 @@ export async function startTestPaymentsService(
   const faults: (Fault & { times: number })[] = (options.faults ?? []).map((f) => ({ ...f, times: f.times ?? 1 }));
   const requests: RequestLogEntry[] = [];
   const paypal = createLocalPayPal();
+  const stripeFaults = options.stripeFaults ? await startStripeFaultProxy(stripe.url) : undefined;
 
   const server: ApiServer = await startApiServer({
     port: 0,
@@ -90,7 +95,7 @@ export async function startTestPaymentsService(
     env: {
       STRIPE_SECRET_KEY: TEST_SECRET_KEY,
       STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
-      STRIPE_API_BASE: stripe.url,
+      STRIPE_API_BASE: stripeFaults?.url ?? stripe.url,
       ...options.env,
     },
     deps: {
@@ -98,7 +103,6 @@ export async function startTestPaymentsService(
       ...(options.allowedOrigin ? { cors: corsPolicy(options.allowedOrigin) } : {}),
       ...options.deps,
     },
-    ...(options.account ? { account: options.account } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });
   const proxy = await startPaymentsProxy(server.url, {
@@ -119,6 +123,7 @@ export async function startTestPaymentsService(
     port: proxy.port,
     direct: { url: server.url, port: server.port },
     stripe,
+    ...(stripeFaults ? { stripeFaults } : {}),
     paypal,
     deps: server.deps,
     db: database.db,
@@ -141,6 +146,7 @@ export async function startTestPaymentsService(
     },
     stop: async () => {
       await stripe.stop();
+      await stripeFaults?.stop();
       await proxy.stop();
       await server.stop();
     },
