@@ -6,7 +6,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
-import { type AccountServiceOptions, accountServiceFromEnv } from "../account-api/service.js";
+import { accountServiceFromEnv } from "../account-api/service.js";
 import type { Logger } from "../core/logger.js";
 import { DEFAULT_FUND_RULES } from "../payments/fund-rules.js";
 import type { Fund } from "../payments/types.js";
@@ -45,8 +45,6 @@ export interface ApiServerOptions {
    * NZF_PAYPAL_* answers PayPal calls 503 rather than giving gifts away.
    */
   localPayPal?: boolean;
-  /** The account API's plan changes go here instead of Stripe and PayPal (tests: a plan provider that fails). */
-  account?: Pick<AccountServiceOptions, "provider">;
   /**
    * Where the funds' prices and limits come from: the content snapshot the build uses (the
    * fetched one for `repository` in `dir`, else the sample), read again every 5 minutes. Without
@@ -117,7 +115,6 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     ...(deps.now ? { now: deps.now } : {}),
     // Plan changes act on whoever bills the plan: Stripe or PayPal.
     provider: servicePlanProvider(deps),
-    ...options.account,
   });
   if (account) deps.identifyDonor ??= account.identifyDonor;
   const app = createApiApp(deps, account ? { graphql: account.graphql } : {});

@@ -28,13 +28,6 @@ const FOR_TESTS: RegExp[] = [
 /** Known seams still in production code: file, a piece of the matching line, and what would move it. */
 const REMAINING: { file: string; line: string; move: string }[] = [
   {
-    file: "src/api/node-server.ts",
-    line: "(tests: a plan provider",
-    move:
-      "the account API's plan provider, for plans.test's provider that fails: the production provider " +
-      "(Stripe) with faults in front of the Stripe stand-in, and that test's assertions on Stripe's side",
-  },
-  {
     file: "src/api/stripe/apply-event.ts",
     line: "(tests move it)",
     move:
