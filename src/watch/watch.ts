@@ -25,8 +25,6 @@ export interface WatchOptions {
   /** The port asked for (default 4321; 0 for any free one). A busy port moves on to the next free one. */
   port?: number;
   host?: string;
-  /** Milliseconds of quiet after a change before rebuilding (editors save in bursts); default DEBOUNCE_MS. */
-  debounceMs?: number;
   buildDeps?: Partial<BuildDeps>;
   /**
    * Sources (relative to the project root) compiled into nzf-build itself: a change to one is handed
@@ -41,7 +39,7 @@ export interface WatchOptions {
 
 /** What a watch session tells a caller as it happens; every one optional. */
 export interface WatchEvents {
-  /** A change to the site was seen: a rebuild follows after the quiet (debounceMs). */
+  /** A change to the site was seen: a rebuild follows after the quiet (DEBOUNCE_MS). */
   change?(file: string): void;
   /** A rebuild started; the first build is number 1. */
   buildStarted?(number: number): void;
@@ -72,7 +70,7 @@ export const WATCHED = ["templates", "src"];
  * content edit's budget is 100 ms), and a save in two steps (truncate, then write) that a rebuild
  * starts between is still handled: the changes seen during a build start one more after it.
  */
-const DEBOUNCE_MS = 15;
+export const DEBOUNCE_MS = 15;
 
 /** How each rebuild's last line with --verbose starts: the bench waits for it before the next save. */
 export const PREVIEW_LINE = "editor-preview bundle after the pages: ";
@@ -274,7 +272,7 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
       // render worker as well as compiled into nzf-build, so the site is rebuilt too.
       if (cli.length && options.onCliChange?.(cli) !== "restarting") for (const file of cli) changed.add(file);
       if (changed.size) startBuild();
-    }, options.debounceMs ?? DEBOUNCE_MS);
+    }, DEBOUNCE_MS);
   };
 
   const onChange = (path: string) => {

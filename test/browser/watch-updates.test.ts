@@ -37,7 +37,7 @@ beforeAll(async () => {
   );
   // The donation form is offered when the build has a payments API (nothing is paid here: no request reaches it).
   const publicConfig = { payments: { apiUrl: "http://127.0.0.1:9", publishableKey: "pk_test_standin0000" } };
-  session = await startWaitableWatch(config, { logger, port: 0, debounceMs: 30, buildDeps: { publicConfig } });
+  session = await startWaitableWatch(config, { logger, port: 0, buildDeps: { publicConfig } });
   browser = await launchBrowser();
   page = await (await isolatedContext(browser)).newPage();
   problems = watchProblems(page);

@@ -36,7 +36,7 @@ beforeAll(async () => {
     { root, out: join(root, "dist"), workDir, imageCacheDir: join(PROJECT_ROOT, ".nzf-cache", "images"), sample: true },
     {},
   );
-  session = await startWaitableWatch(config, { logger, port: 0, debounceMs: 30 });
+  session = await startWaitableWatch(config, { logger, port: 0 });
   browser = await launchBrowser();
   page = await browser.newPage();
 }, 180_000);
@@ -148,7 +148,7 @@ describe("nzf-build --watch", { timeout: 90_000 }, () => {
       await route.continue();
     });
     await session.stop();
-    session = await startWaitableWatch(config, { logger, port, debounceMs: 30 });
+    session = await startWaitableWatch(config, { logger, port });
     restarted();
     expect(session.port).toBe(port);
     // A reload gives a new window without the mark.

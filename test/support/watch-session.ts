@@ -4,7 +4,7 @@
  */
 import type { BuildConfig } from "../../src/core/config.js";
 import type { BuildResult } from "../../src/pipeline/build.js";
-import { startWatch, type WatchOptions, type WatchSession } from "../../src/watch/watch.js";
+import { DEBOUNCE_MS, startWatch, type WatchOptions, type WatchSession } from "../../src/watch/watch.js";
 
 export interface WaitableWatchSession extends WatchSession {
   /** Resolves with the first rebuild that starts after this call and saw every change made before it ended. */
@@ -43,7 +43,7 @@ export async function startWaitableWatch(config: BuildConfig, options: WatchOpti
       },
     },
   });
-  const quiet = (options.debounceMs ?? 15) + 20;
+  const quiet = DEBOUNCE_MS + 20;
   return Object.assign(session, {
     nextBuild: () => new Promise<BuildResult | Error>((resolve) => waiters.push({ after: started, resolve })),
     async settled() {

@@ -37,7 +37,7 @@ beforeAll(async () => {
     { root, out: join(root, "dist"), workDir, imageCacheDir: join(PROJECT_ROOT, ".nzf-cache", "images"), sample: true },
     {},
   );
-  // The default quiet before a rebuild (no debounceMs): the window the lost save fell into.
+  // The quiet before a rebuild (DEBOUNCE_MS): the window the lost save fell into.
   session = await startWatch(config, {
     logger,
     port: 0,

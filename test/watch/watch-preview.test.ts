@@ -30,7 +30,7 @@ beforeAll(async () => {
     { root, out: join(root, "dist"), workDir, imageCacheDir: join(PROJECT_ROOT, ".nzf-cache", "images"), sample: true },
     {},
   );
-  session = await startWaitableWatch(config, { logger, port: 0, debounceMs: 30 });
+  session = await startWaitableWatch(config, { logger, port: 0 });
 }, 180_000);
 
 afterAll(async () => {
