@@ -24,7 +24,6 @@ export interface DeployResult {
 export interface DeployOptions {
   /** Run by /bin/sh, so pipes, `&&` and environment variables work as on a terminal. */
   command: string;
-  cwd?: string;
   /** Default 10 minutes: a first full `aws s3 sync` of every image can take a while. */
   timeoutMs?: number;
   /** Base environment (default process.env). */
@@ -92,7 +91,6 @@ export function runDeployCommand(options: DeployOptions): Promise<DeployResult> 
     // pipeline (`sh` and the `aws` it started), not just the shell.
     const child = spawn(command, {
       shell: true,
-      cwd: options.cwd,
       env,
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,

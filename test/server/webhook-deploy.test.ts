@@ -1,22 +1,24 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SpawnOptions } from "node:child_process";
+import { describe, expect, it, vi } from "vitest";
 import { createMemoryLogger } from "../../src/core/logger.js";
 import { createBuildQueue, type BuildRunResult, type RunBuild } from "../../src/server/build-queue.js";
 import { runDeployCommand } from "../../src/server/deploy.js";
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "nzf-deploy-"));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
+/**
+ * While `on`, the system refuses to start the command: Node's own spawn, in a working folder that
+ * does not exist (ENOENT, as when the server's folder is removed under it).
+ */
+const refuseToStart = vi.hoisted(() => ({ on: false }));
+vi.mock("node:child_process", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("node:child_process")>();
+  const spawn = (command: string, options: SpawnOptions) =>
+    actual.spawn(command, refuseToStart.on ? { ...options, cwd: "/nonexistent/nzf-deploy-folder" } : options);
+  return { ...actual, spawn };
 });
 
 describe("runDeployCommand (real shell commands)", () => {
   it("reports success with the exit code and the output", async () => {
-    const result = await runDeployCommand({ command: "echo uploading; echo done >&2", cwd: dir });
+    const result = await runDeployCommand({ command: "echo uploading; echo done >&2" });
     expect(result).toMatchObject({ ok: true, exitCode: 0, signal: null, timedOut: false });
     expect(result.outputTail).toContain("uploading\n");
     expect(result.outputTail).toContain("done\n");
@@ -77,7 +79,8 @@ describe("runDeployCommand (real shell commands)", () => {
   });
 
   it("reports a command that cannot start", async () => {
-    const result = await runDeployCommand({ command: "true", cwd: join(dir, "missing-folder") });
+    refuseToStart.on = true;
+    const result = await runDeployCommand({ command: "true" }).finally(() => (refuseToStart.on = false));
     expect(result.ok).toBe(false);
     expect(result.error).toMatch(/could not be started/);
   });
