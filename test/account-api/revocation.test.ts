@@ -7,13 +7,17 @@
  * gift with that token as a guest's. And the check itself: a pool that cannot be reached is not a
  * "not revoked".
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createRevocationCheck } from "../../src/account-api/revocation.js";
 import { type AccountService, createAccountService } from "../../src/account-api/service.js";
 import { KeysUnavailable } from "../../src/account-api/tokens.js";
 import type { ApiDb } from "../../src/api/db/open.js";
 import { openTestApiDb } from "../support/api-db.js";
 import { type CognitoLocal, startCognitoLocal } from "../support/cognito-local.js";
+import { setServiceClock } from "../support/service-clock.js";
+
+// The services' clock moves with the test's (test/support/service-clock.ts).
+vi.mock("../../src/core/clock.js", () => import("../support/service-clock.js"));
 
 let cognito: CognitoLocal;
 let database: ApiDb;
@@ -61,6 +65,7 @@ const later = (ms: number) => {
 };
 
 beforeAll(async () => {
+  await setServiceClock(() => clock);
   [cognito, database] = await Promise.all([startCognitoLocal(), openTestApiDb()]);
   // As accountServiceFromEnv makes it: the pool is asked whether a token was revoked.
   account = createAccountService({
@@ -68,7 +73,6 @@ beforeAll(async () => {
     userPoolId: cognito.userPoolId,
     clientId: cognito.clientId,
     endpoint: cognito.endpoint,
-    now: () => clock,
   });
 }, 120_000);
 
@@ -116,6 +120,7 @@ describe("a revoked token, in production", () => {
 describe("the revocation check", () => {
   it("asks the pool once per burst, remembers a revoked token, and never calls an unreachable pool a no", async () => {
     let now = 0;
+    await setServiceClock(() => new Date(now));
     const asked: string[] = [];
     let answer: "ok" | "revoked" | "down" = "ok";
     const check = createRevocationCheck(
@@ -125,7 +130,7 @@ describe("the revocation check", () => {
           throw Object.assign(new Error("Access Token has been revoked"), { name: "NotAuthorizedException" });
         if (answer === "down") throw Object.assign(new Error("connect ECONNREFUSED"), { name: "TimeoutError" });
       },
-      { now: () => new Date(now), max: 2 },
+      { max: 2 },
     );
     expect(await check("a")).toBe(false);
     expect(await check("a")).toBe(false);

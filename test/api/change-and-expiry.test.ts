@@ -5,15 +5,19 @@
  */
 import { randomUUID } from "node:crypto";
 import Stripe from "stripe";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { sweepExpiredDonations } from "../../src/api/donations/expire.js";
 import { donationRequest } from "../support/donation-request.js";
+import { restoreRealClock, setServiceClock } from "../support/service-clock.js";
 import {
   startTestPaymentsService,
   TEST_PUBLISHABLE_KEY,
   TEST_SECRET_KEY,
   type TestPaymentsService,
 } from "../support/payments-service.js";
+
+// The services' clock moves with the test's (test/support/service-clock.ts).
+vi.mock("../../src/core/clock.js", () => import("../support/service-clock.js"));
 
 let service: TestPaymentsService;
 let stripe: Stripe;
@@ -151,9 +155,13 @@ describe("expiry", () => {
       }),
     }).then((r) => r.text());
     await service.stripe.settled();
-    const early = await sweepExpiredDonations({ ...service.deps, now: () => new Date(Date.now() + 23 * 3600_000) });
+    // The sweep a day on: the service's clock moved for it alone.
+    let hoursOn = 23;
+    await setServiceClock(() => new Date(Date.now() + hoursOn * 3600_000));
+    const early = await sweepExpiredDonations(service.deps);
+    hoursOn = 25;
+    const late = await sweepExpiredDonations(service.deps).finally(restoreRealClock);
     expect(early.expired).toBe(0);
-    const late = await sweepExpiredDonations({ ...service.deps, now: () => new Date(Date.now() + 25 * 3600_000) });
     expect(late.expired).toBe(1);
     expect((await fetch(`${service.url}/donations/${unpaid.donationId}`)).status).toBe(404);
     expect((await fetch(`${service.url}/donations/${paid.donationId}`)).status).toBe(200);

@@ -2,16 +2,20 @@
  * A year's zakat in monthly instalments: the plan both the page and the payments API compute, the
  * checks on the request, and the dev server's answer (count, end date, each payment) and replay.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { randomUUID } from "node:crypto";
 import { planGift } from "../../src/payments/plan.js";
 import { splitInstalments } from "../../src/payments/schedules.js";
 import { DEFAULT_FUND_RULES } from "../../src/payments/fund-rules.js";
 import { validateDonation, validateDonationRequest, type DonationForm } from "../../src/payments/validate.js";
 import { startTestPaymentsService, type TestPaymentsService } from "../support/payments-service.js";
+import { restoreRealClock, setServiceClock } from "../support/service-clock.js";
 import { instalmentSentence } from "../../src/client/donation/summary.js";
 import { formatsFor } from "../../src/client/donation/format.js";
 import { en as englishWords } from "../../src/client/donation/words/en.js";
+
+// The services' clock moves with the test's (test/support/service-clock.ts).
+vi.mock("../../src/core/clock.js", () => import("../support/service-clock.js"));
 
 const donor = { firstName: "Aisha", lastName: "Rahman", email: "aisha@example.com.au", phone: "0412 345 678" };
 const form = (over: Partial<DonationForm> = {}): DonationForm => ({
@@ -173,9 +177,13 @@ describe("amounts said as precisely as the calculator says them", () => {
 describe("the local payments API with an instalment plan", () => {
   let api: TestPaymentsService;
   beforeAll(async () => {
-    api = await startTestPaymentsService({ deps: { now: () => new Date("2026-11-24T01:00:00Z") } });
+    await setServiceClock(() => new Date("2026-11-24T01:00:00Z"));
+    api = await startTestPaymentsService();
   });
-  afterAll(() => api?.stop());
+  afterAll(async () => {
+    await api?.stop();
+    restoreRealClock();
+  });
 
   const post = (body: unknown, key: string) =>
     fetch(`${api.url}/donations`, {

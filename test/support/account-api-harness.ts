@@ -17,6 +17,7 @@ import {
   TEST_SECRET_KEY,
   type TestPaymentsService,
 } from "./payments-service.js";
+import { setServiceClock, restoreRealClock } from "./service-clock.js";
 
 export interface Raw {
   status: number;
@@ -92,8 +93,17 @@ export interface Harness {
 export const PASSWORD = "long enough";
 
 export async function startAccountHarness(
-  options: { now?: () => Date; stripeFaults?: boolean } = {},
+  options: {
+    /** The service's clock: the test file mocks src/core/clock.ts with service-clock.ts. */
+    now?: () => Date;
+    stripeFaults?: boolean;
+  } = {},
 ): Promise<Harness> {
+  // The test's clock, a millisecond later at each reading: gifts made "at once" keep the order
+  // they were given in (the history is newest first by the time each was made).
+  let tick = 0;
+  const testClock = options.now;
+  if (testClock) await setServiceClock(() => new Date(testClock().getTime() + tick++));
   const cognito = await startCognitoLocal();
   const logged: string[] = [];
   const logger = {
@@ -102,17 +112,12 @@ export async function startAccountHarness(
     warn: (_: string, m: string) => void logged.push(`warn ${m}`),
     error: (_: string, m: string) => void logged.push(`error ${m}`),
   };
-  // The test's clock, a millisecond later at each reading: gifts made "at once" keep the order
-  // they were given in (the history is newest first by the time each was made).
-  let tick = 0;
-  const now = options.now ? () => new Date(options.now!().getTime() + tick++) : undefined;
   const service = await startTestPaymentsService({
     env: {
       NZF_COGNITO_USER_POOL_ID: cognito.userPoolId,
       NZF_COGNITO_CLIENT_ID: cognito.clientId,
       NZF_COGNITO_ENDPOINT: cognito.endpoint,
     },
-    ...(now ? { deps: { now } } : {}),
     // The service reaches Stripe through a proxy where the test cuts its calls.
     ...(options.stripeFaults ? { stripeFaults: true } : {}),
     logger,
@@ -242,6 +247,7 @@ export async function startAccountHarness(
     async stop() {
       await service.stop();
       await cognito.stop();
+      restoreRealClock();
     },
   };
 }

@@ -1,12 +1,15 @@
 /**
  * The set-up the service's mail tests share (the scheduled-charge jobs, the contact endpoints, the
  * updates sender): the payments service in process on a clock the test moves, an SMTP catcher, and
- * the receipts service sending through it with the foundation's settings.
+ * the receipts service sending through it with the foundation's settings. The test file mocks the
+ * services' clock (src/core/clock.ts) with service-clock.ts, which this sets to `now`, or to `start`
+ * and what setNow and reset give.
  */
 import { createReceiptsService } from "../../src/api/receipts/service.js";
 import { readReceiptSettings } from "../../src/receipts/settings.js";
 import { type SmtpCatcher, startSmtpCatcher } from "../../src/stand-ins/smtp/catcher.js";
 import { startTestPaymentsService, type TestPaymentsService } from "./payments-service.js";
+import { setServiceClock, restoreRealClock } from "./service-clock.js";
 
 /** The foundation's receipt settings the tests send with (the ABN's check digits are right). */
 export const TEST_MAIL_SETTINGS = {
@@ -41,11 +44,9 @@ export async function startMailingService(options: {
 }): Promise<MailingService> {
   let clock = options.start;
   const now = options.now ?? (() => clock);
+  await setServiceClock(now);
   const [service, catcher] = await Promise.all([
-    startTestPaymentsService({
-      deps: { now },
-      ...(options.env ? { env: options.env } : {}),
-    }),
+    startTestPaymentsService(options.env ? { env: options.env } : {}),
     startSmtpCatcher(),
   ]);
   const env = Object.fromEntries(
@@ -53,7 +54,7 @@ export async function startMailingService(options: {
       (entry): entry is [string, string] => entry[1] !== undefined,
     ),
   );
-  service.deps.receipts = createReceiptsService(service.db, { settings: readReceiptSettings(env), now });
+  service.deps.receipts = createReceiptsService(service.db, { settings: readReceiptSettings(env) });
   return {
     service,
     catcher,
@@ -69,6 +70,7 @@ export async function startMailingService(options: {
     async stop() {
       service.deps.receipts?.close();
       await Promise.all([service.stop(), catcher.stop()]);
+      restoreRealClock();
     },
   };
 }

@@ -8,7 +8,7 @@
  *
  * Only the services' "now" moves. `Date` itself is not faked: aws-jwt-verify checks a token's `exp`
  * by Date.now, and cognito-local, in a process of its own, signs tokens by the real clock; Stripe's
- * stand-in keeps its own test clock (setNow). Until a clock is set, and after `useRealClock`, this
+ * stand-in keeps its own test clock (setNow). Until a clock is set, and after `restoreRealClock`, this
  * reads the system's, as production does.
  */
 
@@ -34,6 +34,6 @@ export async function setServiceClock(clock: () => Date): Promise<void> {
 }
 
 /** The system's clock again (a harness's stop). */
-export function useRealClock(): void {
+export function restoreRealClock(): void {
   reading = undefined;
 }

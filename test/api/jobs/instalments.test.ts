@@ -5,7 +5,7 @@
  * the scheduled charges job run each month) charges nothing.
  */
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { runScheduledCharges } from "../../../src/api/jobs/scheduled-charges.js";
 import { receiptsOf } from "../../../src/api/receipts/issue.js";
 import { createDbRecords } from "../../../src/account-api/db-records.js";
@@ -14,6 +14,9 @@ import type { SmtpCatcher } from "../../../src/stand-ins/smtp/catcher.js";
 import { donationRequest } from "../../support/donation-request.js";
 import { TEST_PUBLISHABLE_KEY, type TestPaymentsService } from "../../support/payments-service.js";
 import { type MailingService, startMailingService } from "../../support/mailing-service.js";
+
+// The services' clock moves with the test's (test/support/service-clock.ts).
+vi.mock("../../../src/core/clock.js", () => import("../../support/service-clock.js"));
 
 const START = new Date("2026-12-03T01:00:00Z");
 let clock = START;
@@ -71,7 +74,7 @@ describe("zakat in 12 instalments", () => {
     // Given signed in: filed under the donor's account, which reads the plan as the account page shows it.
     const sub = randomUUID();
     await service.db.updateTable("donations").set({ user_sub: sub }).where("id", "=", created.donationId).execute();
-    const account = createStoreOver(createDbRecords(service.db as never, { now: () => clock }), { now: () => clock });
+    const account = createStoreOver(createDbRecords(service.db as never));
     const plan = async () => {
       const [gift] = await account.regularGifts({ sub });
       return (

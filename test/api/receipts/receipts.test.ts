@@ -13,7 +13,7 @@ import { createMailer } from "../../../src/receipts/mailer.js";
 import { type SmtpCatcher, startSmtpCatcher } from "../../../src/stand-ins/smtp/catcher.js";
 import type { ApiDb } from "../../../src/api/db/open.js";
 import { openTestApiDb, resetApiDb } from "../../support/api-db.js";
-import { setServiceClock, useRealClock } from "../../support/service-clock.js";
+import { setServiceClock, restoreRealClock } from "../../support/service-clock.js";
 
 // The outbox's retries come due by the services' clock (test/support/service-clock.ts).
 vi.mock("../../../src/core/clock.js", () => import("../../support/service-clock.js"));
@@ -40,7 +40,7 @@ beforeEach(async () => {
   await resetApiDb(db);
   catcher.clear();
 });
-afterEach(useRealClock);
+afterEach(restoreRealClock);
 
 async function donation(id: string, fund = "zakat", extra: Partial<NewDonation> = {}) {
   const now = new Date();
