@@ -11,8 +11,8 @@ import { type AccountGraphql, createAccountGraphql } from "./graphql.js";
 import type { PlanProvider } from "./plan-provider.js";
 import { createRevocationCheck } from "./revocation.js";
 import { createStoreOver } from "./store.js";
-import { bearerToken, createTokenVerifier, type TokenVerifier } from "./tokens.js";
-import { createUserPoolDirectory, type UserPoolDirectory } from "./user-pool.js";
+import { bearerToken, createTokenVerifier } from "./tokens.js";
+import { createUserPoolDirectory } from "./user-pool.js";
 
 export interface AccountServiceOptions {
   db: Kysely<never>;
@@ -23,9 +23,6 @@ export interface AccountServiceOptions {
   logger?: Logger;
   provider?: PlanProvider;
   now?: () => Date;
-  /** The pool calls, instead of those made from userPoolId, clientId and endpoint. */
-  verifyToken?: TokenVerifier;
-  userPool?: UserPoolDirectory;
 }
 
 export interface AccountService {
@@ -35,8 +32,8 @@ export interface AccountService {
 
 export function createAccountService(options: AccountServiceOptions): AccountService {
   const pool = { userPoolId: options.userPoolId, ...(options.endpoint ? { endpoint: options.endpoint } : {}) };
-  const verifyToken = options.verifyToken ?? createTokenVerifier({ ...pool, clientId: options.clientId });
-  const userPool = options.userPool ?? createUserPoolDirectory(pool);
+  const verifyToken = createTokenVerifier({ ...pool, clientId: options.clientId });
+  const userPool = createUserPoolDirectory(pool);
   // A signed-out token still has a good signature: the pool is asked whether it was revoked.
   const isRevoked = createRevocationCheck((token) => userPool.profile(token), options.now ? { now: options.now } : {});
   const store = createStoreOver(createDbRecords(options.db, options.now ? { now: options.now } : {}), {
