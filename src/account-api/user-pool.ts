@@ -17,27 +17,26 @@ export interface UserPoolDirectory {
 }
 
 export interface UserPoolDirectoryOptions {
-  /** The pool's region (ap-southeast-2); from the pool id when unset. */
-  region?: string;
   userPoolId: string;
   /** cognito-local's URL under watch mode (cognitoEndpoint); Cognito's regional endpoint when unset. */
   endpoint?: string;
-  /** Per call; the SDK's own retries (throttling, 5xx) run inside it. */
-  timeoutMs?: number;
 }
 
+/** Per call; the SDK's own retries (throttling, 5xx) run inside it. */
+const CALL_TIMEOUT_MS = 3000;
+
 export function createUserPoolDirectory(options: UserPoolDirectoryOptions): UserPoolDirectory {
-  const region = options.region ?? options.userPoolId.slice(0, options.userPoolId.lastIndexOf("_"));
+  // The pool's region is its id's prefix (ap-southeast-2_AbC123).
+  const region = options.userPoolId.slice(0, options.userPoolId.lastIndexOf("_"));
   const client = new CognitoIdentityProviderClient({
     region: region || "ap-southeast-2",
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     maxAttempts: 2,
   });
-  const timeoutMs = options.timeoutMs ?? 3000;
   return {
     async profile(accessToken) {
       const out = await client.send(new GetUserCommand({ AccessToken: accessToken }), {
-        abortSignal: AbortSignal.timeout(timeoutMs),
+        abortSignal: AbortSignal.timeout(CALL_TIMEOUT_MS),
       });
       const attr = (name: string) => out.UserAttributes?.find((a) => a.Name === name)?.Value;
       return { email: attr("email") ?? null, emailVerified: attr("email_verified") === "true" };
