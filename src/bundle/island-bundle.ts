@@ -217,6 +217,8 @@ async function bundleRun(run: BrowserRun, options: BundleClientOptions): Promise
   for (const [key, value] of Object.entries(options.publicEnv ?? {}))
     define[`process.env.${key}`] = JSON.stringify(value);
   let metafile: Metafile;
+  /** Where each output (by esbuild's absolute path) is kept: see keptName. */
+  const keptAs = new Map<string, string>();
   try {
     const result = await runEsbuild(options.contexts, contextSlot(run.kind), {
       absWorkingDir: options.root,
@@ -230,8 +232,7 @@ async function bundleRun(run: BrowserRun, options: BundleClientOptions): Promise
       metafile: true,
       // Written by us, each file atomically beside the others: another nzf-build process on the same
       // project may be linking this folder's files into its site right now (issue 36), so nothing
-      // here is ever cleared or half-written. Names carry a content hash; the preview's fixed
-      // names are replaced whole.
+      // here is ever cleared or half-written. Names carry a content hash (keptName).
       write: false,
       entryNames: "[name]-[hash]",
       chunkNames: "chunks/[name]-[hash]",
@@ -248,10 +249,12 @@ async function bundleRun(run: BrowserRun, options: BundleClientOptions): Promise
     });
     await Promise.all(
       (result.outputFiles ?? []).map(async (output) => {
-        await mkdir(dirname(output.path), { recursive: true });
         const bytes = Buffer.from(output.contents.buffer, output.contents.byteOffset, output.contents.byteLength);
-        await writeFileAtomic(output.path, bytes).catch((error: unknown) => {
-          throw cacheUnusable(output.path, error);
+        const file = keptName(output.path, bytes, outDir, run);
+        keptAs.set(output.path, file);
+        await mkdir(dirname(file), { recursive: true });
+        await writeFileAtomic(file, bytes).catch((error: unknown) => {
+          throw cacheUnusable(file, error);
         });
       }),
     );
@@ -274,12 +277,13 @@ async function bundleRun(run: BrowserRun, options: BundleClientOptions): Promise
     }
     return seen;
   };
+  const keptFile = (file: string) => keptAs.get(join(options.root, file)) ?? join(options.root, file);
   const result: RunResult = { kind: run.kind, assets: {}, files: [], outputHashes: {}, cached: false };
   for (const [file, out] of Object.entries(outputs)) {
     if (file.endsWith(".map")) continue;
-    result.files.push({ path: publicPath(file), from: join(options.root, file) });
+    result.files.push({ path: publicPath(file), from: keptFile(file) });
     result.outputHashes[publicPath(file)] = createHash("sha1")
-      .update(await readFile(join(options.root, file)))
+      .update(await readFile(keptFile(file)))
       .digest("hex");
     // Dynamically imported modules (Amplify, Stripe's loader) are entry points to esbuild too, but live in chunks/.
     if (!out.entryPoint || file.includes("/chunks/")) continue;
@@ -298,8 +302,23 @@ async function bundleRun(run: BrowserRun, options: BundleClientOptions): Promise
     { inputs, result: { result, envKey } },
     result.files.map((f) => f.from),
   );
-  await pruneOutputs(outDir, new Set(Object.keys(outputs).map((file) => join(options.root, file))));
+  await pruneOutputs(outDir, new Set(Object.keys(outputs).map(keptFile)));
   return result;
+}
+
+/**
+ * Where an output is kept in the shared out/ folder: at esbuild's path when its name carries the
+ * hash of its content (islands, scripts, chunks), else (the preview's fixed name) with that hash
+ * added. Two processes that compile one bundle with other settings (another repository's preview)
+ * then never write one file's name with different bytes: neither links the other's into its site
+ * nor records the other's hash for its own compile. The site publishes it under its fixed name.
+ */
+function keptName(path: string, bytes: Buffer, outDir: string, run: BrowserRun): string {
+  const fixedName = run.extra.entryNames === "[name]" && !relative(outDir, path).startsWith("chunks/");
+  if (!fixedName) return path;
+  const hash = createHash("sha1").update(bytes).digest("hex").slice(0, 12);
+  const dot = path.lastIndexOf(".");
+  return `${path.slice(0, dot)}.kept-${hash}${path.slice(dot)}`;
 }
 
 /** Files of earlier compiles that another process may still be linking: kept this long after last use. */

@@ -15,9 +15,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFile } from "node:child_process";
-import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, readFile, realpath, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename, join, relative } from "node:path";
 import { tmpdir } from "node:os";
 import type { PrismicDocument } from "@prismicio/client";
 import { PROJECT_ROOT, siteFileHashes } from "../support/build-fixture.js";
@@ -326,6 +326,11 @@ async function cacheEntries(cache: string, mode: Mode): Promise<Record<string, s
       .sort()
       .map((n) => join(dir, n));
   const first = async (dir: string, test: RegExp) => (await all(dir, test))[0];
+  const listedBy = async (record: string, test: RegExp) => {
+    const { outputs } = await readCacheJson<{ outputs: Record<string, string> }>(join(cache, record));
+    const file = Object.keys(outputs).find((path) => test.test(path));
+    return file && relative(await realpath(cache), file);
+  };
   // An image manifest, and a processed image listed by another manifest.
   // Entries copied from the project's cache in an older format are misses the build skipped: pick records.
   const isRecord = async (file: string) =>
@@ -352,7 +357,8 @@ async function cacheEntries(cache: string, mode: Mode): Promise<Record<string, s
       ? { "island record": "islands/islands/record.json" }
       : { "island bundle": await first("islands/islands/out", /^calculator-.*\.js$/) }),
     "scripts bundle": await first("islands/scripts/out", /\.js$/),
-    "preview bundle": "islands/preview/out/preview.js",
+    // Kept under its content's hash, so the fetch's preview (another endpoint) lies beside it: the one its record lists.
+    "preview bundle": await listedBy("islands/preview/record.json", /\/preview\.kept-[0-9a-f]+\.js$/),
     ...(mode === "garbage"
       ? { "templates record": "templates-bundled/record.json" }
       : { "compiled templates": await first("templates-bundled", /^entry-.*\.cjs$/) }),
