@@ -18,7 +18,7 @@ import type { BuildOptions, Metafile, Plugin } from "esbuild";
 import { compileError } from "./compile-errors.js";
 import { exists, writeFileAtomic } from "../core/fs.js";
 import { NzfError } from "../core/errors.js";
-import { cacheUnusable } from "../cache/entry.js";
+import { cacheUnusable, familyFolder } from "../cache/entry.js";
 import { hashInputsAfterBuild, startBundle, writeBundleRecord } from "./bundle-cache.js";
 import { authStandIn } from "./auth-stand-in.js";
 import { runEsbuild, type BundlerContexts } from "./bundler-contexts.js";
@@ -192,7 +192,8 @@ interface RunResult {
 }
 
 async function bundleRun(run: BrowserRun, options: BundleClientOptions): Promise<RunResult> {
-  const cacheDir = join(options.cacheDir, run.kind);
+  // Where the record names its files from (src/cache/entry.ts familyFolder).
+  const cacheDir = await familyFolder(join(options.cacheDir, run.kind));
   const outDir = join(cacheDir, "out");
   const recordFile = join(cacheDir, "record.json");
   // A new entry file or a changed public setting invalidates the cache even when no bundled file changed.

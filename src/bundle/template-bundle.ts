@@ -12,7 +12,7 @@ import { compileError } from "./compile-errors.js";
 import { CHANGED_DURING_BUILD, hashInputsAfterBuild, startBundle, writeBundleRecord } from "./bundle-cache.js";
 import type { PageBody, PageFrame, RenderInput, RenderOutput } from "../template-kit/types.js";
 import { exists, writeFileAtomic } from "../core/fs.js";
-import { cacheUnusable, hashBytes, hashOfFileOrNull } from "../cache/entry.js";
+import { cacheUnusable, familyFolder, hashBytes, hashOfFileOrNull } from "../cache/entry.js";
 import { runEsbuild, type BundlerContexts } from "./bundler-contexts.js";
 import { authStandIn } from "./auth-stand-in.js";
 import { templateModulesOf } from "./template-modules.js";
@@ -63,6 +63,8 @@ export async function compileNodeModule(
   plugins: Plugin[] = [],
   options: { bundlePackages?: boolean } = {},
 ): Promise<NodeModuleBundle> {
+  // Where the record names its files from (src/cache/entry.ts familyFolder).
+  dir = await familyFolder(dir);
   const recordFile = join(dir, "record.json");
   const start = await startBundle<{
     file: string;

@@ -21,7 +21,7 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir, readFile, realpath } from "node:fs/promises";
 import { dirname } from "node:path";
 import { NzfError } from "../core/errors.js";
 import { writeFileAtomic } from "../core/fs.js";
@@ -135,6 +135,21 @@ export async function writeEntry(file: string, payload: string | Uint8Array): Pr
 
 export async function writeJsonEntry(file: string, value: unknown): Promise<void> {
   await writeEntry(file, JSON.stringify(value));
+}
+
+/**
+ * A family's folder, made if missing, named by its real path. A work folder may link a family's
+ * folder to one that several work folders share (the test suite's shared bundles, or a link a user
+ * made): a record then lists its files by the path that holds for every work folder linking it,
+ * and after the link it was written through is gone.
+ */
+export async function familyFolder(dir: string): Promise<string> {
+  try {
+    await mkdir(dir, { recursive: true });
+    return await realpath(dir);
+  } catch (error) {
+    throw cacheUnusable(dir, error);
+  }
 }
 
 /** The error for a cache folder the build cannot use. */

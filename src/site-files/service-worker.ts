@@ -30,7 +30,7 @@ import { dirname, join } from "node:path";
 import { NzfError } from "../core/errors.js";
 import { exists, linkOrCopy, writeFileAtomic } from "../core/fs.js";
 import { hashFile } from "../cache/file-hash.js";
-import { hashBytes, readJsonEntry, verifyFiles, writeJsonEntry } from "../cache/entry.js";
+import { familyFolder, hashBytes, readJsonEntry, verifyFiles, writeJsonEntry } from "../cache/entry.js";
 
 /** What the worker precaches, relative to the site root: island code, CSS, offline and 404 pages, app icons. */
 export const PRECACHE_PATTERNS = [
@@ -166,8 +166,8 @@ export async function generateServiceWorker(
   options: SiteFiles & { root: string; workDir: string; ignore?: string[]; memory?: ServiceWorkerMemory },
 ): Promise<ServiceWorkerResult> {
   const madeWorkers = options.memory ?? new Map<string, ServiceWorkerResult>();
-  const cacheDir = join(options.workDir, "sw");
-  await mkdir(cacheDir, { recursive: true });
+  // By its real path, which the stored worker's key names (src/cache/entry.ts familyFolder).
+  const cacheDir = await familyFolder(join(options.workDir, "sw"));
   const swSrc = await bundledWorker(options.root, cacheDir);
   const candidates = options.files.filter((file) => CANDIDATE.test(file));
   // Made from the same files before (a content edit leaves them all as they were): that worker,

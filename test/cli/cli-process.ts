@@ -3,7 +3,7 @@
  * Each build gets its own project folder (`--root`): symbolic links to the real templates, browser
  * code, assets and sample content, its own work folder .nzf-cache/ (so concurrent builds never share
  * one), and the project's image cache linked in (written atomically, safe to share), so only the
- * first build of a machine pays for sharp.
+ * first build of a machine pays for sharp; its compiled bundles are linked to the run's too.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdir, mkdtemp, rm, symlink } from "node:fs/promises";
@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { OPTIONS, type OptionSpec } from "../../src/core/options.js";
 import { PROJECT_ROOT } from "../support/build-fixture.js";
 import { hangLimit } from "../support/time-limits.js";
+import { linkSharedBundles, type OwnBundles } from "../support/shared-bundles.js";
 
 export const BIN = join(PROJECT_ROOT, "bin", "nzf-build");
 export type Env = Record<string, string>;
@@ -34,8 +35,11 @@ export async function removeTemporary(): Promise<void> {
   await Promise.all(temporary.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 }
 
-/** A project folder of its own for one CLI process (see the file comment). */
-export async function projectRoot(): Promise<string> {
+/**
+ * A project folder of its own for one CLI process (see the file comment). Its compiled bundles are
+ * the run's, shared (test/support/shared-bundles.ts), unless `ownBundles`.
+ */
+export async function projectRoot({ ownBundles = false }: { ownBundles?: OwnBundles } = {}): Promise<string> {
   const root = await tempDir("nzf-cli-root-");
   for (const entry of ["templates", "src", "assets", "node_modules", "package.json"])
     await symlink(join(PROJECT_ROOT, entry), join(root, entry));
@@ -52,6 +56,7 @@ export async function projectRoot(): Promise<string> {
   await mkdir(images, { recursive: true });
   await mkdir(join(root, ".nzf-cache"));
   await symlink(images, join(root, ".nzf-cache", "images"));
+  await linkSharedBundles(join(root, ".nzf-cache"), "linked", ownBundles);
   return root;
 }
 

@@ -25,11 +25,13 @@ const IN_WORKERS = { render: { workersFromPages: 1 } };
 const IN_WORKERS_EARLY = { render: { workersFromPages: 1, earlyWorkersFromBytes: 0 } };
 const IN_THIS_THREAD = { render: { workersFromPages: Number.POSITIVE_INFINITY } };
 
+/** `ownRenderWorker`: the test rewrites the compiled worker's record, so the run's shared one stays out of it. */
 async function fixture(
   input: Parameters<typeof createFixture>[0],
   builder: Parameters<typeof createFixture>[2] = IN_WORKERS,
+  ownRenderWorker = false,
 ): Promise<Fixture> {
-  const f = await createFixture(input, {}, builder);
+  const f = await createFixture(input, {}, builder, { ownBundles: ownRenderWorker ? ["render-worker"] : false });
   fixtures.push(f);
   return f;
 }
@@ -40,16 +42,19 @@ async function fixture(
  * these tests. A test that builds again, or changes a work folder, makes a fixture of its own.
  */
 const shared = new Map<string, Promise<{ f: Fixture; result: BuildResult }>>();
-function sharedBuild(name: string, builder: Parameters<typeof createFixture>[2]) {
+function sharedBuild(name: string, builder: Parameters<typeof createFixture>[2], ownRenderWorker = false) {
   let made = shared.get(name);
   if (!made) {
-    made = fixture({ sample: true }, builder).then(async (f) => ({ f, result: await f.run() }));
+    made = fixture({ sample: true }, builder, ownRenderWorker).then(async (f) => ({ f, result: await f.run() }));
     shared.set(name, made);
   }
   return made;
 }
-/** The sample rendered and written in the build's thread: the pages every pooled build must equal. */
-const inThisThread = () => sharedBuild("in this thread", IN_THIS_THREAD);
+/**
+ * The sample rendered and written in the build's thread: the pages every pooled build must equal.
+ * Its render-worker folder is its own, so a test can see that it compiled no worker.
+ */
+const inThisThread = () => sharedBuild("in this thread", IN_THIS_THREAD, true);
 /** The sample rendered in worker threads by a builder that keeps page bodies (watch mode, the webhook server). */
 const inWorkersKept = () => sharedBuild("in workers, bodies kept", IN_WORKERS);
 
@@ -199,7 +204,7 @@ describe("rendering in worker threads", () => {
   });
 
   it("never runs the worker the last build compiled once its sources have changed", async () => {
-    const f = await fixture({ sample: true }, IN_WORKERS_EARLY);
+    const f = await fixture({ sample: true }, IN_WORKERS_EARLY, true);
     const first = await f.run();
     const expected = await siteFileHashes(f.config.outDir);
     // As if render-worker.ts changed since: its record names an older compiled worker, which fails
@@ -228,7 +233,7 @@ parentPort.on("message", (m) => parentPort.postMessage(m.type === "plan" ? { typ
 
   it("renders in the build's thread the pages no worker could, the same pages, and says why", async () => {
     // The build plans in its own thread (as watch mode does), so only the render meets the worker.
-    const f = await fixture({ sample: true }, { render: { workersFromPages: 1, planInWorker: false } });
+    const f = await fixture({ sample: true }, { render: { workersFromPages: 1, planInWorker: false } }, true);
     await f.run();
     const expected = await siteFileHashes(f.config.outDir);
     // The compiled worker's record now names a worker that cannot prepare, its sources unchanged.
@@ -257,7 +262,7 @@ parentPort.on("message", () => parentPort.postMessage({ type: "fatal", code: "RE
   });
 
   it("says with a code why a worker that crashed left pages to the build's thread, with the crash's own message", async () => {
-    const f = await fixture({ sample: true }, { render: { workersFromPages: 1, planInWorker: false } });
+    const f = await fixture({ sample: true }, { render: { workersFromPages: 1, planInWorker: false } }, true);
     await f.run();
     const expected = await siteFileHashes(f.config.outDir);
     const dir = join(f.config.workDir, "render-worker");
@@ -293,7 +298,7 @@ parentPort.on("message", (m) => {
 
   it("plans in the build's thread when a worker's plan fails, the same site, and says why with the code", async () => {
     // The CLI's builder: its threads end with each build, so the second build starts the broken worker.
-    const f = await fixture({ sample: true }, { ...IN_WORKERS_EARLY, forOneBuild: true });
+    const f = await fixture({ sample: true }, { ...IN_WORKERS_EARLY, forOneBuild: true }, true);
     expect((await f.run()).plannedInWorker).toBe(true);
     const expected = await siteFileHashes(f.config.outDir);
     const dir = join(f.config.workDir, "render-worker");

@@ -1,7 +1,7 @@
 /**
  * Runs the real build into a fresh temporary folder. Each call gets its own output and work folder
  * (inside .nzf-cache so the compiled templates resolve react from node_modules), so test files can
- * run in parallel.
+ * run in parallel; the compiled bundles in it are the run's, shared (./shared-bundles.ts).
  */
 import { mkdtemp, rm, mkdir, readdir, readFile } from "node:fs/promises";
 import { createHash } from "node:crypto";
@@ -12,6 +12,7 @@ import { createBuilder, type Builder, type BuilderOptions } from "../../src/pipe
 import type { RenderPolicy } from "../../src/render/render-policy.js";
 import { resolveConfig, type BuildConfig, type ConfigInput } from "../../src/core/config.js";
 import { createMemoryLogger, type MemoryLogger } from "../../src/core/logger.js";
+import { linkSharedBundles, type OwnBundles } from "./shared-bundles.js";
 
 export const PROJECT_ROOT = resolve(import.meta.dirname, "../..");
 
@@ -39,15 +40,23 @@ export function createTestBuilder(options: FixtureBuilderOptions = {}): Builder 
   return render ? { ...builder, render: { ...builder.render, ...render } } : builder;
 }
 
-/** `builder` sets how the fixture's builds render (createTestBuilder). */
+/**
+ * `builder` sets how the fixture's builds render (createTestBuilder). A fixture that builds the
+ * project's own sources shares the run's compiled bundles (./shared-bundles.ts), unless
+ * `ownBundles` (a test that corrupts a bundle entry or needs a cold compile: all families, or those listed).
+ */
 export async function createFixture(
   input: ConfigInput = {},
   env: NodeJS.ProcessEnv = {},
   builder: FixtureBuilderOptions = {},
+  { ownBundles = false }: { ownBundles?: OwnBundles } = {},
 ): Promise<Fixture> {
   const dir = await mkdtemp(join(tmpdir(), "nzf-test-"));
   await mkdir(join(PROJECT_ROOT, ".nzf-cache"), { recursive: true });
   const workDir = await mkdtemp(join(PROJECT_ROOT, ".nzf-cache", "test-"));
+  // Another project folder (a copy a test edits) compiles its own: its records would keep replacing the project's.
+  const ownSources = input.root === undefined || resolve(input.root) === PROJECT_ROOT;
+  if (ownSources) await linkSharedBundles(workDir, "project", ownBundles);
   // Processed images are shared between fixtures (the image cache is written atomically), so only the first build pays for sharp.
   const imageCacheDir = join(PROJECT_ROOT, ".nzf-cache", "images");
   const config = resolveConfig(
