@@ -72,7 +72,6 @@ export interface OutboxOptions {
   from: string;
   replyTo?: string;
   now?: () => Date;
-  limit?: number;
   retry?: RetryOptions;
   /** Only these notices (the ones just queued); otherwise every one due. */
   keys?: string[];

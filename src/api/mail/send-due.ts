@@ -20,6 +20,8 @@ const LATER_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000];
 const LAST_MS = 12 * 3_600_000;
 /** About a week of rounds, then the message is left failed (it stays, for donor care to resend). */
 export const MAX_ROUNDS = 18;
+/** How many messages one call sends at most: a job run or a webhook's sending stays short; the rest wait for the next. */
+const BATCH = 50;
 
 /** The queue's table and the names of its columns (the receipts' carry an `email_` prefix). */
 export interface MailQueue<Row> {
@@ -41,8 +43,6 @@ export interface MailQueue<Row> {
 export interface SendDueOptions {
   mailer: Mailer;
   now?: () => Date;
-  /** How many messages one call sends at most. */
-  limit?: number;
   /** Tries within one round (sendWithRetry's). */
   retry?: RetryOptions;
   /** Only these rows (the ones just written); otherwise every one due. */
@@ -78,7 +78,7 @@ export async function sendDue<R>(db: AnyDb, queue: MailQueue<R>, options: SendDu
       ]),
     )
     .orderBy(q.orderBy)
-    .limit(options.limit ?? 50);
+    .limit(BATCH);
   if (options.keys) query = query.where("key", "in", options.keys);
   for (const row of (await query.execute()) as Row[]) {
     const claimed = await db

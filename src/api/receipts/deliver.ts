@@ -19,8 +19,6 @@ export interface DeliverOptions {
   from: string;
   replyTo?: string;
   now?: () => Date;
-  /** How many receipts one call sends at most. */
-  limit?: number;
   /** Tries within one round (sendWithRetry's). */
   retry?: RetryOptions;
   /** Only these receipts (the ones a webhook just issued); otherwise every one due. */
