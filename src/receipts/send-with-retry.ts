@@ -16,8 +16,6 @@ export type SendOutcome =
 export interface RetryOptions {
   /** Tries in this call, the first included. */
   attempts?: number;
-  /** Pause before the second try; doubles each time, plus jitter. */
-  baseDelayMs?: number;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
 }
@@ -38,6 +36,9 @@ export function isRetryable(error: unknown): boolean {
   return true;
 }
 
+/** The pause before the second try (1 s, doubled each time), plus up to half of it at random. */
+const PAUSES = { baseDelayMs: 1000, jitterMs: 500 };
+
 export async function sendWithRetry(
   mailer: Mailer,
   message: MailMessage,
@@ -46,7 +47,6 @@ export async function sendWithRetry(
   const attempts = options.attempts ?? 4;
   const sleep = options.sleep ?? realSleep;
   const random = options.random ?? Math.random;
-  const schedule = { baseDelayMs: options.baseDelayMs ?? 1000, jitterMs: (options.baseDelayMs ?? 1000) / 2 };
   let last: unknown;
   for (let attempt = 1; attempt <= attempts; attempt++) {
     try {
@@ -55,7 +55,7 @@ export async function sendWithRetry(
     } catch (error) {
       last = error;
       if (!isRetryable(error)) return { sent: false, attempts: attempt, error: describe(error), retryable: false };
-      if (attempt < attempts) await sleep(backoffMs(attempt, random, schedule));
+      if (attempt < attempts) await sleep(backoffMs(attempt, random, PAUSES));
     }
   }
   return { sent: false, attempts, error: describe(last), retryable: true };
