@@ -24,7 +24,13 @@ beforeAll(async () => {
   built = await sharedSampleSite("payments-unreachable");
   site = await startStaticServer({ root: built.outDir });
   browser = await launchBrowser();
-  phone = await isolatedContext(browser, { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  // Each test judges a page on its own: no service worker fetching every page again (browser.ts).
+  phone = await isolatedContext(browser, {
+    viewport: { width: 390, height: 844 },
+    hasTouch: true,
+    isMobile: true,
+    withoutServiceWorker: true,
+  });
   phone.setDefaultTimeout(10_000);
 });
 
@@ -213,7 +219,7 @@ describe("layout shift on the donor's pages, measured in Chromium", { timeout: 1
     ["desktop", { width: 1280, height: 800 }],
   ] as const) {
     it(`${name}: the thank-you page reserves its space while it checks the payment (CLS < 0.02)`, async () => {
-      const own = await isolatedContext(browser, { viewport });
+      const own = await isolatedContext(browser, { viewport, withoutServiceWorker: true });
       // The payments API answers after a moment, as over a phone's connection.
       await own.route(`${API}/donations/**`, async (route) => {
         await new Promise((resolve) => setTimeout(resolve, 400));
@@ -250,7 +256,7 @@ describe("layout shift on the donor's pages, measured in Chromium", { timeout: 1
       );
       expect(paths).toContain("/calculate/");
       expect(paths).toContain("/ar-ae/pay/zakat/");
-      const own = await isolatedContext(browser, { viewport });
+      const own = await isolatedContext(browser, { viewport, withoutServiceWorker: true });
       const worst: string[] = [];
       for (const path of paths) {
         const page = await own.newPage();

@@ -84,7 +84,12 @@ beforeAll(async () => {
     launchBrowser(),
   ]);
   // The checkers' scripts are put into each page from outside: the site's own CSP would refuse them.
-  context = await isolatedContext(browser, { bypassCSP: true, viewport: { width: 1280, height: 800 } });
+  context = await isolatedContext(browser, {
+    bypassCSP: true,
+    viewport: { width: 1280, height: 800 },
+    // Each page is checked on its own: no service worker fetching every page again (browser.ts).
+    withoutServiceWorker: true,
+  });
   pagePaths = (await sitePagePaths(built.outDir)).filter((p) => p !== "/pay/tainted_wealth/");
 }, 180_000);
 

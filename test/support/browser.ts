@@ -80,13 +80,27 @@ export const GTM_STAND_IN = `window.__gtmStandIn = document.currentScript && doc
  * A context whose requests outside loopback never leave the machine: the tag manager is answered by
  * a local stand-in (the production loader code still runs), everything else is blocked. Tests that
  * need another third party (Stripe.js) route it themselves; later routes take precedence.
+ *
+ * `withoutServiceWorker`: the pages run as in a browser that has no service workers
+ * (no `navigator.serviceWorker`, as on a page that is not a secure context), so the
+ * site's registration steps aside as it does there (src/client/site/service-worker-registration.ts).
+ * For sweeps that judge each page on its own (its markup, accessibility, layout shift): a worker
+ * in the context precaches the site's scripts and then fetches each page and its images again into
+ * its cache, work none of those checks reads (11% of html-checkers' CPU, 20% of donor-details',
+ * measured). Journeys across pages keep the worker, as donors have it; pwa.test.ts tests it.
+ * (Playwright's `serviceWorkers: "block"` is not that browser: its register() answers nothing,
+ * and the site's registration then reports an error.)
  */
 export async function isolatedContext(
   browser: Browser,
-  options: Parameters<Browser["newContext"]>[0] & { blockTagManager?: boolean } = {},
+  options: Parameters<Browser["newContext"]>[0] & { blockTagManager?: boolean; withoutServiceWorker?: boolean } = {},
 ): Promise<BrowserContext> {
-  const { blockTagManager, ...contextOptions } = options;
+  const { blockTagManager, withoutServiceWorker, ...contextOptions } = options;
   const context = await browser.newContext(contextOptions);
+  if (withoutServiceWorker)
+    await context.addInitScript(() => {
+      delete (Navigator.prototype as { serviceWorker?: unknown }).serviceWorker;
+    });
   await context.route(/^https?:\/\/(?!127\.0\.0\.1|localhost)/, (route) => route.abort("blockedbyclient"));
   if (!blockTagManager) {
     await context.route("https://www.googletagmanager.com/**", (route) =>
