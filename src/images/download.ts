@@ -13,7 +13,7 @@ import type { Logger } from "../core/logger.js";
 import { writeFileAtomic } from "../core/fs.js";
 import { backoffMs } from "../core/retry.js";
 import { cacheUnusable, hashBytes, readJsonEntry, verifyFiles, writeJsonEntry } from "../cache/entry.js";
-import { requestImage, type ImageRequestLimits } from "./image-request.js";
+import { requestImage } from "./image-request.js";
 import { imageUrlRefusal, refused, type ImageSourcePolicy } from "./source-policy.js";
 
 export interface DownloadDeps {
@@ -24,9 +24,6 @@ export interface DownloadDeps {
   logger: Logger;
   /** Bounds parallel downloads; none by default. */
   limit?: <T>(fn: () => Promise<T>) => Promise<T>;
-  /** The size and pace limits, and the total time cap (IMAGE_REQUEST_LIMITS, DOWNLOAD_TOTAL_MS by default). */
-  limits?: ImageRequestLimits;
-  totalMs?: number;
 }
 
 export const DOWNLOAD_ATTEMPTS = 4;
@@ -116,12 +113,12 @@ export async function locateOriginal(
 export const DOWNLOAD_TOTAL_MS = 30_000;
 
 async function download(url: string, deps: DownloadDeps): Promise<Buffer> {
-  const deadline = AbortSignal.timeout(deps.totalMs ?? DOWNLOAD_TOTAL_MS);
+  const deadline = AbortSignal.timeout(DOWNLOAD_TOTAL_MS);
   let problem = "";
   for (let attempt = 1; ; attempt++) {
     let retryable = true;
     try {
-      const response = await requestImage(url, deps.policy, deadline, deps.limits);
+      const response = await requestImage(url, deps.policy, deadline);
       if (response.ok) return response.bytes;
       problem = `HTTP ${response.status}`;
       retryable = response.status === 429 || response.status >= 500;

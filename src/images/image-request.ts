@@ -47,20 +47,19 @@ export async function requestImage(
   url: string,
   policy: ImageSourcePolicy,
   signal: AbortSignal,
-  limits: ImageRequestLimits = IMAGE_REQUEST_LIMITS,
 ): Promise<ImageResponse> {
   let current = url;
   for (let redirects = 0; ; redirects++) {
     const why = imageUrlRefusal(current, policy);
     if (why) throw refused(url, current === url ? why : `it redirects to ${current}, and ${why}`);
-    const answer = await getOnce(new URL(current), signal, limits);
+    const answer = await getOnce(new URL(current), signal, IMAGE_REQUEST_LIMITS);
     if (answer.kind === "body" || answer.kind === "status") {
       return answer.kind === "body" ? { ok: true, bytes: answer.bytes } : { ok: false, status: answer.status };
     }
     const next = new URL(answer.location, current);
     if (next.host.toLowerCase() !== new URL(current).host.toLowerCase() || next.protocol !== new URL(current).protocol)
       throw refused(url, `it redirects to another host (${next.origin})`);
-    if (redirects >= limits.maxRedirects) throw refused(url, `it redirects more than ${limits.maxRedirects} times`);
+    if (redirects >= IMAGE_REQUEST_LIMITS.maxRedirects) throw refused(url, `it redirects more than ${IMAGE_REQUEST_LIMITS.maxRedirects} times`);
     current = next.toString();
   }
 }
