@@ -59,7 +59,8 @@ export async function requestImage(
     const next = new URL(answer.location, current);
     if (next.host.toLowerCase() !== new URL(current).host.toLowerCase() || next.protocol !== new URL(current).protocol)
       throw refused(url, `it redirects to another host (${next.origin})`);
-    if (redirects >= IMAGE_REQUEST_LIMITS.maxRedirects) throw refused(url, `it redirects more than ${IMAGE_REQUEST_LIMITS.maxRedirects} times`);
+    if (redirects >= IMAGE_REQUEST_LIMITS.maxRedirects)
+      throw refused(url, `it redirects more than ${IMAGE_REQUEST_LIMITS.maxRedirects} times`);
     current = next.toString();
   }
 }
