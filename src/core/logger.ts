@@ -39,8 +39,6 @@ const ORDER: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 }
 
 export interface ConsoleLoggerOptions {
   level?: LogLevel;
-  /** Where lines go; defaults to stderr so stdout stays clean for machine-readable output. */
-  write?: (line: string) => void;
   /** Colours for the labels, levels and error codes; none by default. */
   colours?: Colours;
   /** Writes raw text (no newline) for the progress line; without it there is none. */
@@ -56,7 +54,8 @@ const CLEAR_LINE = "\r\x1b[2K";
 export function createConsoleLogger(options: ConsoleLoggerOptions = {}): Logger {
   const threshold = ORDER[options.level ?? "info"];
   const c = options.colours ?? plain;
-  const rawWrite = options.write ?? ((line: string) => process.stderr.write(line + "\n"));
+  // Lines go to stderr, so stdout stays clean for machine-readable output.
+  const rawWrite = (line: string) => process.stderr.write(line + "\n");
   const drawProgress = options.progress;
   let shown: string | null = null;
   let lastDrawn = 0;
