@@ -102,9 +102,8 @@ const GUEST_CANDIDATES = 200;
 
 type Row = Selectable<AccountTables["donations"]>;
 
-export function createDbRecords(anyDb: Kysely<never>, options: { now?: () => Date } = {}): AccountRecords {
+export function createDbRecords(anyDb: Kysely<never>): AccountRecords {
   const db = anyDb as unknown as Kysely<AccountTables>;
-  const now = options.now ?? clock.now;
 
   async function factsOf(rows: Row[]): Promise<DonationFacts[]> {
     if (rows.length === 0) return [];
@@ -288,7 +287,7 @@ export function createDbRecords(anyDb: Kysely<never>, options: { now?: () => Dat
       if (ids.length === 0) return;
       await db
         .updateTable("donations")
-        .set({ user_sub: sub, updated_at: now() })
+        .set({ user_sub: sub, updated_at: clock.now() })
         .where("id", "in", ids)
         .where("user_sub", "is", null)
         .execute();
@@ -302,7 +301,7 @@ export function createDbRecords(anyDb: Kysely<never>, options: { now?: () => Dat
         pending_amount_cents: state.pendingAmountCents ?? null,
         pending_total_cents: state.pendingTotalCents ?? null,
         skips: state.skips ?? 0,
-        updated_at: now(),
+        updated_at: clock.now(),
       };
       await db
         .insertInto("account_plans")

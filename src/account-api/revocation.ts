@@ -15,7 +15,6 @@ import { KeysUnavailable } from "./tokens.js";
 const BELIEVED_MS = 5_000;
 
 export interface RevocationCheckOptions {
-  now?: () => Date;
   /** Tokens remembered at most (oldest forgotten first). */
   max?: number;
 }
@@ -27,7 +26,6 @@ export function createRevocationCheck(
   ask: (accessToken: string) => Promise<unknown>,
   options: RevocationCheckOptions = {},
 ): (accessToken: string) => Promise<boolean> {
-  const now = options.now ?? clock.now;
   const max = options.max ?? 10_000;
   const known = new Map<string, { revoked: boolean; until: number }>();
   const remember = (key: string, revoked: boolean, until: number) => {
@@ -37,7 +35,7 @@ export function createRevocationCheck(
   };
   return async (accessToken) => {
     const key = keyOf(accessToken);
-    const at = now().getTime();
+    const at = clock.now().getTime();
     const seen = known.get(key);
     if (seen && (seen.revoked || seen.until > at)) return seen.revoked;
     try {

@@ -22,7 +22,6 @@ export interface AccountServiceOptions {
   endpoint?: string;
   logger?: Logger;
   provider?: PlanProvider;
-  now?: () => Date;
 }
 
 export interface AccountService {
@@ -35,9 +34,8 @@ export function createAccountService(options: AccountServiceOptions): AccountSer
   const verifyToken = createTokenVerifier({ ...pool, clientId: options.clientId });
   const userPool = createUserPoolDirectory(pool);
   // A signed-out token still has a good signature: the pool is asked whether it was revoked.
-  const isRevoked = createRevocationCheck((token) => userPool.profile(token), options.now ? { now: options.now } : {});
-  const store = createStoreOver(createDbRecords(options.db, options.now ? { now: options.now } : {}), {
-    ...(options.now ? { now: options.now } : {}),
+  const isRevoked = createRevocationCheck((token) => userPool.profile(token));
+  const store = createStoreOver(createDbRecords(options.db), {
     ...(options.provider ? { provider: options.provider } : {}),
   });
   const graphql = createAccountGraphql({
@@ -69,8 +67,8 @@ export function accountServiceFromEnv(
   env: Record<string, string | undefined>,
   db: Kysely<never>,
   logger?: Logger,
-  /** What the settings do not give: the plan provider and the service's clock. */
-  extra: Pick<AccountServiceOptions, "provider" | "now"> = {},
+  /** What the settings do not give: the plan provider. */
+  extra: Pick<AccountServiceOptions, "provider"> = {},
 ): AccountService | null {
   const userPoolId = env.NZF_COGNITO_USER_POOL_ID?.trim();
   const clientId = env.NZF_COGNITO_CLIENT_ID?.trim();

@@ -68,7 +68,6 @@ export class AccountError extends Error {
 }
 
 export interface AccountStoreOptions {
-  now?: () => Date;
   /** Pauses, resumes, changes and cancels plans at the payment provider; the local one moves no money. */
   provider?: PlanProvider;
 }
@@ -78,10 +77,9 @@ const byDateNewestFirst = <T extends { date: string }>(rows: T[]) =>
   rows.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
 
 export function createStoreOver(records: AccountRecords, options: AccountStoreOptions = {}) {
-  const now = options.now ?? clock.now;
   const provider = options.provider ?? localPlanProvider();
   const rulesFor = (fund: Fund): FundRules => DEFAULT_FUND_RULES[fund];
-  const today = () => todayIn(TIME_ZONE, now());
+  const today = () => todayIn(TIME_ZONE, clock.now());
 
   /** The account's donations that count, newest first. */
   async function mine(who: DonorKey): Promise<DonationFacts[]> {

@@ -37,7 +37,6 @@ export interface ApiDeps {
   rulesForRequest?(body: unknown): (fund: Fund) => FundRules;
   /** The seasons' dates the service holds; a request with others gets 422 season_mismatch. */
   seasons?: { ramadan?: Season; dhulHijjah?: Season };
-  now?: () => Date;
   logger?: Logger;
   /** Receipts (src/api/receipts/): issued and e-mailed from the signed webhooks; absent without the foundation's name and ABN. */
   receipts?: ReceiptsService | null;

@@ -87,10 +87,8 @@ export function createRulesSource(options: {
   load: () => Promise<readonly ContentDocument[]>;
   refreshMs?: number;
   graceMs?: number;
-  now?: () => Date;
   logger?: Logger;
 }): RulesSource & { ready: Promise<void> } {
-  const now = options.now ?? clock.now;
   const grace = options.graceMs ?? PRICE_GRACE_MS;
   let current: Record<Fund, FundRules> = { ...DEFAULT_FUND_RULES };
   let loaded = false;
@@ -111,7 +109,7 @@ export function createRulesSource(options: {
       );
       return;
     }
-    const at = now().getTime();
+    const at = clock.now().getTime();
     for (const fund of FUNDS)
       if (loaded && priceKey(next[fund]) !== priceKey(current[fund]))
         superseded.push({ fund, rules: current[fund], until: at + grace });
@@ -133,7 +131,7 @@ export function createRulesSource(options: {
     rulesForRequest(body) {
       const b = (body && typeof body === "object" ? body : {}) as { fund?: unknown; quantity?: unknown };
       const quantity = (b.quantity && typeof b.quantity === "object" ? b.quantity : {}) as Record<string, unknown>;
-      const at = now().getTime();
+      const at = clock.now().getTime();
       return (fund) => {
         if (fund !== b.fund || pricesMatch(current[fund], quantity)) return current[fund];
         const honoured = superseded.find((s) => s.fund === fund && s.until > at && pricesMatch(s.rules, quantity));

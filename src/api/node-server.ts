@@ -107,12 +107,10 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     deps.receipts = createReceiptsService(deps.db, {
       settings: receiptSettings,
       taxDeductible: (fund) => deps.rulesFor(fund as Fund).taxDeductible === true,
-      ...(deps.now ? { now: deps.now } : {}),
       ...(options.logger ? { logger: options.logger } : {}),
     });
   // The donor account API, on the same database, when the site's user pool is configured.
   const account = accountServiceFromEnv(options.env ?? process.env, database.db as never, options.logger, {
-    ...(deps.now ? { now: deps.now } : {}),
     // Plan changes act on whoever bills the plan: Stripe or PayPal.
     provider: servicePlanProvider(deps),
   });

@@ -31,7 +31,7 @@ export interface CreateInput {
 }
 
 export async function createDonation(deps: ApiDeps, input: CreateInput): Promise<Reply & { replayed?: boolean }> {
-  const now = (deps.now ?? clock.now)();
+  const now = clock.now();
   const canonical = canonicalJson(input.body);
   const hash = bodyHash(canonical);
   const stored = await findKey(deps.db, CREATE_SCOPE, input.key, now);
@@ -150,7 +150,7 @@ export async function openCardIntent(deps: ApiDeps, stripe: Stripe, row: Donatio
         ? { schedule: JSON.stringify(stripeSchedule(row.schedule, opened.billingAnchor)) }
         : {}),
       client_secret: opened.clientSecret,
-      updated_at: (deps.now ?? clock.now)(),
+      updated_at: clock.now(),
     })
     .where("id", "=", row.id)
     .returningAll()

@@ -16,10 +16,8 @@ export interface SweepResult {
   keysDropped: number;
 }
 
-export async function sweepExpiredDonations(
-  deps: Pick<ApiDeps, "db" | "stripe" | "now" | "logger">,
-): Promise<SweepResult> {
-  const now = (deps.now ?? clock.now)();
+export async function sweepExpiredDonations(deps: Pick<ApiDeps, "db" | "stripe" | "logger">): Promise<SweepResult> {
+  const now = clock.now();
   // What a change left when the process stopped between saving it and cancelling the old intent.
   if (deps.stripe)
     await finishCancellations(deps, deps.stripe).catch((error) =>

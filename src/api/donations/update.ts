@@ -33,7 +33,7 @@ export async function updateDonation(
   deps: ApiDeps,
   input: { donationId: string; donationKey: string | undefined; key: string; body: unknown },
 ): Promise<Reply & { replayed?: boolean }> {
-  const now = (deps.now ?? clock.now)();
+  const now = clock.now();
   const scope = scopeOf(input.donationId);
   if (!input.donationKey || !IDEMPOTENCY_KEY_PATTERN.test(input.donationKey))
     return errorReply(

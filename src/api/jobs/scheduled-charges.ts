@@ -72,7 +72,7 @@ export async function runScheduledCharges(deps: ApiDeps): Promise<JobReport> {
   const report: JobReport = { charged: [], failed: [], paused: [], moved: [] };
   const stripe = deps.stripe;
   if (!stripe) return report;
-  const now = (deps.now ?? clock.now)();
+  const now = clock.now();
   const today = todayIn(TIME_ZONE, now);
   // First: a season the editors moved moves the charges still to come (before any is charged today).
   report.moved = await moveSeasonCharges(deps, today);

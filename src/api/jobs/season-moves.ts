@@ -50,7 +50,7 @@ type MoveTables = { scheduled_charges: { donation_id: string; charge_date: strin
 export async function moveSeasonCharges(deps: ApiDeps, today: string): Promise<string[]> {
   const seasons = deps.seasons;
   if (!seasons?.ramadan && !seasons?.dhulHijjah) return [];
-  const now = (deps.now ?? clock.now)();
+  const now = clock.now();
   const gifts = await deps.db
     .selectFrom("donations")
     .selectAll()

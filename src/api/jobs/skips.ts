@@ -13,13 +13,13 @@ import type { ApiDeps } from "../deps.js";
 import type { JobTables } from "./scheduled-charges.js";
 
 export async function skipScheduledCharge(
-  deps: Pick<ApiDeps, "db" | "now">,
+  deps: Pick<ApiDeps, "db">,
   donationId: string,
   date: string,
   amountCents: number,
 ): Promise<void> {
   const db = deps.db as unknown as Kysely<JobTables>;
-  const now = (deps.now ?? clock.now)();
+  const now = clock.now();
   const skipped = await db
     .insertInto("scheduled_charges")
     .values({

@@ -71,7 +71,6 @@ export interface OutboxOptions {
   mailer: Mailer;
   from: string;
   replyTo?: string;
-  now?: () => Date;
   retry?: RetryOptions;
   /** Only these notices (the ones just queued); otherwise every one due. */
   keys?: string[];

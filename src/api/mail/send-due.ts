@@ -42,7 +42,6 @@ export interface MailQueue<Row> {
 
 export interface SendDueOptions {
   mailer: Mailer;
-  now?: () => Date;
   /** Tries within one round (sendWithRetry's). */
   retry?: RetryOptions;
   /** Only these rows (the ones just written); otherwise every one due. */
@@ -60,7 +59,7 @@ type Row = Record<string, unknown> & { key: string };
 
 export async function sendDue<R>(db: AnyDb, queue: MailQueue<R>, options: SendDueOptions): Promise<SendReport> {
   const q = queue;
-  const now = (options.now ?? clock.now)();
+  const now = clock.now();
   const report: SendReport = { sent: [], failed: [] };
   if (options.keys?.length === 0) return report;
   const staleClaim = new Date(now.getTime() - CLAIM_MS);

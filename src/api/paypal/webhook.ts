@@ -207,7 +207,7 @@ export async function applyPayPalEvent(deps: ApiDeps, event: PayPalEvent): Promi
           donation_id: row.id,
           amount_cents: cents,
           status: "failed",
-          charged_at: time ? new Date(time) : (deps.now ?? clock.now)(),
+          charged_at: time ? new Date(time) : clock.now(),
         })
         .onConflict((c) => c.column("id").doNothing())
         .execute();
@@ -229,7 +229,7 @@ const dollars = (cents: number) =>
 
 async function paypalReceipts(deps: ApiDeps, change: EventChange): Promise<void> {
   if (!deps.receipts) return;
-  const at = (deps.now ?? clock.now)();
+  const at = clock.now();
   try {
     if (change.paid)
       await deps.receipts.paid({

@@ -18,7 +18,6 @@ export interface DeliverOptions {
   mailer: Mailer;
   from: string;
   replyTo?: string;
-  now?: () => Date;
   /** Tries within one round (sendWithRetry's). */
   retry?: RetryOptions;
   /** Only these receipts (the ones a webhook just issued); otherwise every one due. */

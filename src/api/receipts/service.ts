@@ -39,7 +39,6 @@ export interface ReceiptsServiceOptions {
   taxDeductible?: (fund: string) => boolean;
   /** The mailer to send with, instead of the one the settings make. */
   mailer?: Mailer;
-  now?: () => Date;
   logger?: Logger;
 }
 
@@ -62,7 +61,6 @@ export function createReceiptsService(
       mailer,
       from,
       ...(settings.issuer?.contactEmail ? { replyTo: settings.issuer.contactEmail } : {}),
-      ...(options.now ? { now: options.now } : {}),
       // In a webhook, one quick try: the outbox sends it later if the mail server is slow.
       ...(keys ? { keys, retry: { attempts: 1 } } : {}),
     });
@@ -74,13 +72,11 @@ export function createReceiptsService(
       options.logger?.warn("api", `receipt e-mail left for later: ${(error as Error).message}`);
     }
   };
-  const now = options.now ?? clock.now;
   const sendNotices = (keys?: string[]) =>
     deliverNotices(db, {
       mailer,
       from,
       ...(settings.issuer?.contactEmail ? { replyTo: settings.issuer.contactEmail } : {}),
-      now,
       ...(keys ? { keys, retry: { attempts: 1 } } : {}),
     });
   return {
@@ -88,7 +84,7 @@ export function createReceiptsService(
     ...(settings.accountUrl ? { accountUrl: settings.accountUrl } : {}),
     ...(settings.donorCareEmail ? { donorCareEmail: settings.donorCareEmail } : {}),
     async notify(notice, meta) {
-      const queued = await queueNotice(db, notice, { ...meta, now: now() });
+      const queued = await queueNotice(db, notice, { ...meta, now: clock.now() });
       if (queued && mailing)
         await sendNotices([notice.key]).catch((error: Error) =>
           options.logger?.warn("api", `notice e-mail left for later: ${error.message}`),

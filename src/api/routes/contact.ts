@@ -86,7 +86,7 @@ const objectBody = (body: unknown) =>
   body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : null;
 
 export function contactRoutes(app: Hono, deps: ApiDeps): void {
-  const now = () => (deps.now ?? clock.now)();
+  const now = () => clock.now();
   const db = deps.db.withTables<ContactTables>();
 
   app.post("/enquiries", async (c) => {

@@ -82,7 +82,7 @@ async function paypalCall(
   if (!row.paypal_id) return errorReply(422, "paypal_not_approved", PAYPAL_MESSAGES.paypal_not_approved);
   if (given !== row.paypal_id) return errorReply(409, "paypal_mismatch", PAYPAL_MESSAGES.paypal_mismatch);
   // One capture call at a time (capture-lease.ts): the donor's other tab waits for this one's answer.
-  const now = () => (deps.now ?? clock.now)();
+  const now = () => clock.now();
   const deadline = Date.now() + WAIT_FOR_OTHER_CAPTURE_MS;
   while (!(await takeCaptureLease(deps.db, row.id, now()))) {
     const answered = await storedCapture(deps, row.id);

@@ -89,8 +89,8 @@ export async function setStatus(
 }
 
 export async function recordCharge(deps: ApiDeps, row: DonationRow, id: string, amountCents: number): Promise<void> {
-  // The service's clock (tests move it), not the database's.
-  const now = (deps.now ?? clock.now)();
+  // The service's clock (src/core/clock.ts), as every date it keeps, not the database's now().
+  const now = clock.now();
   await deps.db
     .insertInto("charges")
     .values({ id, donation_id: row.id, amount_cents: amountCents, status: "succeeded", charged_at: now })
@@ -106,7 +106,7 @@ export async function recordCharge(deps: ApiDeps, row: DonationRow, id: string, 
 
 /** A plan's later payment that failed: shown as failed until a retry pays the same invoice. */
 async function recordFailedCharge(deps: ApiDeps, row: DonationRow, id: string, amountCents: number): Promise<void> {
-  const now = (deps.now ?? clock.now)();
+  const now = clock.now();
   await deps.db
     .insertInto("charges")
     .values({ id, donation_id: row.id, amount_cents: amountCents, status: "failed", charged_at: now })

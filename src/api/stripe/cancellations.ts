@@ -27,7 +27,7 @@ export async function recordCancellation(trx: Kysely<ApiDatabase>, previous: Don
 
 /** Cancels the pending objects of one donation (before a new intent), or of all (the sweep). */
 export async function finishCancellations(
-  deps: Pick<ApiDeps, "db" | "now">,
+  deps: Pick<ApiDeps, "db">,
   stripe: Stripe,
   donationId?: string,
 ): Promise<number> {
@@ -45,7 +45,7 @@ export async function finishCancellations(
     } as DonationRow);
     await deps.db
       .updateTable("intent_cancellations")
-      .set({ done_at: (deps.now ?? clock.now)() })
+      .set({ done_at: clock.now() })
       .where("object_id", "=", job.object_id)
       .execute();
   }
