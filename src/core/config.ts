@@ -50,7 +50,6 @@ export interface ConfigInput {
   sample?: boolean;
   siteUrl?: string;
   imageHosts?: string;
-  verbose?: boolean;
 }
 
 /** An absolute http(s) URL, without trailing slashes; `source` is the flag or variable it came from. */
