@@ -81,6 +81,11 @@ export interface BundleClientOptions {
   cacheDir: string;
   /** Extra compile-time constants exposed to browser code as `process.env.<KEY>` (public values only). */
   publicEnv?: Record<string, string>;
+  /**
+   * More such constants for the preview bundle only (the preview's settings: repository, endpoint,
+   * site URL). Islands and scripts never read them, so a change of them compiles the preview alone.
+   */
+  previewEnv?: Record<string, string>;
   /** esbuild contexts kept by a long-running process (watch mode), for incremental rebuilds. */
   contexts?: BundlerContexts;
 }
@@ -198,8 +203,9 @@ async function bundleRun(run: BrowserRun, options: BundleClientOptions): Promise
   const recordFile = join(cacheDir, "record.json");
   // A new entry file or a changed public setting invalidates the cache even when no bundled file changed.
   // The alias is part of the key: a bundle built with another framework is never reused.
+  const env = { ...options.publicEnv, ...(run.kind === "preview" ? options.previewEnv : {}) };
   const envKey = JSON.stringify({
-    env: options.publicEnv ?? {},
+    env,
     entries: Object.keys(run.entryPoints),
     alias: run.extra.alias ?? null,
     banner: run.extra.banner ?? null,
@@ -215,8 +221,7 @@ async function bundleRun(run: BrowserRun, options: BundleClientOptions): Promise
   }
 
   const define: Record<string, string> = { "process.env.NODE_ENV": '"production"' };
-  for (const [key, value] of Object.entries(options.publicEnv ?? {}))
-    define[`process.env.${key}`] = JSON.stringify(value);
+  for (const [key, value] of Object.entries(env)) define[`process.env.${key}`] = JSON.stringify(value);
   let metafile: Metafile;
   /** Where each output (by esbuild's absolute path) is kept: see keptName. */
   const keptAs = new Map<string, string>();

@@ -301,7 +301,8 @@ function browserBundleOptions(config: BuildConfig, deps: BuildDeps & { builder: 
   return {
     root: config.root,
     cacheDir: join(config.workDir, "islands"),
-    publicEnv: { ...previewPublicEnv(config, deps.publicConfig), NZF_PAYPAL_OFFERED: String(offersPayPal(deps)) },
+    publicEnv: { NZF_PAYPAL_OFFERED: String(offersPayPal(deps)) },
+    previewEnv: previewPublicEnv(config, deps.publicConfig),
     contexts: deps.builder.bundlers ?? undefined,
   };
 }

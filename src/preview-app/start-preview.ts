@@ -23,7 +23,7 @@ export function toolbarUrl(repositoryName: string): string {
 
 function embeddedConfig(): PreviewPublicConfig | null {
   try {
-    // Replaced by esbuild with a string literal (bundleClient publicEnv); unbundled, `process` is undefined.
+    // Replaced by esbuild with a string literal (bundlePreview previewEnv); unbundled, `process` is undefined.
     return parsePreviewConfig(process.env.NZF_PREVIEW_CONFIG);
   } catch {
     return null;

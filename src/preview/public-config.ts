@@ -1,7 +1,7 @@
 /**
  * The public settings the browser preview needs, decided at build time and compiled into the
  * preview bundle as one constant (`process.env.NZF_PREVIEW_CONFIG`, an esbuild `define`; see
- * src/bundle/island-bundle.ts `publicEnv`). Compiled in rather than fetched: an editor's page
+ * src/bundle/island-bundle.ts `previewEnv`). Compiled in rather than fetched: an editor's page
  * makes no extra request for it, donors never load it, and it cannot drift from the build.
  *
  * Only public values: the repository name, the API endpoint, the site URL and the public island
@@ -27,7 +27,7 @@ export interface PreviewConfigSource {
   siteUrl: string;
 }
 
-/** The `publicEnv` entry for bundleClient. */
+/** The `previewEnv` of the browser bundles (compiled into the preview only). */
 export function previewPublicEnv(
   config: PreviewConfigSource,
   publicConfig: Record<string, unknown> = {},
