@@ -71,11 +71,28 @@ export async function layMigratedDataDir(dir: string): Promise<string> {
   return dir;
 }
 
-/** Empties every table (between tests of one file). */
+/** The service's tables: every one the migrations made, read from the catalogue (so a new one is never left out). */
+const serviceTables = new WeakMap<ApiDb["db"], Promise<string[]>>();
+function tablesOf(db: ApiDb["db"]): Promise<string[]> {
+  let tables = serviceTables.get(db);
+  if (!tables) {
+    tables = sql<{ name: string }>`select tablename as name from pg_tables
+      where schemaname = current_schema() and tablename not like 'kysely_migration%' order by tablename`
+      .execute(db)
+      .then(({ rows }) => rows.map((row) => row.name));
+    serviceTables.set(db, tables);
+  }
+  return tables;
+}
+
+/**
+ * Empties every table of the service, identities from 1 again: the database is then as the migrated
+ * dump made it (between tests of one file, and before the next file takes it, payments-service.ts).
+ */
 export async function resetApiDb(db: ApiDb["db"]): Promise<void> {
-  await sql`truncate intent_cancellations, rate_events, update_subscribers, enquiries, outbox_emails, scheduled_charges, paypal_events, account_plans, receipts, receipt_counters, charges, stripe_events, idempotency_keys, donations`.execute(
-    db,
-  );
+  const tables = await tablesOf(db);
+  if (tables.length === 0) throw new Error("resetApiDb: no tables found (is the database migrated?)");
+  await sql`truncate ${sql.join(tables.map((name) => sql.table(name)))} restart identity`.execute(db);
 }
 
 /** CI's PostgreSQL (NZF_TEST_DATABASE_URL), or null with the reason printed once. */

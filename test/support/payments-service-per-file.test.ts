@@ -24,9 +24,27 @@ async function counters(testPath: string, leave: boolean): Promise<unknown[]> {
 }
 
 it("gives the next test file a database of its own, and one file the same database throughout", async () => {
+  // (The next file's is the earlier one's emptied, the migrated dump again: payments-service.ts.)
   expect(await counters("/earlier-file.test.ts", true)).toEqual([]);
   // The same file again (a second service, as files that restart one do) sees what it stored.
   expect(await counters("/earlier-file.test.ts", false)).toEqual([{ financial_year: "2026-27", last_number: 1 }]);
   // The next file in the worker starts empty.
   expect(await counters("/next-file.test.ts", false)).toEqual([]);
+});
+
+it("gives the next file a new database when the earlier one left a service running", async () => {
+  expect.setState({ testPath: "/file-that-failed-to-stop.test.ts" });
+  const left = await startTestPaymentsService();
+  expect.setState({ testPath: "/file-after-it.test.ts" });
+  const next = await startTestPaymentsService();
+  try {
+    // Not the earlier file's database emptied: that one is closed, so what the service left running
+    // still tries to write fails there, and never lands in the next file's data.
+    expect(next.db).not.toBe(left.db);
+    await expect(sql`insert into receipt_counters values ('2026-27', 7)`.execute(left.db)).rejects.toThrow();
+    expect((await sql`select last_number from receipt_counters`.execute(next.db)).rows).toEqual([]);
+  } finally {
+    await next.stop();
+    await left.stop();
+  }
 });
