@@ -25,6 +25,8 @@ export default defineConfig({
     environment: "node",
     // Finds or unpacks Chromium once, before the workers start (test/support/chromium-path.ts).
     globalSetup: ["test/support/global-setup.ts"],
+    // The services' clock, which tests move, for every file (test/support/service-clock-setup.ts).
+    setupFiles: ["test/support/service-clock-setup.ts"],
     // Limits that catch hangs, scaled for a loaded machine (test/support/time-limits.ts).
     testTimeout: hangLimit(30_000),
     hookTimeout: hangLimit(120_000),

@@ -6,13 +6,10 @@
  */
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACCOUNT_SCHEMA_SDL } from "../../src/account-api/schema.js";
 import { createAccountService } from "../../src/account-api/service.js";
 import { type Account, type Harness, raw, startAccountHarness } from "../support/account-api-harness.js";
-
-// The services' clock moves with the test's (test/support/service-clock.ts).
-vi.mock("../../src/core/clock.js", () => import("../support/service-clock.js"));
 
 let h: Harness;
 /** 30 June 2026, noon in Sydney: the last day of financial year 2026. */

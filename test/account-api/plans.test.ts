@@ -8,12 +8,9 @@
  * Stripe did is read from Stripe's side. Dates worked out by hand from 15 March 2026.
  */
 import Stripe from "stripe";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Account, type Harness, startAccountHarness } from "../support/account-api-harness.js";
 import { TEST_SECRET_KEY } from "../support/payments-service.js";
-
-// The services' clock moves with the test's (test/support/service-clock.ts).
-vi.mock("../../src/core/clock.js", () => import("../support/service-clock.js"));
 
 let h: Harness;
 let donor: Account;

@@ -7,7 +7,7 @@
  * gift with that token as a guest's. And the check itself: a pool that cannot be reached is not a
  * "not revoked".
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRevocationCheck } from "../../src/account-api/revocation.js";
 import { type AccountService, createAccountService } from "../../src/account-api/service.js";
 import { KeysUnavailable } from "../../src/account-api/tokens.js";
@@ -15,9 +15,6 @@ import type { ApiDb } from "../../src/api/db/open.js";
 import { openTestApiDb } from "../support/api-db.js";
 import { type CognitoLocal, startCognitoLocal } from "../support/cognito-local.js";
 import { setServiceClock } from "../support/service-clock.js";
-
-// The services' clock moves with the test's (test/support/service-clock.ts).
-vi.mock("../../src/core/clock.js", () => import("../support/service-clock.js"));
 
 let cognito: CognitoLocal;
 let database: ApiDb;

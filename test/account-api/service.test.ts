@@ -6,7 +6,7 @@
  * only, one history row per charge, plans "n of 12", the guest claim, plan choices kept in
  * `account_plans`. Everything over app.fetch with real Requests.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localPlanProvider } from "../../src/account-api/plan-provider.js";
 import { type AccountService, createAccountService } from "../../src/account-api/service.js";
 import { createApiApp } from "../../src/api/app.js";
@@ -16,9 +16,6 @@ import { DEFAULT_FUND_RULES } from "../../src/payments/fund-rules.js";
 import { openTestApiDb } from "../support/api-db.js";
 import { type CognitoLocal, startCognitoLocal } from "../support/cognito-local.js";
 import { setServiceClock } from "../support/service-clock.js";
-
-// The services' clock moves with the test's (test/support/service-clock.ts).
-vi.mock("../../src/core/clock.js", () => import("../support/service-clock.js"));
 
 let cognito: CognitoLocal;
 let database: ApiDb;

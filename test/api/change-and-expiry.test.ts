@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import Stripe from "stripe";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sweepExpiredDonations } from "../../src/api/donations/expire.js";
 import { donationRequest } from "../support/donation-request.js";
 import { restoreRealClock, setServiceClock } from "../support/service-clock.js";
@@ -15,9 +15,6 @@ import {
   TEST_SECRET_KEY,
   type TestPaymentsService,
 } from "../support/payments-service.js";
-
-// The services' clock moves with the test's (test/support/service-clock.ts).
-vi.mock("../../src/core/clock.js", () => import("../support/service-clock.js"));
 
 let service: TestPaymentsService;
 let stripe: Stripe;

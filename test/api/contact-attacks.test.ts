@@ -6,13 +6,10 @@
  * service answers the next honest request.
  */
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MAX_BODY_BYTES } from "../../src/api/errors.js";
 import { LIMITS } from "../../src/api/routes/contact.js";
 import { startMailingService, type MailingService } from "../support/mailing-service.js";
-
-// The services' clock moves with the test's (test/support/service-clock.ts).
-vi.mock("../../src/core/clock.js", () => import("../support/service-clock.js"));
 
 const START = new Date("2026-12-03T01:00:00Z");
 let mailing: MailingService;

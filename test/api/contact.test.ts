@@ -5,16 +5,13 @@
  * bounded fields, one enquiry per Idempotency-Key, expired and reused links.
  */
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CONFIRM_TTL_MS, LIMITS } from "../../src/api/routes/contact.js";
 import { updateNotice } from "../../src/receipts/contact-notices.js";
 import { noticeMessage } from "../../src/receipts/notice.js";
 import type { SmtpCatcher } from "../../src/stand-ins/smtp/catcher.js";
 import type { TestPaymentsService } from "../support/payments-service.js";
 import { type MailingService, startMailingService } from "../support/mailing-service.js";
-
-// The services' clock moves with the test's (test/support/service-clock.ts).
-vi.mock("../../src/core/clock.js", () => import("../support/service-clock.js"));
 
 let clock = new Date("2026-12-03T01:00:00Z");
 let service: TestPaymentsService;

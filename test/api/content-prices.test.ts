@@ -4,7 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createRulesSource,
   PRICE_GRACE_MS,
@@ -16,9 +16,6 @@ import { PROJECT_ROOT } from "../support/build-fixture.js";
 import { donationRequest } from "../support/donation-request.js";
 import { startTestPaymentsService, type TestPaymentsService } from "../support/payments-service.js";
 import { setServiceClock } from "../support/service-clock.js";
-
-// The services' clock moves with the test's (test/support/service-clock.ts).
-vi.mock("../../src/core/clock.js", () => import("../support/service-clock.js"));
 
 const sample = (await readSnapshot(join(PROJECT_ROOT, "content-cache", "sample", "snapshot.json")))
   .documents as unknown as ContentDocument[];

@@ -4,13 +4,10 @@
  * an update that would make a broken e-mail is refused with a coded error before anything is sent.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sendUpdate, type Update } from "../../src/api/mail/send-update.js";
 import { NzfError } from "../../src/core/errors.js";
 import { startMailingService, type MailingService } from "../support/mailing-service.js";
-
-// The services' clock moves with the test's (test/support/service-clock.ts).
-vi.mock("../../src/core/clock.js", () => import("../support/service-clock.js"));
 
 const START = new Date("2027-01-20T01:00:00Z");
 let mailing: MailingService;

@@ -8,13 +8,10 @@
  * an instalment schedule to a shorter month.
  */
 import Stripe from "stripe";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { todayIn } from "../../src/payments/schedules.js";
 import { type Account, type Harness, startAccountHarness } from "../support/account-api-harness.js";
 import { TEST_SECRET_KEY } from "../support/payments-service.js";
-
-// The services' clock moves with the test's (test/support/service-clock.ts).
-vi.mock("../../src/core/clock.js", () => import("../support/service-clock.js"));
 
 let h: Harness;
 let donor: Account;

@@ -6,16 +6,13 @@
  * months of its test clock.
  */
 import Stripe from "stripe";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FundConfig } from "../../src/client/donation/config.js";
 import { initialValues } from "../../src/client/donation/form-state.js";
 import { previewFigures } from "../../src/client/donation/summary.js";
 import { todayIn } from "../../src/payments/schedules.js";
 import { type Harness, startAccountHarness } from "../support/account-api-harness.js";
 import { TEST_SECRET_KEY } from "../support/payments-service.js";
-
-// The services' clock moves with the test's (test/support/service-clock.ts).
-vi.mock("../../src/core/clock.js", () => import("../support/service-clock.js"));
 
 const SYDNEY = "Australia/Sydney";
 const sadaqah: FundConfig = {

@@ -5,15 +5,12 @@
  * error, said beside the field or in the status line, and what was typed stays.
  */
 import type { BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { expectAxeClean } from "../support/account-page.js";
 import { watchProblems } from "../support/browser.js";
 import { fillDonor } from "../support/donation-request.js";
 import { startMailingService, type MailingService } from "../support/mailing-service.js";
 import { type SiteWithService, startSiteWithService } from "../support/site-with-service.js";
-
-// The services' clock moves with the test's (test/support/service-clock.ts).
-vi.mock("../../src/core/clock.js", () => import("../support/service-clock.js"));
 
 const START = new Date("2026-12-03T01:00:00Z");
 let mailing: MailingService;

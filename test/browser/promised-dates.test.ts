@@ -13,7 +13,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Browser, BrowserContext } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runScheduledCharges } from "../../src/api/jobs/scheduled-charges.js";
 import { receiptsOf } from "../../src/api/receipts/issue.js";
 import { expectAxeClean, expectStep, pressButton, typeInto } from "../support/account-page.js";
@@ -23,9 +23,6 @@ import { type CognitoLocal, joinCognitoLocal, runCognito } from "../support/cogn
 import { fillDonor } from "../support/donation-request.js";
 import { startMailingService, type MailingService } from "../support/mailing-service.js";
 import { type SiteWithService, startSiteWithService } from "../support/site-with-service.js";
-
-// The services' clock moves with the test's (test/support/service-clock.ts).
-vi.mock("../../src/core/clock.js", () => import("../support/service-clock.js"));
 
 // Thursday 3 December 2026, noon in Sydney.
 const THURSDAY = new Date("2026-12-03T01:00:00Z");

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createPaymentsClient, type PaymentsClient } from "../../src/payments/client.js";
 import {
   DONOR_MESSAGES,
@@ -15,9 +15,6 @@ import {
 } from "../support/payments-service.js";
 import { donationRequest, TEST_DONOR } from "../support/donation-request.js";
 import { setServiceClock } from "../support/service-clock.js";
-
-// The services' clock moves with the test's (test/support/service-clock.ts).
-vi.mock("../../src/core/clock.js", () => import("../support/service-clock.js"));
 
 // Midday on Wednesday 5 March 2025 in Sydney.
 const now = () => new Date("2025-03-05T01:00:00Z");

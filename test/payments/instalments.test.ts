@@ -2,7 +2,7 @@
  * A year's zakat in monthly instalments: the plan both the page and the payments API compute, the
  * checks on the request, and the dev server's answer (count, end date, each payment) and replay.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { planGift } from "../../src/payments/plan.js";
 import { splitInstalments } from "../../src/payments/schedules.js";
@@ -13,9 +13,6 @@ import { restoreRealClock, setServiceClock } from "../support/service-clock.js";
 import { instalmentSentence } from "../../src/client/donation/summary.js";
 import { formatsFor } from "../../src/client/donation/format.js";
 import { en as englishWords } from "../../src/client/donation/words/en.js";
-
-// The services' clock moves with the test's (test/support/service-clock.ts).
-vi.mock("../../src/core/clock.js", () => import("../support/service-clock.js"));
 
 const donor = { firstName: "Aisha", lastName: "Rahman", email: "aisha@example.com.au", phone: "0412 345 678" };
 const form = (over: Partial<DonationForm> = {}): DonationForm => ({

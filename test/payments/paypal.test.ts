@@ -4,7 +4,7 @@
  * on PGlite) with its local PayPal provider: one order per gift, a capture that happens once however
  * often it is called, a decline that charges nothing and can be retried.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createPaymentsClient, type PaymentsClient } from "../../src/payments/client.js";
 import { PaymentsApiError } from "../../src/payments/errors.js";
 import { newIdempotencyKey } from "../../src/payments/idempotency.js";
@@ -15,9 +15,6 @@ import type { DonationRequest } from "../../src/payments/types.js";
 import { startTestPaymentsService, type TestPaymentsService } from "../support/payments-service.js";
 import { donationRequest } from "../support/donation-request.js";
 import { setServiceClock } from "../support/service-clock.js";
-
-// The services' clock moves with the test's (test/support/service-clock.ts).
-vi.mock("../../src/core/clock.js", () => import("../support/service-clock.js"));
 
 const now = () => new Date("2025-03-05T01:00:00Z");
 const gift = (over: Partial<DonationRequest> = {}): DonationRequest =>

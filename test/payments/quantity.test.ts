@@ -3,7 +3,7 @@
  * option (the backend's own price list, which matches the sample content), fitr per person, and
  * requests whose price or option was tampered with.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPaymentsClient } from "../../src/payments/client.js";
 import { PaymentsApiError } from "../../src/payments/errors.js";
 import { newIdempotencyKey } from "../../src/payments/idempotency.js";
@@ -11,9 +11,6 @@ import type { ApiErrorBody, DonationCreated, DonationRequest } from "../../src/p
 import { startTestPaymentsService, type TestPaymentsService } from "../support/payments-service.js";
 import { TEST_DONOR } from "../support/donation-request.js";
 import { setServiceClock } from "../support/service-clock.js";
-
-// The services' clock moves with the test's (test/support/service-clock.ts).
-vi.mock("../../src/core/clock.js", () => import("../support/service-clock.js"));
 
 // Midday on Wednesday 5 March 2025 in Sydney.
 const now = () => new Date("2025-03-05T01:00:00Z");

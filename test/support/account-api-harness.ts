@@ -94,7 +94,7 @@ export const PASSWORD = "long enough";
 
 export async function startAccountHarness(
   options: {
-    /** The service's clock: the test file mocks src/core/clock.ts with service-clock.ts. */
+    /** The service's clock (src/core/clock.ts, replaced for every test file by service-clock.ts). */
     now?: () => Date;
     stripeFaults?: boolean;
   } = {},

@@ -1,9 +1,9 @@
 /**
  * The set-up the service's mail tests share (the scheduled-charge jobs, the contact endpoints, the
  * updates sender): the payments service in process on a clock the test moves, an SMTP catcher, and
- * the receipts service sending through it with the foundation's settings. The test file mocks the
- * services' clock (src/core/clock.ts) with service-clock.ts, which this sets to `now`, or to `start`
- * and what setNow and reset give.
+ * the receipts service sending through it with the foundation's settings. The services' clock
+ * (src/core/clock.ts, replaced for every test file by service-clock.ts) is set to `now`, or to
+ * `start` and what setNow and reset give.
  */
 import { createReceiptsService } from "../../src/api/receipts/service.js";
 import { readReceiptSettings } from "../../src/receipts/settings.js";

@@ -6,7 +6,7 @@
  * with a card the donor changed takes the charge: the same history row becomes paid, with a receipt.
  */
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createDbRecords } from "../../../src/account-api/db-records.js";
 import { giftView, historyOf } from "../../../src/account-api/facts.js";
 import { RETRY_AFTER_DAYS, retryDatesAfter } from "../../../src/api/jobs/retries.js";
@@ -18,9 +18,6 @@ import type { SmtpCatcher } from "../../../src/stand-ins/smtp/catcher.js";
 import { donationRequest } from "../../support/donation-request.js";
 import { TEST_PUBLISHABLE_KEY, type TestPaymentsService } from "../../support/payments-service.js";
 import { type MailingService, startMailingService } from "../../support/mailing-service.js";
-
-// The services' clock moves with the test's (test/support/service-clock.ts).
-vi.mock("../../../src/core/clock.js", () => import("../../support/service-clock.js"));
 
 // Thursday 3 December 2026, noon in Sydney.
 const THURSDAY = new Date("2026-12-03T01:00:00Z");

@@ -5,7 +5,7 @@
  * the scheduled charges job run each month) charges nothing.
  */
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runScheduledCharges } from "../../../src/api/jobs/scheduled-charges.js";
 import { receiptsOf } from "../../../src/api/receipts/issue.js";
 import { createDbRecords } from "../../../src/account-api/db-records.js";
@@ -14,9 +14,6 @@ import type { SmtpCatcher } from "../../../src/stand-ins/smtp/catcher.js";
 import { donationRequest } from "../../support/donation-request.js";
 import { TEST_PUBLISHABLE_KEY, type TestPaymentsService } from "../../support/payments-service.js";
 import { type MailingService, startMailingService } from "../../support/mailing-service.js";
-
-// The services' clock moves with the test's (test/support/service-clock.ts).
-vi.mock("../../../src/core/clock.js", () => import("../../support/service-clock.js"));
 
 const START = new Date("2026-12-03T01:00:00Z");
 let clock = START;

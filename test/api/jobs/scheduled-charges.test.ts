@@ -21,9 +21,6 @@ import {
 } from "../../support/payments-service.js";
 import { type MailingService, startMailingService } from "../../support/mailing-service.js";
 
-// The services' clock moves with the test's (test/support/service-clock.ts).
-vi.mock("../../../src/core/clock.js", () => import("../../support/service-clock.js"));
-
 // The service's job timer, made short for the one test of it (the services started before keep production's).
 const timers = vi.hoisted(() => ({}) as { jobsEveryMs: number });
 vi.mock("../../../src/api/service-timers.js", async (importOriginal) => {

@@ -5,7 +5,7 @@
  * (charges made stay, the first one taken at checkout stays) and the seasons read from the content.
  */
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createRulesSource, type ContentDocument } from "../../../src/api/fund-rules-source.js";
 import { movedSchedule } from "../../../src/api/jobs/season-moves.js";
 import { runScheduledCharges } from "../../../src/api/jobs/scheduled-charges.js";
@@ -14,9 +14,6 @@ import type { SmtpCatcher } from "../../../src/stand-ins/smtp/catcher.js";
 import { donationRequest } from "../../support/donation-request.js";
 import { TEST_PUBLISHABLE_KEY, type TestPaymentsService } from "../../support/payments-service.js";
 import { type MailingService, startMailingService } from "../../support/mailing-service.js";
-
-// The services' clock moves with the test's (test/support/service-clock.ts).
-vi.mock("../../../src/core/clock.js", () => import("../../support/service-clock.js"));
 
 const DAY = 86_400_000;
 const SIGHTED = { start: "2027-02-08", length: 30 };

@@ -6,13 +6,10 @@
  * date, and a skip that comes after the job claimed the day, record nothing.
  * Dates by hand: Thursday 3 December 2026, noon in Sydney; Ramadan 2027 from 8 February.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runScheduledCharges } from "../../../src/api/jobs/scheduled-charges.js";
 import { skipScheduledCharge } from "../../../src/api/jobs/skips.js";
 import { type Account, type Harness, startAccountHarness } from "../../support/account-api-harness.js";
-
-// The services' clock moves with the test's (test/support/service-clock.ts).
-vi.mock("../../../src/core/clock.js", () => import("../../support/service-clock.js"));
 
 let clock = new Date("2026-12-03T01:00:00Z");
 let h: Harness;

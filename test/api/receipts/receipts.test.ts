@@ -4,7 +4,7 @@
  * outbox that keeps every receipt whatever the mail server does.
  */
 import type { Kysely } from "kysely";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ApiDatabase, NewDonation } from "../../../src/api/db/schema.js";
 import { deliverReceipts } from "../../../src/api/receipts/deliver.js";
 import { issueReceipt, type ReceiptIssuing, receiptsOf, voidForRefund } from "../../../src/api/receipts/issue.js";
@@ -16,7 +16,6 @@ import { openTestApiDb, resetApiDb } from "../../support/api-db.js";
 import { setServiceClock, restoreRealClock } from "../../support/service-clock.js";
 
 // The outbox's retries come due by the services' clock (test/support/service-clock.ts).
-vi.mock("../../../src/core/clock.js", () => import("../../support/service-clock.js"));
 
 let db: Kysely<ApiDatabase>;
 let catcher: SmtpCatcher;
