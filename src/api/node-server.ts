@@ -35,8 +35,6 @@ export interface ApiServerOptions {
   dataDir?: string;
   env?: Record<string, string | undefined>;
   logger?: Logger;
-  /** Dependencies given instead of those the settings make (a clock, fund rules, hooks: ApiDeps). */
-  deps?: Partial<ApiDeps>;
   /** An open database to use instead of DATABASE_URL or the data folder; its owner closes it, not stop. */
   database?: ApiDb;
   /**
@@ -101,20 +99,18 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       ? { rulesFor: rulesSource.rulesFor, rulesForRequest: rulesSource.rulesForRequest, seasons: rulesSource.seasons }
       : {}),
     ...(options.logger ? { logger: options.logger } : {}),
-    ...options.deps,
   };
-  if (deps.receipts === undefined)
-    deps.receipts = createReceiptsService(deps.db, {
-      settings: receiptSettings,
-      taxDeductible: (fund) => deps.rulesFor(fund as Fund).taxDeductible === true,
-      ...(options.logger ? { logger: options.logger } : {}),
-    });
+  deps.receipts = createReceiptsService(deps.db, {
+    settings: receiptSettings,
+    taxDeductible: (fund) => deps.rulesFor(fund as Fund).taxDeductible === true,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
   // The donor account API, on the same database, when the site's user pool is configured.
   const account = accountServiceFromEnv(options.env ?? process.env, database.db as never, options.logger, {
     // Plan changes act on whoever bills the plan: Stripe or PayPal.
     provider: servicePlanProvider(deps),
   });
-  if (account) deps.identifyDonor ??= account.identifyDonor;
+  if (account) deps.identifyDonor = account.identifyDonor;
   const app = createApiApp(deps, account ? { graphql: account.graphql } : {});
   const server = createServer(
     getRequestListener(app.fetch, {

@@ -33,9 +33,10 @@ let service: TestPaymentsService;
 
 beforeAll(async () => {
   await source.ready;
-  service = await startTestPaymentsService({
-    deps: { rulesFor: source.rulesFor, rulesForRequest: source.rulesForRequest },
-  });
+  service = await startTestPaymentsService();
+  // The prices from this file's source (the service reads its rules when a gift is checked).
+  service.deps.rulesFor = source.rulesFor;
+  service.deps.rulesForRequest = source.rulesForRequest;
 });
 afterAll(() => service?.stop());
 

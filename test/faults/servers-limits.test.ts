@@ -155,9 +155,8 @@ describe("payments service limits", () => {
     startApiServer({
       port: 0,
       database,
-      env: {},
+      env: allowedOrigins ? { NZF_API_ALLOWED_ORIGINS: allowedOrigins.join(",") } : {},
       logger: quiet,
-      ...(allowedOrigins ? { deps: { cors: corsPolicy(allowedOrigins) } } : {}),
     });
 
   it("answers a 10 MB body with 413, not a reset, with or without a content-length", async () => {

@@ -10,8 +10,7 @@ import { expect } from "vitest";
 import { startApiServer, type ApiServer, type ApiServerOptions } from "../../src/api/node-server.js";
 import type { ApiDeps } from "../../src/api/deps.js";
 import type { ApiDb } from "../../src/api/db/open.js";
-import { corsPolicy } from "../../src/api/cors.js";
-import { createLocalPayPal, type LocalPayPal } from "../../src/api/paypal/local-provider.js";
+import type { LocalPayPal } from "../../src/api/paypal/local-provider.js";
 import { startStripeStandIn, type StripeStandIn } from "../../src/stand-ins/stripe/index.js";
 import { openTestApiDb, resetApiDb } from "./api-db.js";
 import { type Fault, type RequestLogEntry, startPaymentsProxy } from "./payments-proxy.js";
@@ -85,7 +84,7 @@ function fileDatabase(): FileDatabase {
 /** One per test file (`beforeAll`); `reset()` between tests. */
 export async function startTestPaymentsService(
   options: {
-    deps?: Partial<ApiDeps>;
+    /** The site origins that may call it (NZF_API_ALLOWED_ORIGINS); loopback origins without. */
     allowedOrigin?: string[];
     faults?: Fault[];
     /** More of the service's settings (e.g. NZF_COGNITO_*: the account API and identifyDonor, as deployed). */
@@ -101,7 +100,6 @@ export async function startTestPaymentsService(
   const stripe = await startStripeStandIn({ webhookSecret: TEST_WEBHOOK_SECRET, publishableKey: TEST_PUBLISHABLE_KEY });
   const faults: (Fault & { times: number })[] = (options.faults ?? []).map((f) => ({ ...f, times: f.times ?? 1 }));
   const requests: RequestLogEntry[] = [];
-  const paypal = createLocalPayPal();
   const stripeFaults = options.stripeFaults ? await startStripeFaultProxy(stripe.url) : undefined;
 
   const server: ApiServer = await startApiServer({
@@ -111,15 +109,14 @@ export async function startTestPaymentsService(
       STRIPE_SECRET_KEY: TEST_SECRET_KEY,
       STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
       STRIPE_API_BASE: stripeFaults?.url ?? stripe.url,
+      ...(options.allowedOrigin ? { NZF_API_ALLOWED_ORIGINS: options.allowedOrigin.join(",") } : {}),
       ...options.env,
     },
-    deps: {
-      paypal,
-      ...(options.allowedOrigin ? { cors: corsPolicy(options.allowedOrigin) } : {}),
-      ...options.deps,
-    },
+    // PayPal as watch mode has it without PayPal's settings: the in-memory provider, which tests drive.
+    localPayPal: true,
     ...(options.logger ? { logger: options.logger } : {}),
   });
+  const paypal = server.deps.paypal as LocalPayPal;
   const proxy = await startPaymentsProxy(server.url, {
     takeFault(path) {
       const index = faults.findIndex((f) => !f.path || path.startsWith(f.path));

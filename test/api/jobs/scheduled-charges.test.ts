@@ -19,7 +19,7 @@ import {
   TEST_WEBHOOK_SECRET,
   type TestPaymentsService,
 } from "../../support/payments-service.js";
-import { type MailingService, startMailingService } from "../../support/mailing-service.js";
+import { type MailingService, startMailingService, TEST_MAIL_SETTINGS } from "../../support/mailing-service.js";
 
 // The service's job timer, made short for the one test of it (the services started before keep production's).
 const timers = vi.hoisted(() => ({}) as { jobsEveryMs: number });
@@ -153,8 +153,10 @@ describe("the scheduled charges job", () => {
         STRIPE_SECRET_KEY: TEST_SECRET_KEY,
         STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
         STRIPE_API_BASE: service.stripe.url,
+        // Its own receipts service, sending through the same catcher.
+        ...TEST_MAIL_SETTINGS,
+        NZF_SMTP_URL: catcher.smtpUrl,
       },
-      deps: { receipts: service.deps.receipts },
     }).finally(() => {
       timers.jobsEveryMs = production;
     });
