@@ -58,7 +58,7 @@ export interface StaticServerOptions {
   intercept?: (req: IncomingMessage, res: ServerResponse) => boolean;
   /** Changes an HTML page before it is sent (watch mode injects its reload client). */
   transformHtml?: (html: string) => string;
-  /** Refused requests and server errors are logged here. */
+  /** Refused requests and server errors are logged here (watch mode: its terminal). */
   logger?: Logger;
 }
 

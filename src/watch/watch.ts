@@ -96,6 +96,8 @@ async function serve(
         host,
         intercept: (req, res) => live.handle(req, res) || (!ready() && building(req, res, live)),
         transformHtml: live.inject,
+        // A refused request or a failed answer is said in the terminal, beside the builds.
+        logger,
       });
     } catch (error) {
       // Taken between the check and the listen: the next free one.

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cp, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { get } from "node:http";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { PROJECT_ROOT } from "../support/build-fixture.js";
@@ -85,5 +86,21 @@ describe("the editor-preview bundle in watch mode", { timeout: 120_000 }, () => 
     );
     expect(fixed instanceof Error ? fixed.message : "built").toBe("built");
     expect(await servedPreview()).toContain("Fetching your preview");
+  });
+});
+
+describe("the served site in watch mode", () => {
+  it("says a refused request in the terminal, beside the builds", async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      // A target longer than the servers take (http-guard.ts: 4,096 characters).
+      get(`${session.url}/${"a".repeat(5000)}`, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      }).on("error", reject);
+    });
+    expect(status).toBe(414);
+    expect(logger.lines).toContainEqual(
+      expect.objectContaining({ level: "warn", message: expect.stringMatching(/^static server: refused GET \(414\)/) }),
+    );
   });
 });
