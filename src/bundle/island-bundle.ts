@@ -18,7 +18,7 @@ import type { BuildOptions, Metafile, Plugin } from "esbuild";
 import { compileError } from "./compile-errors.js";
 import { exists, writeFileAtomic } from "../core/fs.js";
 import { NzfError } from "../core/errors.js";
-import { cacheUnusable, familyFolder } from "../cache/entry.js";
+import { cacheKey, cacheUnusable, familyFolder } from "../cache/entry.js";
 import { hashInputsAfterBuild, startBundle, writeBundleRecord } from "./bundle-cache.js";
 import { authStandIn } from "./auth-stand-in.js";
 import { runEsbuild, type BundlerContexts } from "./bundler-contexts.js";
@@ -200,7 +200,6 @@ async function bundleRun(run: BrowserRun, options: BundleClientOptions): Promise
   // Where the record names its files from (src/cache/entry.ts familyFolder).
   const cacheDir = await familyFolder(join(options.cacheDir, run.kind));
   const outDir = join(cacheDir, "out");
-  const recordFile = join(cacheDir, "record.json");
   // A new entry file or a changed public setting invalidates the cache even when no bundled file changed.
   // The alias is part of the key: a bundle built with another framework is never reused.
   const env = { ...options.publicEnv, ...(run.kind === "preview" ? options.previewEnv : {}) };
@@ -212,6 +211,10 @@ async function bundleRun(run: BrowserRun, options: BundleClientOptions): Promise
     plugins: (run.extra.plugins ?? []).map((p) => p.name),
     publicPath: run.publicPath,
   });
+  // One record per such key: builds with other settings in one project (the webhook server's and
+  // a developer's, or the sample's and live content's previews) each find their own bundle instead
+  // of compiling again over the other's record.
+  const recordFile = join(cacheDir, `record-${cacheKey(envKey)}.json`);
   const start = await startBundle<{ result: RunResult; envKey: string }>(recordFile, options.root, run.kind);
   const previous = start.reusable;
   if (previous && previous.result.envKey === envKey) {
