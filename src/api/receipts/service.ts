@@ -8,7 +8,7 @@
 import * as clock from "../../core/clock.js";
 import type { Kysely } from "kysely";
 import type { Logger } from "../../core/logger.js";
-import { createMailer, type Mailer } from "../../receipts/mailer.js";
+import { createMailer } from "../../receipts/mailer.js";
 import type { Notice } from "../../receipts/notice.js";
 import type { ReceiptIssuer } from "../../receipts/receipt.js";
 import type { ReceiptSettings } from "../../receipts/settings.js";
@@ -37,8 +37,6 @@ export interface ReceiptsServiceOptions {
   settings: ReceiptSettings;
   /** The one per-fund setting; absent: no fund is called tax-deductible (never claim what is not set). */
   taxDeductible?: (fund: string) => boolean;
-  /** The mailer to send with, instead of the one the settings make. */
-  mailer?: Mailer;
   logger?: Logger;
 }
 
@@ -48,8 +46,8 @@ export function createReceiptsService(
 ): ReceiptsService | null {
   const { settings } = options;
   if (!settings.issuer) return null;
-  const mailing = settings.transport.kind !== "none" || options.mailer !== undefined;
-  const mailer = options.mailer ?? createMailer(settings.transport);
+  const mailing = settings.transport.kind !== "none";
+  const mailer = createMailer(settings.transport);
   const issuing: ReceiptIssuing = {
     issuer: settings.issuer,
     taxDeductible: options.taxDeductible ?? (() => false),
