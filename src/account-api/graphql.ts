@@ -23,18 +23,10 @@ import { type AccountContext, accountSchema } from "./resolvers.js";
 import { AccountError, type AccountStore } from "./store.js";
 import { bearerToken, KeysUnavailable, TokenRejected, type TokenVerifier } from "./tokens.js";
 import type { UserPoolDirectory } from "./user-pool.js";
+import { LIMITS } from "./graphql-limits.js";
 
 /** The payments service's one body cap (src/api/errors.ts MAX_BODY_BYTES; a test keeps them equal). */
 export const MAX_GRAPHQL_BODY_BYTES = 16 * 1024;
-export const LIMITS = {
-  maxTokens: 400,
-  maxDepth: 6,
-  maxAliases: 8,
-  maxDirectives: 10,
-  maxCost: 200,
-  /** The whole request, token check included. */
-  timeBudgetMs: 5000,
-} as const;
 
 /** The auth library's own sentences (what the island already says for the same state), each followed by what to do. */
 export const NO_CURRENT_USER =
@@ -60,7 +52,6 @@ export interface AccountGraphqlDeps {
    * not the token; without this hook a revoked token works until it expires (one hour).
    */
   isRevoked?: (token: string) => boolean | Promise<boolean>;
-  limits?: Partial<Record<keyof typeof LIMITS, number>>;
 }
 
 export interface AccountGraphql {
@@ -112,7 +103,7 @@ export function arrayBufferOf(bytes: Uint8Array): ArrayBuffer {
 }
 
 export function createAccountGraphql(deps: AccountGraphqlDeps): AccountGraphql {
-  const limits = { ...LIMITS, ...deps.limits };
+  const limits = LIMITS;
   const log = (level: "warn" | "error", message: string) => deps.logger?.[level]("watch", message);
   // A limit broken while validating is reported as a validation error (not thrown), so yoga
   // answers it as it answers any invalid query: 400, no `data`. The token limit acts while parsing,

@@ -1,12 +1,17 @@
 /**
  * The account API as a Fetch handler (what the payments service's Hono app mounts): Request in,
  * Response out, with a stand-in verifier and pool, so the time budget and the crash path can be
- * driven directly.
+ * driven directly; the time budget is 200 ms here (the module of limits mocked), 5 s in production.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createAccountGraphql } from "../../src/account-api/graphql.js";
 import { type AccountRecords, createStoreOver } from "../../src/account-api/store.js";
 import { TokenRejected } from "../../src/account-api/tokens.js";
+
+vi.mock("../../src/account-api/graphql-limits.js", async (importOriginal) => {
+  const { LIMITS } = await importOriginal<typeof import("../../src/account-api/graphql-limits.js")>();
+  return { LIMITS: { ...LIMITS, timeBudgetMs: 200 } };
+});
 
 const verifyToken = async (token: string) => {
   if (token !== "good") throw new TokenRejected("not good");
@@ -56,7 +61,7 @@ describe("createAccountGraphql", () => {
         throw new Error("disk on fire at /var/secret/path");
       },
     } as unknown as typeof store;
-    const api = createAccountGraphql({ store: stalled, verifyToken, userPool, logger, limits: { timeBudgetMs: 200 } });
+    const api = createAccountGraphql({ store: stalled, verifyToken, userPool, logger });
     const slow = await api.fetch(post("{ donations { id } }"));
     expect(slow.status).toBe(503);
     expect((await slow.json()).errors[0].extensions.code).toBe("TIMEOUT");
