@@ -14,24 +14,20 @@ import { KeysUnavailable } from "./tokens.js";
 /** How long an accepted token is believed without asking the pool again. */
 const BELIEVED_MS = 5_000;
 
-export interface RevocationCheckOptions {
-  /** Tokens remembered at most (oldest forgotten first). */
-  max?: number;
-}
+/** Tokens remembered at most (oldest forgotten first): a few MB of hashes at most. */
+export const REMEMBERED_TOKENS = 10_000;
 
 const keyOf = (token: string) => createHash("sha256").update(token).digest("base64url");
 
 /** `ask` makes a call with the token (GetUser) and throws the pool's error when it is refused. */
 export function createRevocationCheck(
   ask: (accessToken: string) => Promise<unknown>,
-  options: RevocationCheckOptions = {},
 ): (accessToken: string) => Promise<boolean> {
-  const max = options.max ?? 10_000;
   const known = new Map<string, { revoked: boolean; until: number }>();
   const remember = (key: string, revoked: boolean, until: number) => {
     known.delete(key);
     known.set(key, { revoked, until });
-    if (known.size > max) known.delete(known.keys().next().value!);
+    if (known.size > REMEMBERED_TOKENS) known.delete(known.keys().next().value!);
   };
   return async (accessToken) => {
     const key = keyOf(accessToken);

@@ -8,7 +8,7 @@
  * "not revoked".
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRevocationCheck } from "../../src/account-api/revocation.js";
+import { createRevocationCheck, REMEMBERED_TOKENS } from "../../src/account-api/revocation.js";
 import { type AccountService, createAccountService } from "../../src/account-api/service.js";
 import { KeysUnavailable } from "../../src/account-api/tokens.js";
 import type { ApiDb } from "../../src/api/db/open.js";
@@ -120,15 +120,12 @@ describe("the revocation check", () => {
     await setServiceClock(() => new Date(now));
     const asked: string[] = [];
     let answer: "ok" | "revoked" | "down" = "ok";
-    const check = createRevocationCheck(
-      async (token) => {
-        asked.push(token);
-        if (answer === "revoked")
-          throw Object.assign(new Error("Access Token has been revoked"), { name: "NotAuthorizedException" });
-        if (answer === "down") throw Object.assign(new Error("connect ECONNREFUSED"), { name: "TimeoutError" });
-      },
-      { max: 2 },
-    );
+    const check = createRevocationCheck(async (token) => {
+      asked.push(token);
+      if (answer === "revoked")
+        throw Object.assign(new Error("Access Token has been revoked"), { name: "NotAuthorizedException" });
+      if (answer === "down") throw Object.assign(new Error("connect ECONNREFUSED"), { name: "TimeoutError" });
+    });
     expect(await check("a")).toBe(false);
     expect(await check("a")).toBe(false);
     expect(asked).toEqual(["a"]);
@@ -140,11 +137,13 @@ describe("the revocation check", () => {
     expect(asked).toEqual(["a", "a"]);
     answer = "down";
     await expect(check("b")).rejects.toBeInstanceOf(KeysUnavailable);
-    // Bounded: the oldest is forgotten (and asked about again).
+    // Bounded: once as many others are remembered, the oldest is forgotten (and asked about again).
     answer = "ok";
-    await check("c");
-    await check("d");
+    for (let n = 0; n < REMEMBERED_TOKENS - 1; n++) await check(`t${n}`);
     await check("a");
-    expect(asked.at(-1)).toBe("a");
+    expect(asked.at(-1)).toBe(`t${REMEMBERED_TOKENS - 2}`);
+    await check("another");
+    await check("a");
+    expect(asked.slice(-2)).toEqual(["another", "a"]);
   });
 });
