@@ -7,7 +7,7 @@
  * every few minutes; when a read fails, the last good rules are kept.
  *
  * A donor whose page was built before a price change is charged the price that page showed for a
- * grace period (24 hours by default): the price is checked against the current rules, then against
+ * grace period (24 hours: PRICE_GRACE_MS): the price is checked against the current rules, then against
  * each superseded set still within its grace.
  */
 import * as clock from "../core/clock.js";
@@ -86,10 +86,8 @@ function pricesMatch(rules: FundRules, quantity: { unitCents?: unknown; optionId
 export function createRulesSource(options: {
   load: () => Promise<readonly ContentDocument[]>;
   refreshMs?: number;
-  graceMs?: number;
   logger?: Logger;
 }): RulesSource & { ready: Promise<void> } {
-  const grace = options.graceMs ?? PRICE_GRACE_MS;
   let current: Record<Fund, FundRules> = { ...DEFAULT_FUND_RULES };
   let loaded = false;
   const superseded: { fund: Fund; rules: FundRules; until: number }[] = [];
@@ -112,7 +110,7 @@ export function createRulesSource(options: {
     const at = clock.now().getTime();
     for (const fund of FUNDS)
       if (loaded && priceKey(next[fund]) !== priceKey(current[fund]))
-        superseded.push({ fund, rules: current[fund], until: at + grace });
+        superseded.push({ fund, rules: current[fund], until: at + PRICE_GRACE_MS });
     for (let i = superseded.length - 1; i >= 0; i--) if (superseded[i]!.until <= at) superseded.splice(i, 1);
     current = next;
     delete seasons.ramadan;
