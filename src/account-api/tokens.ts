@@ -33,8 +33,6 @@ export interface TokenVerifierOptions {
    * for a real pool.
    */
   endpoint?: string;
-  /** How a JWKS is fetched; default `fetch` with a 5-second time-out. */
-  fetchJwks?: (uri: string) => Promise<unknown>;
 }
 
 /** Why a token was refused; the message is for the server log, the donor sees the catalogue's sentence. */
@@ -62,19 +60,18 @@ export function poolIssuer(options: Pick<TokenVerifierOptions, "userPoolId" | "e
   return `https://cognito-idp.${region}.amazonaws.com/${options.userPoolId}`;
 }
 
-function jwksCache(fetchJwks: TokenVerifierOptions["fetchJwks"]) {
-  const get =
-    fetchJwks ??
-    (async (uri: string) => {
-      let res: Response;
-      try {
-        res = await fetch(uri, { signal: AbortSignal.timeout(5000) });
-      } catch (error) {
-        throw new FetchError(uri, (error as Error).message);
-      }
-      if (!res.ok) throw new FetchError(uri, `answered ${res.status}`);
-      return res.json();
-    });
+/** The pool's JWKS, fetched with a 5-second time-out. */
+function jwksCache() {
+  const get = async (uri: string) => {
+    let res: Response;
+    try {
+      res = await fetch(uri, { signal: AbortSignal.timeout(5000) });
+    } catch (error) {
+      throw new FetchError(uri, (error as Error).message);
+    }
+    if (!res.ok) throw new FetchError(uri, `answered ${res.status}`);
+    return res.json();
+  };
   return new SimpleJwksCache({
     fetcher: {
       fetch: async (uri: string) => new TextEncoder().encode(JSON.stringify(await get(uri))).buffer as ArrayBuffer,
@@ -83,7 +80,7 @@ function jwksCache(fetchJwks: TokenVerifierOptions["fetchJwks"]) {
 }
 
 export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifier {
-  const cache = jwksCache(options.fetchJwks);
+  const cache = jwksCache();
   const checks = { tokenUse: "access", clientId: options.clientId } as const;
   let verify: (token: string) => Promise<{ sub?: unknown; exp?: unknown }>;
   if (options.endpoint) {

@@ -1,9 +1,11 @@
 /**
  * The token checks on their own, with a key pair made here: AWS's verifier (aws-jwt-verify) must
- * take only this pool's access tokens for this app client, and refuse each broken claim once.
+ * take only this pool's access tokens for this app client, and refuse each broken claim once. The
+ * pool's JWKS is served by a stand-in of `fetch` (what the verifier fetches it with), so the
+ * verifier runs as in production.
  */
 import { generateKeyPairSync, sign, type JsonWebKey } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { financialYearOf } from "../../src/account-api/store.js";
 import {
   bearerToken,
@@ -43,16 +45,19 @@ const idToken = {
   iat: now,
 };
 
+/** A verifier of this pool, whose JWKS fetches (recorded in `fetched`) get the test's key. */
 function verifier(endpoint?: string) {
   const fetched: string[] = [];
-  const verify = createTokenVerifier({
-    userPoolId: POOL,
-    clientId: CLIENT,
-    ...(endpoint ? { endpoint } : {}),
-    fetchJwks: async (url) => (fetched.push(url), { keys: [jwk] }),
+  vi.stubGlobal("fetch", async (url: string | URL) => {
+    fetched.push(String(url));
+    return Response.json({ keys: [jwk] });
   });
+  const verify = createTokenVerifier({ userPoolId: POOL, clientId: CLIENT, ...(endpoint ? { endpoint } : {}) });
   return { verify, fetched };
 }
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
 
 describe("user pool access-token verifier (aws-jwt-verify)", () => {
   it("accepts the pool's access token for this client and answers its sub only", async () => {
