@@ -16,8 +16,6 @@ export type SendOutcome =
 export interface RetryOptions {
   /** Tries in this call, the first included. */
   attempts?: number;
-  sleep?: (ms: number) => Promise<void>;
-  random?: () => number;
 }
 
 /** Whether a send error is worth trying again: network trouble, SMTP 4xx, SES throttling or 5xx. */
@@ -45,8 +43,6 @@ export async function sendWithRetry(
   options: RetryOptions = {},
 ): Promise<SendOutcome> {
   const attempts = options.attempts ?? 4;
-  const sleep = options.sleep ?? realSleep;
-  const random = options.random ?? Math.random;
   let last: unknown;
   for (let attempt = 1; attempt <= attempts; attempt++) {
     try {
@@ -55,7 +51,7 @@ export async function sendWithRetry(
     } catch (error) {
       last = error;
       if (!isRetryable(error)) return { sent: false, attempts: attempt, error: describe(error), retryable: false };
-      if (attempt < attempts) await sleep(backoffMs(attempt, random, PAUSES));
+      if (attempt < attempts) await realSleep(backoffMs(attempt, Math.random, PAUSES));
     }
   }
   return { sent: false, attempts, error: describe(last), retryable: true };
