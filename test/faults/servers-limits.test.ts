@@ -85,16 +85,23 @@ describe("webhook server under slow clients", () => {
       const clients = Array.from({ length: connections }, () =>
         slowClient(server.port, head, sentPerConnection, started),
       );
-      // Every byte sent has reached the server (read and held, or read and dropped after a 503).
+      // A held upload the server has already cut off (its request timeout ran out: on a loaded machine
+      // the last of 300 can connect more than 5 s after the first) frees its place for one more.
+      const cutOff = () => clients.filter((c) => c.status === null && c.closedAt !== null).length;
+      // Every byte sent has reached the server (read and held, read and dropped after a 503, or held
+      // and then cut off).
       await until(
         () =>
-          clients.filter((c) => c.status === 503).length + Math.floor(server.bodies().inFlight / sentPerConnection) >=
+          clients.filter((c) => c.status === 503).length +
+            Math.floor(server.bodies().inFlight / sentPerConnection) +
+            cutOff() >=
           connections,
         20_000,
       );
       const heldAtPeak = server.bodies().peak;
       const rssPeak = process.memoryUsage().rss;
       const refused = clients.filter((c) => c.status === 503).length;
+      const cutOffBeforeAllSent = cutOff();
       // The server cuts every slow upload off after the request timeout (plus one check interval).
       const allClosed = await until(() => clients.every((c) => c.closedAt !== null), requestTimeoutMs + 6000);
       const lastClosedMs = Math.max(...clients.map((c) => c.closedAt ?? Infinity));
@@ -103,10 +110,14 @@ describe("webhook server under slow clients", () => {
       console.log(
         `slow uploads: ${connections} connections x ${sentPerConnection / 1024} KB sent of 1 MB announced = ${Math.round((connections * sentPerConnection) / 2 ** 20)} MB; ` +
           `bodies held at peak ${(heldAtPeak / 2 ** 20).toFixed(2)} MB (cap ${MAX_BODIES_IN_FLIGHT / 2 ** 20} MB); 503 answers ${refused}; ` +
+          `held uploads cut off before the last was sent ${cutOffBeforeAllSent}; ` +
           `rss +${Math.round((rssPeak - rssBefore) / 2 ** 20)} MB (client and server in one process); all closed by the server ${Math.round(lastClosedMs)} ms after the first connect, none open longer than ${Math.round(longestMs)} ms (request timeout ${requestTimeoutMs} ms)`,
       );
       expect(heldAtPeak).toBeLessThanOrEqual(MAX_BODIES_IN_FLIGHT);
-      expect(refused).toBeGreaterThanOrEqual(connections - Math.ceil(MAX_BODIES_IN_FLIGHT / sentPerConnection));
+      // Only as many as the cap holds get in, and one more for each place a cut-off upload freed.
+      expect(refused).toBeGreaterThanOrEqual(
+        connections - Math.ceil(MAX_BODIES_IN_FLIGHT / sentPerConnection) - cutOffBeforeAllSent,
+      );
       expect(allClosed).toBe(true);
       expect(longestMs).toBeLessThan(requestTimeoutMs + 4000);
       expect(server.bodies().inFlight).toBe(0);
