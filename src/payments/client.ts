@@ -3,24 +3,22 @@
  * thank-you page. Browser-safe: only `fetch`, `AbortController` and timers.
  *
  * - Every failure is a `PaymentsError` whose message a donor can read.
- * - Each request is aborted after `timeoutMs` (default 15 s) and becomes a `PaymentsTimeoutError`.
+ * - Each request is aborted after 15 s (client-limits.ts) and becomes a `PaymentsTimeoutError`.
  * - A `createDonation` with the same key and body as one still in flight returns that request's
  *   promise, so a double click sends one request. Retrying later with the same key is safe: the
  *   backend replays its first answer.
  */
 import { canonicalJson } from "./canonical-json.js";
+import { CLIENT_LIMITS } from "./client-limits.js";
 import { DONOR_MESSAGES, PaymentsApiError, PaymentsNetworkError, PaymentsTimeoutError } from "./errors.js";
 import type { ApiErrorBody, DonationCreated, DonationRequest, DonationState } from "./types.js";
 import type { PayPalCaptured, PayPalCaptureRequest, PayPalOrderCreated, PayPalSubscriptionCreated } from "./paypal.js";
 import type { EnquiryAccepted, EnquiryRequest, UpdatesSignUpAccepted, UpdatesSignUpRequest } from "./contact.js";
 
-export const DEFAULT_TIMEOUT_MS = 15_000;
-
 export interface PaymentsClientOptions {
   /** The API base URL from build configuration (PAYMENTS_API_URL), e.g. "https://…/main". */
   baseUrl: string;
   fetch?: typeof fetch;
-  timeoutMs?: number;
   /**
    * The signed-in donor's access token, or null: sent as `Authorization: Bearer` with a new gift
    * (POST /donations) only, so the service files it under their account. Read at each request.
@@ -94,7 +92,7 @@ function toApiError(status: number, body: unknown, retryAfter: string | null): P
 
 export function createPaymentsClient(options: PaymentsClientOptions): PaymentsClient {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const { timeoutMs } = CLIENT_LIMITS;
   const base = options.baseUrl.replace(/\/+$/, "");
   const inFlight = new Map<string, { body: string; promise: Promise<DonationCreated> }>();
 

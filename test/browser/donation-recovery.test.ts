@@ -17,7 +17,7 @@ import {
   payWithCard,
 } from "../support/donation-site.js";
 
-/** The payments client's own time limit (src/payments/client.ts DEFAULT_TIMEOUT_MS), as published. */
+/** The payments client's own time limit (src/payments/client-limits.ts), as published. */
 const TIMEOUT_MS = 15_000;
 
 const donation = donationSiteForThisFile();

@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createPaymentsClient, type PaymentsClient } from "../../src/payments/client.js";
+import { CLIENT_LIMITS } from "../../src/payments/client-limits.js";
 import {
   DONOR_MESSAGES,
   PaymentsApiError,
@@ -15,6 +16,13 @@ import {
 } from "../support/payments-service.js";
 import { donationRequest, TEST_DONOR } from "../support/donation-request.js";
 import { setServiceClock } from "../support/service-clock.js";
+
+// The client's time limit as a copy this file may shorten for one test (read as each client is made).
+vi.mock("../../src/payments/client-limits.js", async (importOriginal) => {
+  const { CLIENT_LIMITS } = await importOriginal<typeof import("../../src/payments/client-limits.js")>();
+  return { CLIENT_LIMITS: { ...CLIENT_LIMITS } };
+});
+const PRODUCTION_TIMEOUT_MS = CLIENT_LIMITS.timeoutMs;
 
 // Midday on Wednesday 5 March 2025 in Sydney.
 const now = () => new Date("2025-03-05T01:00:00Z");
@@ -182,7 +190,9 @@ describe("when the payments API fails", () => {
   });
 
   it("a slow answer times out; the retry with the same key gets the donation the slow request made", async () => {
-    const impatient = createPaymentsClient({ baseUrl: server.url, timeoutMs: 150 });
+    CLIENT_LIMITS.timeoutMs = 150;
+    const impatient = createPaymentsClient({ baseUrl: server.url });
+    CLIENT_LIMITS.timeoutMs = PRODUCTION_TIMEOUT_MS;
     server.injectFault({ delayMs: 600 });
     const key = newIdempotencyKey();
     const error = await rejection(impatient.createDonation(gift(), key));

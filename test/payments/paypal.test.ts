@@ -56,7 +56,7 @@ describe("the PayPal calls on the payments service", { timeout: 30_000 }, () => 
   beforeAll(async () => {
     await setServiceClock(now);
     server = await startTestPaymentsService();
-    client = createPaymentsClient({ baseUrl: server.url, timeoutMs: 5000 });
+    client = createPaymentsClient({ baseUrl: server.url });
   }, 60_000);
   beforeEach(() => server.reset());
   afterAll(() => server?.stop());
