@@ -18,7 +18,6 @@ import type { EnquiryAccepted, EnquiryRequest, UpdatesSignUpAccepted, UpdatesSig
 export interface PaymentsClientOptions {
   /** The API base URL from build configuration (PAYMENTS_API_URL), e.g. "https://…/main". */
   baseUrl: string;
-  fetch?: typeof fetch;
   /**
    * The signed-in donor's access token, or null: sent as `Authorization: Bearer` with a new gift
    * (POST /donations) only, so the service files it under their account. Read at each request.
@@ -91,7 +90,7 @@ function toApiError(status: number, body: unknown, retryAfter: string | null): P
 }
 
 export function createPaymentsClient(options: PaymentsClientOptions): PaymentsClient {
-  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const doFetch = globalThis.fetch.bind(globalThis);
   const { timeoutMs } = CLIENT_LIMITS;
   const base = options.baseUrl.replace(/\/+$/, "");
   const inFlight = new Map<string, { body: string; promise: Promise<DonationCreated> }>();

@@ -1,29 +1,30 @@
 /**
  * The payments client sends the signed-in donor's access token with a new gift, and with nothing
  * else: the token goes where the service files the gift under the account (POST /donations), never
- * to the reads, the changes of a pending gift or PayPal's calls.
+ * to the reads, the changes of a pending gift or PayPal's calls. The browser's `fetch` is stood in
+ * for, and records each request.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createPaymentsClient } from "../../src/payments/client.js";
 import { donationRequest } from "../support/donation-request.js";
 
 function recording(token: () => string | null) {
   const seen: { method: string; path: string; authorization: string | null }[] = [];
-  const client = createPaymentsClient({
-    baseUrl: "https://api.example.org/main",
-    accessToken: token,
-    fetch: async (url, init) => {
-      const headers = new Headers(init?.headers);
-      seen.push({
-        method: init?.method ?? "GET",
-        path: new URL(String(url)).pathname,
-        authorization: headers.get("authorization"),
-      });
-      return new Response(JSON.stringify({ donationId: "don_1", status: "processing" }), { status: 200 });
-    },
+  vi.stubGlobal("fetch", async (url: string | URL, init?: RequestInit) => {
+    const headers = new Headers(init?.headers);
+    seen.push({
+      method: init?.method ?? "GET",
+      path: new URL(String(url)).pathname,
+      authorization: headers.get("authorization"),
+    });
+    return new Response(JSON.stringify({ donationId: "don_1", status: "processing" }), { status: 200 });
   });
+  const client = createPaymentsClient({ baseUrl: "https://api.example.org/main", accessToken: token });
   return { client, seen };
 }
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
 
 describe("the donor's access token", () => {
   it("goes with POST /donations as a bearer token, read at each request", async () => {
