@@ -121,7 +121,6 @@ export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>
 
 export interface RetryOptions {
   sleep?: (ms: number) => Promise<void>;
-  maxRetries?: number;
 }
 
 /** Fetches, waiting and retrying while the answer is 429. Returns the last response either way. */
@@ -132,10 +131,9 @@ export async function fetchRetrying429(
   options: RetryOptions = {},
 ): Promise<Response> {
   const sleep = options.sleep ?? realSleep;
-  const maxRetries = options.maxRetries ?? MAX_RATE_LIMIT_RETRIES;
   for (let attempt = 0; ; attempt++) {
     const response = await fetchFn(url, init);
-    if (response.status !== 429 || attempt >= maxRetries) return response;
+    if (response.status !== 429 || attempt >= MAX_RATE_LIMIT_RETRIES) return response;
     const wait = retryAfterMs(response.headers.get("retry-after"));
     // Read the short body rather than cancel it: cancelling aborts the request (a network error in
     // the browser's log) and closes a connection the retry could reuse.

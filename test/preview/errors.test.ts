@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPreviewClient } from "../../src/preview/content-api.js";
-import { ContentApiError, eventForError, fetchRetrying429 } from "../../src/preview/errors.js";
+import { ContentApiError, eventForError, fetchRetrying429, MAX_RATE_LIMIT_RETRIES } from "../../src/preview/errors.js";
 import { retryAfterMs } from "../../src/core/retry.js";
 import { makeDocument, SEARCH_PATH, startPrismicStub, type PrismicStub } from "../support/prismic-stub.js";
 
@@ -104,15 +104,12 @@ describe("content API errors against a real local server", () => {
 
   it("gives up after the retry budget and reports the rate limit", async () => {
     const sleeps: number[] = [];
-    const always429 = async () => new Response("", { status: 429 });
-    const response = await fetchRetrying429(
-      always429,
-      "http://x/",
-      {},
-      { sleep: async (ms) => void sleeps.push(ms), maxRetries: 3 },
-    );
+    let asked = 0;
+    const always429 = async () => (asked++, new Response("", { status: 429 }));
+    const response = await fetchRetrying429(always429, "http://x/", {}, { sleep: async (ms) => void sleeps.push(ms) });
     expect(response.status).toBe(429);
-    expect(sleeps).toEqual([1000, 1000, 1000]);
+    expect(sleeps).toEqual(Array(MAX_RATE_LIMIT_RETRIES).fill(1000));
+    expect(asked).toBe(MAX_RATE_LIMIT_RETRIES + 1);
   });
 
   it("reports a network failure in words", async () => {
