@@ -35,9 +35,12 @@ afterAll(async () => {
   await api?.stop();
 });
 
-/** A donor's context, its payments address sent on to this file's service. */
+/**
+ * A donor's context, its payments address sent on to this file's service. Each test judges a page's
+ * width on its own: no service worker fetching every page again (browser.ts).
+ */
 async function donorContext(viewport: { width: number; height: number }): Promise<BrowserContext> {
-  const context = await isolatedContext(browser, { viewport });
+  const context = await isolatedContext(browser, { viewport, withoutServiceWorker: true });
   await routePaymentsTo(context, api.url);
   return context;
 }
