@@ -112,19 +112,15 @@ export function profileFromAttributes(attributes: { Name: string; Value: string 
 }
 
 /** The signed-in donor's profile, or null (signed out, token expired, pool unreachable). */
-export async function fetchSignedInProfile(
-  cookieString: string,
-  options: { fetch?: typeof fetch; now?: () => number } = {},
-): Promise<SignedInProfile | null> {
+export async function fetchSignedInProfile(cookieString: string): Promise<SignedInProfile | null> {
   const token = accessTokenFromCookies(cookieString);
   const claims = token ? tokenClaims(token) : null;
   if (!token || !claims) return null;
-  const now = options.now?.() ?? Date.now();
-  if (typeof claims.exp !== "number" || claims.exp * 1000 <= now) return null;
+  if (typeof claims.exp !== "number" || claims.exp * 1000 <= Date.now()) return null;
   const endpoint = endpointOf(claims);
   if (!endpoint) return null;
   try {
-    const response = await (options.fetch ?? fetch)(endpoint, {
+    const response = await fetch(endpoint, {
       method: "POST",
       headers: {
         "Content-Type": "application/x-amz-json-1.1",

@@ -1,9 +1,9 @@
 /**
  * The donation forms' view of a signed-in donor: the access token found in Amplify's cookies, the
  * pool endpoint from its issuer, Cognito's attributes as form fields, and nothing at all when the
- * token is expired or the pool does not answer.
+ * token is expired or the pool does not answer. The browser's `fetch` and clock are stood in for.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   accessTokenFromCookies,
   endpointOf,
@@ -27,6 +27,11 @@ function cookiesFor(token: string, user = "a1b2-c3") {
     `${encodeURIComponent(`${base}.${user}.accessToken`)}=${encodeURIComponent(token)}`,
   ].join("; ");
 }
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
 
 describe("signed-in profile for the donation forms", () => {
   it("finds the last user's access token in the cookies, and none when signed out", () => {
@@ -92,7 +97,9 @@ describe("signed-in profile for the donation forms", () => {
           status,
         });
       }) as unknown as typeof fetch;
-    expect(await fetchSignedInProfile(cookiesFor(live), { fetch: fake(200), now: () => NOW })).toEqual({
+    vi.useFakeTimers({ toFake: ["Date"], now: NOW });
+    vi.stubGlobal("fetch", fake(200));
+    expect(await fetchSignedInProfile(cookiesFor(live))).toEqual({
       email: "amina@example.org",
     });
     expect(seen).toEqual([
@@ -102,9 +109,11 @@ describe("signed-in profile for the donation forms", () => {
         body: JSON.stringify({ AccessToken: live }),
       },
     ]);
-    expect(await fetchSignedInProfile(cookiesFor(live), { fetch: fake(400), now: () => NOW })).toBeNull();
+    vi.stubGlobal("fetch", fake(400));
+    expect(await fetchSignedInProfile(cookiesFor(live))).toBeNull();
     const expired = jwt({ iss: ISS, exp: NOW / 1000 - 1 });
-    expect(await fetchSignedInProfile(cookiesFor(expired), { fetch: fake(200), now: () => NOW })).toBeNull();
+    vi.stubGlobal("fetch", fake(200));
+    expect(await fetchSignedInProfile(cookiesFor(expired))).toBeNull();
     expect(seen).toHaveLength(2);
   });
 });
