@@ -19,12 +19,11 @@ export interface LiveReload {
   close(): void;
 }
 
-export function createLiveReload(options: { bundle?: () => Promise<string> } = {}): LiveReload {
-  const bundle = options.bundle ?? bundleDevClient;
+export function createLiveReload(): LiveReload {
   const clients = new Set<ServerResponse>();
   let client: Promise<string> | null = null;
   const clientCode = () => {
-    client ??= bundle().catch(
+    client ??= bundleDevClient().catch(
       (error: unknown) =>
         `console.error(${JSON.stringify(`nzf-build: watch mode's browser script did not build: ${(error as Error).message}`)});`,
     );
