@@ -50,11 +50,6 @@ export interface FetchOptions {
    * everything is fetched as usual.
    */
   changedIds?: string[];
-  /**
-   * Document types the content must hold at least one of (in the master language) before it may
-   * replace the snapshot: the site's singletons by default. Tests of paging alone pass [].
-   */
-  requiredTypes?: readonly string[];
 }
 
 /** Past this many changed documents a full fetch is as cheap as a partial one. */
@@ -111,7 +106,7 @@ export async function fetchContent(options: FetchOptions, deps: FetchDeps): Prom
   checkSiteContent(
     downloaded.snapshot,
     `Prismic repository "${options.repository}" at ref ${downloaded.snapshot.ref}`,
-    options.requiredTypes ?? SITE_SINGLETONS,
+    SITE_SINGLETONS,
   );
   const snapshot = await writeAndRememberSnapshot(file, downloaded.snapshot, deps.snapshots);
   const took = formatMs(performance.now() - started);
@@ -152,7 +147,7 @@ async function download(
   const ref = master.ref;
   pinned.pin(ref);
 
-  const cached = await readCachedSnapshot(file, logger, options.requiredTypes ?? SITE_SINGLETONS, snapshots);
+  const cached = await readCachedSnapshot(file, logger, SITE_SINGLETONS, snapshots);
   if (cached && cached.ref === ref) return { cached };
   const languages = [...(repository.languages ?? [])]
     .sort((a, b) => Number(b.is_master) - Number(a.is_master))

@@ -2,7 +2,7 @@
  * Partial fetches for webhooks: only the documents a webhook named are downloaded at the new ref,
  * and anything that does not add up falls back to a full fetch.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
@@ -25,12 +25,15 @@ function hoursAfter2024(hours: number) {
   return at as PrismicDocument["last_publication_date"];
 }
 
+// Synthetic documents without the site's singletons: these tests are about the transfer, not the site.
+vi.mock("../../src/content/snapshot-check.js", () => import("../support/no-site-singletons.js"));
+
 async function setUp(count: number) {
   // Published an hour apart, as a real repository's documents are over time.
   const docs = makeDocuments(count).map((d, i) => ({ ...d, last_publication_date: hoursAfter2024(i) }));
   stub = await startPrismicStub({ documents: docs, repository: "nzf-test" });
   dir = await mkdtemp(join(tmpdir(), "nzf-partial-"));
-  const options = { repository: "nzf-test", endpoint: stub.endpoint, cacheDir: dir, requiredTypes: [] };
+  const options = { repository: "nzf-test", endpoint: stub.endpoint, cacheDir: dir };
   await fetchContent(options, { logger: createMemoryLogger(), sleep: noSleep });
   return { docs, options };
 }

@@ -42,9 +42,11 @@ afterEach(async () => {
   await rm(cacheDir, { recursive: true, force: true });
 });
 
+// Synthetic documents without the site's singletons: these tests are about the transfer, not the site.
+vi.mock("../../src/content/snapshot-check.js", () => import("../support/no-site-singletons.js"));
+
 function options(extra: Partial<FetchOptions> = {}): FetchOptions {
-  // Synthetic documents without the site's singletons: these tests are about the transfer, not the site.
-  return { repository: REPO, endpoint: stub.endpoint, cacheDir, requiredTypes: [], ...extra };
+  return { repository: REPO, endpoint: stub.endpoint, cacheDir, ...extra };
 }
 function deps(extra: Partial<FetchDeps> = {}): FetchDeps {
   return { logger, sleep: recordSleep, ...extra };

@@ -31,6 +31,8 @@ async function setUp({ onTestFinished }: TestContext, options: Parameters<typeof
   return { stub, cacheDir };
 }
 
+// Synthetic documents without the site's singletons: these tests are about the transfer, not the site.
+vi.mock("../../src/content/snapshot-check.js", () => import("../support/no-site-singletons.js"));
 // The production figures scaled down: an answer begun within 0.3 s, 2 s per attempt, 3 s per request.
 const policy = vi.hoisted(() => ({ headersTimeoutMs: 300, attemptTimeoutMs: 2000, deadlineMs: 3000 }));
 vi.mock("../../src/content/fetch-retry-policy.js", async (importOriginal) => {
@@ -62,9 +64,7 @@ describe.concurrent("a stalled Prismic API", () => {
   it("cuts off an attempt whose answer has not begun by the headers time-out, well before the attempt's", async (context) => {
     const { stub, cacheDir } = await setUp(context, { documents: makeDocuments(3) });
     stub.inject(ROOT_PATH, { stall: "headers" }, 100);
-    const { error } = await timedFailure(
-      fetchContent({ repository: REPO, endpoint: stub.endpoint, cacheDir, requiredTypes: [] }, deps()),
-    );
+    const { error } = await timedFailure(fetchContent({ repository: REPO, endpoint: stub.endpoint, cacheDir }, deps()));
     expect(error.code).toBe("PRISMIC_UNAVAILABLE");
     // The first attempt cut at 0.3 s, then 0.1-0.2 s of backoff; the 2 s attempt time-out alone would
     // have held the second attempt back until at least 2.1 s.
@@ -79,13 +79,13 @@ describe.concurrent("a stalled Prismic API", () => {
 
   it("fails within the deadline when nothing answers, says what timed out, and keeps the snapshot", async (context) => {
     const { stub, cacheDir } = await setUp(context, { documents: makeDocuments(3), ref: "good" });
-    await fetchContent({ repository: REPO, endpoint: stub.endpoint, cacheDir, requiredTypes: [] }, deps());
+    await fetchContent({ repository: REPO, endpoint: stub.endpoint, cacheDir }, deps());
     const before = await readFile(snapshotPath(cacheDir, REPO));
     stub.setDocuments(makeDocuments(4), "newer");
     stub.inject(ROOT_PATH, { stall: "headers" }, 100);
 
     const { error, ms } = await timedFailure(
-      fetchContent({ repository: REPO, endpoint: stub.endpoint, cacheDir, requiredTypes: [] }, deps()),
+      fetchContent({ repository: REPO, endpoint: stub.endpoint, cacheDir }, deps()),
     );
     console.log(
       `stalled Prismic (no answer): failed after ${Math.round(ms)} ms with ${stub.requestsTo(ROOT_PATH).length - 1} attempts: ${error.message}`,
@@ -103,7 +103,7 @@ describe.concurrent("a stalled Prismic API", () => {
     const { stub, cacheDir } = await setUp(context, { documents: makeDocuments(3) });
     stub.inject(SEARCH_PATH, { stall: "body" }, 100);
     const { error, ms } = await timedFailure(
-      fetchContent({ repository: REPO, endpoint: stub.endpoint, cacheDir, requiredTypes: [] }, deps()),
+      fetchContent({ repository: REPO, endpoint: stub.endpoint, cacheDir }, deps()),
     );
     console.log(`stalled Prismic (half a body): failed after ${Math.round(ms)} ms: ${error.message}`);
     expect(error.code).toBe("PRISMIC_UNAVAILABLE");
@@ -116,10 +116,7 @@ describe.concurrent("a stalled Prismic API", () => {
     const { stub, cacheDir } = await setUp(context, { documents: makeDocuments(3) });
     stub.inject(SEARCH_PATH, { stall: "headers" });
     const started = performance.now();
-    const result = await fetchContent(
-      { repository: REPO, endpoint: stub.endpoint, cacheDir, requiredTypes: [] },
-      deps(),
-    );
+    const result = await fetchContent({ repository: REPO, endpoint: stub.endpoint, cacheDir }, deps());
     expect(result.documentsFetched).toBe(3);
     expect(stub.requestsTo(SEARCH_PATH).map((r) => r.status)).toEqual(["stalled", 200]);
     expect(performance.now() - started).toBeLessThan(policy.attemptTimeoutMs + 1000);
