@@ -36,10 +36,8 @@ export function createWebhookDeploy(
     recordFile?: string;
     /** Sees each deploy's report (the bench's breakdown). */
     onReport?: (report: DeployReport) => void;
-    clock?: () => number;
   },
 ): WebhookDeploy {
-  const clock = deps.clock ?? Date.now;
   let early: (EarlyListing & { abort: () => void }) | null = null;
   return {
     label: `nzf-build deploy to s3://${settings.bucket}`,
@@ -54,12 +52,12 @@ export function createWebhookDeploy(
       const objects = listBucket(client, settings.bucket, signal).finally(() => client.destroy());
       // Not awaited until the deploy; a failure only means the deploy lists the bucket itself.
       objects.catch(() => undefined);
-      early = { startedAt: clock(), objects, abort: () => controller.abort() };
+      early = { startedAt: Date.now(), objects, abort: () => controller.abort() };
     },
     async run(signal) {
       const taken = early;
       early = null;
-      const age = taken ? clock() - taken.startedAt : 0;
+      const age = taken ? Date.now() - taken.startedAt : 0;
       if (taken && age > EARLY_LISTING_MAX_AGE_MS) {
         taken.abort();
         deps.logger.debug("deploy", `the bucket's listing read ${formatMs(age)} ago is too old; reading it again`);
