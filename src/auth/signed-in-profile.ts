@@ -58,10 +58,10 @@ export function tokenClaims(token: string): Record<string, unknown> | null {
  * it does not expire on the way), else null. Sent with a gift (POST /donations) so the service files
  * it under the donor's account; the service checks it, this only avoids sending a dead one.
  */
-export function liveAccessToken(cookieString: string, now: number = Date.now()): string | null {
+export function liveAccessToken(cookieString: string): string | null {
   const token = accessTokenFromCookies(cookieString);
   const claims = token ? tokenClaims(token) : null;
-  if (!token || !claims || typeof claims.exp !== "number" || claims.exp * 1000 <= now + 60_000) return null;
+  if (!token || !claims || typeof claims.exp !== "number" || claims.exp * 1000 <= Date.now() + 60_000) return null;
   return token;
 }
 
