@@ -29,7 +29,6 @@ export interface AccountApiOptions {
   url: string;
   /** The current access token; `forceRefresh` asks for a new one. */
   token: (forceRefresh: boolean) => Promise<string | null>;
-  fetch?: typeof fetch;
 }
 
 interface GraphQLBody<T> {
@@ -38,7 +37,8 @@ interface GraphQLBody<T> {
 }
 
 export function createAccountApi(options: AccountApiOptions): AccountApi {
-  const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
+  // The global fetch as it is at each request.
+  const doFetch = (...args: Parameters<typeof fetch>) => fetch(...args);
 
   async function send<T>(token: string | null, body: string): Promise<{ status: number; json: GraphQLBody<T> }> {
     if (!token) throw new AccountApiError(SIGNED_OUT, "UNAUTHENTICATED");

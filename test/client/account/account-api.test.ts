@@ -1,13 +1,15 @@
 /**
  * The account island's GraphQL client: the ID token on every request, one refresh and retry on a
  * 401 (never more), the API's own sentences passed on, and plain words when the API cannot be
- * reached or answers something that is not GraphQL.
+ * reached or answers something that is not GraphQL. The browser's `fetch` is stood in for by a
+ * script of answers.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { AccountApiError, createAccountApi, UNREACHABLE } from "../../../src/client/account/account-api.js";
 
 type Reply = { status: number; body: unknown } | "network-down";
 
+/** The global fetch from now on: the replies in turn, each request seen. */
 function scripted(replies: Reply[]) {
   const seen: { auth: string | null; body: string }[] = [];
   const fake = (async (_url: string, init: RequestInit) => {
@@ -18,8 +20,12 @@ function scripted(replies: Reply[]) {
       status: next.status,
     });
   }) as unknown as typeof fetch;
-  return { fake, seen };
+  vi.stubGlobal("fetch", fake);
+  return { seen };
 }
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
 
 const tokens = () => {
   let n = 0;
@@ -39,9 +45,9 @@ const UNAUTH = {
 
 describe("createAccountApi", () => {
   it("sends the token and the query, and returns data", async () => {
-    const { fake, seen } = scripted([{ status: 200, body: { data: { me: { id: "u1" } } } }]);
+    const { seen } = scripted([{ status: 200, body: { data: { me: { id: "u1" } } } }]);
     const t = tokens();
-    const api = createAccountApi({ url: "http://api.test/graphql", token: t.token, fetch: fake });
+    const api = createAccountApi({ url: "http://api.test/graphql", token: t.token });
     expect(await api.request("{ me { id } }", { year: 2026 })).toEqual({ me: { id: "u1" } });
     expect(seen).toEqual([
       { auth: "Bearer token-0", body: JSON.stringify({ query: "{ me { id } }", variables: { year: 2026 } }) },
@@ -55,7 +61,7 @@ describe("createAccountApi", () => {
       { status: 200, body: { data: { ok: true } } },
     ]);
     const t = tokens();
-    const api = createAccountApi({ url: "http://api.test/graphql", token: t.token, fetch: once.fake });
+    const api = createAccountApi({ url: "http://api.test/graphql", token: t.token });
     expect(await api.request("{ ok }")).toEqual({ ok: true });
     expect(once.seen.map((s) => s.auth)).toEqual(["Bearer token-0", "Bearer token-1"]);
     expect(t.asked).toEqual([false, true]);
@@ -65,7 +71,7 @@ describe("createAccountApi", () => {
       { status: 401, body: UNAUTH },
       { status: 200, body: { data: {} } },
     ]);
-    const api2 = createAccountApi({ url: "http://api.test/graphql", token: tokens().token, fetch: twice.fake });
+    const api2 = createAccountApi({ url: "http://api.test/graphql", token: tokens().token });
     const error = await api2.request("{ ok }").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AccountApiError);
     expect((error as AccountApiError).code).toBe("UNAUTHENTICATED");
@@ -74,30 +80,24 @@ describe("createAccountApi", () => {
   });
 
   it("passes on a refusal's message and code; says plainly when the API is unreachable or not GraphQL", async () => {
-    const refused = scripted([
+    scripted([
       {
         status: 200,
         body: { data: null, errors: [{ message: "The amount is below $1.", extensions: { code: "BELOW_MINIMUM" } }] },
       },
     ]);
-    const api = createAccountApi({ url: "http://api.test/graphql", token: tokens().token, fetch: refused.fake });
+    const api = createAccountApi({ url: "http://api.test/graphql", token: tokens().token });
     await expect(api.request("mutation { x }")).rejects.toMatchObject({
       code: "BELOW_MINIMUM",
       message: "The amount is below $1.",
     });
 
-    const down = createAccountApi({
-      url: "http://api.test/graphql",
-      token: tokens().token,
-      fetch: scripted(["network-down"]).fake,
-    });
+    scripted(["network-down"]);
+    const down = createAccountApi({ url: "http://api.test/graphql", token: tokens().token });
     await expect(down.request("{ ok }")).rejects.toMatchObject({ code: "NETWORK", message: UNREACHABLE });
 
-    const html = createAccountApi({
-      url: "http://api.test/graphql",
-      token: tokens().token,
-      fetch: scripted([{ status: 502, body: "<html>Bad gateway</html>" }]).fake,
-    });
+    scripted([{ status: 502, body: "<html>Bad gateway</html>" }]);
+    const html = createAccountApi({ url: "http://api.test/graphql", token: tokens().token });
     await expect(html.request("{ ok }")).rejects.toMatchObject({ code: "BAD_RESPONSE", message: UNREACHABLE });
   });
 });
