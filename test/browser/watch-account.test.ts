@@ -18,11 +18,13 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectStep, pressButton, typeInto } from "../support/account-page.js";
 import { isolatedContext, launchBrowser } from "../support/browser.js";
+import { layMigratedDataDir } from "../support/api-db.js";
 import { PROJECT_ROOT } from "../support/build-fixture.js";
 import { startCognitoLocal, type CognitoLocal } from "../support/cognito-local.js";
 
 let cognito: CognitoLocal;
 let browser: Browser;
+let folder: string | undefined;
 let out: string;
 let child: ChildProcess | undefined;
 let output = "";
@@ -77,7 +79,14 @@ beforeAll(async () => {
     UserAttributes: [{ Name: "email", Value: EMAIL }],
   });
   await cognito.call("ConfirmSignUp", { ClientId: cognito.clientId, Username: EMAIL, ConfirmationCode: cognito.code });
-  out = await mkdtemp(join(tmpdir(), "nzf-watch-account-"));
+  // The watch's payments service keeps its database beside the output (`<out>.nzf-data`,
+  // src/watch/run-watch.ts): both in one temporary folder, removed afterwards. The database is laid
+  // from the run's migrated dump, as a service that has run before leaves it, so the watch opens it
+  // instead of making one and migrating it (api-db.ts; a watch's first start on an empty folder is
+  // test/watch/watch-cli.test.ts's).
+  folder = await mkdtemp(join(tmpdir(), "nzf-watch-account-"));
+  out = join(folder, "site");
+  await layMigratedDataDir(`${out}.nzf-data`);
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const key of Object.keys(env)) if (/^(PAYMENTS_|STRIPE_|NZF_)/.test(key)) delete env[key];
   Object.assign(env, {
@@ -100,7 +109,7 @@ afterAll(async () => {
   if (child && child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, "SIGKILL");
   await browser?.close();
   await cognito?.stop();
-  if (out) await rm(out, { recursive: true, force: true });
+  if (folder) await rm(folder, { recursive: true, force: true });
 });
 
 describe("npm start with a user pool", () => {
