@@ -19,8 +19,6 @@ export interface PreviewRootProps {
   promptForAccessToken?: boolean;
   /** Loads the drafts and re-renders the page while bootstrapping (see run-preview.ts). */
   bootstrap?: (ref: string, client: PreviewClient, signal: AbortSignal) => Promise<void>;
-  /** Called once the preview is active (see run-preview.ts). */
-  onActive?: (ref: string, client: PreviewClient) => void | Promise<void>;
   /** Every state change, with the page-facing `isPrismicPreview`. */
   onStateChange?: (state: PreviewState, isPrismicPreview: boolean | null) => void;
   /** The editor closed a dialog (Cancel, Escape): the preview stopped and the page is theirs again. */
@@ -46,7 +44,6 @@ export function PreviewRoot(props: PreviewRootProps) {
       endpoint: p.endpoint,
       promptForAccessToken: p.promptForAccessToken,
       bootstrap: p.bootstrap,
-      onActive: p.onActive,
       fetch: (input, init) => globalThis.fetch(input, init),
       location: window.location,
       navigate: (path) => window.location.assign(path),

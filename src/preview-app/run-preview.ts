@@ -10,7 +10,7 @@
  *     no preview cookie for the repository → NOT_A_PREVIEW (the page stays as built);
  *     else START_BOOTSTRAPPING, then `bootstrap(ref, client, signal)` (the site loads the drafts and
  *     re-renders the page; without it, one query at the preview ref checks the ref and the access
- *     token), BOOTSTRAPPED, then `onActive(ref, client)`.
+ *     token), then BOOTSTRAPPED: the preview is active.
  *
  * Loading the drafts belongs to bootstrapping (as in the Gatsby preview plugin, which fetched every
  * document at the preview ref while bootstrapping): the loading dialog stays up until the draft is
@@ -53,8 +53,6 @@ export interface RunPreviewOptions {
    * replaces (401/403 → token prompt). Check `signal.aborted` before changing the page.
    */
   bootstrap?: (ref: string, client: PreviewClient, signal: AbortSignal) => Promise<void>;
-  /** Called once the preview is active. Throwing → FAILED. */
-  onActive?: (ref: string, client: PreviewClient) => void | Promise<void>;
   /** Aborting stops requests and silences further events (Cancel, unmount). */
   signal?: AbortSignal;
   sleep?: (ms: number) => Promise<void>;
@@ -136,15 +134,5 @@ export async function runPreview(options: RunPreviewOptions): Promise<PreviewOut
   }
   if (signal?.aborted) return "aborted";
   emit({ type: "BOOTSTRAPPED" });
-  try {
-    await options.onActive?.(ref, client);
-  } catch (error) {
-    if (signal?.aborted) return "aborted";
-    // Past BOOTSTRAPPED the machine no longer prompts (the check above already passed), so every
-    // failure here, 401 included, ends in the error dialog.
-    const event = eventForError(error, { promptForAccessToken: false });
-    emit(event);
-    return "failed";
-  }
-  return signal?.aborted ? "aborted" : "active";
+  return "active";
 }
