@@ -93,6 +93,7 @@ async function run(verb: Verb, program: Command, command: Command): Promise<void
     const deploy = settings.deploy && "bucket" in settings.deploy ? settings.deploy : undefined;
     const service = await startWebhookService(settings.webhook, {
       logger,
+      projectFolder: settings.build.root,
       // With a bucket, each published build is deployed in-process (docs/deploy.md).
       ...(deploy
         ? {

@@ -345,7 +345,7 @@ export const OPTIONS = [
     defaultText: "none",
     commands: ["webhook"],
     group: "webhook",
-    help: "shell command run after each published build, for a host other than S3 (with a bucket, NZF_S3_BUCKET deploys in-process instead)",
+    help: "shell command run in the project folder (--root) after each published build, for a host other than S3 (with a bucket, NZF_S3_BUCKET deploys in-process instead)",
   },
   {
     key: "deployTimeout",

@@ -24,6 +24,11 @@ export interface DeployResult {
 export interface DeployOptions {
   /** Run by /bin/sh, so pipes, `&&` and environment variables work as on a terminal. */
   command: string;
+  /**
+   * The folder it runs in: the project folder (`--root`), so a relative `dist` in the command is this
+   * project's published site whichever folder the server was started from. Default: the process's.
+   */
+  folder?: string;
   /** Default 10 minutes: a first full `aws s3 sync` of every image can take a while. */
   timeoutMs?: number;
   /** Base environment (default process.env). */
@@ -91,6 +96,7 @@ export function runDeployCommand(options: DeployOptions): Promise<DeployResult> 
     // pipeline (`sh` and the `aws` it started), not just the shell.
     const child = spawn(command, {
       shell: true,
+      ...(options.folder ? { cwd: options.folder } : {}),
       env,
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,

@@ -327,6 +327,8 @@ export async function startWebhookService(
   deps: {
     runBuild: RunBuild;
     logger: Logger;
+    /** The project folder (`--root`): the deploy command runs there. */
+    projectFolder?: string;
     /** The in-process deploy (`nzf-build deploy`, with a bucket configured), instead of a deploy command. */
     deploy?: {
       label: string;
@@ -343,6 +345,7 @@ export async function startWebhookService(
     : config.deployCommand
       ? createDeployer({
           command: config.deployCommand,
+          ...(deps.projectFolder ? { folder: deps.projectFolder } : {}),
           timeoutMs: config.deployTimeoutMs,
           env,
           passEnv: config.deployPassEnv,

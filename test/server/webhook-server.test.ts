@@ -440,6 +440,22 @@ describe("startWebhookService", () => {
     await expect(fetch(service.url + "/health")).rejects.toThrow();
   });
 
+  it("runs the deploy command in the project folder, not the folder the server was started from", async () => {
+    const fake = fakeSite(root);
+    const projectFolder = await mkdtemp(join(tmpdir(), "nzf-project-"));
+    await writeFile(join(projectFolder, "marker.txt"), "this project\n");
+    const config = resolveWebhookConfig({ port: 0, deployCommand: "cat marker.txt" }, { NZF_WEBHOOK_SECRET: SECRET });
+    const service = await startWebhookService(config, { runBuild: fake.runBuild, logger, projectFolder });
+    try {
+      await service.queue.idle();
+      expect(process.cwd()).not.toBe(projectFolder);
+      expect(service.queue.status().builds[0]!.deploy).toMatchObject({ ok: true, outputTail: "this project\n" });
+    } finally {
+      await service.stop();
+      await rm(projectFolder, { recursive: true, force: true });
+    }
+  });
+
   it("keeps control characters sent in a webhook out of the log", async () => {
     await start();
     const response = await post(webhookBody({ domain: "evil\nbuild #99 ok" }));
