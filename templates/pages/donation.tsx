@@ -201,7 +201,7 @@ export function DonationFormOrNotice({
       <Island
         name="donation"
         component={Donation}
-        props={{ funds, formPath, thankYouPath: thankYouPathFor(lang), payments, contactPath: CONTACT_PATH, words }}
+        props={{ funds, formPath, thankYouPath: thankYouPathFor(lang), payments, words }}
       />
       <NoScriptNote words={words} lang={lang} />
     </>

@@ -63,8 +63,6 @@ export interface DonationIslandProps {
   thankYouPath: string;
   /** Null when the build has no payments configuration (the sample site): the island then renders nothing, the page says why. */
   payments: PaymentsConfig | null;
-  /** The contact page (the page's own notice links to it when card payments are not configured). */
-  contactPath?: string;
   /** The form's words in the page's language (words/index.ts picks them at build time). */
   words: DonationWords;
 }
