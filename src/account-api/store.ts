@@ -108,7 +108,11 @@ export function createStoreOver(records: AccountRecords, options: AccountStoreOp
     }
   }
 
-  /** The provider first: if it refuses or fails, nothing here changes, and the donor is told so. */
+  /**
+   * The provider first: if it refuses or fails, nothing here changes. The donor is not told that
+   * nothing changed at the provider: its answer may have been lost after it acted. Asking again
+   * is safe, since every change is keyed there and finds the one already made.
+   */
   async function atProvider<T>(call: () => Promise<T>): Promise<T> {
     try {
       return await call();
@@ -116,7 +120,7 @@ export function createStoreOver(records: AccountRecords, options: AccountStoreOp
       if (error instanceof AccountError) throw error;
       throw new AccountError(
         "PROVIDER_UNAVAILABLE",
-        "We could not reach our payment provider, so nothing was changed. Please try again in a few minutes.",
+        "We could not get an answer from our payment provider, so your gift is shown as it was. Please try again in a few minutes: asking again never makes a change twice.",
       );
     }
   }
