@@ -31,7 +31,10 @@ type Query {
 }
 
 type Mutation {
-  "Stops charges until resumed. Repeating it changes nothing."
+  """
+  Stops charges until resumed. Repeating it changes nothing. Card instalments whose Stripe schedule
+  has not started yet are refused (PAUSE_NOT_STARTED): skip the next payment or cancel instead.
+  """
   pauseRegularGift(id: ID!): RegularGiftChange!
   "Restarts a paused gift from the next charge date. Repeating it changes nothing."
   resumeRegularGift(id: ID!): RegularGiftChange!

@@ -176,15 +176,17 @@ describe("plans and history", () => {
         .filter((e) => e.type === "subscription_schedule.updated" && e.data.object.id === scheduleId),
     ).toHaveLength(1);
 
+    // The schedule has not started: there is no subscription to pause, and Stripe would charge on
+    // its start whatever the account said, so the pause is refused and the plan stays active.
+    const posts = h.service.stripe.requests().filter((r) => r.method === "POST").length;
     const paused = await run("pauseRegularGift(id: $id) { changed message gift { status nextChargeDate } }");
-    expect(paused.json.data.pauseRegularGift).toEqual({
-      changed: true,
-      message: "Your Zakat instalment plan is paused. Nothing more will be charged until you resume it.",
-      gift: { status: "PAUSED", nextChargeDate: null },
-    });
+    expect(paused.json.errors[0].extensions.code).toBe("PAUSE_NOT_STARTED");
+    expect(paused.json.errors[0].message).toMatch(/cannot be paused before its monthly payments begin on 15 June 2026/);
+    expect(h.service.stripe.requests().filter((r) => r.method === "POST")).toHaveLength(posts);
+    expect((await plans())[0]).toMatchObject({ status: "ACTIVE", amountCents: 15_000 });
     const resumed = await run("resumeRegularGift(id: $id) { changed gift { status amountCents } }");
     expect(resumed.json.data.resumeRegularGift).toEqual({
-      changed: true,
+      changed: false,
       gift: { status: "ACTIVE", amountCents: 15_000 },
     });
     // A new card starts as Stripe's SetupIntent for the donor's customer; nothing changes until it is saved.
