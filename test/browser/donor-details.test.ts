@@ -24,12 +24,14 @@ beforeAll(async () => {
   built = await sharedSampleSite("payments-unreachable");
   site = await startStaticServer({ root: built.outDir });
   browser = await launchBrowser();
-  // Each test judges a page on its own: no service worker fetching every page again (browser.ts).
+  // Each test judges a page on its own: no service worker fetching every page again, and no request
+  // paused for the test to route (browser.ts).
   phone = await isolatedContext(browser, {
     viewport: { width: 390, height: 844 },
     hasTouch: true,
     isMobile: true,
     withoutServiceWorker: true,
+    unrouted: true,
   });
   phone.setDefaultTimeout(10_000);
 });
@@ -256,7 +258,7 @@ describe("layout shift on the donor's pages, measured in Chromium", { timeout: 1
       );
       expect(paths).toContain("/calculate/");
       expect(paths).toContain("/ar-ae/pay/zakat/");
-      const own = await isolatedContext(browser, { viewport, withoutServiceWorker: true });
+      const own = await isolatedContext(browser, { viewport, withoutServiceWorker: true, unrouted: true });
       const worst: string[] = [];
       for (const path of paths) {
         const page = await own.newPage();

@@ -87,8 +87,10 @@ beforeAll(async () => {
   context = await isolatedContext(browser, {
     bypassCSP: true,
     viewport: { width: 1280, height: 800 },
-    // Each page is checked on its own: no service worker fetching every page again (browser.ts).
+    // Each page is checked on its own: no service worker fetching every page again, and no request
+    // paused for the test to route (browser.ts).
     withoutServiceWorker: true,
+    unrouted: true,
   });
   pagePaths = (await sitePagePaths(built.outDir)).filter((p) => p !== "/pay/tainted_wealth/");
 }, 180_000);
