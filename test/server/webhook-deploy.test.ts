@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { createMemoryLogger } from "../../src/core/logger.js";
 import { createBuildQueue, type BuildRunResult, type RunBuild } from "../../src/server/build-queue.js";
 import { runDeployCommand } from "../../src/server/deploy.js";
+import { hangLimit } from "../support/time-limits.js";
 
 /**
  * While `on`, the system refuses to start the command: Node's own spawn, in a working folder that
@@ -47,7 +48,8 @@ describe("runDeployCommand (real shell commands)", () => {
       timeoutMs: 300,
     });
     expect(result).toMatchObject({ ok: false, timedOut: true });
-    expect(result.durationMs).toBeLessThan(5000);
+    // Well before the 30 s `sleep` would end (a hang limit, scaled for a loaded machine).
+    expect(result.durationMs).toBeLessThan(hangLimit(5000));
     expect(result.outputTail).toBe("started\n");
     expect(result.error).toMatch(/took longer than 300 ms and was stopped; last output: started$/);
   });
