@@ -7,10 +7,9 @@
  * The network's faults are put between the service and the stand-in (stripe-fault-proxy.ts); what
  * Stripe did is read from Stripe's side. Dates worked out by hand from 15 March 2026.
  */
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Account, type Harness, startAccountHarness } from "../support/account-api-harness.js";
-import { TEST_SECRET_KEY } from "../support/payments-service.js";
 
 let h: Harness;
 let donor: Account;
@@ -35,8 +34,7 @@ const history = async () =>
 
 beforeAll(async () => {
   h = await startAccountHarness({ now: () => clock, stripeFaults: true });
-  const url = new URL(h.service.stripe.url);
-  stripe = new Stripe(TEST_SECRET_KEY, { host: url.hostname, port: Number(url.port), protocol: "http" });
+  stripe = h.stripeSdk;
   donor = await h.signUp("hafsa@example.com");
   // $1,200 of zakat in 12 monthly instalments of $100, the first today.
   donationId = await h.donate(

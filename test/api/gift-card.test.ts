@@ -6,11 +6,11 @@
  * PayPal gifts say PayPal.
  */
 import { randomUUID } from "node:crypto";
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { giftView, paidWith } from "../../src/account-api/facts.js";
 import { type Account, type Harness, raw, startAccountHarness } from "../support/account-api-harness.js";
-import { TEST_PUBLISHABLE_KEY, TEST_SECRET_KEY } from "../support/payments-service.js";
+import { TEST_PUBLISHABLE_KEY } from "../support/payments-service.js";
 
 let h: Harness;
 let donor: Account;
@@ -46,8 +46,7 @@ async function confirmSetup(clientSecret: string, paymentMethod: string) {
 
 beforeAll(async () => {
   h = await startAccountHarness();
-  const url = new URL(h.service.stripe.url);
-  stripe = new Stripe(TEST_SECRET_KEY, { host: url.hostname, port: Number(url.port), protocol: "http" });
+  stripe = h.stripeSdk;
   donor = await h.signUp("ruqayyah@example.com");
   monthly = `gift_${await h.donate({ fund: "sadaqah", amountCents: 2_500, frequency: "monthly" }, "succeeded", donor.access)}`;
   weekly = `gift_${await h.donate(

@@ -4,10 +4,9 @@
  * becomes paid, never a second one. The plan itself is not marked unpaid. Another donor sees none
  * of it. Stripe test clock; dates from 15 March 2026, noon in Sydney.
  */
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Account, type Harness, startAccountHarness } from "../support/account-api-harness.js";
-import { TEST_SECRET_KEY } from "../support/payments-service.js";
 
 let h: Harness;
 let donor: Account;
@@ -31,8 +30,7 @@ async function moveTo(date: string) {
 
 beforeAll(async () => {
   h = await startAccountHarness({ now: () => clock });
-  const url = new URL(h.service.stripe.url);
-  stripe = new Stripe(TEST_SECRET_KEY, { host: url.hostname, port: Number(url.port), protocol: "http" });
+  stripe = h.stripeSdk;
   donor = await h.signUp("hafsa@example.com");
   other = await h.signUp("omar@example.com");
   // Stripe's test clock on the test's day before the subscription is made.

@@ -8,11 +8,10 @@
  * account then shows. Checked on Stripe's side: the stand-in's charges, listed through the SDK.
  * 12 monthly zakat instalments of $100 from 15 March 2026, noon in Sydney; dates by hand.
  */
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { todayIn } from "../../src/payments/schedules.js";
 import { type Account, type Harness, startAccountHarness } from "../support/account-api-harness.js";
-import { TEST_SECRET_KEY } from "../support/payments-service.js";
 
 let h: Harness;
 let donor: Account;
@@ -52,8 +51,7 @@ async function moveTo(date: string) {
 
 beforeAll(async () => {
   h = await startAccountHarness({ now: () => clock });
-  const url = new URL(h.service.stripe.url);
-  stripe = new Stripe(TEST_SECRET_KEY, { host: url.hostname, port: Number(url.port), protocol: "http" });
+  stripe = h.stripeSdk;
   donor = await h.signUp("ruqayya@example.com");
   gift = `gift_${await h.donate(
     { fund: "zakat", amountCents: 120_000, frequency: "monthly-instalments", instalments: { count: 12 } },

@@ -4,10 +4,10 @@
  * the gift's Subscription at the Stripe stand-in through the official SDK. Read back from Stripe,
  * not from our tables.
  */
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Account, type Harness, startAccountHarness } from "../support/account-api-harness.js";
-import { TEST_PUBLISHABLE_KEY, TEST_SECRET_KEY } from "../support/payments-service.js";
+import { TEST_PUBLISHABLE_KEY } from "../support/payments-service.js";
 
 let h: Harness;
 let donor: Account;
@@ -24,8 +24,7 @@ const subscription = () => stripe.subscriptions.retrieve(subscriptionId);
 
 beforeAll(async () => {
   h = await startAccountHarness();
-  const url = new URL(h.service.stripe.url);
-  stripe = new Stripe(TEST_SECRET_KEY, { host: url.hostname, port: Number(url.port), protocol: "http" });
+  stripe = h.stripeSdk;
   donor = await h.signUp("sara@example.com");
   other = await h.signUp("omar@example.com");
   const donationId = await h.donate(

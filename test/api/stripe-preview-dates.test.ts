@@ -5,14 +5,12 @@
  * against the days the Stripe stand-in's invoices for that gift were made, in Sydney, over four
  * months of its test clock.
  */
-import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FundConfig } from "../../src/client/donation/config.js";
 import { initialValues } from "../../src/client/donation/form-state.js";
 import { previewFigures } from "../../src/client/donation/summary.js";
 import { todayIn } from "../../src/payments/schedules.js";
 import { type Harness, startAccountHarness } from "../support/account-api-harness.js";
-import { TEST_SECRET_KEY } from "../support/payments-service.js";
 
 const SYDNEY = "Australia/Sydney";
 const sadaqah: FundConfig = {
@@ -39,8 +37,7 @@ afterAll(async () => {
 
 /** The days in Sydney that the stand-in made the gift's subscription's paid invoices on. */
 async function invoicedDays(donationId: string): Promise<string[]> {
-  const url = new URL(h.service.stripe.url);
-  const stripe = new Stripe(TEST_SECRET_KEY, { host: url.hostname, port: Number(url.port), protocol: "http" });
+  const stripe = h.stripeSdk;
   const row = await h.service.db
     .selectFrom("donations")
     .select("stripe_subscription_id")

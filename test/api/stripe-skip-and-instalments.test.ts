@@ -7,10 +7,9 @@
  * another donor's plan, a forged or stale date, a huge one ask Stripe nothing.
  * Dates by hand from 15 March 2026, noon in Sydney.
  */
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Account, type Harness, startAccountHarness } from "../support/account-api-harness.js";
-import { TEST_SECRET_KEY } from "../support/payments-service.js";
 
 let h: Harness;
 let donor: Account;
@@ -57,8 +56,7 @@ const rowOf = (giftId: string) =>
 
 beforeAll(async () => {
   h = await startAccountHarness({ now: () => clock });
-  const url = new URL(h.service.stripe.url);
-  stripe = new Stripe(TEST_SECRET_KEY, { host: url.hostname, port: Number(url.port), protocol: "http" });
+  stripe = h.stripeSdk;
   donor = await h.signUp("hafsa@example.com");
   other = await h.signUp("omar@example.com");
   instalments = `gift_${await h.donate(

@@ -7,11 +7,10 @@
  * 12 monthly zakat instalments of $100 from 15 March 2026 (noon in Sydney); dates by hand.
  */
 import { sql } from "kysely";
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INTERNAL } from "../../src/account-api/graphql.js";
 import { type Account, type Harness, startAccountHarness } from "../support/account-api-harness.js";
-import { TEST_SECRET_KEY } from "../support/payments-service.js";
 
 let h: Harness;
 let donor: Account;
@@ -81,8 +80,7 @@ async function recordSkipsAgain() {
 
 beforeAll(async () => {
   h = await startAccountHarness({ now: () => clock });
-  const url = new URL(h.service.stripe.url);
-  stripe = new Stripe(TEST_SECRET_KEY, { host: url.hostname, port: Number(url.port), protocol: "http" });
+  stripe = h.stripeSdk;
   donor = await h.signUp("zainab@example.com");
   gift = `gift_${await h.donate(
     { fund: "zakat", amountCents: 120_000, frequency: "monthly-instalments", instalments: { count: 12 } },

@@ -67,6 +67,8 @@ export interface Harness {
   service: TestPaymentsService;
   /** The service's URL of the account API. */
   graphqlUrl: string;
+  /** Stripe's official SDK on the service's Stripe stand-in: what Stripe holds, as a test reads it. */
+  stripeSdk: Stripe;
   logged: string[];
   /** Signs up, confirms (the e-mail is then verified) and signs in. */
   signUp(email: string, password?: string): Promise<Account>;
@@ -159,6 +161,7 @@ export async function startAccountHarness(
     cognito,
     service,
     graphqlUrl,
+    stripeSdk: stripe,
     logged,
     signIn,
     async signUp(email, password = PASSWORD) {
