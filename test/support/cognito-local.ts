@@ -33,6 +33,7 @@
  *   until the new address is confirmed. The account API's guest-gift claim reads `email_verified`.
  * Everything else is passed through unchanged; CORS is answered here so browsers can call it.
  */
+import { text } from "node:stream/consumers";
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtemp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
@@ -272,12 +273,6 @@ function cors(req: IncomingMessage, res: ServerResponse): void {
   res.setHeader("access-control-max-age", "600");
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
 function send(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { "content-type": "application/x-amz-json-1.1" });
   res.end(JSON.stringify(body));
@@ -375,7 +370,7 @@ async function handleBridge(
     return;
   }
   try {
-    const body = await readBody(req);
+    const body = await text(req);
     const target = String(req.headers["x-amz-target"] ?? "");
     if (!target) {
       // Not a service call: the pool's JWKS (`<issuer>/.well-known/jwks.json`), health.

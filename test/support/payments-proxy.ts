@@ -7,6 +7,7 @@
  * and never faulted, as the service answers preflights before anything else; `/stripe/` (the
  * stand-in's signed webhooks) is logged but never faulted.
  */
+import { buffer } from "node:stream/consumers";
 import {
   createServer,
   type IncomingHttpHeaders,
@@ -83,15 +84,6 @@ function passable(headers: IncomingHttpHeaders): Record<string, string | string[
   return kept;
 }
 
-function readAll(stream: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-    stream.on("end", () => resolve(Buffer.concat(chunks)));
-    stream.on("error", reject);
-  });
-}
-
 /** The path as the service's router reads it; null for a target that is not one. */
 function pathOf(target: string | undefined): string | null {
   try {
@@ -155,7 +147,7 @@ export async function startPaymentsProxy(
           headers: { ...passable(req.headers), "content-length": String(body.length) },
         },
         (res) => {
-          readAll(res).then(
+          buffer(res).then(
             (answer) => resolve({ status: res.statusCode ?? 502, headers: passable(res.headers), body: answer }),
             reject,
           );
@@ -167,7 +159,7 @@ export async function startPaymentsProxy(
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = await readAll(req);
+    const body = await buffer(req);
     const path = pathOf(req.url);
     const preflight = req.method === "OPTIONS";
     const fault = !preflight && path !== null && !path.startsWith("/stripe/") ? hooks.takeFault(path) : undefined;

@@ -7,6 +7,7 @@
  *   reaches the service (what a timeout or a dropped connection after the fact looks like).
  * Everything else is passed on as it came, and Stripe's answer passed back byte for byte.
  */
+import { buffer } from "node:stream/consumers";
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 
@@ -27,15 +28,6 @@ export interface StripeFaultProxy {
   stop(): Promise<void>;
 }
 
-function readAll(stream: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-    stream.on("end", () => resolve(Buffer.concat(chunks)));
-    stream.on("error", reject);
-  });
-}
-
 export async function startStripeFaultProxy(stripeUrl: string): Promise<StripeFaultProxy> {
   const target = new URL(stripeUrl);
   const faults: (StripeFault & { times: number })[] = [];
@@ -52,7 +44,7 @@ export async function startStripeFaultProxy(stripeUrl: string): Promise<StripeFa
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = await readAll(req);
+    const body = await buffer(req);
     const fault = takeFault(req.method ?? "GET", new URL(req.url ?? "/", target).pathname);
     if (fault?.kind === "unreachable") return void req.socket.destroy();
     const answer = await new Promise<{ status: number; headers: IncomingMessage["headers"]; body: Buffer }>(
@@ -61,7 +53,7 @@ export async function startStripeFaultProxy(stripeUrl: string): Promise<StripeFa
         const out = httpRequest(
           { host: target.hostname, port: Number(target.port), method: req.method, path: req.url, headers },
           (upstream) =>
-            readAll(upstream).then(
+            buffer(upstream).then(
               (answerBody) =>
                 resolve({ status: upstream.statusCode ?? 502, headers: upstream.headers, body: answerBody }),
               reject,
