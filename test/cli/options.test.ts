@@ -10,7 +10,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import { readFile, stat, writeFile } from "node:fs/promises";
+import { readFile, realpath, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Command } from "commander";
@@ -328,7 +328,7 @@ describe.concurrent("each setting, by its effect", () => {
         "--site-url",
         "https://hook.example",
         "--deploy-command",
-        `env > '${marker}' && sleep 20`,
+        `pwd > '${marker}.folder' && env > '${marker}' && sleep 20`,
         "--deploy-timeout",
         "1",
         "--deploy-env",
@@ -358,6 +358,8 @@ describe.concurrent("each setting, by its effect", () => {
         expect(deploy.durationMs).toBeLessThan(hangLimit(8000));
         // --deploy-env let the named secret through to the deploy command.
         expect(await read(marker)).toContain(`PRISMIC_ACCESS_TOKEN=${STUB_TOKEN}`);
+        // It ran in the project folder (--root), not the folder the CLI was started from.
+        expect((await read(`${marker}.folder`)).trim()).toBe(await realpath(root));
         // The build used the settings given to the webhook command: site URL, output folder, accounts.
         expect(canonical(await read(join(out, "index.html")))).toBe("https://hook.example/");
         expect(await read(join(out, "account", "index.html"))).toContain(POOL.NZF_COGNITO_USER_POOL_ID);
