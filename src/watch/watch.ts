@@ -33,21 +33,6 @@ export interface WatchOptions {
   cliSources?: ReadonlySet<string>;
   /** Told the changed sources of nzf-build itself; "restarting" when a restart will build them, so this session does not. */
   onCliChange?: (files: string[]) => "restarting" | undefined;
-  /** Told what the session does, for a caller that waits on it (test/support/watch-session.ts). */
-  events?: WatchEvents;
-}
-
-/** What a watch session tells a caller as it happens; every one optional. */
-export interface WatchEvents {
-  /** A change to the site was seen: a rebuild follows after the quiet (DEBOUNCE_MS). */
-  change?(file: string): void;
-  /** A rebuild started; the first build is number 1. */
-  buildStarted?(number: number): void;
-  /**
-   * A rebuild ended. `more`: files were saved while it ran that it may not have seen (an editor
-   * truncates, then writes), so another rebuild follows that has them.
-   */
-  buildEnded?(number: number, outcome: BuildResult | Error, more: boolean): void;
 }
 
 export interface WatchSession {
@@ -74,6 +59,15 @@ export const DEBOUNCE_MS = 15;
 
 /** How each rebuild's last line with --verbose starts: the bench waits for it before the next save. */
 export const PREVIEW_LINE = "editor-preview bundle after the pages: ";
+
+/**
+ * With --verbose, each change to the site seen ("saw templates/site.css") and each build's start and
+ * end ("build 3 started", "build 3 ended: 2 pages written", "build 4 failed", "…; saves made meanwhile
+ * are built next"): what a save led to, in order. A caller that waits on rebuilds reads these lines
+ * from the logger it gives (test/support/watch-session.ts), as the bench reads PREVIEW_LINE.
+ */
+export const SAW_LINE = "saw ";
+export const BUILD_LINE = "build ";
 
 /** The dev client's sources (src/watch/dev-client.ts): a change there is no change to the site. */
 const DEV_CLIENT_DIR = "src/client/dev/";
@@ -134,7 +128,6 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
   // by stop(). The editor-preview bundle is made after the pages are served (publishPreview).
   const builder = createBuilder({ keepBundlers: true, previewAfterPages: true });
   const deps = { logger, builder, ...options.buildDeps };
-  const events = options.events ?? {};
   let buildsStarted = 0;
   let buildsFinished = 0;
   // The error printed last, until a build succeeds: a save that makes two builds (an editor that
@@ -162,7 +155,7 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
     const seenAt = firstChangeAt;
     firstChangeAt = null;
     const number = ++buildsStarted;
-    events.buildStarted?.(number);
+    logger.debug("watch", `${BUILD_LINE}${number} started`);
     const started = performance.now();
     const startedAt = Date.now();
     let outcome: BuildResult | Error;
@@ -197,8 +190,13 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
       }
     }
     buildsFinished++;
-    // Files saved while this build ran may not be in it: the build that follows has them.
-    events.buildEnded?.(number, outcome, changed.size > 0 && !stopping);
+    // Files saved while this build ran may not be in it (an editor truncates, then writes): the
+    // build that follows has them. Said while this build still counts as running.
+    const more = changed.size > 0 && !stopping;
+    logger.debug(
+      "watch",
+      `${BUILD_LINE}${number} ${outcome instanceof Error ? "failed" : `ended: ${outcome.pagesRebuilt} pages written`}${more ? "; saves made meanwhile are built next" : ""}`,
+    );
   };
 
   /**
@@ -290,7 +288,7 @@ export async function startWatch(config: BuildConfig, options: WatchOptions): Pr
     if (options.cliSources?.has(file)) cliChanged.add(file);
     else {
       changed.add(file);
-      events.change?.(file);
+      logger.debug("watch", `${SAW_LINE}${file}`);
     }
     debounce();
   };

@@ -12,8 +12,8 @@ import { tmpdir } from "node:os";
 import { PROJECT_ROOT } from "../support/build-fixture.js";
 import { resolveConfig } from "../../src/core/config.js";
 import { createMemoryLogger } from "../../src/core/logger.js";
-import type { BuildResult } from "../../src/pipeline/build.js";
-import { startWatch, type WatchSession } from "../../src/watch/watch.js";
+import type { WatchSession } from "../../src/watch/watch.js";
+import { type BuildEnd, type BuildOutcome, startListenedWatch } from "../support/watch-session.js";
 
 const FILE = "templates/pages/static-pages.tsx";
 let root: string;
@@ -21,9 +21,9 @@ let workDir: string | undefined;
 let session: WatchSession;
 const logger = createMemoryLogger();
 
-/** Each rebuild as it ends; `onEnded` runs inside the session's callback, while the build still counts as running. */
-const ended: { number: number; outcome: BuildResult | Error; more: boolean; at: number }[] = [];
-let onEnded: ((number: number, outcome: BuildResult | Error) => void) | null = null;
+/** Each rebuild as it ends; `onEnded` runs as the session logs the end, while the build still counts as running. */
+const ended: BuildEnd[] = [];
+let onEnded: ((number: number, outcome: BuildOutcome) => void) | null = null;
 let lastChangeAt = 0;
 
 beforeAll(async () => {
@@ -38,19 +38,19 @@ beforeAll(async () => {
     {},
   );
   // The quiet before a rebuild (DEBOUNCE_MS): the window the lost save fell into.
-  session = await startWatch(config, {
-    logger,
-    port: 0,
-    events: {
-      change() {
+  session = await startListenedWatch(
+    config,
+    { logger, port: 0 },
+    {
+      saw() {
         lastChangeAt = performance.now();
       },
-      buildEnded(number, outcome, more) {
-        ended.push({ number, outcome, more, at: performance.now() });
-        onEnded?.(number, outcome);
+      ended(end) {
+        ended.push(end);
+        onEnded?.(end.number, end.outcome);
       },
     },
-  });
+  );
 }, 180_000);
 
 afterAll(async () => {
@@ -60,7 +60,7 @@ afterAll(async () => {
 });
 
 /** The first rebuild after `number` that ended with no change left unbuilt; an Error if none came within `ms`. */
-async function buildAfter(number: number, ms: number): Promise<BuildResult | Error> {
+async function buildAfter(number: number, ms: number): Promise<BuildOutcome> {
   const deadline = performance.now() + ms;
   for (;;) {
     const done = ended.find((e) => e.number > number && !e.more);

@@ -11,8 +11,7 @@ import { tmpdir } from "node:os";
 import { PROJECT_ROOT } from "../support/build-fixture.js";
 import { resolveConfig, type BuildConfig } from "../../src/core/config.js";
 import { createMemoryLogger } from "../../src/core/logger.js";
-import type { BuildResult } from "../../src/pipeline/build.js";
-import { startWaitableWatch, type WaitableWatchSession } from "../support/watch-session.js";
+import { type BuildOutcome, startWaitableWatch, type WaitableWatchSession } from "../support/watch-session.js";
 
 let root: string;
 let workDir: string | undefined;
@@ -40,7 +39,7 @@ afterAll(async () => {
   if (workDir) await rm(workDir, { recursive: true, force: true });
 });
 
-async function save(file: string, change: (text: string) => string): Promise<BuildResult | Error> {
+async function save(file: string, change: (text: string) => string): Promise<BuildOutcome> {
   await session.settled();
   const path = join(root, file);
   const before = await readFile(path, "utf8");
