@@ -25,8 +25,9 @@ export default defineConfig({
     environment: "node",
     // Finds or unpacks Chromium once, before the workers start (test/support/chromium-path.ts).
     globalSetup: ["test/support/global-setup.ts"],
-    // The services' clock, which tests move, for every file (test/support/service-clock-setup.ts).
-    setupFiles: ["test/support/service-clock-setup.ts"],
+    // The services' clock, which tests move, and the payments database opener, which answers a test
+    // database's name with the PGlite a worker reuses, for every file (test/support/*-setup.ts).
+    setupFiles: ["test/support/service-clock-setup.ts", "test/support/api-db-setup.ts"],
     // Limits that catch hangs, scaled for a loaded machine (test/support/time-limits.ts).
     testTimeout: hangLimit(30_000),
     hookTimeout: hangLimit(120_000),

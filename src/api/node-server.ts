@@ -15,7 +15,7 @@ import { createApiApp } from "./app.js";
 import { servicePlanProvider } from "./plan-provider.js";
 import { describe, readApiSettings, type ApiSettings } from "./config.js";
 import { corsPolicy } from "./cors.js";
-import { type ApiDb, openDatabase } from "./db/open.js";
+import { openDatabase } from "./db/open.js";
 import type { ApiDeps } from "./deps.js";
 import { sweepExpiredDonations } from "./donations/expire.js";
 import { runScheduledCharges } from "./jobs/scheduled-charges.js";
@@ -35,8 +35,6 @@ export interface ApiServerOptions {
   dataDir?: string;
   env?: Record<string, string | undefined>;
   logger?: Logger;
-  /** An open database to use instead of DATABASE_URL or the data folder; its owner closes it, not stop. */
-  database?: ApiDb;
   /**
    * Without PayPal settings, PayPal as the in-memory local provider, which marks a capture paid with
    * no money taken: for watch mode only. `nzf-build api` never sets it, so a service started without
@@ -80,13 +78,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       })
     : undefined;
   await rulesSource?.ready;
-  const ownDatabase = !options.database;
-  const database =
-    options.database ??
-    (await openDatabase(
-      settings.databaseUrl ? { url: settings.databaseUrl } : { dataDir: options.dataDir ?? ".nzf-data" },
-    ));
-  const closeDatabase = () => (ownDatabase ? database.close() : Promise.resolve());
+  const database = await openDatabase(
+    settings.databaseUrl ? { url: settings.databaseUrl } : { dataDir: options.dataDir ?? ".nzf-data" },
+  );
   const deps: ApiDeps = {
     db: database.db,
     stripe: settings.stripe ? createStripeClient(settings.stripe) : null,
@@ -127,7 +121,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       server.listen(options.port ?? 8787, options.host ?? "127.0.0.1", () => resolve());
     });
   } catch (error) {
-    await closeDatabase();
+    await database.close();
     throw error;
   }
   const sweeper = setInterval(() => {
@@ -170,7 +164,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
         server.closeIdleConnections();
         setTimeout(() => server.closeAllConnections(), 2_000).unref();
       });
-      await closeDatabase();
+      await database.close();
       deps.receipts?.close();
     },
   };

@@ -39,6 +39,12 @@ const REMOVED: { file: string; type: string; option: string; now: string }[] = [
     option: "events",
     now: "test/support/watch-session.ts reads the session's --verbose lines through the logger it gives",
   },
+  {
+    file: "src/api/node-server.ts",
+    type: "ApiServerOptions",
+    option: "database",
+    now: "its dataDir, named by testDataDir; test/support/api-db-open.ts replaces src/api/db/open.ts",
+  },
 ];
 
 /** The members of `interface type` (or `type type = {`) in `text`, or null when it is not there. */

@@ -18,6 +18,7 @@ import { startStaticServer } from "../../src/server/static-server.js";
 import { restoreServerLimits, shorten } from "../support/shortened-server-limits.js";
 import { MAX_BODIES_IN_FLIGHT, startWebhookServer } from "../../src/server/webhook-server.js";
 import { openTestApiDb } from "../support/api-db.js";
+import { testDataDir } from "../support/api-db-open.js";
 import { rawRequest } from "../support/raw-http.js";
 
 // The slow-client limits, shortened for one test at a time (test/support/shortened-server-limits.ts).
@@ -157,15 +158,17 @@ describe("webhook server under slow clients", () => {
 
 describe("payments service limits", () => {
   let database: ApiDb;
+  let dataDir: string;
   beforeAll(async () => {
     database = await openTestApiDb();
+    dataDir = await testDataDir(database);
   }, 60_000);
   afterAll(() => database?.close());
   /** The service as `nzf-build api` starts it, on this file's database; no Stripe key is needed here. */
   const start = (allowedOrigins?: string[]) =>
     startApiServer({
       port: 0,
-      database,
+      dataDir,
       env: allowedOrigins ? { NZF_API_ALLOWED_ORIGINS: allowedOrigins.join(",") } : {},
       logger: quiet,
     });
@@ -233,7 +236,7 @@ describe("payments service limits", () => {
     }
     // "*" is refused, from the settings as from code.
     await expect(
-      startApiServer({ port: 0, database, env: { NZF_API_ALLOWED_ORIGINS: "*" }, logger: quiet }),
+      startApiServer({ port: 0, dataDir, env: { NZF_API_ALLOWED_ORIGINS: "*" }, logger: quiet }),
     ).rejects.toMatchObject({ code: "API_CONFIG_INVALID" });
     expect(() => corsPolicy(["*"])).toThrow(expect.objectContaining({ code: "API_CONFIG_INVALID" }));
   });

@@ -19,6 +19,7 @@ import { migrateToLatest } from "../../src/api/db/migrate.js";
 import type { ApiDb } from "../../src/api/db/open.js";
 import { PGliteDialect } from "../../src/api/db/pglite-dialect.js";
 import type { ApiDatabase } from "../../src/api/db/schema.js";
+import { forgetTestDatabase } from "./api-db-open.js";
 
 const MIGRATIONS_DIR = new URL("../../src/api/db/migrations/", import.meta.url);
 
@@ -46,7 +47,10 @@ export async function makeMigratedDump(): Promise<string> {
   return path;
 }
 
-/** A migrated database of this test file's own: PGlite from the dump. */
+/**
+ * A migrated database of this test file's own: PGlite from the dump. The payments service opens it
+ * when started with its `testDataDir` (api-db-open.ts).
+ */
 export async function openTestApiDb(): Promise<ApiDb> {
   const path = process.env.NZF_TEST_PGLITE_DUMP ?? (await makeMigratedDump());
   const dump = new Blob([await readFile(path)]);
@@ -55,7 +59,14 @@ export async function openTestApiDb(): Promise<ApiDb> {
   });
   // A dump of the latest migrations: nothing to apply, but a dump older than the code would be caught up.
   await migrateToLatest(db as Kysely<unknown>);
-  return { db, driver: "pglite", close: () => db.destroy() };
+  return {
+    db,
+    driver: "pglite",
+    close: () => {
+      forgetTestDatabase(db);
+      return db.destroy();
+    },
+  };
 }
 
 /**

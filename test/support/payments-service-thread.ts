@@ -41,6 +41,18 @@ export async function startPaymentsServiceThread(): Promise<PaymentsServiceThrea
     target: "node20.19",
     packages: "external",
     logLevel: "warning",
+    // The payments database opener as the tests have it (api-db-open.ts, which api-db-setup.ts puts
+    // in its place for every test file): the service opens this thread's PGlite by its name.
+    plugins: [
+      {
+        name: "test-database-opener",
+        setup(bundle) {
+          bundle.onResolve({ filter: /\/api\/db\/open\.js$/ }, () => ({
+            path: join(root, "test/support/api-db-open.ts"),
+          }));
+        },
+      },
+    ],
   });
   const worker = new Worker(outfile);
   const waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();

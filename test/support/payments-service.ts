@@ -13,6 +13,7 @@ import type { ApiDb } from "../../src/api/db/open.js";
 import type { LocalPayPal } from "../../src/api/paypal/local-provider.js";
 import { startStripeStandIn, type StripeStandIn } from "../../src/stand-ins/stripe/index.js";
 import { openTestApiDb, resetApiDb } from "./api-db.js";
+import { testDataDir } from "./api-db-open.js";
 import { type Fault, type RequestLogEntry, startPaymentsProxy } from "./payments-proxy.js";
 import { type StripeFaultProxy, startStripeFaultProxy } from "./stripe-fault-proxy.js";
 
@@ -34,6 +35,8 @@ export interface TestPaymentsService {
   paypal: LocalPayPal;
   deps: ApiDeps;
   db: ApiDb["db"];
+  /** The data folder that names this file's database (api-db-open.ts): another service started with it shares it. */
+  dataDir: string;
   requests: RequestLogEntry[];
   injectFault(fault: Fault): void;
   donationCount(): Promise<number>;
@@ -97,6 +100,7 @@ export async function startTestPaymentsService(
   const held = fileDatabase();
   held.running++;
   const database = await held.db;
+  const dataDir = await testDataDir(database);
   const stripe = await startStripeStandIn({ webhookSecret: TEST_WEBHOOK_SECRET, publishableKey: TEST_PUBLISHABLE_KEY });
   const faults: (Fault & { times: number })[] = (options.faults ?? []).map((f) => ({ ...f, times: f.times ?? 1 }));
   const requests: RequestLogEntry[] = [];
@@ -104,7 +108,8 @@ export async function startTestPaymentsService(
 
   const server: ApiServer = await startApiServer({
     port: 0,
-    database,
+    // The service opens its database as production does, from its data folder: this file's, by name.
+    dataDir,
     env: {
       STRIPE_SECRET_KEY: TEST_SECRET_KEY,
       STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
@@ -139,6 +144,7 @@ export async function startTestPaymentsService(
     paypal,
     deps: server.deps,
     db: database.db,
+    dataDir,
     requests,
     injectFault: (fault) => faults.push({ ...fault, times: fault.times ?? 1 }),
     donationCount: async () =>

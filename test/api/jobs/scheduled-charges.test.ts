@@ -148,7 +148,7 @@ describe("the scheduled charges job", () => {
     timers.jobsEveryMs = 25;
     const timed = await startApiServer({
       port: 0,
-      database: { db: service.db, driver: "pglite", close: async () => undefined },
+      dataDir: service.dataDir,
       env: {
         STRIPE_SECRET_KEY: TEST_SECRET_KEY,
         STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,

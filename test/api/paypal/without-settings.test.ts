@@ -7,14 +7,15 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startApiServer, type ApiServer } from "../../../src/api/node-server.js";
 import { openTestApiDb } from "../../support/api-db.js";
+import { testDataDir } from "../../support/api-db-open.js";
 import { donationRequest } from "../../support/donation-request.js";
 
 let server: ApiServer;
 let watchLike: ApiServer;
 beforeAll(async () => {
-  const [database, other] = await Promise.all([openTestApiDb(), openTestApiDb()]);
-  server = await startApiServer({ port: 0, database, env: { NZF_API_ALLOWED_ORIGINS: "https://nzf.org.au" } });
-  watchLike = await startApiServer({ port: 0, database: other, env: {}, localPayPal: true });
+  const [database, other] = await Promise.all([openTestApiDb().then(testDataDir), openTestApiDb().then(testDataDir)]);
+  server = await startApiServer({ port: 0, dataDir: database, env: { NZF_API_ALLOWED_ORIGINS: "https://nzf.org.au" } });
+  watchLike = await startApiServer({ port: 0, dataDir: other, env: {}, localPayPal: true });
 });
 afterAll(async () => {
   await server?.stop();
