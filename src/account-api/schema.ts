@@ -33,7 +33,8 @@ type Query {
 type Mutation {
   """
   Stops charges until resumed. Repeating it changes nothing. Card instalments whose Stripe schedule
-  has not started yet are refused (PAUSE_NOT_STARTED): skip the next payment or cancel instead.
+  has not started yet (canPause false) are refused (PAUSE_NOT_STARTED): skip the next payment or
+  cancel instead.
   """
   pauseRegularGift(id: ID!): RegularGiftChange!
   "Restarts a paused gift from the next charge date. Repeating it changes nothing."
@@ -204,6 +205,12 @@ type RegularGift {
   skippedCount: Int!
   "Whether the next payment can be skipped (card gifts; PayPal cannot skip one payment)."
   canSkip: Boolean!
+  """
+  Whether a pause is taken (the page offers Pause only then): false for card instalments whose
+  Stripe schedule has not started billing (only the first payment made), which PAUSE_NOT_STARTED
+  refuses since nothing could stop the schedule's first charge.
+  """
+  canPause: Boolean!
   "Where the payments would stand if the next were skipped; null when it cannot be."
   afterSkip: AfterSkip
   "card (Stripe: Change card takes a new one here) or paypal (the donor changes how they pay in PayPal)."

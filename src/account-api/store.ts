@@ -67,6 +67,18 @@ export class AccountError extends Error {
   }
 }
 
+/**
+ * A pause of card instalments whose Stripe schedule does not bill yet (`canPause` false): nothing
+ * at Stripe could stop the schedule's first charge, so the plan must not read paused.
+ */
+export function pauseNotStarted(gift: Pick<GiftView, "fund" | "nextChargeDate">): AccountError {
+  const begins = gift.nextChargeDate ? ` on ${longDate(gift.nextChargeDate)}` : "";
+  return new AccountError(
+    "PAUSE_NOT_STARTED",
+    `Your ${FUND_NAMES[gift.fund]} instalment plan cannot be paused before its monthly payments begin${begins}, so nothing was changed. To have nothing charged that day, skip the next payment; to stop the plan, cancel it.`,
+  );
+}
+
 export interface AccountStoreOptions {
   /** Pauses, resumes, changes and cancels plans at the payment provider; the local one moves no money. */
   provider?: PlanProvider;
@@ -206,7 +218,10 @@ export function createStoreOver(records: AccountRecords, options: AccountStoreOp
           false,
           `${describePlan(f)} is already paused. Nothing more will be charged until you resume it.`,
         );
-      await atProvider(() => provider.pause(giftView(f, today())));
+      const gift = giftView(f, today());
+      // Refused before the provider is asked: the page does not offer it (canPause).
+      if (!gift.canPause) throw pauseNotStarted(gift);
+      await atProvider(() => provider.pause(gift));
       return setPlan(
         f,
         { paused: true },

@@ -19,13 +19,19 @@ let stripe: Stripe;
 let clock = new Date("2026-03-15T01:00:00Z");
 let gift: string;
 
-const FIELDS = "changed message gift { status nextChargeDate endDate paidCount }";
+const FIELDS = "changed message gift { status nextChargeDate endDate paidCount canPause }";
 const change = async (mutation: "pauseRegularGift" | "resumeRegularGift") =>
   (await h.gql(`mutation($id: ID!) { ${mutation}(id: $id) { ${FIELDS} } }`, { id: gift }, donor.access)).json;
 const shown = async () =>
   (
-    (await h.gql("{ regularGifts { id status nextChargeDate endDate paidCount } }", {}, donor.access)).json.data
-      .regularGifts as { id: string; status: string; nextChargeDate: string | null; paidCount: number }[]
+    (await h.gql("{ regularGifts { id status nextChargeDate endDate paidCount canPause } }", {}, donor.access)).json
+      .data.regularGifts as {
+      id: string;
+      status: string;
+      nextChargeDate: string | null;
+      paidCount: number;
+      canPause: boolean;
+    }[]
   ).find((g) => g.id === gift)!;
 /** What Stripe charged the donor's card, oldest first: [day in Sydney, cents]. */
 const stripeCharges = async () => {
@@ -67,6 +73,8 @@ afterAll(async () => {
 describe("pausing instalments before their Stripe schedule starts", () => {
   it("refuses the pause with a coded error and what to do instead; asks Stripe to change nothing", async () => {
     await moveTo("2026-03-20");
+    // The account says so first: the page offers no Pause for this plan.
+    expect(await shown()).toMatchObject({ status: "ACTIVE", canPause: false });
     const before = stripePosts();
     const res = await change("pauseRegularGift");
     expect(res.errors?.[0]?.extensions?.code).toBe("PAUSE_NOT_STARTED");
@@ -83,7 +91,13 @@ describe("pausing instalments before their Stripe schedule starts", () => {
       ["2026-03-15", 10_000],
       ["2026-04-15", 10_000],
     ]);
-    expect(await shown()).toMatchObject({ status: "ACTIVE", nextChargeDate: "2026-05-15", paidCount: 2 });
+    // Billing now: a pause is taken (Stripe pauses the schedule's subscription).
+    expect(await shown()).toMatchObject({
+      status: "ACTIVE",
+      nextChargeDate: "2026-05-15",
+      paidCount: 2,
+      canPause: true,
+    });
   });
 
   it("once the schedule bills, a pause is real at Stripe: nothing is charged while paused", async () => {

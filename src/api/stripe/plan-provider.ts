@@ -3,8 +3,9 @@
  * plans Stripe bills: a monthly gift's Subscription, and the SubscriptionSchedule of monthly
  * instalments. Pause and resume set the subscription's `pause_collection` (invoices voided while
  * paused: nothing is charged; instalments whose schedule has not started have no subscription yet,
- * so their pause is refused with PAUSE_NOT_STARTED); a new amount replaces the item's price from the next invoice,
- * without proration (instalments: the schedule's phases from the current one at the new price);
+ * so their pause is refused with PAUSE_NOT_STARTED, by the account first: canPause); a new amount
+ * replaces the item's price from the next invoice, without proration (instalments: the schedule's
+ * phases from the current one at the new price);
  * a skip voids the next renewal's invoice (`pause_collection` until a day after it), and for
  * instalments moves the schedule's phases a month later so no payment is lost; cancel cancels the
  * subscription (the schedule, for instalments). Plans the service charges itself (every Friday,
@@ -16,11 +17,10 @@
 import type { Kysely } from "kysely";
 import type Stripe from "stripe";
 import type { PlanProvider } from "../../account-api/plan-provider.js";
-import { type GiftView, longDate } from "../../account-api/facts.js";
-import { AccountError } from "../../account-api/store.js";
+import type { GiftView } from "../../account-api/facts.js";
+import { pauseNotStarted } from "../../account-api/store.js";
 import type { ApiDeps } from "../deps.js";
 import { skippedBeforeStart, stripeBillingInstant } from "../../payments/billing-dates.js";
-import { FUND_NAMES } from "../../payments/fund-names.js";
 import { todayIn } from "../../payments/schedules.js";
 import { startCardChange } from "./card-change.js";
 import { ensureFundProduct } from "./intents.js";
@@ -42,15 +42,6 @@ interface StripePlan {
   subscriptionId: string | null;
   scheduleId: string | null;
   version: string;
-}
-
-/** The donor's answer to a pause of instalments whose Stripe schedule has not started. */
-function notStartedYet(gift: GiftView): AccountError {
-  const begins = gift.nextChargeDate ? ` on ${longDate(gift.nextChargeDate)}` : "";
-  return new AccountError(
-    "PAUSE_NOT_STARTED",
-    `Your ${FUND_NAMES[gift.fund]} instalment plan cannot be paused before its monthly payments begin${begins}, so nothing was changed. To have nothing charged that day, skip the next payment; to stop the plan, cancel it.`,
-  );
 }
 
 export function stripePlanProvider(deps: Pick<ApiDeps, "db">, stripe: Stripe): PlanProvider {
@@ -174,11 +165,11 @@ export function stripePlanProvider(deps: Pick<ApiDeps, "db">, stripe: Stripe): P
       const plan = await planOf(gift);
       // Instalments whose schedule has not started (the first month, or its start moved by a
       // skip) have no subscription whose collection could be paused: Stripe would charge at the
-      // schedule's start whatever the account showed. Refused, so the plan never reads paused
-      // while a charge is to come; skip and cancel act on the schedule itself.
+      // schedule's start whatever the account showed. The account refuses them first (canPause);
+      // this reads Stripe's own status too, so a plan never reads paused while a charge is to come.
       if (!plan.subscriptionId && plan.scheduleId) {
         const schedule = await stripe.subscriptionSchedules.retrieve(plan.scheduleId);
-        if (schedule.status === "not_started") throw notStartedYet(gift);
+        if (schedule.status === "not_started") throw pauseNotStarted(gift);
       }
       const subscription = await subscriptionOf(plan);
       if (subscription)

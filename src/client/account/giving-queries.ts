@@ -68,6 +68,8 @@ export interface GiftData {
   /** A new amount waiting for the donor's consent at PayPal. */
   pendingAmountCents: number | null;
   canSkip: boolean;
+  /** False for card instalments whose Stripe schedule does not bill yet: Pause would be refused. */
+  canPause: boolean;
   /** Where the payments would stand if the next were skipped (the skip question says so). */
   afterSkip: { nextChargeDate: string | null; endDate: string | null } | null;
   paymentMethod: "card" | "paypal";
@@ -87,7 +89,7 @@ export interface TaxSummaryData {
 
 const RECEIPT_FIELDS = "number donationId donorName fund date totalCents taxDeductible financialYear";
 const GIFT_FIELDS =
-  "id reference fund schedule openEnded amountCents feeCents totalCents coversFees status nextChargeDate endDate startDate paidCount chargeCount scheduleTotalCents pendingAmountCents canSkip afterSkip { nextChargeDate endDate } paymentMethod paidWith";
+  "id reference fund schedule openEnded amountCents feeCents totalCents coversFees status nextChargeDate endDate startDate paidCount chargeCount scheduleTotalCents pendingAmountCents canSkip canPause afterSkip { nextChargeDate endDate } paymentMethod paidWith";
 
 /** The regular gifts alone: read again after a new card, until Stripe's webhook has saved it. */
 export const REGULAR_GIFTS_QUERY = `query RegularGifts { regularGifts { ${GIFT_FIELDS} } }`;

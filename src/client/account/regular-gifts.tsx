@@ -87,6 +87,15 @@ function skipQuestion(g: GiftData): string {
   return `Skip the payment of ${skipped}? Nothing is charged then.${after}`;
 }
 
+/**
+ * Why card instalments have no Pause before their monthly payments begin (the service would refuse
+ * it: nothing could stop the first charge), and what works instead.
+ */
+export function notYetPausable(g: GiftData): string {
+  const begins = g.nextChargeDate ? ` on ${longDate(g.nextChargeDate)}` : "";
+  return `This plan can be paused once its monthly payments begin${begins}. To have nothing charged that day, skip the next payment; to stop the plan, cancel it.`;
+}
+
 /** Why a PayPal gift has no "Skip next payment", and what to do instead. */
 export const PAYPAL_NO_SKIP =
   "PayPal cannot skip a single payment. To miss one, pause this gift and resume it when you are ready.";
@@ -288,11 +297,14 @@ function GiftItem({
           {gift.paymentMethod === "paypal" && gift.status === "ACTIVE" ? (
             <p className="account-hint">{PAYPAL_NO_SKIP}</p>
           ) : null}
+          {active && !gift.canPause ? <p className="account-hint">{notYetPausable(gift)}</p> : null}
           <Actions>
             {active ? (
-              <button type="button" onClick={() => ask("pause")}>
-                Pause
-              </button>
+              gift.canPause ? (
+                <button type="button" onClick={() => ask("pause")}>
+                  Pause
+                </button>
+              ) : null
             ) : (
               <button type="button" onClick={() => ask("resume")}>
                 Resume

@@ -28,6 +28,7 @@ const gift = (over: Partial<GiftData>): GiftData => ({
   scheduleTotalCents: null,
   pendingAmountCents: null,
   canSkip: true,
+  canPause: true,
   afterSkip: { nextChargeDate: "2027-01-28", endDate: null },
   paymentMethod: "card",
   paidWith: "Visa ending 4242, expires 12/2030",
@@ -95,5 +96,18 @@ describe("back from PayPal's window about a new amount", () => {
     const shown = PAYPAL_AGREED.replaceAll("'", "&#x27;");
     expect(page.split(shown)).toHaveLength(2);
     expect(page.indexOf(shown)).toBeLessThan(page.indexOf("Visa ending 4242"));
+  });
+
+  it("card instalments not billing yet offer no Pause, and say when they can and what works instead", () => {
+    const page = html(
+      gift({ schedule: "monthly-instalments", openEnded: false, canPause: false, nextChargeDate: "2027-01-15" }),
+    );
+    expect(page).not.toMatch(/<button[^>]*>Pause<\/button>/);
+    expect(page).toContain(
+      "This plan can be paused once its monthly payments begin on 15 January 2027. To have nothing charged that day, skip the next payment; to stop the plan, cancel it.",
+    );
+    expect(page).toContain("Skip next payment");
+    // A plan that bills offers it.
+    expect(html(gift({}))).toMatch(/<button[^>]*>Pause<\/button>/);
   });
 });
