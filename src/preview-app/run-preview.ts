@@ -55,7 +55,6 @@ export interface RunPreviewOptions {
   bootstrap?: (ref: string, client: PreviewClient, signal: AbortSignal) => Promise<void>;
   /** Aborting stops requests and silences further events (Cancel, unmount). */
   signal?: AbortSignal;
-  sleep?: (ms: number) => Promise<void>;
   resolverPath?: string;
 }
 
@@ -102,7 +101,6 @@ export async function runPreview(options: RunPreviewOptions): Promise<PreviewOut
       accessToken: accessTokenFromCookies(cookies.read(), repositoryName),
       fetch: options.fetch,
       signal,
-      sleep: options.sleep,
     });
 
   if (resolving) {

@@ -45,7 +45,6 @@ export interface PreviewClientOptions {
   accessToken?: string;
   fetch: FetchLike;
   signal?: AbortSignal;
-  sleep?: (ms: number) => Promise<void>;
 }
 
 /** The default v2 endpoint of a repository. */
@@ -65,12 +64,10 @@ export function createPreviewClient(options: PreviewClientOptions): PreviewClien
     const href = url.toString();
     let response: Response;
     try {
-      response = await fetchRetrying429(
-        options.fetch,
-        href,
-        { signal: options.signal, headers: { accept: "application/json" } },
-        { sleep: options.sleep },
-      );
+      response = await fetchRetrying429(options.fetch, href, {
+        signal: options.signal,
+        headers: { accept: "application/json" },
+      });
     } catch (error) {
       if (options.signal?.aborted) throw error;
       const detail = error instanceof Error && error.message ? ` (${error.message})` : "";

@@ -119,18 +119,8 @@ export function eventForError(error: unknown, options: ErrorEventOptions = {}): 
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
-export interface RetryOptions {
-  sleep?: (ms: number) => Promise<void>;
-}
-
 /** Fetches, waiting and retrying while the answer is 429. Returns the last response either way. */
-export async function fetchRetrying429(
-  fetchFn: FetchLike,
-  url: string,
-  init: RequestInit = {},
-  options: RetryOptions = {},
-): Promise<Response> {
-  const sleep = options.sleep ?? realSleep;
+export async function fetchRetrying429(fetchFn: FetchLike, url: string, init: RequestInit = {}): Promise<Response> {
   for (let attempt = 0; ; attempt++) {
     const response = await fetchFn(url, init);
     if (response.status !== 429 || attempt >= MAX_RATE_LIMIT_RETRIES) return response;
@@ -139,6 +129,6 @@ export async function fetchRetrying429(
     // the browser's log) and closes a connection the retry could reuse.
     await response.arrayBuffer().catch(() => undefined);
     if (init.signal?.aborted) return response;
-    await sleep(wait);
+    await realSleep(wait);
   }
 }

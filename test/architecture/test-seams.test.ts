@@ -45,6 +45,18 @@ const REMOVED: { file: string; type: string; option: string; now: string }[] = [
     option: "database",
     now: "its dataDir, named by testDataDir; test/support/api-db-open.ts replaces src/api/db/open.ts",
   },
+  {
+    file: "src/preview-app/run-preview.ts",
+    type: "RunPreviewOptions",
+    option: "sleep",
+    now: "vi.mock of src/core/retry.ts's realSleep, which records a 429's wait (test/preview-app/run-preview.test.ts)",
+  },
+  {
+    file: "src/preview/content-api.ts",
+    type: "PreviewClientOptions",
+    option: "sleep",
+    now: "vi.mock of src/core/retry.ts's realSleep, which records a 429's wait (test/preview/errors.test.ts)",
+  },
 ];
 
 /** The members of `interface type` (or `type type = {`) in `text`, or null when it is not there. */

@@ -1,9 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { pathForDocument } from "../../src/content/routes.js";
 import type { CookieJar } from "../../src/preview/cookies.js";
 import { initialPreviewState, previewReducer, type PreviewEvent } from "../../src/preview/machine.js";
 import { makeDocument, SEARCH_PATH, startPrismicStub, type PrismicStub } from "../support/prismic-stub.js";
 import { runPreview, type RunPreviewOptions } from "../../src/preview-app/run-preview.js";
+import { realSleep } from "../../src/core/retry.js";
+
+// A 429's wait (src/core/retry.ts's realSleep, which the preview waits with) is recorded and not
+// waited: the tests read how long the client would have waited.
+vi.mock("../../src/core/retry.js", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("../../src/core/retry.js")>()),
+  realSleep: vi.fn(async () => undefined),
+}));
+const waits = () => vi.mocked(realSleep).mock.calls.map(([ms]) => ms);
+beforeEach(() => vi.mocked(realSleep).mockClear());
 
 const REPO = "nzf2020";
 const PREVIEW_REF = "https://nzf2020.prismic.io/previews/ZdraftAAA:ZsessionBBB?websitePreviewId=Zsite";
@@ -70,7 +80,6 @@ function setup(
 ) {
   const events: PreviewEvent[] = [];
   const navigations: string[] = [];
-  const sleeps: number[] = [];
   const options: RunPreviewOptions = {
     repositoryName: REPO,
     endpoint: (overrides.api ?? publicApi).endpoint,
@@ -80,11 +89,10 @@ function setup(
     cookies: overrides.jar ?? memoryJar(),
     resolvePath: pathForDocument,
     dispatch: (event) => void events.push(event),
-    sleep: async (ms) => void sleeps.push(ms),
     ...overrides,
   };
   const finalState = () => events.reduce(previewReducer, initialPreviewState(REPO));
-  return { options, events, navigations, sleeps, finalState, types: () => events.map((e) => e.type) };
+  return { options, events, navigations, finalState, types: () => events.map((e) => e.type) };
 }
 const resolverSearch = (documentId: string, token = PREVIEW_REF) =>
   `?token=${encodeURIComponent(token)}&documentId=${documentId}`;
@@ -242,7 +250,7 @@ describe("runPreview on the resolver page", () => {
     publicApi.inject(SEARCH_PATH, { status: 429, retryAfter: 3 });
     const t = setup({ pathname: "/preview/", search: resolverSearch("blog1") });
     await expect(runPreview(t.options)).resolves.toBe("resolved");
-    expect(t.sleeps).toEqual([3000]);
+    expect(waits()).toEqual([3000]);
   });
 
   it("says 'No documents were returned' for an unknown document", async () => {

@@ -1,8 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createPreviewClient } from "../../src/preview/content-api.js";
 import { ContentApiError, eventForError, fetchRetrying429, MAX_RATE_LIMIT_RETRIES } from "../../src/preview/errors.js";
-import { retryAfterMs } from "../../src/core/retry.js";
+import { realSleep, retryAfterMs } from "../../src/core/retry.js";
 import { makeDocument, SEARCH_PATH, startPrismicStub, type PrismicStub } from "../support/prismic-stub.js";
+
+// A 429's wait (src/core/retry.ts's realSleep, which the preview waits with) is recorded and not
+// waited: the tests read how long the client would have waited.
+vi.mock("../../src/core/retry.js", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("../../src/core/retry.js")>()),
+  realSleep: vi.fn(async () => undefined),
+}));
+const waits = () => vi.mocked(realSleep).mock.calls.map(([ms]) => ms);
+beforeEach(() => vi.mocked(realSleep).mockClear());
 
 const REF = "https://nzf2020.prismic.io/previews/abc:def";
 const DOC = makeDocument({ id: "XoYKjx", uid: "eid-appeal", type: "blog_article" });
@@ -13,13 +22,12 @@ beforeAll(async () => {
 });
 afterAll(() => api.stop());
 
-function client(accessToken: string | undefined, sleeps: number[] = [], endpoint = api.endpoint) {
+function client(accessToken: string | undefined, endpoint = api.endpoint) {
   return createPreviewClient({
     endpoint,
     ref: REF,
     accessToken,
     fetch: (url, init) => fetch(url, init),
-    sleep: async (ms) => void sleeps.push(ms),
   });
 }
 
@@ -57,7 +65,7 @@ describe("content API errors against a real local server", () => {
   });
 
   it("maps 404 to repository not found, naming the endpoint", async () => {
-    const error = await failure(client("good-token", [], api.endpoint.replace("/api/v2", "/nope")).getByID("XoYKjx"));
+    const error = await failure(client("good-token", api.endpoint.replace("/api/v2", "/nope")).getByID("XoYKjx"));
     expect(error.kind).toBe("repository-not-found");
     const event = eventForError(error);
     expect(event.type).toBe("FAILED");
@@ -97,18 +105,16 @@ describe("content API errors against a real local server", () => {
   it("retries 429 after retry-after seconds, 1000 ms when absent", async () => {
     api.inject(SEARCH_PATH, { status: 429, retryAfter: 2 });
     api.inject(SEARCH_PATH, { status: 429 });
-    const sleeps: number[] = [];
-    await expect(client("good-token", sleeps).getByID("XoYKjx")).resolves.toMatchObject({ id: "XoYKjx" });
-    expect(sleeps).toEqual([2000, 1000]);
+    await expect(client("good-token").getByID("XoYKjx")).resolves.toMatchObject({ id: "XoYKjx" });
+    expect(waits()).toEqual([2000, 1000]);
   });
 
   it("gives up after the retry budget and reports the rate limit", async () => {
-    const sleeps: number[] = [];
     let asked = 0;
     const always429 = async () => (asked++, new Response("", { status: 429 }));
-    const response = await fetchRetrying429(always429, "http://x/", {}, { sleep: async (ms) => void sleeps.push(ms) });
+    const response = await fetchRetrying429(always429, "http://x/");
     expect(response.status).toBe(429);
-    expect(sleeps).toEqual(Array(MAX_RATE_LIMIT_RETRIES).fill(1000));
+    expect(waits()).toEqual(Array(MAX_RATE_LIMIT_RETRIES).fill(1000));
     expect(asked).toBe(MAX_RATE_LIMIT_RETRIES + 1);
   });
 
@@ -116,7 +122,7 @@ describe("content API errors against a real local server", () => {
     const closed = await startPrismicStub({ documents: [] });
     const endpoint = closed.endpoint;
     await closed.stop();
-    const error = await failure(client("good-token", [], endpoint).getByID("XoYKjx"));
+    const error = await failure(client("good-token", endpoint).getByID("XoYKjx"));
     expect(error.kind).toBe("network");
     expect(eventForError(error)).toMatchObject({
       type: "FAILED",
