@@ -2,6 +2,9 @@
  * Pause on the account page, in real Chromium at 390×844 and 1280×800: card instalments whose
  * Stripe schedule has not started (only the first payment made) are not offered Pause, which the
  * service would refuse (PAUSE_NOT_STARTED), but told what works instead; a monthly card gift is.
+ * And when an action's answer is an error (the gift was cancelled on another device while the
+ * question was open), focus goes to the alert that says so: never to the empty status line (an
+ * empty outlined box that says nothing), so a keyboard or screen-reader user hears the outcome.
  * axe-core at each step.
  *
  * The payments service (on PGlite) serves the account API; the gifts are given while signed in
@@ -13,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { longDate } from "../../src/account-api/facts.js";
 import { todayIn } from "../../src/payments/schedules.js";
 import type { StaticServer } from "../../src/server/static-server.js";
-import { expectAxeClean, expectStep, signUpOnAccountPage } from "../support/account-page.js";
+import { expectAxeClean, expectStep, pressButton, signUpOnAccountPage } from "../support/account-page.js";
 import { type AccountSite, startAccountSite } from "../support/account-site.js";
 import { isolatedContext, watchProblems } from "../support/browser.js";
 import type { CognitoLocal } from "../support/cognito-local.js";
@@ -93,7 +96,7 @@ const giftOf = (page: Page, fund: string) =>
   page.locator(".account-gift").filter({ has: page.getByRole("heading", { name: new RegExp(`^${fund}:`) }) });
 
 describe("Pause on the account page", () => {
-  it("is not offered to instalments whose Stripe schedule has not started", async () => {
+  it("is not offered to instalments whose Stripe schedule has not started; an error's alert takes focus", async () => {
     const context = await isolatedContext(site.browser, { viewport: { width: 390, height: 844 } });
     await site.route(context);
     const page = await context.newPage();
@@ -106,7 +109,7 @@ describe("Pause on the account page", () => {
       frequency: "monthly-instalments",
       instalments: { count: 12 },
     });
-    await cardGift(token, { fund: "sadaqah", amountCents: 2_500, frequency: "monthly" });
+    const monthly = await cardGift(token, { fund: "sadaqah", amountCents: 2_500, frequency: "monthly" });
 
     await page.reload();
     await expectStep(page, "Your account", { focused: false });
@@ -132,6 +135,36 @@ describe("Pause on the account page", () => {
       expect(await sadaqah.getByRole("button", { name: "Pause" }).count()).toBe(1);
       await expectAxeClean(page, `Pause offered where it works, ${viewport.width}×${viewport.height}`);
     }
+
+    // An action whose answer is an error: the question is open here while the donor cancels the
+    // gift on another device, then confirms. The alert says what happened and has focus.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await pressButton(page, "Pause");
+    await expect
+      .poll(() => sadaqah.locator(".account-confirm p").first().textContent())
+      .toMatch(/^Pause your monthly gift to Sadaqah\?/);
+    const cancelled = await graphql(
+      token,
+      "mutation($id: ID!) { cancelRegularGift(id: $id, confirm: true) { changed } }",
+      { id: monthly },
+    );
+    expect(cancelled.data.cancelRegularGift.changed).toBe(true);
+    await pressButton(page, "Yes, pause this gift");
+    const message =
+      "Your monthly gift to Sadaqah was cancelled and cannot be changed. To give regularly again, start a new gift on the Sadaqah page.";
+    await expect.poll(() => sadaqah.getByRole("alert").innerText()).toBe(`Error: ${message}`);
+    const focused = () =>
+      page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        return { role: el?.getAttribute("role") ?? null, text: el?.innerText.trim() ?? "" };
+      });
+    // Focus moves in an effect, after the alert is painted.
+    await expect.poll(focused).toEqual({ role: "alert", text: `Error: ${message}` });
+    // The status line is empty, and nothing empty is focused (the old focus went there).
+    expect(await sadaqah.getByRole("status").innerText()).toBe("");
+    await expectAxeClean(page, "error alert focused, 390×844");
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expectAxeClean(page, "error alert focused, 1280×800");
 
     expect([...seen.pageErrors, ...seen.failedRequests.filter((r) => r.startsWith(server.url))]).toEqual([]);
     await context.close();

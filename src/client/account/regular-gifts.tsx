@@ -2,8 +2,8 @@
  * Every plan managed in place (monthly and weekly gifts, instalments, seasonal series), with its
  * schedule, "3 of 12 paid", the next and the last date: pause, resume, change the amount, change
  * the card, cancel. Every action asks first (a confirmation step inside the gift), then shows the
- * API's own sentence as the result; focus goes to the question, then to the result, so keyboard
- * and screen-reader users follow. A new card is entered here, in Stripe's card form (card-form.tsx,
+ * API's own sentence as the result; focus goes to the question, then to the result (or to the
+ * alert saying why it was refused), so keyboard and screen-reader users follow. A new card is entered here, in Stripe's card form (card-form.tsx,
  * loaded on demand); a new PayPal amount continues on PayPal's page, where the donor agrees to it.
  */
 import { type ComponentType, useContext, useEffect, useRef, useState } from "react";
@@ -129,6 +129,7 @@ function GiftItem({
   const [busy, setBusy] = useState(false);
   const question = useRef<HTMLParagraphElement>(null);
   const resultRef = useRef<HTMLDivElement>(null);
+  const errorRef = useRef<HTMLDivElement>(null);
   const amount = useRef<HTMLInputElement>(null);
   const stripeKey = useContext(StripeKey);
   const [cardSecret, setCardSecret] = useState<string | null>(null);
@@ -138,9 +139,14 @@ function GiftItem({
     if (asking === "change") amount.current?.focus();
     else if (asking) question.current?.focus();
   }, [asking]);
+  // The outcome takes focus where its words are: the status for a result, the alert for an error
+  // (the status is empty then; focused, it was an empty outlined box and said nothing).
   useEffect(() => {
-    if (result || error) resultRef.current?.focus();
-  }, [result, error]);
+    if (result) resultRef.current?.focus();
+  }, [result]);
+  useEffect(() => {
+    if (error) errorRef.current?.focus();
+  }, [error]);
 
   const ask = (action: GiftAction) => {
     setAsking(action);
@@ -231,7 +237,7 @@ function GiftItem({
       <div role="status" className="account-notice" ref={resultRef} tabIndex={-1}>
         {busy ? "Please wait…" : result}
       </div>
-      <div role="alert" className="account-error">
+      <div role="alert" className="account-error" ref={errorRef} tabIndex={-1}>
         {error ? (
           <p>
             <strong>Error:</strong> {error}
