@@ -6,13 +6,14 @@
  */
 import type Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Account, type Harness, startAccountHarness } from "../support/account-api-harness.js";
+import type { Account, Harness } from "../support/account-api-harness.js";
+import { startHarnessOnClock, type TestClock } from "../support/stripe-test-clock.js";
 
 let h: Harness;
 let donor: Account;
 let other: Account;
 let stripe: Stripe;
-let clock = new Date("2026-03-15T01:00:00Z");
+let clock: TestClock;
 let donationId: string;
 let subscriptionId: string;
 
@@ -22,19 +23,15 @@ const history = async (token = donor.access) =>
       .donations as { chargeNumber: number; date: string; totalCents: number; status: string; receipt: unknown }[]
   ).map((d) => [d.chargeNumber, d.date, d.totalCents, d.status, d.receipt === null ? "no receipt" : "receipt"]);
 
-async function moveTo(date: string) {
-  clock = new Date(`${date}T02:00:00Z`);
-  await h.service.stripe.advanceTo(clock);
-  await h.service.stripe.settled();
-}
+const moveTo = (date: string) => clock.moveTo(date);
 
 beforeAll(async () => {
-  h = await startAccountHarness({ now: () => clock });
+  ({ h, clock } = await startHarnessOnClock("2026-03-15T01:00:00Z"));
   stripe = h.stripeSdk;
   donor = await h.signUp("hafsa@example.com");
   other = await h.signUp("omar@example.com");
   // Stripe's test clock on the test's day before the subscription is made.
-  h.service.stripe.setNow(clock);
+  h.service.stripe.setNow(clock.now());
   donationId = await h.donate({ fund: "sadaqah", amountCents: 2_500, frequency: "monthly" }, "succeeded", donor.access);
   const row = await h.service.db
     .selectFrom("donations")
@@ -80,7 +77,7 @@ describe("a later payment Stripe could not take", () => {
       .where("id", "=", donationId)
       .executeTakeFirstOrThrow();
     const card = await stripe.paymentMethods.attach("pm_card_visa", { customer: row.stripe_customer_id! });
-    clock = new Date("2026-04-17T02:00:00Z");
+    clock.set(new Date("2026-04-17T02:00:00Z"));
     await stripe.invoices.pay(invoice.id!, { payment_method: card.id });
     await h.service.stripe.settled();
     expect(await history()).toEqual([

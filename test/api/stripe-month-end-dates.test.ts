@@ -10,12 +10,13 @@
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { todayIn } from "../../src/payments/schedules.js";
-import { type Account, type Harness, startAccountHarness } from "../support/account-api-harness.js";
+import type { Account, Harness } from "../support/account-api-harness.js";
+import { giveInstalments, startHarnessOnClock, type TestClock } from "../support/stripe-test-clock.js";
 import { TEST_SECRET_KEY } from "../support/payments-service.js";
 
 let h: Harness;
 let donor: Account;
-let clock = new Date("2027-01-30T01:00:00Z");
+let clock: TestClock;
 let monthly: string;
 let instalments: string;
 let morning: string;
@@ -64,28 +65,19 @@ async function charged(id: string): Promise<string[]> {
     .map((i) => todayIn("Australia/Sydney", new Date(i.created * 1000)))
     .sort();
 }
-/** Noon in Sydney on that day; Stripe bills what fell due by then. */
-async function moveTo(date: string) {
-  clock = new Date(`${date}T01:00:00Z`);
-  await h.service.stripe.advanceTo(clock);
-  await h.service.stripe.settled();
-}
+const moveTo = (date: string) => clock.moveTo(date);
 
 beforeAll(async () => {
-  h = await startAccountHarness({ now: () => clock });
+  ({ h, clock } = await startHarnessOnClock("2027-01-30T01:00:00Z", { utcHour: "01:00" }));
   donor = await h.signUp("zainab@example.com");
-  instalments = `gift_${await h.donate(
-    { fund: "zakat", amountCents: 120_000, frequency: "monthly-instalments", instalments: { count: 12 } },
-    "succeeded",
-    donor.access,
-  )}`;
+  instalments = await giveInstalments(h, donor);
   // 9 am in Sydney on 31 January: 22:00 UTC on the 30th, the day Stripe counts from.
-  clock = new Date("2027-01-30T22:00:00Z");
-  h.service.stripe.setNow(clock);
+  clock.set(new Date("2027-01-30T22:00:00Z"));
+  h.service.stripe.setNow(clock.now());
   morning = `gift_${await h.donate({ fund: "sadaqah", amountCents: 1_500, frequency: "monthly" }, "succeeded", donor.access)}`;
-  clock = new Date("2027-01-31T01:00:00Z");
+  clock.set(new Date("2027-01-31T01:00:00Z"));
   // Stripe's clock on the day too: the subscription is anchored when it is made.
-  h.service.stripe.setNow(clock);
+  h.service.stripe.setNow(clock.now());
   monthly = `gift_${await h.donate({ fund: "sadaqah", amountCents: 2_000, frequency: "monthly" }, "succeeded", donor.access)}`;
 }, 120_000);
 
@@ -172,14 +164,10 @@ describe("month-end dates are Stripe's", () => {
   });
 
   it("instalments whose second payment, on the 31st, is skipped before they start: Stripe's days after it are shown", async () => {
-    clock = new Date("2027-12-31T01:00:00Z");
-    await h.service.stripe.advanceTo(clock);
-    h.service.stripe.setNow(clock);
-    const late = `gift_${await h.donate(
-      { fund: "zakat", amountCents: 120_000, frequency: "monthly-instalments", instalments: { count: 12 } },
-      "succeeded",
-      donor.access,
-    )}`;
+    clock.set(new Date("2027-12-31T01:00:00Z"));
+    await h.service.stripe.advanceTo(clock.now());
+    h.service.stripe.setNow(clock.now());
+    const late = await giveInstalments(h, donor);
     expect(await plan(late)).toMatchObject({ nextChargeDate: "2028-01-31" });
     // Skipped before the schedule starts: it starts a month later, on 29 February, and Stripe bills
     // the 29th from then on.
@@ -201,14 +189,10 @@ describe("the skip's confirmation says what the skip does", () => {
   it("12 instalments skipped before they start: the end date shown before the skip is the account's after it and Stripe's last", async () => {
     // Made on 31 July: the schedule would start on 31 August; skipped, it starts on 30 September
     // and Stripe bills the 30th from then on, so the last payment moves to the 30th too.
-    clock = new Date("2028-07-31T01:00:00Z");
-    await h.service.stripe.advanceTo(clock);
-    h.service.stripe.setNow(clock);
-    const gift = `gift_${await h.donate(
-      { fund: "zakat", amountCents: 120_000, frequency: "monthly-instalments", instalments: { count: 12 } },
-      "succeeded",
-      donor.access,
-    )}`;
+    clock.set(new Date("2028-07-31T01:00:00Z"));
+    await h.service.stripe.advanceTo(clock.now());
+    h.service.stripe.setNow(clock.now());
+    const gift = await giveInstalments(h, donor);
     const before = (await plan(gift)) as Awaited<ReturnType<typeof plan>> & {
       afterSkip: { nextChargeDate: string | null; endDate: string | null };
     };

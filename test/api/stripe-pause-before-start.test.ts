@@ -11,12 +11,13 @@
 import type Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { todayIn } from "../../src/payments/schedules.js";
-import { type Account, type Harness, startAccountHarness } from "../support/account-api-harness.js";
+import type { Account, Harness } from "../support/account-api-harness.js";
+import { giveInstalments, startHarnessOnClock, type TestClock } from "../support/stripe-test-clock.js";
 
 let h: Harness;
 let donor: Account;
 let stripe: Stripe;
-let clock = new Date("2026-03-15T01:00:00Z");
+let clock: TestClock;
 let gift: string;
 
 const FIELDS = "changed message gift { status nextChargeDate endDate paidCount canPause }";
@@ -48,22 +49,13 @@ const stripeCharges = async () => {
     .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 };
 const stripePosts = () => h.service.stripe.requests().filter((r) => r.method === "POST").length;
-/** Noon in Sydney on that day; Stripe bills what fell due by then. */
-async function moveTo(date: string) {
-  clock = new Date(`${date}T02:00:00Z`);
-  await h.service.stripe.advanceTo(clock);
-  await h.service.stripe.settled();
-}
+const moveTo = (date: string) => clock.moveTo(date);
 
 beforeAll(async () => {
-  h = await startAccountHarness({ now: () => clock });
+  ({ h, clock } = await startHarnessOnClock("2026-03-15T01:00:00Z"));
   stripe = h.stripeSdk;
   donor = await h.signUp("ruqayya@example.com");
-  gift = `gift_${await h.donate(
-    { fund: "zakat", amountCents: 120_000, frequency: "monthly-instalments", instalments: { count: 12 } },
-    "succeeded",
-    donor.access,
-  )}`;
+  gift = await giveInstalments(h, donor);
 }, 120_000);
 
 afterAll(async () => {

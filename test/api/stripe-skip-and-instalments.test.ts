@@ -9,13 +9,14 @@
  */
 import type Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Account, type Harness, startAccountHarness } from "../support/account-api-harness.js";
+import type { Account, Harness } from "../support/account-api-harness.js";
+import { giveInstalments, startHarnessOnClock, type TestClock } from "../support/stripe-test-clock.js";
 
 let h: Harness;
 let donor: Account;
 let other: Account;
 let stripe: Stripe;
-let clock = new Date("2026-03-15T01:00:00Z");
+let clock: TestClock;
 let instalments: string;
 let monthly: string;
 let othersPlan: string;
@@ -45,25 +46,16 @@ const history = async () =>
       .donations as { regularGiftId: string; date: string; totalCents: number; chargeNumber: number; status: string }[]
   ).map((d) => [d.regularGiftId, d.chargeNumber, d.date, d.totalCents, d.status]);
 const stripePosts = () => h.service.stripe.requests().filter((r) => r.method === "POST").length;
-/** Noon in Sydney on that day; Stripe bills what fell due by then. */
-async function moveTo(date: string) {
-  clock = new Date(`${date}T02:00:00Z`);
-  await h.service.stripe.advanceTo(clock);
-  await h.service.stripe.settled();
-}
+const moveTo = (date: string) => clock.moveTo(date);
 const rowOf = (giftId: string) =>
   h.service.db.selectFrom("donations").selectAll().where("id", "=", giftId.slice(5)).executeTakeFirstOrThrow();
 
 beforeAll(async () => {
-  h = await startAccountHarness({ now: () => clock });
+  ({ h, clock } = await startHarnessOnClock("2026-03-15T01:00:00Z"));
   stripe = h.stripeSdk;
   donor = await h.signUp("hafsa@example.com");
   other = await h.signUp("omar@example.com");
-  instalments = `gift_${await h.donate(
-    { fund: "zakat", amountCents: 120_000, frequency: "monthly-instalments", instalments: { count: 12 } },
-    "succeeded",
-    donor.access,
-  )}`;
+  instalments = await giveInstalments(h, donor);
   monthly = `gift_${await h.donate({ fund: "sadaqah", amountCents: 2_500, frequency: "monthly" }, "succeeded", donor.access)}`;
   othersPlan = `gift_${await h.donate({ fund: "sadaqah", amountCents: 1_000, frequency: "monthly" }, "succeeded", other.access)}`;
 }, 120_000);

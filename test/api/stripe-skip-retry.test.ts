@@ -10,12 +10,13 @@ import { sql } from "kysely";
 import type Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INTERNAL } from "../../src/account-api/graphql.js";
-import { type Account, type Harness, startAccountHarness } from "../support/account-api-harness.js";
+import type { Account, Harness } from "../support/account-api-harness.js";
+import { giveInstalments, startHarnessOnClock, type TestClock } from "../support/stripe-test-clock.js";
 
 let h: Harness;
 let donor: Account;
 let stripe: Stripe;
-let clock = new Date("2026-03-15T01:00:00Z");
+let clock: TestClock;
 let gift: string;
 
 const FIELDS = "changed message gift { nextChargeDate endDate skippedCount }";
@@ -52,11 +53,7 @@ function aMonthAfter(seconds: number): number {
   date.setUTCMonth(date.getUTCMonth() + 1);
   return date.getTime() / 1000;
 }
-async function moveTo(date: string) {
-  clock = new Date(`${date}T02:00:00Z`);
-  await h.service.stripe.advanceTo(clock);
-  await h.service.stripe.settled();
-}
+const moveTo = (date: string) => clock.moveTo(date);
 
 /** This donation's plan cannot be written (its skip count with it), as a crash after Stripe's answer would leave it. */
 async function failNextSkipRecord() {
@@ -79,14 +76,10 @@ async function recordSkipsAgain() {
 }
 
 beforeAll(async () => {
-  h = await startAccountHarness({ now: () => clock });
+  ({ h, clock } = await startHarnessOnClock("2026-03-15T01:00:00Z"));
   stripe = h.stripeSdk;
   donor = await h.signUp("zainab@example.com");
-  gift = `gift_${await h.donate(
-    { fund: "zakat", amountCents: 120_000, frequency: "monthly-instalments", instalments: { count: 12 } },
-    "succeeded",
-    donor.access,
-  )}`;
+  gift = await giveInstalments(h, donor);
 }, 120_000);
 
 afterAll(async () => {
