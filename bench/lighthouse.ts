@@ -1,7 +1,8 @@
 /**
  * Lighthouse scores (mobile, the default form factor and throttling) for the home, calculate, a
- * pay page and the account page of a built site, served on loopback with the generated `_headers` (CSP included) and
- * gzip (as CloudFront serves it), in the same Chromium the browser tests use. Target: 100 for
+ * pay page and the account page of a built site, served on loopback as `nzf-build preview` serves it
+ * (src/server/preview-server.ts: S3 behind CloudFront, with the generated `_headers`, CSP included,
+ * and gzip), in the same Chromium the browser tests use. Target: 100 for
  * performance, accessibility, best practices and SEO.
  *
  * How it measures, following Lighthouse's own advice on variability (docs/variability.md there):
@@ -19,11 +20,11 @@
  */
 import { existsSync } from "node:fs";
 import { resolveChromium } from "../test/support/chromium-path.js";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startPreviewServer } from "../src/server/preview-server.js";
 import { startStaticServer } from "../src/server/static-server.js";
-import { headersFor, parseHeadersFile } from "../src/site-files/headers.js";
 
 export const LIGHTHOUSE_PATHS = ["/", "/calculate/", "/pay/zakat/", "/account/"];
 /** The path the control page is reported under. */
@@ -94,8 +95,7 @@ export async function runLighthouse(options: LighthouseOptions): Promise<Lightho
   const launcher = await load<{
     launch(o: { chromePath: string; chromeFlags: string[] }): Promise<{ port: number; kill(): Promise<void> | void }>;
   }>("chrome-launcher");
-  const rules = parseHeadersFile(await readFile(join(options.distDir, "_headers"), "utf8").catch(() => ""));
-  const server = await startStaticServer({ root: options.distDir, headers: (path) => headersFor(rules, path) });
+  const server = await startPreviewServer({ root: options.distDir, host: "127.0.0.1", port: 0 });
   const chrome = await launcher.launch({
     chromePath: await chromePath(options.chromePath),
     chromeFlags: [

@@ -2,9 +2,9 @@
  * Serves a built site from a folder over HTTP, the way the production host does: the trailing-slash
  * policy (`/about` → 301 `/about/`), `index.html` for folders, `404.html` with status 404 for unknown
  * paths, long cache lifetimes for hashed assets, and text compressed with gzip when the browser
- * accepts it (CloudFront's "compress objects automatically", docs/deploy.md). Used by watch mode,
- * the browser tests and the Lighthouse bench, whose simulated slow network would otherwise charge
- * every page three to four times its real HTML, CSS and JavaScript bytes.
+ * accepts it (CloudFront's "compress objects automatically", docs/deploy.md). Used by watch mode and
+ * tests that serve a folder; the site with its `_headers` (the CSP) is served as `nzf-build preview`
+ * serves it (preview-server.ts), which the browser tests and the Lighthouse bench use.
  *
  * A file is served only if its real path (symlinks resolved) is inside the real path of the root,
  * resolved per request because the root itself may be a symlink that a publish swaps.
@@ -52,8 +52,6 @@ export interface StaticServerOptions {
   root: string | (() => string);
   host?: string;
   port?: number;
-  /** Extra headers on every response (e.g. the Content-Security-Policy under test). */
-  headers?: Record<string, string> | ((path: string) => Record<string, string>);
   /** Handles a request first (watch mode's live-reload endpoint); return true when handled. */
   intercept?: (req: IncomingMessage, res: ServerResponse) => boolean;
   /** Changes an HTML page before it is sent (watch mode injects its reload client). */
@@ -106,7 +104,6 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
       }
       if (options.intercept?.(req, res)) return;
       const path = target.path;
-      const extra = typeof options.headers === "function" ? options.headers(path) : (options.headers ?? {});
       if (req.method !== "GET" && req.method !== "HEAD") {
         res.writeHead(405, { allow: "GET, HEAD" }).end();
         return;
@@ -114,7 +111,7 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
       // The trailing-slash policy: page paths end in "/", file paths never do.
       const wanted = normalizePath(path);
       if (wanted !== path && !extname(path)) {
-        res.writeHead(301, { location: wanted + target.search, ...extra }).end();
+        res.writeHead(301, { location: wanted + target.search }).end();
         return;
       }
       const root = rootOf();
@@ -124,7 +121,7 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
         file = await fileAt(root, "/404.html");
         status = 404;
         if (!file) {
-          res.writeHead(404, { "content-type": "text/plain; charset=utf-8", ...extra }).end("Not found");
+          res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not found");
           return;
         }
       }
@@ -133,7 +130,6 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
       const headers: Record<string, string> = {
         "content-type": type,
         "cache-control": immutable ? "public, max-age=31536000, immutable" : "no-cache",
-        ...extra,
       };
       const gzip = acceptsGzip(req, type);
       if (COMPRESSIBLE.test(type)) headers.vary = "accept-encoding";

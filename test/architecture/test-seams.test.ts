@@ -57,6 +57,12 @@ const REMOVED: { file: string; type: string; option: string; now: string }[] = [
     option: "sleep",
     now: "vi.mock of src/core/retry.ts's realSleep, which records a 429's wait (test/preview/errors.test.ts)",
   },
+  {
+    file: "src/server/static-server.ts",
+    type: "StaticServerOptions",
+    option: "headers",
+    now: "the site with its _headers is served as `nzf-build preview` serves it (startPreviewServer)",
+  },
 ];
 
 /** The members of `interface type` (or `type type = {`) in `text`, or null when it is not there. */

@@ -8,13 +8,12 @@
  * (SetUserMFAPreference) signs in with the password alone.
  */
 import { createHmac } from "node:crypto";
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveAuthConfig } from "../../src/auth/config.js";
-import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
-import { headersFor, parseHeadersFile } from "../../src/site-files/headers.js";
+import { startPreviewServer } from "../../src/server/preview-server.js";
+import type { StaticServer } from "../../src/server/static-server.js";
 import { expectAxeClean, expectStep, pressButton, typeInto } from "../support/account-page.js";
 import { isolatedContext, launchBrowser } from "../support/browser.js";
 import { createFixture, PROJECT_ROOT, type Fixture } from "../support/build-fixture.js";
@@ -55,8 +54,8 @@ beforeAll(async () => {
     mfa: "optional",
   });
   await fixture.run({ publicConfig: { auth } });
-  const rules = parseHeadersFile(await readFile(join(fixture.config.outDir, "_headers"), "utf8"));
-  server = await startStaticServer({ root: fixture.config.outDir, headers: (path) => headersFor(rules, path) });
+  // As `nzf-build preview` serves it: the site's own `_headers` (the CSP) applied.
+  server = await startPreviewServer({ root: fixture.config.outDir, host: "127.0.0.1", port: 0 });
   await cognito.call("SignUp", {
     ClientId: cognito.clientId,
     Username: EMAIL,

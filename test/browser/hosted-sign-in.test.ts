@@ -11,13 +11,11 @@
  * the hosted page and back to the page they came from, tokens in cookies only, axe clean at
  * 390x844 and 1280x800, and a sign-out that ends the hosted session too.
  */
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveAuthConfig } from "../../src/auth/config.js";
-import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
-import { headersFor, parseHeadersFile, type HeaderRule } from "../../src/site-files/headers.js";
+import { startPreviewServer } from "../../src/server/preview-server.js";
+import type { StaticServer } from "../../src/server/static-server.js";
 import { expectAxeClean, expectStep, pressButton } from "../support/account-page.js";
 import { isolatedContext, launchBrowser, watchProblems } from "../support/browser.js";
 import { createFixture, type Fixture } from "../support/build-fixture.js";
@@ -33,7 +31,6 @@ let fixture: Fixture;
 let server: StaticServer;
 let browser: Browser;
 let hosted: HostedUi;
-let rules: HeaderRule[] = [];
 
 beforeAll(async () => {
   [cognito, fixture, browser] = await Promise.all([
@@ -43,8 +40,9 @@ beforeAll(async () => {
   ]);
   await cognito.call("SignUp", { ClientId: cognito.clientId, Username: email, Password: password });
   await cognito.call("ConfirmSignUp", { ClientId: cognito.clientId, Username: email, ConfirmationCode: cognito.code });
-  // The site's address is needed for the app client's callback URL before the build.
-  server = await startStaticServer({ root: () => fixture.config.outDir, headers: (path) => headersFor(rules, path) });
+  // The site's address is needed for the app client's callback URL before the build. Served as
+  // `nzf-build preview` serves it: its own `_headers` (the CSP) applied, read on each request.
+  server = await startPreviewServer({ root: fixture.config.outDir, host: "127.0.0.1", port: 0 });
   const back = [`${server.url}/account/`];
   hosted = await startHostedUi({ cognito, redirectUris: back, logoutUris: back });
   const auth = resolveAuthConfig({
@@ -55,7 +53,6 @@ beforeAll(async () => {
     hostedDomain: hosted.domain,
   });
   await fixture.run({ publicConfig: { auth } });
-  rules = parseHeadersFile(await readFile(join(fixture.config.outDir, "_headers"), "utf8"));
 }, 240_000);
 
 afterAll(async () => {

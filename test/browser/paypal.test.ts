@@ -8,12 +8,11 @@
  * sends it signed webhooks: a gift approved in two tabs is captured once and paid by PayPal's event.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir } from "node:fs/promises";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createFixture, type Fixture } from "../support/build-fixture.js";
-import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
-import { headersFor, parseHeadersFile } from "../../src/site-files/headers.js";
+import { startPreviewServer } from "../../src/server/preview-server.js";
+import type { StaticServer } from "../../src/server/static-server.js";
 import { isolatedContext, launchBrowser, watchProblems, type PageProblems } from "../support/browser.js";
 import { axeSource, axeViolations, formatViolations } from "../support/axe.js";
 import { installPayPalStandIn, type PayPalStandIn } from "../support/paypal-stand-in.js";
@@ -55,8 +54,8 @@ beforeAll(async () => {
       payments: { apiUrl: api.url, publishableKey: TEST_PUBLISHABLE_KEY, paypalClientId: CLIENT_ID },
     },
   });
-  const rules = parseHeadersFile(await readFile(join(fixture.config.outDir, "_headers"), "utf8"));
-  site = await startStaticServer({ root: fixture.config.outDir, headers: (path) => headersFor(rules, path) });
+  // As `nzf-build preview` serves it (S3 behind CloudFront): the site's own `_headers` applied.
+  site = await startPreviewServer({ root: fixture.config.outDir, host: "127.0.0.1", port: 0 });
   browser = await launchBrowser();
   ({ context, paypal } = await donorContext());
   await mkdir(JOURNEYS, { recursive: true });

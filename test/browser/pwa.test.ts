@@ -1,20 +1,21 @@
 /**
  * The service worker and the tag manager in real Chromium, against two real builds of the sample
- * site served on loopback with the generated `_headers` (CSP enforced): the worker registers on
- * localhost, visited pages open with the server down and the browser offline, a new build is
+ * site served on loopback as `nzf-build preview` serves it, with the generated `_headers` (CSP
+ * enforced): the worker registers on localhost, visited pages open with the server stopped and the
+ * browser offline, a new build (the served link moved to it, as a publish does) is
  * picked up and flags the page as updated, and the data layer gets the route-change event from a
  * stand-in for the tag manager (served at its real URL at the network layer).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readFile } from "node:fs/promises";
+import { rename, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { build } from "../../src/pipeline/build.js";
 import type { BuildConfig } from "../../src/core/config.js";
 import { createFixture, type Fixture } from "../support/build-fixture.js";
-import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
+import { startPreviewServer } from "../../src/server/preview-server.js";
+import type { StaticServer } from "../../src/server/static-server.js";
 import { isolatedContext, launchBrowser, watchProblems } from "../support/browser.js";
-import { headersFor, parseHeadersFile, type HeaderRule } from "../../src/site-files/headers.js";
 
 const GTM_STAND_IN = `window.__gtmStandIn = document.currentScript && document.currentScript.src; (window.dataLayer = window.dataLayer || []).push({ event: "stand-in-loaded" });`;
 
@@ -24,10 +25,15 @@ let server: StaticServer;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
-let root: string;
-let rules: HeaderRule[];
-/** When true the server drops every connection: the network is really gone. */
-let down = false;
+/** The link the server serves, which a "deploy" moves to the next build (as a publish moves `dist`). */
+let served: string;
+const serve = (port = 0) => startPreviewServer({ root: served, host: "127.0.0.1", port });
+/** Links `served` to `dir` in one step (a new link renamed over the old). */
+async function publish(dir: string): Promise<void> {
+  const next = `${served}.next`;
+  await symlink(dir, next);
+  await rename(next, served);
+}
 
 beforeAll(async () => {
   fixture = await createFixture({ sample: true });
@@ -35,17 +41,9 @@ beforeAll(async () => {
   // The "next deploy": same content under another site URL, so the 404 page (precached) changes.
   second = { ...fixture.config, outDir: join(fixture.dir, "dist-next"), siteUrl: "https://next.example.org" };
   await build(second, { logger: fixture.logger });
-  root = fixture.config.outDir;
-  rules = parseHeadersFile(await readFile(join(root, "_headers"), "utf8"));
-  server = await startStaticServer({
-    root: () => root,
-    headers: (path) => headersFor(rules, path),
-    intercept: (_req, res) => {
-      if (!down) return false;
-      res.destroy();
-      return true;
-    },
-  });
+  served = join(fixture.dir, "served");
+  await symlink(fixture.config.outDir, served);
+  server = await serve();
   browser = await launchBrowser();
   context = await isolatedContext(browser);
   await context.route("https://www.googletagmanager.com/**", (route) =>
@@ -124,7 +122,9 @@ describe("service worker", () => {
     await expect.poll(() => cached("/calculate/")).toBe(true);
     const aboutTitle = await page.goto(server.url + "/about/").then(() => page.title());
 
-    down = true;
+    // The network is really gone: the server stopped, and the browser offline.
+    const port = Number(new URL(server.url).port);
+    await server.stop();
     await context.setOffline(true);
     try {
       await page.goto(server.url + "/about/");
@@ -142,8 +142,8 @@ describe("service worker", () => {
       await page.goto(server.url + "/faq/");
       expect(await page.locator("h1").first().textContent()).toBe("You are offline");
     } finally {
-      down = false;
       await context.setOffline(false);
+      server = await serve(port);
     }
   });
 
@@ -156,7 +156,7 @@ describe("service worker", () => {
     expect(await page.evaluate(() => document.documentElement.dataset.swUpdated)).toBeUndefined();
     const before = await page.evaluate(() => fetch("/sw.js").then((r) => r.text()));
 
-    root = second.outDir; // deploy
+    await publish(second.outDir); // deploy
     const after = await page.evaluate(() => fetch("/sw.js", { cache: "no-store" }).then((r) => r.text()));
     expect(after).not.toBe(before);
     await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())!.update());

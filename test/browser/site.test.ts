@@ -15,10 +15,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { sitePagePaths } from "../support/build-fixture.js";
 import { sharedSampleSite, type SharedSite } from "../support/shared-site.js";
-import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
+import { startPreviewServer } from "../../src/server/preview-server.js";
+import type { StaticServer } from "../../src/server/static-server.js";
 import { isolatedContext, launchBrowser, watchProblems } from "../support/browser.js";
 import { axeSource, axeViolations, formatViolations } from "../support/axe.js";
-import { headersFor, parseHeadersFile } from "../../src/site-files/headers.js";
 import { hangLimit } from "../support/time-limits.js";
 import { pageScriptUrls } from "../../bench/page-script-urls.js";
 import { isReactCode } from "../../bench/framework-chunk.js";
@@ -39,8 +39,8 @@ const violations: string[] = [];
 
 beforeAll(async () => {
   site = await sharedSampleSite();
-  const rules = parseHeadersFile(await readFile(join(site.outDir, "_headers"), "utf8"));
-  server = await startStaticServer({ root: site.outDir, headers: (path) => headersFor(rules, path) });
+  // As `nzf-build preview` serves it (S3 behind CloudFront): the site's own `_headers` applied.
+  server = await startPreviewServer({ root: site.outDir, host: "127.0.0.1", port: 0 });
   browser = await launchBrowser();
   context = await isolatedContext(browser);
   const axe = await axeSource();
@@ -331,8 +331,12 @@ describe("the sample site in Chromium", () => {
     const page = await context.newPage();
     await page.goto(server.url + "/pay/tainted_wealth/");
     await page.waitForURL(/\/pay\/tainted-wealth\/$/);
-    // It leaves at once: no script, so no tag-manager page view and no worker registration for it.
-    const redirectHtml = await (await fetch(server.url + "/pay/tainted_wealth/")).text();
+    const moved = await fetch(server.url + "/pay/tainted_wealth/", { redirect: "manual" });
+    expect([moved.status, moved.headers.get("location")]).toEqual([301, "/pay/tainted-wealth/"]);
+    // The page left for a host without the edge redirect leaves at once: no script, so no
+    // tag-manager page view and no worker registration for it.
+    const redirectHtml = await readFile(join(site.outDir, "pay/tainted_wealth/index.html"), "utf8");
+    expect(redirectHtml).toContain("/pay/tainted-wealth/");
     expect(pageScriptUrls(redirectHtml)).toEqual([]);
     expect(await (await fetch(server.url + "/pay/tainted-wealth/")).text()).toContain(" data-site-scripts");
     const res = await fetch(server.url + "/about", { redirect: "manual" });

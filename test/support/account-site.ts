@@ -12,12 +12,10 @@
  * the file's browser contexts to its bridge and service (`route`), so the pages call them as built
  * and the browser applies the CSP to the built addresses. No build of the file's own.
  */
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import type { Browser, BrowserContext } from "playwright-core";
 import { resolveAuthConfig } from "../../src/auth/config.js";
-import { type StaticServer, startStaticServer } from "../../src/server/static-server.js";
-import { headersFor, parseHeadersFile } from "../../src/site-files/headers.js";
+import { startPreviewServer } from "../../src/server/preview-server.js";
+import type { StaticServer } from "../../src/server/static-server.js";
 import { launchBrowser } from "./browser.js";
 import { createFixture, type Fixture } from "./build-fixture.js";
 import { type CognitoLocal, joinCognitoLocal, runCognito, startCognitoLocal } from "./cognito-local.js";
@@ -142,8 +140,10 @@ function startServiceFor(cognito: CognitoLocal): Promise<TestPaymentsService> {
   });
 }
 
-/** The built site on loopback with its own `_headers`, so the browser enforces its CSP. */
-async function serveWithItsHeaders(outDir: string): Promise<StaticServer> {
-  const rules = parseHeadersFile(await readFile(join(outDir, "_headers"), "utf8"));
-  return startStaticServer({ root: outDir, headers: (path) => headersFor(rules, path) });
+/**
+ * The built site on loopback as `nzf-build preview` serves it (S3 behind CloudFront): its own
+ * `_headers` applied, so the browser enforces its CSP.
+ */
+function serveWithItsHeaders(outDir: string): Promise<StaticServer> {
+  return startPreviewServer({ root: outDir, host: "127.0.0.1", port: 0 });
 }
