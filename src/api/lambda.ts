@@ -19,7 +19,10 @@ import { sweepExpiredDonations } from "./donations/expire.js";
 import { runScheduledCharges } from "./jobs/scheduled-charges.js";
 import { sendUpdate, type Update } from "./mail/send-update.js";
 import { NzfError } from "../core/errors.js";
+import type Stripe from "stripe";
+import type { Logger } from "../core/logger.js";
 import { createStripeClient } from "./stripe/client.js";
+import { type PausedNotStarted, repairPausedNotStarted } from "./stripe/paused-not-started.js";
 import { readReceiptSettings } from "../receipts/settings.js";
 import { defaultOf } from "../core/options.js";
 import { createPayPalApi } from "./paypal/sdk.js";
@@ -93,6 +96,8 @@ async function start() {
     handler: handle(app),
     sweep: async () => ({ expired: await sweepExpiredDonations(deps), receipts: await receipts?.deliverDue() }),
     jobs: async () => ({
+      // Once per container: instalments an older version showed paused while Stripe will charge them.
+      pausedNotStarted: deps.stripe ? (await pausedChecked(deps, deps.stripe)).length : 0,
       charges: await runScheduledCharges({ ...deps, receipts }),
       receipts: await receipts?.deliverDue(),
     }),
@@ -108,6 +113,25 @@ async function start() {
       return sendUpdate(database.db, receipts, update, { serviceUrl });
     },
   };
+}
+
+/** Logged to CloudWatch, the Lambda's output. */
+const consoleLogger: Logger = {
+  debug() {},
+  info: (_label, message) => console.info(message),
+  warn: (_label, message) => console.warn(message),
+  error: (_label, message) => console.error(message),
+};
+
+let pausedCheck: Promise<PausedNotStarted[]> | undefined;
+/** repairPausedNotStarted once per container (again after a failure, said in the log). */
+function pausedChecked(deps: Parameters<typeof repairPausedNotStarted>[0], stripe: Stripe) {
+  pausedCheck ??= repairPausedNotStarted(deps, stripe, consoleLogger).catch((error: Error) => {
+    pausedCheck = undefined;
+    console.warn(`the check of paused instalment plans could not run: ${error.message}`);
+    return [];
+  });
+  return pausedCheck;
 }
 
 export const handler: Handler = async (event, context) => {
