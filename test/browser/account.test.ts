@@ -16,7 +16,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { type AccountSite, startAccountSite } from "../support/account-site.js";
 import type { CognitoLocal } from "../support/cognito-local.js";
 import type { StaticServer } from "../../src/server/static-server.js";
-import { isolatedContext, watchProblems, type PageProblems } from "../support/browser.js";
+import { isolatedContext, proxyOf, watchProblems, type PageProblems } from "../support/browser.js";
 import { expectAxeClean, expectStep, heading, pressButton, typeInto } from "../support/account-page.js";
 import { measureAccountJs, type AccountJsSize } from "../../bench/account.js";
 
@@ -45,9 +45,10 @@ afterAll(async () => {
 async function device(): Promise<BrowserContext> {
   const context = await isolatedContext(browser);
   await site.route(context);
-  await context.route("https://www.googletagmanager.com/**", (route) =>
-    route.fulfill({ status: 200, contentType: "text/javascript", body: GTM_STAND_IN }),
-  );
+  proxyOf(context).answer("https://www.googletagmanager.com/", () => ({
+    headers: { "content-type": "text/javascript" },
+    body: GTM_STAND_IN,
+  }));
   return context;
 }
 

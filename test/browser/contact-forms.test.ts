@@ -7,7 +7,7 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { expectAxeClean } from "../support/account-page.js";
-import { watchProblems } from "../support/browser.js";
+import { proxyOf, watchProblems } from "../support/browser.js";
 import { fillDonor } from "../support/donation-request.js";
 import { startMailingService, type MailingService } from "../support/mailing-service.js";
 import { type SiteWithService, startSiteWithService } from "../support/site-with-service.js";
@@ -84,13 +84,13 @@ describe("the contact page's enquiry form", { timeout: 90_000 }, () => {
 
     // The service unreachable: said, with the code, and the message still there.
     await page.getByLabel("Your e-mail address", { exact: true }).fill("aisha@example.com");
-    await context.route(`${web.apiUrl}/enquiries`, (route) => route.abort("connectionrefused"));
+    const stopRefusing = proxyOf(context).answer(`${web.apiUrl}/enquiries`, () => "fail");
     await page.getByRole("button", { name: "Send message" }).click();
     const alert = page.locator(".contact-form [role=alert]");
     await expect.poll(() => alert.getAttribute("data-error-code")).toBe("network");
     expect(await alert.textContent()).toContain("Your message is still here");
     expect(await page.getByLabel("Your message").inputValue()).toBe(message);
-    await context.unroute(`${web.apiUrl}/enquiries`);
+    stopRefusing();
 
     await page.getByRole("button", { name: "Send message" }).click();
     const done = page.getByRole("heading", { name: "Thank you, we have your message" });

@@ -16,7 +16,7 @@ import { createFixture, PROJECT_ROOT, type Fixture } from "../support/build-fixt
 import { SEARCH_PATH, startPrismicStub, type PrismicStub } from "../support/prismic-stub.js";
 import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
 import { readSnapshot } from "../../src/content/snapshot.js";
-import { isolatedContext, launchBrowser, watchProblems } from "../support/browser.js";
+import { isolatedContext, launchBrowser, proxyOf, watchProblems } from "../support/browser.js";
 import { axeViolations, formatViolations } from "../support/axe.js";
 import { pageScriptUrls } from "../../bench/page-script-urls.js";
 
@@ -108,9 +108,9 @@ afterAll(async () => {
 async function editorContext(): Promise<{ context: BrowserContext; toolbar: string[] }> {
   const context = await isolatedContext(browser);
   const toolbar: string[] = [];
-  await context.route(TOOLBAR, (route) => {
-    toolbar.push(route.request().url());
-    return route.fulfill({ contentType: "text/javascript", body: "window.__toolbarLoaded = true;" });
+  proxyOf(context).answer(TOOLBAR, (request) => {
+    toolbar.push(request.url);
+    return { headers: { "content-type": "text/javascript" }, body: "window.__toolbarLoaded = true;" };
   });
   return { context, toolbar };
 }

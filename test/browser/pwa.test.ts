@@ -15,7 +15,7 @@ import type { BuildConfig } from "../../src/core/config.js";
 import { createFixture, type Fixture } from "../support/build-fixture.js";
 import { startPreviewServer } from "../../src/server/preview-server.js";
 import type { StaticServer } from "../../src/server/static-server.js";
-import { isolatedContext, launchBrowser, watchProblems } from "../support/browser.js";
+import { isolatedContext, launchBrowser, proxyOf, watchProblems } from "../support/browser.js";
 
 const GTM_STAND_IN = `window.__gtmStandIn = document.currentScript && document.currentScript.src; (window.dataLayer = window.dataLayer || []).push({ event: "stand-in-loaded" });`;
 
@@ -46,9 +46,10 @@ beforeAll(async () => {
   server = await serve();
   browser = await launchBrowser();
   context = await isolatedContext(browser);
-  await context.route("https://www.googletagmanager.com/**", (route) =>
-    route.fulfill({ status: 200, contentType: "text/javascript", body: GTM_STAND_IN }),
-  );
+  proxyOf(context).answer("https://www.googletagmanager.com/", () => ({
+    headers: { "content-type": "text/javascript" },
+    body: GTM_STAND_IN,
+  }));
   page = await context.newPage();
 }, 240_000);
 
@@ -196,7 +197,7 @@ describe("tag manager", () => {
   });
 
   it("when the tag manager is blocked, the page works and throws no error", async () => {
-    const blocked = await isolatedContext(browser);
+    const blocked = await isolatedContext(browser, { blockTagManager: true });
     const tab = await blocked.newPage();
     const seen = watchProblems(tab);
     await tab.goto(server.url + "/faq/");
@@ -206,6 +207,7 @@ describe("tag manager", () => {
     );
     expect(seen.pageErrors).toEqual([]);
     // The only trace is the blocked request itself.
+    expect(seen.failedRequests.length).toBeGreaterThan(0);
     expect(seen.failedRequests.every((r) => r.startsWith("https://www.googletagmanager.com/"))).toBe(true);
     expect(seen.consoleErrors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
     await blocked.close();

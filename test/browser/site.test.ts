@@ -17,7 +17,7 @@ import { sitePagePaths } from "../support/build-fixture.js";
 import { sharedSampleSite, type SharedSite } from "../support/shared-site.js";
 import { startPreviewServer } from "../../src/server/preview-server.js";
 import type { StaticServer } from "../../src/server/static-server.js";
-import { isolatedContext, launchBrowser, watchProblems } from "../support/browser.js";
+import { isolatedContext, launchBrowser, proxyOf, watchProblems } from "../support/browser.js";
 import { axeSource, axeViolations, formatViolations } from "../support/axe.js";
 import { hangLimit } from "../support/time-limits.js";
 import { pageScriptUrls } from "../../bench/page-script-urls.js";
@@ -44,9 +44,12 @@ beforeAll(async () => {
   browser = await launchBrowser();
   context = await isolatedContext(browser);
   const axe = await axeSource();
-  await context.route(server.url + AXE_PATH, (route) =>
-    route.fulfill({ status: 200, contentType: "text/javascript", body: axe }),
-  );
+  // Answered at the context's proxy with a long cache lifetime: each page after the first gets
+  // axe-core from Chromium's cache, compiled (checker-scripts.ts).
+  proxyOf(context).answer(server.url + AXE_PATH, () => ({
+    headers: { "content-type": "text/javascript", "cache-control": "max-age=86400, immutable" },
+    body: axe,
+  }));
   await recordCspViolations(context);
   // The redirect page is followed in its own test (and for the CSP, in the sweep's last part).
   pagePaths = (await sitePagePaths(site.outDir)).filter((p) => p !== "/pay/tainted_wealth/");

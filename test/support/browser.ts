@@ -4,10 +4,14 @@
  * with the project (@sparticuz/chromium).
  */
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { type BrowserProxy, startBrowserProxy } from "./browser-proxy.js";
 import { resolveChromium } from "./chromium-path.js";
 
 // The flags keep Chromium from reaching the internet (this machine has none) and run it as root.
+// Port 9 is the address the shared builds give a service that each test file's proxy answers
+// (shared-site.ts, payments-route.ts): Chromium refuses it as a "discard" port unless allowed.
 const ARGS = [
+  "--explicitly-allowed-ports=9",
   "--no-sandbox",
   "--disable-gpu",
   "--disable-quic",
@@ -82,9 +86,14 @@ function removeServiceWorkers(): void {
 }
 
 /**
- * A context whose requests outside loopback never leave the machine: the tag manager is answered by
- * a local stand-in (the production loader code still runs), everything else is blocked. Tests that
- * need another third party (Stripe.js) route it themselves; later routes take precedence.
+ * A context whose requests outside loopback never leave the machine: they go through the context's
+ * own loopback proxy (browser-proxy.ts; `proxyOf(context)`), where the tag manager is answered by a
+ * local stand-in (the production loader code still runs) and everything else beyond loopback fails
+ * at the network. Tests that need another third party (Stripe.js, PayPal's SDK) or a built address
+ * sent on to a service of their own answer it there (`proxyOf(context).answer`/`.forward`); later
+ * answers take precedence. No Playwright route: a route, even one that matches nothing, makes
+ * Playwright pause every request of the context for the test to decide and switches the context's
+ * HTTP cache off, so each page load fetched and compiled React, Amplify and axe-core again.
  *
  * `withoutServiceWorker`: the pages run as in a browser that has no service workers
  * (no `navigator.serviceWorker`, as on a page that is not a secure context), so the
@@ -96,11 +105,10 @@ function removeServiceWorkers(): void {
  * (Playwright's `serviceWorkers: "block"` is not that browser: its register() answers nothing,
  * and the site's registration then reports an error.)
  *
- * `unrouted`: no request goes through the test. Requests beyond loopback are sent to a proxy at
+ * `unrouted`: no proxy of the test's either. Requests beyond loopback are sent to a proxy at
  * 127.0.0.1:9, where nothing listens, so they fail in the browser's network stack; the tag manager
- * then fails to load, as behind a blocker. A route, even one that matches nothing, makes Playwright
- * pause every request of the context and ask the test what to do with it: on a sweep of the
- * sample's pages that was 17% of the CPU and 34% of the time of loading them (measured).
+ * then fails to load, as behind a blocker. Loopback goes straight to the site, through no Node code:
+ * for sweeps that need no stand-in.
  */
 export async function isolatedContext(
   browser: Browser,
@@ -119,13 +127,32 @@ export async function isolatedContext(
     if (withoutServiceWorker) await context.addInitScript(removeServiceWorkers);
     return context;
   }
-  const context = await browser.newContext(contextOptions);
+  const proxy = await startBrowserProxy();
+  // No bypass: loopback goes through the proxy too (Playwright then adds Chromium's `<-loopback>`),
+  // so the built payments address on loopback reaches it. The stand-ins' TLS is the proxy's own.
+  const context = await browser
+    .newContext({ ...contextOptions, ignoreHTTPSErrors: true, proxy: { server: proxy.url } })
+    .catch(async (error: unknown) => {
+      await proxy.stop();
+      throw error;
+    });
+  proxies.set(context, proxy);
+  context.on("close", () => void proxy.stop());
   if (withoutServiceWorker) await context.addInitScript(removeServiceWorkers);
-  await context.route(/^https?:\/\/(?!127\.0\.0\.1|localhost)/, (route) => route.abort("blockedbyclient"));
   if (!blockTagManager) {
-    await context.route("https://www.googletagmanager.com/**", (route) =>
-      route.fulfill({ status: 200, contentType: "text/javascript", body: GTM_STAND_IN }),
-    );
+    proxy.answer("https://www.googletagmanager.com/", () => ({
+      headers: { "content-type": "text/javascript" },
+      body: GTM_STAND_IN,
+    }));
   }
   return context;
+}
+
+const proxies = new WeakMap<BrowserContext, BrowserProxy>();
+
+/** The proxy of a context made by isolatedContext (not `unrouted`). */
+export function proxyOf(context: BrowserContext): BrowserProxy {
+  const proxy = proxies.get(context);
+  if (!proxy) throw new Error("this context has no proxy of the tests' (made by isolatedContext, not unrouted?)");
+  return proxy;
 }

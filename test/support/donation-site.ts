@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, expect } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
-import { isolatedContext, launchBrowser, watchProblems, type PageProblems } from "./browser.js";
+import { isolatedContext, launchBrowser, proxyOf, watchProblems, type PageProblems } from "./browser.js";
 import { routePaymentsTo } from "./payments-route.js";
 import { startTestPaymentsService, TEST_PUBLISHABLE_KEY, type TestPaymentsService } from "./payments-service.js";
 import { sharedSampleSite, type SharedSite } from "./shared-site.js";
@@ -52,9 +52,10 @@ export function donationSiteForThisFile(): DonationSite {
       // A failing step should say which one, before the test's own timeout.
       context.setDefaultTimeout(10_000);
       // The tag manager is a third party; an empty script keeps the console clean.
-      await context.route(/^https:\/\/www\.googletagmanager\.com\//, (route) =>
-        route.fulfill({ status: 200, contentType: "text/javascript", body: "" }),
-      );
+      proxyOf(context).answer("https://www.googletagmanager.com/", () => ({
+        headers: { "content-type": "text/javascript" },
+        body: "",
+      }));
       await routePaymentsTo(context, donation.api.url, onRequest);
       return { context, stripe: await installStripeStandIn(context, { stripeApiUrl: donation.api.stripe.url }) };
     },

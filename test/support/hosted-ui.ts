@@ -254,7 +254,8 @@ export async function startHostedUi(options: HostedUiOptions): Promise<HostedUi>
         }
       }
       await next();
-      if (ctx.path === "/oauth2/token") {
+      // The browser's CORS preflight before Amplify's POST is not a token request.
+      if (ctx.path === "/oauth2/token" && ctx.method !== "OPTIONS") {
         const body = ctx.body as { error?: string; refresh_token?: string; id_token?: string } | undefined;
         // The pool's own refresh token, as Cognito's hosted UI hands out: Amplify refreshes it at
         // the pool (GetTokensFromRefreshToken), never at this domain.

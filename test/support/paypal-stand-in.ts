@@ -15,6 +15,7 @@
  * PayPal REST stand-in approves it there, as PayPal records the payer's approval.
  */
 import type { BrowserContext, Page } from "playwright-core";
+import { proxyOf } from "./browser.js";
 
 export type PayPalMove = "approve" | "approve-twice" | "cancel" | "popup-blocked";
 
@@ -94,13 +95,14 @@ export async function installPayPalStandIn(
     );
   let failing = 0;
   const script = `(${standIn.toString()})();`;
-  await context.route(/^https:\/\/www\.paypal\.com\/sdk\/js/, async (route) => {
-    urls.push(route.request().url());
+  // Answered at the context's proxy (browser-proxy.ts), at PayPal's own address.
+  proxyOf(context).answer(/^https:\/\/www\.paypal\.com\/sdk\/js/, (request) => {
+    urls.push(request.url);
     if (failing > 0) {
       failing--;
-      return route.abort("connectionrefused");
+      return "fail";
     }
-    return route.fulfill({ status: 200, contentType: "text/javascript", body: script });
+    return { headers: { "content-type": "text/javascript" }, body: script };
   });
   return {
     urls,

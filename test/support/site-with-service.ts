@@ -10,7 +10,7 @@
 import type { Browser, BrowserContext } from "playwright-core";
 import type { PublicAuthConfig } from "../../src/auth/types.js";
 import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
-import { isolatedContext, launchBrowser } from "./browser.js";
+import { isolatedContext, launchBrowser, proxyOf } from "./browser.js";
 import { createFixture, type Fixture } from "./build-fixture.js";
 import { BUILT_PAYMENTS_URL, routeOriginTo, routePaymentsTo } from "./payments-route.js";
 import { TEST_PUBLISHABLE_KEY, type TestPaymentsService } from "./payments-service.js";
@@ -58,9 +58,11 @@ export async function startSiteWithService(
     ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
   });
   context.setDefaultTimeout(15_000);
-  await context.route(/^https:\/\/www\.googletagmanager\.com\//, (route) =>
-    route.fulfill({ status: 200, contentType: "text/javascript", body: "" }),
-  );
+  // The tag manager is a third party; an empty script keeps the console clean.
+  proxyOf(context).answer("https://www.googletagmanager.com/", () => ({
+    headers: { "content-type": "text/javascript" },
+    body: "",
+  }));
   const route = async (target: BrowserContext) => {
     if (fixture) return;
     await routePaymentsTo(target, service.url);

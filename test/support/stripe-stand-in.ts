@@ -13,6 +13,8 @@
  * Stripe.js') or serve a script that defines no `Stripe` ('Stripe.js not available').
  */
 import type { BrowserContext } from "playwright-core";
+import { proxyOf } from "./browser.js";
+import type { ProxyAnswer } from "./browser-proxy.js";
 
 export interface StripeStandIn {
   /** Script requests answered so far (including failed ones). */
@@ -168,23 +170,21 @@ export async function installStripeStandIn(
   let empty = 0;
   let requests = 0;
   const script = `(${standIn.toString()})(${JSON.stringify(options)});`;
-  // Registered after isolatedContext's catch-all: Playwright runs the latest matching route first.
-  await context.route(/^https:\/\/js\.stripe\.com\//, async (route) => {
+  // Answered at the context's proxy (browser-proxy.ts), at Stripe's own address; latest answers win.
+  proxyOf(context).answer(/^https:\/\/js\.stripe\.com\//, (): ProxyAnswer | "fail" => {
     requests++;
     if (failing > 0) {
       failing--;
-      return route.abort("connectionrefused");
+      return "fail";
     }
     if (empty > 0) {
       empty--;
-      return route.fulfill({ status: 200, contentType: "text/javascript", body: "/* no Stripe here */" });
+      return { headers: { "content-type": "text/javascript" }, body: "/* no Stripe here */" };
     }
-    return route.fulfill({
-      status: 200,
-      contentType: "text/javascript",
-      headers: { "access-control-allow-origin": "*" },
+    return {
+      headers: { "content-type": "text/javascript", "access-control-allow-origin": "*" },
       body: script,
-    });
+    };
   });
   return {
     get requests() {
