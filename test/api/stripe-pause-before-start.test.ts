@@ -77,6 +77,22 @@ describe("pausing instalments before their Stripe schedule starts", () => {
     expect(await shown()).toMatchObject({ status: "ACTIVE", nextChargeDate: "2026-04-15", paidCount: 1 });
   });
 
+  it("another donor's pause of it is not found and asks Stripe nothing, whether it could be paused or not", async () => {
+    const other = await h.signUp("intruder@example.com");
+    const requests = h.service.stripe.requests().length;
+    const res = (
+      await h.gql("mutation($id: ID!) { pauseRegularGift(id: $id) { changed } }", { id: gift }, other.access)
+    ).json;
+    expect(res.errors?.[0]?.extensions?.code).toBe("GIFT_NOT_FOUND");
+    // The same answer as for a plan that does not exist: nothing says the plan could not be paused.
+    const none = (
+      await h.gql("mutation($id: ID!) { pauseRegularGift(id: $id) { changed } }", { id: "gift_nothing" }, other.access)
+    ).json;
+    expect(none.errors[0]).toMatchObject({ message: res.errors[0].message, extensions: { code: "GIFT_NOT_FOUND" } });
+    expect(h.service.stripe.requests()).toHaveLength(requests);
+    expect(await shown()).toMatchObject({ status: "ACTIVE", nextChargeDate: "2026-04-15" });
+  });
+
   it("the plan never reads PAUSED while Stripe charges: the next payment comes on the date shown", async () => {
     await moveTo("2026-04-16");
     expect(await stripeCharges()).toEqual([
