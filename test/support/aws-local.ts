@@ -4,12 +4,12 @@
  * in front of S3 can refuse uploads of chosen keys, as a failing network or S3 outage would.
  */
 import { createServer, request, type IncomingMessage, type Server } from "node:http";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { AddressInfo } from "node:net";
 import S3rver from "s3rver";
-import crypto from "node:crypto";
+import crypto, { createHash } from "node:crypto";
 
 export interface LocalS3 {
   /** The S3 endpoint (through the fault proxy). */
@@ -19,6 +19,13 @@ export interface LocalS3 {
   /** Every request that went through: `METHOD /bucket/key`. */
   requests: string[];
   createBucket(name: string): Promise<void>;
+  /**
+   * Writes objects into a bucket as s3rver's store keeps them (the object, its MD5 and its metadata,
+   * at the paths the store names), without an HTTP request each: for a bucket of thousands that only
+   * needs to be there (a listing test): 2,050 signed PUTs through the proxy took 6-9 s of CPU (load
+   * 15-19), these writes 1.4 s. Not in `requests`.
+   */
+  seed(bucket: string, objects: { key: string; body: string; metadata?: Record<string, string> }[]): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -110,6 +117,26 @@ export async function startLocalS3(): Promise<LocalS3> {
         });
         req.on("error", reject).end();
       });
+    },
+    async seed(bucket, objects) {
+      const store = s3rver.store;
+      const folders = new Set(objects.map(({ key }) => dirname(store.getResourcePath(bucket, key, "object"))));
+      await Promise.all([...folders].map((folder) => mkdir(folder, { recursive: true })));
+      await Promise.all(
+        objects.map(({ key, body, metadata = {} }) =>
+          Promise.all([
+            writeFile(store.getResourcePath(bucket, key, "object"), body),
+            writeFile(store.getResourcePath(bucket, key, "object.md5"), createHash("md5").update(body).digest("hex")),
+            writeFile(
+              store.getResourcePath(bucket, key, "metadata.json"),
+              JSON.stringify({
+                "content-type": "binary/octet-stream",
+                ...Object.fromEntries(Object.entries(metadata).map(([name, value]) => [`x-amz-meta-${name}`, value])),
+              }),
+            ),
+          ]),
+        ),
+      );
     },
     async stop() {
       await close(proxy);

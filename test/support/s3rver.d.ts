@@ -5,5 +5,9 @@ declare module "s3rver" {
     constructor(options: { port?: number; address?: string; directory: string; silent?: boolean });
     run(): Promise<AddressInfo>;
     close(): Promise<void>;
+    /** Where s3rver keeps buckets and objects (its filesystem store). */
+    store: {
+      getResourcePath(bucket: string, key: string, resource: "object" | "object.md5" | "metadata.json"): string;
+    };
   }
 }
