@@ -31,10 +31,22 @@ const STATIC_PAGES_TEMPLATES = [
 let root: string;
 let live: Fixture;
 const fixtures: Fixture[] = [];
+/**
+ * The clean builds' work folder, one for all of them: their compiled bundles are kept there, made
+ * again for the sources an edit changed (the bundle cache checks every record against its inputs,
+ * test/faults/cache-and-snapshot.test.ts). A work folder each compiled every family cold, the most
+ * of this file's CPU; what a clean build must not reuse is page bodies, kept by its builder.
+ */
+let cleanWork: string;
 
-/** A build of the same sources and content into a new folder: nothing to reuse. */
+/** A build of the same sources and content into a new folder, by a builder of its own: no body to reuse. */
 async function cleanBuild(): Promise<Record<string, string>> {
-  const fresh = await createFixture({ root, sample: true, contentDir: join(root, "content-cache") });
+  const fresh = await createFixture({
+    root,
+    sample: true,
+    contentDir: join(root, "content-cache"),
+    workDir: cleanWork,
+  });
   fixtures.push(fresh);
   const result = await fresh.run();
   expect(result.bodiesReused).toBe(0);
@@ -51,6 +63,7 @@ async function edit(file: string, change: (text: string) => string): Promise<voi
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), "nzf-bodies-"));
+  cleanWork = join(root, ".nzf-cache", "clean-builds");
   // With their times: a bundle input modified as a build starts is not trusted (src/bundle/bundle-cache.ts).
   for (const dir of ["templates", "src", "assets", "content-cache/sample"])
     await cp(join(PROJECT_ROOT, dir), join(root, dir), { recursive: true, preserveTimestamps: true });
