@@ -228,6 +228,10 @@ export const ERROR_CATALOGUE = {
     kind: "input",
     hint: "Fix the update named in the message (an id of lower-case letters, digits and dashes; a one-line subject and heading; at least one paragraph) and send it again: subscribers who already have it are not sent it twice.",
   },
+  API_SCHEDULE_RELEASED: {
+    kind: "input",
+    hint: "The plan is left as it was: cancel that subscription in Stripe after the plan's last payment (the donor's account shows its end date), or cancel the plan in the donor's account; the service will not guess.",
+  },
   API_PLAN_PAUSED_NOT_STARTED: {
     kind: "input",
     hint: "An older version of the service recorded this pause without telling Stripe. Tell the donor (the reference names the plan) that the pause could not take effect before the monthly payments begin and that the payment named will be charged; to have nothing charged that day they can skip it in their account, and to stop the plan, cancel it. Nothing else needs doing: the account and Stripe agree again.",

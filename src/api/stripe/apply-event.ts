@@ -4,6 +4,8 @@
  * unpaid, and only refunds and disputes follow a payment.
  */
 import * as clock from "../../core/clock.js";
+import { NzfError } from "../../core/errors.js";
+import { sql } from "kysely";
 import type Stripe from "stripe";
 import type { DonationStatus } from "../../payments/types.js";
 import type { DonationRow } from "../db/schema.js";
@@ -284,6 +286,33 @@ export async function applyEvent(deps: ApiDeps, event: Stripe.Event): Promise<Ev
           reason: "The payment was disputed with your bank.",
         };
       return change;
+    }
+    case "subscription_schedule.canceled":
+    case "subscription_schedule.released": {
+      const schedule = event.data.object;
+      const row = await findDonation(deps.db, { donationId: schedule.metadata?.donation_id });
+      if (!row) return undefined;
+      // Only the schedule the plan is billed by now: one it no longer uses says nothing of the plan.
+      if (row.stripe_schedule_id !== schedule.id) return { donationId: row.id };
+      const releasedTo = event.type === "subscription_schedule.released" ? idOf(schedule.released_subscription) : null;
+      if (releasedTo) {
+        // Its subscription now bills on its own, with no last payment: only a person can decide
+        // what the donor agreed to, so the plan is left as it is and the operator told.
+        const report = new NzfError(
+          "API_SCHEDULE_RELEASED",
+          `The Stripe schedule ${schedule.id} of instalment plan ${row.reference} (donation ${row.id}) was released: its subscription ${releasedTo} now bills every month with no end.`,
+          { subject: row.id },
+        );
+        deps.logger?.warn("api", `[${report.code}] ${report.message} ${report.hint}`);
+        return { donationId: row.id };
+      }
+      // Cancelled at Stripe (its dashboard, or the account's own cancel): nothing more is charged, so
+      // the plan reads cancelled. A state, set once: a replay or the account's own write agree.
+      await sql`insert into account_plans (donation_id, cancelled, updated_at)
+        values (${row.id}, true, ${clock.now()})
+        on conflict (donation_id) do update set cancelled = true, updated_at = excluded.updated_at
+        where not account_plans.cancelled`.execute(deps.db);
+      return { donationId: row.id };
     }
     default:
       return undefined;
