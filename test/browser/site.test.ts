@@ -19,8 +19,8 @@ import { sitePagePaths } from "../support/build-fixture.js";
 import { sharedSampleSite, type SharedSite } from "../support/shared-site.js";
 import { startPreviewServer } from "../../src/server/preview-server.js";
 import type { StaticServer } from "../../src/server/static-server.js";
-import { isolatedContext, launchBrowser, proxyOf, watchProblems } from "../support/browser.js";
-import { axeSource, axeViolations, formatViolations } from "../support/axe.js";
+import { isolatedContext, launchBrowser, watchProblems } from "../support/browser.js";
+import { axeViolations, formatViolations } from "../support/axe.js";
 import { hangLimit } from "../support/time-limits.js";
 import { pageScriptUrls } from "../../bench/page-script-urls.js";
 import { isReactCode } from "../../bench/framework-chunk.js";
@@ -28,8 +28,6 @@ import { ISLAND_PAGE_BUDGET_GZIP, measurePageJs, reactFiles } from "../../bench/
 
 /** Tabs the sweep keeps open at once, taking pages from one queue. */
 const TABS = 3;
-/** axe-core from the site's own origin: the policy allows no inline script and no other origin. */
-const AXE_PATH = "/__axe-core.js";
 
 let site: SharedSite;
 let server: StaticServer;
@@ -53,13 +51,6 @@ beforeAll(async () => {
   server = await startPreviewServer({ root: site.outDir, host: "127.0.0.1", port: 0 });
   browser = await launchBrowser();
   context = await isolatedContext(browser);
-  const axe = await axeSource();
-  // Answered at the context's proxy with a long cache lifetime: each page after the first gets
-  // axe-core from Chromium's cache, compiled (checker-scripts.ts).
-  proxyOf(context).answer(server.url + AXE_PATH, () => ({
-    headers: { "content-type": "text/javascript", "cache-control": "max-age=86400, immutable" },
-    body: axe,
-  }));
   await recordCspViolations(context);
   // The redirect page is followed in its own test (and for the CSP, in the sweep's last part).
   pagePaths = (await sitePagePaths(site.outDir)).filter((p) => p !== "/pay/tainted_wealth/");
@@ -136,7 +127,8 @@ async function checkPage(page: Page, path: string, links: Set<string>): Promise<
   for (const href of await page.$$eval("a[href^='/']", (as) => as.map((a) => a.getAttribute("href")!)))
     links.add(href.split("#")[0]!);
   if (axeHere.has(path)) {
-    const found = await axeViolations(page, { scriptUrl: server.url + AXE_PATH });
+    // From the site's own origin, which the policy allows (axe.ts loadAxe).
+    const found = await axeViolations(page);
     if (found.length) problems.push(formatViolations(path, found));
   }
   return problems;

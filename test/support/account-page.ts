@@ -2,11 +2,9 @@
  * Helpers for the /account browser tests (test/browser/account*.test.ts): steps and their focus,
  * a keyboard user's Tab and Enter, and axe-core under the page's enforced CSP.
  */
-import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
 import { expect } from "vitest";
-import { formatViolations, runAxe, type AxeViolation } from "./axe.js";
+import { formatViolations, loadAxe, runAxe, type AxeViolation } from "./axe.js";
 
 export const heading = (page: Page) => page.locator(".account-step > h2");
 
@@ -24,15 +22,9 @@ export async function expectStep(page: Page, title: string, options: { focused?:
   }
 }
 
-let axeSource: string | undefined;
-
-/**
- * axe-core like test/support/axe.ts, but evaluated through the DevTools protocol: the page's CSP
- * (enforced here) rightly refuses the inline script tag that helper adds.
- */
+/** axe-core under the page's enforced CSP: loaded from the page's own origin (axe.ts loadAxe). */
 export async function axeUnderCsp(page: Page): Promise<AxeViolation[]> {
-  axeSource ??= await readFile(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource);
+  await loadAxe(page);
   return runAxe(page);
 }
 

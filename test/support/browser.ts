@@ -150,6 +150,11 @@ export async function isolatedContext(
 
 const proxies = new WeakMap<BrowserContext, BrowserProxy>();
 
+/** The proxy of a context made by isolatedContext, if it has one. */
+export function contextProxy(context: BrowserContext): BrowserProxy | undefined {
+  return proxies.get(context);
+}
+
 /** The proxy of a context made by isolatedContext (not `unrouted`). */
 export function proxyOf(context: BrowserContext): BrowserProxy {
   const proxy = proxies.get(context);
