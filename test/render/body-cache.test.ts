@@ -34,8 +34,9 @@ const fixtures: Fixture[] = [];
 /**
  * The clean builds' work folder, one for all of them: their compiled bundles are kept there, made
  * again for the sources an edit changed (the bundle cache checks every record against its inputs,
- * test/faults/cache-and-snapshot.test.ts). A work folder each compiled every family cold, the most
- * of this file's CPU; what a clean build must not reuse is page bodies, kept by its builder.
+ * test/faults/cache-and-snapshot.test.ts). A work folder each compiled every family cold each time
+ * (about 1-2.5 s of CPU of the file's 15); what a clean build must not reuse is page bodies, kept
+ * by its builder.
  */
 let cleanWork: string;
 
