@@ -15,7 +15,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { PROJECT_ROOT } from "../support/build-fixture.js";
-import { layMigratedDataDir } from "../support/api-db.js";
 
 let root: string;
 const processes: ChildProcess[] = [];
@@ -124,11 +123,9 @@ beforeAll(async () => {
   await mkdir(join(root, ".nzf-cache"), { recursive: true });
   await symlink(join(PROJECT_ROOT, ".nzf-cache", "images"), join(root, ".nzf-cache", "images"));
   await promisify(execFile)(process.execPath, [join(root, "scripts", "compile-cli.mjs")], { cwd: root });
-  // Watch starts its local payments API before the first build. On a new data folder that API makes
-  // and migrates its database first (5-6 s of CPU, 10-15 s at load): the folder is laid from the
-  // run's migrated dump instead, as a developer's second `npm start` finds it. (A first start on a
-  // new folder is test/cli/options.test.ts's, through `nzf-build api`.)
-  await layMigratedDataDir(join(root, ".nzf-data", "watch"));
+  // No .nzf-data/ yet: the first watch starts its local payments API as a developer's first
+  // `npm start` in a new clone does, making the folders and migrating the database (the other
+  // watch starts in tests lay the folder from the run's migrated dump, to spare that CPU).
 }, 120_000);
 
 afterAll(async () => {
