@@ -148,8 +148,8 @@ export interface GiftView {
   /** Whether the next charge can be skipped (card gifts: monthly, instalments, every Friday, the seasons). */
   canSkip: boolean;
   /**
-   * Whether a pause is taken: false for card instalments whose Stripe schedule has not started (no
-   * payment after the first yet), which nothing at Stripe could stop (PAUSE_NOT_STARTED).
+   * Whether a pause is taken: false only for card instalments whose Stripe schedule is not made yet
+   * (no first payment), which nothing at Stripe could hold.
    */
   canPause: boolean;
   /** Where the payments stand if the next is skipped: the one after it, and the last (null: open-ended or none). */
@@ -288,7 +288,7 @@ export function giftView(given: DonationFacts, today: string): GiftView {
     pendingAmountCents: f.plan.pendingAmountCents ?? null,
     skippedCount: f.plan.skips ?? 0,
     canSkip,
-    canPause: !instalmentsNotBilling(f),
+    canPause: !instalmentsWithoutSchedule(f),
     afterSkip:
       canSkip && status === "ACTIVE" && nextChargeDate
         ? (({ next: n, end: e }) => ({ nextChargeDate: n, endDate: e }))(
@@ -381,15 +381,15 @@ export function withSkipped(f: DonationFacts, date: string): DonationFacts {
 }
 
 /**
- * Card instalments whose Stripe schedule does not bill yet: only the first payment (a
- * PaymentIntent) has happened, or none. Until the schedule's start (a month on, later after a
- * skip) there is no subscription whose collection a pause could stop, and before the first payment
- * there is no schedule at all; a schedule that started billed its first invoice at once, so a
- * second payment shows. A charge Stripe made whose webhook has not come yet reads as not billing:
- * the pause is refused rather than recorded without reaching Stripe.
+ * Card instalments whose Stripe schedule is not made yet: it is made, with the plan's billing
+ * anchor, by the first payment's webhook. Until then there is nothing at Stripe a pause could hold.
  */
-export function instalmentsNotBilling(f: DonationFacts): boolean {
-  return f.frequency === "monthly-instalments" && f.paymentMethod !== "paypal" && shownCharges(f).length <= 1;
+export function instalmentsWithoutSchedule(f: DonationFacts): boolean {
+  return (
+    f.frequency === "monthly-instalments" &&
+    f.paymentMethod !== "paypal" &&
+    (shownCharges(f).length === 0 || !f.billingAnchor)
+  );
 }
 
 /**

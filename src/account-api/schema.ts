@@ -33,8 +33,8 @@ type Query {
 type Mutation {
   """
   Stops charges until resumed. Repeating it changes nothing. Card instalments whose Stripe schedule
-  has not started yet (canPause false) are refused (PAUSE_NOT_STARTED): skip the next payment or
-  cancel instead.
+  has not started yet have it cancelled, and their resume lays a new one for the payments that
+  remain from the next billing day. Refused while canPause is false (PAUSE_NOT_AVAILABLE).
   """
   pauseRegularGift(id: ID!): RegularGiftChange!
   "Restarts a paused gift from the next charge date. Repeating it changes nothing."
@@ -206,9 +206,8 @@ type RegularGift {
   "Whether the next payment can be skipped (card gifts; PayPal cannot skip one payment)."
   canSkip: Boolean!
   """
-  Whether a pause is taken (the page offers Pause only then): false for card instalments whose
-  Stripe schedule has not started billing (only the first payment made), which PAUSE_NOT_STARTED
-  refuses since nothing could stop the schedule's first charge.
+  Whether a pause is taken (the page offers Pause only then): false only for card instalments whose
+  Stripe schedule is not made yet (no first payment).
   """
   canPause: Boolean!
   "Where the payments would stand if the next were skipped; null when it cannot be."

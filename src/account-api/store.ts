@@ -67,18 +67,6 @@ export class AccountError extends Error {
   }
 }
 
-/**
- * A pause of card instalments whose Stripe schedule does not bill yet (`canPause` false): nothing
- * at Stripe could stop the schedule's first charge, so the plan must not read paused.
- */
-export function pauseNotStarted(gift: Pick<GiftView, "fund" | "nextChargeDate">): AccountError {
-  const begins = gift.nextChargeDate ? ` on ${longDate(gift.nextChargeDate)}` : "";
-  return new AccountError(
-    "PAUSE_NOT_STARTED",
-    `Your ${FUND_NAMES[gift.fund]} instalment plan cannot be paused before its monthly payments begin${begins}, so nothing was changed. To have nothing charged that day, skip the next payment; to stop the plan, cancel it.`,
-  );
-}
-
 export interface AccountStoreOptions {
   /** Pauses, resumes, changes and cancels plans at the payment provider; the local one moves no money. */
   provider?: PlanProvider;
@@ -220,7 +208,11 @@ export function createStoreOver(records: AccountRecords, options: AccountStoreOp
         );
       const gift = giftView(f, today());
       // Refused before the provider is asked: the page does not offer it (canPause).
-      if (!gift.canPause) throw pauseNotStarted(gift);
+      if (!gift.canPause)
+        throw new AccountError(
+          "PAUSE_NOT_AVAILABLE",
+          `${describePlan(f)} cannot be paused until its first payment is made, so nothing was changed. Please try again once it shows as paid.`,
+        );
       await atProvider(() => provider.pause(gift));
       return setPlan(
         f,
@@ -236,7 +228,10 @@ export function createStoreOver(records: AccountRecords, options: AccountStoreOp
       if (!f.plan.paused) return setPlan(f, {}, false, `${describePlan(f)} is already active.`);
       // The provider is shown the gift as it will be (its next date, after any skip).
       await atProvider(() => provider.resume(giftView({ ...f, plan: { ...f.plan, paused: false } }, today())));
-      return setPlan(f, { paused: false }, true, `${describePlan(f)} is active again.`);
+      // Read again: a resume may lay the plan's payments anew (instalments paused before their
+      // schedule started get a new one from the next billing day), so its dates are the provider's.
+      const now = (await mine(who)).find((g) => planId(g) === id) ?? f;
+      return setPlan(now, { paused: false }, true, `${describePlan(f)} is active again.`);
     },
 
     async changeAmount(who: DonorKey, id: string, amountCents: number) {

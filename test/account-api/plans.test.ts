@@ -174,19 +174,37 @@ describe("plans and history", () => {
         .filter((e) => e.type === "subscription_schedule.updated" && e.data.object.id === scheduleId),
     ).toHaveLength(1);
 
-    // The schedule has not started: there is no subscription to pause, and Stripe would charge on
-    // its start whatever the account said, so the pause is refused and the plan stays active.
-    const posts = h.service.stripe.requests().filter((r) => r.method === "POST").length;
-    const paused = await run("pauseRegularGift(id: $id) { changed message gift { status nextChargeDate } }");
-    expect(paused.json.errors[0].extensions.code).toBe("PAUSE_NOT_STARTED");
-    expect(paused.json.errors[0].message).toMatch(/cannot be paused before its monthly payments begin on 15 June 2026/);
-    expect(h.service.stripe.requests().filter((r) => r.method === "POST")).toHaveLength(posts);
-    expect((await plans())[0]).toMatchObject({ status: "ACTIVE", amountCents: 15_000 });
+    // The schedule has not started: the pause cancels it (marked as the pause's first, so its
+    // webhook is no cancellation), and the resume lays a new one for the payments that remain, at
+    // the account's new amount.
+    const paused = await run("pauseRegularGift(id: $id) { changed gift { status } }");
+    expect(paused.json.data.pauseRegularGift).toEqual({ changed: true, gift: { status: "PAUSED" } });
+    expect((await stripe.subscriptionSchedules.retrieve(scheduleId!)).status).toBe("canceled");
+    await h.service.stripe.settled();
+    expect((await plans())[0]).toMatchObject({ status: "PAUSED", amountCents: 15_000 });
     const resumed = await run("resumeRegularGift(id: $id) { changed gift { status amountCents } }");
     expect(resumed.json.data.resumeRegularGift).toEqual({
-      changed: false,
+      changed: true,
       gift: { status: "ACTIVE", amountCents: 15_000 },
     });
+    const { stripe_schedule_id: relaid } = await h.service.db
+      .selectFrom("donations")
+      .select("stripe_schedule_id")
+      .where("id", "=", donationId)
+      .executeTakeFirstOrThrow();
+    expect(relaid).not.toBe(scheduleId);
+    const laid = await stripe.subscriptionSchedules.retrieve(relaid!);
+    expect(laid.status).toBe("not_started");
+    // 2 of 12 paid: the other 10 at $150.
+    const prices = await Promise.all(
+      laid.phases.map(async (phase) => {
+        const price = phase.items[0]!.price;
+        return (await stripe.prices.retrieve(typeof price === "string" ? price : price.id)).unit_amount;
+      }),
+    );
+    expect(new Set(prices)).toEqual(new Set([15_000]));
+    const months = laid.phases.reduce((n, p) => n + Math.round((p.end_date - p.start_date) / (30.44 * 86_400)), 0);
+    expect(months).toBe(10);
     // A new card starts as Stripe's SetupIntent for the donor's customer; nothing changes until it is saved.
     const card = await run("changeRegularGiftCard(id: $id) { clientSecret }");
     expect(card.json.data.changeRegularGiftCard.clientSecret).toMatch(/^seti_\w+_secret_\w+$/);

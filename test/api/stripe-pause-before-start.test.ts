@@ -1,12 +1,15 @@
 /**
  * Pausing card instalments before their Stripe SubscriptionSchedule has started: the first
  * instalment is a PaymentIntent, the schedule starts a month later, and until then there is no
- * subscription whose collection could be paused. The plan must never read PAUSED while Stripe will
- * charge: the pause is refused with a coded error saying what to do instead, nothing is asked of
- * Stripe, and the charge comes on the date the account shows. Once the schedule bills, a pause is
- * real at Stripe (nothing charged while paused) and after resume the charges come on the dates the
- * account then shows. Checked on Stripe's side: the stand-in's charges, listed through the SDK.
- * 12 monthly zakat instalments of $100 from 15 March 2026, noon in Sydney; dates by hand.
+ * subscription whose collection could be paused. The pause cancels the not-started schedule (marked
+ * as the pause's first, keyed), the plan reads PAUSED and Stripe charges nothing; the resume lays a
+ * new keyed schedule for the 11 instalments that remain from the next billing day, and Stripe then
+ * charges, to the cent, on the dates the account shows, 12 payments in all. The attacker's side:
+ * another donor's pause or resume is not found and asks Stripe nothing; the schedule's
+ * `subscription_schedule.canceled` replayed or forged changes nothing (the plan stays paused, not
+ * cancelled); two resumes at once lay one schedule. Checked on Stripe's side: the stand-in's
+ * charges and requests, through the SDK. 12 monthly zakat instalments of $100 from 15 March 2026,
+ * noon in Sydney; dates by hand.
  */
 import type Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -48,14 +51,18 @@ const stripeCharges = async () => {
     .map((c) => [todayIn("Australia/Sydney", new Date(c.created * 1000)), c.amount] as const)
     .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 };
-const stripePosts = () => h.service.stripe.requests().filter((r) => r.method === "POST").length;
+const stripePosts = () => h.service.stripe.requests().filter((r) => r.method === "POST");
 const moveTo = (date: string) => clock.moveTo(date);
+const rowOf = () =>
+  h.service.db.selectFrom("donations").selectAll().where("id", "=", gift.slice(5)).executeTakeFirstOrThrow();
+let firstSchedule: string;
 
 beforeAll(async () => {
   ({ h, clock } = await startHarnessOnClock("2026-03-15T01:00:00Z"));
   stripe = h.stripeSdk;
   donor = await h.signUp("ruqayya@example.com");
   gift = await giveInstalments(h, donor);
+  firstSchedule = (await rowOf()).stripe_schedule_id!;
 }, 120_000);
 
 afterAll(async () => {
@@ -63,76 +70,115 @@ afterAll(async () => {
 });
 
 describe("pausing instalments before their Stripe schedule starts", () => {
-  it("refuses the pause with a coded error and what to do instead; asks Stripe to change nothing", async () => {
+  it("another donor's pause or resume of it is not found and asks Stripe nothing", async () => {
     await moveTo("2026-03-20");
-    // The account says so first: the page offers no Pause for this plan.
-    expect(await shown()).toMatchObject({ status: "ACTIVE", canPause: false });
-    const before = stripePosts();
-    const res = await change("pauseRegularGift");
-    expect(res.errors?.[0]?.extensions?.code).toBe("PAUSE_NOT_STARTED");
-    expect(res.errors[0].message).toBe(
-      "Your Zakat instalment plan cannot be paused before its monthly payments begin on 15 April 2026, so nothing was changed. To have nothing charged that day, skip the next payment; to stop the plan, cancel it.",
-    );
-    expect(stripePosts()).toBe(before);
-    expect(await shown()).toMatchObject({ status: "ACTIVE", nextChargeDate: "2026-04-15", paidCount: 1 });
-  });
-
-  it("another donor's pause of it is not found and asks Stripe nothing, whether it could be paused or not", async () => {
     const other = await h.signUp("intruder@example.com");
     const requests = h.service.stripe.requests().length;
-    const res = (
-      await h.gql("mutation($id: ID!) { pauseRegularGift(id: $id) { changed } }", { id: gift }, other.access)
-    ).json;
-    expect(res.errors?.[0]?.extensions?.code).toBe("GIFT_NOT_FOUND");
-    // The same answer as for a plan that does not exist: nothing says the plan could not be paused.
-    const none = (
-      await h.gql("mutation($id: ID!) { pauseRegularGift(id: $id) { changed } }", { id: "gift_nothing" }, other.access)
-    ).json;
-    expect(none.errors[0]).toMatchObject({ message: res.errors[0].message, extensions: { code: "GIFT_NOT_FOUND" } });
+    for (const mutation of ["pauseRegularGift", "resumeRegularGift"]) {
+      const res = (await h.gql(`mutation($id: ID!) { ${mutation}(id: $id) { changed } }`, { id: gift }, other.access))
+        .json;
+      expect(res.errors?.[0]?.extensions?.code).toBe("GIFT_NOT_FOUND");
+      // The same answer as for a plan that does not exist.
+      const none = (
+        await h.gql(`mutation($id: ID!) { ${mutation}(id: $id) { changed } }`, { id: "gift_nothing" }, other.access)
+      ).json;
+      expect(none.errors[0]).toMatchObject({ message: res.errors[0].message, extensions: { code: "GIFT_NOT_FOUND" } });
+    }
     expect(h.service.stripe.requests()).toHaveLength(requests);
-    expect(await shown()).toMatchObject({ status: "ACTIVE", nextChargeDate: "2026-04-15" });
+    expect(await shown()).toMatchObject({ status: "ACTIVE", nextChargeDate: "2026-04-15", canPause: true });
   });
 
-  it("the plan never reads PAUSED while Stripe charges: the next payment comes on the date shown", async () => {
-    await moveTo("2026-04-16");
-    expect(await stripeCharges()).toEqual([
-      ["2026-03-15", 10_000],
-      ["2026-04-15", 10_000],
-    ]);
-    // Billing now: a pause is taken (Stripe pauses the schedule's subscription).
-    expect(await shown()).toMatchObject({
-      status: "ACTIVE",
-      nextChargeDate: "2026-05-15",
-      paidCount: 2,
-      canPause: true,
-    });
-  });
-
-  it("once the schedule bills, a pause is real at Stripe: nothing is charged while paused", async () => {
+  it("pauses: the not-started schedule is marked as the pause's, then cancelled, each keyed", async () => {
+    const before = stripePosts().length;
     const res = await change("pauseRegularGift");
-    expect(res.data.pauseRegularGift).toMatchObject({ changed: true, gift: { status: "PAUSED" } });
-    await moveTo("2026-06-20");
-    expect(await stripeCharges()).toEqual([
-      ["2026-03-15", 10_000],
-      ["2026-04-15", 10_000],
+    expect(res.data.pauseRegularGift).toMatchObject({
+      changed: true,
+      gift: { status: "PAUSED", nextChargeDate: null, paidCount: 1 },
+    });
+    const posts = stripePosts().slice(before);
+    expect(posts.map((r) => r.path)).toEqual([
+      `/v1/subscription_schedules/${firstSchedule}`,
+      `/v1/subscription_schedules/${firstSchedule}/cancel`,
     ]);
-    expect(await shown()).toMatchObject({ status: "PAUSED", paidCount: 2 });
+    expect(posts.every((r) => r.status === 200 && /\/plan\/pause\//.test(r.idempotencyKey ?? ""))).toBe(true);
+    const schedule = await stripe.subscriptionSchedules.retrieve(firstSchedule);
+    expect(schedule.status).toBe("canceled");
+    await h.service.stripe.settled();
+    // Its cancellation is the pause's: the plan stays paused, not cancelled.
+    expect(await shown()).toMatchObject({ status: "PAUSED" });
+    // Asked again: already paused, nothing more asked of Stripe.
+    expect((await change("pauseRegularGift")).data.pauseRegularGift.changed).toBe(false);
+    expect(stripePosts()).toHaveLength(before + 2);
   });
 
-  it("after resume, Stripe charges on the dates the account then shows", async () => {
-    const res = await change("resumeRegularGift");
-    expect(res.data.resumeRegularGift).toMatchObject({ changed: true, gift: { status: "ACTIVE" } });
-    const next = res.data.resumeRegularGift.gift.nextChargeDate as string;
-    expect(next > "2026-06-20").toBe(true);
-    const dayBefore = new Date(Date.parse(`${next}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
-    await moveTo(dayBefore);
-    expect((await stripeCharges()).length).toBe(2);
-    await moveTo(next);
-    expect(await stripeCharges()).toEqual([
-      ["2026-03-15", 10_000],
-      ["2026-04-15", 10_000],
-      [next, 10_000],
+  it("the schedule's cancellation replayed or forged changes nothing", async () => {
+    const event = h.service.stripe
+      .events()
+      .find(
+        (e) => e.type === "subscription_schedule.canceled" && (e.data.object as { id: string }).id === firstSchedule,
+      )!;
+    expect(await h.service.stripe.redeliver(event.id)).toBe(200);
+    expect(await h.service.stripe.redeliver(event.id, { signatureSecret: "whsec_someone_else" })).toBe(400);
+    expect(await shown()).toMatchObject({ status: "PAUSED", paidCount: 1 });
+  });
+
+  it("while paused, Stripe charges nothing", async () => {
+    await moveTo("2026-06-20");
+    expect(await stripeCharges()).toEqual([["2026-03-15", 10_000]]);
+    expect(await shown()).toMatchObject({ status: "PAUSED", paidCount: 1 });
+  });
+
+  it("two resumes at once lay one new schedule for the 11 that remain, from the next billing day", async () => {
+    const before = stripePosts().length;
+    const [a, b] = await Promise.all([change("resumeRegularGift"), change("resumeRegularGift")]);
+    for (const res of [a, b])
+      expect(res.data.resumeRegularGift.gift).toMatchObject({
+        status: "ACTIVE",
+        nextChargeDate: "2026-07-15",
+        endDate: "2027-05-15",
+        paidCount: 1,
+      });
+    const made = stripePosts()
+      .slice(before)
+      .filter((r) => r.path === "/v1/subscription_schedules" && r.status === 200);
+    // The second is Stripe's replay of the first, by its key: one schedule.
+    expect(new Set(made.map((r) => r.idempotencyKey)).size).toBe(1);
+    expect(made.filter((r) => !r.replayed).length).toBe(1);
+    const row = await rowOf();
+    expect(row.stripe_schedule_id).not.toBe(firstSchedule);
+    const schedule = await stripe.subscriptionSchedules.retrieve(row.stripe_schedule_id!);
+    expect(schedule.status).toBe("not_started");
+    expect(await shown()).toMatchObject({ status: "ACTIVE", nextChargeDate: "2026-07-15", canPause: true });
+  });
+
+  it("Stripe charges what the account shows, to the cent, on the dates shown: 12 payments in all", async () => {
+    const shownDates: string[] = [];
+    for (;;) {
+      const plan = await shown();
+      if (!plan.nextChargeDate) break;
+      shownDates.push(plan.nextChargeDate);
+      const dayBefore = new Date(Date.parse(`${plan.nextChargeDate}T00:00:00Z`) - 86_400_000)
+        .toISOString()
+        .slice(0, 10);
+      await moveTo(dayBefore);
+      expect((await stripeCharges()).length).toBe(shownDates.length);
+      await moveTo(plan.nextChargeDate);
+    }
+    expect(shownDates).toEqual([
+      "2026-07-15",
+      "2026-08-15",
+      "2026-09-15",
+      "2026-10-15",
+      "2026-11-15",
+      "2026-12-15",
+      "2027-01-15",
+      "2027-02-15",
+      "2027-03-15",
+      "2027-04-15",
+      "2027-05-15",
     ]);
-    expect(await shown()).toMatchObject({ status: "ACTIVE", paidCount: 3 });
+    await moveTo("2027-07-20");
+    expect(await stripeCharges()).toEqual([["2026-03-15", 10_000], ...shownDates.map((d) => [d, 10_000] as const)]);
+    expect(await shown()).toMatchObject({ status: "COMPLETED", paidCount: 12 });
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The data check for instalments an older version paused wrongly (before PAUSE_NOT_STARTED): the
+ * The data check for instalments an older version paused wrongly (before pauses held them): the
  * account read PAUSED while the plan's Stripe schedule had not started, so Stripe charged on its
  * start. The check finds exactly those (not a paused monthly gift, not instalments paused once
  * their schedule bills), sets each active again only while it still reads paused, says what to
@@ -94,7 +94,7 @@ describe("instalments shown paused while their Stripe schedule has not started",
     const repaired = await repairPausedNotStarted(h.service.deps, h.stripeSdk, logger);
     expect(repaired).toEqual([plan]);
     expect(warnings).toEqual([
-      `[API_PLAN_PAUSED_NOT_STARTED] Instalment plan ${plan!.reference} (donation ${plan!.donationId}) was shown paused although its Stripe schedule ${plan!.scheduleId} had not started, so Stripe charges it on 16 April 2026; the account now shows it active, with that payment next. An older version of the service recorded this pause without telling Stripe. Tell the donor (the reference names the plan) that the pause could not take effect before the monthly payments begin and that the payment named will be charged; to have nothing charged that day they can skip it in their account, and to stop the plan, cancel it. Nothing else needs doing: the account and Stripe agree again.`,
+      `[API_PLAN_PAUSED_NOT_STARTED] Instalment plan ${plan!.reference} (donation ${plan!.donationId}) was shown paused although its Stripe schedule ${plan!.scheduleId} had not started, so Stripe charges it on 16 April 2026; the account now shows it active, with that payment next. An older version of the service recorded this pause without telling Stripe. Tell the donor (the reference names the plan) that their pause did not take effect and that the payment named will be charged unless they pause the plan again in their account (a pause now holds it at Stripe), skip that payment, or cancel the plan. Nothing else needs doing: the account and Stripe agree again.`,
     ]);
     // Nothing is changed at Stripe: the account now says what Stripe will do.
     expect(h.service.stripe.requests().filter((r) => r.method === "POST")).toHaveLength(posts);

@@ -139,35 +139,62 @@ export async function startInstalmentSchedule(
 ): Promise<{ scheduleId: string; anchor: number } | null> {
   const rest = gift.schedule.slice(1);
   if (rest.length === 0) return null;
+  const start = Math.floor(Date.parse(`${rest[0]!.date}T00:00:00Z`) / 1000);
+  const scheduleId = await layInstalmentSchedule(stripe, gift, {
+    customerId,
+    paymentMethodId,
+    amounts: rest.map((c) => c.amountCents),
+    start,
+    idempotencyKey: keyOf(gift, "subscription_schedule"),
+  });
+  return { scheduleId, anchor: start };
+}
+
+/**
+ * A SubscriptionSchedule billing `amounts` (cents, one a month) from `start` (Unix seconds) and
+ * ending by itself after the last: one phase, and the last apart when it differs (the cents a
+ * split leaves over). The first instalments' schedule, and a paused plan's remaining ones on resume.
+ */
+export async function layInstalmentSchedule(
+  stripe: Stripe,
+  gift: Gift,
+  plan: {
+    customerId: string;
+    paymentMethodId: string | null;
+    amounts: number[];
+    start: number;
+    idempotencyKey: string;
+  },
+): Promise<string> {
   const product = await ensureFundProduct(stripe, gift.fund);
   const phaseOf = (cents: number, months: number): Stripe.SubscriptionScheduleCreateParams.Phase => ({
     items: [{ price_data: { currency: "aud", product, unit_amount: cents, recurring: { interval: "month" } } }],
     duration: { interval: "month", interval_count: months },
     metadata: metadataOf(gift),
   });
-  const regular = rest[0]!.amountCents;
-  const last = rest.at(-1)!.amountCents;
+  const { amounts } = plan;
+  const regular = amounts[0]!;
+  const last = amounts.at(-1)!;
   const phases =
-    last === regular || rest.length === 1
-      ? [phaseOf(regular, rest.length)]
-      : [phaseOf(regular, rest.length - 1), phaseOf(last, 1)];
-  const start = Math.floor(Date.parse(`${rest[0]!.date}T00:00:00Z`) / 1000);
+    last === regular || amounts.length === 1
+      ? [phaseOf(regular, amounts.length)]
+      : [phaseOf(regular, amounts.length - 1), phaseOf(last, 1)];
   const schedule = await stripe.subscriptionSchedules.create(
     {
-      customer: customerId,
-      start_date: start,
+      customer: plan.customerId,
+      start_date: plan.start,
       end_behavior: "cancel",
       default_settings: {
         collection_method: "charge_automatically",
-        ...(paymentMethodId ? { default_payment_method: paymentMethodId } : {}),
+        ...(plan.paymentMethodId ? { default_payment_method: plan.paymentMethodId } : {}),
         description: describe(gift),
       },
       phases,
       metadata: metadataOf(gift),
     },
-    { idempotencyKey: keyOf(gift, "subscription_schedule") },
+    { idempotencyKey: plan.idempotencyKey },
   );
-  return { scheduleId: schedule.id, anchor: start };
+  return schedule.id;
 }
 
 /** One product per fund, with a fixed id: made once, found after (a second create says it exists). */

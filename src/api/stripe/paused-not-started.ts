@@ -1,5 +1,6 @@
 /**
- * A data check for card instalments an older version paused wrongly: before PAUSE_NOT_STARTED it
+ * A data check for card instalments an older version paused wrongly: before such a pause cancelled
+ * the schedule (plan-provider.ts), and before the stop-gap that refused it (PAUSE_NOT_STARTED), it
  * recorded a pause of a plan whose Stripe SubscriptionSchedule had not started, asking Stripe
  * nothing, so the account reads PAUSED while Stripe will charge on the schedule's start. Each one
  * found is set active again in `account_plans` (what Stripe will do: the charge comes on the date

@@ -3,7 +3,8 @@
  * plans Stripe bills: a monthly gift's Subscription, and the SubscriptionSchedule of monthly
  * instalments. Pause and resume set the subscription's `pause_collection` (invoices voided while
  * paused: nothing is charged; instalments whose schedule has not started have no subscription yet,
- * so their pause is refused with PAUSE_NOT_STARTED, by the account first: canPause); a new amount
+ * so their pause cancels the schedule, marked as the pause's, and their resume lays a new one for
+ * the instalments that remain from the next billing day, keyed by the resume); a new amount
  * replaces the item's price from the next invoice, without proration (instalments: the schedule's
  * phases from the current one at the new price);
  * a skip voids the next renewal's invoice (`pause_collection` until a day after it), and for
@@ -18,17 +19,23 @@ import type { Kysely } from "kysely";
 import type Stripe from "stripe";
 import type { PlanProvider } from "../../account-api/plan-provider.js";
 import type { GiftView } from "../../account-api/facts.js";
-import { pauseNotStarted } from "../../account-api/store.js";
 import type { ApiDeps } from "../deps.js";
 import { skippedBeforeStart, stripeBillingInstant } from "../../payments/billing-dates.js";
 import { todayIn } from "../../payments/schedules.js";
+import * as clock from "../../core/clock.js";
 import { startCardChange } from "./card-change.js";
-import { ensureFundProduct } from "./intents.js";
+import { ensureFundProduct, layInstalmentSchedule } from "./intents.js";
 
 const DAY = 86_400;
 /** The schedule's metadata: the key of the last change made to its phases, and its start before it. */
 const CHANGE_KEY = "nzf_last_change";
 const START_BEFORE = "nzf_start_before_change";
+/**
+ * A not-started schedule's metadata, set before the service cancels it for a pause (the key of that
+ * pause): its `subscription_schedule.canceled` is then no cancellation of the plan (apply-event.ts),
+ * and the resume lays a new schedule for the instalments that remain.
+ */
+export const PAUSED_BEFORE_START = "nzf_paused_before_start";
 
 /** Whole months from one Unix time to another, counted in UTC as Stripe lays out a schedule's phases. */
 function monthsBetween(from: number, to: number): number {
@@ -42,6 +49,13 @@ interface StripePlan {
   subscriptionId: string | null;
   scheduleId: string | null;
   version: string;
+  /** A new amount the donor set in the account (null: as given). */
+  accountAmountCents: number | null;
+}
+
+/** A schedule the service cancelled (or is cancelling) for a pause before it started. */
+function isPausedBeforeStart(schedule: Stripe.SubscriptionSchedule): boolean {
+  return Boolean(schedule.metadata?.[PAUSED_BEFORE_START]);
 }
 
 export function stripePlanProvider(deps: Pick<ApiDeps, "db">, stripe: Stripe): PlanProvider {
@@ -51,9 +65,13 @@ export function stripePlanProvider(deps: Pick<ApiDeps, "db">, stripe: Stripe): P
       .select(["id", "stripe_subscription_id", "stripe_schedule_id"])
       .where("id", "=", gift.donationId)
       .executeTakeFirstOrThrow();
-    const choice = await (deps.db as unknown as Kysely<{ account_plans: { donation_id: string; updated_at: Date } }>)
+    const choice = await (
+      deps.db as unknown as Kysely<{
+        account_plans: { donation_id: string; updated_at: Date; amount_cents: number | null };
+      }>
+    )
       .selectFrom("account_plans")
-      .select("updated_at")
+      .select(["updated_at", "amount_cents"])
       .where("donation_id", "=", gift.donationId)
       .executeTakeFirst();
     return {
@@ -61,6 +79,7 @@ export function stripePlanProvider(deps: Pick<ApiDeps, "db">, stripe: Stripe): P
       subscriptionId: row.stripe_subscription_id,
       scheduleId: row.stripe_schedule_id,
       version: choice ? new Date(choice.updated_at).toISOString() : "0",
+      accountAmountCents: choice?.amount_cents ?? null,
     };
   }
   const key = (plan: StripePlan, action: string) => `${plan.donationId}/plan/${action}/${plan.version}`;
@@ -160,16 +179,75 @@ export function stripePlanProvider(deps: Pick<ApiDeps, "db">, stripe: Stripe): P
     return { subscription, startBefore };
   }
 
+  async function pausedBeforeStart(plan: StripePlan): Promise<boolean> {
+    return isPausedBeforeStart(await stripe.subscriptionSchedules.retrieve(plan.scheduleId!));
+  }
+
+  /**
+   * The resume of instalments paused before their schedule started: a new schedule for the
+   * instalments that remain, at their amounts (or the account's new one), from the plan's next
+   * billing day after today (its anchor's day of the month), keyed by this resume so a repeat or
+   * a second request at once lays one. The donation then names it, with its start as the anchor
+   * of the dates the account shows.
+   */
+  async function resumeNotStarted(gift: GiftView, plan: StripePlan): Promise<void> {
+    const row = await deps.db
+      .selectFrom("donations")
+      .selectAll()
+      .where("id", "=", plan.donationId)
+      .executeTakeFirstOrThrow();
+    if (!row.stripe_customer_id || !row.stripe_billing_anchor)
+      throw new Error(`Donation ${row.id} has no customer or billing anchor to resume at Stripe.`);
+    const remaining = row.schedule.slice(gift.paidCount);
+    if (remaining.length === 0) return;
+    const amounts = remaining.map((c) => (plan.accountAmountCents === null ? c.amountCents : gift.totalCents));
+    const today = todayIn("Australia/Sydney", clock.now());
+    let months = 0;
+    while (
+      todayIn("Australia/Sydney", new Date(stripeBillingInstant(row.stripe_billing_anchor, months) * 1000)) <= today
+    )
+      months++;
+    const start = stripeBillingInstant(row.stripe_billing_anchor, months);
+    const scheduleId = await layInstalmentSchedule(stripe, row, {
+      customerId: row.stripe_customer_id,
+      paymentMethodId: row.stripe_payment_method_id,
+      amounts,
+      start,
+      idempotencyKey: `${key(plan, "resume")}/schedule`,
+    });
+    await deps.db
+      .updateTable("donations")
+      .set({
+        stripe_schedule_id: scheduleId,
+        stripe_billing_anchor: new Date(start * 1000),
+        stripe_anchor_skips: gift.skippedCount,
+      })
+      .where("id", "=", row.id)
+      .execute();
+  }
+
   return {
     async pause(gift) {
       const plan = await planOf(gift);
       // Instalments whose schedule has not started (the first month, or its start moved by a
-      // skip) have no subscription whose collection could be paused: Stripe would charge at the
-      // schedule's start whatever the account showed. The account refuses them first (canPause);
-      // this reads Stripe's own status too, so a plan never reads paused while a charge is to come.
+      // skip) have no subscription whose collection could be paused: the schedule itself is
+      // cancelled, marked first as this pause's so its webhook is no cancellation of the plan; the
+      // resume lays a new one for the instalments that remain (resumeNotStarted).
       if (!plan.subscriptionId && plan.scheduleId) {
         const schedule = await stripe.subscriptionSchedules.retrieve(plan.scheduleId);
-        if (schedule.status === "not_started") throw pauseNotStarted(gift);
+        if (schedule.status === "not_started" || isPausedBeforeStart(schedule)) {
+          const pause = key(plan, "pause");
+          if (!isPausedBeforeStart(schedule)) {
+            await stripe.subscriptionSchedules.update(
+              schedule.id,
+              { metadata: { [PAUSED_BEFORE_START]: pause } },
+              { idempotencyKey: `${pause}/mark` },
+            );
+          }
+          if (schedule.status !== "canceled")
+            await stripe.subscriptionSchedules.cancel(schedule.id, {}, { idempotencyKey: `${pause}/cancel` });
+          return;
+        }
       }
       const subscription = await subscriptionOf(plan);
       if (subscription)
@@ -181,6 +259,10 @@ export function stripePlanProvider(deps: Pick<ApiDeps, "db">, stripe: Stripe): P
     },
     async resume(gift) {
       const plan = await planOf(gift);
+      if (!plan.subscriptionId && plan.scheduleId) {
+        const schedule = await stripe.subscriptionSchedules.retrieve(plan.scheduleId);
+        if (isPausedBeforeStart(schedule)) return resumeNotStarted(gift, plan);
+      }
       const subscription = await subscriptionOf(plan);
       if (!subscription) return;
       // A payment skipped while paused stays skipped: its renewal is voided, then billing resumes.
@@ -199,7 +281,9 @@ export function stripePlanProvider(deps: Pick<ApiDeps, "db">, stripe: Stripe): P
     },
     async changeAmount(gift, next) {
       const plan = await planOf(gift);
-      // Instalments: every payment still to come at the new amount (the schedule's phases re-laid).
+      // Instalments: every payment still to come at the new amount (the schedule's phases re-laid);
+      // paused before the start, nothing is at Stripe until the resume lays them at the new amount.
+      if (plan.scheduleId && (await pausedBeforeStart(plan))) return;
       if (plan.scheduleId) {
         await relaySchedule(gift, plan, { cents: next.totalCents }, key(plan, `amount-${next.totalCents}`));
         return;
@@ -254,6 +338,8 @@ export function stripePlanProvider(deps: Pick<ApiDeps, "db">, stripe: Stripe): P
     },
     async cancel(gift) {
       const plan = await planOf(gift);
+      // Paused before the start: its schedule is cancelled already, nothing is left to charge.
+      if (plan.scheduleId && (await pausedBeforeStart(plan))) return;
       if (plan.scheduleId)
         await stripe.subscriptionSchedules.cancel(plan.scheduleId, {}, { idempotencyKey: key(plan, "cancel") });
       else if (plan.subscriptionId)

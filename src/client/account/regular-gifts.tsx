@@ -88,13 +88,10 @@ function skipQuestion(g: GiftData): string {
 }
 
 /**
- * Why card instalments have no Pause before their monthly payments begin (the service would refuse
- * it: nothing could stop the first charge), and what works instead.
+ * Why card instalments have no Pause before their first payment is made (Stripe holds nothing a
+ * pause could stop yet: the service refuses it), and what works instead.
  */
-export function notYetPausable(g: GiftData): string {
-  const begins = g.nextChargeDate ? ` on ${longDate(g.nextChargeDate)}` : "";
-  return `This plan can be paused once its monthly payments begin${begins}. To have nothing charged that day, skip the next payment; to stop the plan, cancel it.`;
-}
+export const NOT_YET_PAUSABLE = "This plan can be paused once its first payment is made. To stop the plan, cancel it.";
 
 /** Why a PayPal gift has no "Skip next payment", and what to do instead. */
 export const PAYPAL_NO_SKIP =
@@ -303,7 +300,7 @@ function GiftItem({
           {gift.paymentMethod === "paypal" && gift.status === "ACTIVE" ? (
             <p className="account-hint">{PAYPAL_NO_SKIP}</p>
           ) : null}
-          {active && !gift.canPause ? <p className="account-hint">{notYetPausable(gift)}</p> : null}
+          {active && !gift.canPause ? <p className="account-hint">{NOT_YET_PAUSABLE}</p> : null}
           <Actions>
             {active ? (
               gift.canPause ? (

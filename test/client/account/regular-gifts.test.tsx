@@ -98,14 +98,12 @@ describe("back from PayPal's window about a new amount", () => {
     expect(page.indexOf(shown)).toBeLessThan(page.indexOf("Visa ending 4242"));
   });
 
-  it("card instalments not billing yet offer no Pause, and say when they can and what works instead", () => {
+  it("card instalments without a Stripe schedule yet offer no Pause, and say when they can", () => {
     const page = html(
       gift({ schedule: "monthly-instalments", openEnded: false, canPause: false, nextChargeDate: "2027-01-15" }),
     );
     expect(page).not.toMatch(/<button[^>]*>Pause<\/button>/);
-    expect(page).toContain(
-      "This plan can be paused once its monthly payments begin on 15 January 2027. To have nothing charged that day, skip the next payment; to stop the plan, cancel it.",
-    );
+    expect(page).toContain("This plan can be paused once its first payment is made. To stop the plan, cancel it.");
     expect(page).toContain("Skip next payment");
     // A plan that bills offers it.
     expect(html(gift({}))).toMatch(/<button[^>]*>Pause<\/button>/);
