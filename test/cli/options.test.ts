@@ -263,10 +263,6 @@ describe.concurrent("each setting, by its effect", () => {
       const root = await projectRoot();
       const port = await freePort();
       const out = join(await tempDir(), "watched");
-      // Watch's local payments API keeps its data beside the output folder given: laid from the
-      // migrated dump, so it does not make and migrate a database before the first build (a first
-      // start on no folder at all is test/watch/watch-cli.test.ts's).
-      await layMigratedDataDir(`${out}.nzf-data`);
       const watch = startCli(["--port", String(port), "--root", root, "build", "--watch", "--out", out], {
         ...POOL,
         ...PAYMENTS,

@@ -124,8 +124,7 @@ beforeAll(async () => {
   await symlink(join(PROJECT_ROOT, ".nzf-cache", "images"), join(root, ".nzf-cache", "images"));
   await promisify(execFile)(process.execPath, [join(root, "scripts", "compile-cli.mjs")], { cwd: root });
   // No .nzf-data/ yet: the first watch starts its local payments API as a developer's first
-  // `npm start` in a new clone does, making the folders and migrating the database (the other
-  // watch starts in tests lay the folder from the run's migrated dump, to spare that CPU).
+  // `npm start` in a new clone does, making the folders and migrating the database.
 }, 120_000);
 
 afterAll(async () => {
