@@ -4,8 +4,7 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
-import type { BrowserProxy } from "./browser-proxy.js";
-import { contextProxy } from "./browser.js";
+import { addScriptFromPageOrigin } from "./browser.js";
 
 const require = createRequire(import.meta.url);
 let source: string | undefined;
@@ -23,36 +22,14 @@ export async function axeSource(): Promise<string> {
   return source;
 }
 
-/** Where the context's proxy answers axe-core on the page's own origin (see loadAxe). */
-export const AXE_PATH = "/__axe-core.js";
-const answering = new WeakMap<BrowserProxy, Set<string>>();
-
 /**
- * Loads axe-core into the page, unless it is there. In a context with the tests' proxy
- * (browser.ts isolatedContext), from the page's own origin, answered by the proxy with a long
- * cache lifetime: the site's CSP allows its own origin, and the context's HTTP cache keeps the
- * 1 MB script (and V8 its compiled code) for every later page, where handing the source over the
- * DevTools protocol sent it and compiled it again on each call. Otherwise the source is evaluated
- * through the DevTools protocol (which no CSP refuses).
+ * Loads axe-core into the page, unless it is there: from the page's own origin, cached, in a
+ * context with the tests' proxy (browser.ts addScriptFromPageOrigin); otherwise its source is
+ * evaluated through the DevTools protocol (which no CSP refuses).
  */
 export async function loadAxe(page: Page): Promise<void> {
   if (await page.evaluate(() => "axe" in window)) return;
-  const proxy = contextProxy(page.context());
-  const origin = new URL(page.url()).origin;
-  if (proxy && /^https?:/.test(origin)) {
-    const origins = answering.get(proxy) ?? new Set<string>();
-    answering.set(proxy, origins);
-    if (!origins.has(origin)) {
-      const body = await axeSource();
-      proxy.answer(origin + AXE_PATH, () => ({
-        headers: { "content-type": "text/javascript", "cache-control": "max-age=86400, immutable" },
-        body,
-      }));
-      origins.add(origin);
-    }
-    await page.addScriptTag({ url: origin + AXE_PATH });
-    return;
-  }
+  if (await addScriptFromPageOrigin(page, "/__axe-core.js", axeSource)) return;
   await page.evaluate(await axeSource());
 }
 

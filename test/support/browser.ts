@@ -150,9 +150,31 @@ export async function isolatedContext(
 
 const proxies = new WeakMap<BrowserContext, BrowserProxy>();
 
-/** The proxy of a context made by isolatedContext, if it has one. */
-export function contextProxy(context: BrowserContext): BrowserProxy | undefined {
-  return proxies.get(context);
+const ownOriginScripts = new WeakMap<BrowserProxy, Set<string>>();
+
+/**
+ * Adds a test's script (a checker such as axe-core) to the page by address on the page's own
+ * origin, answered by the context's proxy with a long cache lifetime: the site's CSP allows its own
+ * origin, and the context's HTTP cache and V8's code cache keep the script for every later page,
+ * where putting the source in sent it over the DevTools protocol and compiled it again each time.
+ * False, and nothing added, when the context has no proxy (`unrouted`) or the page no web origin.
+ */
+export async function addScriptFromPageOrigin(page: Page, path: string, source: () => Promise<string>): Promise<boolean> {
+  const proxy = proxies.get(page.context());
+  const origin = new URL(page.url()).origin;
+  if (!proxy || !/^https?:/.test(origin)) return false;
+  const answered = ownOriginScripts.get(proxy) ?? new Set<string>();
+  ownOriginScripts.set(proxy, answered);
+  if (!answered.has(origin + path)) {
+    const body = await source();
+    proxy.answer(origin + path, () => ({
+      headers: { "content-type": "text/javascript", "cache-control": "max-age=86400, immutable" },
+      body,
+    }));
+    answered.add(origin + path);
+  }
+  await page.addScriptTag({ url: origin + path });
+  return true;
 }
 
 /** The proxy of a context made by isolatedContext (not `unrouted`). */

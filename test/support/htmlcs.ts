@@ -7,6 +7,7 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
+import { addScriptFromPageOrigin } from "./browser.js";
 
 const require = createRequire(import.meta.url);
 let source: string | undefined;
@@ -17,10 +18,15 @@ export async function htmlcsSource(): Promise<string> {
   return source;
 }
 
-/** `scriptUrl`: load the checker from this address (test/support/checker-scripts.ts) instead of inline. */
+/**
+ * `scriptUrl`: load the checker from this address (test/support/checker-scripts.ts). Otherwise from
+ * the page's own origin, cached, in a context with the tests' proxy (browser.ts
+ * addScriptFromPageOrigin), or inline.
+ */
 export async function htmlcsErrors(page: Page, options: { scriptUrl?: string } = {}): Promise<string[]> {
   if (options.scriptUrl) await page.addScriptTag({ url: options.scriptUrl });
-  else await page.addScriptTag({ content: await htmlcsSource() });
+  else if (!(await addScriptFromPageOrigin(page, "/__htmlcs.js", htmlcsSource)))
+    await page.addScriptTag({ content: await htmlcsSource() });
   // HTML_CodeSniffer 2.5.1 looks its autocomplete messages up as "InvalidAutoComplete_*" but
   // names them "InvalidAutocomplete_*": without the alias it throws instead of reporting them.
   await page.evaluate(() => {
