@@ -159,7 +159,11 @@ const ownOriginScripts = new WeakMap<BrowserProxy, Set<string>>();
  * where putting the source in sent it over the DevTools protocol and compiled it again each time.
  * False, and nothing added, when the context has no proxy (`unrouted`) or the page no web origin.
  */
-export async function addScriptFromPageOrigin(page: Page, path: string, source: () => Promise<string>): Promise<boolean> {
+export async function addScriptFromPageOrigin(
+  page: Page,
+  path: string,
+  source: () => Promise<string>,
+): Promise<boolean> {
   const proxy = proxies.get(page.context());
   const origin = new URL(page.url()).origin;
   if (!proxy || !/^https?:/.test(origin)) return false;
