@@ -42,6 +42,7 @@ export interface AccountTables {
     stripe_subscription_id: string | null;
     stripe_billing_anchor: Timestamp | null;
     stripe_anchor_skips: number;
+    stripe_anchor_charge: number;
     card_brand: string | null;
     card_last4: string | null;
     card_exp_month: number | null;
@@ -216,6 +217,7 @@ export function createDbRecords(anyDb: Kysely<never>): AccountRecords {
         plan: state,
         billingAnchor: billingAnchorOf(r),
         billingAnchorSkips: r.stripe_anchor_skips,
+        billingAnchorCharge: r.stripe_anchor_charge,
         card: r.card_brand
           ? { brand: r.card_brand, last4: r.card_last4, expMonth: r.card_exp_month, expYear: r.card_exp_year }
           : null,
@@ -249,6 +251,7 @@ export function createDbRecords(anyDb: Kysely<never>): AccountRecords {
     "stripe_subscription_id",
     "stripe_billing_anchor",
     "stripe_anchor_skips",
+    "stripe_anchor_charge",
     "card_brand",
     "card_last4",
     "card_exp_month",

@@ -96,6 +96,11 @@ export interface DonationFacts {
   billingAnchor?: string | null;
   /** The skips the anchor already holds (an instalment schedule moved before it started). */
   billingAnchorSkips?: number;
+  /**
+   * Which payment (1: the first) an instalment plan's anchor is the date of: 2 for the schedule
+   * made after the first payment, the next one still to come for a schedule laid on resume.
+   */
+  billingAnchorCharge?: number;
   /** The card it is charged to, as Stripe described it (the webhook kept it); null: not known. */
   card?: CardFacts | null;
 }
@@ -137,6 +142,8 @@ export interface GiftView {
   /** The last date of a finite schedule; null when open-ended. */
   endDate: string | null;
   paidCount: number;
+  /** Payments made or tried (paid, failed, on their way, returned): the next one's number less one. */
+  madeCount: number;
   /** Charges in all of a finite schedule; null when open-ended. */
   chargeCount: number | null;
   scheduleTotalCents: number | null;
@@ -282,6 +289,7 @@ export function giftView(given: DonationFacts, today: string): GiftView {
     nextChargeDate,
     endDate: end,
     paidCount,
+    madeCount: charges.length,
     chargeCount,
     scheduleTotalCents: f.openEnded ? null : scheduleTotal(f, charges, amountCents),
     startDate: f.date,
@@ -347,11 +355,14 @@ function chargeDates(f: DonationFacts): (i: number) => string | null {
   if (anchor && f.paymentMethod !== "paypal") {
     // A monthly gift's first charge is the anchor; an instalment plan's schedule starts on its second.
     if (f.frequency === "monthly") return (i) => stripeBillingDate(anchor, i + skips);
-    if (f.frequency === "monthly-instalments")
+    if (f.frequency === "monthly-instalments") {
+      // The anchor is the date of payment `billingAnchorCharge` (index one less).
+      const at = (f.billingAnchorCharge ?? 2) - 1;
       return (i) =>
         i === 0
           ? (f.schedule[0]?.date ?? null)
-          : stripeBillingDate(anchor, i - 1 + Math.max(0, skips - (f.billingAnchorSkips ?? 0)));
+          : stripeBillingDate(anchor, i - at + Math.max(0, skips - (f.billingAnchorSkips ?? 0)));
+    }
   }
   return (i) => {
     const s = f.schedule[i];
@@ -400,7 +411,8 @@ export function instalmentsWithoutSchedule(f: DonationFacts): boolean {
 function scheduleNotStarted(f: DonationFacts, date: string): boolean {
   const anchor = f.billingAnchor;
   if (f.frequency !== "monthly-instalments" || !anchor || f.paymentMethod === "paypal") return false;
-  if (shownCharges(f).length > 1 || (f.billingAnchorSkips ?? 0) !== (f.plan.skips ?? 0)) return false;
+  const before = (f.billingAnchorCharge ?? 2) - 1;
+  if (shownCharges(f).length > before || (f.billingAnchorSkips ?? 0) !== (f.plan.skips ?? 0)) return false;
   return stripeBillingDate(anchor, 0) === date;
 }
 

@@ -32,9 +32,10 @@ type Query {
 
 type Mutation {
   """
-  Stops charges until resumed. Repeating it changes nothing. Card instalments whose Stripe schedule
-  has not started yet have it cancelled, and their resume lays a new one for the payments that
-  remain from the next billing day. Refused while canPause is false (PAUSE_NOT_AVAILABLE).
+  Stops charges until resumed. Repeating it changes nothing. Card instalments have their Stripe
+  schedule cancelled, and their resume lays a new one for the payments that remain from the next
+  billing day, so they keep their number of payments. Refused while canPause is false
+  (PAUSE_NOT_AVAILABLE).
   """
   pauseRegularGift(id: ID!): RegularGiftChange!
   "Restarts a paused gift from the next charge date. Repeating it changes nothing."

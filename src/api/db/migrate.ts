@@ -18,6 +18,7 @@ import * as accountPlanChanges from "./migrations/0009-account-plan-changes.js";
 import * as stripeBillingAnchor from "./migrations/0010-stripe-billing-anchor.js";
 import * as giftCard from "./migrations/0011-gift-card.js";
 import * as stripeAnchorSkips from "./migrations/0012-stripe-anchor-skips.js";
+import * as stripeAnchorCharge from "./migrations/0013-stripe-anchor-charge.js";
 
 export const MIGRATIONS: Record<string, Migration> = {
   "0001-donations": initial,
@@ -32,6 +33,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0010-stripe-billing-anchor": stripeBillingAnchor,
   "0011-gift-card": giftCard,
   "0012-stripe-anchor-skips": stripeAnchorSkips,
+  "0013-stripe-anchor-charge": stripeAnchorCharge,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -42,6 +42,8 @@ export interface DonationsTable {
   stripe_billing_anchor: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** The donor's skips an instalment schedule's start already holds (migration 0012). */
   stripe_anchor_skips: ColumnType<number, number | undefined, number>;
+  /** The payment (1: the first) an instalment schedule's anchor is the date of (migration 0013). */
+  stripe_anchor_charge: ColumnType<number, number | undefined, number>;
   /** The card shown for the gift (migration 0011), read from Stripe: the payment method it describes. */
   card_payment_method_id: ColumnType<string | null, string | null | undefined, string | null>;
   card_brand: ColumnType<string | null, string | null | undefined, string | null>;

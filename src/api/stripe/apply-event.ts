@@ -13,7 +13,7 @@ import type { ApiDeps } from "../deps.js";
 import { applyCardChange, CARD_CHANGE } from "./card-change.js";
 import { rememberCard } from "./card-details.js";
 import { startInstalmentSchedule } from "./intents.js";
-import { PAUSED_BEFORE_START } from "./plan-provider.js";
+import { PAUSED_BY_ACCOUNT } from "./plan-provider.js";
 
 export interface EventChange {
   donationId: string;
@@ -295,9 +295,8 @@ export async function applyEvent(deps: ApiDeps, event: Stripe.Event): Promise<Ev
       if (!row) return undefined;
       // Only the schedule the plan is billed by now: one it no longer uses says nothing of the plan.
       if (row.stripe_schedule_id !== schedule.id) return { donationId: row.id };
-      // The account's pause before the schedule started: the plan reads paused, and its resume lays
-      // a new schedule (plan-provider.ts).
-      if (schedule.metadata?.[PAUSED_BEFORE_START]) return { donationId: row.id };
+      // The account's pause: the plan reads paused, and its resume lays a new schedule (plan-provider.ts).
+      if (schedule.metadata?.[PAUSED_BY_ACCOUNT]) return { donationId: row.id };
       const releasedTo = event.type === "subscription_schedule.released" ? idOf(schedule.released_subscription) : null;
       if (releasedTo) {
         // Its subscription now bills on its own, with no last payment: only a person can decide

@@ -2,9 +2,9 @@
  * The account API's plan changes acted on at Stripe (src/account-api/plan-provider.ts), for the
  * plans Stripe bills: a monthly gift's Subscription, and the SubscriptionSchedule of monthly
  * instalments. Pause and resume set the subscription's `pause_collection` (invoices voided while
- * paused: nothing is charged; instalments whose schedule has not started have no subscription yet,
- * so their pause cancels the schedule, marked as the pause's, and their resume lays a new one for
- * the instalments that remain from the next billing day, keyed by the resume); a new amount
+ * paused: nothing is charged; instalments' pause cancels their schedule, marked as the pause's,
+ * and their resume lays a new one for the instalments that remain from the next billing day, keyed
+ * by the resume, so they keep their number of payments); a new amount
  * replaces the item's price from the next invoice, without proration (instalments: the schedule's
  * phases from the current one at the new price);
  * a skip voids the next renewal's invoice (`pause_collection` until a day after it), and for
@@ -31,11 +31,11 @@ const DAY = 86_400;
 const CHANGE_KEY = "nzf_last_change";
 const START_BEFORE = "nzf_start_before_change";
 /**
- * A not-started schedule's metadata, set before the service cancels it for a pause (the key of that
- * pause): its `subscription_schedule.canceled` is then no cancellation of the plan (apply-event.ts),
- * and the resume lays a new schedule for the instalments that remain.
+ * An instalment schedule's metadata, set before the service cancels it for the account's pause (the
+ * key of that pause): its `subscription_schedule.canceled` is then no cancellation of the plan
+ * (apply-event.ts), and the resume lays a new schedule for the instalments that remain.
  */
-export const PAUSED_BEFORE_START = "nzf_paused_before_start";
+export const PAUSED_BY_ACCOUNT = "nzf_paused_by_account";
 
 /** Whole months from one Unix time to another, counted in UTC as Stripe lays out a schedule's phases. */
 function monthsBetween(from: number, to: number): number {
@@ -53,9 +53,13 @@ interface StripePlan {
   accountAmountCents: number | null;
 }
 
-/** A schedule the service cancelled (or is cancelling) for a pause before it started. */
-function isPausedBeforeStart(schedule: Stripe.SubscriptionSchedule): boolean {
-  return Boolean(schedule.metadata?.[PAUSED_BEFORE_START]);
+/** A schedule the service cancelled (or is cancelling) for the account's pause. */
+function isPausedByAccount(schedule: Stripe.SubscriptionSchedule): boolean {
+  return isMarkedPaused(schedule) && schedule.status === "canceled";
+}
+/** Marked for the account's pause (cancelled since, or not yet if the service stopped in between). */
+function isMarkedPaused(schedule: Stripe.SubscriptionSchedule): boolean {
+  return Boolean(schedule.metadata?.[PAUSED_BY_ACCOUNT]);
 }
 
 export function stripePlanProvider(deps: Pick<ApiDeps, "db">, stripe: Stripe): PlanProvider {
@@ -179,18 +183,18 @@ export function stripePlanProvider(deps: Pick<ApiDeps, "db">, stripe: Stripe): P
     return { subscription, startBefore };
   }
 
-  async function pausedBeforeStart(plan: StripePlan): Promise<boolean> {
-    return isPausedBeforeStart(await stripe.subscriptionSchedules.retrieve(plan.scheduleId!));
+  async function pausedByAccount(plan: StripePlan): Promise<boolean> {
+    return isPausedByAccount(await stripe.subscriptionSchedules.retrieve(plan.scheduleId!));
   }
 
   /**
-   * The resume of instalments paused before their schedule started: a new schedule for the
-   * instalments that remain, at their amounts (or the account's new one), from the plan's next
-   * billing day after today (its anchor's day of the month), keyed by this resume so a repeat or
-   * a second request at once lays one. The donation then names it, with its start as the anchor
-   * of the dates the account shows.
+   * The resume of instalments the account paused (their schedule cancelled): a new schedule for
+   * the instalments that remain, at their amounts (or the account's new one), from the plan's next
+   * billing day after today (its anchor's day of the month), keyed by this resume so a repeat or a
+   * second request at once lays one. The donation then names it, its start the anchor of the dates
+   * the account shows, as the date of the next payment (`stripe_anchor_charge`).
    */
-  async function resumeNotStarted(gift: GiftView, plan: StripePlan): Promise<void> {
+  async function resumeInstalments(gift: GiftView, plan: StripePlan): Promise<void> {
     const row = await deps.db
       .selectFrom("donations")
       .selectAll()
@@ -198,7 +202,8 @@ export function stripePlanProvider(deps: Pick<ApiDeps, "db">, stripe: Stripe): P
       .executeTakeFirstOrThrow();
     if (!row.stripe_customer_id || !row.stripe_billing_anchor)
       throw new Error(`Donation ${row.id} has no customer or billing anchor to resume at Stripe.`);
-    const remaining = row.schedule.slice(gift.paidCount);
+    // Those made or tried are behind it: a declined one the cancel ended is not asked again.
+    const remaining = row.schedule.slice(gift.madeCount);
     if (remaining.length === 0) return;
     const amounts = remaining.map((c) => (plan.accountAmountCents === null ? c.amountCents : gift.totalCents));
     const today = todayIn("Australia/Sydney", clock.now());
@@ -221,6 +226,7 @@ export function stripePlanProvider(deps: Pick<ApiDeps, "db">, stripe: Stripe): P
         stripe_schedule_id: scheduleId,
         stripe_billing_anchor: new Date(start * 1000),
         stripe_anchor_skips: gift.skippedCount,
+        stripe_anchor_charge: gift.madeCount + 1,
       })
       .where("id", "=", row.id)
       .execute();
@@ -229,23 +235,27 @@ export function stripePlanProvider(deps: Pick<ApiDeps, "db">, stripe: Stripe): P
   return {
     async pause(gift) {
       const plan = await planOf(gift);
-      // Instalments whose schedule has not started (the first month, or its start moved by a
-      // skip) have no subscription whose collection could be paused: the schedule itself is
-      // cancelled, marked first as this pause's so its webhook is no cancellation of the plan; the
-      // resume lays a new one for the instalments that remain (resumeNotStarted).
+      // Instalments: their schedule is cancelled (its subscription with it, once it bills), marked
+      // first as this pause's so its webhook is no cancellation of the plan; the resume lays a new
+      // one for the instalments that remain (resumeInstalments). Collection paused instead would
+      // void the paused months' invoices while the schedule still ended on its date: payments lost.
       if (!plan.subscriptionId && plan.scheduleId) {
         const schedule = await stripe.subscriptionSchedules.retrieve(plan.scheduleId);
-        if (schedule.status === "not_started" || isPausedBeforeStart(schedule)) {
+        if (schedule.status === "not_started" || schedule.status === "active" || isPausedByAccount(schedule)) {
           const pause = key(plan, "pause");
-          if (!isPausedBeforeStart(schedule)) {
+          if (!isMarkedPaused(schedule)) {
             await stripe.subscriptionSchedules.update(
               schedule.id,
-              { metadata: { [PAUSED_BEFORE_START]: pause } },
+              { metadata: { [PAUSED_BY_ACCOUNT]: pause } },
               { idempotencyKey: `${pause}/mark` },
             );
           }
-          if (schedule.status !== "canceled")
-            await stripe.subscriptionSchedules.cancel(schedule.id, {}, { idempotencyKey: `${pause}/cancel` });
+          if (schedule.status === "not_started" || schedule.status === "active")
+            await stripe.subscriptionSchedules.cancel(
+              schedule.id,
+              { invoice_now: false, prorate: false },
+              { idempotencyKey: `${pause}/cancel` },
+            );
           return;
         }
       }
@@ -261,7 +271,7 @@ export function stripePlanProvider(deps: Pick<ApiDeps, "db">, stripe: Stripe): P
       const plan = await planOf(gift);
       if (!plan.subscriptionId && plan.scheduleId) {
         const schedule = await stripe.subscriptionSchedules.retrieve(plan.scheduleId);
-        if (isPausedBeforeStart(schedule)) return resumeNotStarted(gift, plan);
+        if (isPausedByAccount(schedule)) return resumeInstalments(gift, plan);
       }
       const subscription = await subscriptionOf(plan);
       if (!subscription) return;
@@ -283,7 +293,7 @@ export function stripePlanProvider(deps: Pick<ApiDeps, "db">, stripe: Stripe): P
       const plan = await planOf(gift);
       // Instalments: every payment still to come at the new amount (the schedule's phases re-laid);
       // paused before the start, nothing is at Stripe until the resume lays them at the new amount.
-      if (plan.scheduleId && (await pausedBeforeStart(plan))) return;
+      if (plan.scheduleId && (await pausedByAccount(plan))) return;
       if (plan.scheduleId) {
         await relaySchedule(gift, plan, { cents: next.totalCents }, key(plan, `amount-${next.totalCents}`));
         return;
@@ -339,7 +349,7 @@ export function stripePlanProvider(deps: Pick<ApiDeps, "db">, stripe: Stripe): P
     async cancel(gift) {
       const plan = await planOf(gift);
       // Paused before the start: its schedule is cancelled already, nothing is left to charge.
-      if (plan.scheduleId && (await pausedBeforeStart(plan))) return;
+      if (plan.scheduleId && (await pausedByAccount(plan))) return;
       if (plan.scheduleId)
         await stripe.subscriptionSchedules.cancel(plan.scheduleId, {}, { idempotencyKey: key(plan, "cancel") });
       else if (plan.subscriptionId)
