@@ -47,7 +47,6 @@ import { startSmtpCatcher } from "../../src/stand-ins/smtp/catcher.js";
 import { startPayPalStandIn } from "../../src/stand-ins/paypal/server.js";
 import { donationRequest } from "../support/donation-request.js";
 import { hangLimit } from "../support/time-limits.js";
-import { layMigratedDataDir } from "../support/api-db.js";
 
 /** `<key> <flag or variable>`: one effect check of one way of giving a setting. */
 type Proof = `${string} ${string}`;
@@ -624,7 +623,8 @@ describe.concurrent("each setting, by its effect", () => {
  * `nzf-build api` in a new process, killed with SIGKILL after a gift and started again: the
  * donation, its status (set by the Stripe stand-in's signed webhook) and its idempotency record
  * are still there. The flags prove themselves on the first start, the variables on the second;
- * `afterRestart` checks more of the second start's settings before it is stopped.
+ * `afterStart` and `afterRestart` check more of each start's settings (before the gift, and before
+ * the second start is stopped).
  */
 async function giveAndRestart(
   firstArgs: string[],
@@ -632,7 +632,7 @@ async function giveAndRestart(
   secondArgs: string[],
   secondEnv: Env,
   base: string,
-  afterRestart?: (api: CliProcess) => Promise<void>,
+  checks: { afterStart?: (api: CliProcess) => Promise<void>; afterRestart?: (api: CliProcess) => Promise<void> } = {},
 ): Promise<void> {
   const { startStripeStandIn } = await import("../../src/stand-ins/stripe/index.js");
   const secret = "whsec_CliApiTest0123456789";
@@ -647,6 +647,7 @@ async function giveAndRestart(
   let api = startCli(["api", ...firstArgs], { ...stripeEnv, ...firstEnv });
   try {
     await waitForHttp(`${base}/donations/none`, api, hangLimit(20_000));
+    await checks.afterStart?.(api);
     // A new key each run: CI's PostgreSQL may keep an earlier run's record of a fixed one, and
     // replaying it would name a payment intent this run's Stripe stand-in never made.
     const key = randomUUID();
@@ -695,7 +696,7 @@ async function giveAndRestart(
     expect(replay.headers.get("idempotent-replayed")).toBe("true");
     expect(await replay.text()).toBe(text);
     expect(api.output()).not.toContain("sk_test_CliApiTest");
-    await afterRestart?.(api);
+    await checks.afterRestart?.(api);
   } finally {
     await api.stop();
     await stripe.stop();
@@ -703,6 +704,10 @@ async function giveAndRestart(
 }
 
 describe.concurrent("nzf-build api", () => {
+  // Each start of the service is seconds of CPU, so one scenario's two starts prove most of its
+  // settings: the flags, SES mail, PayPal and SITE_URL on the first (each shows in its own output:
+  // SES's calls, PayPal's order and event, the line at start), the variables and SMTP mail, the
+  // other transport, on the restart.
   scenario(
     [
       "apiPort --port",
@@ -715,21 +720,53 @@ describe.concurrent("nzf-build api", () => {
       "stripeWebhookSecret STRIPE_WEBHOOK_SECRET",
       "stripeApiBase STRIPE_API_BASE",
       "apiAllowedOrigins NZF_API_ALLOWED_ORIGINS",
+      "foundationName NZF_FOUNDATION_NAME",
+      "foundationAbn NZF_FOUNDATION_ABN",
+      "receiptFrom NZF_RECEIPT_FROM",
+      "receiptContactEmail NZF_RECEIPT_CONTACT_EMAIL",
+      "donorCareEmail NZF_DONOR_CARE_EMAIL",
+      "mailTransport NZF_MAIL_TRANSPORT",
+      "sesRegion NZF_SES_REGION",
+      "sesEndpoint NZF_SES_ENDPOINT",
+      "paypalClientSecret NZF_PAYPAL_CLIENT_SECRET",
+      "paypalEnvironment NZF_PAYPAL_ENVIRONMENT",
+      "paypalWebhookId NZF_PAYPAL_WEBHOOK_ID",
+      "paypalApiBase NZF_PAYPAL_API_BASE",
+      "apiSiteUrl SITE_URL",
       "smtpUrl NZF_SMTP_URL",
     ],
-    "api on PGlite: made in a new data folder, a gift paid by the signed webhook survives kill -9 and a restart; restarted with NZF_MAIL_TRANSPORT=smtp, the e-mails go to NZF_SMTP_URL",
+    "api on PGlite, made in a new data folder: SES mail, PayPal and SITE_URL; a gift paid by the signed webhook survives kill -9 and a restart, which sends its e-mails to NZF_SMTP_URL; live PayPal at a stand-in refused",
     async () => {
       const port = await freePort();
       const base = `http://127.0.0.1:${port}`;
       // The one start on a new data folder: the service makes and migrates its database there. The
-      // restart then runs in a folder a service has run in before. (SMTP mail is checked on the
-      // restart rather than in a process of its own: each start of the service is seconds of CPU.)
+      // restart then runs in a folder a service has run in before.
       const data = join(await tempDir(), "data");
-      const catcher = await startSmtpCatcher();
+      const [catcher, ses, paypal] = await Promise.all([
+        startSmtpCatcher(),
+        startSesStub(),
+        startPayPalStandIn({ webhookUrl: `${base}/paypal/webhook`, webhookRetryDelaysMs: [50] }),
+      ]);
+      const paypalEnv: Env = {
+        NZF_PAYPAL_CLIENT_ID: paypal.clientId,
+        NZF_PAYPAL_CLIENT_SECRET: paypal.clientSecret,
+        NZF_PAYPAL_ENVIRONMENT: "sandbox",
+        NZF_PAYPAL_WEBHOOK_ID: paypal.webhookId,
+        NZF_PAYPAL_API_BASE: paypal.url,
+      };
       try {
         await giveAndRestart(
           ["--port", String(port), "--host", "127.0.0.1", "--data-dir", data],
-          {},
+          {
+            ...FOUNDATION,
+            NZF_MAIL_TRANSPORT: "ses",
+            NZF_SES_REGION: "ap-southeast-1",
+            NZF_SES_ENDPOINT: ses.url,
+            AWS_ACCESS_KEY_ID: "AKIDEXAMPLE",
+            AWS_SECRET_ACCESS_KEY: "not-a-real-secret",
+            ...paypalEnv,
+            SITE_URL: "https://site.cli-test.example",
+          },
           [],
           {
             NZF_API_PORT: String(port),
@@ -740,16 +777,27 @@ describe.concurrent("nzf-build api", () => {
             NZF_SMTP_URL: catcher.smtpUrl,
           },
           base,
-          async (api) => {
-            expect(existsSync(join(data, "PG_VERSION")), "a database made in the new folder").toBe(true);
-            await sendEnquiry(base, api);
-            const mail = await catcher.waitFor((m) => m.to === "donorcare@nzf.org.au");
-            expect(mail.subject).toMatch(/^Enquiry ENQ-[0-9A-F]{8}: A general question$/);
+          {
+            afterStart: (api) => checkSesAndPayPal(base, api, ses, paypal),
+            afterRestart: async (api) => {
+              expect(existsSync(join(data, "PG_VERSION")), "a database made in the new folder").toBe(true);
+              await sendEnquiry(base, api);
+              const mail = await catcher.waitFor((m) => m.to === "donorcare@nzf.org.au");
+              expect(mail.subject).toMatch(/^Enquiry ENQ-[0-9A-F]{8}: A general question$/);
+            },
           },
         );
       } finally {
-        await catcher.stop();
+        await Promise.all([catcher.stop(), ses.stop(), paypal.stop()]);
       }
+      // NZF_PAYPAL_ENVIRONMENT live with the API base at a local stand-in: refused before it starts.
+      const live = await cli(
+        ["api", "--port", "0"],
+        { ...paypalEnv, NZF_PAYPAL_ENVIRONMENT: "live" },
+        hangLimit(10_000),
+      );
+      expect(live.code).toBe(1);
+      expect(live.output).toContain("[CONFIG_INVALID] NZF_PAYPAL_API_BASE points live credentials at a local stand-in");
     },
   );
   scenario(
@@ -789,20 +837,6 @@ const FOUNDATION: Env = {
   NZF_RECEIPT_CONTACT_EMAIL: "info@nzf.org.au",
   NZF_DONOR_CARE_EMAIL: "donorcare@nzf.org.au",
 };
-
-/**
- * `nzf-build api` with `env`, on a data folder laid from the migrated dump (a service that has run
- * before: no database made and migrated, about 3 s of CPU less; the PGlite scenario starts one on
- * a new folder).
- */
-async function startApi(env: Env, { port }: { port?: number } = {}): Promise<{ api: CliProcess; base: string }> {
-  const listen = port ?? (await freePort());
-  const data = await layMigratedDataDir(join(await tempDir(), "data"));
-  const api = startCli(["api", "--port", String(listen), "--data-dir", data], env);
-  const base = `http://127.0.0.1:${listen}`;
-  await waitForHttp(`${base}/donations/none`, api, hangLimit(20_000));
-  return { api, base };
-}
 
 /** Sends one enquiry from aisha@example.com to the service at `base`. */
 async function sendEnquiry(base: string, api: CliProcess): Promise<void> {
@@ -846,109 +880,56 @@ async function startSesStub() {
   };
 }
 
-describe.concurrent("nzf-build api: receipts, notices and PayPal", () => {
-  // The settings of SES mail, PayPal and SITE_URL touch different parts of the service and each
-  // shows in its own output (SES's calls, PayPal's order and event, the line at start), so one
-  // process proves them all; SMTP is another mail transport and needs a process of its own (the
-  // PGlite scenario's restart).
-  scenario(
-    [
-      "foundationName NZF_FOUNDATION_NAME",
-      "foundationAbn NZF_FOUNDATION_ABN",
-      "receiptFrom NZF_RECEIPT_FROM",
-      "receiptContactEmail NZF_RECEIPT_CONTACT_EMAIL",
-      "donorCareEmail NZF_DONOR_CARE_EMAIL",
-      "mailTransport NZF_MAIL_TRANSPORT",
-      "sesRegion NZF_SES_REGION",
-      "sesEndpoint NZF_SES_ENDPOINT",
-      "paypalClientSecret NZF_PAYPAL_CLIENT_SECRET",
-      "paypalEnvironment NZF_PAYPAL_ENVIRONMENT",
-      "paypalWebhookId NZF_PAYPAL_WEBHOOK_ID",
-      "paypalApiBase NZF_PAYPAL_API_BASE",
-      "apiSiteUrl SITE_URL",
-    ],
-    "one api with SES mail, PayPal and SITE_URL: an enquiry's e-mails through SES (region, sender, name and ABN); a PayPal order captured, verified with the webhook id, paid; donors sent back to SITE_URL's /account/; live PayPal at a stand-in refused",
-    async () => {
-      const port = await freePort();
-      const [ses, paypal] = await Promise.all([
-        startSesStub(),
-        startPayPalStandIn({ webhookUrl: `http://127.0.0.1:${port}/paypal/webhook`, webhookRetryDelaysMs: [50] }),
-      ]);
-      const paypalEnv: Env = {
-        NZF_PAYPAL_CLIENT_ID: paypal.clientId,
-        NZF_PAYPAL_CLIENT_SECRET: paypal.clientSecret,
-        NZF_PAYPAL_ENVIRONMENT: "sandbox",
-        NZF_PAYPAL_WEBHOOK_ID: paypal.webhookId,
-        NZF_PAYPAL_API_BASE: paypal.url,
-      };
-      const { api, base } = await startApi(
-        {
-          ...FOUNDATION,
-          NZF_MAIL_TRANSPORT: "ses",
-          NZF_SES_REGION: "ap-southeast-1",
-          NZF_SES_ENDPOINT: ses.url,
-          AWS_ACCESS_KEY_ID: "AKIDEXAMPLE",
-          AWS_SECRET_ACCESS_KEY: "not-a-real-secret",
-          ...paypalEnv,
-          SITE_URL: "https://site.cli-test.example",
-        },
-        { port },
-      );
-      const post = (path: string, body: unknown) =>
-        fetch(`${base}${path}`, {
-          method: "POST",
-          headers: { "Content-Type": "application/json", "Idempotency-Key": randomUUID() },
-          body: JSON.stringify(body),
-        });
-      try {
-        // SITE_URL: donors come back from PayPal to its /account/ page (the service says so as it starts).
-        expect(api.output()).toContain("donors return to https://site.cli-test.example/account/");
+/**
+ * The first start's SES, PayPal and SITE_URL settings, before anything else is sent: the first two
+ * e-mails through SES are the enquiry's.
+ */
+async function checkSesAndPayPal(
+  base: string,
+  api: CliProcess,
+  ses: Awaited<ReturnType<typeof startSesStub>>,
+  paypal: Awaited<ReturnType<typeof startPayPalStandIn>>,
+): Promise<void> {
+  const post = (path: string, body: unknown) =>
+    fetch(`${base}${path}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Idempotency-Key": randomUUID() },
+      body: JSON.stringify(body),
+    });
+  // SITE_URL: donors come back from PayPal to its /account/ page (the service says so as it starts).
+  expect(api.output()).toContain("donors return to https://site.cli-test.example/account/");
 
-        // The mail settings: the enquiry's two e-mails go through SES (NZF_MAIL_TRANSPORT, NZF_SES_ENDPOINT)
-        // in the region set (NZF_SES_REGION), from the sender set (NZF_RECEIPT_FROM), to donor care
-        // (NZF_DONOR_CARE_EMAIL), answered at the contact address (NZF_RECEIPT_CONTACT_EMAIL), signed
-        // with the name and ABN (NZF_FOUNDATION_NAME, NZF_FOUNDATION_ABN).
-        await sendEnquiry(base, api);
-        await waitUntil(async () => (ses.calls.length >= 2 ? true : undefined), "two SendEmail calls");
-        const enquiryCalls = ses.calls.slice(0, 2);
-        expect(enquiryCalls.map((c) => c.path)).toEqual(["/v2/email/outbound-emails", "/v2/email/outbound-emails"]);
-        for (const call of enquiryCalls) expect(call.authorization).toContain("/ap-southeast-1/ses/aws4_request");
-        const toCare = enquiryCalls.find((c) => /^To: donorcare@nzf\.org\.au/m.test(c.raw))!;
-        const ack = enquiryCalls.find((c) => /^To: aisha@example\.com/m.test(c.raw))!;
-        expect(toCare.raw).toMatch(/^From: National Zakat Foundation <receipts@nzf\.org\.au>/m);
-        expect(toCare.raw).toMatch(/^Reply-To: aisha@example\.com/m);
-        expect(ack.raw).toMatch(/^Reply-To: info@nzf\.org\.au/m);
-        expect(ack.raw).toContain("National Zakat Foundation Australia (ABN 51 824 753 556)");
+  // The mail settings: the enquiry's two e-mails go through SES (NZF_MAIL_TRANSPORT, NZF_SES_ENDPOINT)
+  // in the region set (NZF_SES_REGION), from the sender set (NZF_RECEIPT_FROM), to donor care
+  // (NZF_DONOR_CARE_EMAIL), answered at the contact address (NZF_RECEIPT_CONTACT_EMAIL), signed
+  // with the name and ABN (NZF_FOUNDATION_NAME, NZF_FOUNDATION_ABN).
+  await sendEnquiry(base, api);
+  await waitUntil(async () => (ses.calls.length >= 2 ? true : undefined), "two SendEmail calls");
+  const enquiryCalls = ses.calls.slice(0, 2);
+  expect(enquiryCalls.map((c) => c.path)).toEqual(["/v2/email/outbound-emails", "/v2/email/outbound-emails"]);
+  for (const call of enquiryCalls) expect(call.authorization).toContain("/ap-southeast-1/ses/aws4_request");
+  const toCare = enquiryCalls.find((c) => /^To: donorcare@nzf\.org\.au/m.test(c.raw))!;
+  const ack = enquiryCalls.find((c) => /^To: aisha@example\.com/m.test(c.raw))!;
+  expect(toCare.raw).toMatch(/^From: National Zakat Foundation <receipts@nzf\.org\.au>/m);
+  expect(toCare.raw).toMatch(/^Reply-To: aisha@example\.com/m);
+  expect(ack.raw).toMatch(/^Reply-To: info@nzf\.org\.au/m);
+  expect(ack.raw).toContain("National Zakat Foundation Australia (ABN 51 824 753 556)");
 
-        // The PayPal settings: an order made through the SDK at NZF_PAYPAL_API_BASE (client id and
-        // NZF_PAYPAL_CLIENT_SECRET, NZF_PAYPAL_ENVIRONMENT sandbox), captured, and paid only by PayPal's
-        // event, which the service verified with NZF_PAYPAL_WEBHOOK_ID.
-        const created = await post("/donations", donationRequest({ fund: "sadaqah", paymentMethod: "paypal" }));
-        expect(created.status, api.output()).toBe(201);
-        const { donationId } = (await created.json()) as { donationId: string };
-        const order = await post(`/donations/${donationId}/paypal/order`, {});
-        expect(order.status, api.output()).toBe(201);
-        const { orderId } = (await order.json()) as { orderId: string };
-        paypal.approveOrder(orderId);
-        expect((await post(`/donations/${donationId}/paypal/capture`, { orderId })).status).toBe(200);
-        await paypal.settled();
-        const state = (await (await fetch(`${base}/donations/${donationId}`)).json()) as { status: string };
-        expect(state.status).toBe("succeeded");
-      } finally {
-        await api.stop();
-        await Promise.all([paypal.stop(), ses.stop()]);
-      }
-      // NZF_PAYPAL_ENVIRONMENT live with the API base at a local stand-in: refused before it starts.
-      const live = await cli(
-        ["api", "--port", "0"],
-        { ...paypalEnv, NZF_PAYPAL_ENVIRONMENT: "live" },
-        hangLimit(10_000),
-      );
-      expect(live.code).toBe(1);
-      expect(live.output).toContain("[CONFIG_INVALID] NZF_PAYPAL_API_BASE points live credentials at a local stand-in");
-    },
-  );
-});
+  // The PayPal settings: an order made through the SDK at NZF_PAYPAL_API_BASE (client id and
+  // NZF_PAYPAL_CLIENT_SECRET, NZF_PAYPAL_ENVIRONMENT sandbox), captured, and paid only by PayPal's
+  // event, which the service verified with NZF_PAYPAL_WEBHOOK_ID.
+  const created = await post("/donations", donationRequest({ fund: "sadaqah", paymentMethod: "paypal" }));
+  expect(created.status, api.output()).toBe(201);
+  const { donationId } = (await created.json()) as { donationId: string };
+  const order = await post(`/donations/${donationId}/paypal/order`, {});
+  expect(order.status, api.output()).toBe(201);
+  const { orderId } = (await order.json()) as { orderId: string };
+  paypal.approveOrder(orderId);
+  expect((await post(`/donations/${donationId}/paypal/capture`, { orderId })).status).toBe(200);
+  await paypal.settled();
+  const state = (await (await fetch(`${base}/donations/${donationId}`)).json()) as { status: string };
+  expect(state.status).toBe("succeeded");
+}
 
 const INVALID: Record<string, { value: string; command?: string[]; env?: Env } | null> = {
   repository: { value: "ab" },
