@@ -22,7 +22,7 @@ import { NzfError } from "../core/errors.js";
 import type Stripe from "stripe";
 import type { Logger } from "../core/logger.js";
 import { createStripeClient } from "./stripe/client.js";
-import { type PausedNotStarted, repairPausedNotStarted } from "./stripe/paused-not-started.js";
+import { type WronglyPaused, repairWronglyPaused } from "./stripe/paused-not-started.js";
 import { readReceiptSettings } from "../receipts/settings.js";
 import { defaultOf } from "../core/options.js";
 import { createPayPalApi } from "./paypal/sdk.js";
@@ -123,10 +123,10 @@ const consoleLogger: Logger = {
   error: (_label, message) => console.error(message),
 };
 
-let pausedCheck: Promise<PausedNotStarted[]> | undefined;
-/** repairPausedNotStarted once per container (again after a failure, said in the log). */
-function pausedChecked(deps: Parameters<typeof repairPausedNotStarted>[0], stripe: Stripe) {
-  pausedCheck ??= repairPausedNotStarted(deps, stripe, consoleLogger).catch((error: Error) => {
+let pausedCheck: Promise<WronglyPaused[]> | undefined;
+/** repairWronglyPaused once per container (again after a failure, said in the log). */
+function pausedChecked(deps: Parameters<typeof repairWronglyPaused>[0], stripe: Stripe) {
+  pausedCheck ??= repairWronglyPaused(deps, stripe, consoleLogger).catch((error: Error) => {
     pausedCheck = undefined;
     console.warn(`the check of paused instalment plans could not run: ${error.message}`);
     return [];

@@ -19,7 +19,7 @@ import { openDatabase } from "./db/open.js";
 import type { ApiDeps } from "./deps.js";
 import { sweepExpiredDonations } from "./donations/expire.js";
 import { runScheduledCharges } from "./jobs/scheduled-charges.js";
-import { repairPausedNotStarted } from "./stripe/paused-not-started.js";
+import { repairWronglyPaused } from "./stripe/paused-not-started.js";
 import { createLocalPayPal } from "./paypal/local-provider.js";
 import { createPayPalApi } from "./paypal/sdk.js";
 import { createSdkPayPal } from "./paypal/sdk-provider.js";
@@ -109,7 +109,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   // Data an older version left wrong (instalments shown paused while Stripe will charge them), set
   // right before the first request; a Stripe failure here is said and does not stop the start.
   if (deps.stripe)
-    await repairPausedNotStarted(deps, deps.stripe, options.logger).catch((error: Error) =>
+    await repairWronglyPaused(deps, deps.stripe, options.logger).catch((error: Error) =>
       options.logger?.warn("api", `the check of paused instalment plans could not run: ${error.message}`),
     );
   const app = createApiApp(deps, account ? { graphql: account.graphql } : {});

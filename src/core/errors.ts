@@ -234,7 +234,7 @@ export const ERROR_CATALOGUE = {
   },
   API_PLAN_PAUSED_NOT_STARTED: {
     kind: "input",
-    hint: "An older version of the service recorded this pause without telling Stripe. Tell the donor (the reference names the plan) that their pause did not take effect and that the payment named will be charged unless they pause the plan again in their account (a pause now holds it at Stripe), skip that payment, or cancel the plan. Nothing else needs doing: the account and Stripe agree again.",
+    hint: "An older version of the service recorded this pause without telling Stripe. Nothing more needs doing at Stripe: the plan is paused there now, as the account showed. If Stripe charged it while it was shown paused, tell the donor (the reference names the plan; those payments are in their history) and refund any they did not want.",
   },
   // Invariants (NZF9xx)
   INTERNAL: { kind: "bug", hint: "This is a bug in nzf-build. Run again with --verbose and report the output." },

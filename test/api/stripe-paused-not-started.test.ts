@@ -1,16 +1,18 @@
 /**
- * The data check for instalments an older version paused wrongly (before pauses held them): the
- * account read PAUSED while the plan's Stripe schedule had not started, so Stripe charged on its
- * start. The check finds exactly those (not a paused monthly gift, not instalments paused once
- * their schedule bills), sets each active again only while it still reads paused, says what to
- * tell the donor in a coded warning, changes nothing when run again, and runs when the service
- * starts. Then Stripe charges on the date the account shows. Read from the Stripe stand-in's
- * charges; dates by hand, noon in Sydney.
+ * The data check for instalments an older version paused wrongly (before pauses held them at
+ * Stripe): the account read PAUSED while the plan's Stripe schedule had not started, so Stripe
+ * charged from its start and went on charging. The check finds exactly those (not yet started, or
+ * billing with collection not paused), not a paused monthly gift nor instalments paused as the
+ * account pauses today; pauses each at Stripe as the account does (the schedule marked as the
+ * account's pause, then cancelled, keyed by the schedule), so the plan stays paused as the donor
+ * asked; says what happened in a coded warning; changes nothing when run again; and runs when the
+ * service starts. Then Stripe charges nothing until the donor resumes, and after it on the dates
+ * the account shows. Read from the Stripe stand-in; dates by hand, noon in Sydney.
  */
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApiServer } from "../../src/api/node-server.js";
-import { findPausedNotStarted, repairPausedNotStarted } from "../../src/api/stripe/paused-not-started.js";
+import { findWronglyPaused, repairWronglyPaused } from "../../src/api/stripe/paused-not-started.js";
 import { todayIn } from "../../src/payments/schedules.js";
 import type { Account, Harness } from "../support/account-api-harness.js";
 import { TEST_SECRET_KEY, TEST_WEBHOOK_SECRET } from "../support/payments-service.js";
@@ -19,10 +21,12 @@ import { giveInstalments, startHarnessOnClock, type TestClock } from "../support
 let h: Harness;
 let clock: TestClock;
 let donor: Account;
-/** Paused properly: its schedule bills, its subscription's collection is paused at Stripe. */
-let billing: string;
-/** Paused as the older version did, with nothing asked of Stripe. */
-let wrong: string;
+/** Paused as the account pauses: its schedule cancelled as the account's pause. */
+let pausedWell: string;
+/** Shown paused by the older version once its schedule billed: Stripe went on charging. */
+let charging: string;
+/** Shown paused by the older version before its schedule started. */
+let notStarted: string;
 let monthly: string;
 
 const warnings: string[] = [];
@@ -40,86 +44,107 @@ const shown = async (id: string) =>
   ).find((g) => g.id === id)!;
 const pause = async (id: string) =>
   (await h.gql("mutation($id: ID!) { pauseRegularGift(id: $id) { changed } }", { id }, donor.access)).json;
-/** What Stripe billed by the plan's schedule, paid: [day in Sydney, cents], oldest first. */
-async function billedBySchedule(id: string) {
-  const row = await h.service.db
-    .selectFrom("donations")
-    .select("stripe_schedule_id")
-    .where("id", "=", id.slice(5))
-    .executeTakeFirstOrThrow();
-  const schedule = await h.stripeSdk.subscriptionSchedules.retrieve(row.stripe_schedule_id!);
-  if (!schedule.subscription) return [];
-  const subscription = typeof schedule.subscription === "string" ? schedule.subscription : schedule.subscription.id;
-  return (await h.stripeSdk.invoices.list({ subscription, limit: 100 })).data
-    .filter((i) => i.status === "paid")
-    .map((i) => [todayIn("Australia/Sydney", new Date(i.created * 1000)), i.amount_paid] as const)
-    .sort((a, b) => (a[0] < b[0] ? -1 : 1));
+const rowOf = (id: string) =>
+  h.service.db.selectFrom("donations").selectAll().where("id", "=", id.slice(5)).executeTakeFirstOrThrow();
+/** What the older version wrote for a pause: the plan paused, nothing asked of Stripe. */
+const pauseAsBefore = (id: string) =>
+  sql`insert into account_plans (donation_id, paused, cancelled, skips, updated_at)
+    values (${id.slice(5)}, true, false, 0, ${clock.now()})`.execute(h.service.db);
+/** Days in Sydney Stripe charged the donor's card, oldest first. */
+async function chargedDays(): Promise<string[]> {
+  const customer = (await rowOf(monthly)).stripe_customer_id!;
+  return (await h.stripeSdk.charges.list({ customer, limit: 100 })).data
+    .filter((c) => c.status === "succeeded" && c.amount === 10_000)
+    .map((c) => todayIn("Australia/Sydney", new Date(c.created * 1000)))
+    .sort();
 }
 
 beforeAll(async () => {
   ({ h, clock } = await startHarnessOnClock("2026-02-15T02:00:00Z"));
   donor = await h.signUp("maryam@example.com");
-  billing = await giveInstalments(h, donor);
+  pausedWell = await giveInstalments(h, donor);
+  charging = await giveInstalments(h, donor);
   await clock.moveTo("2026-03-16");
-  expect((await pause(billing)).data.pauseRegularGift.changed).toBe(true);
-  wrong = await giveInstalments(h, donor);
+  expect((await pause(pausedWell)).data.pauseRegularGift.changed).toBe(true);
+  await pauseAsBefore(charging);
+  notStarted = await giveInstalments(h, donor);
+  await pauseAsBefore(notStarted);
   monthly = `gift_${await h.donate({ fund: "sadaqah", amountCents: 2_500, frequency: "monthly" }, "succeeded", donor.access)}`;
   expect((await pause(monthly)).data.pauseRegularGift.changed).toBe(true);
-  // What the older version wrote for a pause before the schedule started: the plan paused, no Stripe call.
-  await sql`insert into account_plans (donation_id, paused, cancelled, skips, updated_at)
-    values (${wrong.slice(5)}, true, false, 0, ${clock.now()})`.execute(h.service.db);
 }, 120_000);
 
 afterAll(async () => {
   await h?.stop();
 });
 
-describe("instalments shown paused while their Stripe schedule has not started", () => {
+describe("instalments shown paused while Stripe charges them", () => {
   it("are found, and only they", async () => {
-    expect(await shown(wrong)).toMatchObject({ status: "PAUSED", nextChargeDate: null });
-    const found = await findPausedNotStarted(h.service.deps, h.stripeSdk);
-    expect(found).toEqual([
-      {
-        donationId: wrong.slice(5),
-        reference: expect.stringMatching(/^NZF-/),
-        scheduleId: expect.stringMatching(/^sub_sched_/),
-        chargesOn: "2026-04-16",
-      },
-    ]);
+    const found = await findWronglyPaused(h.service.deps, h.stripeSdk);
+    expect(found.sort((a, b) => (a.reference < b.reference ? -1 : 1))).toEqual(
+      [
+        {
+          donationId: charging.slice(5),
+          reference: (await rowOf(charging)).reference,
+          scheduleId: (await rowOf(charging)).stripe_schedule_id,
+          charging: true,
+          chargesOn: "2026-04-15",
+        },
+        {
+          donationId: notStarted.slice(5),
+          reference: (await rowOf(notStarted)).reference,
+          scheduleId: (await rowOf(notStarted)).stripe_schedule_id,
+          charging: false,
+          chargesOn: "2026-04-16",
+        },
+      ].sort((a, b) => (a.reference < b.reference ? -1 : 1)),
+    );
   });
 
-  it("are set active with a coded warning saying what to tell the donor; a second run changes nothing", async () => {
-    const [plan] = await findPausedNotStarted(h.service.deps, h.stripeSdk);
+  it("are paused at Stripe as the account pauses, with a coded warning each; a second run changes nothing", async () => {
+    const repaired = await repairWronglyPaused(h.service.deps, h.stripeSdk, logger);
+    expect(repaired).toHaveLength(2);
+    const late = await rowOf(notStarted);
+    expect(warnings).toContain(
+      `[API_PLAN_PAUSED_NOT_STARTED] Instalment plan ${late.reference} (donation ${late.id}) was shown paused although its Stripe schedule ${late.stripe_schedule_id} had not started and would have charged it on 16 April 2026; the schedule is now cancelled as the account's pause, so nothing is charged until the donor resumes it. An older version of the service recorded this pause without telling Stripe. Nothing more needs doing at Stripe: the plan is paused there now, as the account showed. If Stripe charged it while it was shown paused, tell the donor (the reference names the plan; those payments are in their history) and refund any they did not want.`,
+    );
+    expect(warnings.find((w) => w.includes(charging.slice(5)))).toMatch(
+      /was shown paused while Stripe charged it through its schedule sub_sched_\w+, next on 15 April 2026;/,
+    );
+    for (const id of [charging, notStarted]) {
+      const schedule = await h.stripeSdk.subscriptionSchedules.retrieve((await rowOf(id)).stripe_schedule_id!);
+      expect(schedule.status).toBe("canceled");
+      expect(schedule.metadata).toMatchObject({ nzf_paused_by_account: `${id.slice(5)}/repair-pause/${schedule.id}` });
+    }
+    await h.service.stripe.settled();
+    // As the donor asked: still paused (the cancellations are the account's pause, not the plan's end).
+    for (const id of [charging, notStarted, pausedWell, monthly])
+      expect(await shown(id)).toMatchObject({ status: "PAUSED" });
+
     const posts = h.service.stripe.requests().filter((r) => r.method === "POST").length;
-    const repaired = await repairPausedNotStarted(h.service.deps, h.stripeSdk, logger);
-    expect(repaired).toEqual([plan]);
-    expect(warnings).toEqual([
-      `[API_PLAN_PAUSED_NOT_STARTED] Instalment plan ${plan!.reference} (donation ${plan!.donationId}) was shown paused although its Stripe schedule ${plan!.scheduleId} had not started, so Stripe charges it on 16 April 2026; the account now shows it active, with that payment next. An older version of the service recorded this pause without telling Stripe. Tell the donor (the reference names the plan) that their pause did not take effect and that the payment named will be charged unless they pause the plan again in their account (a pause now holds it at Stripe), skip that payment, or cancel the plan. Nothing else needs doing: the account and Stripe agree again.`,
-    ]);
-    // Nothing is changed at Stripe: the account now says what Stripe will do.
+    expect(await repairWronglyPaused(h.service.deps, h.stripeSdk, logger)).toEqual([]);
+    expect(warnings).toHaveLength(2);
     expect(h.service.stripe.requests().filter((r) => r.method === "POST")).toHaveLength(posts);
-    expect(await shown(wrong)).toMatchObject({ status: "ACTIVE", nextChargeDate: "2026-04-16", paidCount: 1 });
-    expect(await shown(billing)).toMatchObject({ status: "PAUSED" });
-    expect(await shown(monthly)).toMatchObject({ status: "PAUSED" });
-
-    expect(await repairPausedNotStarted(h.service.deps, h.stripeSdk, logger)).toEqual([]);
-    expect(warnings).toHaveLength(1);
   });
 
-  it("the next payment comes on the date the account shows; the properly paused plan is charged nothing", async () => {
-    await clock.moveTo("2026-04-16");
-    expect(await billedBySchedule(wrong)).toEqual([["2026-04-16", 10_000]]);
-    // Billed on 15 March, then paused: the April invoice voided.
-    expect(await billedBySchedule(billing)).toEqual([["2026-03-15", 10_000]]);
-    expect(await shown(wrong)).toMatchObject({ status: "ACTIVE", paidCount: 2, nextChargeDate: "2026-05-16" });
-    expect(await shown(billing)).toMatchObject({ status: "PAUSED", paidCount: 2 });
+  it("Stripe charges nothing more until the donor resumes; then on the dates the account shows", async () => {
+    const before = await chargedDays();
+    await clock.moveTo("2026-04-20");
+    expect(await chargedDays()).toEqual(before);
+    const resumed = (
+      await h.gql(
+        "mutation($id: ID!) { resumeRegularGift(id: $id) { gift { status nextChargeDate } } }",
+        { id: notStarted },
+        donor.access,
+      )
+    ).json.data.resumeRegularGift.gift;
+    expect(resumed).toEqual({ status: "ACTIVE", nextChargeDate: "2026-05-16" });
+    await clock.moveTo("2026-05-16");
+    expect(await chargedDays()).toEqual([...before, "2026-05-16"].sort());
   });
 
   it("runs when the service starts", async () => {
-    // The plan set right above bills now: a new one paused as the older version did.
     const again = await giveInstalments(h, donor);
-    await sql`insert into account_plans (donation_id, paused, cancelled, skips, updated_at)
-      values (${again.slice(5)}, true, false, 0, ${clock.now()})`.execute(h.service.db);
+    await pauseAsBefore(again);
     warnings.length = 0;
     const second = await startApiServer({
       port: 0,
@@ -138,7 +163,9 @@ describe("instalments shown paused while their Stripe schedule has not started",
           new RegExp(`^\\[API_PLAN_PAUSED_NOT_STARTED\\] Instalment plan NZF-\\S+ \\(donation ${again.slice(5)}\\)`),
         ),
       ]);
-      expect(await shown(again)).toMatchObject({ status: "ACTIVE", nextChargeDate: "2026-05-16" });
+      const schedule = await h.stripeSdk.subscriptionSchedules.retrieve((await rowOf(again)).stripe_schedule_id!);
+      expect(schedule.status).toBe("canceled");
+      expect(await shown(again)).toMatchObject({ status: "PAUSED" });
     } finally {
       await second.stop();
     }
