@@ -84,6 +84,9 @@ async function tokenCookies(context: BrowserContext) {
 /** Presses the hosted sign-in button by keyboard and waits for the hosted login page. */
 async function leaveForHostedPage(page: Page): Promise<URLSearchParams> {
   const before = hosted.authorizeRequests.length;
+  // The island shows its sign-in step once it has looked for a session, which can come after it
+  // hydrates: Tab looks for the button only once it is there (under load, 60 Tabs went by before).
+  await page.getByRole("button", { name: HOSTED_BUTTON }).waitFor();
   await pressButton(page, HOSTED_BUTTON);
   await page.waitForURL((url) => url.origin === hosted.url && url.pathname.startsWith("/interaction/"));
   expect(hosted.authorizeRequests.length).toBe(before + 1);
