@@ -43,7 +43,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<ApiDb> {
  * database of its own, and the test would read another than the service writes.
  */
 export async function testDataDir(database: ApiDb): Promise<string> {
-  const served = await import("../../src/api/db/open.js");
+  const served = await servedOpener();
   if (served.openDatabase !== openDatabase)
     throw new Error(
       "the payments database is not mocked: vitest.config.ts must list test/support/api-db-setup.ts in setupFiles",
@@ -55,6 +55,23 @@ export async function testDataDir(database: ApiDb): Promise<string> {
     held.set(dir, database);
   }
   return dir;
+}
+
+/**
+ * src/api/db/open.js as the service imports it, one import for callers at the same moment
+ * (`Promise.all` of two testDataDir). Vitest's mocker cannot answer two imports of a mocked module
+ * started together from one module: both share this module's import call stack, the first puts the
+ * mock on it while its factory or cached exports are awaited, and the second, finding the mock
+ * there, is taken for the factory's own importOriginal and given the real open.js, so the check
+ * above failed now and then, depending on how close the two calls fell (test/api/paypal/
+ * without-settings.test.ts, whose two databases open together).
+ */
+let serving: Promise<typeof import("../../src/api/db/open.js")> | undefined;
+function servedOpener(): Promise<typeof import("../../src/api/db/open.js")> {
+  serving ??= import("../../src/api/db/open.js").finally(() => {
+    serving = undefined;
+  });
+  return serving;
 }
 
 /** `db` is closed (api-db.ts): its name opens nothing any more, and it is not kept alive by it. */
