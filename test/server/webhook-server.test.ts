@@ -222,12 +222,23 @@ describe("webhook server: builds", () => {
       const due = started + (wave + 1) * 90;
       if (performance.now() < due) await sleep(due - performance.now());
     }
-    // Not a timing test: only a machine stalled for seconds would break the premise (a build waits at most 5 s).
-    expect(performance.now() - started).toBeLessThan(5000);
     await queue.idle();
 
+    // Two builds at most for a burst that arrives as sent. Not a timing test: a loaded machine may
+    // space the webhooks out, and each pause lets the queue build once more (build-queue.ts), so
+    // the bound grows by one for each gap between two arrivals of at least QUICK_SETTLE_MS (100 ms,
+    // the shortest quiet that starts a build) and each MAX_WAIT_MS (5 s) the burst lasted.
+    const arrivals = site.builds
+      .flat()
+      .map((t) => t.receivedAt)
+      .sort((a, b) => a - b);
+    const pauses = arrivals.slice(1).filter((at, i) => at - arrivals[i]! >= 100).length;
+    const streams = Math.floor((arrivals.at(-1)! - arrivals[0]!) / 5000);
+    const allowed = 2 + pauses + streams;
     expect(site.builds.length).toBeGreaterThanOrEqual(1);
-    expect(site.builds.length).toBeLessThanOrEqual(2);
+    expect(site.builds.length, `${pauses} pauses of 100 ms or more, ${streams} spans of 5 s`).toBeLessThanOrEqual(
+      allowed,
+    );
     expect(site.builds.at(-1)!.flatMap((t) => t.documentIds ?? [])).toContain("doc-200");
     // None lost: every document id reached a build.
     expect(new Set(site.builds.flat().flatMap((t) => t.documentIds ?? [])).size).toBe(200);
