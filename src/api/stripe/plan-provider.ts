@@ -207,12 +207,14 @@ export function stripePlanProvider(deps: Pick<ApiDeps, "db">, stripe: Stripe): P
     if (remaining.length === 0) return;
     const amounts = remaining.map((c) => (plan.accountAmountCents === null ? c.amountCents : gift.totalCents));
     const today = todayIn("Australia/Sydney", clock.now());
+    // The first billing day after today, and not before the date the account shows next: a payment
+    // the donor skipped before pausing (a date still to come) stays skipped.
+    const anchor = row.stripe_billing_anchor;
+    const dayOf = (months: number) =>
+      todayIn("Australia/Sydney", new Date(stripeBillingInstant(anchor, months) * 1000));
     let months = 0;
-    while (
-      todayIn("Australia/Sydney", new Date(stripeBillingInstant(row.stripe_billing_anchor, months) * 1000)) <= today
-    )
-      months++;
-    const start = stripeBillingInstant(row.stripe_billing_anchor, months);
+    while (dayOf(months) <= today || (gift.nextChargeDate !== null && dayOf(months) < gift.nextChargeDate)) months++;
+    const start = stripeBillingInstant(anchor, months);
     const scheduleId = await layInstalmentSchedule(stripe, row, {
       customerId: row.stripe_customer_id,
       paymentMethodId: row.stripe_payment_method_id,
