@@ -68,6 +68,22 @@ async function device(viewport = { width: 390, height: 844 }): Promise<BrowserCo
   return isolatedContext(browser, { ignoreHTTPSErrors: true, viewport });
 }
 
+/**
+ * The tab as a browser that never signed in, here or on the hosted page: no cookies (the site's
+ * tokens, the hosted session), no storage on the site (Amplify's state and PKCE verifier). Its HTTP
+ * cache stays, so the next round of a loop does not fetch and compile Amplify again in a new profile.
+ */
+async function forgetSignIn(page: Page): Promise<void> {
+  await page.context().clearCookies();
+  // A page of the site with no scripts of its own, whose storage is the account page's.
+  await page.goto(`${server.url}/robots.txt`);
+  await page.evaluate(() => {
+    localStorage.clear();
+    sessionStorage.clear();
+  });
+  expect(await tokenCookies(page.context())).toEqual([]);
+}
+
 async function openAccount(page: Page, path = "/account/"): Promise<void> {
   await page.goto(server.url + path);
   await page.waitForSelector('[data-island="account"][data-hydrated="true"]');
@@ -169,13 +185,15 @@ describe("the hosted sign-in, attacked", () => {
     await first.close();
     const replayed = answered!.searchParams.get("code")!;
 
+    // One tab for the three: each starts from a browser that never signed in (forgetSignIn).
+    const context = await device();
+    const page = await context.newPage();
     for (const [what, code] of [
       ["a replayed code", replayed],
       ["a code for another app client", await attackerCode(hosted.otherClientId)],
       ["an attacker's code for this client, with their PKCE challenge", await attackerCode(cognito.clientId)],
     ] as const) {
-      const context = await device();
-      const page = await context.newPage();
+      await forgetSignIn(page);
       await openAccount(page);
       const asked = await leaveForHostedPage(page);
       const tokenCalls = hosted.tokenRequests.length;
@@ -187,26 +205,28 @@ describe("the hosted sign-in, attacked", () => {
         { clientId: cognito.clientId, status: 400, error: "invalid_grant" },
       ]);
       expect(await tokenCookies(context), what).toEqual([]);
-      await context.close();
     }
+    await context.close();
   });
 
   it("never sends the donor off the site after signing in", async () => {
+    // One tab for the four: each signs in again from a browser that never did (forgetSignIn).
+    const context = await device();
+    const page = await context.newPage();
+    const offSite: string[] = [];
+    page.on("request", (req) => {
+      if (/evil\.example/.test(new URL(req.url()).host)) offSite.push(req.url());
+    });
     for (const target of ["https://evil.example/", "//evil.example/", "/\t/evil.example/", "/\\evil.example/"]) {
-      const context = await device();
-      const page = await context.newPage();
-      const offSite: string[] = [];
-      page.on("request", (req) => {
-        if (/evil\.example/.test(new URL(req.url()).host)) offSite.push(req.url());
-      });
+      await forgetSignIn(page);
       await openAccount(page, `/account/?return=${encodeURIComponent(target)}`);
       await leaveForHostedPage(page);
       await signInOnHostedPage(page);
       await expectStep(page, "Your account", { focused: false });
       expect(new URL(page.url()).pathname, target).toBe("/account/");
       expect(offSite, target).toEqual([]);
-      await context.close();
     }
+    await context.close();
   });
 
   it("refuses tokens from another pool, and keeps none of them", async () => {
