@@ -14,6 +14,7 @@ import { OPTIONS, type OptionSpec } from "../../src/core/options.js";
 import { PROJECT_ROOT } from "../support/build-fixture.js";
 import { hangLimit } from "../support/time-limits.js";
 import { linkSharedBundles, type OwnBundles } from "../support/shared-bundles.js";
+import { sharedImageCache } from "../support/shared-images.js";
 
 export const BIN = join(PROJECT_ROOT, "bin", "nzf-build");
 export type Env = Record<string, string>;
@@ -52,10 +53,9 @@ export async function projectRoot({ ownBundles = false }: { ownBundles?: OwnBund
     join(PROJECT_ROOT, "content-cache", "sample", "images"),
     join(root, "content-cache", "nzf-test", "images"),
   );
-  const images = join(PROJECT_ROOT, ".nzf-cache", "images");
-  await mkdir(images, { recursive: true });
+  // The run's processed images (test/support/shared-images.ts), never the developer's.
   await mkdir(join(root, ".nzf-cache"));
-  await symlink(images, join(root, ".nzf-cache", "images"));
+  await symlink(sharedImageCache(), join(root, ".nzf-cache", "images"));
   await linkSharedBundles(join(root, ".nzf-cache"), "linked", ownBundles);
   return root;
 }

@@ -33,6 +33,7 @@ import {
 import { startStaticServer, type StaticServer } from "../../src/server/static-server.js";
 import { readSnapshot, snapshotPath, writeSnapshot, type Snapshot } from "../../src/content/snapshot.js";
 import { readCacheJson } from "../support/cache-entry.js";
+import { sharedImageCache } from "../support/shared-images.js";
 import { fetchContent } from "../../src/content/fetch.js";
 import { formatError } from "../../src/core/errors.js";
 import { createMemoryLogger } from "../../src/core/logger.js";
@@ -132,10 +133,10 @@ beforeAll(async () => {
   root = await mkdtemp(join(PROJECT_ROOT, ".nzf-cache", "faults-"));
   for (const name of ["templates", "src", "assets", "node_modules", "package-lock.json", "content-cache"])
     await symlink(join(PROJECT_ROOT, name), join(root, name));
-  // Processed images from earlier builds spare sharp work; entries in another format are misses.
-  const shared = join(PROJECT_ROOT, ".nzf-cache", "images");
-  if (existsSync(shared))
-    await cp(shared, join(root, ".nzf-cache", "images"), { recursive: true }).catch(() => undefined);
+  // A copy of the run's processed images (test/support/shared-images.ts) spares sharp work: this
+  // file corrupts entries of its own cache, never the one other tests read, and never reads the
+  // developer's .nzf-cache/images (other content's entries there were corrupted to no effect).
+  await cp(sharedImageCache(), join(root, ".nzf-cache", "images"), { recursive: true }).catch(() => undefined);
   scratch = await mkdtemp(join(tmpdir(), "nzf-faults-"));
   docs = (await readSnapshot(join(PROJECT_ROOT, "content-cache/sample/snapshot.json"))).documents;
   images = await startStaticServer({ root: join(PROJECT_ROOT, "content-cache/sample/images") });

@@ -13,6 +13,7 @@ import type { RenderPolicy } from "../../src/render/render-policy.js";
 import { resolveConfig, type BuildConfig, type ConfigInput } from "../../src/core/config.js";
 import { createMemoryLogger, type MemoryLogger } from "../../src/core/logger.js";
 import { linkSharedBundles, type OwnBundles } from "./shared-bundles.js";
+import { sharedImageCache } from "./shared-images.js";
 
 export const PROJECT_ROOT = resolve(import.meta.dirname, "../..");
 
@@ -57,8 +58,8 @@ export async function createFixture(
   // Another project folder (a copy a test edits) compiles its own: its records would keep replacing the project's.
   const ownSources = input.root === undefined || resolve(input.root) === PROJECT_ROOT;
   if (ownSources) await linkSharedBundles(workDir, "project", ownBundles);
-  // Processed images are shared between fixtures (the image cache is written atomically), so only the first build pays for sharp.
-  const imageCacheDir = join(PROJECT_ROOT, ".nzf-cache", "images");
+  // Processed images are the run's, shared between fixtures (./shared-images.ts), so only the first build pays for sharp.
+  const imageCacheDir = sharedImageCache();
   const config = resolveConfig(
     {
       root: PROJECT_ROOT,

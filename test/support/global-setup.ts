@@ -5,7 +5,8 @@
  * empty folder for this run's shared sample site (NZF_TEST_SHARED_SITE, test/support/shared-site.ts),
  * removed when the run ends, as is the folder of the bundles the run's builds share
  * (NZF_TEST_SHARED_BUNDLES, test/support/shared-bundles.ts; inside the project's .nzf-cache, so
- * compiled modules resolve packages from node_modules). Also the run's one cognito-local (NZF_TEST_COGNITO): one pool and app
+ * compiled modules resolve packages from node_modules), and of the processed images they share
+ * (NZF_TEST_SHARED_IMAGES, test/support/shared-images.ts), so no test reads the developer's. Also the run's one cognito-local (NZF_TEST_COGNITO): one pool and app
  * client that the shared account build (shared-site.ts, "account") names; each test file that signs
  * in on that build makes its own users in it, behind a bridge of its own (cognito-local.ts
  * joinCognitoLocal). Stopped when the run ends.
@@ -38,7 +39,7 @@ export default function setup(): Promise<Teardown> {
 }
 
 async function setUpRun(): Promise<Teardown> {
-  const [chromium, dump, sharedSite, cognito, sharedBundles] = await Promise.all([
+  const [chromium, dump, sharedSite, cognito, sharedBundles, sharedImages] = await Promise.all([
     resolveChromium(),
     makeMigratedDump(),
     mkdtemp(join(tmpdir(), "nzf-shared-site-")),
@@ -46,11 +47,15 @@ async function setUpRun(): Promise<Teardown> {
     mkdir(join(PROJECT_ROOT, ".nzf-cache"), { recursive: true }).then(() =>
       mkdtemp(join(PROJECT_ROOT, ".nzf-cache", "test-bundles-")),
     ),
+    mkdir(join(PROJECT_ROOT, ".nzf-cache"), { recursive: true }).then(() =>
+      mkdtemp(join(PROJECT_ROOT, ".nzf-cache", "test-images-")),
+    ),
   ]);
   process.env.CHROMIUM_PATH = chromium;
   process.env.NZF_TEST_PGLITE_DUMP = dump;
   process.env.NZF_TEST_SHARED_SITE = sharedSite;
   process.env.NZF_TEST_SHARED_BUNDLES = sharedBundles;
+  process.env.NZF_TEST_SHARED_IMAGES = sharedImages;
   const run: RunCognito = {
     endpoint: cognito.endpoint,
     upstream: cognito.upstream,
@@ -64,5 +69,6 @@ async function setUpRun(): Promise<Teardown> {
     await cognito.stop();
     await rm(sharedSite, { recursive: true, force: true });
     await rm(sharedBundles, { recursive: true, force: true });
+    await rm(sharedImages, { recursive: true, force: true });
   };
 }

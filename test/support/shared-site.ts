@@ -19,6 +19,7 @@ import { resolveConfig } from "../../src/core/config.js";
 import { createMemoryLogger } from "../../src/core/logger.js";
 import { PROJECT_ROOT } from "./build-fixture.js";
 import { runCognito } from "./cognito-local.js";
+import { sharedImageCache } from "./shared-images.js";
 import { hangLimit } from "./time-limits.js";
 
 /**
@@ -94,7 +95,7 @@ async function obtain(variant: SharedSiteVariant): Promise<SharedSite> {
       root: PROJECT_ROOT,
       out: outDir,
       workDir,
-      imageCacheDir: join(PROJECT_ROOT, ".nzf-cache", "images"),
+      imageCacheDir: sharedImageCache(),
       contentDir: join(PROJECT_ROOT, "content-cache"),
       sample: true,
     });

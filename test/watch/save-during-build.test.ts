@@ -14,6 +14,7 @@ import { resolveConfig } from "../../src/core/config.js";
 import { createMemoryLogger } from "../../src/core/logger.js";
 import type { WatchSession } from "../../src/watch/watch.js";
 import { type BuildEnd, type BuildOutcome, startListenedWatch } from "../support/watch-session.js";
+import { sharedImageCache } from "../support/shared-images.js";
 
 const FILE = "templates/pages/static-pages.tsx";
 let root: string;
@@ -34,7 +35,7 @@ beforeAll(async () => {
   await symlink(join(PROJECT_ROOT, "node_modules"), join(root, "node_modules"));
   workDir = await mkdtemp(join(PROJECT_ROOT, ".nzf-cache", "test-watch-save-"));
   const config = resolveConfig(
-    { root, out: join(root, "dist"), workDir, imageCacheDir: join(PROJECT_ROOT, ".nzf-cache", "images"), sample: true },
+    { root, out: join(root, "dist"), workDir, imageCacheDir: sharedImageCache(), sample: true },
     {},
   );
   // The quiet before a rebuild (DEBOUNCE_MS): the window the lost save fell into.

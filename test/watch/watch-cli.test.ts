@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { PROJECT_ROOT } from "../support/build-fixture.js";
 import { hangLimit } from "../support/time-limits.js";
+import { sharedImageCache } from "../support/shared-images.js";
 
 let root: string;
 const processes: ChildProcess[] = [];
@@ -119,10 +120,9 @@ beforeAll(async () => {
   for (const file of ["package.json", "tsconfig.json"])
     if (existsSync(join(PROJECT_ROOT, file))) await cp(join(PROJECT_ROOT, file), join(root, file));
   await symlink(join(PROJECT_ROOT, "node_modules"), join(root, "node_modules"));
-  // Processed images are shared with the other tests (the image cache is written atomically).
-  await mkdir(join(PROJECT_ROOT, ".nzf-cache", "images"), { recursive: true });
+  // Processed images are the run's, shared with the other tests (test/support/shared-images.ts).
   await mkdir(join(root, ".nzf-cache"), { recursive: true });
-  await symlink(join(PROJECT_ROOT, ".nzf-cache", "images"), join(root, ".nzf-cache", "images"));
+  await symlink(sharedImageCache(), join(root, ".nzf-cache", "images"));
   await promisify(execFile)(process.execPath, [join(root, "scripts", "compile-cli.mjs")], { cwd: root });
   // No .nzf-data/ yet: the first watch starts its local payments API as a developer's first
   // `npm start` in a new clone does, making the folders and migrating the database.

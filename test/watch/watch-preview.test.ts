@@ -12,6 +12,7 @@ import { PROJECT_ROOT } from "../support/build-fixture.js";
 import { resolveConfig, type BuildConfig } from "../../src/core/config.js";
 import { createMemoryLogger } from "../../src/core/logger.js";
 import { type BuildOutcome, startWaitableWatch, type WaitableWatchSession } from "../support/watch-session.js";
+import { sharedImageCache } from "../support/shared-images.js";
 
 let root: string;
 let workDir: string | undefined;
@@ -27,7 +28,7 @@ beforeAll(async () => {
   await symlink(join(PROJECT_ROOT, "node_modules"), join(root, "node_modules"));
   workDir = await mkdtemp(join(PROJECT_ROOT, ".nzf-cache", "test-watch-preview-"));
   config = resolveConfig(
-    { root, out: join(root, "dist"), workDir, imageCacheDir: join(PROJECT_ROOT, ".nzf-cache", "images"), sample: true },
+    { root, out: join(root, "dist"), workDir, imageCacheDir: sharedImageCache(), sample: true },
     {},
   );
   session = await startWaitableWatch(config, { logger, port: 0 });
