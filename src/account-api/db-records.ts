@@ -296,7 +296,7 @@ export function createDbRecords(anyDb: Kysely<never>): AccountRecords {
         .execute();
     },
 
-    async savePlan(donationId, state) {
+    async savePlan(donationId, state, change) {
       const values = {
         amount_cents: state.amountCents,
         paused: state.paused,
@@ -306,10 +306,21 @@ export function createDbRecords(anyDb: Kysely<never>): AccountRecords {
         skips: state.skips ?? 0,
         updated_at: clock.now(),
       };
+      // Only what this change set: the rest as read may be stale (a pause and a new amount, or a
+      // skip, at once; the webhook's cancel), and writing it back would undo the other change.
+      const changed = {
+        ...("amountCents" in change ? { amount_cents: values.amount_cents } : {}),
+        ...("paused" in change ? { paused: values.paused } : {}),
+        ...("cancelled" in change ? { cancelled: values.cancelled } : {}),
+        ...("pendingAmountCents" in change ? { pending_amount_cents: values.pending_amount_cents } : {}),
+        ...("pendingTotalCents" in change ? { pending_total_cents: values.pending_total_cents } : {}),
+        ...("skips" in change ? { skips: values.skips } : {}),
+        updated_at: values.updated_at,
+      };
       await db
         .insertInto("account_plans")
         .values({ donation_id: donationId, ...values })
-        .onConflict((c) => c.column("donation_id").doUpdateSet(values))
+        .onConflict((c) => c.column("donation_id").doUpdateSet(changed))
         .execute();
     },
   };

@@ -49,8 +49,11 @@ export interface AccountRecords {
   guestsLike(email: string): Promise<DonationFacts[]>;
   /** Files these guest gifts under the account (only those still without one). */
   claim(donationIds: string[], sub: string): Promise<void>;
-  /** Keeps the donor's choice about a plan. */
-  savePlan(donationId: string, state: PlanState): Promise<void>;
+  /**
+   * Keeps the donor's choice about a plan: `state` whole when none was kept, else only the fields
+   * of `change` (two changes at once, each read before the other was kept, keep both).
+   */
+  savePlan(donationId: string, state: PlanState, change: Partial<PlanState>): Promise<void>;
 }
 
 /** A refusal the donor can act on: the GraphQL error's message and `extensions.code`. */
@@ -127,7 +130,7 @@ export function createStoreOver(records: AccountRecords, options: AccountStoreOp
 
   async function setPlan(f: DonationFacts, state: Partial<PlanState>, changed: boolean, message: string) {
     const next = { ...f.plan, ...state };
-    if (changed) await records.savePlan(f.donationId, next);
+    if (changed) await records.savePlan(f.donationId, next, state);
     return { gift: giftView({ ...f, plan: next }, today()), changed, message };
   }
 

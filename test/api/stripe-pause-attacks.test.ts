@@ -11,6 +11,9 @@
 import { randomUUID } from "node:crypto";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDbRecords } from "../../src/account-api/db-records.js";
+import type { PlanProvider } from "../../src/account-api/plan-provider.js";
+import { createStoreOver } from "../../src/account-api/store.js";
 import { todayIn } from "../../src/payments/schedules.js";
 import type { Account, Harness } from "../support/account-api-harness.js";
 import { TEST_WEBHOOK_SECRET } from "../support/payments-service.js";
@@ -18,9 +21,11 @@ import { startHarnessOnClock, type TestClock } from "../support/stripe-test-cloc
 
 let h: Harness;
 let clock: TestClock;
-const donors: Record<"a" | "b" | "c" | "d", Account> = {} as never;
-const gifts: Record<"a" | "b" | "c" | "d", string> = {} as never;
+const donors: Record<"a" | "b" | "c" | "d" | "e" | "f", Account> = {} as never;
+const gifts: Record<"a" | "b" | "c" | "d" | "e" | "f", string> = {} as never;
 type Key = keyof typeof gifts;
+/** Whether E's skip, made at once with its pause, was made. */
+let eSkipped = false;
 
 const FIELDS = "changed gift { status nextChargeDate endDate paidCount amountCents }";
 async function change(k: Key, mutation: string, args = "", vars: Record<string, unknown> = {}, token?: string) {
@@ -89,7 +94,7 @@ async function deliverLate(event: { id: string; type: string; data: unknown }): 
 
 beforeAll(async () => {
   ({ h, clock } = await startHarnessOnClock("2026-03-15T01:00:00Z"));
-  for (const k of ["a", "b", "c", "d"] as const) donors[k] = await h.signUp(`pause-${k}@example.com`);
+  for (const k of ["a", "b", "c", "d", "e", "f"] as const) donors[k] = await h.signUp(`pause-${k}@example.com`);
   // Each gift in its own donor's name, so each has its own Stripe customer.
   const give = async (k: Key, count: number) =>
     `gift_${await h.donate(
@@ -107,10 +112,12 @@ beforeAll(async () => {
   gifts.b = await give("b", 3);
   gifts.c = await give("c", 6);
   gifts.d = await give("d", 12);
+  gifts.e = await give("e", 12);
+  gifts.f = await give("f", 12);
   const customers = await Promise.all(
-    (["a", "b", "c", "d"] as const).map(async (k) => (await rowOf(k)).stripe_customer_id),
+    (["a", "b", "c", "d", "e", "f"] as const).map(async (k) => (await rowOf(k)).stripe_customer_id),
   );
-  expect(new Set(customers).size).toBe(4);
+  expect(new Set(customers).size).toBe(6);
   await clock.moveTo("2026-04-16");
 }, 180_000);
 
@@ -146,6 +153,65 @@ describe("attacking the pause of card instalments", () => {
     expect(after.status).toBe("canceled");
     expect(after.metadata).toMatchObject({ nzf_paused_by_account: expect.stringMatching(/\/plan\/pause\//) });
     expect(await shown("b")).toMatchObject({ status: "PAUSED", paidCount: 2 });
+  });
+
+  it("a skip and a pause at once: the account keeps both, so the resume keeps the skip", async () => {
+    const [skipped, paused] = await Promise.all([
+      change("e", "skipRegularGiftCharge", ", date: $date", { date: "2026-05-15" }),
+      pause("e"),
+    ]);
+    expect(paused.data.pauseRegularGift.gift).toMatchObject({ status: "PAUSED" });
+    // The skip may find the schedule cancelled already (Stripe refuses: nothing kept); if it was
+    // made, it is kept beside the pause (each wrote back the other's field as it read it before).
+    const made = skipped.data !== null;
+    if (!made) expect(skipped.errors[0].extensions.code).toBe("PROVIDER_UNAVAILABLE");
+    const plan = await h.service.db
+      .selectFrom("account_plans" as never)
+      .selectAll()
+      .where("donation_id" as never, "=", gifts.e.slice(5) as never)
+      .executeTakeFirstOrThrow();
+    expect(plan).toMatchObject({ paused: true, skips: made ? 1 : 0 });
+    aMinuteOn();
+    expect((await resume("e")).data.resumeRegularGift.gift).toMatchObject({
+      status: "ACTIVE",
+      nextChargeDate: made ? "2026-06-15" : "2026-05-15",
+    });
+    eSkipped = made;
+  });
+
+  it("a skip and a new amount kept while a pause waits for its provider: the account keeps all three", async () => {
+    // The account's store on the service's database with a provider that holds the pause, so the
+    // other two are read, made and kept between the pause's read and its write (F's choice only).
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let pausing = false;
+    const provider: PlanProvider = {
+      pause: async () => {
+        pausing = true;
+        await held;
+      },
+      resume: async () => {},
+      changeAmount: async () => {},
+      cancel: async () => {},
+      skipNext: async () => {},
+      cardChange: async () => null,
+    };
+    const store = createStoreOver(createDbRecords(h.service.db as never), { provider });
+    const who = { sub: donors.f.sub };
+    const paused = store.pause(who, gifts.f);
+    while (!pausing) await new Promise((resolve) => setTimeout(resolve, 5));
+    await store.skipNext(who, gifts.f, "2026-05-15");
+    await store.changeAmount(who, gifts.f, 15_000);
+    release();
+    await paused;
+    const plan = await h.service.db
+      .selectFrom("account_plans" as never)
+      .selectAll()
+      .where("donation_id" as never, "=", gifts.f.slice(5) as never)
+      .executeTakeFirstOrThrow();
+    expect(plan).toMatchObject({ paused: true, skips: 1, amount_cents: 15_000, cancelled: false });
   });
 
   it("paused then cancelled: nothing more is charged, the plan reads cancelled", async () => {
@@ -244,7 +310,7 @@ describe("attacking the pause of card instalments", () => {
   });
 
   it("Stripe charged each plan exactly what it pledged, on the dates the account showed", async () => {
-    const followed = await followToEnd(["a", "d"]);
+    const followed = await followToEnd(["a", "d", "e"]);
     const shownA = followed.a!;
     const shownD = followed.d!;
     await clock.moveTo("2027-06-01");
@@ -278,5 +344,10 @@ describe("attacking the pause of card instalments", () => {
       ["2026-03-15", "2026-04-15", ...fromJune].map((d) => [d, 10_000] as const),
     );
     expect(await shown("d")).toMatchObject({ status: "COMPLETED", paidCount: 12 });
+    const e = (await stripeCharges("e")).map(([d]) => d);
+    expect(e).toHaveLength(12);
+    expect(e.includes("2026-05-15")).toBe(!eSkipped);
+    expect(e.slice(eSkipped ? 2 : 3)).toEqual(fromJune.slice(0, eSkipped ? 10 : 9));
+    expect(await shown("e")).toMatchObject({ status: "COMPLETED", paidCount: 12 });
   });
 });
