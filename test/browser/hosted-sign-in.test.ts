@@ -84,6 +84,21 @@ async function forgetSignIn(page: Page): Promise<void> {
   expect(await tokenCookies(page.context())).toEqual([]);
 }
 
+let tab: Page | undefined;
+
+/**
+ * The file's one tab at 390x844, as a browser that never signed in (forgetSignIn). Tests that need
+ * no clock or route of their own share it: a new profile per test fetched and compiled Amplify and
+ * the account island again in a new renderer (about 2 s of the file's 24 s of CPU, measured). The
+ * site's service worker and its caches stay, as in the browser of a donor who visited before.
+ */
+async function signedOutTab(): Promise<{ context: BrowserContext; page: Page }> {
+  if (!tab || tab.isClosed()) tab = await (await device()).newPage();
+  await tab.setViewportSize({ width: 390, height: 844 });
+  await forgetSignIn(tab);
+  return { context: tab.context(), page: tab };
+}
+
 async function openAccount(page: Page, path = "/account/"): Promise<void> {
   await page.goto(server.url + path);
   await page.waitForSelector('[data-island="account"][data-hydrated="true"]');
@@ -120,8 +135,7 @@ async function signInOnHostedPage(page: Page): Promise<void> {
 
 describe("the hosted sign-in, attacked", () => {
   it("ignores an answer that no sign-in in this browser asked for (login CSRF)", async () => {
-    const context = await device();
-    const page = await context.newPage();
+    const { context, page } = await signedOutTab();
     // The attacker's own valid code, sent to the victim as a link.
     const code = await codeFor(hosted, {
       clientId: cognito.clientId,
@@ -138,12 +152,10 @@ describe("the hosted sign-in, attacked", () => {
     expect(new URL(page.url()).search, "the answer is taken off the address").toBe("");
     expect(await tokenCookies(context)).toEqual([]);
     await expectAxeClean(page, "invalid state");
-    await context.close();
   });
 
   it("refuses a forged state while a sign-in is in progress, without sending the code", async () => {
-    const context = await device();
-    const page = await context.newPage();
+    const { context, page } = await signedOutTab();
     await openAccount(page);
     await expectStep(page, "Sign in", { focused: false });
     const asked = await leaveForHostedPage(page);
@@ -158,7 +170,6 @@ describe("the hosted sign-in, attacked", () => {
     expect(await errorText(page)).toMatch(/^Error: Invalid state in OAuth flow: /);
     expect(hosted.tokenRequests.length).toBe(tokenCalls);
     expect(await tokenCookies(context)).toEqual([]);
-    await context.close();
   });
 
   it("refuses a replayed code, a code issued to another app client and an attacker's own code", async () => {
@@ -171,8 +182,7 @@ describe("the hosted sign-in, attacked", () => {
         password,
       });
     // A code already redeemed: take one from a finished sign-in.
-    const first = await device();
-    const firstPage = await first.newPage();
+    const { page: firstPage } = await signedOutTab();
     let answered: URL | undefined;
     firstPage.on("request", (req) => {
       const url = new URL(req.url());
@@ -182,12 +192,10 @@ describe("the hosted sign-in, attacked", () => {
     await leaveForHostedPage(firstPage);
     await signInOnHostedPage(firstPage);
     await expectStep(firstPage, "Your account", { focused: false });
-    await first.close();
     const replayed = answered!.searchParams.get("code")!;
 
-    // One tab for the three: each starts from a browser that never signed in (forgetSignIn).
-    const context = await device();
-    const page = await context.newPage();
+    // Each of the three starts from a browser that never signed in (forgetSignIn).
+    const { context, page } = await signedOutTab();
     for (const [what, code] of [
       ["a replayed code", replayed],
       ["a code for another app client", await attackerCode(hosted.otherClientId)],
@@ -206,13 +214,11 @@ describe("the hosted sign-in, attacked", () => {
       ]);
       expect(await tokenCookies(context), what).toEqual([]);
     }
-    await context.close();
   });
 
   it("never sends the donor off the site after signing in", async () => {
-    // One tab for the four: each signs in again from a browser that never did (forgetSignIn).
-    const context = await device();
-    const page = await context.newPage();
+    // Each of the four signs in again from a browser that never did (forgetSignIn).
+    const { page } = await signedOutTab();
     const offSite: string[] = [];
     page.on("request", (req) => {
       if (/evil\.example/.test(new URL(req.url()).host)) offSite.push(req.url());
@@ -226,12 +232,10 @@ describe("the hosted sign-in, attacked", () => {
       expect(new URL(page.url()).pathname, target).toBe("/account/");
       expect(offSite, target).toEqual([]);
     }
-    await context.close();
   });
 
   it("refuses tokens from another pool, and keeps none of them", async () => {
-    const context = await device();
-    const page = await context.newPage();
+    const { context, page } = await signedOutTab();
     // The configured hosted domain answers as another pool's would (its tokens' issuer is not ours).
     hosted.answerAs("https://cognito-idp.ap-southeast-2.amazonaws.com/ap-southeast-2_Other1");
     try {
@@ -247,7 +251,6 @@ describe("the hosted sign-in, attacked", () => {
     } finally {
       hosted.answerAs(cognito.issuer);
     }
-    await context.close();
   });
 });
 
@@ -310,8 +313,7 @@ describe("the hosted sign-in's time limits", () => {
 
 describe("the hosted sign-in, as a donor walks it", () => {
   it("goes to the hosted page by keyboard and comes back signed in to the page they left", async () => {
-    const context = await device();
-    const page = await context.newPage();
+    const { context, page } = await signedOutTab();
     const seen = watchProblems(page);
     await openAccount(page, "/account/?return=%2Fabout%2F");
     await expectStep(page, "Sign in", { focused: false });
@@ -364,12 +366,10 @@ describe("the hosted sign-in, as a donor walks it", () => {
     expect(await tokenCookies(context)).toEqual([]);
     await leaveForHostedPage(page);
     expect(await page.getByLabel("Password").count()).toBe(1);
-    await context.close();
   });
 
   it("refreshes a hosted session's expired access token at the pool, and stays signed in", async () => {
-    const context = await device();
-    const page = await context.newPage();
+    const { context, page } = await signedOutTab();
     const seen = watchProblems(page);
     await openAccount(page);
     await leaveForHostedPage(page);
@@ -394,6 +394,5 @@ describe("the hosted sign-in, as a donor walks it", () => {
     const user = await cognito.call<{ Username: string }>("GetUser", { AccessToken: renewed.value });
     expect(user.Username).toBeTruthy();
     expect(seen.pageErrors).toEqual([]);
-    await context.close();
   });
 });
