@@ -7,6 +7,11 @@ import { NzfError } from "../core/errors.js";
 
 const LOOPBACK_ORIGIN = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d{1,5})?$/;
 
+/** A site on this machine (watch mode, tests): allowed unless the site's exact origin is given. */
+export function isLoopbackOrigin(origin: string): boolean {
+  return LOOPBACK_ORIGIN.test(origin);
+}
+
 export interface CorsPolicy {
   allows(origin: string | undefined): boolean;
   /** Watch mode learns the site's origin once its server listens. */
