@@ -3,7 +3,9 @@
  * plans on one clock, each its own donor (so Stripe's charges are read per customer). A: paused
  * and resumed on a billing day, paused again with a new amount, resumed, paused and resumed on the
  * resumed schedule; B: resumed after its plan's original end; C: paused then cancelled; D: a
- * payment skipped, then paused and resumed before the skipped date. Stripe's own charges must be
+ * payment skipped, then paused and resumed before the skipped date; E: a skip and a pause at once;
+ * F: the account's own writes of changes made at once; G: paused and resumed on a billing day
+ * before that day's charge. Stripe's own charges must be
  * the number pledged, at the dates and amounts the account showed; another donor's token on every
  * change answers GIFT_NOT_FOUND with no Stripe request; a late or replayed webhook of an old
  * schedule changes nothing. Instalments of $100 from 15 March 2026, noon in Sydney; dates by hand.
@@ -21,8 +23,8 @@ import { startHarnessOnClock, type TestClock } from "../support/stripe-test-cloc
 
 let h: Harness;
 let clock: TestClock;
-const donors: Record<"a" | "b" | "c" | "d" | "e" | "f", Account> = {} as never;
-const gifts: Record<"a" | "b" | "c" | "d" | "e" | "f", string> = {} as never;
+const donors: Record<"a" | "b" | "c" | "d" | "e" | "f" | "g", Account> = {} as never;
+const gifts: Record<"a" | "b" | "c" | "d" | "e" | "f" | "g", string> = {} as never;
 type Key = keyof typeof gifts;
 /** Whether E's skip, made at once with its pause, was made. */
 let eSkipped = false;
@@ -94,7 +96,7 @@ async function deliverLate(event: { id: string; type: string; data: unknown }): 
 
 beforeAll(async () => {
   ({ h, clock } = await startHarnessOnClock("2026-03-15T01:00:00Z"));
-  for (const k of ["a", "b", "c", "d", "e", "f"] as const) donors[k] = await h.signUp(`pause-${k}@example.com`);
+  for (const k of ["a", "b", "c", "d", "e", "f", "g"] as const) donors[k] = await h.signUp(`pause-${k}@example.com`);
   // Each gift in its own donor's name, so each has its own Stripe customer.
   const give = async (k: Key, count: number) =>
     `gift_${await h.donate(
@@ -114,10 +116,11 @@ beforeAll(async () => {
   gifts.d = await give("d", 12);
   gifts.e = await give("e", 12);
   gifts.f = await give("f", 12);
+  gifts.g = await give("g", 12);
   const customers = await Promise.all(
-    (["a", "b", "c", "d", "e", "f"] as const).map(async (k) => (await rowOf(k)).stripe_customer_id),
+    (["a", "b", "c", "d", "e", "f", "g"] as const).map(async (k) => (await rowOf(k)).stripe_customer_id),
   );
-  expect(new Set(customers).size).toBe(6);
+  expect(new Set(customers).size).toBe(7);
   await clock.moveTo("2026-04-16");
 }, 180_000);
 
@@ -234,6 +237,24 @@ describe("attacking the pause of card instalments", () => {
     expect(resumed).toMatchObject({ status: "ACTIVE", nextChargeDate: "2026-06-15", endDate: "2027-03-15" });
   });
 
+  it("G paused and resumed on a billing day before its charge: that payment a month on, none lost", async () => {
+    // 9:30 am in Sydney on 15 May: Stripe bills the day's payment later that day.
+    const morning = new Date("2026-05-14T23:30:00Z");
+    await h.service.stripe.advanceTo(morning);
+    await h.service.stripe.settled();
+    clock.set(morning);
+    expect(await shown("g")).toMatchObject({ status: "ACTIVE", paidCount: 2 });
+    expect(await stripeCharges("g")).toHaveLength(2);
+    expect((await pause("g")).data.pauseRegularGift.gift).toMatchObject({ status: "PAUSED", paidCount: 2 });
+    aMinuteOn();
+    expect((await resume("g")).data.resumeRegularGift.gift).toMatchObject({
+      status: "ACTIVE",
+      nextChargeDate: "2026-06-15",
+      endDate: "2027-03-15",
+      paidCount: 2,
+    });
+  });
+
   it("A paused and resumed on a billing day (after its charge): the next a month on, as before", async () => {
     await clock.moveTo("2026-05-15");
     expect(await shown("a")).toMatchObject({ paidCount: 3, nextChargeDate: "2026-06-15" });
@@ -310,7 +331,7 @@ describe("attacking the pause of card instalments", () => {
   });
 
   it("Stripe charged each plan exactly what it pledged, on the dates the account showed", async () => {
-    const followed = await followToEnd(["a", "d", "e"]);
+    const followed = await followToEnd(["a", "d", "e", "g"]);
     const shownA = followed.a!;
     const shownD = followed.d!;
     await clock.moveTo("2027-06-01");
@@ -349,5 +370,9 @@ describe("attacking the pause of card instalments", () => {
     expect(e.includes("2026-05-15")).toBe(!eSkipped);
     expect(e.slice(eSkipped ? 2 : 3)).toEqual(fromJune.slice(0, eSkipped ? 10 : 9));
     expect(await shown("e")).toMatchObject({ status: "COMPLETED", paidCount: 12 });
+    expect(await stripeCharges("g")).toEqual(
+      ["2026-03-15", "2026-04-15", ...fromJune].map((d) => [d, 10_000] as const),
+    );
+    expect(await shown("g")).toMatchObject({ status: "COMPLETED", paidCount: 12 });
   });
 });
