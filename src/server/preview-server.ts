@@ -14,8 +14,7 @@
  * - the distribution's error responses: a missing key is `404.html` with status 404 (a private
  *   bucket answers 403, which the distribution maps the same way), a server error is `500.html` with
  *   status 500;
- * - text compressed with gzip for a client that accepts it, from 1,000 bytes (CloudFront's rule),
- *   each body compressed once while it is unchanged (compressed-bodies.ts).
+ * - text compressed with gzip for a client that accepts it, from 1,000 bytes (CloudFront's rule).
  *
  * It reads the folder it is given (`dist`, a link a publish swaps) on every request, so a build
  * published meanwhile is served at once, whole.
@@ -27,12 +26,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { join, sep } from "node:path";
 import { createContext, runInContext, type Context } from "node:vm";
+import { gzipSync } from "node:zlib";
 import type { Logger } from "../core/logger.js";
 import { edgeFunctionCode } from "../deploy/edge-function.js";
 import { contentTypeOf } from "../deploy/content-types.js";
 import { cacheControlOf, isUploaded } from "../deploy/plan.js";
 import { headersFor, parseHeadersFile, type HeaderRule } from "../site-files/headers.js";
-import { compressedBodies } from "./compressed-bodies.js";
 import { BadRequest, guard, hardenServer, parseTarget, serverOptions } from "./http-guard.js";
 import type { StaticServer } from "./static-server.js";
 
@@ -137,7 +136,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     if (COMPRESSIBLE.test(type) && body.length >= 1000) {
       headers.vary = "accept-encoding";
       if (/\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""))) {
-        payload = compressedBodies.gzip(body);
+        payload = gzipSync(body);
         headers["content-encoding"] = "gzip";
       }
     }

@@ -2,8 +2,7 @@
  * Serves a built site from a folder over HTTP, the way the production host does: the trailing-slash
  * policy (`/about` → 301 `/about/`), `index.html` for folders, `404.html` with status 404 for unknown
  * paths, long cache lifetimes for hashed assets, and text compressed with gzip when the browser
- * accepts it (CloudFront's "compress objects automatically", docs/deploy.md), each file compressed once
- * while its bytes are unchanged (compressed-bodies.ts). Used by watch mode and
+ * accepts it (CloudFront's "compress objects automatically", docs/deploy.md). Used by watch mode and
  * tests that serve a folder; the site with its `_headers` (the CSP) is served as `nzf-build preview`
  * serves it (preview-server.ts), which the browser tests and the Lighthouse bench use.
  *
@@ -13,12 +12,11 @@
 import { readFileSync } from "node:fs";
 import { open, readFile, realpath, stat } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { createGzip } from "node:zlib";
+import { createGzip, gzipSync } from "node:zlib";
 import type { AddressInfo } from "node:net";
 import { extname, join, normalize, sep } from "node:path";
 import type { Logger } from "../core/logger.js";
 import { normalizePath } from "../content/routes.js";
-import { compressedBodies } from "./compressed-bodies.js";
 import { BadRequest, guard, hardenServer, parseTarget, serverOptions } from "./http-guard.js";
 
 const TYPES: Record<string, string> = {
@@ -44,9 +42,6 @@ const TYPES: Record<string, string> = {
 
 /** Types worth compressing: text. Images and fonts are compressed already. */
 const COMPRESSIBLE = /^(text\/|application\/(json|xml|manifest\+json)|image\/svg\+xml)/;
-
-/** Text files up to this size are compressed whole and kept; a larger one is streamed through gzip. */
-const BUFFERED_LIMIT = 4 * 1024 * 1024;
 
 function acceptsGzip(req: IncomingMessage, type: string): boolean {
   return COMPRESSIBLE.test(type) && /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""));
@@ -141,26 +136,18 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
       if (gzip) headers["content-encoding"] = "gzip";
       if (type.startsWith("text/html") && options.transformHtml) {
         const html = options.transformHtml(await readFile(file, "utf8"));
-        res
-          .writeHead(status, headers)
-          .end(req.method === "HEAD" ? undefined : gzip ? compressedBodies.gzip(html) : html);
+        res.writeHead(status, headers).end(req.method === "HEAD" ? undefined : gzip ? gzipSync(html) : html);
         return;
       }
       // Opened before the answer starts: a file that cannot be read (EACCES, EIO) is a 500 with the
       // site's 500.html (the guard), not a 200 cut short.
       const handle = await open(file, "r");
+      res.writeHead(status, headers);
       if (req.method === "HEAD") {
         await handle.close();
-        res.writeHead(status, headers).end();
+        res.end();
         return;
       }
-      if (gzip && (await handle.stat()).size <= BUFFERED_LIMIT) {
-        // Read whole (still before the answer starts), compressed once while its bytes are unchanged.
-        const body = await handle.readFile().finally(() => handle.close());
-        res.writeHead(status, headers).end(compressedBodies.gzip(body));
-        return;
-      }
-      res.writeHead(status, headers);
       const body = handle.createReadStream().on("error", () => res.destroy());
       (gzip ? body.pipe(createGzip()) : body).pipe(res);
     }
