@@ -119,9 +119,9 @@ export async function startLocalApis(
 }
 /**
  * Binds the local payments API's port at once (the site's public configuration needs its URL) and
- * starts the rest in the background: the Stripe stand-in and the SMTP catcher at once, the service
- * itself after `startAfter`, its database (a fresh PGlite takes seconds to make and migrate) last.
- * A request that comes before it is ready waits for it (src/api/node-server.ts).
+ * starts the rest after `startAfter` (watch mode's first build): the Stripe stand-in, the SMTP
+ * catcher, then the service, its database (a fresh PGlite takes seconds to make and migrate) last.
+ * A request that comes before it is ready waits for it (src/api/api-port.ts).
  */
 async function startLocalPaymentsApi(
   logger: Logger,
@@ -131,29 +131,23 @@ async function startLocalPaymentsApi(
   content?: LocalContent,
   startAfter?: Promise<unknown>,
 ) {
-  const { listenApiServer } = await import("../api/node-server.js");
+  const { listenApiServer } = await import("../api/api-port.js");
   const env = process.env;
   const bound = await listenApiServer({ port, logger }).catch((error) => {
     // The port of the last run (before a restart) is taken: any other will do.
     if (port === 0) throw error;
     return listenApiServer({ port: 0, logger });
   });
-  // The stand-ins the service is configured with: the Stripe stand-in unless Stripe's test mode is set;
-  // unless the developer set a mail transport, an SMTP catcher that keeps every receipt the local
-  // service sends, readable at its own page (src/stand-ins/smtp/).
-  const standIns = Promise.allSettled([
-    env.STRIPE_SECRET_KEY
-      ? undefined
-      : import("../stand-ins/stripe/index.js").then((m) =>
-          m.startStripeStandIn({ webhookSecret: LOCAL_WEBHOOK_SECRET }),
-        ),
-    env.NZF_MAIL_TRANSPORT ? undefined : import("../stand-ins/smtp/catcher.js").then((m) => m.startSmtpCatcher()),
-  ]);
+  let standIns: ReturnType<typeof startStandIns> | undefined;
   const stopStandIns = async () => {
-    for (const made of await standIns) if (made.status === "fulfilled") await made.value?.stop();
+    for (const made of (await standIns) ?? []) if (made.status === "fulfilled") await made.value?.stop();
   };
   let stopped = false;
   const start = async () => {
+    // Nothing but the port before the first build, which all of it would slow (this thread's CPU).
+    await startAfter?.catch(() => undefined);
+    if (stopped) throw new Error("the local payments API was stopped while it started");
+    standIns = startStandIns(env);
     const [madeStandIn, madeCatcher] = await standIns;
     for (const made of [madeStandIn, madeCatcher]) if (made.status === "rejected") throw made.reason;
     if (stopped) throw new Error("the local payments API was stopped while it started");
@@ -193,10 +187,8 @@ async function startLocalPaymentsApi(
     }
     logger.info(
       "watch",
-      `payments: local payments API at ${bound.url} on ${dataDir}${standIn ? ` with the local Stripe stand-in at ${standIn.url} (set STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and STRIPE_PUBLISHABLE_KEY for Stripe's test mode)` : " with Stripe test mode"}; its database opens after the first build, and requests wait for it`,
+      `payments: local payments API at ${bound.url} on ${dataDir}${standIn ? ` with the local Stripe stand-in at ${standIn.url} (set STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and STRIPE_PUBLISHABLE_KEY for Stripe's test mode)` : " with Stripe test mode"}`,
     );
-    await startAfter?.catch(() => undefined);
-    if (stopped) throw new Error("the local payments API was stopped while it started");
     // The content's prices, read again every 30 s and after each build (an editor's change in watch mode).
     return bound.start({
       logger,
@@ -235,4 +227,20 @@ async function startLocalPaymentsApi(
       await stopStandIns();
     },
   };
+}
+
+/**
+ * The stand-ins the service is configured with: the Stripe stand-in unless Stripe's test mode is set;
+ * unless the developer set a mail transport, an SMTP catcher that keeps every receipt the local
+ * service sends, readable at its own page (src/stand-ins/smtp/).
+ */
+function startStandIns(env: NodeJS.ProcessEnv) {
+  return Promise.allSettled([
+    env.STRIPE_SECRET_KEY
+      ? undefined
+      : import("../stand-ins/stripe/index.js").then((m) =>
+          m.startStripeStandIn({ webhookSecret: LOCAL_WEBHOOK_SECRET }),
+        ),
+    env.NZF_MAIL_TRANSPORT ? undefined : import("../stand-ins/smtp/catcher.js").then((m) => m.startSmtpCatcher()),
+  ]);
 }
