@@ -7,9 +7,7 @@
  *
  * It starts the local payments API when PAYMENTS_API_URL is not set and the local account API when a
  * user pool is configured without NZF_ACCOUNT_API_URL (src/watch/local-apis.ts), the server and the watcher
- * (src/watch/watch.ts). The first build does not wait for the local APIs: their port is bound first
- * (the pages need its URL), and their database opens and migrates after the first build, which it
- * would slow (PGlite runs on this thread); a request that comes meanwhile waits for it. One Ctrl+C (SIGINT) or SIGTERM stops all of it within 2 s; a second ends
+ * (src/watch/watch.ts). One Ctrl+C (SIGINT) or SIGTERM stops all of it within 2 s; a second ends
  * the process at once. Run from a checkout by bin/nzf-build, it runs in a child process that
  * recompiles nzf-build and restarts when its own code in src/ changes (src/watch/supervisor.ts).
  */
@@ -112,11 +110,6 @@ async function watchUntilStopped(
   let apis: LocalApis | undefined;
   let session: WatchSession | undefined;
   let leftBuilding = false;
-  let leftStarting = false;
-  let apisStarted = false;
-  // The first build's end (or a stop): the local payments API's database opens after it.
-  let firstBuilt!: () => void;
-  const firstBuild = new Promise<void>((resolve) => (firstBuilt = resolve));
   try {
     apis = await startLocalApis(
       logger,
@@ -125,15 +118,7 @@ async function watchUntilStopped(
       // Its own data folder: never the one `nzf-build api` may have open, nor another watch's.
       watchConfig.outDir === config.outDir ? `${watchConfig.outDir}.nzf-data` : join(config.root, ".nzf-data", "watch"),
       { dir: config.contentDir, repository: config.repository, sample: config.content === "sample" },
-      // PGlite works on this thread: made and migrated beside the first build (seconds on a first
-      // start), it held the first page back by as long (2 cores, load 10: 13.9 s → 4.0 s).
-      firstBuild,
     );
-    apis.ready.then(
-      () => (apisStarted = true),
-      () => (apisStarted = true),
-    );
-    // Known at once (the API's port is bound first): the first build does not wait for the APIs.
     const { publicConfig } = apis;
     if (stopping) return;
 
@@ -166,7 +151,6 @@ async function watchUntilStopped(
       },
     });
     // Stopped during the first build (which cannot be interrupted): the process ends below.
-    void starting.then(firstBuilt, firstBuilt);
     const started = await Promise.race([starting, stopRequested.then(() => null)]);
     if (started === null) {
       starting.catch(() => undefined);
@@ -177,48 +161,30 @@ async function watchUntilStopped(
     // The site's port is known only now (a busy one moves on): the local payments API answers CORS
     // for this site alone from here on, and for loopback origins during the first build.
     apis.payments?.allowOrigins([`http://127.0.0.1:${session.port}`, `http://localhost:${session.port}`]);
+    // The first build may have fetched the snapshot (--fetch): the service's prices are that content's.
+    await apis.payments?.refreshPrices();
     if (restartable)
       process.send!({
         type: "listening",
         port: session.port,
         paymentsPort: apis.payments?.port,
       } satisfies ToSupervisor);
-    // The local APIs' database opens now (requests meanwhile wait for it); an API that cannot start
-    // ends watch mode with the reason, as it did when it started before the build.
-    if ((await Promise.race([apis.ready, stopRequested.then(() => null)])) === null) return;
-    // The first build may have fetched the snapshot (--fetch): the service's prices are that content's.
-    await apis.payments?.refreshPrices();
     await stopRequested;
   } finally {
     // Everything started above, whatever stopped it (a signal, a restart, an error at start-up).
     if (session && !(await session.stop({ waitForBuildMs: BUILD_GRACE_MS }))) leftBuilding = true;
-    firstBuilt();
-    const apisStopped = apis?.stop();
-    // A database still opening (just after the first build) cannot be interrupted, and can take
-    // seconds: the process ends without waiting for it, as during a build.
-    if (apis && !apisStarted) {
-      leftStarting = true;
-      apisStopped?.catch(() => undefined);
-    } else await apisStopped;
+    await apis?.stop();
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
     process.off("message", onMessage);
     process.off("disconnect", onDisconnect);
     // A build left running would hold the process until it ends: nothing needs it any more.
     if (leftBuilding) exitNow(stopping ?? "stop");
-    if (leftStarting)
-      exitNow(
-        stopping ?? "stop",
-        "stopped while the local payments API's database opened; the next watch session opens it again",
-      );
     if (stopping === "restart") process.exitCode = RESTART_EXIT_CODE;
   }
 
-  function exitNow(
-    reason: "stop" | "restart",
-    said = "stopped during a build; the next watch session builds again",
-  ): never {
-    logger.info("watch", said);
+  function exitNow(reason: "stop" | "restart"): never {
+    logger.info("watch", "stopped during a build; the next watch session builds again");
     process.exit(reason === "restart" ? RESTART_EXIT_CODE : 0);
   }
 }

@@ -5,7 +5,7 @@
  * the port and says why.
  */
 import { describe, expect, it } from "vitest";
-import { listenApiServer } from "../../src/api/api-port.js";
+import { listenApiServer } from "../../src/api/node-server.js";
 
 async function listening(url: string): Promise<boolean> {
   return fetch(`${url}/nothing`).then(

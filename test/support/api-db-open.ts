@@ -24,29 +24,9 @@ const held = new Map<string, ApiDb>();
 const named = new WeakMap<ApiDb["db"], string>();
 let count = 0;
 
-const holds = new Map<string, { opening(): void; released: Promise<void> }>();
-
-/**
- * Holds the next opening of the database in `dataDir` until `release()`: `opening` resolves when
- * the service asks for it. What a first start (seconds to make and migrate PGlite) holds up, and what not.
- */
-export function holdDatabaseOpening(dataDir: string): { opening: Promise<void>; release(): void } {
-  let opening!: () => void;
-  let release!: () => void;
-  const asked = new Promise<void>((resolve) => (opening = resolve));
-  holds.set(dataDir, { opening, released: new Promise<void>((resolve) => (release = resolve)) });
-  return { opening: asked, release };
-}
-
 /** What the replaced src/api/db/open.ts answers. */
 export async function openDatabase(target: DatabaseTarget): Promise<ApiDb> {
   const dir = target.dataDir;
-  const hold = dir ? holds.get(dir) : undefined;
-  if (hold && dir) {
-    holds.delete(dir);
-    hold.opening();
-    await hold.released;
-  }
   if (!target.url && dir?.startsWith(PREFIX)) {
     const database = held.get(dir);
     if (!database) throw new Error(`${dir}: no test database by that name (closed, or named in another worker)`);
